@@ -1,0 +1,163 @@
+// Telecode's own event union: what every front end renders and what `replay --json` and
+// `run --json` print (one JSON object per line, `type` = the event name). Engine-neutral,
+// past tense, plain data. No I/O, no wire shapes.
+
+export type ToolKind = "command" | "file_change" | "tool" | "web" | "note" | "subagent";
+
+export type NoteKind = "rate_limit" | "api_retry" | "compaction" | "warning" | "info" | "stall";
+
+/** Permission modes as Telecode names them; `plan-auto` is plan mode with automatic exit. */
+export type PermissionMode =
+  | "default"
+  | "acceptEdits"
+  | "plan"
+  | "plan-auto"
+  | "auto"
+  | "dontAsk"
+  | "bypassPermissions";
+
+/** Where a turn came from: a person's message, or the CLI itself (e.g. a background agent finished). */
+export type TurnOrigin = { kind: "user" } | { kind: "self"; reason: string };
+
+/** A request from the CLI to use a tool (or leave plan mode, or ask a question). */
+export type ApprovalRequest = {
+  /** The CLI's control request id: the only key an answer is matched by. */
+  requestId: string;
+  toolName: string;
+  input: Readonly<Record<string, unknown>>;
+  toolUseId?: string;
+  /** The CLI's one-line description of the call, when it gives one. */
+  description?: string;
+  /** Why the CLI asks (e.g. "A variable in this command can't be checked before it runs"). */
+  decisionReason?: string;
+  /** e.g. "mode" when plan mode forbids the call. */
+  decisionReasonType?: string;
+  /** The CLI's "always allow" suggestions, sent back verbatim as updatedPermissions. */
+  permissionSuggestions: readonly Readonly<Record<string, unknown>>[];
+  blockedPath?: string;
+  /** Set when the request comes from inside a subagent. */
+  agentId?: string;
+};
+
+export type SessionStarted = {
+  type: "session_started";
+  /** The CLI session id: the resume token. */
+  sessionId: string;
+  model: string;
+  cwd: string;
+  permissionMode: string;
+  tools: readonly string[];
+  cliVersion?: string;
+};
+
+export type TurnStarted = { type: "turn_started"; sessionId: string; turn: number; origin: TurnOrigin };
+
+export type ToolStarted = {
+  type: "tool_started";
+  toolUseId: string;
+  name: string;
+  kind: ToolKind;
+  title: string;
+  input: Readonly<Record<string, unknown>>;
+  parentToolUseId: string | null;
+};
+
+export type ToolUpdated = { type: "tool_updated"; toolUseId: string; detail: string };
+
+export type ToolFinished = {
+  type: "tool_finished";
+  toolUseId: string;
+  name: string;
+  kind: ToolKind;
+  title: string;
+  ok: boolean;
+  /** A short excerpt of the result (errors in full up to a few hundred characters). */
+  detail: string;
+  parentToolUseId: string | null;
+};
+
+export type TextEmitted = { type: "text"; text: string; parentToolUseId: string | null };
+export type ThinkingEmitted = { type: "thinking"; text: string; parentToolUseId: string | null };
+
+export type NoteEmitted = {
+  type: "note";
+  kind: NoteKind;
+  text: string;
+  /** Notes with the same key replace each other (e.g. one updating API-retry line). */
+  key?: string;
+  /** Epoch ms until which a wait is expected (rate limit rejected). */
+  untilMs?: number;
+};
+
+export type ModeChanged = { type: "mode_changed"; mode: string };
+
+export type ApprovalRequested = { type: "approval_requested"; request: ApprovalRequest };
+export type ApprovalResolved = {
+  type: "approval_resolved";
+  requestId: string;
+  decision: "allow" | "deny";
+  /** Who decided: a person's name, "policy", "timeout", "session end". */
+  by: string;
+};
+export type ApprovalWithdrawn = { type: "approval_withdrawn"; requestId: string };
+
+export type QuestionAsked = {
+  type: "question_asked";
+  requestId: string;
+  questions: readonly { question: string; header?: string; multiSelect: boolean; options: readonly { label: string; description?: string }[] }[];
+};
+
+export type UsageReported = {
+  type: "usage";
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Context tokens / context window, 0–100, when the window is known. */
+  contextPercent?: number;
+};
+
+export type TurnFinished = {
+  type: "turn_finished";
+  ok: boolean;
+  answer: string;
+  error?: string;
+  interrupted: boolean;
+  costUsd: number;
+  numTurns: number;
+  durationMs: number;
+  origin: TurnOrigin;
+};
+
+export type RunCompleted = {
+  type: "run_completed";
+  runId: string;
+  ok: boolean;
+  answer: string;
+  error?: string;
+  interrupted: boolean;
+  /** The person cancelled it (reads "cancelled", not "error"). */
+  cancelled: boolean;
+  costUsd: number;
+  durationMs: number;
+  sessionId?: string;
+};
+
+export type TelecodeEvent =
+  | SessionStarted
+  | TurnStarted
+  | ToolStarted
+  | ToolUpdated
+  | ToolFinished
+  | TextEmitted
+  | ThinkingEmitted
+  | NoteEmitted
+  | ModeChanged
+  | ApprovalRequested
+  | ApprovalResolved
+  | ApprovalWithdrawn
+  | QuestionAsked
+  | UsageReported
+  | TurnFinished
+  | RunCompleted;
+
+export type TelecodeEventType = TelecodeEvent["type"];

@@ -1,0 +1,285 @@
+// The stream-json shapes Telecode reads from and writes to the Claude Code CLI (2.1.332).
+// Field names are the CLI's own. Only fields Telecode uses are typed; every decoded
+// object keeps all its other fields (see `WireUnknownFields`). No I/O here.
+
+/** Extra fields a line carried that Telecode does not type. Kept, never rejected. */
+export type WireUnknownFields = { readonly [key: string]: unknown };
+
+export type WireTextBlock = { type: "text"; text: string } & WireUnknownFields;
+export type WireThinkingBlock = { type: "thinking"; thinking: string } & WireUnknownFields;
+export type WireToolUseBlock = {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+} & WireUnknownFields;
+export type WireToolResultBlock = {
+  type: "tool_result";
+  tool_use_id: string;
+  content?: string | readonly WireContentBlock[];
+  is_error?: boolean;
+} & WireUnknownFields;
+/** Any other block type (image, tool_reference, redacted_thinking, …), kept as is. */
+export type WireOtherBlock = { type: string } & WireUnknownFields;
+export type WireContentBlock =
+  | WireTextBlock
+  | WireThinkingBlock
+  | WireToolUseBlock
+  | WireToolResultBlock
+  | WireOtherBlock;
+
+export type WireUsage = {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+} & WireUnknownFields;
+
+export type WireModelUsage = {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadInputTokens?: number;
+  cacheCreationInputTokens?: number;
+  costUSD?: number;
+  contextWindow?: number;
+} & WireUnknownFields;
+
+// ---------------------------------------------------------------- system
+
+export type WireSystemInit = {
+  type: "system";
+  subtype: "init";
+  session_id: string;
+  cwd?: string;
+  model?: string;
+  permissionMode?: string;
+  tools?: readonly string[];
+  claude_code_version?: string;
+} & WireUnknownFields;
+
+export type WireSystemStatus = {
+  type: "system";
+  subtype: "status";
+  status: string | null;
+  permissionMode?: string;
+  compact_result?: string;
+} & WireUnknownFields;
+
+export type WireSystemApiRetry = {
+  type: "system";
+  subtype: "api_retry";
+  attempt: number;
+  max_retries: number;
+  retry_delay_ms: number;
+  error_status: number | null;
+  error?: string;
+} & WireUnknownFields;
+
+export type WireSystemCompactBoundary = {
+  type: "system";
+  subtype: "compact_boundary";
+  compact_metadata: {
+    trigger: string;
+    pre_tokens?: number;
+    post_tokens?: number;
+  } & WireUnknownFields;
+} & WireUnknownFields;
+
+/** task_started / task_progress / task_updated / task_notification. */
+export type WireSystemTask = {
+  type: "system";
+  subtype: "task_started" | "task_progress" | "task_updated" | "task_notification";
+  task_id: string;
+  tool_use_id?: string;
+  description?: string;
+  task_type?: string;
+  status?: string;
+  summary?: string;
+  is_backgrounded?: boolean;
+} & WireUnknownFields;
+
+/** hook_started / hook_progress / hook_response. */
+export type WireSystemHook = {
+  type: "system";
+  subtype: "hook_started" | "hook_progress" | "hook_response";
+  hook_id?: string;
+  hook_name?: string;
+  hook_event?: string;
+  outcome?: string;
+  exit_code?: number;
+} & WireUnknownFields;
+
+export type WireSystemThinkingTokens = {
+  type: "system";
+  subtype: "thinking_tokens";
+  estimated_tokens?: number;
+} & WireUnknownFields;
+
+/** Any other system subtype: decoded, kept whole, shown as nothing or an info note. */
+export type WireSystemOther = { type: "system"; subtype: string } & WireUnknownFields;
+
+export type WireSystemMessage =
+  | WireSystemInit
+  | WireSystemStatus
+  | WireSystemApiRetry
+  | WireSystemCompactBoundary
+  | WireSystemTask
+  | WireSystemHook
+  | WireSystemThinkingTokens
+  | WireSystemOther;
+
+// ---------------------------------------------------------------- conversation
+
+export type WireAssistantMessage = {
+  type: "assistant";
+  session_id?: string;
+  parent_tool_use_id: string | null;
+  message: {
+    id?: string;
+    model?: string;
+    content: readonly WireContentBlock[];
+    usage?: WireUsage;
+  } & WireUnknownFields;
+  /** Synthetic API-error variant. */
+  error?: unknown;
+  api_error_status?: number | null;
+  is_api_error_message?: boolean;
+  /** Interrupted while streaming. */
+  aborted?: boolean;
+} & WireUnknownFields;
+
+export type WireToolResultMeta = {
+  id: string;
+  permission_decision?: { decision: string; source: string; reason_type?: string } & WireUnknownFields;
+} & WireUnknownFields;
+
+export type WireUserMessage = {
+  type: "user";
+  session_id?: string;
+  parent_tool_use_id: string | null;
+  message: { role: "user"; content: string | readonly WireContentBlock[] } & WireUnknownFields;
+  tool_use_result?: unknown;
+  tool_result_meta?: readonly WireToolResultMeta[];
+  isReplay?: boolean;
+  isSynthetic?: boolean;
+} & WireUnknownFields;
+
+export type WireResultMessage = {
+  type: "result";
+  subtype: string; // "success" | "error_during_execution" | "error_max_turns" | …
+  is_error: boolean;
+  session_id: string;
+  result?: string;
+  num_turns?: number;
+  duration_ms?: number;
+  total_cost_usd?: number;
+  usage?: WireUsage;
+  modelUsage?: Readonly<Record<string, WireModelUsage>>;
+  terminal_reason?: string;
+  stop_reason?: string | null;
+  api_error_status?: number | null;
+  errors?: readonly string[];
+  permission_denials?: readonly { tool_name: string; tool_use_id: string }[];
+  origin?: { kind: string } & WireUnknownFields;
+} & WireUnknownFields;
+
+export type WireRateLimitEvent = {
+  type: "rate_limit_event";
+  rate_limit_info: {
+    status: "allowed" | "allowed_warning" | "rejected" | (string & {});
+    resetsAt?: number; // unix seconds
+    rateLimitType?: string;
+    utilization?: number;
+  } & WireUnknownFields;
+} & WireUnknownFields;
+
+export type WireStreamEvent = {
+  type: "stream_event";
+  event: { type: string } & WireUnknownFields;
+  parent_tool_use_id: string | null;
+} & WireUnknownFields;
+
+// ---------------------------------------------------------------- control channel
+
+export type WirePermissionUpdate = { type: string } & WireUnknownFields;
+
+export type WireCanUseToolRequest = {
+  subtype: "can_use_tool";
+  tool_name: string;
+  input: Record<string, unknown>;
+  tool_use_id?: string;
+  description?: string;
+  display_name?: string;
+  permission_suggestions?: readonly WirePermissionUpdate[];
+  blocked_path?: string;
+  decision_reason?: string;
+  decision_reason_type?: string;
+  requires_user_interaction?: boolean;
+  agent_id?: string;
+} & WireUnknownFields;
+
+export type WireHookCallbackRequest = {
+  subtype: "hook_callback";
+  callback_id: string;
+  tool_use_id?: string;
+  input: Record<string, unknown>;
+} & WireUnknownFields;
+
+/** initialize, mcp_message, rewind_files, interrupt, elicitation, and anything newer. */
+export type WireOtherControlRequest = { subtype: string } & WireUnknownFields;
+
+export type WireIncomingRequest = WireCanUseToolRequest | WireHookCallbackRequest | WireOtherControlRequest;
+
+/** A request the CLI sends us (stdout). */
+export type WireControlRequest = {
+  type: "control_request";
+  request_id: string;
+  request: WireIncomingRequest;
+} & WireUnknownFields;
+
+/** The CLI's answer to a request we sent. */
+export type WireControlResponse = {
+  type: "control_response";
+  response:
+    | ({ subtype: "success"; request_id: string; response?: Record<string, unknown> } & WireUnknownFields)
+    | ({ subtype: "error"; request_id: string; error: string; error_code?: string } & WireUnknownFields);
+} & WireUnknownFields;
+
+export type WireControlCancelRequest = {
+  type: "control_cancel_request";
+  request_id: string;
+} & WireUnknownFields;
+
+/** Every line the CLI writes on stdout, decoded. */
+export type WireMessage =
+  | WireSystemMessage
+  | WireAssistantMessage
+  | WireUserMessage
+  | WireResultMessage
+  | WireRateLimitEvent
+  | WireStreamEvent
+  | WireControlRequest
+  | WireControlResponse
+  | WireControlCancelRequest;
+
+/** A line that could not be decoded: never thrown, always reported with the raw line. */
+export type WireDecodeProblem = {
+  kind: "decode_problem";
+  reason: string;
+  /** The raw line (cut to a few KiB for reports). */
+  line: string;
+};
+
+// ---------------------------------------------------------------- what we write
+
+/** Our answer to a can_use_tool request. */
+export type PermissionAnswer =
+  | { behavior: "allow"; updatedInput: Record<string, unknown>; updatedPermissions?: readonly WirePermissionUpdate[] }
+  | { behavior: "deny"; message: string; interrupt?: boolean };
+
+/** Requests Telecode sends the CLI. */
+export type OutgoingControlRequest =
+  | { subtype: "initialize"; hooks: Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]> | null }
+  | { subtype: "interrupt" }
+  | { subtype: "set_permission_mode"; mode: string }
+  | { subtype: "set_model"; model: string | null };
