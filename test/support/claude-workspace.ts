@@ -1,0 +1,49 @@
+// A fresh HOME, TMPDIR and git repository per real-CLI test, plus the offline environment the
+// CLI needs to talk to the fake Messages API. Removes everything on cleanup.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** The pinned real CLI from node_modules. */
+export const realClaudePath = resolve(import.meta.dirname, "../../node_modules/.bin/claude");
+
+export type ClaudeWorkspace = {
+  root: string;
+  home: string;
+  /** A fresh git repository with no commits: the project the CLI works in. */
+  cwd: string;
+  /** The environment for the CLI: offline, fake API, test key, fresh HOME. */
+  env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+};
+
+export async function makeClaudeWorkspace(apiUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ClaudeWorkspace> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "telecode-test-")));
+  const home = join(root, "home");
+  const cwd = join(root, "project");
+  const tmp = join(root, "tmp");
+  await Promise.all([mkdir(home), mkdir(cwd), mkdir(tmp)]);
+  await run("git", ["init", "-q"], { cwd });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: home,
+    TMPDIR: tmp,
+    LANG: "C.UTF-8",
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: "test-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    ...extraEnv,
+  };
+  return {
+    root,
+    home,
+    cwd,
+    env,
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
+  };
+}

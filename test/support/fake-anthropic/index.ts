@@ -1,0 +1,6 @@
+// The fake Anthropic Messages API for tests that run the real Claude CLI.
+export { startFakeAnthropic } from "./server.js";
+export type { FakeAnthropic, FakeAnthropicOptions } from "./server.js";
+export { reply } from "./scenario.js";
+export type { FakeBlock, FakeReply, FakeMessageReply, FakeErrorReply, FakeCutReply, FakeHangReply, RecordedRequest } from "./scenario.js";
+export { messageEvents, formatSse } from "./sse.js";

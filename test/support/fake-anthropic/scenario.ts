@@ -1,0 +1,91 @@
+// The data a test scripts the fake Messages API with: assistant turns, HTTP errors, delays,
+// broken streams. Plain data only; the server (server.ts) interprets it.
+
+export type FakeBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string }
+  | { type: "tool_use"; name: string; input: Record<string, unknown>; id?: string };
+
+/** A streamed assistant message (SSE), the normal answer. */
+export type FakeMessageReply = {
+  kind: "message";
+  blocks: readonly FakeBlock[];
+  /** Defaults to "tool_use" when a tool_use block is present, else "end_turn". */
+  stopReason?: string;
+  /** Deltas per text/thinking block (the text is cut into this many pieces). Default 1. */
+  chunks?: number;
+  /** Wait this long before the response headers. */
+  delayMs?: number;
+  /** Wait this long between SSE events that carry deltas (slow streams). */
+  deltaDelayMs?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Extra response headers (e.g. anthropic-ratelimit-unified-*). */
+  headers?: Readonly<Record<string, string>>;
+};
+
+/** An HTTP error answer with the API's JSON error body. */
+export type FakeErrorReply = {
+  kind: "error";
+  status: number;
+  /** e.g. "overloaded_error", "rate_limit_error", "api_error", "invalid_request_error". */
+  errorType?: string;
+  message?: string;
+  delayMs?: number;
+  headers?: Readonly<Record<string, string>>;
+};
+
+/** A stream that sends `afterEvents` SSE events of `message` and then drops the socket. */
+export type FakeCutReply = { kind: "cut"; afterEvents: number; message: FakeMessageReply };
+
+/** Accepts the request and never answers (until the server closes): a silent upstream. */
+export type FakeHangReply = { kind: "hang" };
+
+export type FakeReply = FakeMessageReply | FakeErrorReply | FakeCutReply | FakeHangReply;
+
+/** Shorthands for the common replies. */
+export const reply = {
+  text(text: string, extra: Partial<Omit<FakeMessageReply, "kind" | "blocks">> = {}): FakeMessageReply {
+    return { kind: "message", blocks: [{ type: "text", text }], ...extra };
+  },
+  tool(name: string, input: Record<string, unknown>, text?: string): FakeMessageReply {
+    const blocks: FakeBlock[] = text === undefined ? [] : [{ type: "text", text }];
+    blocks.push({ type: "tool_use", name, input });
+    return { kind: "message", blocks };
+  },
+  bash(command: string, description = "Run a command"): FakeMessageReply {
+    return { kind: "message", blocks: [{ type: "tool_use", name: "Bash", input: { command, description } }] };
+  },
+  error(status: number, extra: Partial<Omit<FakeErrorReply, "kind" | "status">> = {}): FakeErrorReply {
+    return { kind: "error", status, ...extra };
+  },
+  overloaded(): FakeErrorReply {
+    return { kind: "error", status: 529, errorType: "overloaded_error", message: "Overloaded" };
+  },
+  cut(afterEvents: number, message: FakeMessageReply): FakeCutReply {
+    return { kind: "cut", afterEvents, message };
+  },
+  hang(): FakeHangReply {
+    return { kind: "hang" };
+  },
+};
+
+/** What the fake saw in one request, for assertions. */
+export type RecordedRequest = {
+  n: number;
+  method: string;
+  url: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body: Record<string, unknown>;
+  stream: boolean;
+  model: string;
+  maxTokens: number;
+  /** The scenario key the request was routed to ("" for the default queue). */
+  key: string;
+  /** The text of the last user message that holds typed text (the person's prompt). */
+  lastPrompt: string;
+  /** tool_result blocks of the last user message. */
+  toolResults: readonly { toolUseId: string; isError: boolean; text: string }[];
+  /** What the fake answered: "sse", "error 529", "cut", "hang", "json" (non-streaming). */
+  answered: string;
+};
