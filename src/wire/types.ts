@@ -250,6 +250,20 @@ export type WireControlCancelRequest = {
   request_id: string;
 } & WireUnknownFields;
 
+/**
+ * Other top-level types the Agent SDK lists (sdk.d.ts) that Telecode does not act on:
+ * decoded and kept whole so they are not reported as unknown.
+ */
+export type WireAuxiliaryType =
+  | "tool_progress"
+  | "tool_use_summary"
+  | "auth_status"
+  | "prompt_suggestion"
+  | "conversation_reset"
+  | "keep_alive"
+  | "active_goal";
+export type WireAuxiliaryMessage = { type: WireAuxiliaryType } & WireUnknownFields;
+
 /** Every line the CLI writes on stdout, decoded. */
 export type WireMessage =
   | WireSystemMessage
@@ -260,7 +274,8 @@ export type WireMessage =
   | WireStreamEvent
   | WireControlRequest
   | WireControlResponse
-  | WireControlCancelRequest;
+  | WireControlCancelRequest
+  | WireAuxiliaryMessage;
 
 /** A line that could not be decoded: never thrown, always reported with the raw line. */
 export type WireDecodeProblem = {

@@ -1,0 +1,66 @@
+// Encodes what Telecode writes on the CLI's stdin: user messages, answers to the CLI's
+// control requests, and our own control requests. Each function returns one complete line,
+// newline included. Request ids are the caller's: nothing here generates ids or keeps state.
+import type { OutgoingControlRequest, PermissionAnswer, WireContentBlock } from "./types.js";
+
+export type UserMessageOptions = {
+  /** Set when answering inside a subagent; null (the default) for the main thread. */
+  parentToolUseId?: string | null;
+  /** The CLI ignores it on stdin; kept for symmetry with what it prints. Default "". */
+  sessionId?: string;
+};
+
+/** A user turn: plain text, or content blocks (text, image, …) passed through as given. */
+export function encodeUserMessage(content: string | readonly WireContentBlock[], options: UserMessageOptions = {}): string {
+  return `${JSON.stringify({
+    type: "user",
+    message: { role: "user", content },
+    parent_tool_use_id: options.parentToolUseId ?? null,
+    session_id: options.sessionId ?? "",
+  })}\n`;
+}
+
+/** A success answer to a CLI control request, with an arbitrary payload. */
+export function encodeControlSuccess(requestId: string, response: Readonly<Record<string, unknown>>): string {
+  return `${JSON.stringify({
+    type: "control_response",
+    response: { subtype: "success", request_id: requestId, response },
+  })}\n`;
+}
+
+/**
+ * The answer to a `can_use_tool` request. Allow echoes `updatedInput` (the full input,
+ * possibly with `answers` for AskUserQuestion) and optional `updatedPermissions`; deny
+ * carries the message the model reads.
+ */
+export function encodePermissionAnswer(requestId: string, answer: PermissionAnswer): string {
+  if (answer.behavior === "allow") {
+    const payload: Record<string, unknown> = { behavior: "allow", updatedInput: answer.updatedInput };
+    if (answer.updatedPermissions !== undefined) payload["updatedPermissions"] = answer.updatedPermissions;
+    return encodeControlSuccess(requestId, payload);
+  }
+  const payload: Record<string, unknown> = { behavior: "deny", message: answer.message };
+  if (answer.interrupt !== undefined) payload["interrupt"] = answer.interrupt;
+  return encodeControlSuccess(requestId, payload);
+}
+
+/**
+ * The answer to a `hook_callback` request: the hook output object, e.g. `{}` or
+ * `{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", …}}`.
+ */
+export function encodeHookOutput(requestId: string, output: Readonly<Record<string, unknown>>): string {
+  return encodeControlSuccess(requestId, output);
+}
+
+/** An error answer; the default code tells the CLI we do not handle that request subtype. */
+export function encodeControlError(requestId: string, error: string, errorCode = "unsupported_request"): string {
+  return `${JSON.stringify({
+    type: "control_response",
+    response: { subtype: "error", request_id: requestId, error, error_code: errorCode },
+  })}\n`;
+}
+
+/** One of our own control requests (initialize, interrupt, set_permission_mode, set_model). */
+export function encodeControlRequest(requestId: string, request: OutgoingControlRequest): string {
+  return `${JSON.stringify({ type: "control_request", request_id: requestId, request })}\n`;
+}

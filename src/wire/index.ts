@@ -1,0 +1,54 @@
+// The wire layer's public surface: stream-json types, JSONL framing, decoding, encoding.
+// Pure: no I/O, no timers. Other folders import from here, never from the files directly.
+export type {
+  WireUnknownFields,
+  WireTextBlock,
+  WireThinkingBlock,
+  WireToolUseBlock,
+  WireToolResultBlock,
+  WireOtherBlock,
+  WireContentBlock,
+  WireUsage,
+  WireModelUsage,
+  WireSystemInit,
+  WireSystemStatus,
+  WireSystemApiRetry,
+  WireSystemCompactBoundary,
+  WireSystemTask,
+  WireSystemHook,
+  WireSystemThinkingTokens,
+  WireSystemOther,
+  WireSystemMessage,
+  WireAssistantMessage,
+  WireToolResultMeta,
+  WireUserMessage,
+  WireResultMessage,
+  WireRateLimitEvent,
+  WireStreamEvent,
+  WirePermissionUpdate,
+  WireCanUseToolRequest,
+  WireHookCallbackRequest,
+  WireOtherControlRequest,
+  WireIncomingRequest,
+  WireControlRequest,
+  WireControlResponse,
+  WireControlCancelRequest,
+  WireAuxiliaryType,
+  WireAuxiliaryMessage,
+  WireMessage,
+  WireDecodeProblem,
+  PermissionAnswer,
+  OutgoingControlRequest,
+} from "./types.js";
+export { LineFramer, DEFAULT_MAX_LINE_BYTES } from "./line-framer.js";
+export type { LineFramerOptions, OversizedLine } from "./line-framer.js";
+export { decodeLine, isDecodeProblem, oversizedLineProblem, PROBLEM_LINE_MAX_CHARS } from "./decode.js";
+export {
+  encodeUserMessage,
+  encodeControlSuccess,
+  encodePermissionAnswer,
+  encodeHookOutput,
+  encodeControlError,
+  encodeControlRequest,
+} from "./encode.js";
+export type { UserMessageOptions } from "./encode.js";
