@@ -1,0 +1,73 @@
+// The validated, frozen configuration every other module receives (camelCase, defaults
+// applied, paths absolute, environment overrides resolved). Types only.
+import type { PermissionMode } from "../domain/events.js";
+import type { Effort } from "./schema.js";
+
+export type ProjectConfig = Readonly<{
+  /** The [projects.NAME] key; what /project shows. */
+  name: string;
+  /** Absolute, `~` expanded, checked to be an existing directory at load. */
+  path: string;
+  isDefault: boolean;
+}>;
+
+export type TelegramConfig = Readonly<{
+  /** From TELECODE_BOT_TOKEN when set, else the file; null when neither has one. */
+  botToken: string | null;
+  /** Empty when not configured; `requireTelegram` refuses to serve then. */
+  allowedUserIds: readonly number[];
+  /** Without a trailing slash. */
+  apiRoot: string;
+  /** Tell a stranger who writes to the bot that it is private (once), instead of silence. */
+  notifyUnauthorised: boolean;
+}>;
+
+export type ClaudeConfig = Readonly<{
+  /** TELECODE_CLAUDE_PATH, else claude.path: a command looked up on PATH or an absolute path. */
+  path: string;
+  permissionMode: Exclude<PermissionMode, "bypassPermissions">;
+  /** null: the CLI's default. */
+  model: string | null;
+  /** null: the CLI's default. */
+  effort: Effort | null;
+  allowedTools: readonly string[];
+  extraArgs: readonly string[];
+  useApiBilling: boolean;
+  dangerouslySkipPermissions: boolean;
+  envAllow: readonly string[];
+}>;
+
+export type LimitsConfig = Readonly<{
+  idleSessionMinutes: number;
+  stallNoteMinutes: number;
+  hardSilenceMinutes: number;
+  /** 0: wait for the person. */
+  approvalTimeoutMinutes: number;
+  /** How long a graceful stop lets running runs finish before interrupting them. */
+  drainSeconds: number;
+  /** Messages older than this when Telecode comes back are answered "send it again". */
+  offlineMaxAgeMinutes: number;
+  /** After a plan is approved and carried out, return to plan mode for the next request. */
+  planRearm: boolean;
+  /** The longest plan mode stays re-armed without a new plan; 0: no limit. */
+  rearmCeilingMinutes: number;
+}>;
+
+export type Config = Readonly<{
+  /** The file this came from; null when no file exists and the defaults are used. */
+  file: string | null;
+  telegram: TelegramConfig;
+  claude: ClaudeConfig;
+  /** In file order. */
+  projects: readonly ProjectConfig[];
+  /** The one marked `default = true`, else the only or first project; null without projects. */
+  defaultProject: ProjectConfig | null;
+  limits: LimitsConfig;
+  state: Readonly<{ dir: string }>;
+}>;
+
+export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";
+
+export type ConfigWarning = Readonly<{ code: ConfigWarningCode; message: string }>;
+
+export type LoadedConfig = Readonly<{ config: Config; warnings: readonly ConfigWarning[] }>;

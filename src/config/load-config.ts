@@ -1,0 +1,216 @@
+// Loads the TOML config: finds the file, parses it, validates every key at once, applies
+// defaults and environment overrides, and returns a frozen Config plus warnings. Never prints.
+import { readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parse, TomlError } from "smol-toml";
+import type { z } from "zod";
+import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
+import { ConfigError } from "./errors.js";
+import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
+import { fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
+import { closestKey } from "./suggest.js";
+
+export type LoadConfigOptions = {
+  /** The --config flag, when given. */
+  configPath?: string | undefined;
+  env: Env;
+  cwd?: string;
+};
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else {
+      const name = String(segment);
+      const safe = /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
+      out += out === "" ? safe : `.${safe}`;
+    }
+  }
+  return out;
+}
+
+function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): string {
+  const where = formatPath(tablePath);
+  const full = where === "" ? key : `${where}.${key}`;
+  const table = tablePath[0] === "projects" ? "project" : where;
+  let hint = closestKey(key, KNOWN_KEYS[table] ?? []);
+  if (hint !== undefined) hint = where === "" ? hint : `${where}.${hint}`;
+  else {
+    // The right key in the wrong table ("bot_token" at the top level) is a common slip.
+    const home = Object.entries(KNOWN_KEYS).find(([t, keys]) => t !== "" && t !== "project" && keys.includes(key));
+    if (home) hint = `${home[0]}.${key}`;
+  }
+  return `${full} is not a known key${hint === undefined ? "" : `; did you mean ${hint}?`}`;
+}
+
+function issueProblems(issue: z.core.$ZodIssue): string[] {
+  if (issue.code === "unrecognized_keys") return issue.keys.map((key) => unknownKeyProblem(issue.path, key));
+  const key = formatPath(issue.path);
+  if (issue.code === "invalid_key") {
+    const inner = issue.issues[0]?.message ?? "is not a valid name";
+    return [`${key} ${inner}`];
+  }
+  return [key === "" ? issue.message : `${key} ${issue.message}`];
+}
+
+function readText(path: string, mustExist: boolean): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !mustExist) return null;
+    if (code === "ENOENT") {
+      throw new ConfigError("config.not_found", `No config file at ${path}. Run \`telecode init\` to create one, or pass the right --config path.`, { file: path, cause });
+    }
+    throw new ConfigError("config.unreadable", `Could not read ${path} (${code ?? "error"}). Check the file's permissions.`, { file: path, cause });
+  }
+}
+
+function parseToml(path: string, text: string): unknown {
+  try {
+    return parse(text);
+  } catch (cause) {
+    if (!(cause instanceof TomlError)) throw cause;
+    const firstLine = cause.message.split("\n", 1)[0] ?? "invalid TOML";
+    const problem = `${displayName(path)}:${cause.line}:${cause.column}: not valid TOML: ${firstLine}`;
+    throw new ConfigError("config.invalid", `${path} is not valid TOML.\n  ${problem}\nFix the line shown and run again.`, { file: path, problems: [problem], cause });
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function buildProjects(file: FileConfig, baseDir: string, home: string, problems: string[]): ProjectConfig[] {
+  const projects: ProjectConfig[] = [];
+  for (const [name, project] of Object.entries(file.projects)) {
+    const path = resolve(baseDir, expandHome(project.path, home));
+    if (!isDirectory(path)) problems.push(`${formatPath(["projects", name, "path"])} must be an existing directory (${path} is not)`);
+    projects.push(Object.freeze({ name, path, isDefault: project.default }));
+  }
+  const marked = projects.filter((p) => p.isDefault);
+  if (marked.length > 1) problems.push(`projects: only one project may have default = true (${marked.map((p) => p.name).join(", ")} do)`);
+  return projects;
+}
+
+function buildConfig(file: FileConfig, filePath: string | null, options: LoadConfigOptions, problems: string[]): Config {
+  const home = homeDirOf(options.env);
+  const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
+  const projects = buildProjects(file, baseDir, home, problems);
+  const defaultProject = projects.find((p) => p.isDefault) ?? projects[0] ?? null;
+  const envToken = options.env["TELECODE_BOT_TOKEN"];
+  const envClaude = options.env["TELECODE_CLAUDE_PATH"];
+  const claudePath = envClaude !== undefined && envClaude !== "" ? envClaude : file.claude.path;
+  const t = file.telegram;
+  const c = file.claude;
+  const l = file.limits;
+  return Object.freeze({
+    file: filePath,
+    telegram: Object.freeze({
+      botToken: envToken !== undefined && envToken !== "" ? envToken : t.bot_token === "" ? null : t.bot_token,
+      allowedUserIds: Object.freeze([...t.allowed_user_ids]),
+      apiRoot: t.api_root.replace(/\/+$/, ""),
+      notifyUnauthorised: t.notify_unauthorised,
+    }),
+    claude: Object.freeze({
+      path: claudePath.includes("/") ? resolve(baseDir, expandHome(claudePath, home)) : claudePath,
+      permissionMode: c.permission_mode,
+      model: c.model === "" ? null : c.model,
+      effort: c.effort === "" ? null : c.effort,
+      allowedTools: Object.freeze([...c.allowed_tools]),
+      extraArgs: Object.freeze([...c.extra_args]),
+      useApiBilling: c.use_api_billing,
+      dangerouslySkipPermissions: c.dangerously_skip_permissions,
+      envAllow: Object.freeze([...c.env_allow]),
+    }),
+    projects: Object.freeze(projects),
+    defaultProject,
+    limits: Object.freeze({
+      idleSessionMinutes: l.idle_session_minutes,
+      stallNoteMinutes: l.stall_note_minutes,
+      hardSilenceMinutes: l.hard_silence_minutes,
+      approvalTimeoutMinutes: l.approval_timeout_minutes,
+      drainSeconds: l.drain_seconds,
+      offlineMaxAgeMinutes: l.offline_max_age_minutes,
+      planRearm: l.plan_rearm,
+      rearmCeilingMinutes: l.rearm_ceiling_minutes,
+    }),
+    state: Object.freeze({ dir: resolveDataDir({ fromFile: file.state.dir, env: options.env, relativeTo: baseDir }) }),
+  });
+}
+
+function warningsFor(config: Config): ConfigWarning[] {
+  const warnings: ConfigWarning[] = [];
+  if (config.file !== null) {
+    const mode = statSync(config.file, { throwIfNoEntry: false })?.mode ?? 0;
+    if ((mode & 0o044) !== 0) {
+      warnings.push({
+        code: "config.readable_by_others",
+        message: `${config.file} is readable by other users and may hold your bot token; run \`chmod 600 ${config.file}\`.`,
+      });
+    }
+  }
+  if (config.claude.dangerouslySkipPermissions) {
+    warnings.push({
+      code: "claude.skip_permissions",
+      message: "claude.dangerously_skip_permissions is on: Claude runs every tool without asking. Turn it off unless this machine is a disposable sandbox.",
+    });
+  }
+  return warnings;
+}
+
+function invalid(file: string, problems: readonly string[]): ConfigError {
+  const name = displayName(file);
+  const lines = problems.map((p) => `  ${name}: ${p}`);
+  const count = problems.length === 1 ? "a problem" : `${problems.length} problems`;
+  return new ConfigError("config.invalid", `${file} has ${count}:\n${lines.join("\n")}\nFix ${problems.length === 1 ? "it" : "them"} and run again (docs/configuration.md lists every key).`, {
+    file,
+    problems: problems.map((p) => `${name}: ${p}`),
+  });
+}
+
+/**
+ * Finds, reads and validates the config. A missing file at the default location means "all
+ * defaults"; a missing --config or TELECODE_CONFIG file is an error. Throws ConfigError
+ * (`config.not_found`, `config.unreadable`, `config.invalid`) listing every problem at once.
+ */
+export function loadConfig(options: LoadConfigOptions): LoadedConfig {
+  const location = locateConfigFile({ flag: options.configPath, env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const text = readText(location.path, location.source !== "default");
+  const raw = text === null ? {} : parseToml(location.path, text);
+  const filePath = text === null ? null : location.path;
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) throw invalid(location.path, parsed.error.issues.flatMap(issueProblems));
+  const problems: string[] = [];
+  const config = buildConfig(parsed.data, filePath, options, problems);
+  if (problems.length > 0) throw invalid(location.path, problems);
+  return Object.freeze({ config, warnings: Object.freeze(warningsFor(config)) });
+}
+
+/**
+ * Checks what serving Telegram needs beyond a loadable config: a bot token, allowed users and
+ * a project. Throws ConfigError `config.incomplete` naming every missing piece.
+ */
+export function requireTelegram(config: Config): void {
+  const problems: string[] = [];
+  if (config.telegram.botToken === null) problems.push("telegram.bot_token must be set (or TELECODE_BOT_TOKEN in the environment)");
+  if (config.telegram.allowedUserIds.length === 0) problems.push(`telegram.allowed_user_ids ${USER_IDS_EXPECTED}`);
+  if (config.projects.length === 0) problems.push('projects must have at least one [projects.NAME] table with a path');
+  if (problems.length === 0) return;
+  if (config.file === null) {
+    throw new ConfigError("config.incomplete", "No config file was found, and serving Telegram needs a bot token and allowed users. Run `telecode init` to set them up.", {
+      file: null,
+      problems,
+    });
+  }
+  const name = displayName(config.file);
+  throw new ConfigError("config.incomplete", `${config.file} is not ready to serve Telegram:\n${problems.map((p) => `  ${name}: ${p}`).join("\n")}\nRun \`telecode init\` or edit the file, then run again.`, {
+    file: config.file,
+    problems: problems.map((p) => `${name}: ${p}`),
+  });
+}

@@ -1,0 +1,144 @@
+// The config file's schema (DESIGN.md §9 plus the limits Telecode added), in the file's own
+// snake_case names, with every default. Messages complete "<key path> …" for a person to read.
+import { z } from "zod";
+import type { PermissionMode } from "../domain/events.js";
+import { validateExtraArgs } from "./managed-flags.js";
+
+export const DEFAULT_API_ROOT = "https://api.telegram.org";
+
+/** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
+export const CONFIG_PERMISSION_MODES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"] as const satisfies readonly PermissionMode[];
+
+export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+/** The shape @BotFather hands out; also the pattern the log redacts. */
+export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
+
+export const USER_IDS_EXPECTED = "must be a non-empty list of numeric user ids";
+const BOOL = "must be true or false";
+const STRING = "must be a string";
+const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(", ");
+
+/** A wrong type for a whole table gets a table message; unknown keys keep their own issue. */
+function tableError(name: string) {
+  return { error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined) };
+}
+
+function wholeNumber(unit: string) {
+  const error = `must be a whole number of ${unit} (0 or more)`;
+  return z.int({ error }).min(0, { error });
+}
+
+function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
+  return z.array(item, { error: "must be a list of strings" }).default([]);
+}
+
+function isUserIdList(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((id) => typeof id === "number" && Number.isSafeInteger(id) && id > 0);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+const telegramSchema = z
+  .strictObject(
+    {
+      bot_token: z
+        .string({ error: STRING })
+        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), { error: 'must look like "123456789:AA…" (the token @BotFather gave you)' })
+        .default(""),
+      allowed_user_ids: z.custom<number[]>(isUserIdList, { error: USER_IDS_EXPECTED }).default([]),
+      api_root: z.string({ error: STRING }).refine(isHttpUrl, { error: 'must be an http(s) URL such as "https://api.telegram.org"' }).default(DEFAULT_API_ROOT),
+      notify_unauthorised: z.boolean({ error: BOOL }).default(true),
+    },
+    tableError("telegram"),
+  )
+  .prefault({});
+
+const claudeSchema = z
+  .strictObject(
+    {
+      path: z.string({ error: STRING }).min(1, { error: 'must not be empty (use "claude" to find it on PATH)' }).default("claude"),
+      permission_mode: z
+        .enum(CONFIG_PERMISSION_MODES, {
+          error: (iss) =>
+            iss.input === "bypassPermissions"
+              ? "must not be bypassPermissions; set claude.dangerously_skip_permissions = true to bypass approvals"
+              : `must be one of ${quoted(CONFIG_PERMISSION_MODES)}`,
+        })
+        .default("default"),
+      model: z.string({ error: STRING }).default(""),
+      effort: z.enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` }).default(""),
+      allowed_tools: stringList(STRING),
+      extra_args: stringList(STRING).superRefine((args, ctx) => {
+        for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: `has ${problem}` });
+      }),
+      use_api_billing: z.boolean({ error: BOOL }).default(false),
+      dangerously_skip_permissions: z.boolean({ error: BOOL }).default(false),
+      env_allow: stringList(STRING, z.string({ error: STRING }).regex(ENV_NAME, { error: "must be an environment variable name" })),
+    },
+    tableError("claude"),
+  )
+  .prefault({});
+
+const projectSchema = z.strictObject(
+  {
+    path: z.string({ error: 'must be a directory path such as "~/code/app"' }).min(1, { error: "must not be empty" }),
+    default: z.boolean({ error: BOOL }).default(false),
+  },
+  { error: (iss) => (iss.code === "invalid_type" ? "must be a table with a path" : undefined) },
+);
+
+const projectsSchema = z
+  .record(z.string().regex(PROJECT_NAME, { error: "is not a usable project name (letters, digits, - _ . and at most 32 characters)" }), projectSchema, {
+    error: (iss) => (iss.code === "invalid_type" ? "must be a table of [projects.NAME] tables" : undefined),
+  })
+  .prefault({});
+
+const limitsSchema = z
+  .strictObject(
+    {
+      idle_session_minutes: wholeNumber("minutes").default(30),
+      stall_note_minutes: wholeNumber("minutes").default(10),
+      hard_silence_minutes: wholeNumber("minutes").default(120),
+      approval_timeout_minutes: wholeNumber("minutes").default(0),
+      drain_seconds: wholeNumber("seconds").default(60),
+      offline_max_age_minutes: wholeNumber("minutes").default(60),
+      plan_rearm: z.boolean({ error: BOOL }).default(true),
+      rearm_ceiling_minutes: wholeNumber("minutes").default(30),
+    },
+    tableError("limits"),
+  )
+  .prefault({});
+
+const stateSchema = z.strictObject({ dir: z.string({ error: STRING }).default("") }, tableError("state")).prefault({});
+
+export const fileSchema = z.strictObject({
+  telegram: telegramSchema,
+  claude: claudeSchema,
+  projects: projectsSchema,
+  limits: limitsSchema,
+  state: stateSchema,
+});
+
+export type FileConfig = z.output<typeof fileSchema>;
+
+/** Every key the file may hold, by table; the candidates for "did you mean". */
+export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
+  "": ["telegram", "claude", "projects", "limits", "state"],
+  telegram: Object.keys(telegramSchema.unwrap().shape),
+  claude: Object.keys(claudeSchema.unwrap().shape),
+  limits: Object.keys(limitsSchema.unwrap().shape),
+  state: Object.keys(stateSchema.unwrap().shape),
+  project: Object.keys(projectSchema.shape),
+};
