@@ -91,6 +91,25 @@ export type NoteEmitted = {
 
 export type ModeChanged = { type: "mode_changed"; mode: string };
 
+/**
+ * A background task of the CLI started, progressed or ended (system/task_started →
+ * "started"; task_progress → "updated"; task_notification, or task_updated whose
+ * patch.status is completed/failed/killed → "finished"). Subagents have taskType
+ * "local_agent"; long shell commands "local_bash". Needed to know when background agents end:
+ * their tool call finishes as soon as they are launched.
+ */
+export type TaskChanged = {
+  type: "task_changed";
+  taskId: string;
+  phase: "started" | "updated" | "finished";
+  /** The tool call that started it (the Agent tool_use id). */
+  toolUseId?: string;
+  taskType?: string;
+  description?: string;
+  /** The CLI's status when it gives one ("completed", "failed", "killed", …). */
+  status?: string;
+};
+
 export type ApprovalRequested = { type: "approval_requested"; request: ApprovalRequest };
 export type ApprovalResolved = {
   type: "approval_resolved";
@@ -152,6 +171,7 @@ export type TelecodeEvent =
   | ThinkingEmitted
   | NoteEmitted
   | ModeChanged
+  | TaskChanged
   | ApprovalRequested
   | ApprovalResolved
   | ApprovalWithdrawn

@@ -1,0 +1,77 @@
+// The approval prompt for an ordinary tool call and how its answers become CLI answers:
+// Allow, Deny, and "Always allow in this session" when the CLI offers permission suggestions.
+import type { ApprovalRequest } from "../domain/events.js";
+import type { PermissionAnswer, WirePermissionUpdate } from "../wire/types.js";
+import { personDeniedMessage, personRepliedMessage } from "./messages.js";
+import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
+import { describeToolCall, toolCallTitle } from "./tool-summary.js";
+
+export const approvalChoiceIds = { allow: "allow", always: "always", deny: "deny" } as const;
+
+/**
+ * The updates "Always allow in this session" sends: the CLI's rule and directory suggestions,
+ * kept to this session. Suggestions to change the mode are left out: the person agreed to this
+ * kind of call, not to a new permission mode for everything.
+ */
+export function sessionPermissionUpdates(suggestions: ApprovalRequest["permissionSuggestions"]): WirePermissionUpdate[] {
+  return suggestions
+    .filter((s) => s["type"] === "addRules" || s["type"] === "addDirectories")
+    .map((s) => ({ ...s, type: String(s["type"]), destination: "session" }));
+}
+
+function why(request: ApprovalRequest): PromptSection[] {
+  const out: PromptSection[] = [];
+  if (request.decisionReason) out.push({ kind: "text", label: "Why it asks", text: request.decisionReason });
+  if (request.agentId) out.push({ kind: "text", text: "Requested by a subagent." });
+  return out;
+}
+
+export type ApprovalPromptOptions = {
+  /** Shown when the call is asked only because the chat previews changes. */
+  preview?: boolean;
+};
+
+export function approvalPrompt(request: ApprovalRequest, options: ApprovalPromptOptions = {}): DecisionPrompt {
+  const always = sessionPermissionUpdates(request.permissionSuggestions).length > 0;
+  return {
+    kind: "approval",
+    title: toolCallTitle(request.toolName, request.input),
+    sections: [...describeToolCall(request.toolName, request.input), ...why(request)],
+    choices: [
+      { id: approvalChoiceIds.allow, label: "Allow", tone: "allow" },
+      ...(always ? [{ id: approvalChoiceIds.always, label: "Always allow in this session", tone: "allow" as const }] : []),
+      { id: approvalChoiceIds.deny, label: "Deny", tone: "deny" },
+    ],
+    ...(options.preview ? { caption: "Shown because this chat previews changes before they are made." } : {}),
+    textReplyHint: "A typed reply denies this call and passes your words to Claude.",
+  };
+}
+
+export type ApprovalResolution = { answer: PermissionAnswer; outcome: DecisionOutcome };
+
+/** Maps the person's answer to the CLI answer; undefined when the choice is not one of this prompt's. */
+export function resolveApproval(request: ApprovalRequest, answer: PersonAnswer): ApprovalResolution | undefined {
+  const by = answer.by !== undefined ? { by: answer.by } : {};
+  if (answer.kind === "text") {
+    return {
+      answer: { behavior: "deny", message: personRepliedMessage(request.toolName, answer.text) },
+      outcome: { decision: "deny", reason: "typed_reply", ...by, summary: `Denied with your reply: ${answer.text}` },
+    };
+  }
+  switch (answer.choiceId) {
+    case approvalChoiceIds.allow:
+      return { answer: { behavior: "allow", updatedInput: { ...request.input } }, outcome: { decision: "allow", reason: "person", ...by, summary: "Allowed" } };
+    case approvalChoiceIds.always: {
+      const updates = sessionPermissionUpdates(request.permissionSuggestions);
+      if (updates.length === 0) return undefined;
+      return {
+        answer: { behavior: "allow", updatedInput: { ...request.input }, updatedPermissions: updates },
+        outcome: { decision: "allow", reason: "person", ...by, summary: "Allowed for the rest of this session" },
+      };
+    }
+    case approvalChoiceIds.deny:
+      return { answer: { behavior: "deny", message: personDeniedMessage(request.toolName) }, outcome: { decision: "deny", reason: "person", ...by, summary: "Denied" } };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,83 @@
+// The words the model reads when Telecode says no. Written for the model: the person is on a
+// phone, sees only what the agent writes, and decided; the agent should adapt, not retry.
+
+/** The person tapped Deny on a tool call. */
+export function personDeniedMessage(toolName: string): string {
+  return (
+    `The person reviewing your work from their phone did not allow this ${toolName} call. ` +
+    "Do not retry the same call. In your reply, explain briefly what you wanted to do and why, " +
+    "or propose another way, and wait for their answer."
+  );
+}
+
+/** The person typed a reply instead of tapping a button: their words steer the agent. */
+export function personRepliedMessage(toolName: string, reply: string): string {
+  return (
+    `The person did not allow this ${toolName} call. The person replied: "${reply}". ` +
+    "Follow what they said; do not repeat the same call unchanged."
+  );
+}
+
+/** Nobody is there to ask (scheduled, webhook or loop runs). */
+export function unattendedMessage(toolName: string): string {
+  return (
+    `Nobody is available to approve this ${toolName} call: this is an unattended run and no person ` +
+    "is watching. Carry on without it if you can, or stop and explain in your reply what you would need."
+  );
+}
+
+/** The optional approval timeout fired. */
+export function timedOutMessage(toolName: string): string {
+  return (
+    `The person did not answer in time, so this ${toolName} call was not allowed. ` +
+    "Carry on without it if you can, or stop and explain in your reply what you need from them."
+  );
+}
+
+/** Plan mode forbids the call (the CLI asked with decision_reason_type "mode"). */
+export function stillInPlanModeMessage(toolName: string): string {
+  return (
+    `You are still in plan mode: this ${toolName} call would change things before any plan was approved. ` +
+    "Do not make changes yet. Finish your plan and present it with ExitPlanMode; " +
+    "you can start once the person approves it."
+  );
+}
+
+/** The person declined the plan. */
+export const planDeniedMessage =
+  "The person did not approve this plan. Stay in plan mode and do not make changes. " +
+  "Ask them what they would like changed, or revise the plan and present it again with ExitPlanMode.";
+
+/** Pause & Outline: the person wants the plan written out as visible text first. */
+export const outlineRequestedMessage =
+  "The person wants to read the plan before deciding, and they only see the text you write. " +
+  "Write a step-by-step outline of your plan as visible text in your reply: what you will change, " +
+  "in which files, in what order, and how you will check the result. Then call ExitPlanMode again.";
+
+/** The outline gate refused an ExitPlanMode that came before the outline. */
+export const outlineStillMissingMessage =
+  "Write the step-by-step outline of your plan as visible text in your reply first " +
+  "(a few sentences at least), then call ExitPlanMode again.";
+
+/** Let's discuss: talk before approving. */
+export const discussPlanMessage =
+  "The person wants to discuss the plan before approving it. Do not call ExitPlanMode now and do not " +
+  "make changes. Ask them what they would like to discuss about the plan, then wait for their reply.";
+
+/** Questions are turned off for the chat. */
+export const questionsOffMessage =
+  "Questions are turned off for this chat, so the person will not see this question. " +
+  "Do not ask again; proceed with reasonable defaults and say in your reply which ones you chose.";
+
+/** A question in an unattended run. */
+export const questionUnattendedMessage =
+  "Nobody is available to answer questions: this is an unattended run. " +
+  "Proceed with reasonable defaults and say in your reply which ones you chose.";
+
+/** The question timed out. */
+export const questionTimedOutMessage =
+  "The person did not answer in time. Proceed with reasonable defaults if that is safe, " +
+  "and say in your reply which ones you chose; otherwise stop and ask again in your reply.";
+
+/** The request was withdrawn by the CLI or its session ended: the CLI no longer reads this. */
+export const noLongerPendingMessage = "This request is no longer pending.";

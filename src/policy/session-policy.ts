@@ -1,0 +1,299 @@
+// One session's decisions as a pure machine: (state, input) → (state, effects). Routes each
+// request through the decision table, runs the plan, question and re-arm machines, and answers
+// every request exactly once. No I/O, no timers: time is an input, timers are effects.
+import type { ApprovalRequest, TelecodeEvent } from "../domain/events.js";
+import type { PermissionAnswer } from "../wire/types.js";
+import { approvalPrompt, resolveApproval } from "./approval-prompt.js";
+import { routeToolRequest, type DenyReason } from "./decision-table.js";
+import { noLongerPendingMessage, questionTimedOutMessage, timedOutMessage } from "./messages.js";
+import {
+  disarmedGate, gateAfterText, planApprovalCaption, planAutoApprovedSections, planPrompt, resolvePlanAnswer, type OutlineGate,
+} from "./plan-machine.js";
+import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
+import { answerQuestion, parseQuestions, questionAnswerResponse, questionPrompt, startQuestionFlow, summarizeAnswers, type QuestionFlow } from "./questions.js";
+import { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed, type RearmState } from "./rearm.js";
+import { defaultDecisionSettings, type DecisionSettings, type RunInfo } from "./settings.js";
+
+export type PendingFlow = { kind: "approval"; preview: boolean } | { kind: "plan"; afterOutline: boolean } | { kind: "question"; flow: QuestionFlow };
+
+export type PendingDecision = { decisionId: string; request: ApprovalRequest; runId: string | undefined; flow: PendingFlow };
+
+export type PolicyState = {
+  settings: DecisionSettings;
+  cliMode: string | undefined;
+  turn: number;
+  gate: OutlineGate;
+  /** The run in which a plan was approved: its Edit/Write/Bash previews are skipped. */
+  previewSkipRunId: string | undefined;
+  rearm: RearmState;
+  pending: ReadonlyMap<string, PendingDecision>;
+  ended: boolean;
+};
+
+export type PolicyInput =
+  | { type: "request"; decisionId: string; request: ApprovalRequest; run: RunInfo | undefined; nowMs: number }
+  | { type: "answer"; decisionId: string; answer: PersonAnswer; nowMs: number }
+  | { type: "timeout"; decisionId: string }
+  | { type: "withdrawn"; decisionId: string }
+  | { type: "observed"; event: TelecodeEvent }
+  /** A turn is about to close (before its turn_finished is delivered). */
+  | { type: "turn_closing"; nowMs: number }
+  /** A follow-up message is about to be written to the CLI. */
+  | { type: "follow_up"; nowMs: number }
+  | { type: "mode_set"; mode: string }
+  | { type: "mode_set_failed"; mode: string; error: string }
+  | { type: "settings_changed"; settings: Partial<DecisionSettings> }
+  | { type: "session_ended" };
+
+export type PolicyEffect =
+  /** Answer the CLI's request (resolves the engine's decide call). */
+  | { type: "respond"; decisionId: string; answer: PermissionAnswer }
+  /** Show a prompt, or replace the prompt of the same decision (next question, toggles). */
+  | { type: "askPerson"; decisionId: string; prompt: DecisionPrompt }
+  | { type: "settle"; decisionId: string; outcome: DecisionOutcome }
+  | { type: "inform"; info: InfoMessage }
+  /** Send set_permission_mode and feed back mode_set / mode_set_failed when it is acked. */
+  | { type: "setPermissionMode"; mode: string }
+  /** (Re)start the decision's answer timeout; fire `timeout` after delayMs. */
+  | { type: "startTimer"; decisionId: string; delayMs: number }
+  | { type: "cancelTimer"; decisionId: string };
+
+export type PolicyStep = { state: PolicyState; effects: PolicyEffect[]; verdict?: AnswerVerdict };
+
+export function initialPolicyState(settings: Partial<DecisionSettings> = {}): PolicyState {
+  return {
+    settings: { ...defaultDecisionSettings, ...settings },
+    cliMode: undefined,
+    turn: 0,
+    gate: disarmedGate,
+    previewSkipRunId: undefined,
+    rearm: initialRearm,
+    pending: new Map(),
+    ended: false,
+  };
+}
+
+const denyTitles: Record<DenyReason, (tool: string) => string> = {
+  unattended: (tool) => `Denied ${tool}: nobody is watching this run.`,
+  plan_mode: (tool) => `Blocked ${tool} in plan mode; Claude was told to present its plan first.`,
+  outline_gate: () => "Asked Claude to write the outline before presenting the plan again.",
+  questions_off: () => "Claude asked a question; questions are off, so it was told to use reasonable defaults.",
+  no_questions: () => "Claude sent a question without text; it was told to ask in its reply.",
+};
+
+function timerEffects(state: PolicyState, decisionId: string): PolicyEffect[] {
+  const ms = state.settings.approvalTimeoutMs;
+  return ms !== null && ms > 0 ? [{ type: "startTimer", decisionId, delayMs: ms }] : [];
+}
+
+function withPending(state: PolicyState, p: PendingDecision | undefined, removeId?: string): PolicyState {
+  const pending = new Map(state.pending);
+  if (removeId !== undefined) pending.delete(removeId);
+  if (p) pending.set(p.decisionId, p);
+  return { ...state, pending };
+}
+
+/** Ends a pending decision: the only place a pending request is answered. */
+function close(state: PolicyState, p: PendingDecision, answer: PermissionAnswer, outcome: DecisionOutcome): PolicyStep {
+  return {
+    state: withPending(state, undefined, p.decisionId),
+    effects: [
+      { type: "cancelTimer", decisionId: p.decisionId },
+      { type: "respond", decisionId: p.decisionId, answer },
+      { type: "settle", decisionId: p.decisionId, outcome },
+    ],
+    verdict: "accepted",
+  };
+}
+
+function approvePlanIn(state: PolicyState, runId: string | undefined, nowMs: number): PolicyState {
+  return { ...state, gate: disarmedGate, previewSkipRunId: runId ?? state.previewSkipRunId, rearm: onPlanApproved(state.rearm, state.turn, nowMs) };
+}
+
+function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "request" }>): PolicyStep {
+  const { decisionId, request, run, nowMs } = input;
+  if (state.ended || state.pending.has(decisionId)) {
+    return { state, effects: [{ type: "respond", decisionId, answer: { behavior: "deny", message: noLongerPendingMessage } }] };
+  }
+  const s = state.settings;
+  const route = routeToolRequest({
+    request,
+    mode: s.mode,
+    previewChanges: s.previewChanges,
+    questionsEnabled: s.questionsEnabled,
+    cliMode: state.cliMode,
+    unattended: run?.unattended === true,
+    planApprovedInRun: run !== undefined && state.previewSkipRunId === run.id,
+    gate: state.gate,
+  });
+  const allow: PermissionAnswer = { behavior: "allow", updatedInput: { ...request.input } };
+  switch (route.kind) {
+    case "allow":
+      return { state, effects: [{ type: "respond", decisionId, answer: allow }] };
+    case "deny":
+      return {
+        state,
+        effects: [
+          { type: "respond", decisionId, answer: { behavior: "deny", message: route.message } },
+          { type: "inform", info: { kind: "auto_denied", title: denyTitles[route.reason](request.toolName), sections: [] } },
+        ],
+      };
+    case "plan_auto_approve":
+      return {
+        state: approvePlanIn(state, run?.id, nowMs),
+        effects: [
+          { type: "respond", decisionId, answer: allow },
+          { type: "inform", info: { kind: "plan_auto_approved", title: "Plan approved automatically (plan-auto)", sections: planAutoApprovedSections(request) } },
+        ],
+      };
+    case "ask": {
+      let flow: PendingFlow;
+      let prompt: DecisionPrompt;
+      if (route.ask === "plan" || route.ask === "plan_after_outline") {
+        const afterOutline = route.ask === "plan_after_outline";
+        flow = { kind: "plan", afterOutline };
+        const caption = planApprovalCaption({ chatMode: s.mode, rearmEnabled: s.rearmPlanMode, agentsDeferringRearm: state.rearm.deferringTasks.length });
+        prompt = planPrompt(request, afterOutline, caption);
+      } else if (route.ask === "question") {
+        const questions = startQuestionFlow(parseQuestions(request.input));
+        flow = { kind: "question", flow: questions };
+        prompt = questionPrompt(questions);
+      } else {
+        flow = { kind: "approval", preview: route.ask === "preview" };
+        prompt = approvalPrompt(request, { preview: route.ask === "preview" });
+      }
+      const pending: PendingDecision = { decisionId, request, runId: run?.id, flow };
+      return { state: withPending(state, pending), effects: [{ type: "askPerson", decisionId, prompt }, ...timerEffects(state, decisionId)] };
+    }
+  }
+}
+
+function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, nowMs: number): PolicyStep {
+  const none: PolicyStep = { state, effects: [], verdict: "no_longer_pending" };
+  switch (p.flow.kind) {
+    case "approval": {
+      const r = resolveApproval(p.request, answer);
+      return r ? close(state, p, r.answer, r.outcome) : none;
+    }
+    case "plan": {
+      const r = resolvePlanAnswer(p.request, p.flow.afterOutline, answer);
+      if (!r) return none;
+      const next = r.approved ? approvePlanIn(state, p.runId, nowMs) : { ...state, gate: r.gate };
+      return close(next, p, r.answer, r.outcome);
+    }
+    case "question": {
+      const step = answerQuestion(p.flow.flow, answer);
+      switch (step.kind) {
+        case "stale":
+          return { state, effects: [], verdict: "already_answered" };
+        case "continue": {
+          const updated: PendingDecision = { ...p, flow: { kind: "question", flow: step.flow } };
+          return {
+            state: withPending(state, updated),
+            effects: [{ type: "askPerson", decisionId: p.decisionId, prompt: questionPrompt(step.flow) }, ...timerEffects(state, p.decisionId)],
+            verdict: "accepted",
+          };
+        }
+        case "complete": {
+          const by = answer.by !== undefined ? { by: answer.by } : {};
+          const summary = summarizeAnswers(p.flow.flow.questions, step.answers);
+          return close(state, p, questionAnswerResponse(p.request.input, step.answers), { decision: "allow", reason: "person", ...by, summary });
+        }
+      }
+    }
+  }
+}
+
+function onRearmPoint(state: PolicyState, nowMs: number, closingTurn: boolean): PolicyStep {
+  const s = state.settings;
+  const { state: rearm, decision } = decideRearm(state.rearm, {
+    chatMode: s.mode, rearmEnabled: s.rearmPlanMode, cliMode: state.cliMode, nowMs, deferCeilingMs: s.rearmDeferCeilingMs,
+  });
+  const next = { ...state, rearm: closingTurn ? onTurnClosed(rearm) : rearm };
+  switch (decision.kind) {
+    case "none":
+      return { state: next, effects: [] };
+    case "set_plan":
+      return { state: next, effects: [{ type: "setPermissionMode", mode: "plan" }] };
+    case "defer": {
+      const agents = decision.agents === 1 ? "a background agent" : `${decision.agents} background agents`;
+      const info: InfoMessage = { kind: "plan_rearm_deferred", title: `Plan mode is not restored yet: ${agents} started with the approved plan still running.`, sections: [] };
+      return { state: next, effects: [{ type: "inform", info }] };
+    }
+  }
+}
+
+function onObserved(state: PolicyState, event: TelecodeEvent): PolicyStep {
+  switch (event.type) {
+    case "session_started":
+      return { state: { ...state, cliMode: event.permissionMode }, effects: [] };
+    case "mode_changed":
+      return { state: { ...state, cliMode: event.mode }, effects: [] };
+    case "turn_started":
+      return { state: { ...state, turn: event.turn }, effects: [] };
+    case "text":
+      return event.parentToolUseId === null ? { state: { ...state, gate: gateAfterText(state.gate, event.text.length) }, effects: [] } : { state, effects: [] };
+    case "task_changed":
+      return { state: { ...state, rearm: onTaskChanged(state.rearm, state.turn, event) }, effects: [] };
+    case "run_completed":
+      return state.previewSkipRunId === event.runId ? { state: { ...state, previewSkipRunId: undefined }, effects: [] } : { state, effects: [] };
+    case "approval_withdrawn": {
+      const p = [...state.pending.values()].find((x) => x.request.requestId === event.requestId);
+      return p ? withdraw(state, p) : { state, effects: [] };
+    }
+    default:
+      return { state, effects: [] };
+  }
+}
+
+function withdraw(state: PolicyState, p: PendingDecision): PolicyStep {
+  return close(state, p, { behavior: "deny", message: noLongerPendingMessage }, { decision: "none", reason: "withdrawn", summary: "Withdrawn by Claude" });
+}
+
+/** The one transition function. Effects are to be carried out in order. */
+export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
+  switch (input.type) {
+    case "request":
+      return onRequest(state, input);
+    case "answer": {
+      const p = state.pending.get(input.decisionId);
+      return p ? onAnswer(state, p, input.answer, input.nowMs) : { state, effects: [], verdict: "no_longer_pending" };
+    }
+    case "timeout": {
+      const p = state.pending.get(input.decisionId);
+      if (!p) return { state, effects: [] };
+      const message = p.flow.kind === "question" ? questionTimedOutMessage : timedOutMessage(p.request.toolName);
+      return close(state, p, { behavior: "deny", message }, { decision: "deny", reason: "timeout", summary: "No answer in time" });
+    }
+    case "withdrawn": {
+      const p = state.pending.get(input.decisionId);
+      return p ? withdraw(state, p) : { state, effects: [] };
+    }
+    case "observed":
+      return onObserved(state, input.event);
+    case "turn_closing":
+      return onRearmPoint(state, input.nowMs, true);
+    case "follow_up":
+      return onRearmPoint(state, input.nowMs, false);
+    case "mode_set":
+      return { state: { ...state, cliMode: input.mode }, effects: [] };
+    case "mode_set_failed": {
+      const info: InfoMessage = {
+        kind: "plan_rearm_failed",
+        title: `Plan mode could not be restored (${input.error}). Switch the mode again or start a new session.`,
+        sections: [],
+      };
+      return { state, effects: [{ type: "inform", info }] };
+    }
+    case "settings_changed":
+      return { state: { ...state, settings: { ...state.settings, ...input.settings } }, effects: [] };
+    case "session_ended": {
+      let step: PolicyStep = { state: { ...state, ended: true }, effects: [] };
+      for (const p of state.pending.values()) {
+        const closed = close(step.state, p, { behavior: "deny", message: noLongerPendingMessage }, { decision: "none", reason: "session_end", summary: "Session ended" });
+        step = { state: closed.state, effects: [...step.effects, ...closed.effects] };
+      }
+      return step;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
+// Write the path and first lines, anything else its key input fields. Reads input defensively.
+import { compactLineDiff } from "./line-diff.js";
+import type { PromptSection } from "./prompt-types.js";
+import { headLines, oneLine, shorten } from "./text.js";
+
+const writeHeadLines = 12;
+const maxCommandChars = 3000;
+const maxFields = 6;
+
+function str(input: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  const v = input[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+function editSections(path: string, oldText: string, newText: string): PromptSection[] {
+  const lines = compactLineDiff(oldText, newText, { contextLines: 2, maxLines: 40 });
+  return [{ kind: "diff", path, lines }];
+}
+
+function fileHead(label: string, content: string): PromptSection {
+  const head = headLines(content, writeHeadLines);
+  const more = head.omitted > 0 ? `\n… ${head.omitted} more line${head.omitted === 1 ? "" : "s"}` : "";
+  return { kind: "code", label, text: shorten(head.text, 2000) + more };
+}
+
+/** Key fields of an unfamiliar tool: scalar values first, each on one shortened line. */
+function keyFields(input: Readonly<Record<string, unknown>>): PromptSection[] {
+  const entries = Object.entries(input).filter(([, v]) => v !== undefined && v !== null && v !== "");
+  const scalars = entries.filter(([, v]) => typeof v !== "object");
+  const others = entries.filter(([, v]) => typeof v === "object");
+  const fields = [...scalars, ...others].slice(0, maxFields).map(([name, value]) => ({ name, value: oneLine(value) }));
+  return fields.length === 0 ? [] : [{ kind: "fields", fields }];
+}
+
+/**
+ * The "what it will do" part of an approval prompt for `toolName` with `input`.
+ * Unknown shapes fall back to key fields; never throws.
+ */
+export function describeToolCall(toolName: string, input: Readonly<Record<string, unknown>>): PromptSection[] {
+  switch (toolName) {
+    case "Bash": {
+      const command = str(input, "command") ?? "";
+      const description = str(input, "description");
+      return [
+        ...(description ? [{ kind: "text" as const, text: description }] : []),
+        { kind: "code", label: "command", text: shorten(command, maxCommandChars) },
+      ];
+    }
+    case "Edit": {
+      const path = str(input, "file_path") ?? "(no path)";
+      const sections = editSections(path, str(input, "old_string") ?? "", str(input, "new_string") ?? "");
+      if (input["replace_all"] === true) sections.push({ kind: "text", text: "Replaces every occurrence." });
+      return sections;
+    }
+    case "MultiEdit": {
+      const path = str(input, "file_path") ?? "(no path)";
+      const edits = Array.isArray(input["edits"]) ? (input["edits"] as unknown[]) : [];
+      const sections = edits.slice(0, 5).flatMap((e) => {
+        const edit = typeof e === "object" && e !== null ? (e as Record<string, unknown>) : {};
+        return editSections(path, str(edit, "old_string") ?? "", str(edit, "new_string") ?? "");
+      });
+      if (edits.length > 5) sections.push({ kind: "text", text: `… and ${edits.length - 5} more edits to the same file.` });
+      return sections;
+    }
+    case "Write": {
+      const path = str(input, "file_path") ?? "(no path)";
+      const content = str(input, "content") ?? "";
+      return [fileHead(path, content)];
+    }
+    case "NotebookEdit": {
+      const path = str(input, "notebook_path") ?? "(no path)";
+      const mode = str(input, "edit_mode") ?? "replace";
+      const cell = str(input, "cell_id");
+      return [
+        { kind: "fields", fields: [{ name: "notebook", value: path }, { name: "edit", value: cell ? `${mode} cell ${cell}` : mode }] },
+        fileHead("new source", str(input, "new_source") ?? ""),
+      ];
+    }
+    case "WebFetch":
+      return [{ kind: "fields", fields: [{ name: "url", value: oneLine(input["url"] ?? "") }, { name: "prompt", value: oneLine(input["prompt"] ?? "") }] }];
+    case "Task":
+    case "Agent": {
+      const prompt = str(input, "prompt") ?? "";
+      return [
+        { kind: "fields", fields: [{ name: "agent", value: oneLine(input["subagent_type"] ?? "general-purpose") }, { name: "task", value: oneLine(input["description"] ?? "") }] },
+        fileHead("prompt", prompt),
+      ];
+    }
+    default:
+      return keyFields(input);
+  }
+}
+
+/** A short title: "Bash: npm test", "Edit src/app.ts", "WebFetch https://…". */
+export function toolCallTitle(toolName: string, input: Readonly<Record<string, unknown>>): string {
+  switch (toolName) {
+    case "Bash":
+      return `Run: ${oneLine(input["command"] ?? "", 80)}`;
+    case "Edit":
+    case "MultiEdit":
+    case "Write":
+      return `${toolName} ${oneLine(input["file_path"] ?? "", 80)}`;
+    case "NotebookEdit":
+      return `NotebookEdit ${oneLine(input["notebook_path"] ?? "", 80)}`;
+    case "WebFetch":
+      return `WebFetch ${oneLine(input["url"] ?? "", 80)}`;
+    default:
+      return toolName;
+  }
+}
