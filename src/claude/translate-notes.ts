@@ -1,0 +1,130 @@
+// Builds the human-readable notes the translator emits for Claude Code's status lines:
+// API retries, rate limits, compaction, hooks, and other system messages. Text only: it
+// decides nothing about state (the translator owns which notes to emit and when).
+import { formatCount, formatDurationMs } from "../domain/index.js";
+import type { ClockFormatter, NoteEmitted } from "../domain/index.js";
+import type { WireRateLimitEvent, WireSystemApiRetry, WireSystemCompactBoundary, WireSystemMessage } from "../wire/index.js";
+
+/** "API error 529 (overloaded) — retrying in 1.2 s, attempt 2/10". */
+export function apiRetryText(m: WireSystemApiRetry): string {
+  const cause = typeof m.error === "string" && m.error !== "" ? ` (${m.error})` : "";
+  const what = m.error_status === null ? `API connection failed${cause}` : `API error ${m.error_status}${cause}`;
+  return `${what} — retrying in ${formatDurationMs(m.retry_delay_ms)}, attempt ${m.attempt}/${m.max_retries}`;
+}
+
+/** "Context compacted (manual): 5,020 → 2,613 tokens". */
+export function compactionText(m: WireSystemCompactBoundary): string {
+  const meta = m.compact_metadata;
+  const trigger = typeof meta.trigger === "string" ? ` (${meta.trigger})` : "";
+  const pre = meta.pre_tokens;
+  const post = meta.post_tokens;
+  if (typeof pre === "number" && typeof post === "number") {
+    return `Context compacted${trigger}: ${formatCount(pre)} → ${formatCount(post)} tokens`;
+  }
+  return `Context compacted${trigger}`;
+}
+
+const LIMIT_LABELS: Readonly<Record<string, string>> = {
+  five_hour: "5h",
+  seven_day: "7-day",
+  seven_day_opus: "7-day Opus",
+  seven_day_sonnet: "7-day Sonnet",
+  seven_day_overage_included: "7-day",
+  overage: "extra-usage",
+};
+
+function limitLabel(type: string | undefined): string {
+  if (type === undefined) return "usage";
+  return LIMIT_LABELS[type] ?? type;
+}
+
+/** When a window resets: "17:46" for the 5-hour window, "Mar 17 17:46" for longer ones. */
+function resetTime(info: WireRateLimitEvent["rate_limit_info"], clock: ClockFormatter): string | undefined {
+  if (typeof info.resetsAt !== "number") return undefined;
+  const ms = info.resetsAt * 1000;
+  return info.rateLimitType === "five_hour" ? clock.time(ms) : `${clock.date(ms)} ${clock.time(ms)}`;
+}
+
+function isCoveredByOverage(info: WireRateLimitEvent["rate_limit_info"]): boolean {
+  const overage = info["overageStatus"];
+  return info["isUsingOverage"] === true || overage === "allowed" || overage === "allowed_warning";
+}
+
+/** The key that identifies one rate-limit window (a warning is shown once per window). */
+export function rateLimitWindowKey(info: WireRateLimitEvent["rate_limit_info"]): string {
+  return `${info.rateLimitType ?? "usage"}:${typeof info.resetsAt === "number" ? info.resetsAt : "?"}`;
+}
+
+/**
+ * The note for a rate-limit event, or undefined when nothing is to be shown (`allowed`).
+ * `rejected` latches an expected wait until the reset (`untilMs`) unless extra usage covers it.
+ */
+export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter): NoteEmitted | undefined {
+  const info = m.rate_limit_info;
+  const label = limitLabel(info.rateLimitType);
+  const key = `rate_limit:${info.rateLimitType ?? "usage"}`;
+  const resets = resetTime(info, clock);
+  switch (info.status) {
+    case "allowed_warning": {
+      const used = typeof info.utilization === "number" ? `${Math.round(info.utilization * 100)}% used` : "almost used up";
+      return { type: "note", kind: "rate_limit", key, text: `${label} limit ${used}${resets === undefined ? "" : `, resets ${resets}`}` };
+    }
+    case "rejected": {
+      if (isCoveredByOverage(info)) {
+        return { type: "note", kind: "rate_limit", key, text: `${label} limit reached; continuing on extra usage` };
+      }
+      if (typeof info.resetsAt !== "number" || resets === undefined) {
+        return { type: "note", kind: "rate_limit", key, text: `Rate limited (${label} limit reached)` };
+      }
+      return { type: "note", kind: "rate_limit", key, text: `Rate limited until ${resets} (${label} limit reached)`, untilMs: info.resetsAt * 1000 };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function field(m: WireSystemMessage, name: string): string | undefined {
+  const value = (m as Record<string, unknown>)[name];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** Notes for the system subtypes that carry something a person should read; else undefined. */
+export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
+  switch (m.subtype) {
+    case "hook_response": {
+      const outcome = field(m, "outcome");
+      if (outcome === undefined || outcome === "success") return undefined;
+      const name = field(m, "hook_name") ?? "hook";
+      const exit = typeof m["exit_code"] === "number" ? ` (exit ${m["exit_code"]})` : "";
+      const stderr = field(m, "stderr");
+      return { type: "note", kind: "warning", text: `Hook ${name} ${outcome}${exit}${stderr === undefined ? "" : `: ${stderr.slice(0, 300)}`}` };
+    }
+    case "informational": {
+      const content = field(m, "content");
+      if (content === undefined) return undefined;
+      return { type: "note", kind: field(m, "level") === "warning" ? "warning" : "info", text: content };
+    }
+    case "notification": {
+      const text = field(m, "text");
+      if (text === undefined) return undefined;
+      const key = field(m, "key");
+      return key === undefined ? { type: "note", kind: "info", text } : { type: "note", kind: "info", text, key: `notification:${key}` };
+    }
+    case "local_command_output": {
+      const content = field(m, "content");
+      return content === undefined ? undefined : { type: "note", kind: "info", text: content };
+    }
+    case "model_refusal_fallback":
+    case "model_refusal_no_fallback":
+    case "mirror_error": {
+      const content = field(m, "content") ?? field(m, "error") ?? m.subtype;
+      return { type: "note", kind: "warning", text: content };
+    }
+    case "session_writes_lost": {
+      const code = field(m, "error_code") ?? "write error";
+      return { type: "note", kind: "warning", text: `Claude Code could not save part of the session (${code}); free disk space to keep resuming it.` };
+    }
+    default:
+      return undefined;
+  }
+}

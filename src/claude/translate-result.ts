@@ -1,0 +1,122 @@
+// Turns a `result` line into the `usage` and `turn_finished` events: ok from is_error, API
+// errors named by status, interrupts as interrupts, context % from modelUsage. Pure
+// functions of the result and the facts the translator gathered during the turn.
+import { excerpt } from "../domain/index.js";
+import type { TurnFinished, TurnOrigin, UsageReported } from "../domain/index.js";
+import type { WireModelUsage, WireResultMessage, WireUsage } from "../wire/index.js";
+
+/** What the translator saw during the turn that the result line does not repeat. */
+export type TurnFacts = {
+  /** The last main-thread assistant text of the turn ("" if none). */
+  lastText: string;
+  /** Usage of the last main-thread assistant message (its context size), if any. */
+  lastUsage: WireUsage | undefined;
+  /** Model of that message, to pick its context window from modelUsage. */
+  lastModel: string | undefined;
+  /** The session's model from system/init, the fallback for the window. */
+  sessionModel: string | undefined;
+  /** The previous result's cumulative total_cost_usd in this stream (0 at first). */
+  previousTotalCostUsd: number;
+};
+
+/** Errors are cut to this many characters; the whole text stays in `answer`. */
+const ERROR_MAX_CHARS = 300;
+
+function num(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+function contextTokensOf(usage: WireUsage): number {
+  return num(usage.input_tokens) + num(usage.cache_read_input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.output_tokens);
+}
+
+function contextWindowOf(modelUsage: WireResultMessage["modelUsage"], facts: TurnFacts): number | undefined {
+  if (modelUsage === undefined || typeof modelUsage !== "object") return undefined;
+  const pick = (model: string | undefined): number | undefined => {
+    if (model === undefined) return undefined;
+    const entry: WireModelUsage | undefined = modelUsage[model];
+    const window = entry?.contextWindow;
+    return typeof window === "number" && window > 0 ? window : undefined;
+  };
+  const direct = pick(facts.lastModel) ?? pick(facts.sessionModel);
+  if (direct !== undefined) return direct;
+  for (const model of Object.keys(modelUsage)) {
+    const window = pick(model);
+    if (window !== undefined) return window;
+  }
+  return undefined;
+}
+
+/**
+ * The usage event: this turn's tokens (input counts cache reads and writes), the session's
+ * cumulative cost as the CLI reports it, and the context fill of the last main-thread call.
+ */
+export function buildUsage(result: WireResultMessage, facts: TurnFacts): UsageReported {
+  const usage = result.usage;
+  const event: UsageReported = {
+    type: "usage",
+    inputTokens: usage === undefined ? 0 : num(usage.input_tokens) + num(usage.cache_read_input_tokens) + num(usage.cache_creation_input_tokens),
+    outputTokens: usage === undefined ? 0 : num(usage.output_tokens),
+    costUsd: Math.round(num(result.total_cost_usd) * 1e6) / 1e6,
+  };
+  if (facts.lastUsage !== undefined) {
+    const window = contextWindowOf(result.modelUsage, facts);
+    if (window !== undefined) event.contextPercent = Math.round((contextTokensOf(facts.lastUsage) / window) * 1000) / 10;
+  }
+  return event;
+}
+
+export function originOf(result: WireResultMessage): TurnOrigin {
+  const kind = result.origin?.kind;
+  return typeof kind === "string" && kind !== "" ? { kind: "self", reason: kind } : { kind: "user" };
+}
+
+export function isInterrupted(result: WireResultMessage): boolean {
+  return typeof result.terminal_reason === "string" && result.terminal_reason.startsWith("aborted");
+}
+
+const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
+  error_max_turns: "Claude Code stopped: the maximum number of turns was reached.",
+  error_max_budget_usd: "Claude Code stopped: the spending limit was reached.",
+  error_max_structured_output_retries: "Claude Code stopped: it could not produce the structured output.",
+};
+
+/** The error text of a failed, not interrupted turn. */
+function errorOf(result: WireResultMessage): string {
+  const text = typeof result.result === "string" ? result.result.trim() : "";
+  const status = result.api_error_status;
+  if (typeof status === "number") {
+    // The CLI's synthetic text often repeats the status ("API Error: 500 Internal…").
+    const detail = text.replace(/^API Error:\s*\d{3}\s*/i, "");
+    const reason = detail !== "" ? detail : (result.terminal_reason ?? "request failed");
+    return excerpt(`API error ${status}: ${reason}`, ERROR_MAX_CHARS);
+  }
+  const known = SUBTYPE_ERRORS[result.subtype];
+  if (known !== undefined) return known;
+  if (text !== "") return excerpt(text, ERROR_MAX_CHARS);
+  const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
+  return `Claude Code ended the turn with an error: ${result.subtype}${why}.`;
+}
+
+/**
+ * The turn_finished event. `answer` is result.result when non-empty, else the turn's last
+ * text; `costUsd` is this turn's share (cumulative total minus the previous result's).
+ */
+export function buildTurnFinished(result: WireResultMessage, facts: TurnFacts): TurnFinished {
+  const interrupted = isInterrupted(result);
+  const total = num(result.total_cost_usd);
+  const delta = total - facts.previousTotalCostUsd;
+  const event: TurnFinished = {
+    type: "turn_finished",
+    ok: !result.is_error,
+    answer: typeof result.result === "string" && result.result !== "" ? result.result : facts.lastText,
+    interrupted,
+    // A reset running total (e.g. after /clear) makes the delta negative: the total is the turn's.
+    costUsd: Math.round((delta >= 0 ? delta : total) * 1e6) / 1e6,
+    numTurns: num(result.num_turns),
+    durationMs: num(result.duration_ms),
+    origin: originOf(result),
+  };
+  if (result.is_error && !interrupted) event.error = errorOf(result);
+  return event;
+}

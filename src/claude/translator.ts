@@ -1,0 +1,379 @@
+// The stateful translation from decoded Claude Code stdout messages to Telecode events
+// (DESIGN.md §3, issue 2 §3). Deterministic: same messages, same events. Never throws on
+// content. Control responses and non-approval control requests yield no events: the engine
+// routes and answers those itself (it may still pass them here; they are ignored).
+import { createClockFormatter, describeTool, excerpt } from "../domain/index.js";
+import type { ApprovalRequest, ClockFormatter, TelecodeEvent, ToolKind } from "../domain/index.js";
+import type {
+  WireAssistantMessage,
+  WireCanUseToolRequest,
+  WireContentBlock,
+  WireControlRequest,
+  WireDecodeProblem,
+  WireMessage,
+  WireResultMessage,
+  WireSystemInit,
+  WireSystemMessage,
+  WireUsage,
+  WireUserMessage,
+} from "../wire/index.js";
+import { isDecodeProblem } from "../wire/index.js";
+import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
+import { buildTurnFinished, buildUsage } from "./translate-result.js";
+import type { TurnFacts } from "./translate-result.js";
+
+export type TranslatorOptions = {
+  /** IANA zone for clock times in notes ("resets 17:46"). Default "UTC". */
+  timeZone?: string;
+};
+
+export type Translator = {
+  /**
+   * Translates one decoded message (or decode problem) into zero or more events, in order.
+   * The returned array must not be mutated (an empty result is a shared frozen array).
+   */
+  push(message: WireMessage | WireDecodeProblem): readonly TelecodeEvent[];
+  /** Call at end of stream: a warning if a turn was still open (no `result` came). */
+  end(): readonly TelecodeEvent[];
+  /** Decode problems seen so far (each also became a warning note). */
+  readonly decodeProblemCount: number;
+  /** True between a turn_started and its turn_finished. */
+  readonly isTurnOpen: boolean;
+};
+
+/** Tool results longer than this are cut in `tool_finished.detail`. */
+export const TOOL_DETAIL_MAX_CHARS = 300;
+/** Tool calls remembered for their result; older ones are forgotten beyond this. */
+const MAX_TRACKED_TOOLS = 10_000;
+const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
+
+type TrackedTool = { name: string; kind: ToolKind; title: string };
+
+/** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
+export function createTranslator(options: TranslatorOptions = {}): Translator {
+  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"));
+}
+
+class ClaudeTranslator implements Translator {
+  readonly #clock: ClockFormatter;
+  #out: TelecodeEvent[] = [];
+  #sessionId = "";
+  #sessionStarted = false;
+  #sessionModel: string | undefined;
+  #mode: string | undefined;
+  #turnOpen = false;
+  #turnNumber = 0;
+  /** A background task finished since the last result: the next turn is likely self-started. */
+  #taskFinishedSinceResult = false;
+  #lastText = "";
+  #lastUsage: WireUsage | undefined;
+  #lastModel: string | undefined;
+  #previousTotalCostUsd = 0;
+  #decodeProblems = 0;
+  readonly #tools = new Map<string, TrackedTool>();
+  readonly #warnedWindows = new Set<string>();
+
+  constructor(clock: ClockFormatter) {
+    this.#clock = clock;
+  }
+
+  get decodeProblemCount(): number {
+    return this.#decodeProblems;
+  }
+
+  get isTurnOpen(): boolean {
+    return this.#turnOpen;
+  }
+
+  push(message: WireMessage | WireDecodeProblem): readonly TelecodeEvent[] {
+    if (isDecodeProblem(message)) {
+      this.#decodeProblems += 1;
+      return [{ type: "note", kind: "warning", text: `Skipped a line from Claude Code that could not be read: ${message.reason}.` }];
+    }
+    const m = message;
+    switch (m.type) {
+      case "assistant":
+        this.#assistant(m);
+        break;
+      case "user":
+        this.#user(m);
+        break;
+      case "system":
+        this.#system(m);
+        break;
+      case "result":
+        this.#result(m);
+        break;
+      case "rate_limit_event": {
+        const info = m.rate_limit_info;
+        if (info.status === "allowed_warning") {
+          const window = rateLimitWindowKey(info);
+          if (this.#warnedWindows.has(window)) break;
+          this.#warnedWindows.add(window);
+        }
+        const note = rateLimitNote(m, this.#clock);
+        if (note !== undefined) this.#out.push(note);
+        break;
+      }
+      case "control_request":
+        this.#controlRequest(m);
+        break;
+      case "control_cancel_request":
+        this.#out.push({ type: "approval_withdrawn", requestId: m.request_id });
+        break;
+      case "stream_event":
+      case "control_response":
+      case "tool_progress":
+      case "tool_use_summary":
+      case "auth_status":
+      case "prompt_suggestion":
+      case "conversation_reset":
+      case "keep_alive":
+      case "active_goal":
+        break;
+    }
+    return this.#flush();
+  }
+
+  end(): readonly TelecodeEvent[] {
+    if (!this.#turnOpen) return NO_EVENTS;
+    this.#turnOpen = false;
+    return [{ type: "note", kind: "warning", text: "Claude Code's output ended in the middle of a turn; it did not report a result." }];
+  }
+
+  #flush(): readonly TelecodeEvent[] {
+    if (this.#out.length === 0) return NO_EVENTS;
+    const events = this.#out;
+    this.#out = [];
+    return events;
+  }
+
+  // ------------------------------------------------------------------ turns
+
+  #init(m: WireSystemInit): void {
+    this.#sessionId = m.session_id;
+    if (typeof m.model === "string") this.#sessionModel = m.model;
+    const mode = typeof m.permissionMode === "string" ? m.permissionMode : undefined;
+    if (!this.#sessionStarted) {
+      this.#sessionStarted = true;
+      this.#mode = mode;
+      const started: TelecodeEvent = {
+        type: "session_started",
+        sessionId: m.session_id,
+        model: this.#sessionModel ?? "",
+        cwd: typeof m.cwd === "string" ? m.cwd : "",
+        permissionMode: mode ?? "",
+        tools: Array.isArray(m.tools) ? m.tools.filter((t): t is string => typeof t === "string") : [],
+      };
+      if (typeof m.claude_code_version === "string") started.cliVersion = m.claude_code_version;
+      this.#out.push(started);
+    } else if (mode !== undefined && mode !== this.#mode) {
+      this.#mode = mode;
+      this.#out.push({ type: "mode_changed", mode });
+    }
+    // A manual /compact prints an init inside its own turn; one turn_started per turn.
+    if (!this.#turnOpen) this.#startTurn();
+  }
+
+  #startTurn(): void {
+    this.#turnOpen = true;
+    this.#turnNumber += 1;
+    this.#lastText = "";
+    this.#lastUsage = undefined;
+    this.#lastModel = undefined;
+    const origin = this.#taskFinishedSinceResult ? { kind: "self" as const, reason: "task-notification" } : { kind: "user" as const };
+    this.#taskFinishedSinceResult = false;
+    this.#out.push({ type: "turn_started", sessionId: this.#sessionId, turn: this.#turnNumber, origin });
+  }
+
+  #result(m: WireResultMessage): void {
+    if (typeof m.session_id === "string" && m.session_id !== "") this.#sessionId = m.session_id;
+    if (!this.#turnOpen) this.#startTurn();
+    const facts: TurnFacts = {
+      lastText: this.#lastText,
+      lastUsage: this.#lastUsage,
+      lastModel: this.#lastModel,
+      sessionModel: this.#sessionModel,
+      previousTotalCostUsd: this.#previousTotalCostUsd,
+    };
+    this.#out.push(buildUsage(m, facts));
+    this.#out.push(buildTurnFinished(m, facts));
+    if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd)) this.#previousTotalCostUsd = m.total_cost_usd;
+    this.#turnOpen = false;
+    this.#taskFinishedSinceResult = false;
+  }
+
+  // ------------------------------------------------------------------ conversation
+
+  #assistant(m: WireAssistantMessage): void {
+    const parent = m.parent_tool_use_id;
+    // The synthetic API-error message repeats what the result reports as the error.
+    if (m.is_api_error_message === true) return;
+    if (parent === null) {
+      const usage = m.message.usage;
+      if (usage !== undefined && typeof usage === "object") {
+        this.#lastUsage = usage;
+        this.#lastModel = typeof m.message.model === "string" ? m.message.model : undefined;
+      }
+    }
+    for (const block of m.message.content) this.#assistantBlock(block, parent);
+  }
+
+  #assistantBlock(block: WireContentBlock, parent: string | null): void {
+    switch (block.type) {
+      case "text": {
+        const text = (block as { text: string }).text;
+        if (text === "") return;
+        if (parent === null) this.#lastText = text;
+        this.#out.push({ type: "text", text, parentToolUseId: parent });
+        return;
+      }
+      case "thinking": {
+        const text = (block as { thinking: string }).thinking;
+        if (text !== "") this.#out.push({ type: "thinking", text, parentToolUseId: parent });
+        return;
+      }
+      case "tool_use": {
+        const { id, name, input } = block as { id: string; name: string; input: Record<string, unknown> };
+        const { kind, title } = describeTool(name, input);
+        this.#track(id, { name, kind, title });
+        this.#out.push({ type: "tool_started", toolUseId: id, name, kind, title, input, parentToolUseId: parent });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  #track(id: string, tool: TrackedTool): void {
+    if (this.#tools.size >= MAX_TRACKED_TOOLS) {
+      const oldest = this.#tools.keys().next();
+      if (oldest.done !== true) this.#tools.delete(oldest.value);
+    }
+    this.#tools.set(id, tool);
+  }
+
+  #user(m: WireUserMessage): void {
+    const content = m.message.content;
+    if (typeof content === "string") {
+      this.#localCommandNote(content);
+      return;
+    }
+    for (const block of content) {
+      if (block.type === "tool_result") this.#toolResult(block as { tool_use_id: string; content?: unknown; is_error?: boolean }, m.parent_tool_use_id);
+      else if (block.type === "text") this.#localCommandNote((block as { text: string }).text);
+    }
+  }
+
+  /** `<local-command-stdout>Set model to …</local-command-stdout>` lines become info notes. */
+  #localCommandNote(text: string): void {
+    if (!text.startsWith("<local-command-std")) return;
+    const match = /^<local-command-(stdout|stderr)>([\s\S]*?)<\/local-command-\1>/.exec(text);
+    if (match === null) return;
+    const body = (match[2] ?? "").trim();
+    if (body === "") return;
+    this.#out.push({ type: "note", kind: match[1] === "stderr" ? "warning" : "info", text: body });
+  }
+
+  #toolResult(block: { tool_use_id: string; content?: unknown; is_error?: boolean }, parent: string | null): void {
+    const id = block.tool_use_id;
+    const tool = this.#tools.get(id);
+    if (tool !== undefined) this.#tools.delete(id);
+    this.#out.push({
+      type: "tool_finished",
+      toolUseId: id,
+      name: tool?.name ?? "unknown",
+      kind: tool?.kind ?? "tool",
+      title: tool?.title ?? "unknown tool",
+      ok: block.is_error !== true,
+      detail: resultDetail(block.content),
+      parentToolUseId: parent,
+    });
+  }
+
+  // ------------------------------------------------------------------ system
+
+  #system(m: WireSystemMessage): void {
+    switch (m.subtype) {
+      case "init":
+        this.#init(m as WireSystemInit);
+        return;
+      case "status": {
+        const mode = m["permissionMode"];
+        if (typeof mode === "string") {
+          this.#mode = mode;
+          this.#out.push({ type: "mode_changed", mode });
+        }
+        if (m["compact_result"] === "failed") {
+          const why = typeof m["compact_error"] === "string" ? `: ${m["compact_error"]}` : "";
+          this.#out.push({ type: "note", kind: "compaction", text: `Compaction failed${why}` });
+        }
+        return;
+      }
+      case "api_retry":
+        this.#out.push({
+          type: "note",
+          kind: "api_retry",
+          key: `api_retry:${this.#turnNumber}`,
+          text: apiRetryText(m as Parameters<typeof apiRetryText>[0]),
+        });
+        return;
+      case "compact_boundary":
+        this.#out.push({ type: "note", kind: "compaction", text: compactionText(m as Parameters<typeof compactionText>[0]) });
+        return;
+      case "task_progress": {
+        const toolUseId = m["tool_use_id"];
+        const description = m["description"];
+        if (typeof toolUseId === "string" && typeof description === "string" && description !== "") {
+          this.#out.push({ type: "tool_updated", toolUseId, detail: description });
+        }
+        return;
+      }
+      case "task_notification":
+        this.#taskFinishedSinceResult = !this.#turnOpen;
+        return;
+      default: {
+        const note = otherSystemNote(m);
+        if (note !== undefined) this.#out.push(note);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ control
+
+  #controlRequest(m: WireControlRequest): void {
+    if (m.request.subtype !== "can_use_tool") return;
+    this.#out.push({ type: "approval_requested", request: toApprovalRequest(m.request_id, m.request as WireCanUseToolRequest) });
+  }
+}
+
+function toApprovalRequest(requestId: string, r: WireCanUseToolRequest): ApprovalRequest {
+  const request: ApprovalRequest = {
+    requestId,
+    toolName: r.tool_name,
+    input: r.input,
+    permissionSuggestions: Array.isArray(r.permission_suggestions) ? r.permission_suggestions : [],
+  };
+  if (typeof r.tool_use_id === "string") request.toolUseId = r.tool_use_id;
+  if (typeof r.description === "string") request.description = r.description;
+  if (typeof r.decision_reason === "string") request.decisionReason = r.decision_reason;
+  if (typeof r.decision_reason_type === "string") request.decisionReasonType = r.decision_reason_type;
+  if (typeof r.blocked_path === "string") request.blockedPath = r.blocked_path;
+  if (typeof r.agent_id === "string") request.agentId = r.agent_id;
+  return request;
+}
+
+/** A short excerpt of a tool result's content (text blocks joined; other blocks named). */
+function resultDetail(content: unknown): string {
+  if (typeof content === "string") return excerpt(content.trim(), TOOL_DETAIL_MAX_CHARS);
+  if (!Array.isArray(content)) return "";
+  let text = "";
+  for (const block of content as unknown[]) {
+    if (typeof block !== "object" || block === null) continue;
+    const b = block as Record<string, unknown>;
+    const part = typeof b["text"] === "string" ? b["text"] : typeof b["tool_name"] === "string" ? b["tool_name"] : typeof b["type"] === "string" ? `[${b["type"]}]` : "";
+    text = text === "" ? part : `${text}\n${part}`;
+    if (text.length > TOOL_DETAIL_MAX_CHARS) break;
+  }
+  return excerpt(text.trim(), TOOL_DETAIL_MAX_CHARS);
+}

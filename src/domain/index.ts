@@ -1,0 +1,31 @@
+// The domain layer's public surface: Telecode's event union and the small pure helpers that
+// build and describe events. No I/O, no wire shapes. Import from here, not from the files.
+export type {
+  ToolKind,
+  NoteKind,
+  PermissionMode,
+  TurnOrigin,
+  ApprovalRequest,
+  SessionStarted,
+  TurnStarted,
+  ToolStarted,
+  ToolUpdated,
+  ToolFinished,
+  TextEmitted,
+  ThinkingEmitted,
+  NoteEmitted,
+  ModeChanged,
+  ApprovalRequested,
+  ApprovalResolved,
+  ApprovalWithdrawn,
+  QuestionAsked,
+  UsageReported,
+  TurnFinished,
+  RunCompleted,
+  TelecodeEvent,
+  TelecodeEventType,
+} from "./events.js";
+export { describeTool, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
+export type { ToolDescription } from "./tool-kind.js";
+export { excerpt, formatCount, formatDurationMs, formatUsd, createClockFormatter } from "./text-format.js";
+export type { ClockFormatter } from "./text-format.js";

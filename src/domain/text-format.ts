@@ -1,0 +1,59 @@
+// Small deterministic text helpers shared by translators and renderers: excerpts, token
+// counts, durations, clock times. Pure: the time zone is passed in, no locale from the host.
+
+/** The text cut to `maxChars` characters, with "…" when cut. */
+export function excerpt(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, Math.max(0, maxChars - 1))}…` : text;
+}
+
+/** 1234567 → "1,234,567" (fixed separators, independent of the host locale). */
+export function formatCount(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const sign = value < 0 ? "-" : "";
+  const digits = String(Math.round(Math.abs(value)));
+  return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** Milliseconds as a short duration: "450 ms", "8 s", "1.5 s", "2 min 5 s". */
+export function formatDurationMs(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "?";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 10_000) {
+    const tenths = Math.round(ms / 100) / 10;
+    return Number.isInteger(tenths) ? `${tenths} s` : `${tenths.toFixed(1)} s`;
+  }
+  const totalSeconds = Math.round(ms / 1000);
+  if (totalSeconds < 60) return `${totalSeconds} s`;
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  if (minutes < 60) return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours} h ${minutes % 60} min`;
+}
+
+/** US dollars with enough precision for small turns: "$0.0016", "$1.23". */
+export function formatUsd(value: number): string {
+  if (!Number.isFinite(value)) return "$?";
+  return value >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`;
+}
+
+/** Formats epoch milliseconds as wall-clock times in one IANA time zone. */
+export type ClockFormatter = {
+  /** "17:46" */
+  time(epochMs: number): string;
+  /** "Mar 17" */
+  date(epochMs: number): string;
+};
+
+/**
+ * A formatter for a time zone ("UTC", "Europe/Berlin"). Throws a RangeError for a zone the
+ * runtime does not know; call it once at start-up, not per event.
+ */
+export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
+  const time = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  const date = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric" });
+  return {
+    time: (epochMs) => time.format(epochMs),
+    date: (epochMs) => date.format(epochMs),
+  };
+}
