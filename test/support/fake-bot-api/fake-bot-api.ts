@@ -1,0 +1,343 @@
+// What tests hold: a running fake Bot API with simulated users (send a message, a command,
+// a reply, tap a button), views of what the bot sent as a person would see it now, the call
+// log, fault injection, and waits on conditions instead of sleeps.
+
+import { BotApiServer, type Fault, type FaultOptions } from "./server.js";
+import {
+  FakeWorld,
+  type BotIdentity,
+  type CallbackAnswer,
+  type CallRecord,
+  type ChatType,
+  type Entity,
+  type FakeUser,
+  type InlineKeyboard,
+  type MessageRevision,
+  type StoredMessage,
+} from "./state.js";
+
+export type FakeBotApiOptions = {
+  token?: string;
+  bot?: Partial<BotIdentity>;
+  /** Longest a getUpdates call waits for updates, whatever timeout the client asks (default 1000 ms). */
+  maxPollWaitMs?: number;
+  now?: () => number;
+};
+
+/** A message as the person sees it now (after edits). */
+export type MessageView = {
+  chatId: number;
+  messageId: number;
+  fromBot: boolean;
+  fromUserId: number | undefined;
+  /** The text (or document caption) after entity parsing. */
+  text: string;
+  /** The HTML the bot sent, when it used parse_mode HTML. */
+  html: string | undefined;
+  parseMode: string | undefined;
+  entities: readonly Entity[];
+  keyboard: InlineKeyboard | undefined;
+  buttons: readonly { text: string; data: string | undefined; url: string | undefined }[];
+  replyToMessageId: number | undefined;
+  edited: boolean;
+  /** Every state the message had, first to current. */
+  revisions: readonly MessageRevision[];
+  document: { fileName: string; mimeType: string; content: Buffer } | undefined;
+};
+
+export type MessageMatch = string | RegExp | ((message: MessageView) => boolean);
+
+export type WaitOptions = { timeoutMs?: number; what?: string };
+
+type From = { from?: number };
+
+export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
+  const bot: BotIdentity = { id: 7_000_000_001, firstName: "Telecode", username: "telecode_test_bot", ...options.bot };
+  const token = options.token ?? `${bot.id}:AAtest-token-for-the-fake-bot-api`;
+  const world = new FakeWorld(bot, options.now ?? Date.now);
+  const server = new BotApiServer(world, token, options.maxPollWaitMs ?? 1000);
+  const port = await server.listen();
+  return new FakeBotApi(world, server, token, `http://127.0.0.1:${port}`);
+}
+
+export class FakeBotApi {
+  constructor(
+    private readonly world: FakeWorld,
+    private readonly server: BotApiServer,
+    readonly token: string,
+    /** Pass as grammY's `client.apiRoot`. */
+    readonly apiRoot: string,
+  ) {}
+
+  get botInfo(): BotIdentity {
+    return this.world.bot;
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  // --- the simulated people ---
+
+  /** A person who has started the bot: their private chat has the same id as they do. */
+  addUser(user: { id: number; firstName?: string; username?: string }): FakeUser {
+    const stored: FakeUser = { id: user.id, firstName: user.firstName ?? `User${user.id}`, ...(user.username === undefined ? {} : { username: user.username }) };
+    this.world.users.set(user.id, stored);
+    this.world.addChat(user.id, "private", undefined, [user.id]);
+    return stored;
+  }
+
+  addGroup(group: { id: number; title?: string; type?: Exclude<ChatType, "private">; memberIds: number[] }): void {
+    for (const member of group.memberIds) if (!this.world.users.has(member)) this.addUser({ id: member });
+    this.world.addChat(group.id, group.type ?? "supergroup", group.title ?? "Group", group.memberIds);
+  }
+
+  /** A person sends a text message (optionally as a reply); returns its message id. */
+  sendText(chatId: number, text: string, options: From & { replyTo?: number } = {}): number {
+    const chat = this.requireChat(chatId);
+    const from = this.sender(chatId, options.from);
+    if (options.replyTo !== undefined && !chat.messages.has(options.replyTo)) {
+      throw new Error(`fake Bot API: chat ${chatId} has no message ${options.replyTo} to reply to`);
+    }
+    const message = this.world.newMessage(chat, {
+      fromUserId: from,
+      text,
+      entities: userEntities(text),
+      replyToMessageId: options.replyTo,
+    });
+    this.world.enqueueUpdate("message", this.world.messageJson(message));
+    return message.messageId;
+  }
+
+  /** A person sends `/command args`. */
+  sendCommand(chatId: number, command: string, args = "", options: From & { replyTo?: number } = {}): number {
+    const name = command.startsWith("/") ? command : `/${command}`;
+    return this.sendText(chatId, args === "" ? name : `${name} ${args}`, options);
+  }
+
+  /**
+   * A person taps the button whose callback data (or else text) is `dataOrText` on message
+   * `messageId` as it is now; fails if no such button is there. Returns the callback query id.
+   */
+  tapButton(chatId: number, messageId: number, dataOrText: string, options: From = {}): string {
+    const message = this.requireChat(chatId).messages.get(messageId);
+    if (message === undefined) throw new Error(`fake Bot API: chat ${chatId} has no message ${messageId}`);
+    const buttons = (message.keyboard?.inline_keyboard ?? []).flat();
+    const button = buttons.find((b) => b.callback_data === dataOrText) ?? buttons.find((b) => b.text === dataOrText);
+    if (button?.callback_data === undefined) {
+      const shown = buttons.map((b) => `${b.text} (${b.callback_data ?? b.url ?? "?"})`).join(", ") || "no buttons";
+      throw new Error(`fake Bot API: message ${messageId} in chat ${chatId} has no button "${dataOrText}"; it has: ${shown}`);
+    }
+    return this.forgeCallback(chatId, messageId, button.callback_data, options);
+  }
+
+  /** A callback query with any data, as an old or forged client could send: no button check. */
+  forgeCallback(chatId: number, messageId: number, data: string, options: From = {}): string {
+    const chat = this.requireChat(chatId);
+    const from = this.sender(chatId, options.from);
+    const message = chat.messages.get(messageId);
+    const id = this.world.newQueryId();
+    this.world.callbackQueries.set(id, { id, chatId, messageId, fromUserId: from, data, answer: undefined });
+    this.world.enqueueUpdate("callback_query", {
+      id,
+      from: this.world.userJson(from),
+      message:
+        message === undefined
+          ? { message_id: messageId, chat: this.world.chatJson(chat), date: 0 } // InaccessibleMessage
+          : this.world.messageJson(message),
+      chat_instance: `${chatId}`,
+      data,
+    });
+    return id;
+  }
+
+  /** The person deletes a message (e.g. the bot's progress message) in their app. */
+  userDeletesMessage(chatId: number, messageId: number): void {
+    const chat = this.requireChat(chatId);
+    if (!chat.messages.delete(messageId)) throw new Error(`fake Bot API: chat ${chatId} has no message ${messageId}`);
+    chat.deletedMessageIds.push(messageId);
+    this.world.changed();
+  }
+
+  /** The person blocks the bot: writes to the chat answer 403. */
+  blockBot(chatId: number, blocked = true): void {
+    if (blocked) this.world.blockedChats.add(chatId);
+    else this.world.blockedChats.delete(chatId);
+  }
+
+  // --- what the bot did ---
+
+  /** The bot's messages in a chat as they are now, oldest first (deleted ones gone). */
+  botMessages(chatId: number): MessageView[] {
+    return this.allMessages(chatId).filter((m) => m.fromBot);
+  }
+
+  /** Every message in a chat (the people's too), oldest first. */
+  allMessages(chatId: number): MessageView[] {
+    return [...this.requireChat(chatId).messages.values()].map(view);
+  }
+
+  message(chatId: number, messageId: number): MessageView | undefined {
+    const message = this.requireChat(chatId).messages.get(messageId);
+    return message === undefined ? undefined : view(message);
+  }
+
+  lastBotMessage(chatId: number): MessageView | undefined {
+    return this.botMessages(chatId).at(-1);
+  }
+
+  deletedMessageIds(chatId: number): readonly number[] {
+    return this.requireChat(chatId).deletedMessageIds;
+  }
+
+  callbackAnswer(queryId: string): CallbackAnswer | undefined {
+    return this.world.callbackQueries.get(queryId)?.answer;
+  }
+
+  chatActions(chatId: number): readonly { action: string; atMs: number }[] {
+    return this.requireChat(chatId).actions;
+  }
+
+  commands(): readonly { command: string; description: string }[] {
+    return this.world.commands;
+  }
+
+  /** Every call the bot made, oldest first; `method` filters. */
+  calls(method?: string): readonly CallRecord[] {
+    return method === undefined ? this.world.calls : this.world.calls.filter((c) => c.method === method);
+  }
+
+  /** Calls other than getUpdates/getMe: what counts against Telegram's limits. */
+  writeCalls(chatId?: number): readonly CallRecord[] {
+    return this.world.calls.filter(
+      (c) => !["getUpdates", "getMe", "deleteWebhook", "getWebhookInfo"].includes(c.method) && (chatId === undefined || c.chatId === chatId),
+    );
+  }
+
+  /** getUpdates calls being held open right now. */
+  pollsWaiting(): number {
+    return this.server.pollsWaiting();
+  }
+
+  pendingUpdates(): number {
+    return this.world.updates.length;
+  }
+
+  /** The next `times` (default 1) calls of `method` (to `chatId`, if given) fail with `fault`. */
+  injectFault(method: string, fault: Fault, options: FaultOptions = {}): void {
+    this.server.injectFault(method, fault, options);
+  }
+
+  pendingFaults(): number {
+    return this.server.pendingFaults();
+  }
+
+  // --- waiting without sleeping ---
+
+  /** Resolves with the first truthy value of `check`, re-checked on every change of the fake's state. */
+  waitFor<T>(check: () => T | undefined | null | false, options: WaitOptions = {}): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    return new Promise<T>((resolve, reject) => {
+      let stop = (): void => {};
+      const attempt = (): boolean => {
+        let value: T | undefined | null | false;
+        try {
+          value = check();
+        } catch (error) {
+          stop();
+          reject(error instanceof Error ? error : new Error(String(error)));
+          return true;
+        }
+        if (value === undefined || value === null || value === false) return false;
+        stop();
+        resolve(value);
+        return true;
+      };
+      if (attempt()) return;
+      const unsubscribe = this.world.onChange(() => void attempt());
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`fake Bot API: no ${options.what ?? "match"} after ${timeoutMs} ms. ${this.describe()}`));
+      }, timeoutMs);
+      stop = () => {
+        clearTimeout(timer);
+        unsubscribe();
+      };
+    });
+  }
+
+  /** Waits until the bot has a message in `chatId` matching `match` now (text substring, RegExp or predicate). */
+  waitForBotMessage(chatId: number, match: MessageMatch, options: WaitOptions = {}): Promise<MessageView> {
+    const test = matcher(match);
+    return this.waitFor(() => this.botMessages(chatId).find(test), { what: `bot message ${String(match)} in chat ${chatId}`, ...options });
+  }
+
+  waitForCallbackAnswer(queryId: string, options: WaitOptions = {}): Promise<CallbackAnswer> {
+    return this.waitFor(() => this.callbackAnswer(queryId), { what: `answer to callback query ${queryId}`, ...options });
+  }
+
+  /** A readable dump of every chat, for failure messages. */
+  describe(): string {
+    const chats = [...this.world.chats.values()].map((chat) => {
+      const lines = [...chat.messages.values()].map((m) => {
+        const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
+        const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`).join(" ");
+        return `  #${m.messageId} ${who}: ${JSON.stringify((m.text ?? m.caption ?? "").slice(0, 200))} ${buttons}`;
+      });
+      return `chat ${chat.id}:\n${lines.join("\n")}`;
+    });
+    return chats.join("\n");
+  }
+
+  private requireChat(chatId: number) {
+    const chat = this.world.chat(chatId);
+    if (chat === undefined) throw new Error(`fake Bot API: no chat ${chatId}; add its user or group first`);
+    return chat;
+  }
+
+  private sender(chatId: number, from: number | undefined): number {
+    const chat = this.requireChat(chatId);
+    const sender = from ?? chat.memberIds[0];
+    if (sender === undefined || !this.world.users.has(sender)) throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
+    return sender;
+  }
+}
+
+function view(message: StoredMessage): MessageView {
+  return {
+    chatId: message.chatId,
+    messageId: message.messageId,
+    fromBot: message.fromUserId === undefined,
+    fromUserId: message.fromUserId,
+    text: message.text ?? message.caption ?? "",
+    html: message.html,
+    parseMode: message.parseMode,
+    entities: message.text !== undefined ? message.entities : message.captionEntities,
+    keyboard: message.keyboard,
+    buttons: (message.keyboard?.inline_keyboard ?? []).flat().map((b) => ({ text: b.text, data: b.callback_data, url: b.url })),
+    replyToMessageId: message.replyToMessageId,
+    edited: message.editDateS !== undefined,
+    revisions: message.revisions,
+    document:
+      message.document === undefined
+        ? undefined
+        : { fileName: message.document.fileName, mimeType: message.document.mimeType, content: message.document.content },
+  };
+}
+
+function matcher(match: MessageMatch): (message: MessageView) => boolean {
+  if (typeof match === "string") return (m) => m.text.includes(match);
+  if (match instanceof RegExp) return (m) => match.test(m.text);
+  return match;
+}
+
+/** The entities Telegram marks in a person's text: a leading bot command and @mentions. */
+function userEntities(text: string): Entity[] {
+  const entities: Entity[] = [];
+  const command = /^\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?/.exec(text);
+  if (command !== null) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
+  for (const mention of text.matchAll(/(?<![\w@/])@[A-Za-z0-9_]{4,32}/g)) {
+    entities.push({ type: "mention", offset: mention.index, length: mention[0].length });
+  }
+  return entities;
+}

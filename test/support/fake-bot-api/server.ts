@@ -1,0 +1,242 @@
+// The fake Bot API's HTTP side on 127.0.0.1: routes /bot<token>/<method>, reads every body
+// encoding grammY uses (JSON, multipart via busboy, urlencoded), long-polls getUpdates,
+// applies injected faults and logs every call. Method semantics live in methods.ts.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import busboy from "busboy";
+import { methods } from "./methods.js";
+import { ApiFailure, Params, type UploadedFile } from "./params.js";
+import type { FakeWorld, QueuedUpdate } from "./state.js";
+
+/** What an armed fault does to the next matching call instead of serving it. */
+export type Fault =
+  /** 429 with parameters.retry_after, as Telegram's flood control answers. */
+  | { kind: "retry_after"; seconds: number }
+  /** Any Bot API error, e.g. { code: 500, description: "Internal Server Error" }. */
+  | { kind: "error"; code: number; description: string }
+  /** The connection is dropped without an answer. */
+  | { kind: "network" };
+
+export type FaultOptions = { chatId?: number; times?: number };
+
+type ArmedFault = { method: string; chatId: number | undefined; fault: Fault; remaining: number };
+
+type Poll = { finish: () => void };
+
+export class BotApiServer {
+  private readonly server: Server;
+  private readonly faults: ArmedFault[] = [];
+  private readonly polls = new Set<Poll>();
+  private allowedUpdates: readonly string[] = [];
+  private closing = false;
+
+  constructor(
+    private readonly world: FakeWorld,
+    private readonly token: string,
+    private readonly maxPollWaitMs: number,
+  ) {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) reply(res, 500, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` });
+      });
+    });
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(0, "127.0.0.1", () => resolve());
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const poll of [...this.polls]) poll.finish();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  injectFault(method: string, fault: Fault, options: FaultOptions = {}): void {
+    this.faults.push({ method, chatId: options.chatId, fault, remaining: options.times ?? 1 });
+  }
+
+  pollsWaiting(): number {
+    return this.polls.size;
+  }
+
+  pendingFaults(): number {
+    return this.faults.reduce((sum, armed) => sum + armed.remaining, 0);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    if (match === null) return reply(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+    if (match[1] !== this.token) return reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
+    const method = match[2]!;
+    const params = await readParams(req, url);
+    const chatId = this.chatOf(method, params);
+    const fault = this.takeFault(method, chatId);
+    if (fault !== undefined) return this.fail(req, res, method, params, chatId, fault);
+    if (method === "getUpdates") return this.getUpdates(req, res, params);
+    const handler = methods[method];
+    try {
+      if (handler === undefined) throw new ApiFailure(404, "Not Found");
+      const result = handler(this.world, params);
+      this.log(method, params, chatId, undefined);
+      reply(res, 200, { ok: true, result });
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      this.log(method, params, chatId, error);
+      reply(res, error.errorCode, error.body());
+    }
+    this.world.changed();
+  }
+
+  private fail(req: IncomingMessage, res: ServerResponse, method: string, params: Params, chatId: number | undefined, fault: Fault): void {
+    if (fault.kind === "network") {
+      this.log(method, params, chatId, new ApiFailure(0, "network fault: connection dropped"));
+      req.socket.destroy();
+    } else {
+      const failure =
+        fault.kind === "retry_after"
+          ? new ApiFailure(429, `Too Many Requests: retry after ${fault.seconds}`, { retry_after: fault.seconds })
+          : new ApiFailure(fault.code, fault.description);
+      this.log(method, params, chatId, failure);
+      reply(res, failure.errorCode, failure.body());
+    }
+    this.world.changed();
+  }
+
+  /** Long polling as Telegram does it: answers at once when updates wait, else when one arrives or the (capped) timeout ends. */
+  private async getUpdates(req: IncomingMessage, res: ServerResponse, params: Params): Promise<void> {
+    let limit: number;
+    let timeoutS: number;
+    try {
+      const offset = params.optionalInt("offset");
+      limit = Math.min(100, Math.max(1, params.optionalInt("limit") ?? 100));
+      timeoutS = Math.max(0, params.optionalInt("timeout") ?? 0);
+      const allowed = params.optionalJson("allowed_updates");
+      if (Array.isArray(allowed)) this.allowedUpdates = allowed.filter((kind): kind is string => typeof kind === "string");
+      this.confirm(offset);
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) throw error;
+      this.log("getUpdates", params, undefined, error);
+      return reply(res, error.errorCode, error.body());
+    }
+    // A newer poll replaces an older one (Telegram would answer the older with 409 Conflict;
+    // here the older simply gets what is queued so a restarting client never sees an error).
+    for (const poll of [...this.polls]) poll.finish();
+    if (this.deliverable(limit).length === 0 && timeoutS > 0 && !this.closing) {
+      await new Promise<void>((resolve) => {
+        const poll: Poll = {
+          finish: () => {
+            clearTimeout(timer);
+            stopListening();
+            this.polls.delete(poll);
+            res.off("close", poll.finish);
+            resolve();
+          },
+        };
+        const timer = setTimeout(poll.finish, Math.min(timeoutS * 1000, this.maxPollWaitMs));
+        const stopListening = this.world.onChange(() => {
+          if (this.deliverable(limit).length > 0) poll.finish();
+        });
+        res.on("close", poll.finish);
+        this.polls.add(poll);
+        this.world.changed();
+      });
+    }
+    const updates = res.destroyed ? [] : this.deliverable(limit);
+    this.log("getUpdates", params, undefined, undefined);
+    reply(res, 200, { ok: true, result: updates });
+  }
+
+  /** Forgets updates below `offset` (a negative offset keeps only the last -offset updates). */
+  private confirm(offset: number | undefined): void {
+    if (offset === undefined || offset === 0) return;
+    const updates = this.world.updates;
+    this.world.updates = offset > 0 ? updates.filter((u) => u.update_id >= offset) : updates.slice(offset);
+  }
+
+  private deliverable(limit: number): QueuedUpdate[] {
+    const allowed = this.allowedUpdates;
+    const wanted = allowed.length === 0 ? this.world.updates : this.world.updates.filter((u) => allowed.some((kind) => kind in u));
+    return wanted.slice(0, limit);
+  }
+
+  private takeFault(method: string, chatId: number | undefined): Fault | undefined {
+    const index = this.faults.findIndex((armed) => armed.method === method && (armed.chatId === undefined || armed.chatId === chatId));
+    const armed = this.faults[index];
+    if (armed === undefined) return undefined;
+    armed.remaining--;
+    if (armed.remaining <= 0) this.faults.splice(index, 1);
+    return armed.fault;
+  }
+
+  private chatOf(method: string, params: Params): number | undefined {
+    if (method === "answerCallbackQuery") {
+      const id = params.optionalString("callback_query_id");
+      return id === undefined ? undefined : this.world.callbackQueries.get(id)?.chatId;
+    }
+    const raw = params.raw("chat_id");
+    const chatId = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw) : NaN;
+    return Number.isInteger(chatId) ? chatId : undefined;
+  }
+
+  private log(method: string, params: Params, chatId: number | undefined, failure: ApiFailure | undefined): void {
+    this.world.calls.push({
+      method,
+      params: params.snapshot(),
+      atMs: this.world.now(),
+      chatId,
+      ok: failure === undefined,
+      ...(failure === undefined ? {} : { errorCode: failure.errorCode, description: failure.description }),
+    });
+  }
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed) return;
+  const json = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(json) });
+  res.end(json);
+}
+
+async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
+  const values: Record<string, unknown> = Object.fromEntries(url.searchParams.entries());
+  const type = req.headers["content-type"] ?? "";
+  if (type.startsWith("multipart/form-data")) {
+    const files: UploadedFile[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const parser = busboy({ headers: req.headers });
+      parser.on("field", (name, value) => {
+        values[name] = value;
+      });
+      parser.on("file", (field, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          files.push({ field, filename: info.filename ?? field, mimeType: info.mimeType, content: Buffer.concat(chunks) });
+        });
+      });
+      parser.on("close", () => resolve());
+      parser.on("error", reject);
+      req.pipe(parser);
+    });
+    return new Params(values, files);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks).toString("utf8");
+  if (body.length === 0) return new Params(values);
+  if (type.startsWith("application/json")) {
+    const parsed = JSON.parse(body) as unknown;
+    return new Params({ ...values, ...(typeof parsed === "object" && parsed !== null ? parsed : {}) });
+  }
+  return new Params({ ...values, ...Object.fromEntries(new URLSearchParams(body).entries()) });
+}

@@ -1,0 +1,228 @@
+// The fake Bot API's world: users, chats, every message with its current text and keyboard,
+// the update queue, callback queries and the call log. Serialises messages the way the Bot
+// API does. No HTTP here.
+
+export type FakeUser = { id: number; firstName: string; username?: string };
+
+export type ChatType = "private" | "group" | "supergroup";
+
+export type InlineButton = { text: string; callback_data?: string; url?: string };
+export type InlineKeyboard = { inline_keyboard: InlineButton[][] };
+
+export type Entity = { type: string; offset: number; length: number; url?: string; language?: string };
+
+export type StoredDocument = { fileId: string; fileUniqueId: string; fileName: string; mimeType: string; content: Buffer };
+
+/** One state of a message's content, kept so tests can see how a message was edited over time. */
+export type MessageRevision = { text: string; html: string | undefined; keyboard: InlineKeyboard | undefined; atMs: number };
+
+export type StoredMessage = {
+  messageId: number;
+  chatId: number;
+  /** Undefined for the bot's own messages. */
+  fromUserId: number | undefined;
+  dateS: number;
+  text: string | undefined;
+  entities: Entity[];
+  /** The HTML the bot sent (parse_mode HTML), as sent. */
+  html: string | undefined;
+  parseMode: string | undefined;
+  keyboard: InlineKeyboard | undefined;
+  replyToMessageId: number | undefined;
+  editDateS: number | undefined;
+  revisions: MessageRevision[];
+  document: StoredDocument | undefined;
+  caption: string | undefined;
+  captionEntities: Entity[];
+};
+
+export type StoredChat = {
+  id: number;
+  type: ChatType;
+  title: string | undefined;
+  memberIds: number[];
+  nextMessageId: number;
+  messages: Map<number, StoredMessage>;
+  deletedMessageIds: number[];
+  actions: { action: string; atMs: number }[];
+};
+
+export type CallbackAnswer = { text: string | undefined; showAlert: boolean; url: string | undefined; atMs: number };
+
+export type StoredCallbackQuery = {
+  id: string;
+  chatId: number;
+  messageId: number;
+  fromUserId: number;
+  data: string;
+  answer: CallbackAnswer | undefined;
+};
+
+export type CallRecord = {
+  method: string;
+  params: Readonly<Record<string, unknown>>;
+  atMs: number;
+  chatId: number | undefined;
+  ok: boolean;
+  errorCode?: number;
+  description?: string;
+};
+
+export type QueuedUpdate = { update_id: number } & Record<string, unknown>;
+
+export type BotIdentity = { id: number; firstName: string; username: string };
+
+export class FakeWorld {
+  readonly users = new Map<number, FakeUser>();
+  readonly chats = new Map<number, StoredChat>();
+  readonly callbackQueries = new Map<string, StoredCallbackQuery>();
+  /** Chats whose user blocked the bot: every write answers 403. */
+  readonly blockedChats = new Set<number>();
+  readonly calls: CallRecord[] = [];
+  updates: QueuedUpdate[] = [];
+  nextUpdateId = 100_000_001;
+  commands: { command: string; description: string }[] = [];
+  private nextFileId = 1;
+  private nextQueryId = 1;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    readonly bot: BotIdentity,
+    readonly now: () => number,
+  ) {}
+
+  /** Wakes everything waiting for a change (long polls, test waits). */
+  changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  chat(chatId: number): StoredChat | undefined {
+    return this.chats.get(chatId);
+  }
+
+  addChat(id: number, type: ChatType, title: string | undefined, memberIds: number[]): StoredChat {
+    const existing = this.chats.get(id);
+    if (existing !== undefined) {
+      for (const member of memberIds) if (!existing.memberIds.includes(member)) existing.memberIds.push(member);
+      return existing;
+    }
+    const chat: StoredChat = {
+      id, type, title, memberIds: [...memberIds], nextMessageId: 1, messages: new Map(), deletedMessageIds: [], actions: [],
+    };
+    this.chats.set(id, chat);
+    return chat;
+  }
+
+  newMessage(chat: StoredChat, fields: Partial<StoredMessage>): StoredMessage {
+    const message: StoredMessage = {
+      messageId: chat.nextMessageId++,
+      chatId: chat.id,
+      fromUserId: undefined,
+      dateS: Math.floor(this.now() / 1000),
+      text: undefined,
+      entities: [],
+      html: undefined,
+      parseMode: undefined,
+      keyboard: undefined,
+      replyToMessageId: undefined,
+      editDateS: undefined,
+      revisions: [],
+      document: undefined,
+      caption: undefined,
+      captionEntities: [],
+      ...fields,
+    };
+    message.revisions.push(this.revision(message));
+    chat.messages.set(message.messageId, message);
+    return message;
+  }
+
+  revision(message: StoredMessage): MessageRevision {
+    return { text: message.text ?? message.caption ?? "", html: message.html, keyboard: message.keyboard, atMs: this.now() };
+  }
+
+  newFileIds(): { fileId: string; fileUniqueId: string } {
+    const n = this.nextFileId++;
+    return { fileId: `BQACAgIAAxkBAAI${n.toString().padStart(6, "0")}`, fileUniqueId: `AgAD${n}` };
+  }
+
+  newQueryId(): string {
+    return `${4_000_000_000_000_000 + this.nextQueryId++}`;
+  }
+
+  enqueueUpdate(kind: string, payload: Record<string, unknown>): number {
+    const updateId = this.nextUpdateId++;
+    this.updates.push({ update_id: updateId, [kind]: payload });
+    this.changed();
+    return updateId;
+  }
+
+  userJson(userId: number): Record<string, unknown> {
+    const user = this.users.get(userId);
+    if (user === undefined) throw new Error(`fake Bot API: no user ${userId}; add it first`);
+    return {
+      id: user.id,
+      is_bot: false,
+      first_name: user.firstName,
+      ...(user.username === undefined ? {} : { username: user.username }),
+      language_code: "en",
+    };
+  }
+
+  botJson(): Record<string, unknown> {
+    return { id: this.bot.id, is_bot: true, first_name: this.bot.firstName, username: this.bot.username };
+  }
+
+  chatJson(chat: StoredChat): Record<string, unknown> {
+    if (chat.type === "private") {
+      const user = this.users.get(chat.id);
+      return {
+        id: chat.id,
+        type: "private",
+        first_name: user?.firstName ?? "User",
+        ...(user?.username === undefined ? {} : { username: user.username }),
+      };
+    }
+    return { id: chat.id, type: chat.type, title: chat.title ?? "Group" };
+  }
+
+  /** The Bot API's Message object for a stored message (a reply carries its target, one level deep). */
+  messageJson(message: StoredMessage, withReply = true): Record<string, unknown> {
+    const chat = this.chats.get(message.chatId)!;
+    const json: Record<string, unknown> = {
+      message_id: message.messageId,
+      from: message.fromUserId === undefined ? this.botJson() : this.userJson(message.fromUserId),
+      chat: this.chatJson(chat),
+      date: message.dateS,
+    };
+    if (message.editDateS !== undefined) json.edit_date = message.editDateS;
+    if (withReply && message.replyToMessageId !== undefined) {
+      const target = chat.messages.get(message.replyToMessageId);
+      if (target !== undefined) json.reply_to_message = this.messageJson(target, false);
+    }
+    if (message.text !== undefined) {
+      json.text = message.text;
+      if (message.entities.length > 0) json.entities = message.entities;
+    }
+    if (message.document !== undefined) {
+      json.document = {
+        file_id: message.document.fileId,
+        file_unique_id: message.document.fileUniqueId,
+        file_name: message.document.fileName,
+        mime_type: message.document.mimeType,
+        file_size: message.document.content.length,
+      };
+      if (message.caption !== undefined) {
+        json.caption = message.caption;
+        if (message.captionEntities.length > 0) json.caption_entities = message.captionEntities;
+      }
+    }
+    if (message.keyboard !== undefined) json.reply_markup = message.keyboard;
+    return json;
+  }
+}
