@@ -1,0 +1,200 @@
+// One spawned `claude` process: pipes, its own process group, stderr tail, ordered stdin
+// writes that fail as values (EPIPE), and the single shutdown function every path uses.
+// Knows nothing about the protocol; session.ts gives it lines to write and takes stdout chunks.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+import type { Clock } from "./clock.js";
+import { ClaudeError } from "./errors.js";
+import { notFoundError } from "./cli-probe.js";
+import { StderrTail } from "./stderr-tail.js";
+
+export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
+
+export type SpawnOptions = {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  onStdout(chunk: Buffer): void;
+  clock: Clock;
+};
+
+export type ShutdownTimings = {
+  /** How long the CLI gets to exit after stdin closes (it takes ~50 ms). Default 2 s. */
+  eofGraceMs?: number;
+  /** How long after SIGTERM before SIGKILL. Default 2 s. */
+  termGraceMs?: number;
+};
+
+export class ClaudeProcess {
+  readonly pid: number;
+  /** Resolves once the process exited and its stdout/stderr are closed (all output delivered). */
+  readonly closed: Promise<ExitInfo>;
+  readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly #clock: Clock;
+  readonly #stderr = new StderrTail();
+  #stdinError: ClaudeError | undefined;
+  #exit: ExitInfo | undefined;
+  #sawStdout = false;
+  #shutdown: Promise<ExitInfo> | undefined;
+
+  private constructor(child: ChildProcessByStdio<Writable, Readable, Readable>, pid: number, options: SpawnOptions) {
+    this.#child = child;
+    this.pid = pid;
+    this.#clock = options.clock;
+    child.stdout.on("data", (chunk: Buffer) => {
+      this.#sawStdout = true;
+      options.onStdout(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
+    // EPIPE and friends arrive here when the process is gone; writes then fail as values.
+    child.stdin.on("error", (error) => {
+      this.#stdinError ??= this.#stdinClosed(error);
+    });
+    child.on("exit", (code, signal) => {
+      this.#exit = { code, signal };
+      // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end the group.
+      void this.#reapGroup();
+    });
+    this.closed = new Promise((resolve) => {
+      child.on("close", (code, signal) => resolve(this.#exit ?? { code, signal }));
+    });
+  }
+
+  /**
+   * Spawns the CLI with pipes (not a PTY: Node's pipe streams are non-blocking and
+   * back-pressured, so the deadlock the Python bridge worked around with a PTY cannot happen)
+   * in its own process group, so the whole tree can be signalled. Resolves once it runs;
+   * throws `claude.not_found` (ENOENT) or `claude.spawn_failed`.
+   */
+  static start(options: SpawnOptions): Promise<ClaudeProcess> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(options.file, options.args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+      child.once("error", (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") reject(notFoundError(options.file, options.file, error));
+        else reject(new ClaudeError("claude.spawn_failed", `Claude Code could not be started (${error.message}); check claude.path and the project directory.`, { cause: error }));
+      });
+      child.once("spawn", () => {
+        if (child.pid === undefined) return;
+        resolve(new ClaudeProcess(child, child.pid, options));
+      });
+    });
+  }
+
+  get exitInfo(): ExitInfo | undefined {
+    return this.#exit;
+  }
+
+  get hasOutput(): boolean {
+    return this.#sawStdout;
+  }
+
+  stderrTail(): string {
+    return this.#stderr.text();
+  }
+
+  /**
+   * Writes one line. Writes are ordered by the stream itself (each line goes out in a single
+   * `write`, so lines never interleave). Rejects with `claude.stdin_closed` once the process is gone.
+   */
+  write(line: string): Promise<void> {
+    if (this.#stdinError !== undefined) return Promise.reject(this.#stdinError);
+    const stdin = this.#child.stdin;
+    if (stdin.destroyed || stdin.writableEnded) return Promise.reject(this.#stdinClosed());
+    return new Promise((resolve, reject) => {
+      stdin.write(line, (error) => {
+        if (error) reject((this.#stdinError ??= this.#stdinClosed(error)));
+        else resolve();
+      });
+    });
+  }
+
+  /** Closes stdin without waiting (print mode: the prompt is in the arguments). */
+  endInput(): void {
+    if (!this.#child.stdin.destroyed) this.#child.stdin.end();
+  }
+
+  pauseOutput(): void {
+    this.#child.stdout.pause();
+  }
+
+  resumeOutput(): void {
+    this.#child.stdout.resume();
+  }
+
+  /**
+   * The one way a process ends: close stdin (the CLI exits on EOF), SIGTERM the process group
+   * after a grace period, SIGKILL after another, then await exit and closed pipes. Idempotent.
+   */
+  shutdown(timings: ShutdownTimings = {}): Promise<ExitInfo> {
+    this.#shutdown ??= this.#runShutdown(timings.eofGraceMs ?? 2000, timings.termGraceMs ?? 2000);
+    return this.#shutdown;
+  }
+
+  async #runShutdown(eofGraceMs: number, termGraceMs: number): Promise<ExitInfo> {
+    // Read whatever is left even if a slow consumer paused us: a CLI blocked on a full pipe cannot exit.
+    this.#child.stdout.resume();
+    if (!this.#child.stdin.destroyed) this.#child.stdin.end();
+    if (this.#exit === undefined && !(await this.#exitWithin(eofGraceMs))) {
+      this.#signalGroup("SIGTERM");
+      if (!(await this.#exitWithin(termGraceMs))) this.#signalGroup("SIGKILL");
+    }
+    return this.closed;
+  }
+
+  #exitWithin(ms: number): Promise<boolean> {
+    if (this.#exit !== undefined) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = this.#clock.setTimer(ms, () => resolve(false));
+      this.#child.once("exit", () => {
+        timer.cancel();
+        resolve(true);
+      });
+    });
+  }
+
+  /** After the leader exited: SIGTERM what is left of its group, SIGKILL what still remains. */
+  async #reapGroup(): Promise<void> {
+    if (!this.#groupAlive()) return;
+    this.#signalGroup("SIGTERM");
+    for (let waited = 0; waited < 1000 && this.#groupAlive(); waited += 50) {
+      await new Promise<void>((resolve) => this.#clock.setTimer(50, resolve));
+    }
+    if (this.#groupAlive()) this.#signalGroup("SIGKILL");
+  }
+
+  #groupAlive(): boolean {
+    try {
+      process.kill(-this.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #signalGroup(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  #stdinClosed(cause?: unknown): ClaudeError {
+    const tail = this.stderrTail();
+    return new ClaudeError(
+      "claude.stdin_closed",
+      `Claude Code is no longer reading its input${this.#exit ? ` (it exited with ${describeExit(this.#exit)})` : ""}; send the message again to resume the session.`,
+      { cause, details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null } },
+    );
+  }
+}
+
+export function describeExit(exit: ExitInfo): string {
+  return exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
+}

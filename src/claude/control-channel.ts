@@ -1,0 +1,133 @@
+// The control channel of one CLI process: our requests (own ids, awaited with a timeout) and
+// the CLI's requests (each answered exactly once; a control_cancel_request withdraws one so
+// its later answer is never written). State lives in the instance; one per process.
+import type { OutgoingControlRequest, WireControlResponse } from "../wire/index.js";
+import { encodeControlRequest } from "../wire/index.js";
+import type { Clock, TimerHandle } from "./clock.js";
+import { ClaudeError } from "./errors.js";
+import type { Logger } from "./logger.js";
+
+type Outgoing = { subtype: string; resolve(r: Record<string, unknown>): void; reject(e: Error): void; timer: TimerHandle };
+type Incoming = { subtype: string; controller: AbortController; withdrawn: boolean };
+
+export type ControlChannelOptions = {
+  write(line: string): Promise<void>;
+  clock: Clock;
+  logger: Logger;
+  /** Default timeout for our requests. */
+  timeoutMs?: number;
+};
+
+export class ControlChannel {
+  readonly #opts: ControlChannelOptions;
+  readonly #outgoing = new Map<string, Outgoing>();
+  readonly #incoming = new Map<string, Incoming>();
+  readonly #answered = new Set<string>();
+  #nextId = 1;
+  #closedWith: ClaudeError | undefined;
+
+  constructor(options: ControlChannelOptions) {
+    this.#opts = options;
+  }
+
+  /** Sends one of our requests and resolves with the CLI's `response` payload. */
+  request(request: OutgoingControlRequest, timeoutMs = this.#opts.timeoutMs ?? 15_000): Promise<Record<string, unknown>> {
+    if (this.#closedWith !== undefined) return Promise.reject(this.#closedWith);
+    const id = request.subtype === "initialize" ? `init_${this.#nextId++}` : `telecode_${this.#nextId++}`;
+    return new Promise((resolve, reject) => {
+      const timer = this.#opts.clock.setTimer(timeoutMs, () => {
+        if (!this.#outgoing.delete(id)) return;
+        reject(new ClaudeError("claude.control_timeout", `Claude Code did not answer ${request.subtype} within ${Math.round(timeoutMs / 1000)} s; try again, or end the session if it keeps happening.`, { details: { subtype: request.subtype } }));
+      });
+      this.#outgoing.set(id, { subtype: request.subtype, resolve, reject, timer });
+      this.#opts.write(encodeControlRequest(id, request)).catch((error: unknown) => {
+        const pending = this.#outgoing.get(id);
+        if (!pending) return;
+        this.#outgoing.delete(id);
+        pending.timer.cancel();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+  }
+
+  /** Routes the CLI's answer to one of our requests. Unmatched answers are logged, not thrown. */
+  handleResponse(message: WireControlResponse): void {
+    const r = message.response;
+    const pending = this.#outgoing.get(r.request_id);
+    if (!pending) {
+      this.#opts.logger.warn({ requestId: r.request_id, subtype: r.subtype }, "claude.control.unmatched_response");
+      return;
+    }
+    this.#outgoing.delete(r.request_id);
+    pending.timer.cancel();
+    if (r.subtype === "success") pending.resolve(r.response ?? {});
+    else pending.reject(new ClaudeError("claude.control_failed", `Claude Code refused ${pending.subtype}: ${r.error}.`, { details: { errorCode: r.error_code } }));
+  }
+
+  /**
+   * Registers a request from the CLI. Returns its abort signal (aborted on withdrawal or when
+   * the channel closes), or undefined when the id was already seen (duplicates get no answer).
+   */
+  beginIncoming(requestId: string, subtype: string): AbortSignal | undefined {
+    if (this.#incoming.has(requestId) || this.#answered.has(requestId)) {
+      this.#opts.logger.warn({ requestId, subtype }, "claude.control.duplicate_request");
+      return undefined;
+    }
+    const controller = new AbortController();
+    if (this.#closedWith !== undefined) controller.abort(this.#closedWith);
+    this.#incoming.set(requestId, { subtype, controller, withdrawn: false });
+    return controller.signal;
+  }
+
+  /**
+   * Writes the answer to a CLI request, once. Returns false (writing nothing) when the request
+   * was withdrawn, already answered, or unknown.
+   */
+  async answer(requestId: string, line: string): Promise<boolean> {
+    const entry = this.#incoming.get(requestId);
+    if (!entry || entry.withdrawn) return false;
+    this.#incoming.delete(requestId);
+    this.#answered.add(requestId);
+    await this.#opts.write(line);
+    return true;
+  }
+
+  /** A control_cancel_request: the pending request is withdrawn. Returns whether it was pending. */
+  withdraw(requestId: string): boolean {
+    const entry = this.#incoming.get(requestId);
+    if (!entry) return false;
+    entry.withdrawn = true;
+    this.#incoming.delete(requestId);
+    entry.controller.abort(new ClaudeError("claude.control_failed", "Claude Code withdrew the request."));
+    return true;
+  }
+
+  /** The subtype of a pending CLI request, or undefined when it is not pending. */
+  subtypeOf(requestId: string): string | undefined {
+    return this.#incoming.get(requestId)?.subtype;
+  }
+
+  isPending(requestId: string): boolean {
+    return this.#incoming.has(requestId);
+  }
+
+  /** Ids of CLI requests still waiting for an answer. */
+  pendingIncoming(): string[] {
+    return [...this.#incoming.keys()];
+  }
+
+  get pendingCount(): number {
+    return this.#incoming.size;
+  }
+
+  /** The process is gone or going: our requests fail with `error`, the CLI's are aborted. */
+  close(error: ClaudeError): void {
+    this.#closedWith ??= error;
+    for (const [id, pending] of this.#outgoing) {
+      this.#outgoing.delete(id);
+      pending.timer.cancel();
+      pending.reject(error);
+    }
+    for (const entry of this.#incoming.values()) entry.controller.abort(error);
+  }
+}

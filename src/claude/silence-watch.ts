@@ -1,0 +1,96 @@
+// Watches a busy session's stdout for silence: a stall note after a while (longer while a tool
+// runs), and a hard ceiling that ends the process. Timers are lazy (one check per threshold,
+// not one reset per line) so watching costs nothing on a fast stream.
+import type { Clock, TimerHandle } from "./clock.js";
+
+export type SilenceWatchOptions = {
+  clock: Clock;
+  stallNoteMs: number;
+  hardSilenceMs: number;
+  /** The stall threshold is multiplied by this while `isToolRunning()` (a long Bash is normal). */
+  toolFactor: number;
+  isToolRunning(): boolean;
+  onStall(silentMs: number): void;
+  onHardSilence(silentMs: number): void;
+};
+
+export class SilenceWatch {
+  readonly #o: SilenceWatchOptions;
+  #active = false;
+  #paused = false;
+  #lastOutputAt = 0;
+  #notedFor = -1;
+  #stallTimer: TimerHandle | undefined;
+  #hardTimer: TimerHandle | undefined;
+
+  constructor(options: SilenceWatchOptions) {
+    this.#o = options;
+  }
+
+  /** Output arrived (call per line; cheap). */
+  activity(): void {
+    this.#lastOutputAt = this.#o.clock.now();
+  }
+
+  /** Starts watching (a turn is in flight). Idempotent. */
+  start(): void {
+    if (this.#active) return;
+    this.#active = true;
+    this.activity();
+    this.#scheduleStall(this.#stallThreshold());
+    this.#scheduleHard(this.#o.hardSilenceMs);
+  }
+
+  stop(): void {
+    this.#active = false;
+    this.#stallTimer?.cancel();
+    this.#hardTimer?.cancel();
+    this.#stallTimer = undefined;
+    this.#hardTimer = undefined;
+  }
+
+  /** While we stop reading stdout ourselves (slow consumer), the CLI is not silent. */
+  setPaused(paused: boolean): void {
+    this.#paused = paused;
+    this.activity();
+  }
+
+  #stallThreshold(): number {
+    return this.#o.isToolRunning() ? this.#o.stallNoteMs * this.#o.toolFactor : this.#o.stallNoteMs;
+  }
+
+  #silentMs(): number {
+    if (this.#paused) this.activity();
+    return this.#o.clock.now() - this.#lastOutputAt;
+  }
+
+  #scheduleStall(ms: number): void {
+    if (this.#o.stallNoteMs <= 0) return;
+    this.#stallTimer = this.#o.clock.setTimer(Math.max(1, ms), () => {
+      if (!this.#active) return;
+      const silent = this.#silentMs();
+      const threshold = this.#stallThreshold();
+      if (silent >= threshold && this.#notedFor !== this.#lastOutputAt) {
+        this.#notedFor = this.#lastOutputAt;
+        this.#o.onStall(silent);
+        this.#scheduleStall(threshold);
+      } else {
+        this.#scheduleStall(silent >= threshold ? threshold : threshold - silent);
+      }
+    });
+  }
+
+  #scheduleHard(ms: number): void {
+    if (this.#o.hardSilenceMs <= 0) return;
+    this.#hardTimer = this.#o.clock.setTimer(Math.max(1, ms), () => {
+      if (!this.#active) return;
+      const silent = this.#silentMs();
+      if (silent >= this.#o.hardSilenceMs) {
+        this.stop();
+        this.#o.onHardSilence(silent);
+      } else {
+        this.#scheduleHard(this.#o.hardSilenceMs - silent);
+      }
+    });
+  }
+}

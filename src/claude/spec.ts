@@ -1,0 +1,101 @@
+// The engine's public contract: what a session is opened with, what decides its approvals,
+// and the session handle. Types only; the behaviour lives in session.ts.
+import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/events.js";
+import type { PermissionAnswer } from "../wire/index.js";
+
+export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
+
+/** Hook matchers sent in the initialize request; their callbacks come back to `hookCallback`. */
+export type HookMatchers = Readonly<Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]>>;
+
+export type SessionSpec = {
+  /** The project directory the CLI runs in. */
+  cwd: string;
+  /** The CLI's own mode string (`default`, `acceptEdits`, `plan`, …); Telecode's `plan-auto` is translated by the caller. */
+  permissionMode: string;
+  /** Resume this CLI session id on the first spawn. */
+  resume?: string;
+  /** Continue the most recent conversation in `cwd` on the first spawn. */
+  continue?: boolean;
+  model?: string;
+  effort?: Effort;
+  /** Sent as `--allowedTools` only when non-empty: never a built-in default. */
+  allowedTools?: readonly string[];
+  /** From config; checked with `validateExtraArgs`, placed after the I/O flags. */
+  extraArgs?: readonly string[];
+  includePartialMessages?: boolean;
+  /** Extra environment variable names passed through to the CLI. */
+  envAllow?: readonly string[];
+  /** Pass ANTHROPIC_API_KEY (bills the API instead of the user's subscription). */
+  useApiBilling?: boolean;
+  /** The one explicit approval bypass; warned about at every start. */
+  dangerouslySkipPermissions?: boolean;
+  /** Set CLAUDE_CODE_DISABLE_CRON=1 (a resumed session may hold a cron job we scheduled). */
+  disableCron?: boolean;
+  /** Print mode (`-p … -- PROMPT`, one process per run, no approvals possible). Default false. */
+  print?: boolean;
+  /** Close an idle process after this long with no run and no pending approval. Default 30 min; 0 never. */
+  idleMs?: number;
+  /** A `stall` note after this long without output during a turn. Default 10 min (×3 while a tool runs). */
+  stallNoteMs?: number;
+  /** End the process after this long without output during a turn. Default 2 h. */
+  hardSilenceMs?: number;
+  /** After an interrupt, end the process if the turn has not ended within this long. Default 5 s. */
+  cancelGraceMs?: number;
+  hooks?: HookMatchers;
+};
+
+/** An answer to a `can_use_tool` request, optionally saying who decided (for approval_resolved). */
+export type ApprovalDecision = PermissionAnswer & { by?: string };
+
+export type RunInfo = { id: string; unattended: boolean };
+
+export type SessionControls = {
+  /** Sends set_permission_mode and awaits the CLI's ack. Fails with a ClaudeError when no process runs. */
+  setPermissionMode(mode: string): Promise<void>;
+  setModel(model: string | null): Promise<void>;
+  /** Sends interrupt and awaits the ack (the turn then ends with error_during_execution). */
+  interrupt(): Promise<void>;
+  /** The CLI session id (resume token), known after the first turn started. */
+  readonly sessionId: string | undefined;
+  /** The current process id, while one runs. */
+  readonly pid: number | undefined;
+};
+
+export type DecideContext = {
+  /** Aborts when the CLI withdraws the request or the session ends; the engine then answers itself if needed. */
+  signal: AbortSignal;
+  run: RunInfo | undefined;
+  session: SessionControls;
+};
+
+export interface SessionController {
+  /** Sync, called for every event in stream order BEFORE it is queued to consumers. */
+  observe?(event: TelecodeEvent): void;
+  /** Every can_use_tool goes here; must resolve to exactly one answer. */
+  decide(request: ApprovalRequest, ctx: DecideContext): Promise<ApprovalDecision>;
+  /** Our own hook callbacks (ids from `SessionSpec.hooks`). Returns the hook output object. */
+  hookCallback?(callbackId: string, input: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Awaited after a result line is translated and BEFORE its turn_finished (and run_completed) are delivered. */
+  beforeTurnFinished?(ctx: { session: SessionControls; turn: TurnFinished }): Promise<void>;
+}
+
+export type StartRunOptions = { unattended?: boolean; runId?: string };
+
+export interface ClaudeSession extends SessionControls {
+  /** Writes a user message (spawning or resuming the process if needed) and returns the run id. Throws `claude.run_in_flight` while a run is in flight, `claude.session_closed` after close. */
+  startRun(prompt: string, options?: StartRunOptions): Promise<string>;
+  /** Interrupts the run, then ends the process if the turn has not ended within `cancelGraceMs`. Completes as cancelled. */
+  cancelRun(runId: string): Promise<void>;
+  /** All events of this session in stream order, including run_completed. One consumer; backpressured. Breaking out closes the session. */
+  events(): AsyncIterable<TelecodeEvent>;
+  /** The one shutdown path: denies pending approvals, closes stdin, SIGTERM then SIGKILL the group, awaits exit. Idempotent. */
+  close(): Promise<void>;
+  readonly isRunning: boolean;
+  /** The CLI's initialize reply (commands, models, account, capabilities), once received. */
+  readonly initializeReply: Readonly<Record<string, unknown>> | undefined;
+}
+
+export interface ClaudeEngine {
+  openSession(spec: SessionSpec, controller: SessionController): ClaudeSession;
+}
