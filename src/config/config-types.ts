@@ -1,6 +1,6 @@
 // The validated, frozen configuration every other module receives (camelCase, defaults
 // applied, paths absolute, environment overrides resolved). Types only.
-import type { PermissionMode } from "../domain/events.js";
+import type { PermissionMode } from "../domain/index.js";
 import type { Effort } from "./schema.js";
 
 export type ProjectConfig = Readonly<{

@@ -1,7 +1,7 @@
 // The config file's schema (DESIGN.md §9 plus the limits Telecode added), in the file's own
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
-import type { PermissionMode } from "../domain/events.js";
+import type { PermissionMode } from "../domain/index.js";
 import { validateExtraArgs } from "./managed-flags.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";

@@ -1,0 +1,67 @@
+// Chat preferences: one row per chat, created on the first change. Reading a chat that
+// never changed anything returns the defaults rather than null.
+import type { Database } from "better-sqlite3";
+import { chatRow, readRow, readRows, type ChatPreferences } from "./records.js";
+
+export type ChatPreferencesPatch = Partial<Omit<ChatPreferences, "chatId" | "updatedAt">>;
+
+export type ChatsRepository = {
+  /** The chat's preferences, or the defaults (nulls, preview and questions on) if never set. */
+  get(chatId: number): ChatPreferences;
+  /** Changes only the fields given; returns the preferences as stored. */
+  update(chatId: number, patch: ChatPreferencesPatch): ChatPreferences;
+  list(): ChatPreferences[];
+};
+
+const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
+
+export function createChatsRepository(db: Database, now: () => number): ChatsRepository {
+  const select = db.prepare("SELECT * FROM chats WHERE chat_id = ?");
+  const selectAll = db.prepare("SELECT * FROM chats ORDER BY chat_id");
+  const upsert = db.prepare(`
+    INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, updated_at)
+    VALUES (@chat_id, @mode, @model, @effort, @project, @preview, @questions, @listen_to_all, @updated_at)
+    ON CONFLICT (chat_id) DO UPDATE SET
+      mode = excluded.mode, model = excluded.model, effort = excluded.effort, project = excluded.project,
+      preview = excluded.preview, questions = excluded.questions, listen_to_all = excluded.listen_to_all,
+      updated_at = excluded.updated_at`);
+
+  const defaults = (chatId: number): ChatPreferences => ({
+    chatId,
+    mode: null,
+    model: null,
+    effort: null,
+    project: null,
+    preview: true,
+    questions: true,
+    listenToAll: false,
+    updatedAt: 0,
+  });
+
+  const get = (chatId: number): ChatPreferences => {
+    const row = select.get(chatId);
+    return row === undefined ? defaults(chatId) : readRow(chatRow, "chats", row);
+  };
+
+  const update = db.transaction((chatId: number, patch: ChatPreferencesPatch): ChatPreferences => {
+    const next = { ...get(chatId), ...patch };
+    upsert.run({
+      chat_id: chatId,
+      mode: next.mode,
+      model: next.model,
+      effort: next.effort,
+      project: next.project,
+      preview: bit(next.preview),
+      questions: bit(next.questions),
+      listen_to_all: bit(next.listenToAll),
+      updated_at: now(),
+    });
+    return get(chatId);
+  });
+
+  return {
+    get,
+    update: (chatId, patch) => update(chatId, patch),
+    list: () => readRows(chatRow, "chats", selectAll.all()),
+  };
+}

@@ -1,0 +1,82 @@
+// Decisions waiting for a person (tool approvals, plan approvals, questions) and how they
+// ended. A decision is resolved at most once, so a double tap or a late tap does nothing.
+import { randomUUID } from "node:crypto";
+import type { Database } from "better-sqlite3";
+import { StoreError } from "./errors.js";
+import { decisionRow, readRow, readRows, type DecisionKind, type DecisionRecord, type DecisionState } from "./records.js";
+
+export type AddDecisionInput = {
+  /** Generated (a UUID) when omitted; the Telegram layer may pass its own short id. */
+  decisionId?: string;
+  chatId: number;
+  runId: string;
+  kind: DecisionKind;
+  /** The CLI's control request id. */
+  requestId: string;
+  messageId?: number | null;
+};
+
+export type DecisionsRepository = {
+  add(input: AddDecisionInput): DecisionRecord;
+  get(decisionId: string): DecisionRecord | null;
+  byRequest(runId: string, requestId: string): DecisionRecord | null;
+  setMessage(decisionId: string, messageId: number): boolean;
+  /** pending → state; false when it was no longer pending (someone already decided). */
+  resolve(decisionId: string, state: Exclude<DecisionState, "pending">): boolean;
+  /** Oldest first; all chats, or one. */
+  listPending(chatId?: number): DecisionRecord[];
+  /** Ends every pending decision as expired (after a restart); returns them, message ids included. */
+  expireAll(): DecisionRecord[];
+};
+
+export function createDecisionsRepository(db: Database, now: () => number): DecisionsRepository {
+  const select = db.prepare("SELECT * FROM decisions WHERE decision_id = ?");
+  const selectByRequest = db.prepare("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?");
+  const insert = db.prepare(`
+    INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, message_id, state, created_at)
+    VALUES (@decision_id, @chat_id, @run_id, @kind, @request_id, @message_id, 'pending', @created_at)`);
+  const setMessage = db.prepare("UPDATE decisions SET message_id = ? WHERE decision_id = ?");
+  const resolve = db.prepare("UPDATE decisions SET state = ?, resolved_at = ? WHERE decision_id = ? AND state = 'pending'");
+  const pending = db.prepare("SELECT * FROM decisions WHERE state = 'pending' AND (@chat_id IS NULL OR chat_id = @chat_id) ORDER BY created_at, rowid");
+  const expire = db.prepare("UPDATE decisions SET state = 'expired', resolved_at = ? WHERE state = 'pending'");
+
+  const get = (decisionId: string): DecisionRecord | null => {
+    const row = select.get(decisionId);
+    return row === undefined ? null : readRow(decisionRow, "decisions", row);
+  };
+  const listPending = (chatId?: number): DecisionRecord[] => readRows(decisionRow, "decisions", pending.all({ chat_id: chatId ?? null }));
+
+  const expireAll = db.transaction((): DecisionRecord[] => {
+    const open = listPending();
+    const at = now();
+    expire.run(at);
+    return open.map((d) => ({ ...d, state: "expired" as const, resolvedAt: at }));
+  });
+
+  return {
+    add: (input) => {
+      const decisionId = input.decisionId ?? randomUUID();
+      insert.run({
+        decision_id: decisionId,
+        chat_id: input.chatId,
+        run_id: input.runId,
+        kind: input.kind,
+        request_id: input.requestId,
+        message_id: input.messageId ?? null,
+        created_at: now(),
+      });
+      const stored = get(decisionId);
+      if (!stored) throw new StoreError("store.not_found", "A decision could not be read back after writing it. Run `telecode doctor` to check the database.", { details: { decisionId } });
+      return stored;
+    },
+    get,
+    byRequest: (runId, requestId) => {
+      const row = selectByRequest.get(runId, requestId);
+      return row === undefined ? null : readRow(decisionRow, "decisions", row);
+    },
+    setMessage: (decisionId, messageId) => setMessage.run(messageId, decisionId).changes > 0,
+    resolve: (decisionId, state) => resolve.run(state, now(), decisionId).changes > 0,
+    listPending,
+    expireAll: () => expireAll(),
+  };
+}

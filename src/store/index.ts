@@ -1,0 +1,25 @@
+// The store folder's public surface: open the database, its repositories and records.
+// All SQL lives in this folder; everything else goes through these repositories.
+export type { ChatPreferencesPatch, ChatsRepository } from "./chats-repo.js";
+export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js";
+export { StoreError, type StoreErrorCode } from "./errors.js";
+export { LATEST_SCHEMA_VERSION } from "./migrations.js";
+export type { OffsetsRepository } from "./offsets-repo.js";
+export { DATABASE_FILE, openStore, type OpenStoreOptions, type Store } from "./open-store.js";
+export {
+  DECISION_KINDS,
+  DECISION_STATES,
+  RUN_STATES,
+  type ChatPreferences,
+  type DailyUsage,
+  type DecisionKind,
+  type DecisionRecord,
+  type DecisionState,
+  type FinishedRunState,
+  type RunRecord,
+  type RunState,
+  type SessionRecord,
+} from "./records.js";
+export type { FinishRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
+export type { SessionsRepository } from "./sessions-repo.js";
+export type { UsageRepository } from "./usage-repo.js";

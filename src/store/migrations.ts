@@ -1,0 +1,119 @@
+// The schema's history: an append-only list of migrations, applied in order inside one
+// transaction each, with SQLite's `user_version` recording how far a database has come.
+// Never edit a shipped migration; add a new one.
+import type { Database } from "better-sqlite3";
+import { StoreError } from "./errors.js";
+
+export type Migration = Readonly<{ version: number; name: string; sql: string }>;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "chats and key-value state",
+    sql: `
+      CREATE TABLE chats (
+        chat_id       INTEGER PRIMARY KEY,
+        mode          TEXT,
+        model         TEXT,
+        effort        TEXT,
+        project       TEXT,
+        preview       INTEGER NOT NULL DEFAULT 1 CHECK (preview IN (0, 1)),
+        questions     INTEGER NOT NULL DEFAULT 1 CHECK (questions IN (0, 1)),
+        listen_to_all INTEGER NOT NULL DEFAULT 0 CHECK (listen_to_all IN (0, 1)),
+        updated_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE kv (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 2,
+    name: "sessions and runs",
+    sql: `
+      CREATE TABLE sessions (
+        session_id   TEXT PRIMARY KEY,
+        chat_id      INTEGER NOT NULL,
+        project      TEXT NOT NULL,
+        title        TEXT,
+        created_at   INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL,
+        live         INTEGER NOT NULL DEFAULT 0 CHECK (live IN (0, 1)),
+        current      INTEGER NOT NULL DEFAULT 0 CHECK (current IN (0, 1))
+      ) STRICT;
+      CREATE INDEX sessions_by_chat ON sessions (chat_id, project, last_used_at DESC);
+      CREATE UNIQUE INDEX sessions_one_current ON sessions (chat_id, project) WHERE current = 1;
+      CREATE TABLE runs (
+        run_id              TEXT PRIMARY KEY,
+        chat_id             INTEGER NOT NULL,
+        project             TEXT NOT NULL,
+        session_id          TEXT,
+        state               TEXT NOT NULL CHECK (state IN ('running', 'completed', 'failed', 'cancelled', 'interrupted')),
+        prompt_message_id   INTEGER,
+        progress_message_id INTEGER,
+        started_at          INTEGER NOT NULL,
+        ended_at            INTEGER,
+        cost_usd            REAL,
+        outcome             TEXT,
+        error               TEXT
+      ) STRICT;
+      CREATE INDEX runs_running ON runs (state) WHERE state = 'running';
+      CREATE INDEX runs_by_chat ON runs (chat_id, started_at DESC);
+    `,
+  },
+  {
+    version: 3,
+    name: "pending decisions and daily usage",
+    sql: `
+      CREATE TABLE decisions (
+        decision_id TEXT PRIMARY KEY,
+        chat_id     INTEGER NOT NULL,
+        run_id      TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL CHECK (kind IN ('approval', 'plan', 'question')),
+        request_id  TEXT NOT NULL,
+        message_id  INTEGER,
+        state       TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'answered', 'expired', 'withdrawn')),
+        created_at  INTEGER NOT NULL,
+        resolved_at INTEGER
+      ) STRICT;
+      CREATE INDEX decisions_pending ON decisions (state) WHERE state = 'pending';
+      CREATE UNIQUE INDEX decisions_by_request ON decisions (run_id, request_id);
+      CREATE TABLE usage_daily (
+        day      TEXT PRIMARY KEY CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        cost_usd REAL NOT NULL DEFAULT 0,
+        runs     INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+    `,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
+
+export function schemaVersion(db: Database): number {
+  return Number(db.pragma("user_version", { simple: true }));
+}
+
+/**
+ * Brings `db` up to `target` (default: the latest), one transaction per migration, so a crash
+ * mid-way leaves the database at the last completed version. Returns the versions applied.
+ * Throws `store.too_new` when the database was written by a newer Telecode.
+ */
+export function migrate(db: Database, target: number = LATEST_SCHEMA_VERSION, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const from = schemaVersion(db);
+  if (from > LATEST_SCHEMA_VERSION) {
+    throw new StoreError("store.too_new", `The database is at schema version ${from}, newer than this Telecode knows (${LATEST_SCHEMA_VERSION}). Upgrade Telecode, or point state.dir elsewhere.`, {
+      details: { from, latest: LATEST_SCHEMA_VERSION },
+    });
+  }
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    if (migration.version <= from || migration.version > target) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+    applied.push(migration.version);
+  }
+  return applied;
+}

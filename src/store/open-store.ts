@@ -1,0 +1,84 @@
+// Opens (creating if needed) DATA_DIR/telecode.db: WAL journal, a busy timeout so two
+// connections wait for each other instead of failing, and every migration applied.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { createChatsRepository, type ChatsRepository } from "./chats-repo.js";
+import { createDecisionsRepository, type DecisionsRepository } from "./decisions-repo.js";
+import { StoreError } from "./errors.js";
+import { migrate, schemaVersion } from "./migrations.js";
+import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.js";
+import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
+import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
+import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
+
+export const DATABASE_FILE = "telecode.db";
+
+export type OpenStoreOptions = {
+  /** Milliseconds since the epoch; injected so tests control timestamps. */
+  now?: () => number;
+  /** How long a write waits for another connection's lock before failing. */
+  busyTimeoutMs?: number;
+};
+
+export type Store = {
+  readonly path: string;
+  /** The schema version after migrating. */
+  readonly schemaVersion: number;
+  /** Versions applied by this open (empty when the database was already current). */
+  readonly appliedMigrations: readonly number[];
+  readonly chats: ChatsRepository;
+  readonly sessions: SessionsRepository;
+  readonly runs: RunsRepository;
+  readonly decisions: DecisionsRepository;
+  readonly offsets: OffsetsRepository;
+  readonly usage: UsageRepository;
+  /** Runs `fn` in one transaction: all of its repository writes land, or none do. */
+  transaction<T>(fn: () => T): T;
+  /** SQLite's own check; "ok" when the file is sound. */
+  integrityCheck(): string;
+  close(): void;
+};
+
+/**
+ * Opens the store in `dir` (created with mode 0700 if missing). Throws StoreError
+ * `store.open_failed` when the file cannot be opened, `store.too_new` when a newer Telecode
+ * wrote it. Durability: a committed write survives the process being killed (WAL with
+ * synchronous=NORMAL can lose only the last commits on power loss, never consistency).
+ */
+export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
+  const now = options.now ?? Date.now;
+  const path = join(dir, DATABASE_FILE);
+  let db: Database.Database;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    db = new Database(path);
+  } catch (cause) {
+    throw new StoreError("store.open_failed", `Could not open the database at ${path}. Check that the data directory (state.dir) exists and is writable.`, { cause, details: { path } });
+  }
+  try {
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    const appliedMigrations = migrate(db);
+    return {
+      path,
+      schemaVersion: schemaVersion(db),
+      appliedMigrations,
+      chats: createChatsRepository(db, now),
+      sessions: createSessionsRepository(db, now),
+      runs: createRunsRepository(db, now),
+      decisions: createDecisionsRepository(db, now),
+      offsets: createOffsetsRepository(db),
+      usage: createUsageRepository(db),
+      transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+      integrityCheck: () => String(db.pragma("integrity_check", { simple: true })),
+      close: () => db.close(),
+    };
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError("store.open_failed", `Could not prepare the database at ${path}. Run \`telecode doctor\`; if the file is damaged, move it aside and start again.`, { cause: error, details: { path } });
+  }
+}

@@ -1,0 +1,154 @@
+// The domain records the repositories return, with zod schemas that check every row read
+// back from SQLite (a row that does not fit is a `store.corrupt_row`, not a silent oddity).
+import { z } from "zod";
+import { EFFORTS } from "../config/index.js";
+import type { PermissionMode } from "../domain/index.js";
+import { StoreError } from "./errors.js";
+
+const PERMISSION_MODES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk", "bypassPermissions"] as const satisfies readonly PermissionMode[];
+
+export const RUN_STATES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
+export type RunState = (typeof RUN_STATES)[number];
+export type FinishedRunState = Exclude<RunState, "running">;
+
+export const DECISION_KINDS = ["approval", "plan", "question"] as const;
+export type DecisionKind = (typeof DECISION_KINDS)[number];
+
+export const DECISION_STATES = ["pending", "approved", "denied", "answered", "expired", "withdrawn"] as const;
+export type DecisionState = (typeof DECISION_STATES)[number];
+
+const flag = z.union([z.literal(0), z.literal(1)]).transform((v) => v === 1);
+const epochMs = z.number().int();
+const messageId = z.number().int().nullable();
+
+export const chatRow = z
+  .object({
+    chat_id: z.number().int(),
+    mode: z.enum(PERMISSION_MODES).nullable(),
+    model: z.string().nullable(),
+    effort: z.enum(EFFORTS).nullable(),
+    project: z.string().nullable(),
+    preview: flag,
+    questions: flag,
+    listen_to_all: flag,
+    updated_at: epochMs,
+  })
+  .transform((r) => ({
+    chatId: r.chat_id,
+    mode: r.mode,
+    model: r.model,
+    effort: r.effort,
+    project: r.project,
+    preview: r.preview,
+    questions: r.questions,
+    listenToAll: r.listen_to_all,
+    updatedAt: r.updated_at,
+  }));
+
+/** A chat's choices; a null field means "the config's default". */
+export type ChatPreferences = z.output<typeof chatRow>;
+
+export const sessionRow = z
+  .object({
+    session_id: z.string().min(1),
+    chat_id: z.number().int(),
+    project: z.string(),
+    title: z.string().nullable(),
+    created_at: epochMs,
+    last_used_at: epochMs,
+    live: flag,
+    current: flag,
+  })
+  .transform((r) => ({
+    sessionId: r.session_id,
+    chatId: r.chat_id,
+    project: r.project,
+    title: r.title,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    /** A CLI process is attached to it right now. */
+    live: r.live,
+    /** The session a new message in this chat and project continues. */
+    current: r.current,
+  }));
+
+export type SessionRecord = z.output<typeof sessionRow>;
+
+export const runRow = z
+  .object({
+    run_id: z.string().min(1),
+    chat_id: z.number().int(),
+    project: z.string(),
+    session_id: z.string().nullable(),
+    state: z.enum(RUN_STATES),
+    prompt_message_id: messageId,
+    progress_message_id: messageId,
+    started_at: epochMs,
+    ended_at: epochMs.nullable(),
+    cost_usd: z.number().nullable(),
+    outcome: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .transform((r) => ({
+    runId: r.run_id,
+    chatId: r.chat_id,
+    project: r.project,
+    sessionId: r.session_id,
+    state: r.state,
+    promptMessageId: r.prompt_message_id,
+    progressMessageId: r.progress_message_id,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    costUsd: r.cost_usd,
+    outcome: r.outcome,
+    error: r.error,
+  }));
+
+export type RunRecord = z.output<typeof runRow>;
+
+export const decisionRow = z
+  .object({
+    decision_id: z.string().min(1),
+    chat_id: z.number().int(),
+    run_id: z.string().min(1),
+    kind: z.enum(DECISION_KINDS),
+    request_id: z.string().min(1),
+    message_id: messageId,
+    state: z.enum(DECISION_STATES),
+    created_at: epochMs,
+    resolved_at: epochMs.nullable(),
+  })
+  .transform((r) => ({
+    decisionId: r.decision_id,
+    chatId: r.chat_id,
+    runId: r.run_id,
+    kind: r.kind,
+    /** The CLI's control request id this decision answers. */
+    requestId: r.request_id,
+    messageId: r.message_id,
+    state: r.state,
+    createdAt: r.created_at,
+    resolvedAt: r.resolved_at,
+  }));
+
+export type DecisionRecord = z.output<typeof decisionRow>;
+
+export const usageRow = z
+  .object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), cost_usd: z.number(), runs: z.number().int().min(0) })
+  .transform((r) => ({ day: r.day, costUsd: r.cost_usd, runs: r.runs }));
+
+export type DailyUsage = z.output<typeof usageRow>;
+
+/** Validates one row; a mismatch means the file was edited or damaged, so say which table. */
+export function readRow<T>(schema: z.ZodType<T>, table: string, row: unknown): T {
+  const parsed = schema.safeParse(row);
+  if (parsed.success) return parsed.data;
+  throw new StoreError("store.corrupt_row", `A row in the ${table} table does not have the expected shape. The database may have been edited or damaged; run \`telecode doctor\`.`, {
+    cause: parsed.error,
+    details: { table, issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) },
+  });
+}
+
+export function readRows<T>(schema: z.ZodType<T>, table: string, rows: readonly unknown[]): T[] {
+  return rows.map((row) => readRow(schema, table, row));
+}

@@ -1,0 +1,98 @@
+// Runs: one row per prompt a person sent, from start to its end state. This is what lets a
+// restart find runs that were cut off (still "running") and tell the person.
+import { randomUUID } from "node:crypto";
+import type { Database } from "better-sqlite3";
+import { StoreError } from "./errors.js";
+import { readRow, readRows, runRow, type FinishedRunState, type RunRecord } from "./records.js";
+
+export type StartRunInput = {
+  /** Generated (a UUID) when omitted. */
+  runId?: string;
+  chatId: number;
+  project: string;
+  /** Unknown until the CLI reports it for a new session; set later with setSession. */
+  sessionId?: string | null;
+  promptMessageId?: number | null;
+};
+
+export type FinishRunInput = {
+  state: FinishedRunState;
+  costUsd?: number | null;
+  /** A short machine-readable outcome, e.g. the CLI's result subtype. */
+  outcome?: string | null;
+  /** What went wrong, for failed and interrupted runs (already redacted). */
+  error?: string | null;
+};
+
+export type RunsRepository = {
+  start(input: StartRunInput): RunRecord;
+  get(runId: string): RunRecord | null;
+  setSession(runId: string, sessionId: string): boolean;
+  setProgressMessage(runId: string, messageId: number): boolean;
+  /** Ends a running run; false (and no change) when it had already ended. */
+  finish(runId: string, input: FinishRunInput): boolean;
+  /** Oldest first. */
+  listRunning(): RunRecord[];
+  /** Marks these runs interrupted if they are still running; returns the records changed. */
+  markInterrupted(runIds: readonly string[], reason?: string): RunRecord[];
+  /** Most recent first. */
+  recent(chatId: number, limit?: number): RunRecord[];
+};
+
+export function createRunsRepository(db: Database, now: () => number): RunsRepository {
+  const select = db.prepare("SELECT * FROM runs WHERE run_id = ?");
+  const insert = db.prepare(`
+    INSERT INTO runs (run_id, chat_id, project, session_id, state, prompt_message_id, started_at)
+    VALUES (@run_id, @chat_id, @project, @session_id, 'running', @prompt_message_id, @started_at)`);
+  const setSession = db.prepare("UPDATE runs SET session_id = ? WHERE run_id = ?");
+  const setProgress = db.prepare("UPDATE runs SET progress_message_id = ? WHERE run_id = ?");
+  const finish = db.prepare(`
+    UPDATE runs SET state = @state, ended_at = @ended_at, cost_usd = @cost_usd, outcome = @outcome, error = @error
+    WHERE run_id = @run_id AND state = 'running'`);
+  const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
+  const recent = db.prepare("SELECT * FROM runs WHERE chat_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?");
+
+  const get = (runId: string): RunRecord | null => {
+    const row = select.get(runId);
+    return row === undefined ? null : readRow(runRow, "runs", row);
+  };
+
+  const start = (input: StartRunInput): RunRecord => {
+    const runId = input.runId ?? randomUUID();
+    insert.run({
+      run_id: runId,
+      chat_id: input.chatId,
+      project: input.project,
+      session_id: input.sessionId ?? null,
+      prompt_message_id: input.promptMessageId ?? null,
+      started_at: now(),
+    });
+    const stored = get(runId);
+    if (!stored) throw new StoreError("store.not_found", "A run could not be read back after writing it. Run `telecode doctor` to check the database.", { details: { runId } });
+    return stored;
+  };
+
+  const finishRun = (runId: string, input: FinishRunInput): boolean =>
+    finish.run({ run_id: runId, state: input.state, ended_at: now(), cost_usd: input.costUsd ?? null, outcome: input.outcome ?? null, error: input.error ?? null }).changes > 0;
+
+  const markInterrupted = db.transaction((runIds: readonly string[], reason: string): RunRecord[] => {
+    const changed: RunRecord[] = [];
+    for (const runId of runIds) {
+      if (!finishRun(runId, { state: "interrupted", error: reason })) continue;
+      const record = get(runId);
+      if (record) changed.push(record);
+    }
+    return changed;
+  });
+
+  return {
+    start,
+    get,
+    setSession: (runId, sessionId) => setSession.run(sessionId, runId).changes > 0,
+    setProgressMessage: (runId, messageId) => setProgress.run(messageId, runId).changes > 0,
+    finish: finishRun,
+    listRunning: () => readRows(runRow, "runs", running.all()),
+    markInterrupted: (runIds, reason = "Telecode stopped while this was running") => markInterrupted(runIds, reason),
+    recent: (chatId, limit = 20) => readRows(runRow, "runs", recent.all(chatId, limit)),
+  };
+}

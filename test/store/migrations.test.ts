@@ -1,0 +1,136 @@
+// Migrations: from an empty file, from every earlier schema version with data in it, a
+// database from a newer Telecode, and a failing migration that must leave nothing behind.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { DATABASE_FILE, LATEST_SCHEMA_VERSION, openStore, StoreError } from "../../src/store/index.js";
+import { migrate, MIGRATIONS, schemaVersion } from "../../src/store/migrations.js";
+import { useTempDirs } from "./helpers/temp-dir.js";
+
+const tempDir = useTempDirs();
+
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+/** Writes one row into each table that exists at `version`, the way that version would have. */
+function seed(db: Database.Database, version: number): void {
+  if (version >= 1) {
+    db.prepare("INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, updated_at) VALUES (7, 'plan', 'opus', 'high', 'app', 0, 1, 0, 1000)").run();
+    db.prepare("INSERT INTO kv (key, value) VALUES ('offset.telegram', '42')").run();
+  }
+  if (version >= 2) {
+    db.prepare("INSERT INTO sessions (session_id, chat_id, project, title, created_at, last_used_at, live, current) VALUES ('s1', 7, 'app', NULL, 1000, 2000, 1, 1)").run();
+    db.prepare("INSERT INTO runs (run_id, chat_id, project, session_id, state, started_at) VALUES ('r1', 7, 'app', 's1', 'running', 1500)").run();
+  }
+  if (version >= 3) {
+    db.prepare("INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, state, created_at) VALUES ('d1', 7, 'r1', 'approval', 'req-1', 'pending', 1600)").run();
+    db.prepare("INSERT INTO usage_daily (day, cost_usd, runs) VALUES ('2030-01-01', 0.5, 2)").run();
+  }
+}
+
+describe("migrations", () => {
+  it("are numbered 1, 2, 3 … without gaps", () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    expect(LATEST_SCHEMA_VERSION).toBe(MIGRATIONS.length);
+  });
+
+  it("create the whole schema in an empty directory", () => {
+    const dir = join(tempDir(), "not", "yet", "there");
+    const store = openStore(dir);
+    try {
+      expect(store.path).toBe(join(dir, DATABASE_FILE));
+      expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+      expect(store.appliedMigrations).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(store.integrityCheck()).toBe("ok");
+      expect(store.runs.listRunning()).toEqual([]);
+    } finally {
+      store.close();
+    }
+    const again = openStore(dir);
+    expect(again.appliedMigrations).toEqual([]);
+    again.close();
+  });
+
+  it("use WAL so readers never block the writer", () => {
+    const dir = tempDir();
+    openStore(dir).close();
+    const db = new Database(join(dir, DATABASE_FILE));
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  for (let from = 0; from < LATEST_SCHEMA_VERSION; from++) {
+    it(`upgrade a database at version ${from} and keep its data`, () => {
+      const dir = tempDir();
+      const db = new Database(join(dir, DATABASE_FILE));
+      migrate(db, from);
+      expect(schemaVersion(db)).toBe(from);
+      seed(db, from);
+      db.close();
+
+      const store = openStore(dir);
+      try {
+        expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+        expect(store.appliedMigrations).toEqual(MIGRATIONS.filter((m) => m.version > from).map((m) => m.version));
+        expect(store.integrityCheck()).toBe("ok");
+        if (from >= 1) {
+          expect(store.chats.get(7)).toMatchObject({ mode: "plan", model: "opus", effort: "high", project: "app", preview: false, questions: true });
+          expect(store.offsets.get()).toBe(42);
+        }
+        if (from >= 2) {
+          expect(store.sessions.current(7, "app")?.sessionId).toBe("s1");
+          expect(store.runs.listRunning().map((r) => r.runId)).toEqual(["r1"]);
+        }
+        if (from >= 3) {
+          expect(store.decisions.listPending().map((d) => d.decisionId)).toEqual(["d1"]);
+          expect(store.usage.forDay("2030-01-01")).toEqual({ day: "2030-01-01", costUsd: 0.5, runs: 2 });
+        }
+        // Every table of the latest schema takes writes after the upgrade.
+        store.chats.update(8, { mode: "auto" });
+        const run = store.runs.start({ chatId: 8, project: "app" });
+        store.sessions.record({ sessionId: "s-new", chatId: 8, project: "app" });
+        store.decisions.add({ chatId: 8, runId: run.runId, kind: "question", requestId: "q" });
+        store.usage.add("2030-01-02", 0.1);
+        store.offsets.set(43);
+      } finally {
+        store.close();
+      }
+    });
+  }
+
+  it("refuse a database written by a newer Telecode", () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`);
+    db.close();
+    const error = thrownBy(() => openStore(dir));
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe("store.too_new");
+    expect((error as StoreError).message).toMatch(/newer than this Telecode knows/);
+  });
+
+  it("roll a failing migration back completely", () => {
+    const dir = tempDir();
+    const db = new Database(join(dir, DATABASE_FILE));
+    const broken = [...MIGRATIONS, { version: LATEST_SCHEMA_VERSION + 1, name: "broken", sql: "CREATE TABLE half_done (a INTEGER); SELECT * FROM no_such_table;" }];
+    expect(() => migrate(db, LATEST_SCHEMA_VERSION + 1, broken)).toThrow(/no_such_table/);
+    expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half_done'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it("report a file that is not a database as store.open_failed", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, DATABASE_FILE), "this is not a database, just text that is long enough to look like a header");
+    const error = thrownBy(() => openStore(dir));
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe("store.open_failed");
+  });
+});

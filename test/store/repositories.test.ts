@@ -1,0 +1,248 @@
+// The repositories through the store's public surface, against a real SQLite file in a temp
+// directory, with a controlled clock so timestamps are exact.
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { beforeEach, afterEach, describe, expect, it } from "vitest";
+import { DATABASE_FILE, openStore, StoreError, type Store } from "../../src/store/index.js";
+import { useTempDirs } from "./helpers/temp-dir.js";
+
+const tempDir = useTempDirs();
+let dir: string;
+let clock: number;
+let store: Store;
+
+beforeEach(() => {
+  dir = tempDir();
+  clock = 1_000;
+  store = openStore(dir, { now: () => clock });
+});
+afterEach(() => store.close());
+
+function reopen(): Store {
+  store.close();
+  store = openStore(dir, { now: () => clock });
+  return store;
+}
+
+describe("chats", () => {
+  it("give defaults for a chat that never changed anything", () => {
+    expect(store.chats.get(5)).toEqual({ chatId: 5, mode: null, model: null, effort: null, project: null, preview: true, questions: true, listenToAll: false, updatedAt: 0 });
+    expect(store.chats.list()).toEqual([]);
+  });
+
+  it("change only the fields given and keep them across a reopen", () => {
+    store.chats.update(5, { mode: "plan", model: "opus" });
+    clock = 2_000;
+    store.chats.update(5, { preview: false, effort: "high" });
+    expect(reopen().chats.get(5)).toEqual({ chatId: 5, mode: "plan", model: "opus", effort: "high", project: null, preview: false, questions: true, listenToAll: false, updatedAt: 2_000 });
+    store.chats.update(5, { model: null, listenToAll: true });
+    expect(store.chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true });
+    expect(store.chats.list().map((c) => c.chatId)).toEqual([5]);
+  });
+
+  it("refuse to read back a row that was damaged outside Telecode", () => {
+    store.chats.update(5, { mode: "plan" });
+    store.close();
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare("UPDATE chats SET mode = 'yolo' WHERE chat_id = 5").run();
+    db.close();
+    store = openStore(dir);
+    expect(() => store.chats.get(5)).toThrow(StoreError);
+    expect(() => store.chats.get(5)).toThrow(/chats table/);
+  });
+});
+
+describe("sessions", () => {
+  it("make the recorded session current for its chat and project only", () => {
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app", title: "fix the build" });
+    store.sessions.record({ sessionId: "other", chatId: 1, project: "web" });
+    expect(store.sessions.current(1, "app")).toMatchObject({ sessionId: "s1", title: "fix the build", current: true, live: false, createdAt: 1_000 });
+    expect(store.sessions.current(1, "web")?.sessionId).toBe("other");
+    expect(store.sessions.current(2, "app")).toBeNull();
+  });
+
+  it("switch the current session and keep the history, most recent first", () => {
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app" });
+    clock = 2_000;
+    store.sessions.record({ sessionId: "s2", chatId: 1, project: "app" });
+    expect(store.sessions.current(1, "app")?.sessionId).toBe("s2");
+    expect(store.sessions.get("s1")?.current).toBe(false);
+    clock = 3_000;
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app" });
+    expect(store.sessions.current(1, "app")?.sessionId).toBe("s1");
+    expect(store.sessions.list(1).map((s) => s.sessionId)).toEqual(["s1", "s2"]);
+    expect(store.sessions.list(1, { limit: 1 }).map((s) => s.sessionId)).toEqual(["s1"]);
+    expect(store.sessions.list(1, { project: "web" })).toEqual([]);
+  });
+
+  it("keep the title when a session is recorded again without one", () => {
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app", title: "first" });
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app" });
+    expect(store.sessions.get("s1")?.title).toBe("first");
+  });
+
+  it("start fresh after clearCurrent, and track last use and liveness", () => {
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app" });
+    expect(store.sessions.setLive("s1", true)).toBe(true);
+    clock = 5_000;
+    expect(store.sessions.touch("s1")).toBe(true);
+    expect(store.sessions.touch("missing")).toBe(false);
+    expect(store.sessions.get("s1")).toMatchObject({ live: true, lastUsedAt: 5_000 });
+    store.sessions.clearCurrent(1, "app");
+    expect(store.sessions.current(1, "app")).toBeNull();
+    expect(store.sessions.markAllNotLive()).toBe(1);
+    expect(store.sessions.get("s1")?.live).toBe(false);
+  });
+});
+
+describe("runs", () => {
+  it("start running and finish exactly once", () => {
+    const run = store.runs.start({ runId: "r1", chatId: 1, project: "app", promptMessageId: 10 });
+    expect(run).toEqual({
+      runId: "r1", chatId: 1, project: "app", sessionId: null, state: "running", promptMessageId: 10, progressMessageId: null,
+      startedAt: 1_000, endedAt: null, costUsd: null, outcome: null, error: null,
+    });
+    expect(store.runs.setSession("r1", "s1")).toBe(true);
+    expect(store.runs.setProgressMessage("r1", 11)).toBe(true);
+    clock = 4_000;
+    expect(store.runs.finish("r1", { state: "completed", costUsd: 0.25, outcome: "success" })).toBe(true);
+    expect(store.runs.finish("r1", { state: "failed", error: "late" })).toBe(false);
+    expect(store.runs.get("r1")).toMatchObject({ state: "completed", sessionId: "s1", progressMessageId: 11, endedAt: 4_000, costUsd: 0.25, outcome: "success", error: null });
+  });
+
+  it("generate an id when none is given", () => {
+    const a = store.runs.start({ chatId: 1, project: "app" });
+    const b = store.runs.start({ chatId: 1, project: "app" });
+    expect(a.runId).not.toBe(b.runId);
+    expect(store.runs.get(a.runId)?.state).toBe("running");
+  });
+
+  it("list the runs a restart finds still running and mark them interrupted", () => {
+    store.runs.start({ runId: "done", chatId: 1, project: "app" });
+    store.runs.finish("done", { state: "completed" });
+    store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+    clock = 2_000;
+    store.runs.start({ runId: "r2", chatId: 2, project: "app" });
+    store.runs.setProgressMessage("r2", 99);
+
+    const running = reopen().runs.listRunning();
+    expect(running.map((r) => r.runId)).toEqual(["r1", "r2"]);
+    clock = 9_000;
+    const changed = store.runs.markInterrupted([...running.map((r) => r.runId), "done", "unknown"]);
+    expect(changed.map((r) => [r.runId, r.state, r.progressMessageId, r.endedAt])).toEqual([
+      ["r1", "interrupted", null, 9_000],
+      ["r2", "interrupted", 99, 9_000],
+    ]);
+    expect(changed[0]?.error).toMatch(/stopped/);
+    expect(store.runs.get("done")?.state).toBe("completed");
+    expect(store.runs.listRunning()).toEqual([]);
+  });
+
+  it("list a chat's recent runs newest first", () => {
+    for (const id of ["a", "b", "c"]) {
+      clock += 1;
+      store.runs.start({ runId: id, chatId: 1, project: "app" });
+    }
+    store.runs.start({ runId: "elsewhere", chatId: 2, project: "app" });
+    expect(store.runs.recent(1, 2).map((r) => r.runId)).toEqual(["c", "b"]);
+  });
+});
+
+describe("decisions", () => {
+  beforeEach(() => {
+    store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+  });
+
+  it("resolve a pending decision once; a second tap changes nothing", () => {
+    const d = store.decisions.add({ decisionId: "d1", chatId: 1, runId: "r1", kind: "approval", requestId: "req-1" });
+    expect(d).toMatchObject({ state: "pending", messageId: null, createdAt: 1_000, resolvedAt: null });
+    expect(store.decisions.setMessage("d1", 50)).toBe(true);
+    clock = 3_000;
+    expect(store.decisions.resolve("d1", "approved")).toBe(true);
+    expect(store.decisions.resolve("d1", "denied")).toBe(false);
+    expect(store.decisions.get("d1")).toMatchObject({ state: "approved", messageId: 50, resolvedAt: 3_000 });
+    expect(store.decisions.byRequest("r1", "req-1")?.decisionId).toBe("d1");
+    expect(store.decisions.byRequest("r1", "other")).toBeNull();
+  });
+
+  it("refuse a second decision for the same request of the same run", () => {
+    store.decisions.add({ chatId: 1, runId: "r1", kind: "approval", requestId: "req-1" });
+    expect(() => store.decisions.add({ chatId: 1, runId: "r1", kind: "approval", requestId: "req-1" })).toThrow(/UNIQUE/);
+  });
+
+  it("refuse a decision for a run that does not exist", () => {
+    expect(() => store.decisions.add({ chatId: 1, runId: "nope", kind: "question", requestId: "q" })).toThrow(/FOREIGN KEY/);
+  });
+
+  it("list pending ones per chat and expire them all after a restart, with their message ids", () => {
+    store.runs.start({ runId: "r2", chatId: 2, project: "app" });
+    store.decisions.add({ decisionId: "a", chatId: 1, runId: "r1", kind: "approval", requestId: "1", messageId: 7 });
+    store.decisions.add({ decisionId: "b", chatId: 2, runId: "r2", kind: "question", requestId: "2", messageId: 8 });
+    store.decisions.add({ decisionId: "c", chatId: 1, runId: "r1", kind: "plan", requestId: "3" });
+    store.decisions.resolve("c", "withdrawn");
+    expect(store.decisions.listPending(1).map((d) => d.decisionId)).toEqual(["a"]);
+
+    clock = 6_000;
+    const expired = reopen().decisions.expireAll();
+    expect(expired.map((d) => [d.decisionId, d.messageId, d.state, d.resolvedAt])).toEqual([
+      ["a", 7, "expired", 6_000],
+      ["b", 8, "expired", 6_000],
+    ]);
+    expect(store.decisions.listPending()).toEqual([]);
+    expect(store.decisions.get("a")?.state).toBe("expired");
+    expect(store.decisions.resolve("a", "approved")).toBe(false);
+  });
+});
+
+describe("offsets", () => {
+  it("remember the update offset across a reopen, per source", () => {
+    expect(store.offsets.get()).toBeNull();
+    store.offsets.set(100);
+    store.offsets.set(7, "other");
+    store.offsets.set(101);
+    expect(reopen().offsets.get()).toBe(101);
+    expect(store.offsets.get("telegram")).toBe(101);
+    expect(store.offsets.get("other")).toBe(7);
+    expect(() => store.offsets.set(1.5)).toThrow(StoreError);
+  });
+});
+
+describe("usage", () => {
+  it("add cost and a run per day and read days back in order", () => {
+    expect(store.usage.forDay("2030-01-01")).toEqual({ day: "2030-01-01", costUsd: 0, runs: 0 });
+    store.usage.add("2030-01-02", 0.5);
+    expect(store.usage.add("2030-01-02", 0.25)).toEqual({ day: "2030-01-02", costUsd: 0.75, runs: 2 });
+    store.usage.add("2030-01-01", 0);
+    store.usage.add("2030-02-01", 1);
+    expect(store.usage.between("2030-01-01", "2030-01-31")).toEqual([
+      { day: "2030-01-01", costUsd: 0, runs: 1 },
+      { day: "2030-01-02", costUsd: 0.75, runs: 2 },
+    ]);
+  });
+
+  it("refuse a malformed day or a negative cost", () => {
+    expect(() => store.usage.add("2030-1-2", 1)).toThrow(/YYYY-MM-DD/);
+    expect(() => store.usage.add("2030-01-02", -1)).toThrow(StoreError);
+    expect(() => store.usage.forDay("today")).toThrow(StoreError);
+  });
+});
+
+describe("transactions", () => {
+  it("apply all writes of a failing transaction or none", () => {
+    expect(() =>
+      store.transaction(() => {
+        store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+        store.usage.add("2030-01-01", 1);
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
+    expect(store.runs.get("r1")).toBeNull();
+    expect(store.usage.forDay("2030-01-01").runs).toBe(0);
+    const value = store.transaction(() => {
+      store.runs.start({ runId: "r2", chatId: 1, project: "app" });
+      return store.usage.add("2030-01-01", 1).runs;
+    });
+    expect(value).toBe(1);
+    expect(store.runs.get("r2")).not.toBeNull();
+  });
+});
