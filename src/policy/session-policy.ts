@@ -34,6 +34,7 @@ export type PolicyInput =
   | { type: "request"; decisionId: string; request: ApprovalRequest; run: RunInfo | undefined; nowMs: number }
   | { type: "answer"; decisionId: string; answer: PersonAnswer; nowMs: number }
   | { type: "timeout"; decisionId: string }
+  /** The request's abort signal fired (withdrawn, or the process went away). */
   | { type: "withdrawn"; decisionId: string }
   | { type: "observed"; event: TelecodeEvent }
   /** A turn is about to close (before its turn_finished is delivered). */
@@ -47,7 +48,7 @@ export type PolicyInput =
 
 export type PolicyEffect =
   /** Answer the CLI's request (resolves the engine's decide call). */
-  | { type: "respond"; decisionId: string; answer: PermissionAnswer }
+  | { type: "respond"; decisionId: string; answer: PermissionAnswer; by: string }
   /** Show a prompt, or replace the prompt of the same decision (next question, toggles). */
   | { type: "askPerson"; decisionId: string; prompt: DecisionPrompt }
   | { type: "settle"; decisionId: string; outcome: DecisionOutcome }
@@ -93,13 +94,28 @@ function withPending(state: PolicyState, p: PendingDecision | undefined, removeI
   return { ...state, pending };
 }
 
+/** Who decided, for the engine's approval_resolved: a person's name, or how it ended. */
+function decidedBy(outcome: DecisionOutcome): string {
+  switch (outcome.reason) {
+    case "person":
+    case "typed_reply":
+      return outcome.by ?? "person";
+    case "timeout":
+      return "timeout";
+    case "withdrawn":
+      return "withdrawn";
+    case "session_end":
+      return "session end";
+  }
+}
+
 /** Ends a pending decision: the only place a pending request is answered. */
 function close(state: PolicyState, p: PendingDecision, answer: PermissionAnswer, outcome: DecisionOutcome): PolicyStep {
   return {
     state: withPending(state, undefined, p.decisionId),
     effects: [
       { type: "cancelTimer", decisionId: p.decisionId },
-      { type: "respond", decisionId: p.decisionId, answer },
+      { type: "respond", decisionId: p.decisionId, answer, by: decidedBy(outcome) },
       { type: "settle", decisionId: p.decisionId, outcome },
     ],
     verdict: "accepted",
@@ -113,7 +129,7 @@ function approvePlanIn(state: PolicyState, runId: string | undefined, nowMs: num
 function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "request" }>): PolicyStep {
   const { decisionId, request, run, nowMs } = input;
   if (state.ended || state.pending.has(decisionId)) {
-    return { state, effects: [{ type: "respond", decisionId, answer: { behavior: "deny", message: noLongerPendingMessage } }] };
+    return { state, effects: [{ type: "respond", decisionId, answer: { behavior: "deny", message: noLongerPendingMessage }, by: "session end" }] };
   }
   const s = state.settings;
   const route = routeToolRequest({
@@ -129,12 +145,12 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
   const allow: PermissionAnswer = { behavior: "allow", updatedInput: { ...request.input } };
   switch (route.kind) {
     case "allow":
-      return { state, effects: [{ type: "respond", decisionId, answer: allow }] };
+      return { state, effects: [{ type: "respond", decisionId, answer: allow, by: "policy" }] };
     case "deny":
       return {
         state,
         effects: [
-          { type: "respond", decisionId, answer: { behavior: "deny", message: route.message } },
+          { type: "respond", decisionId, answer: { behavior: "deny", message: route.message }, by: "policy" },
           { type: "inform", info: { kind: "auto_denied", title: denyTitles[route.reason](request.toolName), sections: [] } },
         ],
       };
@@ -142,7 +158,7 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
       return {
         state: approvePlanIn(state, run?.id, nowMs),
         effects: [
-          { type: "respond", decisionId, answer: allow },
+          { type: "respond", decisionId, answer: allow, by: "policy" },
           { type: "inform", info: { kind: "plan_auto_approved", title: "Plan approved automatically (plan-auto)", sections: planAutoApprovedSections(request) } },
         ],
       };
@@ -246,8 +262,9 @@ function onObserved(state: PolicyState, event: TelecodeEvent): PolicyStep {
   }
 }
 
-function withdraw(state: PolicyState, p: PendingDecision): PolicyStep {
-  return close(state, p, { behavior: "deny", message: noLongerPendingMessage }, { decision: "none", reason: "withdrawn", summary: "Withdrawn by Claude" });
+/** The CLI withdrew the request (control_cancel_request), or its abort signal fired. */
+function withdraw(state: PolicyState, p: PendingDecision, summary = "Withdrawn by Claude"): PolicyStep {
+  return close(state, p, { behavior: "deny", message: noLongerPendingMessage }, { decision: "none", reason: "withdrawn", summary });
 }
 
 /** The one transition function. Effects are to be carried out in order. */
@@ -267,7 +284,7 @@ export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
     }
     case "withdrawn": {
       const p = state.pending.get(input.decisionId);
-      return p ? withdraw(state, p) : { state, effects: [] };
+      return p ? withdraw(state, p, "No longer pending") : { state, effects: [] };
     }
     case "observed":
       return onObserved(state, input.event);

@@ -1,0 +1,184 @@
+// Connects one session's pure decision machine (src/policy) to the engine and a front end:
+// the engine calls it as its SessionController; it carries out the machine's effects (answer
+// the CLI, ask / inform the person, timers, set_permission_mode) and owns no decisions itself.
+import { randomBytes } from "node:crypto";
+import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../../domain/events.js";
+import {
+  initialPolicyState, noLongerPendingMessage, stepPolicy, type AnswerVerdict, type DecisionSettings, type PendingDecision, type PolicyEffect, type PolicyInput,
+  type PolicyState, type RunInfo,
+} from "../../policy/index.js";
+import type { PermissionAnswer } from "../../wire/types.js";
+import type { DecisionClock, DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort, TimerHandle } from "./ports.js";
+import type { DecisionRegistry } from "./registry.js";
+
+/** What decide() resolves to: the engine's ApprovalDecision (the answer plus who decided). */
+export type DriverDecision = PermissionAnswer & { by?: string };
+
+export type DecisionDriverOptions = {
+  /** Names the chat / terminal session in prompts and text replies. */
+  sessionKey: string;
+  settings?: Partial<DecisionSettings>;
+  port: PersonPort;
+  registry: DecisionRegistry;
+  clock: DecisionClock;
+  /** Telecode's own hook callbacks by callback id; every other hook callback gets `{}`. */
+  ownHooks?: ReadonlyMap<string, OwnHookHandler>;
+  /** Decision ids must be unique across sessions; default 12 random hex characters. */
+  newDecisionId?: () => string;
+  /** A front end's port threw; the decision goes on regardless. */
+  onPortError?: (error: unknown, call: "ask" | "settled" | "inform") => void;
+};
+
+export type DecisionDriver = {
+  observe(event: TelecodeEvent): void;
+  decide(request: ApprovalRequest, ctx: { signal: AbortSignal; run: RunInfo | undefined }): Promise<DriverDecision>;
+  hookCallback(callbackId: string, input: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** The re-arm point: resolves only after a needed set_permission_mode plan was acked (or failed). */
+  beforeTurnFinished(ctx: { session: DecisionSessionControls; turn: TurnFinished }): Promise<void>;
+  /** Call before writing a follow-up message: re-arms plan mode if it is still needed. */
+  beforeFollowUp(session: DecisionSessionControls): Promise<void>;
+  /** The chat's switches changed (mode, previews, questions, re-arm, timeout). */
+  updateSettings(settings: Partial<DecisionSettings>): void;
+  /** The session ended: every open decision expires; later taps get "no longer pending". */
+  end(): void;
+  /** The machine's state, read-only (mode in effect, open decisions). */
+  readonly state: PolicyState;
+};
+
+export function createDecisionDriver(options: DecisionDriverOptions): DecisionDriver {
+  const { sessionKey, port, registry, clock } = options;
+  const newId = options.newDecisionId ?? (() => randomBytes(6).toString("hex"));
+  let state = initialPolicyState(options.settings);
+  const resolvers = new Map<string, (d: DriverDecision) => void>();
+  const timers = new Map<string, TimerHandle>();
+
+  function viewOf(p: PendingDecision, prompt: PendingDecisionView["prompt"]): PendingDecisionView {
+    return {
+      decisionId: p.decisionId,
+      sessionKey,
+      requestId: p.request.requestId,
+      toolName: p.request.toolName,
+      prompt,
+      awaitingText: p.flow.kind === "question" && p.flow.flow.awaitingText,
+    };
+  }
+
+  function callPort(call: "ask" | "settled" | "inform", fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      options.onPortError?.(error, call);
+    }
+  }
+
+  /**
+   * Carries out effects: bookkeeping first (answers, timers, registry), then the person's
+   * port, so a port that answers synchronously re-enters a machine that is already consistent.
+   * Returns the modes to set (they are awaited by the caller).
+   */
+  function apply(effects: readonly PolicyEffect[]): string[] {
+    const modes: string[] = [];
+    const portCalls: (() => void)[] = [];
+    for (const e of effects) {
+      switch (e.type) {
+        case "respond": {
+          const resolve = resolvers.get(e.decisionId);
+          resolvers.delete(e.decisionId);
+          resolve?.({ ...e.answer, by: e.by });
+          break;
+        }
+        case "askPerson": {
+          const p = state.pending.get(e.decisionId);
+          if (!p) break;
+          const view = viewOf(p, e.prompt);
+          if (registry.pendingFor(sessionKey).some((v) => v.decisionId === e.decisionId)) registry.update(view);
+          else registry.open(view, (answer) => run({ type: "answer", decisionId: e.decisionId, answer, nowMs: clock.now() }).verdict ?? "no_longer_pending");
+          portCalls.push(() => callPort("ask", () => port.ask(view)));
+          break;
+        }
+        case "settle": {
+          const expired = e.outcome.reason === "withdrawn" || e.outcome.reason === "session_end" || e.outcome.reason === "timeout";
+          registry.close(e.decisionId, expired ? "expired" : "answered");
+          portCalls.push(() => callPort("settled", () => port.settled(e.decisionId, e.outcome)));
+          break;
+        }
+        case "inform":
+          portCalls.push(() => callPort("inform", () => port.inform(sessionKey, e.info)));
+          break;
+        case "setPermissionMode":
+          modes.push(e.mode);
+          break;
+        case "startTimer": {
+          timers.get(e.decisionId)?.cancel();
+          const id = e.decisionId;
+          timers.set(id, clock.setTimer(e.delayMs, () => {
+            timers.delete(id);
+            run({ type: "timeout", decisionId: id });
+          }));
+          break;
+        }
+        case "cancelTimer":
+          timers.get(e.decisionId)?.cancel();
+          timers.delete(e.decisionId);
+          break;
+      }
+    }
+    for (const call of portCalls) call();
+    return modes;
+  }
+
+  function run(input: PolicyInput): { verdict?: AnswerVerdict; modes: string[] } {
+    const step = stepPolicy(state, input);
+    state = step.state;
+    const modes = apply(step.effects);
+    return step.verdict !== undefined ? { verdict: step.verdict, modes } : { modes };
+  }
+
+  async function setModes(session: DecisionSessionControls, modes: readonly string[]): Promise<void> {
+    for (const mode of modes) {
+      try {
+        await session.setPermissionMode(mode);
+        run({ type: "mode_set", mode });
+      } catch (error) {
+        run({ type: "mode_set_failed", mode, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
+  return {
+    observe(event) {
+      run({ type: "observed", event });
+    },
+    decide(request, ctx) {
+      // Withdrawn before we saw it: nobody reads an answer, and the person need not be asked.
+      if (ctx.signal.aborted) return Promise.resolve({ behavior: "deny", message: noLongerPendingMessage, by: "withdrawn" });
+      const decisionId = newId();
+      const answered = new Promise<DriverDecision>((resolve) => resolvers.set(decisionId, resolve));
+      const onAbort = (): void => void run({ type: "withdrawn", decisionId });
+      run({ type: "request", decisionId, request, run: ctx.run, nowMs: clock.now() });
+      if (resolvers.has(decisionId)) ctx.signal.addEventListener("abort", onAbort, { once: true });
+      return answered.finally(() => ctx.signal.removeEventListener("abort", onAbort));
+    },
+    async hookCallback(callbackId, input, signal) {
+      const own = options.ownHooks?.get(callbackId);
+      return own ? own(input, signal) : {};
+    },
+    async beforeTurnFinished(ctx) {
+      await setModes(ctx.session, run({ type: "turn_closing", nowMs: clock.now() }).modes);
+    },
+    async beforeFollowUp(session) {
+      await setModes(session, run({ type: "follow_up", nowMs: clock.now() }).modes);
+    },
+    updateSettings(settings) {
+      run({ type: "settings_changed", settings });
+    },
+    end() {
+      run({ type: "session_ended" });
+      for (const t of timers.values()) t.cancel();
+      timers.clear();
+    },
+    get state() {
+      return state;
+    },
+  };
+}

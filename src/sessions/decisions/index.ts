@@ -1,0 +1,8 @@
+// The decision driver (one per session, the engine's SessionController) and the registry where
+// front ends deliver answers. Pure decisions live in src/policy; this folder only runs them.
+export { createDecisionDriver } from "./driver.js";
+export type { DecisionDriver, DecisionDriverOptions, DriverDecision } from "./driver.js";
+export { createDecisionRegistry } from "./registry.js";
+export type { DecisionRegistry, DeliverAnswer } from "./registry.js";
+export { createSystemDecisionClock } from "./system-clock.js";
+export type { DecisionAnswers, DecisionClock, DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort, TimerHandle } from "./ports.js";

@@ -1,0 +1,64 @@
+// What the decision driver needs from outside: a front end that shows prompts to a person, a
+// clock with timers, and the engine's session controls. Declared here (structurally equal to
+// the engine's types) so this folder never imports a concrete adapter.
+import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "../../policy/index.js";
+
+/** One open decision as a front end sees it. `decisionId` is what answers name. */
+export type PendingDecisionView = {
+  decisionId: string;
+  /** The chat / terminal session the decision belongs to. */
+  sessionKey: string;
+  /** The CLI's control request id. */
+  requestId: string;
+  toolName: string;
+  prompt: DecisionPrompt;
+  /** The person chose "type an answer": their next text message answers this decision. */
+  awaitingText: boolean;
+};
+
+/**
+ * Implemented by every front end (terminal, Telegram). Calls are synchronous notifications;
+ * a front end that needs I/O starts it and returns. Answers come back through
+ * `DecisionAnswers`, never through this port.
+ */
+export interface PersonPort {
+  /** Show a new prompt, or replace the prompt of the same `decisionId` (next question, toggles). */
+  ask(decision: PendingDecisionView): void;
+  /** The decision is over: show the outcome in place of the buttons. Called once per decision. */
+  settled(decisionId: string, outcome: DecisionOutcome): void;
+  /** Something the person should know that needs no answer. */
+  inform(sessionKey: string, info: InfoMessage): void;
+}
+
+/** Where front ends deliver answers. Exactly once: the first answer wins. */
+export interface DecisionAnswers {
+  /** A tap (or a typed answer aimed at one decision). */
+  answer(decisionId: string, answer: PersonAnswer): AnswerVerdict;
+  /**
+   * A text message in a session while something is pending: it answers the decision awaiting
+   * typed text, else the oldest open one (for an approval: a deny carrying the words).
+   * "no_pending" means nothing was open: treat the text as a normal message.
+   */
+  answerByText(sessionKey: string, text: string, by?: string): "accepted" | "no_pending";
+  /** Open decisions of a session, oldest first. */
+  pendingFor(sessionKey: string): readonly PendingDecisionView[];
+}
+
+export type TimerHandle = { cancel(): void };
+
+/** Time for the driver; the engine's Clock fits. */
+export type DecisionClock = {
+  /** Epoch milliseconds. */
+  now(): number;
+  /** Calls `fn` once after `ms` unless cancelled. */
+  setTimer(ms: number, fn: () => void): TimerHandle;
+};
+
+/** The engine's session controls the driver uses (the engine's SessionControls fits). */
+export type DecisionSessionControls = {
+  /** Resolves when the CLI acked the new mode; rejects when it could not be set. */
+  setPermissionMode(mode: string): Promise<void>;
+};
+
+/** A hook callback Telecode registered itself (decision table row 1 leaves these to their owner). */
+export type OwnHookHandler = (input: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
