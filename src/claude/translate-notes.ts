@@ -40,9 +40,14 @@ function limitLabel(type: string | undefined): string {
 
 /** When a window resets: "17:46" for the 5-hour window, "Mar 17 17:46" for longer ones. */
 function resetTime(info: WireRateLimitEvent["rate_limit_info"], clock: ClockFormatter): string | undefined {
-  if (typeof info.resetsAt !== "number") return undefined;
+  if (!isValidResetsAt(info.resetsAt)) return undefined;
   const ms = info.resetsAt * 1000;
   return info.rateLimitType === "five_hour" ? clock.time(ms) : `${clock.date(ms)} ${clock.time(ms)}`;
+}
+
+/** Date formatting throws outside ±8.64e15 ms: such a resetsAt is treated as absent. */
+function isValidResetsAt(resetsAt: unknown): resetsAt is number {
+  return typeof resetsAt === "number" && Number.isFinite(resetsAt) && Math.abs(resetsAt) <= 8.64e12;
 }
 
 function isCoveredByOverage(info: WireRateLimitEvent["rate_limit_info"]): boolean {
@@ -73,7 +78,7 @@ export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter): Not
       if (isCoveredByOverage(info)) {
         return { type: "note", kind: "rate_limit", key, text: `${label} limit reached; continuing on extra usage` };
       }
-      if (typeof info.resetsAt !== "number" || resets === undefined) {
+      if (!isValidResetsAt(info.resetsAt) || resets === undefined) {
         return { type: "note", kind: "rate_limit", key, text: `Rate limited (${label} limit reached)` };
       }
       return { type: "note", kind: "rate_limit", key, text: `Rate limited until ${resets} (${label} limit reached)`, untilMs: info.resetsAt * 1000 };

@@ -31,11 +31,13 @@ function contextTokensOf(usage: WireUsage): number {
 }
 
 function contextWindowOf(modelUsage: WireResultMessage["modelUsage"], facts: TurnFacts): number | undefined {
-  if (modelUsage === undefined || typeof modelUsage !== "object") return undefined;
+  // Not checked by the decoder (only used here): guard every level.
+  if (typeof modelUsage !== "object" || modelUsage === null) return undefined;
   const pick = (model: string | undefined): number | undefined => {
     if (model === undefined) return undefined;
-    const entry: WireModelUsage | undefined = modelUsage[model];
-    const window = entry?.contextWindow;
+    const entry: WireModelUsage | null | undefined = modelUsage[model];
+    if (typeof entry !== "object" || entry === null) return undefined;
+    const window = entry.contextWindow;
     return typeof window === "number" && window > 0 ? window : undefined;
   };
   const direct = pick(facts.lastModel) ?? pick(facts.sessionModel);
@@ -52,7 +54,7 @@ function contextWindowOf(modelUsage: WireResultMessage["modelUsage"], facts: Tur
  * cumulative cost as the CLI reports it, and the context fill of the last main-thread call.
  */
 export function buildUsage(result: WireResultMessage, facts: TurnFacts): UsageReported {
-  const usage = result.usage;
+  const usage = typeof result.usage === "object" && result.usage !== null ? result.usage : undefined;
   const event: UsageReported = {
     type: "usage",
     inputTokens: usage === undefined ? 0 : num(usage.input_tokens) + num(usage.cache_read_input_tokens) + num(usage.cache_creation_input_tokens),

@@ -2,11 +2,10 @@
 // (DESIGN.md §3, issue 2 §3). Deterministic: same messages, same events. Never throws on
 // content. Control responses and non-approval control requests yield no events: the engine
 // routes and answers those itself (it may still pass them here; they are ignored).
-import { createClockFormatter, describeTool, excerpt } from "../domain/index.js";
-import type { ApprovalRequest, ClockFormatter, TelecodeEvent, ToolKind } from "../domain/index.js";
+import { createClockFormatter, describeTool } from "../domain/index.js";
+import type { ClockFormatter, TelecodeEvent, ToolKind } from "../domain/index.js";
 import type {
   WireAssistantMessage,
-  WireCanUseToolRequest,
   WireContentBlock,
   WireControlRequest,
   WireDecodeProblem,
@@ -20,6 +19,8 @@ import type {
 import { isDecodeProblem } from "../wire/index.js";
 import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
+import { localCommandNote, resultDetail, toApprovalRequest } from "./translate-blocks.js";
+import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
 
 export type TranslatorOptions = {
@@ -37,12 +38,12 @@ export type Translator = {
   end(): readonly TelecodeEvent[];
   /** Decode problems seen so far (each also became a warning note). */
   readonly decodeProblemCount: number;
+  /** Lines whose translation failed unexpectedly (a bug; each became a warning note). */
+  readonly translationErrorCount: number;
   /** True between a turn_started and its turn_finished. */
   readonly isTurnOpen: boolean;
 };
 
-/** Tool results longer than this are cut in `tool_finished.detail`. */
-export const TOOL_DETAIL_MAX_CHARS = 300;
 /** Tool calls remembered for their result; older ones are forgotten beyond this. */
 const MAX_TRACKED_TOOLS = 10_000;
 const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
@@ -70,8 +71,10 @@ class ClaudeTranslator implements Translator {
   #lastModel: string | undefined;
   #previousTotalCostUsd = 0;
   #decodeProblems = 0;
+  #translationErrors = 0;
   readonly #tools = new Map<string, TrackedTool>();
   readonly #warnedWindows = new Set<string>();
+  readonly #tasks = new TaskTracker();
 
   constructor(clock: ClockFormatter) {
     this.#clock = clock;
@@ -79,6 +82,10 @@ class ClaudeTranslator implements Translator {
 
   get decodeProblemCount(): number {
     return this.#decodeProblems;
+  }
+
+  get translationErrorCount(): number {
+    return this.#translationErrors;
   }
 
   get isTurnOpen(): boolean {
@@ -91,46 +98,54 @@ class ClaudeTranslator implements Translator {
       return [{ type: "note", kind: "warning", text: `Skipped a line from Claude Code that could not be read: ${message.reason}.` }];
     }
     const m = message;
-    switch (m.type) {
-      case "assistant":
-        this.#assistant(m);
-        break;
-      case "user":
-        this.#user(m);
-        break;
-      case "system":
-        this.#system(m);
-        break;
-      case "result":
-        this.#result(m);
-        break;
-      case "rate_limit_event": {
-        const info = m.rate_limit_info;
-        if (info.status === "allowed_warning") {
-          const window = rateLimitWindowKey(info);
-          if (this.#warnedWindows.has(window)) break;
-          this.#warnedWindows.add(window);
+    try {
+      switch (m.type) {
+        case "assistant":
+          this.#assistant(m);
+          break;
+        case "user":
+          this.#user(m);
+          break;
+        case "system":
+          this.#system(m);
+          break;
+        case "result":
+          this.#result(m);
+          break;
+        case "rate_limit_event": {
+          const info = m.rate_limit_info;
+          if (info.status === "allowed_warning") {
+            const window = rateLimitWindowKey(info);
+            if (this.#warnedWindows.has(window)) break;
+            if (this.#warnedWindows.size >= 64) this.#warnedWindows.clear();
+            this.#warnedWindows.add(window);
+          }
+          const note = rateLimitNote(m, this.#clock);
+          if (note !== undefined) this.#out.push(note);
+          break;
         }
-        const note = rateLimitNote(m, this.#clock);
-        if (note !== undefined) this.#out.push(note);
-        break;
+        case "control_request":
+          this.#controlRequest(m);
+          break;
+        case "control_cancel_request":
+          this.#out.push({ type: "approval_withdrawn", requestId: m.request_id });
+          break;
+        case "stream_event":
+        case "control_response":
+        case "tool_progress":
+        case "tool_use_summary":
+        case "auth_status":
+        case "prompt_suggestion":
+        case "conversation_reset":
+        case "keep_alive":
+        case "active_goal":
+          break;
       }
-      case "control_request":
-        this.#controlRequest(m);
-        break;
-      case "control_cancel_request":
-        this.#out.push({ type: "approval_withdrawn", requestId: m.request_id });
-        break;
-      case "stream_event":
-      case "control_response":
-      case "tool_progress":
-      case "tool_use_summary":
-      case "auth_status":
-      case "prompt_suggestion":
-      case "conversation_reset":
-      case "keep_alive":
-      case "active_goal":
-        break;
+    } catch (error) {
+      // Backstop only: fields the decoder does not check are guarded where they are read.
+      this.#translationErrors += 1;
+      const why = error instanceof Error ? error.message : String(error);
+      this.#out.push({ type: "note", kind: "warning", text: `Could not translate a ${String(m.type)} line from Claude Code (${why}).` });
     }
     return this.#flush();
   }
@@ -211,7 +226,7 @@ class ClaudeTranslator implements Translator {
     if (m.is_api_error_message === true) return;
     if (parent === null) {
       const usage = m.message.usage;
-      if (usage !== undefined && typeof usage === "object") {
+      if (typeof usage === "object" && usage !== null) {
         this.#lastUsage = usage;
         this.#lastModel = typeof m.message.model === "string" ? m.message.model : undefined;
       }
@@ -265,14 +280,9 @@ class ClaudeTranslator implements Translator {
     }
   }
 
-  /** `<local-command-stdout>Set model to …</local-command-stdout>` lines become info notes. */
   #localCommandNote(text: string): void {
-    if (!text.startsWith("<local-command-std")) return;
-    const match = /^<local-command-(stdout|stderr)>([\s\S]*?)<\/local-command-\1>/.exec(text);
-    if (match === null) return;
-    const body = (match[2] ?? "").trim();
-    if (body === "") return;
-    this.#out.push({ type: "note", kind: match[1] === "stderr" ? "warning" : "info", text: body });
+    const note = localCommandNote(text);
+    if (note !== undefined) this.#out.push(note);
   }
 
   #toolResult(block: { tool_use_id: string; content?: unknown; is_error?: boolean }, parent: string | null): void {
@@ -327,10 +337,13 @@ class ClaudeTranslator implements Translator {
         if (typeof toolUseId === "string" && typeof description === "string" && description !== "") {
           this.#out.push({ type: "tool_updated", toolUseId, detail: description });
         }
+        this.#task(m);
         return;
       }
+      case "task_started":
+      case "task_updated":
       case "task_notification":
-        this.#taskFinishedSinceResult = !this.#turnOpen;
+        this.#task(m);
         return;
       default: {
         const note = otherSystemNote(m);
@@ -341,39 +354,16 @@ class ClaudeTranslator implements Translator {
 
   // ------------------------------------------------------------------ control
 
+  #task(m: WireSystemMessage): void {
+    const event = this.#tasks.onTaskMessage(m);
+    if (event === undefined) return;
+    // A task that ends between turns starts the next turn by itself (p2 fixture).
+    if (event.phase === "finished" && !this.#turnOpen) this.#taskFinishedSinceResult = true;
+    this.#out.push(event);
+  }
+
   #controlRequest(m: WireControlRequest): void {
     if (m.request.subtype !== "can_use_tool") return;
-    this.#out.push({ type: "approval_requested", request: toApprovalRequest(m.request_id, m.request as WireCanUseToolRequest) });
+    this.#out.push({ type: "approval_requested", request: toApprovalRequest(m.request_id, m.request) });
   }
-}
-
-function toApprovalRequest(requestId: string, r: WireCanUseToolRequest): ApprovalRequest {
-  const request: ApprovalRequest = {
-    requestId,
-    toolName: r.tool_name,
-    input: r.input,
-    permissionSuggestions: Array.isArray(r.permission_suggestions) ? r.permission_suggestions : [],
-  };
-  if (typeof r.tool_use_id === "string") request.toolUseId = r.tool_use_id;
-  if (typeof r.description === "string") request.description = r.description;
-  if (typeof r.decision_reason === "string") request.decisionReason = r.decision_reason;
-  if (typeof r.decision_reason_type === "string") request.decisionReasonType = r.decision_reason_type;
-  if (typeof r.blocked_path === "string") request.blockedPath = r.blocked_path;
-  if (typeof r.agent_id === "string") request.agentId = r.agent_id;
-  return request;
-}
-
-/** A short excerpt of a tool result's content (text blocks joined; other blocks named). */
-function resultDetail(content: unknown): string {
-  if (typeof content === "string") return excerpt(content.trim(), TOOL_DETAIL_MAX_CHARS);
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const block of content as unknown[]) {
-    if (typeof block !== "object" || block === null) continue;
-    const b = block as Record<string, unknown>;
-    const part = typeof b["text"] === "string" ? b["text"] : typeof b["tool_name"] === "string" ? b["tool_name"] : typeof b["type"] === "string" ? `[${b["type"]}]` : "";
-    text = text === "" ? part : `${text}\n${part}`;
-    if (text.length > TOOL_DETAIL_MAX_CHARS) break;
-  }
-  return excerpt(text.trim(), TOOL_DETAIL_MAX_CHARS);
 }

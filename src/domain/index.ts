@@ -15,6 +15,7 @@ export type {
   ThinkingEmitted,
   NoteEmitted,
   ModeChanged,
+  TaskChanged,
   ApprovalRequested,
   ApprovalResolved,
   ApprovalWithdrawn,
