@@ -8,3 +8,7 @@ export {
   TELEGRAM_CAPTION_LIMIT,
 } from "./telegram-html-parse.js";
 export type { TelegramEntity, TelegramEntityType, TelegramHtmlParse, TelegramHtmlProblem } from "./telegram-html-parse.js";
+export { markdownToTelegramHtml, markdownToTelegramParts, escapeTelegramHtml, telegramHtmlPlainText } from "./telegram-html.js";
+export { splitTelegramHtml } from "./telegram-split.js";
+export { renderTerminalLine } from "./terminal-lines.js";
+export type { TerminalLineOptions } from "./terminal-lines.js";

@@ -1,0 +1,189 @@
+// Markdown -> Telegram HTML and the splitter: what a person sees, and the invariants that
+// keep Telegram from ever refusing an answer (checked with the fake Bot API's own validator).
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  markdownToTelegramHtml,
+  markdownToTelegramParts,
+  parseTelegramHtml,
+  splitTelegramHtml,
+  validateTelegramHtml,
+  type TelegramEntity,
+} from "../../src/render/index.js";
+
+describe("markdownToTelegramHtml", () => {
+  it("renders the Markdown Claude writes", () => {
+    const md = [
+      "## Plan",
+      "",
+      "I **changed** `src/app.ts` and *renamed* the __helper__; ~~old~~ code is gone.",
+      "See [the docs](https://example.com/a?b=1&c=2) or [app.ts](src/app.ts).",
+      "",
+      "- first",
+      "  - nested",
+      "1. one",
+      "",
+      "> quoted *text*",
+      "",
+      "```ts",
+      "if (a < b && c > d) {}",
+      "```",
+      "",
+      "---",
+      "snake_case_name stays, 2 * 3 * 4 too, ~5 min.",
+    ].join("\n");
+    expect(markdownToTelegramHtml(md)).toBe(
+      [
+        "<b>Plan</b>",
+        "",
+        "I <b>changed</b> <code>src/app.ts</code> and <i>renamed</i> the <b>helper</b>; <s>old</s> code is gone.",
+        'See <a href="https://example.com/a?b=1&amp;c=2">the docs</a> or app.ts (src/app.ts).',
+        "",
+        "• first",
+        "  ◦ nested",
+        "1. one",
+        "",
+        "<blockquote>quoted <i>text</i></blockquote>",
+        "",
+        '<pre><code class="language-ts">if (a &lt; b &amp;&amp; c &gt; d) {}</code></pre>',
+        "",
+        "──────────",
+        "",
+        "snake_case_name stays, 2 * 3 * 4 too, ~5 min.",
+      ].join("\n"),
+    );
+  });
+
+  it("escapes HTML the model writes instead of passing it to Telegram", () => {
+    const html = markdownToTelegramHtml("Use <details> & <br/> here, and `<b>` in code");
+    expect(html).toBe("Use &lt;details&gt; &amp; &lt;br/&gt; here, and <code>&lt;b&gt;</code> in code");
+    expect(validateTelegramHtml(html)).toBeUndefined();
+  });
+
+  it("shows tables as aligned monospace and keeps unclosed emphasis as typed", () => {
+    expect(markdownToTelegramHtml("| a | bb |\n|---|---|\n| ccc | d |")).toBe("<pre>a   | bb\nccc | d</pre>");
+    expect(markdownToTelegramHtml("**bold never closed and *half")).toBe("**bold never closed and *half");
+    expect(markdownToTelegramHtml("***both***")).toBe("<i><b>both</b></i>");
+  });
+
+  it("moves a code block out of a quote (Telegram cannot nest them) and flattens nested quotes", () => {
+    expect(markdownToTelegramHtml("> a\n> > b\n> ```\n> x\n> ```")).toBe("<blockquote>a\n\nb</blockquote>\n\n<pre>x</pre>");
+  });
+});
+
+describe("markdownToTelegramParts", () => {
+  it("splits a 6,000-character answer with code blocks into valid parts, reopening the code block", () => {
+    const code = Array.from({ length: 120 }, (_, i) => `  line(${i}); // ${"x".repeat(20)}`).join("\n");
+    const md = `# Report\n\n${"Some prose. ".repeat(150)}\n\n\`\`\`python\n${code}\n\`\`\`\n\nDone.`;
+    const parts = markdownToTelegramParts(md);
+    expect(md.length).toBeGreaterThan(6000);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(4096);
+      expect(validateTelegramHtml(part)).toBeUndefined();
+    }
+    const withCode = parts.filter((p) => p.includes("line("));
+    expect(withCode.length).toBeGreaterThan(1);
+    for (const part of withCode) expect(part).toMatch(/<pre><code class="language-python">[\s\S]*<\/code><\/pre>/);
+    expect(parts[0]).toMatch(/^<b>Report<\/b>\n\nSome prose\./);
+  });
+
+  it("prefers block boundaries: a paragraph that fits is not cut", () => {
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `Paragraph ${i} ${"word ".repeat(20)}`.trim());
+    const parts = markdownToTelegramParts(paragraphs.join("\n\n"), 400);
+    for (const part of parts) expect(part).toMatch(/^Paragraph \d[\s\S]*word$/);
+  });
+
+  it("cuts inside formatting when it must, closing and reopening the tags", () => {
+    const parts = splitTelegramHtml(`<b>${"bold ".repeat(100)}</b>`, 120);
+    expect(parts.length).toBeGreaterThan(4);
+    for (const part of parts) {
+      expect(part).toMatch(/^<b>.*<\/b>$/);
+      expect(part.length).toBeLessThanOrEqual(120);
+    }
+  });
+
+  it("returns nothing for an answer with nothing to show", () => {
+    expect(markdownToTelegramParts("  \n\n ")).toEqual([]);
+  });
+});
+
+// --- properties -------------------------------------------------------------------
+
+const markdownPiece = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      "**", "*", "_", "__", "~~", "~", "`", "``", "```", "```py\n", "~~~\n", "\n", "\n\n", "# ", "### ", "- ", "  - ", "1. ",
+      "> ", "> > ", "[", "](", ")", "](https://x.io/a_b?c=1&d=2)", "](src/a.ts)", "![", "<https://x.io>", "|", "| a | b |\n|---|---|\n",
+      "---\n", "===\n", "<", ">", "&", "&amp;", " ", "\\", "!", "word", "😀", "é", "\t", "    ", "<b>", "</i>", "\r\n", "\u0000",
+    ),
+  },
+);
+const markdown = fc.array(markdownPiece, { maxLength: 60 }).map((pieces) => pieces.join(""));
+const longMarkdown = fc.array(markdownPiece, { minLength: 200, maxLength: 900 }).map((pieces) => pieces.join(""));
+
+function textOf(html: string): string {
+  const parsed = parseTelegramHtml(html);
+  if (!parsed.ok) throw new Error(`invalid Telegram HTML (${parsed.error}): ${html}`);
+  return parsed.text;
+}
+
+/** The text with what Markdown moved out of it put back: a link's URL after it, a code block's language before it. */
+function textWithTargets(html: string): string {
+  const parsed = parseTelegramHtml(html);
+  if (!parsed.ok) throw new Error(parsed.error);
+  const inserts: { at: number; text: string }[] = parsed.entities.flatMap((e: TelegramEntity) => [
+    ...(e.type === "text_link" ? [{ at: e.offset + e.length, text: ` ${e.url!} ` }] : []),
+    ...(e.type === "pre" && e.language !== undefined ? [{ at: e.offset, text: ` ${e.language} ` }] : []),
+  ]);
+  let text = parsed.text;
+  for (const insert of inserts.sort((a, b) => b.at - a.at)) text = text.slice(0, insert.at) + insert.text + text.slice(insert.at);
+  return text;
+}
+
+const letters = (s: string): string => (s.match(/[\p{L}\p{N}]/gu) ?? []).join("");
+const squeeze = (s: string): string => s.replace(/\s+/g, "");
+
+describe("properties", () => {
+  it("any Markdown renders to HTML Telegram accepts, keeping every letter and digit", () => {
+    fc.assert(
+      fc.property(markdown, (md) => {
+        const html = markdownToTelegramHtml(md);
+        const parsed = parseTelegramHtml(html);
+        expect(parsed.ok ? undefined : parsed.error).toBeUndefined();
+        expect(letters(textWithTargets(html))).toBe(letters(md));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("any Markdown splits into parts within the limit, each valid, losing only whitespace", () => {
+    fc.assert(
+      fc.property(longMarkdown, fc.integer({ min: 60, max: 4096 }), (md, limit) => {
+        const parts = markdownToTelegramParts(md, limit);
+        for (const part of parts) {
+          expect(part.length).toBeLessThanOrEqual(limit);
+          expect(validateTelegramHtml(part, limit)).toBeUndefined();
+        }
+        expect(squeeze(parts.map(textOf).join(""))).toBe(squeeze(textOf(markdownToTelegramHtml(md))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("splitting is lossless for long single blocks too (one huge code block, one huge line)", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 3000 }), fc.integer({ min: 60, max: 700 }), fc.boolean(), (body, limit, asCode) => {
+        const md = asCode ? `\`\`\`sh\n${body.replace(/`/g, "'")}\n\`\`\`` : body;
+        const parts = markdownToTelegramParts(md, limit);
+        for (const part of parts) expect(validateTelegramHtml(part, limit)).toBeUndefined();
+        expect(squeeze(parts.map(textOf).join(""))).toBe(squeeze(textOf(markdownToTelegramHtml(md))));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
