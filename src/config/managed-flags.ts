@@ -4,11 +4,11 @@
 type ManagedFlag = { long: string; short?: string; why: string };
 
 const MANAGED: readonly ManagedFlag[] = [
-  { long: "--print", short: "-p", why: "Telecode always runs the CLI in print mode" },
-  { long: "--output-format", why: "Telecode speaks stream-json to the CLI" },
-  { long: "--input-format", why: "Telecode speaks stream-json to the CLI" },
-  { long: "--resume", short: "-r", why: "Telecode resumes sessions itself (/resume)" },
-  { long: "--continue", short: "-c", why: "Telecode resumes sessions itself (/resume)" },
+  { long: "--print", short: "-p", why: "Telecode runs the CLI in print mode itself" },
+  { long: "--output-format", why: "Telecode speaks stream-json to the CLI itself" },
+  { long: "--input-format", why: "Telecode speaks stream-json to the CLI itself" },
+  { long: "--resume", short: "-r", why: "Telecode resumes sessions itself; use /resume" },
+  { long: "--continue", short: "-c", why: "Telecode resumes sessions itself; use /resume" },
   { long: "--permission-mode", why: "set claude.permission_mode or use /mode instead" },
   { long: "--permission-prompt-tool", why: "Telecode answers permission prompts itself" },
   { long: "--dangerously-skip-permissions", why: "set claude.dangerously_skip_permissions instead" },
@@ -29,12 +29,15 @@ function managedFlagOf(arg: string): ManagedFlag | undefined {
   return undefined;
 }
 
+/** The arguments that spell a managed flag, each with why it is refused. */
+export function findManagedFlags(args: readonly string[]): { arg: string; why: string }[] {
+  return args.flatMap((arg) => {
+    const flag = managedFlagOf(arg);
+    return flag ? [{ arg, why: flag.why }] : [];
+  });
+}
+
 /** Problems with extra CLI arguments, one sentence each; empty when they are acceptable. */
 export function validateExtraArgs(args: readonly string[]): string[] {
-  const problems: string[] = [];
-  for (const arg of args) {
-    const flag = managedFlagOf(arg);
-    if (flag) problems.push(`${JSON.stringify(arg)} is managed by Telecode and cannot be passed (${flag.why})`);
-  }
-  return problems;
+  return findManagedFlags(args).map(({ arg, why }) => `${JSON.stringify(arg)} is managed by Telecode and cannot be passed (${why})`);
 }

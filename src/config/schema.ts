@@ -2,7 +2,7 @@
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
 import type { PermissionMode } from "../domain/index.js";
-import { validateExtraArgs } from "./managed-flags.js";
+import { findManagedFlags } from "./managed-flags.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
@@ -81,7 +81,7 @@ const claudeSchema = z
       effort: z.enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` }).default(""),
       allowed_tools: stringList(STRING),
       extra_args: stringList(STRING).superRefine((args, ctx) => {
-        for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: `has ${problem}` });
+        for (const { arg, why } of findManagedFlags(args)) ctx.addIssue({ code: "custom", message: `must not contain ${JSON.stringify(arg)} (${why})` });
       }),
       use_api_billing: z.boolean({ error: BOOL }).default(false),
       dangerously_skip_permissions: z.boolean({ error: BOOL }).default(false),

@@ -1,6 +1,6 @@
 // Hot reload: watches the config file, reloads after a quiet period, applies the parts that
 // are safe to change while running, and names the keys that only take effect after a restart.
-import { watch, type FSWatcher } from "node:fs";
+import { statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Config, ConfigWarning } from "./config-types.js";
 import { ConfigError } from "./errors.js";
@@ -86,6 +86,9 @@ export function watchConfig(path: string, onChange: (reload: ConfigReload) => vo
   const reload = (): void => {
     timer = undefined;
     if (closed) return;
+    // An editor saving in place truncates first; an empty file is a save in progress, and
+    // the write that follows brings another event.
+    if (statSync(path, { throwIfNoEntry: false })?.size === 0) return;
     let loaded;
     try {
       loaded = loadConfig({ configPath: path, env: options.env });
