@@ -1,0 +1,139 @@
+// What an approval shows (Bash, Edit diff, Write head, other tools' key fields, why the CLI
+// asks) and what each choice sends back, including "always allow in this session".
+import { describe, expect, it } from "vitest";
+import type { ApprovalRequest } from "../../src/domain/events.js";
+import {
+  approvalPrompt, compactLineDiff, personDeniedMessage, promptLines, resolveApproval, splitLongText, type DiffLine,
+} from "../../src/policy/index.js";
+import { fixtureRequest } from "./fixture-events.js";
+import { asked, machine, responded } from "./machine-harness.js";
+
+const bash = fixtureRequest("c-control-bash-allow", "Bash");
+const req = (toolName: string, input: Record<string, unknown>, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
+  requestId: "r1", toolName, input, permissionSuggestions: [], ...extra,
+});
+
+describe("what an approval shows", () => {
+  it("Bash: the command and its description, and why the CLI asks", () => {
+    const prompt = approvalPrompt({ ...bash, decisionReason: "A variable in this command can't be checked before it runs" });
+    expect(prompt.title).toBe("Run: touch created-by-test.txt && echo made");
+    expect(prompt.sections).toEqual([
+      { kind: "text", text: "Create a marker file" },
+      { kind: "code", label: "command", text: "touch created-by-test.txt && echo made" },
+      { kind: "text", label: "Why it asks", text: "A variable in this command can't be checked before it runs" },
+    ]);
+  });
+
+  it("Edit: a compact diff with a few lines of context", () => {
+    const old = ["a", "b", "c", "d", "e", "f", "g", "h"].join("\n");
+    const next = ["a", "b", "c", "d", "E", "f", "g", "h"].join("\n");
+    const prompt = approvalPrompt(req("Edit", { file_path: "/p/app.ts", old_string: old, new_string: next }));
+    expect(prompt.title).toBe("Edit /p/app.ts");
+    expect(prompt.sections[0]).toEqual({
+      kind: "diff",
+      path: "/p/app.ts",
+      lines: [
+        { op: "gap", skipped: 2 },
+        { op: "context", text: "c" },
+        { op: "context", text: "d" },
+        { op: "removed", text: "e" },
+        { op: "added", text: "E" },
+        { op: "context", text: "f" },
+        { op: "context", text: "g" },
+        { op: "gap", skipped: 1 },
+      ],
+    });
+  });
+
+  it("Write: the path and the first lines, with how many more", () => {
+    const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+    const prompt = approvalPrompt(req("Write", { file_path: "/p/new.txt", content }));
+    const [head] = prompt.sections;
+    expect(head).toMatchObject({ kind: "code", label: "/p/new.txt" });
+    expect(head?.kind === "code" && head.text.split("\n")).toEqual([...Array.from({ length: 12 }, (_, i) => `line ${i + 1}`), "… 18 more lines"]);
+  });
+
+  it("other tools: their key fields, shortened, scalars first", () => {
+    const prompt = approvalPrompt(req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }));
+    expect(prompt.sections[0]).toEqual({ kind: "fields", fields: [{ name: "sql", value: "select * from users" }, { name: "limit", value: "5" }, { name: "options", value: '{"deep":true}' }] });
+    expect(prompt.sections.at(-1)).toEqual({ kind: "text", text: "Requested by a subagent." });
+  });
+
+  it("choices: Allow, Always allow in this session (when the CLI suggests rules), Deny", () => {
+    expect(approvalPrompt(bash).choices.map((c) => [c.id, c.label])).toEqual([
+      ["allow", "Allow"],
+      ["always", "Always allow in this session"],
+      ["deny", "Deny"],
+    ]);
+    expect(approvalPrompt(req("Bash", { command: "x" })).choices.map((c) => c.id)).toEqual(["allow", "deny"]);
+  });
+
+  it("the plain-text form lists everything a terminal shows", () => {
+    expect(promptLines(approvalPrompt(bash))).toEqual([
+      "Run: touch created-by-test.txt && echo made",
+      "Create a marker file",
+      "command:",
+      "  touch created-by-test.txt && echo made",
+      "  [1] Allow",
+      "  [2] Always allow in this session",
+      "  [3] Deny",
+    ]);
+  });
+});
+
+describe("what each answer sends", () => {
+  it("Allow echoes the input", () => {
+    expect(resolveApproval(bash, { kind: "choice", choiceId: "allow" })?.answer).toEqual({ behavior: "allow", updatedInput: bash.input });
+  });
+  it("Always allow carries the CLI's rule suggestions for this session only, not its mode switch", () => {
+    const answer = resolveApproval(bash, { kind: "choice", choiceId: "always" })?.answer;
+    expect(answer).toEqual({
+      behavior: "allow",
+      updatedInput: bash.input,
+      updatedPermissions: [
+        { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch created-by-test.txt && echo made" }], behavior: "allow", destination: "session" },
+        { type: "addDirectories", directories: ["/home/user/project"], destination: "session" },
+      ],
+    });
+  });
+  it("Deny tells the model not to retry and to explain or propose another way", () => {
+    const answer = resolveApproval(bash, { kind: "choice", choiceId: "deny" })?.answer;
+    expect(answer).toEqual({ behavior: "deny", message: personDeniedMessage("Bash") });
+    expect(personDeniedMessage("Bash")).toMatch(/phone.*Do not retry the same call.*propose another way/s);
+  });
+  it("a typed reply is a deny that carries the person's words", () => {
+    const answer = resolveApproval(bash, { kind: "text", text: "no, use pnpm" })?.answer;
+    expect(answer?.behavior === "deny" && answer.message).toMatch(/The person replied: "no, use pnpm"/);
+  });
+  it("preview prompts say why they appear", () => {
+    const m = machine({ mode: "auto", previewChanges: true });
+    const prompt = asked(m.request(req("Write", { file_path: "a", content: "b" })));
+    expect(prompt?.caption).toMatch(/previews changes/);
+    expect(responded(m.tap("r1", "allow"))?.behavior).toBe("allow");
+  });
+});
+
+describe("text helpers", () => {
+  it("compactLineDiff: equal texts give nothing; long diffs are cut with a final gap", () => {
+    expect(compactLineDiff("same\n", "same\n")).toEqual([]);
+    const old = Array.from({ length: 100 }, (_, i) => `o${i}`).join("\n");
+    const next = Array.from({ length: 100 }, (_, i) => `n${i}`).join("\n");
+    const diff = compactLineDiff(old, next, { maxLines: 10 });
+    expect(diff).toHaveLength(10);
+    expect(diff.at(-1)).toEqual<DiffLine>({ op: "gap", skipped: 191 });
+  });
+  it("compactLineDiff: an insertion in the middle keeps its neighbours", () => {
+    expect(compactLineDiff("a\nb\nc", "a\nb\nx\nc", { contextLines: 1 })).toEqual([
+      { op: "gap", skipped: 1 },
+      { op: "context", text: "b" },
+      { op: "added", text: "x" },
+      { op: "context", text: "c" },
+    ]);
+  });
+  it("splitLongText: parts within the limit, split at line breaks, nothing lost", () => {
+    const plan = Array.from({ length: 50 }, (_, i) => `${i + 1}. a step of the plan`).join("\n");
+    const parts = splitLongText(plan, 200);
+    expect(parts.every((p) => p.length <= 200)).toBe(true);
+    expect(parts.join("\n")).toBe(plan);
+  });
+});

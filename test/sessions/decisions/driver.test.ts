@@ -1,0 +1,280 @@
+// The driver between the engine, the pure machine and a front end: answers reach decide()
+// once, the re-arm ack comes before the turn closes, timeouts fire while the CLI waits,
+// withdrawal and session end expire prompts, typed replies steer.
+import { describe, expect, it } from "vitest";
+import type { SessionController } from "../../../src/claude/index.js";
+import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../../../src/domain/events.js";
+import { noLongerPendingMessage, timedOutMessage, unattendedMessage, type DecisionSettings } from "../../../src/policy/index.js";
+import { createDecisionDriver, createDecisionRegistry, type DecisionRegistry } from "../../../src/sessions/decisions/index.js";
+import { fixtureEvents, fixtureRequest } from "../../policy/fixture-events.js";
+import { fakeClock, manualSession, recordingPort, settleMicrotasks, type RecordingPort } from "./fakes.js";
+
+const bash = fixtureRequest("c-control-bash-allow", "Bash");
+const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
+const run = { id: "run-1", unattended: false };
+const turnFinished: TurnFinished = { type: "turn_finished", ok: true, answer: "", interrupted: false, costUsd: 0, numTurns: 1, durationMs: 1, origin: { kind: "user" } };
+
+function setup(settings: Partial<DecisionSettings> = {}, opts: { port?: RecordingPort; registry?: DecisionRegistry; sessionKey?: string } = {}) {
+  const port = opts.port ?? recordingPort();
+  const registry = opts.registry ?? createDecisionRegistry();
+  const clock = fakeClock(1_000);
+  let n = 0;
+  const sessionKey = opts.sessionKey ?? "chat-1";
+  const driver = createDecisionDriver({ sessionKey, settings, port, registry, clock, newDecisionId: () => `${sessionKey}-d${++n}` });
+  const decide = (request: ApprovalRequest, signal = new AbortController().signal, r: typeof run | undefined = run) => driver.decide(request, { signal, run: r });
+  return { port, registry, clock, driver, decide };
+}
+
+describe("the driver is the engine's SessionController", () => {
+  it("fits the engine's interface", () => {
+    const { driver } = setup();
+    const controller: SessionController = driver;
+    expect(typeof controller.decide).toBe("function");
+  });
+
+  it("autonomous allows answer at once without asking anyone", async () => {
+    const { driver, port, decide } = setup({ mode: "auto" });
+    await expect(decide(bash)).resolves.toEqual({ behavior: "allow", updatedInput: bash.input, by: "policy" });
+    expect(port.asks).toEqual([]);
+    expect(driver.state.pending.size).toBe(0);
+  });
+
+  it("unattended runs are denied without waiting", async () => {
+    const { port, decide } = setup({ mode: "default" });
+    await expect(decide(bash, undefined, { id: "cron-1", unattended: true })).resolves.toEqual({ behavior: "deny", message: unattendedMessage("Bash"), by: "policy" });
+    expect(port.asks).toEqual([]);
+    expect(port.infos[0]?.info.kind).toBe("auto_denied");
+  });
+
+  it("hook callbacks that are not ours get {} at once; ours go to their handler", async () => {
+    const port = recordingPort();
+    const driver = createDecisionDriver({
+      sessionKey: "k", port, registry: createDecisionRegistry(), clock: fakeClock(),
+      ownHooks: new Map([["telecode_cron", () => Promise.resolve({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } })]]),
+    });
+    const signal = new AbortController().signal;
+    await expect(driver.hookCallback("someone_else", { tool_name: "CronCreate" }, signal)).resolves.toEqual({});
+    await expect(driver.hookCallback("telecode_cron", {}, signal)).resolves.toMatchObject({ hookSpecificOutput: { permissionDecision: "allow" } });
+  });
+});
+
+describe("exactly once", () => {
+  it("the first tap wins; a second tap is told 'already answered' and changes nothing", async () => {
+    const { port, registry, decide } = setup();
+    const answer = decide(bash);
+    const { decisionId, prompt, sessionKey, requestId } = port.lastAsk();
+    expect({ sessionKey, requestId, kind: prompt.kind }).toEqual({ sessionKey: "chat-1", requestId: bash.requestId, kind: "approval" });
+    expect(registry.answer(decisionId, { kind: "choice", choiceId: "allow", by: "ann" })).toBe("accepted");
+    expect(registry.answer(decisionId, { kind: "choice", choiceId: "deny", by: "bob" })).toBe("already_answered");
+    await expect(answer).resolves.toEqual({ behavior: "allow", updatedInput: bash.input, by: "ann" });
+    expect(port.outcomes).toEqual([{ decisionId, outcome: { decision: "allow", reason: "person", by: "ann", summary: "Allowed" } }]);
+  });
+
+  it("a control_cancel_request (abort) withdraws it: the prompt settles, a late tap is 'no longer pending'", async () => {
+    const { port, registry, decide } = setup();
+    const ac = new AbortController();
+    const answer = decide(bash, ac.signal);
+    const { decisionId } = port.lastAsk();
+    ac.abort();
+    await expect(answer).resolves.toMatchObject({ behavior: "deny", message: noLongerPendingMessage });
+    expect(port.outcomes[0]?.outcome).toMatchObject({ decision: "none", reason: "withdrawn" });
+    expect(registry.answer(decisionId, { kind: "choice", choiceId: "allow" })).toBe("no_longer_pending");
+  });
+
+  it("the approval_withdrawn event (fixture i3) withdraws it too, once", async () => {
+    const { driver, port, decide } = setup();
+    const ac = new AbortController();
+    let answer: Promise<unknown> | undefined;
+    for (const event of fixtureEvents("i3-interrupt-pending-permission")) {
+      driver.observe(event);
+      if (event.type === "approval_requested") answer = decide(event.request, ac.signal);
+    }
+    ac.abort();
+    await expect(answer).resolves.toMatchObject({ behavior: "deny", by: "withdrawn" });
+    expect(port.outcomes).toHaveLength(1);
+    expect(port.outcomes[0]?.outcome.summary).toBe("Withdrawn by Claude");
+  });
+
+  it("a request already withdrawn when it arrives is never shown", async () => {
+    const { port, decide } = setup();
+    const ac = new AbortController();
+    ac.abort();
+    await expect(decide(bash, ac.signal)).resolves.toMatchObject({ behavior: "deny" });
+    expect(port.asks).toEqual([]);
+  });
+
+  it("the session's end expires every open decision of that session only", async () => {
+    const registry = createDecisionRegistry();
+    const a = setup({}, { registry, sessionKey: "a" });
+    const b = setup({}, { registry, sessionKey: "b" });
+    const pa = a.decide(bash);
+    const pq = a.decide(question);
+    const pb = b.decide(bash);
+    a.driver.end();
+    await expect(pa).resolves.toMatchObject({ behavior: "deny", by: "session end" });
+    await expect(pq).resolves.toMatchObject({ behavior: "deny", by: "session end" });
+    expect(a.port.outcomes.map((s) => s.outcome.reason)).toEqual(["session_end", "session_end"]);
+    expect(registry.answer("a-d1", { kind: "choice", choiceId: "allow" })).toBe("no_longer_pending");
+    expect(registry.pendingFor("a")).toEqual([]);
+    expect(registry.answer("b-d1", { kind: "choice", choiceId: "deny" })).toBe("accepted");
+    await expect(pb).resolves.toMatchObject({ behavior: "deny" });
+  });
+
+  it("a front end that answers from inside ask() still gets exactly one answer through", async () => {
+    const registry = createDecisionRegistry();
+    const port = recordingPort((view) => registry.answer(view.decisionId, { kind: "choice", choiceId: "allow" }));
+    const { decide, clock } = setup({ approvalTimeoutMs: 5_000 }, { port, registry });
+    await expect(decide(bash)).resolves.toMatchObject({ behavior: "allow" });
+    expect(port.outcomes).toHaveLength(1);
+    expect(clock.activeTimers).toBe(0);
+  });
+
+  it("a front end that throws does not stop the decision", async () => {
+    const errors: string[] = [];
+    const registry = createDecisionRegistry();
+    const port = { ask: () => { throw new Error("telegram down"); }, settled: () => undefined, inform: () => undefined };
+    const driver = createDecisionDriver({ sessionKey: "k", port, registry, clock: fakeClock(), onPortError: (e, call) => errors.push(`${call}: ${String(e)}`) });
+    const answer = driver.decide(bash, { signal: new AbortController().signal, run });
+    const [view] = registry.pendingFor("k");
+    registry.answer(view?.decisionId ?? "", { kind: "choice", choiceId: "deny" });
+    await expect(answer).resolves.toMatchObject({ behavior: "deny" });
+    expect(errors).toEqual(["ask: Error: telegram down"]);
+  });
+});
+
+describe("typed replies", () => {
+  it("a text message while an approval is pending denies with the person's words", async () => {
+    const { registry, decide } = setup();
+    const answer = decide(bash);
+    expect(registry.answerByText("chat-1", "no, use pnpm", "ann")).toBe("accepted");
+    const result = await answer;
+    expect(result.behavior === "deny" && result.message).toMatch(/The person replied: "no, use pnpm"/);
+    expect(result.by).toBe("ann");
+    expect(registry.answerByText("chat-1", "hello again")).toBe("no_pending");
+  });
+
+  it("goes to the question awaiting typed text rather than to an older approval", async () => {
+    const { port, registry, decide } = setup();
+    const approval = decide(bash);
+    const asked = decide(question);
+    const q = port.lastAsk();
+    registry.answer(q.decisionId, { kind: "choice", choiceId: "q0:type" });
+    expect(port.lastAsk()).toMatchObject({ decisionId: q.decisionId, awaitingText: true });
+    registry.answerByText("chat-1", "purple");
+    await expect(asked).resolves.toMatchObject({ behavior: "allow", updatedInput: { answers: { "Which color should the button be?": "purple" } } });
+    expect(registry.pendingFor("chat-1").map((v) => v.requestId)).toEqual([bash.requestId]);
+    registry.answerByText("chat-1", "not now");
+    await expect(approval).resolves.toMatchObject({ behavior: "deny" });
+  });
+});
+
+describe("timeouts fire while the CLI waits", () => {
+  it("deny with 'did not answer in time' when the clock passes the timeout, not before", async () => {
+    const { port, registry, clock, decide } = setup({ approvalTimeoutMs: 60_000 });
+    let done = false;
+    const answer = decide(bash).then((a) => {
+      done = true;
+      return a;
+    });
+    const { decisionId } = port.lastAsk();
+    clock.advance(59_999);
+    await settleMicrotasks();
+    expect(done).toBe(false);
+    clock.advance(1);
+    await expect(answer).resolves.toEqual({ behavior: "deny", message: timedOutMessage("Bash"), by: "timeout" });
+    expect(port.outcomes[0]?.outcome).toMatchObject({ reason: "timeout", summary: "No answer in time" });
+    expect(registry.answer(decisionId, { kind: "choice", choiceId: "allow" })).toBe("no_longer_pending");
+  });
+
+  it("no timeout configured: waits as long as the session lives", async () => {
+    const { port, clock, decide, driver } = setup({ approvalTimeoutMs: null });
+    const answer = decide(bash);
+    clock.advance(7 * 24 * 3600_000);
+    expect(port.outcomes).toEqual([]);
+    driver.end();
+    await expect(answer).resolves.toMatchObject({ by: "session end" });
+  });
+
+  it("an answer cancels the timer; each question step restarts it", async () => {
+    const { port, registry, clock, decide } = setup({ approvalTimeoutMs: 1_000 });
+    const multi: ApprovalRequest = {
+      ...question,
+      requestId: "multi",
+      input: { questions: [{ question: "A?", multiSelect: false, options: [{ label: "x" }, { label: "y" }] }, { question: "B?", multiSelect: false, options: [{ label: "z" }, { label: "w" }] }] },
+    };
+    const answer = decide(multi);
+    const { decisionId } = port.lastAsk();
+    clock.advance(900);
+    registry.answer(decisionId, { kind: "choice", choiceId: "q0:opt0" });
+    clock.advance(900);
+    expect(port.outcomes).toEqual([]);
+    registry.answer(decisionId, { kind: "choice", choiceId: "q1:opt1" });
+    await expect(answer).resolves.toMatchObject({ updatedInput: { answers: { "A?": "x", "B?": "w" } } });
+    expect(clock.activeTimers).toBe(0);
+  });
+});
+
+describe("re-arm ordering with the engine's session controls", () => {
+  async function approvedPlanTurn(settings: Partial<DecisionSettings> = {}) {
+    const s = setup({ mode: "plan", ...settings });
+    const events: TelecodeEvent[] = fixtureEvents("e-plan-exit-allow");
+    for (const event of events) {
+      if (event.type === "turn_finished") break;
+      s.driver.observe(event);
+      if (event.type === "approval_requested") {
+        const answer = s.decide(event.request);
+        s.registry.answer(s.port.lastAsk().decisionId, { kind: "choice", choiceId: "approve" });
+        await expect(answer).resolves.toMatchObject({ behavior: "allow" });
+      }
+    }
+    return s;
+  }
+
+  it("fixture e: the set_permission_mode plan ack comes before the turn-closing event", async () => {
+    const { driver } = await approvedPlanTurn();
+    const log: string[] = [];
+    const session = manualSession(log);
+    const delivered = driver.beforeTurnFinished({ session, turn: turnFinished }).then(() => log.push("turn_finished delivered"));
+    await settleMicrotasks();
+    expect(log).toEqual(["set_permission_mode plan"]);
+    session.ack();
+    await delivered;
+    expect(log).toEqual(["set_permission_mode plan", "ack plan", "turn_finished delivered"]);
+    // Acked: the next close sends nothing.
+    await driver.beforeTurnFinished({ session, turn: turnFinished });
+    expect(log).toHaveLength(3);
+  });
+
+  it("a failed set_permission_mode still lets the turn close, and says so", async () => {
+    const { driver, port } = await approvedPlanTurn();
+    const session = manualSession([]);
+    const closing = driver.beforeTurnFinished({ session, turn: turnFinished });
+    await settleMicrotasks();
+    session.fail("Claude Code is not running.");
+    await closing;
+    expect(port.infos.at(-1)?.info).toMatchObject({ kind: "plan_rearm_failed", title: expect.stringContaining("Claude Code is not running.") as unknown });
+  });
+
+  it("re-arm off: the turn closes without set_permission_mode", async () => {
+    const { driver } = await approvedPlanTurn({ rearmPlanMode: false });
+    const log: string[] = [];
+    await driver.beforeTurnFinished({ session: manualSession(log), turn: turnFinished });
+    expect(log).toEqual([]);
+  });
+
+  it("deferred at the close, re-armed before the follow-up once the agent ended", async () => {
+    const { driver, port } = await approvedPlanTurn();
+    driver.observe({ type: "task_changed", taskId: "t1", phase: "started", taskType: "local_agent" });
+    const log: string[] = [];
+    const session = manualSession(log);
+    await driver.beforeTurnFinished({ session, turn: turnFinished });
+    expect(log).toEqual([]);
+    expect(port.infos.at(-1)?.info.kind).toBe("plan_rearm_deferred");
+    driver.observe({ type: "task_changed", taskId: "t1", phase: "finished", taskType: "local_agent", status: "completed" });
+    const followUp = driver.beforeFollowUp(session).then(() => log.push("follow-up written"));
+    await settleMicrotasks();
+    session.ack();
+    await followUp;
+    expect(log).toEqual(["set_permission_mode plan", "ack plan", "follow-up written"]);
+  });
+});
