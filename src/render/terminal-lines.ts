@@ -1,0 +1,145 @@
+// Renders one Telecode event as plain terminal text (used by `telecode replay` and the
+// terminal front end). Pure and stateless: one event in, the text to print (or nothing) out.
+// No colours or cursor control here; a front end may add them around these lines.
+import { excerpt, formatCount, formatDurationMs, formatUsd } from "../domain/index.js";
+import type { NoteKind, TelecodeEvent, ToolKind } from "../domain/index.js";
+
+export type TerminalLineOptions = {
+  /** Show thinking blocks (default true). */
+  showThinking?: boolean;
+  /** Longest text shown for thinking and tool details before "…". Default 300. */
+  maxDetailChars?: number;
+};
+
+const TOOL_ICONS: Readonly<Record<ToolKind, string>> = {
+  command: "$",
+  file_change: "✎",
+  tool: "•",
+  web: "⌕",
+  note: "☰",
+  subagent: "⧉",
+};
+
+const NOTE_ICONS: Readonly<Record<NoteKind, string>> = {
+  rate_limit: "⏳",
+  api_retry: "↻",
+  compaction: "⇊",
+  warning: "⚠",
+  info: "ℹ",
+  stall: "…",
+};
+
+/** Subagent lines are indented under the tool call that started them. */
+function indent(parentToolUseId: string | null): string {
+  return parentToolUseId === null ? "" : "  │ ";
+}
+
+function oneLine(text: string, maxChars: number): string {
+  return excerpt(text.replace(/\s*\n\s*/g, " ⏎ "), maxChars);
+}
+
+function toolLabel(name: string, title: string): string {
+  return title === name || title === "" ? name : `${name} ${title}`;
+}
+
+/**
+ * The text for one event: one or more lines joined by "\n" (no trailing newline), or
+ * undefined for events a terminal does not show (task progress; thinking when hidden).
+ */
+export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOptions = {}): string | undefined {
+  const max = options.maxDetailChars ?? 300;
+  switch (event.type) {
+    case "session_started": {
+      const version = event.cliVersion === undefined ? "" : ` · Claude Code ${event.cliVersion}`;
+      return `● session ${event.sessionId} · ${event.model || "default model"} · ${event.permissionMode || "default"} mode · ${event.cwd}${version}`;
+    }
+    case "turn_started":
+      return event.origin.kind === "self" ? `── turn ${event.turn} (started by Claude Code: ${event.origin.reason}) ──` : `── turn ${event.turn} ──`;
+    case "tool_started":
+      return `${indent(event.parentToolUseId)}▸ ${TOOL_ICONS[event.kind]} ${oneLine(toolLabel(event.name, event.title), max)}`;
+    case "tool_updated":
+      return `  … ${oneLine(event.detail, max)}`;
+    case "tool_finished": {
+      const mark = event.ok ? "✓" : "✗";
+      // A success needs only a glimpse of its output; a failure says why in full.
+      const shown = event.ok ? oneLine(event.detail.split("\n", 1)[0] ?? "", Math.min(max, 80)) : oneLine(event.detail, max);
+      const detail = shown === "" ? "" : ` — ${shown}`;
+      return `${indent(event.parentToolUseId)}${mark} ${TOOL_ICONS[event.kind]} ${oneLine(toolLabel(event.name, event.title), 120)}${detail}`;
+    }
+    case "text": {
+      const prefix = indent(event.parentToolUseId);
+      return prefix === "" ? event.text : event.text.split("\n").map((line) => prefix + line).join("\n");
+    }
+    case "thinking":
+      if (options.showThinking === false) return undefined;
+      return `${indent(event.parentToolUseId)}∴ ${oneLine(event.text, max)}`;
+    case "note":
+      return `${NOTE_ICONS[event.kind]} ${event.text}`;
+    case "mode_changed":
+      return `◆ permission mode: ${event.mode}`;
+    case "task_changed": {
+      if (event.phase === "updated") return undefined;
+      const what = event.description ?? event.taskType ?? event.taskId;
+      const status = event.status === undefined ? "" : ` (${event.status})`;
+      return `  ◇ background task ${event.phase}: ${what}${status}`;
+    }
+    case "approval_requested": {
+      const r = event.request;
+      const about = describeInput(r.input, max);
+      const description = r.description === undefined || r.description === about ? "" : ` (${oneLine(r.description, 120)})`;
+      const why = r.decisionReason === undefined ? "" : ` — ${r.decisionReason}`;
+      return `? approval needed: ${r.toolName}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why} [${r.requestId}]`;
+    }
+    case "approval_resolved":
+      return `${event.decision === "allow" ? "✓ allowed" : "✗ denied"} by ${event.by} [${event.requestId}]`;
+    case "approval_withdrawn":
+      return `  approval withdrawn by Claude Code [${event.requestId}]`;
+    case "question_asked":
+      return event.questions.map((q) => `? ${q.question} (${q.options.map((o) => o.label).join(" / ")})`).join("\n");
+    case "usage": {
+      const context = event.contextPercent === undefined ? "" : ` · context ${event.contextPercent}%`;
+      return `  tokens ${formatCount(event.inputTokens)} in / ${formatCount(event.outputTokens)} out · session ${formatUsd(event.costUsd)}${context}`;
+    }
+    case "turn_finished": {
+      const stats = `${event.numTurns} step${event.numTurns === 1 ? "" : "s"} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
+      if (event.interrupted) return `■ interrupted · ${stats}`;
+      if (!event.ok) return `■ failed: ${event.error ?? "unknown error"} · ${stats}`;
+      return `■ done · ${stats}`;
+    }
+    case "run_completed": {
+      const state = event.cancelled ? "cancelled" : event.interrupted ? "interrupted" : event.ok ? "completed" : `failed: ${event.error ?? "unknown error"}`;
+      return `■ run ${event.runId} ${state} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
+    }
+  }
+}
+
+/** A compact "key: value" view of a tool input for the approval line. */
+function describeInput(input: Readonly<Record<string, unknown>>, max: number): string {
+  const command = input["command"];
+  if (typeof command === "string") return command;
+  const path = input["file_path"];
+  if (typeof path === "string") return path;
+  const plan = input["plan"];
+  if (typeof plan === "string") {
+    const file = input["planFilePath"];
+    return `plan of ${plan.split("\n").length} lines${typeof file === "string" ? ` in ${file}` : ""}`;
+  }
+  const questions = input["questions"];
+  if (Array.isArray(questions)) return questions.map(describeQuestion).join("; ");
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+    parts.push(`${key}: ${text}`);
+    if (parts.join(", ").length > max) break;
+  }
+  return excerpt(parts.join(", "), max);
+}
+
+function describeQuestion(question: unknown): string {
+  if (typeof question !== "object" || question === null) return "?";
+  const q = question as { question?: unknown; options?: unknown };
+  const text = typeof q.question === "string" ? q.question : "?";
+  if (!Array.isArray(q.options)) return text;
+  const labels = q.options.map((o: unknown) => (typeof o === "object" && o !== null && typeof (o as { label?: unknown }).label === "string" ? (o as { label: string }).label : "?"));
+  return `${text} (${labels.join(" / ")})`;
+}
