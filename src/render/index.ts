@@ -12,5 +12,3 @@ export { markdownToTelegramHtml, markdownToTelegramParts, escapeTelegramHtml, te
 export { splitTelegramHtml } from "./telegram-split.js";
 export { renderTerminalLine } from "./terminal-lines.js";
 export type { TerminalLineOptions } from "./terminal-lines.js";
-export { renderTerminalLine } from "./terminal-lines.js";
-export type { TerminalLineOptions } from "./terminal-lines.js";
