@@ -2,7 +2,6 @@
 export type { ClaudeConfig, Config, ConfigWarning, ConfigWarningCode, LimitsConfig, LoadedConfig, ProjectConfig, TelegramConfig } from "./config-types.js";
 export { ConfigError, type ConfigErrorCode } from "./errors.js";
 export { loadConfig, requireTelegram, type LoadConfigOptions } from "./load-config.js";
-export { validateExtraArgs } from "./managed-flags.js";
 export { expandHome, homeDirOf, locateConfigFile, resolveDataDir, type ConfigLocation, type Env } from "./paths.js";
 export { BOT_TOKEN_PATTERN, CONFIG_PERMISSION_MODES, DEFAULT_API_ROOT, EFFORTS, type Effort } from "./schema.js";
 export { applyLiveChanges, diffConfig, watchConfig, type ConfigReload, type ConfigWatcher, type WatchConfigOptions } from "./watch-config.js";

@@ -51,7 +51,8 @@ function issueProblems(issue: z.core.$ZodIssue): string[] {
     const inner = issue.issues[0]?.message ?? "is not a valid name";
     return [`${key} ${inner}`];
   }
-  return [key === "" ? issue.message : `${key} ${issue.message}`];
+  if (key === "" || issue.message.startsWith(`${key}:`)) return [issue.message];
+  return [`${key} ${issue.message}`];
 }
 
 function readText(path: string, mustExist: boolean): string | null {

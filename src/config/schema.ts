@@ -1,8 +1,8 @@
 // The config file's schema (DESIGN.md §9 plus the limits Telecode added), in the file's own
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
+import { validateExtraArgs } from "../claude/index.js";
 import type { PermissionMode } from "../domain/index.js";
-import { findManagedFlags } from "./managed-flags.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
@@ -81,7 +81,8 @@ const claudeSchema = z
       effort: z.enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` }).default(""),
       allowed_tools: stringList(STRING),
       extra_args: stringList(STRING).superRefine((args, ctx) => {
-        for (const { arg, why } of findManagedFlags(args)) ctx.addIssue({ code: "custom", message: `must not contain ${JSON.stringify(arg)} (${why})` });
+        // The engine owns the list of flags it manages; its sentences already name the key.
+      for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: problem });
       }),
       use_api_billing: z.boolean({ error: BOOL }).default(false),
       dangerously_skip_permissions: z.boolean({ error: BOOL }).default(false),
