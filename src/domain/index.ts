@@ -30,3 +30,13 @@ export { describeTool, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
 export type { ToolDescription } from "./tool-kind.js";
 export { excerpt, formatCount, formatDurationMs, formatUsd, createClockFormatter } from "./text-format.js";
 export type { ClockFormatter } from "./text-format.js";
+export { startProgress, reduceProgress, tickProgress, isProgressFinal, DEFAULT_PROGRESS_LIMITS } from "./progress.js";
+export type {
+  ProgressState,
+  ProgressPhase,
+  ProgressTool,
+  ProgressNote,
+  ProgressOutcome,
+  ProgressStart,
+  ProgressLimits,
+} from "./progress.js";

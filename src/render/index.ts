@@ -12,3 +12,7 @@ export { markdownToTelegramHtml, markdownToTelegramParts, escapeTelegramHtml, te
 export { splitTelegramHtml } from "./telegram-split.js";
 export { renderTerminalLine } from "./terminal-lines.js";
 export type { TerminalLineOptions } from "./terminal-lines.js";
+export { renderProgressHtml, renderProgressSummaryHtml } from "./progress-telegram.js";
+export type { ProgressRenderOptions } from "./progress-telegram.js";
+export { renderFinalAnswerParts, renderAnswerFooterHtml, answerFooterOf, renderRunErrorHtml } from "./telegram-final.js";
+export type { AnswerFooter, RunErrorMessage } from "./telegram-final.js";

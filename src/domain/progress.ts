@@ -1,0 +1,225 @@
+// The progress of one run as a pure reducer over TelecodeEvents and time: phase, steps, the
+// recent tool calls, keyed notes, model/effort/mode/context, cost and the outcome. Every
+// front end renders this same state (Telegram, terminal); it knows no transport.
+
+import type { NoteKind, TelecodeEvent, ToolKind } from "./events.js";
+
+export type ProgressPhase = "starting" | "working" | "waiting" | "done" | "failed" | "cancelled" | "interrupted";
+
+export type ProgressTool = {
+  toolUseId: string;
+  name: string;
+  kind: ToolKind;
+  title: string;
+  status: "running" | "done" | "failed";
+  startedAtMs: number;
+  finishedAtMs?: number;
+  /** Set for calls made inside a subagent (shown nested). */
+  parentToolUseId: string | null;
+  /** The latest progress detail, or the result excerpt once finished. */
+  detail?: string;
+};
+
+export type ProgressNote = {
+  /** Notes with the same key replace each other. */
+  key: string;
+  kind: NoteKind;
+  text: string;
+  atMs: number;
+  /** For waits (rate limits): when the wait is expected to end. */
+  untilMs?: number;
+};
+
+export type ProgressOutcome = {
+  ok: boolean;
+  error?: string;
+  interrupted: boolean;
+  cancelled: boolean;
+  durationMs: number;
+};
+
+export type ProgressState = {
+  phase: ProgressPhase;
+  startedAtMs: number;
+  lastEventAtMs: number;
+  finishedAtMs?: number;
+  /** Tool calls started in this run (subagents' included). */
+  steps: number;
+  /** Turns started in this run. */
+  turns: number;
+  /** Running calls and the most recent finished ones, in start order. */
+  tools: readonly ProgressTool[];
+  notes: readonly ProgressNote[];
+  /** Approvals and questions waiting for a person (their request ids). */
+  pendingDecisions: readonly string[];
+  /** Background tasks (agents, shells) still running. */
+  backgroundTaskIds: readonly string[];
+  model?: string;
+  effort?: string;
+  mode?: string;
+  contextPercent?: number;
+  costUsd: number;
+  sessionId?: string;
+  outcome?: ProgressOutcome;
+};
+
+export type ProgressStart = { startedAtMs: number; model?: string; effort?: string; mode?: string; sessionId?: string };
+
+/** How much history the state keeps; renderers show a subset. */
+export type ProgressLimits = { finishedTools: number; runningTools: number; notes: number };
+
+export const DEFAULT_PROGRESS_LIMITS: ProgressLimits = { finishedTools: 8, runningTools: 12, notes: 4 };
+
+const FINAL_PHASES: ReadonlySet<ProgressPhase> = new Set(["done", "failed", "cancelled", "interrupted"]);
+
+export function startProgress(start: ProgressStart): ProgressState {
+  return {
+    phase: "starting",
+    startedAtMs: start.startedAtMs,
+    lastEventAtMs: start.startedAtMs,
+    steps: 0,
+    turns: 0,
+    tools: [],
+    notes: [],
+    pendingDecisions: [],
+    backgroundTaskIds: [],
+    costUsd: 0,
+    ...(start.model === undefined || start.model === "" ? {} : { model: start.model }),
+    ...(start.effort === undefined || start.effort === "" ? {} : { effort: start.effort }),
+    ...(start.mode === undefined || start.mode === "" ? {} : { mode: start.mode }),
+    ...(start.sessionId === undefined ? {} : { sessionId: start.sessionId }),
+  };
+}
+
+export function isProgressFinal(state: ProgressState): boolean {
+  return FINAL_PHASES.has(state.phase);
+}
+
+/** The state after `event`, observed at `nowMs`. Events after the run completed change nothing. */
+export function reduceProgress(
+  state: ProgressState,
+  event: TelecodeEvent,
+  nowMs: number,
+  limits: ProgressLimits = DEFAULT_PROGRESS_LIMITS,
+): ProgressState {
+  if (isProgressFinal(state)) return state;
+  const s: ProgressState = { ...state, lastEventAtMs: nowMs };
+  switch (event.type) {
+    case "session_started":
+      return {
+        ...s,
+        sessionId: event.sessionId,
+        ...(event.model === "" ? {} : { model: event.model }),
+        // The run's own mode name is richer ("plan-auto" runs the CLI in "plan").
+        ...(s.mode === undefined && event.permissionMode !== "" ? { mode: event.permissionMode } : {}),
+      };
+    case "turn_started":
+      return { ...active(s), turns: s.turns + 1, sessionId: event.sessionId };
+    case "tool_started": {
+      const tool: ProgressTool = {
+        toolUseId: event.toolUseId,
+        name: event.name,
+        kind: event.kind,
+        title: event.title,
+        status: "running",
+        startedAtMs: nowMs,
+        parentToolUseId: event.parentToolUseId,
+      };
+      const tools = s.tools.filter((t) => t.toolUseId !== event.toolUseId);
+      return { ...active(clearTransientNotes(s)), steps: s.steps + 1, tools: trimTools([...tools, tool], limits) };
+    }
+    case "tool_updated":
+      return { ...s, tools: s.tools.map((t) => (t.toolUseId === event.toolUseId ? { ...t, detail: event.detail } : t)) };
+    case "tool_finished": {
+      const status = event.ok ? "done" : "failed";
+      const known = s.tools.some((t) => t.toolUseId === event.toolUseId);
+      const finished = (t: ProgressTool): ProgressTool => ({ ...t, title: event.title || t.title, status, finishedAtMs: nowMs, detail: event.detail });
+      const tools = known
+        ? s.tools.map((t) => (t.toolUseId === event.toolUseId ? finished(t) : t))
+        : [...s.tools, finished({ toolUseId: event.toolUseId, name: event.name, kind: event.kind, title: event.title, status, startedAtMs: nowMs, parentToolUseId: event.parentToolUseId })];
+      return { ...active(clearTransientNotes(s)), steps: known ? s.steps : s.steps + 1, tools: trimTools(tools, limits) };
+    }
+    case "text":
+    case "thinking":
+      return active(clearTransientNotes(s));
+    case "note":
+      return { ...s, notes: upsertNote(s.notes, event, nowMs, limits) };
+    case "mode_changed":
+      return { ...s, mode: event.mode };
+    case "task_changed": {
+      const others = s.backgroundTaskIds.filter((id) => id !== event.taskId);
+      return { ...s, backgroundTaskIds: event.phase === "finished" ? others : [...others, event.taskId] };
+    }
+    case "approval_requested":
+      return { ...s, phase: "waiting", pendingDecisions: [...s.pendingDecisions, event.request.requestId] };
+    case "question_asked":
+      return { ...s, phase: "waiting", pendingDecisions: [...s.pendingDecisions, event.requestId] };
+    case "approval_resolved":
+    case "approval_withdrawn": {
+      const pending = s.pendingDecisions.filter((id) => id !== event.requestId);
+      return { ...s, pendingDecisions: pending, phase: pending.length > 0 ? "waiting" : "working" };
+    }
+    case "usage":
+      return {
+        ...s,
+        costUsd: Math.max(s.costUsd, event.costUsd),
+        ...(event.contextPercent === undefined ? {} : { contextPercent: event.contextPercent }),
+      };
+    case "turn_finished":
+      return { ...s, costUsd: Math.max(s.costUsd, event.costUsd) };
+    case "run_completed": {
+      const phase: ProgressPhase = event.cancelled ? "cancelled" : event.interrupted ? "interrupted" : event.ok ? "done" : "failed";
+      const outcome: ProgressOutcome = {
+        ok: event.ok,
+        interrupted: event.interrupted,
+        cancelled: event.cancelled,
+        durationMs: event.durationMs,
+        ...(event.error === undefined ? {} : { error: event.error }),
+      };
+      return {
+        ...s,
+        phase,
+        finishedAtMs: nowMs,
+        costUsd: event.costUsd > 0 ? event.costUsd : s.costUsd,
+        pendingDecisions: [],
+        ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
+        // A call still "running" when the run ended will not finish any more.
+        tools: s.tools.map((t) => (t.status === "running" ? { ...t, status: event.ok ? "done" : "failed", finishedAtMs: nowMs } : t)),
+        notes: s.notes.filter((n) => n.kind !== "stall" && n.kind !== "api_retry"),
+        outcome,
+      };
+    }
+    default:
+      return s;
+  }
+}
+
+/** The state at `nowMs` without a new event: rate-limit waits that have ended are dropped. */
+export function tickProgress(state: ProgressState, nowMs: number): ProgressState {
+  const notes = state.notes.filter((n) => n.untilMs === undefined || n.untilMs > nowMs);
+  return notes.length === state.notes.length ? state : { ...state, notes };
+}
+
+function active(state: ProgressState): ProgressState {
+  return state.phase === "starting" ? { ...state, phase: "working" } : state;
+}
+
+/** Work arrived: a retry or stall note is over. */
+function clearTransientNotes(state: ProgressState): ProgressState {
+  const notes = state.notes.filter((n) => n.kind !== "api_retry" && n.kind !== "stall");
+  return notes.length === state.notes.length ? state : { ...state, notes };
+}
+
+function upsertNote(notes: readonly ProgressNote[], event: Extract<TelecodeEvent, { type: "note" }>, nowMs: number, limits: ProgressLimits): ProgressNote[] {
+  const key = event.key ?? (event.kind === "warning" || event.kind === "info" ? `${event.kind}:${event.text}` : event.kind);
+  const note: ProgressNote = { key, kind: event.kind, text: event.text, atMs: nowMs, ...(event.untilMs === undefined ? {} : { untilMs: event.untilMs }) };
+  return [...notes.filter((n) => n.key !== key), note].slice(-limits.notes);
+}
+
+/** Keeps every running call (up to a cap) and the most recent finished ones, in start order. */
+function trimTools(tools: readonly ProgressTool[], limits: ProgressLimits): ProgressTool[] {
+  const running = tools.filter((t) => t.status === "running").slice(-limits.runningTools);
+  const finished = tools.filter((t) => t.status !== "running").slice(-limits.finishedTools);
+  const keep = new Set([...running, ...finished]);
+  return tools.filter((t) => keep.has(t));
+}

@@ -1,0 +1,128 @@
+// The Telegram progress message of one run (header, recent tool lines, notes, footer) and
+// its compact summary once the run is over, as Telegram HTML always within the limits.
+// Pure: time comes in as `nowMs`, clock formatting as a ClockFormatter.
+
+import { excerpt, formatDurationMs, formatUsd, type ClockFormatter, type ProgressNote, type ProgressPhase, type ProgressState, type ProgressTool } from "../domain/index.js";
+import { escapeTelegramHtml } from "./telegram-html.js";
+import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
+
+export type ProgressRenderOptions = {
+  nowMs: number;
+  /** Formats rate-limit reset times; without it only the time left is shown. */
+  clock?: ClockFormatter;
+  /** Tool lines shown (most recent; running ones first to stay). Default 6. */
+  maxToolLines?: number;
+  /** Notes shown (most recent). Default 3. */
+  maxNotes?: number;
+};
+
+const PHASES: Readonly<Record<ProgressPhase, { icon: string; label: string }>> = {
+  starting: { icon: "⏳", label: "Starting…" },
+  working: { icon: "⚙️", label: "Working" },
+  waiting: { icon: "⏸", label: "Waiting for you" },
+  done: { icon: "✅", label: "Done" },
+  failed: { icon: "❌", label: "Failed" },
+  cancelled: { icon: "⏹", label: "Cancelled" },
+  interrupted: { icon: "⚠️", label: "Interrupted" },
+};
+
+const NOTE_ICONS: Readonly<Record<ProgressNote["kind"], string>> = {
+  rate_limit: "⏳",
+  api_retry: "↻",
+  compaction: "🗜",
+  warning: "⚠️",
+  info: "ℹ️",
+  stall: "💤",
+};
+
+const TOOL_MARKS: Readonly<Record<ProgressTool["status"], string>> = { running: "▸", done: "✓", failed: "✗" };
+
+/** A running call shows its own elapsed time once it runs longer than this. */
+const LONG_RUNNING_MS = 60_000;
+const TITLE_CHARS = 90;
+const DETAIL_CHARS = 80;
+const NOTE_CHARS = 200;
+
+/** The progress message's HTML for `state` at `options.nowMs`; never over Telegram's limit. */
+export function renderProgressHtml(state: ProgressState, options: ProgressRenderOptions): string {
+  let tools = options.maxToolLines ?? 6;
+  let notes = options.maxNotes ?? 3;
+  for (;;) {
+    const html = compose(state, options, tools, notes);
+    // Header and footer are bounded, so dropping lines always gets under the limit.
+    if (html.length <= TELEGRAM_TEXT_LIMIT || (tools === 0 && notes === 0)) return html;
+    if (tools > 0) tools--;
+    else notes--;
+  }
+}
+
+/** One line for the progress message once the run is over: "✅ Done · 2 min 5 s · 14 steps · $0.0421". */
+export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): string {
+  const phase = PHASES[state.phase];
+  const parts = [elapsed(state, nowMs), steps(state.steps)];
+  if (state.costUsd > 0) parts.push(formatUsd(state.costUsd));
+  return `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
+}
+
+function compose(state: ProgressState, options: ProgressRenderOptions, maxTools: number, maxNotes: number): string {
+  const now = options.nowMs;
+  const phase = PHASES[state.phase];
+  const header = [`<b>${phase.icon} ${phase.label}</b>`, elapsed(state, now), steps(state.steps)];
+  if (state.backgroundTaskIds.length > 0) header.push(`${state.backgroundTaskIds.length} in background`);
+  const lines = [header.join(" · ")];
+
+  const shown = pickTools(state.tools, maxTools);
+  if (shown.length > 0) lines.push("", ...shown.map((tool) => toolLine(tool, now)));
+
+  const notes = maxNotes > 0 ? state.notes.slice(-maxNotes) : [];
+  if (state.pendingDecisions.length > 0) lines.push("", "⏸ Waiting for your answer below");
+  if (notes.length > 0) lines.push("", ...notes.map((note) => noteLine(note, options)));
+
+  const footer = [state.model, state.effort, state.mode, state.contextPercent === undefined ? undefined : `context ${Math.round(state.contextPercent)}%`]
+    .filter((part): part is string => part !== undefined && part !== "")
+    .map((part) => escapeTelegramHtml(excerpt(part, 40)));
+  if (footer.length > 0) lines.push("", `<i>${footer.join(" · ")}</i>`);
+  return lines.join("\n");
+}
+
+/** The last `max` calls, keeping running ones in view when finished ones would push them out. */
+function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] {
+  if (max <= 0) return [];
+  const recent = tools.slice(-max);
+  const hiddenRunning = tools.slice(0, -max).filter((t) => t.status === "running");
+  if (hiddenRunning.length === 0) return recent;
+  const running = hiddenRunning.slice(-max);
+  const keep = new Set([...running, ...recent.slice(running.length)]);
+  return tools.filter((t) => keep.has(t));
+}
+
+function toolLine(tool: ProgressTool, nowMs: number): string {
+  const indent = tool.parentToolUseId === null ? "" : "  ";
+  let line = `${indent}${TOOL_MARKS[tool.status]} ${escapeTelegramHtml(excerpt(oneLine(tool.title || tool.name), TITLE_CHARS))}`;
+  if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS) line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
+  if (tool.status === "failed" && tool.detail !== undefined && tool.detail.trim() !== "") {
+    line += ` — <i>${escapeTelegramHtml(excerpt(oneLine(tool.detail), DETAIL_CHARS))}</i>`;
+  }
+  return line;
+}
+
+function noteLine(note: ProgressNote, options: ProgressRenderOptions): string {
+  let line = `${NOTE_ICONS[note.kind]} ${escapeTelegramHtml(excerpt(oneLine(note.text), NOTE_CHARS))}`;
+  if (note.untilMs !== undefined && note.untilMs > options.nowMs) {
+    const at = options.clock === undefined ? "" : ` at ${options.clock.time(note.untilMs)}`;
+    line += ` (resumes${at}, in ${formatDurationMs(note.untilMs - options.nowMs)})`;
+  }
+  return line;
+}
+
+function elapsed(state: ProgressState, nowMs: number): string {
+  return formatDurationMs(Math.max(0, (state.finishedAtMs ?? nowMs) - state.startedAtMs));
+}
+
+function steps(count: number): string {
+  return count === 1 ? "1 step" : `${count} steps`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ⏎ ").trim();
+}

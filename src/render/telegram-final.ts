@@ -1,0 +1,64 @@
+// The messages that end a run in Telegram: the final answer (Markdown rendered and split,
+// with a footer of cost, turns, duration and session) and the error message with its
+// incident id. Pure; the bot decides when to send them.
+
+import { formatDurationMs, formatUsd, type ProgressState } from "../domain/index.js";
+import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
+import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
+import { splitTelegramHtml } from "./telegram-split.js";
+
+export type AnswerFooter = {
+  costUsd: number;
+  turns: number;
+  durationMs: number;
+  /** The CLI session the answer belongs to (the reply-to-continue target). */
+  sessionId?: string;
+};
+
+/** The footer facts of a finished run's progress state. */
+export function answerFooterOf(state: ProgressState): AnswerFooter {
+  return {
+    costUsd: state.costUsd,
+    turns: state.turns,
+    durationMs: state.outcome?.durationMs ?? Math.max(0, (state.finishedAtMs ?? state.lastEventAtMs) - state.startedAtMs),
+    ...(state.sessionId === undefined ? {} : { sessionId: state.sessionId }),
+  };
+}
+
+/** "$0.0421 · 3 turns · 2 min 5 s · session 1a2b3c4d — reply to continue", in italics. */
+export function renderAnswerFooterHtml(footer: AnswerFooter): string {
+  const parts = [formatUsd(footer.costUsd), footer.turns === 1 ? "1 turn" : `${footer.turns} turns`, formatDurationMs(footer.durationMs)];
+  const session = footer.sessionId === undefined ? "" : ` · session ${escapeTelegramHtml(footer.sessionId.slice(0, 8))} — reply to continue`;
+  return `<i>${parts.join(" · ")}${session}</i>`;
+}
+
+/**
+ * The final answer as messages to send, in order: the Markdown rendered to Telegram HTML,
+ * the footer at the end, each part within `limit`. An empty answer still says so.
+ */
+export function renderFinalAnswerParts(answerMarkdown: string, footer: AnswerFooter, limit: number = TELEGRAM_TEXT_LIMIT): string[] {
+  const body = markdownToTelegramHtml(answerMarkdown);
+  const visible = body.replace(/<[^>]*>/g, "").trim() !== "";
+  const html = `${visible ? body : "<i>(no text in the answer)</i>"}\n\n${renderAnswerFooterHtml(footer)}`;
+  return splitTelegramHtml(html, limit);
+}
+
+export type RunErrorMessage = {
+  /** One sentence: what happened. */
+  what: string;
+  /** One sentence: what the person can do. */
+  hint: string;
+  /** Short id to find the details in the logs. */
+  incidentId: string;
+};
+
+/** "❌ What happened. What to do. (incident ab12cd)" — never a stack trace. */
+export function renderRunErrorHtml(error: RunErrorMessage): string {
+  const text = `${sentence(error.what)} ${sentence(error.hint)}`.trim();
+  return splitTelegramHtml(`❌ ${escapeTelegramHtml(text)} <i>(incident ${escapeTelegramHtml(error.incidentId)})</i>`, TELEGRAM_TEXT_LIMIT)[0] ?? "❌";
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim().slice(0, 1000);
+  return trimmed === "" || /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

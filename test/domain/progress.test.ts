@@ -1,0 +1,129 @@
+// The progress reducer: what a person watching a run is told, event by event.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { reduceProgress, startProgress, tickProgress, type ProgressState, type TelecodeEvent } from "../../src/domain/index.js";
+import { timedRun } from "./progress-events.js";
+
+const T0 = 1_750_000_000_000;
+
+function run(events: readonly (TelecodeEvent | [TelecodeEvent, number])[], start: ProgressState = startProgress({ startedAtMs: T0, effort: "high" })): ProgressState {
+  let state = start;
+  let at = T0;
+  for (const item of events) {
+    const [event, gapMs] = Array.isArray(item) ? item : [item, 1000];
+    at += gapMs;
+    state = reduceProgress(state, event, at);
+  }
+  return state;
+}
+
+const toolStarted = (id: string, title: string, parent: string | null = null): TelecodeEvent => ({
+  type: "tool_started", toolUseId: id, name: "Bash", kind: "command", title, input: {}, parentToolUseId: parent,
+});
+const toolFinished = (id: string, ok: boolean, detail = ""): TelecodeEvent => ({
+  type: "tool_finished", toolUseId: id, name: "Bash", kind: "command", title: "", ok, detail, parentToolUseId: null,
+});
+
+describe("reduceProgress", () => {
+  it("follows a run from start to answer: steps, tool lines, waiting on a person, cost and outcome", () => {
+    const state = run([
+      { type: "session_started", sessionId: "sess-1", model: "claude-sonnet-4-5", cwd: "/w", permissionMode: "default", tools: [] },
+      { type: "turn_started", sessionId: "sess-1", turn: 1, origin: { kind: "user" } },
+      toolStarted("t1", "Read src/app.ts"),
+      toolFinished("t1", true),
+      toolStarted("t2", "npm test"),
+    ]);
+    expect(state.phase).toBe("working");
+    expect(state.steps).toBe(2);
+    expect(state.tools.map((t) => [t.title, t.status, t.startedAtMs - T0])).toEqual([
+      ["Read src/app.ts", "done", 3000],
+      ["npm test", "running", 5000],
+    ]);
+    expect([state.model, state.effort, state.mode, state.sessionId]).toEqual(["claude-sonnet-4-5", "high", "default", "sess-1"]);
+
+    const asked = reduceProgress(state, { type: "approval_requested", request: { requestId: "r1", toolName: "Bash", input: {}, permissionSuggestions: [] } }, T0 + 6000);
+    expect([asked.phase, asked.pendingDecisions]).toEqual(["waiting", ["r1"]]);
+    const answered = reduceProgress(asked, { type: "approval_resolved", requestId: "r1", decision: "allow", by: "Alice" }, T0 + 7000);
+    expect([answered.phase, answered.pendingDecisions]).toEqual(["working", []]);
+
+    const done = run(
+      [
+        toolFinished("t2", false, "exit code 1"),
+        { type: "usage", inputTokens: 10, outputTokens: 5, costUsd: 0.02, contextPercent: 12.5 },
+        { type: "turn_finished", ok: true, answer: "ok", interrupted: false, costUsd: 0.03, numTurns: 3, durationMs: 9000, origin: { kind: "user" } },
+        { type: "run_completed", runId: "run-1", ok: true, answer: "ok", interrupted: false, cancelled: false, costUsd: 0.03, durationMs: 9500, sessionId: "sess-1" },
+      ],
+      answered,
+    );
+    expect(done.phase).toBe("done");
+    expect(done.tools.at(-1)).toMatchObject({ status: "failed", detail: "exit code 1" });
+    expect([done.costUsd, done.contextPercent, done.outcome]).toEqual([0.03, 12.5, { ok: true, interrupted: false, cancelled: false, durationMs: 9500 }]);
+    expect(reduceProgress(done, toolStarted("late", "after the end"), T0 + 99_000)).toBe(done);
+  });
+
+  it("names the end as the person will read it: cancelled, interrupted, failed", () => {
+    const end = (over: Partial<Extract<TelecodeEvent, { type: "run_completed" }>>): ProgressState =>
+      run([toolStarted("t1", "sleep 100"), { type: "run_completed", runId: "r", ok: false, answer: "", interrupted: false, cancelled: false, costUsd: 0, durationMs: 1, ...over }]);
+    expect(end({ cancelled: true, interrupted: true }).phase).toBe("cancelled");
+    expect(end({ interrupted: true }).phase).toBe("interrupted");
+    const failed = end({ error: "API error" });
+    expect([failed.phase, failed.outcome?.error, failed.tools[0]?.status]).toEqual(["failed", "API error", "failed"]);
+  });
+
+  it("keys notes: a retry note updates in place and goes once work resumes; a rate-limit wait ends on time", () => {
+    const retrying = run([
+      { type: "note", kind: "api_retry", key: "api_retry:1", text: "API error, retry 1/10" },
+      { type: "note", kind: "api_retry", key: "api_retry:1", text: "API error, retry 2/10" },
+      { type: "note", kind: "rate_limit", key: "rl", text: "Rate limited until 14:05", untilMs: T0 + 60_000 },
+      { type: "note", kind: "warning", text: "disk almost full" },
+      { type: "note", kind: "warning", text: "disk almost full" },
+    ]);
+    expect(retrying.notes.map((n) => n.text)).toEqual(["API error, retry 2/10", "Rate limited until 14:05", "disk almost full"]);
+    const resumed = reduceProgress(retrying, { type: "text", text: "Now…", parentToolUseId: null }, T0 + 10_000);
+    expect(resumed.notes.map((n) => n.kind)).toEqual(["rate_limit", "warning"]);
+    expect(tickProgress(resumed, T0 + 59_999)).toBe(resumed);
+    expect(tickProgress(resumed, T0 + 60_000).notes.map((n) => n.kind)).toEqual(["warning"]);
+  });
+
+  it("keeps every running call and only the most recent finished ones", () => {
+    const events: TelecodeEvent[] = [toolStarted("long", "npm run build")];
+    for (let i = 0; i < 30; i++) events.push(toolStarted(`t${i}`, `step ${i}`), toolFinished(`t${i}`, true));
+    const state = run(events);
+    expect(state.steps).toBe(31);
+    expect(state.tools[0]?.toolUseId).toBe("long");
+    expect(state.tools.slice(1).map((t) => t.title)).toEqual(Array.from({ length: 8 }, (_, i) => `step ${22 + i}`));
+  });
+
+  it("counts background tasks until they finish", () => {
+    const state = run([
+      { type: "task_changed", taskId: "a", phase: "started" },
+      { type: "task_changed", taskId: "b", phase: "started" },
+      { type: "task_changed", taskId: "a", phase: "updated" },
+      { type: "task_changed", taskId: "a", phase: "finished" },
+    ]);
+    expect(state.backgroundTaskIds).toEqual(["b"]);
+  });
+
+  it("holds its invariants over any sequence of events", () => {
+    fc.assert(
+      fc.property(timedRun, (events) => {
+        let state = startProgress({ startedAtMs: T0 });
+        let started = 0;
+        for (const { event, atMs } of events) {
+          const before = state;
+          state = reduceProgress(state, event, T0 + atMs);
+          if (event.type === "tool_started" && before.outcome === undefined) started++;
+          expect(state.tools.length).toBeLessThanOrEqual(20);
+          expect(state.notes.length).toBeLessThanOrEqual(4);
+          expect(new Set(state.tools.map((t) => t.toolUseId)).size).toBe(state.tools.length);
+        }
+        expect(state.steps).toBeGreaterThanOrEqual(started);
+        const completed = events.some(({ event }) => event.type === "run_completed");
+        expect(state.outcome !== undefined).toBe(completed);
+        if (completed) expect(state.tools.every((t) => t.status !== "running") && state.pendingDecisions.length === 0).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

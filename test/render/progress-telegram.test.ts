@@ -1,0 +1,133 @@
+// The Telegram progress message and the messages that end a run, as the person reads them.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createClockFormatter, reduceProgress, startProgress, type ProgressState, type TelecodeEvent } from "../../src/domain/index.js";
+import {
+  answerFooterOf,
+  parseTelegramHtml,
+  renderFinalAnswerParts,
+  renderProgressHtml,
+  renderProgressSummaryHtml,
+  renderRunErrorHtml,
+  validateTelegramHtml,
+} from "../../src/render/index.js";
+import { timedRun } from "../domain/progress-events.js";
+
+const T0 = Date.UTC(2026, 0, 5, 14, 0, 0);
+const clock = createClockFormatter("UTC");
+
+function stateAfter(events: readonly [TelecodeEvent, number][]): ProgressState {
+  return events.reduce((state, [event, atMs]) => reduceProgress(state, event, T0 + atMs), startProgress({ startedAtMs: T0, effort: "high", mode: "plan" }));
+}
+
+const tool = (id: string, title: string, atMs: number, parent: string | null = null): [TelecodeEvent, number] => [
+  { type: "tool_started", toolUseId: id, name: "Bash", kind: "command", title, input: {}, parentToolUseId: parent },
+  atMs,
+];
+const finished = (id: string, ok: boolean, atMs: number, detail = ""): [TelecodeEvent, number] => [
+  { type: "tool_finished", toolUseId: id, name: "Bash", kind: "command", title: "", ok, detail, parentToolUseId: null },
+  atMs,
+];
+
+const text = (html: string): string => {
+  const parsed = parseTelegramHtml(html);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.text;
+};
+
+describe("renderProgressHtml", () => {
+  it("shows state, elapsed time, steps, tool lines, notes and the footer", () => {
+    const state = stateAfter([
+      [{ type: "session_started", sessionId: "s", model: "claude-opus-4", cwd: "/w", permissionMode: "plan", tools: [] }, 500],
+      tool("t1", "Read src/<app>.ts", 1000),
+      finished("t1", true, 2000),
+      tool("t2", "npm test", 3000),
+      finished("t2", false, 4000, "exit code 1\nFAIL app.test.ts"),
+      tool("t3", "npm run build", 5000),
+      tool("t4", "Grep TODO", 6000, "t3"),
+      [{ type: "note", kind: "rate_limit", key: "rl", text: "Rate limited (5-hour limit reached)", untilMs: T0 + 30 * 60_000 }, 7000],
+      [{ type: "usage", inputTokens: 1, outputTokens: 1, costUsd: 0.5, contextPercent: 43.4 }, 8000],
+    ]);
+    const html = renderProgressHtml(state, { nowMs: T0 + 125_000, clock });
+    expect(validateTelegramHtml(html)).toBeUndefined();
+    expect(text(html)).toBe(
+      [
+        "⚙️ Working · 2 min 5 s · 4 steps",
+        "",
+        "✓ Read src/<app>.ts",
+        "✗ npm test — exit code 1 ⏎ FAIL app.test.ts",
+        "▸ npm run build (2 min)",
+        "  ▸ Grep TODO (1 min 59 s)",
+        "",
+        "⏳ Rate limited (5-hour limit reached) (resumes at 14:30, in 27 min 55 s)",
+        "",
+        "claude-opus-4 · high · plan · context 43%",
+      ].join("\n"),
+    );
+  });
+
+  it("shows a running line's own time only after a minute, and says when it waits for a person", () => {
+    const state = stateAfter([
+      tool("t1", "sleep 30", 0),
+      [{ type: "approval_requested", request: { requestId: "r1", toolName: "Bash", input: {}, permissionSuggestions: [] } }, 1000],
+    ]);
+    const lines = text(renderProgressHtml(state, { nowMs: T0 + 59_999 })).split("\n");
+    expect(lines).toContain("▸ sleep 30");
+    expect(lines[0]).toBe("⏸ Waiting for you · 1 min · 1 step");
+    expect(lines).toContain("⏸ Waiting for your answer below");
+  });
+
+  it("keeps running calls in view when many finish after them", () => {
+    const events: [TelecodeEvent, number][] = [tool("long", "npm run e2e", 0)];
+    for (let i = 0; i < 10; i++) events.push(tool(`t${i}`, `step ${i}`, i + 1), finished(`t${i}`, true, i + 1));
+    const lines = text(renderProgressHtml(stateAfter(events), { nowMs: T0 + 20, maxToolLines: 3 })).split("\n");
+    expect(lines.filter((l) => /^[▸✓]/.test(l))).toEqual(["▸ npm run e2e", "✓ step 8", "✓ step 9"]);
+  });
+
+  it("is valid Telegram HTML within the limit for any run, at any time", () => {
+    fc.assert(
+      fc.property(timedRun, fc.nat(10_000_000), fc.integer({ min: 0, max: 40 }), (events, later, lines) => {
+        let state = startProgress({ startedAtMs: T0, model: "m<1>", effort: "&", mode: "plan" });
+        for (const { event, atMs } of events) {
+          state = reduceProgress(state, event, T0 + atMs);
+          const html = renderProgressHtml(state, { nowMs: T0 + atMs, clock, maxToolLines: lines });
+          expect(validateTelegramHtml(html)).toBeUndefined();
+          expect(html.length).toBeLessThanOrEqual(4096);
+        }
+        const end = T0 + (events.at(-1)?.atMs ?? 0) + later;
+        expect(validateTelegramHtml(renderProgressSummaryHtml(state, end))).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("the end of a run", () => {
+  const done = stateAfter([
+    [{ type: "turn_started", sessionId: "0a1b2c3d-4e5f", turn: 1, origin: { kind: "user" } }, 100],
+    tool("t1", "ls", 200),
+    [{ type: "run_completed", runId: "r", ok: true, answer: "", interrupted: false, cancelled: false, costUsd: 0.0421, durationMs: 125_000, sessionId: "0a1b2c3d-4e5f" }, 125_000],
+  ]);
+
+  it("summarises the progress message in one line", () => {
+    expect(text(renderProgressSummaryHtml(done, T0 + 999_999))).toBe("✅ Done · 2 min 5 s · 1 step · $0.0421");
+  });
+
+  it("ends the final answer with cost, turns, duration and the session to reply to", () => {
+    const parts = renderFinalAnswerParts("**Fixed** the bug.", answerFooterOf(done));
+    expect(parts).toHaveLength(1);
+    expect(text(parts[0]!)).toBe("Fixed the bug.\n\n$0.0421 · 1 turn · 2 min 5 s · session 0a1b2c3d — reply to continue");
+
+    const long = renderFinalAnswerParts("word ".repeat(2000), answerFooterOf(done));
+    expect(long.length).toBeGreaterThan(2);
+    for (const part of long) expect(validateTelegramHtml(part)).toBeUndefined();
+    expect(long.at(-1)).toMatch(/reply to continue<\/i>$/);
+    expect(text(renderFinalAnswerParts("", answerFooterOf(done))[0]!)).toMatch(/^\(no text in the answer\)/);
+  });
+
+  it("words an error as what happened, what to do, and the incident id", () => {
+    const html = renderRunErrorHtml({ what: "Claude Code exited with <code 1>", hint: "Send the message again", incidentId: "k3x9" });
+    expect(text(html)).toBe("❌ Claude Code exited with <code 1>. Send the message again. (incident k3x9)");
+  });
+});
