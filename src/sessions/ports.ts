@@ -4,7 +4,7 @@
 import type { PermissionMode, TelecodeEvent } from "../domain/index.js";
 
 /** A chat (or terminal) and the project it works in: one live session each. */
-export type SessionKey = { readonly chatId: string; readonly project: string };
+export type SessionKey = { readonly chatId: number; readonly project: string };
 
 /** How the next run picks its CLI conversation. */
 export type SessionChoice =
@@ -44,7 +44,7 @@ export interface SessionRecords {
   /** The last CLI session id used by this key, to resume after the process is gone. */
   lastSessionId(key: SessionKey): string | undefined;
   rememberSession(key: SessionKey, sessionId: string): void;
-  runStarted(run: { runId: string; key: SessionKey; prompt: string; startedAtMs: number }): void;
+  runStarted(run: { runId: string; key: SessionKey; sessionId: string | undefined; startedAtMs: number }): void;
   runFinished(run: { runId: string; state: RunEndState; costUsd: number; endedAtMs: number; error?: string; sessionId?: string }): void;
 }
 

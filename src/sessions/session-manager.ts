@@ -108,7 +108,7 @@ export class SessionManager {
   }
 
   /** Cancels every running and queued run of a chat; returns how many. */
-  async cancelChat(chatId: string): Promise<number> {
+  async cancelChat(chatId: number): Promise<number> {
     const ids = [
       ...[...this.queues.values()].flat().filter((p) => p.key.chatId === chatId).map((p) => p.runId),
       ...[...this.entries.values()].filter((e) => e.key.chatId === chatId && e.active).map((e) => e.active?.runId ?? ""),
@@ -133,7 +133,7 @@ export class SessionManager {
     return true;
   }
 
-  status(chatId?: string): SessionStatus[] {
+  status(chatId?: number): SessionStatus[] {
     return [...this.entries.values()]
       .filter((e) => chatId === undefined || e.key.chatId === chatId)
       .map((e) => ({
@@ -206,7 +206,7 @@ export class SessionManager {
     const startedAtMs = this.deps.clock.now();
     entry.active = { runId: next.runId, observer: next.observer, startedAtMs, sawSessionId: false };
     entry.endState = undefined;
-    this.deps.records.runStarted({ runId: next.runId, key: next.key, prompt: next.prompt, startedAtMs });
+    this.deps.records.runStarted({ runId: next.runId, key: next.key, sessionId: entry.sessionId ?? entry.session.sessionId, startedAtMs });
     try {
       await entry.session.startRun(next.prompt, { unattended: next.unattended ?? false, runId: next.runId });
     } catch (error) {

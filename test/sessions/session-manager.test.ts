@@ -1,0 +1,134 @@
+// The session layer over the real engine, CLI, decision driver and SQLite store: one run at a
+// time per chat and project, the queue behind it, cancel, new/resume choices, drain on stop.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createClaudeEngine } from "../../src/claude/index.js";
+import { createEnginePort } from "../../src/cli/compose/engine-port.js";
+import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
+import { loadConfig } from "../../src/config/index.js";
+import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
+import { SessionManager, type SessionKey, type Submission } from "../../src/sessions/index.js";
+import { createDecisionRegistry, createSystemDecisionClock, type PendingDecisionView, type PersonPort } from "../../src/sessions/decisions/index.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
+import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+
+type Rig = {
+  api: FakeAnthropic;
+  ws: ClaudeWorkspace;
+  store: Store;
+  manager: SessionManager;
+  asked: PendingDecisionView[];
+  registry: ReturnType<typeof createDecisionRegistry>;
+  submit(prompt: string, extra?: Partial<Submission>): { outcome: ReturnType<SessionManager["submit"]>; done: Promise<RunCompleted>; events: TelecodeEvent[] };
+  dispose(): Promise<void>;
+};
+
+const key: SessionKey = { chatId: 42, project: "app" };
+let rig: Rig | undefined;
+
+afterEach(async () => {
+  await rig?.dispose();
+  rig = undefined;
+});
+
+async function makeRig(replies: FakeReply[]): Promise<Rig> {
+  const api = await startFakeAnthropic({ replies });
+  const ws = await makeClaudeWorkspace(api.url);
+  const dataDir = await mkdtemp(join(tmpdir(), "telecode-state-"));
+  const store = openStore(dataDir);
+  const { config } = loadConfig({ env: { HOME: ws.home, TELECODE_DATA_DIR: dataDir } });
+  const liveConfig = { ...config, claude: { ...config.claude, useApiBilling: true } };
+  const engine = createClaudeEngine({ claudePath: realClaudePath, env: ws.env });
+  const registry = createDecisionRegistry();
+  const asked: PendingDecisionView[] = [];
+  const port: PersonPort = { ask: (d) => asked.push(d), settled: () => undefined, inform: () => undefined };
+  const enginePort = createEnginePort({ engine, config: () => liveConfig, registry, clock: createSystemDecisionClock(), personPort: () => port });
+  const manager = new SessionManager({ engine: enginePort, records: storeSessionRecords(store), clock: { now: () => Date.now() } });
+  return {
+    api, ws, store, manager, asked, registry,
+    submit(prompt, extra = {}) {
+      const events: TelecodeEvent[] = [];
+      let finish!: (e: RunCompleted) => void;
+      const done = new Promise<RunCompleted>((resolve) => (finish = resolve));
+      const outcome = manager.submit({
+        key, prompt, cwd: ws.cwd, mode: "default", choice: { kind: "current" },
+        observer: { onEvent: (e) => { events.push(e); if (e.type === "run_completed") finish(e); } },
+        ...extra,
+      });
+      return { outcome, done, events };
+    },
+    async dispose() {
+      await manager.shutdown(0);
+      store.close();
+      await api.close();
+      await ws.cleanup();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("session manager with the real CLI", () => {
+  it("queues a message sent during a run and runs it next in the same process", async () => {
+    rig = await makeRig([reply.text("First.", { delayMs: 1500 }), reply.text("Second.")]);
+    const first = rig.submit("first task");
+    const second = rig.submit("second task");
+    expect(first.outcome.state).toBe("started");
+    expect(second.outcome).toMatchObject({ state: "queued", position: 1 });
+    const a = await first.done;
+    const pid = rig.manager.status(42)[0]?.pid;
+    const b = await second.done;
+    expect([a.answer, b.answer]).toEqual(["First.", "Second."]);
+    expect(rig.manager.status(42)[0]?.pid).toBe(pid);
+    expect(b.sessionId).toBe(a.sessionId);
+    // Each run's events went to its own observer only.
+    expect(first.events.filter((e) => e.type === "run_completed")).toHaveLength(1);
+    expect(second.events.filter((e) => e.type === "turn_started")).toHaveLength(1);
+    const recorded = rig.store.runs.recent(42);
+    expect(recorded.map((r) => r.state)).toEqual(["completed", "completed"]);
+    expect(rig.store.sessions.current(42, "app")?.sessionId).toBe(a.sessionId);
+  });
+
+  it("cancels a queued message before it runs and a running one by interrupt", async () => {
+    rig = await makeRig([reply.bash("sleep 20 && echo finished", "Wait a while"), reply.text("never used")]);
+    const running = rig.submit("long task");
+    const queued = rig.submit("queued task");
+    if (queued.outcome.state !== "queued" || running.outcome.state !== "started") throw new Error("unexpected outcome");
+    await expect(rig.manager.cancel(queued.outcome.runId)).resolves.toBe("dequeued");
+    await expect(queued.done).resolves.toMatchObject({ ok: false, cancelled: true });
+    await rig.api.waitForRequests(1);
+    await vi.waitFor(() => expect(running.events.some((e) => e.type === "tool_started")).toBe(true), { timeout: 20_000, interval: 20 });
+    await expect(rig.manager.cancel(running.outcome.runId)).resolves.toBe("cancelled");
+    await expect(running.done).resolves.toMatchObject({ ok: false, cancelled: true });
+    expect(rig.store.runs.get(running.outcome.runId)?.state).toBe("cancelled");
+    expect(rig.api.requests()).toHaveLength(1);
+  });
+
+  it("starts a fresh conversation on `new` and resumes the last one after the process closed", async () => {
+    rig = await makeRig([reply.text("One."), reply.text("Two."), reply.text("Three.")]);
+    const one = await rig.submit("prompt-alpha").done;
+    const two = await rig.submit("prompt-bravo", { choice: { kind: "new" } }).done;
+    expect(two.sessionId).not.toBe(one.sessionId);
+    await expect(rig.manager.closeIdle(key)).resolves.toBe(true);
+    const three = await rig.submit("prompt-charlie").done;
+    expect(three.sessionId).toBe(two.sessionId);
+    const history = JSON.stringify(rig.api.requests()[2]?.body["messages"]);
+    expect(history).toContain("prompt-bravo");
+    expect(history).not.toContain("prompt-alpha");
+  });
+
+  it("refuses new work while stopping and lets the running run finish within the drain time", async () => {
+    rig = await makeRig([reply.text("Finished in time.", { delayMs: 800 }), reply.text("never used")]);
+    const running = rig.submit("task");
+    const queued = rig.submit("queued");
+    await rig.api.waitForRequests(1);
+    const stopping = rig.manager.shutdown(30_000);
+    expect(rig.submit("late").outcome.state).toBe("refused");
+    await stopping;
+    await expect(running.done).resolves.toMatchObject({ ok: true, answer: "Finished in time." });
+    await expect(queued.done).resolves.toMatchObject({ ok: false, interrupted: true });
+    expect(rig.manager.status()).toEqual([]);
+  });
+});
