@@ -297,8 +297,8 @@ export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
     case "mode_set_failed": {
       const info: InfoMessage = {
         kind: "plan_rearm_failed",
-        title: `Plan mode could not be restored (${input.error}). Switch the mode again or start a new session.`,
-        sections: [],
+        title: "Plan mode could not be restored after the approved plan's work. Switch to plan mode again before the next request.",
+        sections: [{ kind: "text", label: "Claude Code said", text: input.error }],
       };
       return { state, effects: [{ type: "inform", info }] };
     }

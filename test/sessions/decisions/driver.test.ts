@@ -252,7 +252,7 @@ describe("re-arm ordering with the engine's session controls", () => {
     await settleMicrotasks();
     session.fail("Claude Code is not running.");
     await closing;
-    expect(port.infos.at(-1)?.info).toMatchObject({ kind: "plan_rearm_failed", title: expect.stringContaining("Claude Code is not running.") as unknown });
+    expect(port.infos.at(-1)?.info).toMatchObject({ kind: "plan_rearm_failed", sections: [{ kind: "text", text: "Claude Code is not running." }] });
   });
 
   it("re-arm off: the turn closes without set_permission_mode", async () => {
