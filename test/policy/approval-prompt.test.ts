@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/domain/events.js";
 import {
-  approvalPrompt, compactLineDiff, personDeniedMessage, promptLines, resolveApproval, splitLongText, type DiffLine,
+  answerFromTypedLine, approvalPrompt, compactLineDiff, personDeniedMessage, promptLines, resolveApproval, splitLongText, type DiffLine,
 } from "../../src/policy/index.js";
 import { fixtureRequest } from "./fixture-events.js";
 import { asked, machine, responded } from "./machine-harness.js";
@@ -135,5 +135,18 @@ describe("text helpers", () => {
     const parts = splitLongText(plan, 200);
     expect(parts.every((p) => p.length <= 200)).toBe(true);
     expect(parts.join("\n")).toBe(plan);
+  });
+});
+
+describe("typed lines at a prompt without buttons", () => {
+  const prompt = approvalPrompt(bash);
+  it("a number or a label picks the choice", () => {
+    expect(answerFromTypedLine(prompt, " 3 ")).toEqual({ kind: "choice", choiceId: "deny" });
+    expect(answerFromTypedLine(prompt, "always allow in this session", "ann")).toEqual({ kind: "choice", choiceId: "always", by: "ann" });
+  });
+  it("other text is the person's words; an empty line is nothing", () => {
+    expect(answerFromTypedLine(prompt, "no, use pnpm")).toEqual({ kind: "text", text: "no, use pnpm" });
+    expect(answerFromTypedLine(prompt, "9")).toEqual({ kind: "text", text: "9" });
+    expect(answerFromTypedLine(prompt, "   ")).toBeUndefined();
   });
 });
