@@ -1,0 +1,161 @@
+// The checks `telecode init` and `telecode doctor` share: the Bot API (getMe, getUpdates over
+// fetch), the Claude CLI's version and login, and the CLI version Telecode is tested with.
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Env } from "../config/index.js";
+import { redactSecrets } from "../log/index.js";
+
+export type BotInfo = { id: number; username: string; firstName: string };
+
+export type BotApiFailure = {
+  ok: false;
+  /** `rejected`: Telegram answered with an error (e.g. 401 for a bad token); `unreachable`: no answer. */
+  reason: "rejected" | "unreachable";
+  /** Safe to show: the token is redacted. */
+  description: string;
+};
+
+export type TelegramUser = { id: number; firstName: string; lastName?: string; username?: string };
+
+export type IncomingMessage = { updateId: number; from: TelegramUser; text: string; date: number };
+
+type BotApiResult<T> = { ok: true; result: T } | BotApiFailure;
+
+async function callBotApi<T>(apiRoot: string, token: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<BotApiResult<T>> {
+  const url = `${apiRoot}/bot${token}/${method}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(params),
+      signal: signal ?? AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    const message = error instanceof Error ? `${error.message}${cause}` : String(error);
+    return { ok: false, reason: "unreachable", description: redactSecrets(message, [token]) };
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    return { ok: false, reason: "unreachable", description: `HTTP ${response.status} with a body that is not JSON (is api_root a Bot API server?)` };
+  }
+  const answer = body as { ok?: unknown; result?: unknown; description?: unknown; error_code?: unknown };
+  if (answer.ok === true) return { ok: true, result: answer.result as T };
+  const description = typeof answer.description === "string" ? answer.description : `HTTP ${response.status}`;
+  return { ok: false, reason: "rejected", description: redactSecrets(`${typeof answer.error_code === "number" ? `${answer.error_code} ` : ""}${description}`, [token]) };
+}
+
+/** Asks Telegram who the bot is; the token is valid exactly when this succeeds. */
+export async function getMe(apiRoot: string, token: string, signal?: AbortSignal): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
+  const result = await callBotApi<{ id: number; username?: string; first_name?: string }>(apiRoot, token, "getMe", {}, signal);
+  if (!result.ok) return result;
+  return { ok: true, bot: { id: result.result.id, username: result.result.username ?? "", firstName: result.result.first_name ?? "" } };
+}
+
+type WireUpdate = { update_id: number; message?: { date?: number; text?: string; from?: { id: number; is_bot?: boolean; first_name?: string; last_name?: string; username?: string } } };
+
+/**
+ * Long-polls for updates from `offset` and returns the messages people sent, plus the offset
+ * that acknowledges everything seen (pass it to the next call).
+ */
+export async function getMessages(
+  apiRoot: string,
+  token: string,
+  options: { offset?: number; timeoutSeconds: number; signal?: AbortSignal },
+): Promise<{ ok: true; messages: IncomingMessage[]; nextOffset: number | undefined } | BotApiFailure> {
+  const params: Record<string, unknown> = { timeout: options.timeoutSeconds, allowed_updates: ["message"] };
+  if (options.offset !== undefined) params["offset"] = options.offset;
+  const signal = options.signal ?? AbortSignal.timeout((options.timeoutSeconds + 15) * 1000);
+  const result = await callBotApi<WireUpdate[]>(apiRoot, token, "getUpdates", params, signal);
+  if (!result.ok) return result;
+  const messages: IncomingMessage[] = [];
+  let nextOffset = options.offset;
+  for (const update of result.result) {
+    nextOffset = Math.max(nextOffset ?? 0, update.update_id + 1);
+    const from = update.message?.from;
+    if (!from || from.is_bot === true) continue;
+    messages.push({
+      updateId: update.update_id,
+      from: {
+        id: from.id,
+        firstName: from.first_name ?? "",
+        ...(from.last_name === undefined ? {} : { lastName: from.last_name }),
+        ...(from.username === undefined ? {} : { username: from.username }),
+      },
+      text: update.message?.text ?? "",
+      date: update.message?.date ?? 0,
+    });
+  }
+  return { ok: true, messages, nextOffset };
+}
+
+/** "Ada Lovelace (@ada, id 42)". */
+export function describeUser(user: TelegramUser): string {
+  const name = [user.firstName, user.lastName].filter((p) => p !== undefined && p !== "").join(" ") || "someone";
+  return `${name} (${user.username === undefined ? "" : `@${user.username}, `}id ${user.id})`;
+}
+
+export type ClaudeProbe = { found: true; version: string } | { found: false; description: string };
+
+/** Runs `CLAUDE --version`; `command` is a name looked up on PATH or a path. */
+export function probeClaude(command: string, env: Env): Promise<ClaudeProbe> {
+  return new Promise((resolve) => {
+    execFile(command, ["--version"], { env: { ...env }, timeout: 30_000 }, (error, stdout) => {
+      if (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        const description = code === "ENOENT" ? `${command} was not found${command.includes("/") ? "" : " on PATH"}` : `${command} --version failed: ${error.message.split("\n", 1)[0] ?? ""}`;
+        resolve({ found: false, description });
+        return;
+      }
+      const version = /\d+\.\d+\.\d+/.exec(String(stdout))?.[0];
+      resolve(version === undefined ? { found: false, description: `${command} --version printed no version; is it the Claude Code CLI?` } : { found: true, version });
+    });
+  });
+}
+
+/** -1, 0 or 1, comparing dotted numeric versions ("2.1.9" < "2.1.10"). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The CLI version Telecode's tests run against: the pinned devDependency in our package.json. */
+export function testedClaudeVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { devDependencies?: Record<string, string> };
+  const pinned = pkg.devDependencies?.["@anthropic-ai/claude-code"] ?? "";
+  return /\d+\.\d+\.\d+/.exec(pinned)?.[0] ?? "unknown";
+}
+
+export type LoginCheck =
+  | { status: "ok"; how: string }
+  | { status: "unknown"; description: string; fix: string }
+  | { status: "missing"; description: string; fix: string };
+
+/** Whether the CLI can reach a model: API billing with a key, a token, or a stored login. */
+export function checkClaudeLogin(options: { env: Env; homeDir: string; useApiBilling: boolean; platform: NodeJS.Platform }): LoginCheck {
+  const { env } = options;
+  const has = (name: string): boolean => (env[name] ?? "") !== "";
+  if (options.useApiBilling) {
+    return has("ANTHROPIC_API_KEY")
+      ? { status: "ok", how: "API billing (ANTHROPIC_API_KEY is set)" }
+      : { status: "missing", description: "claude.use_api_billing is on but ANTHROPIC_API_KEY is not set", fix: "export ANTHROPIC_API_KEY for Telecode, or set claude.use_api_billing = false" };
+  }
+  if (has("CLAUDE_CODE_OAUTH_TOKEN")) return { status: "ok", how: "CLAUDE_CODE_OAUTH_TOKEN is set" };
+  if (has("ANTHROPIC_AUTH_TOKEN")) return { status: "ok", how: "ANTHROPIC_AUTH_TOKEN is set" };
+  const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(options.homeDir, ".claude");
+  if (existsSync(join(configDir, ".credentials.json"))) return { status: "ok", how: `logged in (${join(configDir, ".credentials.json")})` };
+  const fix = has("ANTHROPIC_API_KEY")
+    ? "ANTHROPIC_API_KEY is set but not passed to the CLI: set claude.use_api_billing = true, or run `claude` and /login"
+    : "run `claude` once and log in with /login, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
+  if (options.platform === "darwin") return { status: "unknown", description: "no stored login found (on macOS it may be in the keychain)", fix };
+  return { status: "missing", description: "the Claude CLI is not logged in", fix };
+}

@@ -1,0 +1,146 @@
+// `telecode service install|uninstall`: writes or removes the systemd user unit (Linux) or
+// launchd agent (macOS) that keeps the bridge running, and prints how to start or stop it.
+// It never runs systemctl or launchctl itself.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
+import type { CommandIo } from "./main.js";
+import { LAUNCHD_LABEL, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, type ServiceSpec } from "./service-files.js";
+
+export const SERVICE_HELP = `Usage: telecode service install|uninstall [options]
+
+install     write a systemd user unit (Linux) or a launchd agent (macOS) that runs the
+            bridge and restarts it after a failure, then print how to enable it
+uninstall   remove it again, and print how to stop the running service
+
+Options:
+  --config FILE        the config the service uses (default: the one telecode finds now)
+  --platform P         linux or darwin (default: this machine's)
+  --dry-run            print what would be written or removed; change nothing
+  --help, -h           this help
+`;
+
+export type ServicePlatform = "linux" | "darwin";
+
+export type ServiceDeps = { platform?: NodeJS.Platform; nodePath?: string; binPath?: string; cwd?: string };
+
+/** Where the service file goes for this platform and home. */
+export function serviceFilePath(platform: ServicePlatform, env: CommandIo["env"]): string {
+  const home = homeDirOf(env);
+  if (platform === "darwin") return join(home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`);
+  const xdg = env["XDG_CONFIG_HOME"];
+  const configHome = xdg !== undefined && isAbsolute(xdg) ? xdg : join(home, ".config");
+  return join(configHome, "systemd", "user", SYSTEMD_UNIT_NAME);
+}
+
+function defaultBinPath(): string {
+  // src/cli/service.ts and dist/cli/service.js both sit two levels below the package root.
+  return fileURLToPath(new URL("../../bin/telecode.js", import.meta.url));
+}
+
+function enableHint(platform: ServicePlatform, file: string): string {
+  if (platform === "darwin") {
+    return [`Start it now and at every login:`, `  launchctl bootstrap gui/$(id -u) ${file}`, `Logs: ~/Library/Logs/telecode.log (crashes) and the data directory's logs/.`].join("\n");
+  }
+  return [
+    "Start it now and at every login:",
+    "  systemctl --user daemon-reload",
+    `  systemctl --user enable --now ${SYSTEMD_UNIT_NAME}`,
+    "Keep it running while you are logged out:",
+    "  loginctl enable-linger $USER",
+    `Status and crashes: systemctl --user status telecode; journalctl --user -u telecode`,
+  ].join("\n");
+}
+
+function stopHint(platform: ServicePlatform): string {
+  if (platform === "darwin") return `Stop the running agent: launchctl bootout gui/$(id -u)/${LAUNCHD_LABEL}`;
+  return `Stop the running service: systemctl --user stop ${SYSTEMD_UNIT_NAME} && systemctl --user daemon-reload`;
+}
+
+type Flags = { config?: string | undefined; platform?: string | undefined; "dry-run"?: boolean | undefined; help?: boolean | undefined };
+
+/** Runs `telecode service`; returns 0 on success, 1 on failure, 2 for bad usage. */
+export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}): number {
+  let flags: Flags;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { config: { type: "string" }, platform: { type: "string" }, "dry-run": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    });
+    flags = parsed.values;
+    positionals = parsed.positionals;
+  } catch (error) {
+    io.stderr.write(`telecode service: ${error instanceof Error ? error.message : String(error)}\n\n${SERVICE_HELP}`);
+    return 2;
+  }
+  if (flags.help === true) {
+    io.stdout.write(SERVICE_HELP);
+    return 0;
+  }
+  const [action, ...extra] = positionals;
+  if ((action !== "install" && action !== "uninstall") || extra.length > 0) {
+    io.stderr.write(`telecode service: say install or uninstall.\n\n${SERVICE_HELP}`);
+    return 2;
+  }
+  const platform = flags.platform ?? deps.platform ?? process.platform;
+  if (platform !== "linux" && platform !== "darwin") {
+    io.stderr.write(`telecode service: ${platform} is not supported; it writes systemd units (linux) and launchd agents (darwin).\n`);
+    return platform === flags.platform ? 2 : 1;
+  }
+  const file = serviceFilePath(platform, io.env);
+  const dryRun = flags["dry-run"] === true;
+  return action === "install" ? install(platform, file, flags, dryRun, io, deps) : uninstall(platform, file, dryRun, io);
+}
+
+function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: boolean, io: CommandIo, deps: ServiceDeps): number {
+  const cwd = deps.cwd ?? process.cwd();
+  const configPath = locateConfigFile({ flag: flags.config, env: io.env, cwd }).path;
+  let drainSeconds: number;
+  try {
+    drainSeconds = loadConfig({ configPath, env: io.env, cwd }).config.limits.drainSeconds;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`telecode service: the service would not start with this config.\n${error.message}\n`);
+    return 1;
+  }
+  const spec: ServiceSpec = {
+    nodePath: deps.nodePath ?? process.execPath,
+    binPath: deps.binPath ?? defaultBinPath(),
+    configPath,
+    pathEnv: io.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+    stopTimeoutSeconds: drainSeconds + 30,
+    logPath: join(homeDirOf(io.env), "Library", "Logs", "telecode.log"),
+  };
+  const text = platform === "darwin" ? renderLaunchdPlist(spec) : renderSystemdUnit(spec);
+  if (dryRun) {
+    io.stdout.write(`Would write ${file}:\n\n${text}\n${enableHint(platform, file)}\n`);
+    return 0;
+  }
+  const replacing = existsSync(file);
+  mkdirSync(join(file, ".."), { recursive: true });
+  writeFileSync(file, text, { mode: 0o644 });
+  io.stdout.write(`${replacing ? "Replaced" : "Wrote"} ${file}\n${enableHint(platform, file)}\n`);
+  return 0;
+}
+
+function uninstall(platform: ServicePlatform, file: string, dryRun: boolean, io: CommandIo): number {
+  // `systemctl enable` leaves a link in default.target.wants; remove it too so nothing dangles.
+  const wantsLink = platform === "linux" ? join(file, "..", "default.target.wants", SYSTEMD_UNIT_NAME) : null;
+  const present = [file, ...(wantsLink !== null && existsSync(wantsLink) ? [wantsLink] : [])].filter((p) => existsSync(p));
+  if (present.length === 0) {
+    io.stdout.write(`Nothing to remove: ${file} does not exist.\n`);
+    return 0;
+  }
+  if (dryRun) {
+    io.stdout.write(`Would remove:\n${present.map((p) => `  ${p}`).join("\n")}\n${stopHint(platform)}\n`);
+    return 0;
+  }
+  for (const path of present) rmSync(path, { force: true });
+  io.stdout.write(`Removed:\n${present.map((p) => `  ${p}`).join("\n")}\n${stopHint(platform)}\n`);
+  return 0;
+}
