@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { createClockFormatter, excerpt, formatCount, formatDurationMs, formatUsd } from "../../src/domain/index.js";
+
+describe("text helpers", () => {
+  it("excerpt cuts with an ellipsis and leaves short text alone", () => {
+    expect(excerpt("hello", 10)).toBe("hello");
+    expect(excerpt("hello world", 6)).toBe("hello…");
+  });
+
+  it("formatCount uses fixed thousands separators", () => {
+    expect(formatCount(990021)).toBe("990,021");
+    expect(formatCount(-1234567)).toBe("-1,234,567");
+    expect(formatCount(12)).toBe("12");
+  });
+
+  it("formatDurationMs picks a readable unit", () => {
+    expect(formatDurationMs(548)).toBe("548 ms");
+    expect(formatDurationMs(1211)).toBe("1.2 s");
+    expect(formatDurationMs(8000)).toBe("8 s");
+    expect(formatDurationMs(35_400)).toBe("35 s");
+    expect(formatDurationMs(125_000)).toBe("2 min 5 s");
+    expect(formatDurationMs(3_700_000)).toBe("1 h 1 min");
+    expect(formatDurationMs(-1)).toBe("?");
+  });
+
+  it("formatUsd keeps four decimals below a dollar", () => {
+    expect(formatUsd(0.0016)).toBe("$0.0016");
+    expect(formatUsd(7.9338)).toBe("$7.93");
+  });
+
+  it("clock times are HH:MM in the given zone, independent of the host", () => {
+    const utc = createClockFormatter();
+    expect(utc.time(1_900_000_000_000)).toBe("17:46");
+    expect(utc.date(1_900_000_000_000)).toBe("Mar 17");
+    expect(createClockFormatter("America/New_York").time(1_900_000_000_000)).toBe("13:46");
+    expect(() => createClockFormatter("Nowhere/Atall")).toThrow(RangeError);
+  });
+});
