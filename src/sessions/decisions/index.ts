@@ -5,4 +5,6 @@ export type { DecisionDriver, DecisionDriverOptions, DriverDecision } from "./dr
 export { createDecisionRegistry } from "./registry.js";
 export type { DecisionRegistry, DeliverAnswer } from "./registry.js";
 export { createSystemDecisionClock } from "./system-clock.js";
+export { createLinePersonPort } from "./line-person-port.js";
+export type { LinePersonPort, LinePersonPortOptions, LineSubmitResult } from "./line-person-port.js";
 export type { DecisionAnswers, DecisionClock, DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort, TimerHandle } from "./ports.js";
