@@ -1,4 +1,4 @@
-// The Telegram adapter's public surface: callback data, the outbox, and (later) the bot.
+// The Telegram adapter's public surface: button callback data and the outbox every Bot API write goes through.
 
 export {
   CALLBACK_DATA_MAX_BYTES,
@@ -9,3 +9,16 @@ export {
   newCallbackToken,
 } from "./callback-data.js";
 export type { CallbackData, CallbackEntry, CallbackLookup, CallbackRegistryOptions, DecodedCallbackData } from "./callback-data.js";
+export { Outbox } from "./outbox.js";
+export type { OutboxOptions } from "./outbox.js";
+export { OutboxError } from "./outbox-errors.js";
+export type {
+  Delivery,
+  MessageContent,
+  OutboxApi,
+  OutboxClock,
+  OutboxFailureCode,
+  OutboxStats,
+  OutboxTimer,
+  SendOptions,
+} from "./outbox-types.js";

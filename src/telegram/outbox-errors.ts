@@ -1,0 +1,61 @@
+// What a failed Bot API call means for the outbox: wait (429), succeed anyway (not
+// modified), re-send (message gone), retry (5xx, network) or give up. Decided on the Bot
+// API's error_code and description, which are its only stable signals.
+
+export type CallFailure =
+  | { kind: "retry_after"; waitMs: number }
+  | { kind: "not_modified" }
+  | { kind: "edit_target_gone" }
+  | { kind: "delete_target_gone" }
+  | { kind: "reply_target_gone" }
+  | { kind: "parse_error"; description: string }
+  | { kind: "transient"; description: string; errorCode?: number }
+  | { kind: "rejected"; description: string; errorCode: number };
+
+export class OutboxError extends Error {
+  override readonly name = "OutboxError";
+  constructor(
+    readonly code: "telegram.invalid_message" | "telegram.stopped",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type ApiErrorShape = { error_code: number; description: string; parameters?: { retry_after?: number } };
+
+function isApiError(error: unknown): error is ApiErrorShape {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as Record<string, unknown>;
+  return typeof e.error_code === "number" && typeof e.description === "string";
+}
+
+/**
+ * Classifies what a call threw. grammY throws GrammyError (the API answered) or HttpError
+ * (the network failed); anything without an API error code is treated as transient.
+ */
+export function classifyFailure(error: unknown): CallFailure {
+  if (!isApiError(error)) return { kind: "transient", description: error instanceof Error ? error.message : String(error) };
+  const code = error.error_code;
+  const text = error.description.toLowerCase();
+  if (code === 429) return { kind: "retry_after", waitMs: Math.max(1, error.parameters?.retry_after ?? 1) * 1000 };
+  if (code >= 500) return { kind: "transient", description: error.description, errorCode: code };
+  if (text.includes("message is not modified")) return { kind: "not_modified" };
+  if (text.includes("message to edit not found") || text.includes("message can't be edited")) return { kind: "edit_target_gone" };
+  if (text.includes("message to delete not found") || text.includes("message can't be deleted")) return { kind: "delete_target_gone" };
+  if (text.includes("message to be replied not found") || text.includes("replied message not found")) return { kind: "reply_target_gone" };
+  if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
+  return { kind: "rejected", description: error.description, errorCode: code };
+}
+
+/** A naive HTML-to-text for the last-resort plain-text resend of a message Telegram could not parse. */
+export function htmlToPlainFallback(html: string): string {
+  const text = html
+    .replace(/<[^>]*>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .trim();
+  return text === "" ? "…" : text.slice(0, 4096);
+}

@@ -1,0 +1,283 @@
+// The outbox against grammY and the fake Bot API, on a fake clock: pacing, coalescing,
+// ordering, Telegram's errors and injected faults, as a person in the chat would notice them.
+
+import { Bot, InlineKeyboard } from "grammy";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { EventName, LogFields, Logger, LogLevel } from "../../src/log/index.js";
+import { Outbox, OutboxError, type Delivery, type OutboxApi, type OutboxOptions } from "../../src/telegram/index.js";
+import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { driveUntilDone, FakeClock } from "./fake-clock.js";
+
+const T0 = 1_800_000_000_000;
+const ALICE = 1001;
+const BOB = 1002;
+const GROUP = -100_777;
+
+type Logged = { name: string; level: LogLevel; fields: LogFields };
+
+function recordingLogger(lines: Logged[]): Logger {
+  const logger: Logger = {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: () => undefined,
+    error: () => undefined,
+    event: (name: EventName, fields: LogFields = {}, level: LogLevel = "info") => void lines.push({ name, level, fields }),
+    child: () => logger,
+    addSecret: () => undefined,
+  };
+  return logger;
+}
+
+let clock: FakeClock;
+let tg: FakeBotApi;
+let bot: Bot;
+let logged: Logged[];
+let replaced: [number, number, number][];
+
+beforeEach(async () => {
+  clock = new FakeClock(T0);
+  tg = await startFakeBotApi({ now: () => clock.now() });
+  tg.addUser({ id: ALICE, firstName: "Alice" });
+  tg.addUser({ id: BOB, firstName: "Bob" });
+  tg.addGroup({ id: GROUP, memberIds: [ALICE, BOB] });
+  bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+  logged = [];
+  replaced = [];
+});
+
+afterEach(async () => {
+  await tg.close();
+});
+
+function outbox(options: Partial<OutboxOptions> = {}): Outbox {
+  return new Outbox({
+    api: bot.api,
+    clock,
+    logger: recordingLogger(logged),
+    random: () => 0.5,
+    onMessageReplaced: (chatId, oldId, newId) => void replaced.push([chatId, oldId, newId]),
+    ...options,
+  });
+}
+
+/** When each call of `method` reached Telegram, in ms after T0, with its outcome. */
+function timeline(method: string, chatId?: number): string[] {
+  return tg
+    .calls(method)
+    .filter((c) => chatId === undefined || c.chatId === chatId)
+    .map((c) => `${c.atMs - T0}${c.ok ? "" : `:${c.errorCode}`}`);
+}
+
+const html = (text: string) => ({ html: text });
+
+describe("pacing", () => {
+  it("grammY's bot.api is the API the outbox needs", () => {
+    const api: OutboxApi = bot.api;
+    expect(typeof api.sendMessage).toBe("function");
+  });
+
+  it("writes to a private chat about once a second and to a group every three, each chat on its own", async () => {
+    const box = outbox();
+    const sent = ["one", "two", "three"].map((t) => box.send(ALICE, html(t)));
+    const group = ["a", "b"].map((t) => box.send(GROUP, html(t)));
+    await driveUntilDone(box, clock);
+    expect((await Promise.all(sent)).map((d) => d.ok)).toEqual([true, true, true]);
+    await Promise.all(group);
+    expect(timeline("sendMessage", ALICE)).toEqual(["0", "1000", "2000"]);
+    expect(timeline("sendMessage", GROUP)).toEqual(["0", "3000"]);
+    expect(tg.botMessages(ALICE).map((m) => m.text)).toEqual(["one", "two", "three"]);
+  });
+
+  it("keeps all chats together under the global cap", async () => {
+    const box = outbox({ globalPerSecond: 25 });
+    const chats = Array.from({ length: 30 }, (_, i) => 5000 + i);
+    for (const id of chats) tg.addUser({ id });
+    const sends = chats.map((id) => box.send(id, html(`hi ${id}`)));
+    await driveUntilDone(box, clock);
+    await Promise.all(sends);
+    const times = timeline("sendMessage");
+    expect(times.filter((t) => t === "0")).toHaveLength(25);
+    expect(times.filter((t) => t === "1000")).toHaveLength(5);
+  });
+});
+
+describe("coalescing and order", () => {
+  it("sends only the latest of many pending edits, and answers every caller", async () => {
+    const box = outbox();
+    const first = await box.send(ALICE, { html: "<b>Starting…</b>", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    if (!first.ok) throw new Error("send failed");
+    const edits = Array.from({ length: 10 }, (_, i) => box.edit(ALICE, first.messageId, { html: `<b>Working</b> · step ${i + 1}` }));
+    await driveUntilDone(box, clock);
+    expect((await Promise.all(edits)).every((d) => d.ok && d.messageId === first.messageId)).toBe(true);
+    expect(tg.calls("editMessageText")).toHaveLength(1);
+    const message = tg.message(ALICE, first.messageId)!;
+    expect(message.revisions.map((r) => r.text)).toEqual(["Starting…", "Working · step 10"]);
+    expect(message.keyboard).toBeUndefined();
+    expect(box.stats().coalesced).toBe(9);
+  });
+
+  it("sends a new message before pending edits, and merges a button change into a pending edit", async () => {
+    const box = outbox();
+    const progress = await box.send(ALICE, { html: "step 1", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    if (!progress.ok) throw new Error("send failed");
+    const edit = box.edit(ALICE, progress.messageId, { html: "step 2", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    const buttons = box.editKeyboard(ALICE, progress.messageId, undefined);
+    const approval = box.send(ALICE, html("Allow <code>rm -rf build</code>?"), { replyTo: progress.messageId, mustDeliver: true });
+    await driveUntilDone(box, clock);
+    await Promise.all([edit, buttons, approval]);
+    expect(tg.writeCalls(ALICE).map((c) => `${c.method}@${c.atMs - T0}`)).toEqual(["sendMessage@0", "sendMessage@1000", "editMessageText@2000"]);
+    expect(tg.message(ALICE, progress.messageId)).toMatchObject({ text: "step 2", keyboard: undefined });
+    expect(tg.lastBotMessage(ALICE)?.replyToMessageId).toBe(progress.messageId);
+  });
+
+  it("shows typing only when nothing else waits", async () => {
+    const box = outbox();
+    box.typing(ALICE);
+    void box.send(ALICE, html("answer"));
+    box.typing(ALICE);
+    await driveUntilDone(box, clock);
+    expect(tg.writeCalls(ALICE).map((c) => c.method)).toEqual(["sendChatAction", "sendMessage"]);
+  });
+});
+
+describe("Telegram's errors and faults", () => {
+  it("delays the final answer by retry_after on a 429, pausing that chat only, and still delivers it", async () => {
+    const box = outbox();
+    tg.injectFault("sendMessage", { kind: "retry_after", seconds: 5 }, { chatId: ALICE });
+    const answer = box.send(ALICE, html("<b>Final answer</b>"), { mustDeliver: true });
+    const other = box.send(BOB, html("meanwhile"));
+    await driveUntilDone(box, clock);
+    expect(await answer).toMatchObject({ ok: true });
+    expect(await other).toMatchObject({ ok: true });
+    expect(timeline("sendMessage", ALICE)).toEqual(["0:429", "5000"]);
+    expect(timeline("sendMessage", BOB)).toEqual(["0"]);
+    expect(logged.find((l) => l.name === "outbox.rate_limited")?.fields).toMatchObject({ chatId: ALICE, waitMs: 5000 });
+  });
+
+  it("pauses every chat on a 429 that concerns no chat", async () => {
+    const box = outbox();
+    const prompt = await box.send(ALICE, { html: "Allow?", keyboard: new InlineKeyboard().text("Allow", "v1.a.a") });
+    if (!prompt.ok) throw new Error("send failed");
+    const query = tg.tapButton(ALICE, prompt.messageId, "Allow");
+    tg.injectFault("answerCallbackQuery", { kind: "retry_after", seconds: 3 });
+    const toast = box.answerCallback(query, { text: "Approved" });
+    await box.idle();
+    const later = box.send(BOB, html("after the pause"));
+    await driveUntilDone(box, clock);
+    expect(await toast).toBe(true);
+    await later;
+    expect(tg.callbackAnswer(query)?.text).toBe("Approved");
+    expect(timeline("sendMessage", BOB)).toEqual(["3000"]);
+  });
+
+  it("retries 5xx and dropped connections with backoff; an ordinary item gives up, a must-deliver one does not", async () => {
+    const box = outbox({ maxAttempts: 4 });
+    tg.injectFault("sendMessage", { kind: "error", code: 502, description: "Bad Gateway" }, { chatId: ALICE, times: 2 });
+    tg.injectFault("sendMessage", { kind: "network" }, { chatId: ALICE });
+    const retried = box.send(ALICE, html("eventually"));
+    await driveUntilDone(box, clock);
+    expect(await retried).toMatchObject({ ok: true });
+    // Backoff 500, 1000, 2000 ms (never sooner than the chat's pacing allows).
+    expect(timeline("sendMessage", ALICE)).toEqual(["0:502", "1000:502", "2000:0", "4000"]);
+
+    tg.injectFault("sendMessage", { kind: "error", code: 500, description: "Internal Server Error" }, { chatId: BOB, times: 6 });
+    const ordinary = box.send(BOB, html("may be dropped"));
+    await driveUntilDone(box, clock);
+    expect(await ordinary).toMatchObject({ ok: false, code: "gave_up", errorCode: 500 });
+    const must = box.send(BOB, html("must arrive"), { mustDeliver: true });
+    await driveUntilDone(box, clock);
+    expect(await must).toMatchObject({ ok: true });
+    expect(tg.botMessages(BOB).map((m) => m.text)).toEqual(["must arrive"]);
+    expect(timeline("sendMessage", BOB).map((t) => t.split(":")[1] ?? "ok")).toEqual(["500", "500", "500", "500", "500", "500", "ok"]);
+    expect(logged.filter((l) => l.name === "outbox.retry" && l.level === "warn").length).toBe(2);
+  });
+
+  it("treats 'message is not modified' as success", async () => {
+    const box = outbox();
+    const sent = await box.send(ALICE, html("same"));
+    if (!sent.ok) throw new Error("send failed");
+    const edit = box.edit(ALICE, sent.messageId, html("same"));
+    await driveUntilDone(box, clock);
+    expect(await edit).toEqual({ ok: true, messageId: sent.messageId });
+    expect(timeline("editMessageText")).toEqual(["1000:400"]);
+  });
+
+  it("re-sends a progress message the person deleted, and sends later edits to the new one", async () => {
+    const box = outbox();
+    const sent = await box.send(ALICE, html("step 1"));
+    if (!sent.ok) throw new Error("send failed");
+    tg.userDeletesMessage(ALICE, sent.messageId);
+    const edit = box.edit(ALICE, sent.messageId, { html: "step 2", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    await driveUntilDone(box, clock);
+    const result = await edit;
+    if (!result.ok) throw new Error("edit failed");
+    expect(result.replaced).toBe(true);
+    expect(replaced).toEqual([[ALICE, sent.messageId, result.messageId]]);
+    expect(tg.message(ALICE, result.messageId)).toMatchObject({ text: "step 2", buttons: [{ text: "Cancel" }] });
+
+    const next = box.edit(ALICE, sent.messageId, html("step 3"));
+    await driveUntilDone(box, clock);
+    expect(await next).toEqual({ ok: true, messageId: result.messageId });
+    expect(tg.botMessages(ALICE).map((m) => m.text)).toEqual(["step 3"]);
+  });
+
+  it("falls back to plain text when Telegram cannot parse the HTML", async () => {
+    const box = outbox();
+    tg.injectFault("sendMessage", { kind: "error", code: 400, description: "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 3" });
+    const sent = box.send(ALICE, html("<b>a &lt; b</b>"), { mustDeliver: true });
+    await driveUntilDone(box, clock);
+    expect(await sent).toMatchObject({ ok: true });
+    expect(tg.lastBotMessage(ALICE)).toMatchObject({ text: "a < b", parseMode: undefined });
+    expect(logged.some((l) => l.name === "outbox.parse_error" && l.level === "error")).toBe(true);
+  });
+
+  it("reports a refusal (the person blocked the bot) without retrying, and logs an undelivered must-deliver item", async () => {
+    const box = outbox();
+    tg.blockBot(ALICE);
+    const sent = box.send(ALICE, html("answer"), { mustDeliver: true });
+    await driveUntilDone(box, clock);
+    expect(await sent).toEqual({ ok: false, code: "rejected", description: "Forbidden: bot was blocked by the user", errorCode: 403 });
+    expect(tg.calls("sendMessage")).toHaveLength(1);
+    expect(logged.map((l) => `${l.name}:${l.level}`)).toContain("outbox.undelivered:error");
+  });
+});
+
+describe("what never reaches Telegram", () => {
+  it("refuses HTML Telegram would refuse, at once", () => {
+    const box = outbox();
+    expect(() => box.send(ALICE, html("<p>hi</p>"))).toThrow(OutboxError);
+    expect(() => box.send(ALICE, html("x".repeat(4097)))).toThrow(/over 4096/);
+    expect(() => box.sendDocument(ALICE, { filename: "a.md", data: new Uint8Array(1), captionHtml: "x".repeat(1025) })).toThrow(/over 1024/);
+    expect(tg.calls()).toHaveLength(0);
+  });
+
+  it("resolves what is still queued as stopped when it stops", async () => {
+    const box = outbox();
+    const first = box.send(ALICE, html("one"));
+    const second = box.send(ALICE, html("two"), { mustDeliver: true });
+    await box.idle();
+    box.stop();
+    expect(await first).toMatchObject({ ok: true });
+    expect(await second).toEqual({ ok: false, code: "stopped", description: "the outbox stopped" } satisfies Delivery);
+    expect(await box.send(ALICE, html("three"))).toMatchObject({ ok: false, code: "stopped" });
+  });
+});
+
+describe("documents, commands, deletes", () => {
+  it("sends a long answer as a .md document, sets commands, deletes a message", async () => {
+    const box = outbox();
+    const doc = box.sendDocument(ALICE, { filename: "answer.md", data: Buffer.from("# Long answer\n"), captionHtml: "<b>Full answer</b>" });
+    const commands = box.setCommands([{ command: "new", description: "Start a fresh session" }]);
+    const sent = box.send(ALICE, html("temporary"));
+    await driveUntilDone(box, clock);
+    const [d, , s] = await Promise.all([doc, commands, sent]);
+    if (!d.ok || !s.ok) throw new Error("send failed");
+    expect(tg.message(ALICE, d.messageId)).toMatchObject({ text: "Full answer", document: { fileName: "answer.md" } });
+    expect(tg.commands()).toEqual([{ command: "new", description: "Start a fresh session" }]);
+    const deleted = box.delete(ALICE, s.messageId);
+    const missing = box.delete(ALICE, 999);
+    await driveUntilDone(box, clock);
+    expect([await deleted, await missing]).toEqual([{ ok: true, messageId: s.messageId }, { ok: true, messageId: 999 }]);
+    expect(tg.message(ALICE, s.messageId)).toBeUndefined();
+  });
+});
