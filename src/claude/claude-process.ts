@@ -2,10 +2,12 @@
 // writes that fail as values (EPIPE), and the single shutdown function every path uses.
 // Knows nothing about the protocol; session.ts gives it lines to write and takes stdout chunks.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import type { Clock } from "./clock.js";
 import { ClaudeError } from "./errors.js";
 import { notFoundError } from "./cli-probe.js";
+import { findTaggedProcesses, isGroupAlive, isProcessAlive, listDescendants, PROCESS_TAG_VAR } from "./process-tree.js";
 import { StderrTail } from "./stderr-tail.js";
 
 export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
@@ -28,18 +30,22 @@ export type ShutdownTimings = {
 
 export class ClaudeProcess {
   readonly pid: number;
-  /** Resolves once the process exited and its stdout/stderr are closed (all output delivered). */
+  /** Resolves once the process exited, its stdout/stderr closed (all output delivered) and what it left running was ended. */
   readonly closed: Promise<ExitInfo>;
   readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly #clock: Clock;
   readonly #stderr = new StderrTail();
+  readonly #tag: string;
+  /** Descendants seen before we signalled (systems without /proc). */
+  #knownDescendants: number[] = [];
   #stdinError: ClaudeError | undefined;
   #exit: ExitInfo | undefined;
   #sawStdout = false;
   #shutdown: Promise<ExitInfo> | undefined;
 
-  private constructor(child: ChildProcessByStdio<Writable, Readable, Readable>, pid: number, options: SpawnOptions) {
+  private constructor(child: ChildProcessByStdio<Writable, Readable, Readable>, pid: number, tag: string, options: SpawnOptions) {
     this.#child = child;
+    this.#tag = tag;
     this.pid = pid;
     this.#clock = options.clock;
     child.stdout.on("data", (chunk: Buffer) => {
@@ -53,11 +59,14 @@ export class ClaudeProcess {
     });
     child.on("exit", (code, signal) => {
       this.#exit = { code, signal };
-      // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end the group.
-      void this.#reapGroup();
     });
-    this.closed = new Promise((resolve) => {
+    const pipesClosed = new Promise<ExitInfo>((resolve) => {
       child.on("close", (code, signal) => resolve(this.#exit ?? { code, signal }));
+    });
+    // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end them too.
+    this.closed = pipesClosed.then(async (exit) => {
+      await this.#reapLeftovers();
+      return exit;
     });
   }
 
@@ -69,9 +78,10 @@ export class ClaudeProcess {
    */
   static start(options: SpawnOptions): Promise<ClaudeProcess> {
     return new Promise((resolve, reject) => {
+      const tag = randomUUID();
       const child = spawn(options.file, options.args, {
         cwd: options.cwd,
-        env: options.env,
+        env: { ...options.env, [PROCESS_TAG_VAR]: tag },
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       });
@@ -81,7 +91,7 @@ export class ClaudeProcess {
       });
       child.once("spawn", () => {
         if (child.pid === undefined) return;
-        resolve(new ClaudeProcess(child, child.pid, options));
+        resolve(new ClaudeProcess(child, child.pid, tag, options));
       });
     });
   }
@@ -141,6 +151,7 @@ export class ClaudeProcess {
     this.#child.stdout.resume();
     if (!this.#child.stdin.destroyed) this.#child.stdin.end();
     if (this.#exit === undefined && !(await this.#exitWithin(eofGraceMs))) {
+      this.#knownDescendants = await listDescendants(this.pid);
       this.#signalGroup("SIGTERM");
       if (!(await this.#exitWithin(termGraceMs))) this.#signalGroup("SIGKILL");
     }
@@ -158,23 +169,25 @@ export class ClaudeProcess {
     });
   }
 
-  /** After the leader exited: SIGTERM what is left of its group, SIGKILL what still remains. */
-  async #reapGroup(): Promise<void> {
-    if (!this.#groupAlive()) return;
+  /**
+   * After the CLI exited: SIGTERM what is left (its process group, and every process that
+   * carries its tag or was seen as its descendant), then SIGKILL what survives a short grace.
+   */
+  async #reapLeftovers(): Promise<void> {
+    const pids = [...new Set([...this.#knownDescendants, ...(await findTaggedProcesses(this.#tag))])];
+    const survivors = async (): Promise<number[]> => {
+      const alive = await Promise.all(pids.map(async (p) => ((await isProcessAlive(p)) ? p : undefined)));
+      return alive.filter((p): p is number => p !== undefined);
+    };
+    if (!(await isGroupAlive(this.pid)) && pids.length === 0) return;
     this.#signalGroup("SIGTERM");
-    for (let waited = 0; waited < 1000 && this.#groupAlive(); waited += 50) {
+    for (const p of pids) signalPid(p, "SIGTERM");
+    for (let waited = 0; waited < 1000; waited += 50) {
+      if (!(await isGroupAlive(this.pid)) && (await survivors()).length === 0) return;
       await new Promise<void>((resolve) => this.#clock.setTimer(50, resolve));
     }
-    if (this.#groupAlive()) this.#signalGroup("SIGKILL");
-  }
-
-  #groupAlive(): boolean {
-    try {
-      process.kill(-this.pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    this.#signalGroup("SIGKILL");
+    for (const p of await survivors()) signalPid(p, "SIGKILL");
   }
 
   #signalGroup(signal: NodeJS.Signals): void {
@@ -192,6 +205,14 @@ export class ClaudeProcess {
       `Claude Code is no longer reading its input${this.#exit ? ` (it exited with ${describeExit(this.#exit)})` : ""}; send the message again to resume the session.`,
       { cause, details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null } },
     );
+  }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
   }
 }
 

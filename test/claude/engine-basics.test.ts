@@ -1,0 +1,81 @@
+// The engine against the real CLI and the fake API: text replies, approvals, the live
+// process, resume. Each test has its own fake API, HOME and git repository.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { denyAllController, NOBODY_TO_APPROVE_MESSAGE } from "../../src/claude/index.js";
+import { reply } from "../support/fake-anthropic/index.js";
+import { makeHarness, type Harness } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+describe("claude engine with the real CLI", () => {
+  it("runs a text turn and completes the run with the answer", async () => {
+    h = await makeHarness({ replies: [reply.text("Hello from the fake.")] });
+    const { session, events } = h.open();
+    const done = await h.run(session, events, "Say hello");
+    expect(done).toMatchObject({ ok: true, answer: "Hello from the fake.", cancelled: false, interrupted: false });
+    expect(done.sessionId).toMatch(/[0-9a-f-]{36}/);
+    const types = events.events.map((e) => e.type);
+    expect(types.indexOf("session_started")).toBeLessThan(types.indexOf("turn_finished"));
+    expect(types.indexOf("turn_finished")).toBe(types.indexOf("run_completed") - 1);
+    expect(session.initializeReply?.["commands"]).toBeDefined();
+  });
+
+  it("asks for a Bash call and runs it when allowed", async () => {
+    h = await makeHarness({ replies: [reply.bash("touch created-by-test.txt && echo made", "Create a marker file"), reply.text("Created it.")] });
+    const { session, events } = h.open();
+    const done = await h.run(session, events, "Please create a marker file");
+    expect(done).toMatchObject({ ok: true, answer: "Created it." });
+    expect(existsSync(join(h.ws.cwd, "created-by-test.txt"))).toBe(true);
+    const requested = events.events.find((e) => e.type === "approval_requested");
+    expect(requested?.type === "approval_requested" && requested.request.toolName).toBe("Bash");
+    expect(events.events).toContainEqual(expect.objectContaining({ type: "approval_resolved", decision: "allow", by: "approve all" }));
+    expect(h.api.requests()[1]?.toolResults[0]).toMatchObject({ isError: false, text: "made" });
+  });
+
+  it("denies a Bash call with a message the model reads", async () => {
+    h = await makeHarness({ replies: [reply.bash("touch created-by-test.txt && echo made", "Create a marker file"), reply.text("I could not create it.")] });
+    const { session, events } = h.open({}, denyAllController());
+    const done = await h.run(session, events, "Please create a marker file");
+    expect(done).toMatchObject({ ok: true, answer: "I could not create it." });
+    expect(existsSync(join(h.ws.cwd, "created-by-test.txt"))).toBe(false);
+    const result = h.api.requests()[1]?.toolResults[0];
+    expect(result?.isError).toBe(true);
+    expect(result?.text).toContain(NOBODY_TO_APPROVE_MESSAGE);
+    expect(events.events).toContainEqual(expect.objectContaining({ type: "approval_resolved", decision: "deny" }));
+  });
+
+  it("writes a second message to the same live process", async () => {
+    h = await makeHarness({ replies: [reply.text("First answer."), reply.text("Second answer.")] });
+    const { session, events } = h.open();
+    const first = await h.run(session, events, "First question");
+    const pid = session.pid;
+    expect(pid).toBeDefined();
+    const second = await h.run(session, events, "Second question");
+    expect(session.pid).toBe(pid);
+    expect([first.answer, second.answer]).toEqual(["First answer.", "Second answer."]);
+    expect(second.sessionId).toBe(first.sessionId);
+    // The second request carries the first exchange: same conversation, same process.
+    expect(h.api.requests()[1]?.lastPrompt).toBe("Second question");
+    expect((h.api.requests()[1]?.body["messages"] as unknown[]).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("resumes the session with a new process after the idle process was closed", async () => {
+    h = await makeHarness({ replies: [reply.text("Before the pause."), reply.text("After the pause.")] });
+    const { session, events } = h.open({ idleMs: 200 });
+    const first = await h.run(session, events, "Remember the word kiwi");
+    const firstPid = session.pid;
+    await vi.waitFor(() => expect(session.pid).toBeUndefined(), { timeout: 10_000, interval: 50 });
+    const second = await h.run(session, events, "What was the word?");
+    expect(second).toMatchObject({ ok: true, answer: "After the pause.", sessionId: first.sessionId });
+    expect(session.pid).not.toBe(firstPid);
+    const history = JSON.stringify(h.api.requests()[1]?.body["messages"]);
+    expect(history).toContain("Remember the word kiwi");
+    expect(history).toContain("Before the pause.");
+  });
+});

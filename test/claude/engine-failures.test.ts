@@ -1,0 +1,146 @@
+// The engine when things go wrong, against the real CLI: cancel during a long Bash, API
+// errors retried and exhausted, the CLI killed mid-turn, a missing binary, bad flags, silence.
+import { readdirSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { isClaudeError } from "../../src/claude/index.js";
+import type { TelecodeEvent } from "../../src/domain/index.js";
+import { reply } from "../support/fake-anthropic/index.js";
+import { makeHarness, processGroupAlive, type Harness } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+const isBashStarted = (e: TelecodeEvent): boolean => e.type === "tool_started" && e.name === "Bash";
+
+/** Pids of live processes whose command line is exactly `argv`. */
+function processesRunning(argv: string[]): number[] {
+  const want = `${argv.join("\0")}\0`;
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(join("/proc", entry, "cmdline"), "utf8") === want) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+/** A slow command the CLI's sleep guard does not recognise: its grandchild is `sleep 41.25`. */
+async function writeSlowScript(harness: Harness): Promise<void> {
+  await writeFile(join(harness.ws.cwd, "slow.sh"), "sleep 41.25\necho finished\n");
+}
+
+describe("claude engine failures with the real CLI", () => {
+  it("cancels a run during a long Bash: interrupt, reads cancelled, the session goes on", async () => {
+    h = await makeHarness({ replies: [reply.bash("bash ./slow.sh", "Wait a while"), reply.text("Back again.")] });
+    await writeSlowScript(h);
+    const { session, events } = h.open();
+    const runId = await session.startRun("Run the slow command");
+    await events.waitFor(isBashStarted);
+    const pid = session.pid;
+    await session.cancelRun(runId);
+    const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
+    expect(done).toMatchObject({ ok: false, cancelled: true, interrupted: true });
+    expect(done.type === "run_completed" && done.error).toBeUndefined();
+    const next = await h.run(session, events, "Are you there?");
+    expect(next).toMatchObject({ ok: true, answer: "Back again." });
+    expect(session.pid).toBe(pid);
+  });
+
+  it("retries an overloaded API with notes, then answers", async () => {
+    h = await makeHarness({ replies: [reply.overloaded(), reply.overloaded(), reply.text("Recovered.")] });
+    const { session, events } = h.open();
+    const done = await h.run(session, events, "Hello");
+    expect(done).toMatchObject({ ok: true, answer: "Recovered." });
+    const retries = events.events.filter((e) => e.type === "note" && e.kind === "api_retry");
+    expect(retries).toHaveLength(2);
+    expect(retries[0]?.type === "note" && retries[0].text).toContain("529");
+  });
+
+  it("ends the run with an error naming the status when the API keeps failing", async () => {
+    h = await makeHarness({ replies: [reply.error(500), reply.error(500)], env: { CLAUDE_CODE_MAX_RETRIES: "1" } });
+    const { session, events } = h.open();
+    const done = await h.run(session, events, "Hello");
+    expect(done.ok).toBe(false);
+    expect(done.cancelled).toBe(false);
+    expect(done.error).toMatch(/500/);
+  });
+
+  it("ends the run with a clear error when the CLI is killed mid-turn, and resumes next time", async () => {
+    h = await makeHarness({ replies: [reply.bash("bash ./slow.sh", "Wait a while"), reply.text("Resumed fine.")] });
+    await writeSlowScript(h);
+    const { session, events } = h.open();
+    const runId = await session.startRun("Run the slow command");
+    await events.waitFor(isBashStarted);
+    const pid = session.pid as number;
+    await expect.poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    process.kill(pid, "SIGKILL");
+    const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
+    expect(done).toMatchObject({ ok: false, cancelled: false });
+    expect(done.type === "run_completed" && done.error).toMatch(/^Claude Code exited unexpectedly \(signal SIGKILL\).*send your message again/);
+    // The CLI ran Bash in a session of its own; its `sleep` must not outlive the crash.
+    expect(processesRunning(["sleep", "41.25"])).toEqual([]);
+    const next = await h.run(session, events, "Try again");
+    expect(next).toMatchObject({ ok: true, answer: "Resumed fine.", sessionId: done.type === "run_completed" ? done.sessionId : "" });
+    expect(session.pid).not.toBe(pid);
+  });
+
+  it("ends the process group, grandchildren included, when a session closes during a tool", async () => {
+    h = await makeHarness({ replies: [reply.bash("bash ./slow.sh", "Wait")] });
+    await writeSlowScript(h);
+    const { session, events } = h.open();
+    const runId = await session.startRun("Wait for me");
+    await events.waitFor(isBashStarted);
+    const pid = session.pid as number;
+    // Wait until Bash's `sleep` really runs, then end the session through the one shutdown path.
+    await expect.poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    await session.close();
+    const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
+    expect(done).toMatchObject({ ok: false, cancelled: true });
+    expect(processGroupAlive(pid)).toBe(false);
+    expect(processesRunning(["sleep", "41.25"])).toEqual([]);
+  });
+
+  it("reports a missing binary with where it looked and how to install it", async () => {
+    const missing = "/nonexistent/telecode-test/claude";
+    h = await makeHarness({ claudePath: missing });
+    const { session, events } = h.open();
+    const done = await h.run(session, events, "Hello");
+    expect(done.ok).toBe(false);
+    expect(done.error).toBe(`Claude Code CLI not found (looked for: ${missing}); install it with \`npm i -g @anthropic-ai/claude-code\` or set claude.path.`);
+  });
+
+  it("refuses managed extra args when the session opens, and quotes stderr for a flag the CLI rejects", async () => {
+    h = await makeHarness();
+    let refused: unknown;
+    try {
+      h.open({ extraArgs: ["--permission-mode=bypassPermissions"] });
+    } catch (error) {
+      refused = error;
+    }
+    expect(isClaudeError(refused, "claude.extra_args")).toBe(true);
+    expect((refused as Error).message).toContain("--permission-mode=bypassPermissions");
+
+    const { session, events } = h.open({ extraArgs: ["--no-such-flag"] });
+    const done = await h.run(session, events, "Hello");
+    expect(done.ok).toBe(false);
+    expect(done.error).toMatch(/^Claude Code exited with code 1 before any output: .*unknown option '--no-such-flag'/);
+  });
+
+  it("notes a stall and ends a silent run at the hard ceiling with a clear error", async () => {
+    h = await makeHarness({ replies: [reply.hang()] });
+    const { session, events } = h.open({ stallNoteMs: 300, hardSilenceMs: 2500 });
+    const done = await h.run(session, events, "Hello");
+    expect(events.events.some((e) => e.type === "note" && e.kind === "stall" && e.text.startsWith("no output for"))).toBe(true);
+    expect(done.ok).toBe(false);
+    expect(done.error).toMatch(/^Claude Code produced no output for \d+(\.\d)? s and was stopped; send your message again/);
+    expect(session.pid).toBeUndefined();
+  });
+});

@@ -1,0 +1,126 @@
+// Test harness for engine tests against the real CLI: fake API + fresh workspace + engine +
+// an event collector with condition waits, and a check that no process of ours survives.
+import { readdirSync, readFileSync } from "node:fs";
+import { expect } from "vitest";
+import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
+import { allowAllController, createClaudeEngine } from "../../src/claude/index.js";
+import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "../../src/claude/index.js";
+import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
+import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+
+export type Collector = {
+  events: TelecodeEvent[];
+  /** Resolves with the first event (from the start, or after `fromIndex`) that matches. */
+  waitFor<T extends TelecodeEvent>(match: (e: TelecodeEvent) => e is T, fromIndex?: number): Promise<T>;
+  waitFor(match: (e: TelecodeEvent) => boolean, fromIndex?: number): Promise<TelecodeEvent>;
+  /** Resolves when the event stream ended (session closed). */
+  ended: Promise<void>;
+};
+
+export function collect(session: ClaudeSession, onEvent?: (e: TelecodeEvent) => void): Collector {
+  const events: TelecodeEvent[] = [];
+  const waiters: { match: (e: TelecodeEvent) => boolean; from: number; resolve: (e: TelecodeEvent) => void }[] = [];
+  const ended = (async () => {
+    for await (const e of session.events()) {
+      events.push(e);
+      onEvent?.(e);
+      for (const w of [...waiters]) {
+        if (events.length - 1 >= w.from && w.match(e)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(e);
+        }
+      }
+    }
+  })();
+  return {
+    events,
+    ended,
+    waitFor(match: (e: TelecodeEvent) => boolean, fromIndex = 0): Promise<TelecodeEvent> {
+      const hit = events.slice(fromIndex).find(match);
+      if (hit !== undefined) return Promise.resolve(hit);
+      return new Promise((resolve) => waiters.push({ match, from: fromIndex, resolve }));
+    },
+  };
+}
+
+export const isRunCompleted = (e: TelecodeEvent): e is RunCompleted => e.type === "run_completed";
+
+export type Harness = {
+  api: FakeAnthropic;
+  ws: ClaudeWorkspace;
+  engine: ClaudeEngine;
+  open(spec?: Partial<SessionSpec>, controller?: SessionController): { session: ClaudeSession; events: Collector };
+  /** Starts a run and resolves with its run_completed. */
+  run(session: ClaudeSession, events: Collector, prompt: string): Promise<RunCompleted>;
+  /** Every pid any session had; checked for survivors at dispose. */
+  pids: Set<number>;
+  dispose(): Promise<void>;
+};
+
+export async function makeHarness(options: { replies?: FakeReply[]; env?: NodeJS.ProcessEnv; claudePath?: string } = {}): Promise<Harness> {
+  const api = await startFakeAnthropic({ replies: options.replies ?? [] });
+  const ws = await makeClaudeWorkspace(api.url, options.env);
+  const t0 = Date.now();
+  const log = (level: string) => (fields: Record<string, unknown>, msg: string): void => {
+    if (process.env["TELECODE_TEST_LOG"] === "1") console.log(Date.now() - t0, level, msg, JSON.stringify({ ...fields, args: undefined }));
+  };
+  const engine = createClaudeEngine({ claudePath: options.claudePath ?? realClaudePath, env: ws.env, logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") } });
+  const sessions: ClaudeSession[] = [];
+  const pids = new Set<number>();
+  return {
+    api,
+    ws,
+    engine,
+    pids,
+    open(spec = {}, controller = allowAllController()) {
+      const session = engine.openSession({ cwd: ws.cwd, permissionMode: "default", useApiBilling: true, ...spec }, controller);
+      sessions.push(session);
+      const events = collect(session, () => {
+        if (session.pid !== undefined) pids.add(session.pid);
+      });
+      return { session, events };
+    },
+    async run(session, events, prompt) {
+      const from = events.events.length;
+      const runId = await session.startRun(prompt);
+      if (session.pid !== undefined) pids.add(session.pid);
+      return events.waitFor((e): e is RunCompleted => e.type === "run_completed" && e.runId === runId, from);
+    },
+    async dispose() {
+      for (const s of sessions) {
+        if (s.pid !== undefined) pids.add(s.pid);
+      }
+      await Promise.all(sessions.map((s) => s.close()));
+      await api.close();
+      await ws.cleanup();
+      for (const pid of pids) expect(processGroupAlive(pid), `process group ${pid} still alive`).toBe(false);
+    },
+  };
+}
+
+/**
+ * True while a process of the group runs. On Linux, zombies do not count (an orphaned child
+ * that PID 1 has not reaped yet is dead already); elsewhere, the signal-0 probe.
+ */
+export function processGroupAlive(pgid: number): boolean {
+  if (process.platform === "linux") {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // "pid (comm) state ppid pgrp ...": comm may hold spaces, so parse after the last ")".
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+      } catch {
+        // the process ended while we looked
+      }
+    }
+    return false;
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/* global process, setTimeout */
+// A stand-in for the `claude` binary, for tests and benchmarks that need exact control over
+// what the CLI prints: answers --version/--help, auto-acks initialize, then plays the steps of
+// the JSON script named by FAKE_CLAUDE_SCRIPT. Logs every stdin line to FAKE_CLAUDE_STDIN_LOG.
+import { appendFileSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+
+const args = process.argv.slice(2);
+if (args.includes("--version")) {
+  process.stdout.write("2.1.332 (Claude Code)\n");
+  process.exit(0);
+}
+if (args.includes("--help")) {
+  process.stdout.write("Usage: claude [options]\n  --include-hook-events  Include hook events\n");
+  process.exit(0);
+}
+
+const script = JSON.parse(readFileSync(process.env.FAKE_CLAUDE_SCRIPT ?? "", "utf8"));
+const logFile = process.env.FAKE_CLAUDE_STDIN_LOG;
+if (process.env.FAKE_CLAUDE_ARGS_LOG) appendFileSync(process.env.FAKE_CLAUDE_ARGS_LOG, `${JSON.stringify(args)}\n`);
+
+/** Lines read from stdin, and waiters for a matching one. */
+const seen = [];
+let waiter;
+const matches = (msg, want) => Object.entries(want).every(([k, v]) => (k === "subtype" ? msg.request?.subtype ?? msg.response?.subtype : k === "request_id" ? msg.request_id ?? msg.response?.request_id : msg[k]) === v);
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (logFile) appendFileSync(logFile, `${line}\n`);
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    process.stderr.write(`Error parsing streaming input line: ${line.slice(0, 20)}\n`);
+    process.exit(1);
+  }
+  if (msg.type === "control_request" && msg.request?.subtype === "initialize") {
+    write({ type: "control_response", response: { subtype: "success", request_id: msg.request_id, response: { commands: [], pid: process.pid } } });
+    return;
+  }
+  seen.push(msg);
+  if (waiter && matches(msg, waiter.want)) {
+    const w = waiter;
+    waiter = undefined;
+    w.resolve(msg);
+  }
+}).on("close", () => {
+  if (script.exitOnEof !== false) process.exit(0);
+});
+
+function write(obj) {
+  return new Promise((resolve) => {
+    if (process.stdout.write(`${typeof obj === "string" ? obj : JSON.stringify(obj)}\n`)) resolve();
+    else process.stdout.once("drain", resolve);
+  });
+}
+
+function awaitIn(want) {
+  const i = seen.findIndex((m) => matches(m, want));
+  if (i >= 0) return Promise.resolve(seen.splice(i, 1)[0]);
+  return new Promise((resolve) => {
+    waiter = { want, resolve };
+  });
+}
+
+/** Writes a file's lines `times` times, as fast as the pipe takes them. */
+async function replay(file, times) {
+  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+  const chunkLines = 64;
+  for (let t = 0; t < times; t++) {
+    for (let i = 0; i < lines.length; i += chunkLines) {
+      const chunk = `${lines.slice(i, i + chunkLines).join("\n")}\n`;
+      if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once("drain", r));
+    }
+  }
+}
+
+for (const step of script.steps) {
+  if ("awaitIn" in step) await awaitIn(step.awaitIn);
+  else if ("out" in step) await write(step.out);
+  else if ("sleepMs" in step) await new Promise((r) => setTimeout(r, step.sleepMs));
+  else if ("replay" in step) await replay(step.replay, step.times ?? 1);
+  else if ("stderr" in step) process.stderr.write(`${step.stderr}\n`);
+  else if ("exit" in step) process.exit(step.exit);
+}
