@@ -2,7 +2,7 @@
 // fixed, with how). Runs what it can even when the config does not load.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, homeDirOf, loadConfig, resolveDataDir, type Config, type Env } from "../config/index.js";
+import { ConfigError, homeDirOf, loadConfig, locateConfigFile, resolveDataDir, type Config, type Env } from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
 
@@ -19,7 +19,10 @@ const fail = (label: string, detail: string, fix: string): CheckResult => ({ sta
 function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: Config | null } {
   try {
     const { config, warnings } = loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
-    if (config.file === null) return { results: [fail("config", "no config file found", "run `telecode init`")], config };
+    if (config.file === null) {
+      const expected = locateConfigFile({ flag: options.configPath, env: options.env, cwd: options.cwd }).path;
+      return { results: [fail("config", `no config file at ${expected}`, "run `telecode init`")], config };
+    }
     const results = [ok("config", config.file)];
     for (const warning of warnings) {
       if (warning.code === "config.readable_by_others") results.push(fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${config.file}`));

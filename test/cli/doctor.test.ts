@@ -1,0 +1,177 @@
+// `telecode doctor` against the shared local Bot API fake, a temp HOME, the real pinned CLI
+// and small stand-in CLIs that print other versions: ✓ when all is well, ✗ with a fix otherwise.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runDoctor } from "../../src/cli/doctor.js";
+import type { CommandIo } from "../../src/cli/main.js";
+import { DATABASE_FILE } from "../../src/store/index.js";
+import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+
+const REAL_CLAUDE = resolve("node_modules/.bin/claude");
+
+let fake: FakeBotApi;
+let home: string;
+let project: string;
+let configPath: string;
+
+beforeEach(async () => {
+  fake = await startFakeBotApi({ bot: { username: "tc_test_bot" } });
+  home = mkdtempSync(join(tmpdir(), "telecode-doctor-"));
+  project = join(home, "code", "app");
+  mkdirSync(project, { recursive: true });
+  configPath = join(home, ".config", "telecode", "config.toml");
+  // A stored login, as `claude` leaves it after /login.
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", ".credentials.json"), "{}");
+});
+afterEach(async () => {
+  await fake.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+function writeConfig(body: string): void {
+  mkdirSync(join(home, ".config", "telecode"), { recursive: true });
+  writeFileSync(configPath, body, { mode: 0o600 });
+  chmodSync(configPath, 0o600);
+}
+
+const goodConfig = (extra = ""): string =>
+  `[telegram]\nbot_token = "${fake.token}"\nallowed_user_ids = [42]\napi_root = "${fake.apiRoot}"\n[projects.app]\npath = "${project}"\n${extra}`;
+
+/** A stand-in CLI that only answers --version. */
+function fakeClaude(version: string): string {
+  const path = join(home, `claude-${version}`);
+  writeFileSync(path, `#!/bin/sh\necho "${version} (Claude Code)"\n`, { mode: 0o755 });
+  return path;
+}
+
+async function doctor(env: Record<string, string> = {}, argv: string[] = []): Promise<{ code: number; out: string }> {
+  const stdout = new PassThrough();
+  let out = "";
+  stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const io: CommandIo = { stdout, stderr: new PassThrough(), env: { HOME: home, PATH: process.env["PATH"] ?? "", DISABLE_AUTOUPDATER: "1", TELECODE_CLAUDE_PATH: REAL_CLAUDE, ...env } };
+  const code = await runDoctor(argv, io, { cwd: home, platform: "linux" });
+  return { code, out };
+}
+
+const line = (out: string, label: string): string => out.split("\n").find((l) => l.slice(2).startsWith(label)) ?? `(no line for ${label})`;
+
+describe("telecode doctor", () => {
+  it("passes with a working setup and lists what it checked", async () => {
+    writeConfig(goodConfig());
+    const { code, out } = await doctor();
+    expect(out).not.toContain("✗");
+    expect(code).toBe(0);
+    expect(line(out, "config ")).toContain(`✓ config`);
+    expect(line(out, "Bot API")).toContain(`reachable at ${fake.apiRoot}`);
+    expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
+    expect(line(out, "allowed users")).toContain("42");
+    expect(line(out, "project app")).toContain(`${project} (default)`);
+    expect(line(out, "Claude CLI")).toContain("2.1.332 (the tested version)");
+    expect(line(out, "Claude login")).toContain("logged in");
+    expect(line(out, "database")).toContain(join(home, ".local", "share", "telecode", DATABASE_FILE));
+    expect(out).toContain("All good.");
+    expect(out).not.toContain(fake.token);
+  });
+
+  it("fails with a fix for each problem: rejected token, no users, missing CLI, open permissions", async () => {
+    writeConfig(goodConfig().replace(fake.token, "123:AAnot-the-right-token-for-this-fake-bot").replace("[42]", "[]"));
+    chmodSync(configPath, 0o644);
+    const { code, out } = await doctor({ TELECODE_CLAUDE_PATH: join(home, "missing-claude") });
+    expect(code).toBe(1);
+    expect(line(out, "config permissions")).toMatch(/^✗ .*readable by other users/);
+    expect(out).toContain(`fix: chmod 600 ${configPath}`);
+    expect(line(out, "bot token")).toMatch(/^✗ .*rejected by Telegram \(401 Unauthorized\)/);
+    expect(out).toContain("fix: copy the token from @BotFather");
+    expect(line(out, "allowed users")).toMatch(/^✗ /);
+    expect(line(out, "Claude CLI")).toMatch(/^✗ .*missing-claude was not found/);
+    expect(out).toContain("fix: npm i -g @anthropic-ai/claude-code@2.1.332, or set claude.path");
+    expect(out).toContain("4 problems to fix.");
+    expect(out).not.toContain("AAnot-the-right-token");
+  });
+
+  it("says the Bot API is unreachable", async () => {
+    writeConfig(goodConfig());
+    await fake.close();
+    const { code, out } = await doctor();
+    expect(code).toBe(1);
+    expect(line(out, "Bot API")).toMatch(/^✗ .*cannot reach/);
+    expect(out).toContain("fix: check the network or proxy, or telegram.api_root");
+  });
+
+  it("sends a person without a config to init, and still checks the CLI and the database", async () => {
+    const { code, out } = await doctor();
+    expect(code).toBe(1);
+    expect(line(out, "config")).toMatch(/^✗ config +no config file at /);
+    expect(line(out, "config")).toContain(configPath);
+    expect(out).toContain("fix: run `telecode init`");
+    expect(line(out, "Claude CLI")).toMatch(/^✓/);
+    expect(line(out, "database")).toMatch(/^✓/);
+    expect(out).not.toContain("bot token");
+  });
+
+  it("lists every config problem", async () => {
+    writeConfig(`[telegram]\nallowed_user_ids = "me"\n[limits]\ndrain_secs = 5\n`);
+    const { code, out } = await doctor();
+    expect(code).toBe(1);
+    expect(out).toContain("config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids");
+    expect(out).toContain("config.toml: limits.drain_secs is not a known key; did you mean limits.drain_seconds?");
+  });
+
+  it("fails on a CLI older than the tested one and only notes a newer one", async () => {
+    writeConfig(goodConfig());
+    const older = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.0.1") });
+    expect(older.code).toBe(1);
+    expect(line(older.out, "Claude CLI")).toMatch(/^✗ .*2\.0\.1 is older than 2\.1\.332/);
+    const newer = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.1.400") });
+    expect(newer.code).toBe(0);
+    expect(line(newer.out, "Claude CLI")).toMatch(/^! .*2\.1\.400 is newer than 2\.1\.332/);
+  });
+
+  it("checks the login the way the CLI will be started", async () => {
+    rmSync(join(home, ".claude"), { recursive: true });
+    writeConfig(goodConfig());
+    const none = await doctor();
+    expect(none.code).toBe(1);
+    expect(line(none.out, "Claude login")).toMatch(/^✗ .*not logged in/);
+    const keyOnly = await doctor({ ANTHROPIC_API_KEY: "sk-ant-api03-testtesttest" });
+    expect(keyOnly.out).toContain("set claude.use_api_billing = true");
+    expect(keyOnly.out).not.toContain("testtesttest");
+    writeConfig(goodConfig("[claude]\nuse_api_billing = true\n"));
+    expect((await doctor()).code).toBe(1);
+    const billed = await doctor({ ANTHROPIC_API_KEY: "sk-ant-api03-testtesttest" });
+    expect(billed.code).toBe(0);
+    expect(line(billed.out, "Claude login")).toContain("API billing");
+  });
+
+  it("warns about bypassed approvals without failing", async () => {
+    writeConfig(goodConfig("[claude]\ndangerously_skip_permissions = true\n"));
+    const { code, out } = await doctor();
+    expect(code).toBe(0);
+    expect(line(out, "approvals")).toMatch(/^! .*every tool runs without asking/);
+  });
+
+  it("fails on a data directory that cannot be written and on a damaged database", async () => {
+    writeFileSync(join(home, "a-file"), "");
+    writeConfig(goodConfig(`[state]\ndir = "${join(home, "a-file", "data")}"\n`));
+    const unwritable = await doctor();
+    expect(unwritable.code).toBe(1);
+    expect(line(unwritable.out, "data directory")).toMatch(/^✗ .*is not writable \(ENOTDIR\)/);
+
+    const data = join(home, "data");
+    mkdirSync(data);
+    writeFileSync(join(data, DATABASE_FILE), "not a database, but long enough to be read as a header by SQLite");
+    writeConfig(goodConfig(`[state]\ndir = "${data}"\n`));
+    const damaged = await doctor();
+    expect(damaged.code).toBe(1);
+    expect(line(damaged.out, "database")).toMatch(/^✗ /);
+  });
+
+  it("prints help and refuses unknown flags", async () => {
+    expect((await doctor({}, ["--help"])).out).toContain("Usage: telecode doctor");
+    expect((await doctor({}, ["--nope"])).code).toBe(2);
+  });
+});

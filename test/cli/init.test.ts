@@ -1,0 +1,237 @@
+// `telecode init` against the shared local Bot API fake and a temp HOME: scripted flags,
+// finding the user id from a message, and an interactive run driven through @clack/prompts.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runInit } from "../../src/cli/init.js";
+import type { CommandIo } from "../../src/cli/main.js";
+import { loadConfig } from "../../src/config/index.js";
+import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+
+let fake: FakeBotApi;
+let home: string;
+let project: string;
+let configPath: string;
+
+beforeEach(async () => {
+  fake = await startFakeBotApi({ bot: { username: "tc_test_bot" } });
+  home = mkdtempSync(join(tmpdir(), "telecode-init-"));
+  project = join(home, "code", "app");
+  mkdirSync(project, { recursive: true });
+  configPath = join(home, ".config", "telecode", "config.toml");
+});
+afterEach(async () => {
+  await fake.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+type Captured = { io: CommandIo; out: () => string; err: () => string };
+
+/** An io whose CLI lookups cannot find a real `claude`, so init's CLI check is quick and offline. */
+function capture(env: Record<string, string> = {}): Captured {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (d: Buffer) => (out += d.toString()));
+  stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return { io: { stdout, stderr, env: { HOME: home, PATH: "/nonexistent", TELECODE_CLAUDE_PATH: join(home, "no-claude"), ...env } }, out: () => out, err: () => err };
+}
+
+const flags = (...extra: string[]): string[] => ["--bot-token", fake.token, "--api-root", fake.apiRoot, ...extra];
+
+describe("telecode init, non-interactive", () => {
+  it("writes a 0600 config from flags alone and prints the next command", async () => {
+    const c = capture();
+    const code = await runInit(flags("--user-id", "42,43", "--project-dir", project, "--mode", "plan", "--config", configPath), c.io, { cwd: home });
+    expect(c.err()).toBe("");
+    expect(code).toBe(0);
+    expect(statSync(configPath).mode & 0o777).toBe(0o600);
+    const { config, warnings } = loadConfig({ configPath, env: { HOME: home } });
+    expect(warnings).toEqual([]);
+    expect(config.telegram).toMatchObject({ botToken: fake.token, allowedUserIds: [42, 43], apiRoot: fake.apiRoot });
+    expect(config.claude.permissionMode).toBe("plan");
+    expect(config.projects).toEqual([{ name: "app", path: project, isDefault: true }]);
+    expect(c.out()).toContain("Bot token works: @tc_test_bot");
+    expect(c.out()).toContain(`telecode doctor --config ${configPath}`);
+    expect(c.out()).toMatch(/Claude Code CLI: .*no-claude was not found/);
+  });
+
+  it("finds the user id from the first new message with --yes, skipping older ones, and acknowledges it", async () => {
+    fake.addUser({ id: 666, firstName: "Stranger" });
+    fake.addUser({ id: 42, firstName: "Ada", username: "ada" });
+    fake.sendText(666, "sent before init started");
+    const c = capture();
+    const running = runInit(flags("--yes", "--wait-seconds", "60"), c.io, { cwd: project });
+    await fake.waitFor(() => fake.calls("getUpdates").length >= 2 && fake.pollsWaiting() > 0, { what: "init's long poll" });
+    fake.sendText(42, "hello bot");
+    expect(await running).toBe(0);
+    expect(c.out()).toContain('Message from Ada (@ada, id 42): "hello bot"');
+    expect(c.out()).not.toContain("Stranger");
+    const { config } = loadConfig({ env: { HOME: home } });
+    expect(config.telegram.allowedUserIds).toEqual([42]);
+    expect(config.projects[0]?.path).toBe(project);
+    await fake.waitFor(() => fake.pendingUpdates() === 0, { what: "acknowledged updates" });
+  });
+
+  it("keeps the token out of the file when it comes from TELECODE_BOT_TOKEN", async () => {
+    const c = capture({ TELECODE_BOT_TOKEN: fake.token });
+    expect(await runInit(["--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c.io)).toBe(0);
+    const text = readFileSync(configPath, "utf8");
+    expect(text).not.toContain(fake.token);
+    expect(loadConfig({ env: { HOME: home, TELECODE_BOT_TOKEN: fake.token } }).config.telegram.botToken).toBe(fake.token);
+  });
+
+  it("refuses a token Telegram rejects, and writes nothing", async () => {
+    const c = capture();
+    const code = await runInit(["--bot-token", "123:AAnot-the-right-token-for-this-fake-bot", "--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c.io);
+    expect(code).toBe(1);
+    expect(c.err()).toContain("Telegram refused this token (401 Unauthorized)");
+    expect(c.err()).not.toContain("AAnot-the-right-token");
+    expect(existsSync(configPath)).toBe(false);
+  });
+
+  it("says the Bot API cannot be reached", async () => {
+    const port = await freePort();
+    const c = capture();
+    const code = await runInit(["--bot-token", fake.token, "--api-root", `http://127.0.0.1:${port}`, "--user-id", "1", "--project-dir", project], c.io);
+    expect(code).toBe(1);
+    expect(c.err()).toContain(`Could not reach the Telegram Bot API at http://127.0.0.1:${port}`);
+  });
+
+  it("asks for the missing flags instead of guessing", async () => {
+    const noUser = capture();
+    expect(await runInit(flags("--project-dir", project), noUser.io)).toBe(1);
+    expect(noUser.err()).toContain("pass --user-id, or --yes");
+    const noToken = capture();
+    expect(await runInit(["--api-root", fake.apiRoot], noToken.io)).toBe(1);
+    expect(noToken.err()).toContain("pass --bot-token or set TELECODE_BOT_TOKEN");
+    const badId = capture();
+    expect(await runInit(flags("--user-id", "me", "--project-dir", project), badId.io)).toBe(1);
+    expect(badId.err()).toContain("--user-id must be a numeric Telegram user id (got me)");
+  });
+
+  it("refuses a project directory that does not exist, and an unknown mode", async () => {
+    const missing = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", join(home, "nope")), missing.io)).toBe(1);
+    expect(missing.err()).toContain(`The project directory must exist: ${join(home, "nope")} does not exist`);
+    const mode = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "yolo"), mode.io)).toBe(1);
+    expect(mode.err()).toContain("--mode must be one of default, acceptEdits, plan, plan-auto, auto, dontAsk");
+    expect(existsSync(configPath)).toBe(false);
+  });
+
+  it("replaces an existing config only with --yes", async () => {
+    mkdirSync(join(home, ".config", "telecode"), { recursive: true });
+    writeFileSync(configPath, "# mine\n");
+    const kept = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project), kept.io)).toBe(1);
+    expect(kept.err()).toContain("already exists. Pass --yes to replace it");
+    expect(readFileSync(configPath, "utf8")).toBe("# mine\n");
+    const replaced = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--yes"), replaced.io)).toBe(0);
+    expect(loadConfig({ env: { HOME: home } }).config.telegram.allowedUserIds).toEqual([1]);
+  });
+
+  it("prints help, and refuses unknown flags with exit code 2", async () => {
+    const help = capture();
+    expect(await runInit(["--help"], help.io)).toBe(0);
+    expect(help.out()).toContain("--project-dir DIR");
+    const bad = capture();
+    expect(await runInit(["--colour"], bad.io)).toBe(2);
+    expect(bad.err()).toContain("--colour");
+  });
+});
+
+describe("telecode init, interactive", () => {
+  /** A scripted terminal: waits for a prompt to appear on the output, then types the answer. */
+  function terminal() {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let screen = "";
+    let seen = 0;
+    const listeners = new Set<() => void>();
+    output.on("data", (d: Buffer) => {
+      screen += d.toString();
+      for (const l of listeners) l();
+    });
+    return {
+      input,
+      output,
+      screen: () => screen,
+      /** Waits for `text` to appear after what earlier waits consumed, then types `keys`. */
+      answer(text: string, keys: string): Promise<void> {
+        return new Promise((resolve) => {
+          const check = (): void => {
+            const at = screen.indexOf(text, seen);
+            if (at < 0) return;
+            listeners.delete(check);
+            seen = at + text.length;
+            // clack draws a prompt before it listens for "submit" in the same synchronous
+            // step; typing from inside the draw would be lost, so type once that step is over.
+            setImmediate(() => {
+              input.write(keys);
+              resolve();
+            });
+          };
+          listeners.add(check);
+          check();
+        });
+      },
+    };
+  }
+
+  it("asks every question, re-asks a refused token, lets the person pick who is allowed", async () => {
+    fake.addUser({ id: 666, firstName: "Stranger" });
+    fake.addUser({ id: 42, firstName: "Ada", username: "ada" });
+    const t = terminal();
+    const c = capture();
+    const running = runInit(["--api-root", fake.apiRoot], c.io, { interactive: true, input: t.input, output: t.output, cwd: project });
+
+    await t.answer("Bot token", "123:AAnot-the-right-token-for-this-fake-bot\r");
+    await t.answer("Telegram refused this token", "");
+    await t.answer("Bot token", `${fake.token}\r`);
+    await t.answer("Now send any message to @tc_test_bot", "");
+    await fake.waitFor(() => fake.pollsWaiting() > 0, { what: "init's long poll" });
+    fake.sendText(666, "me too");
+    await t.answer("Allow Stranger (id 666) to use this bot?", "n\r");
+    await fake.waitFor(() => fake.pollsWaiting() > 0, { what: "init's next long poll" });
+    fake.sendText(42, "it's me");
+    await t.answer("Allow Ada (@ada, id 42) to use this bot?", "y\r");
+    await t.answer("Project directory", "\r");
+    await t.answer("Permission mode", "\x1b[B\r");
+
+    expect(await running).toBe(0);
+    const { config } = loadConfig({ env: { HOME: home } });
+    expect(config.telegram).toMatchObject({ botToken: fake.token, allowedUserIds: [42] });
+    expect(config.projects[0]?.path).toBe(project);
+    expect(config.claude.permissionMode).toBe("acceptEdits");
+    expect(t.screen()).toContain(`Wrote ${configPath}`);
+    expect(t.screen()).toContain("telecode doctor");
+  });
+
+  it("writes nothing when the person cancels", async () => {
+    const t = terminal();
+    const c = capture();
+    const running = runInit(["--api-root", fake.apiRoot], c.io, { interactive: true, input: t.input, output: t.output, cwd: project });
+    await t.answer("Bot token", "\x03");
+    expect(await running).toBe(1);
+    expect(c.err()).toContain("Set-up cancelled; nothing was written.");
+    expect(existsSync(configPath)).toBe(false);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,132 @@
+// `telecode service`: the generated systemd unit and launchd plist, checked as files under a
+// temp HOME (systemd and launchd are never run), plus dry runs and uninstalling.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CommandIo } from "../../src/cli/main.js";
+import { runService } from "../../src/cli/service.js";
+
+let home: string;
+let configPath: string;
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "telecode-service-"));
+  configPath = join(home, ".config", "telecode", "config.toml");
+  mkdirSync(join(home, ".config", "telecode"), { recursive: true });
+  writeFileSync(configPath, "[limits]\ndrain_seconds = 45\n", { mode: 0o600 });
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function service(argv: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const io: CommandIo = { stdout, stderr, env: { HOME: home, PATH: "/opt/node/bin:/usr/bin:/bin", ...env } };
+  const code = runService(argv, io, { nodePath: "/opt/node/bin/node", binPath: "/opt/telecode/bin/telecode.js", cwd: home });
+  return { code, out: String(stdout.read() ?? ""), err: String(stderr.read() ?? "") };
+}
+
+const unitPath = (): string => join(home, ".config", "systemd", "user", "telecode.service");
+const plistPath = (): string => join(home, "Library", "LaunchAgents", "dev.telecode.plist");
+
+describe("telecode service on Linux", () => {
+  it("installs a systemd user unit that restarts on failure and prints how to enable it", () => {
+    const { code, out } = service(["install", "--platform", "linux"]);
+    expect(code).toBe(0);
+    const unit = readFileSync(unitPath(), "utf8");
+    expect(unit).toContain('ExecStart="/opt/node/bin/node" "/opt/telecode/bin/telecode.js"\n');
+    expect(unit).toContain(`Environment="TELECODE_CONFIG=${configPath}"\n`);
+    expect(unit).toContain('Environment="PATH=/opt/node/bin:/usr/bin:/bin"\n');
+    expect(unit).toContain("Restart=on-failure\n");
+    expect(unit).toContain("KillMode=mixed\n");
+    expect(unit).toContain("TimeoutStopSec=75\n");
+    expect(unit).toMatch(/\[Install\]\nWantedBy=default\.target/);
+    expect(out).toContain(`Wrote ${unitPath()}`);
+    expect(out).toContain("systemctl --user enable --now telecode.service");
+    expect(out).toContain("loginctl enable-linger");
+  });
+
+  it("quotes paths so systemd expands nothing in them", () => {
+    const odd = join(home, "my 100% $HOME \"cfg\".toml");
+    writeFileSync(odd, "", { mode: 0o600 });
+    expect(service(["install", "--platform", "linux", "--config", odd]).code).toBe(0);
+    const escaped = odd.replace(/%/g, "%%").replace(/\$/g, "$$$$").replace(/"/g, '\\"');
+    expect(readFileSync(unitPath(), "utf8")).toContain(`Environment="TELECODE_CONFIG=${escaped}"\n`);
+  });
+
+  it("follows XDG_CONFIG_HOME for the unit's place", () => {
+    const xdg = join(home, "xdg");
+    mkdirSync(join(xdg, "telecode"), { recursive: true });
+    writeFileSync(join(xdg, "telecode", "config.toml"), "", { mode: 0o600 });
+    expect(service(["install", "--platform", "linux"], { XDG_CONFIG_HOME: xdg }).code).toBe(0);
+    expect(existsSync(join(xdg, "systemd", "user", "telecode.service"))).toBe(true);
+  });
+
+  it("writes nothing on --dry-run and shows the file instead", () => {
+    const { code, out } = service(["install", "--platform", "linux", "--dry-run"]);
+    expect(code).toBe(0);
+    expect(out).toContain(`Would write ${unitPath()}`);
+    expect(out).toContain("Restart=on-failure");
+    expect(existsSync(unitPath())).toBe(false);
+  });
+
+  it("uninstalls the unit and its enablement link, and says how to stop what runs", () => {
+    service(["install", "--platform", "linux"]);
+    const wants = join(home, ".config", "systemd", "user", "default.target.wants");
+    mkdirSync(wants);
+    symlinkSync(unitPath(), join(wants, "telecode.service"));
+    const dry = service(["uninstall", "--platform", "linux", "--dry-run"]);
+    expect(dry.out).toContain("Would remove:");
+    expect(existsSync(unitPath())).toBe(true);
+    const { code, out } = service(["uninstall", "--platform", "linux"]);
+    expect(code).toBe(0);
+    expect(existsSync(unitPath())).toBe(false);
+    expect(existsSync(join(wants, "telecode.service"))).toBe(false);
+    expect(out).toContain("systemctl --user stop telecode.service");
+    expect(service(["uninstall", "--platform", "linux"]).out).toContain("Nothing to remove");
+  });
+
+  it("refuses to install a service for a config that would not start", () => {
+    writeFileSync(configPath, "[limits]\ndrain_seconds = -5\n");
+    const { code, err } = service(["install", "--platform", "linux"]);
+    expect(code).toBe(1);
+    expect(err).toContain("limits.drain_seconds must be a whole number of seconds");
+    expect(existsSync(unitPath())).toBe(false);
+    rmSync(configPath);
+    expect(service(["install", "--platform", "linux"]).code).toBe(1);
+  });
+});
+
+describe("telecode service on macOS", () => {
+  it("installs a launchd agent that is kept alive after failures", () => {
+    const { code, out } = service(["install", "--platform", "darwin"]);
+    expect(code).toBe(0);
+    const plist = readFileSync(plistPath(), "utf8");
+    expect(plist).toContain("<key>Label</key><string>dev.telecode</string>");
+    expect(plist).toContain("<array><string>/opt/node/bin/node</string><string>/opt/telecode/bin/telecode.js</string></array>");
+    expect(plist).toContain(`<key>TELECODE_CONFIG</key><string>${configPath}</string>`);
+    expect(plist).toMatch(/<key>KeepAlive<\/key>\s*<dict><key>SuccessfulExit<\/key><false\/><\/dict>/);
+    expect(plist).toContain("<key>RunAtLoad</key><true/>");
+    expect(plist).toContain("<key>ExitTimeOut</key><integer>75</integer>");
+    expect(out).toContain(`launchctl bootstrap gui/$(id -u) ${plistPath()}`);
+    expect(service(["uninstall", "--platform", "darwin"]).out).toContain("launchctl bootout gui/$(id -u)/dev.telecode");
+    expect(existsSync(plistPath())).toBe(false);
+  });
+
+  it("escapes XML in paths", () => {
+    const odd = join(home, "a&b<c>.toml");
+    writeFileSync(odd, "", { mode: 0o600 });
+    service(["install", "--platform", "darwin", "--config", odd]);
+    expect(readFileSync(plistPath(), "utf8")).toContain(`<string>${join(home, "a&amp;b&lt;c&gt;.toml")}</string>`);
+  });
+});
+
+describe("telecode service usage", () => {
+  it("needs install or uninstall, and a supported platform", () => {
+    expect(service([]).code).toBe(2);
+    expect(service(["start"]).err).toContain("say install or uninstall");
+    expect(service(["install", "--platform", "win32"]).code).toBe(2);
+    expect(service(["--help"]).out).toContain("Usage: telecode service install|uninstall");
+  });
+});
