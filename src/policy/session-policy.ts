@@ -1,65 +1,19 @@
 // One session's decisions as a pure machine: (state, input) → (state, effects). Routes each
 // request through the decision table, runs the plan, question and re-arm machines, and answers
 // every request exactly once. No I/O, no timers: time is an input, timers are effects.
-import type { ApprovalRequest, TelecodeEvent } from "../domain/events.js";
+import type { TelecodeEvent } from "../domain/events.js";
 import type { PermissionAnswer } from "../wire/types.js";
 import { approvalPrompt, resolveApproval } from "./approval-prompt.js";
 import { routeToolRequest, type DenyReason } from "./decision-table.js";
 import { noLongerPendingMessage, questionTimedOutMessage, timedOutMessage } from "./messages.js";
 import {
-  disarmedGate, gateAfterText, planApprovalCaption, planAutoApprovedSections, planPrompt, resolvePlanAnswer, type OutlineGate,
+  disarmedGate, gateAfterText, planApprovalCaption, planAutoApprovedSections, planPrompt, resolvePlanAnswer,
 } from "./plan-machine.js";
-import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
-import { answerQuestion, parseQuestions, questionAnswerResponse, questionPrompt, startQuestionFlow, summarizeAnswers, type QuestionFlow } from "./questions.js";
-import { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed, type RearmState } from "./rearm.js";
-import { defaultDecisionSettings, type DecisionSettings, type RunInfo } from "./settings.js";
-
-export type PendingFlow = { kind: "approval"; preview: boolean } | { kind: "plan"; afterOutline: boolean } | { kind: "question"; flow: QuestionFlow };
-
-export type PendingDecision = { decisionId: string; request: ApprovalRequest; runId: string | undefined; flow: PendingFlow };
-
-export type PolicyState = {
-  settings: DecisionSettings;
-  cliMode: string | undefined;
-  turn: number;
-  gate: OutlineGate;
-  /** The run in which a plan was approved: its Edit/Write/Bash previews are skipped. */
-  previewSkipRunId: string | undefined;
-  rearm: RearmState;
-  pending: ReadonlyMap<string, PendingDecision>;
-  ended: boolean;
-};
-
-export type PolicyInput =
-  | { type: "request"; decisionId: string; request: ApprovalRequest; run: RunInfo | undefined; nowMs: number }
-  | { type: "answer"; decisionId: string; answer: PersonAnswer; nowMs: number }
-  | { type: "timeout"; decisionId: string }
-  /** The request's abort signal fired (withdrawn, or the process went away). */
-  | { type: "withdrawn"; decisionId: string }
-  | { type: "observed"; event: TelecodeEvent }
-  /** A turn is about to close (before its turn_finished is delivered). */
-  | { type: "turn_closing"; nowMs: number }
-  /** A follow-up message is about to be written to the CLI. */
-  | { type: "follow_up"; nowMs: number }
-  | { type: "mode_set"; mode: string }
-  | { type: "mode_set_failed"; mode: string; error: string }
-  | { type: "settings_changed"; settings: Partial<DecisionSettings> }
-  | { type: "session_ended" };
-
-export type PolicyEffect =
-  /** Answer the CLI's request (resolves the engine's decide call). */
-  | { type: "respond"; decisionId: string; answer: PermissionAnswer; by: string }
-  /** Show a prompt, or replace the prompt of the same decision (next question, toggles). */
-  | { type: "askPerson"; decisionId: string; prompt: DecisionPrompt }
-  | { type: "settle"; decisionId: string; outcome: DecisionOutcome }
-  | { type: "inform"; info: InfoMessage }
-  /** Send set_permission_mode and feed back mode_set / mode_set_failed when it is acked. */
-  | { type: "setPermissionMode"; mode: string }
-  /** (Re)start the decision's answer timeout; fire `timeout` after delayMs. */
-  | { type: "startTimer"; decisionId: string; delayMs: number }
-  | { type: "cancelTimer"; decisionId: string };
-
-export type PolicyStep = { state: PolicyState; effects: PolicyEffect[]; verdict?: AnswerVerdict };
+import type { DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
+import { answerQuestion, parseQuestions, questionAnswerResponse, questionPrompt, startQuestionFlow, summarizeAnswers } from "./questions.js";
+import { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed } from "./rearm.js";
+import { PolicyError, type PendingDecision, type PendingFlow, type PolicyEffect, type PolicyInput, type PolicyState, type PolicyStep } from "./session-policy-types.js";
+import { defaultDecisionSettings, type DecisionSettings } from "./settings.js";
 
 export function initialPolicyState(settings: Partial<DecisionSettings> = {}): PolicyState {
   return {
@@ -128,7 +82,8 @@ function approvePlanIn(state: PolicyState, runId: string | undefined, nowMs: num
 
 function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "request" }>): PolicyStep {
   const { decisionId, request, run, nowMs } = input;
-  if (state.ended || state.pending.has(decisionId)) {
+  if (state.pending.has(decisionId)) throw new PolicyError("policy.duplicate_decision", `Decision id ${decisionId} is already open.`);
+  if (state.ended) {
     return { state, effects: [{ type: "respond", decisionId, answer: { behavior: "deny", message: noLongerPendingMessage }, by: "session end" }] };
   }
   const s = state.settings;

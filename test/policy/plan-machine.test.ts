@@ -172,3 +172,16 @@ describe("the caption says what approving does, only as far as it is true", () =
     expect(asked(m.request(exitPlan, { run }))?.caption).toMatch(/re-arming is turned off/);
   });
 });
+
+describe("contract", () => {
+  it("opening a decision id that is already open is a bug and throws", () => {
+    const m = machine({ mode: "plan" });
+    m.request(exitPlan, { run });
+    expect(() => m.request(exitPlan, { run })).toThrow(expect.objectContaining({ code: "policy.duplicate_decision" }) as Error);
+  });
+  it("after the session ended a request is answered at once", () => {
+    const m = machine({ mode: "plan" });
+    m.step({ type: "session_ended" });
+    expect(responded(m.request(exitPlan, { run }))?.behavior).toBe("deny");
+  });
+});

@@ -152,7 +152,9 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
     decide(request, ctx) {
       // Withdrawn before we saw it: nobody reads an answer, and the person need not be asked.
       if (ctx.signal.aborted) return Promise.resolve({ behavior: "deny", message: noLongerPendingMessage, by: "withdrawn" });
-      const decisionId = newId();
+      let decisionId = newId();
+      // Ids must not collide with an open decision (a custom generator could repeat itself).
+      while (resolvers.has(decisionId) || state.pending.has(decisionId)) decisionId = `${newId()}-${resolvers.size}`;
       const answered = new Promise<DriverDecision>((resolve) => resolvers.set(decisionId, resolve));
       const onAbort = (): void => void run({ type: "withdrawn", decisionId });
       run({ type: "request", decisionId, request, run: ctx.run, nowMs: clock.now() });

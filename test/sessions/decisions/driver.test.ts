@@ -278,3 +278,20 @@ describe("re-arm ordering with the engine's session controls", () => {
     expect(log).toEqual(["set_permission_mode plan", "ack plan", "follow-up written"]);
   });
 });
+
+describe("decision ids", () => {
+  it("a generator that repeats itself still gives each open decision its own id", async () => {
+    const port = recordingPort();
+    const registry = createDecisionRegistry();
+    const driver = createDecisionDriver({ sessionKey: "k", port, registry, clock: fakeClock(), newDecisionId: () => "same" });
+    const signal = new AbortController().signal;
+    const a = driver.decide(bash, { signal, run });
+    const b = driver.decide({ ...bash, requestId: "other" }, { signal, run });
+    const ids = port.asks.map((v) => v.decisionId);
+    expect(new Set(ids).size).toBe(2);
+    registry.answer(ids[1] ?? "", { kind: "choice", choiceId: "deny" });
+    registry.answer(ids[0] ?? "", { kind: "choice", choiceId: "allow" });
+    await expect(a).resolves.toMatchObject({ behavior: "allow" });
+    await expect(b).resolves.toMatchObject({ behavior: "deny" });
+  });
+});
