@@ -70,12 +70,19 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     io.stderr.write(`telecode replay: cannot read ${args.file} (${describeFsError(error)}); check the path and permissions.\n`);
     return 1;
   }
+  // Write errors arrive through write callbacks; without a listener the stream's 'error'
+  // event (EPIPE when the reader quits) would crash the process.
+  const ignoreStreamError = (): void => undefined;
+  io.stdout.on("error", ignoreStreamError);
   try {
     await replayStream(handle, translator, args.json, io.stdout);
   } catch (error) {
+    // The reader went away (`telecode replay FILE | head`): not a failure.
+    if (error instanceof OutputClosedError) return 0;
     io.stderr.write(`telecode replay: reading ${args.file} failed (${describeFsError(error)}); check that it is a readable file.\n`);
     return 1;
   } finally {
+    io.stdout.off("error", ignoreStreamError);
     await handle.close();
   }
   return 0;
@@ -148,8 +155,17 @@ function pushTranscriptLine(line: string, push: (message: WireMessage | WireDeco
   push(decodeLine(text));
 }
 
+/** Thrown when the output stream was closed by its reader (EPIPE). */
+class OutputClosedError extends Error {
+  readonly code = "replay.output_closed";
+}
+
 function write(out: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    out.write(text, (error) => (error ? reject(error) : resolve()));
+    out.write(text, (error) => {
+      if (!error) resolve();
+      else if ((error as { code?: unknown }).code === "EPIPE") reject(new OutputClosedError("output closed", { cause: error }));
+      else reject(error);
+    });
   });
 }
