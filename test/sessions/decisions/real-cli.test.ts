@@ -130,6 +130,23 @@ describe("questions with the real CLI", () => {
   });
 });
 
+describe("approvals with the real CLI", () => {
+  it("'Always allow in this session' adds the CLI's rule for this session: the same command is not asked again", async () => {
+    const { harness, session, events, port } = await open(
+      [reply.bash("touch a.txt", "Create a"), reply.bash("touch a.txt", "Create a again"), reply.text("Done twice.")],
+      { mode: "default" },
+      () => tap("always"),
+    );
+    const done = await harness.run(session, events, "Create a twice");
+    expect(done).toMatchObject({ ok: true, answer: "Done twice." });
+    expect(port.asks).toHaveLength(1);
+    expect(harness.api.requests().slice(1).map((r) => r.toolResults[0]?.isError)).toEqual([false, false]);
+    expect(existsSync(join(harness.ws.cwd, "a.txt"))).toBe(true);
+    // The rule stayed in the session: nothing was written to the project's settings.
+    expect(existsSync(join(harness.ws.cwd, ".claude", "settings.local.json"))).toBe(false);
+  });
+});
+
 describe("withdrawal and unattended runs with the real CLI", () => {
   it("an interrupt withdraws the pending approval: the prompt settles and a late tap is 'no longer pending'", async () => {
     const { harness, session, events, port, registry } = await open(
