@@ -5,7 +5,7 @@ export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js"
 export { StoreError, type StoreErrorCode } from "./errors.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations.js";
 export type { OffsetsRepository } from "./offsets-repo.js";
-export { DATABASE_FILE, openStore, type OpenStoreOptions, type Store } from "./open-store.js";
+export { DATABASE_FILE, openStore, type OpenStoreOptions, type RestartRecovery, type Store } from "./open-store.js";
 export {
   DECISION_KINDS,
   DECISION_STATES,

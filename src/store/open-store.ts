@@ -10,6 +10,7 @@ import { migrate, schemaVersion } from "./migrations.js";
 import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.js";
 import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
+import type { DecisionRecord, RunRecord } from "./records.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
 
 export const DATABASE_FILE = "telecode.db";
@@ -19,6 +20,13 @@ export type OpenStoreOptions = {
   now?: () => number;
   /** How long a write waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
+};
+
+export type RestartRecovery = {
+  interruptedRuns: RunRecord[];
+  expiredDecisions: DecisionRecord[];
+  /** How many sessions were still marked live. */
+  sessionsDetached: number;
 };
 
 export type Store = {
@@ -33,6 +41,12 @@ export type Store = {
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
+  /**
+   * What a start after any stop does first, in one transaction: runs still "running" become
+   * interrupted, pending decisions expire, no session is live. Returns what changed, so the
+   * caller can edit those runs' progress messages and take the buttons off those decisions.
+   */
+  recoverAfterRestart(reason?: string): RestartRecovery;
   /** Runs `fn` in one transaction: all of its repository writes land, or none do. */
   transaction<T>(fn: () => T): T;
   /** SQLite's own check; "ok" when the file is sound. */
@@ -62,17 +76,30 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     const appliedMigrations = migrate(db);
+    const sessions = createSessionsRepository(db, now);
+    const runs = createRunsRepository(db, now);
+    const decisions = createDecisionsRepository(db, now);
+    const transaction = <T>(fn: () => T): T => db.transaction(fn)();
     return {
       path,
       schemaVersion: schemaVersion(db),
       appliedMigrations,
       chats: createChatsRepository(db, now),
-      sessions: createSessionsRepository(db, now),
-      runs: createRunsRepository(db, now),
-      decisions: createDecisionsRepository(db, now),
+      sessions,
+      runs,
+      decisions,
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),
-      transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+      recoverAfterRestart: (reason) =>
+        transaction(() => ({
+          interruptedRuns: runs.markInterrupted(
+            runs.listRunning().map((r) => r.runId),
+            ...(reason === undefined ? [] : [reason]),
+          ),
+          expiredDecisions: decisions.expireAll(),
+          sessionsDetached: sessions.markAllNotLive(),
+        })),
+      transaction,
       integrityCheck: () => String(db.pragma("integrity_check", { simple: true })),
       close: () => db.close(),
     };

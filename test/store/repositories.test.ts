@@ -246,3 +246,24 @@ describe("transactions", () => {
     expect(store.runs.get("r2")).not.toBeNull();
   });
 });
+
+describe("recoverAfterRestart", () => {
+  it("interrupts running runs, expires pending decisions and detaches sessions in one step", () => {
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app" });
+    store.sessions.setLive("s1", true);
+    store.runs.start({ runId: "r1", chatId: 1, project: "app", sessionId: "s1" });
+    store.runs.setProgressMessage("r1", 70);
+    store.runs.start({ runId: "done", chatId: 1, project: "app" });
+    store.runs.finish("done", { state: "completed" });
+    store.decisions.add({ decisionId: "d1", chatId: 1, runId: "r1", kind: "approval", requestId: "q1", messageId: 71 });
+
+    clock = 50_000;
+    const recovered = reopen().recoverAfterRestart();
+    expect(recovered.interruptedRuns.map((r) => [r.runId, r.progressMessageId, r.sessionId, r.state])).toEqual([["r1", 70, "s1", "interrupted"]]);
+    expect(recovered.expiredDecisions.map((d) => [d.decisionId, d.messageId])).toEqual([["d1", 71]]);
+    expect(recovered.sessionsDetached).toBe(1);
+    // The session stays current, so "continue" resumes it.
+    expect(store.sessions.current(1, "app")).toMatchObject({ sessionId: "s1", live: false });
+    expect(store.recoverAfterRestart()).toEqual({ interruptedRuns: [], expiredDecisions: [], sessionsDetached: 0 });
+  });
+});
