@@ -1,0 +1,60 @@
+// The command-line entry: parses the subcommand and hands over to its module. This is the
+// composition root: the only place that wires concrete adapters together.
+import { readPackageVersion } from "./version.js";
+
+export type CommandIo = {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: NodeJS.ProcessEnv;
+};
+
+type Command = {
+  summary: string;
+  run: (argv: string[], io: CommandIo) => Promise<number>;
+};
+
+/** Subcommands, loaded lazily so `telecode --help` stays fast. */
+const commands: Record<string, Command> = {
+  init: { summary: "set up Telecode: bot token, your user id, project, mode; writes the config", run: async (argv, io) => (await import("./init.js")).runInit(argv, io) },
+  doctor: { summary: "check config, bot token, Bot API, Claude CLI, data directory and database", run: async (argv, io) => (await import("./doctor.js")).runDoctor(argv, io) },
+  service: { summary: "install or uninstall a systemd user unit / launchd agent for the bridge", run: async (argv, io) => (await import("./service.js")).runService(argv, io) },
+  replay: { summary: "print the events of a recorded Claude Code stream", run: async (argv, io) => (await import("./replay.js")).runReplay(argv, io) },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return [
+    "Usage: telecode [command] [options]",
+    "",
+    "Commands:",
+    "  (none)     run the Telegram bridge",
+    ...lines,
+    "",
+    "Options: --help, --version. `telecode COMMAND --help` shows a command's options.",
+  ].join("\n");
+}
+
+/** Runs one invocation and returns the process exit code (0 ok, 1 failure, 2 bad usage). */
+export async function main(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "--version" || first === "-V") {
+    io.stdout.write(`${readPackageVersion()}\n`);
+    return 0;
+  }
+  if (first === "--help" || first === "-h" || first === "help") {
+    io.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  if (first === undefined || first.startsWith("-")) {
+    const serve = commands["serve"];
+    if (serve) return serve.run(argv, io);
+    io.stderr.write(`${usage()}\n`);
+    return 2;
+  }
+  const command = commands[first];
+  if (!command) {
+    io.stderr.write(`telecode: unknown command "${first}"\n\n${usage()}\n`);
+    return 2;
+  }
+  return command.run(rest, io);
+}
