@@ -42,6 +42,8 @@ const DEFAULTS = { idleMs: 30 * 60_000, stallNoteMs: 10 * 60_000, hardSilenceMs:
 /** The stall threshold is this many times longer while a tool (Bash, a subagent) runs. */
 const TOOL_STALL_FACTOR = 3;
 const STDERR_QUOTE_CHARS = 1_000;
+/** While a beforeTurnFinished hook runs, lines wait in a backlog; past this many we stop reading. */
+const BACKLOG_PAUSE_LINES = 10_000;
 
 export class Session implements ClaudeSession {
   #spec: SessionSpec;
@@ -316,7 +318,7 @@ export class Session implements ClaudeSession {
   // ------------------------------------------------------------------ stdout pipeline
 
   #updateReading(): void {
-    const paused = this.#queueFull || this.#suspended !== undefined;
+    const paused = this.#queueFull || this.#backlog.length >= BACKLOG_PAUSE_LINES;
     const proc = this.#link?.proc;
     if (proc !== undefined) {
       if (paused) proc.pauseOutput();
@@ -327,7 +329,14 @@ export class Session implements ClaudeSession {
 
   #onLine(link: Link, message: WireMessage | WireDecodeProblem): void {
     if (this.#suspended !== undefined) {
+      // Answers to our own requests cannot wait: the hook we are waiting for may need one.
+      if (!isDecodeProblem(message) && message.type === "control_response") {
+        this.#watch.activity();
+        link.channel.handleResponse(message);
+        return;
+      }
       this.#backlog.push({ link, message });
+      if (this.#backlog.length === BACKLOG_PAUSE_LINES) this.#updateReading();
       return;
     }
     const pending = this.#processLine(link, message);
@@ -343,7 +352,6 @@ export class Session implements ClaudeSession {
       this.#suspended = undefined;
       this.#updateReading();
     });
-    this.#updateReading();
   }
 
   /** Handles one decoded line; returns a promise only when a beforeTurnFinished hook must be awaited. */

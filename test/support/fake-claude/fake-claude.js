@@ -38,11 +38,17 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     write({ type: "control_response", response: { subtype: "success", request_id: msg.request_id, response: { commands: [], pid: process.pid } } });
     return;
   }
-  seen.push(msg);
+  // Our requests the stand-in acknowledges at once (like the CLI), unless the script waits for them.
+  if (msg.type === "control_request" && (script.autoAck ?? ["interrupt", "set_permission_mode", "set_model"]).includes(msg.request?.subtype)) {
+    const { subtype, ...rest } = msg.request;
+    write({ type: "control_response", response: { subtype: "success", request_id: msg.request_id, response: subtype === "interrupt" ? { still_queued: [] } : rest } });
+  }
   if (waiter && matches(msg, waiter.want)) {
     const w = waiter;
     waiter = undefined;
     w.resolve(msg);
+  } else {
+    seen.push(msg);
   }
 }).on("close", () => {
   if (script.exitOnEof !== false) process.exit(0);
