@@ -83,11 +83,9 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
         cancelRun: (runId) => session.cancelRun(runId),
         events: () => session.events(),
         async close() {
-          try {
-            await session.close();
-          } finally {
-            driver.end();
-          }
+          // Expire open prompts first, so they read "session ended", not "no longer pending".
+          driver.end();
+          await session.close();
         },
         get isRunning() {
           return session.isRunning;
