@@ -78,4 +78,15 @@ describe("claude engine with the real CLI", () => {
     expect(history).toContain("Remember the word kiwi");
     expect(history).toContain("Before the pause.");
   });
+
+  it("runs print mode with the prompt after --, and resumes the session for the next run", async () => {
+    h = await makeHarness({ replies: [reply.text("Printed."), reply.text("Printed again.")] });
+    const { session, events } = h.open({ print: true });
+    const first = await h.run(session, events, "-p looks like a flag but is the prompt");
+    expect(first).toMatchObject({ ok: true, answer: "Printed." });
+    expect(h.api.requests()[0]?.lastPrompt).toBe("-p looks like a flag but is the prompt");
+    const second = await h.run(session, events, "And again");
+    expect(second).toMatchObject({ ok: true, answer: "Printed again.", sessionId: first.sessionId });
+    expect(JSON.stringify(h.api.requests()[1]?.body["messages"])).toContain("-p looks like a flag");
+  });
 });

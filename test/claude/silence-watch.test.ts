@@ -1,0 +1,62 @@
+// Stall notes and the hard ceiling, on a fake clock: the threshold grows while a tool runs,
+// output resets it, and a paused reader (slow consumer) is not silence.
+import { describe, expect, it } from "vitest";
+import { SilenceWatch } from "../../src/claude/silence-watch.js";
+import { createFakeClock } from "./fake-clock.js";
+
+function setup(toolRunning = false) {
+  const clock = createFakeClock();
+  const stalls: number[] = [];
+  const kills: number[] = [];
+  const state = { toolRunning };
+  const watch = new SilenceWatch({
+    clock,
+    stallNoteMs: 10 * 60_000,
+    hardSilenceMs: 120 * 60_000,
+    toolFactor: 3,
+    isToolRunning: () => state.toolRunning,
+    onStall: (ms) => stalls.push(ms),
+    onHardSilence: (ms) => kills.push(ms),
+  });
+  return { clock, watch, stalls, kills, state };
+}
+
+const MIN = 60_000;
+
+describe("SilenceWatch", () => {
+  it("notes a stall once per silence and stops the process at the ceiling", () => {
+    const { clock, watch, stalls, kills } = setup();
+    watch.start();
+    clock.advance(9 * MIN);
+    expect(stalls).toEqual([]);
+    clock.advance(1 * MIN);
+    expect(stalls).toEqual([10 * MIN]);
+    clock.advance(50 * MIN);
+    expect(stalls).toHaveLength(1);
+    clock.advance(60 * MIN);
+    expect(kills).toEqual([120 * MIN]);
+  });
+
+  it("waits three times longer while a tool runs, and output restarts the count", () => {
+    const { clock, watch, stalls } = setup(true);
+    watch.start();
+    clock.advance(25 * MIN);
+    watch.activity();
+    clock.advance(29 * MIN);
+    expect(stalls).toEqual([]);
+    clock.advance(1 * MIN);
+    expect(stalls).toEqual([30 * MIN]);
+  });
+
+  it("does not count time while we paused reading, and stops when the turn ends", () => {
+    const { clock, watch, stalls, kills } = setup();
+    watch.start();
+    watch.setPaused(true);
+    clock.advance(200 * MIN);
+    expect(stalls).toEqual([]);
+    watch.setPaused(false);
+    watch.stop();
+    clock.advance(200 * MIN);
+    expect(kills).toEqual([]);
+  });
+});
