@@ -19,6 +19,7 @@ const commands: Record<string, Command> = {
   doctor: { summary: "check config, bot token, Bot API, Claude CLI, data directory and database", run: async (argv, io) => (await import("./doctor.js")).runDoctor(argv, io) },
   service: { summary: "install or uninstall a systemd user unit / launchd agent for the bridge", run: async (argv, io) => (await import("./service.js")).runService(argv, io) },
   replay: { summary: "print the events of a recorded Claude Code stream", run: async (argv, io) => (await import("./replay.js")).runReplay(argv, io) },
+  run: { summary: "run Claude Code once in this terminal: live progress, approvals, the answer on stdout", run: async (argv, io) => (await import("./run.js")).runRun(argv, io) },
 };
 
 function usage(): string {

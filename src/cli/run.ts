@@ -1,0 +1,249 @@
+// `telecode run [options] PROMPT`: one run of Claude Code in the terminal. Progress on stderr
+// (a live status on a TTY), the answer on stdout (or every event as JSONL with --json),
+// approvals asked at the terminal, allowed, or denied. Exit 0 ok, 1 error/cancelled, 2 usage, 130 Ctrl-C.
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { allowAllController, askController, createClaudeEngine, createSystemClock, denyAllController, isClaudeError } from "../claude/index.js";
+import type { ClaudeSession, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
+import type { Config } from "../config/index.js";
+import type { RunCompleted } from "../domain/index.js";
+import { createTerminalApprover, ProgressView } from "../terminal/index.js";
+import type { TerminalApprover } from "../terminal/index.js";
+import type { CommandIo } from "./main.js";
+
+const HELP = `Usage: telecode run [options] PROMPT
+
+Runs Claude Code once in this terminal: progress on stderr, the answer on stdout.
+
+Options:
+  --cwd DIR               project directory (default: the current directory)
+  --permission-mode MODE  ${CONFIG_PERMISSION_MODES.join(" | ")} (default: claude.permission_mode)
+  --approve ask|all|none  ask at the terminal (default on a TTY), allow everything, or deny
+                          what needs a person (default without a TTY)
+  --model MODEL           model for this run
+  --effort LEVEL          ${EFFORTS.join(" | ")}
+  --resume ID             continue the session with this id
+  --continue              continue the most recent session in the directory
+  --json                  print every event as one JSON line on stdout instead of the answer
+  --config FILE           config file (default: TELECODE_CONFIG, then ~/.config/telecode/config.toml)
+  -h, --help              show this help
+
+Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with Ctrl-C.`;
+
+/** What the command needs from its surroundings beyond CommandIo (tests pass their own). */
+export type RunDeps = {
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Aborts like Ctrl-C (default: SIGINT of this process). */
+  interrupt?: AbortSignal;
+  /** Whether stderr is a terminal (default: the stream's isTTY). */
+  stderrIsTTY?: boolean;
+};
+
+type RunOptions = {
+  prompt: string;
+  cwd: string;
+  permissionMode: string | undefined;
+  approve: "ask" | "all" | "none" | undefined;
+  model: string | undefined;
+  effort: Effort | undefined;
+  resume: string | undefined;
+  continueLast: boolean;
+  json: boolean;
+  config: string | undefined;
+};
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): RunOptions | "help" {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      cwd: { type: "string" },
+      "permission-mode": { type: "string" },
+      approve: { type: "string" },
+      model: { type: "string" },
+      effort: { type: "string" },
+      resume: { type: "string" },
+      continue: { type: "boolean" },
+      json: { type: "boolean" },
+      config: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help === true) return "help";
+  const approve = values.approve;
+  if (approve !== undefined && approve !== "ask" && approve !== "all" && approve !== "none") throw new UsageError(`--approve must be ask, all or none, not "${approve}"`);
+  const effort = values.effort;
+  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
+  const mode = values["permission-mode"];
+  if (mode !== undefined && !(CONFIG_PERMISSION_MODES as readonly string[]).includes(mode)) throw new UsageError(`--permission-mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")}`);
+  if (values.resume !== undefined && values.continue === true) throw new UsageError("use either --resume or --continue, not both");
+  return {
+    prompt: positionals.join(" ").trim(),
+    cwd: resolve(values.cwd ?? process.cwd()),
+    permissionMode: mode,
+    approve,
+    model: values.model,
+    effort: effort as Effort | undefined,
+    resume: values.resume,
+    continueLast: values.continue === true,
+    json: values.json === true,
+    config: values.config,
+  };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString("utf8").trim();
+}
+
+function specFrom(options: RunOptions, config: Config): SessionSpec {
+  const c = config.claude;
+  const mode = options.permissionMode ?? c.permissionMode;
+  const spec: SessionSpec = {
+    cwd: options.cwd,
+    // plan-auto is Telecode's plan mode with automatic exit; the CLI knows it as plan.
+    permissionMode: mode === "plan-auto" ? "plan" : mode,
+    allowedTools: c.allowedTools,
+    extraArgs: c.extraArgs,
+    envAllow: c.envAllow,
+    useApiBilling: c.useApiBilling,
+    dangerouslySkipPermissions: c.dangerouslySkipPermissions,
+    idleMs: 0,
+    stallNoteMs: config.limits.stallNoteMinutes * 60_000,
+    hardSilenceMs: config.limits.hardSilenceMinutes * 60_000,
+  };
+  const model = options.model ?? c.model ?? undefined;
+  if (model !== undefined) spec.model = model;
+  const effort = options.effort ?? c.effort ?? undefined;
+  if (effort !== undefined) spec.effort = effort;
+  if (options.resume !== undefined) spec.resume = options.resume;
+  if (options.continueLast) spec.continue = true;
+  return spec;
+}
+
+/** Runs the command; returns the exit code. */
+export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}): Promise<number> {
+  const stdin = deps.stdin ?? process.stdin;
+  const stderrIsTTY = deps.stderrIsTTY ?? (io.stderr as { isTTY?: boolean }).isTTY === true;
+  let options: RunOptions;
+  try {
+    const parsed = parse(argv);
+    if (parsed === "help") {
+      io.stdout.write(`${HELP}\n`);
+      return 0;
+    }
+    options = parsed;
+    if (options.prompt === "" && stdin.isTTY !== true) options.prompt = await readAll(stdin);
+    if (options.prompt === "") throw new UsageError("missing PROMPT");
+    const dir = await stat(options.cwd).catch(() => undefined);
+    if (dir?.isDirectory() !== true) throw new UsageError(`--cwd ${options.cwd} is not a directory`);
+  } catch (error) {
+    io.stderr.write(`telecode run: ${error instanceof Error ? error.message : String(error)}.\n\n${HELP}\n`);
+    return 2;
+  }
+
+  let config: Config;
+  try {
+    const loaded = loadConfig({ configPath: options.config, env: io.env, cwd: process.cwd() });
+    config = loaded.config;
+    for (const warning of loaded.warnings) io.stderr.write(`⚠ ${warning.message}\n`);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`telecode run: ${error.message}\n`);
+    return 2;
+  }
+
+  const clock = createSystemClock();
+  const view = new ProgressView({ out: io.stderr, live: stderrIsTTY, now: () => clock.now(), columns: (io.stderr as { columns?: number }).columns ?? 100 });
+  const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
+  let approver: TerminalApprover | undefined;
+  let controller: SessionController;
+  if (approveMode === "all") controller = allowAllController();
+  else if (approveMode === "none") controller = denyAllController();
+  else {
+    const terminal = createTerminalApprover({ input: stdin, output: io.stderr, onPromptStart: () => view.pause(), onPromptEnd: () => view.resume() });
+    approver = terminal;
+    controller = askController((request, signal) => terminal.ask(request, signal));
+  }
+
+  const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
+  let session: ClaudeSession;
+  try {
+    session = engine.openSession(specFrom(options, config), controller);
+  } catch (error) {
+    if (!isClaudeError(error, "claude.extra_args")) throw error;
+    io.stderr.write(`telecode run: ${error.message}\n`);
+    return 2;
+  }
+  return drive(session, options, io, { view, approver, interrupt: deps.interrupt, live: stderrIsTTY });
+}
+
+async function drive(
+  session: ClaudeSession,
+  options: RunOptions,
+  io: CommandIo,
+  ui: { view: ProgressView; approver: TerminalApprover | undefined; interrupt: AbortSignal | undefined; live: boolean },
+): Promise<number> {
+  const { view } = ui;
+  let interrupted = false;
+  let runId: string | undefined;
+  const onInterrupt = (): void => {
+    if (interrupted) {
+      // A second Ctrl-C: stop waiting for the CLI to wind down.
+      void session.close();
+      return;
+    }
+    interrupted = true;
+    view.print("^C cancelling… (Ctrl-C again to stop at once)");
+    if (runId !== undefined) void session.cancelRun(runId);
+  };
+  if (ui.interrupt !== undefined) ui.interrupt.addEventListener("abort", onInterrupt, { once: true });
+  else process.on("SIGINT", onInterrupt);
+  const ticker = ui.live ? setInterval(() => view.refresh(), 1000) : undefined;
+  ticker?.unref();
+
+  let completed: RunCompleted | undefined;
+  try {
+    runId = await session.startRun(options.prompt);
+    if (interrupted) await session.cancelRun(runId);
+    for await (const event of session.events()) {
+      if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+      view.show(event);
+      if (event.type === "run_completed" && event.runId === runId) {
+        completed = event;
+        break;
+      }
+    }
+  } finally {
+    if (ticker !== undefined) clearInterval(ticker);
+    if (ui.interrupt === undefined) process.off("SIGINT", onInterrupt);
+    ui.approver?.close();
+    view.finish();
+    await session.close();
+  }
+
+  if (interrupted) {
+    io.stderr.write("cancelled.\n");
+    return 130;
+  }
+  if (completed === undefined) {
+    io.stderr.write("telecode run: the session ended without finishing the run.\n");
+    return 1;
+  }
+  if (completed.cancelled) {
+    io.stderr.write("cancelled.\n");
+    return 1;
+  }
+  if (!completed.ok) {
+    io.stderr.write(`error: ${completed.error ?? "the run failed"}\n`);
+    return 1;
+  }
+  if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);
+  return 0;
+}

@@ -1,0 +1,107 @@
+// `telecode run` end to end: the command dispatcher, config loading, the engine and the real
+// CLI against the fake Messages API, with approvals allowed, denied, events as JSON, Ctrl-C.
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { runRun } from "../../src/cli/run.js";
+import { NOBODY_TO_APPROVE_MESSAGE } from "../../src/claude/index.js";
+import type { TelecodeEvent } from "../../src/domain/index.js";
+import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
+import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+
+class Capture extends Writable {
+  text = "";
+  readonly #waiters: { needle: string; resolve: () => void }[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString("utf8");
+    for (const w of [...this.#waiters]) {
+      if (this.text.includes(w.needle)) {
+        this.#waiters.splice(this.#waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+    done();
+  }
+  /** Resolves once the captured text contains `needle`. */
+  waitFor(needle: string): Promise<void> {
+    if (this.text.includes(needle)) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ needle, resolve }));
+  }
+}
+
+let api: FakeAnthropic | undefined;
+let ws: ClaudeWorkspace | undefined;
+afterEach(async () => {
+  await api?.close();
+  await ws?.cleanup();
+  api = undefined;
+  ws = undefined;
+});
+
+async function setup(replies: FakeReply[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ io: { stdout: Capture; stderr: Capture; env: NodeJS.ProcessEnv }; config: string; cwd: string }> {
+  api = await startFakeAnthropic({ replies });
+  ws = await makeClaudeWorkspace(api.url, extraEnv);
+  const config = join(ws.root, "config.toml");
+  await writeFile(config, `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`, { mode: 0o600 });
+  const env = { ...ws.env, XDG_CONFIG_HOME: join(ws.root, "config"), XDG_DATA_HOME: join(ws.root, "data") };
+  return { io: { stdout: new Capture(), stderr: new Capture(), env }, config, cwd: ws.cwd };
+}
+
+const touch = reply.bash("touch created-by-run.txt && echo made", "Create a marker file");
+
+describe("telecode run (real CLI, fake API)", () => {
+  it("--approve all: runs the tool, prints the answer on stdout and progress on stderr, exits 0", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "Please create a marker file"], io);
+    expect(code).toBe(0);
+    expect(io.stdout.text).toBe("Created the marker file.\n");
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(true);
+    expect(io.stderr.text).toContain("touch created-by-run.txt && echo made");
+    expect(io.stderr.text).toContain("✓ allowed by approve all");
+  });
+
+  it("--approve none: denies with a message the model reads, and the run still answers", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Nobody approved, so I did not create it.")]);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Please create a marker file"], io);
+    expect(code).toBe(0);
+    expect(io.stdout.text).toBe("Nobody approved, so I did not create it.\n");
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
+    expect(api?.requests()[1]?.toolResults[0]?.text).toContain(NOBODY_TO_APPROVE_MESSAGE);
+  });
+
+  it("--json prints the events as JSON lines, ending with run_completed", async () => {
+    const { io, config, cwd } = await setup([reply.text("Hello in JSON.")]);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "--json", "Say hello"], io);
+    expect(code).toBe(0);
+    const events = io.stdout.text.trim().split("\n").map((l) => JSON.parse(l) as TelecodeEvent);
+    expect(events[0]?.type).toBe("session_started");
+    expect(events.at(-1)).toMatchObject({ type: "run_completed", ok: true, answer: "Hello in JSON." });
+  });
+
+  it("exits 1 with the error when the API keeps failing, and 2 on bad usage", async () => {
+    const { io, config, cwd } = await setup([reply.error(500), reply.error(500)], { CLAUDE_CODE_MAX_RETRIES: "1" });
+    expect(await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Hello"], io)).toBe(1);
+    expect(io.stdout.text).toBe("");
+    expect(io.stderr.text).toMatch(/error: API error 500/);
+    const usage = { ...io, stderr: new Capture() };
+    expect(await main(["run", "--approve", "maybe", "Hello"], usage)).toBe(2);
+    expect(usage.stderr.text).toContain("--approve must be ask, all or none");
+  });
+
+  it("Ctrl-C interrupts the CLI first, then exits 130", async () => {
+    const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
+    await writeFile(join(cwd, "slow.sh"), "sleep 41.5\necho finished\n");
+    const ctrlC = new AbortController();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io, { interrupt: ctrlC.signal });
+    await io.stderr.waitFor("✓ allowed by approve all");
+    ctrlC.abort();
+    expect(await exit).toBe(130);
+    expect(io.stdout.text).toBe("");
+    expect(io.stderr.text).toContain("cancelling");
+    // The CLI was interrupted (it ended the turn), not killed: the turn reads as interrupted.
+    expect(io.stderr.text).toMatch(/■ interrupted|cancelled/);
+  });
+});
