@@ -58,6 +58,7 @@ export class Session implements ClaudeSession {
   #run: Run | undefined;
   #initReply: Record<string, unknown> | undefined;
   readonly #openTools = new Map<string, string>();
+  readonly #liveTasks = new Map<string, string>();
   #idleTimer: TimerHandle | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -83,7 +84,7 @@ export class Session implements ClaudeSession {
       stallNoteMs: spec.stallNoteMs ?? DEFAULTS.stallNoteMs,
       hardSilenceMs: spec.hardSilenceMs ?? DEFAULTS.hardSilenceMs,
       toolFactor: TOOL_STALL_FACTOR,
-      isToolRunning: () => this.#openTools.size > 0,
+      isToolRunning: () => this.#openTools.size > 0 || this.#liveTasks.size > 0,
       onStall: (silentMs) => this.#emit(this.#stallNote(silentMs)),
       onHardSilence: (silentMs) => {
         const link = this.#link;
@@ -269,6 +270,7 @@ export class Session implements ClaudeSession {
     link.channel.close(error);
     if (this.#link === link) this.#link = undefined;
     this.#openTools.clear();
+    this.#liveTasks.clear();
     const run = this.#run;
     const expected = link.endReason !== undefined || (exit.code === 0 && exit.signal === null);
     this.#deps.logger[expected ? "info" : "warn"]({ pid: link.proc.pid, exit, reason: link.endReason, stderrTail: expected ? undefined : link.proc.stderrTail() }, "claude.exited");
@@ -426,6 +428,11 @@ export class Session implements ClaudeSession {
       case "tool_finished":
         this.#openTools.delete(event.toolUseId);
         break;
+      case "task_changed":
+        // A live background task (a subagent, a long Bash) makes long silences normal.
+        if (event.phase === "finished") this.#liveTasks.delete(event.taskId);
+        else this.#liveTasks.set(event.taskId, `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`);
+        break;
       case "turn_finished":
         this.#onTurnFinished(event);
         break;
@@ -484,7 +491,7 @@ export class Session implements ClaudeSession {
   }
 
   #stallNote(silentMs: number): TelecodeEvent {
-    const running = [...this.#openTools.values()];
+    const running = [...this.#openTools.values(), ...this.#liveTasks.values()];
     const still = running.length > 0 ? `; still running: ${running.join(", ")}` : "";
     return { type: "note", kind: "stall", key: "stall", text: `no output for ${formatDurationMs(silentMs)}${still}. You can cancel the run.` };
   }

@@ -26,28 +26,45 @@ export const DENIED_AT_TERMINAL = "The person at the terminal denied this; conti
 export function createTerminalApprover(options: TerminalApproverOptions): TerminalApprover {
   let rl: Interface | undefined;
   let queue: Promise<unknown> = Promise.resolve();
-  const lines = (): Interface => (rl ??= createInterface({ input: options.input, terminal: false }));
+  // Lines typed before a question is on screen are kept (type-ahead), in order.
+  const typed: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  const reader = (): Interface => {
+    if (rl === undefined) {
+      rl = createInterface({ input: options.input, terminal: false });
+      rl.on("line", (line) => {
+        const take = waiting;
+        waiting = undefined;
+        if (take !== undefined) take(line);
+        else typed.push(line);
+      });
+    }
+    return rl;
+  };
 
   /** One line of input, or a rejection when the signal aborts. */
   const question = (prompt: string, signal: AbortSignal): Promise<string> =>
     new Promise((resolve, reject) => {
       if (signal.aborted) return reject(new Error("withdrawn"));
-      const reader = lines();
+      reader();
       options.output.write(prompt);
-      const onLine = (line: string): void => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(line.trim());
-      };
+      const early = typed.shift();
+      if (early !== undefined) return resolve(early.trim());
       const onAbort = (): void => {
-        reader.off("line", onLine);
+        waiting = undefined;
         options.output.write("\n(withdrawn by Claude Code)\n");
         reject(new Error("withdrawn"));
       };
-      reader.once("line", onLine);
+      waiting = (line) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(line.trim());
+      };
       signal.addEventListener("abort", onAbort, { once: true });
     });
 
   const askOne = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    // Withdrawn while waiting its turn: never shown.
+    if (signal.aborted) throw new Error("withdrawn");
     options.onPromptStart?.();
     try {
       options.output.write(`\n${describeApproval(request)}\n`);

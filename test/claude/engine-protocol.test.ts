@@ -165,6 +165,37 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     expect(modeRequest?.["request"]).toEqual({ subtype: "set_permission_mode", mode: "plan" });
   });
 
+  it("sends hook matchers at initialize and answers our hook callbacks with the controller's output", async () => {
+    const seen: { id: string; input: Record<string, unknown> }[] = [];
+    const controller: SessionController = {
+      ...allowAllController(),
+      hookCallback: (id, input) => {
+        seen.push({ id, input });
+        return Promise.resolve({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not now" } });
+      },
+    };
+    const t = await standIn(
+      {
+        steps: [
+          { awaitIn: { type: "user" } },
+          { out: line.init() },
+          { out: { type: "control_request", request_id: "h1", request: { subtype: "hook_callback", callback_id: "hook_pre_cron", input: { tool_name: "CronCreate" } } } },
+          { awaitIn: { type: "control_response", request_id: "h1" } },
+          { out: line.result("ok") },
+        ],
+      },
+      controller,
+      { hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] } },
+    );
+    const runId = await t.session.startRun("hello");
+    await t.events.waitFor(runDone(runId));
+    const stdin = await t.stdin();
+    expect(stdin[0]).toMatchObject({ type: "control_request", request: { subtype: "initialize", hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] } } });
+    expect(seen).toEqual([{ id: "hook_pre_cron", input: { tool_name: "CronCreate" } }]);
+    expect(answersTo(stdin, "h1")[0]?.["response"]).toMatchObject({ subtype: "success", response: { hookSpecificOutput: { permissionDecision: "deny" } } });
+    expect(t.session.initializeReply).toMatchObject({ commands: [] });
+  });
+
   it("refuses a second run while one is in flight", async () => {
     const t = await standIn({ steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { awaitIn: { type: "never" } }] }, allowAllController(), { cancelGraceMs: 200 });
     const runId = await t.session.startRun("first");
