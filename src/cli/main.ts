@@ -18,6 +18,7 @@ const commands: Record<string, Command> = {
   init: { summary: "set up Telecode: bot token, your user id, project, mode; writes the config", run: async (argv, io) => (await import("./init.js")).runInit(argv, io) },
   doctor: { summary: "check config, bot token, Bot API, Claude CLI, data directory and database", run: async (argv, io) => (await import("./doctor.js")).runDoctor(argv, io) },
   service: { summary: "install or uninstall a systemd user unit / launchd agent for the bridge", run: async (argv, io) => (await import("./service.js")).runService(argv, io) },
+  serve: { summary: "run the Telegram bridge (the default when no command is given)", run: async (argv, io) => (await import("./serve.js")).runServe(argv, io) },
   replay: { summary: "print the events of a recorded Claude Code stream", run: async (argv, io) => (await import("./replay.js")).runReplay(argv, io) },
   run: { summary: "run Claude Code once in this terminal: live progress, approvals, the answer on stdout", run: async (argv, io) => (await import("./run.js")).runRun(argv, io) },
 };

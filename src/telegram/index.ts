@@ -22,3 +22,5 @@ export type {
   OutboxTimer,
   SendOptions,
 } from "./outbox-types.js";
+export { BridgeError, chatDecisionSettings, COMMANDS, createTelegramBridge, INTERRUPTED_NOTE, NOT_AUTHORISED_TEXT, RESUME_PROMPT } from "./bridge/index.js";
+export type { BridgeClock, BridgePorts, TelegramBridge, TelegramBridgeOptions } from "./bridge/index.js";

@@ -1,0 +1,180 @@
+// `telecode` (serve): loads the config, wires the store, the Claude engine, the decision
+// registry, the session layer and the Telegram bridge, and runs until SIGINT/SIGTERM (exit 0
+// after a graceful stop) or /restart (stopped and started again in this process).
+import { parseArgs } from "node:util";
+import { createClaudeEngine } from "../claude/index.js";
+import { ConfigError, loadConfig, requireTelegram, watchConfig, type Config } from "../config/index.js";
+import { createLogger, redactSecrets, type Logger } from "../log/index.js";
+import { SessionManager } from "../sessions/index.js";
+import { createDecisionRegistry, createSystemDecisionClock, type DecisionRegistry } from "../sessions/decisions/index.js";
+import { openStore, type Store } from "../store/index.js";
+import { chatDecisionSettings, createTelegramBridge, type TelegramBridge, type TelegramBridgeOptions } from "../telegram/index.js";
+import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
+import { storeSessionRecords } from "./compose/session-records.js";
+import type { CommandIo } from "./main.js";
+
+export const SERVE_HELP = `Usage: telecode [--config FILE]
+
+Runs the Telegram bridge: messages from the allowed users start Claude Code runs in the
+chat's project, with live progress, approval buttons and the answer as a new message.
+Stop with Ctrl+C (running tasks get limits.drain_seconds to finish). Without a config file,
+run \`telecode init\` first.
+`;
+
+export type AppTuning = Pick<TelegramBridgeOptions, "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "clock">;
+
+export type TelecodeAppOptions = {
+  /** The config in effect; read again per message and run (hot reload). */
+  config: () => Config;
+  /** The environment the Claude CLI's environment is built from. */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  tuning?: AppTuning;
+  onRestartRequested?: () => void;
+};
+
+export type TelecodeApp = {
+  readonly bridge: TelegramBridge;
+  readonly store: Store;
+  readonly registry: DecisionRegistry;
+  /** Graceful stop of everything, then the store is closed. */
+  stop(options?: { flushTimeoutMs?: number }): Promise<void>;
+};
+
+/** Builds and starts the whole bridge; the store is closed again if starting fails. */
+export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
+  const { config, logger } = options;
+  const store = openStore(config().state.dir);
+  const engine = createClaudeEngine({ claudePath: config().claude.path, env: options.env, logger: logger.child({ area: "claude" }) });
+  const registry = createDecisionRegistry();
+  const decisionClock = createSystemDecisionClock();
+  let bridge: TelegramBridge;
+  try {
+    bridge = createTelegramBridge({
+      config,
+      store,
+      logger,
+      answers: registry,
+      decisionKey: sessionKeyName,
+      ...options.tuning,
+      ...(options.onRestartRequested === undefined ? {} : { onRestartRequested: options.onRestartRequested }),
+      createSessions: ({ personPort, background }) =>
+        new SessionManager({
+          engine: createEnginePort({
+            engine,
+            config,
+            registry,
+            clock: decisionClock,
+            personPort,
+            chatSettings: (key) => chatDecisionSettings(config(), store, key.chatId),
+            onPortError: (error) => logger.error({ err: error }, "telegram.person_port_failed"),
+          }),
+          records: storeSessionRecords(store),
+          clock: { now: () => Date.now() },
+          background,
+          onError: (error, context) => logger.error({ err: error, chatId: context.key.chatId, project: context.key.project, runId: context.runId }, "sessions.failed"),
+        }),
+    });
+    await bridge.start();
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return {
+    bridge,
+    store,
+    registry,
+    async stop(stopOptions) {
+      try {
+        await bridge.stop(stopOptions);
+      } finally {
+        store.close();
+      }
+    },
+  };
+}
+
+type StopReason = "signal" | "restart";
+
+/** Runs the bridge until stopped; returns the exit code (0 after a graceful stop, 1 when it cannot start). */
+export async function runServe(argv: string[], io: CommandIo): Promise<number> {
+  let values: { config?: string | undefined; help?: boolean | undefined };
+  try {
+    values = parseArgs({ args: argv, strict: true, options: { config: { type: "string" }, help: { type: "boolean", short: "h" } } }).values;
+  } catch (error) {
+    io.stderr.write(`telecode: ${error instanceof Error ? error.message : String(error)}\n\n${SERVE_HELP}`);
+    return 2;
+  }
+  if (values.help === true) {
+    io.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const loaded = load(values.config, io);
+  if (loaded === undefined) return 1;
+  let current = loaded;
+  const token = current.telegram.botToken ?? "";
+  const logger = createLogger({ dataDir: current.state.dir, secrets: [token, io.env["ANTHROPIC_API_KEY"] ?? ""].filter((s) => s !== "") });
+  const watcher = current.file === null ? undefined : watchConfig(current.file, (reload) => {
+    if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
+    current = reload.config;
+    logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
+  }, { initial: current, env: io.env });
+  let signalled = 0;
+  let stop: (reason: StopReason) => void = () => undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signalled++;
+    if (signalled > 1) {
+      io.stderr.write("telecode: stopping now without waiting for running tasks.\n");
+      process.exit(130);
+    }
+    logger.event("serve.signal", { signal });
+    io.stderr.write(`telecode: stopping (${signal}); running tasks get ${current.limits.drainSeconds} s to finish.\n`);
+    stop("signal");
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    for (;;) {
+      const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
+      let app: TelecodeApp;
+      try {
+        app = await startTelecode({ config: () => current, env: io.env, logger, onRestartRequested: () => stop("restart") });
+      } catch (error) {
+        logger.error({ err: error }, "serve.start_failed");
+        io.stderr.write(`telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), [token])}\n`);
+        return 1;
+      }
+      io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
+      const reason = await stopped;
+      await app.stop();
+      if (reason !== "restart") return 0;
+      current = load(values.config, io) ?? current;
+      logger.event("serve.restarting", {});
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    watcher?.close();
+    logger.close();
+  }
+}
+
+/** The config, checked for serving; undefined (after saying why) when it cannot serve. */
+function load(configPath: string | undefined, io: CommandIo): Config | undefined {
+  try {
+    const { config, warnings } = loadConfig({ configPath, env: io.env });
+    if (config.file === null && config.telegram.botToken === null) {
+      io.stderr.write("telecode: no config file found. Run `telecode init` to set up the bot token, your user id and a project.\n");
+      return undefined;
+    }
+    requireTelegram(config);
+    for (const warning of warnings) io.stderr.write(`telecode: warning: ${warning.message}\n`);
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`telecode: ${error.message}\n`);
+      return undefined;
+    }
+    throw error;
+  }
+}

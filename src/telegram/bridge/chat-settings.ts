@@ -1,0 +1,49 @@
+// A chat's effective settings: its stored preferences over the config's defaults (project,
+// mode, model, effort, previews, questions, listen-to-all), and the one way to change them.
+import type { Config, ProjectConfig } from "../../config/index.js";
+import type { PermissionMode } from "../../domain/index.js";
+import type { ChatPreferencesPatch, Store } from "../../store/index.js";
+
+export type ChatSettings = {
+  /** Undefined only when the config has no projects at all. */
+  project: ProjectConfig | undefined;
+  mode: PermissionMode;
+  /** Undefined: the config's (or the CLI's) default. */
+  model: string | undefined;
+  effort: string | undefined;
+  preview: boolean;
+  questions: boolean;
+  listenToAll: boolean;
+};
+
+export function chatSettings(config: Config, store: Store, chatId: number): ChatSettings {
+  const prefs = store.chats.get(chatId);
+  const project = config.projects.find((p) => p.name === prefs.project) ?? config.defaultProject ?? undefined;
+  return {
+    project,
+    mode: prefs.mode ?? config.claude.permissionMode,
+    model: prefs.model ?? config.claude.model ?? undefined,
+    effort: prefs.effort ?? config.claude.effort ?? undefined,
+    // A chat that never chose previews has them off: asking before every edit is opt-in.
+    preview: prefs.updatedAt === 0 ? false : prefs.preview,
+    questions: prefs.questions,
+    listenToAll: prefs.listenToAll,
+  };
+}
+
+/** Changes a chat's preferences; the first change also writes previews off (the stored default is on). */
+export function updateChat(store: Store, chatId: number, patch: ChatPreferencesPatch): void {
+  const first = store.chats.get(chatId).updatedAt === 0;
+  store.chats.update(chatId, first && patch.preview === undefined ? { preview: false, ...patch } : patch);
+}
+
+export function findProject(config: Config, name: string): ProjectConfig | undefined {
+  const lower = name.toLowerCase();
+  return config.projects.find((p) => p.name.toLowerCase() === lower);
+}
+
+/** The chat's switches the decision driver reads on top of the config's (previews, questions). */
+export function chatDecisionSettings(config: Config, store: Store, chatId: number): { previewChanges: boolean; questionsEnabled: boolean } {
+  const settings = chatSettings(config, store, chatId);
+  return { previewChanges: settings.preview, questionsEnabled: settings.questions };
+}

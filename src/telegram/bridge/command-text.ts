@@ -1,0 +1,122 @@
+// Reading what a person typed: bot commands ("/cmd@bot args"), a leading line of one-message
+// directives ("/app /plan fix the bug"), and near-misses (".new", "/neww") that deserve a
+// hint instead of a costly run. Pure text; no Telegram calls.
+import type { PermissionMode } from "../../domain/index.js";
+
+export type CommandName =
+  | "start" | "help" | "new" | "cancel" | "status" | "planmode" | "mode" | "model" | "effort"
+  | "project" | "continue" | "preview" | "usage" | "restart" | "listen";
+
+/** Registered with setMyCommands, in menu order; also what /help lists. */
+export const COMMANDS: readonly { command: CommandName; description: string }[] = [
+  { command: "new", description: "Start a fresh Claude session" },
+  { command: "cancel", description: "Cancel the running task (or the one you reply to)" },
+  { command: "status", description: "Sessions, running tasks, mode, model, project" },
+  { command: "planmode", description: "Plan mode: on, auto, off or show" },
+  { command: "mode", description: "Choose the permission mode" },
+  { command: "model", description: "Show or set the model" },
+  { command: "effort", description: "Show or set the reasoning effort" },
+  { command: "project", description: "Show or switch the project" },
+  { command: "continue", description: "Continue the latest Claude session in the project" },
+  { command: "preview", description: "Ask before edits with a diff: on or off" },
+  { command: "usage", description: "Cost of this session and today" },
+  { command: "restart", description: "Restart Telecode (running tasks may finish first)" },
+  { command: "listen", description: "Groups: answer every message, or only when addressed" },
+  { command: "help", description: "What Telecode is and how to use it" },
+  { command: "start", description: "What Telecode is and how to use it" },
+];
+
+const NAMES: ReadonlySet<string> = new Set(COMMANDS.map((c) => c.command));
+
+export function isCommandName(name: string): name is CommandName {
+  return NAMES.has(name);
+}
+
+/** "/cmd@bot rest": the command word (lower case), the text after it, and whether it names another bot. */
+export type SlashWord = { name: string; args: string; forOtherBot: boolean };
+
+export function readSlashWord(text: string, botUsername: string): SlashWord | undefined {
+  const match = /^\/([A-Za-z0-9_.-]{1,64})(?:@([A-Za-z0-9_]{3,64}))?(?=\s|$)/.exec(text.trimStart());
+  if (match === null) return undefined;
+  const rest = text.trimStart().slice(match[0].length).replace(/^[ \t]*\n?/, "").trim();
+  const target = match[2];
+  return { name: match[1]!.toLowerCase(), args: rest, forOtherBot: target !== undefined && target.toLowerCase() !== botUsername.toLowerCase() };
+}
+
+const MODE_WORDS: Readonly<Record<string, PermissionMode>> = {
+  default: "default",
+  acceptedits: "acceptEdits",
+  accept_edits: "acceptEdits",
+  plan: "plan",
+  "plan-auto": "plan-auto",
+  plan_auto: "plan-auto",
+  planauto: "plan-auto",
+  auto: "auto",
+  dontask: "dontAsk",
+  dont_ask: "dontAsk",
+};
+
+/** A mode as a person may type it ("acceptedits", "plan_auto"); bypassPermissions is never typed in. */
+export function modeFromWord(word: string): PermissionMode | undefined {
+  return MODE_WORDS[word.toLowerCase()];
+}
+
+export type Directives = { project?: string; mode?: PermissionMode; prompt: string };
+
+/**
+ * Reads a leading run of `/project` and `/mode` words on the first line. Undefined when the
+ * first word is neither (it is then a command or an unknown word).
+ */
+export function readDirectives(text: string, projectNames: readonly string[], botUsername: string): Directives | undefined {
+  const [firstLine = "", ...otherLines] = text.trimStart().split("\n");
+  const words = firstLine.trim().split(/\s+/);
+  const found: Directives = { prompt: "" };
+  let used = 0;
+  for (const word of words) {
+    const slash = readSlashWord(word, botUsername);
+    if (slash === undefined || slash.forOtherBot) break;
+    const project = projectNames.find((name) => name.toLowerCase() === slash.name);
+    const mode = modeFromWord(slash.name);
+    if (project !== undefined && found.project === undefined) found.project = project;
+    else if (mode !== undefined && found.mode === undefined) found.mode = mode;
+    else break;
+    used++;
+  }
+  if (used === 0) return undefined;
+  found.prompt = [words.slice(used).join(" "), ...otherLines].join("\n").trim();
+  return found;
+}
+
+/** The command a near-miss most likely meant: ".new" → "new", "/neww" → "new". */
+export function nearestCommand(word: string): CommandName | undefined {
+  const lower = word.toLowerCase();
+  let best: { name: CommandName; distance: number } | undefined;
+  for (const { command } of COMMANDS) {
+    const distance = editDistance(lower, command);
+    const allowed = command.length <= 4 ? 1 : 2;
+    if (distance <= allowed && (best === undefined || distance < best.distance)) best = { name: command, distance };
+  }
+  return best?.name;
+}
+
+/** ".new" or ".cancel now": a command typed with a dot, answered with a hint rather than run as a task. */
+export function dotCommandOf(text: string): CommandName | undefined {
+  const trimmed = text.trim();
+  const match = /^\.([A-Za-z]{2,16})(?:\s|$)/.exec(trimmed);
+  if (match === null || trimmed.split(/\s+/).length > 3) return undefined;
+  return nearestCommand(match[1]!);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}

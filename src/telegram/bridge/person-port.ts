@@ -1,0 +1,174 @@
+// The Telegram PersonPort: approvals, plans and questions as messages with buttons (a reply
+// to the run's progress message), edited in place when the prompt changes and settled with
+// the outcome and who decided; taps on them answered with a toast. Records each decision in
+// the store so a restart can take the buttons down. Renders and routes; decides nothing.
+import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
+import type { Logger } from "../../log/index.js";
+import type { SessionKey, SessionManager } from "../../sessions/index.js";
+import type { DecisionAnswers, PendingDecisionView, PersonPort } from "../../sessions/decisions/index.js";
+import type { DecisionState, Store } from "../../store/index.js";
+import type { CallbackRegistry } from "../callback-data.js";
+import type { Outbox } from "../outbox.js";
+import type { BridgeAction } from "./bridge-types.js";
+import { choiceCode, choiceFromCode, keyboardOf, renderInfoParts, renderPromptParts, renderSettledHtml } from "./prompt-html.js";
+import type { RunBook, RunRef } from "./run-book.js";
+
+type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;
+
+type Shown = {
+  view: PendingDecisionView;
+  chatId: number;
+  token: string;
+  action: DecisionAction;
+  /** The message with the buttons, once sent. */
+  message: Promise<number | undefined>;
+  lastHtml: string;
+  settled: boolean;
+};
+
+export type TapReply = { toast: string; removeButtons: boolean };
+
+export type PeopleDeps = {
+  outbox: Outbox;
+  store: Store;
+  logger: Logger;
+  answers: DecisionAnswers;
+  callbacks: CallbackRegistry<BridgeAction>;
+  book: RunBook<RunRef>;
+  sessions: () => SessionManager;
+};
+
+export class TelegramPeople {
+  readonly #d: PeopleDeps;
+  readonly #shown = new Map<string, Shown>();
+  readonly #byMessage = new Map<string, string>();
+
+  constructor(deps: PeopleDeps) {
+    this.#d = deps;
+  }
+
+  /** The port the decision driver of `key`'s session talks to. */
+  portFor(key: SessionKey): PersonPort {
+    // Deferred to a microtask: a tap's toast is queued before the edits its answer causes.
+    return {
+      ask: (view) => queueMicrotask(() => this.#ask(key, view)),
+      settled: (decisionId, outcome) => queueMicrotask(() => this.#settled(decisionId, outcome)),
+      inform: (_sessionKey, info) =>
+        queueMicrotask(() => {
+          const replyTo = this.#d.book.live(key)?.progressMessage() ?? Promise.resolve(undefined);
+          void replyTo.then((id) => this.#sendParts(key.chatId, renderInfoParts(info), id, undefined, false));
+        }),
+    };
+  }
+
+  /** The open decision whose prompt is message `messageId`, if any. */
+  decisionAt(chatId: number, messageId: number): string | undefined {
+    return this.#byMessage.get(`${chatId}:${messageId}`);
+  }
+
+  /** A tap on a decision button: answered at once (the caller shows the toast), work follows. */
+  tap(action: DecisionAction, code: string, by: string): TapReply {
+    const choiceId = choiceFromCode(code, action.choices.map((c) => c.id));
+    if (choiceId === undefined) return { toast: "No longer pending", removeButtons: true };
+    const answer: PersonAnswer = { kind: "choice", choiceId, by };
+    switch (this.#d.answers.answer(action.decisionId, answer)) {
+      case "accepted":
+        return { toast: toastFor(choiceId, action.choices.find((c) => c.id === choiceId)?.label), removeButtons: false };
+      case "already_answered":
+        return { toast: "Already answered", removeButtons: false };
+      case "no_longer_pending":
+        return { toast: "No longer pending", removeButtons: true };
+    }
+  }
+
+  #ask(key: SessionKey, view: PendingDecisionView): void {
+    const existing = this.#shown.get(view.decisionId);
+    const parts = renderPromptParts(view.prompt, { awaitingText: view.awaitingText });
+    const choices = view.prompt.choices.map((c) => ({ id: c.id, label: c.label }));
+    if (existing !== undefined) {
+      // Same decision, new prompt (next question, a toggle, "type an answer"): edit it in place.
+      existing.view = view;
+      existing.action.choices = choices;
+      existing.lastHtml = parts.at(-1) ?? existing.lastHtml;
+      const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#d.callbacks.data(existing.token, choiceCode(c.id, i)));
+      void existing.message.then((id) => id === undefined || existing.settled ? undefined : this.#d.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }));
+      return;
+    }
+    const action: DecisionAction = { kind: "decision", decisionId: view.decisionId, chatId: key.chatId, promptKind: view.prompt.kind, choices };
+    const token = this.#d.callbacks.register(action, key.chatId);
+    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#d.callbacks.data(token, choiceCode(c.id, i)));
+    const live = this.#d.book.live(key);
+    const runId = live?.runId ?? this.#d.sessions().runningRun(key);
+    this.#record(() => {
+      if (runId !== undefined) this.#d.store.decisions.add({ decisionId: view.decisionId, chatId: key.chatId, runId, kind: view.prompt.kind, requestId: view.requestId });
+    });
+    const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) => this.#sendParts(key.chatId, parts, replyTo, keyboard, true));
+    const shown: Shown = { view, chatId: key.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
+    this.#shown.set(view.decisionId, shown);
+    void message.then((id) => {
+      if (id === undefined) return;
+      this.#d.callbacks.attachMessage(token, id);
+      this.#byMessage.set(`${key.chatId}:${id}`, view.decisionId);
+      this.#record(() => this.#d.store.decisions.setMessage(view.decisionId, id));
+    });
+    this.#d.logger.event("telegram.decision_shown", { chatId: key.chatId, runId, decisionId: view.decisionId, kind: view.prompt.kind, tool: view.toolName });
+  }
+
+  #settled(decisionId: string, outcome: DecisionOutcome): void {
+    const shown = this.#shown.get(decisionId);
+    if (shown === undefined) return;
+    shown.settled = true;
+    this.#shown.delete(decisionId);
+    const answered = outcome.reason === "person" || outcome.reason === "typed_reply";
+    this.#d.callbacks.settle(shown.token, answered ? "answered" : "ended");
+    this.#record(() => this.#d.store.decisions.resolve(decisionId, storedState(shown.action.promptKind, outcome)));
+    const html = renderSettledHtml(shown.lastHtml, outcome);
+    void shown.message.then((id) => {
+      if (id === undefined) return;
+      this.#byMessage.delete(`${shown.chatId}:${id}`);
+      return this.#d.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
+    });
+    this.#d.logger.event("telegram.decision_settled", { chatId: shown.chatId, decisionId, decision: outcome.decision, reason: outcome.reason });
+  }
+
+  /** Sends the parts in order; the last carries the buttons. Resolves with the last part's id. */
+  async #sendParts(chatId: number, parts: readonly string[], replyTo: number | undefined, keyboard: BridgeKeyboard, mustDeliver: boolean): Promise<number | undefined> {
+    let last: number | undefined;
+    const sends = parts.map((html, index) => {
+      const isLast = index === parts.length - 1;
+      const content = isLast && keyboard !== undefined ? { html, keyboard } : { html };
+      return this.#d.outbox.send(chatId, content, { mustDeliver, ...(index === 0 && replyTo !== undefined ? { replyTo } : {}) });
+    });
+    for (const delivery of await Promise.all(sends)) last = delivery.ok ? delivery.messageId : undefined;
+    return last;
+  }
+
+  /** Store writes are bookkeeping for restarts: a failure is logged, never breaks a prompt. */
+  #record(write: () => unknown): void {
+    try {
+      write();
+    } catch (error) {
+      this.#d.logger.error({ err: error }, "telegram.decision_record_failed");
+    }
+  }
+}
+
+type BridgeKeyboard = ReturnType<typeof keyboardOf> | undefined;
+
+function storedState(kind: DecisionAction["promptKind"], outcome: DecisionOutcome): Exclude<DecisionState, "pending"> {
+  if (outcome.reason === "withdrawn") return "withdrawn";
+  if (outcome.reason === "session_end" || outcome.decision === "none") return "expired";
+  if (outcome.decision === "deny") return "denied";
+  return kind === "question" ? "answered" : "approved";
+}
+
+/** The toast a tap gets when it was taken: says what happens next in two words. */
+function toastFor(choiceId: string, label: string | undefined): string {
+  if (choiceId === "allow" || choiceId === "always" || choiceId === "approve") return "Approved";
+  if (choiceId === "deny") return "Denied";
+  if (choiceId === "outline") return "Outlining plan…";
+  if (choiceId === "discuss") return "Let's discuss — send your thoughts";
+  if (choiceId.endsWith(":type")) return "Send your answer as a message";
+  if (choiceId.endsWith(":done")) return "Answered";
+  return label === undefined ? "Got it" : `✓ ${label}`.slice(0, 190);
+}

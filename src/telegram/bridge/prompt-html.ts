@@ -1,0 +1,104 @@
+// Decision prompts and notes as Telegram messages: the prompt's sections as HTML (split under
+// the limit, room left for the outcome line), its choices as inline buttons whose callback
+// data names the choice, and the settled form. Pure: no Bot API calls.
+import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
+import { diffLineText, outcomeText, type DecisionOutcome, type DecisionPrompt, type InfoMessage, type PromptChoice, type PromptSection } from "../../policy/index.js";
+import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, TELEGRAM_TEXT_LIMIT } from "../../render/index.js";
+
+/** Room kept in the part with the buttons for the outcome line added when it is settled. */
+const OUTCOME_ROOM = 400;
+const BUTTON_LABEL_CHARS = 60;
+
+const KIND_ICONS: Readonly<Record<DecisionPrompt["kind"], string>> = { approval: "🔐", plan: "📋", question: "❓" };
+
+/** The prompt as messages: every part but the last is plain; the last carries the buttons. */
+export function renderPromptParts(prompt: DecisionPrompt, options: { awaitingText?: boolean } = {}): string[] {
+  const blocks = [`<b>${KIND_ICONS[prompt.kind]} ${escapeTelegramHtml(prompt.title)}</b>`, ...prompt.sections.map(sectionHtml)];
+  if (prompt.caption) blocks.push(`<i>${escapeTelegramHtml(prompt.caption)}</i>`);
+  if (!options.awaitingText) blocks.push(`<i>${escapeTelegramHtml(prompt.textReplyHint)}</i>`);
+  return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT - OUTCOME_ROOM);
+}
+
+/** The prompt's last part once decided: the outcome and who decided, in place of the buttons. */
+export function renderSettledHtml(lastPart: string, outcome: DecisionOutcome): string {
+  const icon = outcome.decision === "allow" ? "✅" : outcome.decision === "deny" ? "❌" : "⏹";
+  const line = escapeTelegramHtml(outcomeText(outcome)).slice(0, OUTCOME_ROOM - 40);
+  return `${withoutHint(lastPart)}\n\n<b>${icon} ${line}</b>`;
+}
+
+export function renderInfoParts(info: InfoMessage): string[] {
+  const blocks = [`<b>ℹ️ ${escapeTelegramHtml(info.title)}</b>`, ...info.sections.map(sectionHtml)];
+  return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT);
+}
+
+/**
+ * The callback "choice" field for a prompt choice: the choice id itself when it fits the
+ * codec (":" written as "-"; no policy id contains "-"), else "_" and its index.
+ */
+export function choiceCode(choiceId: string, index: number): string {
+  return /^[A-Za-z0-9:]{1,16}$/.test(choiceId) ? choiceId.replaceAll(":", "-") : `_${index}`;
+}
+
+/** The choice id a tapped code names, or undefined when it names none of `choiceIds`. */
+export function choiceFromCode(code: string, choiceIds: readonly string[]): string | undefined {
+  if (code.startsWith("_")) return choiceIds[Number(code.slice(1))];
+  return code.replaceAll("-", ":");
+}
+
+/** Short labels share a row (Allow · Deny); long ones get a row each. */
+export function keyboardOf(choices: readonly PromptChoice[], dataFor: (choice: PromptChoice, index: number) => string): InlineKeyboardMarkup {
+  const rows: InlineKeyboardButton[][] = [];
+  let row: InlineKeyboardButton[] = [];
+  let rowChars = 0;
+  choices.forEach((choice, index) => {
+    const label = labelOf(choice);
+    const short = label.length <= 16;
+    if (row.length > 0 && (!short || row.length >= 3 || rowChars + label.length > 32)) {
+      rows.push(row);
+      row = [];
+      rowChars = 0;
+    }
+    row.push({ text: label, callback_data: dataFor(choice, index) });
+    rowChars += label.length;
+    if (!short) {
+      rows.push(row);
+      row = [];
+      rowChars = 0;
+    }
+  });
+  if (row.length > 0) rows.push(row);
+  return { inline_keyboard: rows };
+}
+
+/** One button per row: for lists of options (modes, projects). */
+export function columnKeyboard(buttons: readonly { label: string; data: string }[]): InlineKeyboardMarkup {
+  return { inline_keyboard: buttons.map((b) => [{ text: b.label.slice(0, BUTTON_LABEL_CHARS), callback_data: b.data }]) };
+}
+
+function labelOf(choice: PromptChoice): string {
+  const label = choice.label.trim() === "" ? choice.id : choice.label.trim();
+  const marked = choice.tone === "allow" && /^(Allow|Approve)/.test(label) ? `✅ ${label}` : choice.tone === "deny" && label === "Deny" ? `❌ ${label}` : label;
+  return marked.length > BUTTON_LABEL_CHARS ? `${marked.slice(0, BUTTON_LABEL_CHARS - 1)}…` : marked;
+}
+
+function sectionHtml(section: PromptSection): string {
+  switch (section.kind) {
+    case "text":
+      return section.label ? `<b>${escapeTelegramHtml(section.label)}:</b> ${escapeTelegramHtml(section.text)}` : escapeTelegramHtml(section.text);
+    case "code":
+      return `${section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n` : ""}<pre>${escapeTelegramHtml(section.text)}</pre>`;
+    case "diff":
+      return `<b>${escapeTelegramHtml(section.path)}</b>\n<pre>${escapeTelegramHtml(section.lines.map(diffLineText).join("\n"))}</pre>`;
+    case "markdown": {
+      const body = markdownToTelegramHtml(section.text);
+      return section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n${body}` : body;
+    }
+    case "fields":
+      return section.fields.map((f) => `<b>${escapeTelegramHtml(f.name)}:</b> ${escapeTelegramHtml(f.value)}`).join("\n");
+  }
+}
+
+/** The "a typed reply …" hint no longer applies once the prompt is settled. */
+function withoutHint(html: string): string {
+  return html.replace(/\n\n<i>[^<]*<\/i>$/, "");
+}
