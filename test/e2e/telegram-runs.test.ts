@@ -1,0 +1,126 @@
+// Runs through the real bridge, end to end: grammY against the local Bot API fake, the real
+// engine and Claude CLI against the fake Messages API. One app per file; one chat per test.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTelegramHtml, validateTelegramHtml } from "../../src/render/index.js";
+import { reply } from "../support/fake-anthropic/index.js";
+import { NOT_MODIFIED, type MessageView } from "../support/fake-bot-api/index.js";
+import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+const progressOf = (chat: number): MessageView | undefined => rig.tg.botMessages(chat)[0];
+
+describe("a message in Telegram", () => {
+  it("starts a run: a progress message at once, edited as it works, then the answer as a new message", async () => {
+    const chat = rig.user(1001);
+    rig.script("[basic]", [reply.text("Hello from **Claude**.", { delayMs: 700 })]);
+    rig.tg.sendText(chat, "Say hello [basic]");
+    const answer = await rig.botMessage(chat, isAnswer("Hello from Claude."));
+    const progress = progressOf(chat)!;
+    expect(progress.messageId).toBeLessThan(answer.messageId);
+    expect(progress.revisions[0]?.text).toMatch(/Starting/);
+    expect(progress.revisions.some((r) => /Working/.test(r.text))).toBe(true);
+    await rig.tg.waitFor(() => /Done/.test(progressOf(chat)!.text), { what: "the progress summary" });
+    expect(progressOf(chat)!.buttons).toEqual([]);
+    expect(answer.html).toContain("<b>Claude</b>");
+    expect(answer.edited).toBe(false);
+    expect(answer.text).toMatch(/session [0-9a-f]{8} — reply to continue/);
+  });
+
+  it("a reply to the answer continues that session", async () => {
+    const chat = rig.user(1002);
+    rig.script("[cont-a]", [reply.text("First answer.")]);
+    rig.tg.sendText(chat, "Start [cont-a]");
+    const first = await rig.botMessage(chat, isAnswer("First answer."));
+    await rig.tg.waitFor(() => rig.tg.botMessages(chat).every((m) => m.buttons.length === 0), { what: "the first run settled" });
+    rig.tg.sendCommand(chat, "new");
+    await rig.botMessage(chat, "fresh session");
+    rig.script("[cont-b]", [reply.text("Second answer, same session.")]);
+    rig.tg.sendText(chat, "More please [cont-b]", { replyTo: first.messageId });
+    const second = await rig.botMessage(chat, isAnswer("Second answer"));
+    const sessionOf = (m: MessageView): string | undefined => /session ([0-9a-f]{8})/.exec(m.text)?.[1];
+    expect(sessionOf(second)).toBe(sessionOf(first));
+    const history = JSON.stringify(rig.api.requests("[cont-b]")[0]?.body["messages"]);
+    expect(history).toContain("Start [cont-a]");
+  });
+
+  it("a message sent during a run is queued with a Cancel button, then runs", async () => {
+    const chat = rig.user(1003);
+    rig.script("[q1]", [reply.text("First done.", { delayMs: 2500 })]);
+    rig.script("[q2]", [reply.text("Second done.")]);
+    rig.tg.sendText(chat, "First [q1]");
+    await rig.botMessage(chat, /Starting|Working/);
+    rig.tg.sendText(chat, "Second [q2]");
+    const queued = await rig.botMessage(chat, "Queued — will run after the current task");
+    expect(queued.buttons.map((b) => b.text)).toEqual(["⏹ Cancel"]);
+    await rig.botMessage(chat, isAnswer("First done."));
+    await rig.botMessage(chat, isAnswer("Second done."));
+    await rig.tg.waitFor(() => /Done/.test(rig.tg.message(chat, queued.messageId)!.text), { what: "the queued message became the second run's progress" });
+  });
+
+  it("/cancel stops a long Bash command", async () => {
+    const chat = rig.user(1004);
+    rig.script("[cancel]", [reply.bash("sleep 30 && touch late.txt", "Wait a long time"), reply.text("never")]);
+    rig.tg.sendText(chat, "/auto Run the slow thing [cancel]");
+    await rig.botMessage(chat, (m) => m.text.includes("▸"));
+    rig.tg.sendCommand(chat, "cancel");
+    await rig.botMessage(chat, "Cancelling");
+    await rig.tg.waitFor(() => /Cancelled/.test(progressOf(chat)!.text), { what: "the cancelled summary" });
+    expect(rig.app.store.runs.recent(chat)[0]?.state).toBe("cancelled");
+    expect(existsSync(join(rig.ws.cwd, "late.txt"))).toBe(false);
+    expect(rig.api.requests("[cancel]")).toHaveLength(1);
+  });
+});
+
+describe("Telegram's limits and accidents", () => {
+  it("an injected 429 on the final message delays it, but it arrives", async () => {
+    const chat = rig.user(1005);
+    rig.script("[429]", [reply.text("Worth the wait.", { delayMs: 1200 })]);
+    rig.tg.sendText(chat, "Go [429]");
+    await rig.botMessage(chat, /Starting|Working/);
+    rig.tg.injectFault("sendMessage", { kind: "retry_after", seconds: 1 }, { chatId: chat });
+    await rig.botMessage(chat, isAnswer("Worth the wait."));
+    const refused = rig.tg.calls("sendMessage").filter((c) => c.chatId === chat && c.errorCode === 429);
+    expect(refused).toHaveLength(1);
+  });
+
+  it("'message is not modified' and a deleted progress message do not break the run", async () => {
+    const chat = rig.user(1006);
+    rig.script("[deleted]", [reply.bash("sleep 2 && echo ok", "Wait"), reply.text("Finished anyway.")]);
+    rig.tg.sendText(chat, "/auto Run it [deleted]");
+    const progress = await rig.botMessage(chat, (m) => m.text.includes("▸"));
+    rig.tg.injectFault("editMessageText", { kind: "error", code: 400, description: `Bad Request: ${NOT_MODIFIED}` }, { chatId: chat });
+    rig.tg.userDeletesMessage(chat, progress.messageId);
+    await rig.botMessage(chat, isAnswer("Finished anyway."));
+    const resent = await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => /Done/.test(m.text) && m.messageId > progress.messageId), { what: "a re-sent progress message" });
+    expect(resent.buttons).toEqual([]);
+    expect(rig.tg.calls("editMessageText").some((c) => c.chatId === chat && c.description?.includes("not modified"))).toBe(true);
+  });
+
+  it("a 6,000-character answer with code blocks arrives split, each part valid HTML", async () => {
+    const chat = rig.user(1007);
+    const block = (n: number): string => `Step ${n}: run this.\n\n\`\`\`ts\n${Array.from({ length: 12 }, (_, i) => `const value${n}_${i} = compute(${i}) < limit && flag;`).join("\n")}\n\`\`\`\n`;
+    const markdown = Array.from({ length: 12 }, (_, i) => block(i)).join("\n");
+    expect(markdown.length).toBeGreaterThan(6000);
+    rig.script("[long]", [reply.text(markdown)]);
+    rig.tg.sendText(chat, "Write a lot [long]");
+    const last = await rig.botMessage(chat, isAnswer("Step 11"));
+    const parts = rig.tg.botMessages(chat).filter((m) => m.messageId > progressOf(chat)!.messageId && m.messageId <= last.messageId);
+    expect(parts.length).toBeGreaterThanOrEqual(2);
+    for (const part of parts) {
+      expect(part.text.length).toBeLessThanOrEqual(4096);
+      expect(validateTelegramHtml(part.html ?? "")).toBeUndefined();
+      expect(parseTelegramHtml(part.html ?? "").ok).toBe(true);
+    }
+    const text = parts.map((p) => p.text).join("\n");
+    for (let n = 0; n < 12; n++) expect(text).toContain(`const value${n}_11 = compute(11) < limit && flag;`);
+  });
+});

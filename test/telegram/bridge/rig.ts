@@ -1,0 +1,109 @@
+// The end-to-end rig for the Telegram bridge: the fake Bot API and the fake Messages API on
+// 127.0.0.1, a fresh workspace with a git project, a real config file, and the app exactly as
+// `telecode` builds it (real grammY bot, engine, real Claude CLI, SQLite store).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig, type Config } from "../../../src/config/index.js";
+import { silentLogger, type Logger } from "../../../src/log/index.js";
+import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/serve.js";
+import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
+import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
+import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
+
+export const ALLOWED_IDS = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016];
+export const STRANGER_ID = 6666;
+
+/** Fast pacing for tests: the outbox still paces and coalesces, just in milliseconds. */
+export const TEST_TUNING: AppTuning = {
+  outbox: { privateIntervalMs: 60, groupIntervalMs: 60, backoffMs: 50, maxBackoffMs: 500 },
+  progressIntervalMs: 100,
+  heartbeatMs: 1000,
+  pollTimeoutSeconds: 1,
+};
+
+export type RigOptions = { mode?: string; limits?: Record<string, number>; logger?: Logger };
+
+export type Rig = {
+  tg: FakeBotApi;
+  api: FakeAnthropic;
+  ws: ClaudeWorkspace;
+  dataDir: string;
+  configPath: string;
+  config: Config;
+  app: TelecodeApp;
+  /** Starts the app again (after `app.stop()`), on the same data, fakes and project. */
+  startApp(): Promise<TelecodeApp>;
+  /** A user who may use the bot; their private chat id equals their id. */
+  user(id: number): number;
+  /** Scripts replies for prompts containing `marker`. */
+  script(marker: string, replies: FakeReply[]): void;
+  /** The bot message whose text matches, as it is now, waiting for it. */
+  botMessage(chatId: number, match: string | RegExp | ((m: MessageView) => boolean), timeoutMs?: number): Promise<MessageView>;
+  dispose(): Promise<void>;
+};
+
+export async function startRig(options: RigOptions = {}): Promise<Rig> {
+  const tg = await startFakeBotApi({ maxPollWaitMs: 500 });
+  const api = await startFakeAnthropic({});
+  const ws = await makeClaudeWorkspace(api.url, { CLAUDE_CODE_MAX_RETRIES: "1" });
+  const dataDir = await mkdtemp(join(tmpdir(), "telecode-tg-state-"));
+  const configPath = join(ws.root, "config.toml");
+  const limits = { drain_seconds: 0, ...options.limits };
+  await writeFile(
+    configPath,
+    [
+      "[telegram]",
+      `bot_token = "${tg.token}"`,
+      `allowed_user_ids = [${ALLOWED_IDS.join(", ")}]`,
+      `api_root = "${tg.apiRoot}"`,
+      "[claude]",
+      `path = "${realClaudePath}"`,
+      "use_api_billing = true",
+      `permission_mode = "${options.mode ?? "default"}"`,
+      "[projects.app]",
+      `path = "${ws.cwd}"`,
+      "default = true",
+      "[limits]",
+      ...Object.entries(limits).map(([k, v]) => `${k} = ${v}`),
+      "[state]",
+      `dir = "${dataDir}"`,
+      "",
+    ].join("\n"),
+    { mode: 0o600 },
+  );
+  const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
+  const logger = options.logger ?? silentLogger;
+  const startApp = (): Promise<TelecodeApp> => startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
+  const rig: Rig = {
+    tg, api, ws, dataDir, configPath, config,
+    app: await startApp(),
+    startApp: async () => {
+      rig.app = await startApp();
+      return rig.app;
+    },
+    user(id) {
+      tg.addUser({ id, firstName: `Ann${id}` });
+      return id;
+    },
+    script(marker, replies) {
+      api.script(replies, marker);
+    },
+    botMessage(chatId, match, timeoutMs = 30_000) {
+      return tg.waitForBotMessage(chatId, match, { timeoutMs });
+    },
+    async dispose() {
+      await rig.app.stop({ flushTimeoutMs: 2000 }).catch(() => undefined);
+      await tg.close();
+      await api.close();
+      await ws.cleanup();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return rig;
+}
+
+/** The final answer: a bot message carrying the answer footer. */
+export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
+  return (m) => /reply to continue|turns? · /.test(m.text) && (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
+}
