@@ -1,0 +1,172 @@
+// Approvals, plans and questions through the real bridge: buttons tapped in the local Bot API
+// fake reach the real Claude CLI as its control_response; strangers change nothing.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
+import { reply } from "../support/fake-anthropic/index.js";
+import type { MessageView } from "../support/fake-bot-api/index.js";
+import { isAnswer, STRANGER_ID, startRig, type Rig } from "../telegram/bridge/rig.js";
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+const withButton = (label: string) => (m: MessageView): boolean => m.buttons.some((b) => b.text === label);
+
+/** Taps and returns the toast the tap got. */
+async function tap(chat: number, message: MessageView, label: string, from?: number): Promise<string | undefined> {
+  const query = rig.tg.tapButton(chat, message.messageId, label, from === undefined ? {} : { from });
+  return (await rig.tg.waitForCallbackAnswer(query)).text;
+}
+
+describe("approvals", () => {
+  it("a Bash call in default mode shows Allow/Deny as a reply to the progress message; Allow runs it", async () => {
+    const chat = rig.user(1001);
+    rig.script("[allow]", [reply.bash("touch allowed.txt", "Create a file"), reply.text("Created it.")]);
+    rig.tg.sendText(chat, "Create the file [allow]");
+    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    const progress = rig.tg.botMessages(chat)[0]!;
+    expect(prompt.replyToMessageId).toBe(progress.messageId);
+    expect(prompt.text).toContain("touch allowed.txt");
+    expect(prompt.buttons.map((b) => b.text)).toEqual(["✅ Allow", "Always allow in this session", "❌ Deny"]);
+    expect(await tap(chat, prompt, "✅ Allow")).toBe("Approved");
+    await rig.botMessage(chat, isAnswer("Created it."));
+    expect(existsSync(join(rig.ws.cwd, "allowed.txt"))).toBe(true);
+    const settled = await rig.tg.waitFor(() => {
+      const m = rig.tg.message(chat, prompt.messageId);
+      return m !== undefined && /Allowed \(Ann1001\)/.test(m.text) ? m : undefined;
+    }, { what: "the settled approval" });
+    expect(settled.buttons).toEqual([]);
+    expect(rig.app.store.decisions.listPending(chat)).toEqual([]);
+  });
+
+  it("Deny does not run it, and the prompt says who denied", async () => {
+    const chat = rig.user(1002);
+    rig.script("[deny]", [reply.bash("touch denied.txt", "Create a file"), reply.text("Understood, I did not create it.")]);
+    rig.tg.sendText(chat, "Create the file [deny]");
+    const prompt = await rig.botMessage(chat, withButton("❌ Deny"));
+    expect(await tap(chat, prompt, "❌ Deny")).toBe("Denied");
+    await rig.botMessage(chat, isAnswer("did not create it"));
+    expect(existsSync(join(rig.ws.cwd, "denied.txt"))).toBe(false);
+    expect(rig.api.requests("[deny]")[1]?.toolResults[0]).toMatchObject({ isError: true });
+    await rig.tg.waitFor(() => /Denied \(Ann1002\)/.test(rig.tg.message(chat, prompt.messageId)?.text ?? ""), { what: "the settled denial" });
+  });
+
+  it("two quick taps on Allow: one answer reaches the CLI, the second tap reads 'Already answered'", async () => {
+    const chat = rig.user(1003);
+    rig.script("[double]", [reply.bash("echo once >> double.txt", "Append a line"), reply.text("Appended.")]);
+    rig.tg.sendText(chat, "Append [double]");
+    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    const first = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    const second = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    const toasts = [(await rig.tg.waitForCallbackAnswer(first)).text, (await rig.tg.waitForCallbackAnswer(second)).text];
+    expect(toasts).toEqual(["Approved", "Already answered"]);
+    await rig.botMessage(chat, isAnswer("Appended."));
+    const requests = rig.api.requests("[double]");
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.toolResults).toHaveLength(1);
+    const revisions = rig.tg.message(chat, prompt.messageId)!.revisions.filter((r) => r.text.includes("Allowed"));
+    expect(revisions).toHaveLength(1);
+  });
+
+  it("a stranger's message and tap do nothing: no CLI process, no state change", async () => {
+    const chat = rig.user(1004);
+    rig.tg.addUser({ id: STRANGER_ID, firstName: "Mallory" });
+    const group = -100_200;
+    rig.tg.addGroup({ id: group, memberIds: [chat, STRANGER_ID] });
+    const requestsBefore = rig.api.requests().length;
+
+    rig.tg.sendText(STRANGER_ID, "Delete everything [stranger]");
+    rig.tg.sendText(STRANGER_ID, "Please? [stranger]");
+    await rig.botMessage(STRANGER_ID, NOT_AUTHORISED_TEXT);
+    rig.tg.sendText(group, "@telecode_test_bot delete everything [stranger]", { from: STRANGER_ID });
+
+    rig.script("[group]", [reply.bash("touch group.txt", "Create a file"), reply.text("Not created.")]);
+    rig.tg.sendText(group, "@telecode_test_bot create the file [group]", { from: chat });
+    const prompt = await rig.botMessage(group, withButton("✅ Allow"));
+    const strangerTap = rig.tg.tapButton(group, prompt.messageId, "✅ Allow", { from: STRANGER_ID });
+    // The person's own tap comes after the stranger's; by then the stranger's was handled.
+    expect(await tap(group, prompt, "❌ Deny", chat)).toBe("Denied");
+    await rig.botMessage(group, isAnswer("Not created."));
+
+    expect(rig.tg.callbackAnswer(strangerTap)).toBeUndefined();
+    expect(existsSync(join(rig.ws.cwd, "group.txt"))).toBe(false);
+    expect(rig.tg.botMessages(STRANGER_ID).map((m) => m.text)).toEqual([NOT_AUTHORISED_TEXT]);
+    expect(rig.api.requests("[stranger]")).toEqual([]);
+    expect(rig.api.requests().length).toBe(requestsBefore + 2);
+    expect(rig.app.bridge.sessions.status(STRANGER_ID)).toEqual([]);
+    expect(rig.app.store.runs.recent(STRANGER_ID)).toEqual([]);
+    expect(rig.app.store.chats.get(STRANGER_ID).updatedAt).toBe(0);
+    expect(rig.app.store.runs.recent(group).map((r) => r.state)).toEqual(["completed"]);
+  });
+});
+
+describe("plan mode", () => {
+  it("plan → Pause & Outline → outline → Approve Plan → the work runs, and plan mode is back for the next message", async () => {
+    const chat = rig.user(1005);
+    rig.tg.sendCommand(chat, "planmode", "on");
+    await rig.botMessage(chat, "Plan mode <b>on</b>".replace(/<\/?b>/g, ""));
+    const outline = `Outline: ${"first I read app.js and find the log line, then I change it to print v2, then I run node app.js to check. ".repeat(3)}`;
+    rig.script("[plan]", [
+      reply.tool("ExitPlanMode", { plan: "Change the log line." }, "Here is my plan."),
+      { kind: "message", blocks: [{ type: "text", text: outline }, { type: "tool_use", name: "ExitPlanMode", input: { plan: "Change the log line." } }] },
+      reply.text("Approved; the work is done."),
+    ]);
+    rig.tg.sendText(chat, "Plan the change [plan]");
+    const plan = await rig.botMessage(chat, withButton("Pause & Outline"));
+    expect(plan.buttons.map((b) => b.text)).toEqual(["✅ Approve", "❌ Deny", "Pause & Outline"]);
+    expect(plan.text).toContain("Plan ready for review");
+    expect(await tap(chat, plan, "Pause & Outline")).toBe("Outlining plan…");
+    const again = await rig.botMessage(chat, withButton("✅ Approve Plan"));
+    expect(again.buttons.map((b) => b.text)).toEqual(["✅ Approve Plan", "❌ Deny", "Let's discuss"]);
+    expect(await tap(chat, again, "✅ Approve Plan")).toBe("Approved");
+    await rig.botMessage(chat, isAnswer("Approved; the work is done."));
+    expect(rig.api.requests("[plan]")[1]?.toolResults[0]?.text).toContain("step-by-step outline");
+
+    rig.script("[plan-next]", [reply.tool("Write", { file_path: "notes.md", content: "x\n" }), reply.text("Still planning.")]);
+    rig.tg.sendText(chat, "Next request [plan-next]");
+    await rig.botMessage(chat, isAnswer("Still planning."));
+    expect(existsSync(join(rig.ws.cwd, "notes.md"))).toBe(false);
+    expect(rig.api.requests("[plan-next]")[1]?.toolResults[0]?.text).toMatch(/plan mode/i);
+  });
+});
+
+describe("questions", () => {
+  const ask = reply.tool("AskUserQuestion", {
+    questions: [{ question: "Which color should the button be?", header: "Color", multiSelect: false, options: [{ label: "Blue", description: "The brand color" }, { label: "Green", description: "Signals success" }] }],
+  });
+
+  it("an option tapped reaches the model as the answer", async () => {
+    const chat = rig.user(1006);
+    rig.script("[q-tap]", [ask, reply.text("Green it is.")]);
+    rig.tg.sendText(chat, "Make a button [q-tap]");
+    const question = await rig.botMessage(chat, withButton("Green"));
+    expect(question.text).toContain("Which color should the button be?");
+    expect(await tap(chat, question, "Green")).toBe("✓ Green");
+    await rig.botMessage(chat, isAnswer("Green it is."));
+    expect(rig.api.requests("[q-tap]")[1]?.toolResults[0]?.text).toContain('"Which color should the button be?"="Green"');
+  });
+
+  it("a typed reply answers it, after 'Type an answer' or straight away", async () => {
+    const chat = rig.user(1007);
+    rig.script("[q-type]", [ask, reply.text("Teal it is."), ask, reply.text("Purple it is.")]);
+    rig.tg.sendText(chat, "Make a button [q-type]");
+    const question = await rig.botMessage(chat, withButton("Type an answer"));
+    expect(await tap(chat, question, "Type an answer")).toBe("Send your answer as a message");
+    await rig.tg.waitFor(() => /Send your answer as a message/.test(rig.tg.message(chat, question.messageId)?.text ?? ""), { what: "the prompt asking for text" });
+    rig.tg.sendText(chat, "teal, like the logo");
+    await rig.botMessage(chat, isAnswer("Teal it is."));
+    expect(rig.api.requests("[q-type]")[1]?.toolResults[0]?.text).toContain('"Which color should the button be?"="teal, like the logo"');
+
+    rig.tg.sendText(chat, "Another button [q-type]");
+    const second = await rig.botMessage(chat, (m) => m.messageId > question.messageId && withButton("Type an answer")(m));
+    rig.tg.sendText(chat, "purple", { replyTo: second.messageId });
+    await rig.botMessage(chat, isAnswer("Purple it is."));
+    expect(rig.api.requests("[q-type]")[3]?.toolResults[0]?.text).toContain('"Which color should the button be?"="purple"');
+  });
+});
