@@ -68,9 +68,11 @@ describe("a message in Telegram", () => {
 
   it("/cancel stops a long Bash command", async () => {
     const chat = rig.user(1004);
-    rig.script("[cancel]", [reply.bash("sleep 30 && touch late.txt", "Wait a long time"), reply.text("never")]);
-    rig.tg.sendText(chat, "/auto Run the slow thing [cancel]");
-    await rig.botMessage(chat, (m) => m.text.includes("▸"));
+    rig.script("[cancel]", [reply.bash('node -e "setTimeout(() => {}, 30000)" && touch late.txt', "Wait a long time"), reply.text("never")]);
+    rig.tg.sendText(chat, "Run the slow thing [cancel]");
+    const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
+    rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("Working"));
     rig.tg.sendCommand(chat, "cancel");
     await rig.botMessage(chat, "Cancelling");
     await rig.tg.waitFor(() => /Cancelled/.test(progressOf(chat)!.text), { what: "the cancelled summary" });
@@ -94,9 +96,11 @@ describe("Telegram's limits and accidents", () => {
 
   it("'message is not modified' and a deleted progress message do not break the run", async () => {
     const chat = rig.user(1006);
-    rig.script("[deleted]", [reply.bash("sleep 2 && echo ok", "Wait"), reply.text("Finished anyway.")]);
-    rig.tg.sendText(chat, "/auto Run it [deleted]");
-    const progress = await rig.botMessage(chat, (m) => m.text.includes("▸"));
+    rig.script("[deleted]", [reply.bash('node -e "setTimeout(() => console.log(1), 1500)"', "Wait"), reply.text("Finished anyway.")]);
+    rig.tg.sendText(chat, "Run it [deleted]");
+    const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
+    rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("Working"));
     rig.tg.injectFault("editMessageText", { kind: "error", code: 400, description: `Bad Request: ${NOT_MODIFIED}` }, { chatId: chat });
     rig.tg.userDeletesMessage(chat, progress.messageId);
     await rig.botMessage(chat, isAnswer("Finished anyway."));

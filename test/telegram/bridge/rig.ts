@@ -1,9 +1,11 @@
 // The end-to-end rig for the Telegram bridge: the fake Bot API and the fake Messages API on
 // 127.0.0.1, a fresh workspace with a git project, a real config file, and the app exactly as
 // `telecode` builds it (real grammY bot, engine, real Claude CLI, SQLite store).
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { silentLogger, type Logger } from "../../../src/log/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/serve.js";
@@ -22,7 +24,13 @@ export const TEST_TUNING: AppTuning = {
   pollTimeoutSeconds: 1,
 };
 
-export type RigOptions = { mode?: string; limits?: Record<string, number>; logger?: Logger };
+export type RigOptions = {
+  mode?: string;
+  limits?: Record<string, number>;
+  logger?: Logger;
+  /** The fake Bot API's clock (message dates); default Date.now. */
+  botApiNow?: () => number;
+};
 
 export type Rig = {
   tg: FakeBotApi;
@@ -44,7 +52,7 @@ export type Rig = {
 };
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
-  const tg = await startFakeBotApi({ maxPollWaitMs: 500 });
+  const tg = await startFakeBotApi({ maxPollWaitMs: 500, ...(options.botApiNow === undefined ? {} : { now: options.botApiNow }) });
   const api = await startFakeAnthropic({});
   const ws = await makeClaudeWorkspace(api.url, { CLAUDE_CODE_MAX_RETRIES: "1" });
   const dataDir = await mkdtemp(join(tmpdir(), "telecode-tg-state-"));
@@ -106,4 +114,46 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
 /** The final answer: a bot message carrying the answer footer. */
 export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
   return (m) => /reply to continue|turns? · /.test(m.text) && (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
+}
+
+export type ServeProcess = {
+  child: ChildProcess;
+  /** Resolves once the bridge polls ("running as @…" on stderr). */
+  started: Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  /** Process ids of the Claude CLIs it spawned (from its log), to end what a SIGKILL leaves behind. */
+  claudePids(): Promise<number[]>;
+};
+
+const tsRegister = fileURLToPath(new URL("../../store/helpers/ts-register.js", import.meta.url));
+const serveChild = fileURLToPath(new URL("./serve-child.ts", import.meta.url));
+
+/** Runs `telecode --config FILE` as a real process on the rig's config (stop the in-process app first). */
+export function spawnServe(rig: Rig): ServeProcess {
+  const child = spawn(process.execPath, ["--import", tsRegister, serveChild, "--config", rig.configPath], { env: rig.ws.env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    stderr += chunk;
+    if (stderr.includes("running as @")) markStarted();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal, stderr }));
+  });
+  return {
+    child,
+    started: Promise.race([started, exited.then((e) => Promise.reject(new Error(`telecode exited before starting (${e.code ?? e.signal}): ${e.stderr}`)))]),
+    exited,
+    async claudePids() {
+      const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8").catch(() => "");
+      // The line has pino's own pid first and the CLI's after it; JSON.parse keeps the last.
+      return log.split("\n").flatMap((line) => {
+        if (!line.includes('"claude.spawned"')) return [];
+        const entry = JSON.parse(line) as { msg?: string; pid?: number };
+        return entry.msg === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
+      });
+    },
+  };
 }
