@@ -227,7 +227,12 @@ export class Session implements ClaudeSession {
     link.translator = createTranslator();
     link.endReason = undefined;
     link.silentMs = 0;
-    link.proc = await ClaudeProcess.start({ file: info.path, args, cwd: spec.cwd, env, clock: this.#deps.clock, onStdout: (chunk) => link.framer.push(chunk) });
+    const onStdout = (chunk: Buffer): void => {
+      // Per chunk, not per line: silence is measured in minutes.
+      this.#watch.activity();
+      link.framer.push(chunk);
+    };
+    link.proc = await ClaudeProcess.start({ file: info.path, args, cwd: spec.cwd, env, clock: this.#deps.clock, onStdout });
     link.channel = new ControlChannel({ write: (line) => link.proc.write(line), clock: this.#deps.clock, logger: this.#deps.logger });
     link.finished = link.proc.closed.then((exit) => this.#onProcessClosed(link, exit));
     this.#link = link;
@@ -333,7 +338,6 @@ export class Session implements ClaudeSession {
     if (this.#suspended !== undefined) {
       // Answers to our own requests cannot wait: the hook we are waiting for may need one.
       if (!isDecodeProblem(message) && message.type === "control_response") {
-        this.#watch.activity();
         link.channel.handleResponse(message);
         return;
       }
@@ -358,7 +362,6 @@ export class Session implements ClaudeSession {
 
   /** Handles one decoded line; returns a promise only when a beforeTurnFinished hook must be awaited. */
   #processLine(link: Link, message: WireMessage | WireDecodeProblem): Promise<void> | undefined {
-    this.#watch.activity();
     if (!isDecodeProblem(message)) {
       switch (message.type) {
         case "control_response":

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global process, setTimeout */
+/* global process, setTimeout, performance, Buffer */
 // A stand-in for the `claude` binary, for tests and benchmarks that need exact control over
 // what the CLI prints: answers --version/--help, auto-acks initialize, then plays the steps of
 // the JSON script named by FAKE_CLAUDE_SCRIPT. Logs every stdin line to FAKE_CLAUDE_STDIN_LOG.
@@ -69,15 +69,35 @@ function awaitIn(want) {
   });
 }
 
-/** Writes a file's lines `times` times, as fast as the pipe takes them. */
+/** Writes a file's lines `times` times, as fast as the pipe takes them (line-aligned ~64 KiB chunks built once). */
 async function replay(file, times) {
   const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
-  const chunkLines = 64;
+  const chunks = [];
+  let pending = [];
+  let size = 0;
+  for (const l of lines) {
+    pending.push(l);
+    size += l.length + 1;
+    if (size >= 64 * 1024) {
+      chunks.push(Buffer.from(`${pending.join("\n")}\n`));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) chunks.push(Buffer.from(`${pending.join("\n")}\n`));
   for (let t = 0; t < times; t++) {
-    for (let i = 0; i < lines.length; i += chunkLines) {
-      const chunk = `${lines.slice(i, i + chunkLines).join("\n")}\n`;
+    for (const chunk of chunks) {
       if (!process.stdout.write(chunk)) await new Promise((r) => process.stdout.once("drain", r));
     }
+  }
+}
+
+/** Writes `count` assistant text lines "T <wall-clock ms>", one every `intervalMs` (latency probes). */
+async function timed(count, intervalMs) {
+  for (let i = 0; i < count; i++) {
+    const at = performance.timeOrigin + performance.now();
+    await write({ type: "assistant", message: { id: "msg_t", type: "message", role: "assistant", model: "claude-fake", content: [{ type: "text", text: `T ${at}` }] }, parent_tool_use_id: null, session_id: "sess-bench" });
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
@@ -86,6 +106,7 @@ for (const step of script.steps) {
   else if ("out" in step) await write(step.out);
   else if ("sleepMs" in step) await new Promise((r) => setTimeout(r, step.sleepMs));
   else if ("replay" in step) await replay(step.replay, step.times ?? 1);
+  else if ("timed" in step) await timed(step.timed, step.intervalMs ?? 1);
   else if ("stderr" in step) process.stderr.write(`${step.stderr}\n`);
   else if ("exit" in step) process.exit(step.exit);
 }

@@ -10,6 +10,7 @@ export type FakeClaudeStep =
   | { awaitIn: { type?: string; subtype?: string; request_id?: string } }
   | { sleepMs: number }
   | { replay: string; times?: number }
+  | { timed: number; intervalMs?: number }
   | { stderr: string }
   | { exit: number };
 
