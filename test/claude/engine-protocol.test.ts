@@ -217,11 +217,31 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     await expectPoll(() => t.session.pid === undefined);
     const second = await t.session.startRun("two");
     await t.events.waitFor(runDone(second));
-    const [a, b] = await t.args();
+    const [a, b] = (await t.args()).filter((args) => !args.includes("--help") && !args.includes("--version"));
     expect(a).toEqual(["--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--permission-mode", "default", "--permission-prompt-tool", "stdio", "--include-hook-events", "--continue", "--model", "claude-fake", "--effort", "high", "--allowedTools", "Read,Grep", "--add-dir", "/tmp"]);
     expect(b).toContain("--resume");
     expect(b?.[b.indexOf("--resume") + 1]).toBe("sess-42");
     expect(b).not.toContain("--continue");
+  });
+
+  it("probes --help once per binary, and warns at every start when approvals are bypassed", async () => {
+    const t = await standIn(
+      { steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { out: line.result("one") }, { exit: 0 }] },
+      allowAllController(),
+      { dangerouslySkipPermissions: true },
+    );
+    const first = await t.session.startRun("one");
+    await t.events.waitFor(runDone(first));
+    await expectPoll(() => t.session.pid === undefined);
+    const second = await t.session.startRun("two");
+    await t.events.waitFor(runDone(second));
+    const all = await t.args();
+    expect(all.filter((a) => a.includes("--help"))).toHaveLength(1);
+    const spawns = all.filter((a) => a.includes("--output-format"));
+    expect(spawns).toHaveLength(2);
+    for (const a of spawns) expect(a).toContain("--dangerously-skip-permissions");
+    const warnings = t.events.events.filter((e) => e.type === "note" && e.kind === "warning" && e.text.startsWith("Approvals are bypassed"));
+    expect(warnings).toHaveLength(2);
   });
 
   it("stops reading stdout while the consumer lags, and loses nothing", async () => {

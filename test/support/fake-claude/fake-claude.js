@@ -7,6 +7,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const args = process.argv.slice(2);
+if (process.env.FAKE_CLAUDE_ARGS_LOG) appendFileSync(process.env.FAKE_CLAUDE_ARGS_LOG, `${JSON.stringify(args)}\n`);
 if (args.includes("--version")) {
   process.stdout.write("2.1.332 (Claude Code)\n");
   process.exit(0);
@@ -18,7 +19,6 @@ if (args.includes("--help")) {
 
 const script = JSON.parse(readFileSync(process.env.FAKE_CLAUDE_SCRIPT ?? "", "utf8"));
 const logFile = process.env.FAKE_CLAUDE_STDIN_LOG;
-if (process.env.FAKE_CLAUDE_ARGS_LOG) appendFileSync(process.env.FAKE_CLAUDE_ARGS_LOG, `${JSON.stringify(args)}\n`);
 
 /** Lines read from stdin, and waiters for a matching one. */
 const seen = [];
