@@ -2,17 +2,18 @@
 // gone), its stdout pipeline (frame → decode → translate → events), runs that each end with
 // exactly one run_completed, cancel, watchdogs and idle close. Approvals go to the controller.
 import { randomUUID } from "node:crypto";
-import { excerpt, formatDurationMs } from "../domain/index.js";
-import type { RunCompleted, TelecodeEvent, TurnFinished } from "../domain/index.js";
+import { excerpt } from "../domain/index.js";
+import type { TelecodeEvent, TurnFinished } from "../domain/index.js";
 import { LineFramer, decodeLine, encodeUserMessage, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
 import type { WireDecodeProblem, WireMessage } from "../wire/index.js";
 import { buildArgs } from "./args.js";
 import type { CliProbe } from "./cli-probe.js";
-import { ClaudeProcess, describeExit, type ExitInfo } from "./claude-process.js";
+import { ClaudeProcess, type ExitInfo } from "./claude-process.js";
 import type { Clock, TimerHandle } from "./clock.js";
 import { ControlChannel } from "./control-channel.js";
 import { buildChildEnv } from "./env.js";
 import { ClaudeError } from "./errors.js";
+import { processEndError, runCompletedEvent, stallNoteText, type CompletionFields } from "./run-outcome.js";
 import { EventQueue } from "./event-queue.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
 import type { Logger } from "./logger.js";
@@ -41,7 +42,6 @@ type Run = RunInfo & { startedAt: number; link: Link | undefined; cancelled: boo
 const DEFAULTS = { idleMs: 30 * 60_000, stallNoteMs: 10 * 60_000, hardSilenceMs: 2 * 3_600_000, cancelGraceMs: 5_000 };
 /** The stall threshold is this many times longer while a tool (Bash, a subagent) runs. */
 const TOOL_STALL_FACTOR = 3;
-const STDERR_QUOTE_CHARS = 1_000;
 /** While a beforeTurnFinished hook runs, lines wait in a backlog; past this many we stop reading. */
 const BACKLOG_PAUSE_LINES = 10_000;
 
@@ -271,7 +271,7 @@ export class Session implements ClaudeSession {
     await this.#suspended;
     const tail = this.#emitAll(link, link.translator.end());
     if (tail !== undefined) await tail;
-    const error = this.#exitError(link, exit);
+    const error = processEndError({ exit, endReason: link.endReason, silentMs: link.silentMs, hadOutput: link.proc.hasOutput, stderrTail: link.proc.stderrTail() });
     link.channel.close(error);
     if (this.#link === link) this.#link = undefined;
     this.#openTools.clear();
@@ -285,21 +285,6 @@ export class Session implements ClaudeSession {
       this.#emit({ type: "note", kind: "warning", text: error.message });
     }
     if (this.#run === undefined) this.#watch.stop();
-  }
-
-  #exitError(link: Link, exit: ExitInfo): ClaudeError {
-    const tail = link.proc.stderrTail();
-    const details = { exitCode: exit.code, signal: exit.signal, stderrTail: tail };
-    if (link.endReason === "silence") {
-      return new ClaudeError("claude.exited", `Claude Code produced no output for ${formatDurationMs(link.silentMs)} and was stopped; send your message again to resume the session.`, { details });
-    }
-    if (link.endReason === "close") return new ClaudeError("claude.exited", "The session was closed.", { details });
-    if (!link.proc.hasOutput && (exit.code !== 0 || exit.signal !== null)) {
-      const quoted = tail === "" ? "(nothing on stderr)" : excerpt(tail.slice(-STDERR_QUOTE_CHARS), STDERR_QUOTE_CHARS);
-      return new ClaudeError("claude.exited", `Claude Code exited with ${describeExit(exit)} before any output: ${quoted}. Check claude.extra_args, and that \`claude\` starts in a terminal.`, { details });
-    }
-    const lastLine = tail.split("\n").pop() ?? "";
-    return new ClaudeError("claude.exited", `Claude Code exited unexpectedly (${describeExit(exit)})${lastLine === "" ? "" : `: ${excerpt(lastLine, 300)}`}; send your message again to resume the session.`, { details });
   }
 
   async #close(): Promise<void> {
@@ -463,19 +448,7 @@ export class Session implements ClaudeSession {
     run.done = true;
     run.cancelTimer?.cancel();
     if (this.#run === run) this.#run = undefined;
-    const event: RunCompleted = {
-      type: "run_completed",
-      runId: run.id,
-      ok: fields.ok && !run.cancelled,
-      answer: fields.answer ?? "",
-      interrupted: fields.interrupted ?? run.cancelled,
-      cancelled: run.cancelled,
-      costUsd: fields.costUsd ?? 0,
-      durationMs: this.#deps.clock.now() - run.startedAt,
-    };
-    // A cancelled run reads "cancelled", not as an error.
-    if (fields.error !== undefined && !run.cancelled) event.error = fields.error;
-    if (this.#sessionId !== undefined) event.sessionId = this.#sessionId;
+    const event = runCompletedEvent(run, fields, this.#deps.clock.now(), this.#sessionId);
     this.#emit(event);
     if (!(this.#link?.translator.isTurnOpen ?? false)) this.#watch.stop();
     this.#scheduleIdle();
@@ -494,9 +467,7 @@ export class Session implements ClaudeSession {
   }
 
   #stallNote(silentMs: number): TelecodeEvent {
-    const running = [...this.#openTools.values(), ...this.#liveTasks.values()];
-    const still = running.length > 0 ? `; still running: ${running.join(", ")}` : "";
-    return { type: "note", kind: "stall", key: "stall", text: `no output for ${formatDurationMs(silentMs)}${still}. You can cancel the run.` };
+    return { type: "note", kind: "stall", key: "stall", text: stallNoteText(silentMs, [...this.#openTools.values(), ...this.#liveTasks.values()]) };
   }
 
   #incoming(link: Link): IncomingContext {
@@ -511,8 +482,6 @@ export class Session implements ClaudeSession {
     };
   }
 }
-
-type CompletionFields = { ok: boolean; answer?: string; error?: string; interrupted?: boolean; costUsd?: number };
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
