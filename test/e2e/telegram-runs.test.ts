@@ -19,9 +19,9 @@ afterAll(async () => {
 const progressOf = (chat: number): MessageView | undefined => rig.tg.botMessages(chat)[0];
 
 describe("a message in Telegram", () => {
-  it("starts a run: a progress message at once, edited as it works, then the answer as a new message", async () => {
+  it("starts a run: a progress message at once, edited as it works (typing while quiet), then the answer as a new message", async () => {
     const chat = rig.user(1001);
-    rig.script("[basic]", [reply.text("Hello from **Claude**.", { delayMs: 700 })]);
+    rig.script("[basic]", [reply.text("Hello from **Claude**.", { delayMs: 1500 })]);
     rig.tg.sendText(chat, "Say hello [basic]");
     const answer = await rig.botMessage(chat, isAnswer("Hello from Claude."));
     const progress = progressOf(chat)!;
@@ -33,6 +33,7 @@ describe("a message in Telegram", () => {
     expect(answer.html).toContain("<b>Claude</b>");
     expect(answer.edited).toBe(false);
     expect(answer.text).toMatch(/session [0-9a-f]{8} — reply to continue/);
+    expect(rig.tg.chatActions(chat).map((a) => a.action)).toContain("typing");
   });
 
   it("a reply to the answer continues that session", async () => {
@@ -76,6 +77,7 @@ describe("a message in Telegram", () => {
     rig.tg.sendCommand(chat, "cancel");
     await rig.botMessage(chat, "Cancelling");
     await rig.tg.waitFor(() => /Cancelled/.test(progressOf(chat)!.text), { what: "the cancelled summary" });
+    expect(progressOf(chat)!.buttons).toEqual([]);
     expect(rig.app.store.runs.recent(chat)[0]?.state).toBe("cancelled");
     expect(existsSync(join(rig.ws.cwd, "late.txt"))).toBe(false);
     expect(rig.api.requests("[cancel]")).toHaveLength(1);
@@ -126,5 +128,29 @@ describe("Telegram's limits and accidents", () => {
     }
     const text = parts.map((p) => p.text).join("\n");
     for (let n = 0; n < 12; n++) expect(text).toContain(`const value${n}_11 = compute(11) < limit && flag;`);
+  });
+
+  it("an answer over 12,000 characters also arrives as a Markdown document", async () => {
+    const chat = rig.user(1008);
+    const markdown = Array.from({ length: 130 }, (_, i) => `Paragraph ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`).join("\n\n");
+    expect(markdown.length).toBeGreaterThan(12_000);
+    rig.script("[doc]", [reply.text(markdown)]);
+    rig.tg.sendText(chat, "Write a book [doc]");
+    const document = await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => m.document !== undefined), { timeoutMs: 30_000, what: "the answer as a document" });
+    expect(document.document?.fileName).toBe("answer.md");
+    expect(document.document?.content.toString("utf8")).toBe(markdown);
+    await rig.botMessage(chat, isAnswer("Paragraph 129"));
+  });
+});
+
+describe("a run that fails", () => {
+  it("says what happened and what to do, with an incident id, and the progress message says Failed", async () => {
+    const chat = rig.user(1009);
+    rig.script("[fail]", [reply.error(500), reply.error(500)]);
+    rig.tg.sendText(chat, "Break it [fail]");
+    const error = await rig.botMessage(chat, /^❌ /);
+    expect(error.text).toMatch(/\(incident [0-9a-f]{6}\)$/);
+    expect(error.text).not.toMatch(/at .*\.js:\d+/);
+    await rig.tg.waitFor(() => /Failed/.test(progressOf(chat)!.text), { what: "the failed summary" });
   });
 });

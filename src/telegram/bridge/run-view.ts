@@ -18,6 +18,7 @@ import { keyName, type RunBook } from "./run-book.js";
 
 /** Answers longer than this also arrive as a Markdown file (easier to read and keep). */
 const DOCUMENT_ANSWER_CHARS = 12_000;
+/** Typing shows after this much quiet (Telegram shows it for 5 s), at most 40% of the heartbeat. */
 const TYPING_AFTER_MS = 4000;
 const HEARTBEAT_CHECK_MS = 2000;
 
@@ -186,12 +187,13 @@ export class RunView implements RunObserver {
   }
 
   #scheduleHeartbeat(): void {
-    this.#heartbeat = this.#d.clock.setTimer(HEARTBEAT_CHECK_MS, () => {
+    const typingAfterMs = Math.min(TYPING_AFTER_MS, Math.round(this.#d.heartbeatMs * 0.4));
+    this.#heartbeat = this.#d.clock.setTimer(Math.min(HEARTBEAT_CHECK_MS, this.#d.heartbeatMs / 2), () => {
       if (this.#finished) return;
       const now = this.#d.clock.now();
       const quietMs = now - this.#lastEditAtMs;
       if (quietMs >= this.#d.heartbeatMs) this.#markDirty();
-      else if (quietMs >= TYPING_AFTER_MS && now - this.#lastTypingAtMs >= TYPING_AFTER_MS && (this.#state.phase === "working" || this.#state.phase === "starting")) {
+      else if (quietMs >= typingAfterMs && now - this.#lastTypingAtMs >= typingAfterMs && (this.#state.phase === "working" || this.#state.phase === "starting")) {
         this.#lastTypingAtMs = now;
         this.#d.outbox.typing(this.chatId);
       }
@@ -213,11 +215,12 @@ export class RunView implements RunObserver {
     else if (!event.cancelled && !event.interrupted && this.#live) this.#sendError(event);
     const unstarted = !this.#live;
     const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
-    const resume = event.interrupted && !unstarted ? resumeKeyboard(event.runId) : undefined;
-    const html = event.interrupted && resume !== undefined ? interruptedHtml(summary) : summary;
+    const interrupted = event.interrupted && !event.cancelled && !unstarted;
+    const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
+    const html = resume !== undefined ? interruptedHtml(summary) : summary;
     void this.#progress.then((id) => {
       if (id === undefined) return;
-      return this.#d.outbox.edit(this.chatId, this.#progressId ?? id, resume === undefined ? { html } : { html, keyboard: resume }, { mustDeliver: event.interrupted });
+      return this.#d.outbox.edit(this.chatId, this.#progressId ?? id, resume === undefined ? { html } : { html, keyboard: resume }, { mustDeliver: interrupted });
     });
   }
 
