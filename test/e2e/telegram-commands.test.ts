@@ -1,0 +1,111 @@
+// The bot's commands through the real bridge: registered at start, help, settings that stick
+// (mode by buttons, model, effort, project, previews, listening in groups), status, usage,
+// near-misses that run nothing, one-message directives, and /continue.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/telegram/index.js";
+import { reply } from "../support/fake-anthropic/index.js";
+import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+/** Sends a command and waits for the bot's reply to it. */
+async function command(chat: number, name: string, args = ""): Promise<string> {
+  const id = rig.tg.sendCommand(chat, name, args);
+  return (await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text;
+}
+
+describe("commands", () => {
+  it("are registered with setMyCommands at start, and /help lists them", async () => {
+    await rig.tg.waitFor(() => rig.tg.commands().length > 0, { what: "setMyCommands" });
+    expect(rig.tg.commands().map((c) => c.command)).toEqual(COMMANDS.map((c) => c.command));
+    const chat = rig.user(1001);
+    const help = await command(chat, "help");
+    expect(help).toContain("Telecode runs Claude Code on your computer");
+    for (const { command: name } of COMMANDS.filter((c) => c.command !== "start")) expect(help).toContain(`/${name}`);
+  });
+
+  it("change the chat's settings, which /status shows and the store keeps", async () => {
+    const chat = rig.user(1002);
+    const id = rig.tg.sendCommand(chat, "mode");
+    const picker = await rig.botMessage(chat, (m) => m.replyToMessageId === id);
+    expect(picker.buttons.map((b) => b.text)).toEqual(["• default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"]);
+    const query = rig.tg.tapButton(chat, picker.messageId, "acceptEdits");
+    expect((await rig.tg.waitForCallbackAnswer(query)).text).toBe("Mode: acceptEdits");
+    await rig.tg.waitFor(() => rig.tg.message(chat, picker.messageId)?.text.includes("Mode is now acceptEdits"), { what: "the picker settled" });
+    expect(rig.tg.message(chat, picker.messageId)?.buttons).toEqual([]);
+
+    expect(await command(chat, "model", "claude-test-model")).toContain("Model is now claude-test-model");
+    expect(await command(chat, "effort", "high")).toContain("Effort is now high");
+    expect(await command(chat, "effort", "enormous")).toContain("Unknown effort");
+    expect(await command(chat, "preview", "on")).toContain("Previews are now on");
+    expect(await command(chat, "project", "app")).toContain("Project is now app");
+    expect(await command(chat, "project", "nope")).toContain("No project “nope”");
+    expect(await command(chat, "planmode", "auto")).toContain("mode is now plan-auto");
+    expect(await command(chat, "planmode")).toContain("Plan mode is auto");
+
+    const status = await command(chat, "status");
+    expect(status).toContain("Project: app");
+    expect(status).toContain("Mode: plan-auto · Model: claude-test-model · Effort: high");
+    expect(status).toContain("Previews: on");
+    expect(rig.app.store.chats.get(chat)).toMatchObject({ mode: "plan-auto", model: "claude-test-model", effort: "high", project: "app", preview: true });
+
+    expect(await command(chat, "model", "default")).toContain("the CLI's default");
+    expect(rig.app.store.chats.get(chat).model).toBeNull();
+  });
+
+  it("near-misses and unknown commands get a hint and run nothing", async () => {
+    const chat = rig.user(1003);
+    expect(await command(chat, "neww")).toContain("Did you mean /new?");
+    expect(await command(chat, "frobnicate")).toContain("I don't know the command /frobnicate");
+    const id = rig.tg.sendText(chat, ".new");
+    expect((await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text).toContain("Commands start with a slash: did you mean /new?");
+    expect(rig.app.store.runs.recent(chat)).toEqual([]);
+    expect(rig.app.bridge.sessions.status(chat)).toEqual([]);
+  });
+
+  it("in a group, the bot answers only when addressed, unless told to /listen all", async () => {
+    const chat = rig.user(1004);
+    const group = -100_300;
+    rig.tg.addGroup({ id: group, memberIds: [chat] });
+    rig.tg.sendText(group, "just chatting among ourselves", { from: chat });
+    const listen = await command(group, "listen", "all");
+    expect(listen).toContain("every message");
+    expect(rig.app.store.chats.get(group).listenToAll).toBe(true);
+    expect(rig.tg.botMessages(group)).toHaveLength(1);
+    expect(rig.app.store.runs.recent(group)).toEqual([]);
+  });
+
+  it("/usage reports the session's and today's cost", async () => {
+    const chat = rig.user(1005);
+    rig.script("[usage]", [reply.text("Counted.")]);
+    rig.tg.sendText(chat, "Cost something [usage]");
+    await rig.botMessage(chat, isAnswer("Counted."));
+    const usage = await command(chat, "usage");
+    expect(usage).toMatch(/This session: \$0\.\d{4}/);
+    expect(usage).toMatch(/Today \(all chats\): \$\d+\.\d+ over \d+ runs?/);
+    expect(usage).not.toContain("This session: $0.0000");
+  });
+
+  it("a directive line picks the mode for one message; /continue resumes the latest conversation in the project", async () => {
+    const chat = rig.user(1006);
+    rig.script("[directive]", [reply.text("Planned only.")]);
+    rig.tg.sendText(chat, "/plan think about it [directive]");
+    await rig.botMessage(chat, isAnswer("Planned only."));
+    expect(rig.api.requests("[directive]")[0]?.lastPrompt).toBe("think about it [directive]");
+    expect(rig.tg.botMessages(chat)[0]?.revisions.some((r) => /· plan\b/.test(r.text))).toBe(true);
+    expect(rig.app.store.chats.get(chat).mode).toBeNull();
+
+    await command(chat, "new");
+    rig.script("[continued]", [reply.text("Continued the latest one.")]);
+    rig.tg.sendCommand(chat, "continue", "and then? [continued]");
+    await rig.botMessage(chat, isAnswer("Continued the latest one."));
+    const history = JSON.stringify(rig.api.requests("[continued]")[0]?.body["messages"]);
+    expect(history).toContain("think about it [directive]");
+  });
+});
