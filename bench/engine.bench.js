@@ -171,6 +171,7 @@ process.stdout.write("\n");
 
 globalThis.gc?.();
 const idle = rssMiB();
+const idleHeap = process.memoryUsage().heapUsed;
 const turnScript = writeScript("turn", [{ awaitIn: { type: "user" } }, { replay: join(FIXTURES, "c-control-bash-allow.stdout.jsonl") }]);
 const sessions = Array.from({ length: SESSIONS }, () => openStandIn(turnScript));
 await Promise.all(
@@ -183,9 +184,10 @@ await Promise.all(
 );
 globalThis.gc?.();
 const live = rssMiB();
+const liveHeap = process.memoryUsage().heapUsed;
 const pids = sessions.filter((s) => s.pid !== undefined).length;
 await Promise.all(sessions.map((s) => s.close()));
-printTable([{ sessions: SESSIONS, "live processes": pids, "RSS idle MiB": idle.toFixed(0), "RSS with sessions MiB": `${live.toFixed(0)} (goal < 300)`, "per session KiB": (((live - idle) * 1024) / SESSIONS).toFixed(0) }]);
+printTable([{ sessions: SESSIONS, "live processes": pids, "RSS idle MiB": idle.toFixed(0), "RSS with sessions MiB": `${live.toFixed(0)} (goal < 300)`, "JS heap per session KiB": ((liveHeap - idleHeap) / 1024 / SESSIONS).toFixed(0) }]);
 process.stdout.write("\n");
 
 // ------------------------------------------------------------------ the real CLI, N turns
