@@ -76,7 +76,8 @@ export function columnKeyboard(buttons: readonly { label: string; data: string }
 }
 
 function labelOf(choice: PromptChoice): string {
-  const label = choice.label.trim() === "" ? choice.id : choice.label.trim();
+  // Telegram refuses a button without text.
+  const label = choice.label.trim() || choice.id.trim() || "•";
   const marked = choice.tone === "allow" && /^(Allow|Approve)/.test(label) ? `✅ ${label}` : choice.tone === "deny" && label === "Deny" ? `❌ ${label}` : label;
   return marked.length > BUTTON_LABEL_CHARS ? `${marked.slice(0, BUTTON_LABEL_CHARS - 1)}…` : marked;
 }
