@@ -4,13 +4,16 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { allowAllController, askController, createClaudeEngine, createSystemClock, denyAllController, isClaudeError } from "../claude/index.js";
-import type { ClaudeSession, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import { userInfo } from "node:os";
+import { allowAllController, createClaudeEngine, createSystemClock, isClaudeError } from "../claude/index.js";
+import type { ClaudeSession, Clock, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
 import type { RunCompleted } from "../domain/index.js";
-import { createTerminalApprover, ProgressView } from "../terminal/index.js";
-import type { TerminalApprover } from "../terminal/index.js";
+import type { PermissionMode } from "../domain/index.js";
+import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
+import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
+import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
 import type { CommandIo } from "./main.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
@@ -102,29 +105,48 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").trim();
 }
 
+function modeOf(options: RunOptions, config: Config): PermissionMode {
+  return (options.permissionMode ?? config.claude.permissionMode) as PermissionMode;
+}
+
 function specFrom(options: RunOptions, config: Config): SessionSpec {
-  const c = config.claude;
-  const mode = options.permissionMode ?? c.permissionMode;
-  const spec: SessionSpec = {
+  const spec = specFromConfig(config, {
     cwd: options.cwd,
-    // plan-auto is Telecode's plan mode with automatic exit; the CLI knows it as plan.
-    permissionMode: mode === "plan-auto" ? "plan" : mode,
-    allowedTools: c.allowedTools,
-    extraArgs: c.extraArgs,
-    envAllow: c.envAllow,
-    useApiBilling: c.useApiBilling,
-    dangerouslySkipPermissions: c.dangerouslySkipPermissions,
-    idleMs: 0,
-    stallNoteMs: config.limits.stallNoteMinutes * 60_000,
-    hardSilenceMs: config.limits.hardSilenceMinutes * 60_000,
+    mode: modeOf(options, config),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.effort !== undefined ? { effort: options.effort } : {}),
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...(options.continueLast ? { continueLatest: true } : {}),
+  });
+  // One run, then the process ends: no idle watchdog.
+  return { ...spec, idleMs: 0 };
+}
+
+/**
+ * The decision driver (src/policy's machines) behind the terminal: `ask` shows prompts as
+ * numbered choices and reads typed answers; `none` makes the run unattended, so whatever would
+ * wait for a person is denied with a message the model reads.
+ */
+function policyController(options: RunOptions, config: Config, clock: Clock, ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean }): { controller: SessionController; typed: TypedAnswers | undefined } {
+  const registry = createDecisionRegistry();
+  const lines = createLinePersonPort({ write: (line) => ui.view.print(line), answers: registry, by: userInfo().username });
+  let typed: TypedAnswers | undefined;
+  const port = {
+    ...lines.port,
+    ask: (view: Parameters<typeof lines.port.ask>[0]) => {
+      lines.port.ask(view);
+      typed?.promptShown();
+    },
   };
-  const model = options.model ?? c.model ?? undefined;
-  if (model !== undefined) spec.model = model;
-  const effort = options.effort ?? c.effort ?? undefined;
-  if (effort !== undefined) spec.effort = effort;
-  if (options.resume !== undefined) spec.resume = options.resume;
-  if (options.continueLast) spec.continue = true;
-  return spec;
+  const driver = createDecisionDriver({ sessionKey: "terminal", settings: decisionSettingsFromConfig(config, modeOf(options, config)), port, registry, clock });
+  if (ui.ask) typed = readTypedAnswers(ui.stdin, lines, (line) => ui.view.print(`(not pending any more: "${line}")`));
+  const controller: SessionController = {
+    observe: (event) => driver.observe(event),
+    decide: (request, ctx) => driver.decide(request, ctx),
+    hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
+    beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
+  };
+  return { controller, typed };
 }
 
 /** Runs the command; returns the exit code. */
@@ -162,15 +184,8 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   const clock = createSystemClock();
   const view = new ProgressView({ out: io.stderr, live: stderrIsTTY, now: () => clock.now(), columns: (io.stderr as { columns?: number }).columns ?? 100 });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
-  let approver: TerminalApprover | undefined;
-  let controller: SessionController;
-  if (approveMode === "all") controller = allowAllController();
-  else if (approveMode === "none") controller = denyAllController();
-  else {
-    const terminal = createTerminalApprover({ input: stdin, output: io.stderr, onPromptStart: () => view.pause(), onPromptEnd: () => view.resume() });
-    approver = terminal;
-    controller = askController((request, signal) => terminal.ask(request, signal));
-  }
+  const policy = approveMode === "all" ? undefined : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask" });
+  const controller = policy?.controller ?? allowAllController();
 
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
   let session: ClaudeSession;
@@ -181,14 +196,14 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     io.stderr.write(`telecode run: ${error.message}\n`);
     return 2;
   }
-  return drive(session, options, io, { view, approver, interrupt: deps.interrupt, live: stderrIsTTY });
+  return drive(session, options, io, { view, typed: policy?.typed, unattended: approveMode === "none", interrupt: deps.interrupt, live: stderrIsTTY });
 }
 
 async function drive(
   session: ClaudeSession,
   options: RunOptions,
   io: CommandIo,
-  ui: { view: ProgressView; approver: TerminalApprover | undefined; interrupt: AbortSignal | undefined; live: boolean },
+  ui: { view: ProgressView; typed: TypedAnswers | undefined; unattended: boolean; interrupt: AbortSignal | undefined; live: boolean },
 ): Promise<number> {
   const { view } = ui;
   let interrupted = false;
@@ -210,7 +225,7 @@ async function drive(
 
   let completed: RunCompleted | undefined;
   try {
-    runId = await session.startRun(options.prompt);
+    runId = await session.startRun(options.prompt, { unattended: ui.unattended });
     if (interrupted) await session.cancelRun(runId);
     for await (const event of session.events()) {
       if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
@@ -223,7 +238,7 @@ async function drive(
   } finally {
     if (ticker !== undefined) clearInterval(ticker);
     if (ui.interrupt === undefined) process.off("SIGINT", onInterrupt);
-    ui.approver?.close();
+    ui.typed?.close();
     view.finish();
     await session.close();
   }

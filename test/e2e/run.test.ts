@@ -7,7 +7,8 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { runRun } from "../../src/cli/run.js";
-import { NOBODY_TO_APPROVE_MESSAGE } from "../../src/claude/index.js";
+import { PassThrough } from "node:stream";
+import { unattendedMessage } from "../../src/policy/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
@@ -69,7 +70,54 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(code).toBe(0);
     expect(io.stdout.text).toBe("Nobody approved, so I did not create it.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
-    expect(api?.requests()[1]?.toolResults[0]?.text).toContain(NOBODY_TO_APPROVE_MESSAGE);
+    expect(api?.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
+  });
+
+  it("--approve ask: shows the approval with numbered choices and runs the tool when the person types 1", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
+    const stdin = new PassThrough();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"], io, { stdin });
+    await io.stderr.waitFor("[1] Allow");
+    expect(io.stderr.text).toContain("touch created-by-run.txt && echo made");
+    stdin.write("1\n");
+    expect(await exit).toBe(0);
+    expect(io.stdout.text).toBe("Created the marker file.\n");
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(true);
+  });
+
+  it("--approve ask: a typed reply denies with the person's words, which the model reads", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Understood, I will use another name.")]);
+    const stdin = new PassThrough();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"], io, { stdin });
+    await io.stderr.waitFor("[1] Allow");
+    stdin.write("no, call it other.txt\n");
+    expect(await exit).toBe(0);
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
+    expect(api?.requests()[1]?.toolResults[0]?.text).toContain("no, call it other.txt");
+  });
+
+  it("plan mode in a terminal: Pause & Outline, the outline held, Approve Plan", async () => {
+    const outline = `Outline: ${"read app.js, change the log line to print v2, then run node app.js to check the output. ".repeat(3)}`;
+    const { io, config, cwd } = await setup([
+      reply.tool("ExitPlanMode", {}, "I have a plan."),
+      { kind: "message", blocks: [{ type: "text", text: outline }, { type: "tool_use", name: "ExitPlanMode", input: {} }] },
+      reply.text("Plan approved; done."),
+    ]);
+    const stdin = new PassThrough();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "--permission-mode", "plan", "--json", "Plan a change"], io, { stdin });
+    await io.stderr.waitFor("Pause & Outline");
+    stdin.write("3\n");
+    await io.stderr.waitFor("Let's discuss");
+    stdin.write("Approve Plan\n");
+    expect(await exit).toBe(0);
+    const events = io.stdout.text.trim().split("\n").map((l) => JSON.parse(l) as TelecodeEvent);
+    // Approving moved the CLI out of plan mode (the re-arm is covered by the decision tests).
+    expect(events.flatMap((e) => (e.type === "mode_changed" ? [e.mode] : []))[0]).toBe("default");
+    expect(io.stderr.text).toContain("Plan approved");
+    expect(events.at(-1)).toMatchObject({ type: "run_completed", ok: true, answer: "Plan approved; done." });
+    const results = api?.requests().map((r) => r.toolResults[0]?.text ?? "") ?? [];
+    expect(results[1]).toContain("step-by-step outline");
+    expect(results[2]).toContain("User has approved");
   });
 
   it("--json prints the events as JSON lines, ending with run_completed", async () => {
