@@ -45,11 +45,14 @@ describe("restart without loss", () => {
     expect(rig.app.store.offsets.get()).toBeGreaterThan(0);
   });
 
-  it("a run cut off by stopping telecode (SIGTERM) says so with Continue, and Continue resumes its session", async () => {
+  it("/restart restarts telecode in place; a run cut off by stopping it (SIGTERM) says so with Continue, and Continue resumes", async () => {
     const chat = rig.user(1002);
     await rig.app.stop();
     const serve = spawnServe(rig);
     await serve.started;
+    rig.tg.sendCommand(chat, "restart");
+    await rig.botMessage(chat, "Restarting");
+    await serve.restarted;
     rig.script("[resume]", [reply.bash('node -e "setTimeout(() => {}, 30000)"', "Wait a long time"), reply.text("Resumed and finished.")]);
     rig.tg.sendText(chat, "Do the long thing [resume]");
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
@@ -60,6 +63,7 @@ describe("restart without loss", () => {
     expect(exit.code).toBe(0);
     const interrupted = rig.tg.message(chat, progress.messageId)!;
     expect(interrupted.text).toContain(INTERRUPTED_NOTE);
+    expect(interrupted.text).toMatch(/^⚠️ Interrupted/);
     expect(interrupted.buttons.map((b) => b.text)).toEqual(["▶️ Continue"]);
 
     await rig.startApp();

@@ -80,7 +80,7 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
     people,
     book,
     access: createAccess({ config: options.config, logger, outbox }),
-    viewDeps: { outbox, clock, logger, store, callbacks, book, cliModes, progressIntervalMs: options.progressIntervalMs ?? 1000, heartbeatMs: options.heartbeatMs ?? 10_000 },
+    viewDeps: { outbox, clock, logger, store, callbacks, book, cliModes, isStopping: () => stopping, progressIntervalMs: options.progressIntervalMs ?? 1000, heartbeatMs: options.heartbeatMs ?? 10_000 },
     sessions: requireSessions,
     decisionKey: options.decisionKey,
     botUsername: () => bot.botInfo.username,

@@ -31,6 +31,8 @@ export type RunViewDeps = {
   book: RunBook<RunView>;
   /** The CLI's own mode per session key, as its events report it (for /status). */
   cliModes: Map<string, string>;
+  /** The bridge is stopping: runs ended now were interrupted by the stop, not cancelled by a person. */
+  isStopping: () => boolean;
   progressIntervalMs: number;
   heartbeatMs: number;
 };
@@ -201,8 +203,12 @@ export class RunView implements RunObserver {
     });
   }
 
-  #finish(event: RunCompleted): void {
+  #finish(completed: RunCompleted): void {
     const now = this.#d.clock.now();
+    const unstarted = !this.#live;
+    // A stop ends runs through the same cancel a person uses; during a stop it is an interruption.
+    const interrupted = completed.interrupted && (!completed.cancelled || this.#d.isStopping()) && !unstarted;
+    const event: RunCompleted = interrupted ? { ...completed, cancelled: false } : completed;
     this.#finished = true;
     this.#flushTimer?.cancel();
     this.#heartbeat?.cancel();
@@ -212,10 +218,8 @@ export class RunView implements RunObserver {
     const log = { chatId: this.chatId, runId: event.runId, sessionId: event.sessionId };
     this.#d.logger.event("telegram.run_finished", { ...log, ok: event.ok, cancelled: event.cancelled, interrupted: event.interrupted });
     if (event.ok) this.#sendAnswer(event);
-    else if (!event.cancelled && !event.interrupted && this.#live) this.#sendError(event);
-    const unstarted = !this.#live;
+    else if (!event.cancelled && !event.interrupted && !unstarted) this.#sendError(event);
     const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
-    const interrupted = event.interrupted && !event.cancelled && !unstarted;
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
     const html = resume !== undefined ? interruptedHtml(summary) : summary;
     void this.#progress.then((id) => {

@@ -120,6 +120,8 @@ export type ServeProcess = {
   child: ChildProcess;
   /** Resolves once the bridge polls ("running as @…" on stderr). */
   started: Promise<void>;
+  /** Resolves once it has started a second time (after /restart). */
+  restarted: Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   /** Process ids of the Claude CLIs it spawned (from its log), to end what a SIGKILL leaves behind. */
   claudePids(): Promise<number[]>;
@@ -133,18 +135,28 @@ export function spawnServe(rig: Rig): ServeProcess {
   const child = spawn(process.execPath, ["--import", tsRegister, serveChild, "--config", rig.configPath], { env: rig.ws.env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   let markStarted: () => void = () => undefined;
+  let markRestarted: () => void = () => undefined;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const restarted = new Promise<void>((resolve) => (markRestarted = resolve));
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {
     stderr += chunk;
-    if (stderr.includes("running as @")) markStarted();
+    const starts = stderr.split("running as @").length - 1;
+    if (starts >= 1) markStarted();
+    if (starts >= 2) markRestarted();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
     child.on("close", (code, signal) => resolve({ code, signal, stderr }));
   });
+  const unless = (what: Promise<void>, failure: string): Promise<void> => {
+    const raced = Promise.race([what, exited.then((e) => Promise.reject(new Error(`telecode exited ${failure} (${e.code ?? e.signal}): ${e.stderr}`)))]);
+    raced.catch(() => undefined); // only a failure for the test that waits for it
+    return raced;
+  };
   return {
     child,
-    started: Promise.race([started, exited.then((e) => Promise.reject(new Error(`telecode exited before starting (${e.code ?? e.signal}): ${e.stderr}`)))]),
+    started: unless(started, "before starting"),
+    restarted: unless(restarted, "instead of restarting"),
     exited,
     async claudePids() {
       const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8").catch(() => "");
