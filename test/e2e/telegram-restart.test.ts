@@ -1,7 +1,8 @@
 // Restart without loss, from Telegram: messages sent while Telecode was down are handled (old
 // ones answered "send it again"), a run cut off by a graceful stop (SIGTERM to `telecode`)
 // resumes on Continue, and after a crash (SIGKILL) a pending approval is refused cleanly.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { openStore } from "../../src/store/index.js";
 import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
@@ -86,6 +87,10 @@ describe("restart without loss", () => {
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
     const allowData = prompt.buttons.find((b) => b.text === "✅ Allow")!.data!;
     const progress = rig.tg.botMessages(chat)[0]!;
+    // Killed once the prompt's message id is on disk (a crash before that leaves buttons a tap still refuses).
+    const observer = openStore(rig.dataDir);
+    await vi.waitFor(() => expect(observer.decisions.listPending(chat).map((d) => d.messageId)).toEqual([prompt.messageId]), { timeout: 20_000, interval: 25 });
+    observer.close();
     serve.child.kill("SIGKILL");
     await serve.exited;
     endLeftovers(await serve.claudePids());

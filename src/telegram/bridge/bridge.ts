@@ -33,8 +33,9 @@ export type TelegramBridge = {
   /** Checks the token (getMe), recovers after a previous stop, registers commands, starts polling. */
   start(): Promise<void>;
   /**
-   * Graceful stop: no new runs, running ones get `limits.drain_seconds` to finish (then are
-   * interrupted, with Continue), polling ends, the outbox is flushed (up to `flushTimeoutMs`) and stopped.
+   * Graceful stop: polling ends (later updates wait at Telegram), running runs get
+   * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
+   * flushed (up to `flushTimeoutMs`) and stopped.
    */
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
   readonly sessions: SessionManager;
@@ -132,8 +133,9 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
       stopping = true;
       const drainMs = options.config().limits.drainSeconds * 1000;
       logger.event("telegram.stopping", { drainMs, running: book.all().length });
-      await requireSessions().shutdown(drainMs);
+      // Updates not taken stay with Telegram and are handled after the restart, not lost.
       await runner?.stop();
+      await requireSessions().shutdown(drainMs);
       const deadline = clock.now() + (stopOptions.flushTimeoutMs ?? 15_000);
       while (outbox.pending() > 0 && clock.now() < deadline) await new Promise<void>((resolve) => clock.setTimer(FLUSH_POLL_MS, resolve));
       if (outbox.pending() > 0) logger.event("telegram.unflushed", { pending: outbox.pending() }, "warn");
