@@ -106,11 +106,27 @@ describe("approvals", () => {
   });
 });
 
+describe("withdrawn prompts", () => {
+  it("/cancel while an approval waits: the prompt settles without buttons, a late tap reads 'No longer pending'", async () => {
+    const chat = rig.user(1008);
+    rig.script("[withdrawn]", [reply.bash("touch withdrawn.txt", "Create a file")]);
+    rig.tg.sendText(chat, "Create it [withdrawn]");
+    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    const allowData = prompt.buttons.find((b) => b.text === "✅ Allow")!.data!;
+    rig.tg.sendCommand(chat, "cancel");
+    await rig.tg.waitFor(() => rig.tg.message(chat, prompt.messageId)?.buttons.length === 0, { what: "the withdrawn prompt" });
+    const late = rig.tg.forgeCallback(chat, prompt.messageId, allowData);
+    expect((await rig.tg.waitForCallbackAnswer(late)).text).toBe("No longer pending");
+    expect(existsSync(join(rig.ws.cwd, "withdrawn.txt"))).toBe(false);
+    expect(rig.app.store.decisions.listPending(chat)).toEqual([]);
+  });
+});
+
 describe("plan mode", () => {
   it("plan → Pause & Outline → outline → Approve Plan → the work runs, and plan mode is back for the next message", async () => {
     const chat = rig.user(1005);
     rig.tg.sendCommand(chat, "planmode", "on");
-    await rig.botMessage(chat, "Plan mode <b>on</b>".replace(/<\/?b>/g, ""));
+    await rig.botMessage(chat, "Plan mode on");
     const outline = `Outline: ${"first I read app.js and find the log line, then I change it to print v2, then I run node app.js to check. ".repeat(3)}`;
     rig.script("[plan]", [
       reply.tool("ExitPlanMode", { plan: "Change the log line." }, "Here is my plan."),
@@ -133,6 +149,20 @@ describe("plan mode", () => {
     await rig.botMessage(chat, isAnswer("Still planning."));
     expect(existsSync(join(rig.ws.cwd, "notes.md"))).toBe(false);
     expect(rig.api.requests("[plan-next]")[1]?.toolResults[0]?.text).toMatch(/plan mode/i);
+  });
+});
+
+describe("plan-auto", () => {
+  it("approves the plan without asking and shows it as a message", async () => {
+    const chat = rig.user(1009);
+    rig.tg.sendCommand(chat, "planmode", "auto");
+    await rig.botMessage(chat, "Plan mode auto");
+    rig.script("[plan-auto]", [reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."), reply.text("Done without asking.")]);
+    rig.tg.sendText(chat, "Plan and do it [plan-auto]");
+    await rig.botMessage(chat, isAnswer("Done without asking."));
+    const shown = await rig.botMessage(chat, "Plan approved automatically");
+    expect(shown.buttons).toEqual([]);
+    expect(rig.api.requests("[plan-auto]")[1]?.toolResults[0]).toMatchObject({ isError: false });
   });
 });
 

@@ -4,6 +4,7 @@
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Message, Update } from "grammy/types";
+import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
 import type { SessionKey, SessionManager } from "../../sessions/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
@@ -81,7 +82,13 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
     people,
     book,
     access: createAccess({ config: options.config, logger, outbox }),
-    viewDeps: { outbox, clock, logger, store, callbacks, book, cliModes, isStopping: () => stopping, progressIntervalMs: options.progressIntervalMs ?? 1000, heartbeatMs: options.heartbeatMs ?? 10_000 },
+    viewDeps: {
+      outbox, clock, logger, store, callbacks, book, cliModes,
+      isStopping: () => stopping,
+      progressIntervalMs: options.progressIntervalMs ?? 1000,
+      heartbeatMs: options.heartbeatMs ?? 10_000,
+      clockFormatter: localClockFormatter(),
+    },
     sessions: requireSessions,
     decisionKey: options.decisionKey,
     botUsername: () => bot.botInfo.username,
@@ -179,6 +186,15 @@ function onMessage(core: BridgeCore, message: Message): void {
     ...(reply === undefined ? {} : { replyTo: { messageId: reply.message_id, fromBot: reply.from?.username?.toLowerCase() === username, text: reply.text ?? reply.caption ?? "" } }),
   };
   handleText(core, incoming);
+}
+
+/** Wall-clock times in this machine's zone (UTC when the runtime cannot say which). */
+function localClockFormatter(): ClockFormatter {
+  try {
+    return createClockFormatter(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  } catch {
+    return createClockFormatter("UTC");
+  }
 }
 
 /** The real clock; its timers keep the process alive so a stop can flush what is queued. */

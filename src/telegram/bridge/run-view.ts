@@ -4,7 +4,7 @@
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
 import { randomBytes } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { reduceProgress, startProgress, tickProgress, type ProgressState, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
+import { reduceProgress, startProgress, tickProgress, type ClockFormatter, type ProgressState, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
 import type { Logger } from "../../log/index.js";
 import { answerFooterOf, escapeTelegramHtml, renderFinalAnswerParts, renderProgressHtml, renderProgressSummaryHtml, renderRunErrorHtml } from "../../render/index.js";
 import type { RunObserver, SessionKey, SubmitOutcome } from "../../sessions/index.js";
@@ -35,6 +35,8 @@ export type RunViewDeps = {
   isStopping: () => boolean;
   progressIntervalMs: number;
   heartbeatMs: number;
+  /** Shows when a rate-limit wait ends, in the machine's time zone. */
+  clockFormatter?: ClockFormatter;
 };
 
 export type RunViewInit = {
@@ -130,7 +132,7 @@ export class RunView implements RunObserver {
     this.#d.book.setLive(this);
     if (this.#queued) this.#markDirty();
     else {
-      const html = renderProgressHtml(this.#state, { nowMs: this.#d.clock.now() });
+      const html = renderProgressHtml(this.#state, this.#renderOptions(this.#d.clock.now()));
       this.#lastHtml = html;
       this.#lastEditAtMs = this.#d.clock.now();
       this.#progress = this.#sendTracked({ html, keyboard: this.#cancelKeyboard() }, { ...this.#replyToPrompt(), silent: true });
@@ -180,7 +182,7 @@ export class RunView implements RunObserver {
     const now = this.#d.clock.now();
     this.#lastRenderAtMs = now;
     this.#state = tickProgress(this.#state, now);
-    const html = renderProgressHtml(this.#state, { nowMs: now });
+    const html = renderProgressHtml(this.#state, this.#renderOptions(now));
     if (html === this.#lastHtml) return;
     this.#lastHtml = html;
     this.#lastEditAtMs = now;
@@ -251,6 +253,10 @@ export class RunView implements RunObserver {
     const [what, ...rest] = error.split(/(?<=[.!?])\s+/);
     const hint = rest.join(" ").trim() || "Send the message again, or /new to start a fresh session.";
     void this.#d.outbox.send(this.chatId, { html: renderRunErrorHtml({ what: excerptOf(what ?? error, 300), hint: excerptOf(hint, 300), incidentId }) }, { mustDeliver: true });
+  }
+
+  #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {
+    return this.#d.clockFormatter === undefined ? { nowMs } : { nowMs, clock: this.#d.clockFormatter };
   }
 
   #cancelKeyboard(): InlineKeyboardMarkup | undefined {
