@@ -31,6 +31,7 @@ export type TelecodeAppOptions = {
   logger: Logger;
   tuning?: AppTuning;
   onRestartRequested?: () => void;
+  onPollingFailed?: (error: unknown) => void;
 };
 
 export type TelecodeApp = {
@@ -58,6 +59,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       decisionKey: sessionKeyName,
       ...options.tuning,
       ...(options.onRestartRequested === undefined ? {} : { onRestartRequested: options.onRestartRequested }),
+      ...(options.onPollingFailed === undefined ? {} : { onPollingFailed: options.onPollingFailed }),
       createSessions: ({ personPort, background }) =>
         new SessionManager({
           engine: createEnginePort({
@@ -94,7 +96,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   };
 }
 
-type StopReason = "signal" | "restart";
+type StopReason = "signal" | "restart" | "polling_failed";
 
 /** Runs the bridge until stopped; returns the exit code (0 after a graceful stop, 1 when it cannot start). */
 export async function runServe(argv: string[], io: CommandIo): Promise<number> {
@@ -138,7 +140,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
       let app: TelecodeApp;
       try {
-        app = await startTelecode({ config: () => current, env: io.env, logger, onRestartRequested: () => stop("restart") });
+        app = await startTelecode({ config: () => current, env: io.env, logger, onRestartRequested: () => stop("restart"), onPollingFailed: () => stop("polling_failed") });
       } catch (error) {
         logger.error({ err: error }, "serve.start_failed");
         io.stderr.write(`telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), [token])}\n`);
@@ -147,6 +149,10 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
       const reason = await stopped;
       await app.stop();
+      if (reason === "polling_failed") {
+        io.stderr.write("telecode: Telegram stopped delivering updates (is the bot token still valid, or does another process poll this bot?); see the log.\n");
+        return 1;
+      }
       if (reason !== "restart") return 0;
       current = load(values.config, io) ?? current;
       logger.event("serve.restarting", {});

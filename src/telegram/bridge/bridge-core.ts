@@ -42,6 +42,11 @@ export type BridgeCore = {
   requestRestart(): void;
 };
 
+/** A rejection handler that logs: for work started from a handler that nobody awaits. */
+export function failed(core: Pick<BridgeCore, "logger">, event: `telegram.${string}`): (error: unknown) => void {
+  return (error) => core.logger.event(event, { err: error }, "error");
+}
+
 export type RunRequest = {
   chatId: number;
   project: ProjectConfig;

@@ -40,6 +40,8 @@ export type TelegramBridgeOptions = {
   pollTimeoutSeconds?: number;
   /** An allowed user sent /restart; the owner of the process stops and starts the bridge. */
   onRestartRequested?: () => void;
+  /** Polling stopped for good (the token was revoked, another process polls the same bot). */
+  onPollingFailed?: (error: unknown) => void;
 };
 
 export type ChatKind = "private" | "group" | "supergroup" | "channel";

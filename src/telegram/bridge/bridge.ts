@@ -134,6 +134,10 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
         timeoutSeconds: options.pollTimeoutSeconds ?? 25,
         handle: (update: Update) => bot.handleUpdate(update),
       });
+      runner.task()?.catch((error: unknown) => {
+        logger.event("telegram.polling_failed", { err: error }, "error");
+        options.onPollingFailed?.(error);
+      });
     },
     async stop(stopOptions = {}) {
       if (stopping) return;

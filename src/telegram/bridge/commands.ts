@@ -4,7 +4,7 @@
 import { describeMode } from "../../policy/index.js";
 import { formatDurationMs, formatUsd } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
-import { startRun, type BridgeCore } from "./bridge-core.js";
+import { failed, startRun, type BridgeCore } from "./bridge-core.js";
 import type { IncomingText } from "./bridge-types.js";
 import { chatSettings, findProject, updateChat } from "./chat-settings.js";
 import { COMMANDS, modeFromWord, type CommandName } from "./command-text.js";
@@ -29,17 +29,17 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
       const key = { chatId, project: settings.project.name };
       core.freshNext.add(keyName(key));
       core.store.sessions.clearCurrent(chatId, key.project);
-      void core.sessions().closeIdle(key);
+      core.sessions().closeIdle(key).catch(failed(core, "telegram.close_failed"));
       const busy = core.sessions().runningRun(key) !== undefined ? " The task running now finishes in its old session." : "";
       return say(`🆕 Your next message starts a fresh session in <b>${esc(key.project)}</b>.${busy}`);
     }
     case "cancel": {
       const target = message.replyTo === undefined ? undefined : core.book.byMessage(chatId, message.replyTo.messageId);
       if (target?.runId !== undefined) {
-        void core.sessions().cancel(target.runId).then((outcome) => say(outcome === "not_found" ? "That task already ended." : "⏹ Cancelling that task."));
+        core.sessions().cancel(target.runId).then((outcome) => say(outcome === "not_found" ? "That task already ended." : "⏹ Cancelling that task."), failed(core, "telegram.cancel_failed"));
         return;
       }
-      void core.sessions().cancelChat(chatId).then((count) => say(count === 0 ? "Nothing is running or queued here." : `⏹ Cancelling ${count === 1 ? "the task" : `${count} tasks`}.`));
+      core.sessions().cancelChat(chatId).then((count) => say(count === 0 ? "Nothing is running or queued here." : `⏹ Cancelling ${count === 1 ? "the task" : `${count} tasks`}.`), failed(core, "telegram.cancel_failed"));
       return;
     }
     case "status":
@@ -101,7 +101,7 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
     case "preview": {
       if (word !== "on" && word !== "off") return say(`Previews are <b>${settings.preview ? "on" : "off"}</b>: with them on, edits and commands wait for your OK with a diff. Use /preview on or off.`);
       updateChat(core.store, chatId, { preview: word === "on" });
-      if (settings.project !== undefined) void core.sessions().closeIdle({ chatId, project: settings.project.name });
+      if (settings.project !== undefined) core.sessions().closeIdle({ chatId, project: settings.project.name }).catch(failed(core, "telegram.close_failed"));
       return say(`Previews are now <b>${word}</b> from the next message.`);
     }
     case "listen": {

@@ -123,7 +123,8 @@ export class RunView implements RunObserver {
   replaced(newMessageId: number): void {
     this.#progressId = newMessageId;
     this.#d.book.attachMessage(this, newMessageId);
-    if (this.runId !== undefined) this.#progressRecorded = this.#d.store.runs.setProgressMessage(this.runId, newMessageId);
+    this.#progressRecorded = false;
+    this.#recordProgressMessage();
   }
 
   #goLive(): void {

@@ -4,7 +4,7 @@
 // pending" and take themselves down.
 import { escapeTelegramHtml } from "../../render/index.js";
 import { decodeCallbackData, type CallbackEntry } from "../callback-data.js";
-import type { BridgeCore } from "./bridge-core.js";
+import { failed, type BridgeCore } from "./bridge-core.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { updateChat } from "./chat-settings.js";
 import { resumeTap } from "./recovery.js";
@@ -61,9 +61,9 @@ function act(core: BridgeCore, tap: IncomingTap, entry: CallbackEntry<BridgeActi
     case "cancel": {
       core.callbacks.settle(token, "cancel");
       toast("Cancelling…");
-      void core.sessions().cancel(action.runId).then((outcome) => {
+      core.sessions().cancel(action.runId).then((outcome) => {
         core.logger.event("telegram.cancel_tapped", { chatId: tap.chatId, runId: action.runId, outcome });
-      });
+      }, failed(core, "telegram.cancel_failed"));
       return;
     }
     case "mode":
