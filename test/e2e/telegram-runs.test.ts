@@ -67,6 +67,25 @@ describe("a message in Telegram", () => {
     await rig.tg.waitFor(() => /Done/.test(rig.tg.message(chat, queued.messageId)!.text), { what: "the queued message became the second run's progress" });
   });
 
+  it("the Cancel buttons: on a queued message it never runs, on a progress message the run stops", async () => {
+    const chat = rig.user(1010);
+    rig.script("[cb1]", [reply.text("too late", { delayMs: 20_000 })]);
+    rig.script("[cb2]", [reply.text("never")]);
+    rig.tg.sendText(chat, "Slow one [cb1]");
+    const progress = await rig.botMessage(chat, (m) => /Starting|Working/.test(m.text) && m.buttons.length > 0);
+    rig.tg.sendText(chat, "Queued one [cb2]");
+    const queued = await rig.botMessage(chat, "Queued — will run after the current task");
+    const first = rig.tg.tapButton(chat, queued.messageId, "⏹ Cancel");
+    expect((await rig.tg.waitForCallbackAnswer(first)).text).toBe("Cancelling…");
+    await rig.tg.waitFor(() => rig.tg.message(chat, queued.messageId)?.text === "⏹ Cancelled before it started.", { what: "the queued message cancelled" });
+    await rig.api.waitForRequests(1, "[cb1]");
+    const second = rig.tg.tapButton(chat, progress.messageId, "⏹ Cancel");
+    expect((await rig.tg.waitForCallbackAnswer(second)).text).toBe("Cancelling…");
+    await rig.tg.waitFor(() => /Cancelled/.test(rig.tg.message(chat, progress.messageId)!.text), { what: "the run cancelled" });
+    expect(rig.api.requests("[cb2]")).toEqual([]);
+    expect(rig.app.store.runs.recent(chat).map((r) => r.state)).toEqual(["cancelled"]);
+  });
+
   it("/cancel stops a long Bash command", async () => {
     const chat = rig.user(1004);
     rig.script("[cancel]", [reply.bash('node -e "setTimeout(() => {}, 30000)" && touch late.txt', "Wait a long time"), reply.text("never")]);
