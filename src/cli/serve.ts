@@ -2,11 +2,11 @@
 // registry, the session layer and the Telegram bridge, and runs until SIGINT/SIGTERM (exit 0
 // after a graceful stop) or /restart (stopped and started again in this process).
 import { parseArgs } from "node:util";
-import { createClaudeEngine } from "../claude/index.js";
+import { createClaudeEngine, createSystemClock } from "../claude/index.js";
 import { ConfigError, loadConfig, requireTelegram, watchConfig, type Config } from "../config/index.js";
 import { createLogger, redactSecrets, type Logger } from "../log/index.js";
 import { SessionManager } from "../sessions/index.js";
-import { createDecisionRegistry, createSystemDecisionClock, type DecisionRegistry } from "../sessions/decisions/index.js";
+import { createDecisionRegistry, type DecisionRegistry } from "../sessions/decisions/index.js";
 import { openStore, type Store } from "../store/index.js";
 import { chatDecisionSettings, createTelegramBridge, type TelegramBridge, type TelegramBridgeOptions } from "../telegram/index.js";
 import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
@@ -48,7 +48,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const store = openStore(config().state.dir);
   const engine = createClaudeEngine({ claudePath: config().claude.path, env: options.env, logger: logger.child({ area: "claude" }) });
   const registry = createDecisionRegistry();
-  const decisionClock = createSystemDecisionClock();
+  const decisionClock = createSystemClock();
   let bridge: TelegramBridge;
   try {
     bridge = createTelegramBridge({

@@ -6,7 +6,7 @@ import { chatRow, readRow, readRows, type ChatPreferences } from "./records.js";
 export type ChatPreferencesPatch = Partial<Omit<ChatPreferences, "chatId" | "updatedAt">>;
 
 export type ChatsRepository = {
-  /** The chat's preferences, or the defaults (nulls, preview and questions on) if never set. */
+  /** The chat's preferences, or the defaults (nulls, previews off, questions on) if never set. */
   get(chatId: number): ChatPreferences;
   /** Changes only the fields given; returns the preferences as stored. */
   update(chatId: number, patch: ChatPreferencesPatch): ChatPreferences;
@@ -32,7 +32,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
     model: null,
     effort: null,
     project: null,
-    preview: true,
+    preview: false,
     questions: true,
     listenToAll: false,
     updatedAt: 0,

@@ -17,7 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
         model         TEXT,
         effort        TEXT,
         project       TEXT,
-        preview       INTEGER NOT NULL DEFAULT 1 CHECK (preview IN (0, 1)),
+        preview       INTEGER NOT NULL DEFAULT 0 CHECK (preview IN (0, 1)),
         questions     INTEGER NOT NULL DEFAULT 1 CHECK (questions IN (0, 1)),
         listen_to_all INTEGER NOT NULL DEFAULT 0 CHECK (listen_to_all IN (0, 1)),
         updated_at    INTEGER NOT NULL

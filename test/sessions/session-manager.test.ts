@@ -4,13 +4,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createClaudeEngine } from "../../src/claude/index.js";
+import { createClaudeEngine, createSystemClock } from "../../src/claude/index.js";
 import { createEnginePort } from "../../src/cli/compose/engine-port.js";
 import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { SessionManager, type SessionKey, type Submission } from "../../src/sessions/index.js";
-import { createDecisionRegistry, createSystemDecisionClock, type PendingDecisionView, type PersonPort } from "../../src/sessions/decisions/index.js";
+import { createDecisionRegistry, type PendingDecisionView, type PersonPort } from "../../src/sessions/decisions/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
@@ -45,7 +45,7 @@ async function makeRig(replies: FakeReply[]): Promise<Rig> {
   const registry = createDecisionRegistry();
   const asked: PendingDecisionView[] = [];
   const port: PersonPort = { ask: (d) => asked.push(d), settled: () => undefined, inform: () => undefined };
-  const enginePort = createEnginePort({ engine, config: () => liveConfig, registry, clock: createSystemDecisionClock(), personPort: () => port });
+  const enginePort = createEnginePort({ engine, config: () => liveConfig, registry, clock: createSystemClock(), personPort: () => port });
   const manager = new SessionManager({ engine: enginePort, records: storeSessionRecords(store), clock: { now: () => Date.now() } });
   return {
     api, ws, store, manager, asked, registry,

@@ -26,15 +26,15 @@ function reopen(): Store {
 
 describe("chats", () => {
   it("give defaults for a chat that never changed anything", () => {
-    expect(store.chats.get(5)).toEqual({ chatId: 5, mode: null, model: null, effort: null, project: null, preview: true, questions: true, listenToAll: false, updatedAt: 0 });
+    expect(store.chats.get(5)).toEqual({ chatId: 5, mode: null, model: null, effort: null, project: null, preview: false, questions: true, listenToAll: false, updatedAt: 0 });
     expect(store.chats.list()).toEqual([]);
   });
 
   it("change only the fields given and keep them across a reopen", () => {
     store.chats.update(5, { mode: "plan", model: "opus" });
     clock = 2_000;
-    store.chats.update(5, { preview: false, effort: "high" });
-    expect(reopen().chats.get(5)).toEqual({ chatId: 5, mode: "plan", model: "opus", effort: "high", project: null, preview: false, questions: true, listenToAll: false, updatedAt: 2_000 });
+    store.chats.update(5, { preview: true, effort: "high" });
+    expect(reopen().chats.get(5)).toEqual({ chatId: 5, mode: "plan", model: "opus", effort: "high", project: null, preview: true, questions: true, listenToAll: false, updatedAt: 2_000 });
     store.chats.update(5, { model: null, listenToAll: true });
     expect(store.chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true });
     expect(store.chats.list().map((c) => c.chatId)).toEqual([5]);

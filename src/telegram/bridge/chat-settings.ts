@@ -2,7 +2,7 @@
 // mode, model, effort, previews, questions, listen-to-all), and the one way to change them.
 import type { Config, ProjectConfig } from "../../config/index.js";
 import type { PermissionMode } from "../../domain/index.js";
-import type { ChatPreferencesPatch, Store } from "../../store/index.js";
+import type { Store } from "../../store/index.js";
 
 export type ChatSettings = {
   /** Undefined only when the config has no projects at all. */
@@ -24,17 +24,10 @@ export function chatSettings(config: Config, store: Store, chatId: number): Chat
     mode: prefs.mode ?? config.claude.permissionMode,
     model: prefs.model ?? config.claude.model ?? undefined,
     effort: prefs.effort ?? config.claude.effort ?? undefined,
-    // A chat that never chose previews has them off: asking before every edit is opt-in.
-    preview: prefs.updatedAt === 0 ? false : prefs.preview,
+    preview: prefs.preview,
     questions: prefs.questions,
     listenToAll: prefs.listenToAll,
   };
-}
-
-/** Changes a chat's preferences; the first change also writes previews off (the stored default is on). */
-export function updateChat(store: Store, chatId: number, patch: ChatPreferencesPatch): void {
-  const first = store.chats.get(chatId).updatedAt === 0;
-  store.chats.update(chatId, first && patch.preview === undefined ? { preview: false, ...patch } : patch);
 }
 
 export function findProject(config: Config, name: string): ProjectConfig | undefined {

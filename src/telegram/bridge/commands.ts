@@ -6,7 +6,7 @@ import { formatDurationMs, formatUsd } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import { failed, startRun, type BridgeCore } from "./bridge-core.js";
 import type { IncomingText } from "./bridge-types.js";
-import { chatSettings, findProject, updateChat } from "./chat-settings.js";
+import { chatSettings, findProject } from "./chat-settings.js";
 import { COMMANDS, modeFromWord, type CommandName } from "./command-text.js";
 import { columnKeyboard } from "./prompt-html.js";
 import { keyName } from "./run-book.js";
@@ -50,7 +50,7 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
         const on = settings.mode === "plan" ? "on" : settings.mode === "plan-auto" ? "auto" : "off";
         return say(`Plan mode is <b>${on}</b> (mode ${esc(settings.mode)}). Use /planmode on, auto or off.`);
       }
-      updateChat(core.store, chatId, { mode });
+      core.store.chats.update(chatId, { mode });
       return say(`Plan mode <b>${word}</b>: mode is now ${esc(mode)} from the next message.`);
     }
     case "mode": {
@@ -62,20 +62,20 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
       }
       const mode = modeFromWord(word);
       if (mode === undefined) return say(`Unknown mode “${esc(word)}”. Modes: ${MODE_CHOICES.join(", ")}.`);
-      updateChat(core.store, chatId, { mode });
+      core.store.chats.update(chatId, { mode });
       return say(`Mode is now <b>${esc(mode)}</b> from the next message.`);
     }
     case "model": {
       if (word === "") return say(`Model: <b>${esc(settings.model ?? "the CLI's default")}</b>. Use /model NAME, or /model default.`);
       const model = word === "default" ? null : args.trim().split(/\s+/)[0] ?? null;
-      updateChat(core.store, chatId, { model });
+      core.store.chats.update(chatId, { model });
       return say(`Model is now <b>${esc(model ?? "the CLI's default")}</b> from the next message.`);
     }
     case "effort": {
       if (word === "") return say(`Effort: <b>${esc(settings.effort ?? "the CLI's default")}</b>. Use /effort ${EFFORT_WORDS.join("|")} or default.`);
       const effort = word === "default" ? null : EFFORT_WORDS.find((e) => e === word);
       if (effort === undefined) return say(`Unknown effort “${esc(word)}”. Choose ${EFFORT_WORDS.join(", ")} or default.`);
-      updateChat(core.store, chatId, { effort });
+      core.store.chats.update(chatId, { effort });
       return say(`Effort is now <b>${esc(effort ?? "the CLI's default")}</b> from the next message.`);
     }
     case "project": {
@@ -89,7 +89,7 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
       }
       const project = findProject(config, word);
       if (project === undefined) return say(`No project “${esc(word)}”. Projects: ${config.projects.map((p) => esc(p.name)).join(", ")}.`);
-      updateChat(core.store, chatId, { project: project.name });
+      core.store.chats.update(chatId, { project: project.name });
       return say(`Project is now <b>${esc(project.name)}</b> (<code>${esc(project.path)}</code>).`);
     }
     case "continue": {
@@ -100,13 +100,13 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
     }
     case "preview": {
       if (word !== "on" && word !== "off") return say(`Previews are <b>${settings.preview ? "on" : "off"}</b>: with them on, edits and commands wait for your OK with a diff. Use /preview on or off.`);
-      updateChat(core.store, chatId, { preview: word === "on" });
+      core.store.chats.update(chatId, { preview: word === "on" });
       if (settings.project !== undefined) core.sessions().closeIdle({ chatId, project: settings.project.name }).catch(failed(core, "telegram.close_failed"));
       return say(`Previews are now <b>${word}</b> from the next message.`);
     }
     case "listen": {
       if (word !== "all" && word !== "mentions") return say(`In groups I answer ${settings.listenToAll ? "<b>every message</b>" : "<b>only when addressed</b> (mention, reply or command)"}. Use /listen all or /listen mentions.`);
-      updateChat(core.store, chatId, { listenToAll: word === "all" });
+      core.store.chats.update(chatId, { listenToAll: word === "all" });
       return say(word === "all" ? "I now answer every message in this chat." : "I now answer only when addressed.");
     }
     case "usage":

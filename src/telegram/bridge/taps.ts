@@ -6,7 +6,6 @@ import { escapeTelegramHtml } from "../../render/index.js";
 import { decodeCallbackData, type CallbackEntry } from "../callback-data.js";
 import { failed, type BridgeCore } from "./bridge-core.js";
 import type { BridgeAction } from "./bridge-types.js";
-import { updateChat } from "./chat-settings.js";
 import { resumeTap } from "./recovery.js";
 import { RESUME_CHOICE } from "./resume-button.js";
 
@@ -78,8 +77,8 @@ function act(core: BridgeCore, tap: IncomingTap, entry: CallbackEntry<BridgeActi
       core.callbacks.settle(token, "answered");
       const what = action.kind === "mode" ? "Mode" : "Project";
       toast(`${what}: ${picked}`);
-      if (action.kind === "mode") updateChat(core.store, chatId, { mode: action.modes[index] ?? null });
-      else updateChat(core.store, chatId, { project: picked });
+      if (action.kind === "mode") core.store.chats.update(chatId, { mode: action.modes[index] ?? null });
+      else core.store.chats.update(chatId, { project: picked });
       if (tap.messageId !== undefined) {
         void core.outbox.edit(chatId, tap.messageId, { html: `${what} is now <b>${escapeTelegramHtml(picked)}</b> (chosen by ${escapeTelegramHtml(tap.from.name)}).` });
       }

@@ -4,10 +4,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SessionController } from "../../../src/claude/index.js";
+import { createSystemClock, type SessionController } from "../../../src/claude/index.js";
 import type { TelecodeEvent } from "../../../src/domain/events.js";
 import type { DecisionSettings, PersonAnswer } from "../../../src/policy/index.js";
-import { createDecisionDriver, createDecisionRegistry, createSystemDecisionClock, type DecisionRegistry, type PendingDecisionView } from "../../../src/sessions/decisions/index.js";
+import { createDecisionDriver, createDecisionRegistry, type DecisionRegistry, type PendingDecisionView } from "../../../src/sessions/decisions/index.js";
 import { reply, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { makeHarness, type Harness } from "../../claude/harness.js";
 import { recordingPort } from "./fakes.js";
@@ -30,7 +30,7 @@ async function open(replies: FakeReply[], settings: Partial<DecisionSettings>, p
     const answer = person(view, registry);
     if (answer) queueMicrotask(() => registry.answer(view.decisionId, answer));
   });
-  const driver = createDecisionDriver({ sessionKey: "chat", settings, port, registry, clock: createSystemDecisionClock() });
+  const driver = createDecisionDriver({ sessionKey: "chat", settings, port, registry, clock: createSystemClock() });
   const log: string[] = [];
   const controller: SessionController = {
     observe(event) {
