@@ -40,3 +40,4 @@ export type {
   ProgressStart,
   ProgressLimits,
 } from "./progress.js";
+export { editDistance } from "./edit-distance.js";

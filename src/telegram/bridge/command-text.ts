@@ -1,7 +1,7 @@
 // Reading what a person typed: bot commands ("/cmd@bot args"), a leading line of one-message
 // directives ("/app /plan fix the bug"), and near-misses (".new", "/neww") that deserve a
 // hint instead of a costly run. Pure text; no Telegram calls.
-import type { PermissionMode } from "../../domain/index.js";
+import { editDistance, type PermissionMode } from "../../domain/index.js";
 
 export type CommandName =
   | "start" | "help" | "new" | "cancel" | "status" | "planmode" | "mode" | "model" | "effort"
@@ -105,18 +105,4 @@ export function dotCommandOf(text: string): CommandName | undefined {
   const match = /^\.([A-Za-z]{2,16})(?:\s|$)/.exec(trimmed);
   if (match === null || trimmed.split(/\s+/).length > 3) return undefined;
   return nearestCommand(match[1]!);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
