@@ -111,6 +111,12 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     io.stdout.write(SERVE_HELP);
     return 0;
   }
+  if (isFirstRun(values.config, io) && process.stdin.isTTY === true) {
+    // First run at a terminal: set up now instead of sending the person elsewhere.
+    io.stderr.write("telecode: no config yet; starting `telecode init`.\n");
+    const code = await (await import("./init.js")).runInit(values.config === undefined ? [] : ["--config", values.config], io);
+    if (code !== 0) return code;
+  }
   const loaded = load(values.config, io);
   if (loaded === undefined) return 1;
   let current = loaded;
@@ -162,6 +168,16 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     process.off("SIGTERM", onSignal);
     watcher?.close();
     logger.close();
+  }
+}
+
+/** No config file and no token from the environment: nothing has been set up yet. */
+function isFirstRun(configPath: string | undefined, io: CommandIo): boolean {
+  try {
+    const { config } = loadConfig({ configPath, env: io.env });
+    return config.file === null && config.telegram.botToken === null;
+  } catch {
+    return false;
   }
 }
 
