@@ -13,6 +13,7 @@ import { setImmediate } from "node:timers";
 import { fileURLToPath, URL } from "node:url";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { startBenchApi } from "./engine-fake-api.js";
+import { splitByteLines } from "./byte-lines.js";
 import { printTable } from "./table.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -63,35 +64,26 @@ function runFloor(script, onText) {
     const start = performance.now();
     const child = spawn(STAND_IN, [], { env: standInEnv(script), stdio: ["pipe", "pipe", "inherit"] });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
-    const pieces = [];
-    let lines = 0;
+    let count = 0;
     let done = false;
     const parse = (text) => {
       const value = JSON.parse(text);
-      lines += 1;
+      count += 1;
       if (value.type === "assistant") {
         const t = value.message.content[0]?.text;
         if (t === END) {
           done = true;
           const seconds = (performance.now() - start) / 1000;
           child.stdin.end();
-          child.once("close", () => resolve({ seconds, lines }));
+          child.once("close", () => resolve({ seconds, lines: count }));
         } else if (onText !== undefined && typeof t === "string") onText(t);
       }
     };
+    const lines = splitByteLines((text) => {
+      if (!done) parse(text);
+    });
     child.stdout.on("data", (chunk) => {
-      if (done) return;
-      let at = 0;
-      for (let nl = chunk.indexOf(10); nl !== -1 && !done; nl = chunk.indexOf(10, at)) {
-        if (pieces.length === 0) parse(chunk.toString("utf8", at, nl));
-        else {
-          pieces.push(chunk.subarray(at, nl));
-          parse(Buffer.concat(pieces).toString("utf8"));
-          pieces.length = 0;
-        }
-        at = nl + 1;
-      }
-      if (at < chunk.length) pieces.push(chunk.subarray(at));
+      if (!done) lines.push(chunk);
     });
   });
 }

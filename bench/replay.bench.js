@@ -11,6 +11,7 @@ import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath, URL } from "node:url";
 import { createTranslator } from "../dist/claude/translator.js";
 import { decodeLine, LineFramer, oversizedLineProblem } from "../dist/wire/index.js";
+import { splitByteLines } from "./byte-lines.js";
 import { printTable } from "./table.js";
 
 const FIXTURES = fileURLToPath(new URL("../test/golden/fixtures/claude-code-2.1.332/", import.meta.url));
@@ -120,33 +121,20 @@ function runFloor(plan, sample) {
 
 /** (a2) A second floor on bytes: cut the Buffers at "\n", decode each line, JSON.parse. */
 function runFloorBytes(plan, sample) {
-  const pieces = [];
   let objects = 0;
   let chunkCount = 0;
-  const parse = (line) => {
+  const lines = splitByteLines((line) => {
     if (line === "") return;
     const value = JSON.parse(line);
     if (typeof value.type === "string") objects += 1;
-  };
+  });
   for (const block of plan) {
     for (const chunk of block) {
-      let start = 0;
-      let newline = chunk.indexOf(10);
-      while (newline !== -1) {
-        if (pieces.length === 0) parse(chunk.toString("utf8", start, newline));
-        else {
-          pieces.push(chunk.subarray(start, newline));
-          parse(Buffer.concat(pieces).toString("utf8"));
-          pieces.length = 0;
-        }
-        start = newline + 1;
-        newline = chunk.indexOf(10, start);
-      }
-      if (start < chunk.length) pieces.push(chunk.subarray(start));
+      lines.push(chunk);
       if ((++chunkCount & 255) === 0) sample(chunkCount);
     }
   }
-  parse(Buffer.concat(pieces).toString("utf8"));
+  lines.end();
   return objects;
 }
 
