@@ -109,3 +109,17 @@ describe("commands", () => {
     expect(history).toContain("think about it [directive]");
   });
 });
+
+describe("with claude.dangerously_skip_permissions = true", () => {
+  it("/status warns that every tool runs without asking", async () => {
+    const risky = await startRig({ claude: ["dangerously_skip_permissions = true"] });
+    try {
+      const chat = risky.user(1001);
+      const id = risky.tg.sendCommand(chat, "status", "");
+      const status = (await risky.botMessage(chat, (m) => m.replyToMessageId === id)).text;
+      expect(status).toContain("claude.dangerously_skip_permissions is on");
+    } finally {
+      await risky.dispose();
+    }
+  });
+});

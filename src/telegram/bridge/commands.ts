@@ -137,6 +137,7 @@ function statusHtml(core: BridgeCore, chatId: number): string {
   const config = core.config();
   const s = chatSettings(config, core.store, chatId);
   const lines = ["<b>Telecode status</b>"];
+  if (config.claude.dangerouslySkipPermissions) lines.push("⚠️ <b>claude.dangerously_skip_permissions is on</b>: Claude Code runs every tool without asking anyone.");
   lines.push(s.project === undefined ? "Project: none set up" : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>`);
   const key = s.project === undefined ? undefined : { chatId, project: s.project.name };
   const cliMode = key === undefined ? undefined : core.cliModes.get(keyName(key));

@@ -27,6 +27,8 @@ export const TEST_TUNING: AppTuning = {
 export type RigOptions = {
   mode?: string;
   limits?: Record<string, number>;
+  /** Extra lines for the [claude] table, e.g. "dangerously_skip_permissions = true". */
+  claude?: readonly string[];
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
@@ -69,6 +71,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       `path = "${realClaudePath}"`,
       "use_api_billing = true",
       `permission_mode = "${options.mode ?? "default"}"`,
+      ...(options.claude ?? []),
       "[projects.app]",
       `path = "${ws.cwd}"`,
       "default = true",
