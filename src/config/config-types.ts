@@ -38,8 +38,11 @@ export type ClaudeConfig = Readonly<{
 }>;
 
 export type LimitsConfig = Readonly<{
+  /** 0: an idle CLI process is never ended. */
   idleSessionMinutes: number;
+  /** 0: no stall note. */
   stallNoteMinutes: number;
+  /** 0: silence never ends a run. */
   hardSilenceMinutes: number;
   /** 0: wait for the person. */
   approvalTimeoutMinutes: number;
@@ -49,7 +52,7 @@ export type LimitsConfig = Readonly<{
   offlineMaxAgeMinutes: number;
   /** After a plan is approved and carried out, return to plan mode for the next request. */
   planRearm: boolean;
-  /** The longest plan mode stays re-armed without a new plan; 0: no limit. */
+  /** The longest the return to plan mode waits for subagents the approved plan started; 0: no wait. */
   rearmCeilingMinutes: number;
 }>;
 
