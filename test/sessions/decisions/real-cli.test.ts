@@ -165,6 +165,20 @@ describe("withdrawal and unattended runs with the real CLI", () => {
     expect(existsSync(join(harness.ws.cwd, "should-not-exist.txt"))).toBe(false);
   });
 
+  it("an approval nobody answers is denied by the timeout while the CLI waits, and the model reads why", async () => {
+    const { harness, session, events, port } = await open(
+      [reply.bash("touch late.txt", "Create a file"), reply.text("Nobody answered, so I stopped.")],
+      { mode: "default", approvalTimeoutMs: 300 },
+      () => undefined,
+    );
+    const done = await harness.run(session, events, "Create a file");
+    expect(done).toMatchObject({ ok: true, answer: "Nobody answered, so I stopped." });
+    expect(port.asks).toHaveLength(1);
+    expect(port.outcomes).toEqual([{ decisionId: port.asks[0]?.decisionId, outcome: expect.objectContaining({ decision: "deny", reason: "timeout" }) as unknown }]);
+    expect(harness.api.requests()[1]?.toolResults[0]).toMatchObject({ isError: true, text: expect.stringContaining("did not answer in time") as unknown });
+    expect(existsSync(join(harness.ws.cwd, "late.txt"))).toBe(false);
+  });
+
   it("an unattended run is denied without waiting for anyone", async () => {
     const { harness, session, events, port } = await open(
       [reply.bash("touch created.txt", "Create a file"), reply.text("Could not, nobody approved.")],
