@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest, PermissionMode } from "../../src/domain/events.js";
 import { armGate, disarmedGate, routeHousekeeping, routeToolRequest, type TableInput } from "../../src/policy/index.js";
-import { fixtureRequest } from "./fixture-events.js";
+import { fixtureRequest, fixtureRequests } from "./fixture-events.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const exitPlan = fixtureRequest("e-plan-exit-allow", "ExitPlanMode");
@@ -97,6 +97,12 @@ describe("row 3: autonomous modes allow, with exceptions", () => {
       expect(r).toMatchObject({ kind: "deny", row: 3, reason: "plan_mode" });
       expect(r.kind === "deny" && r.message).toMatch(/still in plan mode.*ExitPlanMode/s);
     }
+  });
+  it("plan mode: the CLI asks only for Write and Edit; it refuses the fixture's Bash call itself", () => {
+    expect(fixtureRequests("own:plan-mode-write/plan-mode-write").map((r) => [r.toolName, r.decisionReasonType])).toEqual([
+      ["Write", "mode"],
+      ["Edit", "mode"],
+    ]);
   });
   it("a mode refusal while the CLI is not in plan mode is asked, not allowed", () => {
     expect(route(planModeWrite, "auto", { cliMode: "auto" })).toEqual({ kind: "ask", row: 3, ask: "approval" });

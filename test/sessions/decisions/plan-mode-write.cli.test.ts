@@ -37,6 +37,7 @@ it("plan mode: Write and Edit asked with decision_reason_type mode are denied an
   api.script([
     reply.tool("Write", { file_path: `${ws.cwd}/notes.md`, content: "# Notes\n" }, "I will start by writing notes."),
     reply.tool("Edit", { file_path: appJs, old_string: "v1", new_string: "v2" }),
+    reply.tool("Bash", { command: `touch ${ws.cwd}/bash.txt`, description: "Create a file" }),
     reply.text("Understood: I will present a plan first."),
   ]);
 
@@ -70,7 +71,10 @@ it("plan mode: Write and Edit asked with decision_reason_type mode are denied an
   // The model read our words, and nothing changed on disk.
   const results = api.requests().flatMap((r) => r.toolResults);
   expect(results.filter((t) => t.isError && t.text.includes("You are still in plan mode"))).toHaveLength(2);
+  // Bash never reaches the policy: the CLI refuses it itself in plan mode.
+  expect(results.filter((t) => t.isError && t.text.startsWith("Auto mode is unavailable"))).toHaveLength(1);
   expect(existsSync(`${ws.cwd}/notes.md`)).toBe(false);
+  expect(existsSync(`${ws.cwd}/bash.txt`)).toBe(false);
   expect(readFileSync(appJs, "utf8")).toBe("console.log('v1');\n");
 
   if (process.env["TELECODE_RECORD_FIXTURES"] === "1") {
