@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_ROOT, homeDirOf, loadConfig, locateConfigFile, projectNameFor, renderConfigFile, writeConfigFile } from "../config/index.js";
+import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./main.js";
 import { askBotToken, askMode, askProjectDir, findUserIds, reportClaude } from "./init-steps.js";
 import { createPlainUi, createPromptUi, InitCancelled, InitFailed, type InitUi } from "./init-ui.js";
@@ -57,13 +58,17 @@ function parse(argv: string[]) {
   }).values;
 }
 
+function envSecrets(io: CommandIo): string[] {
+  return [io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""];
+}
+
 /** Runs `telecode init`; returns the exit code (0 written, 1 failed or cancelled, 2 bad usage). */
 export async function runInit(argv: string[], io: CommandIo, deps: InitDeps = {}): Promise<number> {
   let flags: ReturnType<typeof parse>;
   try {
     flags = parse(argv);
   } catch (error) {
-    io.stderr.write(`telecode init: ${error instanceof Error ? error.message : String(error)}\n\n${INIT_HELP}`);
+    io.stderr.write(`telecode init: ${redactSecrets(error instanceof Error ? error.message : String(error), envSecrets(io))}\n\n${INIT_HELP}`);
     return 2;
   }
   if (flags.help === true) {
@@ -83,7 +88,8 @@ export async function runInit(argv: string[], io: CommandIo, deps: InitDeps = {}
       return 1;
     }
     if (error instanceof InitFailed) {
-      io.stderr.write(`telecode init: ${error.message}\n`);
+      // Messages may quote a flag's value, and a token pasted into the wrong flag is a common slip.
+      io.stderr.write(`telecode init: ${redactSecrets(error.message, [...envSecrets(io), flags["bot-token"] ?? ""])}\n`);
       return 1;
     }
     throw error;

@@ -120,8 +120,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   const loaded = load(values.config, io);
   if (loaded === undefined) return 1;
   let current = loaded;
-  const token = current.telegram.botToken ?? "";
-  const logger = createLogger({ dataDir: current.state.dir, secrets: [token, io.env["ANTHROPIC_API_KEY"] ?? ""].filter((s) => s !== "") });
+  const logger = createLogger({ dataDir: current.state.dir, secrets: secretsOf(current, io) });
   const watcher = current.file === null ? undefined : watchConfig(current.file, (reload) => {
     if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
     current = reload.config;
@@ -150,7 +149,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         app = await startTelecode({ config: () => current, env: io.env, logger, onRestartRequested: () => stop("restart"), onPollingFailed: () => stop("polling_failed") });
       } catch (error) {
         logger.error({ err: error }, "serve.start_failed");
-        io.stderr.write(`telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), [token])}\n`);
+        io.stderr.write(`telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`);
         return 1;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
@@ -162,6 +161,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       }
       if (reason !== "restart") return 0;
       current = load(values.config, io) ?? current;
+      // A restart is when a new bot token takes effect; the log must redact it too.
+      for (const secret of secretsOf(current, io)) logger.addSecret(secret);
       logger.event("serve.restarting", {});
     }
   } finally {
@@ -170,6 +171,11 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     watcher?.close();
     logger.close();
   }
+}
+
+/** The values redacted from everything serve logs or prints: the bot token and the API key. */
+function secretsOf(config: Config | undefined, io: CommandIo): string[] {
+  return [config?.telegram.botToken ?? "", io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""].filter((s) => s !== "");
 }
 
 /** No config file and no token from the environment: nothing has been set up yet. */
@@ -191,11 +197,12 @@ function load(configPath: string | undefined, io: CommandIo): Config | undefined
       return undefined;
     }
     requireTelegram(config);
-    for (const warning of warnings) io.stderr.write(`telecode: warning: ${warning.message}\n`);
+    for (const warning of warnings) io.stderr.write(`telecode: warning: ${redactSecrets(warning.message, secretsOf(config, io))}\n`);
     return config;
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr.write(`telecode: ${error.message}\n`);
+      // A config error may quote a value from the file; a pasted token must not reach the terminal.
+      io.stderr.write(`telecode: ${redactSecrets(error.message, secretsOf(undefined, io))}\n`);
       return undefined;
     }
     throw error;

@@ -114,6 +114,22 @@ describe("telecode init, non-interactive", () => {
     expect(badId.err()).toContain("--user-id must be a numeric Telegram user id (got me)");
   });
 
+  it("never prints a token or API key pasted into the wrong flag", async () => {
+    const otherToken = `987654321:${"B".repeat(35)}`;
+    const asId = capture();
+    expect(await runInit(flags("--user-id", otherToken, "--project-dir", project), asId.io)).toBe(1);
+    expect(asId.err()).toContain("--user-id must be a numeric Telegram user id (got 987654321:[redacted])");
+    expect(asId.out() + asId.err()).not.toContain("B".repeat(35));
+    const asMode = capture({ ANTHROPIC_API_KEY: "key-from-the-environment" });
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", fake.token), asMode.io)).toBe(1);
+    expect(asMode.err()).toContain("--mode must be one of");
+    expect(asMode.out() + asMode.err()).not.toContain(fake.token);
+    const keyAsMode = capture({ ANTHROPIC_API_KEY: "key-from-the-environment" });
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "key-from-the-environment"), keyAsMode.io)).toBe(1);
+    expect(keyAsMode.err()).toContain("(got [redacted])");
+    expect(existsSync(configPath)).toBe(false);
+  });
+
   it("refuses a project directory that does not exist, and an unknown mode", async () => {
     const missing = capture();
     expect(await runInit(flags("--user-id", "1", "--project-dir", join(home, "nope")), missing.io)).toBe(1);

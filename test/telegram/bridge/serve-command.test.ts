@@ -43,6 +43,20 @@ describe("telecode (serve) without a usable config", () => {
     expect(result.stderr).not.toContain("A".repeat(35));
   });
 
+  it("redacts an API key or token that a config error quotes", async () => {
+    home = await mkdtemp(join(tmpdir(), "telecode-serve-"));
+    const file = join(home, "config.toml");
+    const key = `sk-ant-api03-${"K".repeat(30)}`;
+    const token = `123456:${"A".repeat(35)}`;
+    await writeFile(file, `[telegram]\nbot_token = "${token}"\nallowed_user_ids = [1]\n[claude]\nextra_args = ["--resume=${key}", "--continue=${token}"]\n[projects.app]\npath = "${home}"\n`, { mode: 0o600 });
+    const result = await run(["--config", file], { HOME: home });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("claude.extra_args");
+    expect(result.stderr).toContain("sk-ant-[redacted]");
+    expect(result.stderr).not.toContain("K".repeat(30));
+    expect(result.stderr).not.toContain("A".repeat(35));
+  });
+
   it("treats unknown flags as a usage error and prints help on --help", async () => {
     home = await mkdtemp(join(tmpdir(), "telecode-serve-"));
     expect((await run(["--nope"], { HOME: home })).code).toBe(2);
