@@ -1,0 +1,64 @@
+// The command dispatcher: --version from package.json, --help listing every subcommand, help
+// for each subcommand, and unknown commands as usage errors. Nothing here starts the bridge.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+
+const SUBCOMMANDS = ["init", "doctor", "service", "serve", "replay", "run"] as const;
+
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), "telecode-main-"));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const code = await main(argv, { stdout, stderr, env: { HOME: home, PATH: "/nonexistent" } });
+  return { code, stdout: out, stderr: err };
+}
+
+describe("telecode", () => {
+  it("prints the package version for --version and -V", async () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) {
+      const result = await run([flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`${pkg.version}\n`);
+    }
+  });
+
+  it("lists every subcommand with a summary for --help, -h and help", async () => {
+    for (const flag of ["--help", "-h", "help"]) {
+      const result = await run([flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("Usage: telecode [command] [options]");
+      for (const name of SUBCOMMANDS) expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
+    }
+  });
+
+  for (const name of SUBCOMMANDS) {
+    it(`prints help for \`telecode ${name} --help\` and exits 0`, async () => {
+      const result = await run([name, "--help"]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toMatch(name === "serve" ? /^Usage: telecode \[--config FILE\]/ : new RegExp(`^Usage: telecode ${name}\\b`));
+    });
+  }
+
+  it("calls an unknown command a usage error and shows the commands", async () => {
+    const result = await run(["frobnicate"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command "frobnicate"');
+    expect(result.stderr).toContain("Usage: telecode [command] [options]");
+    expect(result.stdout).toBe("");
+  });
+});
