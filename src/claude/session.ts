@@ -2,7 +2,6 @@
 // gone), its stdout pipeline (frame → decode → translate → events), runs that each end with
 // exactly one run_completed, cancel, watchdogs and idle close. Approvals go to the controller.
 import { randomUUID } from "node:crypto";
-import { excerpt } from "../domain/index.js";
 import type { TelecodeEvent, TurnFinished } from "../domain/index.js";
 import { LineFramer, decodeLine, encodeUserMessage, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
 import type { WireDecodeProblem, WireMessage } from "../wire/index.js";
@@ -13,11 +12,12 @@ import type { Clock, TimerHandle } from "./clock.js";
 import { ControlChannel } from "./control-channel.js";
 import { buildChildEnv } from "./env.js";
 import { ClaudeError } from "./errors.js";
-import { processEndError, runCompletedEvent, stallNoteText, type CompletionFields } from "./run-outcome.js";
+import { processEndError, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
 import { EventQueue } from "./event-queue.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
 import type { Logger } from "./logger.js";
-import { SilenceWatch } from "./silence-watch.js";
+import { LineGate } from "./line-gate.js";
+import { SessionWatchdogs } from "./session-watchdogs.js";
 import type { ClaudeSession, RunInfo, SessionController, SessionSpec, StartRunOptions } from "./spec.js";
 import { createTranslator, type Translator } from "./translator.js";
 
@@ -40,31 +40,23 @@ type Link = {
 type Run = RunInfo & { startedAt: number; link: Link | undefined; cancelled: boolean; done: boolean; cancelTimer: TimerHandle | undefined };
 
 const DEFAULTS = { idleMs: 30 * 60_000, stallNoteMs: 10 * 60_000, hardSilenceMs: 2 * 3_600_000, cancelGraceMs: 5_000 };
-/** The stall threshold is this many times longer while a tool (Bash, a subagent) runs. */
-const TOOL_STALL_FACTOR = 3;
-/** While a beforeTurnFinished hook runs, lines wait in a backlog; past this many we stop reading. */
-const BACKLOG_PAUSE_LINES = 10_000;
 
 export class Session implements ClaudeSession {
   #spec: SessionSpec;
   readonly #controller: SessionController;
   readonly #deps: SessionDeps;
   readonly #queue: EventQueue<TelecodeEvent>;
-  readonly #watch: SilenceWatch;
+  readonly #watch: SessionWatchdogs;
   #link: Link | undefined;
   #spawning: Promise<Link> | undefined;
   #firstSpawn = true;
   #sessionId: string | undefined;
   #run: Run | undefined;
   #initReply: Record<string, unknown> | undefined;
-  readonly #openTools = new Map<string, string>();
-  readonly #liveTasks = new Map<string, string>();
-  #idleTimer: TimerHandle | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
-  // Line processing is synchronous except while a beforeTurnFinished hook runs: lines then wait here.
-  #backlog: { link: Link; message: WireMessage | WireDecodeProblem }[] = [];
-  #suspended: Promise<void> | undefined;
+  // Line processing is synchronous except while a beforeTurnFinished hook runs: lines then wait in the gate.
+  readonly #gate: LineGate<{ link: Link; message: WireMessage | WireDecodeProblem }>;
   #queueFull = false;
 
   constructor(spec: SessionSpec, controller: SessionController, deps: SessionDeps) {
@@ -79,13 +71,21 @@ export class Session implements ClaudeSession {
       },
       onAbandon: () => void this.close(),
     });
-    this.#watch = new SilenceWatch({
+    this.#gate = new LineGate({
+      process: ({ link, message }) => this.#processLine(link, message),
+      // Answers to our own requests cannot wait: the hook we are waiting for may need one.
+      bypass: ({ link, message }) => {
+        if (isDecodeProblem(message) || message.type !== "control_response") return false;
+        link.channel.handleResponse(message);
+        return true;
+      },
+      onPressure: () => this.#updateReading(),
+    });
+    this.#watch = new SessionWatchdogs({
       clock: deps.clock,
       stallNoteMs: spec.stallNoteMs ?? DEFAULTS.stallNoteMs,
       hardSilenceMs: spec.hardSilenceMs ?? DEFAULTS.hardSilenceMs,
-      toolFactor: TOOL_STALL_FACTOR,
-      isToolRunning: () => this.#openTools.size > 0 || this.#liveTasks.size > 0,
-      onStall: (silentMs) => this.#emit(this.#stallNote(silentMs)),
+      onStallNote: (note) => this.#emit(note),
       onHardSilence: (silentMs) => {
         const link = this.#link;
         if (link === undefined) return;
@@ -123,7 +123,7 @@ export class Session implements ClaudeSession {
     if (this.#run !== undefined) throw new ClaudeError("claude.run_in_flight", "A run is already in progress in this session; wait for it or cancel it first.", { details: { runId: this.#run.id } });
     const run: Run = { id: options.runId ?? randomUUID(), unattended: options.unattended === true, startedAt: this.#deps.clock.now(), link: undefined, cancelled: false, done: false, cancelTimer: undefined };
     this.#run = run;
-    this.#idleTimer?.cancel();
+    this.#watch.cancelIdle();
     this.#watch.start();
     try {
       if (this.#spec.print === true) {
@@ -221,8 +221,8 @@ export class Session implements ClaudeSession {
     this.#firstSpawn = false;
     const link = {} as Link;
     link.framer = new LineFramer({
-      onLine: (line) => this.#onLine(link, decodeLine(line)),
-      onOversizedLine: (report) => this.#onLine(link, oversizedLineProblem(report)),
+      onLine: (line) => this.#gate.push({ link, message: decodeLine(line) }),
+      onOversizedLine: (report) => this.#gate.push({ link, message: oversizedLineProblem(report) }),
     });
     link.translator = createTranslator();
     link.endReason = undefined;
@@ -268,14 +268,13 @@ export class Session implements ClaudeSession {
 
   async #onProcessClosed(link: Link, exit: ExitInfo): Promise<void> {
     link.framer.end();
-    await this.#suspended;
+    await this.#gate.settled;
     const tail = this.#emitAll(link, link.translator.end());
     if (tail !== undefined) await tail;
     const error = processEndError({ exit, endReason: link.endReason, silentMs: link.silentMs, hadOutput: link.proc.hasOutput, stderrTail: link.proc.stderrTail() });
     link.channel.close(error);
     if (this.#link === link) this.#link = undefined;
-    this.#openTools.clear();
-    this.#liveTasks.clear();
+    this.#watch.processGone();
     const run = this.#run;
     const expected = link.endReason !== undefined || (exit.code === 0 && exit.signal === null);
     this.#deps.logger[expected ? "info" : "warn"]({ pid: link.proc.pid, exit, reason: link.endReason, stderrTail: expected ? undefined : link.proc.stderrTail() }, "claude.exited");
@@ -289,7 +288,7 @@ export class Session implements ClaudeSession {
 
   async #close(): Promise<void> {
     this.#closed = true;
-    this.#idleTimer?.cancel();
+    this.#watch.cancelIdle();
     const run = this.#run;
     if (run !== undefined) run.cancelled = true;
     await this.#spawning?.catch(() => undefined);
@@ -303,46 +302,20 @@ export class Session implements ClaudeSession {
     }
     if (run !== undefined && !run.done) this.#completeRun(run, { ok: false });
     this.#watch.stop();
-    await this.#suspended;
+    await this.#gate.settled;
     this.#queue.end();
   }
 
   // ------------------------------------------------------------------ stdout pipeline
 
   #updateReading(): void {
-    const paused = this.#queueFull || this.#backlog.length >= BACKLOG_PAUSE_LINES;
+    const paused = this.#queueFull || this.#gate.full;
     const proc = this.#link?.proc;
     if (proc !== undefined) {
       if (paused) proc.pauseOutput();
       else proc.resumeOutput();
     }
     this.#watch.setPaused(paused);
-  }
-
-  #onLine(link: Link, message: WireMessage | WireDecodeProblem): void {
-    if (this.#suspended !== undefined) {
-      // Answers to our own requests cannot wait: the hook we are waiting for may need one.
-      if (!isDecodeProblem(message) && message.type === "control_response") {
-        link.channel.handleResponse(message);
-        return;
-      }
-      this.#backlog.push({ link, message });
-      if (this.#backlog.length === BACKLOG_PAUSE_LINES) this.#updateReading();
-      return;
-    }
-    const pending = this.#processLine(link, message);
-    if (pending !== undefined) this.#suspendUntil(pending);
-  }
-
-  #suspendUntil(pending: Promise<void>): void {
-    this.#suspended = pending.then(async () => {
-      for (let next = this.#backlog.shift(); next !== undefined; next = this.#backlog.shift()) {
-        const more = this.#processLine(next.link, next.message);
-        if (more !== undefined) await more;
-      }
-      this.#suspended = undefined;
-      this.#updateReading();
-    });
   }
 
   /** Handles one decoded line; returns a promise only when a beforeTurnFinished hook must be awaited. */
@@ -403,34 +376,12 @@ export class Session implements ClaudeSession {
       this.#deps.logger.warn({ err: error, event: event.type }, "claude.observe_failed");
     }
     this.#queue.push(event);
-    switch (event.type) {
-      case "session_started":
-        this.#sessionId = event.sessionId;
-        break;
-      case "turn_started":
-        this.#watch.start();
-        break;
-      case "tool_started":
-        this.#openTools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${excerpt(event.title, 80)}\`` : `${event.name} ${excerpt(event.title, 80)}`);
-        break;
-      case "tool_finished":
-        this.#openTools.delete(event.toolUseId);
-        break;
-      case "task_changed":
-        // A live background task (a subagent, a long Bash) makes long silences normal.
-        if (event.phase === "finished") this.#liveTasks.delete(event.taskId);
-        else this.#liveTasks.set(event.taskId, `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`);
-        break;
-      case "turn_finished":
-        this.#onTurnFinished(event);
-        break;
-      default:
-        break;
-    }
+    this.#watch.observe(event);
+    if (event.type === "session_started") this.#sessionId = event.sessionId;
+    else if (event.type === "turn_finished") this.#onTurnFinished(event);
   }
 
   #onTurnFinished(turn: TurnFinished): void {
-    this.#openTools.clear();
     const run = this.#run;
     // Turns the CLI starts by itself (a background agent finished) never complete someone's run.
     if (run !== undefined && !run.done && turn.origin.kind === "user") {
@@ -457,17 +408,12 @@ export class Session implements ClaudeSession {
   #scheduleIdle(): void {
     const idleMs = this.#spec.idleMs ?? DEFAULTS.idleMs;
     if (this.#closed || this.#spec.print === true || idleMs <= 0) return;
-    this.#idleTimer?.cancel();
-    this.#idleTimer = this.#deps.clock.setTimer(idleMs, () => {
+    this.#watch.scheduleIdle(idleMs, () => {
       const link = this.#liveLink();
       if (link === undefined || this.#run !== undefined || link.translator.isTurnOpen || link.channel.pendingCount > 0) return;
       this.#deps.logger.info({ pid: link.proc.pid, idleMs }, "claude.idle_close");
       void this.#endLink(link, "idle");
     });
-  }
-
-  #stallNote(silentMs: number): TelecodeEvent {
-    return { type: "note", kind: "stall", key: "stall", text: stallNoteText(silentMs, [...this.#openTools.values(), ...this.#liveTasks.values()]) };
   }
 
   #incoming(link: Link): IncomingContext {

@@ -1,0 +1,103 @@
+// A session's watchdogs: what is running (open tools, live background tasks) for the stall
+// note, the silence watch (stall note, hard ceiling) and the idle timer. It decides nothing
+// about processes or runs: the session says when to watch and what to do when a timer fires.
+import { excerpt } from "../domain/index.js";
+import type { TelecodeEvent } from "../domain/index.js";
+import type { Clock, TimerHandle } from "./clock.js";
+import { stallNoteText } from "./run-outcome.js";
+import { SilenceWatch } from "./silence-watch.js";
+
+/** The stall threshold is this many times longer while a tool (Bash, a subagent) runs. */
+const TOOL_STALL_FACTOR = 3;
+
+export type SessionWatchdogsOptions = {
+  clock: Clock;
+  stallNoteMs: number;
+  hardSilenceMs: number;
+  onStallNote(note: TelecodeEvent): void;
+  onHardSilence(silentMs: number): void;
+};
+
+export class SessionWatchdogs {
+  readonly #clock: Clock;
+  readonly #watch: SilenceWatch;
+  readonly #openTools = new Map<string, string>();
+  readonly #liveTasks = new Map<string, string>();
+  #idleTimer: TimerHandle | undefined;
+
+  constructor(options: SessionWatchdogsOptions) {
+    this.#clock = options.clock;
+    this.#watch = new SilenceWatch({
+      clock: options.clock,
+      stallNoteMs: options.stallNoteMs,
+      hardSilenceMs: options.hardSilenceMs,
+      toolFactor: TOOL_STALL_FACTOR,
+      isToolRunning: () => this.#openTools.size > 0 || this.#liveTasks.size > 0,
+      onStall: (silentMs) => options.onStallNote(this.#stallNote(silentMs)),
+      onHardSilence: (silentMs) => options.onHardSilence(silentMs),
+    });
+  }
+
+  /** Stdout arrived (per chunk, not per line: silence is measured in minutes). */
+  activity(): void {
+    this.#watch.activity();
+  }
+
+  /** Starts the silence watch (a run or turn is in flight). Idempotent. */
+  start(): void {
+    this.#watch.start();
+  }
+
+  stop(): void {
+    this.#watch.stop();
+  }
+
+  setPaused(paused: boolean): void {
+    this.#watch.setPaused(paused);
+  }
+
+  /** Keeps track of what is running from each emitted event. */
+  observe(event: TelecodeEvent): void {
+    switch (event.type) {
+      case "turn_started":
+        this.#watch.start();
+        break;
+      case "tool_started":
+        this.#openTools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${excerpt(event.title, 80)}\`` : `${event.name} ${excerpt(event.title, 80)}`);
+        break;
+      case "tool_finished":
+        this.#openTools.delete(event.toolUseId);
+        break;
+      case "task_changed":
+        // A live background task (a subagent, a long Bash) makes long silences normal.
+        if (event.phase === "finished") this.#liveTasks.delete(event.taskId);
+        else this.#liveTasks.set(event.taskId, `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`);
+        break;
+      case "turn_finished":
+        this.#openTools.clear();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The process is gone: nothing it started is running any more. */
+  processGone(): void {
+    this.#openTools.clear();
+    this.#liveTasks.clear();
+  }
+
+  /** (Re)arms the idle timer; `onIdle` decides whether the session is really idle. */
+  scheduleIdle(idleMs: number, onIdle: () => void): void {
+    this.#idleTimer?.cancel();
+    this.#idleTimer = this.#clock.setTimer(idleMs, onIdle);
+  }
+
+  cancelIdle(): void {
+    this.#idleTimer?.cancel();
+  }
+
+  #stallNote(silentMs: number): TelecodeEvent {
+    return { type: "note", kind: "stall", key: "stall", text: stallNoteText(silentMs, [...this.#openTools.values(), ...this.#liveTasks.values()]) };
+  }
+}
