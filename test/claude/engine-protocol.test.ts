@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { allowAllController, askController, createClaudeEngine, isClaudeError } from "../../src/claude/index.js";
+import { allowAllController, askController, createClaudeEngine, isClaudeError, SESSION_END_MESSAGE } from "../../src/claude/index.js";
 import type { ApprovalDecision, ClaudeSession, SessionController, SessionSpec } from "../../src/claude/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeScript } from "../support/fake-claude/index.js";
@@ -124,6 +124,22 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     release?.({ behavior: "allow", updatedInput: {} });
     const resolved = await t.events.waitFor((e) => e.type === "approval_resolved");
     expect(resolved).toMatchObject({ requestId: "r-late", decision: "deny", by: "session end" });
+  });
+
+  it("answers an approval nobody decided with a deny before stdin closes when the session ends", async () => {
+    const t = await standIn(
+      { steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { out: line.canUseTool("r-open") }, { awaitIn: { type: "never" } }] },
+      askController(() => new Promise<ApprovalDecision>(() => undefined)),
+    );
+    const runId = await t.session.startRun("hello");
+    await t.events.waitFor((e) => e.type === "approval_requested");
+    await t.session.close();
+    await t.events.ended;
+    const answers = answersTo(await t.stdin(), "r-open");
+    expect(answers).toHaveLength(1);
+    expect(answers[0]?.["response"]).toMatchObject({ subtype: "success", request_id: "r-open", response: { behavior: "deny", message: SESSION_END_MESSAGE } });
+    expect(t.events.events.find((e) => e.type === "approval_resolved")).toMatchObject({ requestId: "r-open", decision: "deny", by: "session end" });
+    expect(t.events.events.filter(runDone(runId))).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
   });
 
   it("does not complete a run with a turn the CLI started by itself", async () => {
