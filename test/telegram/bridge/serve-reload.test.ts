@@ -1,0 +1,66 @@
+// Hot reload in a running `telecode` process: a saved config applies new allowed users, mode
+// and model at once, and a new bot token is kept for the restart, said on the terminal, and
+// never printed or logged.
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NOT_AUTHORISED_TEXT } from "../../../src/telegram/bridge/access.js";
+import { spawnServe, startRig, STRANGER_ID, type Rig } from "./rig.js";
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+  await rig.app.stop();
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+/** Resolves once `text` has appeared on the child's stderr. */
+function stderrShows(child: ReturnType<typeof spawnServe>["child"], text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = "";
+    const onData = (chunk: string): void => {
+      seen += chunk;
+      if (!seen.includes(text)) return;
+      child.stderr?.off("data", onData);
+      resolve();
+    };
+    child.stderr?.on("data", onData);
+  });
+}
+
+describe("telecode (serve) hot reload", () => {
+  it("applies allowed users, mode and model from a saved file, and keeps a new token for the restart", async () => {
+    const serve = spawnServe(rig);
+    await serve.started;
+    const stranger = rig.user(STRANGER_ID);
+    rig.tg.sendCommand(stranger, "status");
+    await rig.botMessage(stranger, NOT_AUTHORISED_TEXT);
+
+    const newToken = `424242:${"N".repeat(35)}`;
+    const original = await readFile(rig.configPath, "utf8");
+    const edited = original
+      .replace(/allowed_user_ids = \[/, `allowed_user_ids = [${STRANGER_ID}, `)
+      .replace(/permission_mode = "default"/, 'permission_mode = "plan"\nmodel = "opus"')
+      .replace(/bot_token = "[^"]*"/, `bot_token = "${newToken}"`);
+    expect(edited).not.toBe(original);
+    const restartNote = stderrShows(serve.child, "telegram.bot_token take effect after a restart");
+    await writeFile(rig.configPath, edited, { mode: 0o600 });
+    await restartNote;
+
+    // Still polling with the old token, and the stranger is now allowed, in the new defaults.
+    rig.tg.sendCommand(stranger, "status");
+    const status = await rig.botMessage(stranger, /Telecode status/);
+    expect(status.text).toContain("Mode: plan · Model: opus");
+
+    serve.child.kill("SIGTERM");
+    const exit = await serve.exited;
+    expect(exit.code).toBe(0);
+    const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8");
+    const reloaded = log.split("\n").filter((line) => line.includes('"config.reloaded"')).map((line) => JSON.parse(line) as { applied: string[]; needRestart: string[] });
+    expect(reloaded.at(-1)).toMatchObject({ applied: ["telegram.allowed_user_ids", "claude.permission_mode", "claude.model"], needRestart: ["telegram.bot_token"] });
+    expect(exit.stderr + log).not.toContain("N".repeat(35));
+    expect(exit.stderr + log).not.toContain(rig.tg.token.split(":")[1]);
+  });
+});
