@@ -45,6 +45,11 @@ describe("buildArgs", () => {
     expect(args[args.indexOf("--resume") + 1]).toBe("s1");
   });
 
+  it("asks for partial messages only when the spec does", () => {
+    expect(buildArgs({ cwd: "/p", permissionMode: "default", includePartialMessages: true }, { supportsHookEvents: false })).toContain("--include-partial-messages");
+    expect(buildArgs({ cwd: "/p", permissionMode: "default" }, { supportsHookEvents: true })).not.toContain("--include-partial-messages");
+  });
+
   it("passes the bypass flag only when asked, and resume wins over continue", () => {
     const args = buildArgs({ cwd: "/p", permissionMode: "default", dangerouslySkipPermissions: true, continue: true }, { supportsHookEvents: false, resume: "s2", continueLast: false });
     expect(args).toContain("--dangerously-skip-permissions");
