@@ -1,7 +1,7 @@
 // Hot reload in a running `telecode` process: a saved config applies new allowed users, mode
 // and model at once, and a new bot token is kept for the restart, said on the terminal, and
-// never printed or logged.
-import { readFile, writeFile } from "node:fs/promises";
+// never printed or logged. Also the start-up warning for a config others can read.
+import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_AUTHORISED_TEXT } from "../../../src/telegram/bridge/access.js";
@@ -31,7 +31,8 @@ function stderrShows(child: ReturnType<typeof spawnServe>["child"], text: string
 }
 
 describe("telecode (serve) hot reload", () => {
-  it("applies allowed users, mode and model from a saved file, and keeps a new token for the restart", async () => {
+  it("warns about a readable file, applies allowed users, mode and model from a saved file, and keeps a new token for the restart", async () => {
+    await chmod(rig.configPath, 0o644);
     const serve = spawnServe(rig);
     await serve.started;
     const stranger = rig.user(STRANGER_ID);
@@ -57,6 +58,7 @@ describe("telecode (serve) hot reload", () => {
     serve.child.kill("SIGTERM");
     const exit = await serve.exited;
     expect(exit.code).toBe(0);
+    expect(exit.stderr).toContain(`warning: ${rig.configPath} is readable by other users and may hold your bot token; run \`chmod 600 ${rig.configPath}\`.`);
     const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8");
     const reloaded = log.split("\n").filter((line) => line.includes('"config.reloaded"')).map((line) => JSON.parse(line) as { applied: string[]; needRestart: string[] });
     expect(reloaded.at(-1)).toMatchObject({ applied: ["telegram.allowed_user_ids", "claude.permission_mode", "claude.model"], needRestart: ["telegram.bot_token"] });
