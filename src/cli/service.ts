@@ -6,6 +6,7 @@ import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
+import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./main.js";
 import { LAUNCHD_LABEL, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, type ServiceSpec } from "./service-files.js";
 
@@ -105,7 +106,8 @@ function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: 
     drainSeconds = loadConfig({ configPath, env: io.env, cwd }).config.limits.drainSeconds;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`telecode service: the service would not start with this config.\n${error.message}\n`);
+    const secrets = [io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""];
+    io.stderr.write(`telecode service: the service would not start with this config.\n${redactSecrets(error.message, secrets)}\n`);
     return 1;
   }
   const spec: ServiceSpec = {

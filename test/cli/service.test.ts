@@ -96,6 +96,16 @@ describe("telecode service on Linux", () => {
     rmSync(configPath);
     expect(service(["install", "--platform", "linux"]).code).toBe(1);
   });
+
+  it("redacts a token or API key that a config error quotes", () => {
+    const key = `sk-ant-api03-${"K".repeat(30)}`;
+    writeFileSync(configPath, `[claude]\nextra_args = ["--resume=${key}", "--continue=${"9".repeat(9)}:${"T".repeat(35)}"]\n`);
+    const { code, err } = service(["install", "--platform", "linux"]);
+    expect(code).toBe(1);
+    expect(err).toContain("claude.extra_args");
+    expect(err).not.toContain("K".repeat(30));
+    expect(err).not.toContain("T".repeat(35));
+  });
 });
 
 describe("telecode service on macOS", () => {
