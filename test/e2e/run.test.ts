@@ -73,6 +73,15 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(api?.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
   });
 
+  it("without a TTY and without --approve, denies what needs a person (none is the default)", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Nobody approved, so I did not create it.")]);
+    const stdin = new PassThrough();
+    const code = await runRun(["--cwd", cwd, "--config", config, "Please create a marker file"], io, { stdin, stderrIsTTY: false });
+    expect(code).toBe(0);
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
+    expect(api?.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
+  });
+
   it("--approve ask: shows the approval with numbered choices and runs the tool when the person types 1", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
     const stdin = new PassThrough();
@@ -151,5 +160,7 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stderr.text).toContain("cancelling");
     // The CLI was interrupted (it ended the turn), not killed: the turn reads as interrupted.
     expect(io.stderr.text).toMatch(/■ interrupted|cancelled/);
+    // "cancelled." is printed either way: only the turn's own end proves the interrupt reached the CLI.
+    expect(io.stderr.text).toContain("■ interrupted");
   });
 });
