@@ -65,6 +65,21 @@ describe("claude engine with the real CLI", () => {
     expect((h.api.requests()[1]?.body["messages"] as unknown[]).length).toBeGreaterThanOrEqual(3);
   });
 
+  it("changes model and permission mode in the live process; the CLI acks both and the next turn uses them", async () => {
+    h = await makeHarness({ replies: [reply.text("First answer."), reply.text("Second answer.")] });
+    const { session, events } = h.open();
+    await h.run(session, events, "First question");
+    const pid = session.pid;
+    await session.setModel("claude-opus-4-5");
+    await session.setPermissionMode("acceptEdits");
+    const second = await h.run(session, events, "Second question");
+    expect(second.answer).toBe("Second answer.");
+    expect(session.pid).toBe(pid);
+    const streamed = h.api.requests().filter((r) => r.stream);
+    expect(streamed.at(-1)?.model).toBe("claude-opus-4-5");
+    expect(events.events.some((e) => e.type === "mode_changed" && e.mode === "acceptEdits")).toBe(true);
+  });
+
   it("resumes the session with a new process after the idle process was closed", async () => {
     h = await makeHarness({ replies: [reply.text("Before the pause."), reply.text("After the pause.")] });
     const { session, events } = h.open({ idleMs: 200 });
