@@ -1,0 +1,76 @@
+// The session's watchdogs on a fake clock: the stall note names what is still running (tools
+// and live background tasks), the threshold grows while either runs, and the idle timer re-arms.
+import { describe, expect, it } from "vitest";
+import type { TelecodeEvent } from "../../src/domain/index.js";
+import { SessionWatchdogs } from "../../src/claude/session-watchdogs.js";
+import { createFakeClock } from "./fake-clock.js";
+
+const MIN = 60_000;
+
+function setup() {
+  const clock = createFakeClock();
+  const notes: TelecodeEvent[] = [];
+  const silences: number[] = [];
+  const dogs = new SessionWatchdogs({ clock, stallNoteMs: 10 * MIN, hardSilenceMs: 120 * MIN, onStallNote: (n) => notes.push(n), onHardSilence: (ms) => silences.push(ms) });
+  return { clock, dogs, notes, silences };
+}
+
+const bash: TelecodeEvent = { type: "tool_started", toolUseId: "t1", name: "Bash", kind: "command", title: "npm test", input: { command: "npm test" }, parentToolUseId: null };
+
+describe("SessionWatchdogs", () => {
+  it("notes a stall after 10 min of silence when nothing runs", () => {
+    const { clock, dogs, notes } = setup();
+    dogs.observe({ type: "turn_started", turn: 1, origin: { kind: "user" } } as TelecodeEvent);
+    clock.advance(10 * MIN);
+    expect(notes).toEqual([{ type: "note", kind: "stall", key: "stall", text: "no output for 10 min. You can cancel the run." }]);
+  });
+
+  it("waits longer while a Bash call runs and names it in the note", () => {
+    const { clock, dogs, notes } = setup();
+    dogs.start();
+    dogs.observe(bash);
+    clock.advance(29 * MIN);
+    expect(notes).toEqual([]);
+    clock.advance(1 * MIN);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ text: expect.stringContaining("still running: Bash `npm test`") });
+  });
+
+  it("counts a live background task as running until it finishes, and forgets tools when the turn ends", () => {
+    const { clock, dogs, notes } = setup();
+    dogs.start();
+    dogs.observe(bash);
+    dogs.observe({ type: "task_changed", taskId: "task-1", phase: "started", description: "review the diff" });
+    dogs.observe({ type: "turn_finished" } as TelecodeEvent);
+    clock.advance(30 * MIN);
+    expect(notes).toHaveLength(1);
+    const text = notes[0]?.type === "note" ? notes[0].text : "";
+    expect(text).toContain("background task review the diff");
+    expect(text).not.toContain("Bash");
+    dogs.observe({ type: "task_changed", taskId: "task-1", phase: "finished" });
+    dogs.activity();
+    // The watch checks lazily (at most one threshold late), so give it a full long threshold.
+    clock.advance(30 * MIN);
+    expect(notes).toHaveLength(2);
+    expect(notes[1]).toMatchObject({ text: expect.not.stringContaining("still running") });
+  });
+
+  it("ends at the hard ceiling, and a re-armed idle timer fires once, after the last arming", () => {
+    const { clock, dogs, silences } = setup();
+    dogs.start();
+    clock.advance(120 * MIN);
+    expect(silences).toEqual([120 * MIN]);
+    let idle = 0;
+    dogs.scheduleIdle(30 * MIN, () => void (idle += 1));
+    clock.advance(20 * MIN);
+    dogs.scheduleIdle(30 * MIN, () => void (idle += 1));
+    clock.advance(20 * MIN);
+    expect(idle).toBe(0);
+    clock.advance(10 * MIN);
+    expect(idle).toBe(1);
+    dogs.scheduleIdle(30 * MIN, () => void (idle += 1));
+    dogs.cancelIdle();
+    clock.advance(60 * MIN);
+    expect(idle).toBe(1);
+  });
+});
