@@ -102,8 +102,11 @@ function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: 
   const cwd = deps.cwd ?? process.cwd();
   const configPath = locateConfigFile({ flag: flags.config, env: io.env, cwd }).path;
   let drainSeconds: number;
+  let tokenOnlyInShell: boolean;
   try {
     drainSeconds = loadConfig({ configPath, env: io.env, cwd }).config.limits.drainSeconds;
+    // The service gets TELECODE_CONFIG and PATH, not this shell's environment.
+    tokenOnlyInShell = (io.env["TELECODE_BOT_TOKEN"] ?? "") !== "" && loadConfig({ configPath, env: { ...io.env, TELECODE_BOT_TOKEN: undefined }, cwd }).config.telegram.botToken === null;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const secrets = [io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""];
@@ -119,6 +122,9 @@ function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: 
     logPath: join(homeDirOf(io.env), "Library", "Logs", "telecode.log"),
   };
   const text = platform === "darwin" ? renderLaunchdPlist(spec) : renderSystemdUnit(spec);
+  if (tokenOnlyInShell) {
+    io.stderr.write(`telecode service: the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see. Put it in ${configPath} (telegram.bot_token), or the service cannot start.\n`);
+  }
   if (dryRun) {
     io.stdout.write(`Would write ${file}:\n\n${text}\n${enableHint(platform, file)}\n`);
     return 0;

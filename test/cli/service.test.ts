@@ -47,6 +47,18 @@ describe("telecode service on Linux", () => {
     expect(out).toContain("loginctl enable-linger");
   });
 
+  it("says when the bot token is only in this shell's environment, which the service will not see", () => {
+    const token = `123456:${"A".repeat(35)}`;
+    const shellOnly = service(["install", "--platform", "linux"], { TELECODE_BOT_TOKEN: token });
+    expect(shellOnly.code).toBe(0);
+    expect(shellOnly.err).toContain("the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see");
+    expect(readFileSync(unitPath(), "utf8")).not.toContain(token);
+    writeFileSync(configPath, `[telegram]\nbot_token = "${token}"\n`, { mode: 0o600 });
+    const inFile = service(["install", "--platform", "linux"], { TELECODE_BOT_TOKEN: token });
+    expect(inFile.code).toBe(0);
+    expect(inFile.err).toBe("");
+  });
+
   it("quotes paths so systemd expands nothing in them", () => {
     const odd = join(home, "my 100% $HOME \"cfg\".toml");
     writeFileSync(odd, "", { mode: 0o600 });
