@@ -16,18 +16,21 @@ export function recoverAfterRestart(core: BridgeCore): { interrupted: RunRecord[
   let interrupted: RunRecord[] = [];
   let expired: DecisionRecord[] = [];
   try {
-    interrupted = core.store.runs.markInterrupted(core.store.runs.listRunning().map((r) => r.runId));
-    expired = core.store.decisions.expireAll();
-    core.store.sessions.markAllNotLive();
+    // One transaction: a crash during recovery leaves everything for the next start.
+    const recovered = core.store.recoverAfterRestart("Telecode stopped while this run was working");
+    interrupted = recovered.interruptedRuns;
+    expired = recovered.expiredDecisions;
   } catch (error) {
     core.logger.error({ err: error }, "telegram.recovery_failed");
   }
   for (const run of interrupted) {
     core.logger.event("telegram.run_interrupted", { chatId: run.chatId, runId: run.runId, sessionId: run.sessionId, progressMessageId: run.progressMessageId });
-    if (run.progressMessageId === null) continue;
     const keyboard = resumeKeyboard(run.runId);
     const html = interruptedHtml(undefined);
-    void core.outbox.edit(run.chatId, run.progressMessageId, keyboard === undefined ? { html } : { html, keyboard }, { mustDeliver: true });
+    const message = keyboard === undefined ? { html } : { html, keyboard };
+    // A run cut off before its progress message existed still gets a notice with Continue.
+    if (run.progressMessageId === null) void core.outbox.send(run.chatId, message, { mustDeliver: true, ...(run.promptMessageId === null ? {} : { replyTo: run.promptMessageId }) });
+    else void core.outbox.edit(run.chatId, run.progressMessageId, message, { mustDeliver: true });
   }
   for (const decision of expired) {
     core.logger.event("telegram.decision_expired", { chatId: decision.chatId, decisionId: decision.decisionId, runId: decision.runId });
