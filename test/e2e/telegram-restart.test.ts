@@ -1,6 +1,7 @@
 // Restart without loss, from Telegram: messages sent while Telecode was down are handled (old
 // ones answered "send it again"), a run cut off by a graceful stop (SIGTERM to `telecode`)
 // resumes on Continue, and after a crash (SIGKILL) a pending approval is refused cleanly.
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/store/index.js";
 import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
@@ -44,6 +45,23 @@ describe("restart without loss", () => {
     await rig.botMessage(chat, "I was offline when you sent this; send it again if you still want it.");
     expect(rig.api.requests("[stale]")).toEqual([]);
     expect(rig.app.store.offsets.get()).toBeGreaterThan(0);
+  });
+
+  it("a run cut off before its progress message existed gets a notice with Continue, as a reply to its prompt", async () => {
+    const chat = rig.user(1004);
+    // Any message of the person's serves as the prompt the notice replies to.
+    const promptId = rig.tg.sendCommand(chat, "status");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === promptId);
+    await rig.app.stop();
+    const store = openStore(rig.dataDir);
+    const runId = randomUUID();
+    store.runs.start({ runId, chatId: chat, project: "app", promptMessageId: promptId });
+    store.close();
+    await rig.startApp();
+    const notice = await rig.botMessage(chat, withButton("▶️ Continue"));
+    expect(notice.text).toContain(INTERRUPTED_NOTE);
+    expect(notice.replyToMessageId).toBe(promptId);
+    expect(rig.app.store.runs.get(runId)?.state).toBe("interrupted");
   });
 
   it("/restart restarts telecode in place; a run cut off by stopping it (SIGTERM) says so with Continue, and Continue resumes", async () => {
