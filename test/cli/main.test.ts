@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { capturedIo } from "../support/captured-io.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 
@@ -16,14 +16,9 @@ beforeEach(() => {
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
 async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const code = await main(argv, { stdout, stderr, env: { HOME: home, PATH: "/nonexistent" } });
-  return { code, stdout: out, stderr: err };
+  const io = capturedIo({ HOME: home, PATH: "/nonexistent" });
+  const code = await main(argv, io);
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 describe("telecode", () => {

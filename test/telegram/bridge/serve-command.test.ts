@@ -3,9 +3,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { main, type CommandIo } from "../../../src/cli/main.js";
+import { main } from "../../../src/cli/main.js";
+import { capturedIo } from "../../support/captured-io.js";
 
 let home: string | undefined;
 afterEach(async () => {
@@ -14,15 +14,9 @@ afterEach(async () => {
 });
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const io: CommandIo = { stdout, stderr, env };
+  const io = capturedIo(env);
   const code = await main(argv, io);
-  return { code, stdout: out, stderr: err };
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 describe("telecode (serve) without a usable config", () => {
