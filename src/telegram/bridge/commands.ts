@@ -3,7 +3,7 @@
 // layer reopens the CLI when mode, model or effort differ).
 import { describeMode } from "../../policy/index.js";
 import { formatDurationMs, formatUsd } from "../../domain/index.js";
-import { escapeTelegramHtml } from "../../render/index.js";
+import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { failed, startRun, type BridgeCore } from "./bridge-core.js";
 import type { IncomingText } from "./bridge-types.js";
 import { chatSettings, findProject } from "./chat-settings.js";
@@ -171,8 +171,4 @@ function usageHtml(core: BridgeCore, chatId: number, project: string | undefined
 function localDay(date: Date): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
-function esc(text: string): string {
-  return escapeTelegramHtml(text);
 }

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { reduceProgress, startProgress, tickProgress, type ClockFormatter, type ProgressState, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
 import type { Logger } from "../../log/index.js";
-import { answerFooterOf, escapeTelegramHtml, renderFinalAnswerParts, renderProgressHtml, renderProgressSummaryHtml, renderRunErrorHtml } from "../../render/index.js";
+import { answerFooterOf, escapeTelegramHtml as esc, renderFinalAnswerParts, renderProgressHtml, renderProgressSummaryHtml, renderRunErrorHtml } from "../../render/index.js";
 import type { RunObserver, SessionKey, SubmitOutcome } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
@@ -278,8 +278,4 @@ function unstartedHtml(event: RunCompleted): string {
 
 function excerptOf(text: string, maxChars: number): string {
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
-}
-
-function esc(text: string): string {
-  return escapeTelegramHtml(text);
 }
