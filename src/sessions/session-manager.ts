@@ -71,6 +71,7 @@ export class SessionManager {
   private readonly entries = new Map<string, Entry>();
   private readonly queues = new Map<string, Pending[]>();
   private readonly starting = new Set<string>();
+  private readonly idleWaiters = new Set<() => void>();
   private accepting = true;
   private stopping = false;
 
@@ -179,11 +180,22 @@ export class SessionManager {
     return this.starting.has(k) || this.entries.get(k)?.active !== undefined;
   }
 
+  /** Resolves when no run is in flight, or after `timeoutMs`, whichever comes first. */
   private async waitIdle(timeoutMs: number): Promise<void> {
-    const deadline = this.deps.clock.now() + timeoutMs;
-    while ([...this.entries.values()].some((e) => e.active) && this.deps.clock.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(1, deadline - this.deps.clock.now()))));
-    }
+    if (!this.hasActiveRun()) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.idleWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.idleWaiters.add(done);
+    });
+  }
+
+  private hasActiveRun(): boolean {
+    return [...this.entries.values()].some((e) => e.active);
   }
 
   private startNext(k: string): void {
@@ -273,6 +285,7 @@ export class SessionManager {
       return;
     }
     entry.active = undefined;
+    if (!this.hasActiveRun()) for (const wake of [...this.idleWaiters]) wake();
     const state = entry.endState ?? endStateOf(event);
     entry.endState = undefined;
     const sessionId = event.sessionId ?? entry.sessionId;
