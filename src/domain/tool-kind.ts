@@ -1,6 +1,7 @@
 // Maps a tool call (its name and input) to Telecode's tool kind and a short title, as in
 // DESIGN.md §3. Pure and engine-neutral: knows Claude Code's tool names, nothing of the wire.
 import type { ToolKind } from "./events.js";
+import { excerpt } from "./text-format.js";
 
 export type ToolDescription = { kind: ToolKind; title: string };
 
@@ -16,7 +17,7 @@ function stringField(input: Readonly<Record<string, unknown>>, ...keys: string[]
 }
 
 function cut(text: string): string {
-  return text.length > TOOL_TITLE_MAX_CHARS ? `${text.slice(0, TOOL_TITLE_MAX_CHARS - 1)}…` : text;
+  return excerpt(text, TOOL_TITLE_MAX_CHARS);
 }
 
 /**
