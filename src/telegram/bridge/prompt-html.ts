@@ -3,6 +3,7 @@
 // data names the choice, and the settled form. Pure: no Bot API calls.
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import { diffLineText, outcomeText, type DecisionOutcome, type DecisionPrompt, type InfoMessage, type PromptChoice, type PromptSection } from "../../policy/index.js";
+import { excerpt } from "../../domain/index.js";
 import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, TELEGRAM_TEXT_LIMIT } from "../../render/index.js";
 
 /** Room kept in the part with the buttons for the outcome line added when it is settled. */
@@ -79,7 +80,7 @@ function labelOf(choice: PromptChoice): string {
   // Telegram refuses a button without text.
   const label = choice.label.trim() || choice.id.trim() || "•";
   const marked = choice.tone === "allow" && /^(Allow|Approve)/.test(label) ? `✅ ${label}` : choice.tone === "deny" && label === "Deny" ? `❌ ${label}` : label;
-  return marked.length > BUTTON_LABEL_CHARS ? `${marked.slice(0, BUTTON_LABEL_CHARS - 1)}…` : marked;
+  return excerpt(marked, BUTTON_LABEL_CHARS);
 }
 
 function sectionHtml(section: PromptSection): string {

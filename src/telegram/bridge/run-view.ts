@@ -4,7 +4,7 @@
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
 import { randomBytes } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { reduceProgress, startProgress, tickProgress, type ClockFormatter, type ProgressState, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
+import { excerpt, reduceProgress, startProgress, tickProgress, type ClockFormatter, type ProgressState, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
 import type { Logger } from "../../log/index.js";
 import { answerFooterOf, escapeTelegramHtml as esc, renderFinalAnswerParts, renderProgressHtml, renderProgressSummaryHtml, renderRunErrorHtml } from "../../render/index.js";
 import type { RunObserver, SessionKey, SubmitOutcome } from "../../sessions/index.js";
@@ -253,7 +253,7 @@ export class RunView implements RunObserver {
     this.#d.logger.event("telegram.run_failed", { chatId: this.chatId, runId: event.runId, sessionId: event.sessionId, incidentId, error }, "error");
     const [what, ...rest] = error.split(/(?<=[.!?])\s+/);
     const hint = rest.join(" ").trim() || "Send the message again, or /new to start a fresh session.";
-    void this.#d.outbox.send(this.chatId, { html: renderRunErrorHtml({ what: excerptOf(what ?? error, 300), hint: excerptOf(hint, 300), incidentId }) }, { mustDeliver: true });
+    void this.#d.outbox.send(this.chatId, { html: renderRunErrorHtml({ what: excerpt(what ?? error, 300), hint: excerpt(hint, 300), incidentId }) }, { mustDeliver: true });
   }
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {
@@ -274,8 +274,4 @@ export class RunView implements RunObserver {
 function unstartedHtml(event: RunCompleted): string {
   if (event.cancelled) return "⏹ Cancelled before it started.";
   return `⚠️ ${esc(event.error ?? "This message did not run.")}`;
-}
-
-function excerptOf(text: string, maxChars: number): string {
-  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
