@@ -22,7 +22,7 @@ export type { ClosedHow, PendingBook } from "./pending-book.js";
 export { compactLineDiff } from "./line-diff.js";
 export { describeToolCall, toolCallTitle } from "./tool-summary.js";
 export { diffLineText, infoLines, outcomeText, promptLines, sectionLines } from "./prompt-text.js";
-export { headLines, oneLine, shorten, splitLongText } from "./text.js";
+export { headLines, oneLine, splitLongText } from "./text.js";
 export { answerFromTypedLine } from "./typed-reply.js";
 export {
   discussPlanMessage, noLongerPendingMessage, outlineRequestedMessage, outlineStillMissingMessage, personDeniedMessage, personRepliedMessage,

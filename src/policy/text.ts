@@ -1,16 +1,11 @@
-// Front-end-neutral text helpers for prompts: shortening and splitting long text at line
-// boundaries. No escaping here (that is the transport's job).
-
-/** Cuts `text` to at most `maxChars` characters, ending with "…" when it was cut. */
-export function shorten(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, Math.max(0, maxChars - 1))}…`;
-}
+// Front-end-neutral text helpers for prompts: one-line values, first lines, and long text split
+// at line boundaries. No escaping here (that is the transport's job).
+import { excerpt } from "../domain/index.js";
 
 /** One line of a value for a field list: whitespace collapsed, shortened. */
 export function oneLine(value: unknown, maxChars = 200): string {
   const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-  return shorten(text.replace(/\s+/g, " ").trim(), maxChars);
+  return excerpt(text.replace(/\s+/g, " ").trim(), maxChars);
 }
 
 /** The first `maxLines` lines of `text` and how many were left out. */

@@ -1,8 +1,9 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
 // Write the path and first lines, anything else its key input fields. Reads input defensively.
+import { excerpt } from "../domain/index.js";
 import { compactLineDiff } from "./line-diff.js";
 import type { PromptSection } from "./prompt-types.js";
-import { headLines, oneLine, shorten } from "./text.js";
+import { headLines, oneLine } from "./text.js";
 
 const writeHeadLines = 12;
 const maxCommandChars = 3000;
@@ -21,7 +22,7 @@ function editSections(path: string, oldText: string, newText: string): PromptSec
 function fileHead(label: string, content: string): PromptSection {
   const head = headLines(content, writeHeadLines);
   const more = head.omitted > 0 ? `\n… ${head.omitted} more line${head.omitted === 1 ? "" : "s"}` : "";
-  return { kind: "code", label, text: shorten(head.text, 2000) + more };
+  return { kind: "code", label, text: excerpt(head.text, 2000) + more };
 }
 
 /** Key fields of an unfamiliar tool: scalar values first, each on one shortened line. */
@@ -44,7 +45,7 @@ export function describeToolCall(toolName: string, input: Readonly<Record<string
       const description = str(input, "description");
       return [
         ...(description ? [{ kind: "text" as const, text: description }] : []),
-        { kind: "code", label: "command", text: shorten(command, maxCommandChars) },
+        { kind: "code", label: "command", text: excerpt(command, maxCommandChars) },
       ];
     }
     case "Edit": {
