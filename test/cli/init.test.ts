@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runInit } from "../../src/cli/init.js";
-import type { CommandIo } from "../../src/cli/main.js";
 import { loadConfig } from "../../src/config/index.js";
+import { capturedIo, type CapturedIo } from "../support/captured-io.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 
 let fake: FakeBotApi;
@@ -28,17 +28,9 @@ afterEach(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-type Captured = { io: CommandIo; out: () => string; err: () => string };
-
 /** An io whose CLI lookups cannot find a real `claude`, so init's CLI check is quick and offline. */
-function capture(env: Record<string, string> = {}): Captured {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (d: Buffer) => (out += d.toString()));
-  stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return { io: { stdout, stderr, env: { HOME: home, PATH: "/nonexistent", TELECODE_CLAUDE_PATH: join(home, "no-claude"), ...env } }, out: () => out, err: () => err };
+function capture(env: Record<string, string> = {}): CapturedIo {
+  return capturedIo({ HOME: home, PATH: "/nonexistent", TELECODE_CLAUDE_PATH: join(home, "no-claude"), ...env });
 }
 
 const flags = (...extra: string[]): string[] => ["--bot-token", fake.token, "--api-root", fake.apiRoot, ...extra];
@@ -46,7 +38,7 @@ const flags = (...extra: string[]): string[] => ["--bot-token", fake.token, "--a
 describe("telecode init, non-interactive", () => {
   it("writes a 0600 config from flags alone and prints the next command", async () => {
     const c = capture();
-    const code = await runInit(flags("--user-id", "42,43", "--project-dir", project, "--mode", "plan", "--config", configPath), c.io, { cwd: home });
+    const code = await runInit(flags("--user-id", "42,43", "--project-dir", project, "--mode", "plan", "--config", configPath), c, { cwd: home });
     expect(c.err()).toBe("");
     expect(code).toBe(0);
     expect(statSync(configPath).mode & 0o777).toBe(0o600);
@@ -65,7 +57,7 @@ describe("telecode init, non-interactive", () => {
     fake.addUser({ id: 42, firstName: "Ada", username: "ada" });
     fake.sendText(666, "sent before init started");
     const c = capture();
-    const running = runInit(flags("--yes", "--wait-seconds", "60"), c.io, { cwd: project });
+    const running = runInit(flags("--yes", "--wait-seconds", "60"), c, { cwd: project });
     await fake.waitFor(() => fake.calls("getUpdates").length >= 2 && fake.pollsWaiting() > 0, { what: "init's long poll" });
     fake.sendText(42, "hello bot");
     expect(await running).toBe(0);
@@ -79,7 +71,7 @@ describe("telecode init, non-interactive", () => {
 
   it("keeps the token out of the file when it comes from TELECODE_BOT_TOKEN", async () => {
     const c = capture({ TELECODE_BOT_TOKEN: fake.token });
-    expect(await runInit(["--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c.io)).toBe(0);
+    expect(await runInit(["--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c)).toBe(0);
     const text = readFileSync(configPath, "utf8");
     expect(text).not.toContain(fake.token);
     expect(loadConfig({ env: { HOME: home, TELECODE_BOT_TOKEN: fake.token } }).config.telegram.botToken).toBe(fake.token);
@@ -87,7 +79,7 @@ describe("telecode init, non-interactive", () => {
 
   it("refuses a token Telegram rejects, and writes nothing", async () => {
     const c = capture();
-    const code = await runInit(["--bot-token", "123:AAnot-the-right-token-for-this-fake-bot", "--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c.io);
+    const code = await runInit(["--bot-token", "123:AAnot-the-right-token-for-this-fake-bot", "--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c);
     expect(code).toBe(1);
     expect(c.err()).toContain("Telegram refused this token (401 Unauthorized)");
     expect(c.err()).not.toContain("AAnot-the-right-token");
@@ -97,45 +89,45 @@ describe("telecode init, non-interactive", () => {
   it("says the Bot API cannot be reached", async () => {
     const port = await freePort();
     const c = capture();
-    const code = await runInit(["--bot-token", fake.token, "--api-root", `http://127.0.0.1:${port}`, "--user-id", "1", "--project-dir", project], c.io);
+    const code = await runInit(["--bot-token", fake.token, "--api-root", `http://127.0.0.1:${port}`, "--user-id", "1", "--project-dir", project], c);
     expect(code).toBe(1);
     expect(c.err()).toContain(`Could not reach the Telegram Bot API at http://127.0.0.1:${port}`);
   });
 
   it("asks for the missing flags instead of guessing", async () => {
     const noUser = capture();
-    expect(await runInit(flags("--project-dir", project), noUser.io)).toBe(1);
+    expect(await runInit(flags("--project-dir", project), noUser)).toBe(1);
     expect(noUser.err()).toContain("pass --user-id, or --yes");
     const noToken = capture();
-    expect(await runInit(["--api-root", fake.apiRoot], noToken.io)).toBe(1);
+    expect(await runInit(["--api-root", fake.apiRoot], noToken)).toBe(1);
     expect(noToken.err()).toContain("pass --bot-token or set TELECODE_BOT_TOKEN");
     const badId = capture();
-    expect(await runInit(flags("--user-id", "me", "--project-dir", project), badId.io)).toBe(1);
+    expect(await runInit(flags("--user-id", "me", "--project-dir", project), badId)).toBe(1);
     expect(badId.err()).toContain("--user-id must be a numeric Telegram user id (got me)");
   });
 
   it("never prints a token or API key pasted into the wrong flag", async () => {
     const otherToken = `987654321:${"B".repeat(35)}`;
     const asId = capture();
-    expect(await runInit(flags("--user-id", otherToken, "--project-dir", project), asId.io)).toBe(1);
+    expect(await runInit(flags("--user-id", otherToken, "--project-dir", project), asId)).toBe(1);
     expect(asId.err()).toContain("--user-id must be a numeric Telegram user id (got 987654321:[redacted])");
     expect(asId.out() + asId.err()).not.toContain("B".repeat(35));
     const asMode = capture({ ANTHROPIC_API_KEY: "key-from-the-environment" });
-    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", fake.token), asMode.io)).toBe(1);
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", fake.token), asMode)).toBe(1);
     expect(asMode.err()).toContain("--mode must be one of");
     expect(asMode.out() + asMode.err()).not.toContain(fake.token);
     const keyAsMode = capture({ ANTHROPIC_API_KEY: "key-from-the-environment" });
-    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "key-from-the-environment"), keyAsMode.io)).toBe(1);
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "key-from-the-environment"), keyAsMode)).toBe(1);
     expect(keyAsMode.err()).toContain("(got [redacted])");
     expect(existsSync(configPath)).toBe(false);
   });
 
   it("refuses a project directory that does not exist, and an unknown mode", async () => {
     const missing = capture();
-    expect(await runInit(flags("--user-id", "1", "--project-dir", join(home, "nope")), missing.io)).toBe(1);
+    expect(await runInit(flags("--user-id", "1", "--project-dir", join(home, "nope")), missing)).toBe(1);
     expect(missing.err()).toContain(`The project directory must exist: ${join(home, "nope")} does not exist`);
     const mode = capture();
-    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "yolo"), mode.io)).toBe(1);
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "yolo"), mode)).toBe(1);
     expect(mode.err()).toContain("--mode must be one of default, acceptEdits, plan, plan-auto, auto, dontAsk");
     expect(existsSync(configPath)).toBe(false);
   });
@@ -144,20 +136,20 @@ describe("telecode init, non-interactive", () => {
     mkdirSync(join(home, ".config", "telecode"), { recursive: true });
     writeFileSync(configPath, "# mine\n");
     const kept = capture();
-    expect(await runInit(flags("--user-id", "1", "--project-dir", project), kept.io)).toBe(1);
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project), kept)).toBe(1);
     expect(kept.err()).toContain("already exists. Pass --yes to replace it");
     expect(readFileSync(configPath, "utf8")).toBe("# mine\n");
     const replaced = capture();
-    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--yes"), replaced.io)).toBe(0);
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--yes"), replaced)).toBe(0);
     expect(loadConfig({ env: { HOME: home } }).config.telegram.allowedUserIds).toEqual([1]);
   });
 
   it("prints help, and refuses unknown flags with exit code 2", async () => {
     const help = capture();
-    expect(await runInit(["--help"], help.io)).toBe(0);
+    expect(await runInit(["--help"], help)).toBe(0);
     expect(help.out()).toContain("--project-dir DIR");
     const bad = capture();
-    expect(await runInit(["--colour"], bad.io)).toBe(2);
+    expect(await runInit(["--colour"], bad)).toBe(2);
     expect(bad.err()).toContain("--colour");
   });
 });
@@ -205,7 +197,7 @@ describe("telecode init, interactive", () => {
     fake.addUser({ id: 42, firstName: "Ada", username: "ada" });
     const t = terminal();
     const c = capture();
-    const running = runInit(["--api-root", fake.apiRoot], c.io, { interactive: true, input: t.input, output: t.output, cwd: project });
+    const running = runInit(["--api-root", fake.apiRoot], c, { interactive: true, input: t.input, output: t.output, cwd: project });
 
     await t.answer("Bot token", "123:AAnot-the-right-token-for-this-fake-bot\r");
     await t.answer("Telegram refused this token", "");
@@ -232,7 +224,7 @@ describe("telecode init, interactive", () => {
   it("writes nothing when the person cancels", async () => {
     const t = terminal();
     const c = capture();
-    const running = runInit(["--api-root", fake.apiRoot], c.io, { interactive: true, input: t.input, output: t.output, cwd: project });
+    const running = runInit(["--api-root", fake.apiRoot], c, { interactive: true, input: t.input, output: t.output, cwd: project });
     await t.answer("Bot token", "\x03");
     expect(await running).toBe(1);
     expect(c.err()).toContain("Set-up cancelled; nothing was written.");

@@ -1,8 +1,7 @@
 // A temp HOME with a config file in it, for config tests; removed after each test.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterEach } from "vitest";
+import { useTempDirs } from "../support/temp-dirs.js";
 
 export type TempHome = {
   home: string;
@@ -13,13 +12,9 @@ export type TempHome = {
 };
 
 export function useTempHome(): () => TempHome {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
+  const tempDir = useTempDirs("home");
   return () => {
-    const home = mkdtempSync(join(tmpdir(), "telecode-home-"));
-    made.push(home);
+    const home = tempDir();
     return {
       home,
       writeConfig(text, path = join(home, ".config", "telecode", "config.toml")) {

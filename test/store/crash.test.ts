@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.js";
 import { spawnWriter } from "./helpers/spawn-writer.js";
-import { useTempDirs } from "./helpers/temp-dir.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 
-const tempDir = useTempDirs();
+const tempDir = useTempDirs("store");
 
 function runsOf(dir: string, writer: string): { ids: Set<string>; allCompleted: boolean } {
   const store = openStore(dir);

@@ -6,9 +6,9 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DATABASE_FILE, LATEST_SCHEMA_VERSION, openStore, StoreError } from "../../src/store/index.js";
 import { migrate, MIGRATIONS, schemaVersion } from "../../src/store/migrations.js";
-import { useTempDirs } from "./helpers/temp-dir.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 
-const tempDir = useTempDirs();
+const tempDir = useTempDirs("store");
 
 function thrownBy(fn: () => unknown): unknown {
   try {

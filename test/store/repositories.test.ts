@@ -4,9 +4,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, afterEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE, openStore, StoreError, type Store } from "../../src/store/index.js";
-import { useTempDirs } from "./helpers/temp-dir.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 
-const tempDir = useTempDirs();
+const tempDir = useTempDirs("store");
 let dir: string;
 let clock: number;
 let store: Store;

@@ -1,16 +1,17 @@
-// Temporary data directories for store tests, removed after each test.
+// Temporary directories for tests, removed after each test.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
 
-export function useTempDirs(): () => string {
+/** Call at module level; the returned function makes a fresh directory named `telecode-PREFIX-…`. */
+export function useTempDirs(prefix = "tmp"): () => string {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return () => {
-    const dir = mkdtempSync(join(tmpdir(), "telecode-store-"));
+    const dir = mkdtempSync(join(tmpdir(), `telecode-${prefix}-`));
     dirs.push(dir);
     return dir;
   };
