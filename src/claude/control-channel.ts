@@ -8,7 +8,7 @@ import { ClaudeError } from "./errors.js";
 import type { Logger } from "./logger.js";
 
 type Outgoing = { subtype: string; resolve(r: Record<string, unknown>): void; reject(e: Error): void; timer: TimerHandle };
-type Incoming = { subtype: string; controller: AbortController; withdrawn: boolean };
+type Incoming = { subtype: string; controller: AbortController };
 
 export type ControlChannelOptions = {
   write(line: string): Promise<void>;
@@ -75,7 +75,7 @@ export class ControlChannel {
     }
     const controller = new AbortController();
     if (this.#closedWith !== undefined) controller.abort(this.#closedWith);
-    this.#incoming.set(requestId, { subtype, controller, withdrawn: false });
+    this.#incoming.set(requestId, { subtype, controller });
     return controller.signal;
   }
 
@@ -85,7 +85,7 @@ export class ControlChannel {
    */
   async answer(requestId: string, line: string): Promise<boolean> {
     const entry = this.#incoming.get(requestId);
-    if (!entry || entry.withdrawn) return false;
+    if (!entry) return false;
     this.#incoming.delete(requestId);
     this.#answered.add(requestId);
     await this.#opts.write(line);
@@ -96,7 +96,6 @@ export class ControlChannel {
   withdraw(requestId: string): boolean {
     const entry = this.#incoming.get(requestId);
     if (!entry) return false;
-    entry.withdrawn = true;
     this.#incoming.delete(requestId);
     entry.controller.abort(new ClaudeError("claude.control_failed", "Claude Code withdrew the request."));
     return true;
