@@ -26,7 +26,7 @@ export function answerFooterOf(state: ProgressState): AnswerFooter {
 }
 
 /** "$0.0421 · 3 turns · 2 min 5 s · session 1a2b3c4d — reply to continue", in italics. */
-export function renderAnswerFooterHtml(footer: AnswerFooter): string {
+function renderAnswerFooterHtml(footer: AnswerFooter): string {
   const parts = [formatUsd(footer.costUsd), footer.turns === 1 ? "1 turn" : `${footer.turns} turns`, formatDurationMs(footer.durationMs)];
   const session = footer.sessionId === undefined ? "" : ` · session ${escapeTelegramHtml(footer.sessionId.slice(0, 8))} — reply to continue`;
   return `<i>${parts.join(" · ")}${session}</i>`;

@@ -4,7 +4,7 @@
 
 import { parseBlocks, type MarkdownBlock } from "./telegram-markdown-blocks.js";
 import { escapeHtml, renderInline } from "./telegram-markdown-inline.js";
-import { parseTelegramHtml, TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
+import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 import { splitTelegramHtml } from "./telegram-split.js";
 
 const BULLETS = ["•", "◦", "▪"];
@@ -26,12 +26,6 @@ export function markdownToTelegramParts(markdown: string, limit: number = TELEGR
 /** Escapes plain text for Telegram HTML (also strips what Telegram cannot carry). */
 export function escapeTelegramHtml(text: string): string {
   return escapeHtml(sanitize(text));
-}
-
-/** Plain text of Telegram HTML, as the person reads it (for logs and previews); "" if invalid. */
-export function telegramHtmlPlainText(html: string): string {
-  const parsed = parseTelegramHtml(html);
-  return parsed.ok ? parsed.text : "";
 }
 
 /** Lone surrogates cannot be encoded as UTF-8, and control characters are noise to Telegram. */
