@@ -112,7 +112,7 @@ export class SessionManager {
   async cancelChat(chatId: number): Promise<number> {
     const ids = [
       ...[...this.queues.values()].flat().filter((p) => p.key.chatId === chatId).map((p) => p.runId),
-      ...[...this.entries.values()].filter((e) => e.key.chatId === chatId && e.active).map((e) => e.active?.runId ?? ""),
+      ...[...this.entries.values()].flatMap((e) => (e.key.chatId === chatId && e.active ? [e.active.runId] : [])),
     ];
     const outcomes = await Promise.all(ids.map((id) => this.cancel(id)));
     return outcomes.filter((o) => o !== "not_found").length;
