@@ -377,8 +377,7 @@ export class Session implements ClaudeSession {
     }
     this.#queue.push(event);
     this.#watch.observe(event);
-    if (event.type === "session_started") this.#sessionId = event.sessionId;
-    else if (event.type === "turn_finished") this.#onTurnFinished(event);
+    if (event.type === "turn_finished") this.#onTurnFinished(event);
   }
 
   #onTurnFinished(turn: TurnFinished): void {
