@@ -2,13 +2,6 @@
 // to the CLI. Pure lookups; the CLI's own mode strings are taken as they come.
 import type { PermissionMode } from "../domain/events.js";
 
-const allModes: readonly PermissionMode[] = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk", "bypassPermissions"];
-
-/** Parses a configured or typed mode name; undefined when it is not one Telecode knows. */
-export function parsePermissionMode(value: string): PermissionMode | undefined {
-  return allModes.find((m) => m === value);
-}
-
 /** The mode string for `--permission-mode` / `set_permission_mode`: `plan-auto` is the CLI's `plan`. */
 export function cliModeFor(mode: PermissionMode): string {
   return mode === "plan-auto" ? "plan" : mode;
