@@ -68,12 +68,12 @@ export function buildUsage(result: WireResultMessage, facts: TurnFacts): UsageRe
   return event;
 }
 
-export function originOf(result: WireResultMessage): TurnOrigin {
+function originOf(result: WireResultMessage): TurnOrigin {
   const kind = result.origin?.kind;
   return typeof kind === "string" && kind !== "" ? { kind: "self", reason: kind } : { kind: "user" };
 }
 
-export function isInterrupted(result: WireResultMessage): boolean {
+function isInterrupted(result: WireResultMessage): boolean {
   return typeof result.terminal_reason === "string" && result.terminal_reason.startsWith("aborted");
 }
 
