@@ -177,7 +177,7 @@ export function reduceProgress(
         ...(event.error === undefined ? {} : { error: event.error }),
       };
       return {
-        ...s,
+        ...clearTransientNotes(s),
         phase,
         finishedAtMs: nowMs,
         costUsd: event.costUsd > 0 ? event.costUsd : s.costUsd,
@@ -185,7 +185,6 @@ export function reduceProgress(
         ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
         // A call still "running" when the run ended will not finish any more.
         tools: s.tools.map((t) => (t.status === "running" ? { ...t, status: event.ok ? "done" : "failed", finishedAtMs: nowMs } : t)),
-        notes: s.notes.filter((n) => n.kind !== "stall" && n.kind !== "api_retry"),
         outcome,
       };
     }
@@ -204,7 +203,7 @@ function active(state: ProgressState): ProgressState {
   return state.phase === "starting" ? { ...state, phase: "working" } : state;
 }
 
-/** Work arrived: a retry or stall note is over. */
+/** Work arrived or the run ended: a retry or stall note is over. */
 function clearTransientNotes(state: ProgressState): ProgressState {
   const notes = state.notes.filter((n) => n.kind !== "api_retry" && n.kind !== "stall");
   return notes.length === state.notes.length ? state : { ...state, notes };
