@@ -2,6 +2,7 @@
 // previews, replies that survive a deleted target, plain text after a parse failure).
 
 import { InputFile } from "grammy";
+import { TELEGRAM_CAPTION_LIMIT } from "../render/index.js";
 import { htmlToPlainFallback } from "./outbox-errors.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
 import type { OutboxApi } from "./outbox-types.js";
@@ -26,7 +27,7 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
       return sent.message_id;
     }
     case "document": {
-      const caption = job.captionHtml === undefined ? {} : job.plain ? { caption: htmlToPlainFallback(job.captionHtml).slice(0, 1024) } : { caption: job.captionHtml, parse_mode: "HTML" as const };
+      const caption = job.captionHtml === undefined ? {} : job.plain ? { caption: htmlToPlainFallback(job.captionHtml, TELEGRAM_CAPTION_LIMIT) } : { caption: job.captionHtml, parse_mode: "HTML" as const };
       const sent = await api.sendDocument(chatId!, new InputFile(job.data, job.filename), { ...caption, ...reply(job.replyTo), ...(job.silent ? { disable_notification: true } : {}) });
       return sent.message_id;
     }

@@ -2,6 +2,8 @@
 // modified), re-send (message gone), retry (5xx, network) or give up. Decided on the Bot
 // API's error_code and description, which are its only stable signals.
 
+import { TELEGRAM_TEXT_LIMIT } from "../render/index.js";
+
 export type CallFailure =
   | { kind: "retry_after"; waitMs: number }
   | { kind: "not_modified" }
@@ -49,7 +51,7 @@ export function classifyFailure(error: unknown): CallFailure {
 }
 
 /** A naive HTML-to-text for the last-resort plain-text resend of a message Telegram could not parse. */
-export function htmlToPlainFallback(html: string): string {
+export function htmlToPlainFallback(html: string, limit: number = TELEGRAM_TEXT_LIMIT): string {
   const text = html
     .replace(/<[^>]*>/g, "")
     .replace(/&lt;/g, "<")
@@ -57,5 +59,5 @@ export function htmlToPlainFallback(html: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, "&")
     .trim();
-  return text === "" ? "…" : text.slice(0, 4096);
+  return text === "" ? "…" : text.slice(0, limit);
 }
