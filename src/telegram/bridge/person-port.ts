@@ -16,7 +16,6 @@ import type { RunBook, RunRef } from "./run-book.js";
 type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;
 
 type Shown = {
-  view: PendingDecisionView;
   chatId: number;
   token: string;
   action: DecisionAction;
@@ -87,7 +86,6 @@ export class TelegramPeople {
     const choices = view.prompt.choices.map((c) => ({ id: c.id, label: c.label }));
     if (existing !== undefined) {
       // Same decision, new prompt (next question, a toggle, "type an answer"): edit it in place.
-      existing.view = view;
       existing.action.choices = choices;
       existing.lastHtml = parts.at(-1) ?? existing.lastHtml;
       const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#d.callbacks.data(existing.token, choiceCode(c.id, i)));
@@ -103,7 +101,7 @@ export class TelegramPeople {
       if (runId !== undefined) this.#d.store.decisions.add({ decisionId: view.decisionId, chatId: key.chatId, runId, kind: view.prompt.kind, requestId: view.requestId });
     });
     const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) => this.#sendParts(key.chatId, parts, replyTo, keyboard, true));
-    const shown: Shown = { view, chatId: key.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
+    const shown: Shown = { chatId: key.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
     this.#shown.set(view.decisionId, shown);
     void message.then((id) => {
       if (id === undefined) return;
