@@ -49,11 +49,6 @@ export class RunBook<V extends RunRef = RunRef> {
     return this.#byMessage.get(messageKey(chatId, messageId));
   }
 
-  /** Unfinished views of a chat. */
-  ofChat(chatId: number): V[] {
-    return [...this.#byRun.values()].filter((v) => v.chatId === chatId);
-  }
-
   all(): V[] {
     return [...this.#byRun.values()];
   }
