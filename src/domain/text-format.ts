@@ -57,3 +57,9 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
     date: (epochMs) => date.format(epochMs),
   };
 }
+
+/** YYYY-MM-DD in this machine's time zone: what "today" means for the usage totals. */
+export function localDay(date: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

@@ -2,6 +2,7 @@
 // project, and the life of every run (so a restart can find the ones cut off).
 import type { RunEndState, SessionKey, SessionRecords } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
+import { localDay } from "../../domain/index.js";
 
 export function storeSessionRecords(store: Store): SessionRecords {
   return {
@@ -20,10 +21,4 @@ export function storeSessionRecords(store: Store): SessionRecords {
       });
     },
   };
-}
-
-/** YYYY-MM-DD in the machine's time zone: what "today" means to the person reading /usage. */
-export function localDay(date: Date): string {
-  const pad = (n: number): string => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -2,7 +2,7 @@
 // answers in one short message. Settings changes take effect with the next run (the session
 // layer reopens the CLI when mode, model or effort differ).
 import { describeMode } from "../../policy/index.js";
-import { formatDurationMs, formatUsd } from "../../domain/index.js";
+import { formatDurationMs, formatUsd, localDay } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { failed, startRun, type BridgeCore } from "./bridge-core.js";
 import type { IncomingText } from "./bridge-types.js";
@@ -165,10 +165,4 @@ function usageHtml(core: BridgeCore, chatId: number, project: string | undefined
     `This session: ${formatUsd(sessionCost)}`,
     `Today (all chats): ${formatUsd(today.costUsd)} over ${today.runs} ${today.runs === 1 ? "run" : "runs"}`,
   ].join("\n");
-}
-
-/** YYYY-MM-DD in this machine's time zone, as the usage table counts days. */
-function localDay(date: Date): string {
-  const pad = (n: number): string => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
