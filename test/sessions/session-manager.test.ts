@@ -34,7 +34,7 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function makeRig(replies: FakeReply[]): Promise<Rig> {
+async function makeRig(replies: FakeReply[], chat: { questionsEnabled: boolean } = { questionsEnabled: true }): Promise<Rig> {
   const api = await startFakeAnthropic({ replies });
   const ws = await makeClaudeWorkspace(api.url);
   const dataDir = await mkdtemp(join(tmpdir(), "telecode-state-"));
@@ -45,7 +45,7 @@ async function makeRig(replies: FakeReply[]): Promise<Rig> {
   const registry = createDecisionRegistry();
   const asked: PendingDecisionView[] = [];
   const port: PersonPort = { ask: (d) => asked.push(d), settled: () => undefined, inform: () => undefined };
-  const enginePort = createEnginePort({ engine, config: () => liveConfig, registry, clock: createSystemClock(), personPort: () => port });
+  const enginePort = createEnginePort({ engine, config: () => liveConfig, registry, clock: createSystemClock(), personPort: () => port, chatSettings: () => ({ ...chat }) });
   const manager = new SessionManager({ engine: enginePort, records: storeSessionRecords(store), clock: { now: () => Date.now() } });
   return {
     api, ws, store, manager, asked, registry,
@@ -117,6 +117,24 @@ describe("session manager with the real CLI", () => {
     const history = JSON.stringify(rig.api.requests()[2]?.body["messages"]);
     expect(history).toContain("prompt-bravo");
     expect(history).not.toContain("prompt-alpha");
+  });
+
+  it("a chat's changed switches reach its live session at the next message", async () => {
+    const ask = reply.tool("AskUserQuestion", {
+      questions: [{ question: "Which colour?", header: "Colour", multiSelect: false, options: [{ label: "Blue", description: "Calm" }, { label: "Green", description: "Fresh" }] }],
+    });
+    const chat = { questionsEnabled: true };
+    rig = await makeRig([ask, reply.text("Asked."), ask, reply.text("Chose myself.")], chat);
+    const first = rig.submit("pick a colour");
+    await vi.waitFor(() => expect(rig?.asked).toHaveLength(1), { timeout: 20_000, interval: 20 });
+    rig.registry.answer(rig.asked[0]!.decisionId, { kind: "choice", choiceId: "q0:opt1", by: "ann" });
+    await first.done;
+    const pid = rig.manager.status(42)[0]?.pid;
+    chat.questionsEnabled = false;
+    await rig.submit("pick another colour").done;
+    expect(rig.manager.status(42)[0]?.pid).toBe(pid);
+    expect(rig.asked).toHaveLength(1);
+    expect(rig.api.requests()[3]?.toolResults[0]?.text).toContain("reasonable defaults");
   });
 
   it("refuses new work while stopping and lets the running run finish within the drain time", async () => {

@@ -76,6 +76,9 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
       });
       return {
         async startRun(prompt, options) {
+          // The chat may have changed its switches (previews, questions) since the session opened.
+          const chat = deps.chatSettings?.(request.key);
+          if (chat) driver.updateSettings(chat);
           // A plan chat whose re-arm was deferred goes back to plan mode before the next request.
           if (session.pid !== undefined) await driver.beforeFollowUp(session);
           return session.startRun(prompt, options);
