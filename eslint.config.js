@@ -4,10 +4,29 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 const ioModules = [
-  "node:fs", "node:fs/promises", "node:child_process", "node:net", "node:http", "node:https",
-  "node:os", "node:process", "node:timers", "node:timers/promises", "node:readline",
-  "fs", "fs/promises", "child_process", "net", "http", "https", "os", "process",
-  "better-sqlite3", "grammy", "@grammyjs/runner", "pino",
+  "node:fs",
+  "node:fs/promises",
+  "node:child_process",
+  "node:net",
+  "node:http",
+  "node:https",
+  "node:os",
+  "node:process",
+  "node:timers",
+  "node:timers/promises",
+  "node:readline",
+  "fs",
+  "fs/promises",
+  "child_process",
+  "net",
+  "http",
+  "https",
+  "os",
+  "process",
+  "better-sqlite3",
+  "grammy",
+  "@grammyjs/runner",
+  "pino",
 ];
 
 export default tseslint.config(
@@ -29,7 +48,10 @@ export default tseslint.config(
   {
     files: ["src/wire/**", "src/domain/**", "src/policy/**", "src/render/**"],
     rules: {
-      "no-restricted-imports": ["error", { paths: ioModules.map((name) => ({ name, message: "pure layers import no I/O" })) }],
+      "no-restricted-imports": [
+        "error",
+        { paths: ioModules.map((name) => ({ name, message: "pure layers import no I/O" })) },
+      ],
       "no-restricted-globals": ["error", "process", "setTimeout", "setInterval", "fetch"],
     },
   },

@@ -6,7 +6,19 @@ import { createServer } from "node:http";
 
 function sse(res, n, model) {
   const events = [
-    { type: "message_start", message: { id: `msg_bench_${n}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1 } } },
+    {
+      type: "message_start",
+      message: {
+        id: `msg_bench_${n}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 100, output_tokens: 1 },
+      },
+    },
     { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
     { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: `Answer ${n}.` } },
     { type: "content_block_stop", index: 0 },
@@ -28,7 +40,17 @@ export async function startBenchApi() {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
       if (body.stream === true) return sse(res, n, body.model ?? "claude-bench");
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: `msg_bench_${n}`, type: "message", role: "assistant", model: body.model, content: [{ type: "text", text: "ok" }], stop_reason: "max_tokens", usage: { input_tokens: 1, output_tokens: 1 } }));
+      res.end(
+        JSON.stringify({
+          id: `msg_bench_${n}`,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: [{ type: "text", text: "ok" }],
+          stop_reason: "max_tokens",
+          usage: { input_tokens: 1, output_tokens: 1 },
+        }),
+      );
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -33,12 +33,19 @@ const wall = () => performance.timeOrigin + performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const rssMiB = () => process.memoryUsage.rss() / MiB;
-const endLine = JSON.stringify({ type: "assistant", message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] }, parent_tool_use_id: null, session_id: "sess-bench" });
+const endLine = JSON.stringify({
+  type: "assistant",
+  message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] },
+  parent_tool_use_id: null,
+  session_id: "sess-bench",
+});
 
 // ------------------------------------------------------------------ the recorded stream
 
 function buildStreamFile() {
-  const files = readdirSync(FIXTURES).filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-")).sort();
+  const files = readdirSync(FIXTURES)
+    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
+    .sort();
   const once = files.map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd()).join("\n");
   const linesOnce = once.split("\n").length;
   const times = Math.ceil(MIN_LINES / linesOnce);
@@ -54,7 +61,11 @@ function writeScript(name, steps) {
 }
 
 const standInEnv = (script) => ({ PATH: process.env.PATH, HOME: work, FAKE_CLAUDE_SCRIPT: script });
-const openStandIn = (script) => createClaudeEngine({ claudePath: STAND_IN, env: standInEnv(script) }).openSession({ cwd: work, permissionMode: "default", envAllow: ["FAKE_CLAUDE_SCRIPT"], idleMs: 0 }, allowAllController());
+const openStandIn = (script) =>
+  createClaudeEngine({ claudePath: STAND_IN, env: standInEnv(script) }).openSession(
+    { cwd: work, permissionMode: "default", envAllow: ["FAKE_CLAUDE_SCRIPT"], idleMs: 0 },
+    allowAllController(),
+  );
 
 // ------------------------------------------------------------------ (a) floor and (b) engine
 
@@ -113,8 +124,14 @@ async function runEngine(script, options = {}) {
 }
 
 const stream = buildStreamFile();
-const replayScript = writeScript("replay", [{ awaitIn: { type: "user" } }, { replay: stream.file, times: stream.times }, { out: endLine }]);
-process.stdout.write(`stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / MiB).toFixed(0)} MiB (recorded fixtures ×${stream.times}) replayed by a stand-in process; ${ROUNDS} interleaved rounds, medians\n\n`);
+const replayScript = writeScript("replay", [
+  { awaitIn: { type: "user" } },
+  { replay: stream.file, times: stream.times },
+  { out: endLine },
+]);
+process.stdout.write(
+  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / MiB).toFixed(0)} MiB (recorded fixtures ×${stream.times}) replayed by a stand-in process; ${ROUNDS} interleaved rounds, medians\n\n`,
+);
 
 await runEngine(writeScript("warm", [{ awaitIn: { type: "user" } }, { out: endLine }])); // probe cache, JIT
 const floorRuns = [];
@@ -128,14 +145,30 @@ for (let round = 0; round < ROUNDS; round++) {
 const floorSeconds = median(floorRuns.map((r) => r.seconds));
 const engineSeconds = median(engineRuns.map((r) => r.seconds));
 printTable([
-  { variant: "(a) pipe + split + JSON.parse", "lines/s": Math.round(stream.lines / floorSeconds).toLocaleString("en-US"), "MB/s": (stream.bytes / 1e6 / floorSeconds).toFixed(0), seconds: floorSeconds.toFixed(2), "vs floor": "1.00" },
-  { variant: "(b) engine → events", "lines/s": Math.round(stream.lines / engineSeconds).toLocaleString("en-US"), "MB/s": (stream.bytes / 1e6 / engineSeconds).toFixed(0), seconds: engineSeconds.toFixed(2), "vs floor": `${(floorSeconds / engineSeconds).toFixed(2)} (goal ≥ 0.7)` },
+  {
+    variant: "(a) pipe + split + JSON.parse",
+    "lines/s": Math.round(stream.lines / floorSeconds).toLocaleString("en-US"),
+    "MB/s": (stream.bytes / 1e6 / floorSeconds).toFixed(0),
+    seconds: floorSeconds.toFixed(2),
+    "vs floor": "1.00",
+  },
+  {
+    variant: "(b) engine → events",
+    "lines/s": Math.round(stream.lines / engineSeconds).toLocaleString("en-US"),
+    "MB/s": (stream.bytes / 1e6 / engineSeconds).toFixed(0),
+    seconds: engineSeconds.toFixed(2),
+    "vs floor": `${(floorSeconds / engineSeconds).toFixed(2)} (goal ≥ 0.7)`,
+  },
 ]);
 process.stdout.write(`events per engine run: ${engineRuns[0].events.toLocaleString("en-US")}\n\n`);
 
 // ------------------------------------------------------------------ latency
 
-const latencyScript = writeScript("latency", [{ awaitIn: { type: "user" } }, { timed: LATENCY_LINES, intervalMs: 1 }, { out: endLine }]);
+const latencyScript = writeScript("latency", [
+  { awaitIn: { type: "user" } },
+  { timed: LATENCY_LINES, intervalMs: 1 },
+  { out: endLine },
+]);
 const floorP = [];
 const engineP = [];
 const pcts = (xs) => ({ p50: percentile(xs.slice(100), 50), p99: percentile(xs.slice(100), 99) });
@@ -147,7 +180,13 @@ for (let round = 0; round < ROUNDS; round++) {
   await runEngine(latencyScript, { onText: (text) => engineLatency.push(wall() - Number(text.slice(2))) });
   engineP.push(pcts(engineLatency));
 }
-const latencyRow = (variant, ps) => ({ variant, "lines × rounds": `${LATENCY_LINES - 100} × ${ROUNDS}`, "p50 ms": median(ps.map((p) => p.p50)).toFixed(3), "p99 ms (median of rounds)": median(ps.map((p) => p.p99)).toFixed(3), "p99 ms (best round)": Math.min(...ps.map((p) => p.p99)).toFixed(3) });
+const latencyRow = (variant, ps) => ({
+  variant,
+  "lines × rounds": `${LATENCY_LINES - 100} × ${ROUNDS}`,
+  "p50 ms": median(ps.map((p) => p.p50)).toFixed(3),
+  "p99 ms (median of rounds)": median(ps.map((p) => p.p99)).toFixed(3),
+  "p99 ms (best round)": Math.min(...ps.map((p) => p.p99)).toFixed(3),
+});
 printTable([latencyRow("(a) pipe + JSON.parse", floorP), latencyRow("(b) engine → event (goal p99 ≤ 0.2)", engineP)]);
 process.stdout.write("\n");
 
@@ -156,7 +195,16 @@ process.stdout.write("\n");
 globalThis.gc?.();
 const before = rssMiB();
 const slow = await runEngine(replayScript, { slow: true });
-printTable([{ consumer: "awaits a macrotask per event", lines: stream.lines.toLocaleString("en-US"), events: slow.events.toLocaleString("en-US"), "RSS before MiB": before.toFixed(0), "peak RSS MiB": `${slow.peak.toFixed(0)} (goal < 150)`, seconds: slow.seconds.toFixed(1) }]);
+printTable([
+  {
+    consumer: "awaits a macrotask per event",
+    lines: stream.lines.toLocaleString("en-US"),
+    events: slow.events.toLocaleString("en-US"),
+    "RSS before MiB": before.toFixed(0),
+    "peak RSS MiB": `${slow.peak.toFixed(0)} (goal < 150)`,
+    seconds: slow.seconds.toFixed(1),
+  },
+]);
 process.stdout.write("\n");
 
 // ------------------------------------------------------------------ 50 live sessions
@@ -164,14 +212,18 @@ process.stdout.write("\n");
 globalThis.gc?.();
 const idle = rssMiB();
 const idleHeap = process.memoryUsage().heapUsed;
-const turnScript = writeScript("turn", [{ awaitIn: { type: "user" } }, { replay: join(FIXTURES, "c-control-bash-allow.stdout.jsonl") }]);
+const turnScript = writeScript("turn", [
+  { awaitIn: { type: "user" } },
+  { replay: join(FIXTURES, "c-control-bash-allow.stdout.jsonl") },
+]);
 const sessions = Array.from({ length: SESSIONS }, () => openStandIn(turnScript));
 await Promise.all(
   sessions.map(async (session) => {
     const runId = await session.startRun("go");
     // Read with next() and no return(): leaving a for-await loop would close the session.
     const events = session.events()[Symbol.asyncIterator]();
-    for (let r = await events.next(); r.done !== true; r = await events.next()) if (r.value.type === "run_completed" && r.value.runId === runId) return;
+    for (let r = await events.next(); r.done !== true; r = await events.next())
+      if (r.value.type === "run_completed" && r.value.runId === runId) return;
   }),
 );
 globalThis.gc?.();
@@ -179,7 +231,15 @@ const live = rssMiB();
 const liveHeap = process.memoryUsage().heapUsed;
 const pids = sessions.filter((s) => s.pid !== undefined).length;
 await Promise.all(sessions.map((s) => s.close()));
-printTable([{ sessions: SESSIONS, "live processes": pids, "RSS idle MiB": idle.toFixed(0), "RSS with sessions MiB": `${live.toFixed(0)} (goal < 300)`, "JS heap per session KiB": ((liveHeap - idleHeap) / 1024 / SESSIONS).toFixed(0) }]);
+printTable([
+  {
+    sessions: SESSIONS,
+    "live processes": pids,
+    "RSS idle MiB": idle.toFixed(0),
+    "RSS with sessions MiB": `${live.toFixed(0)} (goal < 300)`,
+    "JS heap per session KiB": ((liveHeap - idleHeap) / 1024 / SESSIONS).toFixed(0),
+  },
+]);
 process.stdout.write("\n");
 
 // ------------------------------------------------------------------ the real CLI, N turns
@@ -189,7 +249,15 @@ const home = mkdtempSync(join(work, "home-"));
 const project = mkdtempSync(join(work, "project-"));
 const real = createClaudeEngine({
   claudePath: REAL_CLI,
-  env: { PATH: process.env.PATH, HOME: home, TMPDIR: work, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: "bench-key", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+  env: {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: work,
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "bench-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  },
 }).openSession({ cwd: project, permissionMode: "default", useApiBilling: true, idleMs: 0 }, allowAllController());
 const turnMs = [];
 const iterator = real.events()[Symbol.asyncIterator]();
@@ -209,6 +277,14 @@ for (let turn = 0; turn < REAL_TURNS; turn++) {
 const realPid = real.pid;
 await real.close();
 await api.close();
-printTable([{ "real CLI": `pid ${realPid}, one process`, turns: REAL_TURNS, "first turn ms (spawn)": firstMs.toFixed(0), "later turns p50 ms": median(turnMs).toFixed(0), "p99 ms": percentile(turnMs, 99).toFixed(0) }]);
+printTable([
+  {
+    "real CLI": `pid ${realPid}, one process`,
+    turns: REAL_TURNS,
+    "first turn ms (spawn)": firstMs.toFixed(0),
+    "later turns p50 ms": median(turnMs).toFixed(0),
+    "p99 ms": percentile(turnMs, 99).toFixed(0),
+  },
+]);
 
 rmSync(work, { recursive: true, force: true });

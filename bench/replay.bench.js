@@ -44,7 +44,8 @@ function shrinkLine(line, maxBytes) {
 
 function splitIntoChunks(buffer) {
   const chunks = [];
-  for (let offset = 0; offset < buffer.length; offset += CHUNK_BYTES) chunks.push(buffer.subarray(offset, offset + CHUNK_BYTES));
+  for (let offset = 0; offset < buffer.length; offset += CHUNK_BYTES)
+    chunks.push(buffer.subarray(offset, offset + CHUNK_BYTES));
   return chunks;
 }
 
@@ -55,9 +56,15 @@ function countLines(buffer) {
 }
 
 function buildStream() {
-  const files = readdirSync(FIXTURES).filter((name) => name.endsWith(".stdout.jsonl")).sort();
-  const ordinary = Buffer.concat(files.filter((name) => !name.startsWith("r2-")).map((name) => readFileSync(join(FIXTURES, name))));
-  const r2 = readFileSync(join(FIXTURES, "r2-large-assistant-line.stdout.jsonl"), "utf8").split("\n").filter((line) => line !== "");
+  const files = readdirSync(FIXTURES)
+    .filter((name) => name.endsWith(".stdout.jsonl"))
+    .sort();
+  const ordinary = Buffer.concat(
+    files.filter((name) => !name.startsWith("r2-")).map((name) => readFileSync(join(FIXTURES, name))),
+  );
+  const r2 = readFileSync(join(FIXTURES, "r2-large-assistant-line.stdout.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
   const big = Buffer.from(`${r2.map((line) => shrinkLine(line, MAX_LINE_BYTES)).join("\n")}\n`);
   const ordinaryChunks = splitIntoChunks(ordinary);
   const bigChunks = splitIntoChunks(big);

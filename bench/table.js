@@ -8,5 +8,7 @@ export function printTable(rows) {
   const cells = rows.map((row) => columns.map((column) => String(row[column] ?? "")));
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((row) => row[i].length)));
   const line = (values) => `| ${values.map((value, i) => value.padEnd(widths[i])).join(" | ")} |`;
-  process.stdout.write(`${line(columns)}\n|${widths.map((w) => "-".repeat(w + 2)).join("|")}|\n${cells.map(line).join("\n")}\n`);
+  process.stdout.write(
+    `${line(columns)}\n|${widths.map((w) => "-".repeat(w + 2)).join("|")}|\n${cells.map(line).join("\n")}\n`,
+  );
 }

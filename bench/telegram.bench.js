@@ -89,13 +89,25 @@ await chmod(standIn, 0o755);
 const tg = await startFakeBotApi({ maxPollWaitMs: 1000 });
 tg.addUser({ id: CHAT, firstName: "Bench" });
 const configPath = join(root, "config.toml");
-await writeFile(configPath, [
-  "[telegram]", `bot_token = "${tg.token}"`, `allowed_user_ids = [${CHAT}]`, `api_root = "${tg.apiRoot}"`,
-  "[claude]", `path = "${standIn}"`,
-  "[projects.bench]", `path = "${root}"`,
-  "[limits]", "drain_seconds = 0",
-  "[state]", `dir = "${join(root, "state")}"`, "",
-].join("\n"), { mode: 0o600 });
+await writeFile(
+  configPath,
+  [
+    "[telegram]",
+    `bot_token = "${tg.token}"`,
+    `allowed_user_ids = [${CHAT}]`,
+    `api_root = "${tg.apiRoot}"`,
+    "[claude]",
+    `path = "${standIn}"`,
+    "[projects.bench]",
+    `path = "${root}"`,
+    "[limits]",
+    "drain_seconds = 0",
+    "[state]",
+    `dir = "${join(root, "state")}"`,
+    "",
+  ].join("\n"),
+  { mode: 0o600 },
+);
 const { config } = loadConfig({ configPath, env: { HOME: root } });
 const env = { ...process.env, HOME: root, CLAUDE_BENCH_LOG: standInLog };
 
@@ -111,22 +123,33 @@ const tapLogger = {
 
 async function marks() {
   const text = await readFile(standInLog, "utf8").catch(() => "");
-  return text.split("\n").filter(Boolean).map((line) => {
-    const [at, ...what] = line.split(" ");
-    return { atMs: Number(at), what: what.join(" ") };
-  });
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [at, ...what] = line.split(" ");
+      return { atMs: Number(at), what: what.join(" ") };
+    });
 }
 
 const isAnswer = (m) => /reply to continue/.test(m.text);
 
 // ------------------------------------------------------------------ 1. the burst, at Telegram's pacing
 
-const burstApp = await startTelecode({ config: () => config, env, logger: silentLogger, tuning: { pollTimeoutSeconds: 1 } });
+const burstApp = await startTelecode({
+  config: () => config,
+  env,
+  logger: silentLogger,
+  tuning: { pollTimeoutSeconds: 1 },
+});
 const sentAt = Date.now();
 tg.sendText(CHAT, "Run two thousand tool events");
 const answer = await tg.waitForBotMessage(CHAT, isAnswer, { timeoutMs: 120_000 });
 const progressId = tg.botMessages(CHAT)[0].messageId;
-await tg.waitFor(() => /Done/.test(tg.message(CHAT, progressId)?.text ?? ""), { timeoutMs: 30_000, what: "the summary" });
+await tg.waitFor(() => /Done/.test(tg.message(CHAT, progressId)?.text ?? ""), {
+  timeoutMs: 30_000,
+  what: "the summary",
+});
 await burstApp.stop({ flushTimeoutMs: 5000 });
 
 const burstMarks = await marks();
@@ -136,9 +159,18 @@ const firstCallMs = writes[0]?.atMs ?? sentAt;
 const lastCallMs = writes.at(-1)?.atMs ?? sentAt;
 const spanS = Math.max(1, (lastCallMs - firstCallMs) / 1000);
 let maxInOneSecond = 0;
-for (const call of writes) maxInOneSecond = Math.max(maxInOneSecond, writes.filter((c) => c.atMs >= call.atMs && c.atMs < call.atMs + 1000).length);
-const answerCall = tg.calls("sendMessage").find((c) => c.chatId === CHAT && c.ok && String(c.params.text ?? "").includes("reply to continue"));
-const summaryCall = tg.calls("editMessageText").filter((c) => c.chatId === CHAT && c.ok && String(c.params.text ?? "").includes("Done")).at(-1);
+for (const call of writes)
+  maxInOneSecond = Math.max(
+    maxInOneSecond,
+    writes.filter((c) => c.atMs >= call.atMs && c.atMs < call.atMs + 1000).length,
+  );
+const answerCall = tg
+  .calls("sendMessage")
+  .find((c) => c.chatId === CHAT && c.ok && String(c.params.text ?? "").includes("reply to continue"));
+const summaryCall = tg
+  .calls("editMessageText")
+  .filter((c) => c.chatId === CHAT && c.ok && String(c.params.text ?? "").includes("Done"))
+  .at(-1);
 const resultMs = at("result");
 const progress = tg.message(CHAT, progressId);
 const toolEventsSeen = progress?.revisions.length ?? 0;
@@ -156,16 +188,28 @@ tg.sendText(CHAT, "Ask me for approvals");
 let lastPrompt = answer.messageId;
 const tappedAt = [];
 for (let i = 0; i < APPROVALS; i++) {
-  const prompt = await tg.waitForBotMessage(CHAT, (m) => m.messageId > lastPrompt && m.buttons.some((b) => b.text === "✅ Allow"), { timeoutMs: 30_000 });
+  const prompt = await tg.waitForBotMessage(
+    CHAT,
+    (m) => m.messageId > lastPrompt && m.buttons.some((b) => b.text === "✅ Allow"),
+    { timeoutMs: 30_000 },
+  );
   lastPrompt = prompt.messageId;
   tappedAt.push(performance.timeOrigin + performance.now());
   tg.tapButton(CHAT, prompt.messageId, "✅ Allow");
 }
-await tg.waitForBotMessage(CHAT, (m) => isAnswer(m) && m.text.includes(`Approved ${APPROVALS} times`), { timeoutMs: 60_000 });
+await tg.waitForBotMessage(CHAT, (m) => isAnswer(m) && m.text.includes(`Approved ${APPROVALS} times`), {
+  timeoutMs: 60_000,
+});
 await tapApp.stop({ flushTimeoutMs: 5000 });
 const answers = (await marks()).filter((m) => m.what.startsWith("answer perm-"));
-const fromBridge = answers.map((a, i) => a.atMs - (tapTimes[i] ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
-const fromServer = answers.map((a, i) => a.atMs - (tappedAt[i] ?? NaN)).filter(Number.isFinite).sort((a, b) => a - b);
+const fromBridge = answers
+  .map((a, i) => a.atMs - (tapTimes[i] ?? NaN))
+  .filter(Number.isFinite)
+  .sort((a, b) => a - b);
+const fromServer = answers
+  .map((a, i) => a.atMs - (tappedAt[i] ?? NaN))
+  .filter(Number.isFinite)
+  .sort((a, b) => a - b);
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 await tg.close();
@@ -174,7 +218,9 @@ await rm(root, { recursive: true, force: true });
 // ------------------------------------------------------------------ report
 
 const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : "n/a");
-process.stdout.write(`${TOOL_EVENTS} tool events over ${((at("burst_end") - at("burst_start")) / 1000).toFixed(1)} s; the progress message had ${toolEventsSeen} states.\n\n`);
+process.stdout.write(
+  `${TOOL_EVENTS} tool events over ${((at("burst_end") - at("burst_start")) / 1000).toFixed(1)} s; the progress message had ${toolEventsSeen} states.\n\n`,
+);
 printTable([
   { measure: "Bot API writes to the chat", value: String(writes.length), goal: "" },
   { measure: "writes per second (average over the run)", value: (writes.length / spanS).toFixed(2), goal: "≤ 1.2" },
@@ -182,7 +228,15 @@ printTable([
   { measure: "429 answers", value: String(tg.calls().filter((c) => c.errorCode === 429).length), goal: "0" },
   { measure: "last event → final answer visible", value: ms((answerCall?.atMs ?? NaN) - resultMs), goal: "< 1500 ms" },
   { measure: "last event → progress summary visible", value: ms((summaryCall?.atMs ?? NaN) - resultMs), goal: "" },
-  { measure: `tap reaches bot → control_response on stdin, p50 (n=${fromBridge.length})`, value: ms(pct(fromBridge, 50)), goal: "" },
+  {
+    measure: `tap reaches bot → control_response on stdin, p50 (n=${fromBridge.length})`,
+    value: ms(pct(fromBridge, 50)),
+    goal: "",
+  },
   { measure: "tap reaches bot → control_response on stdin, p99", value: ms(pct(fromBridge, 99)), goal: "< 20 ms" },
-  { measure: "tap sent to Bot API → control_response, p99 (includes long-poll delivery)", value: ms(pct(fromServer, 99)), goal: "" },
+  {
+    measure: "tap sent to Bot API → control_response, p99 (includes long-poll delivery)",
+    value: ms(pct(fromServer, 99)),
+    goal: "",
+  },
 ]);

@@ -14,8 +14,10 @@ const MANAGED_LONG: Readonly<Record<string, string>> = {
   "--permission-prompts": "Telecode answers approvals itself",
   "--allowedTools": "set claude.allowed_tools instead",
   "--allowed-tools": "set claude.allowed_tools instead",
-  "--dangerously-skip-permissions": "it bypasses every approval; set claude.dangerously_skip_permissions = true if you really mean it",
-  "--allow-dangerously-skip-permissions": "it lets approvals be bypassed; set claude.dangerously_skip_permissions = true if you really mean it",
+  "--dangerously-skip-permissions":
+    "it bypasses every approval; set claude.dangerously_skip_permissions = true if you really mean it",
+  "--allow-dangerously-skip-permissions":
+    "it lets approvals be bypassed; set claude.dangerously_skip_permissions = true if you really mean it",
   "--bg": "a background session would detach from Telecode",
   "--background": "a background session would detach from Telecode",
   "--help": "it makes the CLI exit at once",
@@ -23,7 +25,13 @@ const MANAGED_LONG: Readonly<Record<string, string>> = {
 };
 
 /** Short flags: managed ones, and the ones that take the rest of a cluster as their value. */
-const MANAGED_SHORT: Readonly<Record<string, string>> = { p: "--print", r: "--resume", c: "--continue", h: "--help", v: "--version" };
+const MANAGED_SHORT: Readonly<Record<string, string>> = {
+  p: "--print",
+  r: "--resume",
+  c: "--continue",
+  h: "--help",
+  v: "--version",
+};
 const SHORT_WITH_VALUE = new Set(["d", "n", "w", "r"]);
 
 /**
@@ -48,7 +56,9 @@ export function validateExtraArgs(args: readonly string[]): string[] {
       for (const letter of arg.slice(1)) {
         const long = MANAGED_SHORT[letter];
         if (long !== undefined) {
-          problems.push(`claude.extra_args: "${arg}" contains -${letter} (${long}), a flag Telecode manages; ${MANAGED_LONG[long] ?? "remove it"}.`);
+          problems.push(
+            `claude.extra_args: "${arg}" contains -${letter} (${long}), a flag Telecode manages; ${MANAGED_LONG[long] ?? "remove it"}.`,
+          );
           break;
         }
         if (SHORT_WITH_VALUE.has(letter)) break;
@@ -74,7 +84,17 @@ export function buildArgs(spec: SessionSpec, ctx: ArgsContext): string[] {
   const args =
     spec.print === true
       ? ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", spec.permissionMode]
-      : ["--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--permission-mode", spec.permissionMode, "--permission-prompt-tool", "stdio"];
+      : [
+          "--output-format",
+          "stream-json",
+          "--input-format",
+          "stream-json",
+          "--verbose",
+          "--permission-mode",
+          spec.permissionMode,
+          "--permission-prompt-tool",
+          "stdio",
+        ];
   if (spec.includePartialMessages === true) args.push("--include-partial-messages");
   if (ctx.supportsHookEvents) args.push("--include-hook-events");
   if (ctx.resume !== undefined) args.push("--resume", ctx.resume);
@@ -82,7 +102,8 @@ export function buildArgs(spec: SessionSpec, ctx: ArgsContext): string[] {
   if (spec.model !== undefined && spec.model !== "") args.push("--model", spec.model);
   if (spec.effort !== undefined) args.push("--effort", spec.effort);
   // Only tools someone named: a default list would silently skip approvals in prompting modes.
-  if (spec.allowedTools !== undefined && spec.allowedTools.length > 0) args.push("--allowedTools", spec.allowedTools.join(","));
+  if (spec.allowedTools !== undefined && spec.allowedTools.length > 0)
+    args.push("--allowedTools", spec.allowedTools.join(","));
   if (spec.dangerouslySkipPermissions === true) args.push("--dangerously-skip-permissions");
   if (spec.extraArgs !== undefined) args.push(...spec.extraArgs);
   if (spec.print === true) args.push("--", ctx.prompt ?? "");

@@ -43,7 +43,12 @@ export class ClaudeProcess {
   #sawStdout = false;
   #shutdown: Promise<ExitInfo> | undefined;
 
-  private constructor(child: ChildProcessByStdio<Writable, Readable, Readable>, pid: number, tag: string, options: SpawnOptions) {
+  private constructor(
+    child: ChildProcessByStdio<Writable, Readable, Readable>,
+    pid: number,
+    tag: string,
+    options: SpawnOptions,
+  ) {
     this.#child = child;
     this.#tag = tag;
     this.pid = pid;
@@ -87,7 +92,14 @@ export class ClaudeProcess {
       });
       child.once("error", (error: NodeJS.ErrnoException) => {
         if (error.code === "ENOENT") reject(notFoundError(options.file, options.file, error));
-        else reject(new ClaudeError("claude.spawn_failed", `Claude Code could not be started (${error.message}); check claude.path and the project directory.`, { cause: error }));
+        else
+          reject(
+            new ClaudeError(
+              "claude.spawn_failed",
+              `Claude Code could not be started (${error.message}); check claude.path and the project directory.`,
+              { cause: error },
+            ),
+          );
       });
       child.once("spawn", () => {
         if (child.pid === undefined) return;

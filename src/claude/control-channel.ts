@@ -7,7 +7,12 @@ import type { Clock, TimerHandle } from "./clock.js";
 import { ClaudeError } from "./errors.js";
 import type { Logger } from "./logger.js";
 
-type Outgoing = { subtype: string; resolve(r: Record<string, unknown>): void; reject(e: Error): void; timer: TimerHandle };
+type Outgoing = {
+  subtype: string;
+  resolve(r: Record<string, unknown>): void;
+  reject(e: Error): void;
+  timer: TimerHandle;
+};
 type Incoming = { subtype: string; controller: AbortController };
 
 export type ControlChannelOptions = {
@@ -31,13 +36,22 @@ export class ControlChannel {
   }
 
   /** Sends one of our requests and resolves with the CLI's `response` payload. */
-  request(request: OutgoingControlRequest, timeoutMs = this.#opts.timeoutMs ?? 15_000): Promise<Record<string, unknown>> {
+  request(
+    request: OutgoingControlRequest,
+    timeoutMs = this.#opts.timeoutMs ?? 15_000,
+  ): Promise<Record<string, unknown>> {
     if (this.#closedWith !== undefined) return Promise.reject(this.#closedWith);
     const id = request.subtype === "initialize" ? `init_${this.#nextId++}` : `telecode_${this.#nextId++}`;
     return new Promise((resolve, reject) => {
       const timer = this.#opts.clock.setTimer(timeoutMs, () => {
         if (!this.#outgoing.delete(id)) return;
-        reject(new ClaudeError("claude.control_timeout", `Claude Code did not answer ${request.subtype} within ${Math.round(timeoutMs / 1000)} s; try again, or end the session if it keeps happening.`, { details: { subtype: request.subtype } }));
+        reject(
+          new ClaudeError(
+            "claude.control_timeout",
+            `Claude Code did not answer ${request.subtype} within ${Math.round(timeoutMs / 1000)} s; try again, or end the session if it keeps happening.`,
+            { details: { subtype: request.subtype } },
+          ),
+        );
       });
       this.#outgoing.set(id, { subtype: request.subtype, resolve, reject, timer });
       this.#opts.write(encodeControlRequest(id, request)).catch((error: unknown) => {
@@ -61,7 +75,12 @@ export class ControlChannel {
     this.#outgoing.delete(r.request_id);
     pending.timer.cancel();
     if (r.subtype === "success") pending.resolve(r.response ?? {});
-    else pending.reject(new ClaudeError("claude.control_failed", `Claude Code refused ${pending.subtype}: ${r.error}.`, { details: { errorCode: r.error_code } }));
+    else
+      pending.reject(
+        new ClaudeError("claude.control_failed", `Claude Code refused ${pending.subtype}: ${r.error}.`, {
+          details: { errorCode: r.error_code },
+        }),
+      );
   }
 
   /**

@@ -19,6 +19,8 @@ export function denyAllController(message = NOBODY_TO_APPROVE_MESSAGE): SessionC
 }
 
 /** Asks `ask` for every request; `ask` should stop waiting when `signal` aborts (withdrawn or session end). */
-export function askController(ask: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>): SessionController {
+export function askController(
+  ask: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>,
+): SessionController {
   return { decide: (request, ctx) => ask(request, ctx.signal) };
 }

@@ -62,20 +62,31 @@ async function onCanUseTool(ctx: IncomingContext, requestId: string, request: Ap
   if (signal === undefined) return;
   let decision: ApprovalDecision;
   try {
-    decision = await untilAborted(ctx.controller.decide(request, { signal, run: ctx.run(), session: ctx.session }), signal);
+    decision = await untilAborted(
+      ctx.controller.decide(request, { signal, run: ctx.run(), session: ctx.session }),
+      signal,
+    );
   } catch (error) {
     if (!ctx.channel.isPending(requestId)) return; // withdrawn, or already answered at close
     if (signal.aborted) {
       decision = { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
     } else {
       ctx.logger.error({ err: error, requestId }, "claude.decide_failed");
-      decision = { behavior: "deny", message: "Telecode could not decide on this request because of an internal error; continue without this tool.", by: "error" };
+      decision = {
+        behavior: "deny",
+        message: "Telecode could not decide on this request because of an internal error; continue without this tool.",
+        by: "error",
+      };
     }
   }
   await answerPermission(ctx, requestId, decision);
 }
 
-async function onHookCallback(ctx: IncomingContext, requestId: string, request: WireHookCallbackRequest): Promise<void> {
+async function onHookCallback(
+  ctx: IncomingContext,
+  requestId: string,
+  request: WireHookCallbackRequest,
+): Promise<void> {
   const signal = ctx.channel.beginIncoming(requestId, "hook_callback");
   if (signal === undefined) return;
   let output: Record<string, unknown> = {};
@@ -94,7 +105,11 @@ async function onHookCallback(ctx: IncomingContext, requestId: string, request: 
 }
 
 /** Handles one control_request line; `approval` is the translator's view of a can_use_tool. */
-export async function handleControlRequest(ctx: IncomingContext, message: WireControlRequest, approval: ApprovalRequest | undefined): Promise<void> {
+export async function handleControlRequest(
+  ctx: IncomingContext,
+  message: WireControlRequest,
+  approval: ApprovalRequest | undefined,
+): Promise<void> {
   const { request_id: requestId, request } = message;
   if (request.subtype === "can_use_tool" && approval !== undefined) return onCanUseTool(ctx, requestId, approval);
   if (request.subtype === "hook_callback" && typeof request["callback_id"] === "string") {
@@ -102,12 +117,16 @@ export async function handleControlRequest(ctx: IncomingContext, message: WireCo
   }
   if (ctx.channel.beginIncoming(requestId, request.subtype) === undefined) return;
   // The CLI answers unknown subtypes this way itself; it moves on instead of waiting.
-  await ctx.channel.answer(requestId, encodeControlError(requestId, `Unsupported control request subtype: ${request.subtype}`)).catch(() => undefined);
+  await ctx.channel
+    .answer(requestId, encodeControlError(requestId, `Unsupported control request subtype: ${request.subtype}`))
+    .catch(() => undefined);
 }
 
 /** Denies a still-pending request because the session is ending (written before stdin closes). */
 export async function denyForSessionEnd(ctx: IncomingContext, requestId: string): Promise<void> {
   const subtype = ctx.channel.subtypeOf(requestId);
-  if (subtype === "can_use_tool") await answerPermission(ctx, requestId, { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" });
-  else if (subtype !== undefined) await ctx.channel.answer(requestId, encodeHookOutput(requestId, {})).catch(() => undefined);
+  if (subtype === "can_use_tool")
+    await answerPermission(ctx, requestId, { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" });
+  else if (subtype !== undefined)
+    await ctx.channel.answer(requestId, encodeHookOutput(requestId, {})).catch(() => undefined);
 }

@@ -7,10 +7,21 @@ import { ClaudeError } from "./errors.js";
 
 const STDERR_QUOTE_CHARS = 1_000;
 
-export type CompletionFields = { ok: boolean; answer?: string; error?: string; interrupted?: boolean; costUsd?: number };
+export type CompletionFields = {
+  ok: boolean;
+  answer?: string;
+  error?: string;
+  interrupted?: boolean;
+  costUsd?: number;
+};
 
 /** The run_completed event; a cancelled run reads "cancelled" (no error), never ok. */
-export function runCompletedEvent(run: { id: string; cancelled: boolean; startedAt: number }, fields: CompletionFields, nowMs: number, sessionId: string | undefined): RunCompleted {
+export function runCompletedEvent(
+  run: { id: string; cancelled: boolean; startedAt: number },
+  fields: CompletionFields,
+  nowMs: number,
+  sessionId: string | undefined,
+): RunCompleted {
   const event: RunCompleted = {
     type: "run_completed",
     runId: run.id,
@@ -40,15 +51,27 @@ export function processEndError(end: ProcessEnd): ClaudeError {
   const { exit, stderrTail: tail } = end;
   const details = { exitCode: exit.code, signal: exit.signal, stderrTail: tail };
   if (end.endReason === "silence") {
-    return new ClaudeError("claude.exited", `Claude Code produced no output for ${formatDurationMs(end.silentMs)} and was stopped; send your message again to resume the session.`, { details });
+    return new ClaudeError(
+      "claude.exited",
+      `Claude Code produced no output for ${formatDurationMs(end.silentMs)} and was stopped; send your message again to resume the session.`,
+      { details },
+    );
   }
   if (end.endReason === "close") return new ClaudeError("claude.exited", "The session was closed.", { details });
   if (!end.hadOutput && (exit.code !== 0 || exit.signal !== null)) {
     const quoted = tail === "" ? "(nothing on stderr)" : excerpt(tail.slice(-STDERR_QUOTE_CHARS), STDERR_QUOTE_CHARS);
-    return new ClaudeError("claude.exited", `Claude Code exited with ${describeExit(exit)} before any output: ${quoted}. Check claude.extra_args, and that \`claude\` starts in a terminal.`, { details });
+    return new ClaudeError(
+      "claude.exited",
+      `Claude Code exited with ${describeExit(exit)} before any output: ${quoted}. Check claude.extra_args, and that \`claude\` starts in a terminal.`,
+      { details },
+    );
   }
   const lastLine = tail.split("\n").pop() ?? "";
-  return new ClaudeError("claude.exited", `Claude Code exited unexpectedly (${describeExit(exit)})${lastLine === "" ? "" : `: ${excerpt(lastLine, 300)}`}; send your message again to resume the session.`, { details });
+  return new ClaudeError(
+    "claude.exited",
+    `Claude Code exited unexpectedly (${describeExit(exit)})${lastLine === "" ? "" : `: ${excerpt(lastLine, 300)}`}; send your message again to resume the session.`,
+    { details },
+  );
 }
 
 /** "no output for 10 min; still running: Bash `npm test`. You can cancel the run." */

@@ -63,7 +63,12 @@ export class SessionWatchdogs {
         this.#watch.start();
         break;
       case "tool_started":
-        this.#openTools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${excerpt(event.title, 80)}\`` : `${event.name} ${excerpt(event.title, 80)}`);
+        this.#openTools.set(
+          event.toolUseId,
+          event.kind === "command"
+            ? `${event.name} \`${excerpt(event.title, 80)}\``
+            : `${event.name} ${excerpt(event.title, 80)}`,
+        );
         break;
       case "tool_finished":
         this.#openTools.delete(event.toolUseId);
@@ -71,7 +76,11 @@ export class SessionWatchdogs {
       case "task_changed":
         // A live background task (a subagent, a long Bash) makes long silences normal.
         if (event.phase === "finished") this.#liveTasks.delete(event.taskId);
-        else this.#liveTasks.set(event.taskId, `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`);
+        else
+          this.#liveTasks.set(
+            event.taskId,
+            `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`,
+          );
         break;
       case "turn_finished":
         this.#openTools.clear();
@@ -98,6 +107,11 @@ export class SessionWatchdogs {
   }
 
   #stallNote(silentMs: number): TelecodeEvent {
-    return { type: "note", kind: "stall", key: "stall", text: stallNoteText(silentMs, [...this.#openTools.values(), ...this.#liveTasks.values()]) };
+    return {
+      type: "note",
+      kind: "stall",
+      key: "stall",
+      text: stallNoteText(silentMs, [...this.#openTools.values(), ...this.#liveTasks.values()]),
+    };
   }
 }

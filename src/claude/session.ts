@@ -21,7 +21,13 @@ import { SessionWatchdogs } from "./session-watchdogs.js";
 import type { ClaudeSession, RunInfo, SessionController, SessionSpec, StartRunOptions } from "./spec.js";
 import { createTranslator, type Translator } from "./translator.js";
 
-export type SessionDeps = { command: string; baseEnv: NodeJS.ProcessEnv; probe: CliProbe; clock: Clock; logger: Logger };
+export type SessionDeps = {
+  command: string;
+  baseEnv: NodeJS.ProcessEnv;
+  probe: CliProbe;
+  clock: Clock;
+  logger: Logger;
+};
 
 /** Why we ended a process ourselves (undefined: it ended on its own). */
 type EndReason = "idle" | "cancel" | "silence" | "close";
@@ -37,7 +43,13 @@ type Link = {
   silentMs: number;
 };
 
-type Run = RunInfo & { startedAt: number; link: Link | undefined; cancelled: boolean; done: boolean; cancelTimer: TimerHandle | undefined };
+type Run = RunInfo & {
+  startedAt: number;
+  link: Link | undefined;
+  cancelled: boolean;
+  done: boolean;
+  cancelTimer: TimerHandle | undefined;
+};
 
 const DEFAULTS = { idleMs: 30 * 60_000, stallNoteMs: 10 * 60_000, hardSilenceMs: 2 * 3_600_000, cancelGraceMs: 5_000 };
 
@@ -119,9 +131,23 @@ export class Session implements ClaudeSession {
   }
 
   async startRun(prompt: string, options: StartRunOptions = {}): Promise<string> {
-    if (this.#closed) throw new ClaudeError("claude.session_closed", "This session is closed; open a new one to continue.");
-    if (this.#run !== undefined) throw new ClaudeError("claude.run_in_flight", "A run is already in progress in this session; wait for it or cancel it first.", { details: { runId: this.#run.id } });
-    const run: Run = { id: options.runId ?? randomUUID(), unattended: options.unattended === true, startedAt: this.#deps.clock.now(), link: undefined, cancelled: false, done: false, cancelTimer: undefined };
+    if (this.#closed)
+      throw new ClaudeError("claude.session_closed", "This session is closed; open a new one to continue.");
+    if (this.#run !== undefined)
+      throw new ClaudeError(
+        "claude.run_in_flight",
+        "A run is already in progress in this session; wait for it or cancel it first.",
+        { details: { runId: this.#run.id } },
+      );
+    const run: Run = {
+      id: options.runId ?? randomUUID(),
+      unattended: options.unattended === true,
+      startedAt: this.#deps.clock.now(),
+      link: undefined,
+      cancelled: false,
+      done: false,
+      cancelTimer: undefined,
+    };
     this.#run = run;
     this.#watch.cancelIdle();
     this.#watch.start();
@@ -194,7 +220,12 @@ export class Session implements ClaudeSession {
 
   #liveLink(): Link | undefined {
     const link = this.#link;
-    return link !== undefined && link.proc.exitInfo === undefined && link.endReason === undefined && this.#spec.print !== true ? link : undefined;
+    return link !== undefined &&
+      link.proc.exitInfo === undefined &&
+      link.endReason === undefined &&
+      this.#spec.print !== true
+      ? link
+      : undefined;
   }
 
   async #ensureLink(): Promise<Link> {
@@ -209,7 +240,11 @@ export class Session implements ClaudeSession {
 
   async #spawn(prompt: string | undefined): Promise<Link> {
     const spec = this.#spec;
-    const env = buildChildEnv(this.#deps.baseEnv, { envAllow: spec.envAllow, useApiBilling: spec.useApiBilling, disableCron: spec.disableCron });
+    const env = buildChildEnv(this.#deps.baseEnv, {
+      envAllow: spec.envAllow,
+      useApiBilling: spec.useApiBilling,
+      disableCron: spec.disableCron,
+    });
     const info = await this.#deps.probe.probe(this.#deps.command, env);
     const resume = this.#sessionId;
     const args = buildArgs(spec, {
@@ -232,15 +267,30 @@ export class Session implements ClaudeSession {
       this.#watch.activity();
       link.framer.push(chunk);
     };
-    link.proc = await ClaudeProcess.start({ file: info.path, args, cwd: spec.cwd, env, clock: this.#deps.clock, onStdout });
-    link.channel = new ControlChannel({ write: (line) => link.proc.write(line), clock: this.#deps.clock, logger: this.#deps.logger });
+    link.proc = await ClaudeProcess.start({
+      file: info.path,
+      args,
+      cwd: spec.cwd,
+      env,
+      clock: this.#deps.clock,
+      onStdout,
+    });
+    link.channel = new ControlChannel({
+      write: (line) => link.proc.write(line),
+      clock: this.#deps.clock,
+      logger: this.#deps.logger,
+    });
     link.finished = link.proc.closed.then((exit) => this.#onProcessClosed(link, exit));
     this.#link = link;
     this.#updateReading();
     this.#deps.logger.info({ pid: link.proc.pid, args, cwd: spec.cwd, version: info.version }, "claude.spawned");
     if (spec.dangerouslySkipPermissions === true) {
       this.#deps.logger.warn({ pid: link.proc.pid }, "claude.approvals_bypassed");
-      this.#emit({ type: "note", kind: "warning", text: "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again." });
+      this.#emit({
+        type: "note",
+        kind: "warning",
+        text: "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.",
+      });
     }
     if (spec.print === true) {
       link.proc.endInput();
@@ -253,7 +303,11 @@ export class Session implements ClaudeSession {
         .catch((error: unknown) => {
           if (link.proc.exitInfo !== undefined || link.endReason !== undefined) return;
           this.#deps.logger.warn({ err: error }, "claude.initialize_failed");
-          this.#emit({ type: "note", kind: "warning", text: `Claude Code did not complete the initialize handshake: ${messageOf(error)}` });
+          this.#emit({
+            type: "note",
+            kind: "warning",
+            text: `Claude Code did not complete the initialize handshake: ${messageOf(error)}`,
+          });
         });
     }
     return link;
@@ -271,13 +325,22 @@ export class Session implements ClaudeSession {
     await this.#gate.settled;
     const tail = this.#emitAll(link, link.translator.end());
     if (tail !== undefined) await tail;
-    const error = processEndError({ exit, endReason: link.endReason, silentMs: link.silentMs, hadOutput: link.proc.hasOutput, stderrTail: link.proc.stderrTail() });
+    const error = processEndError({
+      exit,
+      endReason: link.endReason,
+      silentMs: link.silentMs,
+      hadOutput: link.proc.hasOutput,
+      stderrTail: link.proc.stderrTail(),
+    });
     link.channel.close(error);
     if (this.#link === link) this.#link = undefined;
     this.#watch.processGone();
     const run = this.#run;
     const expected = link.endReason !== undefined || (exit.code === 0 && exit.signal === null);
-    this.#deps.logger[expected ? "info" : "warn"]({ pid: link.proc.pid, exit, reason: link.endReason, stderrTail: expected ? undefined : link.proc.stderrTail() }, "claude.exited");
+    this.#deps.logger[expected ? "info" : "warn"](
+      { pid: link.proc.pid, exit, reason: link.endReason, stderrTail: expected ? undefined : link.proc.stderrTail() },
+      "claude.exited",
+    );
     if (run !== undefined && run.link === link && !run.done) {
       this.#completeRun(run, { ok: false, error: error.message });
     } else if (!expected && this.#spec.print !== true) {
@@ -329,7 +392,8 @@ export class Session implements ClaudeSession {
           if (!link.channel.withdraw(message.request_id)) return undefined;
           break;
         case "system":
-          if (message.subtype === "init" && typeof message["session_id"] === "string") this.#sessionId = message["session_id"];
+          if (message.subtype === "init" && typeof message["session_id"] === "string")
+            this.#sessionId = message["session_id"];
           break;
         case "result":
           if (message.session_id !== "") this.#sessionId = message.session_id;
@@ -342,7 +406,11 @@ export class Session implements ClaudeSession {
     const pending = this.#emitAll(link, events);
     if (!isDecodeProblem(message) && message.type === "control_request") {
       const approval = events.find((e) => e.type === "approval_requested");
-      void handleControlRequest(this.#incoming(link), message, approval?.type === "approval_requested" ? approval.request : undefined);
+      void handleControlRequest(
+        this.#incoming(link),
+        message,
+        approval?.type === "approval_requested" ? approval.request : undefined,
+      );
     }
     return pending;
   }
@@ -384,7 +452,12 @@ export class Session implements ClaudeSession {
     const run = this.#run;
     // Turns the CLI starts by itself (a background agent finished) never complete someone's run.
     if (run !== undefined && !run.done && turn.origin.kind === "user") {
-      const fields: CompletionFields = { ok: turn.ok, answer: turn.answer, interrupted: turn.interrupted, costUsd: turn.costUsd };
+      const fields: CompletionFields = {
+        ok: turn.ok,
+        answer: turn.answer,
+        interrupted: turn.interrupted,
+        costUsd: turn.costUsd,
+      };
       if (turn.error !== undefined) fields.error = turn.error;
       this.#completeRun(run, fields);
     } else if (run === undefined) {
@@ -409,7 +482,8 @@ export class Session implements ClaudeSession {
     if (this.#closed || this.#spec.print === true || idleMs <= 0) return;
     this.#watch.scheduleIdle(idleMs, () => {
       const link = this.#liveLink();
-      if (link === undefined || this.#run !== undefined || link.translator.isTurnOpen || link.channel.pendingCount > 0) return;
+      if (link === undefined || this.#run !== undefined || link.translator.isTurnOpen || link.channel.pendingCount > 0)
+        return;
       this.#deps.logger.info({ pid: link.proc.pid, idleMs }, "claude.idle_close");
       void this.#endLink(link, "idle");
     });

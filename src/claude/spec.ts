@@ -6,7 +6,9 @@ import type { PermissionAnswer } from "../wire/index.js";
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
 
 /** Hook matchers sent in the initialize request; their callbacks come back to `hookCallback`. */
-export type HookMatchers = Readonly<Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]>>;
+export type HookMatchers = Readonly<
+  Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]>
+>;
 
 export type SessionSpec = {
   /** The project directory the CLI runs in. */
@@ -75,7 +77,11 @@ export interface SessionController {
   /** Every can_use_tool goes here; must resolve to exactly one answer. */
   decide(request: ApprovalRequest, ctx: DecideContext): Promise<ApprovalDecision>;
   /** Our own hook callbacks (ids from `SessionSpec.hooks`). Returns the hook output object. */
-  hookCallback?(callbackId: string, input: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  hookCallback?(
+    callbackId: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
   /** Awaited after a result line is translated and BEFORE its turn_finished (and run_completed) are delivered. */
   beforeTurnFinished?(ctx: { session: SessionControls; turn: TurnFinished }): Promise<void>;
 }

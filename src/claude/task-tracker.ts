@@ -25,7 +25,8 @@ export class TaskTracker {
     else if (m.subtype === "task_notification") phase = "finished";
     else {
       const patch = m["patch"];
-      const patchStatus = typeof patch === "object" && patch !== null ? (patch as Record<string, unknown>)["status"] : undefined;
+      const patchStatus =
+        typeof patch === "object" && patch !== null ? (patch as Record<string, unknown>)["status"] : undefined;
       if (typeof patchStatus === "string") status = patchStatus;
       phase = status !== undefined && TASK_END_STATUSES.has(status) ? "finished" : "updated";
     }

@@ -34,7 +34,14 @@ export function resultDetail(content: unknown): string {
   for (const block of content as unknown[]) {
     if (typeof block !== "object" || block === null) continue;
     const b = block as Record<string, unknown>;
-    const part = typeof b["text"] === "string" ? b["text"] : typeof b["tool_name"] === "string" ? b["tool_name"] : typeof b["type"] === "string" ? `[${b["type"]}]` : "";
+    const part =
+      typeof b["text"] === "string"
+        ? b["text"]
+        : typeof b["tool_name"] === "string"
+          ? b["tool_name"]
+          : typeof b["type"] === "string"
+            ? `[${b["type"]}]`
+            : "";
     text = text === "" ? part : `${text}\n${part}`;
     if (text.length > TOOL_DETAIL_MAX_CHARS) break;
   }

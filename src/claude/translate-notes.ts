@@ -3,7 +3,12 @@
 // decides nothing about state (the translator owns which notes to emit and when).
 import { formatCount, formatDurationMs } from "../domain/index.js";
 import type { ClockFormatter, NoteEmitted } from "../domain/index.js";
-import type { WireRateLimitEvent, WireSystemApiRetry, WireSystemCompactBoundary, WireSystemMessage } from "../wire/index.js";
+import type {
+  WireRateLimitEvent,
+  WireSystemApiRetry,
+  WireSystemCompactBoundary,
+  WireSystemMessage,
+} from "../wire/index.js";
 
 /** "API error 529 (overloaded) — retrying in 1.2 s, attempt 2/10". */
 export function apiRetryText(m: WireSystemApiRetry): string {
@@ -71,8 +76,14 @@ export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter): Not
   const resets = resetTime(info, clock);
   switch (info.status) {
     case "allowed_warning": {
-      const used = typeof info.utilization === "number" ? `${Math.round(info.utilization * 100)}% used` : "almost used up";
-      return { type: "note", kind: "rate_limit", key, text: `${label} limit ${used}${resets === undefined ? "" : `, resets ${resets}`}` };
+      const used =
+        typeof info.utilization === "number" ? `${Math.round(info.utilization * 100)}% used` : "almost used up";
+      return {
+        type: "note",
+        kind: "rate_limit",
+        key,
+        text: `${label} limit ${used}${resets === undefined ? "" : `, resets ${resets}`}`,
+      };
     }
     case "rejected": {
       if (isCoveredByOverage(info)) {
@@ -81,7 +92,13 @@ export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter): Not
       if (!isValidResetsAt(info.resetsAt) || resets === undefined) {
         return { type: "note", kind: "rate_limit", key, text: `Rate limited (${label} limit reached)` };
       }
-      return { type: "note", kind: "rate_limit", key, text: `Rate limited until ${resets} (${label} limit reached)`, untilMs: info.resetsAt * 1000 };
+      return {
+        type: "note",
+        kind: "rate_limit",
+        key,
+        text: `Rate limited until ${resets} (${label} limit reached)`,
+        untilMs: info.resetsAt * 1000,
+      };
     }
     default:
       return undefined;
@@ -102,7 +119,11 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
       const name = field(m, "hook_name") ?? "hook";
       const exit = typeof m["exit_code"] === "number" ? ` (exit ${m["exit_code"]})` : "";
       const stderr = field(m, "stderr");
-      return { type: "note", kind: "warning", text: `Hook ${name} ${outcome}${exit}${stderr === undefined ? "" : `: ${stderr.slice(0, 300)}`}` };
+      return {
+        type: "note",
+        kind: "warning",
+        text: `Hook ${name} ${outcome}${exit}${stderr === undefined ? "" : `: ${stderr.slice(0, 300)}`}`,
+      };
     }
     case "informational": {
       const content = field(m, "content");
@@ -113,7 +134,9 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
       const text = field(m, "text");
       if (text === undefined) return undefined;
       const key = field(m, "key");
-      return key === undefined ? { type: "note", kind: "info", text } : { type: "note", kind: "info", text, key: `notification:${key}` };
+      return key === undefined
+        ? { type: "note", kind: "info", text }
+        : { type: "note", kind: "info", text, key: `notification:${key}` };
     }
     case "local_command_output": {
       const content = field(m, "content");
@@ -127,7 +150,11 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
     }
     case "session_writes_lost": {
       const code = field(m, "error_code") ?? "write error";
-      return { type: "note", kind: "warning", text: `Claude Code could not save part of the session (${code}); free disk space to keep resuming it.` };
+      return {
+        type: "note",
+        kind: "warning",
+        text: `Claude Code could not save part of the session (${code}); free disk space to keep resuming it.`,
+      };
     }
     default:
       return undefined;

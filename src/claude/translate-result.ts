@@ -27,7 +27,12 @@ function num(value: unknown): number {
 }
 
 function contextTokensOf(usage: WireUsage): number {
-  return num(usage.input_tokens) + num(usage.cache_read_input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.output_tokens);
+  return (
+    num(usage.input_tokens) +
+    num(usage.cache_read_input_tokens) +
+    num(usage.cache_creation_input_tokens) +
+    num(usage.output_tokens)
+  );
 }
 
 function contextWindowOf(modelUsage: WireResultMessage["modelUsage"], facts: TurnFacts): number | undefined {
@@ -57,13 +62,17 @@ export function buildUsage(result: WireResultMessage, facts: TurnFacts): UsageRe
   const usage = typeof result.usage === "object" && result.usage !== null ? result.usage : undefined;
   const event: UsageReported = {
     type: "usage",
-    inputTokens: usage === undefined ? 0 : num(usage.input_tokens) + num(usage.cache_read_input_tokens) + num(usage.cache_creation_input_tokens),
+    inputTokens:
+      usage === undefined
+        ? 0
+        : num(usage.input_tokens) + num(usage.cache_read_input_tokens) + num(usage.cache_creation_input_tokens),
     outputTokens: usage === undefined ? 0 : num(usage.output_tokens),
     costUsd: Math.round(num(result.total_cost_usd) * 1e6) / 1e6,
   };
   if (facts.lastUsage !== undefined) {
     const window = contextWindowOf(result.modelUsage, facts);
-    if (window !== undefined) event.contextPercent = Math.round((contextTokensOf(facts.lastUsage) / window) * 1000) / 10;
+    if (window !== undefined)
+      event.contextPercent = Math.round((contextTokensOf(facts.lastUsage) / window) * 1000) / 10;
   }
   return event;
 }

@@ -95,7 +95,13 @@ class ClaudeTranslator implements Translator {
   push(message: WireMessage | WireDecodeProblem): readonly TelecodeEvent[] {
     if (isDecodeProblem(message)) {
       this.#decodeProblems += 1;
-      return [{ type: "note", kind: "warning", text: `Skipped a line from Claude Code that could not be read: ${message.reason}.` }];
+      return [
+        {
+          type: "note",
+          kind: "warning",
+          text: `Skipped a line from Claude Code that could not be read: ${message.reason}.`,
+        },
+      ];
     }
     const m = message;
     try {
@@ -145,7 +151,11 @@ class ClaudeTranslator implements Translator {
       // Backstop only: fields the decoder does not check are guarded where they are read.
       this.#translationErrors += 1;
       const why = error instanceof Error ? error.message : String(error);
-      this.#out.push({ type: "note", kind: "warning", text: `Could not translate a ${String(m.type)} line from Claude Code (${why}).` });
+      this.#out.push({
+        type: "note",
+        kind: "warning",
+        text: `Could not translate a ${String(m.type)} line from Claude Code (${why}).`,
+      });
     }
     return this.#flush();
   }
@@ -153,7 +163,13 @@ class ClaudeTranslator implements Translator {
   end(): readonly TelecodeEvent[] {
     if (!this.#turnOpen) return NO_EVENTS;
     this.#turnOpen = false;
-    return [{ type: "note", kind: "warning", text: "Claude Code's output ended in the middle of a turn; it did not report a result." }];
+    return [
+      {
+        type: "note",
+        kind: "warning",
+        text: "Claude Code's output ended in the middle of a turn; it did not report a result.",
+      },
+    ];
   }
 
   #flush(): readonly TelecodeEvent[] {
@@ -196,7 +212,9 @@ class ClaudeTranslator implements Translator {
     this.#lastText = "";
     this.#lastUsage = undefined;
     this.#lastModel = undefined;
-    const origin = this.#taskFinishedSinceResult ? { kind: "self" as const, reason: "task-notification" } : { kind: "user" as const };
+    const origin = this.#taskFinishedSinceResult
+      ? { kind: "self" as const, reason: "task-notification" }
+      : { kind: "user" as const };
     this.#taskFinishedSinceResult = false;
     this.#out.push({ type: "turn_started", sessionId: this.#sessionId, turn: this.#turnNumber, origin });
   }
@@ -213,7 +231,8 @@ class ClaudeTranslator implements Translator {
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
-    if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd)) this.#previousTotalCostUsd = m.total_cost_usd;
+    if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd))
+      this.#previousTotalCostUsd = m.total_cost_usd;
     this.#turnOpen = false;
     this.#taskFinishedSinceResult = false;
   }
@@ -275,7 +294,8 @@ class ClaudeTranslator implements Translator {
       return;
     }
     for (const block of content) {
-      if (block.type === "tool_result") this.#toolResult(block as { tool_use_id: string; content?: unknown; is_error?: boolean }, m.parent_tool_use_id);
+      if (block.type === "tool_result")
+        this.#toolResult(block as { tool_use_id: string; content?: unknown; is_error?: boolean }, m.parent_tool_use_id);
       else if (block.type === "text") this.#localCommandNote((block as { text: string }).text);
     }
   }
@@ -329,7 +349,11 @@ class ClaudeTranslator implements Translator {
         });
         return;
       case "compact_boundary":
-        this.#out.push({ type: "note", kind: "compaction", text: compactionText(m as Parameters<typeof compactionText>[0]) });
+        this.#out.push({
+          type: "note",
+          kind: "compaction",
+          text: compactionText(m as Parameters<typeof compactionText>[0]),
+        });
         return;
       case "task_progress": {
         const toolUseId = m["tool_use_id"];

@@ -2,7 +2,15 @@
 // fixed, with how). Runs what it can even when the config does not load.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, homeDirOf, loadConfig, locateConfigFile, resolveDataDir, type Config, type Env } from "../config/index.js";
+import {
+  ConfigError,
+  homeDirOf,
+  loadConfig,
+  locateConfigFile,
+  resolveDataDir,
+  type Config,
+  type Env,
+} from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
 
@@ -13,7 +21,12 @@ export type CheckResult = Readonly<{ status: CheckStatus; label: string; detail:
 export type DoctorOptions = { configPath?: string | undefined; env: Env; cwd: string; platform: NodeJS.Platform };
 
 const ok = (label: string, detail: string): CheckResult => ({ status: "ok", label, detail });
-const warn = (label: string, detail: string, fix?: string): CheckResult => ({ status: "warn", label, detail, ...(fix === undefined ? {} : { fix }) });
+const warn = (label: string, detail: string, fix?: string): CheckResult => ({
+  status: "warn",
+  label,
+  detail,
+  ...(fix === undefined ? {} : { fix }),
+});
 const fail = (label: string, detail: string, fix: string): CheckResult => ({ status: "fail", label, detail, fix });
 
 function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: Config | null } {
@@ -25,14 +38,27 @@ function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: 
     }
     const results = [ok("config", config.file)];
     for (const warning of warnings) {
-      if (warning.code === "config.readable_by_others") results.push(fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${config.file}`));
-      else results.push(warn("approvals", "claude.dangerously_skip_permissions is on: every tool runs without asking", "set it to false unless this machine is a disposable sandbox"));
+      if (warning.code === "config.readable_by_others")
+        results.push(
+          fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${config.file}`),
+        );
+      else
+        results.push(
+          warn(
+            "approvals",
+            "claude.dangerously_skip_permissions is on: every tool runs without asking",
+            "set it to false unless this machine is a disposable sandbox",
+          ),
+        );
     }
     return { results, config };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const detail = error.problems.length > 0 ? error.problems.join("\n") : error.message;
-    const fix = error.code === "config.not_found" ? "run `telecode init`, or pass the right --config" : "edit the file (docs/configuration.md lists every key) or run `telecode init`";
+    const fix =
+      error.code === "config.not_found"
+        ? "run `telecode init`, or pass the right --config"
+        : "edit the file (docs/configuration.md lists every key) or run `telecode init`";
     return { results: [fail("config", detail, fix)], config: null };
   }
 }
@@ -41,24 +67,52 @@ async function checkTelegram(config: Config): Promise<CheckResult[]> {
   const { botToken, apiRoot, allowedUserIds } = config.telegram;
   const results: CheckResult[] = [];
   if (botToken === null) {
-    results.push(fail("bot token", "not set", "set telegram.bot_token or TELECODE_BOT_TOKEN (`telecode init` does it)"));
+    results.push(
+      fail("bot token", "not set", "set telegram.bot_token or TELECODE_BOT_TOKEN (`telecode init` does it)"),
+    );
   } else {
     const me = await getMe(apiRoot, botToken);
     if (me.ok) {
       results.push(ok("Bot API", `reachable at ${apiRoot}`), ok("bot token", `valid: @${me.bot.username}`));
     } else if (me.reason === "unreachable") {
-      results.push(fail("Bot API", `cannot reach ${apiRoot}: ${me.description}`, "check the network or proxy, or telegram.api_root"));
+      results.push(
+        fail(
+          "Bot API",
+          `cannot reach ${apiRoot}: ${me.description}`,
+          "check the network or proxy, or telegram.api_root",
+        ),
+      );
     } else {
-      results.push(ok("Bot API", `reachable at ${apiRoot}`), fail("bot token", `rejected by Telegram (${me.description})`, "copy the token from @BotFather (/token) and run `telecode init`"));
+      results.push(
+        ok("Bot API", `reachable at ${apiRoot}`),
+        fail(
+          "bot token",
+          `rejected by Telegram (${me.description})`,
+          "copy the token from @BotFather (/token) and run `telecode init`",
+        ),
+      );
     }
   }
   results.push(
     allowedUserIds.length > 0
       ? ok("allowed users", allowedUserIds.join(", "))
-      : fail("allowed users", "telegram.allowed_user_ids is empty, so nobody can use the bot", "add your user id, or run `telecode init` to find it"),
+      : fail(
+          "allowed users",
+          "telegram.allowed_user_ids is empty, so nobody can use the bot",
+          "add your user id, or run `telecode init` to find it",
+        ),
   );
-  if (config.projects.length === 0) results.push(fail("projects", "none configured", "add a [projects.NAME] table with a path, or run `telecode init`"));
-  for (const project of config.projects) results.push(ok(`project ${project.name}`, `${project.path}${project.isDefault || config.projects.length === 1 ? " (default)" : ""}`));
+  if (config.projects.length === 0)
+    results.push(
+      fail("projects", "none configured", "add a [projects.NAME] table with a path, or run `telecode init`"),
+    );
+  for (const project of config.projects)
+    results.push(
+      ok(
+        `project ${project.name}`,
+        `${project.path}${project.isDefault || config.projects.length === 1 ? " (default)" : ""}`,
+      ),
+    );
   return results;
 }
 
@@ -70,10 +124,25 @@ async function checkClaude(config: Config | null, options: DoctorOptions): Promi
   const probe = await probeClaude(command, options.env);
   const install = `npm i -g @anthropic-ai/claude-code@${tested}`;
   if (!probe.found) results.push(fail("Claude CLI", probe.description, `${install}, or set claude.path`));
-  else if (compareVersions(probe.version, tested) < 0) results.push(fail("Claude CLI", `${probe.version} is older than ${tested}, the version Telecode is tested with`, install));
-  else if (compareVersions(probe.version, tested) > 0) results.push(warn("Claude CLI", `${probe.version} is newer than ${tested}, the version Telecode is tested with`, `if something misbehaves: ${install}`));
+  else if (compareVersions(probe.version, tested) < 0)
+    results.push(
+      fail("Claude CLI", `${probe.version} is older than ${tested}, the version Telecode is tested with`, install),
+    );
+  else if (compareVersions(probe.version, tested) > 0)
+    results.push(
+      warn(
+        "Claude CLI",
+        `${probe.version} is newer than ${tested}, the version Telecode is tested with`,
+        `if something misbehaves: ${install}`,
+      ),
+    );
   else results.push(ok("Claude CLI", `${probe.version} (the tested version)`));
-  const login = checkClaudeLogin({ env: options.env, homeDir: homeDirOf(options.env), useApiBilling: config?.claude.useApiBilling ?? false, platform: options.platform });
+  const login = checkClaudeLogin({
+    env: options.env,
+    homeDir: homeDirOf(options.env),
+    useApiBilling: config?.claude.useApiBilling ?? false,
+    platform: options.platform,
+  });
   if (login.status === "ok") results.push(ok("Claude login", login.how));
   else if (login.status === "unknown") results.push(warn("Claude login", login.description, login.fix));
   else results.push(fail("Claude login", login.description, login.fix));
@@ -88,7 +157,13 @@ function checkState(dir: string): CheckResult[] {
     rmSync(probe);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
-    return [fail("data directory", `${dir} is not writable (${code})`, "fix its permissions, or set state.dir / TELECODE_DATA_DIR")];
+    return [
+      fail(
+        "data directory",
+        `${dir} is not writable (${code})`,
+        "fix its permissions, or set state.dir / TELECODE_DATA_DIR",
+      ),
+    ];
   }
   const results = [ok("data directory", dir)];
   try {
@@ -97,15 +172,28 @@ function checkState(dir: string): CheckResult[] {
       const integrity = store.integrityCheck();
       results.push(
         integrity === "ok"
-          ? ok("database", `${store.path} (schema ${store.schemaVersion}${store.appliedMigrations.length > 0 ? ", just migrated" : ""})`)
-          : fail("database", `integrity check: ${integrity}`, `stop Telecode and move ${store.path} aside; it starts a new one`),
+          ? ok(
+              "database",
+              `${store.path} (schema ${store.schemaVersion}${store.appliedMigrations.length > 0 ? ", just migrated" : ""})`,
+            )
+          : fail(
+              "database",
+              `integrity check: ${integrity}`,
+              `stop Telecode and move ${store.path} aside; it starts a new one`,
+            ),
       );
     } finally {
       store.close();
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    results.push(fail("database", message.split("\n", 1)[0] ?? message, "see the message; moving the file aside starts a new database"));
+    results.push(
+      fail(
+        "database",
+        message.split("\n", 1)[0] ?? message,
+        "see the message; moving the file aside starts a new database",
+      ),
+    );
   }
   return results;
 }

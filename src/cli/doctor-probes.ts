@@ -22,7 +22,13 @@ export type IncomingMessage = { updateId: number; from: TelegramUser; text: stri
 
 type BotApiResult<T> = { ok: true; result: T } | BotApiFailure;
 
-async function callBotApi<T>(apiRoot: string, token: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<BotApiResult<T>> {
+async function callBotApi<T>(
+  apiRoot: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<BotApiResult<T>> {
   const url = `${apiRoot}/bot${token}/${method}`;
   let response: Response;
   try {
@@ -41,22 +47,53 @@ async function callBotApi<T>(apiRoot: string, token: string, method: string, par
   try {
     body = await response.json();
   } catch {
-    return { ok: false, reason: "unreachable", description: `HTTP ${response.status} with a body that is not JSON (is api_root a Bot API server?)` };
+    return {
+      ok: false,
+      reason: "unreachable",
+      description: `HTTP ${response.status} with a body that is not JSON (is api_root a Bot API server?)`,
+    };
   }
   const answer = body as { ok?: unknown; result?: unknown; description?: unknown; error_code?: unknown };
   if (answer.ok === true) return { ok: true, result: answer.result as T };
   const description = typeof answer.description === "string" ? answer.description : `HTTP ${response.status}`;
-  return { ok: false, reason: "rejected", description: redactSecrets(`${typeof answer.error_code === "number" ? `${answer.error_code} ` : ""}${description}`, [token]) };
+  return {
+    ok: false,
+    reason: "rejected",
+    description: redactSecrets(
+      `${typeof answer.error_code === "number" ? `${answer.error_code} ` : ""}${description}`,
+      [token],
+    ),
+  };
 }
 
 /** Asks Telegram who the bot is; the token is valid exactly when this succeeds. */
-export async function getMe(apiRoot: string, token: string, signal?: AbortSignal): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
-  const result = await callBotApi<{ id: number; username?: string; first_name?: string }>(apiRoot, token, "getMe", {}, signal);
+export async function getMe(
+  apiRoot: string,
+  token: string,
+  signal?: AbortSignal,
+): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
+  const result = await callBotApi<{ id: number; username?: string; first_name?: string }>(
+    apiRoot,
+    token,
+    "getMe",
+    {},
+    signal,
+  );
   if (!result.ok) return result;
-  return { ok: true, bot: { id: result.result.id, username: result.result.username ?? "", firstName: result.result.first_name ?? "" } };
+  return {
+    ok: true,
+    bot: { id: result.result.id, username: result.result.username ?? "", firstName: result.result.first_name ?? "" },
+  };
 }
 
-type WireUpdate = { update_id: number; message?: { date?: number; text?: string; from?: { id: number; is_bot?: boolean; first_name?: string; last_name?: string; username?: string } } };
+type WireUpdate = {
+  update_id: number;
+  message?: {
+    date?: number;
+    text?: string;
+    from?: { id: number; is_bot?: boolean; first_name?: string; last_name?: string; username?: string };
+  };
+};
 
 /**
  * Long-polls for updates from `offset` and returns the messages people sent, plus the offset
@@ -107,12 +144,19 @@ export function probeClaude(command: string, env: Env): Promise<ClaudeProbe> {
     execFile(command, ["--version"], { env: { ...env }, timeout: 30_000 }, (error, stdout) => {
       if (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        const description = code === "ENOENT" ? `${command} was not found${command.includes("/") ? "" : " on PATH"}` : `${command} --version failed: ${error.message.split("\n", 1)[0] ?? ""}`;
+        const description =
+          code === "ENOENT"
+            ? `${command} was not found${command.includes("/") ? "" : " on PATH"}`
+            : `${command} --version failed: ${error.message.split("\n", 1)[0] ?? ""}`;
         resolve({ found: false, description });
         return;
       }
       const version = /\d+\.\d+\.\d+/.exec(String(stdout))?.[0];
-      resolve(version === undefined ? { found: false, description: `${command} --version printed no version; is it the Claude Code CLI?` } : { found: true, version });
+      resolve(
+        version === undefined
+          ? { found: false, description: `${command} --version printed no version; is it the Claude Code CLI?` }
+          : { found: true, version },
+      );
     });
   });
 }
@@ -130,7 +174,9 @@ export function compareVersions(a: string, b: string): number {
 
 /** The CLI version Telecode's tests run against: the pinned devDependency in our package.json. */
 export function testedClaudeVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { devDependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    devDependencies?: Record<string, string>;
+  };
   const pinned = pkg.devDependencies?.["@anthropic-ai/claude-code"] ?? "";
   return /\d+\.\d+\.\d+/.exec(pinned)?.[0] ?? "unknown";
 }
@@ -141,21 +187,32 @@ export type LoginCheck =
   | { status: "missing"; description: string; fix: string };
 
 /** Whether the CLI can reach a model: API billing with a key, a token, or a stored login. */
-export function checkClaudeLogin(options: { env: Env; homeDir: string; useApiBilling: boolean; platform: NodeJS.Platform }): LoginCheck {
+export function checkClaudeLogin(options: {
+  env: Env;
+  homeDir: string;
+  useApiBilling: boolean;
+  platform: NodeJS.Platform;
+}): LoginCheck {
   const { env } = options;
   const has = (name: string): boolean => (env[name] ?? "") !== "";
   if (options.useApiBilling) {
     return has("ANTHROPIC_API_KEY")
       ? { status: "ok", how: "API billing (ANTHROPIC_API_KEY is set)" }
-      : { status: "missing", description: "claude.use_api_billing is on but ANTHROPIC_API_KEY is not set", fix: "export ANTHROPIC_API_KEY for Telecode, or set claude.use_api_billing = false" };
+      : {
+          status: "missing",
+          description: "claude.use_api_billing is on but ANTHROPIC_API_KEY is not set",
+          fix: "export ANTHROPIC_API_KEY for Telecode, or set claude.use_api_billing = false",
+        };
   }
   if (has("CLAUDE_CODE_OAUTH_TOKEN")) return { status: "ok", how: "CLAUDE_CODE_OAUTH_TOKEN is set" };
   if (has("ANTHROPIC_AUTH_TOKEN")) return { status: "ok", how: "ANTHROPIC_AUTH_TOKEN is set" };
   const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(options.homeDir, ".claude");
-  if (existsSync(join(configDir, ".credentials.json"))) return { status: "ok", how: `logged in (${join(configDir, ".credentials.json")})` };
+  if (existsSync(join(configDir, ".credentials.json")))
+    return { status: "ok", how: `logged in (${join(configDir, ".credentials.json")})` };
   const fix = has("ANTHROPIC_API_KEY")
     ? "ANTHROPIC_API_KEY is set but not passed to the CLI: set claude.use_api_billing = true, or run `claude` and /login"
     : "run `claude` once and log in with /login, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
-  if (options.platform === "darwin") return { status: "unknown", description: "no stored login found (on macOS it may be in the keychain)", fix };
+  if (options.platform === "darwin")
+    return { status: "unknown", description: "no stored login found (on macOS it may be in the keychain)", fix };
   return { status: "missing", description: "the Claude CLI is not logged in", fix };
 }

@@ -17,7 +17,10 @@ const MARK: Readonly<Record<CheckResult["status"], string>> = { ok: "✓", warn:
 export function formatCheck(check: CheckResult, labelWidth: number): string {
   const indent = " ".repeat(labelWidth + 3);
   const [first = "", ...rest] = check.detail.split("\n");
-  const lines = [`${MARK[check.status]} ${check.label.padEnd(labelWidth)} ${first}`, ...rest.map((line) => `${indent}${line}`)];
+  const lines = [
+    `${MARK[check.status]} ${check.label.padEnd(labelWidth)} ${first}`,
+    ...rest.map((line) => `${indent}${line}`),
+  ];
   if (check.fix !== undefined) lines.push(`${indent}fix: ${check.fix}`);
   return lines.join("\n");
 }
@@ -28,7 +31,11 @@ export type DoctorDeps = { cwd?: string; platform?: NodeJS.Platform };
 export async function runDoctor(argv: string[], io: CommandIo, deps: DoctorDeps = {}): Promise<number> {
   let values: { config?: string | undefined; help?: boolean | undefined };
   try {
-    values = parseArgs({ args: argv, strict: true, options: { config: { type: "string" }, help: { type: "boolean", short: "h" } } }).values;
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }).values;
   } catch (error) {
     io.stderr.write(`telecode doctor: ${error instanceof Error ? error.message : String(error)}\n\n${DOCTOR_HELP}`);
     return 2;
@@ -37,7 +44,12 @@ export async function runDoctor(argv: string[], io: CommandIo, deps: DoctorDeps 
     io.stdout.write(DOCTOR_HELP);
     return 0;
   }
-  const checks = await collectDoctorChecks({ configPath: values.config, env: io.env, cwd: deps.cwd ?? process.cwd(), platform: deps.platform ?? process.platform });
+  const checks = await collectDoctorChecks({
+    configPath: values.config,
+    env: io.env,
+    cwd: deps.cwd ?? process.cwd(),
+    platform: deps.platform ?? process.platform,
+  });
   const width = Math.max(...checks.map((c) => c.label.length));
   const secrets = [io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""];
   io.stdout.write(`${redactSecrets(checks.map((c) => formatCheck(c, width)).join("\n"), secrets)}\n`);

@@ -3,30 +3,58 @@
 // a look at the Claude CLI. Each takes its answer from a flag when one was given.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { BOT_TOKEN_PATTERN, CONFIG_PERMISSION_MODES, expandHome, type ClaudeConfig, type Env } from "../config/index.js";
-import { checkClaudeLogin, compareVersions, describeUser, getMe, getMessages, probeClaude, testedClaudeVersion, type BotInfo } from "./doctor-probes.js";
+import {
+  BOT_TOKEN_PATTERN,
+  CONFIG_PERMISSION_MODES,
+  expandHome,
+  type ClaudeConfig,
+  type Env,
+} from "../config/index.js";
+import {
+  checkClaudeLogin,
+  compareVersions,
+  describeUser,
+  getMe,
+  getMessages,
+  probeClaude,
+  testedClaudeVersion,
+  type BotInfo,
+} from "./doctor-probes.js";
 import { InitFailed, type InitUi, type SelectOption } from "./init-ui.js";
 
 type Mode = ClaudeConfig["permissionMode"];
 
 const TOKEN_EXPECTED = 'A bot token looks like "123456789:AA…"; @BotFather shows it after /newbot (or /token).';
 
-export async function askBotToken(ui: InitUi, given: string | undefined, apiRoot: string): Promise<{ token: string; bot: BotInfo }> {
+export async function askBotToken(
+  ui: InitUi,
+  given: string | undefined,
+  apiRoot: string,
+): Promise<{ token: string; bot: BotInfo }> {
   let token = given;
   for (;;) {
     if (token === undefined) {
       if (!ui.interactive) throw new InitFailed("No bot token: pass --bot-token or set TELECODE_BOT_TOKEN.");
-      token = (await ui.secret("Bot token (from @BotFather)", (value) => (BOT_TOKEN_PATTERN.test(value.trim()) ? undefined : TOKEN_EXPECTED))).trim();
+      token = (
+        await ui.secret("Bot token (from @BotFather)", (value) =>
+          BOT_TOKEN_PATTERN.test(value.trim()) ? undefined : TOKEN_EXPECTED,
+        )
+      ).trim();
     }
-    if (!BOT_TOKEN_PATTERN.test(token)) throw new InitFailed(`That bot token is not in the right form. ${TOKEN_EXPECTED}`);
+    if (!BOT_TOKEN_PATTERN.test(token))
+      throw new InitFailed(`That bot token is not in the right form. ${TOKEN_EXPECTED}`);
     const me = await getMe(apiRoot, token);
     if (me.ok) {
       ui.success(`Bot token works: @${me.bot.username} (${me.bot.firstName})`);
       return { token, bot: me.bot };
     }
-    if (me.reason === "unreachable") throw new InitFailed(`Could not reach the Telegram Bot API at ${apiRoot} (${me.description}). Check the network, or pass --api-root.`);
+    if (me.reason === "unreachable")
+      throw new InitFailed(
+        `Could not reach the Telegram Bot API at ${apiRoot} (${me.description}). Check the network, or pass --api-root.`,
+      );
     const problem = `Telegram refused this token (${me.description}).`;
-    if (!ui.interactive || given !== undefined) throw new InitFailed(`${problem} Copy the token from @BotFather again.`);
+    if (!ui.interactive || given !== undefined)
+      throw new InitFailed(`${problem} Copy the token from @BotFather again.`);
     ui.warn(`${problem} Paste it again.`);
     token = undefined;
   }
@@ -37,24 +65,43 @@ export async function askBotToken(ui: InitUi, given: string | undefined, apiRoot
  * and asks to confirm. Messages sent before init started are skipped, so nobody who wrote to
  * the bot earlier is let in by accident. Acknowledges what it read, so the bridge starts clean.
  */
-export async function findUserIds(ui: InitUi, options: { given: readonly string[]; assumeYes: boolean; apiRoot: string; token: string; bot: BotInfo; waitSeconds: number }): Promise<number[]> {
+export async function findUserIds(
+  ui: InitUi,
+  options: {
+    given: readonly string[];
+    assumeYes: boolean;
+    apiRoot: string;
+    token: string;
+    bot: BotInfo;
+    waitSeconds: number;
+  },
+): Promise<number[]> {
   if (options.given.length > 0) {
     const ids = options.given.flatMap((g) => g.split(",")).map((g) => g.trim());
     const bad = ids.filter((id) => !/^[1-9]\d{0,15}$/.test(id));
     if (bad.length > 0) throw new InitFailed(`--user-id must be a numeric Telegram user id (got ${bad.join(", ")}).`);
     return ids.map(Number);
   }
-  if (!ui.interactive && !options.assumeYes) throw new InitFailed("No user id: pass --user-id, or --yes to accept whoever messages the bot first.");
+  if (!ui.interactive && !options.assumeYes)
+    throw new InitFailed("No user id: pass --user-id, or --yes to accept whoever messages the bot first.");
   const { apiRoot, token } = options;
   const drained = await getMessages(apiRoot, token, { timeoutSeconds: 0 });
-  if (!drained.ok) throw new InitFailed(`Could not read the bot's messages (${drained.description}). If the bot has a webhook, remove it, then run init again.`);
+  if (!drained.ok)
+    throw new InitFailed(
+      `Could not read the bot's messages (${drained.description}). If the bot has a webhook, remove it, then run init again.`,
+    );
   let offset = drained.nextOffset;
-  ui.info(`Now send any message to @${options.bot.username} from your Telegram account (waiting up to ${Math.round(options.waitSeconds / 60)} min).`);
+  ui.info(
+    `Now send any message to @${options.bot.username} from your Telegram account (waiting up to ${Math.round(options.waitSeconds / 60)} min).`,
+  );
   const deadline = Date.now() + options.waitSeconds * 1000;
   while (Date.now() < deadline) {
     const timeoutSeconds = Math.max(1, Math.min(25, Math.ceil((deadline - Date.now()) / 1000)));
     const polled = await getMessages(apiRoot, token, { ...(offset === undefined ? {} : { offset }), timeoutSeconds });
-    if (!polled.ok) throw new InitFailed(`Could not read the bot's messages (${polled.description}). Check the network and run init again.`);
+    if (!polled.ok)
+      throw new InitFailed(
+        `Could not read the bot's messages (${polled.description}). Check the network and run init again.`,
+      );
     offset = polled.nextOffset;
     for (const message of polled.messages) {
       const excerpt = message.text.length > 40 ? `${message.text.slice(0, 40)}…` : message.text;
@@ -66,7 +113,9 @@ export async function findUserIds(ui: InitUi, options: { given: readonly string[
       return [message.from.id];
     }
   }
-  throw new InitFailed(`No message reached @${options.bot.username} in time. Send it a message and run init again, or pass --user-id.`);
+  throw new InitFailed(
+    `No message reached @${options.bot.username} in time. Send it a message and run init again, or pass --user-id.`,
+  );
 }
 
 function directoryProblem(path: string): string | undefined {
@@ -75,12 +124,18 @@ function directoryProblem(path: string): string | undefined {
   return stat.isDirectory() ? undefined : `${path} is not a directory`;
 }
 
-export async function askProjectDir(ui: InitUi, options: { given: string | undefined; assumeYes: boolean; cwd: string; homeDir: string }): Promise<string> {
+export async function askProjectDir(
+  ui: InitUi,
+  options: { given: string | undefined; assumeYes: boolean; cwd: string; homeDir: string },
+): Promise<string> {
   const absolute = (value: string): string => resolve(options.cwd, expandHome(value.trim(), options.homeDir));
   let answer = options.given;
   if (answer === undefined) {
     if (ui.interactive) {
-      answer = await ui.text("Project directory Claude works in", { initial: options.cwd, validate: (value) => directoryProblem(absolute(value)) });
+      answer = await ui.text("Project directory Claude works in", {
+        initial: options.cwd,
+        validate: (value) => directoryProblem(absolute(value)),
+      });
     } else if (options.assumeYes) {
       answer = options.cwd;
     } else {
@@ -89,7 +144,8 @@ export async function askProjectDir(ui: InitUi, options: { given: string | undef
   }
   const path = absolute(answer);
   const problem = directoryProblem(path);
-  if (problem !== undefined) throw new InitFailed(`The project directory must exist: ${problem}. Create it or pass another --project-dir.`);
+  if (problem !== undefined)
+    throw new InitFailed(`The project directory must exist: ${problem}. Create it or pass another --project-dir.`);
   return path;
 }
 
@@ -105,21 +161,36 @@ const MODE_CHOICES: SelectOption<Mode>[] = [
 export async function askMode(ui: InitUi, given: string | undefined): Promise<Mode> {
   if (given !== undefined) {
     const mode = CONFIG_PERMISSION_MODES.find((m) => m === given);
-    if (mode === undefined) throw new InitFailed(`--mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")} (got ${given}).`);
+    if (mode === undefined)
+      throw new InitFailed(`--mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")} (got ${given}).`);
     return mode;
   }
   return ui.interactive ? ui.select("Permission mode for new sessions", MODE_CHOICES, "default") : "default";
 }
 
 /** Reports on the CLI; a missing or logged-out CLI is a warning here (doctor fails on it). */
-export async function reportClaude(ui: InitUi, options: { env: Env; homeDir: string; platform: NodeJS.Platform }): Promise<void> {
+export async function reportClaude(
+  ui: InitUi,
+  options: { env: Env; homeDir: string; platform: NodeJS.Platform },
+): Promise<void> {
   const command = options.env["TELECODE_CLAUDE_PATH"] || "claude";
   const probe = await probeClaude(command, options.env);
   const tested = testedClaudeVersion();
-  if (!probe.found) ui.warn(`Claude Code CLI: ${probe.description}. Install it with \`npm i -g @anthropic-ai/claude-code@${tested}\`, or set claude.path.`);
-  else if (compareVersions(probe.version, tested) < 0) ui.warn(`Claude Code CLI ${probe.version} is older than ${tested}, the version Telecode is tested with. Update it.`);
+  if (!probe.found)
+    ui.warn(
+      `Claude Code CLI: ${probe.description}. Install it with \`npm i -g @anthropic-ai/claude-code@${tested}\`, or set claude.path.`,
+    );
+  else if (compareVersions(probe.version, tested) < 0)
+    ui.warn(
+      `Claude Code CLI ${probe.version} is older than ${tested}, the version Telecode is tested with. Update it.`,
+    );
   else ui.success(`Claude Code CLI ${probe.version}`);
-  const login = checkClaudeLogin({ env: options.env, homeDir: options.homeDir, useApiBilling: false, platform: options.platform });
+  const login = checkClaudeLogin({
+    env: options.env,
+    homeDir: options.homeDir,
+    useApiBilling: false,
+    platform: options.platform,
+  });
   if (login.status === "ok") ui.success(`Claude login: ${login.how}`);
   else ui.warn(`Claude login: ${login.description}. Fix: ${login.fix}.`);
 }

@@ -22,7 +22,10 @@ export type InitUi = {
   success(message: string): void;
   warn(message: string): void;
   outro(message: string): void;
-  text(message: string, options?: { initial?: string; validate?: (value: string) => string | undefined }): Promise<string>;
+  text(
+    message: string,
+    options?: { initial?: string; validate?: (value: string) => string | undefined },
+  ): Promise<string>;
   secret(message: string, validate?: (value: string) => string | undefined): Promise<string>;
   confirm(message: string, initial?: boolean): Promise<boolean>;
   select<T extends string>(message: string, options: SelectOption<T>[], initial: T): Promise<T>;
@@ -36,7 +39,8 @@ function answered<T>(value: T): Exclude<T, symbol> {
 /** Questions and messages through @clack/prompts on the given streams. */
 export function createPromptUi(input: Readable, output: Writable): InitUi {
   const common = { input, output };
-  const check = (validate?: (value: string) => string | undefined) => (validate === undefined ? undefined : (value: string | undefined) => validate(value ?? ""));
+  const check = (validate?: (value: string) => string | undefined) =>
+    validate === undefined ? undefined : (value: string | undefined) => validate(value ?? "");
   return {
     interactive: true,
     intro: (title) => prompts.intro(title, common),
@@ -57,12 +61,26 @@ export function createPromptUi(input: Readable, output: Writable): InitUi {
     },
     secret: async (message, validate) => {
       const checked = check(validate);
-      return answered(await prompts.password({ message, ...common, ...(checked === undefined ? {} : { validate: checked }) }));
+      return answered(
+        await prompts.password({ message, ...common, ...(checked === undefined ? {} : { validate: checked }) }),
+      );
     },
-    confirm: async (message, initial = true) => answered(await prompts.confirm({ message, initialValue: initial, ...common })),
+    confirm: async (message, initial = true) =>
+      answered(await prompts.confirm({ message, initialValue: initial, ...common })),
     select: async <T extends string>(message: string, options: SelectOption<T>[], initial: T): Promise<T> => {
-      const choices = options.map((o) => ({ value: o.value, label: o.label, ...(o.hint === undefined ? {} : { hint: o.hint }) }));
-      return answered(await prompts.select<T>({ message, options: choices as Parameters<typeof prompts.select<T>>[0]["options"], initialValue: initial, ...common }));
+      const choices = options.map((o) => ({
+        value: o.value,
+        label: o.label,
+        ...(o.hint === undefined ? {} : { hint: o.hint }),
+      }));
+      return answered(
+        await prompts.select<T>({
+          message,
+          options: choices as Parameters<typeof prompts.select<T>>[0]["options"],
+          initialValue: initial,
+          ...common,
+        }),
+      );
     },
   };
 }
@@ -71,7 +89,9 @@ export function createPromptUi(input: Readable, output: Writable): InitUi {
 export function createPlainUi(stdout: NodeJS.WritableStream): InitUi {
   const line = (prefix: string) => (message: string) => void stdout.write(`${prefix}${message}\n`);
   const refuse = (): Promise<never> =>
-    Promise.reject(new InitFailed("A question came up in non-interactive mode. Pass the missing flag (see `telecode init --help`)."));
+    Promise.reject(
+      new InitFailed("A question came up in non-interactive mode. Pass the missing flag (see `telecode init --help`)."),
+    );
   return {
     interactive: false,
     intro: line(""),

@@ -3,7 +3,15 @@
 import { existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { DEFAULT_API_ROOT, homeDirOf, loadConfig, locateConfigFile, projectNameFor, renderConfigFile, writeConfigFile } from "../config/index.js";
+import {
+  DEFAULT_API_ROOT,
+  homeDirOf,
+  loadConfig,
+  locateConfigFile,
+  projectNameFor,
+  renderConfigFile,
+  writeConfigFile,
+} from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./main.js";
 import { askBotToken, askMode, askProjectDir, findUserIds, reportClaude } from "./init-steps.js";
@@ -68,7 +76,9 @@ export async function runInit(argv: string[], io: CommandIo, deps: InitDeps = {}
   try {
     flags = parse(argv);
   } catch (error) {
-    io.stderr.write(`telecode init: ${redactSecrets(error instanceof Error ? error.message : String(error), envSecrets(io))}\n\n${INIT_HELP}`);
+    io.stderr.write(
+      `telecode init: ${redactSecrets(error instanceof Error ? error.message : String(error), envSecrets(io))}\n\n${INIT_HELP}`,
+    );
     return 2;
   }
   if (flags.help === true) {
@@ -89,38 +99,70 @@ export async function runInit(argv: string[], io: CommandIo, deps: InitDeps = {}
     }
     if (error instanceof InitFailed) {
       // Messages may quote a flag's value, and a token pasted into the wrong flag is a common slip.
-      io.stderr.write(`telecode init: ${redactSecrets(error.message, [...envSecrets(io), flags["bot-token"] ?? ""])}\n`);
+      io.stderr.write(
+        `telecode init: ${redactSecrets(error.message, [...envSecrets(io), flags["bot-token"] ?? ""])}\n`,
+      );
       return 1;
     }
     throw error;
   }
 }
 
-async function setUp(ui: InitUi, flags: ReturnType<typeof parse>, assumeYes: boolean, io: CommandIo, deps: InitDeps): Promise<void> {
+async function setUp(
+  ui: InitUi,
+  flags: ReturnType<typeof parse>,
+  assumeYes: boolean,
+  io: CommandIo,
+  deps: InitDeps,
+): Promise<void> {
   const env = io.env;
   const cwd = deps.cwd ?? process.cwd();
   const homeDir = homeDirOf(env);
   const location = locateConfigFile({ flag: flags.config, env, cwd });
   ui.intro("Telecode set-up");
   if (existsSync(location.path) && !assumeYes) {
-    if (!ui.interactive) throw new InitFailed(`${location.path} already exists. Pass --yes to replace it, or --config to write elsewhere.`);
-    if (!(await ui.confirm(`${location.path} exists. Replace it?`, false))) throw new InitCancelled("kept the existing file");
+    if (!ui.interactive)
+      throw new InitFailed(
+        `${location.path} already exists. Pass --yes to replace it, or --config to write elsewhere.`,
+      );
+    if (!(await ui.confirm(`${location.path} exists. Replace it?`, false)))
+      throw new InitCancelled("kept the existing file");
   }
   const apiRoot = (flags["api-root"] ?? DEFAULT_API_ROOT).replace(/\/+$/, "");
   const tokenFromEnv = flags["bot-token"] === undefined && (env["TELECODE_BOT_TOKEN"] ?? "") !== "";
-  const { token, bot } = await askBotToken(ui, flags["bot-token"] ?? (tokenFromEnv ? env["TELECODE_BOT_TOKEN"] : undefined), apiRoot);
+  const { token, bot } = await askBotToken(
+    ui,
+    flags["bot-token"] ?? (tokenFromEnv ? env["TELECODE_BOT_TOKEN"] : undefined),
+    apiRoot,
+  );
   const waitSeconds = Number(flags["wait-seconds"] ?? 300);
-  if (!Number.isFinite(waitSeconds) || waitSeconds <= 0) throw new InitFailed("--wait-seconds must be a positive number of seconds.");
-  const allowedUserIds = await findUserIds(ui, { given: flags["user-id"] ?? [], assumeYes, apiRoot, token, bot, waitSeconds });
+  if (!Number.isFinite(waitSeconds) || waitSeconds <= 0)
+    throw new InitFailed("--wait-seconds must be a positive number of seconds.");
+  const allowedUserIds = await findUserIds(ui, {
+    given: flags["user-id"] ?? [],
+    assumeYes,
+    apiRoot,
+    token,
+    bot,
+    waitSeconds,
+  });
   const projectDir = await askProjectDir(ui, { given: flags["project-dir"], assumeYes, cwd, homeDir });
   const permissionMode = await askMode(ui, flags.mode);
   await reportClaude(ui, { env, homeDir, platform: deps.platform ?? process.platform });
 
-  const text = renderConfigFile({ botToken: tokenFromEnv ? null : token, allowedUserIds, apiRoot, project: { name: projectNameFor(projectDir), path: projectDir }, permissionMode });
+  const text = renderConfigFile({
+    botToken: tokenFromEnv ? null : token,
+    allowedUserIds,
+    apiRoot,
+    project: { name: projectNameFor(projectDir), path: projectDir },
+    permissionMode,
+  });
   writeConfigFile(location.path, text);
   // What was written must load; a failure here is a bug in init, so let it surface as one.
   loadConfig({ configPath: location.path, env });
   ui.success(`Wrote ${location.path} (mode 0600)${tokenFromEnv ? "; the token stays in TELECODE_BOT_TOKEN" : ""}`);
   const configFlag = location.source === "flag" ? ` --config ${location.path}` : "";
-  ui.outro(`Next: \`telecode doctor${configFlag}\` to check everything, then \`telecode${configFlag}\` to start the bridge (or \`telecode service install${configFlag}\` to keep it running).`);
+  ui.outro(
+    `Next: \`telecode doctor${configFlag}\` to check everything, then \`telecode${configFlag}\` to start the bridge (or \`telecode service install${configFlag}\` to keep it running).`,
+  );
 }

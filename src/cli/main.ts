@@ -15,12 +15,30 @@ type Command = {
 
 /** Subcommands, loaded lazily so `telecode --help` stays fast. */
 const commands: Record<string, Command> = {
-  init: { summary: "set up Telecode: bot token, your user id, project, mode; writes the config", run: async (argv, io) => (await import("./init.js")).runInit(argv, io) },
-  doctor: { summary: "check config, bot token, Bot API, Claude CLI, data directory and database", run: async (argv, io) => (await import("./doctor.js")).runDoctor(argv, io) },
-  service: { summary: "install or uninstall a systemd user unit / launchd agent for the bridge", run: async (argv, io) => (await import("./service.js")).runService(argv, io) },
-  serve: { summary: "run the Telegram bridge (the default when no command is given)", run: async (argv, io) => (await import("./serve.js")).runServe(argv, io) },
-  replay: { summary: "print the events of a recorded Claude Code stream", run: async (argv, io) => (await import("./replay.js")).runReplay(argv, io) },
-  run: { summary: "run Claude Code once in this terminal: live progress, approvals, the answer on stdout", run: async (argv, io) => (await import("./run.js")).runRun(argv, io) },
+  init: {
+    summary: "set up Telecode: bot token, your user id, project, mode; writes the config",
+    run: async (argv, io) => (await import("./init.js")).runInit(argv, io),
+  },
+  doctor: {
+    summary: "check config, bot token, Bot API, Claude CLI, data directory and database",
+    run: async (argv, io) => (await import("./doctor.js")).runDoctor(argv, io),
+  },
+  service: {
+    summary: "install or uninstall a systemd user unit / launchd agent for the bridge",
+    run: async (argv, io) => (await import("./service.js")).runService(argv, io),
+  },
+  serve: {
+    summary: "run the Telegram bridge (the default when no command is given)",
+    run: async (argv, io) => (await import("./serve.js")).runServe(argv, io),
+  },
+  replay: {
+    summary: "print the events of a recorded Claude Code stream",
+    run: async (argv, io) => (await import("./replay.js")).runReplay(argv, io),
+  },
+  run: {
+    summary: "run Claude Code once in this terminal: live progress, approvals, the answer on stdout",
+    run: async (argv, io) => (await import("./run.js")).runRun(argv, io),
+  },
 };
 
 function usage(): string {
@@ -37,7 +55,10 @@ function usage(): string {
 }
 
 /** Runs one invocation and returns the process exit code (0 ok, 1 failure, 2 bad usage). */
-export async function main(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-V") {
     io.stdout.write(`${readPackageVersion()}\n`);

@@ -35,7 +35,8 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | "h
     if (arg === "--json") json = true;
     else if (arg === "--time-zone" || arg.startsWith("--time-zone=")) {
       const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : argv[++i];
-      if (value === undefined || value === "") return { error: "--time-zone needs a zone name, e.g. --time-zone Europe/Berlin" };
+      if (value === undefined || value === "")
+        return { error: "--time-zone needs a zone name, e.g. --time-zone Europe/Berlin" };
       timeZone = value;
     } else if (arg.startsWith("-") && arg !== "-") return { error: `unknown option ${arg}` };
     else if (file === undefined) file = arg;
@@ -60,14 +61,18 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   try {
     translator = createTranslator({ timeZone: args.timeZone });
   } catch {
-    io.stderr.write(`telecode replay: unknown time zone "${args.timeZone}"; use an IANA name such as UTC or Europe/Berlin.\n`);
+    io.stderr.write(
+      `telecode replay: unknown time zone "${args.timeZone}"; use an IANA name such as UTC or Europe/Berlin.\n`,
+    );
     return 2;
   }
   let handle: FileHandle;
   try {
     handle = await open(args.file, "r");
   } catch (error) {
-    io.stderr.write(`telecode replay: cannot read ${args.file} (${describeFsError(error)}); check the path and permissions.\n`);
+    io.stderr.write(
+      `telecode replay: cannot read ${args.file} (${describeFsError(error)}); check the path and permissions.\n`,
+    );
     return 1;
   }
   // Write errors arrive through write callbacks; without a listener the stream's 'error'
@@ -79,7 +84,9 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   } catch (error) {
     // The reader went away (`telecode replay FILE | head`): not a failure.
     if (error instanceof OutputClosedError) return 0;
-    io.stderr.write(`telecode replay: reading ${args.file} failed (${describeFsError(error)}); check that it is a readable file.\n`);
+    io.stderr.write(
+      `telecode replay: reading ${args.file} failed (${describeFsError(error)}); check that it is a readable file.\n`,
+    );
     return 1;
   } finally {
     io.stdout.off("error", ignoreStreamError);
@@ -96,7 +103,12 @@ function describeFsError(error: unknown): string {
   return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
 }
 
-async function replayStream(handle: FileHandle, translator: Translator, json: boolean, out: NodeJS.WritableStream): Promise<void> {
+async function replayStream(
+  handle: FileHandle,
+  translator: Translator,
+  json: boolean,
+  out: NodeJS.WritableStream,
+): Promise<void> {
   let pending: string[] = [];
   const emit = (events: readonly TelecodeEvent[]): void => {
     for (const event of events) {
@@ -164,7 +176,8 @@ function write(out: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     out.write(text, (error) => {
       if (!error) resolve();
-      else if ((error as { code?: unknown }).code === "EPIPE") reject(new OutputClosedError("output closed", { cause: error }));
+      else if ((error as { code?: unknown }).code === "EPIPE")
+        reject(new OutputClosedError("output closed", { cause: error }));
       else reject(error);
     });
   });

@@ -79,12 +79,16 @@ function parse(argv: string[]): RunOptions | "help" {
   });
   if (values.help === true) return "help";
   const approve = values.approve;
-  if (approve !== undefined && approve !== "ask" && approve !== "all" && approve !== "none") throw new UsageError(`--approve must be ask, all or none, not "${approve}"`);
+  if (approve !== undefined && approve !== "ask" && approve !== "all" && approve !== "none")
+    throw new UsageError(`--approve must be ask, all or none, not "${approve}"`);
   const effort = values.effort;
-  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
+  if (effort !== undefined && !(EFFORTS as readonly string[]).includes(effort))
+    throw new UsageError(`--effort must be one of ${EFFORTS.join(", ")}`);
   const mode = values["permission-mode"];
-  if (mode !== undefined && !(CONFIG_PERMISSION_MODES as readonly string[]).includes(mode)) throw new UsageError(`--permission-mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")}`);
-  if (values.resume !== undefined && values.continue === true) throw new UsageError("use either --resume or --continue, not both");
+  if (mode !== undefined && !(CONFIG_PERMISSION_MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--permission-mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")}`);
+  if (values.resume !== undefined && values.continue === true)
+    throw new UsageError("use either --resume or --continue, not both");
   return {
     prompt: positionals.join(" ").trim(),
     cwd: resolve(values.cwd ?? process.cwd()),
@@ -127,9 +131,18 @@ function specFrom(options: RunOptions, config: Config): SessionSpec {
  * numbered choices and reads typed answers; `none` makes the run unattended, so whatever would
  * wait for a person is denied with a message the model reads.
  */
-function policyController(options: RunOptions, config: Config, clock: Clock, ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean }): { controller: SessionController; typed: TypedAnswers | undefined } {
+function policyController(
+  options: RunOptions,
+  config: Config,
+  clock: Clock,
+  ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean },
+): { controller: SessionController; typed: TypedAnswers | undefined } {
   const registry = createDecisionRegistry();
-  const lines = createLinePersonPort({ write: (line) => ui.view.print(line), answers: registry, by: userInfo().username });
+  const lines = createLinePersonPort({
+    write: (line) => ui.view.print(line),
+    answers: registry,
+    by: userInfo().username,
+  });
   let typed: TypedAnswers | undefined;
   const port = {
     ...lines.port,
@@ -138,7 +151,13 @@ function policyController(options: RunOptions, config: Config, clock: Clock, ui:
       typed?.promptShown();
     },
   };
-  const driver = createDecisionDriver({ sessionKey: "terminal", settings: decisionSettingsFromConfig(config, modeOf(options, config)), port, registry, clock });
+  const driver = createDecisionDriver({
+    sessionKey: "terminal",
+    settings: decisionSettingsFromConfig(config, modeOf(options, config)),
+    port,
+    registry,
+    clock,
+  });
   if (ui.ask) typed = readTypedAnswers(ui.stdin, lines, (line) => ui.view.print(`(not pending any more: "${line}")`));
   const controller: SessionController = {
     observe: (event) => driver.observe(event),
@@ -182,9 +201,17 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   }
 
   const clock = createSystemClock();
-  const view = new ProgressView({ out: io.stderr, live: stderrIsTTY, now: () => clock.now(), columns: (io.stderr as { columns?: number }).columns ?? 100 });
+  const view = new ProgressView({
+    out: io.stderr,
+    live: stderrIsTTY,
+    now: () => clock.now(),
+    columns: (io.stderr as { columns?: number }).columns ?? 100,
+  });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
-  const policy = approveMode === "all" ? undefined : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask" });
+  const policy =
+    approveMode === "all"
+      ? undefined
+      : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask" });
   const controller = policy?.controller ?? allowAllController();
 
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
@@ -196,14 +223,26 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     io.stderr.write(`telecode run: ${error.message}\n`);
     return 2;
   }
-  return drive(session, options, io, { view, typed: policy?.typed, unattended: approveMode === "none", interrupt: deps.interrupt, live: stderrIsTTY });
+  return drive(session, options, io, {
+    view,
+    typed: policy?.typed,
+    unattended: approveMode === "none",
+    interrupt: deps.interrupt,
+    live: stderrIsTTY,
+  });
 }
 
 async function drive(
   session: ClaudeSession,
   options: RunOptions,
   io: CommandIo,
-  ui: { view: ProgressView; typed: TypedAnswers | undefined; unattended: boolean; interrupt: AbortSignal | undefined; live: boolean },
+  ui: {
+    view: ProgressView;
+    typed: TypedAnswers | undefined;
+    unattended: boolean;
+    interrupt: AbortSignal | undefined;
+    live: boolean;
+  },
 ): Promise<number> {
   const { view } = ui;
   let interrupted = false;

@@ -8,7 +8,12 @@ import { createLogger, redactSecrets, type Logger } from "../log/index.js";
 import { SessionManager } from "../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../sessions/decisions/index.js";
 import { openStore, type Store } from "../store/index.js";
-import { chatDecisionSettings, createTelegramBridge, type TelegramBridge, type TelegramBridgeOptions } from "../telegram/index.js";
+import {
+  chatDecisionSettings,
+  createTelegramBridge,
+  type TelegramBridge,
+  type TelegramBridgeOptions,
+} from "../telegram/index.js";
 import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
 import { storeSessionRecords } from "./compose/session-records.js";
 import type { CommandIo } from "./main.js";
@@ -21,7 +26,10 @@ Stop with Ctrl+C (running tasks get limits.drain_seconds to finish). Without a c
 run \`telecode init\` first.
 `;
 
-export type AppTuning = Pick<TelegramBridgeOptions, "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "clock">;
+export type AppTuning = Pick<
+  TelegramBridgeOptions,
+  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "clock"
+>;
 
 export type TelecodeAppOptions = {
   /** The config in effect; read again per message and run (hot reload). */
@@ -46,7 +54,11 @@ export type TelecodeApp = {
 export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
   const { config, logger } = options;
   const store = openStore(config().state.dir);
-  const engine = createClaudeEngine({ claudePath: config().claude.path, env: options.env, logger: logger.child({ area: "claude" }) });
+  const engine = createClaudeEngine({
+    claudePath: config().claude.path,
+    env: options.env,
+    logger: logger.child({ area: "claude" }),
+  });
   const registry = createDecisionRegistry();
   const decisionClock = createSystemClock();
   let bridge: TelegramBridge;
@@ -74,7 +86,11 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
           records: storeSessionRecords(store),
           clock: { now: () => Date.now() },
           background,
-          onError: (error, context) => logger.error({ err: error, chatId: context.key.chatId, project: context.key.project, runId: context.runId }, "sessions.failed"),
+          onError: (error, context) =>
+            logger.error(
+              { err: error, chatId: context.key.chatId, project: context.key.project, runId: context.runId },
+              "sessions.failed",
+            ),
         }),
     });
     await bridge.start();
@@ -102,7 +118,11 @@ type StopReason = "signal" | "restart" | "polling_failed";
 export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   let values: { config?: string | undefined; help?: boolean | undefined };
   try {
-    values = parseArgs({ args: argv, strict: true, options: { config: { type: "string" }, help: { type: "boolean", short: "h" } } }).values;
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }).values;
   } catch (error) {
     io.stderr.write(`telecode: ${error instanceof Error ? error.message : String(error)}\n\n${SERVE_HELP}`);
     return 2;
@@ -114,19 +134,31 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   if (isFirstRun(values.config, io) && process.stdin.isTTY === true) {
     // First run at a terminal: set up now instead of sending the person elsewhere.
     io.stderr.write("telecode: no config yet; starting `telecode init`.\n");
-    const code = await (await import("./init.js")).runInit(values.config === undefined ? [] : ["--config", values.config], io);
+    const code = await (
+      await import("./init.js")
+    ).runInit(values.config === undefined ? [] : ["--config", values.config], io);
     if (code !== 0) return code;
   }
   const loaded = load(values.config, io);
   if (loaded === undefined) return 1;
   let current = loaded;
   const logger = createLogger({ dataDir: current.state.dir, secrets: secretsOf(current, io) });
-  const watcher = current.file === null ? undefined : watchConfig(current.file, (reload) => {
-    if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
-    current = reload.config;
-    logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
-    if (reload.restartKeys.length > 0) io.stderr.write(`telecode: config changed; ${reload.restartKeys.join(", ")} take effect after a restart (/restart in Telegram, or restart the service).\n`);
-  }, { initial: current, env: io.env });
+  const watcher =
+    current.file === null
+      ? undefined
+      : watchConfig(
+          current.file,
+          (reload) => {
+            if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
+            current = reload.config;
+            logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
+            if (reload.restartKeys.length > 0)
+              io.stderr.write(
+                `telecode: config changed; ${reload.restartKeys.join(", ")} take effect after a restart (/restart in Telegram, or restart the service).\n`,
+              );
+          },
+          { initial: current, env: io.env },
+        );
   let signalled = 0;
   let stop: (reason: StopReason) => void = () => undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -146,17 +178,27 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
       let app: TelecodeApp;
       try {
-        app = await startTelecode({ config: () => current, env: io.env, logger, onRestartRequested: () => stop("restart"), onPollingFailed: () => stop("polling_failed") });
+        app = await startTelecode({
+          config: () => current,
+          env: io.env,
+          logger,
+          onRestartRequested: () => stop("restart"),
+          onPollingFailed: () => stop("polling_failed"),
+        });
       } catch (error) {
         logger.error({ err: error }, "serve.start_failed");
-        io.stderr.write(`telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`);
+        io.stderr.write(
+          `telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`,
+        );
         return 1;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
       const reason = await stopped;
       await app.stop();
       if (reason === "polling_failed") {
-        io.stderr.write("telecode: Telegram stopped delivering updates (is the bot token still valid, or does another process poll this bot?); see the log.\n");
+        io.stderr.write(
+          "telecode: Telegram stopped delivering updates (is the bot token still valid, or does another process poll this bot?); see the log.\n",
+        );
         return 1;
       }
       if (reason !== "restart") return 0;
@@ -175,7 +217,11 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
 
 /** The values redacted from everything serve logs or prints: the bot token and the API key. */
 function secretsOf(config: Config | undefined, io: CommandIo): string[] {
-  return [config?.telegram.botToken ?? "", io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""].filter((s) => s !== "");
+  return [
+    config?.telegram.botToken ?? "",
+    io.env["TELECODE_BOT_TOKEN"] ?? "",
+    io.env["ANTHROPIC_API_KEY"] ?? "",
+  ].filter((s) => s !== "");
 }
 
 /** No config file and no token from the environment: nothing has been set up yet. */
@@ -193,11 +239,14 @@ function load(configPath: string | undefined, io: CommandIo): Config | undefined
   try {
     const { config, warnings } = loadConfig({ configPath, env: io.env });
     if (config.file === null && config.telegram.botToken === null) {
-      io.stderr.write("telecode: no config file found. Run `telecode init` to set up the bot token, your user id and a project.\n");
+      io.stderr.write(
+        "telecode: no config file found. Run `telecode init` to set up the bot token, your user id and a project.\n",
+      );
       return undefined;
     }
     requireTelegram(config);
-    for (const warning of warnings) io.stderr.write(`telecode: warning: ${redactSecrets(warning.message, secretsOf(config, io))}\n`);
+    for (const warning of warnings)
+      io.stderr.write(`telecode: warning: ${redactSecrets(warning.message, secretsOf(config, io))}\n`);
     return config;
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -8,7 +8,13 @@ import { parseArgs } from "node:util";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./main.js";
-import { LAUNCHD_LABEL, renderLaunchdPlist, renderSystemdUnit, SYSTEMD_UNIT_NAME, type ServiceSpec } from "./service-files.js";
+import {
+  LAUNCHD_LABEL,
+  renderLaunchdPlist,
+  renderSystemdUnit,
+  SYSTEMD_UNIT_NAME,
+  type ServiceSpec,
+} from "./service-files.js";
 
 export const SERVICE_HELP = `Usage: telecode service install|uninstall [options]
 
@@ -43,7 +49,11 @@ function defaultBinPath(): string {
 
 function enableHint(platform: ServicePlatform, file: string): string {
   if (platform === "darwin") {
-    return [`Start it now and at every login:`, `  launchctl bootstrap gui/$(id -u) ${file}`, `Logs: ~/Library/Logs/telecode.log (crashes) and the data directory's logs/.`].join("\n");
+    return [
+      `Start it now and at every login:`,
+      `  launchctl bootstrap gui/$(id -u) ${file}`,
+      `Logs: ~/Library/Logs/telecode.log (crashes) and the data directory's logs/.`,
+    ].join("\n");
   }
   return [
     "Start it now and at every login:",
@@ -60,7 +70,12 @@ function stopHint(platform: ServicePlatform): string {
   return `Stop the running service: systemctl --user stop ${SYSTEMD_UNIT_NAME} && systemctl --user daemon-reload`;
 }
 
-type Flags = { config?: string | undefined; platform?: string | undefined; "dry-run"?: boolean | undefined; help?: boolean | undefined };
+type Flags = {
+  config?: string | undefined;
+  platform?: string | undefined;
+  "dry-run"?: boolean | undefined;
+  help?: boolean | undefined;
+};
 
 /** Runs `telecode service`; returns 0 on success, 1 on failure, 2 for bad usage. */
 export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}): number {
@@ -71,7 +86,12 @@ export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}
       args: argv,
       strict: true,
       allowPositionals: true,
-      options: { config: { type: "string" }, platform: { type: "string" }, "dry-run": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        config: { type: "string" },
+        platform: { type: "string" },
+        "dry-run": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
     flags = parsed.values;
     positionals = parsed.positionals;
@@ -90,15 +110,26 @@ export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}
   }
   const platform = flags.platform ?? deps.platform ?? process.platform;
   if (platform !== "linux" && platform !== "darwin") {
-    io.stderr.write(`telecode service: ${platform} is not supported; it writes systemd units (linux) and launchd agents (darwin).\n`);
+    io.stderr.write(
+      `telecode service: ${platform} is not supported; it writes systemd units (linux) and launchd agents (darwin).\n`,
+    );
     return platform === flags.platform ? 2 : 1;
   }
   const file = serviceFilePath(platform, io.env);
   const dryRun = flags["dry-run"] === true;
-  return action === "install" ? install(platform, file, flags, dryRun, io, deps) : uninstall(platform, file, dryRun, io);
+  return action === "install"
+    ? install(platform, file, flags, dryRun, io, deps)
+    : uninstall(platform, file, dryRun, io);
 }
 
-function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: boolean, io: CommandIo, deps: ServiceDeps): number {
+function install(
+  platform: ServicePlatform,
+  file: string,
+  flags: Flags,
+  dryRun: boolean,
+  io: CommandIo,
+  deps: ServiceDeps,
+): number {
   const cwd = deps.cwd ?? process.cwd();
   const configPath = locateConfigFile({ flag: flags.config, env: io.env, cwd }).path;
   let drainSeconds: number;
@@ -106,11 +137,16 @@ function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: 
   try {
     drainSeconds = loadConfig({ configPath, env: io.env, cwd }).config.limits.drainSeconds;
     // The service gets TELECODE_CONFIG and PATH, not this shell's environment.
-    tokenOnlyInShell = (io.env["TELECODE_BOT_TOKEN"] ?? "") !== "" && loadConfig({ configPath, env: { ...io.env, TELECODE_BOT_TOKEN: undefined }, cwd }).config.telegram.botToken === null;
+    tokenOnlyInShell =
+      (io.env["TELECODE_BOT_TOKEN"] ?? "") !== "" &&
+      loadConfig({ configPath, env: { ...io.env, TELECODE_BOT_TOKEN: undefined }, cwd }).config.telegram.botToken ===
+        null;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     const secrets = [io.env["TELECODE_BOT_TOKEN"] ?? "", io.env["ANTHROPIC_API_KEY"] ?? ""];
-    io.stderr.write(`telecode service: the service would not start with this config.\n${redactSecrets(error.message, secrets)}\n`);
+    io.stderr.write(
+      `telecode service: the service would not start with this config.\n${redactSecrets(error.message, secrets)}\n`,
+    );
     return 1;
   }
   const spec: ServiceSpec = {
@@ -123,7 +159,9 @@ function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: 
   };
   const text = platform === "darwin" ? renderLaunchdPlist(spec) : renderSystemdUnit(spec);
   if (tokenOnlyInShell) {
-    io.stderr.write(`telecode service: the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see. Put it in ${configPath} (telegram.bot_token), or the service cannot start.\n`);
+    io.stderr.write(
+      `telecode service: the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see. Put it in ${configPath} (telegram.bot_token), or the service cannot start.\n`,
+    );
   }
   if (dryRun) {
     io.stdout.write(`Would write ${file}:\n\n${text}\n${enableHint(platform, file)}\n`);
@@ -139,7 +177,9 @@ function install(platform: ServicePlatform, file: string, flags: Flags, dryRun: 
 function uninstall(platform: ServicePlatform, file: string, dryRun: boolean, io: CommandIo): number {
   // `systemctl enable` leaves a link in default.target.wants; remove it too so nothing dangles.
   const wantsLink = platform === "linux" ? join(file, "..", "default.target.wants", SYSTEMD_UNIT_NAME) : null;
-  const present = [file, ...(wantsLink !== null && existsSync(wantsLink) ? [wantsLink] : [])].filter((p) => existsSync(p));
+  const present = [file, ...(wantsLink !== null && existsSync(wantsLink) ? [wantsLink] : [])].filter((p) =>
+    existsSync(p),
+  );
   if (present.length === 0) {
     io.stdout.write(`Nothing to remove: ${file} does not exist.\n`);
     return 0;

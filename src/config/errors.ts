@@ -1,11 +1,7 @@
 // The typed error the config layer throws. Callers decide on `code`, never on message text;
 // the message is what a person reads: what happened, then what to do.
 
-export type ConfigErrorCode =
-  | "config.not_found"
-  | "config.unreadable"
-  | "config.invalid"
-  | "config.incomplete";
+export type ConfigErrorCode = "config.not_found" | "config.unreadable" | "config.invalid" | "config.incomplete";
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -15,7 +11,11 @@ export class ConfigError extends Error {
   /** Every problem found, one sentence each ("config.toml: limits.drain_seconds must be …"). */
   readonly problems: readonly string[];
 
-  constructor(code: ConfigErrorCode, message: string, details: { file: string | null; problems?: readonly string[]; cause?: unknown }) {
+  constructor(
+    code: ConfigErrorCode,
+    message: string,
+    details: { file: string | null; problems?: readonly string[]; cause?: unknown },
+  ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     this.file = details.file;

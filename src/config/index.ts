@@ -1,8 +1,24 @@
 // The config folder's public surface: load, check, watch and write the TOML config.
-export type { ClaudeConfig, Config, ConfigWarning, ConfigWarningCode, LimitsConfig, LoadedConfig, ProjectConfig, TelegramConfig } from "./config-types.js";
+export type {
+  ClaudeConfig,
+  Config,
+  ConfigWarning,
+  ConfigWarningCode,
+  LimitsConfig,
+  LoadedConfig,
+  ProjectConfig,
+  TelegramConfig,
+} from "./config-types.js";
 export { ConfigError, type ConfigErrorCode } from "./errors.js";
 export { loadConfig, requireTelegram, type LoadConfigOptions } from "./load-config.js";
 export { expandHome, homeDirOf, locateConfigFile, resolveDataDir, type ConfigLocation, type Env } from "./paths.js";
 export { BOT_TOKEN_PATTERN, CONFIG_PERMISSION_MODES, DEFAULT_API_ROOT, EFFORTS, type Effort } from "./schema.js";
-export { applyLiveChanges, diffConfig, watchConfig, type ConfigReload, type ConfigWatcher, type WatchConfigOptions } from "./watch-config.js";
+export {
+  applyLiveChanges,
+  diffConfig,
+  watchConfig,
+  type ConfigReload,
+  type ConfigWatcher,
+  type WatchConfigOptions,
+} from "./watch-config.js";
 export { projectNameFor, renderConfigFile, writeConfigFile, type NewConfig } from "./write-config.js";

@@ -62,9 +62,17 @@ function readText(path: string, mustExist: boolean): string | null {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !mustExist) return null;
     if (code === "ENOENT") {
-      throw new ConfigError("config.not_found", `No config file at ${path}. Run \`telecode init\` to create one, or pass the right --config path.`, { file: path, cause });
+      throw new ConfigError(
+        "config.not_found",
+        `No config file at ${path}. Run \`telecode init\` to create one, or pass the right --config path.`,
+        { file: path, cause },
+      );
     }
-    throw new ConfigError("config.unreadable", `Could not read ${path} (${code ?? "error"}). Check the file's permissions.`, { file: path, cause });
+    throw new ConfigError(
+      "config.unreadable",
+      `Could not read ${path} (${code ?? "error"}). Check the file's permissions.`,
+      { file: path, cause },
+    );
   }
 }
 
@@ -75,7 +83,11 @@ function parseToml(path: string, text: string): unknown {
     if (!(cause instanceof TomlError)) throw cause;
     const firstLine = cause.message.split("\n", 1)[0] ?? "invalid TOML";
     const problem = `${displayName(path)}:${cause.line}:${cause.column}: not valid TOML: ${firstLine}`;
-    throw new ConfigError("config.invalid", `${path} is not valid TOML.\n  ${problem}\nFix the line shown and run again.`, { file: path, problems: [problem], cause });
+    throw new ConfigError(
+      "config.invalid",
+      `${path} is not valid TOML.\n  ${problem}\nFix the line shown and run again.`,
+      { file: path, problems: [problem], cause },
+    );
   }
 }
 
@@ -91,15 +103,22 @@ function buildProjects(file: FileConfig, baseDir: string, home: string, problems
   const projects: ProjectConfig[] = [];
   for (const [name, project] of Object.entries(file.projects)) {
     const path = resolve(baseDir, expandHome(project.path, home));
-    if (!isDirectory(path)) problems.push(`${formatPath(["projects", name, "path"])} must be an existing directory (${path} is not)`);
+    if (!isDirectory(path))
+      problems.push(`${formatPath(["projects", name, "path"])} must be an existing directory (${path} is not)`);
     projects.push(Object.freeze({ name, path, isDefault: project.default }));
   }
   const marked = projects.filter((p) => p.isDefault);
-  if (marked.length > 1) problems.push(`projects: only one project may have default = true (${marked.map((p) => p.name).join(", ")} do)`);
+  if (marked.length > 1)
+    problems.push(`projects: only one project may have default = true (${marked.map((p) => p.name).join(", ")} do)`);
   return projects;
 }
 
-function buildConfig(file: FileConfig, filePath: string | null, options: LoadConfigOptions, problems: string[]): Config {
+function buildConfig(
+  file: FileConfig,
+  filePath: string | null,
+  options: LoadConfigOptions,
+  problems: string[],
+): Config {
   const home = homeDirOf(options.env);
   const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
   const projects = buildProjects(file, baseDir, home, problems);
@@ -159,7 +178,8 @@ function warningsFor(config: Config): ConfigWarning[] {
   if (config.claude.dangerouslySkipPermissions) {
     warnings.push({
       code: "claude.skip_permissions",
-      message: "claude.dangerously_skip_permissions is on: Claude runs every tool without asking. Turn it off unless this machine is a disposable sandbox.",
+      message:
+        "claude.dangerously_skip_permissions is on: Claude runs every tool without asking. Turn it off unless this machine is a disposable sandbox.",
     });
   }
   return warnings;
@@ -169,10 +189,14 @@ function invalid(file: string, problems: readonly string[]): ConfigError {
   const name = displayName(file);
   const lines = problems.map((p) => `  ${name}: ${p}`);
   const count = problems.length === 1 ? "a problem" : `${problems.length} problems`;
-  return new ConfigError("config.invalid", `${file} has ${count}:\n${lines.join("\n")}\nFix ${problems.length === 1 ? "it" : "them"} and run again (docs/configuration.md lists every key).`, {
-    file,
-    problems: problems.map((p) => `${name}: ${p}`),
-  });
+  return new ConfigError(
+    "config.invalid",
+    `${file} has ${count}:\n${lines.join("\n")}\nFix ${problems.length === 1 ? "it" : "them"} and run again (docs/configuration.md lists every key).`,
+    {
+      file,
+      problems: problems.map((p) => `${name}: ${p}`),
+    },
+  );
 }
 
 /**
@@ -181,7 +205,11 @@ function invalid(file: string, problems: readonly string[]): ConfigError {
  * (`config.not_found`, `config.unreadable`, `config.invalid`) listing every problem at once.
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
-  const location = locateConfigFile({ flag: options.configPath, env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const location = locateConfigFile({
+    flag: options.configPath,
+    env: options.env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
   const text = readText(location.path, location.source !== "default");
   const raw = text === null ? {} : parseToml(location.path, text);
   const filePath = text === null ? null : location.path;
@@ -199,19 +227,28 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
  */
 export function requireTelegram(config: Config): void {
   const problems: string[] = [];
-  if (config.telegram.botToken === null) problems.push("telegram.bot_token must be set (or TELECODE_BOT_TOKEN in the environment)");
+  if (config.telegram.botToken === null)
+    problems.push("telegram.bot_token must be set (or TELECODE_BOT_TOKEN in the environment)");
   if (config.telegram.allowedUserIds.length === 0) problems.push(`telegram.allowed_user_ids ${USER_IDS_EXPECTED}`);
-  if (config.projects.length === 0) problems.push('projects must have at least one [projects.NAME] table with a path');
+  if (config.projects.length === 0) problems.push("projects must have at least one [projects.NAME] table with a path");
   if (problems.length === 0) return;
   if (config.file === null) {
-    throw new ConfigError("config.incomplete", "No config file was found, and serving Telegram needs a bot token and allowed users. Run `telecode init` to set them up.", {
-      file: null,
-      problems,
-    });
+    throw new ConfigError(
+      "config.incomplete",
+      "No config file was found, and serving Telegram needs a bot token and allowed users. Run `telecode init` to set them up.",
+      {
+        file: null,
+        problems,
+      },
+    );
   }
   const name = displayName(config.file);
-  throw new ConfigError("config.incomplete", `${config.file} is not ready to serve Telegram:\n${problems.map((p) => `  ${name}: ${p}`).join("\n")}\nRun \`telecode init\` or edit the file, then run again.`, {
-    file: config.file,
-    problems: problems.map((p) => `${name}: ${p}`),
-  });
+  throw new ConfigError(
+    "config.incomplete",
+    `${config.file} is not ready to serve Telegram:\n${problems.map((p) => `  ${name}: ${p}`).join("\n")}\nRun \`telecode init\` or edit the file, then run again.`,
+    {
+      file: config.file,
+      problems: problems.map((p) => `${name}: ${p}`),
+    },
+  );
 }

@@ -7,7 +7,14 @@ import type { PermissionMode } from "../domain/index.js";
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
 /** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
-export const CONFIG_PERMISSION_MODES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"] as const satisfies readonly PermissionMode[];
+export const CONFIG_PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "plan-auto",
+  "auto",
+  "dontAsk",
+] as const satisfies readonly PermissionMode[];
 
 export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 export type Effort = (typeof EFFORTS)[number];
@@ -25,7 +32,9 @@ const quoted = (values: readonly string[]): string => values.map((v) => JSON.str
 
 /** A wrong type for a whole table gets a table message; unknown keys keep their own issue. */
 function tableError(name: string) {
-  return { error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined) };
+  return {
+    error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined),
+  };
 }
 
 function wholeNumber(unit: string) {
@@ -55,10 +64,15 @@ const telegramSchema = z
     {
       bot_token: z
         .string({ error: STRING })
-        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), { error: 'must look like "123456789:AA…" (the token @BotFather gave you)' })
+        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), {
+          error: 'must look like "123456789:AA…" (the token @BotFather gave you)',
+        })
         .default(""),
       allowed_user_ids: z.custom<number[]>(isUserIdList, { error: USER_IDS_EXPECTED }).default([]),
-      api_root: z.string({ error: STRING }).refine(isHttpUrl, { error: 'must be an http(s) URL such as "https://api.telegram.org"' }).default(DEFAULT_API_ROOT),
+      api_root: z
+        .string({ error: STRING })
+        .refine(isHttpUrl, { error: 'must be an http(s) URL such as "https://api.telegram.org"' })
+        .default(DEFAULT_API_ROOT),
       notify_unauthorised: z.boolean({ error: BOOL }).default(true),
     },
     tableError("telegram"),
@@ -68,7 +82,10 @@ const telegramSchema = z
 const claudeSchema = z
   .strictObject(
     {
-      path: z.string({ error: STRING }).min(1, { error: 'must not be empty (use "claude" to find it on PATH)' }).default("claude"),
+      path: z
+        .string({ error: STRING })
+        .min(1, { error: 'must not be empty (use "claude" to find it on PATH)' })
+        .default("claude"),
       permission_mode: z
         .enum(CONFIG_PERMISSION_MODES, {
           error: (iss) =>
@@ -78,15 +95,20 @@ const claudeSchema = z
         })
         .default("default"),
       model: z.string({ error: STRING }).default(""),
-      effort: z.enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` }).default(""),
+      effort: z
+        .enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` })
+        .default(""),
       allowed_tools: stringList(STRING),
       extra_args: stringList(STRING).superRefine((args, ctx) => {
         // The engine owns the list of flags it manages; its sentences already name the key.
-      for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: problem });
+        for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: problem });
       }),
       use_api_billing: z.boolean({ error: BOOL }).default(false),
       dangerously_skip_permissions: z.boolean({ error: BOOL }).default(false),
-      env_allow: stringList(STRING, z.string({ error: STRING }).regex(ENV_NAME, { error: "must be an environment variable name" })),
+      env_allow: stringList(
+        STRING,
+        z.string({ error: STRING }).regex(ENV_NAME, { error: "must be an environment variable name" }),
+      ),
     },
     tableError("claude"),
   )
@@ -101,9 +123,15 @@ const projectSchema = z.strictObject(
 );
 
 const projectsSchema = z
-  .record(z.string().regex(PROJECT_NAME, { error: "is not a usable project name (letters, digits, - _ . and at most 32 characters)" }), projectSchema, {
-    error: (iss) => (iss.code === "invalid_type" ? "must be a table of [projects.NAME] tables" : undefined),
-  })
+  .record(
+    z.string().regex(PROJECT_NAME, {
+      error: "is not a usable project name (letters, digits, - _ . and at most 32 characters)",
+    }),
+    projectSchema,
+    {
+      error: (iss) => (iss.code === "invalid_type" ? "must be a table of [projects.NAME] tables" : undefined),
+    },
+  )
   .prefault({});
 
 const limitsSchema = z

@@ -58,8 +58,17 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 export function applyLiveChanges(current: Config, next: Config): Config {
   return Object.freeze({
     ...current,
-    telegram: Object.freeze({ ...current.telegram, allowedUserIds: next.telegram.allowedUserIds, notifyUnauthorised: next.telegram.notifyUnauthorised }),
-    claude: Object.freeze({ ...current.claude, permissionMode: next.claude.permissionMode, model: next.claude.model, effort: next.claude.effort }),
+    telegram: Object.freeze({
+      ...current.telegram,
+      allowedUserIds: next.telegram.allowedUserIds,
+      notifyUnauthorised: next.telegram.notifyUnauthorised,
+    }),
+    claude: Object.freeze({
+      ...current.claude,
+      permissionMode: next.claude.permissionMode,
+      model: next.claude.model,
+      effort: next.claude.effort,
+    }),
     projects: next.projects,
     defaultProject: next.defaultProject,
     limits: next.limits,
@@ -69,7 +78,10 @@ export function applyLiveChanges(current: Config, next: Config): Config {
 /** Compares two configs key by key: which changes apply now and which need a restart. */
 export function diffConfig(current: Config, next: Config): { appliedKeys: string[]; restartKeys: string[] } {
   const changed = KEY_RULES.filter((rule) => !same(rule.read(current), rule.read(next)));
-  return { appliedKeys: changed.filter((r) => r.live).map((r) => r.key), restartKeys: changed.filter((r) => !r.live).map((r) => r.key) };
+  return {
+    appliedKeys: changed.filter((r) => r.live).map((r) => r.key),
+    restartKeys: changed.filter((r) => !r.live).map((r) => r.key),
+  };
 }
 
 /**
@@ -77,7 +89,11 @@ export function diffConfig(current: Config, next: Config): { appliedKeys: string
  * `onChange` once per settled change: with the new effective config, or with the ConfigError
  * when the edited file is invalid (the running config then stays as it was).
  */
-export function watchConfig(path: string, onChange: (reload: ConfigReload) => void, options: WatchConfigOptions): ConfigWatcher {
+export function watchConfig(
+  path: string,
+  onChange: (reload: ConfigReload) => void,
+  options: WatchConfigOptions,
+): ConfigWatcher {
   const debounceMs = options.debounceMs ?? 250;
   let current = options.initial;
   let timer: NodeJS.Timeout | undefined;
@@ -94,7 +110,13 @@ export function watchConfig(path: string, onChange: (reload: ConfigReload) => vo
       loaded = loadConfig({ configPath: path, env: options.env });
     } catch (error) {
       // A timer callback must not throw: an odd failure becomes a reload error like any other.
-      const reported = error instanceof ConfigError ? error : new ConfigError("config.unreadable", `Could not reload ${path}. Check the file and save it again.`, { file: path, cause: error });
+      const reported =
+        error instanceof ConfigError
+          ? error
+          : new ConfigError("config.unreadable", `Could not reload ${path}. Check the file and save it again.`, {
+              file: path,
+              cause: error,
+            });
       onChange({ ok: false, error: reported });
       return;
     }

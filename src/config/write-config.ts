@@ -19,7 +19,10 @@ const value = (v: unknown): string => stringify({ v }).replace(/^v = /, "").trim
 
 /** A project name (the [projects.NAME] key) derived from a directory's name. */
 export function projectNameFor(path: string): string {
-  const name = basename(path).replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 32);
+  const name = basename(path)
+    .replace(/[^A-Za-z0-9_.-]+/g, "-")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 32);
   return name === "" ? "project" : name;
 }
 

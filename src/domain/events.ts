@@ -8,13 +8,7 @@ export type NoteKind = "rate_limit" | "api_retry" | "compaction" | "warning" | "
 
 /** Permission modes as Telecode names them; `plan-auto` is plan mode with automatic exit. */
 export type PermissionMode =
-  | "default"
-  | "acceptEdits"
-  | "plan"
-  | "plan-auto"
-  | "auto"
-  | "dontAsk"
-  | "bypassPermissions";
+  "default" | "acceptEdits" | "plan" | "plan-auto" | "auto" | "dontAsk" | "bypassPermissions";
 
 /** Where a turn came from: a person's message, or the CLI itself (e.g. a background agent finished). */
 export type TurnOrigin = { kind: "user" } | { kind: "self"; reason: string };
@@ -123,7 +117,12 @@ export type ApprovalWithdrawn = { type: "approval_withdrawn"; requestId: string 
 export type QuestionAsked = {
   type: "question_asked";
   requestId: string;
-  questions: readonly { question: string; header?: string; multiSelect: boolean; options: readonly { label: string; description?: string }[] }[];
+  questions: readonly {
+    question: string;
+    header?: string;
+    multiSelect: boolean;
+    options: readonly { label: string; description?: string }[];
+  }[];
 };
 
 export type UsageReported = {

@@ -129,15 +129,39 @@ export function reduceProgress(
       return { ...active(clearTransientNotes(s)), steps: s.steps + 1, tools: trimTools([...tools, tool], limits) };
     }
     case "tool_updated":
-      return { ...s, tools: s.tools.map((t) => (t.toolUseId === event.toolUseId ? { ...t, detail: event.detail } : t)) };
+      return {
+        ...s,
+        tools: s.tools.map((t) => (t.toolUseId === event.toolUseId ? { ...t, detail: event.detail } : t)),
+      };
     case "tool_finished": {
       const status = event.ok ? "done" : "failed";
       const known = s.tools.some((t) => t.toolUseId === event.toolUseId);
-      const finished = (t: ProgressTool): ProgressTool => ({ ...t, title: event.title || t.title, status, finishedAtMs: nowMs, detail: event.detail });
+      const finished = (t: ProgressTool): ProgressTool => ({
+        ...t,
+        title: event.title || t.title,
+        status,
+        finishedAtMs: nowMs,
+        detail: event.detail,
+      });
       const tools = known
         ? s.tools.map((t) => (t.toolUseId === event.toolUseId ? finished(t) : t))
-        : [...s.tools, finished({ toolUseId: event.toolUseId, name: event.name, kind: event.kind, title: event.title, status, startedAtMs: nowMs, parentToolUseId: event.parentToolUseId })];
-      return { ...active(clearTransientNotes(s)), steps: known ? s.steps : s.steps + 1, tools: trimTools(tools, limits) };
+        : [
+            ...s.tools,
+            finished({
+              toolUseId: event.toolUseId,
+              name: event.name,
+              kind: event.kind,
+              title: event.title,
+              status,
+              startedAtMs: nowMs,
+              parentToolUseId: event.parentToolUseId,
+            }),
+          ];
+      return {
+        ...active(clearTransientNotes(s)),
+        steps: known ? s.steps : s.steps + 1,
+        tools: trimTools(tools, limits),
+      };
     }
     case "text":
     case "thinking":
@@ -168,7 +192,13 @@ export function reduceProgress(
     case "turn_finished":
       return { ...s, costUsd: Math.max(s.costUsd, event.costUsd) };
     case "run_completed": {
-      const phase: ProgressPhase = event.cancelled ? "cancelled" : event.interrupted ? "interrupted" : event.ok ? "done" : "failed";
+      const phase: ProgressPhase = event.cancelled
+        ? "cancelled"
+        : event.interrupted
+          ? "interrupted"
+          : event.ok
+            ? "done"
+            : "failed";
       const outcome: ProgressOutcome = {
         ok: event.ok,
         interrupted: event.interrupted,
@@ -184,7 +214,9 @@ export function reduceProgress(
         pendingDecisions: [],
         ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
         // A call still "running" when the run ended will not finish any more.
-        tools: s.tools.map((t) => (t.status === "running" ? { ...t, status: event.ok ? "done" : "failed", finishedAtMs: nowMs } : t)),
+        tools: s.tools.map((t) =>
+          t.status === "running" ? { ...t, status: event.ok ? "done" : "failed", finishedAtMs: nowMs } : t,
+        ),
         outcome,
       };
     }
@@ -209,9 +241,21 @@ function clearTransientNotes(state: ProgressState): ProgressState {
   return notes.length === state.notes.length ? state : { ...state, notes };
 }
 
-function upsertNote(notes: readonly ProgressNote[], event: Extract<TelecodeEvent, { type: "note" }>, nowMs: number, limits: ProgressLimits): ProgressNote[] {
-  const key = event.key ?? (event.kind === "warning" || event.kind === "info" ? `${event.kind}:${event.text}` : event.kind);
-  const note: ProgressNote = { key, kind: event.kind, text: event.text, atMs: nowMs, ...(event.untilMs === undefined ? {} : { untilMs: event.untilMs }) };
+function upsertNote(
+  notes: readonly ProgressNote[],
+  event: Extract<TelecodeEvent, { type: "note" }>,
+  nowMs: number,
+  limits: ProgressLimits,
+): ProgressNote[] {
+  const key =
+    event.key ?? (event.kind === "warning" || event.kind === "info" ? `${event.kind}:${event.text}` : event.kind);
+  const note: ProgressNote = {
+    key,
+    kind: event.kind,
+    text: event.text,
+    atMs: nowMs,
+    ...(event.untilMs === undefined ? {} : { untilMs: event.untilMs }),
+  };
   return [...notes.filter((n) => n.key !== key), note].slice(-limits.notes);
 }
 

@@ -52,7 +52,8 @@ function wrap(base: PinoLogger, secrets: string[]): Logger {
     info: (fields, message) => write("info", fields, message),
     warn: (fields, message) => write("warn", fields, message),
     error: (fields, message) => write("error", fields, message),
-    event: (name: EventName, fields: LogFields = {}, level: LogLevel = "info") => write(level, { event: name, ...fields }),
+    event: (name: EventName, fields: LogFields = {}, level: LogLevel = "info") =>
+      write(level, { event: name, ...fields }),
     child: (bindings) => wrap(base.child(withoutContent(bindings)), secrets),
     addSecret: (secret) => {
       if (!secrets.includes(secret)) secrets.push(secret);
@@ -64,11 +65,14 @@ function wrap(base: PinoLogger, secrets: string[]): Logger {
 export function createLogger(options: LoggerOptions = {}): ClosableLogger {
   const level = options.level ?? "info";
   const secrets = [...(options.secrets ?? [])];
-  const file = options.dataDir === undefined ? null : new RotatingFileStream({
-    dir: join(options.dataDir, "logs"),
-    ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
-    ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),
-  });
+  const file =
+    options.dataDir === undefined
+      ? null
+      : new RotatingFileStream({
+          dir: join(options.dataDir, "logs"),
+          ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
+          ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),
+        });
   const stderr = options.stderr === undefined ? process.stderr : options.stderr;
   const pretty = stderr !== null && (options.pretty ?? stderr.isTTY === true);
   const streams: { level: LogLevel; stream: { write(chunk: string): boolean } }[] = [];

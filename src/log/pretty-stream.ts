@@ -1,13 +1,21 @@
 // Turns the logger's JSON lines into short human lines for a terminal:
 // "12:04:05 INFO  claude.spawned runId=r1 sessionId=s1 — message". Formatting only.
 
-const LEVEL_NAMES: Readonly<Record<number, string>> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+const LEVEL_NAMES: Readonly<Record<number, string>> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO",
+  40: "WARN",
+  50: "ERROR",
+  60: "FATAL",
+};
 
 const HIDDEN = new Set(["level", "time", "pid", "hostname", "msg", "event"]);
 
 function shortValue(value: unknown): string {
   if (typeof value === "string") return /\s/.test(value) ? JSON.stringify(value) : value;
-  if (value !== null && typeof value === "object" && "message" in value && typeof value.message === "string") return JSON.stringify(value.message);
+  if (value !== null && typeof value === "object" && "message" in value && typeof value.message === "string")
+    return JSON.stringify(value.message);
   return JSON.stringify(value) ?? String(value);
 }
 

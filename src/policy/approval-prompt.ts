@@ -13,7 +13,9 @@ export const approvalChoiceIds = { allow: "allow", always: "always", deny: "deny
  * kept to this session. Suggestions to change the mode are left out: the person agreed to this
  * kind of call, not to a new permission mode for everything.
  */
-export function sessionPermissionUpdates(suggestions: ApprovalRequest["permissionSuggestions"]): WirePermissionUpdate[] {
+export function sessionPermissionUpdates(
+  suggestions: ApprovalRequest["permissionSuggestions"],
+): WirePermissionUpdate[] {
   return suggestions
     .filter((s) => s["type"] === "addRules" || s["type"] === "addDirectories")
     .map((s) => ({ ...s, type: String(s["type"]), destination: "session" }));
@@ -39,7 +41,9 @@ export function approvalPrompt(request: ApprovalRequest, options: ApprovalPrompt
     sections: [...describeToolCall(request.toolName, request.input), ...why(request)],
     choices: [
       { id: approvalChoiceIds.allow, label: "Allow", tone: "allow" },
-      ...(always ? [{ id: approvalChoiceIds.always, label: "Always allow in this session", tone: "allow" as const }] : []),
+      ...(always
+        ? [{ id: approvalChoiceIds.always, label: "Always allow in this session", tone: "allow" as const }]
+        : []),
       { id: approvalChoiceIds.deny, label: "Deny", tone: "deny" },
     ],
     ...(options.preview ? { caption: "Shown because this chat previews changes before they are made." } : {}),
@@ -60,7 +64,10 @@ export function resolveApproval(request: ApprovalRequest, answer: PersonAnswer):
   }
   switch (answer.choiceId) {
     case approvalChoiceIds.allow:
-      return { answer: { behavior: "allow", updatedInput: { ...request.input } }, outcome: { decision: "allow", reason: "person", ...by, summary: "Allowed" } };
+      return {
+        answer: { behavior: "allow", updatedInput: { ...request.input } },
+        outcome: { decision: "allow", reason: "person", ...by, summary: "Allowed" },
+      };
     case approvalChoiceIds.always: {
       const updates = sessionPermissionUpdates(request.permissionSuggestions);
       if (updates.length === 0) return undefined;
@@ -70,7 +77,10 @@ export function resolveApproval(request: ApprovalRequest, answer: PersonAnswer):
       };
     }
     case approvalChoiceIds.deny:
-      return { answer: { behavior: "deny", message: personDeniedMessage(request.toolName) }, outcome: { decision: "deny", reason: "person", ...by, summary: "Denied" } };
+      return {
+        answer: { behavior: "deny", message: personDeniedMessage(request.toolName) },
+        outcome: { decision: "deny", reason: "person", ...by, summary: "Denied" },
+      };
     default:
       return undefined;
   }

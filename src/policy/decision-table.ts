@@ -18,7 +18,13 @@
 //  4. Prompting modes (default, acceptEdits): every can_use_tool is asked (ExitPlanMode with the
 //     plan prompt, AskUserQuestion as questions); questions off still denies at once.
 import type { ApprovalRequest, PermissionMode } from "../domain/events.js";
-import { outlineStillMissingMessage, questionsOffMessage, questionUnattendedMessage, stillInPlanModeMessage, unattendedMessage } from "./messages.js";
+import {
+  outlineStillMissingMessage,
+  questionsOffMessage,
+  questionUnattendedMessage,
+  stillInPlanModeMessage,
+  unattendedMessage,
+} from "./messages.js";
 import { isAutonomousMode, isPlanChat } from "./modes.js";
 import { isGateSatisfied, type OutlineGate } from "./plan-machine.js";
 import { parseQuestions } from "./questions.js";
@@ -26,16 +32,23 @@ import { parseQuestions } from "./questions.js";
 /** Control request subtypes answered without looking at them (row 1). */
 export const housekeepingSubtypes: readonly string[] = ["initialize", "mcp_message", "rewind_files", "interrupt"];
 
-export type HousekeepingRoute = { kind: "answer_now"; response: Record<string, unknown> } | { kind: "own_hook" } | { kind: "not_housekeeping" };
+export type HousekeepingRoute =
+  { kind: "answer_now"; response: Record<string, unknown> } | { kind: "own_hook" } | { kind: "not_housekeeping" };
 
 /**
  * Row 1. `ownCallbackIds` are the hook callback ids Telecode registered itself (scheduling hooks);
  * those go to their owner. Any other hook callback gets the empty hook output `{}`, which lets the
  * CLI carry on as if no hook were set.
  */
-export function routeHousekeeping(subtype: string, callbackId: string | undefined, ownCallbackIds: ReadonlySet<string>): HousekeepingRoute {
+export function routeHousekeeping(
+  subtype: string,
+  callbackId: string | undefined,
+  ownCallbackIds: ReadonlySet<string>,
+): HousekeepingRoute {
   if (subtype === "hook_callback") {
-    return callbackId !== undefined && ownCallbackIds.has(callbackId) ? { kind: "own_hook" } : { kind: "answer_now", response: {} };
+    return callbackId !== undefined && ownCallbackIds.has(callbackId)
+      ? { kind: "own_hook" }
+      : { kind: "answer_now", response: {} };
   }
   return housekeepingSubtypes.includes(subtype) ? { kind: "answer_now", response: {} } : { kind: "not_housekeeping" };
 }
@@ -85,7 +98,12 @@ function routeSpecialTool(input: TableInput, row: 3 | 4): Route | undefined {
   if (request.toolName === "AskUserQuestion") {
     if (!input.questionsEnabled) return { kind: "deny", row, reason: "questions_off", message: questionsOffMessage };
     if (parseQuestions(request.input).length === 0) {
-      return { kind: "deny", row, reason: "no_questions", message: "The question could not be shown: it had no question text. Ask in your reply instead." };
+      return {
+        kind: "deny",
+        row,
+        reason: "no_questions",
+        message: "The question could not be shown: it had no question text. Ask in your reply instead.",
+      };
     }
     return { kind: "ask", row, ask: "question" };
   }
@@ -103,7 +121,8 @@ function routeByMode(input: TableInput): Route {
       ? { kind: "deny", row: 3, reason: "plan_mode", message: stillInPlanModeMessage(request.toolName) }
       : { kind: "ask", row: 3, ask: "approval" };
   }
-  if (input.previewChanges && previewTools.includes(request.toolName) && !input.planApprovedInRun) return { kind: "ask", row: 3, ask: "preview" };
+  if (input.previewChanges && previewTools.includes(request.toolName) && !input.planApprovedInRun)
+    return { kind: "ask", row: 3, ask: "preview" };
   return { kind: "allow", row: 3 };
 }
 

@@ -7,16 +7,40 @@ export { housekeepingSubtypes, previewTools, routeHousekeeping, routeToolRequest
 export type { AskKind, DenyReason, HousekeepingRoute, Route, TableInput } from "./decision-table.js";
 export { approvalChoiceIds, approvalPrompt, resolveApproval, sessionPermissionUpdates } from "./approval-prompt.js";
 export {
-  armGate, disarmedGate, gateAfterText, isGateSatisfied, outlineMinChars, planApprovalCaption, planChoiceIds, planPrompt, resolvePlanAnswer,
+  armGate,
+  disarmedGate,
+  gateAfterText,
+  isGateSatisfied,
+  outlineMinChars,
+  planApprovalCaption,
+  planChoiceIds,
+  planPrompt,
+  resolvePlanAnswer,
 } from "./plan-machine.js";
 export type { OutlineGate, PlanResolution } from "./plan-machine.js";
-export { answerQuestion, doneChoiceId, optionChoiceId, parseQuestions, questionAnswerResponse, questionPrompt, startQuestionFlow, typeChoiceId } from "./questions.js";
+export {
+  answerQuestion,
+  doneChoiceId,
+  optionChoiceId,
+  parseQuestions,
+  questionAnswerResponse,
+  questionPrompt,
+  startQuestionFlow,
+  typeChoiceId,
+} from "./questions.js";
 export type { Question, QuestionFlow, QuestionStep } from "./questions.js";
 export { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed } from "./rearm.js";
 export type { RearmDecision, RearmState } from "./rearm.js";
 export { initialPolicyState, stepPolicy } from "./session-policy.js";
 export { PolicyError } from "./session-policy-types.js";
-export type { PendingDecision, PendingFlow, PolicyEffect, PolicyInput, PolicyState, PolicyStep } from "./session-policy-types.js";
+export type {
+  PendingDecision,
+  PendingFlow,
+  PolicyEffect,
+  PolicyInput,
+  PolicyState,
+  PolicyStep,
+} from "./session-policy-types.js";
 export { closeDecision, emptyPendingBook, openDecision, verdictFor } from "./pending-book.js";
 export type { ClosedHow, PendingBook } from "./pending-book.js";
 export { compactLineDiff } from "./line-diff.js";
@@ -25,9 +49,29 @@ export { diffLineText, infoLines, outcomeText, promptLines, sectionLines } from 
 export { headLines, oneLine, splitLongText } from "./text.js";
 export { answerFromTypedLine } from "./typed-reply.js";
 export {
-  discussPlanMessage, noLongerPendingMessage, outlineRequestedMessage, outlineStillMissingMessage, personDeniedMessage, personRepliedMessage,
-  planDeniedMessage, questionsOffMessage, questionTimedOutMessage, questionUnattendedMessage, stillInPlanModeMessage, timedOutMessage, unattendedMessage,
+  discussPlanMessage,
+  noLongerPendingMessage,
+  outlineRequestedMessage,
+  outlineStillMissingMessage,
+  personDeniedMessage,
+  personRepliedMessage,
+  planDeniedMessage,
+  questionsOffMessage,
+  questionTimedOutMessage,
+  questionUnattendedMessage,
+  stillInPlanModeMessage,
+  timedOutMessage,
+  unattendedMessage,
 } from "./messages.js";
 export type {
-  AnswerVerdict, DecisionOutcome, DecisionPrompt, DecisionPromptKind, DiffLine, InfoKind, InfoMessage, PersonAnswer, PromptChoice, PromptSection,
+  AnswerVerdict,
+  DecisionOutcome,
+  DecisionPrompt,
+  DecisionPromptKind,
+  DiffLine,
+  InfoKind,
+  InfoMessage,
+  PersonAnswer,
+  PromptChoice,
+  PromptSection,
 } from "./prompt-types.js";

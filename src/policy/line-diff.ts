@@ -31,7 +31,9 @@ function lcsOps(a: readonly string[], b: readonly string[]): Op[] {
   for (let i = a.length - 1; i >= 0; i--) {
     for (let j = b.length - 1; j >= 0; j--) {
       lengths[i * width + j] =
-        a[i] === b[j] ? (lengths[(i + 1) * width + j + 1] ?? 0) + 1 : Math.max(lengths[(i + 1) * width + j] ?? 0, lengths[i * width + j + 1] ?? 0);
+        a[i] === b[j]
+          ? (lengths[(i + 1) * width + j + 1] ?? 0) + 1
+          : Math.max(lengths[(i + 1) * width + j] ?? 0, lengths[i * width + j + 1] ?? 0);
     }
   }
   const ops: Op[] = [];
@@ -68,7 +70,12 @@ export function compactLineDiff(oldText: string, newText: string, options: Compa
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++;
   const ops: Op[] = [
     ...a.slice(0, prefix).map((text): Op => ({ op: "context", text })),
     ...lcsOps(a.slice(prefix, a.length - suffix), b.slice(prefix, b.length - suffix)),

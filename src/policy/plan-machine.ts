@@ -64,7 +64,8 @@ function planSections(request: ApprovalRequest): PromptSection[] {
   const plan = planTextOf(request);
   const path = request.input["planFilePath"];
   const out: PromptSection[] = [{ kind: "markdown", text: plan === "" ? "(Claude sent no plan text.)" : plan }];
-  if (typeof path === "string" && path !== "") out.push({ kind: "fields", fields: [{ name: "plan file", value: path }] });
+  if (typeof path === "string" && path !== "")
+    out.push({ kind: "fields", fields: [{ name: "plan file", value: path }] });
   return out;
 }
 
@@ -104,7 +105,11 @@ export type PlanResolution = {
 };
 
 /** Maps an answer on a plan prompt; undefined when the choice is not offered by that prompt. */
-export function resolvePlanAnswer(request: ApprovalRequest, afterOutline: boolean, answer: PersonAnswer): PlanResolution | undefined {
+export function resolvePlanAnswer(
+  request: ApprovalRequest,
+  afterOutline: boolean,
+  answer: PersonAnswer,
+): PlanResolution | undefined {
   const by = answer.by !== undefined ? { by: answer.by } : {};
   if (answer.kind === "text") {
     return {
@@ -131,7 +136,9 @@ export function resolvePlanAnswer(request: ApprovalRequest, afterOutline: boolea
     case planChoiceIds.deny:
       return deny(planDeniedMessage, "Plan denied", disarmedGate);
     case planChoiceIds.outline:
-      return afterOutline ? undefined : deny(outlineRequestedMessage, "Outline requested", armGate(planTextOf(request)));
+      return afterOutline
+        ? undefined
+        : deny(outlineRequestedMessage, "Outline requested", armGate(planTextOf(request)));
     case planChoiceIds.discuss:
       return afterOutline ? deny(discussPlanMessage, "Let's discuss", disarmedGate) : undefined;
     default:

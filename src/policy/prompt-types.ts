@@ -2,9 +2,7 @@
 // Content only (which lines, which diff, which buttons); escaping and layout belong to front ends.
 
 /** One line of a compact diff: unchanged context, removed, added, or a gap of skipped lines. */
-export type DiffLine =
-  | { op: "context" | "removed" | "added"; text: string }
-  | { op: "gap"; skipped: number };
+export type DiffLine = { op: "context" | "removed" | "added"; text: string } | { op: "gap"; skipped: number };
 
 export type PromptSection =
   /** Prose: a description, the CLI's reason, a question. */
@@ -44,8 +42,7 @@ export type DecisionPrompt = {
 
 /** What the person did: tapped a choice or typed text. `by` names them for the record. */
 export type PersonAnswer =
-  | { kind: "choice"; choiceId: string; by?: string }
-  | { kind: "text"; text: string; by?: string };
+  { kind: "choice"; choiceId: string; by?: string } | { kind: "text"; text: string; by?: string };
 
 /** How a decision ended, for the front end to show in place of the buttons. */
 export type DecisionOutcome = {

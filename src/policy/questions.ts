@@ -37,7 +37,11 @@ export function parseQuestions(input: Readonly<Record<string, unknown>>): Questi
       if (typeof o !== "object" || o === null) return [];
       const opt = o as Record<string, unknown>;
       if (typeof opt["label"] !== "string") return [];
-      return [typeof opt["description"] === "string" ? { label: opt["label"], description: opt["description"] } : { label: opt["label"] }];
+      return [
+        typeof opt["description"] === "string"
+          ? { label: opt["label"], description: opt["description"] }
+          : { label: opt["label"] },
+      ];
     });
     out.push({
       question: rec["question"],
@@ -77,13 +81,14 @@ export function questionPrompt(flow: QuestionFlow): DecisionPrompt {
     label: q.multiSelect ? `${flow.selected.includes(i) ? "☑" : "☐"} ${o.label}` : o.label,
     tone: "neutral",
   }));
-  if (q.multiSelect) choices.push({ id: doneChoiceId(flow.index), label: `Done (${flow.selected.length} selected)`, tone: "allow" });
+  if (q.multiSelect)
+    choices.push({ id: doneChoiceId(flow.index), label: `Done (${flow.selected.length} selected)`, tone: "allow" });
   choices.push({ id: typeChoiceId(flow.index), label: "Type an answer", tone: "neutral", expectsText: true });
   const count = flow.questions.length;
   const title = `${count > 1 ? `Question ${flow.index + 1} of ${count}` : "Question"}${q.header ? ` · ${q.header}` : ""}`;
   const caption = flow.awaitingText
     ? "Send your answer as a message."
-    : flow.hint ?? (q.multiSelect ? "Pick one or more, then Done; or type an answer." : undefined);
+    : (flow.hint ?? (q.multiSelect ? "Pick one or more, then Done; or type an answer." : undefined));
   return {
     kind: "question",
     title,
@@ -119,13 +124,15 @@ export function answerQuestion(flow: QuestionFlow, answer: PersonAnswer): Questi
   const { hint: _hint, ...base } = flow;
   if (answer.kind === "text") {
     const text = answer.text.trim();
-    if (text === "") return { kind: "continue", flow: { ...base, hint: "An empty answer does not count; type some text." } };
+    if (text === "")
+      return { kind: "continue", flow: { ...base, hint: "An empty answer does not count; type some text." } };
     return record(base, q, text);
   }
   const id = answer.choiceId;
   if (id === typeChoiceId(flow.index)) return { kind: "continue", flow: { ...base, awaitingText: true } };
   if (id === doneChoiceId(flow.index) && q.multiSelect) {
-    if (flow.selected.length === 0) return { kind: "continue", flow: { ...base, hint: "Pick at least one option, or type an answer." } };
+    if (flow.selected.length === 0)
+      return { kind: "continue", flow: { ...base, hint: "Pick at least one option, or type an answer." } };
     const labels = [...flow.selected].sort((x, y) => x - y).map((i) => q.options[i]?.label ?? "");
     return record(base, q, labels.join(", "));
   }
@@ -135,12 +142,17 @@ export function answerQuestion(flow: QuestionFlow, answer: PersonAnswer): Questi
   const option = q.options[optionIndex];
   if (option === undefined) return { kind: "stale" };
   if (!q.multiSelect) return record(base, q, option.label);
-  const selected = flow.selected.includes(optionIndex) ? flow.selected.filter((i) => i !== optionIndex) : [...flow.selected, optionIndex];
+  const selected = flow.selected.includes(optionIndex)
+    ? flow.selected.filter((i) => i !== optionIndex)
+    : [...flow.selected, optionIndex];
   return { kind: "continue", flow: { ...base, selected, awaitingText: false } };
 }
 
 /** The allow that delivers the answers: the original input plus `answers`. */
-export function questionAnswerResponse(input: Readonly<Record<string, unknown>>, answers: Readonly<Record<string, string>>): PermissionAnswer {
+export function questionAnswerResponse(
+  input: Readonly<Record<string, unknown>>,
+  answers: Readonly<Record<string, string>>,
+): PermissionAnswer {
   return { behavior: "allow", updatedInput: { ...input, answers: { ...answers } } };
 }
 

@@ -29,7 +29,12 @@ export function onTaskChanged(state: RearmState, currentTurn: number, event: Tas
     if (!state.deferringTasks.includes(event.taskId)) return state;
     return { ...state, deferringTasks: state.deferringTasks.filter((t) => t !== event.taskId) };
   }
-  if (event.phase === "started" && isAgentTask(event) && state.approvalTurn === currentTurn && !state.deferringTasks.includes(event.taskId)) {
+  if (
+    event.phase === "started" &&
+    isAgentTask(event) &&
+    state.approvalTurn === currentTurn &&
+    !state.deferringTasks.includes(event.taskId)
+  ) {
     return { ...state, deferringTasks: [...state.deferringTasks, event.taskId] };
   }
   return state;
@@ -56,9 +61,11 @@ export type RearmDecision =
  * `deferCeilingMs` after the approval, whichever is first.
  */
 export function decideRearm(state: RearmState, ctx: RearmContext): { state: RearmState; decision: RearmDecision } {
-  if (!isPlanChat(ctx.chatMode) || !ctx.rearmEnabled || ctx.cliMode === "plan") return { state, decision: { kind: "none" } };
+  if (!isPlanChat(ctx.chatMode) || !ctx.rearmEnabled || ctx.cliMode === "plan")
+    return { state, decision: { kind: "none" } };
   const ceilingPassed = state.approvedAtMs !== undefined && ctx.nowMs >= state.approvedAtMs + ctx.deferCeilingMs;
-  if (state.deferringTasks.length > 0 && !ceilingPassed) return { state, decision: { kind: "defer", agents: state.deferringTasks.length } };
+  if (state.deferringTasks.length > 0 && !ceilingPassed)
+    return { state, decision: { kind: "defer", agents: state.deferringTasks.length } };
   return { state: { ...state, deferringTasks: [] }, decision: { kind: "set_plan" } };
 }
 

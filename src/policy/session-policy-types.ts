@@ -18,9 +18,17 @@ export class PolicyError extends Error {
   }
 }
 
-export type PendingFlow = { kind: "approval"; preview: boolean } | { kind: "plan"; afterOutline: boolean } | { kind: "question"; flow: QuestionFlow };
+export type PendingFlow =
+  | { kind: "approval"; preview: boolean }
+  | { kind: "plan"; afterOutline: boolean }
+  | { kind: "question"; flow: QuestionFlow };
 
-export type PendingDecision = { decisionId: string; request: ApprovalRequest; runId: string | undefined; flow: PendingFlow };
+export type PendingDecision = {
+  decisionId: string;
+  request: ApprovalRequest;
+  runId: string | undefined;
+  flow: PendingFlow;
+};
 
 export type PolicyState = {
   settings: DecisionSettings;

@@ -7,12 +7,32 @@ import { approvalPrompt, resolveApproval } from "./approval-prompt.js";
 import { routeToolRequest, type DenyReason } from "./decision-table.js";
 import { noLongerPendingMessage, questionTimedOutMessage, timedOutMessage } from "./messages.js";
 import {
-  disarmedGate, gateAfterText, planApprovalCaption, planAutoApprovedSections, planPrompt, resolvePlanAnswer,
+  disarmedGate,
+  gateAfterText,
+  planApprovalCaption,
+  planAutoApprovedSections,
+  planPrompt,
+  resolvePlanAnswer,
 } from "./plan-machine.js";
 import type { DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
-import { answerQuestion, parseQuestions, questionAnswerResponse, questionPrompt, startQuestionFlow, summarizeAnswers } from "./questions.js";
+import {
+  answerQuestion,
+  parseQuestions,
+  questionAnswerResponse,
+  questionPrompt,
+  startQuestionFlow,
+  summarizeAnswers,
+} from "./questions.js";
 import { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed } from "./rearm.js";
-import { PolicyError, type PendingDecision, type PendingFlow, type PolicyEffect, type PolicyInput, type PolicyState, type PolicyStep } from "./session-policy-types.js";
+import {
+  PolicyError,
+  type PendingDecision,
+  type PendingFlow,
+  type PolicyEffect,
+  type PolicyInput,
+  type PolicyState,
+  type PolicyStep,
+} from "./session-policy-types.js";
 import { defaultDecisionSettings, type DecisionSettings } from "./settings.js";
 
 export function initialPolicyState(settings: Partial<DecisionSettings> = {}): PolicyState {
@@ -77,14 +97,30 @@ function close(state: PolicyState, p: PendingDecision, answer: PermissionAnswer,
 }
 
 function approvePlanIn(state: PolicyState, runId: string | undefined, nowMs: number): PolicyState {
-  return { ...state, gate: disarmedGate, previewSkipRunId: runId ?? state.previewSkipRunId, rearm: onPlanApproved(state.rearm, state.turn, nowMs) };
+  return {
+    ...state,
+    gate: disarmedGate,
+    previewSkipRunId: runId ?? state.previewSkipRunId,
+    rearm: onPlanApproved(state.rearm, state.turn, nowMs),
+  };
 }
 
 function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "request" }>): PolicyStep {
   const { decisionId, request, run, nowMs } = input;
-  if (state.pending.has(decisionId)) throw new PolicyError("policy.duplicate_decision", `Decision id ${decisionId} is already open.`);
+  if (state.pending.has(decisionId))
+    throw new PolicyError("policy.duplicate_decision", `Decision id ${decisionId} is already open.`);
   if (state.ended) {
-    return { state, effects: [{ type: "respond", decisionId, answer: { behavior: "deny", message: noLongerPendingMessage }, by: "session end" }] };
+    return {
+      state,
+      effects: [
+        {
+          type: "respond",
+          decisionId,
+          answer: { behavior: "deny", message: noLongerPendingMessage },
+          by: "session end",
+        },
+      ],
+    };
   }
   const s = state.settings;
   const route = routeToolRequest({
@@ -106,7 +142,10 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
         state,
         effects: [
           { type: "respond", decisionId, answer: { behavior: "deny", message: route.message }, by: "policy" },
-          { type: "inform", info: { kind: "auto_denied", title: denyTitles[route.reason](request.toolName), sections: [] } },
+          {
+            type: "inform",
+            info: { kind: "auto_denied", title: denyTitles[route.reason](request.toolName), sections: [] },
+          },
         ],
       };
     case "plan_auto_approve":
@@ -114,7 +153,14 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
         state: approvePlanIn(state, run?.id, nowMs),
         effects: [
           { type: "respond", decisionId, answer: allow, by: "policy" },
-          { type: "inform", info: { kind: "plan_auto_approved", title: "Plan approved automatically (plan-auto)", sections: planAutoApprovedSections(request) } },
+          {
+            type: "inform",
+            info: {
+              kind: "plan_auto_approved",
+              title: "Plan approved automatically (plan-auto)",
+              sections: planAutoApprovedSections(request),
+            },
+          },
         ],
       };
     case "ask": {
@@ -123,7 +169,11 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
       if (route.ask === "plan" || route.ask === "plan_after_outline") {
         const afterOutline = route.ask === "plan_after_outline";
         flow = { kind: "plan", afterOutline };
-        const caption = planApprovalCaption({ chatMode: s.mode, rearmEnabled: s.rearmPlanMode, agentsDeferringRearm: state.rearm.deferringTasks.length });
+        const caption = planApprovalCaption({
+          chatMode: s.mode,
+          rearmEnabled: s.rearmPlanMode,
+          agentsDeferringRearm: state.rearm.deferringTasks.length,
+        });
         prompt = planPrompt(request, afterOutline, caption);
       } else if (route.ask === "question") {
         const questions = startQuestionFlow(parseQuestions(request.input));
@@ -134,7 +184,10 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
         prompt = approvalPrompt(request, { preview: route.ask === "preview" });
       }
       const pending: PendingDecision = { decisionId, request, runId: run?.id, flow };
-      return { state: withPending(state, pending), effects: [{ type: "askPerson", decisionId, prompt }, ...timerEffects(state, decisionId)] };
+      return {
+        state: withPending(state, pending),
+        effects: [{ type: "askPerson", decisionId, prompt }, ...timerEffects(state, decisionId)],
+      };
     }
   }
 }
@@ -161,14 +214,22 @@ function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, 
           const updated: PendingDecision = { ...p, flow: { kind: "question", flow: step.flow } };
           return {
             state: withPending(state, updated),
-            effects: [{ type: "askPerson", decisionId: p.decisionId, prompt: questionPrompt(step.flow) }, ...timerEffects(state, p.decisionId)],
+            effects: [
+              { type: "askPerson", decisionId: p.decisionId, prompt: questionPrompt(step.flow) },
+              ...timerEffects(state, p.decisionId),
+            ],
             verdict: "accepted",
           };
         }
         case "complete": {
           const by = answer.by !== undefined ? { by: answer.by } : {};
           const summary = summarizeAnswers(p.flow.flow.questions, step.answers);
-          return close(state, p, questionAnswerResponse(p.request.input, step.answers), { decision: "allow", reason: "person", ...by, summary });
+          return close(state, p, questionAnswerResponse(p.request.input, step.answers), {
+            decision: "allow",
+            reason: "person",
+            ...by,
+            summary,
+          });
         }
       }
     }
@@ -178,7 +239,11 @@ function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, 
 function onRearmPoint(state: PolicyState, nowMs: number, closingTurn: boolean): PolicyStep {
   const s = state.settings;
   const { state: rearm, decision } = decideRearm(state.rearm, {
-    chatMode: s.mode, rearmEnabled: s.rearmPlanMode, cliMode: state.cliMode, nowMs, deferCeilingMs: s.rearmDeferCeilingMs,
+    chatMode: s.mode,
+    rearmEnabled: s.rearmPlanMode,
+    cliMode: state.cliMode,
+    nowMs,
+    deferCeilingMs: s.rearmDeferCeilingMs,
   });
   const next = { ...state, rearm: closingTurn ? onTurnClosed(rearm) : rearm };
   switch (decision.kind) {
@@ -188,7 +253,11 @@ function onRearmPoint(state: PolicyState, nowMs: number, closingTurn: boolean): 
       return { state: next, effects: [{ type: "setPermissionMode", mode: "plan" }] };
     case "defer": {
       const agents = decision.agents === 1 ? "a background agent" : `${decision.agents} background agents`;
-      const info: InfoMessage = { kind: "plan_rearm_deferred", title: `Plan mode is not restored yet: ${agents} started with the approved plan still running.`, sections: [] };
+      const info: InfoMessage = {
+        kind: "plan_rearm_deferred",
+        title: `Plan mode is not restored yet: ${agents} started with the approved plan still running.`,
+        sections: [],
+      };
       return { state: next, effects: [{ type: "inform", info }] };
     }
   }
@@ -203,11 +272,15 @@ function onObserved(state: PolicyState, event: TelecodeEvent): PolicyStep {
     case "turn_started":
       return { state: { ...state, turn: event.turn }, effects: [] };
     case "text":
-      return event.parentToolUseId === null ? { state: { ...state, gate: gateAfterText(state.gate, event.text.length) }, effects: [] } : { state, effects: [] };
+      return event.parentToolUseId === null
+        ? { state: { ...state, gate: gateAfterText(state.gate, event.text.length) }, effects: [] }
+        : { state, effects: [] };
     case "task_changed":
       return { state: { ...state, rearm: onTaskChanged(state.rearm, state.turn, event) }, effects: [] };
     case "run_completed":
-      return state.previewSkipRunId === event.runId ? { state: { ...state, previewSkipRunId: undefined }, effects: [] } : { state, effects: [] };
+      return state.previewSkipRunId === event.runId
+        ? { state: { ...state, previewSkipRunId: undefined }, effects: [] }
+        : { state, effects: [] };
     case "approval_withdrawn": {
       const p = [...state.pending.values()].find((x) => x.request.requestId === event.requestId);
       return p ? withdraw(state, p) : { state, effects: [] };
@@ -219,7 +292,12 @@ function onObserved(state: PolicyState, event: TelecodeEvent): PolicyStep {
 
 /** The CLI withdrew the request (control_cancel_request), or its abort signal fired. */
 function withdraw(state: PolicyState, p: PendingDecision, summary = "Withdrawn by Claude"): PolicyStep {
-  return close(state, p, { behavior: "deny", message: noLongerPendingMessage }, { decision: "none", reason: "withdrawn", summary });
+  return close(
+    state,
+    p,
+    { behavior: "deny", message: noLongerPendingMessage },
+    { decision: "none", reason: "withdrawn", summary },
+  );
 }
 
 /** The one transition function. Effects are to be carried out in order. */
@@ -235,7 +313,12 @@ export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
       const p = state.pending.get(input.decisionId);
       if (!p) return { state, effects: [] };
       const message = p.flow.kind === "question" ? questionTimedOutMessage : timedOutMessage(p.request.toolName);
-      return close(state, p, { behavior: "deny", message }, { decision: "deny", reason: "timeout", summary: "No answer in time" });
+      return close(
+        state,
+        p,
+        { behavior: "deny", message },
+        { decision: "deny", reason: "timeout", summary: "No answer in time" },
+      );
     }
     case "withdrawn": {
       const p = state.pending.get(input.decisionId);
@@ -252,7 +335,8 @@ export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
     case "mode_set_failed": {
       const info: InfoMessage = {
         kind: "plan_rearm_failed",
-        title: "Plan mode could not be restored after the approved plan's work. Switch to plan mode again before the next request.",
+        title:
+          "Plan mode could not be restored after the approved plan's work. Switch to plan mode again before the next request.",
         sections: [{ kind: "text", label: "Claude Code said", text: input.error }],
       };
       return { state, effects: [{ type: "inform", info }] };
@@ -262,7 +346,12 @@ export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
     case "session_ended": {
       let step: PolicyStep = { state: { ...state, ended: true }, effects: [] };
       for (const p of state.pending.values()) {
-        const closed = close(step.state, p, { behavior: "deny", message: noLongerPendingMessage }, { decision: "none", reason: "session_end", summary: "Session ended" });
+        const closed = close(
+          step.state,
+          p,
+          { behavior: "deny", message: noLongerPendingMessage },
+          { decision: "none", reason: "session_end", summary: "Session ended" },
+        );
         step = { state: closed.state, effects: [...step.effects, ...closed.effects] };
       }
       return step;

@@ -4,7 +4,7 @@ import { excerpt } from "../domain/index.js";
 
 /** One line of a value for a field list: whitespace collapsed, shortened. */
 export function oneLine(value: unknown, maxChars = 200): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   return excerpt(text.replace(/\s+/g, " ").trim(), maxChars);
 }
 

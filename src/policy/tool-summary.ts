@@ -61,7 +61,8 @@ export function describeToolCall(toolName: string, input: Readonly<Record<string
         const edit = typeof e === "object" && e !== null ? (e as Record<string, unknown>) : {};
         return editSections(path, str(edit, "old_string") ?? "", str(edit, "new_string") ?? "");
       });
-      if (edits.length > 5) sections.push({ kind: "text", text: `… and ${edits.length - 5} more edits to the same file.` });
+      if (edits.length > 5)
+        sections.push({ kind: "text", text: `… and ${edits.length - 5} more edits to the same file.` });
       return sections;
     }
     case "Write": {
@@ -74,17 +75,37 @@ export function describeToolCall(toolName: string, input: Readonly<Record<string
       const mode = str(input, "edit_mode") ?? "replace";
       const cell = str(input, "cell_id");
       return [
-        { kind: "fields", fields: [{ name: "notebook", value: path }, { name: "edit", value: cell ? `${mode} cell ${cell}` : mode }] },
+        {
+          kind: "fields",
+          fields: [
+            { name: "notebook", value: path },
+            { name: "edit", value: cell ? `${mode} cell ${cell}` : mode },
+          ],
+        },
         fileHead("new source", str(input, "new_source") ?? ""),
       ];
     }
     case "WebFetch":
-      return [{ kind: "fields", fields: [{ name: "url", value: oneLine(input["url"] ?? "") }, { name: "prompt", value: oneLine(input["prompt"] ?? "") }] }];
+      return [
+        {
+          kind: "fields",
+          fields: [
+            { name: "url", value: oneLine(input["url"] ?? "") },
+            { name: "prompt", value: oneLine(input["prompt"] ?? "") },
+          ],
+        },
+      ];
     case "Task":
     case "Agent": {
       const prompt = str(input, "prompt") ?? "";
       return [
-        { kind: "fields", fields: [{ name: "agent", value: oneLine(input["subagent_type"] ?? "general-purpose") }, { name: "task", value: oneLine(input["description"] ?? "") }] },
+        {
+          kind: "fields",
+          fields: [
+            { name: "agent", value: oneLine(input["subagent_type"] ?? "general-purpose") },
+            { name: "task", value: oneLine(input["description"] ?? "") },
+          ],
+        },
         fileHead("prompt", prompt),
       ];
     }

@@ -7,7 +7,12 @@ export {
   TELEGRAM_TEXT_LIMIT,
   TELEGRAM_CAPTION_LIMIT,
 } from "./telegram-html-parse.js";
-export type { TelegramEntity, TelegramEntityType, TelegramHtmlParse, TelegramHtmlProblem } from "./telegram-html-parse.js";
+export type {
+  TelegramEntity,
+  TelegramEntityType,
+  TelegramHtmlParse,
+  TelegramHtmlProblem,
+} from "./telegram-html-parse.js";
 export { markdownToTelegramHtml, markdownToTelegramParts, escapeTelegramHtml } from "./telegram-html.js";
 export { splitTelegramHtml } from "./telegram-split.js";
 export { renderTerminalLine } from "./terminal-lines.js";

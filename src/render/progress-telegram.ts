@@ -2,7 +2,16 @@
 // its compact summary once the run is over, as Telegram HTML always within the limits.
 // Pure: time comes in as `nowMs`, clock formatting as a ClockFormatter.
 
-import { excerpt, formatDurationMs, formatUsd, type ClockFormatter, type ProgressNote, type ProgressPhase, type ProgressState, type ProgressTool } from "../domain/index.js";
+import {
+  excerpt,
+  formatDurationMs,
+  formatUsd,
+  type ClockFormatter,
+  type ProgressNote,
+  type ProgressPhase,
+  type ProgressState,
+  type ProgressTool,
+} from "../domain/index.js";
 import { escapeTelegramHtml } from "./telegram-html.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 
@@ -78,7 +87,12 @@ function compose(state: ProgressState, options: ProgressRenderOptions, maxTools:
   if (state.pendingDecisions.length > 0) lines.push("", "⏸ Waiting for your answer below");
   if (notes.length > 0) lines.push("", ...notes.map((note) => noteLine(note, options)));
 
-  const footer = [state.model, state.effort, state.mode, state.contextPercent === undefined ? undefined : `context ${Math.round(state.contextPercent)}%`]
+  const footer = [
+    state.model,
+    state.effort,
+    state.mode,
+    state.contextPercent === undefined ? undefined : `context ${Math.round(state.contextPercent)}%`,
+  ]
     .filter((part): part is string => part !== undefined && part !== "")
     .map((part) => escapeTelegramHtml(excerpt(part, 40)));
   if (footer.length > 0) lines.push("", `<i>${footer.join(" · ")}</i>`);
@@ -99,7 +113,8 @@ function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] 
 function toolLine(tool: ProgressTool, nowMs: number): string {
   const indent = tool.parentToolUseId === null ? "" : "  ";
   let line = `${indent}${TOOL_MARKS[tool.status]} ${escapeTelegramHtml(excerpt(oneLine(tool.title || tool.name), TITLE_CHARS))}`;
-  if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS) line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
+  if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS)
+    line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
   if (tool.status === "failed" && tool.detail !== undefined && tool.detail.trim() !== "") {
     line += ` — <i>${escapeTelegramHtml(excerpt(oneLine(tool.detail), DETAIL_CHARS))}</i>`;
   }

@@ -20,15 +20,23 @@ export function answerFooterOf(state: ProgressState): AnswerFooter {
   return {
     costUsd: state.costUsd,
     turns: state.turns,
-    durationMs: state.outcome?.durationMs ?? Math.max(0, (state.finishedAtMs ?? state.lastEventAtMs) - state.startedAtMs),
+    durationMs:
+      state.outcome?.durationMs ?? Math.max(0, (state.finishedAtMs ?? state.lastEventAtMs) - state.startedAtMs),
     ...(state.sessionId === undefined ? {} : { sessionId: state.sessionId }),
   };
 }
 
 /** "$0.0421 · 3 turns · 2 min 5 s · session 1a2b3c4d — reply to continue", in italics. */
 function renderAnswerFooterHtml(footer: AnswerFooter): string {
-  const parts = [formatUsd(footer.costUsd), footer.turns === 1 ? "1 turn" : `${footer.turns} turns`, formatDurationMs(footer.durationMs)];
-  const session = footer.sessionId === undefined ? "" : ` · session ${escapeTelegramHtml(footer.sessionId.slice(0, 8))} — reply to continue`;
+  const parts = [
+    formatUsd(footer.costUsd),
+    footer.turns === 1 ? "1 turn" : `${footer.turns} turns`,
+    formatDurationMs(footer.durationMs),
+  ];
+  const session =
+    footer.sessionId === undefined
+      ? ""
+      : ` · session ${escapeTelegramHtml(footer.sessionId.slice(0, 8))} — reply to continue`;
   return `<i>${parts.join(" · ")}${session}</i>`;
 }
 
@@ -36,7 +44,11 @@ function renderAnswerFooterHtml(footer: AnswerFooter): string {
  * The final answer as messages to send, in order: the Markdown rendered to Telegram HTML,
  * the footer at the end, each part within `limit`. An empty answer still says so.
  */
-export function renderFinalAnswerParts(answerMarkdown: string, footer: AnswerFooter, limit: number = TELEGRAM_TEXT_LIMIT): string[] {
+export function renderFinalAnswerParts(
+  answerMarkdown: string,
+  footer: AnswerFooter,
+  limit: number = TELEGRAM_TEXT_LIMIT,
+): string[] {
   const body = markdownToTelegramHtml(answerMarkdown);
   const visible = body.replace(/<[^>]*>/g, "").trim() !== "";
   const html = `${visible ? body : "<i>(no text in the answer)</i>"}\n\n${renderAnswerFooterHtml(footer)}`;
@@ -55,7 +67,12 @@ export type RunErrorMessage = {
 /** "❌ What happened. What to do. (incident ab12cd)" — never a stack trace. */
 export function renderRunErrorHtml(error: RunErrorMessage): string {
   const text = `${sentence(error.what)} ${sentence(error.hint)}`.trim();
-  return splitTelegramHtml(`❌ ${escapeTelegramHtml(text)} <i>(incident ${escapeTelegramHtml(error.incidentId)})</i>`, TELEGRAM_TEXT_LIMIT)[0] ?? "❌";
+  return (
+    splitTelegramHtml(
+      `❌ ${escapeTelegramHtml(text)} <i>(incident ${escapeTelegramHtml(error.incidentId)})</i>`,
+      TELEGRAM_TEXT_LIMIT,
+    )[0] ?? "❌"
+  );
 }
 
 function sentence(text: string): string {

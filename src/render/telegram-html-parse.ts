@@ -33,12 +33,23 @@ export const TELEGRAM_TEXT_LIMIT = 4096;
 export const TELEGRAM_CAPTION_LIMIT = 1024;
 
 export type TelegramHtmlProblem =
-  | { kind: "parse"; error: string }
-  | { kind: "empty" }
-  | { kind: "too_long"; length: number; limit: number };
+  { kind: "parse"; error: string } | { kind: "empty" } | { kind: "too_long"; length: number; limit: number };
 
 const TAGS = new Set([
-  "a", "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "code", "pre",
+  "a",
+  "b",
+  "strong",
+  "i",
+  "em",
+  "u",
+  "ins",
+  "s",
+  "strike",
+  "del",
+  "span",
+  "tg-spoiler",
+  "code",
+  "pre",
   "blockquote",
 ]);
 
@@ -61,7 +72,10 @@ export function parseTelegramHtml(html: string): TelegramHtmlParse {
  * Checks what the Bot API checks before accepting a text (or caption, with its limit):
  * parse errors, empty text, and length after entity parsing. Undefined when it would pass.
  */
-export function validateTelegramHtml(html: string, limit: number = TELEGRAM_TEXT_LIMIT): TelegramHtmlProblem | undefined {
+export function validateTelegramHtml(
+  html: string,
+  limit: number = TELEGRAM_TEXT_LIMIT,
+): TelegramHtmlProblem | undefined {
   const parsed = parseTelegramHtml(html);
   if (!parsed.ok) return { kind: "parse", error: parsed.error };
   if (parsed.text.length === 0) return { kind: "empty" };
@@ -237,18 +251,45 @@ class HtmlParser {
     const last = this.entities[this.entities.length - 1];
     const sameRange = last !== undefined && last.offset === offset && last.length === length;
     switch (tag.name) {
-      case "b": case "strong": this.entities.push({ type: "bold", offset, length }); return;
-      case "i": case "em": this.entities.push({ type: "italic", offset, length }); return;
-      case "u": case "ins": this.entities.push({ type: "underline", offset, length }); return;
-      case "s": case "strike": case "del": this.entities.push({ type: "strikethrough", offset, length }); return;
-      case "span": case "tg-spoiler": this.entities.push({ type: "spoiler", offset, length }); return;
-      case "a": this.entities.push({ type: "text_link", offset, length, url: tag.argument ?? "" }); return;
+      case "b":
+      case "strong":
+        this.entities.push({ type: "bold", offset, length });
+        return;
+      case "i":
+      case "em":
+        this.entities.push({ type: "italic", offset, length });
+        return;
+      case "u":
+      case "ins":
+        this.entities.push({ type: "underline", offset, length });
+        return;
+      case "s":
+      case "strike":
+      case "del":
+        this.entities.push({ type: "strikethrough", offset, length });
+        return;
+      case "span":
+      case "tg-spoiler":
+        this.entities.push({ type: "spoiler", offset, length });
+        return;
+      case "a":
+        this.entities.push({ type: "text_link", offset, length, url: tag.argument ?? "" });
+        return;
       case "blockquote":
-        this.entities.push({ type: tag.argument === "expandable" ? "expandable_blockquote" : "blockquote", offset, length });
+        this.entities.push({
+          type: tag.argument === "expandable" ? "expandable_blockquote" : "blockquote",
+          offset,
+          length,
+        });
         return;
       case "code":
         // <code class="language-x"> directly inside <pre> gives the pre its language.
-        this.entities.push({ type: "code", offset, length, ...(tag.argument === undefined ? {} : { language: tag.argument }) });
+        this.entities.push({
+          type: "code",
+          offset,
+          length,
+          ...(tag.argument === undefined ? {} : { language: tag.argument }),
+        });
         return;
       case "pre":
         if (sameRange && last.type === "code") {
@@ -266,7 +307,10 @@ class HtmlParser {
 /** The argument a tag's attributes give it (href, language, expandable), or an error. */
 function tagArgument(tag: string, attributes: Map<string, string>): string | undefined | { error: string } {
   const allowed: Readonly<Record<string, readonly string[]>> = {
-    a: ["href"], code: ["class"], span: ["class"], blockquote: ["expandable"],
+    a: ["href"],
+    code: ["class"],
+    span: ["class"],
+    blockquote: ["expandable"],
   };
   for (const name of attributes.keys()) {
     if (!(allowed[tag] ?? []).includes(name)) return { error: `Unsupported attribute "${name}" in the tag "${tag}"` };

@@ -77,7 +77,9 @@ function renderBlock(block: MarkdownBlock): string {
 
 function renderCode(language: string | undefined, text: string): string {
   const body = escapeHtml(text);
-  return language === undefined ? `<pre>${body}</pre>` : `<pre><code class="language-${escapeHtml(language)}">${body}</code></pre>`;
+  return language === undefined
+    ? `<pre>${body}</pre>`
+    : `<pre><code class="language-${escapeHtml(language)}">${body}</code></pre>`;
 }
 
 function renderItem(item: Extract<MarkdownBlock, { kind: "item" }>): string {

@@ -66,10 +66,20 @@ function parseLines(lines: readonly string[], quoteDepth: number): MarkdownBlock
       i++;
       while (i < lines.length && isContinuation(lines[i]!)) text.push(lines[i++]!.trim());
       const indent = item[1]!.replace(/\t/g, "    ").length;
-      blocks.push({ kind: "item", depth: Math.min(6, Math.floor(indent / 2)), marker: item[2]!, text: text.join("\n") });
+      blocks.push({
+        kind: "item",
+        depth: Math.min(6, Math.floor(indent / 2)),
+        marker: item[2]!,
+        text: text.join("\n"),
+      });
       continue;
     }
-    if (line.includes("|") && i + 1 < lines.length && TABLE_SEPARATOR.test(lines[i + 1]!) && lines[i + 1]!.includes("-")) {
+    if (
+      line.includes("|") &&
+      i + 1 < lines.length &&
+      TABLE_SEPARATOR.test(lines[i + 1]!) &&
+      lines[i + 1]!.includes("-")
+    ) {
       const rows = [cells(line)];
       i += 2;
       while (i < lines.length && lines[i]!.includes("|") && lines[i]!.trim() !== "") rows.push(cells(lines[i++]!));
@@ -114,7 +124,14 @@ function readFence(lines: readonly string[], start: number, fence: RegExpExecArr
 
 /** A line that continues the paragraph or list item above it (not blank, not a new block). */
 function isContinuation(line: string): boolean {
-  return line.trim() !== "" && !FENCE.test(line) && !HEADING.test(line) && !RULE.test(line) && !QUOTE.test(line) && !ITEM.test(line);
+  return (
+    line.trim() !== "" &&
+    !FENCE.test(line) &&
+    !HEADING.test(line) &&
+    !RULE.test(line) &&
+    !QUOTE.test(line) &&
+    !ITEM.test(line)
+  );
 }
 
 function cells(line: string): string[] {

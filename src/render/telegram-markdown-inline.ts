@@ -127,7 +127,12 @@ function parseLink(src: string, start: number): { label: string; url: string; en
   return { label: src.slice(start + 1, close), url, end: close + 1 + target[0].length };
 }
 
-function delimiter(ch: "*" | "_" | "~", n: number, before: string | undefined, after: string | undefined): Inline | undefined {
+function delimiter(
+  ch: "*" | "_" | "~",
+  n: number,
+  before: string | undefined,
+  after: string | undefined,
+): Inline | undefined {
   if (ch === "~" && n !== 2) return undefined; // "~5 min" is not strikethrough
   const b = before ?? " ";
   const a = after ?? " ";
@@ -202,7 +207,9 @@ function toHtml(items: readonly Inline[], ctx: RenderContext): string {
         break;
       case "link": {
         const inner = toHtml(item.kids, { ...ctx, link: true });
-        html += isLinkable(item.url) ? `<a href="${escapeAttribute(item.url)}">${inner}</a>` : `${inner} (${escapeHtml(item.url)})`;
+        html += isLinkable(item.url)
+          ? `<a href="${escapeAttribute(item.url)}">${inner}</a>`
+          : `${inner} (${escapeHtml(item.url)})`;
         break;
       }
       case "strong":

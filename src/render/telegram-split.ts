@@ -27,7 +27,10 @@ export function splitTelegramHtml(html: string, limit: number = TELEGRAM_TEXT_LI
   let stack: Open[] = [];
   while (start < tokens.length) {
     // Formatting whose tags would take more than half of every part is given up on.
-    if (stack.reduce((sum, o) => sum + (o.dropped ? 0 : o.token.raw.length + o.token.open!.length + 3), 0) > limit / 2) {
+    if (
+      stack.reduce((sum, o) => sum + (o.dropped ? 0 : o.token.raw.length + o.token.open!.length + 3), 0) >
+      limit / 2
+    ) {
       stack = stack.map((o) => ({ ...o, dropped: true }));
     }
     const { part, next, stackAtCut } = nextPart(tokens, start, stack, limit);
@@ -51,7 +54,12 @@ function tokenize(html: string): Token[] {
 }
 
 /** The part starting at `start`, where the next one starts, and the elements open there. */
-function nextPart(tokens: readonly Token[], start: number, startStack: readonly Open[], limit: number): { part: string; next: number; stackAtCut: Open[] } {
+function nextPart(
+  tokens: readonly Token[],
+  start: number,
+  startStack: readonly Open[],
+  limit: number,
+): { part: string; next: number; stackAtCut: Open[] } {
   const stack = [...startStack];
   const pieces: string[] = stack.filter((o) => !o.dropped).map((o) => o.token.raw);
   let length = pieces.reduce((sum, piece) => sum + piece.length, 0);
@@ -63,7 +71,11 @@ function nextPart(tokens: readonly Token[], start: number, startStack: readonly 
     const top = stack[stack.length - 1];
     const raw = token.close !== undefined && top?.dropped === true ? "" : token.raw;
     const nextClose =
-      token.open !== undefined ? closeLength + token.open.length + 3 : token.close !== undefined && raw !== "" ? closeLength - raw.length : closeLength;
+      token.open !== undefined
+        ? closeLength + token.open.length + 3
+        : token.close !== undefined && raw !== ""
+          ? closeLength - raw.length
+          : closeLength;
     if (length + raw.length + nextClose > limit && i > start) break;
     pieces.push(raw);
     length += raw.length;
@@ -75,7 +87,9 @@ function nextPart(tokens: readonly Token[], start: number, startStack: readonly 
   }
   let cut: Cut = { end: i, pieces: pieces.length, stack };
   if (i < tokens.length) {
-    const good = PRIORITIES.map((p) => best.get(p)).find((c) => c !== undefined && lengthOf(pieces, c.pieces) >= limit / 2);
+    const good = PRIORITIES.map((p) => best.get(p)).find(
+      (c) => c !== undefined && lengthOf(pieces, c.pieces) >= limit / 2,
+    );
     cut = good ?? [...best.values()].sort((a, b) => b.end - a.end)[0] ?? cut;
   }
   let kept = cut.pieces;

@@ -54,7 +54,9 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `● session ${event.sessionId} · ${event.model || "default model"} · ${event.permissionMode || "default"} mode · ${event.cwd}${version}`;
     }
     case "turn_started":
-      return event.origin.kind === "self" ? `── turn ${event.turn} (started by Claude Code: ${event.origin.reason}) ──` : `── turn ${event.turn} ──`;
+      return event.origin.kind === "self"
+        ? `── turn ${event.turn} (started by Claude Code: ${event.origin.reason}) ──`
+        : `── turn ${event.turn} ──`;
     case "tool_started":
       return `${indent(event.parentToolUseId)}▸ ${TOOL_ICONS[event.kind]} ${oneLine(toolLabel(event.name, event.title), max)}`;
     case "tool_updated":
@@ -62,13 +64,20 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
     case "tool_finished": {
       const mark = event.ok ? "✓" : "✗";
       // A success needs only a glimpse of its output; a failure says why in full.
-      const shown = event.ok ? oneLine(event.detail.split("\n", 1)[0] ?? "", Math.min(max, 80)) : oneLine(event.detail, max);
+      const shown = event.ok
+        ? oneLine(event.detail.split("\n", 1)[0] ?? "", Math.min(max, 80))
+        : oneLine(event.detail, max);
       const detail = shown === "" ? "" : ` — ${shown}`;
       return `${indent(event.parentToolUseId)}${mark} ${TOOL_ICONS[event.kind]} ${oneLine(toolLabel(event.name, event.title), 120)}${detail}`;
     }
     case "text": {
       const prefix = indent(event.parentToolUseId);
-      return prefix === "" ? event.text : event.text.split("\n").map((line) => prefix + line).join("\n");
+      return prefix === ""
+        ? event.text
+        : event.text
+            .split("\n")
+            .map((line) => prefix + line)
+            .join("\n");
     }
     case "thinking":
       if (options.showThinking === false) return undefined;
@@ -86,7 +95,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
     case "approval_requested": {
       const r = event.request;
       const about = describeInput(r.input, max);
-      const description = r.description === undefined || r.description === about ? "" : ` (${oneLine(r.description, 120)})`;
+      const description =
+        r.description === undefined || r.description === about ? "" : ` (${oneLine(r.description, 120)})`;
       const why = r.decisionReason === undefined ? "" : ` — ${r.decisionReason}`;
       return `? approval needed: ${r.toolName}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why} [${r.requestId}]`;
     }
@@ -107,7 +117,13 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `■ done · ${stats}`;
     }
     case "run_completed": {
-      const state = event.cancelled ? "cancelled" : event.interrupted ? "interrupted" : event.ok ? "completed" : `failed: ${event.error ?? "unknown error"}`;
+      const state = event.cancelled
+        ? "cancelled"
+        : event.interrupted
+          ? "interrupted"
+          : event.ok
+            ? "completed"
+            : `failed: ${event.error ?? "unknown error"}`;
       return `■ run ${event.runId} ${state} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
     }
   }
@@ -140,6 +156,10 @@ function describeQuestion(question: unknown): string {
   const q = question as { question?: unknown; options?: unknown };
   const text = typeof q.question === "string" ? q.question : "?";
   if (!Array.isArray(q.options)) return text;
-  const labels = q.options.map((o: unknown) => (typeof o === "object" && o !== null && typeof (o as { label?: unknown }).label === "string" ? (o as { label: string }).label : "?"));
+  const labels = q.options.map((o: unknown) =>
+    typeof o === "object" && o !== null && typeof (o as { label?: unknown }).label === "string"
+      ? (o as { label: string }).label
+      : "?",
+  );
   return `${text} (${labels.join(" / ")})`;
 }

@@ -45,7 +45,14 @@ export interface SessionRecords {
   lastSessionId(key: SessionKey): string | undefined;
   rememberSession(key: SessionKey, sessionId: string): void;
   runStarted(run: { runId: string; key: SessionKey; sessionId: string | undefined; startedAtMs: number }): void;
-  runFinished(run: { runId: string; state: RunEndState; costUsd: number; endedAtMs: number; error?: string; sessionId?: string }): void;
+  runFinished(run: {
+    runId: string;
+    state: RunEndState;
+    costUsd: number;
+    endedAtMs: number;
+    error?: string;
+    sessionId?: string;
+  }): void;
 }
 
 export type RunEndState = "completed" | "failed" | "cancelled" | "interrupted";

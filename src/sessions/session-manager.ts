@@ -111,7 +111,10 @@ export class SessionManager {
   /** Cancels every running and queued run of a chat; returns how many. */
   async cancelChat(chatId: number): Promise<number> {
     const ids = [
-      ...[...this.queues.values()].flat().filter((p) => p.key.chatId === chatId).map((p) => p.runId),
+      ...[...this.queues.values()]
+        .flat()
+        .filter((p) => p.key.chatId === chatId)
+        .map((p) => p.runId),
       ...[...this.entries.values()].flatMap((e) => (e.key.chatId === chatId && e.active ? [e.active.runId] : [])),
     ];
     const outcomes = await Promise.all(ids.map((id) => this.cancel(id)));
@@ -157,7 +160,11 @@ export class SessionManager {
     for (const [k, queue] of this.queues) {
       this.queues.delete(k);
       for (const pending of queue) {
-        await this.completeUnstarted(pending, "interrupted", "Telecode stopped before this message ran; send it again.");
+        await this.completeUnstarted(
+          pending,
+          "interrupted",
+          "Telecode stopped before this message ran; send it again.",
+        );
       }
     }
     await this.waitIdle(drainMs);
@@ -170,10 +177,12 @@ export class SessionManager {
     }
     const entries = [...this.entries.values()];
     this.entries.clear();
-    await Promise.all(entries.map(async (e) => {
-      await e.session.close();
-      await e.pump;
-    }));
+    await Promise.all(
+      entries.map(async (e) => {
+        await e.session.close();
+        await e.pump;
+      }),
+    );
   }
 
   private isBusy(k: string): boolean {
@@ -218,7 +227,12 @@ export class SessionManager {
     const startedAtMs = this.deps.clock.now();
     entry.active = { runId: next.runId, observer: next.observer, startedAtMs, sawSessionId: false };
     entry.endState = undefined;
-    this.deps.records.runStarted({ runId: next.runId, key: next.key, sessionId: entry.sessionId ?? entry.session.sessionId, startedAtMs });
+    this.deps.records.runStarted({
+      runId: next.runId,
+      key: next.key,
+      sessionId: entry.sessionId ?? entry.session.sessionId,
+      startedAtMs,
+    });
     try {
       await entry.session.startRun(next.prompt, { unattended: next.unattended ?? false, runId: next.runId });
     } catch (error) {
@@ -230,7 +244,12 @@ export class SessionManager {
   /** The live entry a submission runs in, opening or reopening the CLI session as its choice says. */
   private async entryFor(k: string, next: Pending): Promise<Entry> {
     const existing = this.entries.get(k);
-    const wanted = { cwd: next.cwd, mode: next.mode, ...(next.model ? { model: next.model } : {}), ...(next.effort ? { effort: next.effort } : {}) };
+    const wanted = {
+      cwd: next.cwd,
+      mode: next.mode,
+      ...(next.model ? { model: next.model } : {}),
+      ...(next.effort ? { effort: next.effort } : {}),
+    };
     const choice = next.choice;
     const sameSettings = existing !== undefined && sameOpen(existing.opened, wanted);
     if (existing && choice.kind === "current" && sameSettings) return existing;
@@ -243,10 +262,23 @@ export class SessionManager {
     }
     const request: OpenRequest = { key: next.key, ...wanted };
     if (choice.kind === "continue") request.continueLatest = true;
-    const resume = choice.kind === "resume" ? choice.sessionId : choice.kind === "current" ? currentId ?? this.deps.records.lastSessionId(next.key) : undefined;
+    const resume =
+      choice.kind === "resume"
+        ? choice.sessionId
+        : choice.kind === "current"
+          ? (currentId ?? this.deps.records.lastSessionId(next.key))
+          : undefined;
     if (resume) request.resume = resume;
     const session = this.deps.engine.openSession(request);
-    const entry: Entry = { key: next.key, session, opened: wanted, sessionId: resume, active: undefined, endState: undefined, pump: Promise.resolve() };
+    const entry: Entry = {
+      key: next.key,
+      session,
+      opened: wanted,
+      sessionId: resume,
+      active: undefined,
+      endState: undefined,
+      pump: Promise.resolve(),
+    };
     entry.pump = this.pump(k, entry);
     this.entries.set(k, entry);
     return entry;
@@ -263,8 +295,14 @@ export class SessionManager {
     if (active) {
       // The engine promises a run_completed per run; if its stream ended without one, say so.
       await this.route(k, entry, {
-        type: "run_completed", runId: active.runId, ok: false, answer: "", interrupted: true, cancelled: false,
-        costUsd: 0, durationMs: this.deps.clock.now() - active.startedAtMs,
+        type: "run_completed",
+        runId: active.runId,
+        ok: false,
+        answer: "",
+        interrupted: true,
+        cancelled: false,
+        costUsd: 0,
+        durationMs: this.deps.clock.now() - active.startedAtMs,
         error: "The Claude session ended before this run finished; send the message again to continue.",
       });
     }
@@ -290,10 +328,19 @@ export class SessionManager {
     entry.endState = undefined;
     const sessionId = event.sessionId ?? entry.sessionId;
     this.deps.records.runFinished({
-      runId: active.runId, state, costUsd: event.costUsd, endedAtMs: this.deps.clock.now(),
-      ...(event.error ? { error: event.error } : {}), ...(sessionId ? { sessionId } : {}),
+      runId: active.runId,
+      state,
+      costUsd: event.costUsd,
+      endedAtMs: this.deps.clock.now(),
+      ...(event.error ? { error: event.error } : {}),
+      ...(sessionId ? { sessionId } : {}),
     });
-    await this.deliver(active.observer, sessionId && !event.sessionId ? { ...event, sessionId } : event, entry.key, active.runId);
+    await this.deliver(
+      active.observer,
+      sessionId && !event.sessionId ? { ...event, sessionId } : event,
+      entry.key,
+      active.runId,
+    );
     if (this.entries.get(k) === entry) this.startNext(k);
   }
 
@@ -307,8 +354,15 @@ export class SessionManager {
 
   private async completeUnstarted(pending: Pending, state: RunEndState, error: string): Promise<void> {
     const event: RunCompleted = {
-      type: "run_completed", runId: pending.runId, ok: false, answer: "", error,
-      interrupted: state === "interrupted", cancelled: state === "cancelled", costUsd: 0, durationMs: 0,
+      type: "run_completed",
+      runId: pending.runId,
+      ok: false,
+      answer: "",
+      error,
+      interrupted: state === "interrupted",
+      cancelled: state === "cancelled",
+      costUsd: 0,
+      durationMs: 0,
     };
     await this.deliver(pending.observer, event, pending.key, pending.runId);
   }

@@ -3,7 +3,14 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
 import { StoreError } from "./errors.js";
-import { decisionRow, readRow, readRows, type DecisionKind, type DecisionRecord, type DecisionState } from "./records.js";
+import {
+  decisionRow,
+  readRow,
+  readRows,
+  type DecisionKind,
+  type DecisionRecord,
+  type DecisionState,
+} from "./records.js";
 
 export type AddDecisionInput = {
   /** Generated (a UUID) when omitted; the Telegram layer may pass its own short id. */
@@ -36,15 +43,20 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
     INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, message_id, state, created_at)
     VALUES (@decision_id, @chat_id, @run_id, @kind, @request_id, @message_id, 'pending', @created_at)`);
   const setMessage = db.prepare("UPDATE decisions SET message_id = ? WHERE decision_id = ?");
-  const resolve = db.prepare("UPDATE decisions SET state = ?, resolved_at = ? WHERE decision_id = ? AND state = 'pending'");
-  const pending = db.prepare("SELECT * FROM decisions WHERE state = 'pending' AND (@chat_id IS NULL OR chat_id = @chat_id) ORDER BY created_at, rowid");
+  const resolve = db.prepare(
+    "UPDATE decisions SET state = ?, resolved_at = ? WHERE decision_id = ? AND state = 'pending'",
+  );
+  const pending = db.prepare(
+    "SELECT * FROM decisions WHERE state = 'pending' AND (@chat_id IS NULL OR chat_id = @chat_id) ORDER BY created_at, rowid",
+  );
   const expire = db.prepare("UPDATE decisions SET state = 'expired', resolved_at = ? WHERE state = 'pending'");
 
   const get = (decisionId: string): DecisionRecord | null => {
     const row = select.get(decisionId);
     return row === undefined ? null : readRow(decisionRow, "decisions", row);
   };
-  const listPending = (chatId?: number): DecisionRecord[] => readRows(decisionRow, "decisions", pending.all({ chat_id: chatId ?? null }));
+  const listPending = (chatId?: number): DecisionRecord[] =>
+    readRows(decisionRow, "decisions", pending.all({ chat_id: chatId ?? null }));
 
   const expireAll = db.transaction((): DecisionRecord[] => {
     const open = listPending();
@@ -66,7 +78,12 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
         created_at: now(),
       });
       const stored = get(decisionId);
-      if (!stored) throw new StoreError("store.not_found", "A decision could not be read back after writing it. Run `telecode doctor` to check the database.", { details: { decisionId } });
+      if (!stored)
+        throw new StoreError(
+          "store.not_found",
+          "A decision could not be read back after writing it. Run `telecode doctor` to check the database.",
+          { details: { decisionId } },
+        );
       return stored;
     },
     get,

@@ -99,12 +99,20 @@ export function schemaVersion(db: Database): number {
  * mid-way leaves the database at the last completed version. Returns the versions applied.
  * Throws `store.too_new` when the database was written by a newer Telecode.
  */
-export function migrate(db: Database, target: number = LATEST_SCHEMA_VERSION, migrations: readonly Migration[] = MIGRATIONS): number[] {
+export function migrate(
+  db: Database,
+  target: number = LATEST_SCHEMA_VERSION,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number[] {
   const from = schemaVersion(db);
   if (from > LATEST_SCHEMA_VERSION) {
-    throw new StoreError("store.too_new", `The database is at schema version ${from}, newer than this Telecode knows (${LATEST_SCHEMA_VERSION}). Upgrade Telecode, or point state.dir elsewhere.`, {
-      details: { from, latest: LATEST_SCHEMA_VERSION },
-    });
+    throw new StoreError(
+      "store.too_new",
+      `The database is at schema version ${from}, newer than this Telecode knows (${LATEST_SCHEMA_VERSION}). Upgrade Telecode, or point state.dir elsewhere.`,
+      {
+        details: { from, latest: LATEST_SCHEMA_VERSION },
+      },
+    );
   }
   const applied: number[] = [];
   for (const migration of migrations) {

@@ -11,7 +11,9 @@ export type OffsetsRepository = {
 
 export function createOffsetsRepository(db: Database): OffsetsRepository {
   const select = db.prepare<[string], { value: string }>("SELECT value FROM kv WHERE key = ?");
-  const upsert = db.prepare("INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  const upsert = db.prepare(
+    "INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+  );
   const key = (source: string): string => `offset.${source}`;
 
   return {
@@ -20,12 +22,17 @@ export function createOffsetsRepository(db: Database): OffsetsRepository {
       if (row === undefined) return null;
       const value = Number(row.value);
       if (!Number.isSafeInteger(value)) {
-        throw new StoreError("store.corrupt_row", `The stored ${source} offset is not a whole number. Run \`telecode doctor\` to check the database.`, { details: { source, value: row.value } });
+        throw new StoreError(
+          "store.corrupt_row",
+          `The stored ${source} offset is not a whole number. Run \`telecode doctor\` to check the database.`,
+          { details: { source, value: row.value } },
+        );
       }
       return value;
     },
     set: (value, source = "telegram") => {
-      if (!Number.isSafeInteger(value)) throw new StoreError("store.invalid_input", `offset must be a whole number, got ${value}`);
+      if (!Number.isSafeInteger(value))
+        throw new StoreError("store.invalid_input", `offset must be a whole number, got ${value}`);
       upsert.run(key(source), String(value));
     },
   };

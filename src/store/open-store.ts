@@ -68,7 +68,11 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     db = new Database(path);
   } catch (cause) {
-    throw new StoreError("store.open_failed", `Could not open the database at ${path}. Check that the data directory (state.dir) exists and is writable.`, { cause, details: { path } });
+    throw new StoreError(
+      "store.open_failed",
+      `Could not open the database at ${path}. Check that the data directory (state.dir) exists and is writable.`,
+      { cause, details: { path } },
+    );
   }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
@@ -106,6 +110,10 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
-    throw new StoreError("store.open_failed", `Could not prepare the database at ${path}. Run \`telecode doctor\`; if the file is damaged, move it aside and start again.`, { cause: error, details: { path } });
+    throw new StoreError(
+      "store.open_failed",
+      `Could not prepare the database at ${path}. Run \`telecode doctor\`; if the file is damaged, move it aside and start again.`,
+      { cause: error, details: { path } },
+    );
   }
 }

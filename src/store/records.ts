@@ -5,7 +5,15 @@ import { EFFORTS } from "../config/index.js";
 import type { PermissionMode } from "../domain/index.js";
 import { StoreError } from "./errors.js";
 
-const PERMISSION_MODES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk", "bypassPermissions"] as const satisfies readonly PermissionMode[];
+const PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "plan-auto",
+  "auto",
+  "dontAsk",
+  "bypassPermissions",
+] as const satisfies readonly PermissionMode[];
 
 export const RUN_STATES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
 export type RunState = (typeof RUN_STATES)[number];
@@ -143,10 +151,14 @@ export type DailyUsage = z.output<typeof usageRow>;
 export function readRow<T>(schema: z.ZodType<T>, table: string, row: unknown): T {
   const parsed = schema.safeParse(row);
   if (parsed.success) return parsed.data;
-  throw new StoreError("store.corrupt_row", `A row in the ${table} table does not have the expected shape. The database may have been edited or damaged; run \`telecode doctor\`.`, {
-    cause: parsed.error,
-    details: { table, issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) },
-  });
+  throw new StoreError(
+    "store.corrupt_row",
+    `A row in the ${table} table does not have the expected shape. The database may have been edited or damaged; run \`telecode doctor\`.`,
+    {
+      cause: parsed.error,
+      details: { table, issues: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`) },
+    },
+  );
 }
 
 export function readRows<T>(schema: z.ZodType<T>, table: string, rows: readonly unknown[]): T[] {

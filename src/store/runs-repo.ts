@@ -68,12 +68,24 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
       started_at: now(),
     });
     const stored = get(runId);
-    if (!stored) throw new StoreError("store.not_found", "A run could not be read back after writing it. Run `telecode doctor` to check the database.", { details: { runId } });
+    if (!stored)
+      throw new StoreError(
+        "store.not_found",
+        "A run could not be read back after writing it. Run `telecode doctor` to check the database.",
+        { details: { runId } },
+      );
     return stored;
   };
 
   const finishRun = (runId: string, input: FinishRunInput): boolean =>
-    finish.run({ run_id: runId, state: input.state, ended_at: now(), cost_usd: input.costUsd ?? null, outcome: input.outcome ?? null, error: input.error ?? null }).changes > 0;
+    finish.run({
+      run_id: runId,
+      state: input.state,
+      ended_at: now(),
+      cost_usd: input.costUsd ?? null,
+      outcome: input.outcome ?? null,
+      error: input.error ?? null,
+    }).changes > 0;
 
   const markInterrupted = db.transaction((runIds: readonly string[], reason: string): RunRecord[] => {
     const changed: RunRecord[] = [];

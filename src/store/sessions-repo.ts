@@ -27,7 +27,9 @@ export type SessionsRepository = {
 export function createSessionsRepository(db: Database, now: () => number): SessionsRepository {
   const select = db.prepare("SELECT * FROM sessions WHERE session_id = ?");
   const selectCurrent = db.prepare("SELECT * FROM sessions WHERE chat_id = ? AND project = ? AND current = 1");
-  const selectByChat = db.prepare("SELECT * FROM sessions WHERE chat_id = @chat_id AND (@project IS NULL OR project = @project) ORDER BY last_used_at DESC, rowid DESC LIMIT @limit");
+  const selectByChat = db.prepare(
+    "SELECT * FROM sessions WHERE chat_id = @chat_id AND (@project IS NULL OR project = @project) ORDER BY last_used_at DESC, rowid DESC LIMIT @limit",
+  );
   const unsetCurrent = db.prepare("UPDATE sessions SET current = 0 WHERE chat_id = ? AND project = ? AND current = 1");
   const upsert = db.prepare(`
     INSERT INTO sessions (session_id, chat_id, project, title, created_at, last_used_at, live, current)
@@ -44,15 +46,28 @@ export function createSessionsRepository(db: Database, now: () => number): Sessi
     return row === undefined ? null : readRow(sessionRow, "sessions", row);
   };
 
-  const record = db.transaction((input: { sessionId: string; chatId: number; project: string; title?: string | null }): SessionRecord => {
-    const previous = get(input.sessionId);
-    if (previous) unsetCurrent.run(previous.chatId, previous.project);
-    unsetCurrent.run(input.chatId, input.project);
-    upsert.run({ session_id: input.sessionId, chat_id: input.chatId, project: input.project, title: input.title ?? null, at: now() });
-    const stored = get(input.sessionId);
-    if (!stored) throw new StoreError("store.not_found", "A session row could not be read back after writing it. Run `telecode doctor` to check the database.", { details: { sessionId: input.sessionId } });
-    return stored;
-  });
+  const record = db.transaction(
+    (input: { sessionId: string; chatId: number; project: string; title?: string | null }): SessionRecord => {
+      const previous = get(input.sessionId);
+      if (previous) unsetCurrent.run(previous.chatId, previous.project);
+      unsetCurrent.run(input.chatId, input.project);
+      upsert.run({
+        session_id: input.sessionId,
+        chat_id: input.chatId,
+        project: input.project,
+        title: input.title ?? null,
+        at: now(),
+      });
+      const stored = get(input.sessionId);
+      if (!stored)
+        throw new StoreError(
+          "store.not_found",
+          "A session row could not be read back after writing it. Run `telecode doctor` to check the database.",
+          { details: { sessionId: input.sessionId } },
+        );
+      return stored;
+    },
+  );
 
   return {
     record: (input) => record(input),
@@ -61,7 +76,12 @@ export function createSessionsRepository(db: Database, now: () => number): Sessi
       return row === undefined ? null : readRow(sessionRow, "sessions", row);
     },
     get,
-    list: (chatId, options = {}) => readRows(sessionRow, "sessions", selectByChat.all({ chat_id: chatId, project: options.project ?? null, limit: options.limit ?? 20 })),
+    list: (chatId, options = {}) =>
+      readRows(
+        sessionRow,
+        "sessions",
+        selectByChat.all({ chat_id: chatId, project: options.project ?? null, limit: options.limit ?? 20 }),
+      ),
     touch: (sessionId) => touch.run(now(), sessionId).changes > 0,
     setLive: (sessionId, live) => setLive.run(live ? 1 : 0, sessionId).changes > 0,
     markAllNotLive: () => clearLive.run().changes,

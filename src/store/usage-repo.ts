@@ -35,7 +35,8 @@ export function createUsageRepository(db: Database): UsageRepository {
   return {
     add: (day, costUsd) => {
       checkDay(day);
-      if (!Number.isFinite(costUsd) || costUsd < 0) throw new StoreError("store.invalid_input", `costUsd must be a finite amount of 0 or more, got ${costUsd}`);
+      if (!Number.isFinite(costUsd) || costUsd < 0)
+        throw new StoreError("store.invalid_input", `costUsd must be a finite amount of 0 or more, got ${costUsd}`);
       add.run(day, costUsd);
       return forDay(day);
     },

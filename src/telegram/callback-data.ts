@@ -25,8 +25,10 @@ export class CallbackDataError extends Error {
 
 /** "v1.<token>.<choice>": at most 42 ASCII bytes. Throws CallbackDataError for a bad token or choice (a bug). */
 export function encodeCallbackData(data: CallbackData): string {
-  if (!TOKEN.test(data.token)) throw new CallbackDataError(`callback token must be 22 base64url characters, got "${data.token}"`);
-  if (!CHOICE.test(data.choice)) throw new CallbackDataError(`callback choice must be 1-16 of [A-Za-z0-9_-], got "${data.choice}"`);
+  if (!TOKEN.test(data.token))
+    throw new CallbackDataError(`callback token must be 22 base64url characters, got "${data.token}"`);
+  if (!CHOICE.test(data.choice))
+    throw new CallbackDataError(`callback choice must be 1-16 of [A-Za-z0-9_-], got "${data.choice}"`);
   return `${VERSION}.${data.token}.${data.choice}`;
 }
 
@@ -36,7 +38,8 @@ export function decodeCallbackData(data: string | undefined): DecodedCallbackDat
   const parts = data.split(".");
   if (parts.length !== 3) return { ok: false, reason: "malformed" };
   const [version, token, choice] = parts as [string, string, string];
-  if (version !== VERSION) return /^v\d{1,3}$/.test(version) ? { ok: false, reason: "version" } : { ok: false, reason: "malformed" };
+  if (version !== VERSION)
+    return /^v\d{1,3}$/.test(version) ? { ok: false, reason: "version" } : { ok: false, reason: "malformed" };
   if (!TOKEN.test(token) || !CHOICE.test(choice)) return { ok: false, reason: "malformed" };
   return { ok: true, token, choice };
 }

@@ -8,7 +8,13 @@ export {
   encodeCallbackData,
   newCallbackToken,
 } from "./callback-data.js";
-export type { CallbackData, CallbackEntry, CallbackLookup, CallbackRegistryOptions, DecodedCallbackData } from "./callback-data.js";
+export type {
+  CallbackData,
+  CallbackEntry,
+  CallbackLookup,
+  CallbackRegistryOptions,
+  DecodedCallbackData,
+} from "./callback-data.js";
 export { Outbox } from "./outbox.js";
 export type { OutboxOptions } from "./outbox.js";
 export { OutboxError } from "./outbox-errors.js";
@@ -22,5 +28,13 @@ export type {
   OutboxTimer,
   SendOptions,
 } from "./outbox-types.js";
-export { BridgeError, chatDecisionSettings, COMMANDS, createTelegramBridge, INTERRUPTED_NOTE, NOT_AUTHORISED_TEXT, RESUME_PROMPT } from "./bridge/index.js";
+export {
+  BridgeError,
+  chatDecisionSettings,
+  COMMANDS,
+  createTelegramBridge,
+  INTERRUPTED_NOTE,
+  NOT_AUTHORISED_TEXT,
+  RESUME_PROMPT,
+} from "./bridge/index.js";
 export type { BridgeClock, BridgePorts, TelegramBridge, TelegramBridgeOptions } from "./bridge/index.js";

@@ -14,30 +14,51 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
     const target = chat?.target(messageId) ?? messageId;
     return typeof target === "number" ? target : messageId;
   };
-  const format = (html: string): { text: string; parse_mode?: "HTML" } => (job.plain ? { text: htmlToPlainFallback(html) } : { text: html, parse_mode: "HTML" });
-  const reply = (replyTo: number | undefined) => (replyTo === undefined ? {} : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } });
+  const format = (html: string): { text: string; parse_mode?: "HTML" } =>
+    job.plain ? { text: htmlToPlainFallback(html) } : { text: html, parse_mode: "HTML" };
+  const reply = (replyTo: number | undefined) =>
+    replyTo === undefined ? {} : { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } };
   switch (job.kind) {
     case "send": {
       const { text, ...mode } = format(job.content.html);
       const sent = await api.sendMessage(chatId!, text, {
-        ...mode, ...reply(job.replyTo), link_preview_options: { is_disabled: true },
+        ...mode,
+        ...reply(job.replyTo),
+        link_preview_options: { is_disabled: true },
         ...(job.content.keyboard === undefined ? {} : { reply_markup: job.content.keyboard }),
         ...(job.silent ? { disable_notification: true } : {}),
       });
       return sent.message_id;
     }
     case "document": {
-      const caption = job.captionHtml === undefined ? {} : job.plain ? { caption: htmlToPlainFallback(job.captionHtml, TELEGRAM_CAPTION_LIMIT) } : { caption: job.captionHtml, parse_mode: "HTML" as const };
-      const sent = await api.sendDocument(chatId!, new InputFile(job.data, job.filename), { ...caption, ...reply(job.replyTo), ...(job.silent ? { disable_notification: true } : {}) });
+      const caption =
+        job.captionHtml === undefined
+          ? {}
+          : job.plain
+            ? { caption: htmlToPlainFallback(job.captionHtml, TELEGRAM_CAPTION_LIMIT) }
+            : { caption: job.captionHtml, parse_mode: "HTML" as const };
+      const sent = await api.sendDocument(chatId!, new InputFile(job.data, job.filename), {
+        ...caption,
+        ...reply(job.replyTo),
+        ...(job.silent ? { disable_notification: true } : {}),
+      });
       return sent.message_id;
     }
     case "edit":
       if (job.change.kind === "keyboard") {
-        await api.editMessageReplyMarkup(chatId!, current(job.messageId), job.change.keyboard === undefined ? {} : { reply_markup: job.change.keyboard });
+        await api.editMessageReplyMarkup(
+          chatId!,
+          current(job.messageId),
+          job.change.keyboard === undefined ? {} : { reply_markup: job.change.keyboard },
+        );
       } else {
         const { text, ...mode } = format(job.change.content.html);
         const keyboard = job.change.content.keyboard;
-        await api.editMessageText(chatId!, current(job.messageId), text, { ...mode, link_preview_options: { is_disabled: true }, ...(keyboard === undefined ? {} : { reply_markup: keyboard }) });
+        await api.editMessageText(chatId!, current(job.messageId), text, {
+          ...mode,
+          link_preview_options: { is_disabled: true },
+          ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
+        });
       }
       return current(job.messageId);
     case "delete":
@@ -47,7 +68,10 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
       await api.sendChatAction(chatId!, "typing");
       return undefined;
     case "callback":
-      await api.answerCallbackQuery(job.queryId, { ...(job.text === undefined ? {} : { text: job.text }), ...(job.alert ? { show_alert: true } : {}) });
+      await api.answerCallbackQuery(job.queryId, {
+        ...(job.text === undefined ? {} : { text: job.text }),
+        ...(job.alert ? { show_alert: true } : {}),
+      });
       return undefined;
     case "commands":
       await api.setMyCommands(job.commands);

@@ -37,15 +37,19 @@ function isApiError(error: unknown): error is ApiErrorShape {
  * (the network failed); anything without an API error code is treated as transient.
  */
 export function classifyFailure(error: unknown): CallFailure {
-  if (!isApiError(error)) return { kind: "transient", description: error instanceof Error ? error.message : String(error) };
+  if (!isApiError(error))
+    return { kind: "transient", description: error instanceof Error ? error.message : String(error) };
   const code = error.error_code;
   const text = error.description.toLowerCase();
   if (code === 429) return { kind: "retry_after", waitMs: Math.max(1, error.parameters?.retry_after ?? 1) * 1000 };
   if (code >= 500) return { kind: "transient", description: error.description, errorCode: code };
   if (text.includes("message is not modified")) return { kind: "not_modified" };
-  if (text.includes("message to edit not found") || text.includes("message can't be edited")) return { kind: "edit_target_gone" };
-  if (text.includes("message to delete not found") || text.includes("message can't be deleted")) return { kind: "delete_target_gone" };
-  if (text.includes("message to be replied not found") || text.includes("replied message not found")) return { kind: "reply_target_gone" };
+  if (text.includes("message to edit not found") || text.includes("message can't be edited"))
+    return { kind: "edit_target_gone" };
+  if (text.includes("message to delete not found") || text.includes("message can't be deleted"))
+    return { kind: "delete_target_gone" };
+  if (text.includes("message to be replied not found") || text.includes("replied message not found"))
+    return { kind: "reply_target_gone" };
   if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
   return { kind: "rejected", description: error.description, errorCode: code };
 }

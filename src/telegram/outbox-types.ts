@@ -23,16 +23,29 @@ export interface OutboxApi {
     chat_id: number,
     message_id: number,
     text: string,
-    other?: { parse_mode?: "HTML"; reply_markup?: InlineKeyboardMarkup; link_preview_options?: { is_disabled?: boolean } },
+    other?: {
+      parse_mode?: "HTML";
+      reply_markup?: InlineKeyboardMarkup;
+      link_preview_options?: { is_disabled?: boolean };
+    },
   ): Promise<unknown>;
-  editMessageReplyMarkup(chat_id: number, message_id: number, other?: { reply_markup?: InlineKeyboardMarkup }): Promise<unknown>;
+  editMessageReplyMarkup(
+    chat_id: number,
+    message_id: number,
+    other?: { reply_markup?: InlineKeyboardMarkup },
+  ): Promise<unknown>;
   deleteMessage(chat_id: number, message_id: number): Promise<unknown>;
   sendChatAction(chat_id: number, action: "typing"): Promise<unknown>;
   answerCallbackQuery(callback_query_id: string, other?: { text?: string; show_alert?: boolean }): Promise<unknown>;
   sendDocument(
     chat_id: number,
     document: InputFile,
-    other?: { caption?: string; parse_mode?: "HTML"; reply_parameters?: ReplyParameters; disable_notification?: boolean },
+    other?: {
+      caption?: string;
+      parse_mode?: "HTML";
+      reply_parameters?: ReplyParameters;
+      disable_notification?: boolean;
+    },
   ): Promise<{ message_id: number }>;
   setMyCommands(commands: readonly { command: string; description: string }[]): Promise<unknown>;
 }

@@ -7,8 +7,26 @@ import type { Logger } from "../log/index.js";
 import { TELEGRAM_CAPTION_LIMIT, validateTelegramHtml } from "../render/index.js";
 import { callBotApi } from "./outbox-calls.js";
 import { classifyFailure, OutboxError, type CallFailure } from "./outbox-errors.js";
-import { ChatQueue, jobBase, settle, withKeyboard, type EditJob, type GlobalJob, type Job, type SendJob, type Waiter } from "./outbox-queue.js";
-import type { Delivery, MessageContent, OutboxApi, OutboxClock, OutboxStats, OutboxTimer, SendOptions } from "./outbox-types.js";
+import {
+  ChatQueue,
+  jobBase,
+  settle,
+  withKeyboard,
+  type EditJob,
+  type GlobalJob,
+  type Job,
+  type SendJob,
+  type Waiter,
+} from "./outbox-queue.js";
+import type {
+  Delivery,
+  MessageContent,
+  OutboxApi,
+  OutboxClock,
+  OutboxStats,
+  OutboxTimer,
+  SendOptions,
+} from "./outbox-types.js";
 
 export type OutboxOptions = {
   api: OutboxApi;
@@ -48,8 +66,14 @@ export class Outbox {
 
   constructor(options: OutboxOptions) {
     this.#o = {
-      privateIntervalMs: 1000, groupIntervalMs: 3000, globalPerSecond: 25, backoffMs: 500, maxBackoffMs: 30_000, maxAttempts: 5,
-      random: Math.random, ...options,
+      privateIntervalMs: 1000,
+      groupIntervalMs: 3000,
+      globalPerSecond: 25,
+      backoffMs: 500,
+      maxBackoffMs: 30_000,
+      maxAttempts: 5,
+      random: Math.random,
+      ...options,
     };
   }
 
@@ -57,19 +81,36 @@ export class Outbox {
   send(chatId: number, content: MessageContent, options: SendOptions = {}): Promise<Delivery> {
     assertSendable(content.html);
     return this.#enqueue((resolve) => {
-      const job: SendJob = { ...jobBase(options.mustDeliver ?? false, resolve), kind: "send", content, replyTo: options.replyTo, silent: options.silent ?? false, replaces: undefined };
+      const job: SendJob = {
+        ...jobBase(options.mustDeliver ?? false, resolve),
+        kind: "send",
+        content,
+        replyTo: options.replyTo,
+        silent: options.silent ?? false,
+        replaces: undefined,
+      };
       this.#chat(chatId).ordered.push(job);
     });
   }
 
   /** Replaces a message's text and keyboard (no keyboard: buttons removed); only the latest pending edit goes out. */
-  edit(chatId: number, messageId: number, content: MessageContent, options: { mustDeliver?: boolean } = {}): Promise<Delivery> {
+  edit(
+    chatId: number,
+    messageId: number,
+    content: MessageContent,
+    options: { mustDeliver?: boolean } = {},
+  ): Promise<Delivery> {
     assertSendable(content.html);
     return this.#queueEdit(chatId, messageId, { kind: "text", content }, options.mustDeliver ?? false);
   }
 
   /** Replaces only a message's buttons (undefined: removes them). */
-  editKeyboard(chatId: number, messageId: number, keyboard: InlineKeyboardMarkup | undefined, options: { mustDeliver?: boolean } = {}): Promise<Delivery> {
+  editKeyboard(
+    chatId: number,
+    messageId: number,
+    keyboard: InlineKeyboardMarkup | undefined,
+    options: { mustDeliver?: boolean } = {},
+  ): Promise<Delivery> {
     return this.#queueEdit(chatId, messageId, { kind: "keyboard", keyboard }, options.mustDeliver ?? false);
   }
 
@@ -108,18 +149,33 @@ export class Outbox {
   async answerCallback(queryId: string, answer: { text?: string; alert?: boolean } = {}): Promise<boolean> {
     const delivery = await this.#enqueue((resolve) => {
       const firstOther = this.#global.findIndex((job) => job.kind !== "callback");
-      const job: GlobalJob = { ...jobBase(false, resolve), kind: "callback", queryId, text: answer.text, alert: answer.alert ?? false };
+      const job: GlobalJob = {
+        ...jobBase(false, resolve),
+        kind: "callback",
+        queryId,
+        text: answer.text,
+        alert: answer.alert ?? false,
+      };
       this.#global.splice(firstOther < 0 ? this.#global.length : firstOther, 0, job);
     });
     return delivery.ok;
   }
 
-  sendDocument(chatId: number, document: { filename: string; data: Uint8Array; captionHtml?: string }, options: SendOptions = {}): Promise<Delivery> {
+  sendDocument(
+    chatId: number,
+    document: { filename: string; data: Uint8Array; captionHtml?: string },
+    options: SendOptions = {},
+  ): Promise<Delivery> {
     if (document.captionHtml !== undefined) assertSendable(document.captionHtml, TELEGRAM_CAPTION_LIMIT);
     return this.#enqueue((resolve) => {
       this.#chat(chatId).ordered.push({
-        ...jobBase(options.mustDeliver ?? false, resolve), kind: "document", filename: document.filename, data: document.data,
-        captionHtml: document.captionHtml, replyTo: options.replyTo, silent: options.silent ?? false,
+        ...jobBase(options.mustDeliver ?? false, resolve),
+        kind: "document",
+        filename: document.filename,
+        data: document.data,
+        captionHtml: document.captionHtml,
+        replyTo: options.replyTo,
+        silent: options.silent ?? false,
       });
     });
   }
@@ -217,7 +273,13 @@ export class Outbox {
         continue;
       }
       const interval = chat.chatId < 0 ? this.#o.groupIntervalMs : this.#o.privateIntervalMs;
-      const readyAt = Math.max(chat.lastDispatchMs + interval, chat.pausedUntilMs, this.#globalPausedUntilMs, job.notBeforeMs, this.#globalSlotAt(now));
+      const readyAt = Math.max(
+        chat.lastDispatchMs + interval,
+        chat.pausedUntilMs,
+        this.#globalPausedUntilMs,
+        job.notBeforeMs,
+        this.#globalSlotAt(now),
+      );
       if (readyAt > now) {
         wakeAt = Math.min(wakeAt, readyAt);
         continue;
@@ -233,13 +295,20 @@ export class Outbox {
   /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
   #forgettable(chat: ChatQueue, now: number): boolean {
     const interval = chat.chatId < 0 ? this.#o.groupIntervalMs : this.#o.privateIntervalMs;
-    return chat.isEmpty() && !chat.inFlight && chat.redirects.size === 0 && now >= Math.max(chat.lastDispatchMs + interval, chat.pausedUntilMs);
+    return (
+      chat.isEmpty() &&
+      !chat.inFlight &&
+      chat.redirects.size === 0 &&
+      now >= Math.max(chat.lastDispatchMs + interval, chat.pausedUntilMs)
+    );
   }
 
   /** When the global cap next has room. */
   #globalSlotAt(now: number): number {
     while (this.#recent.length > 0 && this.#recent[0]! <= now - 1000) this.#recent.shift();
-    return this.#recent.length < this.#o.globalPerSecond ? now : this.#recent[this.#recent.length - this.#o.globalPerSecond]! + 1000;
+    return this.#recent.length < this.#o.globalPerSecond
+      ? now
+      : this.#recent[this.#recent.length - this.#o.globalPerSecond]! + 1000;
   }
 
   #schedule(atMs: number, now: number): void {
@@ -263,14 +332,17 @@ export class Outbox {
       chat.inFlight = true;
       chat.lastDispatchMs = now;
     }
-    callBotApi(this.#o.api, chat, job).then(
-      (messageId) => this.#succeeded(chat, job, messageId),
-      (error: unknown) => this.#failed(chat, job, classifyFailure(error)),
-    ).finally(() => {
-      this.#inFlight--;
-      if (chat !== undefined) chat.inFlight = false;
-      this.#pump();
-    }).catch((error: unknown) => this.#o.logger.error({ err: error }, "outbox.internal_error"));
+    callBotApi(this.#o.api, chat, job)
+      .then(
+        (messageId) => this.#succeeded(chat, job, messageId),
+        (error: unknown) => this.#failed(chat, job, classifyFailure(error)),
+      )
+      .finally(() => {
+        this.#inFlight--;
+        if (chat !== undefined) chat.inFlight = false;
+        this.#pump();
+      })
+      .catch((error: unknown) => this.#o.logger.error({ err: error }, "outbox.internal_error"));
   }
 
   #succeeded(chat: ChatQueue | undefined, job: Job, messageId: number | undefined): void {
@@ -314,11 +386,22 @@ export class Outbox {
         const limit = job.kind === "callback" ? 3 : this.#o.maxAttempts;
         if (!job.must && job.attempts >= limit) {
           this.#o.logger.event("outbox.gave_up", { ...fields, description: failure.description }, "warn");
-          return this.#fail(job, { ok: false, code: "gave_up", description: failure.description, ...(failure.errorCode === undefined ? {} : { errorCode: failure.errorCode }) });
+          return this.#fail(job, {
+            ok: false,
+            code: "gave_up",
+            description: failure.description,
+            ...(failure.errorCode === undefined ? {} : { errorCode: failure.errorCode }),
+          });
         }
-        const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** Math.min(job.attempts - 1, 20)) * (0.75 + this.#o.random() * 0.5);
+        const delay =
+          Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** Math.min(job.attempts - 1, 20)) *
+          (0.75 + this.#o.random() * 0.5);
         job.notBeforeMs = now + delay;
-        this.#o.logger.event("outbox.retry", { ...fields, delayMs: Math.round(delay), description: failure.description }, job.must ? "warn" : "debug");
+        this.#o.logger.event(
+          "outbox.retry",
+          { ...fields, delayMs: Math.round(delay), description: failure.description },
+          job.must ? "warn" : "debug",
+        );
         return this.#retry(chat, job, now);
       }
       case "rejected":
@@ -340,12 +423,19 @@ export class Outbox {
 
   /** The message to edit is gone (the person deleted it): its latest text goes out as a new message. */
   #resend(chat: ChatQueue | undefined, job: Job): void {
-    if (chat === undefined || job.kind !== "edit" || job.change.kind !== "text") return settle(job, gone("message to edit not found"));
+    if (chat === undefined || job.kind !== "edit" || job.change.kind !== "text")
+      return settle(job, gone("message to edit not found"));
     const pending = chat.edits.get(job.messageId);
     if (pending !== undefined) chat.edits.delete(job.messageId);
-    const latest = pending !== undefined && pending.change.kind === "text" ? pending.change.content : job.change.content;
+    const latest =
+      pending !== undefined && pending.change.kind === "text" ? pending.change.content : job.change.content;
     const resend: SendJob = {
-      ...jobBase(job.must || (pending?.must ?? false)), kind: "send", content: latest, replyTo: undefined, silent: true, replaces: job.messageId,
+      ...jobBase(job.must || (pending?.must ?? false)),
+      kind: "send",
+      content: latest,
+      replyTo: undefined,
+      silent: true,
+      replaces: job.messageId,
     };
     resend.waiters.push(...job.waiters.splice(0), ...(pending?.waiters.splice(0) ?? []));
     chat.redirects.set(job.messageId, resend);
@@ -354,7 +444,12 @@ export class Outbox {
   }
 
   #fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void {
-    if (job.must) this.#o.logger.event("outbox.undelivered", { kind: job.kind, code: delivery.code, description: delivery.description }, "error");
+    if (job.must)
+      this.#o.logger.event(
+        "outbox.undelivered",
+        { kind: job.kind, code: delivery.code, description: delivery.description },
+        "error",
+      );
     settle(job, delivery);
   }
 }
@@ -366,6 +461,14 @@ function gone(description: string): Delivery {
 function assertSendable(html: string, limit?: number): void {
   const problem = validateTelegramHtml(html, limit);
   if (problem === undefined) return;
-  const why = problem.kind === "parse" ? problem.error : problem.kind === "empty" ? "the text is empty" : `the text is ${problem.length} characters, over ${problem.limit}`;
-  throw new OutboxError("telegram.invalid_message", `Telegram would refuse this message (${why}); render it with src/render before sending.`);
+  const why =
+    problem.kind === "parse"
+      ? problem.error
+      : problem.kind === "empty"
+        ? "the text is empty"
+        : `the text is ${problem.length} characters, over ${problem.limit}`;
+  throw new OutboxError(
+    "telegram.invalid_message",
+    `Telegram would refuse this message (${why}); render it with src/render before sending.`,
+  );
 }

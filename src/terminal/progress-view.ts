@@ -35,7 +35,10 @@ export class ProgressView {
   show(event: TelecodeEvent): void {
     switch (event.type) {
       case "tool_started":
-        this.#tools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${event.title}\`` : `${event.name} ${event.title}`);
+        this.#tools.set(
+          event.toolUseId,
+          event.kind === "command" ? `${event.name} \`${event.title}\`` : `${event.name} ${event.title}`,
+        );
         break;
       case "tool_finished":
         this.#tools.delete(event.toolUseId);
@@ -90,7 +93,7 @@ export class ProgressView {
   statusText(): string {
     const elapsed = formatDurationMs(this.#o.now() - this.#startedAt);
     const tools = [...this.#tools.values()];
-    const doing = tools.length > 0 ? tools[tools.length - 1] ?? "" : "thinking";
+    const doing = tools.length > 0 ? (tools[tools.length - 1] ?? "") : "thinking";
     const note = this.#note === "" ? "" : ` · ${this.#note}`;
     return `${SPINNER[this.#tick % SPINNER.length] ?? ""} ${elapsed} · ${doing}${note}`;
   }

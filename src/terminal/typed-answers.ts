@@ -9,7 +9,11 @@ export type TypedAnswers = {
   close(): void;
 };
 
-export function readTypedAnswers(input: NodeJS.ReadableStream, port: LinePersonPort, onIgnored: (line: string) => void): TypedAnswers {
+export function readTypedAnswers(
+  input: NodeJS.ReadableStream,
+  port: LinePersonPort,
+  onIgnored: (line: string) => void,
+): TypedAnswers {
   const early: string[] = [];
   let rl: Interface | undefined = createInterface({ input, terminal: false });
   const submit = (line: string): void => {

@@ -83,8 +83,10 @@ function checkMessage(o: JsonObject): string | undefined {
       return checkParent(o);
     case "rate_limit_event": {
       const info = o["rate_limit_info"];
-      if (!isObject(info) || typeof info["status"] !== "string") return "rate_limit_event without rate_limit_info.status";
-      if (info["resetsAt"] !== undefined && typeof info["resetsAt"] !== "number") return "rate_limit_event with a non-numeric resetsAt";
+      if (!isObject(info) || typeof info["status"] !== "string")
+        return "rate_limit_event without rate_limit_info.status";
+      if (info["resetsAt"] !== undefined && typeof info["resetsAt"] !== "number")
+        return "rate_limit_event with a non-numeric resetsAt";
       return undefined;
     }
     case "control_request":
@@ -136,7 +138,8 @@ function checkBlock(block: unknown): string | undefined {
     case "tool_result": {
       if (typeof block["tool_use_id"] !== "string") return "tool_result without tool_use_id";
       const content = block["content"];
-      if (content !== undefined && typeof content !== "string" && !Array.isArray(content)) return "tool_result content is neither text nor blocks";
+      if (content !== undefined && typeof content !== "string" && !Array.isArray(content))
+        return "tool_result content is neither text nor blocks";
       return undefined;
     }
     default:
@@ -151,16 +154,22 @@ function checkSystem(o: JsonObject): string | undefined {
       return typeof o["session_id"] === "string" ? undefined : "system/init without a session_id";
     case "status": {
       const status = o["status"];
-      if (status !== null && status !== undefined && typeof status !== "string") return "system/status with a non-string status";
+      if (status !== null && status !== undefined && typeof status !== "string")
+        return "system/status with a non-string status";
       if (status === undefined) o["status"] = null;
       return undefined;
     }
     case "api_retry":
-      if (typeof o["attempt"] !== "number" || typeof o["max_retries"] !== "number" || typeof o["retry_delay_ms"] !== "number") {
+      if (
+        typeof o["attempt"] !== "number" ||
+        typeof o["max_retries"] !== "number" ||
+        typeof o["retry_delay_ms"] !== "number"
+      ) {
         return "system/api_retry without numeric attempt, max_retries and retry_delay_ms";
       }
       if (o["error_status"] === undefined) o["error_status"] = null;
-      else if (o["error_status"] !== null && typeof o["error_status"] !== "number") return "system/api_retry with a non-numeric error_status";
+      else if (o["error_status"] !== null && typeof o["error_status"] !== "number")
+        return "system/api_retry with a non-numeric error_status";
       return undefined;
     case "compact_boundary":
       if (!isObject(o["compact_metadata"])) return "system/compact_boundary without compact_metadata";
@@ -198,10 +207,12 @@ function checkControlRequest(o: JsonObject): string | undefined {
 
 function checkControlResponse(o: JsonObject): string | undefined {
   const response = o["response"];
-  if (!isObject(response) || typeof response["request_id"] !== "string") return "control_response without response.request_id";
+  if (!isObject(response) || typeof response["request_id"] !== "string")
+    return "control_response without response.request_id";
   switch (response["subtype"]) {
     case "success":
-      if (response["response"] !== undefined && !isObject(response["response"])) return "control_response success payload is not an object";
+      if (response["response"] !== undefined && !isObject(response["response"]))
+        return "control_response success payload is not an object";
       return undefined;
     case "error":
       return typeof response["error"] === "string" ? undefined : "control_response error without an error message";

@@ -11,7 +11,10 @@ export type UserMessageOptions = {
 };
 
 /** A user turn: plain text, or content blocks (text, image, …) passed through as given. */
-export function encodeUserMessage(content: string | readonly WireContentBlock[], options: UserMessageOptions = {}): string {
+export function encodeUserMessage(
+  content: string | readonly WireContentBlock[],
+  options: UserMessageOptions = {},
+): string {
   return `${JSON.stringify({
     type: "user",
     message: { role: "user", content },

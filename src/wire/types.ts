@@ -22,11 +22,7 @@ export type WireToolResultBlock = {
 /** Any other block type (image, tool_reference, redacted_thinking, …), kept as is. */
 export type WireOtherBlock = { type: string } & WireUnknownFields;
 export type WireContentBlock =
-  | WireTextBlock
-  | WireThinkingBlock
-  | WireToolUseBlock
-  | WireToolResultBlock
-  | WireOtherBlock;
+  WireTextBlock | WireThinkingBlock | WireToolUseBlock | WireToolResultBlock | WireOtherBlock;
 
 export type WireUsage = {
   input_tokens?: number;
@@ -294,7 +290,10 @@ export type PermissionAnswer =
 
 /** Requests Telecode sends the CLI. */
 export type OutgoingControlRequest =
-  | { subtype: "initialize"; hooks: Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]> | null }
+  | {
+      subtype: "initialize";
+      hooks: Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]> | null;
+    }
   | { subtype: "interrupt" }
   | { subtype: "set_permission_mode"; mode: string }
   | { subtype: "set_model"; model: string | null };

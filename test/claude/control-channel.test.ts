@@ -10,8 +10,15 @@ function setup() {
   const clock = createFakeClock();
   const written: Record<string, unknown>[] = [];
   const warnings: string[] = [];
-  const logger = { ...createSilentLogger(), warn: (_f: Record<string, unknown>, msg: string) => void warnings.push(msg) };
-  const channel = new ControlChannel({ write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve()), clock, logger });
+  const logger = {
+    ...createSilentLogger(),
+    warn: (_f: Record<string, unknown>, msg: string) => void warnings.push(msg),
+  };
+  const channel = new ControlChannel({
+    write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve()),
+    clock,
+    logger,
+  });
   return { clock, written, warnings, channel };
 }
 
@@ -23,9 +30,18 @@ describe("ControlChannel", () => {
     const slow = channel.request({ subtype: "interrupt" }, 1000);
     const [a, b] = written.map((w) => w["request_id"] as string);
     expect(a).not.toBe(b);
-    channel.handleResponse({ type: "control_response", response: { subtype: "error", request_id: b as string, error: "no such model" } });
-    channel.handleResponse({ type: "control_response", response: { subtype: "success", request_id: a as string, response: { mode: "plan" } } });
-    channel.handleResponse({ type: "control_response", response: { subtype: "success", request_id: "nobody", response: {} } });
+    channel.handleResponse({
+      type: "control_response",
+      response: { subtype: "error", request_id: b as string, error: "no such model" },
+    });
+    channel.handleResponse({
+      type: "control_response",
+      response: { subtype: "success", request_id: a as string, response: { mode: "plan" } },
+    });
+    channel.handleResponse({
+      type: "control_response",
+      response: { subtype: "success", request_id: "nobody", response: {} },
+    });
     await expect(mode).resolves.toEqual({ mode: "plan" });
     await expect(model).rejects.toSatisfy((e) => isClaudeError(e, "claude.control_failed"));
     clock.advance(1000);
@@ -37,13 +53,13 @@ describe("ControlChannel", () => {
     const { written, channel } = setup();
     const signal = channel.beginIncoming("q1", "can_use_tool");
     expect(channel.beginIncoming("q1", "can_use_tool")).toBeUndefined();
-    expect(await channel.answer("q1", "{\"a\":1}\n")).toBe(true);
-    expect(await channel.answer("q1", "{\"a\":2}\n")).toBe(false);
+    expect(await channel.answer("q1", '{"a":1}\n')).toBe(true);
+    expect(await channel.answer("q1", '{"a":2}\n')).toBe(false);
     expect(signal?.aborted).toBe(false);
     const other = channel.beginIncoming("q2", "can_use_tool");
     expect(channel.withdraw("q2")).toBe(true);
     expect(other?.aborted).toBe(true);
-    expect(await channel.answer("q2", "{\"b\":1}\n")).toBe(false);
+    expect(await channel.answer("q2", '{"b":1}\n')).toBe(false);
     expect(written).toEqual([{ a: 1 }]);
     const pending = channel.request({ subtype: "interrupt" });
     channel.close(new ClaudeError("claude.exited", "gone"));

@@ -27,19 +27,31 @@ describe("claude engine with the real CLI", () => {
   });
 
   it("asks for a Bash call and runs it when allowed", async () => {
-    h = await makeHarness({ replies: [reply.bash("touch created-by-test.txt && echo made", "Create a marker file"), reply.text("Created it.")] });
+    h = await makeHarness({
+      replies: [
+        reply.bash("touch created-by-test.txt && echo made", "Create a marker file"),
+        reply.text("Created it."),
+      ],
+    });
     const { session, events } = h.open();
     const done = await h.run(session, events, "Please create a marker file");
     expect(done).toMatchObject({ ok: true, answer: "Created it." });
     expect(existsSync(join(h.ws.cwd, "created-by-test.txt"))).toBe(true);
     const requested = events.events.find((e) => e.type === "approval_requested");
     expect(requested?.type === "approval_requested" && requested.request.toolName).toBe("Bash");
-    expect(events.events).toContainEqual(expect.objectContaining({ type: "approval_resolved", decision: "allow", by: "approve all" }));
+    expect(events.events).toContainEqual(
+      expect.objectContaining({ type: "approval_resolved", decision: "allow", by: "approve all" }),
+    );
     expect(h.api.requests()[1]?.toolResults[0]).toMatchObject({ isError: false, text: "made" });
   });
 
   it("denies a Bash call with a message the model reads", async () => {
-    h = await makeHarness({ replies: [reply.bash("touch created-by-test.txt && echo made", "Create a marker file"), reply.text("I could not create it.")] });
+    h = await makeHarness({
+      replies: [
+        reply.bash("touch created-by-test.txt && echo made", "Create a marker file"),
+        reply.text("I could not create it."),
+      ],
+    });
     const { session, events } = h.open({}, denyAllController());
     const done = await h.run(session, events, "Please create a marker file");
     expect(done).toMatchObject({ ok: true, answer: "I could not create it." });

@@ -80,15 +80,23 @@ describe("claude engine failures with the real CLI", () => {
     const runId = await session.startRun("Run the slow command");
     await events.waitFor(isBashStarted);
     const pid = session.pid as number;
-    await expect.poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 })
+      .toBeGreaterThan(0);
     process.kill(pid, "SIGKILL");
     const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
     expect(done).toMatchObject({ ok: false, cancelled: false });
-    expect(done.type === "run_completed" && done.error).toMatch(/^Claude Code exited unexpectedly \(signal SIGKILL\).*send your message again/);
+    expect(done.type === "run_completed" && done.error).toMatch(
+      /^Claude Code exited unexpectedly \(signal SIGKILL\).*send your message again/,
+    );
     // The CLI ran Bash in a session of its own; its `sleep` must not outlive the crash.
     expect(processesRunning(["sleep", "41.25"])).toEqual([]);
     const next = await h.run(session, events, "Try again");
-    expect(next).toMatchObject({ ok: true, answer: "Resumed fine.", sessionId: done.type === "run_completed" ? done.sessionId : "" });
+    expect(next).toMatchObject({
+      ok: true,
+      answer: "Resumed fine.",
+      sessionId: done.type === "run_completed" ? done.sessionId : "",
+    });
     expect(session.pid).not.toBe(pid);
   });
 
@@ -100,7 +108,9 @@ describe("claude engine failures with the real CLI", () => {
     await events.waitFor(isBashStarted);
     const pid = session.pid as number;
     // Wait until Bash's `sleep` really runs, then end the session through the one shutdown path.
-    await expect.poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 })
+      .toBeGreaterThan(0);
     await session.close();
     const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
     expect(done).toMatchObject({ ok: false, cancelled: true });
@@ -114,7 +124,9 @@ describe("claude engine failures with the real CLI", () => {
     const { session, events } = h.open();
     const done = await h.run(session, events, "Hello");
     expect(done.ok).toBe(false);
-    expect(done.error).toBe(`Claude Code CLI not found (looked for: ${missing}); install it with \`npm i -g @anthropic-ai/claude-code\` or set claude.path.`);
+    expect(done.error).toBe(
+      `Claude Code CLI not found (looked for: ${missing}); install it with \`npm i -g @anthropic-ai/claude-code\` or set claude.path.`,
+    );
   });
 
   it("refuses managed extra args when the session opens, and quotes stderr for a flag the CLI rejects", async () => {
@@ -138,9 +150,13 @@ describe("claude engine failures with the real CLI", () => {
     h = await makeHarness({ replies: [reply.hang()] });
     const { session, events } = h.open({ stallNoteMs: 300, hardSilenceMs: 2500 });
     const done = await h.run(session, events, "Hello");
-    expect(events.events.some((e) => e.type === "note" && e.kind === "stall" && e.text.startsWith("no output for"))).toBe(true);
+    expect(
+      events.events.some((e) => e.type === "note" && e.kind === "stall" && e.text.startsWith("no output for")),
+    ).toBe(true);
     expect(done.ok).toBe(false);
-    expect(done.error).toMatch(/^Claude Code produced no output for \d+(\.\d)? s and was stopped; send your message again/);
+    expect(done.error).toMatch(
+      /^Claude Code produced no output for \d+(\.\d)? s and was stopped; send your message again/,
+    );
     expect(session.pid).toBeUndefined();
   });
 });

@@ -5,7 +5,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { allowAllController, askController, createClaudeEngine, isClaudeError, SESSION_END_MESSAGE } from "../../src/claude/index.js";
+import {
+  allowAllController,
+  askController,
+  createClaudeEngine,
+  isClaudeError,
+  SESSION_END_MESSAGE,
+} from "../../src/claude/index.js";
 import type { ApprovalDecision, ClaudeSession, SessionController, SessionSpec } from "../../src/claude/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeScript } from "../support/fake-claude/index.js";
@@ -13,7 +19,12 @@ import { collect, processGroupAlive, type Collector } from "./harness.js";
 
 const FAKE_VARS = ["FAKE_CLAUDE_SCRIPT", "FAKE_CLAUDE_STDIN_LOG", "FAKE_CLAUDE_ARGS_LOG"];
 
-type StandIn = { session: ClaudeSession; events: Collector; stdin(): Promise<Record<string, unknown>[]>; args(): Promise<string[][]> };
+type StandIn = {
+  session: ClaudeSession;
+  events: Collector;
+  stdin(): Promise<Record<string, unknown>[]>;
+  args(): Promise<string[][]>;
+};
 
 let dirs: string[] = [];
 let sessions: ClaudeSession[] = [];
@@ -28,18 +39,30 @@ afterEach(async () => {
   pids = [];
 });
 
-async function standIn(script: FakeClaudeScript, controller: SessionController = allowAllController(), spec: Partial<SessionSpec> = {}, options: { collect?: boolean } = {}): Promise<StandIn> {
+async function standIn(
+  script: FakeClaudeScript,
+  controller: SessionController = allowAllController(),
+  spec: Partial<SessionSpec> = {},
+  options: { collect?: boolean } = {},
+): Promise<StandIn> {
   const dir = await mkdtemp(join(tmpdir(), "telecode-standin-"));
   dirs.push(dir);
   const { env, stdinLog, argsLog } = await writeFakeClaudeScript(dir, script);
-  const engine = createClaudeEngine({ claudePath: fakeClaudePath, env: { PATH: process.env["PATH"], HOME: dir, ...env } });
+  const engine = createClaudeEngine({
+    claudePath: fakeClaudePath,
+    env: { PATH: process.env["PATH"], HOME: dir, ...env },
+  });
   const session = engine.openSession({ cwd: dir, permissionMode: "default", envAllow: FAKE_VARS, ...spec }, controller);
   sessions.push(session);
   const track = (): void => {
     if (session.pid !== undefined && !pids.includes(session.pid)) pids.push(session.pid);
   };
-  const events = options.collect === false ? ({ events: [], ended: Promise.resolve() } as unknown as Collector) : collect(session, track);
-  const readLines = async (file: string): Promise<string[]> => (await readFile(file, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
+  const events =
+    options.collect === false
+      ? ({ events: [], ended: Promise.resolve() } as unknown as Collector)
+      : collect(session, track);
+  const readLines = async (file: string): Promise<string[]> =>
+    (await readFile(file, "utf8").catch(() => "")).split("\n").filter((l) => l !== "");
   return {
     session,
     events,
@@ -49,9 +72,14 @@ async function standIn(script: FakeClaudeScript, controller: SessionController =
 }
 
 const answersTo = (lines: Record<string, unknown>[], requestId: string): Record<string, unknown>[] =>
-  lines.filter((l) => l["type"] === "control_response" && (l["response"] as { request_id?: string }).request_id === requestId);
+  lines.filter(
+    (l) => l["type"] === "control_response" && (l["response"] as { request_id?: string }).request_id === requestId,
+  );
 
-const runDone = (runId: string) => (e: TelecodeEvent): boolean => e.type === "run_completed" && e.runId === runId;
+const runDone =
+  (runId: string) =>
+  (e: TelecodeEvent): boolean =>
+    e.type === "run_completed" && e.runId === runId;
 
 describe("engine protocol edge cases (stand-in CLI)", () => {
   it("answers an unknown request subtype with unsupported_request, once, and a duplicate id not again", async () => {
@@ -69,7 +97,12 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     await t.events.waitFor(runDone(runId));
     const answers = answersTo(await t.stdin(), "r-odd");
     expect(answers).toHaveLength(1);
-    expect(answers[0]?.["response"]).toEqual({ subtype: "error", request_id: "r-odd", error: "Unsupported control request subtype: no_such_subtype", error_code: "unsupported_request" });
+    expect(answers[0]?.["response"]).toEqual({
+      subtype: "error",
+      request_id: "r-odd",
+      error: "Unsupported control request subtype: no_such_subtype",
+      error_code: "unsupported_request",
+    });
   });
 
   it("never writes the answer to a withdrawn request", async () => {
@@ -128,7 +161,14 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
 
   it("answers an approval nobody decided with a deny before stdin closes when the session ends", async () => {
     const t = await standIn(
-      { steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { out: line.canUseTool("r-open") }, { awaitIn: { type: "never" } }] },
+      {
+        steps: [
+          { awaitIn: { type: "user" } },
+          { out: line.init() },
+          { out: line.canUseTool("r-open") },
+          { awaitIn: { type: "never" } },
+        ],
+      },
       askController(() => new Promise<ApprovalDecision>(() => undefined)),
     );
     const runId = await t.session.startRun("hello");
@@ -137,8 +177,16 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     await t.events.ended;
     const answers = answersTo(await t.stdin(), "r-open");
     expect(answers).toHaveLength(1);
-    expect(answers[0]?.["response"]).toMatchObject({ subtype: "success", request_id: "r-open", response: { behavior: "deny", message: SESSION_END_MESSAGE } });
-    expect(t.events.events.find((e) => e.type === "approval_resolved")).toMatchObject({ requestId: "r-open", decision: "deny", by: "session end" });
+    expect(answers[0]?.["response"]).toMatchObject({
+      subtype: "success",
+      request_id: "r-open",
+      response: { behavior: "deny", message: SESSION_END_MESSAGE },
+    });
+    expect(t.events.events.find((e) => e.type === "approval_resolved")).toMatchObject({
+      requestId: "r-open",
+      decision: "deny",
+      by: "session end",
+    });
     expect(t.events.events.filter(runDone(runId))).toEqual([expect.objectContaining({ ok: false, cancelled: true })]);
   });
 
@@ -172,12 +220,24 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
         order.push("hook-done");
       },
     };
-    const t = await standIn({ steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { out: line.result("ok") }, { out: line.text("after the result") }] }, controller);
+    const t = await standIn(
+      {
+        steps: [
+          { awaitIn: { type: "user" } },
+          { out: line.init() },
+          { out: line.result("ok") },
+          { out: line.text("after the result") },
+        ],
+      },
+      controller,
+    );
     const runId = await t.session.startRun("hello");
     await t.events.waitFor(runDone(runId));
     await t.events.waitFor((e) => e.type === "text" && e.text === "after the result");
     expect(order.slice(order.indexOf("hook"))).toEqual(["hook", "hook-done", "turn_finished", "run_completed", "text"]);
-    const modeRequest = (await t.stdin()).find((l) => (l["request"] as { subtype?: string } | undefined)?.subtype === "set_permission_mode");
+    const modeRequest = (await t.stdin()).find(
+      (l) => (l["request"] as { subtype?: string } | undefined)?.subtype === "set_permission_mode",
+    );
     expect(modeRequest?.["request"]).toEqual({ subtype: "set_permission_mode", mode: "plan" });
   });
 
@@ -187,7 +247,13 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
       ...allowAllController(),
       hookCallback: (id, input) => {
         seen.push({ id, input });
-        return Promise.resolve({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "not now" } });
+        return Promise.resolve({
+          hookSpecificOutput: {
+            hookEventName: "PreToolUse",
+            permissionDecision: "deny",
+            permissionDecisionReason: "not now",
+          },
+        });
       },
     };
     const t = await standIn(
@@ -195,7 +261,13 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
         steps: [
           { awaitIn: { type: "user" } },
           { out: line.init() },
-          { out: { type: "control_request", request_id: "h1", request: { subtype: "hook_callback", callback_id: "hook_pre_cron", input: { tool_name: "CronCreate" } } } },
+          {
+            out: {
+              type: "control_request",
+              request_id: "h1",
+              request: { subtype: "hook_callback", callback_id: "hook_pre_cron", input: { tool_name: "CronCreate" } },
+            },
+          },
           { awaitIn: { type: "control_response", request_id: "h1" } },
           { out: line.result("ok") },
         ],
@@ -206,14 +278,27 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     const runId = await t.session.startRun("hello");
     await t.events.waitFor(runDone(runId));
     const stdin = await t.stdin();
-    expect(stdin[0]).toMatchObject({ type: "control_request", request: { subtype: "initialize", hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] } } });
+    expect(stdin[0]).toMatchObject({
+      type: "control_request",
+      request: {
+        subtype: "initialize",
+        hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] },
+      },
+    });
     expect(seen).toEqual([{ id: "hook_pre_cron", input: { tool_name: "CronCreate" } }]);
-    expect(answersTo(stdin, "h1")[0]?.["response"]).toMatchObject({ subtype: "success", response: { hookSpecificOutput: { permissionDecision: "deny" } } });
+    expect(answersTo(stdin, "h1")[0]?.["response"]).toMatchObject({
+      subtype: "success",
+      response: { hookSpecificOutput: { permissionDecision: "deny" } },
+    });
     expect(t.session.initializeReply).toMatchObject({ commands: [] });
   });
 
   it("refuses a second run while one is in flight", async () => {
-    const t = await standIn({ steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { awaitIn: { type: "never" } }] }, allowAllController(), { cancelGraceMs: 200 });
+    const t = await standIn(
+      { steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { awaitIn: { type: "never" } }] },
+      allowAllController(),
+      { cancelGraceMs: 200 },
+    );
     const runId = await t.session.startRun("first");
     expect(t.session.isRunning).toBe(true);
     const second = await t.session.startRun("second").catch((error: unknown) => error);
@@ -224,9 +309,22 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
 
   it("continues the last conversation first, then resumes by session id after the process ended", async () => {
     const t = await standIn(
-      { steps: [{ awaitIn: { type: "user" } }, { out: line.init("sess-42") }, { out: line.result("one", {}, "sess-42") }, { exit: 0 }] },
+      {
+        steps: [
+          { awaitIn: { type: "user" } },
+          { out: line.init("sess-42") },
+          { out: line.result("one", {}, "sess-42") },
+          { exit: 0 },
+        ],
+      },
       allowAllController(),
-      { continue: true, model: "claude-fake", effort: "high", allowedTools: ["Read", "Grep"], extraArgs: ["--add-dir", "/tmp"] },
+      {
+        continue: true,
+        model: "claude-fake",
+        effort: "high",
+        allowedTools: ["Read", "Grep"],
+        extraArgs: ["--add-dir", "/tmp"],
+      },
     );
     const first = await t.session.startRun("one");
     await t.events.waitFor(runDone(first));
@@ -234,7 +332,27 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     const second = await t.session.startRun("two");
     await t.events.waitFor(runDone(second));
     const [a, b] = (await t.args()).filter((args) => !args.includes("--help") && !args.includes("--version"));
-    expect(a).toEqual(["--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--permission-mode", "default", "--permission-prompt-tool", "stdio", "--include-hook-events", "--continue", "--model", "claude-fake", "--effort", "high", "--allowedTools", "Read,Grep", "--add-dir", "/tmp"]);
+    expect(a).toEqual([
+      "--output-format",
+      "stream-json",
+      "--input-format",
+      "stream-json",
+      "--verbose",
+      "--permission-mode",
+      "default",
+      "--permission-prompt-tool",
+      "stdio",
+      "--include-hook-events",
+      "--continue",
+      "--model",
+      "claude-fake",
+      "--effort",
+      "high",
+      "--allowedTools",
+      "Read,Grep",
+      "--add-dir",
+      "/tmp",
+    ]);
     expect(b).toContain("--resume");
     expect(b?.[b.indexOf("--resume") + 1]).toBe("sess-42");
     expect(b).not.toContain("--continue");
@@ -256,7 +374,9 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     const spawns = all.filter((a) => a.includes("--output-format"));
     expect(spawns).toHaveLength(2);
     for (const a of spawns) expect(a).toContain("--dangerously-skip-permissions");
-    const warnings = t.events.events.filter((e) => e.type === "note" && e.kind === "warning" && e.text.startsWith("Approvals are bypassed"));
+    const warnings = t.events.events.filter(
+      (e) => e.type === "note" && e.kind === "warning" && e.text.startsWith("Approvals are bypassed"),
+    );
     expect(warnings).toHaveLength(2);
   });
 
@@ -268,7 +388,13 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     await writeFile(join(dir, "stream.jsonl"), `${lines.join("\n")}\n`);
     let observed = 0;
     const controller: SessionController = { ...allowAllController(), observe: () => void (observed += 1) };
-    const script: FakeClaudeScript = { steps: [{ awaitIn: { type: "user" } }, { replay: join(dir, "stream.jsonl"), times: 50 }, { out: line.result("end") }] };
+    const script: FakeClaudeScript = {
+      steps: [
+        { awaitIn: { type: "user" } },
+        { replay: join(dir, "stream.jsonl"), times: 50 },
+        { out: line.result("end") },
+      ],
+    };
     const t = await standIn(script, controller, {}, { collect: false });
     await t.session.startRun("go");
     if (t.session.pid !== undefined) pids.push(t.session.pid);

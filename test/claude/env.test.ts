@@ -32,7 +32,11 @@ describe("buildChildEnv", () => {
   });
 
   it("adds the API key only with API billing, names from env_allow, and the cron switch", () => {
-    const env = buildChildEnv(parent, { useApiBilling: true, envAllow: ["MY_TOOL_HOME", "ANTHROPIC_API_KEY"], disableCron: true });
+    const env = buildChildEnv(parent, {
+      useApiBilling: true,
+      envAllow: ["MY_TOOL_HOME", "ANTHROPIC_API_KEY"],
+      disableCron: true,
+    });
     expect(env["ANTHROPIC_API_KEY"]).toBe("sk-ant");
     expect(env["MY_TOOL_HOME"]).toBe("/opt/tool");
     expect(env["CLAUDE_CODE_DISABLE_CRON"]).toBe("1");

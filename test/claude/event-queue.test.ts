@@ -6,23 +6,32 @@ import { EventQueue } from "../../src/claude/event-queue.js";
 describe("EventQueue", () => {
   it("delivers every item in order, with pressure on above high water and off below low water", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer(), { maxLength: 300 }), fc.integer({ min: 1, max: 7 }), async (items, every) => {
-        const pressure: boolean[] = [];
-        const q = new EventQueue<number>({ highWater: 16, lowWater: 4, onPressure: (full) => pressure.push(full), onAbandon: () => undefined });
-        const it = q.iterate();
-        const got: number[] = [];
-        for (const [i, item] of items.entries()) {
-          q.push(item);
-          expect(q.size).toBeLessThanOrEqual(16);
-          if (q.size >= 16 || i % every === 0) {
-            while (q.size > 0) got.push((await it.next()).value as number);
+      fc.asyncProperty(
+        fc.array(fc.integer(), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 7 }),
+        async (items, every) => {
+          const pressure: boolean[] = [];
+          const q = new EventQueue<number>({
+            highWater: 16,
+            lowWater: 4,
+            onPressure: (full) => pressure.push(full),
+            onAbandon: () => undefined,
+          });
+          const it = q.iterate();
+          const got: number[] = [];
+          for (const [i, item] of items.entries()) {
+            q.push(item);
+            expect(q.size).toBeLessThanOrEqual(16);
+            if (q.size >= 16 || i % every === 0) {
+              while (q.size > 0) got.push((await it.next()).value as number);
+            }
           }
-        }
-        q.end();
-        for (let r = await it.next(); r.done !== true; r = await it.next()) got.push(r.value);
-        expect(got).toEqual(items);
-        pressure.forEach((full, i) => expect(full).toBe(i % 2 === 0));
-      }),
+          q.end();
+          for (let r = await it.next(); r.done !== true; r = await it.next()) got.push(r.value);
+          expect(got).toEqual(items);
+          pressure.forEach((full, i) => expect(full).toBe(i % 2 === 0));
+        },
+      ),
     );
   });
 

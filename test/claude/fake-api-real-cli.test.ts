@@ -6,7 +6,17 @@ import { afterEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 
-const controlArgs = ["--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--permission-mode", "default", "--permission-prompt-tool", "stdio"];
+const controlArgs = [
+  "--output-format",
+  "stream-json",
+  "--input-format",
+  "stream-json",
+  "--verbose",
+  "--permission-mode",
+  "default",
+  "--permission-prompt-tool",
+  "stdio",
+];
 
 let api: FakeAnthropic | undefined;
 let ws: ClaudeWorkspace | undefined;
@@ -16,12 +26,23 @@ afterEach(async () => {
 });
 
 /** Runs one control-mode turn and returns every stdout line (parsed) and the exit code. */
-async function runTurn(workspace: ClaudeWorkspace, prompt: string): Promise<{ lines: Record<string, unknown>[]; code: number | null }> {
-  const child = spawn(realClaudePath, controlArgs, { cwd: workspace.cwd, env: workspace.env, stdio: ["pipe", "pipe", "pipe"] });
+async function runTurn(
+  workspace: ClaudeWorkspace,
+  prompt: string,
+): Promise<{ lines: Record<string, unknown>[]; code: number | null }> {
+  const child = spawn(realClaudePath, controlArgs, {
+    cwd: workspace.cwd,
+    env: workspace.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const lines: Record<string, unknown>[] = [];
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks: null } })}\n`);
-  child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: prompt }, parent_tool_use_id: null, session_id: "" })}\n`);
+  child.stdin.write(
+    `${JSON.stringify({ type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks: null } })}\n`,
+  );
+  child.stdin.write(
+    `${JSON.stringify({ type: "user", message: { role: "user", content: prompt }, parent_tool_use_id: null, session_id: "" })}\n`,
+  );
   for await (const line of createInterface({ input: child.stdout })) {
     const msg = JSON.parse(line) as Record<string, unknown>;
     lines.push(msg);

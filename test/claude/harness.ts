@@ -57,14 +57,23 @@ export type Harness = {
   dispose(): Promise<void>;
 };
 
-export async function makeHarness(options: { replies?: FakeReply[]; env?: NodeJS.ProcessEnv; claudePath?: string } = {}): Promise<Harness> {
+export async function makeHarness(
+  options: { replies?: FakeReply[]; env?: NodeJS.ProcessEnv; claudePath?: string } = {},
+): Promise<Harness> {
   const api = await startFakeAnthropic({ replies: options.replies ?? [] });
   const ws = await makeClaudeWorkspace(api.url, options.env);
   const t0 = Date.now();
-  const log = (level: string) => (fields: Record<string, unknown>, msg: string): void => {
-    if (process.env["TELECODE_TEST_LOG"] === "1") console.log(Date.now() - t0, level, msg, JSON.stringify({ ...fields, args: undefined }));
-  };
-  const engine = createClaudeEngine({ claudePath: options.claudePath ?? realClaudePath, env: ws.env, logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") } });
+  const log =
+    (level: string) =>
+    (fields: Record<string, unknown>, msg: string): void => {
+      if (process.env["TELECODE_TEST_LOG"] === "1")
+        console.log(Date.now() - t0, level, msg, JSON.stringify({ ...fields, args: undefined }));
+    };
+  const engine = createClaudeEngine({
+    claudePath: options.claudePath ?? realClaudePath,
+    env: ws.env,
+    logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
+  });
   const sessions: ClaudeSession[] = [];
   const pids = new Set<number>();
   return {
@@ -73,7 +82,10 @@ export async function makeHarness(options: { replies?: FakeReply[]; env?: NodeJS
     engine,
     pids,
     open(spec = {}, controller = allowAllController()) {
-      const session = engine.openSession({ cwd: ws.cwd, permissionMode: "default", useApiBilling: true, ...spec }, controller);
+      const session = engine.openSession(
+        { cwd: ws.cwd, permissionMode: "default", useApiBilling: true, ...spec },
+        controller,
+      );
       sessions.push(session);
       const events = collect(session, () => {
         if (session.pid !== undefined) pids.add(session.pid);

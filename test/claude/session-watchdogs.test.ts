@@ -11,18 +11,34 @@ function setup() {
   const clock = createFakeClock();
   const notes: TelecodeEvent[] = [];
   const silences: number[] = [];
-  const dogs = new SessionWatchdogs({ clock, stallNoteMs: 10 * MIN, hardSilenceMs: 120 * MIN, onStallNote: (n) => notes.push(n), onHardSilence: (ms) => silences.push(ms) });
+  const dogs = new SessionWatchdogs({
+    clock,
+    stallNoteMs: 10 * MIN,
+    hardSilenceMs: 120 * MIN,
+    onStallNote: (n) => notes.push(n),
+    onHardSilence: (ms) => silences.push(ms),
+  });
   return { clock, dogs, notes, silences };
 }
 
-const bash: TelecodeEvent = { type: "tool_started", toolUseId: "t1", name: "Bash", kind: "command", title: "npm test", input: { command: "npm test" }, parentToolUseId: null };
+const bash: TelecodeEvent = {
+  type: "tool_started",
+  toolUseId: "t1",
+  name: "Bash",
+  kind: "command",
+  title: "npm test",
+  input: { command: "npm test" },
+  parentToolUseId: null,
+};
 
 describe("SessionWatchdogs", () => {
   it("notes a stall after 10 min of silence when nothing runs", () => {
     const { clock, dogs, notes } = setup();
     dogs.observe({ type: "turn_started", turn: 1, origin: { kind: "user" } } as TelecodeEvent);
     clock.advance(10 * MIN);
-    expect(notes).toEqual([{ type: "note", kind: "stall", key: "stall", text: "no output for 10 min. You can cancel the run." }]);
+    expect(notes).toEqual([
+      { type: "note", kind: "stall", key: "stall", text: "no output for 10 min. You can cancel the run." },
+    ]);
   });
 
   it("waits longer while a Bash call runs and names it in the note", () => {

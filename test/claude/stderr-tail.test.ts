@@ -25,12 +25,16 @@ describe("StderrTail", () => {
 
   it("is the suffix of everything pushed, under any chunking", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: fc.constantFrom("a", "b", "\n", " "), maxLength: 40 }), { maxLength: 60 }), fc.integer({ min: 1, max: 64 }), (chunks, limit) => {
-        const tail = new StderrTail(limit);
-        for (const c of chunks) tail.push(Buffer.from(c));
-        const all = chunks.join("");
-        expect(tail.text()).toBe(all.slice(Math.max(0, all.length - limit)).trim());
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: fc.constantFrom("a", "b", "\n", " "), maxLength: 40 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 64 }),
+        (chunks, limit) => {
+          const tail = new StderrTail(limit);
+          for (const c of chunks) tail.push(Buffer.from(c));
+          const all = chunks.join("");
+          expect(tail.text()).toBe(all.slice(Math.max(0, all.length - limit)).trim());
+        },
+      ),
     );
   });
 });

@@ -6,46 +6,132 @@ import { decodeLine } from "../../src/wire/index.js";
 import { listStdoutFixtures, stdoutLines } from "../wire/fixtures.js";
 
 const SID = "s-1";
-const init = (extra: object = {}) => JSON.stringify({ type: "system", subtype: "init", session_id: SID, model: "m", cwd: "/p", permissionMode: "default", tools: ["Bash"], ...extra });
-const assistant = (content: object[], extra: object = {}) => JSON.stringify({ type: "assistant", message: { model: "m", content, usage: { input_tokens: 1000, output_tokens: 10, cache_read_input_tokens: 4000 } }, parent_tool_use_id: null, ...extra });
+const init = (extra: object = {}) =>
+  JSON.stringify({
+    type: "system",
+    subtype: "init",
+    session_id: SID,
+    model: "m",
+    cwd: "/p",
+    permissionMode: "default",
+    tools: ["Bash"],
+    ...extra,
+  });
+const assistant = (content: object[], extra: object = {}) =>
+  JSON.stringify({
+    type: "assistant",
+    message: { model: "m", content, usage: { input_tokens: 1000, output_tokens: 10, cache_read_input_tokens: 4000 } },
+    parent_tool_use_id: null,
+    ...extra,
+  });
 const toolResult = (id: string, content: unknown, isError = false, parent: string | null = null) =>
-  JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] }, parent_tool_use_id: parent });
-const result = (extra: object = {}) => JSON.stringify({ type: "result", subtype: "success", is_error: false, session_id: SID, result: "done", num_turns: 1, duration_ms: 50, total_cost_usd: 0.01,
-  usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 }, modelUsage: { m: { contextWindow: 10000 } }, ...extra });
+  JSON.stringify({
+    type: "user",
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+    parent_tool_use_id: parent,
+  });
+const result = (extra: object = {}) =>
+  JSON.stringify({
+    type: "result",
+    subtype: "success",
+    is_error: false,
+    session_id: SID,
+    result: "done",
+    num_turns: 1,
+    duration_ms: 50,
+    total_cost_usd: 0.01,
+    usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 5, cache_creation_input_tokens: 0 },
+    modelUsage: { m: { contextWindow: 10000 } },
+    ...extra,
+  });
 
 function run(lines: string[], timeZone?: string): TelecodeEvent[] {
   const t = createTranslator(timeZone === undefined ? {} : { timeZone });
   return lines.flatMap((line) => t.push(decodeLine(line)));
 }
-const ofType = <T extends TelecodeEvent["type"]>(events: TelecodeEvent[], type: T) => events.filter((e): e is Extract<TelecodeEvent, { type: T }> => e.type === type);
+const ofType = <T extends TelecodeEvent["type"]>(events: TelecodeEvent[], type: T) =>
+  events.filter((e): e is Extract<TelecodeEvent, { type: T }> => e.type === type);
 
 describe("translator", () => {
   it("emits session_started once and turn_started per system/init, numbered", () => {
     const events = run([init(), result(), init(), result()]);
-    expect(events.map((e) => e.type)).toEqual(["session_started", "turn_started", "usage", "turn_finished", "turn_started", "usage", "turn_finished"]);
-    expect(ofType(events, "session_started")[0]).toEqual({ type: "session_started", sessionId: SID, model: "m", cwd: "/p", permissionMode: "default", tools: ["Bash"] });
+    expect(events.map((e) => e.type)).toEqual([
+      "session_started",
+      "turn_started",
+      "usage",
+      "turn_finished",
+      "turn_started",
+      "usage",
+      "turn_finished",
+    ]);
+    expect(ofType(events, "session_started")[0]).toEqual({
+      type: "session_started",
+      sessionId: SID,
+      model: "m",
+      cwd: "/p",
+      permissionMode: "default",
+      tools: ["Bash"],
+    });
     expect(ofType(events, "turn_started").map((e) => e.turn)).toEqual([1, 2]);
   });
 
   it("maps tool calls to kinds and titles and results to ok/detail, keeping the parent", () => {
-    const events = run([init(), assistant([{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls -a" } }]), toolResult("t1", "a\nb"),
-      assistant([{ type: "tool_use", id: "t2", name: "Write", input: { file_path: "/p/x" } }], { parent_tool_use_id: "agent-1" }), toolResult("t2", "denied", true, "agent-1")]);
-    expect(ofType(events, "tool_started").map((e) => [e.kind, e.title, e.parentToolUseId])).toEqual([["command", "ls -a", null], ["file_change", "/p/x", "agent-1"]]);
-    expect(ofType(events, "tool_finished").map((e) => [e.name, e.ok, e.detail, e.parentToolUseId])).toEqual([["Bash", true, "a\nb", null], ["Write", false, "denied", "agent-1"]]);
+    const events = run([
+      init(),
+      assistant([{ type: "tool_use", id: "t1", name: "Bash", input: { command: "ls -a" } }]),
+      toolResult("t1", "a\nb"),
+      assistant([{ type: "tool_use", id: "t2", name: "Write", input: { file_path: "/p/x" } }], {
+        parent_tool_use_id: "agent-1",
+      }),
+      toolResult("t2", "denied", true, "agent-1"),
+    ]);
+    expect(ofType(events, "tool_started").map((e) => [e.kind, e.title, e.parentToolUseId])).toEqual([
+      ["command", "ls -a", null],
+      ["file_change", "/p/x", "agent-1"],
+    ]);
+    expect(ofType(events, "tool_finished").map((e) => [e.name, e.ok, e.detail, e.parentToolUseId])).toEqual([
+      ["Bash", true, "a\nb", null],
+      ["Write", false, "denied", "agent-1"],
+    ]);
   });
 
   it("uses result.result as the answer, else the turn's last main-thread text", () => {
-    const events = run([init(), assistant([{ type: "text", text: "main" }]), assistant([{ type: "text", text: "sub" }], { parent_tool_use_id: "a" }),
-      result({ result: undefined, subtype: "error_during_execution", is_error: true, terminal_reason: "aborted_streaming" })]);
+    const events = run([
+      init(),
+      assistant([{ type: "text", text: "main" }]),
+      assistant([{ type: "text", text: "sub" }], { parent_tool_use_id: "a" }),
+      result({
+        result: undefined,
+        subtype: "error_during_execution",
+        is_error: true,
+        terminal_reason: "aborted_streaming",
+      }),
+    ]);
     expect(ofType(events, "turn_finished")[0]).toMatchObject({ ok: false, interrupted: true, answer: "main" });
     expect(ofType(events, "turn_finished")[0]).not.toHaveProperty("error");
   });
 
   it("reports an API failure hidden in subtype success as an error naming the status, without repeating the synthetic text", () => {
-    const events = run([init(), assistant([{ type: "text", text: "API Error: 500 Internal server error." }], { is_api_error_message: true, error: "server_error", api_error_status: 500 }),
-      result({ is_error: true, api_error_status: 500, terminal_reason: "api_error", result: "API Error: 500 Internal server error." })]);
+    const events = run([
+      init(),
+      assistant([{ type: "text", text: "API Error: 500 Internal server error." }], {
+        is_api_error_message: true,
+        error: "server_error",
+        api_error_status: 500,
+      }),
+      result({
+        is_error: true,
+        api_error_status: 500,
+        terminal_reason: "api_error",
+        result: "API Error: 500 Internal server error.",
+      }),
+    ]);
     expect(ofType(events, "text")).toEqual([]);
-    expect(ofType(events, "turn_finished")[0]).toMatchObject({ ok: false, interrupted: false, error: "API error 500: Internal server error." });
+    expect(ofType(events, "turn_finished")[0]).toMatchObject({
+      ok: false,
+      interrupted: false,
+      error: "API error 500: Internal server error.",
+    });
   });
 
   it("names other failures by subtype", () => {
@@ -55,7 +141,13 @@ describe("translator", () => {
 
   it("computes usage: turn tokens, session cost, context % from the last main-thread call", () => {
     const events = run([init(), assistant([{ type: "text", text: "x" }]), result()]);
-    expect(ofType(events, "usage")[0]).toEqual({ type: "usage", inputTokens: 105, outputTokens: 20, costUsd: 0.01, contextPercent: 50.1 });
+    expect(ofType(events, "usage")[0]).toEqual({
+      type: "usage",
+      inputTokens: 105,
+      outputTokens: 20,
+      costUsd: 0.01,
+      contextPercent: 50.1,
+    });
   });
 
   it("gives each turn its share of the cumulative cost", () => {
@@ -65,52 +157,148 @@ describe("translator", () => {
 
   it("emits a turn_started before a result that came without an init", () => {
     const events = run([result(), result()]);
-    expect(events.filter((e) => e.type.startsWith("turn_")).map((e) => e.type)).toEqual(["turn_started", "turn_finished", "turn_started", "turn_finished"]);
+    expect(events.filter((e) => e.type.startsWith("turn_")).map((e) => e.type)).toEqual([
+      "turn_started",
+      "turn_finished",
+      "turn_started",
+      "turn_finished",
+    ]);
   });
 
   it("marks a turn after a background task finished as self-started; the result's origin is authoritative", () => {
-    const task = (subtype: string, extra: object = {}) => JSON.stringify({ type: "system", subtype, task_id: "k", session_id: SID, ...extra });
-    const events = run([init(), task("task_started", { tool_use_id: "t", task_type: "local_agent" }), result(), task("task_notification", { status: "completed" }),
-      init(), result({ origin: { kind: "task-notification" } })]);
-    expect(ofType(events, "turn_started").map((e) => e.origin)).toEqual([{ kind: "user" }, { kind: "self", reason: "task-notification" }]);
-    expect(ofType(events, "turn_finished").map((e) => e.origin)).toEqual([{ kind: "user" }, { kind: "self", reason: "task-notification" }]);
-    expect(ofType(events, "task_changed").map((e) => [e.phase, e.toolUseId])).toEqual([["started", "t"], ["finished", "t"]]);
+    const task = (subtype: string, extra: object = {}) =>
+      JSON.stringify({ type: "system", subtype, task_id: "k", session_id: SID, ...extra });
+    const events = run([
+      init(),
+      task("task_started", { tool_use_id: "t", task_type: "local_agent" }),
+      result(),
+      task("task_notification", { status: "completed" }),
+      init(),
+      result({ origin: { kind: "task-notification" } }),
+    ]);
+    expect(ofType(events, "turn_started").map((e) => e.origin)).toEqual([
+      { kind: "user" },
+      { kind: "self", reason: "task-notification" },
+    ]);
+    expect(ofType(events, "turn_finished").map((e) => e.origin)).toEqual([
+      { kind: "user" },
+      { kind: "self", reason: "task-notification" },
+    ]);
+    expect(ofType(events, "task_changed").map((e) => [e.phase, e.toolUseId])).toEqual([
+      ["started", "t"],
+      ["finished", "t"],
+    ]);
   });
 
   it("notes API retries as one updating note per turn", () => {
-    const retry = (attempt: number, status: number | null, error: string) => JSON.stringify({ type: "system", subtype: "api_retry", attempt, max_retries: 10, retry_delay_ms: 8000, error_status: status, error, session_id: SID });
+    const retry = (attempt: number, status: number | null, error: string) =>
+      JSON.stringify({
+        type: "system",
+        subtype: "api_retry",
+        attempt,
+        max_retries: 10,
+        retry_delay_ms: 8000,
+        error_status: status,
+        error,
+        session_id: SID,
+      });
     const notes = ofType(run([init(), retry(2, 529, "overloaded"), retry(3, null, "unknown")]), "note");
     expect(notes).toEqual([
-      { type: "note", kind: "api_retry", key: "api_retry:1", text: "API error 529 (overloaded) — retrying in 8 s, attempt 2/10" },
-      { type: "note", kind: "api_retry", key: "api_retry:1", text: "API connection failed (unknown) — retrying in 8 s, attempt 3/10" },
+      {
+        type: "note",
+        kind: "api_retry",
+        key: "api_retry:1",
+        text: "API error 529 (overloaded) — retrying in 8 s, attempt 2/10",
+      },
+      {
+        type: "note",
+        kind: "api_retry",
+        key: "api_retry:1",
+        text: "API connection failed (unknown) — retrying in 8 s, attempt 3/10",
+      },
     ]);
   });
 
   it("rate limits: allowed shows nothing, a warning once per window, rejected latches until the reset (time zone honoured)", () => {
-    const rl = (info: object) => JSON.stringify({ type: "rate_limit_event", rate_limit_info: { rateLimitType: "five_hour", resetsAt: 1900000000, ...info } });
-    const lines = [rl({ status: "allowed" }), rl({ status: "allowed_warning", utilization: 0.91 }), rl({ status: "allowed_warning", utilization: 0.95 }), rl({ status: "rejected" })];
+    const rl = (info: object) =>
+      JSON.stringify({
+        type: "rate_limit_event",
+        rate_limit_info: { rateLimitType: "five_hour", resetsAt: 1900000000, ...info },
+      });
+    const lines = [
+      rl({ status: "allowed" }),
+      rl({ status: "allowed_warning", utilization: 0.91 }),
+      rl({ status: "allowed_warning", utilization: 0.95 }),
+      rl({ status: "rejected" }),
+    ];
     expect(ofType(run(lines), "note")).toEqual([
       { type: "note", kind: "rate_limit", key: "rate_limit:five_hour", text: "5h limit 91% used, resets 17:46" },
-      { type: "note", kind: "rate_limit", key: "rate_limit:five_hour", text: "Rate limited until 17:46 (5h limit reached)", untilMs: 1900000000000 },
+      {
+        type: "note",
+        kind: "rate_limit",
+        key: "rate_limit:five_hour",
+        text: "Rate limited until 17:46 (5h limit reached)",
+        untilMs: 1900000000000,
+      },
     ]);
     expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets 23:16");
   });
 
   it("notes compaction with token counts, and mode changes from status and init", () => {
-    const events = run([init(), JSON.stringify({ type: "system", subtype: "compact_boundary", compact_metadata: { trigger: "auto", pre_tokens: 990021, post_tokens: 2570 } }),
-      JSON.stringify({ type: "system", subtype: "status", status: null, permissionMode: "plan" }), result(), init({ permissionMode: "acceptEdits" })]);
+    const events = run([
+      init(),
+      JSON.stringify({
+        type: "system",
+        subtype: "compact_boundary",
+        compact_metadata: { trigger: "auto", pre_tokens: 990021, post_tokens: 2570 },
+      }),
+      JSON.stringify({ type: "system", subtype: "status", status: null, permissionMode: "plan" }),
+      result(),
+      init({ permissionMode: "acceptEdits" }),
+    ]);
     expect(ofType(events, "note").map((n) => n.text)).toEqual(["Context compacted (auto): 990,021 → 2,570 tokens"]);
     expect(ofType(events, "mode_changed").map((e) => e.mode)).toEqual(["plan", "acceptEdits"]);
   });
 
   it("turns can_use_tool into approval_requested and control_cancel_request into approval_withdrawn; other control lines into nothing", () => {
-    const events = run([init(),
-      JSON.stringify({ type: "control_request", request_id: "r1", request: { subtype: "can_use_tool", tool_name: "Bash", input: { command: "ls" }, tool_use_id: "t1", decision_reason: "why", agent_id: "a" } }),
-      JSON.stringify({ type: "control_request", request_id: "r2", request: { subtype: "hook_callback", callback_id: "c", input: {} } }),
-      JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: "init_1", response: {} } }),
-      JSON.stringify({ type: "control_cancel_request", request_id: "r1" })]);
+    const events = run([
+      init(),
+      JSON.stringify({
+        type: "control_request",
+        request_id: "r1",
+        request: {
+          subtype: "can_use_tool",
+          tool_name: "Bash",
+          input: { command: "ls" },
+          tool_use_id: "t1",
+          decision_reason: "why",
+          agent_id: "a",
+        },
+      }),
+      JSON.stringify({
+        type: "control_request",
+        request_id: "r2",
+        request: { subtype: "hook_callback", callback_id: "c", input: {} },
+      }),
+      JSON.stringify({
+        type: "control_response",
+        response: { subtype: "success", request_id: "init_1", response: {} },
+      }),
+      JSON.stringify({ type: "control_cancel_request", request_id: "r1" }),
+    ]);
     expect(events.slice(2)).toEqual([
-      { type: "approval_requested", request: { requestId: "r1", toolName: "Bash", input: { command: "ls" }, toolUseId: "t1", decisionReason: "why", agentId: "a", permissionSuggestions: [] } },
+      {
+        type: "approval_requested",
+        request: {
+          requestId: "r1",
+          toolName: "Bash",
+          input: { command: "ls" },
+          toolUseId: "t1",
+          decisionReason: "why",
+          agentId: "a",
+          permissionSuggestions: [],
+        },
+      },
       { type: "approval_withdrawn", requestId: "r1" },
     ]);
   });
@@ -139,51 +327,144 @@ describe("translator", () => {
 describe("translator properties", () => {
   // Messages built from fixture lines and from generated objects, all passed through the
   // decoder, so the translator sees exactly what it can see in production.
-  const fixtureLines = listStdoutFixtures().flatMap((name) => stdoutLines(name)).filter((line) => line.length < 100_000);
+  const fixtureLines = listStdoutFixtures()
+    .flatMap((name) => stdoutLines(name))
+    .filter((line) => line.length < 100_000);
   const fromFixture = fc.constantFrom(...fixtureLines);
   const json = fc.jsonValue({ maxDepth: 3 });
-  const generated = fc.oneof(
-    fc.record({ type: fc.constant("result"), subtype: fc.constantFrom("success", "error_during_execution", "error_max_turns"), is_error: fc.boolean(), session_id: fc.string(),
-      result: fc.option(fc.string(), { nil: undefined }), terminal_reason: fc.option(fc.constantFrom("aborted_tools", "completed", "api_error"), { nil: undefined }),
-      api_error_status: fc.option(fc.integer(), { nil: undefined }), total_cost_usd: fc.option(json, { nil: undefined }), usage: fc.option(json, { nil: undefined }),
-      modelUsage: fc.option(json, { nil: undefined }), origin: fc.option(json, { nil: undefined }) }),
-    fc.record({ type: fc.constant("system"), subtype: fc.constantFrom("init", "status", "api_retry", "compact_boundary", "task_started", "task_updated", "task_notification", "hook_response", "informational", "other"),
-      session_id: fc.string(), task_id: fc.string(), permissionMode: json, attempt: fc.integer(), max_retries: fc.integer(), retry_delay_ms: fc.integer(), error_status: json,
-      compact_metadata: json, patch: json, status: json, outcome: json, content: json, model: json, tools: json }),
-    fc.record({ type: fc.constantFrom("assistant", "user"), parent_tool_use_id: fc.option(fc.constantFrom("a", "b"), { nil: null }), message: fc.record({ role: fc.constant("user"), model: json, usage: json,
-      content: fc.oneof(fc.string(), fc.array(fc.oneof(json, fc.record({ type: fc.constantFrom("text", "thinking", "tool_use", "tool_result"), text: fc.string(), thinking: fc.string(),
-        id: fc.constantFrom("t1", "t2"), name: fc.constantFrom("Bash", "Edit", "Agent", "X"), input: fc.dictionary(fc.string(), json), tool_use_id: fc.constantFrom("t1", "t2", "t3"), content: json, is_error: json })))) }) }),
-    fc.record({ type: fc.constant("rate_limit_event"), rate_limit_info: fc.record({ status: fc.constantFrom("allowed", "allowed_warning", "rejected", "x"), resetsAt: fc.option(fc.integer({ min: 0, max: 4e9 }), { nil: undefined }),
-      rateLimitType: fc.option(fc.string(), { nil: undefined }), utilization: json, overageStatus: json }) }),
-    fc.record({ type: fc.constantFrom("control_request", "control_cancel_request", "control_response", "stream_event", "keep_alive"), request_id: fc.string(),
-      request: fc.record({ subtype: fc.constantFrom("can_use_tool", "hook_callback", "x"), tool_name: fc.string(), input: fc.dictionary(fc.string(), json), permission_suggestions: json }) }),
-    json,
-  ).map((value) => JSON.stringify(value) ?? "null");
-  const line = fc.oneof({ weight: 1, arbitrary: fromFixture }, { weight: 3, arbitrary: generated }, { weight: 1, arbitrary: fc.string() });
+  const generated = fc
+    .oneof(
+      fc.record({
+        type: fc.constant("result"),
+        subtype: fc.constantFrom("success", "error_during_execution", "error_max_turns"),
+        is_error: fc.boolean(),
+        session_id: fc.string(),
+        result: fc.option(fc.string(), { nil: undefined }),
+        terminal_reason: fc.option(fc.constantFrom("aborted_tools", "completed", "api_error"), { nil: undefined }),
+        api_error_status: fc.option(fc.integer(), { nil: undefined }),
+        total_cost_usd: fc.option(json, { nil: undefined }),
+        usage: fc.option(json, { nil: undefined }),
+        modelUsage: fc.option(json, { nil: undefined }),
+        origin: fc.option(json, { nil: undefined }),
+      }),
+      fc.record({
+        type: fc.constant("system"),
+        subtype: fc.constantFrom(
+          "init",
+          "status",
+          "api_retry",
+          "compact_boundary",
+          "task_started",
+          "task_updated",
+          "task_notification",
+          "hook_response",
+          "informational",
+          "other",
+        ),
+        session_id: fc.string(),
+        task_id: fc.string(),
+        permissionMode: json,
+        attempt: fc.integer(),
+        max_retries: fc.integer(),
+        retry_delay_ms: fc.integer(),
+        error_status: json,
+        compact_metadata: json,
+        patch: json,
+        status: json,
+        outcome: json,
+        content: json,
+        model: json,
+        tools: json,
+      }),
+      fc.record({
+        type: fc.constantFrom("assistant", "user"),
+        parent_tool_use_id: fc.option(fc.constantFrom("a", "b"), { nil: null }),
+        message: fc.record({
+          role: fc.constant("user"),
+          model: json,
+          usage: json,
+          content: fc.oneof(
+            fc.string(),
+            fc.array(
+              fc.oneof(
+                json,
+                fc.record({
+                  type: fc.constantFrom("text", "thinking", "tool_use", "tool_result"),
+                  text: fc.string(),
+                  thinking: fc.string(),
+                  id: fc.constantFrom("t1", "t2"),
+                  name: fc.constantFrom("Bash", "Edit", "Agent", "X"),
+                  input: fc.dictionary(fc.string(), json),
+                  tool_use_id: fc.constantFrom("t1", "t2", "t3"),
+                  content: json,
+                  is_error: json,
+                }),
+              ),
+            ),
+          ),
+        }),
+      }),
+      fc.record({
+        type: fc.constant("rate_limit_event"),
+        rate_limit_info: fc.record({
+          status: fc.constantFrom("allowed", "allowed_warning", "rejected", "x"),
+          resetsAt: fc.option(fc.integer({ min: 0, max: 4e9 }), { nil: undefined }),
+          rateLimitType: fc.option(fc.string(), { nil: undefined }),
+          utilization: json,
+          overageStatus: json,
+        }),
+      }),
+      fc.record({
+        type: fc.constantFrom(
+          "control_request",
+          "control_cancel_request",
+          "control_response",
+          "stream_event",
+          "keep_alive",
+        ),
+        request_id: fc.string(),
+        request: fc.record({
+          subtype: fc.constantFrom("can_use_tool", "hook_callback", "x"),
+          tool_name: fc.string(),
+          input: fc.dictionary(fc.string(), json),
+          permission_suggestions: json,
+        }),
+      }),
+      json,
+    )
+    .map((value) => JSON.stringify(value) ?? "null");
+  const line = fc.oneof(
+    { weight: 1, arbitrary: fromFixture },
+    { weight: 3, arbitrary: generated },
+    { weight: 1, arbitrary: fc.string() },
+  );
 
   it("never throws, and emits exactly one turn_finished per result, each after its turn's turn_started", () => {
-    fc.assert(fc.property(fc.array(line, { maxLength: 60 }), (lines) => {
-      const t = createTranslator();
-      let results = 0;
-      let finished = 0;
-      let open = false;
-      for (const l of lines) {
-        const decoded = decodeLine(l);
-        if (!("kind" in decoded) && decoded.type === "result") results += 1;
-        for (const event of t.push(decoded)) {
-          if (event.type === "turn_started") {
-            expect(open).toBe(false);
-            open = true;
-          } else if (event.type === "turn_finished") {
-            expect(open).toBe(true);
-            open = false;
-            finished += 1;
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 60 }), (lines) => {
+        const t = createTranslator();
+        let results = 0;
+        let finished = 0;
+        let open = false;
+        for (const l of lines) {
+          const decoded = decodeLine(l);
+          if (!("kind" in decoded) && decoded.type === "result") results += 1;
+          for (const event of t.push(decoded)) {
+            if (event.type === "turn_started") {
+              expect(open).toBe(false);
+              open = true;
+            } else if (event.type === "turn_finished") {
+              expect(open).toBe(true);
+              open = false;
+              finished += 1;
+            }
           }
         }
-      }
-      t.end();
-      expect(finished).toBe(results);
-      expect(t.translationErrorCount).toBe(0);
-    }), { numRuns: 1000 });
+        t.end();
+        expect(finished).toBe(results);
+        expect(t.translationErrorCount).toBe(0);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

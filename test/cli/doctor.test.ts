@@ -52,12 +52,23 @@ async function doctor(env: Record<string, string> = {}, argv: string[] = []): Pr
   const stdout = new PassThrough();
   let out = "";
   stdout.on("data", (d: Buffer) => (out += d.toString()));
-  const io: CommandIo = { stdout, stderr: new PassThrough(), env: { HOME: home, PATH: process.env["PATH"] ?? "", DISABLE_AUTOUPDATER: "1", TELECODE_CLAUDE_PATH: REAL_CLAUDE, ...env } };
+  const io: CommandIo = {
+    stdout,
+    stderr: new PassThrough(),
+    env: {
+      HOME: home,
+      PATH: process.env["PATH"] ?? "",
+      DISABLE_AUTOUPDATER: "1",
+      TELECODE_CLAUDE_PATH: REAL_CLAUDE,
+      ...env,
+    },
+  };
   const code = await runDoctor(argv, io, { cwd: home, platform: "linux" });
   return { code, out };
 }
 
-const line = (out: string, label: string): string => out.split("\n").find((l) => l.slice(2).startsWith(label)) ?? `(no line for ${label})`;
+const line = (out: string, label: string): string =>
+  out.split("\n").find((l) => l.slice(2).startsWith(label)) ?? `(no line for ${label})`;
 
 describe("telecode doctor", () => {
   it("passes with a working setup and lists what it checked", async () => {

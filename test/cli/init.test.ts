@@ -38,7 +38,11 @@ const flags = (...extra: string[]): string[] => ["--bot-token", fake.token, "--a
 describe("telecode init, non-interactive", () => {
   it("writes a 0600 config from flags alone and prints the next command", async () => {
     const c = capture();
-    const code = await runInit(flags("--user-id", "42,43", "--project-dir", project, "--mode", "plan", "--config", configPath), c, { cwd: home });
+    const code = await runInit(
+      flags("--user-id", "42,43", "--project-dir", project, "--mode", "plan", "--config", configPath),
+      c,
+      { cwd: home },
+    );
     expect(c.err()).toBe("");
     expect(code).toBe(0);
     expect(statSync(configPath).mode & 0o777).toBe(0o600);
@@ -58,7 +62,9 @@ describe("telecode init, non-interactive", () => {
     fake.sendText(666, "sent before init started");
     const c = capture();
     const running = runInit(flags("--yes", "--wait-seconds", "60"), c, { cwd: project });
-    await fake.waitFor(() => fake.calls("getUpdates").length >= 2 && fake.pollsWaiting() > 0, { what: "init's long poll" });
+    await fake.waitFor(() => fake.calls("getUpdates").length >= 2 && fake.pollsWaiting() > 0, {
+      what: "init's long poll",
+    });
     fake.sendText(42, "hello bot");
     expect(await running).toBe(0);
     expect(c.out()).toContain('Message from Ada (@ada, id 42): "hello bot"');
@@ -74,12 +80,26 @@ describe("telecode init, non-interactive", () => {
     expect(await runInit(["--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c)).toBe(0);
     const text = readFileSync(configPath, "utf8");
     expect(text).not.toContain(fake.token);
-    expect(loadConfig({ env: { HOME: home, TELECODE_BOT_TOKEN: fake.token } }).config.telegram.botToken).toBe(fake.token);
+    expect(loadConfig({ env: { HOME: home, TELECODE_BOT_TOKEN: fake.token } }).config.telegram.botToken).toBe(
+      fake.token,
+    );
   });
 
   it("refuses a token Telegram rejects, and writes nothing", async () => {
     const c = capture();
-    const code = await runInit(["--bot-token", "123:AAnot-the-right-token-for-this-fake-bot", "--api-root", fake.apiRoot, "--user-id", "1", "--project-dir", project], c);
+    const code = await runInit(
+      [
+        "--bot-token",
+        "123:AAnot-the-right-token-for-this-fake-bot",
+        "--api-root",
+        fake.apiRoot,
+        "--user-id",
+        "1",
+        "--project-dir",
+        project,
+      ],
+      c,
+    );
     expect(code).toBe(1);
     expect(c.err()).toContain("Telegram refused this token (401 Unauthorized)");
     expect(c.err()).not.toContain("AAnot-the-right-token");
@@ -89,7 +109,10 @@ describe("telecode init, non-interactive", () => {
   it("says the Bot API cannot be reached", async () => {
     const port = await freePort();
     const c = capture();
-    const code = await runInit(["--bot-token", fake.token, "--api-root", `http://127.0.0.1:${port}`, "--user-id", "1", "--project-dir", project], c);
+    const code = await runInit(
+      ["--bot-token", fake.token, "--api-root", `http://127.0.0.1:${port}`, "--user-id", "1", "--project-dir", project],
+      c,
+    );
     expect(code).toBe(1);
     expect(c.err()).toContain(`Could not reach the Telegram Bot API at http://127.0.0.1:${port}`);
   });
@@ -117,7 +140,9 @@ describe("telecode init, non-interactive", () => {
     expect(asMode.err()).toContain("--mode must be one of");
     expect(asMode.out() + asMode.err()).not.toContain(fake.token);
     const keyAsMode = capture({ ANTHROPIC_API_KEY: "key-from-the-environment" });
-    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "key-from-the-environment"), keyAsMode)).toBe(1);
+    expect(
+      await runInit(flags("--user-id", "1", "--project-dir", project, "--mode", "key-from-the-environment"), keyAsMode),
+    ).toBe(1);
     expect(keyAsMode.err()).toContain("(got [redacted])");
     expect(existsSync(configPath)).toBe(false);
   });
@@ -197,7 +222,12 @@ describe("telecode init, interactive", () => {
     fake.addUser({ id: 42, firstName: "Ada", username: "ada" });
     const t = terminal();
     const c = capture();
-    const running = runInit(["--api-root", fake.apiRoot], c, { interactive: true, input: t.input, output: t.output, cwd: project });
+    const running = runInit(["--api-root", fake.apiRoot], c, {
+      interactive: true,
+      input: t.input,
+      output: t.output,
+      cwd: project,
+    });
 
     await t.answer("Bot token", "123:AAnot-the-right-token-for-this-fake-bot\r");
     await t.answer("Telegram refused this token", "");
@@ -224,7 +254,12 @@ describe("telecode init, interactive", () => {
   it("writes nothing when the person cancels", async () => {
     const t = terminal();
     const c = capture();
-    const running = runInit(["--api-root", fake.apiRoot], c, { interactive: true, input: t.input, output: t.output, cwd: project });
+    const running = runInit(["--api-root", fake.apiRoot], c, {
+      interactive: true,
+      input: t.input,
+      output: t.output,
+      cwd: project,
+    });
     await t.answer("Bot token", "\x03");
     expect(await running).toBe(1);
     expect(c.err()).toContain("Set-up cancelled; nothing was written.");

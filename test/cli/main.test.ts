@@ -45,7 +45,9 @@ describe("telecode", () => {
       const result = await run([name, "--help"]);
       expect(result.code).toBe(0);
       expect(result.stderr).toBe("");
-      expect(result.stdout).toMatch(name === "serve" ? /^Usage: telecode \[--config FILE\]/ : new RegExp(`^Usage: telecode ${name}\\b`));
+      expect(result.stdout).toMatch(
+        name === "serve" ? /^Usage: telecode \[--config FILE\]/ : new RegExp(`^Usage: telecode ${name}\\b`),
+      );
     });
   }
 

@@ -36,7 +36,9 @@ describe("telecode replay", () => {
     expect(code).toBe(0);
     expect(stderr).toBe("");
     expect(stdout.split("\n")).toEqual([
-      expect.stringMatching(/^● session f47c0b8c-5465-499d-a7ff-4131f85d6311 · claude-opus-5-5 · default mode · \/home\/user\/project/),
+      expect.stringMatching(
+        /^● session f47c0b8c-5465-499d-a7ff-4131f85d6311 · claude-opus-5-5 · default mode · \/home\/user\/project/,
+      ),
       "── turn 1 ──",
       "▸ $ Bash touch created-by-test.txt && echo made",
       "? approval needed: Bash: touch created-by-test.txt && echo made (Create a marker file) [d96ef4eb-3259-4fcb-8855-d8a75e033ea0]",
@@ -51,7 +53,9 @@ describe("telecode replay", () => {
   it("--json prints the golden events, one JSON object per line", async () => {
     const { code, stdout } = await replay("--json", fixture("d-control-bash-deny.stdout.jsonl"));
     expect(code).toBe(0);
-    expect(stdout).toBe(readFileSync(new URL("../golden/events/d-control-bash-deny.events.jsonl", import.meta.url), "utf8"));
+    expect(stdout).toBe(
+      readFileSync(new URL("../golden/events/d-control-bash-deny.events.jsonl", import.meta.url), "utf8"),
+    );
   });
 
   it("reads the out lines of a transcript and gives the same events as the stdout recording", async () => {

@@ -23,7 +23,11 @@ function service(argv: string[], env: Record<string, string> = {}): { code: numb
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const io: CommandIo = { stdout, stderr, env: { HOME: home, PATH: "/opt/node/bin:/usr/bin:/bin", ...env } };
-  const code = runService(argv, io, { nodePath: "/opt/node/bin/node", binPath: "/opt/telecode/bin/telecode.js", cwd: home });
+  const code = runService(argv, io, {
+    nodePath: "/opt/node/bin/node",
+    binPath: "/opt/telecode/bin/telecode.js",
+    cwd: home,
+  });
   return { code, out: String(stdout.read() ?? ""), err: String(stderr.read() ?? "") };
 }
 
@@ -51,7 +55,9 @@ describe("telecode service on Linux", () => {
     const token = `123456:${"A".repeat(35)}`;
     const shellOnly = service(["install", "--platform", "linux"], { TELECODE_BOT_TOKEN: token });
     expect(shellOnly.code).toBe(0);
-    expect(shellOnly.err).toContain("the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see");
+    expect(shellOnly.err).toContain(
+      "the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see",
+    );
     expect(readFileSync(unitPath(), "utf8")).not.toContain(token);
     writeFileSync(configPath, `[telegram]\nbot_token = "${token}"\n`, { mode: 0o600 });
     const inFile = service(["install", "--platform", "linux"], { TELECODE_BOT_TOKEN: token });
@@ -60,7 +66,7 @@ describe("telecode service on Linux", () => {
   });
 
   it("quotes paths so systemd expands nothing in them", () => {
-    const odd = join(home, "my 100% $HOME \"cfg\".toml");
+    const odd = join(home, 'my 100% $HOME "cfg".toml');
     writeFileSync(odd, "", { mode: 0o600 });
     expect(service(["install", "--platform", "linux", "--config", odd]).code).toBe(0);
     const escaped = odd.replace(/%/g, "%%").replace(/\$/g, "$$$$").replace(/"/g, '\\"');
@@ -111,7 +117,10 @@ describe("telecode service on Linux", () => {
 
   it("redacts a token or API key that a config error quotes", () => {
     const key = `sk-ant-api03-${"K".repeat(30)}`;
-    writeFileSync(configPath, `[claude]\nextra_args = ["--resume=${key}", "--continue=${"9".repeat(9)}:${"T".repeat(35)}"]\n`);
+    writeFileSync(
+      configPath,
+      `[claude]\nextra_args = ["--resume=${key}", "--continue=${"9".repeat(9)}:${"T".repeat(35)}"]\n`,
+    );
     const { code, err } = service(["install", "--platform", "linux"]);
     expect(code).toBe(1);
     expect(err).toContain("claude.extra_args");
@@ -126,7 +135,9 @@ describe("telecode service on macOS", () => {
     expect(code).toBe(0);
     const plist = readFileSync(plistPath(), "utf8");
     expect(plist).toContain("<key>Label</key><string>dev.telecode</string>");
-    expect(plist).toContain("<array><string>/opt/node/bin/node</string><string>/opt/telecode/bin/telecode.js</string></array>");
+    expect(plist).toContain(
+      "<array><string>/opt/node/bin/node</string><string>/opt/telecode/bin/telecode.js</string></array>",
+    );
     expect(plist).toContain(`<key>TELECODE_CONFIG</key><string>${configPath}</string>`);
     expect(plist).toMatch(/<key>KeepAlive<\/key>\s*<dict><key>SuccessfulExit<\/key><false\/><\/dict>/);
     expect(plist).toContain("<key>RunAtLoad</key><true/>");

@@ -17,11 +17,20 @@ function configError(fn: () => unknown): ConfigError {
 describe("finding the config file", () => {
   it("prefers --config, then TELECODE_CONFIG, then XDG_CONFIG_HOME, then ~/.config", () => {
     const env = { HOME: "/h", TELECODE_CONFIG: "/env/c.toml", XDG_CONFIG_HOME: "/xdg" };
-    expect(locateConfigFile({ flag: "~/flag.toml", env, cwd: "/cwd" })).toEqual({ path: "/h/flag.toml", source: "flag" });
+    expect(locateConfigFile({ flag: "~/flag.toml", env, cwd: "/cwd" })).toEqual({
+      path: "/h/flag.toml",
+      source: "flag",
+    });
     expect(locateConfigFile({ flag: "rel.toml", env, cwd: "/cwd" })).toEqual({ path: "/cwd/rel.toml", source: "flag" });
     expect(locateConfigFile({ env, cwd: "/cwd" })).toEqual({ path: "/env/c.toml", source: "env" });
-    expect(locateConfigFile({ env: { HOME: "/h", XDG_CONFIG_HOME: "/xdg" } })).toEqual({ path: "/xdg/telecode/config.toml", source: "default" });
-    expect(locateConfigFile({ env: { HOME: "/h", XDG_CONFIG_HOME: "relative" } })).toEqual({ path: "/h/.config/telecode/config.toml", source: "default" });
+    expect(locateConfigFile({ env: { HOME: "/h", XDG_CONFIG_HOME: "/xdg" } })).toEqual({
+      path: "/xdg/telecode/config.toml",
+      source: "default",
+    });
+    expect(locateConfigFile({ env: { HOME: "/h", XDG_CONFIG_HOME: "relative" } })).toEqual({
+      path: "/h/.config/telecode/config.toml",
+      source: "default",
+    });
   });
 
   it("runs on defaults when there is no file at the default place", () => {
@@ -29,16 +38,34 @@ describe("finding the config file", () => {
     const { config, warnings } = loadConfig({ env: { HOME: home } });
     expect(warnings).toEqual([]);
     expect(config.file).toBeNull();
-    expect(config.telegram).toEqual({ botToken: null, allowedUserIds: [], apiRoot: "https://api.telegram.org", notifyUnauthorised: true });
+    expect(config.telegram).toEqual({
+      botToken: null,
+      allowedUserIds: [],
+      apiRoot: "https://api.telegram.org",
+      notifyUnauthorised: true,
+    });
     expect(config.claude).toEqual({
-      path: "claude", permissionMode: "default", model: null, effort: null, allowedTools: [], extraArgs: [],
-      useApiBilling: false, dangerouslySkipPermissions: false, envAllow: [],
+      path: "claude",
+      permissionMode: "default",
+      model: null,
+      effort: null,
+      allowedTools: [],
+      extraArgs: [],
+      useApiBilling: false,
+      dangerouslySkipPermissions: false,
+      envAllow: [],
     });
     expect(config.projects).toEqual([]);
     expect(config.defaultProject).toBeNull();
     expect(config.limits).toEqual({
-      idleSessionMinutes: 30, stallNoteMinutes: 10, hardSilenceMinutes: 120, approvalTimeoutMinutes: 0,
-      drainSeconds: 60, offlineMaxAgeMinutes: 60, planRearm: true, rearmCeilingMinutes: 30,
+      idleSessionMinutes: 30,
+      stallNoteMinutes: 10,
+      hardSilenceMinutes: 120,
+      approvalTimeoutMinutes: 0,
+      drainSeconds: 60,
+      offlineMaxAgeMinutes: 60,
+      planRearm: true,
+      rearmCeilingMinutes: 30,
     });
     expect(config.state.dir).toBe(join(home, ".local", "share", "telecode"));
   });
@@ -92,10 +119,21 @@ dir = "~/data"
     const { config, warnings } = loadConfig({ env: { HOME: t.home } });
     expect(warnings).toEqual([]);
     expect(config.file).toBe(file);
-    expect(config.telegram).toEqual({ botToken: TOKEN, allowedUserIds: [111, 222], apiRoot: "http://127.0.0.1:8081", notifyUnauthorised: false });
+    expect(config.telegram).toEqual({
+      botToken: TOKEN,
+      allowedUserIds: [111, 222],
+      apiRoot: "http://127.0.0.1:8081",
+      notifyUnauthorised: false,
+    });
     expect(config.claude).toMatchObject({
-      path: join(t.home, "bin", "claude"), permissionMode: "plan-auto", model: "opus", effort: "xhigh",
-      allowedTools: ["Read", "Bash(git *)"], extraArgs: ["--verbose", "--add-dir", "/tmp"], useApiBilling: true, envAllow: ["GITHUB_TOKEN"],
+      path: join(t.home, "bin", "claude"),
+      permissionMode: "plan-auto",
+      model: "opus",
+      effort: "xhigh",
+      allowedTools: ["Read", "Bash(git *)"],
+      extraArgs: ["--verbose", "--add-dir", "/tmp"],
+      useApiBilling: true,
+      envAllow: ["GITHUB_TOKEN"],
     });
     expect(config.projects).toEqual([
       { name: "app", path: app, isDefault: false },
@@ -122,12 +160,19 @@ dir = "~/data"
     const t = tempHome();
     t.writeConfig(`[telegram]\nbot_token = "${TOKEN}"\n[claude]\npath = "claude"\n`);
     const other = "987654321:ZZHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0";
-    const env = { HOME: t.home, TELECODE_BOT_TOKEN: other, TELECODE_CLAUDE_PATH: "/opt/claude/bin/claude", TELECODE_DATA_DIR: "/var/tc" };
+    const env = {
+      HOME: t.home,
+      TELECODE_BOT_TOKEN: other,
+      TELECODE_CLAUDE_PATH: "/opt/claude/bin/claude",
+      TELECODE_DATA_DIR: "/var/tc",
+    };
     const { config } = loadConfig({ env });
     expect(config.telegram.botToken).toBe(other);
     expect(config.claude.path).toBe("/opt/claude/bin/claude");
     expect(config.state.dir).toBe("/var/tc");
-    expect(loadConfig({ env: { HOME: t.home, XDG_DATA_HOME: "/xdg-data" } }).config.state.dir).toBe("/xdg-data/telecode");
+    expect(loadConfig({ env: { HOME: t.home, XDG_DATA_HOME: "/xdg-data" } }).config.state.dir).toBe(
+      "/xdg-data/telecode",
+    );
   });
 });
 
@@ -137,7 +182,9 @@ describe("errors", () => {
     t.writeConfig(`[telegram]\nallowed_user_ids = ["me"]\n`);
     const error = configError(() => loadConfig({ env: { HOME: t.home } }));
     expect(error.code).toBe("config.invalid");
-    expect(error.problems).toEqual(["config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids"]);
+    expect(error.problems).toEqual([
+      "config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids",
+    ]);
     expect(error.message).toContain(join(t.home, ".config", "telecode", "config.toml"));
   });
 
@@ -224,7 +271,7 @@ paht = "~/a"
       "config.toml: telegram.allowed_users is not a known key; did you mean telegram.allowed_user_ids?",
       "config.toml: claude.permision_mode is not a known key; did you mean claude.permission_mode?",
       "config.toml: claude.colour is not a known key",
-      "config.toml: projects.a.path must be a directory path such as \"~/code/app\"",
+      'config.toml: projects.a.path must be a directory path such as "~/code/app"',
       "config.toml: projects.a.paht is not a known key; did you mean projects.a.path?",
       "config.toml: bot_token is not a known key; did you mean telegram.bot_token?",
       "config.toml: limit is not a known key; did you mean limits?",

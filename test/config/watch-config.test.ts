@@ -34,17 +34,26 @@ function watch(path: string, env: Record<string, string>): () => Promise<ConfigR
   };
 }
 
-const base = (users: string, extra = ""): string => `[telegram]\nbot_token = "${TOKEN}"\nallowed_user_ids = [${users}]\n${extra}`;
+const base = (users: string, extra = ""): string =>
+  `[telegram]\nbot_token = "${TOKEN}"\nallowed_user_ids = [${users}]\n${extra}`;
 
 describe("watchConfig", () => {
   it("applies new allowed users, modes, models and limits at once", async () => {
     const t = tempHome();
     const path = t.writeConfig(base("1"));
     const next = watch(path, { HOME: t.home });
-    writeFileSync(path, base("1, 2", `[claude]\npermission_mode = "plan"\nmodel = "sonnet"\n[limits]\ndrain_seconds = 5\n`));
+    writeFileSync(
+      path,
+      base("1, 2", `[claude]\npermission_mode = "plan"\nmodel = "sonnet"\n[limits]\ndrain_seconds = 5\n`),
+    );
     const reload = await next();
     if (!reload.ok) throw reload.error;
-    expect(reload.appliedKeys).toEqual(["telegram.allowed_user_ids", "claude.permission_mode", "claude.model", "limits"]);
+    expect(reload.appliedKeys).toEqual([
+      "telegram.allowed_user_ids",
+      "claude.permission_mode",
+      "claude.model",
+      "limits",
+    ]);
     expect(reload.restartKeys).toEqual([]);
     expect(reload.config.telegram.allowedUserIds).toEqual([1, 2]);
     expect(reload.config.claude).toMatchObject({ permissionMode: "plan", model: "sonnet" });
@@ -57,12 +66,19 @@ describe("watchConfig", () => {
     const path = t.writeConfig(base("1"));
     const next = watch(path, { HOME: t.home });
     const newToken = "555:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0";
-    writeFileSync(path, `[telegram]\nbot_token = "${newToken}"\nallowed_user_ids = [3]\napi_root = "http://127.0.0.1:1"\n[state]\ndir = "/elsewhere"\n`);
+    writeFileSync(
+      path,
+      `[telegram]\nbot_token = "${newToken}"\nallowed_user_ids = [3]\napi_root = "http://127.0.0.1:1"\n[state]\ndir = "/elsewhere"\n`,
+    );
     const reload = await next();
     if (!reload.ok) throw reload.error;
     expect(reload.appliedKeys).toEqual(["telegram.allowed_user_ids"]);
     expect(reload.restartKeys).toEqual(["telegram.bot_token", "telegram.api_root", "state.dir"]);
-    expect(reload.config.telegram).toMatchObject({ botToken: TOKEN, apiRoot: "https://api.telegram.org", allowedUserIds: [3] });
+    expect(reload.config.telegram).toMatchObject({
+      botToken: TOKEN,
+      apiRoot: "https://api.telegram.org",
+      allowedUserIds: [3],
+    });
     expect(reload.config.state.dir).toBe(join(t.home, ".local", "share", "telecode"));
   });
 
@@ -74,7 +90,9 @@ describe("watchConfig", () => {
     const broken = await next();
     expect(broken.ok).toBe(false);
     if (broken.ok) return;
-    expect(broken.error.problems).toEqual(["config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids"]);
+    expect(broken.error.problems).toEqual([
+      "config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids",
+    ]);
     writeFileSync(path, base("9"));
     const fixed = await next();
     if (!fixed.ok) throw fixed.error;

@@ -12,7 +12,16 @@ describe("writeConfigFile", () => {
     const t = tempHome();
     const project = t.mkdir("code/my app");
     const path = join(t.home, ".config", "telecode", "config.toml");
-    writeConfigFile(path, renderConfigFile({ botToken: TOKEN, allowedUserIds: [42], apiRoot: "http://127.0.0.1:9", project: { name: projectNameFor(project), path: project }, permissionMode: "acceptEdits" }));
+    writeConfigFile(
+      path,
+      renderConfigFile({
+        botToken: TOKEN,
+        allowedUserIds: [42],
+        apiRoot: "http://127.0.0.1:9",
+        project: { name: projectNameFor(project), path: project },
+        permissionMode: "acceptEdits",
+      }),
+    );
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(t.home, ".config", "telecode")).mode & 0o777).toBe(0o700);
     const { config, warnings } = loadConfig({ env: { HOME: t.home } });
@@ -26,11 +35,20 @@ describe("writeConfigFile", () => {
     const t = tempHome();
     const project = t.mkdir("p");
     const path = t.writeConfig("[telegram]\nallowed_user_ids = [1]\n");
-    const text = renderConfigFile({ botToken: null, allowedUserIds: [7], apiRoot: "https://api.telegram.org", project: { name: "p", path: project }, permissionMode: "default" });
+    const text = renderConfigFile({
+      botToken: null,
+      allowedUserIds: [7],
+      apiRoot: "https://api.telegram.org",
+      project: { name: "p", path: project },
+      permissionMode: "default",
+    });
     expect(text).not.toMatch(/^bot_token/m);
     expect(text).not.toContain("api_root");
     writeConfigFile(path, text);
-    expect(loadConfig({ env: { HOME: t.home } }).config.telegram).toMatchObject({ botToken: null, allowedUserIds: [7] });
+    expect(loadConfig({ env: { HOME: t.home } }).config.telegram).toMatchObject({
+      botToken: null,
+      allowedUserIds: [7],
+    });
   });
 
   it("derives usable project names from directory names", () => {

@@ -2,12 +2,21 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { reduceProgress, startProgress, tickProgress, type ProgressState, type TelecodeEvent } from "../../src/domain/index.js";
+import {
+  reduceProgress,
+  startProgress,
+  tickProgress,
+  type ProgressState,
+  type TelecodeEvent,
+} from "../../src/domain/index.js";
 import { timedRun } from "./progress-events.js";
 
 const T0 = 1_750_000_000_000;
 
-function run(events: readonly (TelecodeEvent | [TelecodeEvent, number])[], start: ProgressState = startProgress({ startedAtMs: T0, effort: "high" })): ProgressState {
+function run(
+  events: readonly (TelecodeEvent | [TelecodeEvent, number])[],
+  start: ProgressState = startProgress({ startedAtMs: T0, effort: "high" }),
+): ProgressState {
   let state = start;
   let at = T0;
   for (const item of events) {
@@ -19,16 +28,36 @@ function run(events: readonly (TelecodeEvent | [TelecodeEvent, number])[], start
 }
 
 const toolStarted = (id: string, title: string, parent: string | null = null): TelecodeEvent => ({
-  type: "tool_started", toolUseId: id, name: "Bash", kind: "command", title, input: {}, parentToolUseId: parent,
+  type: "tool_started",
+  toolUseId: id,
+  name: "Bash",
+  kind: "command",
+  title,
+  input: {},
+  parentToolUseId: parent,
 });
 const toolFinished = (id: string, ok: boolean, detail = ""): TelecodeEvent => ({
-  type: "tool_finished", toolUseId: id, name: "Bash", kind: "command", title: "", ok, detail, parentToolUseId: null,
+  type: "tool_finished",
+  toolUseId: id,
+  name: "Bash",
+  kind: "command",
+  title: "",
+  ok,
+  detail,
+  parentToolUseId: null,
 });
 
 describe("reduceProgress", () => {
   it("follows a run from start to answer: steps, tool lines, waiting on a person, cost and outcome", () => {
     const state = run([
-      { type: "session_started", sessionId: "sess-1", model: "claude-sonnet-4-5", cwd: "/w", permissionMode: "default", tools: [] },
+      {
+        type: "session_started",
+        sessionId: "sess-1",
+        model: "claude-sonnet-4-5",
+        cwd: "/w",
+        permissionMode: "default",
+        tools: [],
+      },
       { type: "turn_started", sessionId: "sess-1", turn: 1, origin: { kind: "user" } },
       toolStarted("t1", "Read src/app.ts"),
       toolFinished("t1", true),
@@ -40,31 +69,83 @@ describe("reduceProgress", () => {
       ["Read src/app.ts", "done", 3000],
       ["npm test", "running", 5000],
     ]);
-    expect([state.model, state.effort, state.mode, state.sessionId]).toEqual(["claude-sonnet-4-5", "high", "default", "sess-1"]);
+    expect([state.model, state.effort, state.mode, state.sessionId]).toEqual([
+      "claude-sonnet-4-5",
+      "high",
+      "default",
+      "sess-1",
+    ]);
 
-    const asked = reduceProgress(state, { type: "approval_requested", request: { requestId: "r1", toolName: "Bash", input: {}, permissionSuggestions: [] } }, T0 + 6000);
+    const asked = reduceProgress(
+      state,
+      {
+        type: "approval_requested",
+        request: { requestId: "r1", toolName: "Bash", input: {}, permissionSuggestions: [] },
+      },
+      T0 + 6000,
+    );
     expect([asked.phase, asked.pendingDecisions]).toEqual(["waiting", ["r1"]]);
-    const answered = reduceProgress(asked, { type: "approval_resolved", requestId: "r1", decision: "allow", by: "Alice" }, T0 + 7000);
+    const answered = reduceProgress(
+      asked,
+      { type: "approval_resolved", requestId: "r1", decision: "allow", by: "Alice" },
+      T0 + 7000,
+    );
     expect([answered.phase, answered.pendingDecisions]).toEqual(["working", []]);
 
     const done = run(
       [
         toolFinished("t2", false, "exit code 1"),
         { type: "usage", inputTokens: 10, outputTokens: 5, costUsd: 0.02, contextPercent: 12.5 },
-        { type: "turn_finished", ok: true, answer: "ok", interrupted: false, costUsd: 0.03, numTurns: 3, durationMs: 9000, origin: { kind: "user" } },
-        { type: "run_completed", runId: "run-1", ok: true, answer: "ok", interrupted: false, cancelled: false, costUsd: 0.03, durationMs: 9500, sessionId: "sess-1" },
+        {
+          type: "turn_finished",
+          ok: true,
+          answer: "ok",
+          interrupted: false,
+          costUsd: 0.03,
+          numTurns: 3,
+          durationMs: 9000,
+          origin: { kind: "user" },
+        },
+        {
+          type: "run_completed",
+          runId: "run-1",
+          ok: true,
+          answer: "ok",
+          interrupted: false,
+          cancelled: false,
+          costUsd: 0.03,
+          durationMs: 9500,
+          sessionId: "sess-1",
+        },
       ],
       answered,
     );
     expect(done.phase).toBe("done");
     expect(done.tools.at(-1)).toMatchObject({ status: "failed", detail: "exit code 1" });
-    expect([done.costUsd, done.contextPercent, done.outcome]).toEqual([0.03, 12.5, { ok: true, interrupted: false, cancelled: false, durationMs: 9500 }]);
+    expect([done.costUsd, done.contextPercent, done.outcome]).toEqual([
+      0.03,
+      12.5,
+      { ok: true, interrupted: false, cancelled: false, durationMs: 9500 },
+    ]);
     expect(reduceProgress(done, toolStarted("late", "after the end"), T0 + 99_000)).toBe(done);
   });
 
   it("names the end as the person will read it: cancelled, interrupted, failed", () => {
     const end = (over: Partial<Extract<TelecodeEvent, { type: "run_completed" }>>): ProgressState =>
-      run([toolStarted("t1", "sleep 100"), { type: "run_completed", runId: "r", ok: false, answer: "", interrupted: false, cancelled: false, costUsd: 0, durationMs: 1, ...over }]);
+      run([
+        toolStarted("t1", "sleep 100"),
+        {
+          type: "run_completed",
+          runId: "r",
+          ok: false,
+          answer: "",
+          interrupted: false,
+          cancelled: false,
+          costUsd: 0,
+          durationMs: 1,
+          ...over,
+        },
+      ]);
     expect(end({ cancelled: true, interrupted: true }).phase).toBe("cancelled");
     expect(end({ interrupted: true }).phase).toBe("interrupted");
     const failed = end({ error: "API error" });
@@ -79,7 +160,11 @@ describe("reduceProgress", () => {
       { type: "note", kind: "warning", text: "disk almost full" },
       { type: "note", kind: "warning", text: "disk almost full" },
     ]);
-    expect(retrying.notes.map((n) => n.text)).toEqual(["API error, retry 2/10", "Rate limited until 14:05", "disk almost full"]);
+    expect(retrying.notes.map((n) => n.text)).toEqual([
+      "API error, retry 2/10",
+      "Rate limited until 14:05",
+      "disk almost full",
+    ]);
     const resumed = reduceProgress(retrying, { type: "text", text: "Now…", parentToolUseId: null }, T0 + 10_000);
     expect(resumed.notes.map((n) => n.kind)).toEqual(["rate_limit", "warning"]);
     expect(tickProgress(resumed, T0 + 59_999)).toBe(resumed);
@@ -121,7 +206,8 @@ describe("reduceProgress", () => {
         expect(state.steps).toBeGreaterThanOrEqual(started);
         const completed = events.some(({ event }) => event.type === "run_completed");
         expect(state.outcome !== undefined).toBe(completed);
-        if (completed) expect(state.tools.every((t) => t.status !== "running") && state.pendingDecisions.length === 0).toBe(true);
+        if (completed)
+          expect(state.tools.every((t) => t.status !== "running") && state.pendingDecisions.length === 0).toBe(true);
       }),
       { numRuns: 300 },
     );

@@ -42,11 +42,16 @@ afterEach(async () => {
   ws = undefined;
 });
 
-async function setup(replies: FakeReply[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ io: { stdout: Capture; stderr: Capture; env: NodeJS.ProcessEnv }; config: string; cwd: string }> {
+async function setup(
+  replies: FakeReply[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ io: { stdout: Capture; stderr: Capture; env: NodeJS.ProcessEnv }; config: string; cwd: string }> {
   api = await startFakeAnthropic({ replies });
   ws = await makeClaudeWorkspace(api.url, extraEnv);
   const config = join(ws.root, "config.toml");
-  await writeFile(config, `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`, { mode: 0o600 });
+  await writeFile(config, `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`, {
+    mode: 0o600,
+  });
   const env = { ...ws.env, XDG_CONFIG_HOME: join(ws.root, "config"), XDG_DATA_HOME: join(ws.root, "data") };
   return { io: { stdout: new Capture(), stderr: new Capture(), env }, config, cwd: ws.cwd };
 }
@@ -56,7 +61,10 @@ const touch = reply.bash("touch created-by-run.txt && echo made", "Create a mark
 describe("telecode run (real CLI, fake API)", () => {
   it("--approve all: runs the tool, prints the answer on stdout and progress on stderr, exits 0", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
-    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "Please create a marker file"], io);
+    const code = await main(
+      ["run", "--cwd", cwd, "--config", config, "--approve", "all", "Please create a marker file"],
+      io,
+    );
     expect(code).toBe(0);
     expect(io.stdout.text).toBe("Created the marker file.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(true);
@@ -66,7 +74,10 @@ describe("telecode run (real CLI, fake API)", () => {
 
   it("--approve none: denies with a message the model reads, and the run still answers", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Nobody approved, so I did not create it.")]);
-    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Please create a marker file"], io);
+    const code = await main(
+      ["run", "--cwd", cwd, "--config", config, "--approve", "none", "Please create a marker file"],
+      io,
+    );
     expect(code).toBe(0);
     expect(io.stdout.text).toBe("Nobody approved, so I did not create it.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
@@ -76,7 +87,10 @@ describe("telecode run (real CLI, fake API)", () => {
   it("without a TTY and without --approve, denies what needs a person (none is the default)", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Nobody approved, so I did not create it.")]);
     const stdin = new PassThrough();
-    const code = await runRun(["--cwd", cwd, "--config", config, "Please create a marker file"], io, { stdin, stderrIsTTY: false });
+    const code = await runRun(["--cwd", cwd, "--config", config, "Please create a marker file"], io, {
+      stdin,
+      stderrIsTTY: false,
+    });
     expect(code).toBe(0);
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
     expect(api?.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
@@ -85,7 +99,9 @@ describe("telecode run (real CLI, fake API)", () => {
   it("--approve ask: shows the approval with numbered choices and runs the tool when the person types 1", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
     const stdin = new PassThrough();
-    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"], io, { stdin });
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"], io, {
+      stdin,
+    });
     await io.stderr.waitFor("[1] Allow");
     expect(io.stderr.text).toContain("touch created-by-run.txt && echo made");
     stdin.write("1\n");
@@ -97,7 +113,9 @@ describe("telecode run (real CLI, fake API)", () => {
   it("--approve ask: a typed reply denies with the person's words, which the model reads", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Understood, I will use another name.")]);
     const stdin = new PassThrough();
-    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"], io, { stdin });
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"], io, {
+      stdin,
+    });
     await io.stderr.waitFor("[1] Allow");
     stdin.write("no, call it other.txt\n");
     expect(await exit).toBe(0);
@@ -109,17 +127,30 @@ describe("telecode run (real CLI, fake API)", () => {
     const outline = `Outline: ${"read app.js, change the log line to print v2, then run node app.js to check the output. ".repeat(3)}`;
     const { io, config, cwd } = await setup([
       reply.tool("ExitPlanMode", {}, "I have a plan."),
-      { kind: "message", blocks: [{ type: "text", text: outline }, { type: "tool_use", name: "ExitPlanMode", input: {} }] },
+      {
+        kind: "message",
+        blocks: [
+          { type: "text", text: outline },
+          { type: "tool_use", name: "ExitPlanMode", input: {} },
+        ],
+      },
       reply.text("Plan approved; done."),
     ]);
     const stdin = new PassThrough();
-    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "--permission-mode", "plan", "--json", "Plan a change"], io, { stdin });
+    const exit = runRun(
+      ["--cwd", cwd, "--config", config, "--approve", "ask", "--permission-mode", "plan", "--json", "Plan a change"],
+      io,
+      { stdin },
+    );
     await io.stderr.waitFor("Pause & Outline");
     stdin.write("3\n");
     await io.stderr.waitFor("Let's discuss");
     stdin.write("Approve Plan\n");
     expect(await exit).toBe(0);
-    const events = io.stdout.text.trim().split("\n").map((l) => JSON.parse(l) as TelecodeEvent);
+    const events = io.stdout.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as TelecodeEvent);
     // Approving moved the CLI out of plan mode (the re-arm is covered by the decision tests).
     expect(events.flatMap((e) => (e.type === "mode_changed" ? [e.mode] : []))[0]).toBe("default");
     expect(io.stderr.text).toContain("Plan approved");
@@ -133,7 +164,10 @@ describe("telecode run (real CLI, fake API)", () => {
     const { io, config, cwd } = await setup([reply.text("Hello in JSON.")]);
     const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "--json", "Say hello"], io);
     expect(code).toBe(0);
-    const events = io.stdout.text.trim().split("\n").map((l) => JSON.parse(l) as TelecodeEvent);
+    const events = io.stdout.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as TelecodeEvent);
     expect(events[0]?.type).toBe("session_started");
     expect(events.at(-1)).toMatchObject({ type: "run_completed", ok: true, answer: "Hello in JSON." });
   });
@@ -152,7 +186,9 @@ describe("telecode run (real CLI, fake API)", () => {
     const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
     await writeFile(join(cwd, "slow.sh"), "sleep 41.5\necho finished\n");
     const ctrlC = new AbortController();
-    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io, { interrupt: ctrlC.signal });
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io, {
+      interrupt: ctrlC.signal,
+    });
     await io.stderr.waitFor("✓ allowed by approve all");
     ctrlC.abort();
     expect(await exit).toBe(130);

@@ -34,10 +34,19 @@ describe("commands", () => {
     const chat = rig.user(1002);
     const id = rig.tg.sendCommand(chat, "mode");
     const picker = await rig.botMessage(chat, (m) => m.replyToMessageId === id);
-    expect(picker.buttons.map((b) => b.text)).toEqual(["• default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"]);
+    expect(picker.buttons.map((b) => b.text)).toEqual([
+      "• default",
+      "acceptEdits",
+      "plan",
+      "plan-auto",
+      "auto",
+      "dontAsk",
+    ]);
     const query = rig.tg.tapButton(chat, picker.messageId, "acceptEdits");
     expect((await rig.tg.waitForCallbackAnswer(query)).text).toBe("Mode: acceptEdits");
-    await rig.tg.waitFor(() => rig.tg.message(chat, picker.messageId)?.text.includes("Mode is now acceptEdits"), { what: "the picker settled" });
+    await rig.tg.waitFor(() => rig.tg.message(chat, picker.messageId)?.text.includes("Mode is now acceptEdits"), {
+      what: "the picker settled",
+    });
     expect(rig.tg.message(chat, picker.messageId)?.buttons).toEqual([]);
 
     expect(await command(chat, "model", "claude-test-model")).toContain("Model is now claude-test-model");
@@ -53,7 +62,13 @@ describe("commands", () => {
     expect(status).toContain("Project: app");
     expect(status).toContain("Mode: plan-auto · Model: claude-test-model · Effort: high");
     expect(status).toContain("Previews: on");
-    expect(rig.app.store.chats.get(chat)).toMatchObject({ mode: "plan-auto", model: "claude-test-model", effort: "high", project: "app", preview: true });
+    expect(rig.app.store.chats.get(chat)).toMatchObject({
+      mode: "plan-auto",
+      model: "claude-test-model",
+      effort: "high",
+      project: "app",
+      preview: true,
+    });
 
     expect(await command(chat, "model", "default")).toContain("the CLI's default");
     expect(rig.app.store.chats.get(chat).model).toBeNull();
@@ -64,7 +79,9 @@ describe("commands", () => {
     expect(await command(chat, "neww")).toContain("Did you mean /new?");
     expect(await command(chat, "frobnicate")).toContain("I don't know the command /frobnicate");
     const id = rig.tg.sendText(chat, ".new");
-    expect((await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text).toContain("Commands start with a slash: did you mean /new?");
+    expect((await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text).toContain(
+      "Commands start with a slash: did you mean /new?",
+    );
     expect(rig.app.store.runs.recent(chat)).toEqual([]);
     expect(rig.app.bridge.sessions.status(chat)).toEqual([]);
   });

@@ -16,7 +16,10 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-const withButton = (label: string) => (m: MessageView): boolean => m.buttons.some((b) => b.text === label);
+const withButton =
+  (label: string) =>
+  (m: MessageView): boolean =>
+    m.buttons.some((b) => b.text === label);
 
 /** Taps and returns the toast the tap got. */
 async function tap(chat: number, message: MessageView, label: string, from?: number): Promise<string | undefined> {
@@ -37,24 +40,32 @@ describe("approvals", () => {
     expect(await tap(chat, prompt, "✅ Allow")).toBe("Approved");
     await rig.botMessage(chat, isAnswer("Created it."));
     expect(existsSync(join(rig.ws.cwd, "allowed.txt"))).toBe(true);
-    const settled = await rig.tg.waitFor(() => {
-      const m = rig.tg.message(chat, prompt.messageId);
-      return m !== undefined && /Allowed \(Ann1001\)/.test(m.text) ? m : undefined;
-    }, { what: "the settled approval" });
+    const settled = await rig.tg.waitFor(
+      () => {
+        const m = rig.tg.message(chat, prompt.messageId);
+        return m !== undefined && /Allowed \(Ann1001\)/.test(m.text) ? m : undefined;
+      },
+      { what: "the settled approval" },
+    );
     expect(settled.buttons).toEqual([]);
     expect(rig.app.store.decisions.listPending(chat)).toEqual([]);
   });
 
   it("Deny does not run it, and the prompt says who denied", async () => {
     const chat = rig.user(1002);
-    rig.script("[deny]", [reply.bash("touch denied.txt", "Create a file"), reply.text("Understood, I did not create it.")]);
+    rig.script("[deny]", [
+      reply.bash("touch denied.txt", "Create a file"),
+      reply.text("Understood, I did not create it."),
+    ]);
     rig.tg.sendText(chat, "Create the file [deny]");
     const prompt = await rig.botMessage(chat, withButton("❌ Deny"));
     expect(await tap(chat, prompt, "❌ Deny")).toBe("Denied");
     await rig.botMessage(chat, isAnswer("did not create it"));
     expect(existsSync(join(rig.ws.cwd, "denied.txt"))).toBe(false);
     expect(rig.api.requests("[deny]")[1]?.toolResults[0]).toMatchObject({ isError: true });
-    await rig.tg.waitFor(() => /Denied \(Ann1002\)/.test(rig.tg.message(chat, prompt.messageId)?.text ?? ""), { what: "the settled denial" });
+    await rig.tg.waitFor(() => /Denied \(Ann1002\)/.test(rig.tg.message(chat, prompt.messageId)?.text ?? ""), {
+      what: "the settled denial",
+    });
   });
 
   it("two quick taps on Allow: one answer reaches the CLI, the second tap reads 'Already answered'", async () => {
@@ -64,7 +75,10 @@ describe("approvals", () => {
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
     const first = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     const second = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
-    const toasts = [(await rig.tg.waitForCallbackAnswer(first)).text, (await rig.tg.waitForCallbackAnswer(second)).text];
+    const toasts = [
+      (await rig.tg.waitForCallbackAnswer(first)).text,
+      (await rig.tg.waitForCallbackAnswer(second)).text,
+    ];
     expect(toasts).toEqual(["Approved", "Already answered"]);
     await rig.botMessage(chat, isAnswer("Appended."));
     const requests = rig.api.requests("[double]");
@@ -114,7 +128,9 @@ describe("withdrawn prompts", () => {
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
     const allowData = prompt.buttons.find((b) => b.text === "✅ Allow")!.data!;
     rig.tg.sendCommand(chat, "cancel");
-    await rig.tg.waitFor(() => rig.tg.message(chat, prompt.messageId)?.buttons.length === 0, { what: "the withdrawn prompt" });
+    await rig.tg.waitFor(() => rig.tg.message(chat, prompt.messageId)?.buttons.length === 0, {
+      what: "the withdrawn prompt",
+    });
     const late = rig.tg.forgeCallback(chat, prompt.messageId, allowData);
     expect((await rig.tg.waitForCallbackAnswer(late)).text).toBe("No longer pending");
     expect(existsSync(join(rig.ws.cwd, "withdrawn.txt"))).toBe(false);
@@ -130,7 +146,13 @@ describe("plan mode", () => {
     const outline = `Outline: ${"first I read app.js and find the log line, then I change it to print v2, then I run node app.js to check. ".repeat(3)}`;
     rig.script("[plan]", [
       reply.tool("ExitPlanMode", { plan: "Change the log line." }, "Here is my plan."),
-      { kind: "message", blocks: [{ type: "text", text: outline }, { type: "tool_use", name: "ExitPlanMode", input: { plan: "Change the log line." } }] },
+      {
+        kind: "message",
+        blocks: [
+          { type: "text", text: outline },
+          { type: "tool_use", name: "ExitPlanMode", input: { plan: "Change the log line." } },
+        ],
+      },
       reply.text("Approved; the work is done."),
     ]);
     rig.tg.sendText(chat, "Plan the change [plan]");
@@ -144,7 +166,10 @@ describe("plan mode", () => {
     await rig.botMessage(chat, isAnswer("Approved; the work is done."));
     expect(rig.api.requests("[plan]")[1]?.toolResults[0]?.text).toContain("step-by-step outline");
 
-    rig.script("[plan-next]", [reply.tool("Write", { file_path: "notes.md", content: "x\n" }), reply.text("Still planning.")]);
+    rig.script("[plan-next]", [
+      reply.tool("Write", { file_path: "notes.md", content: "x\n" }),
+      reply.text("Still planning."),
+    ]);
     rig.tg.sendText(chat, "Next request [plan-next]");
     await rig.botMessage(chat, isAnswer("Still planning."));
     expect(existsSync(join(rig.ws.cwd, "notes.md"))).toBe(false);
@@ -157,7 +182,10 @@ describe("plan-auto", () => {
     const chat = rig.user(1009);
     rig.tg.sendCommand(chat, "planmode", "auto");
     await rig.botMessage(chat, "Plan mode auto");
-    rig.script("[plan-auto]", [reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."), reply.text("Done without asking.")]);
+    rig.script("[plan-auto]", [
+      reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."),
+      reply.text("Done without asking."),
+    ]);
     rig.tg.sendText(chat, "Plan and do it [plan-auto]");
     await rig.botMessage(chat, isAnswer("Done without asking."));
     const shown = await rig.botMessage(chat, "Plan approved automatically");
@@ -168,7 +196,17 @@ describe("plan-auto", () => {
 
 describe("questions", () => {
   const ask = reply.tool("AskUserQuestion", {
-    questions: [{ question: "Which color should the button be?", header: "Color", multiSelect: false, options: [{ label: "Blue", description: "The brand color" }, { label: "Green", description: "Signals success" }] }],
+    questions: [
+      {
+        question: "Which color should the button be?",
+        header: "Color",
+        multiSelect: false,
+        options: [
+          { label: "Blue", description: "The brand color" },
+          { label: "Green", description: "Signals success" },
+        ],
+      },
+    ],
   });
 
   it("an option tapped reaches the model as the answer", async () => {
@@ -179,7 +217,9 @@ describe("questions", () => {
     expect(question.text).toContain("Which color should the button be?");
     expect(await tap(chat, question, "Green")).toBe("✓ Green");
     await rig.botMessage(chat, isAnswer("Green it is."));
-    expect(rig.api.requests("[q-tap]")[1]?.toolResults[0]?.text).toContain('"Which color should the button be?"="Green"');
+    expect(rig.api.requests("[q-tap]")[1]?.toolResults[0]?.text).toContain(
+      '"Which color should the button be?"="Green"',
+    );
   });
 
   it("a typed reply answers it, after 'Type an answer' or straight away", async () => {
@@ -188,15 +228,25 @@ describe("questions", () => {
     rig.tg.sendText(chat, "Make a button [q-type]");
     const question = await rig.botMessage(chat, withButton("Type an answer"));
     expect(await tap(chat, question, "Type an answer")).toBe("Send your answer as a message");
-    await rig.tg.waitFor(() => /Send your answer as a message/.test(rig.tg.message(chat, question.messageId)?.text ?? ""), { what: "the prompt asking for text" });
+    await rig.tg.waitFor(
+      () => /Send your answer as a message/.test(rig.tg.message(chat, question.messageId)?.text ?? ""),
+      { what: "the prompt asking for text" },
+    );
     rig.tg.sendText(chat, "teal, like the logo");
     await rig.botMessage(chat, isAnswer("Teal it is."));
-    expect(rig.api.requests("[q-type]")[1]?.toolResults[0]?.text).toContain('"Which color should the button be?"="teal, like the logo"');
+    expect(rig.api.requests("[q-type]")[1]?.toolResults[0]?.text).toContain(
+      '"Which color should the button be?"="teal, like the logo"',
+    );
 
     rig.tg.sendText(chat, "Another button [q-type]");
-    const second = await rig.botMessage(chat, (m) => m.messageId > question.messageId && withButton("Type an answer")(m));
+    const second = await rig.botMessage(
+      chat,
+      (m) => m.messageId > question.messageId && withButton("Type an answer")(m),
+    );
     rig.tg.sendText(chat, "purple", { replyTo: second.messageId });
     await rig.botMessage(chat, isAnswer("Purple it is."));
-    expect(rig.api.requests("[q-type]")[3]?.toolResults[0]?.text).toContain('"Which color should the button be?"="purple"');
+    expect(rig.api.requests("[q-type]")[3]?.toolResults[0]?.text).toContain(
+      '"Which color should the button be?"="purple"',
+    );
   });
 });

@@ -18,7 +18,10 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-const withButton = (label: string) => (m: MessageView): boolean => m.buttons.some((b) => b.text === label);
+const withButton =
+  (label: string) =>
+  (m: MessageView): boolean =>
+    m.buttons.some((b) => b.text === label);
 
 /** Ends the CLI processes a killed `telecode` left behind (they are ours: it started them). */
 function endLeftovers(pids: readonly number[]): void {
@@ -72,7 +75,10 @@ describe("restart without loss", () => {
     rig.tg.sendCommand(chat, "restart");
     await rig.botMessage(chat, "Restarting");
     await serve.restarted;
-    rig.script("[resume]", [reply.bash('node -e "setTimeout(() => {}, 30000)"', "Wait a long time"), reply.text("Resumed and finished.")]);
+    rig.script("[resume]", [
+      reply.bash('node -e "setTimeout(() => {}, 30000)"', "Wait a long time"),
+      reply.text("Resumed and finished."),
+    ]);
     rig.tg.sendText(chat, "Do the long thing [resume]");
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
@@ -92,7 +98,9 @@ describe("restart without loss", () => {
     const resumed = rig.api.requests("[resume]").at(-1)!;
     expect(resumed.lastPrompt).toBe(RESUME_PROMPT);
     expect(JSON.stringify(resumed.body["messages"])).toContain("Do the long thing [resume]");
-    await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.buttons.length === 0, { what: "Continue taken down" });
+    await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.buttons.length === 0, {
+      what: "Continue taken down",
+    });
   });
 
   it("after a crash (SIGKILL) a pending approval loses its buttons, and a late tap is refused cleanly", async () => {
@@ -107,7 +115,10 @@ describe("restart without loss", () => {
     const progress = rig.tg.botMessages(chat)[0]!;
     // Killed once the prompt's message id is on disk (a crash before that leaves buttons a tap still refuses).
     const observer = openStore(rig.dataDir);
-    await vi.waitFor(() => expect(observer.decisions.listPending(chat).map((d) => d.messageId)).toEqual([prompt.messageId]), { timeout: 20_000, interval: 25 });
+    await vi.waitFor(
+      () => expect(observer.decisions.listPending(chat).map((d) => d.messageId)).toEqual([prompt.messageId]),
+      { timeout: 20_000, interval: 25 },
+    );
     observer.close();
     serve.child.kill("SIGKILL");
     await serve.exited;
@@ -116,8 +127,12 @@ describe("restart without loss", () => {
 
     await rig.startApp();
     await rig.botMessage(chat, "Telecode restarted, so this request is no longer pending");
-    await rig.tg.waitFor(() => rig.tg.message(chat, prompt.messageId)?.buttons.length === 0, { what: "the approval's buttons taken down" });
-    await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.text.includes(INTERRUPTED_NOTE), { what: "the interrupted note" });
+    await rig.tg.waitFor(() => rig.tg.message(chat, prompt.messageId)?.buttons.length === 0, {
+      what: "the approval's buttons taken down",
+    });
+    await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.text.includes(INTERRUPTED_NOTE), {
+      what: "the interrupted note",
+    });
     expect(rig.app.store.decisions.listPending()).toEqual([]);
     expect(rig.app.store.runs.listRunning()).toEqual([]);
 

@@ -41,7 +41,9 @@ describe("a message in Telegram", () => {
     rig.script("[cont-a]", [reply.text("First answer.")]);
     rig.tg.sendText(chat, "Start [cont-a]");
     const first = await rig.botMessage(chat, isAnswer("First answer."));
-    await rig.tg.waitFor(() => rig.tg.botMessages(chat).every((m) => m.buttons.length === 0), { what: "the first run settled" });
+    await rig.tg.waitFor(() => rig.tg.botMessages(chat).every((m) => m.buttons.length === 0), {
+      what: "the first run settled",
+    });
     rig.tg.sendCommand(chat, "new");
     await rig.botMessage(chat, "fresh session");
     rig.script("[cont-b]", [reply.text("Second answer, same session.")]);
@@ -64,7 +66,9 @@ describe("a message in Telegram", () => {
     expect(queued.buttons.map((b) => b.text)).toEqual(["⏹ Cancel"]);
     await rig.botMessage(chat, isAnswer("First done."));
     await rig.botMessage(chat, isAnswer("Second done."));
-    await rig.tg.waitFor(() => /Done/.test(rig.tg.message(chat, queued.messageId)!.text), { what: "the queued message became the second run's progress" });
+    await rig.tg.waitFor(() => /Done/.test(rig.tg.message(chat, queued.messageId)!.text), {
+      what: "the queued message became the second run's progress",
+    });
   });
 
   it("the Cancel buttons: on a queued message it never runs, on a progress message the run stops", async () => {
@@ -77,18 +81,25 @@ describe("a message in Telegram", () => {
     const queued = await rig.botMessage(chat, "Queued — will run after the current task");
     const first = rig.tg.tapButton(chat, queued.messageId, "⏹ Cancel");
     expect((await rig.tg.waitForCallbackAnswer(first)).text).toBe("Cancelling…");
-    await rig.tg.waitFor(() => rig.tg.message(chat, queued.messageId)?.text === "⏹ Cancelled before it started.", { what: "the queued message cancelled" });
+    await rig.tg.waitFor(() => rig.tg.message(chat, queued.messageId)?.text === "⏹ Cancelled before it started.", {
+      what: "the queued message cancelled",
+    });
     await rig.api.waitForRequests(1, "[cb1]");
     const second = rig.tg.tapButton(chat, progress.messageId, "⏹ Cancel");
     expect((await rig.tg.waitForCallbackAnswer(second)).text).toBe("Cancelling…");
-    await rig.tg.waitFor(() => /Cancelled/.test(rig.tg.message(chat, progress.messageId)!.text), { what: "the run cancelled" });
+    await rig.tg.waitFor(() => /Cancelled/.test(rig.tg.message(chat, progress.messageId)!.text), {
+      what: "the run cancelled",
+    });
     expect(rig.api.requests("[cb2]")).toEqual([]);
     expect(rig.app.store.runs.recent(chat).map((r) => r.state)).toEqual(["cancelled"]);
   });
 
   it("/cancel stops a long Bash command", async () => {
     const chat = rig.user(1004);
-    rig.script("[cancel]", [reply.bash('node -e "setTimeout(() => {}, 30000)" && touch late.txt', "Wait a long time"), reply.text("never")]);
+    rig.script("[cancel]", [
+      reply.bash('node -e "setTimeout(() => {}, 30000)" && touch late.txt', "Wait a long time"),
+      reply.text("never"),
+    ]);
     rig.tg.sendText(chat, "Run the slow thing [cancel]");
     const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
@@ -117,28 +128,43 @@ describe("Telegram's limits and accidents", () => {
 
   it("'message is not modified' and a deleted progress message do not break the run", async () => {
     const chat = rig.user(1006);
-    rig.script("[deleted]", [reply.bash('node -e "setTimeout(() => console.log(1), 1500)"', "Wait"), reply.text("Finished anyway.")]);
+    rig.script("[deleted]", [
+      reply.bash('node -e "setTimeout(() => console.log(1), 1500)"', "Wait"),
+      reply.text("Finished anyway."),
+    ]);
     rig.tg.sendText(chat, "Run it [deleted]");
     const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("Working"));
-    rig.tg.injectFault("editMessageText", { kind: "error", code: 400, description: `Bad Request: ${NOT_MODIFIED}` }, { chatId: chat });
+    rig.tg.injectFault(
+      "editMessageText",
+      { kind: "error", code: 400, description: `Bad Request: ${NOT_MODIFIED}` },
+      { chatId: chat },
+    );
     rig.tg.userDeletesMessage(chat, progress.messageId);
     await rig.botMessage(chat, isAnswer("Finished anyway."));
-    const resent = await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => /Done/.test(m.text) && m.messageId > progress.messageId), { what: "a re-sent progress message" });
+    const resent = await rig.tg.waitFor(
+      () => rig.tg.botMessages(chat).find((m) => /Done/.test(m.text) && m.messageId > progress.messageId),
+      { what: "a re-sent progress message" },
+    );
     expect(resent.buttons).toEqual([]);
-    expect(rig.tg.calls("editMessageText").some((c) => c.chatId === chat && c.description?.includes("not modified"))).toBe(true);
+    expect(
+      rig.tg.calls("editMessageText").some((c) => c.chatId === chat && c.description?.includes("not modified")),
+    ).toBe(true);
   });
 
   it("a 6,000-character answer with code blocks arrives split, each part valid HTML", async () => {
     const chat = rig.user(1007);
-    const block = (n: number): string => `Step ${n}: run this.\n\n\`\`\`ts\n${Array.from({ length: 12 }, (_, i) => `const value${n}_${i} = compute(${i}) < limit && flag;`).join("\n")}\n\`\`\`\n`;
+    const block = (n: number): string =>
+      `Step ${n}: run this.\n\n\`\`\`ts\n${Array.from({ length: 12 }, (_, i) => `const value${n}_${i} = compute(${i}) < limit && flag;`).join("\n")}\n\`\`\`\n`;
     const markdown = Array.from({ length: 12 }, (_, i) => block(i)).join("\n");
     expect(markdown.length).toBeGreaterThan(6000);
     rig.script("[long]", [reply.text(markdown)]);
     rig.tg.sendText(chat, "Write a lot [long]");
     const last = await rig.botMessage(chat, isAnswer("Step 11"));
-    const parts = rig.tg.botMessages(chat).filter((m) => m.messageId > progressOf(chat)!.messageId && m.messageId <= last.messageId);
+    const parts = rig.tg
+      .botMessages(chat)
+      .filter((m) => m.messageId > progressOf(chat)!.messageId && m.messageId <= last.messageId);
     expect(parts.length).toBeGreaterThanOrEqual(2);
     for (const part of parts) {
       expect(part.text.length).toBeLessThanOrEqual(4096);
@@ -151,11 +177,17 @@ describe("Telegram's limits and accidents", () => {
 
   it("an answer over 12,000 characters also arrives as a Markdown document", async () => {
     const chat = rig.user(1008);
-    const markdown = Array.from({ length: 130 }, (_, i) => `Paragraph ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`).join("\n\n");
+    const markdown = Array.from(
+      { length: 130 },
+      (_, i) => `Paragraph ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
+    ).join("\n\n");
     expect(markdown.length).toBeGreaterThan(12_000);
     rig.script("[doc]", [reply.text(markdown)]);
     rig.tg.sendText(chat, "Write a book [doc]");
-    const document = await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => m.document !== undefined), { timeoutMs: 30_000, what: "the answer as a document" });
+    const document = await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => m.document !== undefined), {
+      timeoutMs: 30_000,
+      what: "the answer as a document",
+    });
     expect(document.document?.fileName).toBe("answer.md");
     expect(document.document?.content.toString("utf8")).toBe(markdown);
     await rig.botMessage(chat, isAnswer("Paragraph 129"));

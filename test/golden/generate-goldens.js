@@ -13,7 +13,9 @@ const here = fileURLToPath(new URL(".", import.meta.url));
 const fixtures = join(here, "fixtures", "claude-code-2.1.332");
 const out = join(here, "events");
 
-for (const file of readdirSync(fixtures).filter((name) => name.endsWith(".stdout.jsonl")).sort()) {
+for (const file of readdirSync(fixtures)
+  .filter((name) => name.endsWith(".stdout.jsonl"))
+  .sort()) {
   const name = file.slice(0, -".stdout.jsonl".length);
   const translator = createTranslator();
   const events = [];

@@ -18,7 +18,8 @@ function translateFixture(name: string, chunkBytes: number): TelecodeEvent[] {
     onOversizedLine: (report) => events.push(...translator.push(oversizedLineProblem(report))),
   });
   const bytes = readStdoutFixture(name);
-  for (let offset = 0; offset < bytes.length; offset += chunkBytes) framer.push(bytes.subarray(offset, offset + chunkBytes));
+  for (let offset = 0; offset < bytes.length; offset += chunkBytes)
+    framer.push(bytes.subarray(offset, offset + chunkBytes));
   framer.end();
   events.push(...translator.end());
   return events;

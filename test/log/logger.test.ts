@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, formatPrettyLine, RotatingFileStream, silentLogger, type ClosableLogger } from "../../src/log/index.js";
+import {
+  createLogger,
+  formatPrettyLine,
+  RotatingFileStream,
+  silentLogger,
+  type ClosableLogger,
+} from "../../src/log/index.js";
 
 const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0";
 const dirs: string[] = [];
@@ -21,7 +27,10 @@ function tempDir(): string {
   return dir;
 }
 
-function fileLogger(options: Parameters<typeof createLogger>[0] = {}): { logger: ClosableLogger; lines: () => Record<string, unknown>[] } {
+function fileLogger(options: Parameters<typeof createLogger>[0] = {}): {
+  logger: ClosableLogger;
+  lines: () => Record<string, unknown>[];
+} {
   const dataDir = tempDir();
   const logger = createLogger({ dataDir, stderr: null, ...options });
   loggers.push(logger);
@@ -60,7 +69,12 @@ describe("createLogger", () => {
 
   it("redacts the bot token and API keys from messages, fields, bindings and error stacks", () => {
     const { logger, lines } = fileLogger({ secrets: ["my-own-secret-value"] });
-    logger.child({ url: `https://api.telegram.org/bot${TOKEN}` }).error({ err: new Error(`401 for ${TOKEN}`), key: "sk-ant-api03-SECRETSECRET" }, "call failed with my-own-secret-value");
+    logger
+      .child({ url: `https://api.telegram.org/bot${TOKEN}` })
+      .error(
+        { err: new Error(`401 for ${TOKEN}`), key: "sk-ant-api03-SECRETSECRET" },
+        "call failed with my-own-secret-value",
+      );
     logger.addSecret("learned-later-secret");
     logger.info({ note: "learned-later-secret" });
     const text = readFileSync(logger.filePath ?? "", "utf8");
@@ -131,7 +145,11 @@ describe("RotatingFileStream", () => {
 describe("formatPrettyLine and silentLogger", () => {
   it("passes non-JSON through and shows an error's message", () => {
     expect(formatPrettyLine("plain text")).toBe("plain text\n");
-    expect(formatPrettyLine(JSON.stringify({ level: 50, time: "2030-01-01T10:11:12.000Z", event: "a.b", err: { message: "bad thing" } }))).toBe('10:11:12 ERROR a.b err="bad thing"\n');
+    expect(
+      formatPrettyLine(
+        JSON.stringify({ level: 50, time: "2030-01-01T10:11:12.000Z", event: "a.b", err: { message: "bad thing" } }),
+      ),
+    ).toBe('10:11:12 ERROR a.b err="bad thing"\n');
   });
 
   it("accepts every call and writes nothing", () => {

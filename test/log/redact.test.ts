@@ -6,7 +6,9 @@ const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0";
 
 describe("redactSecrets", () => {
   it("removes bot tokens by shape, also inside Bot API URLs, keeping the public bot id", () => {
-    expect(redactSecrets(`GET https://api.telegram.org/bot${TOKEN}/getMe failed`)).toBe("GET https://api.telegram.org/bot123456789:[redacted]/getMe failed");
+    expect(redactSecrets(`GET https://api.telegram.org/bot${TOKEN}/getMe failed`)).toBe(
+      "GET https://api.telegram.org/bot123456789:[redacted]/getMe failed",
+    );
     expect(redactSecrets(`token=${TOKEN}`)).not.toContain("AAHdq");
   });
 

@@ -3,19 +3,37 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/domain/events.js";
 import {
-  answerFromTypedLine, approvalPrompt, compactLineDiff, personDeniedMessage, promptLines, resolveApproval, splitLongText, type DiffLine,
+  answerFromTypedLine,
+  approvalPrompt,
+  compactLineDiff,
+  personDeniedMessage,
+  promptLines,
+  resolveApproval,
+  splitLongText,
+  type DiffLine,
 } from "../../src/policy/index.js";
 import { fixtureRequest } from "./fixture-events.js";
 import { asked, machine, responded } from "./machine-harness.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
-const req = (toolName: string, input: Record<string, unknown>, extra: Partial<ApprovalRequest> = {}): ApprovalRequest => ({
-  requestId: "r1", toolName, input, permissionSuggestions: [], ...extra,
+const req = (
+  toolName: string,
+  input: Record<string, unknown>,
+  extra: Partial<ApprovalRequest> = {},
+): ApprovalRequest => ({
+  requestId: "r1",
+  toolName,
+  input,
+  permissionSuggestions: [],
+  ...extra,
 });
 
 describe("what an approval shows", () => {
   it("Bash: the command and its description, and why the CLI asks", () => {
-    const prompt = approvalPrompt({ ...bash, decisionReason: "A variable in this command can't be checked before it runs" });
+    const prompt = approvalPrompt({
+      ...bash,
+      decisionReason: "A variable in this command can't be checked before it runs",
+    });
     expect(prompt.title).toBe("Run: touch created-by-test.txt && echo made");
     expect(prompt.sections).toEqual([
       { kind: "text", text: "Create a marker file" },
@@ -50,12 +68,24 @@ describe("what an approval shows", () => {
     const prompt = approvalPrompt(req("Write", { file_path: "/p/new.txt", content }));
     const [head] = prompt.sections;
     expect(head).toMatchObject({ kind: "code", label: "/p/new.txt" });
-    expect(head?.kind === "code" && head.text.split("\n")).toEqual([...Array.from({ length: 12 }, (_, i) => `line ${i + 1}`), "… 18 more lines"]);
+    expect(head?.kind === "code" && head.text.split("\n")).toEqual([
+      ...Array.from({ length: 12 }, (_, i) => `line ${i + 1}`),
+      "… 18 more lines",
+    ]);
   });
 
   it("other tools: their key fields, shortened, scalars first", () => {
-    const prompt = approvalPrompt(req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }));
-    expect(prompt.sections[0]).toEqual({ kind: "fields", fields: [{ name: "sql", value: "select * from users" }, { name: "limit", value: "5" }, { name: "options", value: '{"deep":true}' }] });
+    const prompt = approvalPrompt(
+      req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }),
+    );
+    expect(prompt.sections[0]).toEqual({
+      kind: "fields",
+      fields: [
+        { name: "sql", value: "select * from users" },
+        { name: "limit", value: "5" },
+        { name: "options", value: '{"deep":true}' },
+      ],
+    });
     expect(prompt.sections.at(-1)).toEqual({ kind: "text", text: "Requested by a subagent." });
   });
 
@@ -83,7 +113,10 @@ describe("what an approval shows", () => {
 
 describe("what each answer sends", () => {
   it("Allow echoes the input", () => {
-    expect(resolveApproval(bash, { kind: "choice", choiceId: "allow" })?.answer).toEqual({ behavior: "allow", updatedInput: bash.input });
+    expect(resolveApproval(bash, { kind: "choice", choiceId: "allow" })?.answer).toEqual({
+      behavior: "allow",
+      updatedInput: bash.input,
+    });
   });
   it("Always allow carries the CLI's rule suggestions for this session only, not its mode switch", () => {
     const answer = resolveApproval(bash, { kind: "choice", choiceId: "always" })?.answer;
@@ -91,7 +124,12 @@ describe("what each answer sends", () => {
       behavior: "allow",
       updatedInput: bash.input,
       updatedPermissions: [
-        { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "touch created-by-test.txt && echo made" }], behavior: "allow", destination: "session" },
+        {
+          type: "addRules",
+          rules: [{ toolName: "Bash", ruleContent: "touch created-by-test.txt && echo made" }],
+          behavior: "allow",
+          destination: "session",
+        },
         { type: "addDirectories", directories: ["/home/user/project"], destination: "session" },
       ],
     });
@@ -142,7 +180,11 @@ describe("typed lines at a prompt without buttons", () => {
   const prompt = approvalPrompt(bash);
   it("a number or a label picks the choice", () => {
     expect(answerFromTypedLine(prompt, " 3 ")).toEqual({ kind: "choice", choiceId: "deny" });
-    expect(answerFromTypedLine(prompt, "always allow in this session", "ann")).toEqual({ kind: "choice", choiceId: "always", by: "ann" });
+    expect(answerFromTypedLine(prompt, "always allow in this session", "ann")).toEqual({
+      kind: "choice",
+      choiceId: "always",
+      by: "ann",
+    });
   });
   it("other text is the person's words; an empty line is nothing", () => {
     expect(answerFromTypedLine(prompt, "no, use pnpm")).toEqual({ kind: "text", text: "no, use pnpm" });

@@ -10,7 +10,11 @@ const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion
 const planModeWrite = fixtureRequest("own:plan-mode-write/plan-mode-write", "Write");
 const planModeEdit = fixtureRequest("own:plan-mode-write/plan-mode-write", "Edit");
 
-function req(toolName: string, input: Record<string, unknown> = {}, extra: Partial<ApprovalRequest> = {}): ApprovalRequest {
+function req(
+  toolName: string,
+  input: Record<string, unknown> = {},
+  extra: Partial<ApprovalRequest> = {},
+): ApprovalRequest {
   return { requestId: `r-${toolName}`, toolName, input, permissionSuggestions: [], ...extra };
 }
 
@@ -36,10 +40,15 @@ describe("row 1: housekeeping is answered at once", () => {
     expect(routeHousekeeping(subtype, undefined, new Set())).toEqual({ kind: "answer_now", response: {} });
   });
   it("a hook callback that is not ours gets the empty hook output without reading it", () => {
-    expect(routeHousekeeping("hook_callback", "someone_elses", new Set(["telecode_loop"]))).toEqual({ kind: "answer_now", response: {} });
+    expect(routeHousekeeping("hook_callback", "someone_elses", new Set(["telecode_loop"]))).toEqual({
+      kind: "answer_now",
+      response: {},
+    });
   });
   it("our own hook callback goes to its owner", () => {
-    expect(routeHousekeeping("hook_callback", "telecode_loop", new Set(["telecode_loop"]))).toEqual({ kind: "own_hook" });
+    expect(routeHousekeeping("hook_callback", "telecode_loop", new Set(["telecode_loop"]))).toEqual({
+      kind: "own_hook",
+    });
   });
   it("can_use_tool is not housekeeping", () => {
     expect(routeHousekeeping("can_use_tool", undefined, new Set()).kind).toBe("not_housekeeping");
@@ -73,9 +82,12 @@ describe("row 3: autonomous modes allow, with exceptions", () => {
     expect(route(bash, mode)).toEqual({ kind: "allow", row: 3 });
     expect(route(req("WebFetch", { url: "https://example.com" }), mode)).toEqual({ kind: "allow", row: 3 });
   });
-  it.each(["plan", "auto", "dontAsk", "bypassPermissions"] as const)("%s: ExitPlanMode goes to the plan prompt", (mode) => {
-    expect(route(exitPlan, mode)).toEqual({ kind: "ask", row: 3, ask: "plan" });
-  });
+  it.each(["plan", "auto", "dontAsk", "bypassPermissions"] as const)(
+    "%s: ExitPlanMode goes to the plan prompt",
+    (mode) => {
+      expect(route(exitPlan, mode)).toEqual({ kind: "ask", row: 3, ask: "plan" });
+    },
+  );
   it("plan-auto: ExitPlanMode is approved without asking", () => {
     expect(route(exitPlan, "plan-auto")).toEqual({ kind: "plan_auto_approve", row: 3 });
   });
@@ -90,16 +102,21 @@ describe("row 3: autonomous modes allow, with exceptions", () => {
   it.each([
     ["Write", planModeWrite],
     ["Edit", planModeEdit],
-  ] as const)("plan mode: a %s the CLI asks for with decision_reason_type mode is denied, never allowed", (_name, request) => {
-    expect(request.decisionReasonType).toBe("mode");
-    for (const mode of ["plan", "plan-auto"] as const) {
-      const r = route(request, mode);
-      expect(r).toMatchObject({ kind: "deny", row: 3, reason: "plan_mode" });
-      expect(r.kind === "deny" && r.message).toMatch(/still in plan mode.*ExitPlanMode/s);
-    }
-  });
+  ] as const)(
+    "plan mode: a %s the CLI asks for with decision_reason_type mode is denied, never allowed",
+    (_name, request) => {
+      expect(request.decisionReasonType).toBe("mode");
+      for (const mode of ["plan", "plan-auto"] as const) {
+        const r = route(request, mode);
+        expect(r).toMatchObject({ kind: "deny", row: 3, reason: "plan_mode" });
+        expect(r.kind === "deny" && r.message).toMatch(/still in plan mode.*ExitPlanMode/s);
+      }
+    },
+  );
   it("plan mode: the CLI asks only for Write and Edit; it refuses the fixture's Bash call itself", () => {
-    expect(fixtureRequests("own:plan-mode-write/plan-mode-write").map((r) => [r.toolName, r.decisionReasonType])).toEqual([
+    expect(
+      fixtureRequests("own:plan-mode-write/plan-mode-write").map((r) => [r.toolName, r.decisionReasonType]),
+    ).toEqual([
       ["Write", "mode"],
       ["Edit", "mode"],
     ]);
@@ -112,20 +129,34 @@ describe("row 3: autonomous modes allow, with exceptions", () => {
     expect(route(planModeWrite, "plan", { cliMode: undefined })).toMatchObject({ kind: "deny", reason: "plan_mode" });
   });
   it.each(["Edit", "Write", "MultiEdit", "Bash"])("preview changes: %s is asked with a preview", (tool) => {
-    expect(route(req(tool, { file_path: "a.ts", command: "ls" }), "auto", { previewChanges: true })).toEqual({ kind: "ask", row: 3, ask: "preview" });
+    expect(route(req(tool, { file_path: "a.ts", command: "ls" }), "auto", { previewChanges: true })).toEqual({
+      kind: "ask",
+      row: 3,
+      ask: "preview",
+    });
   });
   it("preview changes: other tools are still allowed", () => {
-    expect(route(req("Read", { file_path: "a.ts" }), "auto", { previewChanges: true })).toEqual({ kind: "allow", row: 3 });
+    expect(route(req("Read", { file_path: "a.ts" }), "auto", { previewChanges: true })).toEqual({
+      kind: "allow",
+      row: 3,
+    });
   });
   it("preview changes: skipped for the rest of a run whose plan was approved", () => {
-    expect(route(bash, "plan", { previewChanges: true, planApprovedInRun: true, cliMode: "default" })).toEqual({ kind: "allow", row: 3 });
+    expect(route(bash, "plan", { previewChanges: true, planApprovedInRun: true, cliMode: "default" })).toEqual({
+      kind: "allow",
+      row: 3,
+    });
   });
 });
 
 describe("row 4: prompting modes ask for everything", () => {
   it.each(prompting)("%s: Bash, Write and an unknown tool are asked", (mode) => {
     expect(route(bash, mode)).toEqual({ kind: "ask", row: 4, ask: "approval" });
-    expect(route(req("Write", { file_path: "x", content: "y" }), mode)).toEqual({ kind: "ask", row: 4, ask: "approval" });
+    expect(route(req("Write", { file_path: "x", content: "y" }), mode)).toEqual({
+      kind: "ask",
+      row: 4,
+      ask: "approval",
+    });
     expect(route(req("mcp__thing__do", { a: 1 }), mode)).toEqual({ kind: "ask", row: 4, ask: "approval" });
   });
   it.each(prompting)("%s: ExitPlanMode gets the plan prompt, AskUserQuestion the questions", (mode) => {
@@ -133,7 +164,11 @@ describe("row 4: prompting modes ask for everything", () => {
     expect(route(question, mode)).toEqual({ kind: "ask", row: 4, ask: "question" });
   });
   it("questions off applies here too", () => {
-    expect(route(question, "default", { questionsEnabled: false })).toMatchObject({ kind: "deny", row: 4, reason: "questions_off" });
+    expect(route(question, "default", { questionsEnabled: false })).toMatchObject({
+      kind: "deny",
+      row: 4,
+      reason: "questions_off",
+    });
   });
 });
 
@@ -146,6 +181,10 @@ describe("the outline gate routes ExitPlanMode in any mode that asks", () => {
   it("armed with enough text since: held behind the post-outline prompt", () => {
     const gate = { armed: true as const, textChars: 200, pausedPlan: "" };
     expect(route(exitPlan, "plan", { gate })).toEqual({ kind: "ask", row: 3, ask: "plan_after_outline" });
-    expect(route(exitPlan, "default", { gate, cliMode: "plan" })).toEqual({ kind: "ask", row: 4, ask: "plan_after_outline" });
+    expect(route(exitPlan, "default", { gate, cliMode: "plan" })).toEqual({
+      kind: "ask",
+      row: 4,
+      ask: "plan_after_outline",
+    });
   });
 });

@@ -12,7 +12,9 @@ const ownDir = fileURLToPath(new URL("../fixtures/", import.meta.url));
 /** Shared fixture by scenario name ("e-plan-exit-allow"), or our own as "own:plan-mode-write/plan-mode-write". */
 export function fixtureLines(name: string): string[] {
   const path = name.startsWith("own:") ? `${ownDir}${name.slice(4)}.stdout.jsonl` : `${sharedDir}${name}.stdout.jsonl`;
-  return readFileSync(path, "utf8").split("\n").filter((l) => l !== "");
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
 }
 
 /** Every event the translator makes of the fixture, in order. */

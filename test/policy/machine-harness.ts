@@ -2,7 +2,15 @@
 // read as a conversation (request → prompt → answer → response).
 import type { ApprovalRequest, TelecodeEvent } from "../../src/domain/events.js";
 import {
-  initialPolicyState, stepPolicy, type DecisionSettings, type PersonAnswer, type PolicyEffect, type PolicyInput, type PolicyState, type PolicyStep, type RunInfo,
+  initialPolicyState,
+  stepPolicy,
+  type DecisionSettings,
+  type PersonAnswer,
+  type PolicyEffect,
+  type PolicyInput,
+  type PolicyState,
+  type PolicyStep,
+  type RunInfo,
 } from "../../src/policy/index.js";
 
 export type Machine = {
@@ -23,7 +31,13 @@ export function machine(settings: Partial<DecisionSettings> = {}): Machine {
       return s;
     },
     request(request, opts = {}) {
-      return m.step({ type: "request", decisionId: opts.decisionId ?? request.requestId, request, run: opts.run, nowMs: opts.nowMs ?? 0 });
+      return m.step({
+        type: "request",
+        decisionId: opts.decisionId ?? request.requestId,
+        request,
+        run: opts.run,
+        nowMs: opts.nowMs ?? 0,
+      });
     },
     answer(decisionId, answer, nowMs = 0) {
       return m.step({ type: "answer", decisionId, answer, nowMs });
@@ -56,4 +70,8 @@ export function effectTypes(step: PolicyStep): string[] {
   return step.effects.map((e) => e.type);
 }
 
-export const text = (t: string, parentToolUseId: string | null = null): TelecodeEvent => ({ type: "text", text: t, parentToolUseId });
+export const text = (t: string, parentToolUseId: string | null = null): TelecodeEvent => ({
+  type: "text",
+  text: t,
+  parentToolUseId,
+});

@@ -3,7 +3,11 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/domain/events.js";
 import {
-  discussPlanMessage, outlineRequestedMessage, outlineStillMissingMessage, planApprovalCaption, planDeniedMessage,
+  discussPlanMessage,
+  outlineRequestedMessage,
+  outlineStillMissingMessage,
+  planApprovalCaption,
+  planDeniedMessage,
 } from "../../src/policy/index.js";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,13 +16,26 @@ import { asked, effectTypes, informed, machine, responded, text } from "./machin
 
 const exitPlan = fixtureRequest("e-plan-exit-allow", "ExitPlanMode");
 const run = { id: "run-1", unattended: false };
-const again = (r: ApprovalRequest, id: string, input?: Record<string, unknown>): ApprovalRequest => ({ ...r, requestId: id, input: input ?? r.input });
+const again = (r: ApprovalRequest, id: string, input?: Record<string, unknown>): ApprovalRequest => ({
+  ...r,
+  requestId: id,
+  input: input ?? r.input,
+});
 
 /** The answer the recording of fixture e wrote to the CLI for the approval (its transcript). */
 function recordedAllow(): unknown {
-  const transcript = readFileSync(fileURLToPath(new URL("../golden/fixtures/claude-code-2.1.332/e-plan-exit-allow.transcript.jsonl", import.meta.url)), "utf8");
-  const written = transcript.split("\n").filter((l) => l.includes('"dir":"in"')).map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as Record<string, unknown>);
-  const answer = written.find((w) => w["type"] === "control_response") as { response: { response: unknown } } | undefined;
+  const transcript = readFileSync(
+    fileURLToPath(
+      new URL("../golden/fixtures/claude-code-2.1.332/e-plan-exit-allow.transcript.jsonl", import.meta.url),
+    ),
+    "utf8",
+  );
+  const written = transcript
+    .split("\n")
+    .filter((l) => l.includes('"dir":"in"'))
+    .map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as Record<string, unknown>);
+  const answer = written.find((w) => w["type"] === "control_response") as
+    { response: { response: unknown } } | undefined;
   return answer?.response.response;
 }
 
@@ -28,7 +45,10 @@ describe("ExitPlanMode in plan mode", () => {
     const prompt = asked(m.request(exitPlan, { run }));
     expect(prompt?.kind).toBe("plan");
     expect(prompt?.sections[0]).toEqual({ kind: "markdown", text: exitPlan.input["plan"] });
-    expect(prompt?.sections[1]).toMatchObject({ kind: "fields", fields: [{ name: "plan file", value: exitPlan.input["planFilePath"] }] });
+    expect(prompt?.sections[1]).toMatchObject({
+      kind: "fields",
+      fields: [{ name: "plan file", value: exitPlan.input["planFilePath"] }],
+    });
     expect(prompt?.choices.map((c) => c.label)).toEqual(["Approve", "Deny", "Pause & Outline"]);
   });
 
@@ -39,7 +59,9 @@ describe("ExitPlanMode in plan mode", () => {
     const step = m.answer(exitPlan.requestId, { kind: "choice", choiceId: "approve", by: "ann" }, 2500);
     expect(step.verdict).toBe("accepted");
     expect(responded(step)).toEqual(recordedAllow());
-    expect(step.effects.find((e) => e.type === "settle")).toMatchObject({ outcome: { decision: "allow", summary: "Plan approved", by: "ann" } });
+    expect(step.effects.find((e) => e.type === "settle")).toMatchObject({
+      outcome: { decision: "allow", summary: "Plan approved", by: "ann" },
+    });
     expect(m.state.previewSkipRunId).toBe("run-1");
     expect(m.state.rearm).toMatchObject({ approvalTurn: 3, approvedAtMs: 2500 });
     expect(m.state.pending.size).toBe(0);
@@ -98,7 +120,11 @@ describe("ExitPlanMode in plan mode", () => {
     expect(responded(m.tap("r2", choice))).toEqual({ behavior: "deny", message });
     expect(m.state.gate.armed).toBe(false);
     // The next ExitPlanMode gets the ordinary prompt again.
-    expect(asked(m.request(again(exitPlan, "r3"), { run }))?.choices.map((c) => c.id)).toEqual(["approve", "deny", "outline"]);
+    expect(asked(m.request(again(exitPlan, "r3"), { run }))?.choices.map((c) => c.id)).toEqual([
+      "approve",
+      "deny",
+      "outline",
+    ]);
   });
 
   it("a new plan of 200+ characters passes the gate without text; the paused plan again does not", () => {
@@ -154,7 +180,9 @@ describe("plan-auto", () => {
 
 describe("the caption says what approving does, only as far as it is true", () => {
   it("plan chat with re-arm: plan mode comes back", () => {
-    expect(planApprovalCaption({ chatMode: "plan", rearmEnabled: true, agentsDeferringRearm: 0 })).toMatch(/Plan mode comes back when this request's work ends/);
+    expect(planApprovalCaption({ chatMode: "plan", rearmEnabled: true, agentsDeferringRearm: 0 })).toMatch(
+      /Plan mode comes back when this request's work ends/,
+    );
   });
   it("re-arm off: says plan mode does not come back", () => {
     const c = planApprovalCaption({ chatMode: "plan", rearmEnabled: false, agentsDeferringRearm: 0 });
@@ -162,10 +190,14 @@ describe("the caption says what approving does, only as far as it is true", () =
     expect(c).not.toMatch(/comes back when/);
   });
   it("re-arm deferred by earlier agents: says it waits for them", () => {
-    expect(planApprovalCaption({ chatMode: "plan", rearmEnabled: true, agentsDeferringRearm: 2 })).toMatch(/after .* background agents still running from the earlier plan/);
+    expect(planApprovalCaption({ chatMode: "plan", rearmEnabled: true, agentsDeferringRearm: 2 })).toMatch(
+      /after .* background agents still running from the earlier plan/,
+    );
   });
   it("a default-mode chat: no promise about plan mode at all", () => {
-    expect(planApprovalCaption({ chatMode: "default", rearmEnabled: true, agentsDeferringRearm: 0 })).not.toMatch(/Plan mode/);
+    expect(planApprovalCaption({ chatMode: "default", rearmEnabled: true, agentsDeferringRearm: 0 })).not.toMatch(
+      /Plan mode/,
+    );
   });
   it("the prompt carries the caption for the chat's settings", () => {
     const m = machine({ mode: "plan", rearmPlanMode: false });
@@ -177,7 +209,9 @@ describe("contract", () => {
   it("opening a decision id that is already open is a bug and throws", () => {
     const m = machine({ mode: "plan" });
     m.request(exitPlan, { run });
-    expect(() => m.request(exitPlan, { run })).toThrow(expect.objectContaining({ code: "policy.duplicate_decision" }) as Error);
+    expect(() => m.request(exitPlan, { run })).toThrow(
+      expect.objectContaining({ code: "policy.duplicate_decision" }) as Error,
+    );
   });
   it("after the session ended a request is answered at once", () => {
     const m = machine({ mode: "plan" });

@@ -12,9 +12,18 @@ const g2 = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
 
 /** What the recording of g2 wrote back (the form the CLI accepted). */
 function g2Answer(): unknown {
-  const transcript = readFileSync(fileURLToPath(new URL("../golden/fixtures/claude-code-2.1.332/g2-ask-user-question-answers.transcript.jsonl", import.meta.url)), "utf8");
-  const written = transcript.split("\n").filter((l) => l.includes('"dir":"in"')).map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as Record<string, unknown>);
-  return (written.find((w) => w["type"] === "control_response") as { response: { response: unknown } }).response.response;
+  const transcript = readFileSync(
+    fileURLToPath(
+      new URL("../golden/fixtures/claude-code-2.1.332/g2-ask-user-question-answers.transcript.jsonl", import.meta.url),
+    ),
+    "utf8",
+  );
+  const written = transcript
+    .split("\n")
+    .filter((l) => l.includes('"dir":"in"'))
+    .map((l) => JSON.parse((JSON.parse(l) as { line: string }).line) as Record<string, unknown>);
+  return (written.find((w) => w["type"] === "control_response") as { response: { response: unknown } }).response
+    .response;
 }
 
 const multi: ApprovalRequest = {
@@ -23,8 +32,25 @@ const multi: ApprovalRequest = {
   permissionSuggestions: [],
   input: {
     questions: [
-      { question: "Which features do you want?", header: "Features", multiSelect: true, options: [{ label: "Auth", description: "Log in" }, { label: "Search", description: "Find" }, { label: "Export", description: "CSV" }] },
-      { question: "Which database?", header: "DB", multiSelect: false, options: [{ label: "SQLite", description: "File" }, { label: "Postgres", description: "Server" }] },
+      {
+        question: "Which features do you want?",
+        header: "Features",
+        multiSelect: true,
+        options: [
+          { label: "Auth", description: "Log in" },
+          { label: "Search", description: "Find" },
+          { label: "Export", description: "CSV" },
+        ],
+      },
+      {
+        question: "Which database?",
+        header: "DB",
+        multiSelect: false,
+        options: [
+          { label: "SQLite", description: "File" },
+          { label: "Postgres", description: "Server" },
+        ],
+      },
     ],
   },
 };
@@ -44,16 +70,25 @@ describe("one question (fixture g2)", () => {
     m.request(g2);
     const step = m.tap(g2.requestId, "q0:opt1");
     expect(responded(step)).toEqual(g2Answer());
-    expect(step.effects.find((e) => e.type === "settle")).toMatchObject({ outcome: { decision: "allow", summary: "Color: Green" } });
+    expect(step.effects.find((e) => e.type === "settle")).toMatchObject({
+      outcome: { decision: "allow", summary: "Color: Green" },
+    });
   });
 
   it("a typed answer goes the same way, keyed by the question text", () => {
     const m = machine({ mode: "auto" });
     m.request(g2);
     expect(m.tap(g2.requestId, "q0:type").verdict).toBe("accepted");
-    expect(asked(m.step({ type: "answer", decisionId: g2.requestId, answer: { kind: "choice", choiceId: "q0:type" }, nowMs: 0 }))?.caption).toBe("Send your answer as a message.");
+    expect(
+      asked(
+        m.step({ type: "answer", decisionId: g2.requestId, answer: { kind: "choice", choiceId: "q0:type" }, nowMs: 0 }),
+      )?.caption,
+    ).toBe("Send your answer as a message.");
     const step = m.answer(g2.requestId, { kind: "text", text: "  teal, like the logo " });
-    expect(responded(step)).toEqual({ behavior: "allow", updatedInput: { ...g2.input, answers: { "Which color should the button be?": "teal, like the logo" } } });
+    expect(responded(step)).toEqual({
+      behavior: "allow",
+      updatedInput: { ...g2.input, answers: { "Which color should the button be?": "teal, like the logo" } },
+    });
   });
 
   it("an empty typed answer is not taken", () => {
@@ -71,7 +106,13 @@ describe("several questions, multi-select", () => {
     const first = asked(m.request(multi));
     expect(first?.title).toBe("Question 1 of 2 · Features");
     expect(first?.step).toEqual({ index: 0, count: 2 });
-    expect(first?.choices.map((c) => c.label)).toEqual(["☐ Auth", "☐ Search", "☐ Export", "Done (0 selected)", "Type an answer"]);
+    expect(first?.choices.map((c) => c.label)).toEqual([
+      "☐ Auth",
+      "☐ Search",
+      "☐ Export",
+      "Done (0 selected)",
+      "Type an answer",
+    ]);
 
     const toggled = m.tap("q-multi", "q0:opt2");
     expect(responded(toggled)).toBeUndefined();
@@ -79,7 +120,11 @@ describe("several questions, multi-select", () => {
     m.tap("q-multi", "q0:opt0");
     m.tap("q-multi", "q0:opt1");
     const untoggled = m.tap("q-multi", "q0:opt1");
-    expect(asked(untoggled)?.choices.map((c) => c.label).slice(0, 4)).toEqual(["☑ Auth", "☐ Search", "☑ Export", "Done (2 selected)"]);
+    expect(
+      asked(untoggled)
+        ?.choices.map((c) => c.label)
+        .slice(0, 4),
+    ).toEqual(["☑ Auth", "☐ Search", "☑ Export", "Done (2 selected)"]);
 
     const next = m.tap("q-multi", "q0:done");
     expect(responded(next)).toBeUndefined();
@@ -91,7 +136,10 @@ describe("several questions, multi-select", () => {
     const done = m.tap("q-multi", "q1:opt1");
     expect(responded(done)).toEqual({
       behavior: "allow",
-      updatedInput: { ...multi.input, answers: { "Which features do you want?": "Auth, Export", "Which database?": "Postgres" } },
+      updatedInput: {
+        ...multi.input,
+        answers: { "Which features do you want?": "Auth, Export", "Which database?": "Postgres" },
+      },
     });
   });
 
@@ -109,7 +157,9 @@ describe("several questions, multi-select", () => {
     m.tap("q-multi", "q0:opt0");
     m.answer("q-multi", { kind: "text", text: "none of these" });
     const step = m.answer("q-multi", { kind: "text", text: "SQLite" });
-    expect(responded(step)).toMatchObject({ updatedInput: { answers: { "Which features do you want?": "none of these", "Which database?": "SQLite" } } });
+    expect(responded(step)).toMatchObject({
+      updatedInput: { answers: { "Which features do you want?": "none of these", "Which database?": "SQLite" } },
+    });
   });
 });
 

@@ -7,12 +7,25 @@ import { effectTypes, informed, machine } from "./machine-harness.js";
 
 const exitPlan = fixtureRequest("e-plan-exit-allow", "ExitPlanMode");
 const run = { id: "run-1", unattended: false };
-const turn = (n: number): TelecodeEvent => ({ type: "turn_started", sessionId: "s", turn: n, origin: { kind: "user" } });
-const task = (taskId: string, phase: "started" | "finished", taskType = "local_agent"): TelecodeEvent => ({ type: "task_changed", taskId, phase, taskType });
+const turn = (n: number): TelecodeEvent => ({
+  type: "turn_started",
+  sessionId: "s",
+  turn: n,
+  origin: { kind: "user" },
+});
+const task = (taskId: string, phase: "started" | "finished", taskType = "local_agent"): TelecodeEvent => ({
+  type: "task_changed",
+  taskId,
+  phase,
+  taskType,
+});
 
 function approvedPlanChat(settings: Parameters<typeof machine>[0] = {}) {
   const m = machine({ mode: "plan", ...settings });
-  m.observe({ type: "session_started", sessionId: "s", model: "m", cwd: "/p", permissionMode: "plan", tools: [] }, turn(1));
+  m.observe(
+    { type: "session_started", sessionId: "s", model: "m", cwd: "/p", permissionMode: "plan", tools: [] },
+    turn(1),
+  );
   m.request(exitPlan, { run, nowMs: 0 });
   m.tap(exitPlan.requestId, "approve");
   m.observe({ type: "mode_changed", mode: "default" });
@@ -62,7 +75,10 @@ describe("deferral while background agents of the approving turn run", () => {
     m.observe(task("agent-1", "started"), task("shell-1", "started", "local_bash"));
     const first = m.step({ type: "turn_closing", nowMs: 100 });
     expect(effectTypes(first)).toEqual(["inform"]);
-    expect(informed(first)[0]).toMatchObject({ kind: "plan_rearm_deferred", title: expect.stringMatching(/not restored yet: a background agent/) as unknown });
+    expect(informed(first)[0]).toMatchObject({
+      kind: "plan_rearm_deferred",
+      title: expect.stringMatching(/not restored yet: a background agent/) as unknown,
+    });
     // An agent started in a later turn does not defer.
     m.observe(turn(2), task("agent-2", "started"));
     expect(effectTypes(m.step({ type: "follow_up", nowMs: 200 }))).toEqual(["inform"]);
@@ -108,10 +124,26 @@ describe("deferral while background agents of the approving turn run", () => {
 describe("previews after an approved plan", () => {
   it("are skipped for the rest of the run and come back when the run completes", () => {
     const m = approvedPlanChat({ previewChanges: true });
-    const edit = { requestId: "e1", toolName: "Edit", input: { file_path: "a", old_string: "x", new_string: "y" }, permissionSuggestions: [] };
+    const edit = {
+      requestId: "e1",
+      toolName: "Edit",
+      input: { file_path: "a", old_string: "x", new_string: "y" },
+      permissionSuggestions: [],
+    };
     expect(effectTypes(m.request(edit, { run }))).toEqual(["respond"]);
-    expect(effectTypes(m.request({ ...edit, requestId: "e2" }, { run: { id: "run-2", unattended: false } }))).toEqual(["askPerson"]);
-    m.observe({ type: "run_completed", runId: "run-1", ok: true, answer: "", interrupted: false, cancelled: false, costUsd: 0, durationMs: 1 });
+    expect(effectTypes(m.request({ ...edit, requestId: "e2" }, { run: { id: "run-2", unattended: false } }))).toEqual([
+      "askPerson",
+    ]);
+    m.observe({
+      type: "run_completed",
+      runId: "run-1",
+      ok: true,
+      answer: "",
+      interrupted: false,
+      cancelled: false,
+      costUsd: 0,
+      durationMs: 1,
+    });
     expect(effectTypes(m.request({ ...edit, requestId: "e3" }, { run }))).toEqual(["askPerson"]);
   });
 });

@@ -2,7 +2,13 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createClockFormatter, reduceProgress, startProgress, type ProgressState, type TelecodeEvent } from "../../src/domain/index.js";
+import {
+  createClockFormatter,
+  reduceProgress,
+  startProgress,
+  type ProgressState,
+  type TelecodeEvent,
+} from "../../src/domain/index.js";
 import {
   answerFooterOf,
   parseTelegramHtml,
@@ -18,7 +24,10 @@ const T0 = Date.UTC(2026, 0, 5, 14, 0, 0);
 const clock = createClockFormatter("UTC");
 
 function stateAfter(events: readonly [TelecodeEvent, number][]): ProgressState {
-  return events.reduce((state, [event, atMs]) => reduceProgress(state, event, T0 + atMs), startProgress({ startedAtMs: T0, effort: "high", mode: "plan" }));
+  return events.reduce(
+    (state, [event, atMs]) => reduceProgress(state, event, T0 + atMs),
+    startProgress({ startedAtMs: T0, effort: "high", mode: "plan" }),
+  );
 }
 
 const tool = (id: string, title: string, atMs: number, parent: string | null = null): [TelecodeEvent, number] => [
@@ -39,14 +48,33 @@ const text = (html: string): string => {
 describe("renderProgressHtml", () => {
   it("shows state, elapsed time, steps, tool lines, notes and the footer", () => {
     const state = stateAfter([
-      [{ type: "session_started", sessionId: "s", model: "claude-opus-4", cwd: "/w", permissionMode: "plan", tools: [] }, 500],
+      [
+        {
+          type: "session_started",
+          sessionId: "s",
+          model: "claude-opus-4",
+          cwd: "/w",
+          permissionMode: "plan",
+          tools: [],
+        },
+        500,
+      ],
       tool("t1", "Read src/<app>.ts", 1000),
       finished("t1", true, 2000),
       tool("t2", "npm test", 3000),
       finished("t2", false, 4000, "exit code 1\nFAIL app.test.ts"),
       tool("t3", "npm run build", 5000),
       tool("t4", "Grep TODO", 6000, "t3"),
-      [{ type: "note", kind: "rate_limit", key: "rl", text: "Rate limited (5-hour limit reached)", untilMs: T0 + 30 * 60_000 }, 7000],
+      [
+        {
+          type: "note",
+          kind: "rate_limit",
+          key: "rl",
+          text: "Rate limited (5-hour limit reached)",
+          untilMs: T0 + 30 * 60_000,
+        },
+        7000,
+      ],
       [{ type: "usage", inputTokens: 1, outputTokens: 1, costUsd: 0.5, contextPercent: 43.4 }, 8000],
     ]);
     const html = renderProgressHtml(state, { nowMs: T0 + 125_000, clock });
@@ -70,7 +98,13 @@ describe("renderProgressHtml", () => {
   it("shows a running line's own time only after a minute, and says when it waits for a person", () => {
     const state = stateAfter([
       tool("t1", "sleep 30", 0),
-      [{ type: "approval_requested", request: { requestId: "r1", toolName: "Bash", input: {}, permissionSuggestions: [] } }, 1000],
+      [
+        {
+          type: "approval_requested",
+          request: { requestId: "r1", toolName: "Bash", input: {}, permissionSuggestions: [] },
+        },
+        1000,
+      ],
     ]);
     const lines = text(renderProgressHtml(state, { nowMs: T0 + 59_999 })).split("\n");
     expect(lines).toContain("▸ sleep 30");
@@ -107,7 +141,20 @@ describe("the end of a run", () => {
   const done = stateAfter([
     [{ type: "turn_started", sessionId: "0a1b2c3d-4e5f", turn: 1, origin: { kind: "user" } }, 100],
     tool("t1", "ls", 200),
-    [{ type: "run_completed", runId: "r", ok: true, answer: "", interrupted: false, cancelled: false, costUsd: 0.0421, durationMs: 125_000, sessionId: "0a1b2c3d-4e5f" }, 125_000],
+    [
+      {
+        type: "run_completed",
+        runId: "r",
+        ok: true,
+        answer: "",
+        interrupted: false,
+        cancelled: false,
+        costUsd: 0.0421,
+        durationMs: 125_000,
+        sessionId: "0a1b2c3d-4e5f",
+      },
+      125_000,
+    ],
   ]);
 
   it("summarises the progress message in one line", () => {
@@ -117,7 +164,9 @@ describe("the end of a run", () => {
   it("ends the final answer with cost, turns, duration and the session to reply to", () => {
     const parts = renderFinalAnswerParts("**Fixed** the bug.", answerFooterOf(done));
     expect(parts).toHaveLength(1);
-    expect(text(parts[0]!)).toBe("Fixed the bug.\n\n$0.0421 · 1 turn · 2 min 5 s · session 0a1b2c3d — reply to continue");
+    expect(text(parts[0]!)).toBe(
+      "Fixed the bug.\n\n$0.0421 · 1 turn · 2 min 5 s · session 0a1b2c3d — reply to continue",
+    );
 
     const long = renderFinalAnswerParts("word ".repeat(2000), answerFooterOf(done));
     expect(long.length).toBeGreaterThan(2);
@@ -127,7 +176,11 @@ describe("the end of a run", () => {
   });
 
   it("words an error as what happened, what to do, and the incident id", () => {
-    const html = renderRunErrorHtml({ what: "Claude Code exited with <code 1>", hint: "Send the message again", incidentId: "k3x9" });
+    const html = renderRunErrorHtml({
+      what: "Claude Code exited with <code 1>",
+      hint: "Send the message again",
+      incidentId: "k3x9",
+    });
     expect(text(html)).toBe("❌ Claude Code exited with <code 1>. Send the message again. (incident k3x9)");
   });
 });

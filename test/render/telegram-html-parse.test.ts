@@ -10,7 +10,9 @@ function error(html: string): string | undefined {
 
 describe("parseTelegramHtml", () => {
   it("turns tags into entities with UTF-16 offsets and decodes the four named entities and numeric ones", () => {
-    const parsed = parseTelegramHtml('😀 <b>bold <i>both</i></b> &lt;x&gt; &amp; &quot; &#233; <a href="https://e.com/?a=1&amp;b=2">link</a>');
+    const parsed = parseTelegramHtml(
+      '😀 <b>bold <i>both</i></b> &lt;x&gt; &amp; &quot; &#233; <a href="https://e.com/?a=1&amp;b=2">link</a>',
+    );
     expect(parsed).toEqual({
       ok: true,
       text: '😀 bold both <x> & " é link',
@@ -28,14 +30,22 @@ describe("parseTelegramHtml", () => {
       text: "const a = 1;",
       entities: [{ type: "pre", offset: 0, length: 12, language: "ts" }],
     });
-    expect(parseTelegramHtml("<blockquote expandable>q</blockquote> <tg-spoiler>s</tg-spoiler> <span class=\"tg-spoiler\">t</span>")).toMatchObject({
+    expect(
+      parseTelegramHtml(
+        '<blockquote expandable>q</blockquote> <tg-spoiler>s</tg-spoiler> <span class="tg-spoiler">t</span>',
+      ),
+    ).toMatchObject({
       ok: true,
       entities: [{ type: "expandable_blockquote" }, { type: "spoiler" }, { type: "spoiler" }],
     });
   });
 
   it("trims surrounding whitespace like Telegram and keeps entities on their characters", () => {
-    expect(parseTelegramHtml("\n\n  <b> hi</b>  \n")).toEqual({ ok: true, text: "hi", entities: [{ type: "bold", offset: 0, length: 2 }] });
+    expect(parseTelegramHtml("\n\n  <b> hi</b>  \n")).toEqual({
+      ok: true,
+      text: "hi",
+      entities: [{ type: "bold", offset: 0, length: 2 }],
+    });
   });
 
   it("rejects what Telegram rejects, with Telegram's words and byte offsets", () => {

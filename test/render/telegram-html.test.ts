@@ -68,7 +68,9 @@ describe("markdownToTelegramHtml", () => {
   });
 
   it("moves a code block out of a quote (Telegram cannot nest them) and flattens nested quotes", () => {
-    expect(markdownToTelegramHtml("> a\n> > b\n> ```\n> x\n> ```")).toBe("<blockquote>a\n\nb</blockquote>\n\n<pre>x</pre>");
+    expect(markdownToTelegramHtml("> a\n> > b\n> ```\n> x\n> ```")).toBe(
+      "<blockquote>a\n\nb</blockquote>\n\n<pre>x</pre>",
+    );
   });
 });
 
@@ -117,9 +119,53 @@ const markdownPiece = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.constantFrom(
-      "**", "*", "_", "__", "~~", "~", "`", "``", "```", "```py\n", "~~~\n", "\n", "\n\n", "# ", "### ", "- ", "  - ", "1. ",
-      "> ", "> > ", "[", "](", ")", "](https://x.io/a_b?c=1&d=2)", "](src/a.ts)", "![", "<https://x.io>", "|", "| a | b |\n|---|---|\n",
-      "---\n", "===\n", "<", ">", "&", "&amp;", " ", "\\", "!", "word", "😀", "é", "\t", "    ", "<b>", "</i>", "\r\n", "\u0000",
+      "**",
+      "*",
+      "_",
+      "__",
+      "~~",
+      "~",
+      "`",
+      "``",
+      "```",
+      "```py\n",
+      "~~~\n",
+      "\n",
+      "\n\n",
+      "# ",
+      "### ",
+      "- ",
+      "  - ",
+      "1. ",
+      "> ",
+      "> > ",
+      "[",
+      "](",
+      ")",
+      "](https://x.io/a_b?c=1&d=2)",
+      "](src/a.ts)",
+      "![",
+      "<https://x.io>",
+      "|",
+      "| a | b |\n|---|---|\n",
+      "---\n",
+      "===\n",
+      "<",
+      ">",
+      "&",
+      "&amp;",
+      " ",
+      "\\",
+      "!",
+      "word",
+      "😀",
+      "é",
+      "\t",
+      "    ",
+      "<b>",
+      "</i>",
+      "\r\n",
+      "\u0000",
     ),
   },
 );
@@ -141,7 +187,8 @@ function textWithTargets(html: string): string {
     ...(e.type === "pre" && e.language !== undefined ? [{ at: e.offset, text: ` ${e.language} ` }] : []),
   ]);
   let text = parsed.text;
-  for (const insert of inserts.sort((a, b) => b.at - a.at)) text = text.slice(0, insert.at) + insert.text + text.slice(insert.at);
+  for (const insert of inserts.sort((a, b) => b.at - a.at))
+    text = text.slice(0, insert.at) + insert.text + text.slice(insert.at);
   return text;
 }
 
@@ -177,12 +224,17 @@ describe("properties", () => {
 
   it("splitting is lossless for long single blocks too (one huge code block, one huge line)", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 3000 }), fc.integer({ min: 60, max: 700 }), fc.boolean(), (body, limit, asCode) => {
-        const md = asCode ? `\`\`\`sh\n${body.replace(/`/g, "'")}\n\`\`\`` : body;
-        const parts = markdownToTelegramParts(md, limit);
-        for (const part of parts) expect(validateTelegramHtml(part, limit)).toBeUndefined();
-        expect(squeeze(parts.map(textOf).join(""))).toBe(squeeze(textOf(markdownToTelegramHtml(md))));
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 60, max: 700 }),
+        fc.boolean(),
+        (body, limit, asCode) => {
+          const md = asCode ? `\`\`\`sh\n${body.replace(/`/g, "'")}\n\`\`\`` : body;
+          const parts = markdownToTelegramParts(md, limit);
+          for (const part of parts) expect(validateTelegramHtml(part, limit)).toBeUndefined();
+          expect(squeeze(parts.map(textOf).join(""))).toBe(squeeze(textOf(markdownToTelegramHtml(md))));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -10,7 +10,11 @@ import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { SessionManager, type SessionKey, type Submission } from "../../src/sessions/index.js";
-import { createDecisionRegistry, type PendingDecisionView, type PersonPort } from "../../src/sessions/decisions/index.js";
+import {
+  createDecisionRegistry,
+  type PendingDecisionView,
+  type PersonPort,
+} from "../../src/sessions/decisions/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
@@ -22,7 +26,10 @@ type Rig = {
   manager: SessionManager;
   asked: PendingDecisionView[];
   registry: ReturnType<typeof createDecisionRegistry>;
-  submit(prompt: string, extra?: Partial<Submission>): { outcome: ReturnType<SessionManager["submit"]>; done: Promise<RunCompleted>; events: TelecodeEvent[] };
+  submit(
+    prompt: string,
+    extra?: Partial<Submission>,
+  ): { outcome: ReturnType<SessionManager["submit"]>; done: Promise<RunCompleted>; events: TelecodeEvent[] };
   dispose(): Promise<void>;
 };
 
@@ -34,7 +41,10 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function makeRig(replies: FakeReply[], chat: { questionsEnabled: boolean } = { questionsEnabled: true }): Promise<Rig> {
+async function makeRig(
+  replies: FakeReply[],
+  chat: { questionsEnabled: boolean } = { questionsEnabled: true },
+): Promise<Rig> {
   const api = await startFakeAnthropic({ replies });
   const ws = await makeClaudeWorkspace(api.url);
   const dataDir = await mkdtemp(join(tmpdir(), "telecode-state-"));
@@ -45,17 +55,42 @@ async function makeRig(replies: FakeReply[], chat: { questionsEnabled: boolean }
   const registry = createDecisionRegistry();
   const asked: PendingDecisionView[] = [];
   const port: PersonPort = { ask: (d) => asked.push(d), settled: () => undefined, inform: () => undefined };
-  const enginePort = createEnginePort({ engine, config: () => liveConfig, registry, clock: createSystemClock(), personPort: () => port, chatSettings: () => ({ ...chat }) });
-  const manager = new SessionManager({ engine: enginePort, records: storeSessionRecords(store), clock: { now: () => Date.now() } });
+  const enginePort = createEnginePort({
+    engine,
+    config: () => liveConfig,
+    registry,
+    clock: createSystemClock(),
+    personPort: () => port,
+    chatSettings: () => ({ ...chat }),
+  });
+  const manager = new SessionManager({
+    engine: enginePort,
+    records: storeSessionRecords(store),
+    clock: { now: () => Date.now() },
+  });
   return {
-    api, ws, store, manager, asked, registry,
+    api,
+    ws,
+    store,
+    manager,
+    asked,
+    registry,
     submit(prompt, extra = {}) {
       const events: TelecodeEvent[] = [];
       let finish!: (e: RunCompleted) => void;
       const done = new Promise<RunCompleted>((resolve) => (finish = resolve));
       const outcome = manager.submit({
-        key, prompt, cwd: ws.cwd, mode: "default", choice: { kind: "current" },
-        observer: { onEvent: (e) => { events.push(e); if (e.type === "run_completed") finish(e); } },
+        key,
+        prompt,
+        cwd: ws.cwd,
+        mode: "default",
+        choice: { kind: "current" },
+        observer: {
+          onEvent: (e) => {
+            events.push(e);
+            if (e.type === "run_completed") finish(e);
+          },
+        },
         ...extra,
       });
       return { outcome, done, events };
@@ -99,7 +134,10 @@ describe("session manager with the real CLI", () => {
     await expect(rig.manager.cancel(queued.outcome.runId)).resolves.toBe("dequeued");
     await expect(queued.done).resolves.toMatchObject({ ok: false, cancelled: true });
     await rig.api.waitForRequests(1);
-    await vi.waitFor(() => expect(running.events.some((e) => e.type === "tool_started")).toBe(true), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(running.events.some((e) => e.type === "tool_started")).toBe(true), {
+      timeout: 20_000,
+      interval: 20,
+    });
     await expect(rig.manager.cancel(running.outcome.runId)).resolves.toBe("cancelled");
     await expect(running.done).resolves.toMatchObject({ ok: false, cancelled: true });
     expect(rig.store.runs.get(running.outcome.runId)?.state).toBe("cancelled");
@@ -121,7 +159,17 @@ describe("session manager with the real CLI", () => {
 
   it("a chat's changed switches reach its live session at the next message", async () => {
     const ask = reply.tool("AskUserQuestion", {
-      questions: [{ question: "Which colour?", header: "Colour", multiSelect: false, options: [{ label: "Blue", description: "Calm" }, { label: "Green", description: "Fresh" }] }],
+      questions: [
+        {
+          question: "Which colour?",
+          header: "Colour",
+          multiSelect: false,
+          options: [
+            { label: "Blue", description: "Calm" },
+            { label: "Green", description: "Fresh" },
+          ],
+        },
+      ],
     });
     const chat = { questionsEnabled: true };
     rig = await makeRig([ask, reply.text("Asked."), ask, reply.text("Chose myself.")], chat);

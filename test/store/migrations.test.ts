@@ -22,15 +22,23 @@ function thrownBy(fn: () => unknown): unknown {
 /** Writes one row into each table that exists at `version`, the way that version would have. */
 function seed(db: Database.Database, version: number): void {
   if (version >= 1) {
-    db.prepare("INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, updated_at) VALUES (7, 'plan', 'opus', 'high', 'app', 0, 1, 0, 1000)").run();
+    db.prepare(
+      "INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, updated_at) VALUES (7, 'plan', 'opus', 'high', 'app', 0, 1, 0, 1000)",
+    ).run();
     db.prepare("INSERT INTO kv (key, value) VALUES ('offset.telegram', '42')").run();
   }
   if (version >= 2) {
-    db.prepare("INSERT INTO sessions (session_id, chat_id, project, title, created_at, last_used_at, live, current) VALUES ('s1', 7, 'app', NULL, 1000, 2000, 1, 1)").run();
-    db.prepare("INSERT INTO runs (run_id, chat_id, project, session_id, state, started_at) VALUES ('r1', 7, 'app', 's1', 'running', 1500)").run();
+    db.prepare(
+      "INSERT INTO sessions (session_id, chat_id, project, title, created_at, last_used_at, live, current) VALUES ('s1', 7, 'app', NULL, 1000, 2000, 1, 1)",
+    ).run();
+    db.prepare(
+      "INSERT INTO runs (run_id, chat_id, project, session_id, state, started_at) VALUES ('r1', 7, 'app', 's1', 'running', 1500)",
+    ).run();
   }
   if (version >= 3) {
-    db.prepare("INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, state, created_at) VALUES ('d1', 7, 'r1', 'approval', 'req-1', 'pending', 1600)").run();
+    db.prepare(
+      "INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, state, created_at) VALUES ('d1', 7, 'r1', 'approval', 'req-1', 'pending', 1600)",
+    ).run();
     db.prepare("INSERT INTO usage_daily (day, cost_usd, runs) VALUES ('2030-01-01', 0.5, 2)").run();
   }
 }
@@ -81,7 +89,14 @@ describe("migrations", () => {
         expect(store.appliedMigrations).toEqual(MIGRATIONS.filter((m) => m.version > from).map((m) => m.version));
         expect(store.integrityCheck()).toBe("ok");
         if (from >= 1) {
-          expect(store.chats.get(7)).toMatchObject({ mode: "plan", model: "opus", effort: "high", project: "app", preview: false, questions: true });
+          expect(store.chats.get(7)).toMatchObject({
+            mode: "plan",
+            model: "opus",
+            effort: "high",
+            project: "app",
+            preview: false,
+            questions: true,
+          });
           expect(store.offsets.get()).toBe(42);
         }
         if (from >= 2) {
@@ -119,7 +134,14 @@ describe("migrations", () => {
   it("roll a failing migration back completely", () => {
     const dir = tempDir();
     const db = new Database(join(dir, DATABASE_FILE));
-    const broken = [...MIGRATIONS, { version: LATEST_SCHEMA_VERSION + 1, name: "broken", sql: "CREATE TABLE half_done (a INTEGER); SELECT * FROM no_such_table;" }];
+    const broken = [
+      ...MIGRATIONS,
+      {
+        version: LATEST_SCHEMA_VERSION + 1,
+        name: "broken",
+        sql: "CREATE TABLE half_done (a INTEGER); SELECT * FROM no_such_table;",
+      },
+    ];
     expect(() => migrate(db, LATEST_SCHEMA_VERSION + 1, broken)).toThrow(/no_such_table/);
     expect(schemaVersion(db)).toBe(LATEST_SCHEMA_VERSION);
     expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half_done'").get()).toEqual({ n: 0 });
@@ -128,7 +150,10 @@ describe("migrations", () => {
 
   it("report a file that is not a database as store.open_failed", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, DATABASE_FILE), "this is not a database, just text that is long enough to look like a header");
+    writeFileSync(
+      join(dir, DATABASE_FILE),
+      "this is not a database, just text that is long enough to look like a header",
+    );
     const error = thrownBy(() => openStore(dir));
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).code).toBe("store.open_failed");

@@ -26,7 +26,17 @@ function reopen(): Store {
 
 describe("chats", () => {
   it("give defaults for a chat that never changed anything", () => {
-    expect(store.chats.get(5)).toEqual({ chatId: 5, mode: null, model: null, effort: null, project: null, preview: false, questions: true, listenToAll: false, updatedAt: 0 });
+    expect(store.chats.get(5)).toEqual({
+      chatId: 5,
+      mode: null,
+      model: null,
+      effort: null,
+      project: null,
+      preview: false,
+      questions: true,
+      listenToAll: false,
+      updatedAt: 0,
+    });
     expect(store.chats.list()).toEqual([]);
   });
 
@@ -34,7 +44,17 @@ describe("chats", () => {
     store.chats.update(5, { mode: "plan", model: "opus" });
     clock = 2_000;
     store.chats.update(5, { preview: true, effort: "high" });
-    expect(reopen().chats.get(5)).toEqual({ chatId: 5, mode: "plan", model: "opus", effort: "high", project: null, preview: true, questions: true, listenToAll: false, updatedAt: 2_000 });
+    expect(reopen().chats.get(5)).toEqual({
+      chatId: 5,
+      mode: "plan",
+      model: "opus",
+      effort: "high",
+      project: null,
+      preview: true,
+      questions: true,
+      listenToAll: false,
+      updatedAt: 2_000,
+    });
     store.chats.update(5, { model: null, listenToAll: true });
     expect(store.chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true });
     expect(store.chats.list().map((c) => c.chatId)).toEqual([5]);
@@ -56,7 +76,13 @@ describe("sessions", () => {
   it("make the recorded session current for its chat and project only", () => {
     store.sessions.record({ sessionId: "s1", chatId: 1, project: "app", title: "fix the build" });
     store.sessions.record({ sessionId: "other", chatId: 1, project: "web" });
-    expect(store.sessions.current(1, "app")).toMatchObject({ sessionId: "s1", title: "fix the build", current: true, live: false, createdAt: 1_000 });
+    expect(store.sessions.current(1, "app")).toMatchObject({
+      sessionId: "s1",
+      title: "fix the build",
+      current: true,
+      live: false,
+      createdAt: 1_000,
+    });
     expect(store.sessions.current(1, "web")?.sessionId).toBe("other");
     expect(store.sessions.current(2, "app")).toBeNull();
   });
@@ -99,15 +125,33 @@ describe("runs", () => {
   it("start running and finish exactly once", () => {
     const run = store.runs.start({ runId: "r1", chatId: 1, project: "app", promptMessageId: 10 });
     expect(run).toEqual({
-      runId: "r1", chatId: 1, project: "app", sessionId: null, state: "running", promptMessageId: 10, progressMessageId: null,
-      startedAt: 1_000, endedAt: null, costUsd: null, outcome: null, error: null,
+      runId: "r1",
+      chatId: 1,
+      project: "app",
+      sessionId: null,
+      state: "running",
+      promptMessageId: 10,
+      progressMessageId: null,
+      startedAt: 1_000,
+      endedAt: null,
+      costUsd: null,
+      outcome: null,
+      error: null,
     });
     expect(store.runs.setSession("r1", "s1")).toBe(true);
     expect(store.runs.setProgressMessage("r1", 11)).toBe(true);
     clock = 4_000;
     expect(store.runs.finish("r1", { state: "completed", costUsd: 0.25, outcome: "success" })).toBe(true);
     expect(store.runs.finish("r1", { state: "failed", error: "late" })).toBe(false);
-    expect(store.runs.get("r1")).toMatchObject({ state: "completed", sessionId: "s1", progressMessageId: 11, endedAt: 4_000, costUsd: 0.25, outcome: "success", error: null });
+    expect(store.runs.get("r1")).toMatchObject({
+      state: "completed",
+      sessionId: "s1",
+      progressMessageId: 11,
+      endedAt: 4_000,
+      costUsd: 0.25,
+      outcome: "success",
+      error: null,
+    });
   });
 
   it("generate an id when none is given", () => {
@@ -167,11 +211,15 @@ describe("decisions", () => {
 
   it("refuse a second decision for the same request of the same run", () => {
     store.decisions.add({ chatId: 1, runId: "r1", kind: "approval", requestId: "req-1" });
-    expect(() => store.decisions.add({ chatId: 1, runId: "r1", kind: "approval", requestId: "req-1" })).toThrow(/UNIQUE/);
+    expect(() => store.decisions.add({ chatId: 1, runId: "r1", kind: "approval", requestId: "req-1" })).toThrow(
+      /UNIQUE/,
+    );
   });
 
   it("refuse a decision for a run that does not exist", () => {
-    expect(() => store.decisions.add({ chatId: 1, runId: "nope", kind: "question", requestId: "q" })).toThrow(/FOREIGN KEY/);
+    expect(() => store.decisions.add({ chatId: 1, runId: "nope", kind: "question", requestId: "q" })).toThrow(
+      /FOREIGN KEY/,
+    );
   });
 
   it("list pending ones per chat and expire them all after a restart, with their message ids", () => {
@@ -259,7 +307,9 @@ describe("recoverAfterRestart", () => {
 
     clock = 50_000;
     const recovered = reopen().recoverAfterRestart();
-    expect(recovered.interruptedRuns.map((r) => [r.runId, r.progressMessageId, r.sessionId, r.state])).toEqual([["r1", 70, "s1", "interrupted"]]);
+    expect(recovered.interruptedRuns.map((r) => [r.runId, r.progressMessageId, r.sessionId, r.state])).toEqual([
+      ["r1", 70, "s1", "interrupted"],
+    ]);
     expect(recovered.expiredDecisions.map((d) => [d.decisionId, d.messageId])).toEqual([["d1", 71]]);
     expect(recovered.sessionsDetached).toBe(1);
     // The session stays current, so "continue" resumes it.

@@ -58,7 +58,12 @@ describe("CallbackRegistry", () => {
     const t = reg.register({ requestId: "req-1" }, 42);
     reg.attachMessage(t, 7);
     const first = reg.claim(reg.data(t, "allow"), "Alice");
-    expect(first).toEqual({ kind: "claimed", token: t, choice: "allow", entry: { action: { requestId: "req-1" }, chatId: 42, messageId: 7, createdAtMs: 1000 } });
+    expect(first).toEqual({
+      kind: "claimed",
+      token: t,
+      choice: "allow",
+      entry: { action: { requestId: "req-1" }, chatId: 42, messageId: 7, createdAtMs: 1000 },
+    });
     expect(reg.claim(reg.data(t, "deny"), "Bob")).toEqual({ kind: "already", token: t, settledBy: "Alice" });
     expect(reg.size).toBe(0);
   });
@@ -66,7 +71,9 @@ describe("CallbackRegistry", () => {
   it("reads forged, stale and foreign data as such", () => {
     const reg = registry();
     reg.register({ requestId: "req-1" }, 42);
-    expect(reg.claim(encodeCallbackData({ token: newCallbackToken(), choice: "allow" }), "Mallory")).toEqual({ kind: "stale" });
+    expect(reg.claim(encodeCallbackData({ token: newCallbackToken(), choice: "allow" }), "Mallory")).toEqual({
+      kind: "stale",
+    });
     expect(reg.claim(`v0.${"A".repeat(22)}.x`, "Old client")).toEqual({ kind: "stale" });
     expect(reg.claim("approve:req-1", "Mallory")).toEqual({ kind: "malformed" });
     expect(reg.size).toBe(1);
@@ -77,7 +84,11 @@ describe("CallbackRegistry", () => {
     const typed = reg.register({ requestId: "q" }, 1);
     const gone = reg.register({ requestId: "a" }, 2);
     expect(reg.settle(typed, "typed answer")?.action).toEqual({ requestId: "q" });
-    expect(reg.claim(reg.data(typed, "o1"), "Alice")).toEqual({ kind: "already", token: typed, settledBy: "typed answer" });
+    expect(reg.claim(reg.data(typed, "o1"), "Alice")).toEqual({
+      kind: "already",
+      token: typed,
+      settledBy: "typed answer",
+    });
     expect(reg.drop((entry) => entry.chatId === 2).map((e) => e.action)).toEqual([{ requestId: "a" }]);
     expect(reg.claim(reg.data(gone, "allow"), "Alice")).toEqual({ kind: "stale" });
   });

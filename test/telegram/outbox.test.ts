@@ -21,7 +21,8 @@ function recordingLogger(lines: Logged[]): Logger {
     info: () => undefined,
     warn: () => undefined,
     error: () => undefined,
-    event: (name: EventName, fields: LogFields = {}, level: LogLevel = "info") => void lines.push({ name, level, fields }),
+    event: (name: EventName, fields: LogFields = {}, level: LogLevel = "info") =>
+      void lines.push({ name, level, fields }),
     child: () => logger,
     addSecret: () => undefined,
   };
@@ -104,9 +105,14 @@ describe("pacing", () => {
 describe("coalescing and order", () => {
   it("sends only the latest of many pending edits, and answers every caller", async () => {
     const box = outbox();
-    const first = await box.send(ALICE, { html: "<b>Starting…</b>", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    const first = await box.send(ALICE, {
+      html: "<b>Starting…</b>",
+      keyboard: new InlineKeyboard().text("Cancel", "v1.x.c"),
+    });
     if (!first.ok) throw new Error("send failed");
-    const edits = Array.from({ length: 10 }, (_, i) => box.edit(ALICE, first.messageId, { html: `<b>Working</b> · step ${i + 1}` }));
+    const edits = Array.from({ length: 10 }, (_, i) =>
+      box.edit(ALICE, first.messageId, { html: `<b>Working</b> · step ${i + 1}` }),
+    );
     await driveUntilDone(box, clock);
     expect((await Promise.all(edits)).every((d) => d.ok && d.messageId === first.messageId)).toBe(true);
     expect(tg.calls("editMessageText")).toHaveLength(1);
@@ -120,12 +126,22 @@ describe("coalescing and order", () => {
     const box = outbox();
     const progress = await box.send(ALICE, { html: "step 1", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
     if (!progress.ok) throw new Error("send failed");
-    const edit = box.edit(ALICE, progress.messageId, { html: "step 2", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    const edit = box.edit(ALICE, progress.messageId, {
+      html: "step 2",
+      keyboard: new InlineKeyboard().text("Cancel", "v1.x.c"),
+    });
     const buttons = box.editKeyboard(ALICE, progress.messageId, undefined);
-    const approval = box.send(ALICE, html("Allow <code>rm -rf build</code>?"), { replyTo: progress.messageId, mustDeliver: true });
+    const approval = box.send(ALICE, html("Allow <code>rm -rf build</code>?"), {
+      replyTo: progress.messageId,
+      mustDeliver: true,
+    });
     await driveUntilDone(box, clock);
     await Promise.all([edit, buttons, approval]);
-    expect(tg.writeCalls(ALICE).map((c) => `${c.method}@${c.atMs - T0}`)).toEqual(["sendMessage@0", "sendMessage@1000", "editMessageText@2000"]);
+    expect(tg.writeCalls(ALICE).map((c) => `${c.method}@${c.atMs - T0}`)).toEqual([
+      "sendMessage@0",
+      "sendMessage@1000",
+      "editMessageText@2000",
+    ]);
     expect(tg.message(ALICE, progress.messageId)).toMatchObject({ text: "step 2", keyboard: undefined });
     expect(tg.lastBotMessage(ALICE)?.replyToMessageId).toBe(progress.messageId);
   });
@@ -172,7 +188,11 @@ describe("Telegram's errors and faults", () => {
 
   it("retries 5xx and dropped connections with backoff; an ordinary item gives up, a must-deliver one does not", async () => {
     const box = outbox({ maxAttempts: 4 });
-    tg.injectFault("sendMessage", { kind: "error", code: 502, description: "Bad Gateway" }, { chatId: ALICE, times: 2 });
+    tg.injectFault(
+      "sendMessage",
+      { kind: "error", code: 502, description: "Bad Gateway" },
+      { chatId: ALICE, times: 2 },
+    );
     tg.injectFault("sendMessage", { kind: "network" }, { chatId: ALICE });
     const retried = box.send(ALICE, html("eventually"));
     await driveUntilDone(box, clock);
@@ -180,7 +200,11 @@ describe("Telegram's errors and faults", () => {
     // Backoff 500, 1000, 2000 ms (never sooner than the chat's pacing allows).
     expect(timeline("sendMessage", ALICE)).toEqual(["0:502", "1000:502", "2000:0", "4000"]);
 
-    tg.injectFault("sendMessage", { kind: "error", code: 500, description: "Internal Server Error" }, { chatId: BOB, times: 6 });
+    tg.injectFault(
+      "sendMessage",
+      { kind: "error", code: 500, description: "Internal Server Error" },
+      { chatId: BOB, times: 6 },
+    );
     const ordinary = box.send(BOB, html("may be dropped"));
     await driveUntilDone(box, clock);
     expect(await ordinary).toMatchObject({ ok: false, code: "gave_up", errorCode: 500 });
@@ -188,7 +212,15 @@ describe("Telegram's errors and faults", () => {
     await driveUntilDone(box, clock);
     expect(await must).toMatchObject({ ok: true });
     expect(tg.botMessages(BOB).map((m) => m.text)).toEqual(["must arrive"]);
-    expect(timeline("sendMessage", BOB).map((t) => t.split(":")[1] ?? "ok")).toEqual(["500", "500", "500", "500", "500", "500", "ok"]);
+    expect(timeline("sendMessage", BOB).map((t) => t.split(":")[1] ?? "ok")).toEqual([
+      "500",
+      "500",
+      "500",
+      "500",
+      "500",
+      "500",
+      "ok",
+    ]);
     expect(logged.filter((l) => l.name === "outbox.retry" && l.level === "warn").length).toBe(2);
   });
 
@@ -207,7 +239,10 @@ describe("Telegram's errors and faults", () => {
     const sent = await box.send(ALICE, html("step 1"));
     if (!sent.ok) throw new Error("send failed");
     tg.userDeletesMessage(ALICE, sent.messageId);
-    const edit = box.edit(ALICE, sent.messageId, { html: "step 2", keyboard: new InlineKeyboard().text("Cancel", "v1.x.c") });
+    const edit = box.edit(ALICE, sent.messageId, {
+      html: "step 2",
+      keyboard: new InlineKeyboard().text("Cancel", "v1.x.c"),
+    });
     await driveUntilDone(box, clock);
     const result = await edit;
     if (!result.ok) throw new Error("edit failed");
@@ -223,7 +258,11 @@ describe("Telegram's errors and faults", () => {
 
   it("falls back to plain text when Telegram cannot parse the HTML", async () => {
     const box = outbox();
-    tg.injectFault("sendMessage", { kind: "error", code: 400, description: "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 3" });
+    tg.injectFault("sendMessage", {
+      kind: "error",
+      code: 400,
+      description: 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 3',
+    });
     const sent = box.send(ALICE, html("<b>a &lt; b</b>"), { mustDeliver: true });
     await driveUntilDone(box, clock);
     expect(await sent).toMatchObject({ ok: true });
@@ -236,7 +275,12 @@ describe("Telegram's errors and faults", () => {
     tg.blockBot(ALICE);
     const sent = box.send(ALICE, html("answer"), { mustDeliver: true });
     await driveUntilDone(box, clock);
-    expect(await sent).toEqual({ ok: false, code: "rejected", description: "Forbidden: bot was blocked by the user", errorCode: 403 });
+    expect(await sent).toEqual({
+      ok: false,
+      code: "rejected",
+      description: "Forbidden: bot was blocked by the user",
+      errorCode: 403,
+    });
     expect(tg.calls("sendMessage")).toHaveLength(1);
     expect(logged.map((l) => `${l.name}:${l.level}`)).toContain("outbox.undelivered:error");
   });
@@ -247,7 +291,9 @@ describe("what never reaches Telegram", () => {
     const box = outbox();
     expect(() => box.send(ALICE, html("<p>hi</p>"))).toThrow(OutboxError);
     expect(() => box.send(ALICE, html("x".repeat(4097)))).toThrow(/over 4096/);
-    expect(() => box.sendDocument(ALICE, { filename: "a.md", data: new Uint8Array(1), captionHtml: "x".repeat(1025) })).toThrow(/over 1024/);
+    expect(() =>
+      box.sendDocument(ALICE, { filename: "a.md", data: new Uint8Array(1), captionHtml: "x".repeat(1025) }),
+    ).toThrow(/over 1024/);
     expect(tg.calls()).toHaveLength(0);
   });
 
@@ -266,7 +312,11 @@ describe("what never reaches Telegram", () => {
 describe("documents, commands, deletes", () => {
   it("sends a long answer as a .md document, sets commands, deletes a message", async () => {
     const box = outbox();
-    const doc = box.sendDocument(ALICE, { filename: "answer.md", data: Buffer.from("# Long answer\n"), captionHtml: "<b>Full answer</b>" });
+    const doc = box.sendDocument(ALICE, {
+      filename: "answer.md",
+      data: Buffer.from("# Long answer\n"),
+      captionHtml: "<b>Full answer</b>",
+    });
     const commands = box.setCommands([{ command: "new", description: "Start a fresh session" }]);
     const sent = box.send(ALICE, html("temporary"));
     await driveUntilDone(box, clock);
@@ -277,7 +327,10 @@ describe("documents, commands, deletes", () => {
     const deleted = box.delete(ALICE, s.messageId);
     const missing = box.delete(ALICE, 999);
     await driveUntilDone(box, clock);
-    expect([await deleted, await missing]).toEqual([{ ok: true, messageId: s.messageId }, { ok: true, messageId: 999 }]);
+    expect([await deleted, await missing]).toEqual([
+      { ok: true, messageId: s.messageId },
+      { ok: true, messageId: 999 },
+    ]);
     expect(tg.message(ALICE, s.messageId)).toBeUndefined();
   });
 });

@@ -15,8 +15,25 @@ describe("ProgressView", () => {
   it("prints plain lines without cursor codes when not a TTY, and leaves the answer to stdout", () => {
     const out = new Sink();
     const view = new ProgressView({ out, live: false, now: () => 0 });
-    view.show({ type: "tool_started", toolUseId: "t1", name: "Bash", kind: "command", title: "npm test", input: {}, parentToolUseId: null });
-    view.show({ type: "run_completed", runId: "r", ok: true, answer: "The answer.", interrupted: false, cancelled: false, costUsd: 0, durationMs: 1 });
+    view.show({
+      type: "tool_started",
+      toolUseId: "t1",
+      name: "Bash",
+      kind: "command",
+      title: "npm test",
+      input: {},
+      parentToolUseId: null,
+    });
+    view.show({
+      type: "run_completed",
+      runId: "r",
+      ok: true,
+      answer: "The answer.",
+      interrupted: false,
+      cancelled: false,
+      costUsd: 0,
+      durationMs: 1,
+    });
     expect(out.text).toContain("npm test");
     expect(out.text).not.toContain("\x1b[");
     expect(out.text).not.toContain("The answer.");
@@ -26,7 +43,15 @@ describe("ProgressView", () => {
     const out = new Sink();
     let now = 0;
     const view = new ProgressView({ out, live: true, now: () => now });
-    view.show({ type: "tool_started", toolUseId: "t1", name: "Bash", kind: "command", title: "npm test", input: {}, parentToolUseId: null });
+    view.show({
+      type: "tool_started",
+      toolUseId: "t1",
+      name: "Bash",
+      kind: "command",
+      title: "npm test",
+      input: {},
+      parentToolUseId: null,
+    });
     view.show({ type: "note", kind: "api_retry", text: "API error 529 (overloaded) — retrying in 1 s, attempt 1/10" });
     now = 12_000;
     view.refresh();

@@ -36,14 +36,41 @@ describe("decodeLine on the recorded fixtures", () => {
     for (const name of names) {
       for (const line of stdoutLines(name)) {
         const m = decodeOk(line);
-        const sub = m.type === "system" ? m.subtype : m.type === "control_request" ? m.request.subtype : m.type === "control_response" ? m.response.subtype : "";
+        const sub =
+          m.type === "system"
+            ? m.subtype
+            : m.type === "control_request"
+              ? m.request.subtype
+              : m.type === "control_response"
+                ? m.response.subtype
+                : "";
         seen.add(`${m.type}/${sub}`);
       }
     }
-    for (const key of ["system/init", "system/status", "system/api_retry", "system/compact_boundary", "system/hook_started", "system/hook_response",
-      "system/task_started", "system/task_progress", "system/task_updated", "system/task_notification", "system/thinking_tokens",
-      "system/background_tasks_changed", "assistant/", "user/", "result/", "rate_limit_event/", "stream_event/",
-      "control_request/can_use_tool", "control_request/hook_callback", "control_response/success", "control_response/error", "control_cancel_request/"]) {
+    for (const key of [
+      "system/init",
+      "system/status",
+      "system/api_retry",
+      "system/compact_boundary",
+      "system/hook_started",
+      "system/hook_response",
+      "system/task_started",
+      "system/task_progress",
+      "system/task_updated",
+      "system/task_notification",
+      "system/thinking_tokens",
+      "system/background_tasks_changed",
+      "assistant/",
+      "user/",
+      "result/",
+      "rate_limit_event/",
+      "stream_event/",
+      "control_request/can_use_tool",
+      "control_request/hook_callback",
+      "control_response/success",
+      "control_response/error",
+      "control_cancel_request/",
+    ]) {
       expect(seen, key).toContain(key);
     }
   });
@@ -51,24 +78,41 @@ describe("decodeLine on the recorded fixtures", () => {
 
 describe("decodeLine", () => {
   it("keeps unknown fields and the parsed values", () => {
-    const m = decodeOk('{"type":"result","subtype":"success","is_error":false,"session_id":"s","future_field":{"x":1}}');
+    const m = decodeOk(
+      '{"type":"result","subtype":"success","is_error":false,"session_id":"s","future_field":{"x":1}}',
+    );
     expect(m).toMatchObject({ type: "result", future_field: { x: 1 } });
   });
 
   it("accepts any other system subtype as a generic system message", () => {
-    expect(decodeOk('{"type":"system","subtype":"notification","key":"k","text":"hi"}')).toMatchObject({ subtype: "notification" });
+    expect(decodeOk('{"type":"system","subtype":"notification","key":"k","text":"hi"}')).toMatchObject({
+      subtype: "notification",
+    });
   });
 
   it("accepts the SDK's auxiliary types", () => {
-    for (const type of ["tool_progress", "tool_use_summary", "auth_status", "prompt_suggestion", "conversation_reset", "keep_alive", "active_goal"]) {
+    for (const type of [
+      "tool_progress",
+      "tool_use_summary",
+      "auth_status",
+      "prompt_suggestion",
+      "conversation_reset",
+      "keep_alive",
+      "active_goal",
+    ]) {
       expect(decodeOk(JSON.stringify({ type }))).toEqual({ type });
     }
   });
 
   it("accepts user content as a string or blocks, and normalises a missing parent to null", () => {
-    expect(decodeOk('{"type":"user","message":{"role":"user","content":"hi"}}')).toMatchObject({ parent_tool_use_id: null });
-    expect(decodeOk('{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]},"parent_tool_use_id":"p"}'))
-      .toMatchObject({ parent_tool_use_id: "p" });
+    expect(decodeOk('{"type":"user","message":{"role":"user","content":"hi"}}')).toMatchObject({
+      parent_tool_use_id: null,
+    });
+    expect(
+      decodeOk(
+        '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]},"parent_tool_use_id":"p"}',
+      ),
+    ).toMatchObject({ parent_tool_use_id: "p" });
   });
 
   it("reports non-JSON, non-objects, unknown types and malformed required fields", () => {
@@ -79,13 +123,17 @@ describe("decodeLine", () => {
     expect(reasonOf('{"type":"no_such_type"}')).toBe('unknown message type "no_such_type"');
     expect(reasonOf('{"type":"result","subtype":"success","is_error":"no","session_id":"s"}')).toMatch(/is_error/);
     expect(reasonOf('{"type":"assistant","message":{"content":"text"}}')).toMatch(/list of blocks/);
-    expect(reasonOf('{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":"ls"}]}}')).toMatch(/input/);
+    expect(
+      reasonOf('{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"Bash","input":"ls"}]}}'),
+    ).toMatch(/input/);
     expect(reasonOf('{"type":"assistant","message":{"content":[{"type":"text"}]}}')).toMatch(/text block/);
     expect(reasonOf('{"type":"user","message":{"content":[{"type":"tool_result"}]}}')).toMatch(/tool_use_id/);
     expect(reasonOf('{"type":"system"}')).toMatch(/subtype/);
     expect(reasonOf('{"type":"system","subtype":"init"}')).toMatch(/session_id/);
     expect(reasonOf('{"type":"system","subtype":"api_retry","attempt":"1"}')).toMatch(/api_retry/);
-    expect(reasonOf('{"type":"control_request","request_id":"r","request":{"subtype":"can_use_tool","input":{}}}')).toMatch(/tool_name/);
+    expect(
+      reasonOf('{"type":"control_request","request_id":"r","request":{"subtype":"can_use_tool","input":{}}}'),
+    ).toMatch(/tool_name/);
     expect(reasonOf('{"type":"control_request","request":{"subtype":"interrupt"}}')).toMatch(/request_id/);
     expect(reasonOf('{"type":"control_response","response":{"subtype":"maybe","request_id":"r"}}')).toMatch(/subtype/);
     expect(reasonOf('{"type":"control_cancel_request"}')).toMatch(/request_id/);
@@ -107,31 +155,89 @@ describe("decodeLine", () => {
   });
 
   it("never throws on arbitrary strings", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (line) => {
-      decodeLine(line);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (line) => {
+        decodeLine(line);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("never throws on arbitrary JSON, nor on arbitrary values under a known type", () => {
-    const types = fc.constantFrom("system", "assistant", "user", "result", "stream_event", "rate_limit_event", "control_request",
-      "control_response", "control_cancel_request", "keep_alive", "other");
-    const subtypes = fc.constantFrom("init", "status", "api_retry", "compact_boundary", "task_started", "can_use_tool", "hook_callback", "success", "error", "x");
-    const shaped = fc.record({
-      type: types,
-      subtype: fc.oneof(subtypes, fc.jsonValue()),
-      message: fc.oneof(fc.jsonValue(), fc.record({ content: fc.oneof(fc.string(), fc.array(fc.oneof(fc.jsonValue(), fc.record({ type: fc.constantFrom("text", "tool_use", "tool_result", "thinking"), text: fc.jsonValue(), id: fc.jsonValue(), name: fc.jsonValue(), input: fc.jsonValue(), tool_use_id: fc.jsonValue(), content: fc.jsonValue() })))) })),
-      request: fc.oneof(fc.jsonValue(), fc.record({ subtype: subtypes, tool_name: fc.jsonValue(), input: fc.jsonValue() })),
-      response: fc.oneof(fc.jsonValue(), fc.record({ subtype: subtypes, request_id: fc.jsonValue(), error: fc.jsonValue(), response: fc.jsonValue() })),
-      request_id: fc.jsonValue(),
-      session_id: fc.jsonValue(),
-      is_error: fc.jsonValue(),
-      event: fc.jsonValue(),
-      rate_limit_info: fc.jsonValue(),
-      parent_tool_use_id: fc.jsonValue(),
-    }, { requiredKeys: ["type"] });
-    fc.assert(fc.property(fc.oneof(fc.jsonValue(), shaped), (value) => {
-      const decoded = decodeLine(JSON.stringify(value) ?? "null");
-      expect(typeof decoded).toBe("object");
-    }), { numRuns: 2000 });
+    const types = fc.constantFrom(
+      "system",
+      "assistant",
+      "user",
+      "result",
+      "stream_event",
+      "rate_limit_event",
+      "control_request",
+      "control_response",
+      "control_cancel_request",
+      "keep_alive",
+      "other",
+    );
+    const subtypes = fc.constantFrom(
+      "init",
+      "status",
+      "api_retry",
+      "compact_boundary",
+      "task_started",
+      "can_use_tool",
+      "hook_callback",
+      "success",
+      "error",
+      "x",
+    );
+    const shaped = fc.record(
+      {
+        type: types,
+        subtype: fc.oneof(subtypes, fc.jsonValue()),
+        message: fc.oneof(
+          fc.jsonValue(),
+          fc.record({
+            content: fc.oneof(
+              fc.string(),
+              fc.array(
+                fc.oneof(
+                  fc.jsonValue(),
+                  fc.record({
+                    type: fc.constantFrom("text", "tool_use", "tool_result", "thinking"),
+                    text: fc.jsonValue(),
+                    id: fc.jsonValue(),
+                    name: fc.jsonValue(),
+                    input: fc.jsonValue(),
+                    tool_use_id: fc.jsonValue(),
+                    content: fc.jsonValue(),
+                  }),
+                ),
+              ),
+            ),
+          }),
+        ),
+        request: fc.oneof(
+          fc.jsonValue(),
+          fc.record({ subtype: subtypes, tool_name: fc.jsonValue(), input: fc.jsonValue() }),
+        ),
+        response: fc.oneof(
+          fc.jsonValue(),
+          fc.record({ subtype: subtypes, request_id: fc.jsonValue(), error: fc.jsonValue(), response: fc.jsonValue() }),
+        ),
+        request_id: fc.jsonValue(),
+        session_id: fc.jsonValue(),
+        is_error: fc.jsonValue(),
+        event: fc.jsonValue(),
+        rate_limit_info: fc.jsonValue(),
+        parent_tool_use_id: fc.jsonValue(),
+      },
+      { requiredKeys: ["type"] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), shaped), (value) => {
+        const decoded = decodeLine(JSON.stringify(value) ?? "null");
+        expect(typeof decoded).toBe("object");
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

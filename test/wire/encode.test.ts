@@ -17,14 +17,25 @@ function parseLine(line: string): unknown {
 
 describe("encoders (shapes from PROTOCOL.md)", () => {
   it("user message with text", () => {
-    expect(encodeUserMessage("text")).toBe('{"type":"user","message":{"role":"user","content":"text"},"parent_tool_use_id":null,"session_id":""}\n');
+    expect(encodeUserMessage("text")).toBe(
+      '{"type":"user","message":{"role":"user","content":"text"},"parent_tool_use_id":null,"session_id":""}\n',
+    );
   });
 
   it("user message with content blocks, and a text holding newlines stays one line", () => {
-    const line = encodeUserMessage([{ type: "text", text: "a\nb" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" } }]);
+    const line = encodeUserMessage([
+      { type: "text", text: "a\nb" },
+      { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" } },
+    ]);
     expect(parseLine(line)).toEqual({
       type: "user",
-      message: { role: "user", content: [{ type: "text", text: "a\nb" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" } }] },
+      message: {
+        role: "user",
+        content: [
+          { type: "text", text: "a\nb" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "AA==" } },
+        ],
+      },
       parent_tool_use_id: null,
       session_id: "",
     });
@@ -38,15 +49,28 @@ describe("encoders (shapes from PROTOCOL.md)", () => {
 
   it("allow with updatedPermissions (setMode acceptEdits)", () => {
     const perms = [{ type: "setMode", mode: "acceptEdits", destination: "session" }];
-    expect(parseLine(encodePermissionAnswer("r", { behavior: "allow", updatedInput: { plan: "p" }, updatedPermissions: perms }))).toEqual({
+    expect(
+      parseLine(
+        encodePermissionAnswer("r", { behavior: "allow", updatedInput: { plan: "p" }, updatedPermissions: perms }),
+      ),
+    ).toEqual({
       type: "control_response",
-      response: { subtype: "success", request_id: "r", response: { behavior: "allow", updatedInput: { plan: "p" }, updatedPermissions: perms } },
+      response: {
+        subtype: "success",
+        request_id: "r",
+        response: { behavior: "allow", updatedInput: { plan: "p" }, updatedPermissions: perms },
+      },
     });
   });
 
   it("AskUserQuestion answers travel inside updatedInput", () => {
-    const input = { questions: [{ question: "Colour?", options: [{ label: "Green" }] }], answers: { "Colour?": "Green" } };
-    expect(parseLine(encodePermissionAnswer("r", { behavior: "allow", updatedInput: input }))).toMatchObject({ response: { response: { updatedInput: input } } });
+    const input = {
+      questions: [{ question: "Colour?", options: [{ label: "Green" }] }],
+      answers: { "Colour?": "Green" },
+    };
+    expect(parseLine(encodePermissionAnswer("r", { behavior: "allow", updatedInput: input }))).toMatchObject({
+      response: { response: { updatedInput: input } },
+    });
   });
 
   it("deny with a message", () => {
@@ -56,10 +80,19 @@ describe("encoders (shapes from PROTOCOL.md)", () => {
   });
 
   it("hook output, empty and with a decision", () => {
-    expect(encodeHookOutput("h", {})).toBe('{"type":"control_response","response":{"subtype":"success","request_id":"h","response":{}}}\n');
-    const output = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "why" } };
-    expect(parseLine(encodeHookOutput("h", output))).toEqual({ type: "control_response", response: { subtype: "success", request_id: "h", response: output } });
-    expect(parseLine(encodeControlSuccess("s", { still_queued: [] }))).toMatchObject({ response: { response: { still_queued: [] } } });
+    expect(encodeHookOutput("h", {})).toBe(
+      '{"type":"control_response","response":{"subtype":"success","request_id":"h","response":{}}}\n',
+    );
+    const output = {
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "why" },
+    };
+    expect(parseLine(encodeHookOutput("h", output))).toEqual({
+      type: "control_response",
+      response: { subtype: "success", request_id: "h", response: output },
+    });
+    expect(parseLine(encodeControlSuccess("s", { still_queued: [] }))).toMatchObject({
+      response: { response: { still_queued: [] } },
+    });
   });
 
   it("error response with unsupported_request", () => {
@@ -72,12 +105,24 @@ describe("encoders (shapes from PROTOCOL.md)", () => {
     expect(encodeControlRequest("init_1", { subtype: "initialize", hooks: null })).toBe(
       '{"type":"control_request","request_id":"init_1","request":{"subtype":"initialize","hooks":null}}\n',
     );
-    expect(parseLine(encodeControlRequest("i2", { subtype: "initialize", hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] } }))).toEqual({
+    expect(
+      parseLine(
+        encodeControlRequest("i2", {
+          subtype: "initialize",
+          hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] },
+        }),
+      ),
+    ).toEqual({
       type: "control_request",
       request_id: "i2",
-      request: { subtype: "initialize", hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] } },
+      request: {
+        subtype: "initialize",
+        hooks: { PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }] },
+      },
     });
-    expect(encodeControlRequest("a", { subtype: "interrupt" })).toBe('{"type":"control_request","request_id":"a","request":{"subtype":"interrupt"}}\n');
+    expect(encodeControlRequest("a", { subtype: "interrupt" })).toBe(
+      '{"type":"control_request","request_id":"a","request":{"subtype":"interrupt"}}\n',
+    );
     expect(encodeControlRequest("b", { subtype: "set_permission_mode", mode: "plan" })).toBe(
       '{"type":"control_request","request_id":"b","request":{"subtype":"set_permission_mode","mode":"plan"}}\n',
     );

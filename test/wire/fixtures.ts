@@ -19,5 +19,8 @@ export function readStdoutFixture(name: string): Buffer {
 }
 
 export function stdoutLines(name: string): string[] {
-  return readStdoutFixture(name).toString("utf8").split("\n").filter((line) => line !== "");
+  return readStdoutFixture(name)
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line !== "");
 }

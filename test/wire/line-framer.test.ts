@@ -68,7 +68,10 @@ describe("LineFramer", () => {
 
   it("drops an over-long line, reports it once with its size and head, and resumes after it", () => {
     const long = "x".repeat(100);
-    const { lines, dropped } = frame([Buffer.from(`short\n${long.slice(0, 30)}`), Buffer.from(long.slice(30)), Buffer.from("\nnext\n")], 50);
+    const { lines, dropped } = frame(
+      [Buffer.from(`short\n${long.slice(0, 30)}`), Buffer.from(long.slice(30)), Buffer.from("\nnext\n")],
+      50,
+    );
     expect(lines).toEqual(["short", "next"]);
     expect(dropped).toEqual([{ bytes: 100, maxLineBytes: 50, head: long.slice(0, 100) }]);
   });
@@ -89,7 +92,11 @@ describe("LineFramer", () => {
       expect(framer.bufferedBytes).toBe(0);
     }
     let reported = 0;
-    const counting = new LineFramer({ onLine: () => undefined, onOversizedLine: (r) => (reported = r.bytes), maxLineBytes: 1024 });
+    const counting = new LineFramer({
+      onLine: () => undefined,
+      onOversizedLine: (r) => (reported = r.bytes),
+      maxLineBytes: 1024,
+    });
     for (let i = 0; i < 200; i++) counting.push(chunk);
     counting.push(Buffer.from("\n"));
     expect(reported).toBe(200 * 64 * 1024);
@@ -102,21 +109,30 @@ describe("LineFramer", () => {
   it("gives the same lines under any chunking of the same bytes", () => {
     const lineText = fc.string({ unit: "binary", maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, ""));
     const separator = fc.constantFrom("\n", "\r\n", "\n\n", "\n\r\n");
-    const streamArb = fc
-      .array(fc.tuple(lineText, separator), { maxLength: 12 })
-      .chain((parts) => fc.tuple(fc.constant(parts), fc.boolean(), fc.string({ maxLength: 10 }).map((s) => s.replace(/[\r\n]/g, ""))));
+    const streamArb = fc.array(fc.tuple(lineText, separator), { maxLength: 12 }).chain((parts) =>
+      fc.tuple(
+        fc.constant(parts),
+        fc.boolean(),
+        fc.string({ maxLength: 10 }).map((s) => s.replace(/[\r\n]/g, "")),
+      ),
+    );
     fc.assert(
-      fc.property(streamArb, fc.array(fc.nat(), { maxLength: 30 }), fc.integer({ min: 1, max: 60 }), ([parts, hasTail, tail], cuts, maxLineBytes) => {
-        const text = parts.map(([line, sep]) => line + sep).join("") + (hasTail ? tail : "");
-        const bytes = Buffer.from(text, "utf8");
-        const expected = referenceLines(bytes, maxLineBytes);
-        const whole = frame([bytes], maxLineBytes);
-        const chunked = frame(cut(bytes, cuts), maxLineBytes);
-        expect(whole.lines).toEqual(expected.lines);
-        expect(whole.dropped.map((d) => d.bytes)).toEqual(expected.droppedSizes);
-        expect(chunked.lines).toEqual(whole.lines);
-        expect(chunked.dropped).toEqual(whole.dropped);
-      }),
+      fc.property(
+        streamArb,
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 60 }),
+        ([parts, hasTail, tail], cuts, maxLineBytes) => {
+          const text = parts.map(([line, sep]) => line + sep).join("") + (hasTail ? tail : "");
+          const bytes = Buffer.from(text, "utf8");
+          const expected = referenceLines(bytes, maxLineBytes);
+          const whole = frame([bytes], maxLineBytes);
+          const chunked = frame(cut(bytes, cuts), maxLineBytes);
+          expect(whole.lines).toEqual(expected.lines);
+          expect(whole.dropped.map((d) => d.bytes)).toEqual(expected.droppedSizes);
+          expect(chunked.lines).toEqual(whole.lines);
+          expect(chunked.dropped).toEqual(whole.dropped);
+        },
+      ),
       { numRuns: 500 },
     );
   });

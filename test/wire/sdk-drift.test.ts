@@ -6,7 +6,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { decodeLine, isDecodeProblem } from "../../src/wire/index.js";
 
-const sdk = readFileSync(fileURLToPath(new URL("../../node_modules/@anthropic-ai/claude-agent-sdk/sdk.d.ts", import.meta.url)), "utf8");
+const sdk = readFileSync(
+  fileURLToPath(new URL("../../node_modules/@anthropic-ai/claude-agent-sdk/sdk.d.ts", import.meta.url)),
+  "utf8",
+);
 
 /** Names in a `type X = A | B | coreTypes.C;` union. */
 function unionMembers(name: string): string[] {
@@ -57,19 +60,38 @@ function sampleLine(type: string, subtype: string | undefined): string {
 }
 
 describe("decoder against the Agent SDK's stdout message list", () => {
-  const names = unionMembers("StdoutMessage").flatMap((name) => (name === "SDKMessage" ? unionMembers("SDKMessage") : [name]));
+  const names = unionMembers("StdoutMessage").flatMap((name) =>
+    name === "SDKMessage" ? unionMembers("SDKMessage") : [name],
+  );
   const kinds = names.flatMap((name) => literalsOf(name).map((literal) => ({ name, ...literal })));
 
   it("finds the SDK's message list", () => {
     expect(kinds.length).toBeGreaterThan(40);
-    expect(kinds.map((k) => k.type)).toEqual(expect.arrayContaining(["assistant", "user", "result", "system", "stream_event", "rate_limit_event", "control_request", "control_response", "control_cancel_request"]));
+    expect(kinds.map((k) => k.type)).toEqual(
+      expect.arrayContaining([
+        "assistant",
+        "user",
+        "result",
+        "system",
+        "stream_event",
+        "rate_limit_event",
+        "control_request",
+        "control_response",
+        "control_cancel_request",
+      ]),
+    );
   });
 
   it("decodes every type and subtype without a problem", () => {
     const failures: string[] = [];
     for (const kind of kinds) {
       for (const subtype of kind.subtypes.length > 0 ? kind.subtypes : [undefined]) {
-        const decoded = decodeLine(sampleLine(kind.type, kind.type === "control_request" || kind.type === "control_response" ? undefined : subtype));
+        const decoded = decodeLine(
+          sampleLine(
+            kind.type,
+            kind.type === "control_request" || kind.type === "control_response" ? undefined : subtype,
+          ),
+        );
         if (isDecodeProblem(decoded)) failures.push(`${kind.name} ${kind.type}/${subtype ?? ""}: ${decoded.reason}`);
       }
     }

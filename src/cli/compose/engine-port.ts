@@ -5,7 +5,12 @@ import type { ClaudeEngine, SessionSpec } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
 import type { EnginePort, LiveSession, OpenRequest, SessionKey } from "../../sessions/index.js";
-import { createDecisionDriver, type DecisionClock, type DecisionRegistry, type PersonPort } from "../../sessions/decisions/index.js";
+import {
+  createDecisionDriver,
+  type DecisionClock,
+  type DecisionRegistry,
+  type PersonPort,
+} from "../../sessions/decisions/index.js";
 
 export type EnginePortDeps = {
   engine: ClaudeEngine;
@@ -23,7 +28,10 @@ export type EnginePortDeps = {
 export const sessionKeyName = (key: SessionKey): string => `${key.chatId}/${key.project}`;
 
 /** Engine options derived from config: the same for every session. */
-export function specFromConfig(config: Config, request: Pick<OpenRequest, "cwd" | "mode" | "model" | "effort" | "resume" | "continueLatest">): SessionSpec {
+export function specFromConfig(
+  config: Config,
+  request: Pick<OpenRequest, "cwd" | "mode" | "model" | "effort" | "resume" | "continueLatest">,
+): SessionSpec {
   const { claude, limits } = config;
   const model = request.model ?? claude.model ?? undefined;
   const effort = request.effort ?? claude.effort ?? undefined;

@@ -4,11 +4,26 @@
 import { randomBytes } from "node:crypto";
 import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../../domain/events.js";
 import {
-  initialPolicyState, noLongerPendingMessage, stepPolicy, type AnswerVerdict, type DecisionSettings, type PendingDecision, type PolicyEffect, type PolicyInput,
-  type PolicyState, type RunInfo,
+  initialPolicyState,
+  noLongerPendingMessage,
+  stepPolicy,
+  type AnswerVerdict,
+  type DecisionSettings,
+  type PendingDecision,
+  type PolicyEffect,
+  type PolicyInput,
+  type PolicyState,
+  type RunInfo,
 } from "../../policy/index.js";
 import type { PermissionAnswer } from "../../wire/types.js";
-import type { DecisionClock, DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort, TimerHandle } from "./ports.js";
+import type {
+  DecisionClock,
+  DecisionSessionControls,
+  OwnHookHandler,
+  PendingDecisionView,
+  PersonPort,
+  TimerHandle,
+} from "./ports.js";
 import type { DecisionRegistry } from "./registry.js";
 
 /** What decide() resolves to: the engine's ApprovalDecision (the answer plus who decided). */
@@ -32,7 +47,11 @@ export type DecisionDriverOptions = {
 export type DecisionDriver = {
   observe(event: TelecodeEvent): void;
   decide(request: ApprovalRequest, ctx: { signal: AbortSignal; run: RunInfo | undefined }): Promise<DriverDecision>;
-  hookCallback(callbackId: string, input: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  hookCallback(
+    callbackId: string,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>>;
   /** The re-arm point: resolves only after a needed set_permission_mode plan was acked (or failed). */
   beforeTurnFinished(ctx: { session: DecisionSessionControls; turn: TurnFinished }): Promise<void>;
   /** Call before writing a follow-up message: re-arms plan mode if it is still needed. */
@@ -92,12 +111,19 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           if (!p) break;
           const view = viewOf(p, e.prompt);
           if (registry.pendingFor(sessionKey).some((v) => v.decisionId === e.decisionId)) registry.update(view);
-          else registry.open(view, (answer) => run({ type: "answer", decisionId: e.decisionId, answer, nowMs: clock.now() }).verdict ?? "no_longer_pending");
+          else
+            registry.open(
+              view,
+              (answer) =>
+                run({ type: "answer", decisionId: e.decisionId, answer, nowMs: clock.now() }).verdict ??
+                "no_longer_pending",
+            );
           portCalls.push(() => callPort("ask", () => port.ask(view)));
           break;
         }
         case "settle": {
-          const expired = e.outcome.reason === "withdrawn" || e.outcome.reason === "session_end" || e.outcome.reason === "timeout";
+          const expired =
+            e.outcome.reason === "withdrawn" || e.outcome.reason === "session_end" || e.outcome.reason === "timeout";
           registry.close(e.decisionId, expired ? "expired" : "answered");
           portCalls.push(() => callPort("settled", () => port.settled(e.decisionId, e.outcome)));
           break;
@@ -111,10 +137,13 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
         case "startTimer": {
           timers.get(e.decisionId)?.cancel();
           const id = e.decisionId;
-          timers.set(id, clock.setTimer(e.delayMs, () => {
-            timers.delete(id);
-            run({ type: "timeout", decisionId: id });
-          }));
+          timers.set(
+            id,
+            clock.setTimer(e.delayMs, () => {
+              timers.delete(id);
+              run({ type: "timeout", decisionId: id });
+            }),
+          );
           break;
         }
         case "cancelTimer":
@@ -151,7 +180,8 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
     },
     decide(request, ctx) {
       // Withdrawn before we saw it: nobody reads an answer, and the person need not be asked.
-      if (ctx.signal.aborted) return Promise.resolve({ behavior: "deny", message: noLongerPendingMessage, by: "withdrawn" });
+      if (ctx.signal.aborted)
+        return Promise.resolve({ behavior: "deny", message: noLongerPendingMessage, by: "withdrawn" });
       let decisionId = newId();
       // Ids must not collide with an open decision (a custom generator could repeat itself).
       while (resolvers.has(decisionId) || state.pending.has(decisionId)) decisionId = `${newId()}-${resolvers.size}`;

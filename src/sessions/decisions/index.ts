@@ -6,4 +6,12 @@ export { createDecisionRegistry } from "./registry.js";
 export type { DecisionRegistry, DeliverAnswer } from "./registry.js";
 export { createLinePersonPort } from "./line-person-port.js";
 export type { LinePersonPort, LinePersonPortOptions, LineSubmitResult } from "./line-person-port.js";
-export type { DecisionAnswers, DecisionClock, DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort, TimerHandle } from "./ports.js";
+export type {
+  DecisionAnswers,
+  DecisionClock,
+  DecisionSessionControls,
+  OwnHookHandler,
+  PendingDecisionView,
+  PersonPort,
+  TimerHandle,
+} from "./ports.js";

@@ -58,7 +58,10 @@ export function createLinePersonPort(options: LinePersonPortOptions): LinePerson
     submitLine(line) {
       const view = [...open.values()].find((v) => v.awaitingText) ?? [...open.values()][0];
       if (!view) return { kind: "no_pending" };
-      const answer = view.awaitingText && line.trim() !== "" ? { kind: "text" as const, text: line.trim(), ...by } : answerFromTypedLine(view.prompt, line, options.by);
+      const answer =
+        view.awaitingText && line.trim() !== ""
+          ? { kind: "text" as const, text: line.trim(), ...by }
+          : answerFromTypedLine(view.prompt, line, options.by);
       if (!answer) {
         show(view);
         return { kind: "reprompted" };

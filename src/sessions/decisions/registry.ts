@@ -1,7 +1,15 @@
 // The one place front ends deliver answers, across all sessions: routes an answer to the
 // driver that owns the decision, and tells late taps "already answered" / "no longer pending".
 // One instance per process, created by the composition root (no module state).
-import { closeDecision, emptyPendingBook, openDecision, verdictFor, type AnswerVerdict, type ClosedHow, type PersonAnswer } from "../../policy/index.js";
+import {
+  closeDecision,
+  emptyPendingBook,
+  openDecision,
+  verdictFor,
+  type AnswerVerdict,
+  type ClosedHow,
+  type PersonAnswer,
+} from "../../policy/index.js";
 import type { DecisionAnswers, PendingDecisionView } from "./ports.js";
 
 export type DeliverAnswer = (answer: PersonAnswer) => AnswerVerdict;

@@ -63,8 +63,17 @@ export function startRun(core: BridgeCore, request: RunRequest): RunView {
   let choice: SessionChoice = request.choice ?? { kind: "current" };
   if (core.freshNext.delete(keyName(key)) && choice.kind === "current") choice = { kind: "new" };
   const mode = request.mode ?? settings.mode;
-  const start = { mode, ...(settings.model === undefined ? {} : { model: settings.model }), ...(settings.effort === undefined ? {} : { effort: settings.effort }) };
-  const view = new RunView(core.viewDeps, { chatId: request.chatId, key, promptMessageId: request.promptMessageId, start });
+  const start = {
+    mode,
+    ...(settings.model === undefined ? {} : { model: settings.model }),
+    ...(settings.effort === undefined ? {} : { effort: settings.effort }),
+  };
+  const view = new RunView(core.viewDeps, {
+    chatId: request.chatId,
+    key,
+    promptMessageId: request.promptMessageId,
+    start,
+  });
   const outcome = core.sessions().submit({
     key,
     prompt: request.prompt,
@@ -75,7 +84,13 @@ export function startRun(core: BridgeCore, request: RunRequest): RunView {
     choice,
     observer: view,
   });
-  core.logger.event("telegram.run_submitted", { chatId: request.chatId, project: key.project, state: outcome.state, choice: choice.kind, ...(outcome.state === "refused" ? {} : { runId: outcome.runId }) });
+  core.logger.event("telegram.run_submitted", {
+    chatId: request.chatId,
+    project: key.project,
+    state: outcome.state,
+    choice: choice.kind,
+    ...(outcome.state === "refused" ? {} : { runId: outcome.runId }),
+  });
   view.begin(outcome);
   return view;
 }

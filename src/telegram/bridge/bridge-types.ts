@@ -31,7 +31,9 @@ export type TelegramBridgeOptions = {
   decisionKey: (key: SessionKey) => string;
   clock?: BridgeClock;
   /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
-  outbox?: Partial<Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">>;
+  outbox?: Partial<
+    Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">
+  >;
   /** Least time between two renders of a progress message (default 1000 ms). */
   progressIntervalMs?: number;
   /** While nothing happens: the elapsed time is refreshed this often (default 10 s), typing shown after 4 s. */
@@ -63,7 +65,13 @@ export type IncomingText = {
 
 /** What a button does; kept server-side behind the callback token. */
 export type BridgeAction =
-  | { kind: "decision"; decisionId: string; chatId: number; promptKind: "approval" | "plan" | "question"; choices: { id: string; label: string }[] }
+  | {
+      kind: "decision";
+      decisionId: string;
+      chatId: number;
+      promptKind: "approval" | "plan" | "question";
+      choices: { id: string; label: string }[];
+    }
   | { kind: "cancel"; runId: string }
   | { kind: "mode"; modes: readonly PermissionMode[] }
   | { kind: "project"; names: readonly string[] };

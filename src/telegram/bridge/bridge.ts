@@ -51,7 +51,10 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
   const initial = options.config();
   const token = initial.telegram.botToken;
   if (token === null || initial.telegram.allowedUserIds.length === 0) {
-    throw new BridgeError("telegram.not_configured", "The Telegram bridge needs telegram.bot_token and a non-empty telegram.allowed_user_ids; run `telecode init` or edit the config.");
+    throw new BridgeError(
+      "telegram.not_configured",
+      "The Telegram bridge needs telegram.bot_token and a non-empty telegram.allowed_user_ids; run `telecode init` or edit the config.",
+    );
   }
   const { store, logger } = options;
   const clock = options.clock ?? systemClock();
@@ -70,7 +73,15 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
   let runner: RunnerHandle | undefined;
   // Built below, over the ports that need `core`; nothing calls this before that.
   const requireSessions = (): SessionManager => sessions;
-  const people = new TelegramPeople({ outbox, store, logger, answers: options.answers, callbacks, book, sessions: requireSessions });
+  const people = new TelegramPeople({
+    outbox,
+    store,
+    logger,
+    answers: options.answers,
+    callbacks,
+    book,
+    sessions: requireSessions,
+  });
   const core: BridgeCore = {
     config: options.config,
     store,
@@ -83,7 +94,13 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
     book,
     access: createAccess({ config: options.config, logger, outbox }),
     viewDeps: {
-      outbox, clock, logger, store, callbacks, book, cliModes,
+      outbox,
+      clock,
+      logger,
+      store,
+      callbacks,
+      book,
+      cliModes,
       isStopping: () => stopping,
       progressIntervalMs: options.progressIntervalMs ?? 1000,
       heartbeatMs: options.heartbeatMs ?? 10_000,
@@ -116,13 +133,22 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
       core.access.refuse("tap", message?.chat.id, message?.chat.type, from.id);
       return;
     }
-    handleTap(core, { queryId: query.id, chatId: message?.chat.id, messageId: message?.message_id, from, data: query.data });
+    handleTap(core, {
+      queryId: query.id,
+      chatId: message?.chat.id,
+      messageId: message?.message_id,
+      from,
+      data: query.data,
+    });
   });
-  bot.catch((error) => logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "telegram.handler_failed"));
+  bot.catch((error) =>
+    logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "telegram.handler_failed"),
+  );
 
   return {
     async start() {
-      if (runner !== undefined) throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
+      if (runner !== undefined)
+        throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
       await bot.init();
       logger.event("telegram.started", { bot: bot.botInfo.username });
       recoverAfterRestart(core);
@@ -148,7 +174,8 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
       await runner?.stop();
       await requireSessions().shutdown(drainMs);
       const deadline = clock.now() + (stopOptions.flushTimeoutMs ?? 15_000);
-      while (outbox.pending() > 0 && clock.now() < deadline) await new Promise<void>((resolve) => clock.setTimer(FLUSH_POLL_MS, resolve));
+      while (outbox.pending() > 0 && clock.now() < deadline)
+        await new Promise<void>((resolve) => clock.setTimer(FLUSH_POLL_MS, resolve));
       if (outbox.pending() > 0) logger.event("telegram.unflushed", { pending: outbox.pending() }, "warn");
       outbox.stop();
       logger.event("telegram.stopped", { stats: outbox.stats() });
@@ -174,7 +201,12 @@ function onMessage(core: BridgeCore, message: Message): void {
   }
   const text = message.text;
   if (text === undefined) {
-    if (chatKind === "private") void core.outbox.send(message.chat.id, { html: "I can only read text messages; send the task as text." }, { replyTo: message.message_id });
+    if (chatKind === "private")
+      void core.outbox.send(
+        message.chat.id,
+        { html: "I can only read text messages; send the task as text." },
+        { replyTo: message.message_id },
+      );
     return;
   }
   const username = core.botUsername().toLowerCase();
@@ -186,8 +218,18 @@ function onMessage(core: BridgeCore, message: Message): void {
     dateS: message.date,
     from: { id: from.id, name: displayNameOf(from) },
     text,
-    mentionsBot: (message.entities ?? []).some((e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username),
-    ...(reply === undefined ? {} : { replyTo: { messageId: reply.message_id, fromBot: reply.from?.username?.toLowerCase() === username, text: reply.text ?? reply.caption ?? "" } }),
+    mentionsBot: (message.entities ?? []).some(
+      (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
+    ),
+    ...(reply === undefined
+      ? {}
+      : {
+          replyTo: {
+            messageId: reply.message_id,
+            fromBot: reply.from?.username?.toLowerCase() === username,
+            text: reply.text ?? reply.caption ?? "",
+          },
+        }),
   };
   handleText(core, incoming);
 }

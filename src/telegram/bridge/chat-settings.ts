@@ -36,7 +36,11 @@ export function findProject(config: Config, name: string): ProjectConfig | undef
 }
 
 /** The chat's switches the decision driver reads on top of the config's (previews, questions). */
-export function chatDecisionSettings(config: Config, store: Store, chatId: number): { previewChanges: boolean; questionsEnabled: boolean } {
+export function chatDecisionSettings(
+  config: Config,
+  store: Store,
+  chatId: number,
+): { previewChanges: boolean; questionsEnabled: boolean } {
   const settings = chatSettings(config, store, chatId);
   return { previewChanges: settings.preview, questionsEnabled: settings.questions };
 }

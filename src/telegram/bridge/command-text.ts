@@ -4,8 +4,21 @@
 import { editDistance, type PermissionMode } from "../../domain/index.js";
 
 export type CommandName =
-  | "start" | "help" | "new" | "cancel" | "status" | "planmode" | "mode" | "model" | "effort"
-  | "project" | "continue" | "preview" | "usage" | "restart" | "listen";
+  | "start"
+  | "help"
+  | "new"
+  | "cancel"
+  | "status"
+  | "planmode"
+  | "mode"
+  | "model"
+  | "effort"
+  | "project"
+  | "continue"
+  | "preview"
+  | "usage"
+  | "restart"
+  | "listen";
 
 /** Registered with setMyCommands, in menu order; also what /help lists. */
 export const COMMANDS: readonly { command: CommandName; description: string }[] = [
@@ -38,9 +51,17 @@ export type SlashWord = { name: string; args: string; forOtherBot: boolean };
 export function readSlashWord(text: string, botUsername: string): SlashWord | undefined {
   const match = /^\/([A-Za-z0-9_.-]{1,64})(?:@([A-Za-z0-9_]{3,64}))?(?=\s|$)/.exec(text.trimStart());
   if (match === null) return undefined;
-  const rest = text.trimStart().slice(match[0].length).replace(/^[ \t]*\n?/, "").trim();
+  const rest = text
+    .trimStart()
+    .slice(match[0].length)
+    .replace(/^[ \t]*\n?/, "")
+    .trim();
   const target = match[2];
-  return { name: match[1]!.toLowerCase(), args: rest, forOtherBot: target !== undefined && target.toLowerCase() !== botUsername.toLowerCase() };
+  return {
+    name: match[1]!.toLowerCase(),
+    args: rest,
+    forOtherBot: target !== undefined && target.toLowerCase() !== botUsername.toLowerCase(),
+  };
 }
 
 const MODE_WORDS: Readonly<Record<string, PermissionMode>> = {
@@ -67,7 +88,11 @@ export type Directives = { project?: string; mode?: PermissionMode; prompt: stri
  * Reads a leading run of `/project` and `/mode` words on the first line. Undefined when the
  * first word is neither (it is then a command or an unknown word).
  */
-export function readDirectives(text: string, projectNames: readonly string[], botUsername: string): Directives | undefined {
+export function readDirectives(
+  text: string,
+  projectNames: readonly string[],
+  botUsername: string,
+): Directives | undefined {
   const [firstLine = "", ...otherLines] = text.trimStart().split("\n");
   const words = firstLine.trim().split(/\s+/);
   const found: Directives = { prompt: "" };

@@ -10,7 +10,14 @@ import type { DecisionState, Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
-import { choiceCode, choiceFromCode, keyboardOf, renderInfoParts, renderPromptParts, renderSettledHtml } from "./prompt-html.js";
+import {
+  choiceCode,
+  choiceFromCode,
+  keyboardOf,
+  renderInfoParts,
+  renderPromptParts,
+  renderSettledHtml,
+} from "./prompt-html.js";
 import type { RunBook, RunRef } from "./run-book.js";
 
 type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;
@@ -67,12 +74,18 @@ export class TelegramPeople {
 
   /** A tap on a decision button: answered at once (the caller shows the toast), work follows. */
   tap(action: DecisionAction, code: string, by: string): TapReply {
-    const choiceId = choiceFromCode(code, action.choices.map((c) => c.id));
+    const choiceId = choiceFromCode(
+      code,
+      action.choices.map((c) => c.id),
+    );
     if (choiceId === undefined) return { toast: "No longer pending", removeButtons: true };
     const answer: PersonAnswer = { kind: "choice", choiceId, by };
     switch (this.#d.answers.answer(action.decisionId, answer)) {
       case "accepted":
-        return { toast: toastFor(choiceId, action.choices.find((c) => c.id === choiceId)?.label), removeButtons: false };
+        return {
+          toast: toastFor(choiceId, action.choices.find((c) => c.id === choiceId)?.label),
+          removeButtons: false,
+        };
       case "already_answered":
         return { toast: "Already answered", removeButtons: false };
       case "no_longer_pending":
@@ -88,19 +101,40 @@ export class TelegramPeople {
       // Same decision, new prompt (next question, a toggle, "type an answer"): edit it in place.
       existing.action.choices = choices;
       existing.lastHtml = parts.at(-1) ?? existing.lastHtml;
-      const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#d.callbacks.data(existing.token, choiceCode(c.id, i)));
-      void existing.message.then((id) => id === undefined || existing.settled ? undefined : this.#d.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }));
+      const keyboard = keyboardOf(view.prompt.choices, (c, i) =>
+        this.#d.callbacks.data(existing.token, choiceCode(c.id, i)),
+      );
+      void existing.message.then((id) =>
+        id === undefined || existing.settled
+          ? undefined
+          : this.#d.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }),
+      );
       return;
     }
-    const action: DecisionAction = { kind: "decision", decisionId: view.decisionId, chatId: key.chatId, promptKind: view.prompt.kind, choices };
+    const action: DecisionAction = {
+      kind: "decision",
+      decisionId: view.decisionId,
+      chatId: key.chatId,
+      promptKind: view.prompt.kind,
+      choices,
+    };
     const token = this.#d.callbacks.register(action, key.chatId);
     const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#d.callbacks.data(token, choiceCode(c.id, i)));
     const live = this.#d.book.live(key);
     const runId = live?.runId ?? this.#d.sessions().runningRun(key);
     this.#record(() => {
-      if (runId !== undefined) this.#d.store.decisions.add({ decisionId: view.decisionId, chatId: key.chatId, runId, kind: view.prompt.kind, requestId: view.requestId });
+      if (runId !== undefined)
+        this.#d.store.decisions.add({
+          decisionId: view.decisionId,
+          chatId: key.chatId,
+          runId,
+          kind: view.prompt.kind,
+          requestId: view.requestId,
+        });
     });
-    const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) => this.#sendParts(key.chatId, parts, replyTo, keyboard, true));
+    const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) =>
+      this.#sendParts(key.chatId, parts, replyTo, keyboard, true),
+    );
     const shown: Shown = { chatId: key.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
     this.#shown.set(view.decisionId, shown);
     void message.then((id) => {
@@ -109,7 +143,13 @@ export class TelegramPeople {
       this.#byMessage.set(`${key.chatId}:${id}`, view.decisionId);
       this.#record(() => this.#d.store.decisions.setMessage(view.decisionId, id));
     });
-    this.#d.logger.event("telegram.decision_shown", { chatId: key.chatId, runId, decisionId: view.decisionId, kind: view.prompt.kind, tool: view.toolName });
+    this.#d.logger.event("telegram.decision_shown", {
+      chatId: key.chatId,
+      runId,
+      decisionId: view.decisionId,
+      kind: view.prompt.kind,
+      tool: view.toolName,
+    });
   }
 
   #settled(decisionId: string, outcome: DecisionOutcome): void {
@@ -126,16 +166,30 @@ export class TelegramPeople {
       this.#byMessage.delete(`${shown.chatId}:${id}`);
       return this.#d.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
     });
-    this.#d.logger.event("telegram.decision_settled", { chatId: shown.chatId, decisionId, decision: outcome.decision, reason: outcome.reason });
+    this.#d.logger.event("telegram.decision_settled", {
+      chatId: shown.chatId,
+      decisionId,
+      decision: outcome.decision,
+      reason: outcome.reason,
+    });
   }
 
   /** Sends the parts in order; the last carries the buttons. Resolves with the last part's id. */
-  async #sendParts(chatId: number, parts: readonly string[], replyTo: number | undefined, keyboard: BridgeKeyboard, mustDeliver: boolean): Promise<number | undefined> {
+  async #sendParts(
+    chatId: number,
+    parts: readonly string[],
+    replyTo: number | undefined,
+    keyboard: BridgeKeyboard,
+    mustDeliver: boolean,
+  ): Promise<number | undefined> {
     let last: number | undefined;
     const sends = parts.map((html, index) => {
       const isLast = index === parts.length - 1;
       const content = isLast && keyboard !== undefined ? { html, keyboard } : { html };
-      return this.#d.outbox.send(chatId, content, { mustDeliver, ...(index === 0 && replyTo !== undefined ? { replyTo } : {}) });
+      return this.#d.outbox.send(chatId, content, {
+        mustDeliver,
+        ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
+      });
     });
     for (const delivery of await Promise.all(sends)) last = delivery.ok ? delivery.messageId : undefined;
     return last;

@@ -2,9 +2,22 @@
 // the limit, room left for the outcome line), its choices as inline buttons whose callback
 // data names the choice, and the settled form. Pure: no Bot API calls.
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
-import { diffLineText, outcomeText, type DecisionOutcome, type DecisionPrompt, type InfoMessage, type PromptChoice, type PromptSection } from "../../policy/index.js";
+import {
+  diffLineText,
+  outcomeText,
+  type DecisionOutcome,
+  type DecisionPrompt,
+  type InfoMessage,
+  type PromptChoice,
+  type PromptSection,
+} from "../../policy/index.js";
 import { excerpt } from "../../domain/index.js";
-import { escapeTelegramHtml, markdownToTelegramHtml, splitTelegramHtml, TELEGRAM_TEXT_LIMIT } from "../../render/index.js";
+import {
+  escapeTelegramHtml,
+  markdownToTelegramHtml,
+  splitTelegramHtml,
+  TELEGRAM_TEXT_LIMIT,
+} from "../../render/index.js";
 
 /** Room kept in the part with the buttons for the outcome line added when it is settled. */
 const OUTCOME_ROOM = 400;
@@ -14,7 +27,10 @@ const KIND_ICONS: Readonly<Record<DecisionPrompt["kind"], string>> = { approval:
 
 /** The prompt as messages: every part but the last is plain; the last carries the buttons. */
 export function renderPromptParts(prompt: DecisionPrompt, options: { awaitingText?: boolean } = {}): string[] {
-  const blocks = [`<b>${KIND_ICONS[prompt.kind]} ${escapeTelegramHtml(prompt.title)}</b>`, ...prompt.sections.map(sectionHtml)];
+  const blocks = [
+    `<b>${KIND_ICONS[prompt.kind]} ${escapeTelegramHtml(prompt.title)}</b>`,
+    ...prompt.sections.map(sectionHtml),
+  ];
   if (prompt.caption) blocks.push(`<i>${escapeTelegramHtml(prompt.caption)}</i>`);
   if (!options.awaitingText) blocks.push(`<i>${escapeTelegramHtml(prompt.textReplyHint)}</i>`);
   return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT - OUTCOME_ROOM);
@@ -47,7 +63,10 @@ export function choiceFromCode(code: string, choiceIds: readonly string[]): stri
 }
 
 /** Short labels share a row (Allow · Deny); long ones get a row each. */
-export function keyboardOf(choices: readonly PromptChoice[], dataFor: (choice: PromptChoice, index: number) => string): InlineKeyboardMarkup {
+export function keyboardOf(
+  choices: readonly PromptChoice[],
+  dataFor: (choice: PromptChoice, index: number) => string,
+): InlineKeyboardMarkup {
   const rows: InlineKeyboardButton[][] = [];
   let row: InlineKeyboardButton[] = [];
   let rowChars = 0;
@@ -73,20 +92,29 @@ export function keyboardOf(choices: readonly PromptChoice[], dataFor: (choice: P
 
 /** One button per row: for lists of options (modes, projects). */
 export function columnKeyboard(buttons: readonly { label: string; data: string }[]): InlineKeyboardMarkup {
-  return { inline_keyboard: buttons.map((b) => [{ text: b.label.slice(0, BUTTON_LABEL_CHARS), callback_data: b.data }]) };
+  return {
+    inline_keyboard: buttons.map((b) => [{ text: b.label.slice(0, BUTTON_LABEL_CHARS), callback_data: b.data }]),
+  };
 }
 
 function labelOf(choice: PromptChoice): string {
   // Telegram refuses a button without text.
   const label = choice.label.trim() || choice.id.trim() || "•";
-  const marked = choice.tone === "allow" && /^(Allow|Approve)/.test(label) ? `✅ ${label}` : choice.tone === "deny" && label === "Deny" ? `❌ ${label}` : label;
+  const marked =
+    choice.tone === "allow" && /^(Allow|Approve)/.test(label)
+      ? `✅ ${label}`
+      : choice.tone === "deny" && label === "Deny"
+        ? `❌ ${label}`
+        : label;
   return excerpt(marked, BUTTON_LABEL_CHARS);
 }
 
 function sectionHtml(section: PromptSection): string {
   switch (section.kind) {
     case "text":
-      return section.label ? `<b>${escapeTelegramHtml(section.label)}:</b> ${escapeTelegramHtml(section.text)}` : escapeTelegramHtml(section.text);
+      return section.label
+        ? `<b>${escapeTelegramHtml(section.label)}:</b> ${escapeTelegramHtml(section.text)}`
+        : escapeTelegramHtml(section.text);
     case "code":
       return `${section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n` : ""}<pre>${escapeTelegramHtml(section.text)}</pre>`;
     case "diff":
@@ -96,7 +124,9 @@ function sectionHtml(section: PromptSection): string {
       return section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n${body}` : body;
     }
     case "fields":
-      return section.fields.map((f) => `<b>${escapeTelegramHtml(f.name)}:</b> ${escapeTelegramHtml(f.value)}`).join("\n");
+      return section.fields
+        .map((f) => `<b>${escapeTelegramHtml(f.name)}:</b> ${escapeTelegramHtml(f.value)}`)
+        .join("\n");
   }
 }
 

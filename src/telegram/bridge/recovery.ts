@@ -7,7 +7,8 @@ import { interruptedHtml, resumeKeyboard, runIdFromResumeToken } from "./resume-
 import type { IncomingTap } from "./taps.js";
 
 /** What the model reads when a person continues an interrupted run. */
-export const RESUME_PROMPT = "Telecode was restarted while you were working on my last request, so that work was interrupted. Check where it stopped and continue.";
+export const RESUME_PROMPT =
+  "Telecode was restarted while you were working on my last request, so that work was interrupted. Check where it stopped and continue.";
 
 const RESTARTED_DECISION_NOTE = "⏹ Telecode restarted, so this request is no longer pending. Reply to continue.";
 
@@ -24,25 +25,48 @@ export function recoverAfterRestart(core: BridgeCore): { interrupted: RunRecord[
     core.logger.error({ err: error }, "telegram.recovery_failed");
   }
   for (const run of interrupted) {
-    core.logger.event("telegram.run_interrupted", { chatId: run.chatId, runId: run.runId, sessionId: run.sessionId, progressMessageId: run.progressMessageId });
+    core.logger.event("telegram.run_interrupted", {
+      chatId: run.chatId,
+      runId: run.runId,
+      sessionId: run.sessionId,
+      progressMessageId: run.progressMessageId,
+    });
     const keyboard = resumeKeyboard(run.runId);
     const html = interruptedHtml(undefined);
     const message = keyboard === undefined ? { html } : { html, keyboard };
     // A run cut off before its progress message existed still gets a notice with Continue.
-    if (run.progressMessageId === null) void core.outbox.send(run.chatId, message, { mustDeliver: true, ...(run.promptMessageId === null ? {} : { replyTo: run.promptMessageId }) });
+    if (run.progressMessageId === null)
+      void core.outbox.send(run.chatId, message, {
+        mustDeliver: true,
+        ...(run.promptMessageId === null ? {} : { replyTo: run.promptMessageId }),
+      });
     else void core.outbox.edit(run.chatId, run.progressMessageId, message, { mustDeliver: true });
   }
   for (const decision of expired) {
-    core.logger.event("telegram.decision_expired", { chatId: decision.chatId, decisionId: decision.decisionId, runId: decision.runId });
+    core.logger.event("telegram.decision_expired", {
+      chatId: decision.chatId,
+      decisionId: decision.decisionId,
+      runId: decision.runId,
+    });
     if (decision.messageId === null) continue;
     void core.outbox.editKeyboard(decision.chatId, decision.messageId, undefined);
-    void core.outbox.send(decision.chatId, { html: RESTARTED_DECISION_NOTE }, { replyTo: decision.messageId, silent: true });
+    void core.outbox.send(
+      decision.chatId,
+      { html: RESTARTED_DECISION_NOTE },
+      { replyTo: decision.messageId, silent: true },
+    );
   }
   return { interrupted, expired };
 }
 
 /** Continue on an interrupted run's message: resumes its session once. */
-export function resumeTap(core: BridgeCore, tap: IncomingTap, token: string, toast: (text: string) => void, takeDown: () => void): void {
+export function resumeTap(
+  core: BridgeCore,
+  tap: IncomingTap,
+  token: string,
+  toast: (text: string) => void,
+  takeDown: () => void,
+): void {
   const runId = runIdFromResumeToken(token);
   const run = lookup(core, runId);
   if (run === null || run.chatId !== tap.chatId || run.state !== "interrupted") {

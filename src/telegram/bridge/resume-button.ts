@@ -13,7 +13,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function resumeKeyboard(runId: string): InlineKeyboardMarkup | undefined {
   if (!UUID.test(runId)) return undefined;
   const token = Buffer.from(runId.replaceAll("-", ""), "hex").toString("base64url");
-  return { inline_keyboard: [[{ text: "▶️ Continue", callback_data: encodeCallbackData({ token, choice: RESUME_CHOICE }) }]] };
+  return {
+    inline_keyboard: [[{ text: "▶️ Continue", callback_data: encodeCallbackData({ token, choice: RESUME_CHOICE }) }]],
+  };
 }
 
 /** The run id a Continue button's token names. */

@@ -4,9 +4,25 @@
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
 import { randomBytes } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { excerpt, reduceProgress, startProgress, tickProgress, type ClockFormatter, type ProgressState, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
+import {
+  excerpt,
+  reduceProgress,
+  startProgress,
+  tickProgress,
+  type ClockFormatter,
+  type ProgressState,
+  type RunCompleted,
+  type TelecodeEvent,
+} from "../../domain/index.js";
 import type { Logger } from "../../log/index.js";
-import { answerFooterOf, escapeTelegramHtml as esc, renderFinalAnswerParts, renderProgressHtml, renderProgressSummaryHtml, renderRunErrorHtml } from "../../render/index.js";
+import {
+  answerFooterOf,
+  escapeTelegramHtml as esc,
+  renderFinalAnswerParts,
+  renderProgressHtml,
+  renderProgressSummaryHtml,
+  renderRunErrorHtml,
+} from "../../render/index.js";
 import type { RunObserver, SessionKey, SubmitOutcome } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
@@ -100,7 +116,10 @@ export class RunView implements RunObserver {
     if (outcome.state === "queued") {
       this.#queued = true;
       const html = "⏳ Queued — will run after the current task.";
-      this.#progress = this.#sendTracked({ html, keyboard: this.#cancelKeyboard() }, { ...this.#replyToPrompt(), silent: true });
+      this.#progress = this.#sendTracked(
+        { html, keyboard: this.#cancelKeyboard() },
+        { ...this.#replyToPrompt(), silent: true },
+      );
       return;
     }
     this.#goLive();
@@ -136,23 +155,39 @@ export class RunView implements RunObserver {
       const html = renderProgressHtml(this.#state, this.#renderOptions(this.#d.clock.now()));
       this.#lastHtml = html;
       this.#lastEditAtMs = this.#d.clock.now();
-      this.#progress = this.#sendTracked({ html, keyboard: this.#cancelKeyboard() }, { ...this.#replyToPrompt(), silent: true });
+      this.#progress = this.#sendTracked(
+        { html, keyboard: this.#cancelKeyboard() },
+        { ...this.#replyToPrompt(), silent: true },
+      );
     }
     this.#scheduleHeartbeat();
   }
 
-  #sendTracked(content: { html: string; keyboard?: InlineKeyboardMarkup | undefined }, options: { replyTo?: number; silent?: boolean }): Promise<number | undefined> {
-    return this.#d.outbox.send(this.chatId, content.keyboard === undefined ? { html: content.html } : { html: content.html, keyboard: content.keyboard }, options).then((delivery) => {
-      if (!delivery.ok) {
-        this.#d.logger.event("telegram.progress_unsent", { chatId: this.chatId, runId: this.runId, code: delivery.code }, "warn");
-        return undefined;
-      }
-      this.#progressId = delivery.messageId;
-      this.#d.book.attachMessage(this, delivery.messageId);
-      this.#recordProgressMessage();
-      if (this.#live && !this.#finished) this.#markDirty();
-      return delivery.messageId;
-    });
+  #sendTracked(
+    content: { html: string; keyboard?: InlineKeyboardMarkup | undefined },
+    options: { replyTo?: number; silent?: boolean },
+  ): Promise<number | undefined> {
+    return this.#d.outbox
+      .send(
+        this.chatId,
+        content.keyboard === undefined ? { html: content.html } : { html: content.html, keyboard: content.keyboard },
+        options,
+      )
+      .then((delivery) => {
+        if (!delivery.ok) {
+          this.#d.logger.event(
+            "telegram.progress_unsent",
+            { chatId: this.chatId, runId: this.runId, code: delivery.code },
+            "warn",
+          );
+          return undefined;
+        }
+        this.#progressId = delivery.messageId;
+        this.#d.book.attachMessage(this, delivery.messageId);
+        this.#recordProgressMessage();
+        if (this.#live && !this.#finished) this.#markDirty();
+        return delivery.messageId;
+      });
   }
 
   /** The run's row exists only once the session layer started it; retried until it is there. */
@@ -198,7 +233,11 @@ export class RunView implements RunObserver {
       const now = this.#d.clock.now();
       const quietMs = now - this.#lastEditAtMs;
       if (quietMs >= this.#d.heartbeatMs) this.#markDirty();
-      else if (quietMs >= typingAfterMs && now - this.#lastTypingAtMs >= typingAfterMs && (this.#state.phase === "working" || this.#state.phase === "starting")) {
+      else if (
+        quietMs >= typingAfterMs &&
+        now - this.#lastTypingAtMs >= typingAfterMs &&
+        (this.#state.phase === "working" || this.#state.phase === "starting")
+      ) {
         this.#lastTypingAtMs = now;
         this.#d.outbox.typing(this.chatId);
       }
@@ -219,7 +258,12 @@ export class RunView implements RunObserver {
     this.#d.book.finished(this);
     this.#state = reduceProgress(this.#state, event, now);
     const log = { chatId: this.chatId, runId: event.runId, sessionId: event.sessionId };
-    this.#d.logger.event("telegram.run_finished", { ...log, ok: event.ok, cancelled: event.cancelled, interrupted: event.interrupted });
+    this.#d.logger.event("telegram.run_finished", {
+      ...log,
+      ok: event.ok,
+      cancelled: event.cancelled,
+      interrupted: event.interrupted,
+    });
     if (event.ok) this.#sendAnswer(event);
     else if (!event.cancelled && !event.interrupted && !unstarted) this.#sendError(event);
     const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
@@ -227,7 +271,12 @@ export class RunView implements RunObserver {
     const html = resume !== undefined ? interruptedHtml(summary) : summary;
     void this.#progress.then((id) => {
       if (id === undefined) return;
-      return this.#d.outbox.edit(this.chatId, this.#progressId ?? id, resume === undefined ? { html } : { html, keyboard: resume }, { mustDeliver: interrupted });
+      return this.#d.outbox.edit(
+        this.chatId,
+        this.#progressId ?? id,
+        resume === undefined ? { html } : { html, keyboard: resume },
+        { mustDeliver: interrupted },
+      );
     });
   }
 
@@ -239,21 +288,41 @@ export class RunView implements RunObserver {
       const quote = index === 0 && (this.#queued || this.chatId < 0);
       const options = { mustDeliver: true, ...(quote ? this.#replyToPrompt() : {}) };
       void this.#d.outbox.send(this.chatId, { html }, options).then((delivery) => {
-        if (delivery.ok && session !== undefined) this.#d.book.rememberAnswer(this.chatId, delivery.messageId, { sessionId: session, project: this.key.project });
+        if (delivery.ok && session !== undefined)
+          this.#d.book.rememberAnswer(this.chatId, delivery.messageId, {
+            sessionId: session,
+            project: this.key.project,
+          });
       });
     });
     if (event.answer.length > DOCUMENT_ANSWER_CHARS) {
-      void this.#d.outbox.sendDocument(this.chatId, { filename: "answer.md", data: Buffer.from(event.answer, "utf8"), captionHtml: "The whole answer as Markdown." }, { mustDeliver: true, silent: true });
+      void this.#d.outbox.sendDocument(
+        this.chatId,
+        {
+          filename: "answer.md",
+          data: Buffer.from(event.answer, "utf8"),
+          captionHtml: "The whole answer as Markdown.",
+        },
+        { mustDeliver: true, silent: true },
+      );
     }
   }
 
   #sendError(event: RunCompleted): void {
     const incidentId = randomBytes(3).toString("hex");
     const error = event.error ?? "The run failed without saying why.";
-    this.#d.logger.event("telegram.run_failed", { chatId: this.chatId, runId: event.runId, sessionId: event.sessionId, incidentId, error }, "error");
+    this.#d.logger.event(
+      "telegram.run_failed",
+      { chatId: this.chatId, runId: event.runId, sessionId: event.sessionId, incidentId, error },
+      "error",
+    );
     const [what, ...rest] = error.split(/(?<=[.!?])\s+/);
     const hint = rest.join(" ").trim() || "Send the message again, or /new to start a fresh session.";
-    void this.#d.outbox.send(this.chatId, { html: renderRunErrorHtml({ what: excerpt(what ?? error, 300), hint: excerpt(hint, 300), incidentId }) }, { mustDeliver: true });
+    void this.#d.outbox.send(
+      this.chatId,
+      { html: renderRunErrorHtml({ what: excerpt(what ?? error, 300), hint: excerpt(hint, 300), incidentId }) },
+      { mustDeliver: true },
+    );
   }
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {
@@ -262,7 +331,9 @@ export class RunView implements RunObserver {
 
   #cancelKeyboard(): InlineKeyboardMarkup | undefined {
     if (this.#cancelToken === undefined) return undefined;
-    return { inline_keyboard: [[{ text: "⏹ Cancel", callback_data: this.#d.callbacks.data(this.#cancelToken, "cancel") }]] };
+    return {
+      inline_keyboard: [[{ text: "⏹ Cancel", callback_data: this.#d.callbacks.data(this.#cancelToken, "cancel") }]],
+    };
   }
 
   #replyToPrompt(): { replyTo?: number } {

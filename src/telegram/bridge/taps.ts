@@ -21,7 +21,8 @@ export type IncomingTap = {
 export function handleTap(core: BridgeCore, tap: IncomingTap): void {
   const toast = (text: string): void => void core.outbox.answerCallback(tap.queryId, { text });
   const takeDown = (): void => {
-    if (tap.chatId !== undefined && tap.messageId !== undefined) void core.outbox.editKeyboard(tap.chatId, tap.messageId, undefined);
+    if (tap.chatId !== undefined && tap.messageId !== undefined)
+      void core.outbox.editKeyboard(tap.chatId, tap.messageId, undefined);
   };
   core.logger.event("telegram.tap", { chatId: tap.chatId, messageId: tap.messageId, userId: tap.from.id });
   const decoded = decodeCallbackData(tap.data);
@@ -48,7 +49,15 @@ export function handleTap(core: BridgeCore, tap: IncomingTap): void {
   act(core, tap, entry, decoded.token, decoded.choice, toast, takeDown);
 }
 
-function act(core: BridgeCore, tap: IncomingTap, entry: CallbackEntry<BridgeAction>, token: string, choice: string, toast: (text: string) => void, takeDown: () => void): void {
+function act(
+  core: BridgeCore,
+  tap: IncomingTap,
+  entry: CallbackEntry<BridgeAction>,
+  token: string,
+  choice: string,
+  toast: (text: string) => void,
+  takeDown: () => void,
+): void {
   const action = entry.action;
   switch (action.kind) {
     case "decision": {
@@ -60,9 +69,15 @@ function act(core: BridgeCore, tap: IncomingTap, entry: CallbackEntry<BridgeActi
     case "cancel": {
       core.callbacks.settle(token, "cancel");
       toast("Cancelling…");
-      core.sessions().cancel(action.runId).then((outcome) => {
-        core.logger.event("telegram.cancel_tapped", { chatId: tap.chatId, runId: action.runId, outcome });
-      }, failed(core, "telegram.cancel_failed"));
+      core
+        .sessions()
+        .cancel(action.runId)
+        .then(
+          (outcome) => {
+            core.logger.event("telegram.cancel_tapped", { chatId: tap.chatId, runId: action.runId, outcome });
+          },
+          failed(core, "telegram.cancel_failed"),
+        );
       return;
     }
     case "mode":
@@ -80,7 +95,9 @@ function act(core: BridgeCore, tap: IncomingTap, entry: CallbackEntry<BridgeActi
       if (action.kind === "mode") core.store.chats.update(chatId, { mode: action.modes[index] ?? null });
       else core.store.chats.update(chatId, { project: picked });
       if (tap.messageId !== undefined) {
-        void core.outbox.edit(chatId, tap.messageId, { html: `${what} is now <b>${escapeTelegramHtml(picked)}</b> (chosen by ${escapeTelegramHtml(tap.from.name)}).` });
+        void core.outbox.edit(chatId, tap.messageId, {
+          html: `${what} is now <b>${escapeTelegramHtml(picked)}</b> (chosen by ${escapeTelegramHtml(tap.from.name)}).`,
+        });
       }
       return;
     }

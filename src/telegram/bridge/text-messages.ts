@@ -32,7 +32,11 @@ export function handleText(core: BridgeCore, message: IncomingText): void {
       runCommand(core, message, slash.name, slash.args);
       return;
     }
-    const directives = readDirectives(text, config.projects.map((p) => p.name), core.botUsername());
+    const directives = readDirectives(
+      text,
+      config.projects.map((p) => p.name),
+      core.botUsername(),
+    );
     if (directives !== undefined) {
       if (directives.prompt === "") {
         reply(core, message, "Put the task after the directives, e.g. <code>/app /plan fix the login bug</code>.");
@@ -43,7 +47,11 @@ export function handleText(core: BridgeCore, message: IncomingText): void {
     }
     const near = nearestCommand(slash.name);
     const hint = near === undefined ? "" : ` Did you mean /${near}?`;
-    reply(core, message, `I don't know the command /${escapeTelegramHtml(slash.name)}.${hint} Send /help for the list; nothing was run.`);
+    reply(
+      core,
+      message,
+      `I don't know the command /${escapeTelegramHtml(slash.name)}.${hint} Send /help for the list; nothing was run.`,
+    );
     return;
   }
   const dot = dotCommandOf(text);
@@ -54,22 +62,35 @@ export function handleText(core: BridgeCore, message: IncomingText): void {
   route(core, message, text, {});
 }
 
-function route(core: BridgeCore, message: IncomingText, text: string, overrides: { project?: string; mode?: IncomingTextMode }): void {
+function route(
+  core: BridgeCore,
+  message: IncomingText,
+  text: string,
+  overrides: { project?: string; mode?: IncomingTextMode },
+): void {
   const config = core.config();
   const by = message.from.name;
   if (message.replyTo !== undefined) {
     const decisionId = core.people.decisionAt(message.chatId, message.replyTo.messageId);
     if (decisionId !== undefined && core.answers.answer(decisionId, { kind: "text", text, by }) === "accepted") return;
   }
-  let project = overrides.project === undefined ? chatSettings(config, core.store, message.chatId).project : findProject(config, overrides.project);
+  let project =
+    overrides.project === undefined
+      ? chatSettings(config, core.store, message.chatId).project
+      : findProject(config, overrides.project);
   let choice: SessionChoice | undefined;
-  const continued = message.replyTo?.fromBot === true ? answerSessionOf(core, message.chatId, message.replyTo) : undefined;
+  const continued =
+    message.replyTo?.fromBot === true ? answerSessionOf(core, message.chatId, message.replyTo) : undefined;
   if (continued !== undefined && overrides.project === undefined) {
     project = findProject(config, continued.project) ?? project;
     choice = { kind: "resume", sessionId: continued.sessionId };
   }
   if (project === undefined) {
-    reply(core, message, "No project is set up. Add a [projects.NAME] table with a path to the config, then send this again.");
+    reply(
+      core,
+      message,
+      "No project is set up. Add a [projects.NAME] table with a path to the config, then send this again.",
+    );
     return;
   }
   const key = { chatId: message.chatId, project: project.name };
@@ -87,7 +108,11 @@ function route(core: BridgeCore, message: IncomingText, text: string, overrides:
 type IncomingTextMode = NonNullable<ReturnType<typeof readDirectives>>["mode"];
 
 /** The session a final answer belongs to: remembered, else read from its footer ("session 1a2b3c4d"). */
-function answerSessionOf(core: BridgeCore, chatId: number, target: NonNullable<IncomingText["replyTo"]>): AnswerSession | undefined {
+function answerSessionOf(
+  core: BridgeCore,
+  chatId: number,
+  target: NonNullable<IncomingText["replyTo"]>,
+): AnswerSession | undefined {
   const known = core.book.answerSession(chatId, target.messageId);
   if (known !== undefined) return known;
   const prefix = /session ([0-9a-f-]{8}) — reply to continue/.exec(target.text)?.[1];

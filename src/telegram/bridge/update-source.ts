@@ -1,7 +1,13 @@
 // Long polling for the bridge: grammY's runner (updates handled concurrently, so taps are
 // answered while runs stream) fed by getUpdates from the stored offset, which is saved as
 // updates are taken, so a restart neither loses what arrived while down nor repeats anything.
-import { createConcurrentSink, createRunner, createSource, type RunnerHandle, type UpdateSupplier } from "@grammyjs/runner";
+import {
+  createConcurrentSink,
+  createRunner,
+  createSource,
+  type RunnerHandle,
+  type UpdateSupplier,
+} from "@grammyjs/runner";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../../log/index.js";
@@ -29,7 +35,15 @@ export function startPolling(options: PollingOptions): RunnerHandle {
       let retryMs = 500;
       for (;;) {
         try {
-          const updates = await bot.api.getUpdates({ offset, limit: Math.max(1, Math.min(100, batchSize)), timeout: options.timeoutSeconds, allowed_updates: [...ALLOWED_UPDATES] }, shimSignal);
+          const updates = await bot.api.getUpdates(
+            {
+              offset,
+              limit: Math.max(1, Math.min(100, batchSize)),
+              timeout: options.timeoutSeconds,
+              allowed_updates: [...ALLOWED_UPDATES],
+            },
+            shimSignal,
+          );
           const last = updates.at(-1)?.update_id;
           if (last !== undefined) {
             offset = last + 1;

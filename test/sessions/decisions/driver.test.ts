@@ -4,24 +4,53 @@
 import { describe, expect, it } from "vitest";
 import type { SessionController } from "../../../src/claude/index.js";
 import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../../../src/domain/events.js";
-import { noLongerPendingMessage, timedOutMessage, unattendedMessage, type DecisionSettings } from "../../../src/policy/index.js";
-import { createDecisionDriver, createDecisionRegistry, type DecisionRegistry } from "../../../src/sessions/decisions/index.js";
+import {
+  noLongerPendingMessage,
+  timedOutMessage,
+  unattendedMessage,
+  type DecisionSettings,
+} from "../../../src/policy/index.js";
+import {
+  createDecisionDriver,
+  createDecisionRegistry,
+  type DecisionRegistry,
+} from "../../../src/sessions/decisions/index.js";
 import { fixtureEvents, fixtureRequest } from "../../policy/fixture-events.js";
 import { fakeClock, manualSession, recordingPort, settleMicrotasks, type RecordingPort } from "./fakes.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
 const run = { id: "run-1", unattended: false };
-const turnFinished: TurnFinished = { type: "turn_finished", ok: true, answer: "", interrupted: false, costUsd: 0, numTurns: 1, durationMs: 1, origin: { kind: "user" } };
+const turnFinished: TurnFinished = {
+  type: "turn_finished",
+  ok: true,
+  answer: "",
+  interrupted: false,
+  costUsd: 0,
+  numTurns: 1,
+  durationMs: 1,
+  origin: { kind: "user" },
+};
 
-function setup(settings: Partial<DecisionSettings> = {}, opts: { port?: RecordingPort; registry?: DecisionRegistry; sessionKey?: string } = {}) {
+function setup(
+  settings: Partial<DecisionSettings> = {},
+  opts: { port?: RecordingPort; registry?: DecisionRegistry; sessionKey?: string } = {},
+) {
   const port = opts.port ?? recordingPort();
   const registry = opts.registry ?? createDecisionRegistry();
   const clock = fakeClock(1_000);
   let n = 0;
   const sessionKey = opts.sessionKey ?? "chat-1";
-  const driver = createDecisionDriver({ sessionKey, settings, port, registry, clock, newDecisionId: () => `${sessionKey}-d${++n}` });
-  const decide = (request: ApprovalRequest, signal = new AbortController().signal, r: typeof run | undefined = run) => driver.decide(request, { signal, run: r });
+  const driver = createDecisionDriver({
+    sessionKey,
+    settings,
+    port,
+    registry,
+    clock,
+    newDecisionId: () => `${sessionKey}-d${++n}`,
+  });
+  const decide = (request: ApprovalRequest, signal = new AbortController().signal, r: typeof run | undefined = run) =>
+    driver.decide(request, { signal, run: r });
   return { port, registry, clock, driver, decide };
 }
 
@@ -41,7 +70,11 @@ describe("the driver is the engine's SessionController", () => {
 
   it("unattended runs are denied without waiting", async () => {
     const { port, decide } = setup({ mode: "default" });
-    await expect(decide(bash, undefined, { id: "cron-1", unattended: true })).resolves.toEqual({ behavior: "deny", message: unattendedMessage("Bash"), by: "policy" });
+    await expect(decide(bash, undefined, { id: "cron-1", unattended: true })).resolves.toEqual({
+      behavior: "deny",
+      message: unattendedMessage("Bash"),
+      by: "policy",
+    });
     expect(port.asks).toEqual([]);
     expect(port.infos[0]?.info.kind).toBe("auto_denied");
   });
@@ -49,12 +82,22 @@ describe("the driver is the engine's SessionController", () => {
   it("hook callbacks that are not ours get {} at once; ours go to their handler", async () => {
     const port = recordingPort();
     const driver = createDecisionDriver({
-      sessionKey: "k", port, registry: createDecisionRegistry(), clock: fakeClock(),
-      ownHooks: new Map([["telecode_cron", () => Promise.resolve({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } })]]),
+      sessionKey: "k",
+      port,
+      registry: createDecisionRegistry(),
+      clock: fakeClock(),
+      ownHooks: new Map([
+        [
+          "telecode_cron",
+          () => Promise.resolve({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }),
+        ],
+      ]),
     });
     const signal = new AbortController().signal;
     await expect(driver.hookCallback("someone_else", { tool_name: "CronCreate" }, signal)).resolves.toEqual({});
-    await expect(driver.hookCallback("telecode_cron", {}, signal)).resolves.toMatchObject({ hookSpecificOutput: { permissionDecision: "allow" } });
+    await expect(driver.hookCallback("telecode_cron", {}, signal)).resolves.toMatchObject({
+      hookSpecificOutput: { permissionDecision: "allow" },
+    });
   });
 });
 
@@ -63,11 +106,17 @@ describe("exactly once", () => {
     const { port, registry, decide } = setup();
     const answer = decide(bash);
     const { decisionId, prompt, sessionKey, requestId } = port.lastAsk();
-    expect({ sessionKey, requestId, kind: prompt.kind }).toEqual({ sessionKey: "chat-1", requestId: bash.requestId, kind: "approval" });
+    expect({ sessionKey, requestId, kind: prompt.kind }).toEqual({
+      sessionKey: "chat-1",
+      requestId: bash.requestId,
+      kind: "approval",
+    });
     expect(registry.answer(decisionId, { kind: "choice", choiceId: "allow", by: "ann" })).toBe("accepted");
     expect(registry.answer(decisionId, { kind: "choice", choiceId: "deny", by: "bob" })).toBe("already_answered");
     await expect(answer).resolves.toEqual({ behavior: "allow", updatedInput: bash.input, by: "ann" });
-    expect(port.outcomes).toEqual([{ decisionId, outcome: { decision: "allow", reason: "person", by: "ann", summary: "Allowed" } }]);
+    expect(port.outcomes).toEqual([
+      { decisionId, outcome: { decision: "allow", reason: "person", by: "ann", summary: "Allowed" } },
+    ]);
   });
 
   it("a control_cancel_request (abort) withdraws it: the prompt settles, a late tap is 'no longer pending'", async () => {
@@ -132,8 +181,20 @@ describe("exactly once", () => {
   it("a front end that throws does not stop the decision", async () => {
     const errors: string[] = [];
     const registry = createDecisionRegistry();
-    const port = { ask: () => { throw new Error("telegram down"); }, settled: () => undefined, inform: () => undefined };
-    const driver = createDecisionDriver({ sessionKey: "k", port, registry, clock: fakeClock(), onPortError: (e, call) => errors.push(`${call}: ${String(e)}`) });
+    const port = {
+      ask: () => {
+        throw new Error("telegram down");
+      },
+      settled: () => undefined,
+      inform: () => undefined,
+    };
+    const driver = createDecisionDriver({
+      sessionKey: "k",
+      port,
+      registry,
+      clock: fakeClock(),
+      onPortError: (e, call) => errors.push(`${call}: ${String(e)}`),
+    });
     const answer = driver.decide(bash, { signal: new AbortController().signal, run });
     const [view] = registry.pendingFor("k");
     registry.answer(view?.decisionId ?? "", { kind: "choice", choiceId: "deny" });
@@ -161,7 +222,10 @@ describe("typed replies", () => {
     registry.answer(q.decisionId, { kind: "choice", choiceId: "q0:type" });
     expect(port.lastAsk()).toMatchObject({ decisionId: q.decisionId, awaitingText: true });
     registry.answerByText("chat-1", "purple");
-    await expect(asked).resolves.toMatchObject({ behavior: "allow", updatedInput: { answers: { "Which color should the button be?": "purple" } } });
+    await expect(asked).resolves.toMatchObject({
+      behavior: "allow",
+      updatedInput: { answers: { "Which color should the button be?": "purple" } },
+    });
     expect(registry.pendingFor("chat-1").map((v) => v.requestId)).toEqual([bash.requestId]);
     registry.answerByText("chat-1", "not now");
     await expect(approval).resolves.toMatchObject({ behavior: "deny" });
@@ -200,7 +264,12 @@ describe("timeouts fire while the CLI waits", () => {
     const multi: ApprovalRequest = {
       ...question,
       requestId: "multi",
-      input: { questions: [{ question: "A?", multiSelect: false, options: [{ label: "x" }, { label: "y" }] }, { question: "B?", multiSelect: false, options: [{ label: "z" }, { label: "w" }] }] },
+      input: {
+        questions: [
+          { question: "A?", multiSelect: false, options: [{ label: "x" }, { label: "y" }] },
+          { question: "B?", multiSelect: false, options: [{ label: "z" }, { label: "w" }] },
+        ],
+      },
     };
     const answer = decide(multi);
     const { decisionId } = port.lastAsk();
@@ -234,7 +303,9 @@ describe("re-arm ordering with the engine's session controls", () => {
     const { driver } = await approvedPlanTurn();
     const log: string[] = [];
     const session = manualSession(log);
-    const delivered = driver.beforeTurnFinished({ session, turn: turnFinished }).then(() => log.push("turn_finished delivered"));
+    const delivered = driver
+      .beforeTurnFinished({ session, turn: turnFinished })
+      .then(() => log.push("turn_finished delivered"));
     await settleMicrotasks();
     expect(log).toEqual(["set_permission_mode plan"]);
     session.ack();
@@ -252,7 +323,10 @@ describe("re-arm ordering with the engine's session controls", () => {
     await settleMicrotasks();
     session.fail("Claude Code is not running.");
     await closing;
-    expect(port.infos.at(-1)?.info).toMatchObject({ kind: "plan_rearm_failed", sections: [{ kind: "text", text: "Claude Code is not running." }] });
+    expect(port.infos.at(-1)?.info).toMatchObject({
+      kind: "plan_rearm_failed",
+      sections: [{ kind: "text", text: "Claude Code is not running." }],
+    });
   });
 
   it("re-arm off: the turn closes without set_permission_mode", async () => {
@@ -270,7 +344,13 @@ describe("re-arm ordering with the engine's session controls", () => {
     await driver.beforeTurnFinished({ session, turn: turnFinished });
     expect(log).toEqual([]);
     expect(port.infos.at(-1)?.info.kind).toBe("plan_rearm_deferred");
-    driver.observe({ type: "task_changed", taskId: "t1", phase: "finished", taskType: "local_agent", status: "completed" });
+    driver.observe({
+      type: "task_changed",
+      taskId: "t1",
+      phase: "finished",
+      taskType: "local_agent",
+      status: "completed",
+    });
     const followUp = driver.beforeFollowUp(session).then(() => log.push("follow-up written"));
     await settleMicrotasks();
     session.ack();
@@ -283,7 +363,13 @@ describe("decision ids", () => {
   it("a generator that repeats itself still gives each open decision its own id", async () => {
     const port = recordingPort();
     const registry = createDecisionRegistry();
-    const driver = createDecisionDriver({ sessionKey: "k", port, registry, clock: fakeClock(), newDecisionId: () => "same" });
+    const driver = createDecisionDriver({
+      sessionKey: "k",
+      port,
+      registry,
+      clock: fakeClock(),
+      newDecisionId: () => "same",
+    });
     const signal = new AbortController().signal;
     const a = driver.decide(bash, { signal, run });
     const b = driver.decide({ ...bash, requestId: "other" }, { signal, run });

@@ -1,7 +1,11 @@
 // The line-based person port (terminal): prompts as numbered lines, a typed number or label
 // answers, other text is a typed reply, "Type an answer" then takes the next line.
 import { describe, expect, it } from "vitest";
-import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../../../src/sessions/decisions/index.js";
+import {
+  createDecisionDriver,
+  createDecisionRegistry,
+  createLinePersonPort,
+} from "../../../src/sessions/decisions/index.js";
 import { fixtureRequest } from "../../policy/fixture-events.js";
 import { fakeClock } from "./fakes.js";
 
@@ -13,8 +17,15 @@ function setup(mode: "default" | "plan" = "default") {
   const out: string[] = [];
   const registry = createDecisionRegistry();
   const lines = createLinePersonPort({ write: (l) => out.push(l), answers: registry, by: "dev" });
-  const driver = createDecisionDriver({ sessionKey: "term", settings: { mode }, port: lines.port, registry, clock: fakeClock() });
-  const decide = (r: typeof bash) => driver.decide(r, { signal: new AbortController().signal, run: { id: "run", unattended: false } });
+  const driver = createDecisionDriver({
+    sessionKey: "term",
+    settings: { mode },
+    port: lines.port,
+    registry,
+    clock: fakeClock(),
+  });
+  const decide = (r: typeof bash) =>
+    driver.decide(r, { signal: new AbortController().signal, run: { id: "run", unattended: false } });
   return { out, lines, decide };
 }
 
@@ -45,7 +56,9 @@ describe("line person port", () => {
     lines.submitLine("3");
     expect(out.at(-1)).toBe("Type your answer and press Enter:");
     lines.submitLine("teal");
-    await expect(answer).resolves.toMatchObject({ updatedInput: { answers: { "Which color should the button be?": "teal" } } });
+    await expect(answer).resolves.toMatchObject({
+      updatedInput: { answers: { "Which color should the button be?": "teal" } },
+    });
   });
 
   it("the plan flow by label: Pause & Outline, then the held prompt's Approve Plan", async () => {
@@ -53,7 +66,11 @@ describe("line person port", () => {
     const first = decide(exitPlan);
     lines.submitLine("pause & outline");
     await expect(first).resolves.toMatchObject({ behavior: "deny" });
-    const held = decide({ ...exitPlan, requestId: "r2", input: { ...exitPlan.input, plan: `${"A long written plan line.\n".repeat(10)}` } });
+    const held = decide({
+      ...exitPlan,
+      requestId: "r2",
+      input: { ...exitPlan.input, plan: `${"A long written plan line.\n".repeat(10)}` },
+    });
     expect(out).toContain("  [3] Let's discuss");
     lines.submitLine("Approve Plan");
     await expect(held).resolves.toMatchObject({ behavior: "allow" });

@@ -14,7 +14,17 @@ import { reply, startFakeAnthropic, type FakeAnthropic } from "../../support/fak
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
 const fixtureDir = fileURLToPath(new URL("../../fixtures/plan-mode-write/", import.meta.url));
-const args = ["--output-format", "stream-json", "--input-format", "stream-json", "--verbose", "--permission-mode", "plan", "--permission-prompt-tool", "stdio"];
+const args = [
+  "--output-format",
+  "stream-json",
+  "--input-format",
+  "stream-json",
+  "--verbose",
+  "--permission-mode",
+  "plan",
+  "--permission-prompt-tool",
+  "stdio",
+];
 
 let api: FakeAnthropic | undefined;
 let ws: ClaudeWorkspace | undefined;
@@ -26,7 +36,15 @@ afterEach(async () => {
 /** Rewrites machine paths the way the shared fixtures do. */
 function anonymize(line: string, w: ClaudeWorkspace): string {
   const slug = w.cwd.replace(/[^A-Za-z0-9]/g, "-");
-  return line.split(w.cwd).join("/home/user/project").split(w.home).join("/home/user").split(slug).join("-home-user-project").split(w.root).join("/tmp/claude-XXXX");
+  return line
+    .split(w.cwd)
+    .join("/home/user/project")
+    .split(w.home)
+    .join("/home/user")
+    .split(slug)
+    .join("-home-user-project")
+    .split(w.root)
+    .join("/tmp/claude-XXXX");
 }
 
 it("plan mode: Write and Edit asked with decision_reason_type mode are denied and nothing is written", async () => {
@@ -46,25 +64,41 @@ it("plan mode: Write and Edit asked with decision_reason_type mode are denied an
   const translator = createTranslator();
   const raw: string[] = [];
   const routes: { tool: string; reasonType: string | undefined; route: Route }[] = [];
-  child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks: null } })}\n`);
-  child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "Make app.js print v2" }, parent_tool_use_id: null, session_id: "" })}\n`);
+  child.stdin.write(
+    `${JSON.stringify({ type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks: null } })}\n`,
+  );
+  child.stdin.write(
+    `${JSON.stringify({ type: "user", message: { role: "user", content: "Make app.js print v2" }, parent_tool_use_id: null, session_id: "" })}\n`,
+  );
   for await (const line of createInterface({ input: child.stdout })) {
     raw.push(line);
     for (const event of translator.push(decodeLine(line))) {
       if (event.type !== "approval_requested") continue;
       const request = event.request;
       const route = routeToolRequest({
-        request, mode: "plan", previewChanges: false, questionsEnabled: true, cliMode: "plan", unattended: false, planApprovedInRun: false, gate: disarmedGate,
+        request,
+        mode: "plan",
+        previewChanges: false,
+        questionsEnabled: true,
+        cliMode: "plan",
+        unattended: false,
+        planApprovedInRun: false,
+        gate: disarmedGate,
       });
       routes.push({ tool: request.toolName, reasonType: request.decisionReasonType, route });
-      const answer = route.kind === "deny" ? { behavior: "deny" as const, message: route.message } : { behavior: "deny" as const, message: "unexpected route in this test" };
+      const answer =
+        route.kind === "deny"
+          ? { behavior: "deny" as const, message: route.message }
+          : { behavior: "deny" as const, message: "unexpected route in this test" };
       child.stdin.write(`${encodePermissionAnswer(request.requestId, answer)}\n`);
     }
     if ((JSON.parse(line) as { type?: string }).type === "result") child.stdin.end();
   }
   await exited;
 
-  expect(routes.map((r) => [r.tool, r.reasonType, r.route.kind, r.route.kind === "deny" ? r.route.reason : ""])).toEqual([
+  expect(
+    routes.map((r) => [r.tool, r.reasonType, r.route.kind, r.route.kind === "deny" ? r.route.reason : ""]),
+  ).toEqual([
     ["Write", "mode", "deny", "plan_mode"],
     ["Edit", "mode", "deny", "plan_mode"],
   ]);

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSystemClock, type SessionController } from "../../../src/claude/index.js";
 import type { TelecodeEvent } from "../../../src/domain/events.js";
 import type { DecisionSettings, PersonAnswer } from "../../../src/policy/index.js";
-import { createDecisionDriver, createDecisionRegistry, type DecisionRegistry, type PendingDecisionView } from "../../../src/sessions/decisions/index.js";
+import {
+  createDecisionDriver,
+  createDecisionRegistry,
+  type DecisionRegistry,
+  type PendingDecisionView,
+} from "../../../src/sessions/decisions/index.js";
 import { reply, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { makeHarness, type Harness } from "../../claude/harness.js";
 import { recordingPort } from "./fakes.js";
@@ -23,7 +28,11 @@ afterEach(async () => {
  * arriving later); undefined leaves the prompt open. `log` records, in order, the re-arm's
  * set_permission_mode, its ack, and each turn_finished the engine delivers.
  */
-async function open(replies: FakeReply[], settings: Partial<DecisionSettings>, person: (view: PendingDecisionView, registry: DecisionRegistry) => PersonAnswer | undefined) {
+async function open(
+  replies: FakeReply[],
+  settings: Partial<DecisionSettings>,
+  person: (view: PendingDecisionView, registry: DecisionRegistry) => PersonAnswer | undefined,
+) {
   h = await makeHarness({ replies });
   const registry = createDecisionRegistry();
   const port = recordingPort((view) => {
@@ -50,11 +59,15 @@ async function open(replies: FakeReply[], settings: Partial<DecisionSettings>, p
         },
       }),
   };
-  const { session, events } = h.open({ permissionMode: settings.mode === "plan-auto" ? "plan" : settings.mode ?? "default" }, controller);
+  const { session, events } = h.open(
+    { permissionMode: settings.mode === "plan-auto" ? "plan" : (settings.mode ?? "default") },
+    controller,
+  );
   return { harness: h, session, events, port, registry, driver, log };
 }
 
-const modes = (events: readonly TelecodeEvent[]): string[] => events.flatMap((e) => (e.type === "mode_changed" ? [e.mode] : []));
+const modes = (events: readonly TelecodeEvent[]): string[] =>
+  events.flatMap((e) => (e.type === "mode_changed" ? [e.mode] : []));
 const tap = (choiceId: string): PersonAnswer => ({ kind: "choice", choiceId, by: "ann" });
 const outline = `Outline of the plan: ${"first I read app.js and find the log line, then I change it to print v2, then I run node app.js to check the output. ".repeat(2)}`;
 
@@ -89,15 +102,29 @@ describe("plan mode with the real CLI", () => {
       [
         reply.tool("ExitPlanMode", {}),
         reply.tool("ExitPlanMode", {}, "Short outline."),
-        { kind: "message", blocks: [{ type: "text", text: outline }, { type: "tool_use", name: "ExitPlanMode", input: {} }] },
+        {
+          kind: "message",
+          blocks: [
+            { type: "text", text: outline },
+            { type: "tool_use", name: "ExitPlanMode", input: {} },
+          ],
+        },
         reply.text("Approved, working."),
       ],
       { mode: "plan" },
-      (view) => (view.prompt.choices.some((c) => c.id === "outline") ? tap("outline") : view.prompt.kind === "plan" ? tap("approve") : undefined),
+      (view) =>
+        view.prompt.choices.some((c) => c.id === "outline")
+          ? tap("outline")
+          : view.prompt.kind === "plan"
+            ? tap("approve")
+            : undefined,
     );
     const done = await harness.run(session, events, "Plan a change");
     expect(done).toMatchObject({ ok: true, answer: "Approved, working." });
-    expect(port.asks.map((a) => a.prompt.choices.map((c) => c.label).join("/"))).toEqual(["Approve/Deny/Pause & Outline", "Approve Plan/Deny/Let's discuss"]);
+    expect(port.asks.map((a) => a.prompt.choices.map((c) => c.label).join("/"))).toEqual([
+      "Approve/Deny/Pause & Outline",
+      "Approve Plan/Deny/Let's discuss",
+    ]);
     expect(port.infos.map((i) => i.info.kind)).toContain("auto_denied");
     const results = harness.api.requests().map((r) => r.toolResults[0]?.text ?? "");
     expect(results[1]).toContain("step-by-step outline");
@@ -108,11 +135,23 @@ describe("plan mode with the real CLI", () => {
 
 describe("questions with the real CLI", () => {
   const ask = reply.tool("AskUserQuestion", {
-    questions: [{ question: "Which color should the button be?", header: "Color", multiSelect: false, options: [{ label: "Blue", description: "The brand color" }, { label: "Green", description: "Signals success" }] }],
+    questions: [
+      {
+        question: "Which color should the button be?",
+        header: "Color",
+        multiSelect: false,
+        options: [
+          { label: "Blue", description: "The brand color" },
+          { label: "Green", description: "Signals success" },
+        ],
+      },
+    ],
   });
 
   it("an option tapped reaches the model as the answer", async () => {
-    const { harness, session, events } = await open([ask, reply.text("Green it is.")], { mode: "default" }, () => tap("q0:opt1"));
+    const { harness, session, events } = await open([ask, reply.text("Green it is.")], { mode: "default" }, () =>
+      tap("q0:opt1"),
+    );
     await harness.run(session, events, "Make a button");
     const result = harness.api.requests()[1]?.toolResults[0];
     expect(result).toMatchObject({ isError: false });
@@ -126,7 +165,9 @@ describe("questions with the real CLI", () => {
       return undefined;
     });
     await s.harness.run(s.session, s.events, "Make a button");
-    expect(s.harness.api.requests()[1]?.toolResults[0]?.text).toContain('"Which color should the button be?"="teal, like the logo"');
+    expect(s.harness.api.requests()[1]?.toolResults[0]?.text).toContain(
+      '"Which color should the button be?"="teal, like the logo"',
+    );
   });
 });
 
@@ -140,7 +181,12 @@ describe("approvals with the real CLI", () => {
     const done = await harness.run(session, events, "Create a twice");
     expect(done).toMatchObject({ ok: true, answer: "Done twice." });
     expect(port.asks).toHaveLength(1);
-    expect(harness.api.requests().slice(1).map((r) => r.toolResults[0]?.isError)).toEqual([false, false]);
+    expect(
+      harness.api
+        .requests()
+        .slice(1)
+        .map((r) => r.toolResults[0]?.isError),
+    ).toEqual([false, false]);
     expect(existsSync(join(harness.ws.cwd, "a.txt"))).toBe(true);
     // The rule stayed in the session: nothing was written to the project's settings.
     expect(existsSync(join(harness.ws.cwd, ".claude", "settings.local.json"))).toBe(false);
@@ -160,7 +206,12 @@ describe("withdrawal and unattended runs with the real CLI", () => {
     if (!view) throw new Error("the approval was not shown");
     await session.cancelRun(runId);
     await events.waitFor((e) => e.type === "run_completed");
-    expect(port.outcomes).toEqual([{ decisionId: view.decisionId, outcome: expect.objectContaining({ decision: "none", reason: "withdrawn" }) as unknown }]);
+    expect(port.outcomes).toEqual([
+      {
+        decisionId: view.decisionId,
+        outcome: expect.objectContaining({ decision: "none", reason: "withdrawn" }) as unknown,
+      },
+    ]);
     expect(registry.answer(view.decisionId, tap("allow"))).toBe("no_longer_pending");
     expect(existsSync(join(harness.ws.cwd, "should-not-exist.txt"))).toBe(false);
   });
@@ -174,8 +225,16 @@ describe("withdrawal and unattended runs with the real CLI", () => {
     const done = await harness.run(session, events, "Create a file");
     expect(done).toMatchObject({ ok: true, answer: "Nobody answered, so I stopped." });
     expect(port.asks).toHaveLength(1);
-    expect(port.outcomes).toEqual([{ decisionId: port.asks[0]?.decisionId, outcome: expect.objectContaining({ decision: "deny", reason: "timeout" }) as unknown }]);
-    expect(harness.api.requests()[1]?.toolResults[0]).toMatchObject({ isError: true, text: expect.stringContaining("did not answer in time") as unknown });
+    expect(port.outcomes).toEqual([
+      {
+        decisionId: port.asks[0]?.decisionId,
+        outcome: expect.objectContaining({ decision: "deny", reason: "timeout" }) as unknown,
+      },
+    ]);
+    expect(harness.api.requests()[1]?.toolResults[0]).toMatchObject({
+      isError: true,
+      text: expect.stringContaining("did not answer in time") as unknown,
+    });
     expect(existsSync(join(harness.ws.cwd, "late.txt"))).toBe(false);
   });
 
@@ -189,7 +248,10 @@ describe("withdrawal and unattended runs with the real CLI", () => {
     const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
     expect(done).toMatchObject({ ok: true });
     expect(port.asks).toEqual([]);
-    expect(harness.api.requests()[1]?.toolResults[0]).toMatchObject({ isError: true, text: expect.stringContaining("unattended run") as unknown });
+    expect(harness.api.requests()[1]?.toolResults[0]).toMatchObject({
+      isError: true,
+      text: expect.stringContaining("unattended run") as unknown,
+    });
     expect(existsSync(join(harness.ws.cwd, "created.txt"))).toBe(false);
   });
 });

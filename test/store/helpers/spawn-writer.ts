@@ -57,7 +57,9 @@ export function spawnWriter(dir: string, name: string, iterations?: number): Wri
       new Promise<void>((resolve, reject) => {
         if (committed >= n) return resolve();
         waiters.push({ n, resolve });
-        void exited.then((e) => reject(new Error(`writer ${name} exited (${e.code ?? e.signal}) after ${committed} commits: ${e.stderr}`)));
+        void exited.then((e) =>
+          reject(new Error(`writer ${name} exited (${e.code ?? e.signal}) after ${committed} commits: ${e.stderr}`)),
+        );
       }),
     exited,
   };

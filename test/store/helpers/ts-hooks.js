@@ -18,7 +18,12 @@ export async function load(url, context, next) {
   const source = await readFile(fileURLToPath(url), "utf8");
   const output = ts.transpileModule(source, {
     fileName: fileURLToPath(url),
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true, sourceMap: false },
+    compilerOptions: {
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: true,
+      sourceMap: false,
+    },
   });
   return { format: "module", source: output.outputText, shortCircuit: true };
 }

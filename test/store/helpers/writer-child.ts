@@ -4,7 +4,8 @@
 import { openStore } from "../../../src/store/index.js";
 
 const [dir, writer, iterationsArg] = process.argv.slice(2);
-if (dir === undefined || writer === undefined) throw new Error("usage: writer-child.ts DATA_DIR WRITER_NAME [ITERATIONS]");
+if (dir === undefined || writer === undefined)
+  throw new Error("usage: writer-child.ts DATA_DIR WRITER_NAME [ITERATIONS]");
 const iterations = iterationsArg === undefined ? Number.POSITIVE_INFINITY : Number(iterationsArg);
 
 const store = openStore(dir);

@@ -2,5 +2,13 @@
 export { startFakeAnthropic } from "./server.js";
 export type { FakeAnthropic, FakeAnthropicOptions } from "./server.js";
 export { reply } from "./scenario.js";
-export type { FakeBlock, FakeReply, FakeMessageReply, FakeErrorReply, FakeCutReply, FakeHangReply, RecordedRequest } from "./scenario.js";
+export type {
+  FakeBlock,
+  FakeReply,
+  FakeMessageReply,
+  FakeErrorReply,
+  FakeCutReply,
+  FakeHangReply,
+  RecordedRequest,
+} from "./scenario.js";
 export { messageEvents, formatSse } from "./sse.js";

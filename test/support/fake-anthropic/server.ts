@@ -88,13 +88,17 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** Starts the fake on 127.0.0.1 with an OS-chosen port. */
 export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
   const queues = new Map<string, FakeReply[]>([["", [...(options.replies ?? [])]]]);
-  const fallback: FakeReply = options.fallback ?? { kind: "message", blocks: [{ type: "text", text: "(the fake API has no scripted reply left)" }] };
+  const fallback: FakeReply = options.fallback ?? {
+    kind: "message",
+    blocks: [{ type: "text", text: "(the fake API has no scripted reply left)" }],
+  };
   const recorded: RecordedRequest[] = [];
   const waiters: { count: number; key: string | undefined; resolve: (r: RecordedRequest[]) => void }[] = [];
   const sockets = new Set<Socket>();
   let closed = false;
 
-  const filtered = (key: string | undefined): RecordedRequest[] => (key === undefined ? [...recorded] : recorded.filter((r) => r.key === key));
+  const filtered = (key: string | undefined): RecordedRequest[] =>
+    key === undefined ? [...recorded] : recorded.filter((r) => r.key === key);
   const notify = (): void => {
     for (const w of [...waiters]) {
       const hits = filtered(w.key);
@@ -105,10 +109,25 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     }
   };
 
-  async function stream(res: ServerResponse, r: FakeMessageReply, n: number, model: string, cutAfter?: number): Promise<void> {
+  async function stream(
+    res: ServerResponse,
+    r: FakeMessageReply,
+    n: number,
+    model: string,
+    cutAfter?: number,
+  ): Promise<void> {
     if (r.delayMs) await sleep(r.delayMs);
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_fake_${n}`, ...r.headers });
-    const events = messageEvents(r, { messageId: `msg_fake_${String(n).padStart(4, "0")}`, toolUseId: (i) => `toolu_fake_${n}_${i}` }, model);
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "request-id": `req_fake_${n}`,
+      ...r.headers,
+    });
+    const events = messageEvents(
+      r,
+      { messageId: `msg_fake_${String(n).padStart(4, "0")}`, toolUseId: (i) => `toolu_fake_${n}_${i}` },
+      model,
+    );
     let sent = 0;
     for (const e of events) {
       if (cutAfter !== undefined && sent >= cutAfter) {
@@ -138,9 +157,23 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       case "error": {
         rec.answered = `error ${r.status}`;
         if (r.delayMs) await sleep(r.delayMs);
-        const errorType = r.errorType ?? (r.status === 529 ? "overloaded_error" : r.status === 429 ? "rate_limit_error" : r.status >= 500 ? "api_error" : "invalid_request_error");
-        res.writeHead(r.status, { "content-type": "application/json", "request-id": `req_fake_${rec.n}`, ...r.headers });
-        res.end(JSON.stringify({ type: "error", error: { type: errorType, message: r.message ?? `fake ${r.status}` } }));
+        const errorType =
+          r.errorType ??
+          (r.status === 529
+            ? "overloaded_error"
+            : r.status === 429
+              ? "rate_limit_error"
+              : r.status >= 500
+                ? "api_error"
+                : "invalid_request_error");
+        res.writeHead(r.status, {
+          "content-type": "application/json",
+          "request-id": `req_fake_${rec.n}`,
+          ...r.headers,
+        });
+        res.end(
+          JSON.stringify({ type: "error", error: { type: errorType, message: r.message ?? `fake ${r.status}` } }),
+        );
         return;
       }
     }
@@ -150,7 +183,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const raw = await readBody(req);
     if (req.method !== "POST" || !(req.url ?? "").startsWith("/v1/messages")) {
       res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `no route ${req.method} ${req.url}` } }));
+      res.end(
+        JSON.stringify({
+          type: "error",
+          error: { type: "not_found_error", message: `no route ${req.method} ${req.url}` },
+        }),
+      );
       return;
     }
     let body: Record<string, unknown>;
@@ -181,7 +219,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (!rec.stream) {
       // The CLI's model probe (set_model) and other one-shot checks: never consume the script.
       rec.answered = "json";
-      const json = messageJson({ kind: "message", blocks: [{ type: "text", text: "ok" }], stopReason: "max_tokens" }, { messageId: `msg_fake_${rec.n}`, toolUseId: (i) => `toolu_fake_${rec.n}_${i}` }, rec.model);
+      const json = messageJson(
+        { kind: "message", blocks: [{ type: "text", text: "ok" }], stopReason: "max_tokens" },
+        { messageId: `msg_fake_${rec.n}`, toolUseId: (i) => `toolu_fake_${rec.n}_${i}` },
+        rec.model,
+      );
       res.writeHead(200, { "content-type": "application/json", "request-id": `req_fake_${rec.n}` });
       res.end(JSON.stringify(json));
       notify();

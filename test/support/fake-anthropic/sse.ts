@@ -33,7 +33,12 @@ export function messageEvents(
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: reply.inputTokens ?? 100, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: reply.inputTokens ?? 100,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     },
   });
   reply.blocks.forEach((block, index) => {
@@ -49,11 +54,26 @@ export function messageEvents(
         for (const piece of cut(block.thinking, reply.chunks ?? 1)) {
           push({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }, true);
         }
-        push({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: "c2lnbmF0dXJlLWZvci10ZXN0cw==" } });
+        push({
+          type: "content_block_delta",
+          index,
+          delta: { type: "signature_delta", signature: "c2lnbmF0dXJlLWZvci10ZXN0cw==" },
+        });
         break;
       case "tool_use":
-        push({ type: "content_block_start", index, content_block: { type: "tool_use", id: block.id ?? ids.toolUseId(index), name: block.name, input: {} } });
-        push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }, true);
+        push({
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: block.id ?? ids.toolUseId(index), name: block.name, input: {} },
+        });
+        push(
+          {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+          },
+          true,
+        );
         break;
     }
     push({ type: "content_block_stop", index });
@@ -68,7 +88,11 @@ export function messageEvents(
 }
 
 /** A complete non-streaming message body (the answer to `stream: false` requests). */
-export function messageJson(reply: FakeMessageReply, ids: { messageId: string; toolUseId: (index: number) => string }, model: string): Record<string, unknown> {
+export function messageJson(
+  reply: FakeMessageReply,
+  ids: { messageId: string; toolUseId: (index: number) => string },
+  model: string,
+): Record<string, unknown> {
   return {
     id: ids.messageId,
     type: "message",

@@ -45,7 +45,10 @@ describe("long polling with a grammY bot", () => {
     });
     bot.on("message:text", async (ctx) => {
       seen.push(`text:${ctx.message.text}`);
-      await ctx.reply(`<b>echo</b> ${ctx.message.text}`, { parse_mode: "HTML", reply_parameters: { message_id: ctx.message.message_id } });
+      await ctx.reply(`<b>echo</b> ${ctx.message.text}`, {
+        parse_mode: "HTML",
+        reply_parameters: { message_id: ctx.message.message_id },
+      });
     });
     void bot.start();
 
@@ -84,7 +87,9 @@ describe("sending and editing as Telegram does", () => {
       parse_mode: "HTML",
       reply_markup: new InlineKeyboard().text("Cancel", "v1.cancel"),
     });
-    expect(tg.message(ALICE, sent.message_id)?.buttons).toEqual([{ text: "Cancel", data: "v1.cancel", url: undefined }]);
+    expect(tg.message(ALICE, sent.message_id)?.buttons).toEqual([
+      { text: "Cancel", data: "v1.cancel", url: undefined },
+    ]);
 
     const edited = await bot.api.editMessageText(ALICE, sent.message_id, "working · step 2", {
       reply_markup: new InlineKeyboard().text("Cancel", "v1.cancel"),
@@ -104,16 +109,22 @@ describe("sending and editing as Telegram does", () => {
     expect((await apiError(bot.api.editMessageText(ALICE, sent.message_id, "same"))).description).toBe(
       "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
     );
-    expect((await apiError(bot.api.editMessageReplyMarkup(ALICE, sent.message_id))).description).toMatch(/^Bad Request: message is not modified/);
+    expect((await apiError(bot.api.editMessageReplyMarkup(ALICE, sent.message_id))).description).toMatch(
+      /^Bad Request: message is not modified/,
+    );
 
     tg.userDeletesMessage(ALICE, sent.message_id);
     const gone = await apiError(bot.api.editMessageText(ALICE, sent.message_id, "changed"));
     expect([gone.error_code, gone.description]).toEqual([400, "Bad Request: message to edit not found"]);
-    expect((await apiError(bot.api.deleteMessage(ALICE, sent.message_id))).description).toBe("Bad Request: message to delete not found");
+    expect((await apiError(bot.api.deleteMessage(ALICE, sent.message_id))).description).toBe(
+      "Bad Request: message to delete not found",
+    );
   });
 
   it("refuses texts Telegram refuses: too long, empty, bad HTML, oversized callback data", async () => {
-    expect((await apiError(bot.api.sendMessage(ALICE, "x".repeat(4097)))).description).toBe("Bad Request: message is too long");
+    expect((await apiError(bot.api.sendMessage(ALICE, "x".repeat(4097)))).description).toBe(
+      "Bad Request: message is too long",
+    );
     await bot.api.sendMessage(ALICE, "x".repeat(4096));
     // Length counts the text after entity parsing, not the HTML.
     await bot.api.sendMessage(ALICE, `<b>${"&lt;".repeat(4096)}</b>`, { parse_mode: "HTML" });
@@ -122,12 +133,13 @@ describe("sending and editing as Telegram does", () => {
       'Bad Request: can\'t parse entities: Unsupported start tag "p" at byte offset 0',
     );
     expect((await apiError(bot.api.sendMessage(ALICE, "é <b>open", { parse_mode: "HTML" }))).description).toBe(
-      'Bad Request: can\'t parse entities: Can\'t find end tag corresponding to start tag "b"',
+      "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"",
     );
     const data = "x".repeat(65);
-    expect((await apiError(bot.api.sendMessage(ALICE, "buttons", { reply_markup: new InlineKeyboard().text("A", data) }))).description).toBe(
-      "Bad Request: BUTTON_DATA_INVALID",
-    );
+    expect(
+      (await apiError(bot.api.sendMessage(ALICE, "buttons", { reply_markup: new InlineKeyboard().text("A", data) })))
+        .description,
+    ).toBe("Bad Request: BUTTON_DATA_INVALID");
     expect((await apiError(bot.api.sendMessage(424242, "nobody"))).description).toBe("Bad Request: chat not found");
   });
 
@@ -147,7 +159,9 @@ describe("sending and editing as Telegram does", () => {
     await bot.api.setMyCommands([{ command: "new", description: "Start a fresh session" }]);
     expect(tg.chatActions(ALICE).map((a) => a.action)).toEqual(["typing"]);
     expect(tg.commands()).toEqual([{ command: "new", description: "Start a fresh session" }]);
-    expect((await apiError(bot.api.setMyCommands([{ command: "New!", description: "x" }]))).description).toBe("Bad Request: BOT_COMMAND_INVALID");
+    expect((await apiError(bot.api.setMyCommands([{ command: "New!", description: "x" }]))).description).toBe(
+      "Bad Request: BOT_COMMAND_INVALID",
+    );
   });
 });
 
@@ -185,7 +199,11 @@ describe("faults", () => {
     tg.injectFault("deleteMessage", { kind: "network" });
 
     const limited = await apiError(bot.api.sendMessage(ALICE, "final answer"));
-    expect([limited.error_code, limited.description, limited.parameters.retry_after]).toEqual([429, "Too Many Requests: retry after 7", 7]);
+    expect([limited.error_code, limited.description, limited.parameters.retry_after]).toEqual([
+      429,
+      "Too Many Requests: retry after 7",
+      7,
+    ]);
     const sent = await bot.api.sendMessage(ALICE, "final answer");
 
     expect((await apiError(bot.api.editMessageText(ALICE, sent.message_id, "x"))).error_code).toBe(502);

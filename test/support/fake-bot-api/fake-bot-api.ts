@@ -81,7 +81,11 @@ export class FakeBotApi {
 
   /** A person who has started the bot: their private chat has the same id as they do. */
   addUser(user: { id: number; firstName?: string; username?: string }): FakeUser {
-    const stored: FakeUser = { id: user.id, firstName: user.firstName ?? `User${user.id}`, ...(user.username === undefined ? {} : { username: user.username }) };
+    const stored: FakeUser = {
+      id: user.id,
+      firstName: user.firstName ?? `User${user.id}`,
+      ...(user.username === undefined ? {} : { username: user.username }),
+    };
     this.world.users.set(user.id, stored);
     this.world.addChat(user.id, "private", undefined, [user.id]);
     return stored;
@@ -126,7 +130,9 @@ export class FakeBotApi {
     const button = buttons.find((b) => b.callback_data === dataOrText) ?? buttons.find((b) => b.text === dataOrText);
     if (button?.callback_data === undefined) {
       const shown = buttons.map((b) => `${b.text} (${b.callback_data ?? b.url ?? "?"})`).join(", ") || "no buttons";
-      throw new Error(`fake Bot API: message ${messageId} in chat ${chatId} has no button "${dataOrText}"; it has: ${shown}`);
+      throw new Error(
+        `fake Bot API: message ${messageId} in chat ${chatId} has no button "${dataOrText}"; it has: ${shown}`,
+      );
     }
     return this.forgeCallback(chatId, messageId, button.callback_data, options);
   }
@@ -210,7 +216,9 @@ export class FakeBotApi {
   /** Calls other than getUpdates/getMe: what counts against Telegram's limits. */
   writeCalls(chatId?: number): readonly CallRecord[] {
     return this.world.calls.filter(
-      (c) => !["getUpdates", "getMe", "deleteWebhook", "getWebhookInfo"].includes(c.method) && (chatId === undefined || c.chatId === chatId),
+      (c) =>
+        !["getUpdates", "getMe", "deleteWebhook", "getWebhookInfo"].includes(c.method) &&
+        (chatId === undefined || c.chatId === chatId),
     );
   }
 
@@ -269,11 +277,17 @@ export class FakeBotApi {
   /** Waits until the bot has a message in `chatId` matching `match` now (text substring, RegExp or predicate). */
   waitForBotMessage(chatId: number, match: MessageMatch, options: WaitOptions = {}): Promise<MessageView> {
     const test = matcher(match);
-    return this.waitFor(() => this.botMessages(chatId).find(test), { what: `bot message ${String(match)} in chat ${chatId}`, ...options });
+    return this.waitFor(() => this.botMessages(chatId).find(test), {
+      what: `bot message ${String(match)} in chat ${chatId}`,
+      ...options,
+    });
   }
 
   waitForCallbackAnswer(queryId: string, options: WaitOptions = {}): Promise<CallbackAnswer> {
-    return this.waitFor(() => this.callbackAnswer(queryId), { what: `answer to callback query ${queryId}`, ...options });
+    return this.waitFor(() => this.callbackAnswer(queryId), {
+      what: `answer to callback query ${queryId}`,
+      ...options,
+    });
   }
 
   /** A readable dump of every chat, for failure messages. */
@@ -281,7 +295,10 @@ export class FakeBotApi {
     const chats = [...this.world.chats.values()].map((chat) => {
       const lines = [...chat.messages.values()].map((m) => {
         const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
-        const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`).join(" ");
+        const buttons = (m.keyboard?.inline_keyboard ?? [])
+          .flat()
+          .map((b) => `[${b.text}]`)
+          .join(" ");
         return `  #${m.messageId} ${who}: ${JSON.stringify((m.text ?? m.caption ?? "").slice(0, 200))} ${buttons}`;
       });
       return `chat ${chat.id}:\n${lines.join("\n")}`;
@@ -298,7 +315,8 @@ export class FakeBotApi {
   private sender(chatId: number, from: number | undefined): number {
     const chat = this.requireChat(chatId);
     const sender = from ?? chat.memberIds[0];
-    if (sender === undefined || !this.world.users.has(sender)) throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
+    if (sender === undefined || !this.world.users.has(sender))
+      throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
 }
@@ -314,14 +332,20 @@ function view(message: StoredMessage): MessageView {
     parseMode: message.parseMode,
     entities: message.text !== undefined ? message.entities : message.captionEntities,
     keyboard: message.keyboard,
-    buttons: (message.keyboard?.inline_keyboard ?? []).flat().map((b) => ({ text: b.text, data: b.callback_data, url: b.url })),
+    buttons: (message.keyboard?.inline_keyboard ?? [])
+      .flat()
+      .map((b) => ({ text: b.text, data: b.callback_data, url: b.url })),
     replyToMessageId: message.replyToMessageId,
     edited: message.editDateS !== undefined,
     revisions: message.revisions,
     document:
       message.document === undefined
         ? undefined
-        : { fileName: message.document.fileName, mimeType: message.document.mimeType, content: message.document.content },
+        : {
+            fileName: message.document.fileName,
+            mimeType: message.document.mimeType,
+            content: message.document.content,
+          },
   };
 }
 

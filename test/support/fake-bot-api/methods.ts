@@ -11,8 +11,17 @@ export const NOT_MODIFIED =
   "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message";
 
 const CHAT_ACTIONS = new Set([
-  "typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice", "upload_document",
-  "choose_sticker", "find_location", "record_video_note", "upload_video_note",
+  "typing",
+  "upload_photo",
+  "record_video",
+  "upload_video",
+  "record_voice",
+  "upload_voice",
+  "upload_document",
+  "choose_sticker",
+  "find_location",
+  "record_video_note",
+  "upload_video_note",
 ]);
 
 export const methods: Readonly<Record<string, MethodHandler>> = {
@@ -34,7 +43,14 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
 
   sendMessage: (world, params) => {
     const chat = targetChat(world, params);
-    const formatted = formatText(params, "text", "entities", TELEGRAM_TEXT_LIMIT, "message text is empty", "message is too long");
+    const formatted = formatText(
+      params,
+      "text",
+      "entities",
+      TELEGRAM_TEXT_LIMIT,
+      "message text is empty",
+      "message is too long",
+    );
     const keyboard = readKeyboard(params, false);
     const replyTo = readReplyTarget(chat, params);
     const message = world.newMessage(chat, { ...formatted, keyboard, replyToMessageId: replyTo });
@@ -45,7 +61,14 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
     const chat = targetChat(world, params);
     const document = readDocument(world, chat, params);
     const caption = params.has("caption")
-      ? formatText(params, "caption", "caption_entities", TELEGRAM_CAPTION_LIMIT, undefined, "message caption is too long")
+      ? formatText(
+          params,
+          "caption",
+          "caption_entities",
+          TELEGRAM_CAPTION_LIMIT,
+          undefined,
+          "message caption is too long",
+        )
       : undefined;
     const message = world.newMessage(chat, {
       document,
@@ -62,7 +85,14 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   editMessageText: (world, params) => {
     const message = messageToEdit(world, params);
     if (message.text === undefined) throw badRequest("there is no text in the message to edit");
-    const formatted = formatText(params, "text", "entities", TELEGRAM_TEXT_LIMIT, "message text is empty", "message is too long");
+    const formatted = formatText(
+      params,
+      "text",
+      "entities",
+      TELEGRAM_TEXT_LIMIT,
+      "message text is empty",
+      "message is too long",
+    );
     // Telegram removes the inline keyboard when an edit does not repeat it.
     const keyboard = readKeyboard(params, true);
     const unchanged =
@@ -120,7 +150,8 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
 
   setMyCommands: (world, params) => {
     const commands = params.optionalJson("commands");
-    if (!Array.isArray(commands) || commands.length > 100) throw badRequest("commands must be an array of at most 100 items");
+    if (!Array.isArray(commands) || commands.length > 100)
+      throw badRequest("commands must be an array of at most 100 items");
     const parsed = commands.map((item: unknown) => {
       const { command, description } = (item ?? {}) as { command?: unknown; description?: unknown };
       if (typeof command !== "string" || !/^[a-z0-9_]{1,32}$/.test(command)) throw badRequest("BOT_COMMAND_INVALID");
@@ -195,9 +226,10 @@ function readKeyboard(params: Params, inlineOnly: boolean): InlineKeyboard | und
     if (inlineOnly) throw badRequest("inline keyboard expected");
     return undefined;
   }
-  if (!Array.isArray(rows)) throw badRequest("field \"inline_keyboard\" of the InlineKeyboardMarkup must be an Array");
+  if (!Array.isArray(rows)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array');
   const keyboard: InlineButton[][] = rows.map((row: unknown) => {
-    if (!Array.isArray(row)) throw badRequest("field \"inline_keyboard\" of the InlineKeyboardMarkup must be an Array of Arrays");
+    if (!Array.isArray(row))
+      throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays');
     return row.map(readButton);
   });
   return keyboard.some((row) => row.length > 0) ? { inline_keyboard: keyboard } : undefined;
@@ -205,7 +237,8 @@ function readKeyboard(params: Params, inlineOnly: boolean): InlineKeyboard | und
 
 function readButton(raw: unknown): InlineButton {
   const { text, callback_data: data, url } = (raw ?? {}) as { text?: unknown; callback_data?: unknown; url?: unknown };
-  if (typeof text !== "string") throw badRequest("can't parse inline keyboard button: Field \"text\" must be of type String");
+  if (typeof text !== "string")
+    throw badRequest('can\'t parse inline keyboard button: Field "text" must be of type String');
   // Telegram refuses buttons without text; this wording is the fake's own.
   if (text.trim() === "") throw badRequest("can't parse inline keyboard button: text must be non-empty");
   if (data !== undefined) {
@@ -224,11 +257,10 @@ function sameKeyboard(a: InlineKeyboard | undefined, b: InlineKeyboard | undefin
 
 function readReplyTarget(chat: StoredChat, params: Params): number | undefined {
   const parameters = params.optionalJson("reply_parameters") as
-    | { message_id?: unknown; allow_sending_without_reply?: unknown }
-    | undefined;
+    { message_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
   const messageId = parameters !== undefined ? parameters.message_id : params.optionalInt("reply_to_message_id");
   if (messageId === undefined) return undefined;
-  if (typeof messageId !== "number") throw badRequest("field \"message_id\" must be of type Integer");
+  if (typeof messageId !== "number") throw badRequest('field "message_id" must be of type Integer');
   if (chat.messages.has(messageId)) return messageId;
   const allowWithout = parameters?.allow_sending_without_reply ?? params.optionalBool("allow_sending_without_reply");
   if (allowWithout === true) return undefined;
@@ -237,7 +269,8 @@ function readReplyTarget(chat: StoredChat, params: Params): number | undefined {
 
 function readDocument(world: FakeWorld, chat: StoredChat, params: Params): StoredMessage["document"] {
   const value = params.raw("document");
-  const attach = typeof value === "string" && value.startsWith("attach://") ? value.slice("attach://".length) : undefined;
+  const attach =
+    typeof value === "string" && value.startsWith("attach://") ? value.slice("attach://".length) : undefined;
   const upload = params.files.find((file) => file.field === (attach ?? "document"));
   if (upload !== undefined) {
     return { ...world.newFileIds(), fileName: upload.filename, mimeType: upload.mimeType, content: upload.content };

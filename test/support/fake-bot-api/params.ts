@@ -30,7 +30,14 @@ export class ApiFailure extends Error {
 }
 
 const OBJECT_PARAMS = new Set([
-  "reply_markup", "reply_parameters", "entities", "caption_entities", "commands", "allowed_updates", "link_preview_options", "scope",
+  "reply_markup",
+  "reply_parameters",
+  "entities",
+  "caption_entities",
+  "commands",
+  "allowed_updates",
+  "link_preview_options",
+  "scope",
 ]);
 
 export const badRequest = (what: string): ApiFailure => new ApiFailure(400, `Bad Request: ${what}`);

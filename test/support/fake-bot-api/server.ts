@@ -38,7 +38,8 @@ export class BotApiServer {
   ) {
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) reply(res, 500, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` });
+        if (!res.headersSent)
+          reply(res, 500, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` });
       });
     });
   }
@@ -97,7 +98,14 @@ export class BotApiServer {
     this.world.changed();
   }
 
-  private fail(req: IncomingMessage, res: ServerResponse, method: string, params: Params, chatId: number | undefined, fault: Fault): void {
+  private fail(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    params: Params,
+    chatId: number | undefined,
+    fault: Fault,
+  ): void {
     if (fault.kind === "network") {
       this.log(method, params, chatId, new ApiFailure(0, "network fault: connection dropped"));
       req.socket.destroy();
@@ -121,7 +129,8 @@ export class BotApiServer {
       limit = Math.min(100, Math.max(1, params.optionalInt("limit") ?? 100));
       timeoutS = Math.max(0, params.optionalInt("timeout") ?? 0);
       const allowed = params.optionalJson("allowed_updates");
-      if (Array.isArray(allowed)) this.allowedUpdates = allowed.filter((kind): kind is string => typeof kind === "string");
+      if (Array.isArray(allowed))
+        this.allowedUpdates = allowed.filter((kind): kind is string => typeof kind === "string");
       this.confirm(offset);
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;
@@ -165,12 +174,15 @@ export class BotApiServer {
 
   private deliverable(limit: number): QueuedUpdate[] {
     const allowed = this.allowedUpdates;
-    const wanted = allowed.length === 0 ? this.world.updates : this.world.updates.filter((u) => allowed.some((kind) => kind in u));
+    const wanted =
+      allowed.length === 0 ? this.world.updates : this.world.updates.filter((u) => allowed.some((kind) => kind in u));
     return wanted.slice(0, limit);
   }
 
   private takeFault(method: string, chatId: number | undefined): Fault | undefined {
-    const index = this.faults.findIndex((armed) => armed.method === method && (armed.chatId === undefined || armed.chatId === chatId));
+    const index = this.faults.findIndex(
+      (armed) => armed.method === method && (armed.chatId === undefined || armed.chatId === chatId),
+    );
     const armed = this.faults[index];
     if (armed === undefined) return undefined;
     armed.remaining--;
@@ -221,7 +233,12 @@ async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("end", () => {
-          files.push({ field, filename: info.filename ?? field, mimeType: info.mimeType, content: Buffer.concat(chunks) });
+          files.push({
+            field,
+            filename: info.filename ?? field,
+            mimeType: info.mimeType,
+            content: Buffer.concat(chunks),
+          });
         });
       });
       parser.on("close", () => resolve());

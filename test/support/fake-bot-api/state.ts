@@ -11,10 +11,21 @@ export type InlineKeyboard = { inline_keyboard: InlineButton[][] };
 
 export type Entity = { type: string; offset: number; length: number; url?: string; language?: string };
 
-export type StoredDocument = { fileId: string; fileUniqueId: string; fileName: string; mimeType: string; content: Buffer };
+export type StoredDocument = {
+  fileId: string;
+  fileUniqueId: string;
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
+};
 
 /** One state of a message's content, kept so tests can see how a message was edited over time. */
-export type MessageRevision = { text: string; html: string | undefined; keyboard: InlineKeyboard | undefined; atMs: number };
+export type MessageRevision = {
+  text: string;
+  html: string | undefined;
+  keyboard: InlineKeyboard | undefined;
+  atMs: number;
+};
 
 export type StoredMessage = {
   messageId: number;
@@ -112,7 +123,14 @@ export class FakeWorld {
       return existing;
     }
     const chat: StoredChat = {
-      id, type, title, memberIds: [...memberIds], nextMessageId: 1, messages: new Map(), deletedMessageIds: [], actions: [],
+      id,
+      type,
+      title,
+      memberIds: [...memberIds],
+      nextMessageId: 1,
+      messages: new Map(),
+      deletedMessageIds: [],
+      actions: [],
     };
     this.chats.set(id, chat);
     return chat;
@@ -143,7 +161,12 @@ export class FakeWorld {
   }
 
   revision(message: StoredMessage): MessageRevision {
-    return { text: message.text ?? message.caption ?? "", html: message.html, keyboard: message.keyboard, atMs: this.now() };
+    return {
+      text: message.text ?? message.caption ?? "",
+      html: message.html,
+      keyboard: message.keyboard,
+      atMs: this.now(),
+    };
   }
 
   newFileIds(): { fileId: string; fileUniqueId: string } {

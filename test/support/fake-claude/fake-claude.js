@@ -23,36 +23,59 @@ const logFile = process.env.FAKE_CLAUDE_STDIN_LOG;
 /** Lines read from stdin, and waiters for a matching one. */
 const seen = [];
 let waiter;
-const matches = (msg, want) => Object.entries(want).every(([k, v]) => (k === "subtype" ? msg.request?.subtype ?? msg.response?.subtype : k === "request_id" ? msg.request_id ?? msg.response?.request_id : msg[k]) === v);
+const matches = (msg, want) =>
+  Object.entries(want).every(
+    ([k, v]) =>
+      (k === "subtype"
+        ? (msg.request?.subtype ?? msg.response?.subtype)
+        : k === "request_id"
+          ? (msg.request_id ?? msg.response?.request_id)
+          : msg[k]) === v,
+  );
 
-createInterface({ input: process.stdin }).on("line", (line) => {
-  if (logFile) appendFileSync(logFile, `${line}\n`);
-  let msg;
-  try {
-    msg = JSON.parse(line);
-  } catch {
-    process.stderr.write(`Error parsing streaming input line: ${line.slice(0, 20)}\n`);
-    process.exit(1);
-  }
-  if (msg.type === "control_request" && msg.request?.subtype === "initialize") {
-    write({ type: "control_response", response: { subtype: "success", request_id: msg.request_id, response: { commands: [], pid: process.pid } } });
-    return;
-  }
-  // Our requests the stand-in acknowledges at once (like the CLI), unless the script waits for them.
-  if (msg.type === "control_request" && (script.autoAck ?? ["interrupt", "set_permission_mode", "set_model"]).includes(msg.request?.subtype)) {
-    const { subtype, ...rest } = msg.request;
-    write({ type: "control_response", response: { subtype: "success", request_id: msg.request_id, response: subtype === "interrupt" ? { still_queued: [] } : rest } });
-  }
-  if (waiter && matches(msg, waiter.want)) {
-    const w = waiter;
-    waiter = undefined;
-    w.resolve(msg);
-  } else {
-    seen.push(msg);
-  }
-}).on("close", () => {
-  if (script.exitOnEof !== false) process.exit(0);
-});
+createInterface({ input: process.stdin })
+  .on("line", (line) => {
+    if (logFile) appendFileSync(logFile, `${line}\n`);
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      process.stderr.write(`Error parsing streaming input line: ${line.slice(0, 20)}\n`);
+      process.exit(1);
+    }
+    if (msg.type === "control_request" && msg.request?.subtype === "initialize") {
+      write({
+        type: "control_response",
+        response: { subtype: "success", request_id: msg.request_id, response: { commands: [], pid: process.pid } },
+      });
+      return;
+    }
+    // Our requests the stand-in acknowledges at once (like the CLI), unless the script waits for them.
+    if (
+      msg.type === "control_request" &&
+      (script.autoAck ?? ["interrupt", "set_permission_mode", "set_model"]).includes(msg.request?.subtype)
+    ) {
+      const { subtype, ...rest } = msg.request;
+      write({
+        type: "control_response",
+        response: {
+          subtype: "success",
+          request_id: msg.request_id,
+          response: subtype === "interrupt" ? { still_queued: [] } : rest,
+        },
+      });
+    }
+    if (waiter && matches(msg, waiter.want)) {
+      const w = waiter;
+      waiter = undefined;
+      w.resolve(msg);
+    } else {
+      seen.push(msg);
+    }
+  })
+  .on("close", () => {
+    if (script.exitOnEof !== false) process.exit(0);
+  });
 
 function write(obj) {
   return new Promise((resolve) => {
@@ -71,7 +94,9 @@ function awaitIn(want) {
 
 /** Writes a file's lines `times` times, as fast as the pipe takes them (line-aligned ~64 KiB chunks built once). */
 async function replay(file, times) {
-  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const chunks = [];
   let pending = [];
   let size = 0;
@@ -96,7 +121,18 @@ async function replay(file, times) {
 async function timed(count, intervalMs) {
   for (let i = 0; i < count; i++) {
     const at = performance.timeOrigin + performance.now();
-    await write({ type: "assistant", message: { id: "msg_t", type: "message", role: "assistant", model: "claude-fake", content: [{ type: "text", text: `T ${at}` }] }, parent_tool_use_id: null, session_id: "sess-bench" });
+    await write({
+      type: "assistant",
+      message: {
+        id: "msg_t",
+        type: "message",
+        role: "assistant",
+        model: "claude-fake",
+        content: [{ type: "text", text: `T ${at}` }],
+      },
+      parent_tool_use_id: null,
+      session_id: "sess-bench",
+    });
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

@@ -1,14 +1,24 @@
 // Reading what people type: commands addressed to this bot or another, one-message directive
 // lines, and near-misses that deserve a hint.
 import { describe, expect, it } from "vitest";
-import { dotCommandOf, modeFromWord, nearestCommand, readDirectives, readSlashWord } from "../../../src/telegram/bridge/command-text.js";
+import {
+  dotCommandOf,
+  modeFromWord,
+  nearestCommand,
+  readDirectives,
+  readSlashWord,
+} from "../../../src/telegram/bridge/command-text.js";
 
 const BOT = "telecode_test_bot";
 
 describe("readSlashWord", () => {
   it("reads the command, its arguments (other lines too) and whom it addresses", () => {
     expect(readSlashWord("/Model  opus", BOT)).toEqual({ name: "model", args: "opus", forOtherBot: false });
-    expect(readSlashWord("/continue@telecode_test_bot fix it\nthen test", BOT)).toEqual({ name: "continue", args: "fix it\nthen test", forOtherBot: false });
+    expect(readSlashWord("/continue@telecode_test_bot fix it\nthen test", BOT)).toEqual({
+      name: "continue",
+      args: "fix it\nthen test",
+      forOtherBot: false,
+    });
     expect(readSlashWord("/new@other_bot", BOT)).toMatchObject({ name: "new", forOtherBot: true });
     expect(readSlashWord("not a command /new", BOT)).toBeUndefined();
     expect(readSlashWord("/", BOT)).toBeUndefined();
@@ -18,9 +28,16 @@ describe("readSlashWord", () => {
 describe("readDirectives", () => {
   const projects = ["app", "web-site"];
   it("takes a leading run of project and mode words, the rest is the prompt", () => {
-    expect(readDirectives("/web-site /plan fix the login\nand test it", projects, BOT)).toEqual({ project: "web-site", mode: "plan", prompt: "fix the login\nand test it" });
+    expect(readDirectives("/web-site /plan fix the login\nand test it", projects, BOT)).toEqual({
+      project: "web-site",
+      mode: "plan",
+      prompt: "fix the login\nand test it",
+    });
     expect(readDirectives("/APP do it", projects, BOT)).toEqual({ project: "app", prompt: "do it" });
-    expect(readDirectives("/acceptedits /plan_auto x", projects, BOT)).toEqual({ mode: "acceptEdits", prompt: "/plan_auto x" });
+    expect(readDirectives("/acceptedits /plan_auto x", projects, BOT)).toEqual({
+      mode: "acceptEdits",
+      prompt: "/plan_auto x",
+    });
     expect(readDirectives("/plan", projects, BOT)).toEqual({ mode: "plan", prompt: "" });
   });
 

@@ -7,28 +7,62 @@ import { describe, expect, it } from "vitest";
 import type { DecisionOutcome, DecisionPrompt, PromptSection } from "../../../src/policy/index.js";
 import { telegramHtmlToText, validateTelegramHtml } from "../../../src/render/index.js";
 import { CALLBACK_DATA_MAX_BYTES, CallbackRegistry, decodeCallbackData } from "../../../src/telegram/index.js";
-import { choiceCode, choiceFromCode, keyboardOf, renderPromptParts, renderSettledHtml } from "../../../src/telegram/bridge/prompt-html.js";
+import {
+  choiceCode,
+  choiceFromCode,
+  keyboardOf,
+  renderPromptParts,
+  renderSettledHtml,
+} from "../../../src/telegram/bridge/prompt-html.js";
 import { resumeKeyboard, runIdFromResumeToken } from "../../../src/telegram/bridge/resume-button.js";
 
 const text = fc.string({ maxLength: 300 });
 const section: fc.Arbitrary<PromptSection> = fc.oneof(
-  fc.record({ kind: fc.constant("text" as const), text, label: fc.option(text, { nil: undefined }) }).map(({ label, ...s }) => (label === undefined ? s : { ...s, label })),
+  fc
+    .record({ kind: fc.constant("text" as const), text, label: fc.option(text, { nil: undefined }) })
+    .map(({ label, ...s }) => (label === undefined ? s : { ...s, label })),
   fc.record({ kind: fc.constant("code" as const), text: fc.string({ maxLength: 3000 }) }),
   fc.record({ kind: fc.constant("markdown" as const), text: fc.string({ maxLength: 3000 }) }),
-  fc.record({ kind: fc.constant("diff" as const), path: text, lines: fc.array(fc.record({ op: fc.constantFrom("context" as const, "removed" as const, "added" as const), text }), { maxLength: 40 }) }),
-  fc.record({ kind: fc.constant("fields" as const), fields: fc.array(fc.record({ name: text, value: text }), { maxLength: 6 }) }),
+  fc.record({
+    kind: fc.constant("diff" as const),
+    path: text,
+    lines: fc.array(
+      fc.record({ op: fc.constantFrom("context" as const, "removed" as const, "added" as const), text }),
+      { maxLength: 40 },
+    ),
+  }),
+  fc.record({
+    kind: fc.constant("fields" as const),
+    fields: fc.array(fc.record({ name: text, value: text }), { maxLength: 6 }),
+  }),
 );
-const choiceId = fc.oneof(fc.constantFrom("allow", "always", "deny", "approve", "outline", "discuss", "q0:opt1", "q12:done", "q3:type"), fc.string({ minLength: 1, maxLength: 30 }));
+const choiceId = fc.oneof(
+  fc.constantFrom("allow", "always", "deny", "approve", "outline", "discuss", "q0:opt1", "q12:done", "q3:type"),
+  fc.string({ minLength: 1, maxLength: 30 }),
+);
 const prompt: fc.Arbitrary<DecisionPrompt> = fc.record({
   kind: fc.constantFrom("approval" as const, "plan" as const, "question" as const),
   title: fc.string({ minLength: 1, maxLength: 200 }),
   sections: fc.array(section, { maxLength: 5 }),
-  choices: fc.uniqueArray(fc.record({ id: choiceId, label: fc.string({ maxLength: 80 }), tone: fc.constantFrom("allow" as const, "deny" as const, "neutral" as const) }), { minLength: 1, maxLength: 8, selector: (c) => c.id }),
+  choices: fc.uniqueArray(
+    fc.record({
+      id: choiceId,
+      label: fc.string({ maxLength: 80 }),
+      tone: fc.constantFrom("allow" as const, "deny" as const, "neutral" as const),
+    }),
+    { minLength: 1, maxLength: 8, selector: (c) => c.id },
+  ),
   textReplyHint: fc.string({ minLength: 1, maxLength: 120 }),
 });
 const outcome: fc.Arbitrary<DecisionOutcome> = fc.record({
   decision: fc.constantFrom("allow" as const, "deny" as const, "none" as const),
-  reason: fc.constantFrom("person" as const, "typed_reply" as const, "timeout" as const, "withdrawn" as const, "session_end" as const),
+  reason: fc.constantFrom(
+    "person" as const,
+    "typed_reply" as const,
+    "timeout" as const,
+    "withdrawn" as const,
+    "session_end" as const,
+  ),
   summary: fc.string({ minLength: 1, maxLength: 2000 }),
   by: fc.string({ maxLength: 40 }),
 });
@@ -42,7 +76,9 @@ describe("decision prompts as Telegram messages", () => {
         for (const part of parts) expect(validateTelegramHtml(part)).toBeUndefined();
         const settled = renderSettledHtml(parts.at(-1)!, o);
         expect(validateTelegramHtml(settled)).toBeUndefined();
-        expect(telegramHtmlToText(settled)).toContain(o.decision === "allow" ? "✅" : o.decision === "deny" ? "❌" : "⏹");
+        expect(telegramHtmlToText(settled)).toContain(
+          o.decision === "allow" ? "✅" : o.decision === "deny" ? "❌" : "⏹",
+        );
       }),
       { numRuns: 150 },
     );
@@ -78,8 +114,19 @@ describe("decision prompts as Telegram messages", () => {
       ],
       (c) => c.id,
     );
-    expect(keyboard.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([["✅ Allow"], ["Always allow in this session"], ["❌ Deny"]]);
-    const plan = keyboardOf([{ id: "approve", label: "Approve", tone: "allow" }, { id: "deny", label: "Deny", tone: "deny" }, { id: "outline", label: "Pause & Outline", tone: "neutral" }], (c) => c.id);
+    expect(keyboard.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([
+      ["✅ Allow"],
+      ["Always allow in this session"],
+      ["❌ Deny"],
+    ]);
+    const plan = keyboardOf(
+      [
+        { id: "approve", label: "Approve", tone: "allow" },
+        { id: "deny", label: "Deny", tone: "deny" },
+        { id: "outline", label: "Pause & Outline", tone: "neutral" },
+      ],
+      (c) => c.id,
+    );
     expect(plan.inline_keyboard.map((row) => row.length)).toEqual([3]);
   });
 });
@@ -100,7 +147,13 @@ describe("the Continue button of an interrupted run", () => {
 
 describe("button labels", () => {
   it("are never empty, even for a choice without a label", () => {
-    const keyboard = keyboardOf([{ id: " ", label: "  ", tone: "neutral" }, { id: "x", label: "", tone: "neutral" }], (c) => c.id);
+    const keyboard = keyboardOf(
+      [
+        { id: " ", label: "  ", tone: "neutral" },
+        { id: "x", label: "", tone: "neutral" },
+      ],
+      (c) => c.id,
+    );
     expect(keyboard.inline_keyboard.flat().map((b) => b.text)).toEqual(["•", "x"]);
   });
 });

@@ -13,7 +13,9 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../su
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
-export const ALLOWED_IDS = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016];
+export const ALLOWED_IDS = [
+  1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016,
+];
 export const STRANGER_ID = 6666;
 
 /** Fast pacing for tests: the outbox still paces and coalesces, just in milliseconds. */
@@ -49,12 +51,19 @@ export type Rig = {
   /** Scripts replies for prompts containing `marker`. */
   script(marker: string, replies: FakeReply[]): void;
   /** The bot message whose text matches, as it is now, waiting for it. */
-  botMessage(chatId: number, match: string | RegExp | ((m: MessageView) => boolean), timeoutMs?: number): Promise<MessageView>;
+  botMessage(
+    chatId: number,
+    match: string | RegExp | ((m: MessageView) => boolean),
+    timeoutMs?: number,
+  ): Promise<MessageView>;
   dispose(): Promise<void>;
 };
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
-  const tg = await startFakeBotApi({ maxPollWaitMs: 500, ...(options.botApiNow === undefined ? {} : { now: options.botApiNow }) });
+  const tg = await startFakeBotApi({
+    maxPollWaitMs: 500,
+    ...(options.botApiNow === undefined ? {} : { now: options.botApiNow }),
+  });
   const api = await startFakeAnthropic({});
   const ws = await makeClaudeWorkspace(api.url, { CLAUDE_CODE_MAX_RETRIES: "1" });
   const dataDir = await mkdtemp(join(tmpdir(), "telecode-tg-state-"));
@@ -85,9 +94,15 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   );
   const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
   const logger = options.logger ?? silentLogger;
-  const startApp = (): Promise<TelecodeApp> => startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
+  const startApp = (): Promise<TelecodeApp> =>
+    startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
   const rig: Rig = {
-    tg, api, ws, dataDir, configPath, config,
+    tg,
+    api,
+    ws,
+    dataDir,
+    configPath,
+    config,
     app: await startApp(),
     startApp: async () => {
       rig.app = await startApp();
@@ -116,7 +131,9 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
 
 /** The final answer: a bot message carrying the answer footer. */
 export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
-  return (m) => /reply to continue|turns? · /.test(m.text) && (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
+  return (m) =>
+    /reply to continue|turns? · /.test(m.text) &&
+    (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
 }
 
 export type ServeProcess = {
@@ -135,7 +152,10 @@ const serveChild = fileURLToPath(new URL("./serve-child.ts", import.meta.url));
 
 /** Runs `telecode --config FILE` as a real process on the rig's config (stop the in-process app first). */
 export function spawnServe(rig: Rig): ServeProcess {
-  const child = spawn(process.execPath, ["--import", tsRegister, serveChild, "--config", rig.configPath], { env: rig.ws.env, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", tsRegister, serveChild, "--config", rig.configPath], {
+    env: rig.ws.env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   let markStarted: () => void = () => undefined;
   let markRestarted: () => void = () => undefined;
@@ -152,7 +172,10 @@ export function spawnServe(rig: Rig): ServeProcess {
     child.on("close", (code, signal) => resolve({ code, signal, stderr }));
   });
   const unless = (what: Promise<void>, failure: string): Promise<void> => {
-    const raced = Promise.race([what, exited.then((e) => Promise.reject(new Error(`telecode exited ${failure} (${e.code ?? e.signal}): ${e.stderr}`)))]);
+    const raced = Promise.race([
+      what,
+      exited.then((e) => Promise.reject(new Error(`telecode exited ${failure} (${e.code ?? e.signal}): ${e.stderr}`))),
+    ]);
     raced.catch(() => undefined); // only a failure for the test that waits for it
     return raced;
   };

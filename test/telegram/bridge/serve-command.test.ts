@@ -30,7 +30,9 @@ describe("telecode (serve) without a usable config", () => {
   it("names what a config lacks to serve Telegram", async () => {
     home = await mkdtemp(join(tmpdir(), "telecode-serve-"));
     const file = join(home, "config.toml");
-    await writeFile(file, `[telegram]\nbot_token = "123456:${"A".repeat(35)}"\n[projects.app]\npath = "${home}"\n`, { mode: 0o600 });
+    await writeFile(file, `[telegram]\nbot_token = "123456:${"A".repeat(35)}"\n[projects.app]\npath = "${home}"\n`, {
+      mode: 0o600,
+    });
     const result = await run(["--config", file], { HOME: home });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("telegram.allowed_user_ids");
@@ -42,7 +44,11 @@ describe("telecode (serve) without a usable config", () => {
     const file = join(home, "config.toml");
     const key = `sk-ant-api03-${"K".repeat(30)}`;
     const token = `123456:${"A".repeat(35)}`;
-    await writeFile(file, `[telegram]\nbot_token = "${token}"\nallowed_user_ids = [1]\n[claude]\nextra_args = ["--resume=${key}", "--continue=${token}"]\n[projects.app]\npath = "${home}"\n`, { mode: 0o600 });
+    await writeFile(
+      file,
+      `[telegram]\nbot_token = "${token}"\nallowed_user_ids = [1]\n[claude]\nextra_args = ["--resume=${key}", "--continue=${token}"]\n[projects.app]\npath = "${home}"\n`,
+      { mode: 0o600 },
+    );
     const result = await run(["--config", file], { HOME: home });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("claude.extra_args");

@@ -58,10 +58,18 @@ describe("telecode (serve) hot reload", () => {
     serve.child.kill("SIGTERM");
     const exit = await serve.exited;
     expect(exit.code).toBe(0);
-    expect(exit.stderr).toContain(`warning: ${rig.configPath} is readable by other users and may hold your bot token; run \`chmod 600 ${rig.configPath}\`.`);
+    expect(exit.stderr).toContain(
+      `warning: ${rig.configPath} is readable by other users and may hold your bot token; run \`chmod 600 ${rig.configPath}\`.`,
+    );
     const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8");
-    const reloaded = log.split("\n").filter((line) => line.includes('"config.reloaded"')).map((line) => JSON.parse(line) as { applied: string[]; needRestart: string[] });
-    expect(reloaded.at(-1)).toMatchObject({ applied: ["telegram.allowed_user_ids", "claude.permission_mode", "claude.model"], needRestart: ["telegram.bot_token"] });
+    const reloaded = log
+      .split("\n")
+      .filter((line) => line.includes('"config.reloaded"'))
+      .map((line) => JSON.parse(line) as { applied: string[]; needRestart: string[] });
+    expect(reloaded.at(-1)).toMatchObject({
+      applied: ["telegram.allowed_user_ids", "claude.permission_mode", "claude.model"],
+      needRestart: ["telegram.bot_token"],
+    });
     expect(exit.stderr + log).not.toContain("N".repeat(35));
     expect(exit.stderr + log).not.toContain(rig.tg.token.split(":")[1]);
   });
