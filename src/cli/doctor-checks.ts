@@ -13,21 +13,12 @@ import {
 } from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
+import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
+import { checkWebhooks } from "./doctor-webhooks.js";
 
-export type CheckStatus = "ok" | "warn" | "fail";
-
-export type CheckResult = Readonly<{ status: CheckStatus; label: string; detail: string; fix?: string }>;
+export type { CheckResult, CheckStatus } from "./doctor-result.js";
 
 export type DoctorOptions = { configPath?: string | undefined; env: Env; cwd: string; platform: NodeJS.Platform };
-
-const ok = (label: string, detail: string): CheckResult => ({ status: "ok", label, detail });
-const warn = (label: string, detail: string, fix?: string): CheckResult => ({
-  status: "warn",
-  label,
-  detail,
-  ...(fix === undefined ? {} : { fix }),
-});
-const fail = (label: string, detail: string, fix: string): CheckResult => ({ status: "fail", label, detail, fix });
 
 function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: Config | null } {
   try {
@@ -201,7 +192,8 @@ function checkState(dir: string): CheckResult[] {
 /** Every check, in the order a person fixes things. */
 export async function collectDoctorChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { results, config } = checkConfig(options);
-  if (config !== null && config.file !== null) results.push(...(await checkTelegram(config)));
+  if (config !== null && config.file !== null)
+    results.push(...(await checkTelegram(config)), ...checkWebhooks(config, options.env));
   results.push(...(await checkClaude(config, options)));
   const dataDir = config?.state.dir ?? resolveDataDir({ fromFile: "", env: options.env, relativeTo: options.cwd });
   results.push(...checkState(dataDir));

@@ -1,6 +1,7 @@
 // The validated, frozen configuration every other module receives (camelCase, defaults
 // applied, paths absolute, environment overrides resolved). Types only.
 import type { PermissionMode } from "../domain/index.js";
+import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
 import type { Effort } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
@@ -67,6 +68,10 @@ export type Config = Readonly<{
   defaultProject: ProjectConfig | null;
   limits: LimitsConfig;
   state: Readonly<{ dir: string }>;
+  /** Used only when `webhooks` is not empty. */
+  webhookServer: WebhookServerConfig;
+  /** In file order; the webhook server starts only when there is one. */
+  webhooks: readonly WebhookConfig[];
 }>;
 
 export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";

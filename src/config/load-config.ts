@@ -7,8 +7,9 @@ import type { z } from "zod";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
-import { fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
+import { ENTRY_TABLES, fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
 import { closestKey } from "./suggest.js";
+import { buildWebhooks } from "./webhooks-config.js";
 
 export type LoadConfigOptions = {
   /** The --config flag, when given. */
@@ -33,12 +34,15 @@ function formatPath(path: readonly PropertyKey[]): string {
 function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): string {
   const where = formatPath(tablePath);
   const full = where === "" ? key : `${where}.${key}`;
-  const table = tablePath[0] === "projects" ? "project" : where;
+  const entryTable = ENTRY_TABLES[String(tablePath[0])];
+  const table = entryTable !== undefined && tablePath.length === 2 ? entryTable : where;
   let hint = closestKey(key, KNOWN_KEYS[table] ?? []);
   if (hint !== undefined) hint = where === "" ? hint : `${where}.${hint}`;
   else {
     // The right key in the wrong table ("bot_token" at the top level) is a common slip.
-    const home = Object.entries(KNOWN_KEYS).find(([t, keys]) => t !== "" && t !== "project" && keys.includes(key));
+    const home = Object.entries(KNOWN_KEYS).find(
+      ([t, keys]) => t !== "" && !Object.values(ENTRY_TABLES).includes(t) && keys.includes(key),
+    );
     if (home) hint = `${home[0]}.${key}`;
   }
   return `${full} is not a known key${hint === undefined ? "" : `; did you mean ${hint}?`}`;
@@ -126,6 +130,8 @@ function buildConfig(
   const envToken = options.env["TELECODE_BOT_TOKEN"];
   const envClaude = options.env["TELECODE_CLAUDE_PATH"];
   const claudePath = envClaude !== undefined && envClaude !== "" ? envClaude : file.claude.path;
+  const allowedUserIds = Object.freeze([...file.telegram.allowed_user_ids]);
+  const webhooks = buildWebhooks(file, { projects, defaultProject, allowedUserIds }, problems);
   const t = file.telegram;
   const c = file.claude;
   const l = file.limits;
@@ -133,7 +139,7 @@ function buildConfig(
     file: filePath,
     telegram: Object.freeze({
       botToken: envToken !== undefined && envToken !== "" ? envToken : t.bot_token === "" ? null : t.bot_token,
-      allowedUserIds: Object.freeze([...t.allowed_user_ids]),
+      allowedUserIds,
       apiRoot: t.api_root.replace(/\/+$/, ""),
       notifyUnauthorised: t.notify_unauthorised,
     }),
@@ -161,6 +167,8 @@ function buildConfig(
       rearmCeilingMinutes: l.rearm_ceiling_minutes,
     }),
     state: Object.freeze({ dir: resolveDataDir({ fromFile: file.state.dir, env: options.env, relativeTo: baseDir }) }),
+    webhookServer: webhooks.webhookServer,
+    webhooks: webhooks.webhooks,
   });
 }
 

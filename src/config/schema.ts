@@ -2,45 +2,27 @@
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
 import { validateExtraArgs } from "../claude/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import {
+  BOOL,
+  EFFORTS,
+  ENV_NAME,
+  permissionModeSchema,
+  PROJECT_NAME,
+  quoted,
+  STRING,
+  tableError,
+  wholeNumber,
+} from "./schema-parts.js";
+import { webhookServerSchema, webhooksSchema, WEBHOOK_KEYS, WEBHOOK_SERVER_KEYS } from "./webhooks-schema.js";
+
+export { CONFIG_PERMISSION_MODES, EFFORTS, type Effort } from "./schema-parts.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
-
-/** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
-export const CONFIG_PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "plan-auto",
-  "auto",
-  "dontAsk",
-] as const satisfies readonly PermissionMode[];
-
-export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
-export type Effort = (typeof EFFORTS)[number];
 
 /** The shape @BotFather hands out; also the pattern the log redacts. */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
 
 export const USER_IDS_EXPECTED = "must be a non-empty list of numeric user ids";
-const BOOL = "must be true or false";
-const STRING = "must be a string";
-const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(", ");
-
-/** A wrong type for a whole table gets a table message; unknown keys keep their own issue. */
-function tableError(name: string) {
-  return {
-    error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined),
-  };
-}
-
-function wholeNumber(unit: string) {
-  const error = `must be a whole number of ${unit} (0 or more)`;
-  return z.int({ error }).min(0, { error });
-}
 
 function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
   return z.array(item, { error: "must be a list of strings" }).default([]);
@@ -86,14 +68,7 @@ const claudeSchema = z
         .string({ error: STRING })
         .min(1, { error: 'must not be empty (use "claude" to find it on PATH)' })
         .default("claude"),
-      permission_mode: z
-        .enum(CONFIG_PERMISSION_MODES, {
-          error: (iss) =>
-            iss.input === "bypassPermissions"
-              ? "must not be bypassPermissions; set claude.dangerously_skip_permissions = true to bypass approvals"
-              : `must be one of ${quoted(CONFIG_PERMISSION_MODES)}`,
-        })
-        .default("default"),
+      permission_mode: permissionModeSchema().default("default"),
       model: z.string({ error: STRING }).default(""),
       effort: z
         .enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` })
@@ -158,16 +133,23 @@ export const fileSchema = z.strictObject({
   projects: projectsSchema,
   limits: limitsSchema,
   state: stateSchema,
+  webhook_server: webhookServerSchema,
+  webhooks: webhooksSchema,
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  "": ["telegram", "claude", "projects", "limits", "state"],
+  "": ["telegram", "claude", "projects", "limits", "state", "webhook_server", "webhooks"],
   telegram: Object.keys(telegramSchema.unwrap().shape),
   claude: Object.keys(claudeSchema.unwrap().shape),
   limits: Object.keys(limitsSchema.unwrap().shape),
   state: Object.keys(stateSchema.unwrap().shape),
   project: Object.keys(projectSchema.shape),
+  webhook_server: WEBHOOK_SERVER_KEYS,
+  webhook: WEBHOOK_KEYS,
 };
+
+/** Tables whose entries are named or numbered ([projects.NAME], [[webhooks]]): their keys' table in KNOWN_KEYS. */
+export const ENTRY_TABLES: Readonly<Record<string, string>> = { projects: "project", webhooks: "webhook" };

@@ -50,6 +50,8 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "projects", read: (c) => c.projects, live: true },
   { key: "limits", read: (c) => c.limits, live: true },
   { key: "state.dir", read: (c) => c.state.dir, live: false },
+  { key: "webhook_server", read: (c) => c.webhookServer, live: false },
+  { key: "webhooks", read: (c) => c.webhooks, live: false },
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);

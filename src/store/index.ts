@@ -23,3 +23,4 @@ export {
 export type { FinishRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
 export type { UsageRepository } from "./usage-repo.js";
+export type { WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";

@@ -86,6 +86,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 4,
+    name: "webhook delivery ids",
+    sql: `
+      CREATE TABLE webhook_deliveries (
+        webhook_id  TEXT NOT NULL,
+        delivery_id TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (webhook_id, delivery_id)
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -12,6 +12,7 @@ import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
+import { createWebhookDeliveriesRepository, type WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";
 
 export const DATABASE_FILE = "telecode.db";
 
@@ -41,6 +42,7 @@ export type Store = {
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
+  readonly webhookDeliveries: WebhookDeliveriesRepository;
   /**
    * What a start after any stop does first, in one transaction: runs still "running" become
    * interrupted, pending decisions expire, no session is live. Returns what changed, so the
@@ -94,6 +96,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       decisions,
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),
+      webhookDeliveries: createWebhookDeliveriesRepository(db),
       recoverAfterRestart: (reason) =>
         transaction(() => ({
           interruptedRuns: runs.markInterrupted(

@@ -41,6 +41,11 @@ function seed(db: Database.Database, version: number): void {
     ).run();
     db.prepare("INSERT INTO usage_daily (day, cost_usd, runs) VALUES ('2030-01-01', 0.5, 2)").run();
   }
+  if (version >= 4) {
+    db.prepare(
+      "INSERT INTO webhook_deliveries (webhook_id, delivery_id, received_at) VALUES ('github-push', 'd-1', 1700)",
+    ).run();
+  }
 }
 
 describe("migrations", () => {
@@ -107,6 +112,7 @@ describe("migrations", () => {
           expect(store.decisions.listPending().map((d) => d.decisionId)).toEqual(["d1"]);
           expect(store.usage.forDay("2030-01-01")).toEqual({ day: "2030-01-01", costUsd: 0.5, runs: 2 });
         }
+        if (from >= 4) expect(store.webhookDeliveries.recent("github-push", 10)).toEqual(["d-1"]);
         // Every table of the latest schema takes writes after the upgrade.
         store.chats.update(8, { mode: "auto" });
         const run = store.runs.start({ chatId: 8, project: "app" });
@@ -114,6 +120,7 @@ describe("migrations", () => {
         store.decisions.add({ chatId: 8, runId: run.runId, kind: "question", requestId: "q" });
         store.usage.add("2030-01-02", 0.1);
         store.offsets.set(43);
+        store.webhookDeliveries.add("github-push", "d-2", 2000, 100);
       } finally {
         store.close();
       }

@@ -1,0 +1,45 @@
+// The pieces every config table's schema shares: the enums a key may take, common messages and
+// small builders. Messages complete "<key path> …" for a person to read.
+import { z } from "zod";
+import type { PermissionMode } from "../domain/index.js";
+
+/** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
+export const CONFIG_PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "plan-auto",
+  "auto",
+  "dontAsk",
+] as const satisfies readonly PermissionMode[];
+
+export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+export const BOOL = "must be true or false";
+export const STRING = "must be a string";
+export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(", ");
+
+/** A wrong type for a whole table gets a table message; unknown keys keep their own issue. */
+export function tableError(name: string) {
+  return {
+    error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined),
+  };
+}
+
+export function wholeNumber(unit: string) {
+  const error = `must be a whole number of ${unit} (0 or more)`;
+  return z.int({ error }).min(0, { error });
+}
+
+export function permissionModeSchema() {
+  return z.enum(CONFIG_PERMISSION_MODES, {
+    error: (iss) =>
+      iss.input === "bypassPermissions"
+        ? "must not be bypassPermissions; set claude.dangerously_skip_permissions = true to bypass approvals"
+        : `must be one of ${quoted(CONFIG_PERMISSION_MODES)}`,
+  });
+}

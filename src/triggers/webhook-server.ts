@@ -1,0 +1,127 @@
+// The webhook server's lifecycle: started only when webhooks exist, it reads their secrets,
+// binds [webhook_server] listen through @hono/node-server and, on stop, closes the socket and
+// waits for hand-offs still in progress. Hands each accepted delivery on in the background.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Logger } from "../log/index.js";
+import { TriggerError } from "./errors.js";
+import { formatListenAddress, webhookUrl, type ListenAddress } from "./listen-address.js";
+import { createReplayGuard } from "./replay-guard.js";
+import { createWebhookApp } from "./webhook-app.js";
+import { readWebhookSecrets } from "./webhook-auth.js";
+import type {
+  DeliveryIdStore,
+  TriggerHandler,
+  WebhookConfig,
+  WebhookServerConfig,
+  WebhookTrigger,
+} from "./webhook-types.js";
+
+export type StartWebhookServerOptions = {
+  server: WebhookServerConfig;
+  webhooks: readonly WebhookConfig[];
+  /** Where each webhook's `secret_env` is read. */
+  env: Readonly<Record<string, string | undefined>>;
+  onTrigger: TriggerHandler;
+  logger: Logger;
+  /** Delivery ids that outlive a restart; without it they are kept in memory only. */
+  deliveries?: DeliveryIdStore;
+  /** Epoch milliseconds, for rate limits and receipt times; default Date.now. */
+  now?: () => number;
+};
+
+export type WebhookServer = {
+  /** Where it listens (the real port when the config asked for port 0). */
+  readonly address: ListenAddress;
+  /** Each webhook's URL on this machine, by webhook id. */
+  readonly urls: ReadonlyMap<string, string>;
+  /** Stops accepting, lets requests in progress finish, then waits for hand-offs in progress. */
+  stop(): Promise<void>;
+};
+
+/** Slow senders are cut off; GitHub itself gives up after 10 seconds. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const HEADERS_TIMEOUT_MS = 15_000;
+
+function listen(http: Server, address: ListenAddress): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (cause: NodeJS.ErrnoException): void => {
+      const where = formatListenAddress(address);
+      reject(
+        new TriggerError(
+          "triggers.listen_failed",
+          `Could not listen for webhooks on ${where} (${cause.code ?? cause.message}). Stop what uses that address, or choose another webhook_server.listen.`,
+          { cause, details: { listen: where } },
+        ),
+      );
+    };
+    http.once("error", onError);
+    http.listen(address.port, address.host, () => {
+      http.off("error", onError);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
+}
+
+/**
+ * Starts the webhook server, or returns null without binding anything when no webhook is
+ * configured. Throws TriggerError `triggers.secret_missing` (naming every unset variable),
+ * `triggers.listen_failed` (address in use, not allowed), `triggers.invalid_config`.
+ */
+export async function startWebhookServer(options: StartWebhookServerOptions): Promise<WebhookServer | null> {
+  const { webhooks, logger } = options;
+  if (webhooks.length === 0) return null;
+  const now = options.now ?? Date.now;
+  const secrets = readWebhookSecrets(webhooks, options.env);
+  for (const secret of secrets.values()) logger.addSecret(secret.toString("utf8"));
+
+  const inFlight = new Set<Promise<void>>();
+  const handOff = (trigger: WebhookTrigger): void => {
+    const done = Promise.resolve()
+      .then(() => options.onTrigger(trigger))
+      .catch((err: unknown) => {
+        const { webhookId, deliveryId } = trigger;
+        logger.event("webhook.handler_failed", { webhookId, deliveryId, err }, "error");
+      });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+
+  const app = createWebhookApp({
+    server: options.server,
+    webhooks,
+    secrets,
+    replay: createReplayGuard({ webhookIds: webhooks.map((h) => h.id), store: options.deliveries }),
+    now,
+    logger,
+    handOff,
+  });
+  const http = createAdaptorServer({
+    fetch: app.fetch,
+    // Leave the process's global Request/Response alone: grammY and the engine share them.
+    overrideGlobalObjects: false,
+    serverOptions: { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS },
+  }) as Server;
+  const port = await listen(http, options.server.listen);
+  const address: ListenAddress = Object.freeze({ host: options.server.listen.host, port });
+  const urls = new Map(webhooks.map((hook) => [hook.id, webhookUrl(address, hook.path)]));
+  logger.event("webhook.listening", { listen: formatListenAddress(address), webhooks: [...urls.keys()] });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    address,
+    urls,
+    stop() {
+      stopped ??= (async () => {
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeIdleConnections();
+        });
+        await Promise.all(inFlight);
+        logger.event("webhook.stopped", { listen: formatListenAddress(address) });
+      })();
+      return stopped;
+    },
+  };
+}
