@@ -8,7 +8,12 @@ import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { encodeUserContent, type WireUserContentBlock } from "../../src/wire/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
-import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import {
+  anonymizeWorkspacePaths,
+  makeClaudeWorkspace,
+  realClaudePath,
+  type ClaudeWorkspace,
+} from "../support/claude-workspace.js";
 import { makePdf, makePng } from "./samples.js";
 
 const fixtureDir = fileURLToPath(new URL("../fixtures/user-content-blocks/", import.meta.url));
@@ -47,20 +52,6 @@ async function runTurn(w: ClaudeWorkspace, blocks: readonly WireUserContentBlock
   return lines;
 }
 
-/** Rewrites machine paths the way the shared fixtures do. */
-function anonymize(text: string, w: ClaudeWorkspace): string {
-  const slug = w.cwd.replace(/[^A-Za-z0-9]/g, "-");
-  return text
-    .split(w.cwd)
-    .join("/home/user/project")
-    .split(w.home)
-    .join("/home/user")
-    .split(slug)
-    .join("-home-user-project")
-    .split(w.root)
-    .join("/tmp/claude-XXXX");
-}
-
 /** The content blocks of the last user message the CLI sent to the API, without its system reminders. */
 function sentBlocks(body: Record<string, unknown>): Record<string, unknown>[] {
   const messages = body["messages"] as { role: string; content: Record<string, unknown>[] | string }[];
@@ -72,9 +63,12 @@ function sentBlocks(body: Record<string, unknown>): Record<string, unknown>[] {
 function record(name: string, w: ClaudeWorkspace, lines: readonly string[], body: Record<string, unknown>): void {
   if (process.env["TELECODE_RECORD_FIXTURES"] !== "1") return;
   mkdirSync(fixtureDir, { recursive: true });
-  writeFileSync(`${fixtureDir}${name}.stdout.jsonl`, lines.map((l) => anonymize(l, w)).join("\n") + "\n");
+  writeFileSync(`${fixtureDir}${name}.stdout.jsonl`, lines.map((l) => anonymizeWorkspacePaths(l, w)).join("\n") + "\n");
   const request = { messages_last_user_content: sentBlocks(body) };
-  writeFileSync(`${fixtureDir}${name}.api-user-content.json`, anonymize(JSON.stringify(request, null, 2), w) + "\n");
+  writeFileSync(
+    `${fixtureDir}${name}.api-user-content.json`,
+    anonymizeWorkspacePaths(JSON.stringify(request, null, 2), w) + "\n",
+  );
 }
 
 it("a text + image user line reaches the Messages API as an image block, bytes unchanged", async () => {
