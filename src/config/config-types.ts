@@ -1,6 +1,7 @@
 // The validated, frozen configuration every other module receives (camelCase, defaults
 // applied, paths absolute, environment overrides resolved). Types only.
 import type { PermissionMode } from "../domain/index.js";
+import type { FilesConfig, VoiceConfig } from "./media-config.js";
 import type { Effort } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
@@ -67,6 +68,8 @@ export type Config = Readonly<{
   defaultProject: ProjectConfig | null;
   limits: LimitsConfig;
   state: Readonly<{ dir: string }>;
+  files: FilesConfig;
+  voice: VoiceConfig;
 }>;
 
 export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";

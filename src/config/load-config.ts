@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
+import { buildFilesConfig, buildVoiceConfig } from "./media-config.js";
 import { fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
 import { closestKey } from "./suggest.js";
 
@@ -161,6 +162,8 @@ function buildConfig(
       rearmCeilingMinutes: l.rearm_ceiling_minutes,
     }),
     state: Object.freeze({ dir: resolveDataDir({ fromFile: file.state.dir, env: options.env, relativeTo: baseDir }) }),
+    files: buildFilesConfig(file.files, (path) => expandHome(path, home)),
+    voice: buildVoiceConfig(file.voice),
   });
 }
 

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { validateExtraArgs } from "../claude/index.js";
 import type { PermissionMode } from "../domain/index.js";
+import { filesSchema, MEDIA_KNOWN_KEYS, voiceSchema } from "./media-config.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
@@ -158,16 +159,19 @@ export const fileSchema = z.strictObject({
   projects: projectsSchema,
   limits: limitsSchema,
   state: stateSchema,
+  files: filesSchema,
+  voice: voiceSchema,
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  "": ["telegram", "claude", "projects", "limits", "state"],
+  "": ["telegram", "claude", "projects", "limits", "state", "files", "voice"],
   telegram: Object.keys(telegramSchema.unwrap().shape),
   claude: Object.keys(claudeSchema.unwrap().shape),
   limits: Object.keys(limitsSchema.unwrap().shape),
   state: Object.keys(stateSchema.unwrap().shape),
   project: Object.keys(projectSchema.shape),
+  ...MEDIA_KNOWN_KEYS,
 };

@@ -50,6 +50,8 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "projects", read: (c) => c.projects, live: true },
   { key: "limits", read: (c) => c.limits, live: true },
   { key: "state.dir", read: (c) => c.state.dir, live: false },
+  { key: "files", read: (c) => c.files, live: true },
+  { key: "voice", read: (c) => c.voice, live: true },
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -72,6 +74,8 @@ export function applyLiveChanges(current: Config, next: Config): Config {
     projects: next.projects,
     defaultProject: next.defaultProject,
     limits: next.limits,
+    files: next.files,
+    voice: next.voice,
   });
 }
 
