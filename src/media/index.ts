@@ -20,6 +20,7 @@ export {
   TELEGRAM_UPLOAD_MAX_BYTES,
 } from "./sizes.js";
 export { readImageInfo, type ImageInfo } from "./image-format.js";
+export { readImageFiles } from "./image-files.js";
 export {
   checkInlineImages,
   MESSAGES_API_IMAGE_LIMITS,
@@ -72,4 +73,12 @@ export {
   type OutboxLimits,
   type OutboxPlan,
 } from "./outbox.js";
+export {
+  receiveDocument,
+  receivePhoto,
+  receiveVoice,
+  type IncomingAudio,
+  type IncomingDocument,
+  type ReceivedDocument,
+} from "./incoming.js";
 export { joinMediaGroup, type MediaGroup, type MediaGroupPart } from "./media-group.js";

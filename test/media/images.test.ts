@@ -1,5 +1,7 @@
 // Image facts from headers, Telegram's photo sizes against the Messages API limits, and the
 // user content a run starts with.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -7,11 +9,15 @@ import {
   checkInlineImages,
   isInlinePdf,
   pickPhotoSize,
+  readImageFiles,
   readImageInfo,
   refusalText,
   savedFilesText,
 } from "../../src/media/index.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 import { makeGifHeader, makeJpegHeader, makePdf, makePng, makeWebpHeader } from "./samples.js";
+
+const tempDir = useTempDirs("images");
 
 describe("readImageInfo", () => {
   it("reads type and size from PNG, JPEG, GIF and the three WebP encodings", () => {
@@ -162,5 +168,30 @@ describe("buildRunContent", () => {
     expect(savedFilesText([saved[0]!])).toBe(
       "I sent you a file; it is saved in the project at .telecode/uploads/server.log (35.2 KB, text/plain).",
     );
+  });
+});
+
+describe("readImageFiles (telecode run --image)", () => {
+  it("reads images relative to the working directory, checked like photos", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "shots"));
+    writeFileSync(join(dir, "shots/login.png"), makePng(1200, 800));
+    const result = await readImageFiles(dir, ["shots/login.png"]);
+    expect(result.ok && result.value.map((i) => [i.name, i.info.width, i.info.height])).toEqual([
+      ["login.png", 1200, 800],
+    ]);
+  });
+
+  it("names the file that is missing, is a folder, or is no image", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "notes.txt"), "hello");
+    const missing = await readImageFiles(dir, ["nope.png"]);
+    expect(!missing.ok && refusalText(missing.refusal)).toBe(
+      "There is no image nope.png. Check the path given to --image.",
+    );
+    const folder = await readImageFiles(dir, ["."]);
+    expect(!folder.ok && folder.refusal.code).toBe("media.not_a_file");
+    const text = await readImageFiles(dir, ["notes.txt"]);
+    expect(!text.ok && text.refusal.message).toBe("notes.txt is not a PNG, JPEG, GIF or WebP image I can read.");
   });
 });
