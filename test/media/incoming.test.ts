@@ -2,8 +2,7 @@
 // right photo size inline, a PDF inline, a log saved in the project, a voice note as text.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Bot } from "grammy";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   buildRunContent,
   createTranscriber,
@@ -15,12 +14,12 @@ import {
   type TelegramFileSource,
   type UploadLimits,
 } from "../../src/media/index.js";
-import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import type { FakeBotApi } from "../support/fake-bot-api/index.js";
 import { startFakeTranscription, transcriptionReply } from "../support/fake-transcription/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 import { makePdf, makePng } from "./samples.js";
+import { ALICE, useTelegramFiles } from "./telegram-source.js";
 
-const ALICE = 1001;
 const MB = 1024 * 1024;
 const tempDir = useTempDirs("incoming");
 const limits: UploadLimits = {
@@ -29,16 +28,10 @@ const limits: UploadLimits = {
   allowedTypes: ["*"],
   denyGlobs: DEFAULT_DENY_GLOBS,
 };
+const telegram = useTelegramFiles();
 let tg: FakeBotApi;
 let source: TelegramFileSource;
-
-beforeEach(async () => {
-  tg = await startFakeBotApi();
-  tg.addUser({ id: ALICE });
-  const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
-  source = { apiRoot: tg.apiRoot, token: tg.token, getFile: (fileId) => bot.api.getFile(fileId) };
-});
-afterEach(() => tg.close());
+beforeEach(() => ({ tg, source } = telegram()));
 
 function place() {
   const projectRoot = join(tempDir(), "project");

@@ -1,7 +1,6 @@
 // Downloading what a person sent, through the fake Bot API with grammY's getFile: the bytes
 // arrive; a file over the limit is refused with the limit in the message, before any download.
-import { Bot } from "grammy";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   downloadTelegramFile,
   isMediaError,
@@ -10,21 +9,15 @@ import {
   TELEGRAM_DOWNLOAD_MAX_BYTES,
   type TelegramFileSource,
 } from "../../src/media/index.js";
-import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import type { FakeBotApi } from "../support/fake-bot-api/index.js";
 import { makePng } from "./samples.js";
+import { ALICE, useTelegramFiles } from "./telegram-source.js";
 
-const ALICE = 1001;
 const MB = 1024 * 1024;
+const telegram = useTelegramFiles();
 let tg: FakeBotApi;
 let source: TelegramFileSource;
-
-beforeEach(async () => {
-  tg = await startFakeBotApi();
-  tg.addUser({ id: ALICE });
-  const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
-  source = { apiRoot: tg.apiRoot, token: tg.token, getFile: (fileId) => bot.api.getFile(fileId) };
-});
-afterEach(() => tg.close());
+beforeEach(() => ({ tg, source } = telegram()));
 
 describe("downloadTelegramFile", () => {
   it("fetches the bytes of a photo size the person sent", async () => {
