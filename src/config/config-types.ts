@@ -2,6 +2,7 @@
 // applied, paths absolute, environment overrides resolved). Types only.
 import type { PermissionMode } from "../domain/index.js";
 import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
+import type { FilesConfig, VoiceConfig } from "./media-config.js";
 import type { Effort } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
@@ -72,6 +73,8 @@ export type Config = Readonly<{
   webhookServer: WebhookServerConfig;
   /** In file order; the webhook server starts only when there is one. */
   webhooks: readonly WebhookConfig[];
+  files: FilesConfig;
+  voice: VoiceConfig;
 }>;
 
 export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
+import { buildFilesConfig, buildVoiceConfig } from "./media-config.js";
 import { ENTRY_TABLES, fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
 import { closestKey } from "./suggest.js";
 import { buildWebhooks } from "./webhooks-config.js";
@@ -169,6 +170,8 @@ function buildConfig(
     state: Object.freeze({ dir: resolveDataDir({ fromFile: file.state.dir, env: options.env, relativeTo: baseDir }) }),
     webhookServer: webhooks.webhookServer,
     webhooks: webhooks.webhooks,
+    files: buildFilesConfig(file.files, (path) => expandHome(path, home)),
+    voice: buildVoiceConfig(file.voice),
   });
 }
 

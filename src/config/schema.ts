@@ -16,6 +16,7 @@ import {
 import { webhookServerSchema, webhooksSchema, WEBHOOK_KEYS, WEBHOOK_SERVER_KEYS } from "./webhooks-schema.js";
 
 export { CONFIG_PERMISSION_MODES, EFFORTS, type Effort } from "./schema-parts.js";
+import { filesSchema, MEDIA_KNOWN_KEYS, voiceSchema } from "./media-config.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
@@ -135,13 +136,15 @@ export const fileSchema = z.strictObject({
   state: stateSchema,
   webhook_server: webhookServerSchema,
   webhooks: webhooksSchema,
+  files: filesSchema,
+  voice: voiceSchema,
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  "": ["telegram", "claude", "projects", "limits", "state", "webhook_server", "webhooks"],
+  "": ["telegram", "claude", "projects", "limits", "state", "webhook_server", "webhooks", "files", "voice"],
   telegram: Object.keys(telegramSchema.unwrap().shape),
   claude: Object.keys(claudeSchema.unwrap().shape),
   limits: Object.keys(limitsSchema.unwrap().shape),
@@ -149,6 +152,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   project: Object.keys(projectSchema.shape),
   webhook_server: WEBHOOK_SERVER_KEYS,
   webhook: WEBHOOK_KEYS,
+  ...MEDIA_KNOWN_KEYS,
 };
 
 /** Tables whose entries are named or numbered ([projects.NAME], [[webhooks]]): their keys' table in KNOWN_KEYS. */

@@ -52,6 +52,8 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "state.dir", read: (c) => c.state.dir, live: false },
   { key: "webhook_server", read: (c) => c.webhookServer, live: false },
   { key: "webhooks", read: (c) => c.webhooks, live: false },
+  { key: "files", read: (c) => c.files, live: true },
+  { key: "voice", read: (c) => c.voice, live: true },
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -74,6 +76,8 @@ export function applyLiveChanges(current: Config, next: Config): Config {
     projects: next.projects,
     defaultProject: next.defaultProject,
     limits: next.limits,
+    files: next.files,
+    voice: next.voice,
   });
 }
 

@@ -23,6 +23,33 @@ export function encodeUserMessage(
   })}\n`;
 }
 
+/** The image types the Messages API accepts in an `image` block. */
+export type WireImageMediaType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+
+export type WireUserTextBlock = { type: "text"; text: string };
+
+/** An image the person sent, inline as base64; the CLI forwards it to the API unchanged (PROTOCOL.md). */
+export type WireUserImageBlock = {
+  type: "image";
+  source: { type: "base64"; media_type: WireImageMediaType; data: string };
+};
+
+/** A PDF inline as base64; the CLI 2.1.332 forwards it to the API unchanged (test/fixtures/user-pdf-document). */
+export type WireUserDocumentBlock = {
+  type: "document";
+  source: { type: "base64"; media_type: "application/pdf"; data: string };
+  /** Shown to the model as the document's name. */
+  title?: string;
+};
+
+/** What a person's user line may carry: text, images and PDFs. */
+export type WireUserContentBlock = WireUserTextBlock | WireUserImageBlock | WireUserDocumentBlock;
+
+/** A user turn made of content blocks (a photo with its caption, a PDF with a question). */
+export function encodeUserContent(blocks: readonly WireUserContentBlock[], options: UserMessageOptions = {}): string {
+  return encodeUserMessage(blocks, options);
+}
+
 /** A success answer to a CLI control request, with an arbitrary payload. */
 export function encodeControlSuccess(requestId: string, response: Readonly<Record<string, unknown>>): string {
   return `${JSON.stringify({

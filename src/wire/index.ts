@@ -45,10 +45,18 @@ export type { LineFramerOptions, OversizedLine } from "./line-framer.js";
 export { decodeLine, isDecodeProblem, oversizedLineProblem, PROBLEM_LINE_MAX_CHARS } from "./decode.js";
 export {
   encodeUserMessage,
+  encodeUserContent,
   encodeControlSuccess,
   encodePermissionAnswer,
   encodeHookOutput,
   encodeControlError,
   encodeControlRequest,
 } from "./encode.js";
-export type { UserMessageOptions } from "./encode.js";
+export type {
+  UserMessageOptions,
+  WireImageMediaType,
+  WireUserContentBlock,
+  WireUserDocumentBlock,
+  WireUserImageBlock,
+  WireUserTextBlock,
+} from "./encode.js";

@@ -47,3 +47,20 @@ export async function makeClaudeWorkspace(apiUrl: string, extraEnv: NodeJS.Proce
     cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
   };
 }
+
+/**
+ * Rewrites a workspace's machine paths the way the shared fixtures do (project →
+ * /home/user/project, HOME → /home/user, other temp paths → /tmp/claude-XXXX), for recording.
+ */
+export function anonymizeWorkspacePaths(text: string, w: ClaudeWorkspace): string {
+  const slug = w.cwd.replace(/[^A-Za-z0-9]/g, "-");
+  return text
+    .split(w.cwd)
+    .join("/home/user/project")
+    .split(w.home)
+    .join("/home/user")
+    .split(slug)
+    .join("-home-user-project")
+    .split(w.root)
+    .join("/tmp/claude-XXXX");
+}

@@ -1,6 +1,6 @@
 // What tests hold: a running fake Bot API with simulated users (send a message, a command,
-// a reply, tap a button), views of what the bot sent as a person would see it now, the call
-// log, fault injection, and waits on conditions instead of sleeps.
+// a reply, a photo, a file, a voice note, an album; tap a button), views of what the bot sent
+// as a person would see it now, the call log, fault injection, and waits instead of sleeps.
 
 import { BotApiServer, type Fault, type FaultOptions } from "./server.js";
 import {
@@ -11,10 +11,16 @@ import {
   type ChatType,
   type Entity,
   type FakeUser,
-  type InlineKeyboard,
-  type MessageRevision,
-  type StoredMessage,
 } from "./state.js";
+import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
+import {
+  sendUserMedia,
+  type AlbumItem,
+  type AudioInput,
+  type DocumentInput,
+  type PhotoInput,
+  type VoiceInput,
+} from "./user-media.js";
 
 export type FakeBotApiOptions = {
   token?: string;
@@ -24,32 +30,13 @@ export type FakeBotApiOptions = {
   now?: () => number;
 };
 
-/** A message as the person sees it now (after edits). */
-export type MessageView = {
-  chatId: number;
-  messageId: number;
-  fromBot: boolean;
-  fromUserId: number | undefined;
-  /** The text (or document caption) after entity parsing. */
-  text: string;
-  /** The HTML the bot sent, when it used parse_mode HTML. */
-  html: string | undefined;
-  parseMode: string | undefined;
-  entities: readonly Entity[];
-  keyboard: InlineKeyboard | undefined;
-  buttons: readonly { text: string; data: string | undefined; url: string | undefined }[];
-  replyToMessageId: number | undefined;
-  edited: boolean;
-  /** Every state the message had, first to current. */
-  revisions: readonly MessageRevision[];
-  document: { fileName: string; mimeType: string; content: Buffer } | undefined;
-};
-
-export type MessageMatch = string | RegExp | ((message: MessageView) => boolean);
+export type { MessageMatch, MessageView };
 
 export type WaitOptions = { timeoutMs?: number; what?: string };
 
 type From = { from?: number };
+
+type MediaOptions = From & { caption?: string | undefined; replyTo?: number };
 
 export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
   const bot: BotIdentity = { id: 7_000_000_001, firstName: "Telecode", username: "telecode_test_bot", ...options.bot };
@@ -117,6 +104,54 @@ export class FakeBotApi {
   sendCommand(chatId: number, command: string, args = "", options: From & { replyTo?: number } = {}): number {
     const name = command.startsWith("/") ? command : `/${command}`;
     return this.sendText(chatId, args === "" ? name : `${name} ${args}`, options);
+  }
+
+  /** A person sends a photo (several sizes, or one image) with an optional caption; returns its message id. */
+  sendPhoto(chatId: number, photo: PhotoInput, options: MediaOptions = {}): number {
+    return this.sendMedia(chatId, { photo }, options);
+  }
+
+  /** A person sends a file, named and typed as their app reports it. */
+  sendDocument(chatId: number, document: DocumentInput, options: MediaOptions = {}): number {
+    return this.sendMedia(chatId, { document }, options);
+  }
+
+  /** A person records a voice note (OGG/Opus unless `mimeType` says otherwise). */
+  sendVoice(chatId: number, voice: VoiceInput, options: MediaOptions = {}): number {
+    return this.sendMedia(chatId, { voice }, options);
+  }
+
+  /** A person sends a music/audio file. */
+  sendAudio(chatId: number, audio: AudioInput, options: MediaOptions = {}): number {
+    return this.sendMedia(chatId, { audio }, options);
+  }
+
+  /** A person sends several photos or files at once: one message per item sharing a media_group_id. */
+  sendMediaGroup(chatId: number, items: readonly AlbumItem[], options: From & { replyTo?: number } = {}): number[] {
+    if (items.length < 2 || items.length > 10) throw new Error("fake Bot API: an album has 2 to 10 items");
+    const mediaGroupId = this.world.newMediaGroupId();
+    return items.map((item) => {
+      const media = "photo" in item ? { photo: item.photo } : { document: item.document };
+      return this.sendMedia(chatId, media, { ...options, caption: item.caption, mediaGroupId });
+    });
+  }
+
+  private sendMedia(
+    chatId: number,
+    media: Parameters<typeof sendUserMedia>[2],
+    options: MediaOptions & { mediaGroupId?: string },
+  ): number {
+    const chat = this.requireChat(chatId);
+    const from = this.sender(chatId, options.from);
+    if (options.replyTo !== undefined && !chat.messages.has(options.replyTo)) {
+      throw new Error(`fake Bot API: chat ${chatId} has no message ${options.replyTo} to reply to`);
+    }
+    return sendUserMedia(this.world, chat, media, {
+      from,
+      caption: options.caption,
+      replyTo: options.replyTo,
+      mediaGroupId: options.mediaGroupId,
+    });
   }
 
   /**
@@ -213,11 +248,11 @@ export class FakeBotApi {
     return method === undefined ? this.world.calls : this.world.calls.filter((c) => c.method === method);
   }
 
-  /** Calls other than getUpdates/getMe: what counts against Telegram's limits. */
+  /** Calls that send or change something (not getUpdates, getMe, getFile, downloads): what counts against Telegram's limits. */
   writeCalls(chatId?: number): readonly CallRecord[] {
     return this.world.calls.filter(
       (c) =>
-        !["getUpdates", "getMe", "deleteWebhook", "getWebhookInfo"].includes(c.method) &&
+        !["getUpdates", "getMe", "deleteWebhook", "getWebhookInfo", "getFile", "file"].includes(c.method) &&
         (chatId === undefined || c.chatId === chatId),
     );
   }
@@ -319,40 +354,6 @@ export class FakeBotApi {
       throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
-}
-
-function view(message: StoredMessage): MessageView {
-  return {
-    chatId: message.chatId,
-    messageId: message.messageId,
-    fromBot: message.fromUserId === undefined,
-    fromUserId: message.fromUserId,
-    text: message.text ?? message.caption ?? "",
-    html: message.html,
-    parseMode: message.parseMode,
-    entities: message.text !== undefined ? message.entities : message.captionEntities,
-    keyboard: message.keyboard,
-    buttons: (message.keyboard?.inline_keyboard ?? [])
-      .flat()
-      .map((b) => ({ text: b.text, data: b.callback_data, url: b.url })),
-    replyToMessageId: message.replyToMessageId,
-    edited: message.editDateS !== undefined,
-    revisions: message.revisions,
-    document:
-      message.document === undefined
-        ? undefined
-        : {
-            fileName: message.document.fileName,
-            mimeType: message.document.mimeType,
-            content: message.document.content,
-          },
-  };
-}
-
-function matcher(match: MessageMatch): (message: MessageView) => boolean {
-  if (typeof match === "string") return (m) => m.text.includes(match);
-  if (match instanceof RegExp) return (m) => match.test(m.text);
-  return match;
 }
 
 /** The entities Telegram marks in a person's text: a leading bot command and @mentions. */

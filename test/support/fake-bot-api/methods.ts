@@ -1,9 +1,18 @@
 // The Bot API methods the fake serves (all but getUpdates, which the server long-polls),
 // with the Bot API's validation and its error texts. Checked against core.telegram.org/bots/api.
 
-import { parseTelegramHtml, TELEGRAM_CAPTION_LIMIT, TELEGRAM_TEXT_LIMIT } from "../../../src/render/index.js";
-import { ApiFailure, badRequest, type Params } from "./params.js";
-import type { Entity, FakeWorld, InlineButton, InlineKeyboard, StoredChat, StoredMessage } from "./state.js";
+import { TELEGRAM_TEXT_LIMIT } from "../../../src/render/index.js";
+import { mediaMethods } from "./media-methods.js";
+import {
+  formatText,
+  messageToEdit,
+  readKeyboard,
+  readReplyTarget,
+  sameKeyboard,
+  targetChat,
+} from "./message-params.js";
+import { badRequest, type Params } from "./params.js";
+import type { FakeWorld } from "./state.js";
 
 export type MethodHandler = (world: FakeWorld, params: Params) => unknown;
 
@@ -54,31 +63,6 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
     const keyboard = readKeyboard(params, false);
     const replyTo = readReplyTarget(chat, params);
     const message = world.newMessage(chat, { ...formatted, keyboard, replyToMessageId: replyTo });
-    return world.messageJson(message);
-  },
-
-  sendDocument: (world, params) => {
-    const chat = targetChat(world, params);
-    const document = readDocument(world, chat, params);
-    const caption = params.has("caption")
-      ? formatText(
-          params,
-          "caption",
-          "caption_entities",
-          TELEGRAM_CAPTION_LIMIT,
-          undefined,
-          "message caption is too long",
-        )
-      : undefined;
-    const message = world.newMessage(chat, {
-      document,
-      caption: caption?.text,
-      captionEntities: caption?.entities ?? [],
-      html: caption?.html,
-      parseMode: caption?.parseMode,
-      keyboard: readKeyboard(params, false),
-      replyToMessageId: readReplyTarget(chat, params),
-    });
     return world.messageJson(message);
   },
 
@@ -165,121 +149,6 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   },
 
   getMyCommands: (world) => world.commands,
+
+  ...mediaMethods,
 };
-
-function targetChat(world: FakeWorld, params: Params): StoredChat {
-  const chatId = params.chatId();
-  const chat = world.chat(chatId);
-  if (chat === undefined) throw badRequest("chat not found");
-  if (world.blockedChats.has(chatId)) throw new ApiFailure(403, "Forbidden: bot was blocked by the user");
-  return chat;
-}
-
-function messageToEdit(world: FakeWorld, params: Params): StoredMessage {
-  if (params.has("inline_message_id")) throw badRequest("the fake Bot API does not serve inline messages");
-  const chat = targetChat(world, params);
-  const messageId = params.requiredInt("message_id", "message identifier is not specified");
-  const message = chat.messages.get(messageId);
-  if (message === undefined) throw badRequest("message to edit not found");
-  if (message.fromUserId !== undefined) throw badRequest("message can't be edited");
-  return message;
-}
-
-type Formatted = { text: string; entities: Entity[]; html: string | undefined; parseMode: string | undefined };
-
-function formatText(
-  params: Params,
-  field: string,
-  entitiesField: string,
-  limit: number,
-  emptyError: string | undefined,
-  tooLongError: string,
-): Formatted {
-  const source = params.optionalString(field) ?? "";
-  const parseMode = params.optionalString("parse_mode") || undefined;
-  let text: string;
-  let entities: Entity[];
-  if (parseMode === undefined) {
-    text = source.trim();
-    entities = (params.optionalJson(entitiesField) as Entity[] | undefined) ?? [];
-  } else if (parseMode === "HTML") {
-    const parsed = parseTelegramHtml(source);
-    if (!parsed.ok) throw badRequest(`can't parse entities: ${parsed.error}`);
-    text = parsed.text;
-    entities = parsed.entities;
-  } else {
-    // MarkdownV2 exists in Telegram; Telecode never sends it, so the fake refuses it loudly.
-    throw badRequest("unsupported parse_mode");
-  }
-  if (text.length === 0 && emptyError !== undefined) throw badRequest(emptyError);
-  if (text.length > limit) throw badRequest(tooLongError);
-  return { text, entities, html: parseMode === "HTML" ? source : undefined, parseMode };
-}
-
-/** Only inline keyboards are kept; `{inline_keyboard: []}` or none means no keyboard. */
-function readKeyboard(params: Params, inlineOnly: boolean): InlineKeyboard | undefined {
-  const markup = params.optionalJson("reply_markup");
-  if (markup === undefined) return undefined;
-  if (typeof markup !== "object" || markup === null) throw badRequest("can't parse reply keyboard markup JSON object");
-  const rows = (markup as { inline_keyboard?: unknown }).inline_keyboard;
-  if (rows === undefined) {
-    if (inlineOnly) throw badRequest("inline keyboard expected");
-    return undefined;
-  }
-  if (!Array.isArray(rows)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array');
-  const keyboard: InlineButton[][] = rows.map((row: unknown) => {
-    if (!Array.isArray(row))
-      throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays');
-    return row.map(readButton);
-  });
-  return keyboard.some((row) => row.length > 0) ? { inline_keyboard: keyboard } : undefined;
-}
-
-function readButton(raw: unknown): InlineButton {
-  const { text, callback_data: data, url } = (raw ?? {}) as { text?: unknown; callback_data?: unknown; url?: unknown };
-  if (typeof text !== "string")
-    throw badRequest('can\'t parse inline keyboard button: Field "text" must be of type String');
-  // Telegram refuses buttons without text; this wording is the fake's own.
-  if (text.trim() === "") throw badRequest("can't parse inline keyboard button: text must be non-empty");
-  if (data !== undefined) {
-    if (typeof data !== "string" || data.length === 0 || Buffer.byteLength(data, "utf8") > 64) {
-      throw badRequest("BUTTON_DATA_INVALID");
-    }
-    return { text, callback_data: data };
-  }
-  if (typeof url === "string") return { text, url };
-  throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
-}
-
-function sameKeyboard(a: InlineKeyboard | undefined, b: InlineKeyboard | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-}
-
-function readReplyTarget(chat: StoredChat, params: Params): number | undefined {
-  const parameters = params.optionalJson("reply_parameters") as
-    { message_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
-  const messageId = parameters !== undefined ? parameters.message_id : params.optionalInt("reply_to_message_id");
-  if (messageId === undefined) return undefined;
-  if (typeof messageId !== "number") throw badRequest('field "message_id" must be of type Integer');
-  if (chat.messages.has(messageId)) return messageId;
-  const allowWithout = parameters?.allow_sending_without_reply ?? params.optionalBool("allow_sending_without_reply");
-  if (allowWithout === true) return undefined;
-  throw badRequest("message to be replied not found");
-}
-
-function readDocument(world: FakeWorld, chat: StoredChat, params: Params): StoredMessage["document"] {
-  const value = params.raw("document");
-  const attach =
-    typeof value === "string" && value.startsWith("attach://") ? value.slice("attach://".length) : undefined;
-  const upload = params.files.find((file) => file.field === (attach ?? "document"));
-  if (upload !== undefined) {
-    return { ...world.newFileIds(), fileName: upload.filename, mimeType: upload.mimeType, content: upload.content };
-  }
-  if (typeof value === "string" && value !== "") {
-    for (const message of chat.messages.values()) {
-      if (message.document?.fileId === value) return message.document;
-    }
-    throw badRequest("wrong file identifier/HTTP URL specified");
-  }
-  throw badRequest("there is no document in the request");
-}

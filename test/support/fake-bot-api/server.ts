@@ -1,10 +1,12 @@
-// The fake Bot API's HTTP side on 127.0.0.1: routes /bot<token>/<method>, reads every body
-// encoding grammY uses (JSON, multipart via busboy, urlencoded), long-polls getUpdates,
-// applies injected faults and logs every call. Method semantics live in methods.ts.
+// The fake Bot API's HTTP side on 127.0.0.1: routes /bot<token>/<method> and file downloads
+// (/file/bot<token>/<file_path>), reads every body encoding grammY uses (JSON, multipart via
+// busboy, urlencoded), long-polls getUpdates, applies injected faults and logs every call.
+// Method semantics live in methods.ts and media-methods.ts.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import busboy from "busboy";
+import { BOT_DOWNLOAD_MAX_BYTES } from "./media-state.js";
 import { methods } from "./methods.js";
 import { ApiFailure, Params, type UploadedFile } from "./params.js";
 import type { FakeWorld, QueuedUpdate } from "./state.js";
@@ -75,6 +77,8 @@ export class BotApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (download !== null) return this.serveFile(res, download[1]!, decodeURIComponent(download[2]!));
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     if (match === null) return reply(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     if (match[1] !== this.token) return reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
@@ -117,6 +121,24 @@ export class BotApiServer {
       this.log(method, params, chatId, failure);
       reply(res, failure.errorCode, failure.body());
     }
+    this.world.changed();
+  }
+
+  /** A file download as Telegram's file server answers it: the bytes, or 404; logged as method "file". */
+  private serveFile(res: ServerResponse, token: string, filePath: string): void {
+    if (token !== this.token) return reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
+    const file = this.world.files.byPath(filePath);
+    const known = file !== undefined && file.content.length <= BOT_DOWNLOAD_MAX_BYTES;
+    this.world.calls.push({
+      method: "file",
+      params: { file_path: filePath },
+      atMs: this.world.now(),
+      chatId: undefined,
+      ok: known,
+    });
+    if (!known) return reply(res, 404, { ok: false, error_code: 404, description: "Not Found" });
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.content.length });
+    res.end(file.content);
     this.world.changed();
   }
 

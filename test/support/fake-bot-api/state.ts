@@ -1,6 +1,7 @@
 // The fake Bot API's world: users, chats, every message with its current text and keyboard,
 // the update queue, callback queries and the call log. Serialises messages the way the Bot
 // API does. No HTTP here.
+import { FileStore, mediaJson, NO_MEDIA, type StoredMedia } from "./media-state.js";
 
 export type FakeUser = { id: number; firstName: string; username?: string };
 
@@ -11,14 +12,6 @@ export type InlineKeyboard = { inline_keyboard: InlineButton[][] };
 
 export type Entity = { type: string; offset: number; length: number; url?: string; language?: string };
 
-export type StoredDocument = {
-  fileId: string;
-  fileUniqueId: string;
-  fileName: string;
-  mimeType: string;
-  content: Buffer;
-};
-
 /** One state of a message's content, kept so tests can see how a message was edited over time. */
 export type MessageRevision = {
   text: string;
@@ -27,7 +20,7 @@ export type MessageRevision = {
   atMs: number;
 };
 
-export type StoredMessage = {
+export type StoredMessage = StoredMedia & {
   messageId: number;
   chatId: number;
   /** Undefined for the bot's own messages. */
@@ -42,7 +35,6 @@ export type StoredMessage = {
   replyToMessageId: number | undefined;
   editDateS: number | undefined;
   revisions: MessageRevision[];
-  document: StoredDocument | undefined;
   caption: string | undefined;
   captionEntities: Entity[];
 };
@@ -93,7 +85,8 @@ export class FakeWorld {
   updates: QueuedUpdate[] = [];
   nextUpdateId = 100_000_001;
   commands: { command: string; description: string }[] = [];
-  private nextFileId = 1;
+  readonly files = new FileStore();
+  private nextMediaGroup = 1;
   private nextQueryId = 1;
   private readonly listeners = new Set<() => void>();
 
@@ -150,7 +143,7 @@ export class FakeWorld {
       replyToMessageId: undefined,
       editDateS: undefined,
       revisions: [],
-      document: undefined,
+      ...NO_MEDIA,
       caption: undefined,
       captionEntities: [],
       ...fields,
@@ -169,9 +162,8 @@ export class FakeWorld {
     };
   }
 
-  newFileIds(): { fileId: string; fileUniqueId: string } {
-    const n = this.nextFileId++;
-    return { fileId: `BQACAgIAAxkBAAI${n.toString().padStart(6, "0")}`, fileUniqueId: `AgAD${n}` };
+  newMediaGroupId(): string {
+    return `${13_000_000_000_000_000 + this.nextMediaGroup++}`;
   }
 
   newQueryId(): string {
@@ -232,19 +224,7 @@ export class FakeWorld {
       json.text = message.text;
       if (message.entities.length > 0) json.entities = message.entities;
     }
-    if (message.document !== undefined) {
-      json.document = {
-        file_id: message.document.fileId,
-        file_unique_id: message.document.fileUniqueId,
-        file_name: message.document.fileName,
-        mime_type: message.document.mimeType,
-        file_size: message.document.content.length,
-      };
-      if (message.caption !== undefined) {
-        json.caption = message.caption;
-        if (message.captionEntities.length > 0) json.caption_entities = message.captionEntities;
-      }
-    }
+    Object.assign(json, mediaJson(message, { text: message.caption, entities: message.captionEntities }));
     if (message.keyboard !== undefined) json.reply_markup = message.keyboard;
     return json;
   }

@@ -1,0 +1,58 @@
+// Folders Telecode writes into inside a project: created on demand, kept out of git by a
+// `.gitignore` of their own, and checked to stay inside the project after links are resolved.
+import { constants } from "node:fs";
+import { mkdir, open, realpath } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
+
+/** Whether `path` is `root` or below it (both absolute, already resolved). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** `path` relative to `root` with `/`, or `path` itself when it is not below `root`. */
+export function displayPath(root: string, path: string): string {
+  return isInside(root, path) ? relative(root, path).split(sep).join("/") : path;
+}
+
+/**
+ * Creates `dir` (relative to `projectRoot`, or absolute) with a `.gitignore` that ignores
+ * everything in it, and returns its real path. A folder configured inside the project must
+ * still be inside it once symbolic links are resolved; otherwise this refuses.
+ */
+export async function ensureOwnFolder(projectRoot: string, dir: string): Promise<MediaResult<string>> {
+  const wanted = resolve(projectRoot, dir);
+  try {
+    await mkdir(wanted, { recursive: true });
+    const [realRoot, realDir] = await Promise.all([realpath(projectRoot), realpath(wanted)]);
+    if (isInside(resolve(projectRoot), wanted) && !isInside(realRoot, realDir)) {
+      return refuse(
+        "media.symlink",
+        `${displayPath(projectRoot, wanted)} leads outside the project through a symbolic link, so nothing was saved there.`,
+        "Remove the link, or set files.uploads_dir to a real folder.",
+      );
+    }
+    await writeGitIgnore(realDir);
+    return accept(realDir);
+  } catch (cause) {
+    throw new MediaError("media.io_failed", `Could not prepare the folder ${wanted}.`, { cause });
+  }
+}
+
+/** Writes `.gitignore` = `*` unless one is there already (never through a link). */
+async function writeGitIgnore(dir: string): Promise<void> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  let handle;
+  try {
+    handle = await open(join(dir, ".gitignore"), flags, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return;
+    throw error;
+  }
+  try {
+    await handle.writeFile("# Written by Telecode: files here stay out of git.\n*\n");
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,88 @@
+// Downloads a file a person sent through Telegram: getFile (through a port; grammY's
+// `bot.api.getFile` fits) for the path, then the Bot API's file URL, read with a byte cap.
+// The URL holds the bot token, so it never appears in a message or an error.
+import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
+import { formatBytes, TELEGRAM_DOWNLOAD_MAX_BYTES } from "./sizes.js";
+
+/** The Bot API's File object, as far as downloading needs it. */
+export type TelegramFile = { file_path?: string | undefined; file_size?: number | undefined };
+
+export type TelegramFileSource = Readonly<{
+  /** e.g. "https://api.telegram.org", without a trailing slash. */
+  apiRoot: string;
+  token: string;
+  getFile(fileId: string): Promise<TelegramFile>;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+}>;
+
+/**
+ * The bytes of a Telegram file, at most `maxBytes` (pass at most TELEGRAM_DOWNLOAD_MAX_BYTES
+ * unless the Bot API server is a local one). Refuses (`media.too_big`, `media.no_download`)
+ * when the message's size, Telegram's or the bytes read exceed it, or Telegram gives no path;
+ * throws MediaError `media.download_failed` when Telegram refuses or fails.
+ */
+export async function downloadTelegramFile(
+  source: TelegramFileSource,
+  request: {
+    fileId: string;
+    name: string;
+    /** The message's file_size, when Telegram gave one: checked before asking for the file. */
+    sizeBytes?: number | undefined;
+    maxBytes: number;
+    signal?: AbortSignal;
+  },
+): Promise<MediaResult<Buffer>> {
+  const { name, maxBytes } = request;
+  const tooBig = (size: number) =>
+    refuse(
+      "media.too_big",
+      `${name} is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit per file.`,
+      "Compress or split it and send it again.",
+    );
+  if (request.sizeBytes !== undefined && request.sizeBytes > maxBytes) return tooBig(request.sizeBytes);
+  let file: TelegramFile;
+  try {
+    file = await source.getFile(request.fileId);
+  } catch (cause) {
+    throw new MediaError("media.download_failed", `Telegram did not hand over ${name}.`, { cause });
+  }
+  if (file.file_size !== undefined && file.file_size > maxBytes) return tooBig(file.file_size);
+  if (file.file_path === undefined || file.file_path === "") {
+    return refuse(
+      "media.no_download",
+      `Telegram does not let bots download ${name} (bots get files up to ${formatBytes(TELEGRAM_DOWNLOAD_MAX_BYTES)}).`,
+      "Compress or split it and send it again.",
+    );
+  }
+  const url = `${source.apiRoot}/file/bot${source.token}/${file.file_path}`;
+  let response: Response;
+  try {
+    response = await (source.fetch ?? fetch)(url, request.signal === undefined ? {} : { signal: request.signal });
+  } catch (cause) {
+    throw new MediaError("media.download_failed", `The download of ${name} from Telegram failed.`, {
+      cause: withoutUrl(cause),
+    });
+  }
+  if (!response.ok || response.body === null) {
+    throw new MediaError("media.download_failed", `Telegram answered ${response.status} to the download of ${name}.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) {
+      await response.body.cancel();
+      return tooBig(total);
+    }
+    chunks.push(chunk);
+  }
+  return accept(Buffer.concat(chunks));
+}
+
+/** fetch errors can carry the URL (and so the token); keep only the error's kind and code. */
+function withoutUrl(cause: unknown): Error {
+  const inner = (cause as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof inner?.code === "string" ? ` (${inner.code})` : "";
+  return new Error(`${cause instanceof Error ? cause.name : "Error"}${code}`);
+}

@@ -1,0 +1,131 @@
+// What the fake keeps of files: every file a person or the bot sent, by file_id, with the
+// path getFile hands out, and the Bot API's JSON for photos, documents, voice notes and audio.
+// No HTTP here.
+
+export type StoredFile = {
+  fileId: string;
+  fileUniqueId: string;
+  /** Where getFile says it is: "photos/file_3.jpg", "documents/file_4.pdf", … */
+  filePath: string;
+  content: Buffer;
+};
+
+export type StoredDocument = {
+  fileId: string;
+  fileUniqueId: string;
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
+};
+
+export type StoredPhotoSize = { fileId: string; fileUniqueId: string; width: number; height: number; content: Buffer };
+
+export type StoredVoice = {
+  fileId: string;
+  fileUniqueId: string;
+  durationS: number;
+  mimeType: string;
+  content: Buffer;
+};
+
+export type StoredAudio = StoredVoice & { fileName: string | undefined; title: string | undefined };
+
+/** The media fields a message may hold (at most one kind, as in Telegram). */
+export type StoredMedia = {
+  document: StoredDocument | undefined;
+  /** Smallest first, as Telegram lists them. */
+  photo: StoredPhotoSize[] | undefined;
+  voice: StoredVoice | undefined;
+  audio: StoredAudio | undefined;
+  mediaGroupId: string | undefined;
+};
+
+export const NO_MEDIA: StoredMedia = {
+  document: undefined,
+  photo: undefined,
+  voice: undefined,
+  audio: undefined,
+  mediaGroupId: undefined,
+};
+
+/** Telegram's folder per kind of file, as seen in real file_path values. */
+export type FileFolder = "photos" | "documents" | "voice" | "music";
+
+/** Bots download at most 20 MB through getFile (core.telegram.org/bots/api#getfile). */
+export const BOT_DOWNLOAD_MAX_BYTES = 20 * 1024 * 1024;
+
+export class FileStore {
+  readonly byId = new Map<string, StoredFile>();
+  private nextFile = 1;
+
+  /** Registers `content` and returns its ids; the file_path ends with `extension` (".pdf"). */
+  add(content: Buffer, folder: FileFolder, extension: string): { fileId: string; fileUniqueId: string } {
+    const n = this.nextFile++;
+    const fileId = `BQACAgIAAxkBAAI${n.toString().padStart(6, "0")}`;
+    const fileUniqueId = `AgAD${n}`;
+    const safeExtension = /^\.[A-Za-z0-9]{1,8}$/.test(extension) ? extension.toLowerCase() : "";
+    this.byId.set(fileId, { fileId, fileUniqueId, filePath: `${folder}/file_${n}${safeExtension}`, content });
+    return { fileId, fileUniqueId };
+  }
+
+  byPath(filePath: string): StoredFile | undefined {
+    for (const file of this.byId.values()) if (file.filePath === filePath) return file;
+    return undefined;
+  }
+}
+
+/** The Bot API's JSON for a message's media (and its caption, which only media messages have). */
+export function mediaJson(
+  media: StoredMedia,
+  caption: { text: string | undefined; entities: readonly unknown[] },
+): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  if (media.mediaGroupId !== undefined) json.media_group_id = media.mediaGroupId;
+  if (media.document !== undefined) {
+    const d = media.document;
+    json.document = {
+      file_id: d.fileId,
+      file_unique_id: d.fileUniqueId,
+      file_name: d.fileName,
+      mime_type: d.mimeType,
+      file_size: d.content.length,
+    };
+  }
+  if (media.photo !== undefined) {
+    json.photo = media.photo.map((size) => ({
+      file_id: size.fileId,
+      file_unique_id: size.fileUniqueId,
+      width: size.width,
+      height: size.height,
+      file_size: size.content.length,
+    }));
+  }
+  if (media.voice !== undefined) {
+    const v = media.voice;
+    json.voice = {
+      file_id: v.fileId,
+      file_unique_id: v.fileUniqueId,
+      duration: v.durationS,
+      mime_type: v.mimeType,
+      file_size: v.content.length,
+    };
+  }
+  if (media.audio !== undefined) {
+    const a = media.audio;
+    json.audio = {
+      file_id: a.fileId,
+      file_unique_id: a.fileUniqueId,
+      duration: a.durationS,
+      mime_type: a.mimeType,
+      file_size: a.content.length,
+      ...(a.fileName === undefined ? {} : { file_name: a.fileName }),
+      ...(a.title === undefined ? {} : { title: a.title }),
+    };
+  }
+  const hasMedia = media.document ?? media.photo ?? media.voice ?? media.audio;
+  if (hasMedia !== undefined && caption.text !== undefined) {
+    json.caption = caption.text;
+    if (caption.entities.length > 0) json.caption_entities = caption.entities;
+  }
+  return json;
+}
