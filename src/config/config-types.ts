@@ -1,6 +1,7 @@
 // The validated, frozen configuration every other module receives (camelCase, defaults
 // applied, paths absolute, environment overrides resolved). Types only.
 import type { PermissionMode } from "../domain/index.js";
+import type { ConfigScheduleEntry, LoopCaps } from "../schedule/index.js";
 import type { Effort } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
@@ -56,6 +57,28 @@ export type LimitsConfig = Readonly<{
   rearmCeilingMinutes: number;
 }>;
 
+export type LoopsConfig = Readonly<{
+  /** false: Claude's loops are refused and held, and the CLI is started without its cron tools. */
+  enabled: boolean;
+  /** Whether runs of loops and chat schedules may wait for a person's approval. */
+  attended: boolean;
+  caps: LoopCaps;
+}>;
+
+export type ScheduleConfig = Readonly<{
+  /** `[schedule] timezone`, else the system's: the zone of loops, chat schedules and entries without one. */
+  timeZone: string;
+  paused: boolean;
+  graceMinutes: number;
+}>;
+
+/** [loops], [schedule] and [[schedules]] (in file order, defaults applied). */
+export type SchedulingConfig = Readonly<{
+  loops: LoopsConfig;
+  schedule: ScheduleConfig;
+  schedules: readonly ConfigScheduleEntry[];
+}>;
+
 export type Config = Readonly<{
   /** The file this came from; null when no file exists and the defaults are used. */
   file: string | null;
@@ -67,6 +90,9 @@ export type Config = Readonly<{
   defaultProject: ProjectConfig | null;
   limits: LimitsConfig;
   state: Readonly<{ dir: string }>;
+  loops: LoopsConfig;
+  schedule: ScheduleConfig;
+  schedules: readonly ConfigScheduleEntry[];
 }>;
 
 export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";

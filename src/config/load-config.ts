@@ -8,6 +8,7 @@ import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./confi
 import { ConfigError } from "./errors.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
 import { fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
+import { buildScheduling } from "./schedule-config.js";
 import { closestKey } from "./suggest.js";
 
 export type LoadConfigOptions = {
@@ -33,7 +34,9 @@ function formatPath(path: readonly PropertyKey[]): string {
 function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): string {
   const where = formatPath(tablePath);
   const full = where === "" ? key : `${where}.${key}`;
-  const table = tablePath[0] === "projects" ? "project" : where;
+  // [projects.NAME] tables share one key list; so do the tables of an array like [[schedules]].
+  const table =
+    tablePath[0] === "projects" ? "project" : typeof tablePath[1] === "number" ? String(tablePath[0]) : where;
   let hint = closestKey(key, KNOWN_KEYS[table] ?? []);
   if (hint !== undefined) hint = where === "" ? hint : `${where}.${hint}`;
   else {
@@ -123,6 +126,11 @@ function buildConfig(
   const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
   const projects = buildProjects(file, baseDir, home, problems);
   const defaultProject = projects.find((p) => p.isDefault) ?? projects[0] ?? null;
+  const scheduling = buildScheduling(
+    file,
+    { projects, defaultProject, allowedUserIds: file.telegram.allowed_user_ids },
+    problems,
+  );
   const envToken = options.env["TELECODE_BOT_TOKEN"];
   const envClaude = options.env["TELECODE_CLAUDE_PATH"];
   const claudePath = envClaude !== undefined && envClaude !== "" ? envClaude : file.claude.path;
@@ -161,6 +169,7 @@ function buildConfig(
       rearmCeilingMinutes: l.rearm_ceiling_minutes,
     }),
     state: Object.freeze({ dir: resolveDataDir({ fromFile: file.state.dir, env: options.env, relativeTo: baseDir }) }),
+    ...scheduling,
   });
 }
 

@@ -2,49 +2,28 @@
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
 import { validateExtraArgs } from "../claude/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import { loopsSchema, scheduleSchema, schedulesSchema, SCHEDULE_ENTRY_KEYS } from "./schedule-schema.js";
+import {
+  BOOL,
+  CONFIG_PERMISSION_MODES,
+  EFFORTS,
+  PROJECT_NAME,
+  quoted,
+  STRING,
+  stringList,
+  tableError,
+  wholeNumber,
+} from "./schema-parts.js";
+
+export { CONFIG_PERMISSION_MODES, EFFORTS, type Effort } from "./schema-parts.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
-
-/** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
-export const CONFIG_PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "plan-auto",
-  "auto",
-  "dontAsk",
-] as const satisfies readonly PermissionMode[];
-
-export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
-export type Effort = (typeof EFFORTS)[number];
 
 /** The shape @BotFather hands out; also the pattern the log redacts. */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
 
 export const USER_IDS_EXPECTED = "must be a non-empty list of numeric user ids";
-const BOOL = "must be true or false";
-const STRING = "must be a string";
-const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(", ");
-
-/** A wrong type for a whole table gets a table message; unknown keys keep their own issue. */
-function tableError(name: string) {
-  return {
-    error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined),
-  };
-}
-
-function wholeNumber(unit: string) {
-  const error = `must be a whole number of ${unit} (0 or more)`;
-  return z.int({ error }).min(0, { error });
-}
-
-function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
-  return z.array(item, { error: "must be a list of strings" }).default([]);
-}
 
 function isUserIdList(value: unknown): value is number[] {
   return Array.isArray(value) && value.every((id) => typeof id === "number" && Number.isSafeInteger(id) && id > 0);
@@ -158,16 +137,22 @@ export const fileSchema = z.strictObject({
   projects: projectsSchema,
   limits: limitsSchema,
   state: stateSchema,
+  loops: loopsSchema,
+  schedule: scheduleSchema,
+  schedules: schedulesSchema,
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  "": ["telegram", "claude", "projects", "limits", "state"],
+  "": ["telegram", "claude", "projects", "limits", "state", "loops", "schedule", "schedules"],
   telegram: Object.keys(telegramSchema.unwrap().shape),
   claude: Object.keys(claudeSchema.unwrap().shape),
   limits: Object.keys(limitsSchema.unwrap().shape),
   state: Object.keys(stateSchema.unwrap().shape),
   project: Object.keys(projectSchema.shape),
+  loops: Object.keys(loopsSchema.unwrap().shape),
+  schedule: Object.keys(scheduleSchema.unwrap().shape),
+  schedules: SCHEDULE_ENTRY_KEYS,
 };

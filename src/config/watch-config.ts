@@ -50,6 +50,9 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "projects", read: (c) => c.projects, live: true },
   { key: "limits", read: (c) => c.limits, live: true },
   { key: "state.dir", read: (c) => c.state.dir, live: false },
+  { key: "loops", read: (c) => c.loops, live: true },
+  { key: "schedule", read: (c) => c.schedule, live: true },
+  { key: "schedules", read: (c) => c.schedules, live: true },
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -72,6 +75,9 @@ export function applyLiveChanges(current: Config, next: Config): Config {
     projects: next.projects,
     defaultProject: next.defaultProject,
     limits: next.limits,
+    loops: next.loops,
+    schedule: next.schedule,
+    schedules: next.schedules,
   });
 }
 
