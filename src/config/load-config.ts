@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
-import { fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
+import { ENTRY_TABLES, fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
 import { buildScheduling } from "./schedule-config.js";
 import { closestKey } from "./suggest.js";
 
@@ -34,14 +34,15 @@ function formatPath(path: readonly PropertyKey[]): string {
 function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): string {
   const where = formatPath(tablePath);
   const full = where === "" ? key : `${where}.${key}`;
-  // [projects.NAME] tables share one key list; so do the tables of an array like [[schedules]].
-  const table =
-    tablePath[0] === "projects" ? "project" : typeof tablePath[1] === "number" ? String(tablePath[0]) : where;
+  const entryTable = ENTRY_TABLES[String(tablePath[0])];
+  const table = entryTable !== undefined && tablePath.length === 2 ? entryTable : where;
   let hint = closestKey(key, KNOWN_KEYS[table] ?? []);
   if (hint !== undefined) hint = where === "" ? hint : `${where}.${hint}`;
   else {
     // The right key in the wrong table ("bot_token" at the top level) is a common slip.
-    const home = Object.entries(KNOWN_KEYS).find(([t, keys]) => t !== "" && t !== "project" && keys.includes(key));
+    const home = Object.entries(KNOWN_KEYS).find(
+      ([t, keys]) => t !== "" && !Object.values(ENTRY_TABLES).includes(t) && keys.includes(key),
+    );
     if (home) hint = `${home[0]}.${key}`;
   }
   return `${full} is not a known key${hint === undefined ? "" : `; did you mean ${hint}?`}`;
@@ -126,14 +127,11 @@ function buildConfig(
   const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
   const projects = buildProjects(file, baseDir, home, problems);
   const defaultProject = projects.find((p) => p.isDefault) ?? projects[0] ?? null;
-  const scheduling = buildScheduling(
-    file,
-    { projects, defaultProject, allowedUserIds: file.telegram.allowed_user_ids },
-    problems,
-  );
   const envToken = options.env["TELECODE_BOT_TOKEN"];
   const envClaude = options.env["TELECODE_CLAUDE_PATH"];
   const claudePath = envClaude !== undefined && envClaude !== "" ? envClaude : file.claude.path;
+  const allowedUserIds = Object.freeze([...file.telegram.allowed_user_ids]);
+  const scheduling = buildScheduling(file, { projects, defaultProject, allowedUserIds }, problems);
   const t = file.telegram;
   const c = file.claude;
   const l = file.limits;
@@ -141,7 +139,7 @@ function buildConfig(
     file: filePath,
     telegram: Object.freeze({
       botToken: envToken !== undefined && envToken !== "" ? envToken : t.bot_token === "" ? null : t.bot_token,
-      allowedUserIds: Object.freeze([...t.allowed_user_ids]),
+      allowedUserIds,
       apiRoot: t.api_root.replace(/\/+$/, ""),
       notifyUnauthorised: t.notify_unauthorised,
     }),

@@ -3,7 +3,7 @@
 // scheduler's own maths; checks across tables (project, chat, duplicate ids) are in schedule-config.ts.
 import { z } from "zod";
 import { canonicalTimeZone, cronProblem } from "../schedule/index.js";
-import { BOOL, CONFIG_PERMISSION_MODES, EFFORTS, PROJECT_NAME, quoted, STRING, tableError } from "./schema-parts.js";
+import { BOOL, EFFORTS, permissionModeSchema, PROJECT_NAME, quoted, STRING, tableError } from "./schema-parts.js";
 
 function atLeast(min: number, what: string) {
   const error = `must be a whole number of ${what} (${min} or more)`;
@@ -58,9 +58,7 @@ const entrySchema = z.strictObject(
     prompt: z.string({ error: STRING }).refine((p) => p.trim() !== "", { error: "must say what to do" }),
     project: z.string({ error: STRING }).optional(),
     chat_id: z.int({ error: "must be a numeric chat id" }).optional(),
-    permission_mode: z
-      .enum(CONFIG_PERMISSION_MODES, { error: `must be one of ${quoted(CONFIG_PERMISSION_MODES)}` })
-      .optional(),
+    permission_mode: permissionModeSchema().optional(),
     model: z.string({ error: STRING }).optional(),
     effort: z.enum(EFFORTS, { error: `must be one of ${quoted(EFFORTS)}` }).optional(),
     session: z.enum(["new", "continue"], { error: 'must be "new" or "continue"' }).default("new"),

@@ -1,5 +1,5 @@
-// Pieces the config schema files share: the permission modes and efforts a config may name,
-// and the helpers that give every key the same kind of message ("must be …").
+// The pieces every config table's schema shares: the enums a key may take, common messages and
+// small builders. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
 import type { PermissionMode } from "../domain/index.js";
 
@@ -18,8 +18,8 @@ export type Effort = (typeof EFFORTS)[number];
 
 export const BOOL = "must be true or false";
 export const STRING = "must be a string";
-/** Project names, and the ids of other named entries such as [[schedules]]. */
 export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(", ");
 
@@ -35,6 +35,11 @@ export function wholeNumber(unit: string) {
   return z.int({ error }).min(0, { error });
 }
 
-export function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
-  return z.array(item, { error: "must be a list of strings" }).default([]);
+export function permissionModeSchema() {
+  return z.enum(CONFIG_PERMISSION_MODES, {
+    error: (iss) =>
+      iss.input === "bypassPermissions"
+        ? "must not be bypassPermissions; set claude.dangerously_skip_permissions = true to bypass approvals"
+        : `must be one of ${quoted(CONFIG_PERMISSION_MODES)}`,
+  });
 }

@@ -5,12 +5,12 @@ import { validateExtraArgs } from "../claude/index.js";
 import { loopsSchema, scheduleSchema, schedulesSchema, SCHEDULE_ENTRY_KEYS } from "./schedule-schema.js";
 import {
   BOOL,
-  CONFIG_PERMISSION_MODES,
   EFFORTS,
+  ENV_NAME,
+  permissionModeSchema,
   PROJECT_NAME,
   quoted,
   STRING,
-  stringList,
   tableError,
   wholeNumber,
 } from "./schema-parts.js";
@@ -23,7 +23,10 @@ export const DEFAULT_API_ROOT = "https://api.telegram.org";
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
 
 export const USER_IDS_EXPECTED = "must be a non-empty list of numeric user ids";
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
+  return z.array(item, { error: "must be a list of strings" }).default([]);
+}
 
 function isUserIdList(value: unknown): value is number[] {
   return Array.isArray(value) && value.every((id) => typeof id === "number" && Number.isSafeInteger(id) && id > 0);
@@ -65,14 +68,7 @@ const claudeSchema = z
         .string({ error: STRING })
         .min(1, { error: 'must not be empty (use "claude" to find it on PATH)' })
         .default("claude"),
-      permission_mode: z
-        .enum(CONFIG_PERMISSION_MODES, {
-          error: (iss) =>
-            iss.input === "bypassPermissions"
-              ? "must not be bypassPermissions; set claude.dangerously_skip_permissions = true to bypass approvals"
-              : `must be one of ${quoted(CONFIG_PERMISSION_MODES)}`,
-        })
-        .default("default"),
+      permission_mode: permissionModeSchema().default("default"),
       model: z.string({ error: STRING }).default(""),
       effort: z
         .enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` })
@@ -154,5 +150,8 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   project: Object.keys(projectSchema.shape),
   loops: Object.keys(loopsSchema.unwrap().shape),
   schedule: Object.keys(scheduleSchema.unwrap().shape),
-  schedules: SCHEDULE_ENTRY_KEYS,
+  schedule_entry: SCHEDULE_ENTRY_KEYS,
 };
+
+/** Tables whose entries are named or numbered ([projects.NAME], [[schedules]]): their keys' table in KNOWN_KEYS. */
+export const ENTRY_TABLES: Readonly<Record<string, string>> = { projects: "project", schedules: "schedule_entry" };
