@@ -3,6 +3,7 @@
 import type { PermissionMode } from "../domain/index.js";
 import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
 import type { FilesConfig, VoiceConfig } from "./media-config.js";
+import type { ConfigScheduleEntry, LoopCaps } from "../schedule/index.js";
 import type { Effort } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
@@ -58,6 +59,28 @@ export type LimitsConfig = Readonly<{
   rearmCeilingMinutes: number;
 }>;
 
+export type LoopsConfig = Readonly<{
+  /** false: Claude's loops are refused and held, and the CLI is started without its cron tools. */
+  enabled: boolean;
+  /** Whether runs of loops and chat schedules may wait for a person's approval. */
+  attended: boolean;
+  caps: LoopCaps;
+}>;
+
+export type ScheduleConfig = Readonly<{
+  /** `[schedule] timezone`, else the system's: the zone of loops, chat schedules and entries without one. */
+  timeZone: string;
+  paused: boolean;
+  graceMinutes: number;
+}>;
+
+/** [loops], [schedule] and [[schedules]] (in file order, defaults applied). */
+export type SchedulingConfig = Readonly<{
+  loops: LoopsConfig;
+  schedule: ScheduleConfig;
+  schedules: readonly ConfigScheduleEntry[];
+}>;
+
 export type Config = Readonly<{
   /** The file this came from; null when no file exists and the defaults are used. */
   file: string | null;
@@ -75,6 +98,9 @@ export type Config = Readonly<{
   webhooks: readonly WebhookConfig[];
   files: FilesConfig;
   voice: VoiceConfig;
+  loops: LoopsConfig;
+  schedule: ScheduleConfig;
+  schedules: readonly ConfigScheduleEntry[];
 }>;
 
 export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";

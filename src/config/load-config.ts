@@ -9,6 +9,7 @@ import { ConfigError } from "./errors.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
 import { buildFilesConfig, buildVoiceConfig } from "./media-config.js";
 import { ENTRY_TABLES, fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
+import { buildScheduling } from "./schedule-config.js";
 import { closestKey } from "./suggest.js";
 import { buildWebhooks } from "./webhooks-config.js";
 
@@ -133,6 +134,7 @@ function buildConfig(
   const claudePath = envClaude !== undefined && envClaude !== "" ? envClaude : file.claude.path;
   const allowedUserIds = Object.freeze([...file.telegram.allowed_user_ids]);
   const webhooks = buildWebhooks(file, { projects, defaultProject, allowedUserIds }, problems);
+  const scheduling = buildScheduling(file, { projects, defaultProject, allowedUserIds }, problems);
   const t = file.telegram;
   const c = file.claude;
   const l = file.limits;
@@ -172,6 +174,7 @@ function buildConfig(
     webhooks: webhooks.webhooks,
     files: buildFilesConfig(file.files, (path) => expandHome(path, home)),
     voice: buildVoiceConfig(file.voice),
+    ...scheduling,
   });
 }
 

@@ -2,6 +2,7 @@
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
 import { validateExtraArgs } from "../claude/index.js";
+import { loopsSchema, scheduleSchema, schedulesSchema, SCHEDULE_ENTRY_KEYS } from "./schedule-schema.js";
 import {
   BOOL,
   EFFORTS,
@@ -14,9 +15,9 @@ import {
   wholeNumber,
 } from "./schema-parts.js";
 import { webhookServerSchema, webhooksSchema, WEBHOOK_KEYS, WEBHOOK_SERVER_KEYS } from "./webhooks-schema.js";
+import { filesSchema, MEDIA_KNOWN_KEYS, voiceSchema } from "./media-config.js";
 
 export { CONFIG_PERMISSION_MODES, EFFORTS, type Effort } from "./schema-parts.js";
-import { filesSchema, MEDIA_KNOWN_KEYS, voiceSchema } from "./media-config.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
@@ -138,13 +139,29 @@ export const fileSchema = z.strictObject({
   webhooks: webhooksSchema,
   files: filesSchema,
   voice: voiceSchema,
+  loops: loopsSchema,
+  schedule: scheduleSchema,
+  schedules: schedulesSchema,
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
-  "": ["telegram", "claude", "projects", "limits", "state", "webhook_server", "webhooks", "files", "voice"],
+  "": [
+    "telegram",
+    "claude",
+    "projects",
+    "limits",
+    "state",
+    "webhook_server",
+    "webhooks",
+    "files",
+    "voice",
+    "loops",
+    "schedule",
+    "schedules",
+  ],
   telegram: Object.keys(telegramSchema.unwrap().shape),
   claude: Object.keys(claudeSchema.unwrap().shape),
   limits: Object.keys(limitsSchema.unwrap().shape),
@@ -153,7 +170,14 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   webhook_server: WEBHOOK_SERVER_KEYS,
   webhook: WEBHOOK_KEYS,
   ...MEDIA_KNOWN_KEYS,
+  loops: Object.keys(loopsSchema.unwrap().shape),
+  schedule: Object.keys(scheduleSchema.unwrap().shape),
+  schedule_entry: SCHEDULE_ENTRY_KEYS,
 };
 
-/** Tables whose entries are named or numbered ([projects.NAME], [[webhooks]]): their keys' table in KNOWN_KEYS. */
-export const ENTRY_TABLES: Readonly<Record<string, string>> = { projects: "project", webhooks: "webhook" };
+/** Tables whose entries are named or numbered ([projects.NAME], [[webhooks]], [[schedules]]): their keys' table in KNOWN_KEYS. */
+export const ENTRY_TABLES: Readonly<Record<string, string>> = {
+  projects: "project",
+  webhooks: "webhook",
+  schedules: "schedule_entry",
+};

@@ -54,6 +54,9 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "webhooks", read: (c) => c.webhooks, live: false },
   { key: "files", read: (c) => c.files, live: true },
   { key: "voice", read: (c) => c.voice, live: true },
+  { key: "loops", read: (c) => c.loops, live: true },
+  { key: "schedule", read: (c) => c.schedule, live: true },
+  { key: "schedules", read: (c) => c.schedules, live: true },
 ];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -78,6 +81,9 @@ export function applyLiveChanges(current: Config, next: Config): Config {
     limits: next.limits,
     files: next.files,
     voice: next.voice,
+    loops: next.loops,
+    schedule: next.schedule,
+    schedules: next.schedules,
   });
 }
 

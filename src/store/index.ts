@@ -21,6 +21,7 @@ export {
   type SessionRecord,
 } from "./records.js";
 export type { FinishRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
+export type { SchedulesRepository } from "./schedules-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
 export type { UsageRepository } from "./usage-repo.js";
 export type { WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";

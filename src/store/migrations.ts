@@ -99,6 +99,53 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id);
     `,
   },
+  {
+    version: 5,
+    name: "schedules: loops, config schedules, chat /at and /every",
+    sql: `
+      CREATE TABLE schedules (
+        schedule_id      TEXT PRIMARY KEY,
+        kind             TEXT NOT NULL CHECK (kind IN ('loop', 'wakeup', 'config', 'chat')),
+        chat_id          INTEGER NOT NULL,
+        project          TEXT NOT NULL,
+        session_mode     TEXT NOT NULL CHECK (session_mode IN ('new', 'continue', 'id')),
+        session_id       TEXT CHECK ((session_mode = 'id') = (session_id IS NOT NULL)),
+        timing           TEXT NOT NULL CHECK (timing IN ('cron', 'every', 'once')),
+        cron             TEXT CHECK ((timing = 'cron') = (cron IS NOT NULL)),
+        every_ms         INTEGER CHECK ((timing = 'every') = (every_ms IS NOT NULL)),
+        at_ms            INTEGER CHECK ((timing = 'cron') = (at_ms IS NULL)),
+        time_zone        TEXT NOT NULL,
+        prompt           TEXT NOT NULL,
+        note             TEXT,
+        recurring        INTEGER NOT NULL CHECK (recurring IN (0, 1)),
+        created_by       TEXT NOT NULL CHECK (created_by IN ('claude', 'config', 'person')),
+        created_by_ref   TEXT NOT NULL,
+        created_at       INTEGER NOT NULL,
+        next_fire_at     INTEGER,
+        last_fired_at    INTEGER,
+        last_slot_at     INTEGER,
+        iterations       INTEGER NOT NULL DEFAULT 0 CHECK (iterations >= 0),
+        busy_streak      INTEGER NOT NULL DEFAULT 0 CHECK (busy_streak >= 0),
+        max_iterations   INTEGER,
+        expires_at       INTEGER,
+        max_cost_usd     REAL,
+        max_run_cost_usd REAL,
+        max_day_cost_usd REAL,
+        cost_usd         REAL NOT NULL DEFAULT 0,
+        cost_day         TEXT,
+        cost_day_usd     REAL NOT NULL DEFAULT 0,
+        state            TEXT NOT NULL CHECK (state IN ('active', 'paused', 'cancelled', 'done', 'capped')),
+        state_reason     TEXT,
+        permission_mode  TEXT,
+        model            TEXT,
+        effort           TEXT,
+        attended         INTEGER NOT NULL DEFAULT 0 CHECK (attended IN (0, 1)),
+        updated_at       INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX schedules_due ON schedules (next_fire_at) WHERE state = 'active';
+      CREATE INDEX schedules_by_chat ON schedules (chat_id, created_at);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

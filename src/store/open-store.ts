@@ -11,6 +11,7 @@ import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.
 import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
+import { createSchedulesRepository, type SchedulesRepository } from "./schedules-repo.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
 import { createWebhookDeliveriesRepository, type WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";
 
@@ -43,6 +44,7 @@ export type Store = {
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
   readonly webhookDeliveries: WebhookDeliveriesRepository;
+  readonly schedules: SchedulesRepository;
   /**
    * What a start after any stop does first, in one transaction: runs still "running" become
    * interrupted, pending decisions expire, no session is live. Returns what changed, so the
@@ -97,6 +99,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),
       webhookDeliveries: createWebhookDeliveriesRepository(db),
+      schedules: createSchedulesRepository(db, now),
       recoverAfterRestart: (reason) =>
         transaction(() => ({
           interruptedRuns: runs.markInterrupted(

@@ -5,7 +5,7 @@ import { EFFORTS } from "../config/index.js";
 import type { PermissionMode } from "../domain/index.js";
 import { StoreError } from "./errors.js";
 
-const PERMISSION_MODES = [
+export const PERMISSION_MODES = [
   "default",
   "acceptEdits",
   "plan",

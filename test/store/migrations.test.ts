@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
 import { DATABASE_FILE, LATEST_SCHEMA_VERSION, openStore, StoreError } from "../../src/store/index.js";
 import { migrate, MIGRATIONS, schemaVersion } from "../../src/store/migrations.js";
 import { useTempDirs } from "../support/temp-dirs.js";
@@ -44,6 +45,14 @@ function seed(db: Database.Database, version: number): void {
   if (version >= 4) {
     db.prepare(
       "INSERT INTO webhook_deliveries (webhook_id, delivery_id, received_at) VALUES ('github-push', 'd-1', 1700)",
+    ).run();
+  }
+  if (version >= 5) {
+    db.prepare(
+      `INSERT INTO schedules (schedule_id, kind, chat_id, project, session_mode, timing, cron, time_zone, prompt,
+         recurring, created_by, created_by_ref, created_at, next_fire_at, state, updated_at)
+       VALUES ('config:morning', 'config', 7, 'app', 'new', 'cron', '0 9 * * 1-5', 'Europe/Berlin', 'review',
+         1, 'config', 'morning', 1000, 5000, 'active', 1000)`,
     ).run();
   }
 }
@@ -113,6 +122,13 @@ describe("migrations", () => {
           expect(store.usage.forDay("2030-01-01")).toEqual({ day: "2030-01-01", costUsd: 0.5, runs: 2 });
         }
         if (from >= 4) expect(store.webhookDeliveries.recent("github-push", 10)).toEqual(["d-1"]);
+        if (from >= 5) {
+          expect(store.schedules.get("config:morning")).toMatchObject({
+            kind: "config",
+            nextFireAt: 5000,
+            state: "active",
+          });
+        }
         // Every table of the latest schema takes writes after the upgrade.
         store.chats.update(8, { mode: "auto" });
         const run = store.runs.start({ chatId: 8, project: "app" });
@@ -121,6 +137,24 @@ describe("migrations", () => {
         store.usage.add("2030-01-02", 0.1);
         store.offsets.set(43);
         store.webhookDeliveries.add("github-push", "d-2", 2000, 100);
+        store.schedules.insert({
+          kind: "chat",
+          chatId: 8,
+          project: "app",
+          session: { mode: "continue" },
+          timing: { kind: "every", everyMs: 3_600_000, anchorMs: 0 },
+          timeZone: "UTC",
+          prompt: "check",
+          note: null,
+          recurring: true,
+          createdBy: { kind: "person", userId: 8 },
+          nextFireAt: 3_600_000,
+          state: "active",
+          stateReason: null,
+          caps: NO_CAPS,
+          overrides: NO_OVERRIDES,
+          attended: false,
+        });
       } finally {
         store.close();
       }

@@ -1,0 +1,81 @@
+// What to do with a schedule whose slot has come: fire it (and what to write before firing,
+// and what to undo if the session is busy), report it missed, cap it, or skip it. Pure.
+import type { CapReason, Schedule } from "./schedule-types.js";
+import type { SchedulePatch } from "./schedule-store.js";
+import { countSlots, latestSlot, nextSlot } from "./timing.js";
+import { isoDay, localDateTime } from "./zone-clock.js";
+
+/** How long a one-shot whose session is busy waits before trying again (within the grace). */
+export const BUSY_RETRY_MS = 60_000;
+
+export type SlotPlan =
+  | Readonly<{
+      kind: "fire";
+      slotAt: number;
+      iteration: number;
+      /** Written before the run starts, so a crash never fires this slot again. */
+      claim: SchedulePatch;
+      /** The cap this fire reaches (it is the last one), announced once the run started. */
+      capAfter: CapReason | null;
+      /** Written when the session was busy: the iteration did not happen. */
+      onBusy: SchedulePatch;
+    }>
+  | Readonly<{ kind: "missed"; slotAt: number; slots: number; patch: SchedulePatch }>
+  | Readonly<{ kind: "capped"; reason: CapReason; patch: SchedulePatch }>
+  | Readonly<{ kind: "skipped_day_cost"; slotAt: number; patch: SchedulePatch }>;
+
+/**
+ * Plans the slot of `s`, which is due (its `nextFireAt` is at or before `nowMs`). The latest
+ * slot not after `nowMs` is the one that counts: slots missed before it are not made up for, and
+ * one older than `graceMs` is reported missed instead of fired.
+ */
+export function planDueSlot(s: Schedule, nowMs: number, graceMs: number): SlotPlan {
+  const { caps } = s;
+  if (caps.expiresAt !== null && nowMs >= caps.expiresAt)
+    return {
+      kind: "capped",
+      reason: "lifetime",
+      patch: { state: "capped", stateReason: "lifetime", nextFireAt: null },
+    };
+  const slotAt = latestSlot(s.timing, s.timeZone, nowMs) ?? s.nextFireAt ?? nowMs;
+  const next = s.recurring ? nextSlot(s.timing, s.timeZone, nowMs) : null;
+  const moveOn: SchedulePatch =
+    next === null ? { lastSlotAt: slotAt, nextFireAt: null } : { lastSlotAt: slotAt, nextFireAt: next };
+
+  if (nowMs - slotAt > graceMs) {
+    const from = (s.nextFireAt ?? slotAt) - 1;
+    const slots = Math.max(1, countSlots(s.timing, s.timeZone, from, nowMs));
+    const ended: SchedulePatch = next === null ? { state: "done", stateReason: "missed" } : {};
+    return { kind: "missed", slotAt, slots, patch: { ...moveOn, ...ended } };
+  }
+
+  const today = isoDay(localDateTime(nowMs, s.timeZone));
+  if (caps.maxDayCostUsd !== null && s.costDay === today && s.costDayUsd >= caps.maxDayCostUsd)
+    return { kind: "skipped_day_cost", slotAt, patch: moveOn };
+
+  const iteration = s.iterations + 1;
+  let capAfter: CapReason | null = null;
+  if (next !== null && caps.maxIterations !== null && iteration >= caps.maxIterations) capAfter = "iterations";
+  else if (next !== null && caps.expiresAt !== null && next > caps.expiresAt) capAfter = "lifetime";
+  const ending: SchedulePatch =
+    next === null
+      ? { state: "done", stateReason: "fired", nextFireAt: null }
+      : capAfter !== null
+        ? { state: "capped", stateReason: capAfter, nextFireAt: null }
+        : {};
+  return {
+    kind: "fire",
+    slotAt,
+    iteration,
+    capAfter,
+    claim: { ...moveOn, lastFiredAt: nowMs, iterations: iteration, busyStreak: 0, ...ending },
+    onBusy: {
+      iterations: s.iterations,
+      lastFiredAt: s.lastFiredAt,
+      busyStreak: s.busyStreak + 1,
+      state: "active",
+      stateReason: null,
+      nextFireAt: next ?? nowMs + BUSY_RETRY_MS,
+    },
+  };
+}
