@@ -47,8 +47,16 @@ function readme(version: string, scenarios: readonly Scenario[]): string {
   ].join("\n");
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+/** Where a command writes: the report (stdout) and progress and errors (stderr). */
+export type CommandOutput = { print: (line: string) => void; log: (line: string) => void };
+
+export const processOutput: CommandOutput = {
+  print: (line) => void process.stdout.write(`${line}\n`),
+  log: (line) => void process.stderr.write(`${line}\n`),
+};
+
+export async function main(argv: string[], output: CommandOutput = processOutput): Promise<number> {
+  const { print, log } = output;
   let values;
   try {
     values = parseArgs({
@@ -70,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (values.help) {
-    process.stdout.write(FIXTURES_HELP);
+    print(FIXTURES_HELP);
     return 0;
   }
   if (values["update-range"]) {

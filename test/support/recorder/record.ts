@@ -1,7 +1,8 @@
 // Records scenarios with one CLI into a folder: plays them (a few at a time), sanitises them
-// and writes their files. A scenario that could not be played as written is reported and
-// its files are not written, so a folder never holds a half recording.
-import { mkdir, writeFile } from "node:fs/promises";
+// and writes their files. A scenario that could not be played as written is reported and its
+// files go to a temp dir instead, so a folder never holds a half recording.
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { playScenario } from "./play.js";
@@ -23,11 +24,14 @@ async function recordOne(scenario: Scenario, options: RecordOptions): Promise<Sc
   const start = performance.now();
   const played = await playScenario(options.cliPath, scenario);
   const seconds = (performance.now() - start) / 1000;
+  const files = recordingFiles(played, options.cliVersion);
   if (played.failure !== undefined) {
-    options.log(`✗ ${scenario.name} (${seconds.toFixed(1)} s): ${played.failure}`);
+    // Kept aside for a look, never among the recordings.
+    const aside = await mkdtemp(join(tmpdir(), `telecode-failed-${scenario.name}-`));
+    for (const [file, content] of files) await writeFile(join(aside, file), content);
+    options.log(`✗ ${scenario.name} (${seconds.toFixed(1)} s): ${played.failure} (what it printed: ${aside})`);
     return { name: scenario.name, seconds, failure: played.failure, files: [] };
   }
-  const files = recordingFiles(played, options.cliVersion);
   for (const [file, content] of files) await writeFile(join(options.outDir, file), content);
   options.log(`✓ ${scenario.name} (${seconds.toFixed(1)} s)`);
   return { name: scenario.name, seconds, files: [...files.keys()] };

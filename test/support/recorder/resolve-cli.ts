@@ -31,7 +31,7 @@ export async function cliVersion(path: string): Promise<string> {
   const version = /\d+\.\d+\.\d+\S*/.exec(stdout)?.[0];
   if (version === undefined)
     throw new CliNotUsable(
-      `${path} --version printed no version (${stdout.trim().slice(0, 80)}); is it the Claude Code CLI?`,
+      `${path} --version printed no version ("${stdout.trim().split("\n", 1)[0]?.slice(0, 80) ?? ""}"); is it the Claude Code CLI?`,
     );
   return version;
 }
