@@ -7,12 +7,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
-import { processOutput, type CommandOutput } from "./fixtures-command.js";
+import {
+  parseCommand,
+  prepareRecording,
+  processOutput,
+  RECORDING_OPTIONS,
+  type CommandOutput,
+} from "./command-setup.js";
 import { recordScenarios } from "./record.js";
-import { CliNotUsable, resolveCli } from "./resolve-cli.js";
-import type { Scenario } from "./scenario.js";
-import { selectScenarios, UnknownScenario } from "./scenarios.js";
 import { addRecording, compareShapes, emptyShapes, formatDrift, hasDrift, type Shapes } from "./shapes.js";
 import { FIXTURES_ROOT } from "./tested-range.js";
 
@@ -51,50 +53,34 @@ export function shapesOf(dir: string, scenarios: readonly string[]): Shapes {
 
 export async function main(argv: string[], output: CommandOutput = processOutput): Promise<number> {
   const { print, log } = output;
-  let values;
-  try {
-    values = parseArgs({
+  const values = parseCommand(
+    "drift",
+    DRIFT_HELP,
+    {
       args: argv,
       strict: true,
       options: {
-        cli: { type: "string" },
+        ...RECORDING_OPTIONS,
         against: { type: "string", default: pinnedVersion() },
-        slow: { type: "boolean", default: false },
-        only: { type: "string", default: "" },
-        jobs: { type: "string", default: "2" },
         keep: { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
       },
-    }).values;
-  } catch (error) {
-    log(`drift: ${error instanceof Error ? error.message : String(error)}\n\n${DRIFT_HELP}`);
-    return 2;
-  }
+    },
+    log,
+  );
+  if (values === undefined) return 2;
   if (values.help) {
     print(DRIFT_HELP);
     return 0;
   }
   const baseDir = join(FIXTURES_ROOT, `claude-code-${values.against}`);
-  const jobs = Number(values.jobs);
-  if (values.cli === undefined || !Number.isInteger(jobs) || jobs < 1 || !existsSync(baseDir)) {
-    log(
-      `drift: ${values.cli === undefined ? "--cli is required" : !existsSync(baseDir) ? `no recordings of ${values.against} in ${FIXTURES_ROOT}` : "--jobs must be a whole number ≥ 1"}.\n\n${DRIFT_HELP}`,
-    );
+  if (!existsSync(baseDir)) {
+    log(`drift: no recordings of ${values.against} in ${FIXTURES_ROOT}; pass --against with a recorded version.`);
     return 2;
   }
-  let scenarios: Scenario[];
-  let cli;
-  try {
-    scenarios = selectScenarios({ slow: values.slow, only: values.only.split(",").filter((n) => n !== "") });
-    cli = await resolveCli(values.cli, log);
-  } catch (error) {
-    if (error instanceof UnknownScenario || error instanceof CliNotUsable) {
-      log(`drift: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const recording = await prepareRecording("drift", DRIFT_HELP, values, log);
+  if (recording === undefined) return 2;
+  const { scenarios, cli, jobs } = recording;
   const outDir = await mkdtemp(join(tmpdir(), "telecode-drift-"));
   try {
     const baseNames = new Set(readdirSync(baseDir).map((file) => file.split(".")[0] ?? ""));

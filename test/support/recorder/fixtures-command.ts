@@ -4,11 +4,15 @@
 import { existsSync, readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import {
+  parseCommand,
+  prepareRecording,
+  processOutput,
+  RECORDING_OPTIONS,
+  type CommandOutput,
+} from "./command-setup.js";
 import { recordScenarios } from "./record.js";
-import { CliNotUsable, resolveCli } from "./resolve-cli.js";
 import { SANITISED_VALUES } from "./sanitise.js";
-import { selectScenarios, UnknownScenario } from "./scenarios.js";
 import type { Scenario } from "./scenario.js";
 import { FIXTURES_ROOT, updateTestedRange } from "./tested-range.js";
 
@@ -47,36 +51,24 @@ function readme(version: string, scenarios: readonly Scenario[]): string {
   ].join("\n");
 }
 
-/** Where a command writes: the report (stdout) and progress and errors (stderr). */
-export type CommandOutput = { print: (line: string) => void; log: (line: string) => void };
-
-export const processOutput: CommandOutput = {
-  print: (line) => void process.stdout.write(`${line}\n`),
-  log: (line) => void process.stderr.write(`${line}\n`),
-};
-
 export async function main(argv: string[], output: CommandOutput = processOutput): Promise<number> {
   const { print, log } = output;
-  let values;
-  try {
-    values = parseArgs({
+  const values = parseCommand(
+    "fixtures",
+    FIXTURES_HELP,
+    {
       args: argv,
       strict: true,
       options: {
-        cli: { type: "string" },
-        slow: { type: "boolean", default: false },
-        only: { type: "string", default: "" },
+        ...RECORDING_OPTIONS,
         out: { type: "string" },
         replace: { type: "boolean", default: false },
-        jobs: { type: "string", default: "2" },
         "update-range": { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
       },
-    }).values;
-  } catch (error) {
-    log(`fixtures: ${error instanceof Error ? error.message : String(error)}\n\n${FIXTURES_HELP}`);
-    return 2;
-  }
+    },
+    log,
+  );
+  if (values === undefined) return 2;
   if (values.help) {
     print(FIXTURES_HELP);
     return 0;
@@ -85,23 +77,9 @@ export async function main(argv: string[], output: CommandOutput = processOutput
     log(`tested range: ${(await updateTestedRange()).join(", ")}`);
     return 0;
   }
-  const jobs = Number(values.jobs);
-  if (values.cli === undefined || !Number.isInteger(jobs) || jobs < 1) {
-    log(`fixtures: --cli is required and --jobs must be a whole number ≥ 1.\n\n${FIXTURES_HELP}`);
-    return 2;
-  }
-  let scenarios: Scenario[];
-  let cli;
-  try {
-    scenarios = selectScenarios({ slow: values.slow, only: values.only.split(",").filter((n) => n !== "") });
-    cli = await resolveCli(values.cli, log);
-  } catch (error) {
-    if (error instanceof UnknownScenario || error instanceof CliNotUsable) {
-      log(`fixtures: ${error.message}`);
-      return 2;
-    }
-    throw error;
-  }
+  const recording = await prepareRecording("fixtures", FIXTURES_HELP, values, log);
+  if (recording === undefined) return 2;
+  const { scenarios, cli, jobs } = recording;
   try {
     const outDir = values.out === undefined ? join(FIXTURES_ROOT, `claude-code-${cli.version}`) : resolve(values.out);
     const existing = existsSync(outDir)

@@ -3,7 +3,7 @@
 // shared recording of the same name (fixtures README, "Scenarios").
 import { reply, type FakeMessageReply, type RecordedRequest } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
-import { allowTool, controlRun, denyTool, printArgs, user } from "./steps.js";
+import { allowTool, controlRun, denyTool, printArgs, thenPrompt } from "./steps.js";
 
 /** The plan file the CLI names in its plan-mode instructions (~/.claude/plans/<slug>.md). */
 function planFileOf(request: RecordedRequest): string {
@@ -190,7 +190,7 @@ export const basicScenarios: readonly Scenario[] = [
     runs: [
       controlRun({
         prompt: "First question",
-        middle: [{ waitFor: "result" }, { pauseMs: 300 }, user("Second question")],
+        middle: thenPrompt("Second question"),
         results: 2,
       }),
     ],
@@ -204,7 +204,7 @@ export const basicScenarios: readonly Scenario[] = [
       controlRun({
         prompt: "First question",
         extraArgs: ["--replay-user-messages"],
-        middle: [{ waitFor: "result" }, { pauseMs: 300 }, user("Second question")],
+        middle: thenPrompt("Second question"),
         results: 2,
       }),
     ],

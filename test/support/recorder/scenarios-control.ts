@@ -4,7 +4,7 @@
 import { Buffer } from "node:buffer";
 import { reply } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
-import { controlRequest, controlRun, interrupt, user } from "./steps.js";
+import { controlRequest, controlRun, interrupt, thenPrompt } from "./steps.js";
 
 /** The rate-limit headers are read only for subscribers or a Claude gateway: an unsigned JWT for aud claude-gateway. */
 const GATEWAY_TOKEN = [
@@ -44,9 +44,7 @@ export const controlScenarios: readonly Scenario[] = [
           { waitFor: "assistant/tool_use" },
           { pauseMs: 1500 },
           interrupt(),
-          { waitFor: "result" },
-          { pauseMs: 300 },
-          user("Never mind the wait, just say something"),
+          ...thenPrompt("Never mind the wait, just say something"),
         ],
         results: 2,
       }),
@@ -87,14 +85,13 @@ export const controlScenarios: readonly Scenario[] = [
     runs: [
       controlRun({
         prompt: "First question",
-        middle: [
-          { waitFor: "result" },
-          { pauseMs: 300 },
-          controlRequest("set_mode_1", { subtype: "set_permission_mode", mode: "plan" }),
-          { waitFor: "control_response", count: 2 },
-          { pauseMs: 500 },
-          user("Second question"),
-        ],
+        middle: thenPrompt("Second question", {
+          before: [
+            controlRequest("set_mode_1", { subtype: "set_permission_mode", mode: "plan" }),
+            { waitFor: "control_response", count: 2 },
+            { pauseMs: 500 },
+          ],
+        }),
         results: 2,
       }),
     ],
@@ -107,14 +104,13 @@ export const controlScenarios: readonly Scenario[] = [
     runs: [
       controlRun({
         prompt: "First question",
-        middle: [
-          { waitFor: "result" },
-          { pauseMs: 300 },
-          controlRequest("set_model_1", { subtype: "set_model", model: "claude-sonnet-4-5" }),
-          { waitFor: "control_response", count: 2 },
-          { pauseMs: 300 },
-          user("Second question"),
-        ],
+        middle: thenPrompt("Second question", {
+          before: [
+            controlRequest("set_model_1", { subtype: "set_model", model: "claude-sonnet-4-5" }),
+            { waitFor: "control_response", count: 2 },
+            { pauseMs: 300 },
+          ],
+        }),
         results: 2,
       }),
     ],
@@ -154,7 +150,7 @@ export const controlScenarios: readonly Scenario[] = [
     runs: [
       controlRun({
         prompt: "Hello",
-        middle: [{ waitFor: "result" }, { pauseMs: 300 }, user("Try again")],
+        middle: thenPrompt("Try again"),
         results: 2,
       }),
     ],

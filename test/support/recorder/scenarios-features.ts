@@ -3,17 +3,42 @@
 import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
-import { allowTool, answerHook, controlRun, user, type HookMatchers } from "./steps.js";
+import { allowTool, answerHook, controlRun, thenPrompt, type HookMatchers } from "./steps.js";
 
 const cronHooks: HookMatchers = {
   PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }],
   PostToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_post_cron"] }],
 };
-const cronReplies = (finalText: string) => [
-  reply.tool("ToolSearch", { query: "select:CronCreate" }),
-  reply.tool("CronCreate", { cron: "*/5 * * * *", prompt: "check the build", recurring: true }),
-  reply.text(finalText),
-];
+
+/** CronCreate behind PreToolUse/PostToolUse hook callbacks; the PreToolUse answer decides. */
+function cronHookScenario(
+  name: string,
+  description: string,
+  finalText: string,
+  [permissionDecision, permissionDecisionReason]: ["allow" | "deny", string],
+): Scenario {
+  const preToolUse = {
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision, permissionDecisionReason },
+  };
+  return {
+    name,
+    description,
+    replies: [
+      reply.tool("ToolSearch", { query: "select:CronCreate" }),
+      reply.tool("CronCreate", { cron: "*/5 * * * *", prompt: "check the build", recurring: true }),
+      reply.text(finalText),
+    ],
+    runs: [
+      controlRun({
+        prompt: "Every five minutes, check the build",
+        extraArgs: ["--include-hook-events"],
+        hooks: cronHooks,
+        // Only an allowed call runs, and only then does the PostToolUse callback come.
+        middle: [answerHook(preToolUse), ...(permissionDecision === "allow" ? [answerHook({}, 2)] : [])],
+      }),
+    ],
+  };
+}
 
 const commandHook = (command: string) => [{ hooks: [{ type: "command", command }] }];
 const shellHooks = {
@@ -46,51 +71,18 @@ const SUMMARY_WORD =
 const BIG_CONTENT = `${"0123456789abcdef".repeat(6)}\n`.repeat(11_000);
 
 export const featureScenarios: readonly Scenario[] = [
-  {
-    name: "m-hooks-cron-create",
-    description:
-      "--include-hook-events and an initialize request registering PreToolUse (matcher CronCreate) and PostToolUse (matcher CronCreate) hook callbacks; the model loads CronCreate with ToolSearch and calls it; the consumer answers each hook_callback (PreToolUse: allow decision with a reason)",
-    replies: cronReplies("Scheduled the recurring check."),
-    runs: [
-      controlRun({
-        prompt: "Every five minutes, check the build",
-        extraArgs: ["--include-hook-events"],
-        hooks: cronHooks,
-        middle: [
-          answerHook({
-            hookSpecificOutput: {
-              hookEventName: "PreToolUse",
-              permissionDecision: "allow",
-              permissionDecisionReason: "cron jobs are fine in tests",
-            },
-          }),
-          answerHook({}, 2),
-        ],
-      }),
-    ],
-  },
-  {
-    name: "m2-hooks-cron-create-deny",
-    description:
-      "as m-hooks-cron-create, but the PreToolUse hook_callback answer denies the CronCreate call (permissionDecision deny with a reason); the PostToolUse callback should not fire",
-    replies: cronReplies("The scheduler is not available here, so I did not schedule it."),
-    runs: [
-      controlRun({
-        prompt: "Every five minutes, check the build",
-        extraArgs: ["--include-hook-events"],
-        hooks: cronHooks,
-        middle: [
-          answerHook({
-            hookSpecificOutput: {
-              hookEventName: "PreToolUse",
-              permissionDecision: "deny",
-              permissionDecisionReason: "Scheduling is disabled in this host.",
-            },
-          }),
-        ],
-      }),
-    ],
-  },
+  cronHookScenario(
+    "m-hooks-cron-create",
+    "--include-hook-events and an initialize request registering PreToolUse (matcher CronCreate) and PostToolUse (matcher CronCreate) hook callbacks; the model loads CronCreate with ToolSearch and calls it; the consumer answers each hook_callback (PreToolUse: allow decision with a reason)",
+    "Scheduled the recurring check.",
+    ["allow", "cron jobs are fine in tests"],
+  ),
+  cronHookScenario(
+    "m2-hooks-cron-create-deny",
+    "as m-hooks-cron-create, but the PreToolUse hook_callback answer denies the CronCreate call (permissionDecision deny with a reason); the PostToolUse callback should not fire",
+    "The scheduler is not available here, so I did not schedule it.",
+    ["deny", "Scheduling is disabled in this host."],
+  ),
   {
     name: "m3-command-hook-events",
     description:
@@ -205,14 +197,7 @@ export const featureScenarios: readonly Scenario[] = [
     runs: [
       controlRun({
         prompt: "Say hello",
-        middle: [
-          { waitFor: "result" },
-          { pauseMs: 300 },
-          user("/compact"),
-          { waitFor: "result", count: 2 },
-          { pauseMs: 300 },
-          user("What did we talk about?"),
-        ],
+        middle: [...thenPrompt("/compact"), ...thenPrompt("What did we talk about?", { after: 2 })],
         results: 3,
       }),
     ],

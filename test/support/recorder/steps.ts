@@ -62,6 +62,11 @@ export function answerHook(output: Record<string, unknown>, count = 1): Step {
   return { answer: "control_request/hook_callback", count, with: () => output };
 }
 
+/** After the `after`-th result: a pause, `before` (a control request and its answer, say), then a new prompt. */
+export function thenPrompt(prompt: string, options: { after?: number; before?: readonly Step[] } = {}): Step[] {
+  return [{ waitFor: "result", count: options.after ?? 1 }, { pauseMs: 300 }, ...(options.before ?? []), user(prompt)];
+}
+
 export type ControlRunOptions = {
   prompt?: string;
   mode?: string;
