@@ -1,222 +1,163 @@
-// bench/engine: the whole engine (spawn → framer → decoder → translator → events) against a
-// bare pipe + JSON.parse floor, with a stand-in CLI that replays recorded stdout as fast as it
-// can; line-to-event latency; our RSS with 50 live sessions and under a slow consumer
-// (backpressure); and one real CLI driven through N turns against a local fake API.
-import { Buffer } from "node:buffer";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// bench/engine: the whole engine against a bare pipe + JSON.parse floor and against the Agent
+// SDK's query(), all three fed by the same stand-in CLI replaying recorded stdout as fast as it
+// can, in interleaved rounds (engine-variants.js); line-to-event latency; peak RSS under a slow
+// consumer (each variant in its own process); our RSS with 50 live sessions; and one real CLI
+// driven through N turns against a local fake API.
+// `node bench/engine.bench.js --slow-consumer engine|sdk` runs only that measurement (JSON out).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { setImmediate } from "node:timers";
-import { fileURLToPath, URL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { startBenchApi } from "./engine-fake-api.js";
-import { splitByteLines } from "./byte-lines.js";
+import {
+  endLine,
+  FIXTURES,
+  openStandIn,
+  prepareWork,
+  REAL_CLI,
+  rssMiB,
+  runEngine,
+  runFloor,
+  runSdk,
+  wall,
+} from "./engine-variants.js";
 import { printTable } from "./table.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURES = join(root, "test/golden/fixtures/claude-code-2.1.332");
-const STAND_IN = join(root, "test/support/fake-claude/fake-claude.js");
-const REAL_CLI = join(root, "node_modules/.bin/claude");
-const MIN_LINES = 200_000;
 const ROUNDS = 5;
 const SESSIONS = 50;
 const REAL_TURNS = 20;
 const LATENCY_LINES = 2000;
-const MiB = 1024 * 1024;
-const END = "BENCH-END";
 
-const work = mkdtempSync(join(tmpdir(), "telecode-bench-"));
-const wall = () => performance.timeOrigin + performance.now();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
-const rssMiB = () => process.memoryUsage.rss() / MiB;
-const endLine = JSON.stringify({
-  type: "assistant",
-  message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] },
-  parent_tool_use_id: null,
-  session_id: "sess-bench",
-});
+const ratio = (x) => x.toFixed(2);
 
-// ------------------------------------------------------------------ the recorded stream
+const { work, stream, script, replayScript } = prepareWork();
 
-function buildStreamFile() {
-  const files = readdirSync(FIXTURES)
-    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
-    .sort();
-  const once = files.map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd()).join("\n");
-  const linesOnce = once.split("\n").length;
-  const times = Math.ceil(MIN_LINES / linesOnce);
-  const file = join(work, "stream.jsonl");
-  writeFileSync(file, `${once}\n`);
-  return { file, times, lines: linesOnce * times + 1, bytes: (Buffer.byteLength(once) + 1) * times };
+// ------------------------------------------------------------------ slow consumer, in a child process
+
+const slowFlag = process.argv.indexOf("--slow-consumer");
+if (slowFlag !== -1) {
+  globalThis.gc?.();
+  const before = rssMiB();
+  const run = process.argv[slowFlag + 1] === "sdk" ? runSdk : runEngine;
+  const result = await run(work, replayScript, { slow: true });
+  process.stdout.write(JSON.stringify({ ...result, before }));
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
 }
 
-function writeScript(name, steps) {
-  const file = join(work, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ steps }));
-  return file;
-}
+// ------------------------------------------------------------------ throughput
 
-const standInEnv = (script) => ({ PATH: process.env.PATH, HOME: work, FAKE_CLAUDE_SCRIPT: script });
-const openStandIn = (script) =>
-  createClaudeEngine({ claudePath: STAND_IN, env: standInEnv(script) }).openSession(
-    { cwd: work, permissionMode: "default", envAllow: ["FAKE_CLAUDE_SCRIPT"], idleMs: 0 },
-    allowAllController(),
-  );
-
-// ------------------------------------------------------------------ (a) floor and (b) engine
-
-/** The floor: spawn the stand-in, split its stdout on "\n", JSON.parse each line. */
-function runFloor(script, onText) {
-  return new Promise((resolve) => {
-    const start = performance.now();
-    const child = spawn(STAND_IN, [], { env: standInEnv(script), stdio: ["pipe", "pipe", "inherit"] });
-    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
-    let count = 0;
-    let done = false;
-    const parse = (text) => {
-      const value = JSON.parse(text);
-      count += 1;
-      if (value.type === "assistant") {
-        const t = value.message.content[0]?.text;
-        if (t === END) {
-          done = true;
-          const seconds = (performance.now() - start) / 1000;
-          child.stdin.end();
-          child.once("close", () => resolve({ seconds, lines: count }));
-        } else if (onText !== undefined && typeof t === "string") onText(t);
-      }
-    };
-    const lines = splitByteLines((text) => {
-      if (!done) parse(text);
-    });
-    child.stdout.on("data", (chunk) => {
-      if (!done) lines.push(chunk);
-    });
-  });
-}
-
-/** The engine: a session on the stand-in; consume events until the end marker. */
-async function runEngine(script, options = {}) {
-  const session = openStandIn(script);
-  const start = performance.now();
-  let events = 0;
-  let peak = rssMiB();
-  await session.startRun("go");
-  for await (const event of session.events()) {
-    events += 1;
-    if (event.type === "text") {
-      if (event.text === END) break;
-      options.onText?.(event.text);
-    }
-    if (options.slow === true) {
-      if ((events & 1023) === 0) peak = Math.max(peak, rssMiB());
-      // A consumer slower than the stream: one event per turn of the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  const seconds = (performance.now() - start) / 1000;
-  await session.close();
-  return { seconds, events, peak };
-}
-
-const stream = buildStreamFile();
-const replayScript = writeScript("replay", [
-  { awaitIn: { type: "user" } },
-  { replay: stream.file, times: stream.times },
-  { out: endLine },
-]);
 process.stdout.write(
-  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / MiB).toFixed(0)} MiB (recorded fixtures ×${stream.times}) replayed by a stand-in process; ${ROUNDS} interleaved rounds, medians\n\n`,
+  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / (1024 * 1024)).toFixed(0)} MiB (recorded fixtures) replayed by a stand-in process; ${ROUNDS} interleaved rounds of floor, Telecode, Agent SDK; medians\n\n`,
 );
-
-await runEngine(writeScript("warm", [{ awaitIn: { type: "user" } }, { out: endLine }])); // probe cache, JIT
-const floorRuns = [];
-const engineRuns = [];
+const warm = script("warm", [{ awaitIn: { type: "user" } }, { out: endLine }]);
+await runEngine(work, warm); // probe cache, JIT
+await runSdk(work, warm);
+const runs = { floor: [], engine: [], sdk: [] };
 for (let round = 0; round < ROUNDS; round++) {
   globalThis.gc?.();
-  floorRuns.push(await runFloor(replayScript));
+  runs.floor.push(await runFloor(work, replayScript));
   globalThis.gc?.();
-  engineRuns.push(await runEngine(replayScript));
+  runs.engine.push(await runEngine(work, replayScript));
+  globalThis.gc?.();
+  runs.sdk.push(await runSdk(work, replayScript));
 }
-const floorSeconds = median(floorRuns.map((r) => r.seconds));
-const engineSeconds = median(engineRuns.map((r) => r.seconds));
+const seconds = Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r.seconds))]));
+const throughputRow = (variant, s, vs) => ({
+  variant,
+  "lines/s": Math.round(stream.lines / s).toLocaleString("en-US"),
+  "MB/s": (stream.bytes / 1e6 / s).toFixed(0),
+  seconds: s.toFixed(2),
+  "vs floor": vs,
+});
 printTable([
-  {
-    variant: "(a) pipe + split + JSON.parse",
-    "lines/s": Math.round(stream.lines / floorSeconds).toLocaleString("en-US"),
-    "MB/s": (stream.bytes / 1e6 / floorSeconds).toFixed(0),
-    seconds: floorSeconds.toFixed(2),
-    "vs floor": "1.00",
-  },
-  {
-    variant: "(b) engine → events",
-    "lines/s": Math.round(stream.lines / engineSeconds).toLocaleString("en-US"),
-    "MB/s": (stream.bytes / 1e6 / engineSeconds).toFixed(0),
-    seconds: engineSeconds.toFixed(2),
-    "vs floor": `${(floorSeconds / engineSeconds).toFixed(2)} (goal ≥ 0.7)`,
-  },
+  throughputRow("(a) pipe + split + JSON.parse", seconds.floor, "1.00"),
+  throughputRow(
+    "(b) Telecode engine → events",
+    seconds.engine,
+    `${ratio(seconds.floor / seconds.engine)} (goal ≥ 0.9)`,
+  ),
+  throughputRow("(c) Agent SDK query() → messages", seconds.sdk, ratio(seconds.floor / seconds.sdk)),
 ]);
-process.stdout.write(`events per engine run: ${engineRuns[0].events.toLocaleString("en-US")}\n\n`);
+process.stdout.write(
+  `items per run: Telecode ${runs.engine[0].events.toLocaleString("en-US")} events, SDK ${runs.sdk[0].events.toLocaleString("en-US")} messages; Telecode ÷ SDK throughput ${ratio(seconds.sdk / seconds.engine)}\n\n`,
+);
 
 // ------------------------------------------------------------------ latency
 
-const latencyScript = writeScript("latency", [
+const latencyScript = script("latency", [
   { awaitIn: { type: "user" } },
   { timed: LATENCY_LINES, intervalMs: 1 },
   { out: endLine },
 ]);
-const floorP = [];
-const engineP = [];
+const latency = { floor: [], engine: [], sdk: [] };
 const pcts = (xs) => ({ p50: percentile(xs.slice(100), 50), p99: percentile(xs.slice(100), 99) });
+const probe = (into) => (text) => into.push(wall() - Number(text.slice(2)));
 for (let round = 0; round < ROUNDS; round++) {
-  const floorLatency = [];
-  await runFloor(latencyScript, (text) => floorLatency.push(wall() - Number(text.slice(2))));
-  floorP.push(pcts(floorLatency));
-  const engineLatency = [];
-  await runEngine(latencyScript, { onText: (text) => engineLatency.push(wall() - Number(text.slice(2))) });
-  engineP.push(pcts(engineLatency));
+  const samples = { floor: [], engine: [], sdk: [] };
+  await runFloor(work, latencyScript, probe(samples.floor));
+  await runEngine(work, latencyScript, { onText: probe(samples.engine) });
+  await runSdk(work, latencyScript, { onText: probe(samples.sdk) });
+  for (const key of Object.keys(latency)) latency[key].push(pcts(samples[key]));
 }
-const latencyRow = (variant, ps) => ({
+const p99 = (key) => median(latency[key].map((p) => p.p99));
+const latencyRow = (variant, key, goal = "") => ({
   variant,
   "lines × rounds": `${LATENCY_LINES - 100} × ${ROUNDS}`,
-  "p50 ms": median(ps.map((p) => p.p50)).toFixed(3),
-  "p99 ms (median of rounds)": median(ps.map((p) => p.p99)).toFixed(3),
-  "p99 ms (best round)": Math.min(...ps.map((p) => p.p99)).toFixed(3),
+  "p50 ms": median(latency[key].map((p) => p.p50)).toFixed(3),
+  "p99 ms (median of rounds)": p99(key).toFixed(3),
+  "p99 ms (best round)": Math.min(...latency[key].map((p) => p.p99)).toFixed(3),
+  "p99 vs floor": `${ratio(p99(key) / p99("floor"))}${goal}`,
 });
-printTable([latencyRow("(a) pipe + JSON.parse", floorP), latencyRow("(b) engine → event (goal p99 ≤ 0.2)", engineP)]);
-process.stdout.write("\n");
+printTable([
+  latencyRow("(a) pipe + JSON.parse", "floor"),
+  latencyRow("(b) Telecode engine → event", "engine", " (goal ≤ 1.2)"),
+  latencyRow("(c) Agent SDK query() → message", "sdk"),
+]);
+process.stdout.write(`Telecode ÷ SDK p99: ${ratio(p99("engine") / p99("sdk"))} (below 1 is better)\n\n`);
 
 // ------------------------------------------------------------------ backpressure
 
-globalThis.gc?.();
-const before = rssMiB();
-const slow = await runEngine(replayScript, { slow: true });
+const here = fileURLToPath(import.meta.url);
+const slowRun = (variant) => {
+  const child = spawnSync(process.execPath, ["--expose-gc", here, "--slow-consumer", variant], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`slow-consumer ${variant} run failed (exit ${child.status})`);
+  return JSON.parse(child.stdout);
+};
+const slow = { engine: slowRun("engine"), sdk: slowRun("sdk") };
+const slowRow = (consumer, r, goal = "") => ({
+  consumer,
+  lines: stream.lines.toLocaleString("en-US"),
+  "items seen": r.events.toLocaleString("en-US"),
+  "RSS before MiB": r.before.toFixed(0),
+  "peak RSS MiB": `${r.peak.toFixed(0)}${goal}`,
+  seconds: r.seconds.toFixed(1),
+});
 printTable([
-  {
-    consumer: "awaits a macrotask per event",
-    lines: stream.lines.toLocaleString("en-US"),
-    events: slow.events.toLocaleString("en-US"),
-    "RSS before MiB": before.toFixed(0),
-    "peak RSS MiB": `${slow.peak.toFixed(0)} (goal < 150)`,
-    seconds: slow.seconds.toFixed(1),
-  },
+  slowRow("Telecode, a macrotask per event", slow.engine, " (goal < 150)"),
+  slowRow("Agent SDK, a macrotask per message", slow.sdk),
 ]);
-process.stdout.write("\n");
+process.stdout.write(`Telecode ÷ SDK peak RSS: ${ratio(slow.engine.peak / slow.sdk.peak)} (below 1 is better)\n\n`);
 
 // ------------------------------------------------------------------ 50 live sessions
 
 globalThis.gc?.();
 const idle = rssMiB();
 const idleHeap = process.memoryUsage().heapUsed;
-const turnScript = writeScript("turn", [
+const turnScript = script("turn", [
   { awaitIn: { type: "user" } },
   { replay: join(FIXTURES, "c-control-bash-allow.stdout.jsonl") },
 ]);
-const sessions = Array.from({ length: SESSIONS }, () => openStandIn(turnScript));
+const sessions = Array.from({ length: SESSIONS }, () => openStandIn(work, turnScript));
 await Promise.all(
   sessions.map(async (session) => {
     const runId = await session.startRun("go");

@@ -138,6 +138,7 @@ class ClaudeTranslator implements Translator {
           break;
         case "stream_event":
         case "control_response":
+        case "command_lifecycle":
         case "tool_progress":
         case "tool_use_summary":
         case "auth_status":

@@ -12,8 +12,9 @@ import {
   type Env,
 } from "../config/index.js";
 import { openStore } from "../store/index.js";
-import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
+import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
+import { judgeClaudeVersion, testedRange } from "./doctor-version.js";
 import { checkWebhooks } from "./doctor-webhooks.js";
 
 export type { CheckResult, CheckStatus } from "./doctor-result.js";
@@ -110,24 +111,22 @@ async function checkTelegram(config: Config): Promise<CheckResult[]> {
 async function checkClaude(config: Config | null, options: DoctorOptions): Promise<CheckResult[]> {
   const envPath = options.env["TELECODE_CLAUDE_PATH"];
   const command = config?.claude.path ?? (envPath !== undefined && envPath !== "" ? envPath : "claude");
-  const tested = testedClaudeVersion();
-  const results: CheckResult[] = [];
   const probe = await probeClaude(command, options.env);
-  const install = `npm i -g @anthropic-ai/claude-code@${tested}`;
-  if (!probe.found) results.push(fail("Claude CLI", probe.description, `${install}, or set claude.path`));
-  else if (compareVersions(probe.version, tested) < 0)
+  const results: CheckResult[] = [];
+  if (!probe.found)
     results.push(
-      fail("Claude CLI", `${probe.version} is older than ${tested}, the version Telecode is tested with`, install),
-    );
-  else if (compareVersions(probe.version, tested) > 0)
-    results.push(
-      warn(
+      fail(
         "Claude CLI",
-        `${probe.version} is newer than ${tested}, the version Telecode is tested with`,
-        `if something misbehaves: ${install}`,
+        probe.description,
+        `npm i -g @anthropic-ai/claude-code@${testedRange().newest}, or set claude.path`,
       ),
     );
-  else results.push(ok("Claude CLI", `${probe.version} (the tested version)`));
+  else {
+    const verdict = judgeClaudeVersion(probe.version);
+    results.push(
+      verdict.status === "ok" ? ok("Claude CLI", verdict.detail) : warn("Claude CLI", verdict.detail, verdict.fix),
+    );
+  }
   const login = checkClaudeLogin({
     env: options.env,
     homeDir: homeDirOf(options.env),

@@ -1,10 +1,11 @@
 // The checks `telecode init` and `telecode doctor` share: the Bot API (getMe, getUpdates over
-// fetch), the Claude CLI's version and login, and the CLI version Telecode is tested with.
+// fetch), the Claude CLI's version and login, and the newest CLI version Telecode is tested with.
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
+import { TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
 
 export type BotInfo = { id: number; username: string; firstName: string };
 
@@ -172,13 +173,9 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** The CLI version Telecode's tests run against: the pinned devDependency in our package.json. */
+/** The newest CLI version Telecode is tested with (recorded fixtures): the one to install. */
 export function testedClaudeVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    devDependencies?: Record<string, string>;
-  };
-  const pinned = pkg.devDependencies?.["@anthropic-ai/claude-code"] ?? "";
-  return /\d+\.\d+\.\d+/.exec(pinned)?.[0] ?? "unknown";
+  return TESTED_CLAUDE_VERSIONS.at(-1) ?? "unknown";
 }
 
 export type LoginCheck =

@@ -16,6 +16,7 @@ import {
 } from "../telegram/index.js";
 import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
 import { storeSessionRecords } from "./compose/session-records.js";
+import { logClaudeVersion } from "./doctor-version.js";
 import type { CommandIo } from "./main.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
@@ -143,6 +144,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   if (loaded === undefined) return 1;
   let current = loaded;
   const logger = createLogger({ dataDir: current.state.dir, secrets: secretsOf(current, io) });
+  await logClaudeVersion({ command: current.claude.path, env: io.env, logger });
   const watcher =
     current.file === null
       ? undefined

@@ -95,6 +95,8 @@ function checkMessage(o: JsonObject): string | undefined {
       return checkControlResponse(o);
     case "control_cancel_request":
       return typeof o["request_id"] === "string" ? undefined : "control_cancel_request without a request_id";
+    case "command_lifecycle":
+      return checkCommandLifecycle(o);
     default:
       if (typeof type !== "string") return "no string type field";
       return AUXILIARY_TYPES.has(type) ? undefined : `unknown message type "${type}"`;
@@ -182,6 +184,16 @@ function checkSystem(o: JsonObject): string | undefined {
     default:
       return typeof subtype === "string" ? undefined : "system line without a string subtype";
   }
+}
+
+function checkCommandLifecycle(o: JsonObject): string | undefined {
+  if (typeof o["command_uuid"] !== "string") return "command_lifecycle without a command_uuid";
+  if (typeof o["state"] !== "string") return "command_lifecycle without a string state";
+  if (o["wakeup_source"] !== undefined && typeof o["wakeup_source"] !== "string")
+    return "command_lifecycle with a non-string wakeup_source";
+  if (o["scheduled_for"] !== undefined && typeof o["scheduled_for"] !== "number")
+    return "command_lifecycle with a non-numeric scheduled_for";
+  return undefined;
 }
 
 function checkControlRequest(o: JsonObject): string | undefined {

@@ -33,6 +33,7 @@ export type {
   WireControlRequest,
   WireControlResponse,
   WireControlCancelRequest,
+  WireCommandLifecycle,
   WireAuxiliaryType,
   WireAuxiliaryMessage,
   WireMessage,

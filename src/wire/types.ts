@@ -247,6 +247,21 @@ export type WireControlCancelRequest = {
 } & WireUnknownFields;
 
 /**
+ * One step of a command the CLI runs: a user line that carried a `uuid`, a cron fire, a
+ * wake-up. A `started` whose `command_uuid` the consumer did not write is a turn the CLI
+ * started by itself (PROTOCOL.md, "Scheduling and turns the CLI starts itself").
+ */
+export type WireCommandLifecycle = {
+  type: "command_lifecycle";
+  command_uuid: string;
+  state: "queued" | "started" | "completed" | "cancelled" | (string & {});
+  /** Why the CLI started the turn: "schedule_wakeup" (cron) or "loop_wakeup" (ScheduleWakeup). */
+  wakeup_source?: string;
+  /** When a loop wake-up was due, Unix milliseconds. */
+  scheduled_for?: number;
+} & WireUnknownFields;
+
+/**
  * Other top-level types the Agent SDK lists (sdk.d.ts) that Telecode does not act on:
  * decoded and kept whole so they are not reported as unknown.
  */
@@ -271,6 +286,7 @@ export type WireMessage =
   | WireControlRequest
   | WireControlResponse
   | WireControlCancelRequest
+  | WireCommandLifecycle
   | WireAuxiliaryMessage;
 
 /** A line that could not be decoded: never thrown, always reported with the raw line. */

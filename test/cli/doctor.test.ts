@@ -1,14 +1,18 @@
 // `telecode doctor` against the shared local Bot API fake, a temp HOME, the real pinned CLI
-// and small stand-in CLIs that print other versions: ✓ when all is well, ✗ with a fix otherwise.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// and small stand-in CLIs that print other versions: ✓ when all is well, ✗ with a fix otherwise,
+// ! for a CLI outside the tested range (also logged at start).
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/doctor.js";
+import { describeRange, judgeClaudeVersion, logClaudeVersion, testedRange } from "../../src/cli/doctor-version.js";
+import { createLogger } from "../../src/log/index.js";
 import type { CommandIo } from "../../src/cli/main.js";
 import { DATABASE_FILE } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { recordedVersions, TESTED_RANGE_MODULE, testedRangeSource } from "../support/recorder/tested-range.js";
 
 const REAL_CLAUDE = resolve("node_modules/.bin/claude");
 
@@ -81,7 +85,7 @@ describe("telecode doctor", () => {
     expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
     expect(line(out, "allowed users")).toContain("42");
     expect(line(out, "project app")).toContain(`${project} (default)`);
-    expect(line(out, "Claude CLI")).toContain("2.1.332 (the tested version)");
+    expect(line(out, "Claude CLI")).toMatch(/^✓ Claude CLI +2\.1\.332, within the tested range \(2\.1\.332\)$/);
     expect(line(out, "Claude login")).toContain("logged in");
     expect(line(out, "database")).toContain(join(home, ".local", "share", "telecode", DATABASE_FILE));
     expect(out).toContain("All good.");
@@ -132,14 +136,17 @@ describe("telecode doctor", () => {
     expect(out).toContain("config.toml: limits.drain_secs is not a known key; did you mean limits.drain_seconds?");
   });
 
-  it("fails on a CLI older than the tested one and only notes a newer one", async () => {
+  it("warns, never fails, on a CLI older or newer than the tested range", async () => {
     writeConfig(goodConfig());
     const older = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.0.1") });
-    expect(older.code).toBe(1);
-    expect(line(older.out, "Claude CLI")).toMatch(/^✗ .*2\.0\.1 is older than 2\.1\.332/);
+    expect(older.code).toBe(0);
+    expect(line(older.out, "Claude CLI")).toMatch(/^! .*2\.0\.1 is older than the tested range \(2\.1\.332\)/);
+    expect(older.out).toContain("fix: update it: npm i -g @anthropic-ai/claude-code@2.1.332");
     const newer = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.1.400") });
     expect(newer.code).toBe(0);
-    expect(line(newer.out, "Claude CLI")).toMatch(/^! .*2\.1\.400 is newer than 2\.1\.332/);
+    expect(line(newer.out, "Claude CLI")).toMatch(
+      /^! .*2\.1\.400 is newer than the tested range \(2\.1\.332\); it may print lines Telecode does not know yet/,
+    );
   });
 
   it("checks the login the way the CLI will be started", async () => {
@@ -184,5 +191,61 @@ describe("telecode doctor", () => {
   it("prints help and refuses unknown flags", async () => {
     expect((await doctor({}, ["--help"])).out).toContain("Usage: telecode doctor");
     expect((await doctor({}, ["--nope"])).code).toBe(2);
+  });
+});
+
+describe("the tested Claude CLI range", () => {
+  it("is every version with recorded fixtures, from the module the recorder generates", () => {
+    // Fails when a folder under test/golden/fixtures/ was added or removed without regenerating.
+    expect(readFileSync(TESTED_RANGE_MODULE, "utf8"), "run `npm run fixtures -- --update-range`").toBe(
+      testedRangeSource(recordedVersions()),
+    );
+    expect(testedRange()).toEqual({ oldest: recordedVersions()[0], newest: recordedVersions().at(-1) });
+  });
+
+  it("judges versions by the oldest and newest recorded ones, numerically", () => {
+    const range = testedRange(["2.1.9", "2.1.10", "2.1.332"]);
+    expect(describeRange(range)).toBe("2.1.9 – 2.1.332");
+    expect(judgeClaudeVersion("2.1.10", range)).toEqual({
+      status: "ok",
+      detail: "2.1.10, within the tested range (2.1.9 – 2.1.332)",
+    });
+    expect(judgeClaudeVersion("2.1.8", range).status).toBe("warn");
+    expect(judgeClaudeVersion("2.1.333", range)).toMatchObject({
+      status: "warn",
+      fix: "if something misbehaves: npm i -g @anthropic-ai/claude-code@2.1.332",
+    });
+  });
+
+  it("is logged at start as claude.version, a warning outside the range", async () => {
+    const dataDir = join(home, "data");
+    const logger = createLogger({ dataDir, stderr: null });
+    await logClaudeVersion({ command: fakeClaude("2.1.400"), env: { PATH: process.env["PATH"] ?? "" }, logger });
+    await logClaudeVersion({
+      command: REAL_CLAUDE,
+      env: { PATH: process.env["PATH"] ?? "", DISABLE_AUTOUPDATER: "1" },
+      logger,
+    });
+    await logClaudeVersion({ command: join(home, "no-claude"), env: {}, logger });
+    logger.close();
+    const events = readFileSync(join(dataDir, "logs", "telecode.log"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l["event"] === "claude.version");
+    expect(events).toEqual([
+      expect.objectContaining({
+        level: 40,
+        version: "2.1.400",
+        detail:
+          "Claude CLI 2.1.400 is newer than the tested range (2.1.332); it may print lines Telecode does not know yet",
+      }),
+      expect.objectContaining({
+        level: 30,
+        version: "2.1.332",
+        detail: "Claude CLI 2.1.332, within the tested range (2.1.332)",
+      }),
+      expect.objectContaining({ level: 40, found: false, detail: `${join(home, "no-claude")} was not found` }),
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 // a golden file. Strings over 2000 characters are replaced by their length and a hash so the
 // r2 fixture's 1 MB Write does not end up in a golden file verbatim.
 import { createHash } from "node:crypto";
+import { join } from "node:path";
 
 export const LONG_STRING_CHARS = 2000;
 
@@ -22,4 +23,12 @@ export function shortenLongStrings(value) {
 /** The golden file text for a list of events: one JSON object per line. */
 export function formatGolden(events) {
   return events.map((event) => JSON.stringify(shortenLongStrings(event))).join("\n") + (events.length > 0 ? "\n" : "");
+}
+
+/**
+ * Where a CLI version's golden files live: `events/` itself for the pinned version (the shared
+ * recordings), `events/claude-code-VERSION/` for any other recorded version.
+ */
+export function goldenDir(eventsRoot, version, pinnedVersion) {
+  return version === pinnedVersion ? eventsRoot : join(eventsRoot, `claude-code-${version}`);
 }

@@ -21,8 +21,8 @@ describe("decodeLine on the recorded fixtures", () => {
   // No fixture is meant to be odd at the line level: every stdout line the real CLI printed
   // is well-formed (t2 printed nothing; t3 and t4 misbehaved on stdin, not stdout).
   const names = listStdoutFixtures();
-  it("finds all 39 stdout recordings", () => {
-    expect(names.length).toBe(39);
+  it("finds all 61 stdout recordings (a–t4 and the u-series with their earlier runs)", () => {
+    expect(names.length).toBe(61);
   });
   for (const name of names) {
     it(`${name}: every line decodes without a problem`, () => {
@@ -43,7 +43,9 @@ describe("decodeLine on the recorded fixtures", () => {
               ? m.request.subtype
               : m.type === "control_response"
                 ? m.response.subtype
-                : "";
+                : m.type === "command_lifecycle"
+                  ? m.state
+                  : "";
         seen.add(`${m.type}/${sub}`);
       }
     }
@@ -70,9 +72,52 @@ describe("decodeLine on the recorded fixtures", () => {
       "control_response/success",
       "control_response/error",
       "control_cancel_request/",
+      "command_lifecycle/queued",
+      "command_lifecycle/started",
+      "command_lifecycle/completed",
     ]) {
       expect(seen, key).toContain(key);
     }
+  });
+});
+
+describe("decodeLine on command_lifecycle", () => {
+  const lifecycles = (name: string): WireMessage[] =>
+    stdoutLines(name)
+      .map(decodeOk)
+      .filter((m) => m.type === "command_lifecycle");
+
+  it("types a cron fire: started with its wake-up source, then completed for the same command", () => {
+    const [started, completed] = lifecycles("u1-cron-live-fire");
+    expect(started).toMatchObject({ type: "command_lifecycle", state: "started", wakeup_source: "schedule_wakeup" });
+    expect(completed).toMatchObject({ state: "completed" });
+    if (started?.type !== "command_lifecycle" || completed?.type !== "command_lifecycle") throw new Error("typed");
+    expect(completed.command_uuid).toBe(started.command_uuid);
+    expect(completed.wakeup_source).toBeUndefined();
+  });
+
+  it("types a loop wake-up with the time it was due", () => {
+    const started = lifecycles("u5-schedule-wakeup").find(
+      (m) => m.type === "command_lifecycle" && m.state === "started",
+    );
+    expect(started).toMatchObject({ wakeup_source: "loop_wakeup", scheduled_for: expect.any(Number) });
+  });
+
+  it("carries the uuid the consumer wrote on its user line as command_uuid", () => {
+    const states = lifecycles("u11-user-uuid").map((m) => (m.type === "command_lifecycle" ? m : undefined));
+    expect(states.map((m) => m?.state)).toEqual(["queued", "started", "completed"]);
+    expect(new Set(states.map((m) => m?.command_uuid))).toEqual(new Set(["11111111-2222-4333-8444-555555555555"]));
+  });
+
+  it("reports a lifecycle line whose fields have the wrong types", () => {
+    expect(reasonOf('{"type":"command_lifecycle","state":"started"}')).toBe("command_lifecycle without a command_uuid");
+    expect(reasonOf('{"type":"command_lifecycle","command_uuid":"c","state":1}')).toMatch(/state/);
+    expect(reasonOf('{"type":"command_lifecycle","command_uuid":"c","state":"started","wakeup_source":3}')).toMatch(
+      /wakeup_source/,
+    );
+    expect(
+      reasonOf('{"type":"command_lifecycle","command_uuid":"c","state":"started","scheduled_for":"soon"}'),
+    ).toMatch(/scheduled_for/);
   });
 });
 

@@ -9,6 +9,7 @@ export type {
   FakeErrorReply,
   FakeCutReply,
   FakeHangReply,
+  FakeDynamicReply,
   RecordedRequest,
 } from "./scenario.js";
 export { messageEvents, formatSse } from "./sse.js";

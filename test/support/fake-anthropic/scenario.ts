@@ -1,5 +1,7 @@
 // The data a test scripts the fake Messages API with: assistant turns, HTTP errors, delays,
-// broken streams. Plain data only; the server (server.ts) interprets it.
+// broken streams. Plain data, except a dynamic reply, which is built from the request it answers
+// (for answers that must name something only the CLI knows, like its plan file). The server
+// (server.ts) interprets it.
 
 export type FakeBlock =
   | { type: "text"; text: string }
@@ -18,6 +20,8 @@ export type FakeMessageReply = {
   delayMs?: number;
   /** Wait this long between SSE events that carry deltas (slow streams). */
   deltaDelayMs?: number;
+  /** Wait this long after the last content block, before message_delta (the CLI prints the blocks, the turn stays open). */
+  stopDelayMs?: number;
   inputTokens?: number;
   outputTokens?: number;
   /** Extra response headers (e.g. anthropic-ratelimit-unified-*). */
@@ -41,7 +45,13 @@ export type FakeCutReply = { kind: "cut"; afterEvents: number; message: FakeMess
 /** Accepts the request and never answers (until the server closes): a silent upstream. */
 export type FakeHangReply = { kind: "hang" };
 
-export type FakeReply = FakeMessageReply | FakeErrorReply | FakeCutReply | FakeHangReply;
+/** Built when its request arrives, from what the CLI sent (e.g. a path named in the system prompt). */
+export type FakeDynamicReply = {
+  kind: "dynamic";
+  build: (request: RecordedRequest) => FakeMessageReply | FakeErrorReply | FakeCutReply | FakeHangReply;
+};
+
+export type FakeReply = FakeMessageReply | FakeErrorReply | FakeCutReply | FakeHangReply | FakeDynamicReply;
 
 /** Shorthands for the common replies. */
 export const reply = {
@@ -68,6 +78,9 @@ export const reply = {
   hang(): FakeHangReply {
     return { kind: "hang" };
   },
+  dynamic(build: FakeDynamicReply["build"]): FakeDynamicReply {
+    return { kind: "dynamic", build };
+  },
 };
 
 /** What the fake saw in one request, for assertions. */
@@ -88,4 +101,6 @@ export type RecordedRequest = {
   toolResults: readonly { toolUseId: string; isError: boolean; text: string }[];
   /** What the fake answered: "sse", "error 529", "cut", "hang", "json" (non-streaming). */
   answered: string;
+  /** The reply it was answered with (a dynamic reply already built); absent for "json". */
+  reply?: Exclude<FakeReply, FakeDynamicReply>;
 };

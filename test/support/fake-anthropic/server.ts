@@ -125,7 +125,11 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     });
     const events = messageEvents(
       r,
-      { messageId: `msg_fake_${String(n).padStart(4, "0")}`, toolUseId: (i) => `toolu_fake_${n}_${i}` },
+      // The recorded fixtures name blocks this way: msg_fake_0003, toolu_fake_003_1.
+      {
+        messageId: `msg_fake_${String(n).padStart(4, "0")}`,
+        toolUseId: (i) => `toolu_fake_${String(n).padStart(3, "0")}_${i}`,
+      },
       model,
     );
     let sent = 0;
@@ -135,6 +139,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
         return;
       }
       if (e.isDelta && r.deltaDelayMs) await sleep(r.deltaDelayMs);
+      if (e.event === "message_delta" && r.stopDelayMs) await sleep(r.stopDelayMs);
       if (res.destroyed || closed) return;
       res.write(formatSse(e));
       sent++;
@@ -142,8 +147,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     res.end();
   }
 
-  async function answer(res: ServerResponse, rec: RecordedRequest, r: FakeReply): Promise<void> {
+  async function answer(res: ServerResponse, rec: RecordedRequest, scripted: FakeReply): Promise<void> {
     const model = rec.model || "claude-fake";
+    const r = scripted.kind === "dynamic" ? scripted.build(rec) : scripted;
+    rec.reply = r;
     switch (r.kind) {
       case "message":
         rec.answered = "sse";

@@ -1,0 +1,151 @@
+// The three consumers bench/engine compares, each fed by the same stand-in CLI replaying the
+// same recorded stream: (a) the floor, a bare pipe + split + JSON.parse; (b) Telecode's engine
+// (spawn → framer → decoder → translator → events); (c) the Agent SDK's query() with
+// pathToClaudeCodeExecutable pointing at the stand-in. Plus the stream and the stand-in's scripts.
+import { Buffer } from "node:buffer";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import process from "node:process";
+import { setImmediate } from "node:timers";
+import { fileURLToPath, URL } from "node:url";
+import { query } from "@anthropic-ai/claude-agent-sdk";
+import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
+import { splitByteLines } from "./byte-lines.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const FIXTURES = join(root, "test/golden/fixtures/claude-code-2.1.332");
+export const STAND_IN = join(root, "test/support/fake-claude/fake-claude.js");
+export const REAL_CLI = join(root, "node_modules/.bin/claude");
+export const MiB = 1024 * 1024;
+const MIN_LINES = 200_000;
+const END = "BENCH-END";
+
+export const wall = () => performance.timeOrigin + performance.now();
+export const rssMiB = () => process.memoryUsage.rss() / MiB;
+export const endLine = JSON.stringify({
+  type: "assistant",
+  message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] },
+  parent_tool_use_id: null,
+  session_id: "sess-bench",
+});
+
+/** A work dir with the stream (every recorded stdout but r2's 1 MB lines, repeated to ≥ 200k lines) and the scripts. */
+export function prepareWork() {
+  const work = mkdtempSync(join(tmpdir(), "telecode-bench-"));
+  const files = readdirSync(FIXTURES)
+    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
+    .sort();
+  const once = files
+    .map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd())
+    .filter((text) => text !== "")
+    .join("\n");
+  const linesOnce = once.split("\n").length;
+  const times = Math.ceil(MIN_LINES / linesOnce);
+  const streamFile = join(work, "stream.jsonl");
+  writeFileSync(streamFile, `${once}\n`);
+  // The SDK closes the CLI's stdin after the first result it reads; the stand-in keeps replaying.
+  const script = (name, steps) => {
+    const file = join(work, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ steps, exitOnEof: false }));
+    return file;
+  };
+  return {
+    work,
+    stream: { lines: linesOnce * times + 1, bytes: (Buffer.byteLength(once) + 1) * times },
+    script,
+    replayScript: script("replay", [{ awaitIn: { type: "user" } }, { replay: streamFile, times }, { out: endLine }]),
+  };
+}
+
+const standInEnv = (work, script) => ({ PATH: process.env.PATH, HOME: work, FAKE_CLAUDE_SCRIPT: script });
+
+/** The text of an assistant line or SDK message, if it has one. */
+const textOf = (message) => message.message?.content?.[0]?.text;
+
+/** (a) The floor: spawn the stand-in, split its stdout on "\n", JSON.parse each line. */
+export function runFloor(work, script, onText) {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const child = spawn(STAND_IN, [], { env: standInEnv(work, script), stdio: ["pipe", "pipe", "inherit"] });
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
+    let count = 0;
+    let done = false;
+    const lines = splitByteLines((text) => {
+      if (done) return;
+      const value = JSON.parse(text);
+      count += 1;
+      if (value.type !== "assistant") return;
+      const t = textOf(value);
+      if (t === END) {
+        done = true;
+        const seconds = (performance.now() - start) / 1000;
+        child.stdin.end();
+        child.once("close", () => resolve({ seconds, lines: count }));
+      } else if (onText !== undefined && typeof t === "string") onText(t);
+    });
+    child.stdout.on("data", (chunk) => {
+      if (!done) lines.push(chunk);
+    });
+  });
+}
+
+/** One Telecode engine session on the stand-in (default mode, every request allowed). */
+export function openStandIn(work, script) {
+  return createClaudeEngine({ claudePath: STAND_IN, env: standInEnv(work, script) }).openSession(
+    { cwd: work, permissionMode: "default", envAllow: ["FAKE_CLAUDE_SCRIPT"], idleMs: 0 },
+    allowAllController(),
+  );
+}
+
+/** A consumer slower than the stream: one item per turn of the event loop. */
+const slowly = () => new Promise((resolve) => setImmediate(resolve));
+
+/** (b) Telecode: a session on the stand-in; consume events until the end marker. */
+export async function runEngine(work, script, options = {}) {
+  const session = openStandIn(work, script);
+  const start = performance.now();
+  let events = 0;
+  let peak = rssMiB();
+  await session.startRun("go");
+  for await (const event of session.events()) {
+    events += 1;
+    if (event.type === "text") {
+      if (event.text === END) break;
+      options.onText?.(event.text);
+    }
+    if (options.slow === true) {
+      if ((events & 1023) === 0) peak = Math.max(peak, rssMiB());
+      await slowly();
+    }
+  }
+  const seconds = (performance.now() - start) / 1000;
+  await session.close();
+  return { seconds, events, peak };
+}
+
+/** (c) The Agent SDK: query() on the stand-in; consume messages until the end marker. */
+export async function runSdk(work, script, options = {}) {
+  const start = performance.now();
+  let messages = 0;
+  let peak = rssMiB();
+  const stream = query({
+    prompt: "go",
+    options: { pathToClaudeCodeExecutable: STAND_IN, cwd: work, env: standInEnv(work, script) },
+  });
+  for await (const message of stream) {
+    messages += 1;
+    if (message.type === "assistant") {
+      const t = textOf(message);
+      if (t === END) break;
+      if (typeof t === "string") options.onText?.(t);
+    }
+    if (options.slow === true) {
+      if ((messages & 1023) === 0) peak = Math.max(peak, rssMiB());
+      await slowly();
+    }
+  }
+  return { seconds: (performance.now() - start) / 1000, events: messages, peak };
+}

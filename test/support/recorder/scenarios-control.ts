@@ -1,0 +1,188 @@
+// Scenarios i–l2: interrupts (during a tool, while streaming, with a permission pending), the
+// consumer's own control requests (set_permission_mode, set_model), API errors and retries, and
+// the rate-limit events a Claude gateway token gets.
+import { Buffer } from "node:buffer";
+import { reply } from "../fake-anthropic/index.js";
+import type { Scenario } from "./scenario.js";
+import { controlRequest, controlRun, interrupt, thenPrompt } from "./steps.js";
+
+/** The rate-limit headers are read only for subscribers or a Claude gateway: an unsigned JWT for aud claude-gateway. */
+const GATEWAY_TOKEN = [
+  Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url"),
+  Buffer.from(JSON.stringify({ aud: "claude-gateway", sub: "fixture-recorder" })).toString("base64url"),
+  "",
+].join(".");
+const gatewayEnv = { ANTHROPIC_API_KEY: null, ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN };
+
+/** The five-hour window resets at this fixed time (2030-03-17 17:46 UTC), so recordings stay stable. */
+const RESETS_AT = "1900000000";
+const fiveHour = (status: string, utilization: string): Record<string, string> => ({
+  "anthropic-ratelimit-unified-status": status,
+  "anthropic-ratelimit-unified-reset": RESETS_AT,
+  "anthropic-ratelimit-unified-representative-claim": "five_hour",
+  "anthropic-ratelimit-unified-5h-status": status,
+  "anthropic-ratelimit-unified-5h-reset": RESETS_AT,
+  "anthropic-ratelimit-unified-5h-utilization": utilization,
+});
+
+/** 160 characters: 40 deltas of 4 at 100 ms, so the stream is still running when the interrupt comes. */
+const LONG_TEXT = "This is a long answer that streams slowly, four characters at a time. ".repeat(3).slice(0, 160);
+
+export const controlScenarios: readonly Scenario[] = [
+  {
+    name: "i-interrupt-during-bash",
+    description:
+      "consumer sends control_request interrupt 1.5 s after the model's Bash `sleep 20` call starts (sleep needs no permission, so no can_use_tool is asked); after the interrupted result a second user message shows the session continues",
+    replies: [
+      reply.tool("Bash", { command: "sleep 20 && echo finished", description: "Wait twenty seconds", timeout: 60000 }),
+      reply.text("Continuing after the interrupt."),
+    ],
+    runs: [
+      controlRun({
+        prompt: "Wait a while",
+        middle: [
+          { waitFor: "assistant/tool_use" },
+          { pauseMs: 1500 },
+          interrupt(),
+          ...thenPrompt("Never mind the wait, just say something"),
+        ],
+        results: 2,
+      }),
+    ],
+  },
+  {
+    name: "i2-interrupt-during-stream",
+    description:
+      "interrupt while the model's text response is still streaming (40 text deltas, 100 ms apart, --include-partial-messages); the interrupt is sent about 1 s into the stream",
+    replies: [reply.text(LONG_TEXT, { chunks: 40, deltaDelayMs: 100 })],
+    runs: [
+      controlRun({
+        prompt: "Tell me something long",
+        extraArgs: ["--include-partial-messages"],
+        middle: [{ waitFor: "stream_event" }, { pauseMs: 950 }, interrupt()],
+        closeAfterMs: 1000,
+      }),
+    ],
+  },
+  {
+    name: "i3-interrupt-pending-permission",
+    description:
+      "a Bash call waits for permission (can_use_tool) and the consumer never answers it; 1 s later the consumer sends interrupt; shows whether the CLI withdraws the pending request (control_cancel_request) and how the turn ends",
+    replies: [reply.bash("touch should-not-exist.txt", "Create a file")],
+    runs: [
+      controlRun({
+        prompt: "Create a file",
+        middle: [{ waitFor: "control_request/can_use_tool" }, { pauseMs: 1000 }, interrupt()],
+        closeAfterMs: 1000,
+      }),
+    ],
+  },
+  {
+    name: "j-set-permission-mode-plan",
+    description:
+      "after the first result the consumer sends set_permission_mode plan; then a second user message shows the mode in effect",
+    replies: [reply.text("First answer in default mode."), reply.text("Second answer, now in plan mode.")],
+    runs: [
+      controlRun({
+        prompt: "First question",
+        middle: thenPrompt("Second question", {
+          before: [
+            controlRequest("set_mode_1", { subtype: "set_permission_mode", mode: "plan" }),
+            { waitFor: "control_response", count: 2 },
+            { pauseMs: 500 },
+          ],
+        }),
+        results: 2,
+      }),
+    ],
+  },
+  {
+    name: "j2-set-model",
+    description:
+      "after the first result the consumer sends set_model (claude-sonnet-4-5); a second user message then goes to the API with the new model id",
+    replies: [reply.text("First answer."), reply.text("Second answer after set_model.")],
+    runs: [
+      controlRun({
+        prompt: "First question",
+        middle: thenPrompt("Second question", {
+          before: [
+            controlRequest("set_model_1", { subtype: "set_model", model: "claude-sonnet-4-5" }),
+            { waitFor: "control_response", count: 2 },
+            { pauseMs: 300 },
+          ],
+        }),
+        results: 2,
+      }),
+    ],
+  },
+  {
+    name: "k-overloaded-retry",
+    description: "the API answers 529 overloaded twice, then succeeds; system/api_retry events are expected",
+    replies: [reply.overloaded(), reply.overloaded(), reply.text("Answer after two overloaded errors.")],
+    runs: [controlRun({ prompt: "Hello" })],
+  },
+  {
+    name: "k2-api-error-exhausted",
+    description:
+      "the API answers 500 api_error on every attempt; CLAUDE_CODE_MAX_RETRIES=2 keeps it short; shows the api_retry events and the error result after the last retry",
+    env: { CLAUDE_CODE_MAX_RETRIES: "2" },
+    replies: [0, 1, 2].map(() => reply.error(500, { errorType: "api_error", message: "Internal server error" })),
+    runs: [controlRun({ prompt: "Hello" })],
+  },
+  {
+    name: "k3-stream-break-retry",
+    description:
+      "the first response stream is cut after 3 SSE events (message_start, content_block_start, one text delta), the connection is destroyed; the second attempt succeeds",
+    replies: [reply.cut(3, reply.text("First attempt, which breaks.")), reply.text("Second attempt, complete.")],
+    runs: [controlRun({ prompt: "Hello", extraArgs: ["--include-partial-messages"] })],
+  },
+  {
+    name: "k4-api-error-400",
+    description:
+      "the API answers 400 invalid_request_error (prompt is too long), which is not retried; shows the synthetic assistant error message and the error result; a second user message then succeeds",
+    replies: [
+      reply.error(400, {
+        errorType: "invalid_request_error",
+        message: "prompt is too long: 1050000 tokens > 1000000 maximum",
+      }),
+      reply.text("Second message works."),
+    ],
+    runs: [
+      controlRun({
+        prompt: "Hello",
+        middle: thenPrompt("Try again"),
+        results: 2,
+      }),
+    ],
+  },
+  {
+    name: "l-rate-limit-warning",
+    description:
+      "unified rate-limit headers on successful responses: first 'allowed', then 'allowed_warning' (5h window at 91%). The CLI only reads these headers for claude.ai subscribers or a Claude gateway token, so the run authenticates with ANTHROPIC_AUTH_TOKEN set to an unsigned JWT whose aud is claude-gateway (no API key)",
+    env: gatewayEnv,
+    replies: [
+      { ...reply.bash("echo step-one", "Print a word"), headers: fiveHour("allowed", "0.5") },
+      reply.text("Done, but you are close to your limit.", {
+        headers: {
+          ...fiveHour("allowed_warning", "0.91"),
+          "anthropic-ratelimit-unified-5h-surpassed-threshold": "0.9",
+        },
+      }),
+    ],
+    runs: [controlRun({ prompt: "Print a word", extraArgs: ["--allowedTools", "Bash(echo:*)"] })],
+  },
+  {
+    name: "l2-rate-limit-rejected",
+    description:
+      "the API answers 429 with anthropic-ratelimit-unified-status rejected (five_hour window, retry-after 1) on every attempt; CLAUDE_CODE_MAX_RETRIES=2 keeps the run short; same gateway-token authentication as l-rate-limit-warning",
+    env: { ...gatewayEnv, CLAUDE_CODE_MAX_RETRIES: "2" },
+    replies: [0, 1, 2].map(() =>
+      reply.error(429, {
+        errorType: "rate_limit_error",
+        message: "Rate limited",
+        headers: { ...fiveHour("rejected", "1.0"), "retry-after": "1" },
+      }),
+    ),
+    runs: [controlRun({ prompt: "Hello" })],
+  },
+];
