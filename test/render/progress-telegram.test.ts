@@ -12,7 +12,7 @@ import {
 import {
   answerFooterOf,
   parseTelegramHtml,
-  renderFinalAnswerParts,
+  renderFinalAnswer,
   renderProgressHtml,
   renderProgressSummaryHtml,
   renderRunErrorHtml,
@@ -162,17 +162,17 @@ describe("the end of a run", () => {
   });
 
   it("ends the final answer with cost, turns, duration and the session to reply to", () => {
-    const parts = renderFinalAnswerParts("**Fixed** the bug.", answerFooterOf(done));
-    expect(parts).toHaveLength(1);
-    expect(text(parts[0]!)).toBe(
+    const { parts } = renderFinalAnswer("**Fixed** the bug.", answerFooterOf(done));
+    expect(parts).toEqual([{ html: expect.any(String), silent: false }]);
+    expect(text(parts[0]!.html)).toBe(
       "Fixed the bug.\n\n$0.0421 · 1 turn · 2 min 5 s · session 0a1b2c3d — reply to continue",
     );
 
-    const long = renderFinalAnswerParts("word ".repeat(2000), answerFooterOf(done));
+    const long = renderFinalAnswer("word ".repeat(2000), answerFooterOf(done)).parts;
     expect(long.length).toBeGreaterThan(2);
-    for (const part of long) expect(validateTelegramHtml(part)).toBeUndefined();
-    expect(long.at(-1)).toMatch(/reply to continue<\/i>$/);
-    expect(text(renderFinalAnswerParts("", answerFooterOf(done))[0]!)).toMatch(/^\(no text in the answer\)/);
+    for (const part of long) expect(validateTelegramHtml(part.html)).toBeUndefined();
+    expect(long.at(-1)!.html).toMatch(/reply to continue<\/i>$/);
+    expect(text(renderFinalAnswer("", answerFooterOf(done)).parts[0]!.html)).toMatch(/^\(no text in the answer\)/);
   });
 
   it("words an error as what happened, what to do, and the incident id", () => {
