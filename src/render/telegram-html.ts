@@ -65,12 +65,8 @@ function asPlainText(clean: string, fallback: RenderFallback): TelegramMarkdown 
 
 /** Lone surrogates cannot be encoded as UTF-8, and control characters are noise to Telegram. */
 function sanitize(text: string): string {
-  let clean = "";
-  for (const char of text.replace(/\r\n?/g, "\n")) {
-    const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) clean += "\ufffd";
-    else if ((code < 0x20 && char !== "\n" && char !== "\t") || code === 0x7f) continue;
-    else clean += char;
-  }
-  return clean;
+  return text
+    .replace(/\r\n?/g, "\n")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 }

@@ -51,6 +51,7 @@ export function renderBlocks(tokens: readonly Token[]): string {
         break;
       case "bullet_list_open":
       case "ordered_list_open":
+        if (lists.length === 0) out.startList();
         lists.push({
           ordered: token.type === "ordered_list_open",
           next: Number(token.attrGet("start") ?? "1"),
@@ -122,6 +123,11 @@ class BlockWriter {
     this.#html += html;
     this.#previousInList = inList;
     if (this.quoteDepth === 0 && this.#quoteOpen) this.#closeQuote();
+  }
+
+  /** A new list after another one is a new block: a blank line between them. */
+  startList(): void {
+    this.#previousInList = false;
   }
 
   finish(): string {
