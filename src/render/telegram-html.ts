@@ -67,6 +67,6 @@ function asPlainText(clean: string, fallback: RenderFallback): TelegramMarkdown 
 function sanitize(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+    .replace(/[^\P{Cc}\t\n]/gu, "") // control characters but tab and newline
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 }
