@@ -18,6 +18,9 @@ const TAG_OR_ENTITY = /<\/?([a-z-]+)(?:\s[^>]*)?>|&(?:[a-z]+|#x?[0-9a-f]+);/giu;
 const NAMED: Readonly<Record<string, string>> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"' };
 /** Clusters longer than this are not text anyone reads (a wall of combining marks): cut by code point. */
 const MAX_CLUSTER_UNITS = 256;
+const NOT_ASCII = /\P{ASCII}+/gu;
+/** Characters handed to the grapheme segmenter at once (longer strings slow it down). */
+const SEGMENT_WINDOW = 512;
 /** Cuts this good or better are taken if they leave the part at least half full. */
 const PRIORITIES = [4, 3, 2, 1, 0];
 const BLOCK_TAGS = new Set(["pre", "code", "blockquote"]);
@@ -64,10 +67,34 @@ function splitTokens(tokens: readonly Token[], limit: number): string[] {
 function tokenize(html: string): Token[] {
   const tokens: Token[] = [];
   const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const pushCluster = (segment: string): void => {
+    if (segment.length <= MAX_CLUSTER_UNITS) tokens.push(textToken(segment, segment.length));
+    else for (const point of segment) tokens.push(textToken(point, point.length));
+  };
+  // ASCII characters are clusters of their own, unless a mark follows: only what is not ASCII
+  // (with the character before it) goes through the segmenter.
   const pushText = (text: string): void => {
-    for (const { segment } of segmenter.segment(text)) {
-      if (segment.length <= MAX_CLUSTER_UNITS) tokens.push(textToken(segment, segment.length));
-      else for (const point of segment) tokens.push(textToken(point, point.length));
+    let from = 0;
+    for (const run of text.matchAll(NOT_ASCII)) {
+      const start = Math.max(from, run.index - 1);
+      for (let i = from; i < start; i++) tokens.push(textToken(text[i]!, 1));
+      pushSegmented(text.slice(start, run.index + run[0].length));
+      from = run.index + run[0].length;
+    }
+    for (let i = from; i < text.length; i++) tokens.push(textToken(text[i]!, 1));
+  };
+  // The segmenter slows down quadratically on long strings: feed it windows, and re-read each
+  // window's last cluster with the next one (it may continue there).
+  const pushSegmented = (text: string): void => {
+    let from = 0;
+    while (from < text.length) {
+      const window = text.slice(from, from + SEGMENT_WINDOW);
+      const clusters = [...segmenter.segment(window)].map((s) => s.segment);
+      const last = from + window.length >= text.length || clusters.length === 1 ? clusters.length : clusters.length - 1;
+      for (let i = 0; i < last; i++) {
+        pushCluster(clusters[i]!);
+        from += clusters[i]!.length;
+      }
     }
   };
   let last = 0;
@@ -85,7 +112,9 @@ function tokenize(html: string): Token[] {
 }
 
 function textToken(raw: string, visible: number): Token {
-  return /^\s+$/.test(raw) ? { raw, visible, space: true } : { raw, visible };
+  return raw === " " || raw === "\n" || raw === "\t" || /^\s+$/.test(raw)
+    ? { raw, visible, space: true }
+    : { raw, visible };
 }
 
 /** UTF-16 length of what an entity reference stands for. */
