@@ -8,7 +8,7 @@ const TASK_END_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "
 /** Tasks remembered at most; a session never has nearly this many at once. */
 const MAX_TRACKED_TASKS = 10_000;
 
-type TaskInfo = { toolUseId?: string; taskType?: string };
+type TaskInfo = { toolUseId?: string; taskType?: string; backgrounded?: boolean };
 
 export class TaskTracker {
   readonly #live = new Map<string, TaskInfo>();
@@ -20,6 +20,7 @@ export class TaskTracker {
     if (typeof taskId !== "string") return undefined;
     let phase: TaskChanged["phase"];
     let status = typeof m["status"] === "string" ? m["status"] : undefined;
+    let backgrounded = typeof m["is_backgrounded"] === "boolean" ? m["is_backgrounded"] : undefined;
     if (m.subtype === "task_started") phase = "started";
     else if (m.subtype === "task_progress") phase = "updated";
     else if (m.subtype === "task_notification") phase = "finished";
@@ -28,6 +29,10 @@ export class TaskTracker {
       const patchStatus =
         typeof patch === "object" && patch !== null ? (patch as Record<string, unknown>)["status"] : undefined;
       if (typeof patchStatus === "string") status = patchStatus;
+      // A task moved to the background later says so in the patch.
+      const patchBackgrounded =
+        typeof patch === "object" && patch !== null ? (patch as Record<string, unknown>)["is_backgrounded"] : undefined;
+      if (typeof patchBackgrounded === "boolean") backgrounded = patchBackgrounded;
       phase = status !== undefined && TASK_END_STATUSES.has(status) ? "finished" : "updated";
     }
     if (phase === "finished") {
@@ -45,11 +50,16 @@ export class TaskTracker {
     const description = m["description"];
     if (typeof description === "string" && description !== "") event.description = description;
     if (status !== undefined) event.status = status;
+    backgrounded ??= known?.backgrounded;
+    if (backgrounded !== undefined) event.backgrounded = backgrounded;
     if (phase === "finished") this.#live.delete(taskId);
-    else if (known === undefined && this.#live.size < MAX_TRACKED_TASKS) {
+    else if (known !== undefined) {
+      if (backgrounded !== undefined) known.backgrounded = backgrounded;
+    } else if (this.#live.size < MAX_TRACKED_TASKS) {
       const info: TaskInfo = {};
       if (toolUseId !== undefined) info.toolUseId = toolUseId;
       if (taskType !== undefined) info.taskType = taskType;
+      if (backgrounded !== undefined) info.backgrounded = backgrounded;
       this.#live.set(taskId, info);
     }
     return event;

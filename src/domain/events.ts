@@ -102,6 +102,11 @@ export type TaskChanged = {
   description?: string;
   /** The CLI's status when it gives one ("completed", "failed", "killed", …). */
   status?: string;
+  /**
+   * The task runs in the background (the CLI's is_backgrounded). False for a subagent or a
+   * long Bash the tool call waits on: those are not "in background".
+   */
+  backgrounded?: boolean;
 };
 
 export type ApprovalRequested = { type: "approval_requested"; request: ApprovalRequest };

@@ -28,7 +28,16 @@ export type {
 } from "./events.js";
 export { describeTool, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
 export type { ToolDescription } from "./tool-kind.js";
-export { excerpt, formatCount, formatDurationMs, formatUsd, createClockFormatter, localDay } from "./text-format.js";
+export {
+  excerpt,
+  cleanToolDetail,
+  relativeToCwd,
+  formatCount,
+  formatDurationMs,
+  formatUsd,
+  createClockFormatter,
+  localDay,
+} from "./text-format.js";
 export type { ClockFormatter } from "./text-format.js";
 export { startProgress, reduceProgress, tickProgress, isProgressFinal, DEFAULT_PROGRESS_LIMITS } from "./progress.js";
 export type {

@@ -3,6 +3,7 @@
 // front end renders this same state (Telegram, terminal); it knows no transport.
 
 import type { NoteKind, TelecodeEvent, ToolKind } from "./events.js";
+import { cleanToolDetail } from "./text-format.js";
 
 export type ProgressPhase = "starting" | "working" | "waiting" | "done" | "failed" | "cancelled" | "interrupted";
 
@@ -49,10 +50,16 @@ export type ProgressState = {
   turns: number;
   /** Running calls and the most recent finished ones, in start order. */
   tools: readonly ProgressTool[];
+  /** Calls that failed or were denied, most recent last: the summary keeps them. */
+  failedTools: readonly ProgressTool[];
+  /** Claude's latest text between tool calls (main thread), so a person can follow along. */
+  narration?: string;
+  /** The project directory (paths under it are shown relative to it). */
+  cwd?: string;
   notes: readonly ProgressNote[];
   /** Approvals and questions waiting for a person (their request ids). */
   pendingDecisions: readonly string[];
-  /** Background tasks (agents, shells) still running. */
+  /** Tasks (agents, shells) still running in the background; foreground ones are not counted. */
   backgroundTaskIds: readonly string[];
   model?: string;
   effort?: string;
@@ -63,12 +70,23 @@ export type ProgressState = {
   outcome?: ProgressOutcome;
 };
 
-export type ProgressStart = { startedAtMs: number; model?: string; effort?: string; mode?: string; sessionId?: string };
+export type ProgressStart = {
+  startedAtMs: number;
+  model?: string;
+  effort?: string;
+  mode?: string;
+  sessionId?: string;
+  /** The project directory, for runs whose session started before them (no session_started). */
+  cwd?: string;
+};
 
 /** How much history the state keeps; renderers show a subset. */
 export type ProgressLimits = { finishedTools: number; runningTools: number; notes: number };
 
 export const DEFAULT_PROGRESS_LIMITS: ProgressLimits = { finishedTools: 8, runningTools: 12, notes: 4 };
+
+/** Failed calls kept for the summary. */
+const MAX_FAILED_TOOLS = 6;
 
 const FINAL_PHASES: ReadonlySet<ProgressPhase> = new Set(["done", "failed", "cancelled", "interrupted"]);
 
@@ -80,6 +98,7 @@ export function startProgress(start: ProgressStart): ProgressState {
     steps: 0,
     turns: 0,
     tools: [],
+    failedTools: [],
     notes: [],
     pendingDecisions: [],
     backgroundTaskIds: [],
@@ -88,6 +107,7 @@ export function startProgress(start: ProgressStart): ProgressState {
     ...(start.effort === undefined || start.effort === "" ? {} : { effort: start.effort }),
     ...(start.mode === undefined || start.mode === "" ? {} : { mode: start.mode }),
     ...(start.sessionId === undefined ? {} : { sessionId: start.sessionId }),
+    ...(start.cwd === undefined || start.cwd === "" ? {} : { cwd: start.cwd }),
   };
 }
 
@@ -110,6 +130,7 @@ export function reduceProgress(
         ...s,
         sessionId: event.sessionId,
         ...(event.model === "" ? {} : { model: event.model }),
+        ...(event.cwd === "" ? {} : { cwd: event.cwd }),
         // The run's own mode name is richer ("plan-auto" runs the CLI in "plan").
         ...(s.mode === undefined && event.permissionMode !== "" ? { mode: event.permissionMode } : {}),
       };
@@ -141,7 +162,7 @@ export function reduceProgress(
         title: event.title || t.title,
         status,
         finishedAtMs: nowMs,
-        detail: event.detail,
+        detail: cleanToolDetail(event.detail),
       });
       const tools = known
         ? s.tools.map((t) => (t.toolUseId === event.toolUseId ? finished(t) : t))
@@ -157,13 +178,25 @@ export function reduceProgress(
               parentToolUseId: event.parentToolUseId,
             }),
           ];
+      const failed = tools.find((t) => t.toolUseId === event.toolUseId && t.status === "failed");
       return {
         ...active(clearTransientNotes(s)),
         steps: known ? s.steps : s.steps + 1,
         tools: trimTools(tools, limits),
+        ...(failed === undefined
+          ? {}
+          : {
+              failedTools: [...s.failedTools.filter((t) => t.toolUseId !== failed.toolUseId), failed].slice(
+                -MAX_FAILED_TOOLS,
+              ),
+            }),
       };
     }
-    case "text":
+    case "text": {
+      const text = event.text.trim();
+      const narration = event.parentToolUseId === null && text !== "" ? { narration: text } : {};
+      return { ...active(clearTransientNotes(s)), ...narration };
+    }
     case "thinking":
       return active(clearTransientNotes(s));
     case "note":
@@ -171,8 +204,10 @@ export function reduceProgress(
     case "mode_changed":
       return { ...s, mode: event.mode };
     case "task_changed": {
+      // A foreground Bash or subagent reports tasks too; only what runs in the background counts.
       const others = s.backgroundTaskIds.filter((id) => id !== event.taskId);
-      return { ...s, backgroundTaskIds: event.phase === "finished" ? others : [...others, event.taskId] };
+      const running = event.phase !== "finished" && event.backgrounded === true;
+      return { ...s, backgroundTaskIds: running ? [...others, event.taskId] : others };
     }
     case "approval_requested":
       return { ...s, phase: "waiting", pendingDecisions: [...s.pendingDecisions, event.request.requestId] };

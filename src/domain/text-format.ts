@@ -6,6 +6,25 @@ export function excerpt(text: string, maxChars: number): string {
   return text.length > maxChars ? `${text.slice(0, Math.max(0, maxChars - 1))}…` : text;
 }
 
+/**
+ * A tool result as a person should read it: the CLI's `<tool_use_error>` wrapper removed, and
+ * a `<persisted-output>` note reduced to its first line ("Output too large (1.9MB). Full
+ * output saved to: …") without the preview.
+ */
+export function cleanToolDetail(detail: string): string {
+  const persisted = /^\s*<persisted-output>\s*([^\n]*)[\s\S]*?(?:<\/persisted-output>|$)/.exec(detail);
+  if (persisted !== null) return persisted[1]!.trim();
+  return detail.replace(/<\/?tool_use_error>/g, "").trim();
+}
+
+/** Paths under `cwd` made relative to it ("/home/me/app/src/a.ts" → "src/a.ts"; `cwd` itself → "."). */
+export function relativeToCwd(text: string, cwd: string | undefined): string {
+  if (cwd === undefined || cwd === "" || cwd === "/") return text;
+  const base = cwd.endsWith("/") ? cwd.slice(0, -1) : cwd;
+  if (text === base) return ".";
+  return text.split(`${base}/`).join("");
+}
+
 /** 1234567 → "1,234,567" (fixed separators, independent of the host locale). */
 export function formatCount(value: number): string {
   if (!Number.isFinite(value)) return String(value);

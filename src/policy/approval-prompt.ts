@@ -21,6 +21,33 @@ export function sessionPermissionUpdates(
     .map((s) => ({ ...s, type: String(s["type"]), destination: "session" }));
 }
 
+/**
+ * What "Always allow in this session" allows, one item per rule the CLI suggested:
+ * "Bash(npm test:*)", "every Read call", "files in /home/me/app". A compound command's rule may
+ * cover only part of it, so the person sees exactly which calls will not be asked again.
+ */
+export function describeSessionPermissions(updates: readonly WirePermissionUpdate[]): string[] {
+  const items: string[] = [];
+  for (const update of updates) {
+    if (update.type === "addRules" && Array.isArray(update["rules"])) {
+      for (const rule of update["rules"] as unknown[]) {
+        if (typeof rule !== "object" || rule === null) continue;
+        const { toolName, ruleContent } = rule as { toolName?: unknown; ruleContent?: unknown };
+        if (typeof toolName !== "string") continue;
+        items.push(
+          typeof ruleContent === "string" && ruleContent !== ""
+            ? `${toolName}(${ruleContent})`
+            : `every ${toolName} call`,
+        );
+      }
+    } else if (update.type === "addDirectories" && Array.isArray(update["directories"])) {
+      for (const directory of update["directories"] as unknown[])
+        if (typeof directory === "string") items.push(`files in ${directory}`);
+    }
+  }
+  return items;
+}
+
 function why(request: ApprovalRequest): PromptSection[] {
   const out: PromptSection[] = [];
   if (request.decisionReason) out.push({ kind: "text", label: "Why it asks", text: request.decisionReason });
@@ -34,11 +61,15 @@ export type ApprovalPromptOptions = {
 };
 
 export function approvalPrompt(request: ApprovalRequest, options: ApprovalPromptOptions = {}): DecisionPrompt {
-  const always = sessionPermissionUpdates(request.permissionSuggestions).length > 0;
+  const updates = sessionPermissionUpdates(request.permissionSuggestions);
+  const always = updates.length > 0;
+  const allows = describeSessionPermissions(updates);
+  const alwaysSection: PromptSection[] =
+    allows.length === 0 ? [] : [{ kind: "text", label: "“Always allow” covers", text: allows.join("; ") }];
   return {
     kind: "approval",
     title: toolCallTitle(request.toolName, request.input),
-    sections: [...describeToolCall(request.toolName, request.input), ...why(request)],
+    sections: [...describeToolCall(request.toolName, request.input), ...why(request), ...alwaysSection],
     choices: [
       { id: approvalChoiceIds.allow, label: "Allow", tone: "allow" },
       ...(always

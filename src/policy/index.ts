@@ -5,7 +5,13 @@ export { defaultDecisionSettings } from "./settings.js";
 export type { DecisionSettings, RunInfo } from "./settings.js";
 export { housekeepingSubtypes, previewTools, routeHousekeeping, routeToolRequest } from "./decision-table.js";
 export type { AskKind, DenyReason, HousekeepingRoute, Route, TableInput } from "./decision-table.js";
-export { approvalChoiceIds, approvalPrompt, resolveApproval, sessionPermissionUpdates } from "./approval-prompt.js";
+export {
+  approvalChoiceIds,
+  approvalPrompt,
+  describeSessionPermissions,
+  resolveApproval,
+  sessionPermissionUpdates,
+} from "./approval-prompt.js";
 export {
   armGate,
   disarmedGate,

@@ -13,11 +13,18 @@ export type {
   TelegramHtmlParse,
   TelegramHtmlProblem,
 } from "./telegram-html-parse.js";
-export { markdownToTelegramHtml, markdownToTelegramParts, escapeTelegramHtml } from "./telegram-html.js";
+export {
+  markdownToTelegramHtml,
+  markdownToTelegramParts,
+  renderTelegramMarkdown,
+  escapeTelegramHtml,
+} from "./telegram-html.js";
+export type { TelegramMarkdown, RenderFallback } from "./telegram-html.js";
 export { splitTelegramHtml } from "./telegram-split.js";
+export type { SplitOptions } from "./telegram-split.js";
 export { renderTerminalLine } from "./terminal-lines.js";
 export type { TerminalLineOptions } from "./terminal-lines.js";
 export { renderProgressHtml, renderProgressSummaryHtml } from "./progress-telegram.js";
 export type { ProgressRenderOptions } from "./progress-telegram.js";
-export { renderFinalAnswerParts, answerFooterOf, renderRunErrorHtml } from "./telegram-final.js";
-export type { AnswerFooter, RunErrorMessage } from "./telegram-final.js";
+export { renderFinalAnswer, answerFooterOf, renderRunErrorHtml } from "./telegram-final.js";
+export type { AnswerFooter, AnswerPart, FinalAnswer, RunErrorMessage } from "./telegram-final.js";

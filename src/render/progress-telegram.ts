@@ -4,6 +4,7 @@
 
 import {
   excerpt,
+  relativeToCwd,
   formatDurationMs,
   formatUsd,
   type ClockFormatter,
@@ -12,7 +13,8 @@ import {
   type ProgressState,
   type ProgressTool,
 } from "../domain/index.js";
-import { escapeTelegramHtml } from "./telegram-html.js";
+import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
+import { toolLabel } from "./tool-signs.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 
 export type ProgressRenderOptions = {
@@ -51,6 +53,10 @@ const LONG_RUNNING_MS = 60_000;
 const TITLE_CHARS = 90;
 const DETAIL_CHARS = 80;
 const NOTE_CHARS = 200;
+/** Claude's latest words shown while it works: the last sentences that fit. */
+const NARRATION_CHARS = 280;
+/** A line of the summary for a failed step. */
+const FAILED_LINE_CHARS = 160;
 
 /** The progress message's HTML for `state` at `options.nowMs`; never over Telegram's limit. */
 export function renderProgressHtml(state: ProgressState, options: ProgressRenderOptions): string {
@@ -65,12 +71,21 @@ export function renderProgressHtml(state: ProgressState, options: ProgressRender
   }
 }
 
-/** One line for the progress message once the run is over: "✅ Done · 2 min 5 s · 14 steps · $0.0421". */
+/**
+ * The progress message once the run is over: "✅ Done · 2 min 5 s · 14 steps · $0.0421", then
+ * the steps that failed or were denied (✗), which a person should not miss.
+ */
 export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): string {
   const phase = PHASES[state.phase];
   const parts = [elapsed(state, nowMs), steps(state.steps)];
   if (state.costUsd > 0) parts.push(formatUsd(state.costUsd));
-  return `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
+  const header = `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
+  const failed = state.failedTools.map((tool) => {
+    const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd)}`;
+    const why = tool.detail === undefined || tool.detail.trim() === "" ? "" : ` — ${oneLine(tool.detail)}`;
+    return escapeTelegramHtml(excerpt(line + relativeToCwd(why, state.cwd), FAILED_LINE_CHARS));
+  });
+  return failed.length === 0 ? header : [header, "", ...failed].join("\n");
 }
 
 function compose(state: ProgressState, options: ProgressRenderOptions, maxTools: number, maxNotes: number): string {
@@ -81,7 +96,8 @@ function compose(state: ProgressState, options: ProgressRenderOptions, maxTools:
   const lines = [header.join(" · ")];
 
   const shown = pickTools(state.tools, maxTools);
-  if (shown.length > 0) lines.push("", ...shown.map((tool) => toolLine(tool, now)));
+  if (shown.length > 0) lines.push("", ...shown.map((tool) => toolLine(tool, now, state.cwd)));
+  if (state.narration !== undefined && maxTools > 0) lines.push("", `💬 ${narrationHtml(state.narration)}`);
 
   const notes = maxNotes > 0 ? state.notes.slice(-maxNotes) : [];
   if (state.pendingDecisions.length > 0) lines.push("", "⏸ Waiting for your answer below");
@@ -110,15 +126,31 @@ function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] 
   return tools.filter((t) => keep.has(t));
 }
 
-function toolLine(tool: ProgressTool, nowMs: number): string {
+function toolLine(tool: ProgressTool, nowMs: number, cwd: string | undefined): string {
   const indent = tool.parentToolUseId === null ? "" : "  ";
-  let line = `${indent}${TOOL_MARKS[tool.status]} ${escapeTelegramHtml(excerpt(oneLine(tool.title || tool.name), TITLE_CHARS))}`;
+  const label = toolLabel(tool.name, tool.kind, oneLine(tool.title), cwd);
+  let line = `${indent}${TOOL_MARKS[tool.status]} ${escapeTelegramHtml(excerpt(label, TITLE_CHARS))}`;
   if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS)
     line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
   if (tool.status === "failed" && tool.detail !== undefined && tool.detail.trim() !== "") {
-    line += ` — <i>${escapeTelegramHtml(excerpt(oneLine(tool.detail), DETAIL_CHARS))}</i>`;
+    line += ` — <i>${escapeTelegramHtml(excerpt(relativeToCwd(oneLine(tool.detail), cwd), DETAIL_CHARS))}</i>`;
   }
   return line;
+}
+
+/** The last sentences of Claude's latest text that fit, on one line, its Markdown rendered. */
+function narrationHtml(text: string): string {
+  const paragraphs = text.split(/\n\s*\n/).filter((p) => p.trim() !== "");
+  const last = oneLine(paragraphs.at(-1) ?? text).replace(/ ⏎ /g, " ");
+  let shown = "";
+  for (const sentence of last.split(/(?<=[.!?…:])\s+/).reverse()) {
+    const longer = shown === "" ? sentence : `${sentence} ${shown}`;
+    if (longer.length > NARRATION_CHARS) break;
+    shown = longer;
+  }
+  if (shown === "") shown = excerpt(last, NARRATION_CHARS);
+  else if (shown.length < last.length) shown = `… ${shown}`;
+  return markdownToTelegramHtml(shown);
 }
 
 function noteLine(note: ProgressNote, options: ProgressRenderOptions): string {

@@ -3,7 +3,7 @@
 // incident id. Pure; the bot decides when to send them.
 
 import { formatDurationMs, formatUsd, type ProgressState } from "../domain/index.js";
-import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
+import { escapeTelegramHtml, renderTelegramMarkdown, type RenderFallback } from "./telegram-html.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 import { splitTelegramHtml } from "./telegram-split.js";
 
@@ -40,19 +40,33 @@ function renderAnswerFooterHtml(footer: AnswerFooter): string {
   return `<i>${parts.join(" · ")}${session}</i>`;
 }
 
+/** One message of a final answer; only the first notifies, so a long answer buzzes once. */
+export type AnswerPart = { html: string; silent: boolean };
+
+export type FinalAnswer = {
+  parts: AnswerPart[];
+  /** Set when the Markdown could not be rendered and went out as plain text (worth a log line). */
+  fallback?: RenderFallback;
+};
+
 /**
- * The final answer as messages to send, in order: the Markdown rendered to Telegram HTML,
- * the footer at the end, each part within `limit`. An empty answer still says so.
+ * The final answer as messages to send, in order: the Markdown rendered to Telegram HTML, the
+ * footer at the end, each part's text within `limit` and labelled "(1/3)" when there are
+ * several. An empty answer still says so. Never throws.
  */
-export function renderFinalAnswerParts(
+export function renderFinalAnswer(
   answerMarkdown: string,
   footer: AnswerFooter,
   limit: number = TELEGRAM_TEXT_LIMIT,
-): string[] {
-  const body = markdownToTelegramHtml(answerMarkdown);
-  const visible = body.replace(/<[^>]*>/g, "").trim() !== "";
-  const html = `${visible ? body : "<i>(no text in the answer)</i>"}\n\n${renderAnswerFooterHtml(footer)}`;
-  return splitTelegramHtml(html, limit);
+): FinalAnswer {
+  const rendered = renderTelegramMarkdown(answerMarkdown);
+  const visible = rendered.html.replace(/<[^>]*>/g, "").trim() !== "";
+  const html = `${visible ? rendered.html : "<i>(no text in the answer)</i>"}\n\n${renderAnswerFooterHtml(footer)}`;
+  const parts = splitTelegramHtml(html, limit, { numbered: true }).map((part, index) => ({
+    html: part,
+    silent: index > 0,
+  }));
+  return rendered.fallback === undefined ? { parts } : { parts, fallback: rendered.fallback };
 }
 
 export type RunErrorMessage = {

@@ -341,8 +341,12 @@ function tagArgument(tag: string, attributes: Map<string, string>): string | und
 
 /** Trims surrounding whitespace as Telegram does, keeping entities on the same characters. */
 function trimParsed(text: string, entities: readonly TelegramEntity[]): TelegramHtmlParse {
-  const start = text.length - text.replace(/^[ \t\r\n]+/, "").length;
-  const trimmed = text.slice(start).replace(/[ \t\r\n]+$/, "");
+  // Scanned by hand: a regex anchored at the end is quadratic on text with long runs of spaces.
+  let start = 0;
+  while (start < text.length && isTrimmed(text.charCodeAt(start))) start++;
+  let end = text.length;
+  while (end > start && isTrimmed(text.charCodeAt(end - 1))) end--;
+  const trimmed = text.slice(start, end);
   const kept: TelegramEntity[] = [];
   for (const entity of entities) {
     const from = Math.max(0, entity.offset - start);
@@ -351,6 +355,10 @@ function trimParsed(text: string, entities: readonly TelegramEntity[]): Telegram
   }
   kept.sort((a, b) => a.offset - b.offset || b.length - a.length);
   return { ok: true, text: trimmed, entities: kept };
+}
+
+function isTrimmed(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0a;
 }
 
 function isSpace(ch: string): boolean {

@@ -1,23 +1,54 @@
 // Markdown as Claude writes it -> Telegram HTML that Telegram always accepts, and the parts
-// to send (each within Telegram's limit, split on block boundaries). Headings become bold,
-// lists get bullets, tables become monospace blocks. Pure.
+// to send (each within Telegram's limit). Never throws: whatever goes wrong, the answer goes
+// out as escaped plain text, and the caller learns why (to log it). Pure.
 
-import { parseBlocks, type MarkdownBlock } from "./telegram-markdown-blocks.js";
-import { escapeHtml, renderInline } from "./telegram-markdown-inline.js";
-import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
+import { parseMarkdown, MAX_MARKDOWN_NESTING } from "./markdown-parse.js";
+import { renderBlocks } from "./telegram-markdown-blocks.js";
+import { escapeHtml } from "./telegram-markdown-inline.js";
+import { parseTelegramHtml, TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 import { splitTelegramHtml } from "./telegram-split.js";
 
-const BULLETS = ["•", "◦", "▪"];
+/** Why an answer was sent as plain text instead of formatted. */
+export type RenderFallback = {
+  code: "render.too_deep" | "render.invalid_html" | "render.failed";
+  detail: string;
+};
 
-/** Renders Markdown as one Telegram HTML string (any length; see `markdownToTelegramParts`). */
+export type TelegramMarkdown = {
+  html: string;
+  /** Set when the Markdown could not be rendered and `html` is the escaped text as typed. */
+  fallback?: RenderFallback;
+};
+
+/**
+ * Renders Markdown as Telegram HTML, or, when that fails for any reason (nesting too deep to
+ * parse, a renderer bug, HTML Telegram would refuse), the text as typed, escaped. Never throws.
+ */
+export function renderTelegramMarkdown(markdown: string): TelegramMarkdown {
+  const clean = sanitize(markdown);
+  try {
+    const parsed = parseMarkdown(clean);
+    if (parsed.tooDeep) {
+      return asPlainText(clean, { code: "render.too_deep", detail: `containers nested ${MAX_MARKDOWN_NESTING} deep` });
+    }
+    const html = renderBlocks(parsed.tokens);
+    const check = parseTelegramHtml(html);
+    if (!check.ok) return asPlainText(clean, { code: "render.invalid_html", detail: check.error });
+    return { html };
+  } catch (error) {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return asPlainText(clean, { code: "render.failed", detail });
+  }
+}
+
+/** Renders Markdown as one Telegram HTML string (any length); plain text if it cannot be rendered. */
 export function markdownToTelegramHtml(markdown: string): string {
-  return renderBlocks(parseBlocks(sanitize(markdown)));
+  return renderTelegramMarkdown(markdown).html;
 }
 
 /**
- * Renders Markdown as the messages to send: each part's HTML (and so its text) is at most
- * `limit` UTF-16 code units, valid on its own, split between blocks where possible, with
- * code blocks closed and reopened across parts. Empty when there is nothing to show.
+ * Renders Markdown as the messages to send: each part's text at most `limit` UTF-16 code
+ * units, valid on its own (see splitTelegramHtml). Empty when there is nothing to show.
  */
 export function markdownToTelegramParts(markdown: string, limit: number = TELEGRAM_TEXT_LIMIT): string[] {
   return splitTelegramHtml(markdownToTelegramHtml(markdown), limit);
@@ -28,97 +59,14 @@ export function escapeTelegramHtml(text: string): string {
   return escapeHtml(sanitize(text));
 }
 
+function asPlainText(clean: string, fallback: RenderFallback): TelegramMarkdown {
+  return { html: escapeHtml(clean), fallback };
+}
+
 /** Lone surrogates cannot be encoded as UTF-8, and control characters are noise to Telegram. */
 function sanitize(text: string): string {
-  let clean = "";
-  for (const char of text.replace(/\r\n?/g, "\n")) {
-    const code = char.codePointAt(0)!;
-    if (code >= 0xd800 && code <= 0xdfff) clean += "\ufffd";
-    else if ((code < 0x20 && char !== "\n" && char !== "\t") || code === 0x7f) continue;
-    else clean += char;
-  }
-  return clean;
-}
-
-function renderBlocks(blocks: readonly MarkdownBlock[]): string {
-  let html = "";
-  let previous: MarkdownBlock | undefined;
-  for (const block of blocks) {
-    const rendered = renderBlock(block);
-    if (rendered === "") continue;
-    if (previous !== undefined) html += previous.kind === "item" && block.kind === "item" ? "\n" : "\n\n";
-    html += rendered;
-    previous = block;
-  }
-  return html;
-}
-
-function renderBlock(block: MarkdownBlock): string {
-  switch (block.kind) {
-    case "paragraph":
-      return renderInline(block.text);
-    case "heading":
-      return block.text.trim() === "" ? "" : `<b>${renderInline(block.text, { bold: true })}</b>`;
-    case "code":
-      // An empty block (often a fence the model never finished) shows as typed.
-      return block.text.trim() === "" ? escapeHtml(block.fence) : renderCode(block.language, block.text);
-    case "item":
-      return renderItem(block);
-    case "quote":
-      return renderQuote(block.blocks);
-    case "table":
-      return renderCode(undefined, alignTable(block.rows));
-    case "rule":
-      return "──────────";
-    default:
-      return "";
-  }
-}
-
-function renderCode(language: string | undefined, text: string): string {
-  const body = escapeHtml(text);
-  return language === undefined
-    ? `<pre>${body}</pre>`
-    : `<pre><code class="language-${escapeHtml(language)}">${body}</code></pre>`;
-}
-
-function renderItem(item: Extract<MarkdownBlock, { kind: "item" }>): string {
-  const indent = "  ".repeat(item.depth);
-  const marker = /^\d/.test(item.marker) ? item.marker : BULLETS[Math.min(item.depth, BULLETS.length - 1)]!;
-  return `${indent}${marker} ${renderInline(item.text)}`;
-}
-
-/** Telegram allows no code block inside a quote here, so code blocks step outside it. */
-function renderQuote(blocks: readonly MarkdownBlock[]): string {
-  const segments: string[] = [];
-  let quoted: MarkdownBlock[] = [];
-  const flushQuote = (): void => {
-    const inner = renderBlocks(quoted);
-    if (inner !== "") segments.push(`<blockquote>${inner}</blockquote>`);
-    quoted = [];
-  };
-  for (const block of blocks) {
-    if (block.kind === "code" || block.kind === "table") {
-      flushQuote();
-      segments.push(renderBlock(block));
-    } else quoted.push(block);
-  }
-  flushQuote();
-  return segments.join("\n\n");
-}
-
-function alignTable(rows: readonly string[][]): string {
-  const columns = Math.max(...rows.map((row) => row.length));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(...rows.map((row) => [...(row[c] ?? "")].length)));
-  return rows
-    .map((row) =>
-      widths
-        .map((width, c) => {
-          const cell = row[c] ?? "";
-          return cell + " ".repeat(width - [...cell].length);
-        })
-        .join(" | ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return text
+    .replace(/\r\n?/g, "\n")
+    .replace(/[^\P{Cc}\t\n]/gu, "") // control characters but tab and newline
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 }

@@ -1,142 +1,189 @@
-// Block-level Markdown as Claude writes it (fences, headings, lists, quotes, tables, rules,
-// paragraphs) -> blocks. Never throws: anything unrecognised is a paragraph. Rendering the
-// blocks to HTML is telegram-html.ts.
+// markdown-it's block tokens -> Telegram HTML: headings become bold, lists get bullets (task
+// items ☐/☑), quotes flatten to one level (Telegram cannot nest them, nor put code inside),
+// tables become aligned monospace blocks. One loop over the flat token stream, no recursion.
 
-export type MarkdownBlock =
-  | { kind: "paragraph"; text: string }
-  | { kind: "heading"; text: string }
-  /** `fence` is the opening line as written (shown instead when the block is empty). */
-  | { kind: "code"; language: string | undefined; text: string; fence: string }
-  | { kind: "item"; depth: number; marker: string; text: string }
-  | { kind: "quote"; blocks: MarkdownBlock[] }
-  | { kind: "table"; rows: string[][] }
-  | { kind: "rule" };
+import type { Token } from "markdown-it";
+import { escapeHtml, renderInline, renderInlinePlain } from "./telegram-markdown-inline.js";
 
-/** A fence with at most one word of info (the language); anything else stays text, so nothing is lost. */
-const FENCE = /^(\s*)(`{3,}|~{3,})[ \t]*([\w+#.-]{0,32})[ \t]*$/;
-const HEADING = /^\s{0,3}(#{1,6})(?:\s+(.*?))?(?:\s+#+)?\s*$/;
-const RULE = /^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/;
-const QUOTE = /^\s{0,3}>\s?(.*)$/;
-const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])(?:\s+(.*)|\s*)$/;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
-const SETEXT = /^\s{0,3}(=+|-+)\s*$/;
+const BULLETS = ["•", "◦", "▪"];
+const RULE = "──────────";
+/** A code block's language as Telegram takes it: the info string's first word, if it looks like one. */
+const LANGUAGE = /^[\p{L}\p{N}_+#.-]{1,32}$/u;
+const TASK = /^\[([ xX])\][ \t]/;
+/** `title="app.py"` and the like in an info string: the file name is what a reader needs. */
+const FILE_NAME = /^(?:title|filename|file|name)=(["']?)([^"'\s]+)\1$/;
 
-/** Splits Markdown into blocks; `\r\n` and `\r` count as newlines. */
-export function parseBlocks(markdown: string): MarkdownBlock[] {
-  return parseLines(markdown.replace(/\r\n?/g, "\n").split("\n"), 0);
-}
+type List = { ordered: boolean; next: number; markup: string };
+type Item = { marker: string; depth: number; started: boolean };
 
-function parseLines(lines: readonly string[], quoteDepth: number): MarkdownBlock[] {
-  const blocks: MarkdownBlock[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (line.trim() === "") {
-      i++;
-      continue;
+/** Renders block tokens from parseMarkdown as one Telegram HTML string. */
+export function renderBlocks(tokens: readonly Token[]): string {
+  const out = new BlockWriter();
+  const lists: List[] = [];
+  const items: Item[] = [];
+  let table: string[][] | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    switch (token.type) {
+      case "paragraph_open":
+      case "heading_open": {
+        const inline = tokens[i + 1];
+        const children = inline?.children ?? [];
+        const heading = token.type === "heading_open";
+        if (!heading && items.length > 0 && !items.at(-1)!.started) markTask(children, items.at(-1)!);
+        const html = renderInline(children, { bold: heading });
+        out.block(heading && html.trim() !== "" ? `<b>${html}</b>` : html, "text", items);
+        i += 2;
+        break;
+      }
+      case "fence":
+      case "code_block":
+        out.block(renderCode(token), "code", items);
+        break;
+      case "hr":
+        out.block(RULE, "text", items);
+        break;
+      case "blockquote_open":
+        out.quoteDepth++;
+        break;
+      case "blockquote_close":
+        out.quoteDepth--;
+        break;
+      case "bullet_list_open":
+      case "ordered_list_open":
+        if (lists.length === 0) out.startList();
+        lists.push({
+          ordered: token.type === "ordered_list_open",
+          next: Number(token.attrGet("start") ?? "1"),
+          markup: token.markup,
+        });
+        break;
+      case "bullet_list_close":
+      case "ordered_list_close":
+        lists.pop();
+        break;
+      case "list_item_open": {
+        const list = lists.at(-1)!;
+        const depth = lists.length - 1;
+        const marker = list.ordered ? `${list.next++}${list.markup}` : BULLETS[Math.min(depth, BULLETS.length - 1)]!;
+        items.push({ marker, depth, started: false });
+        break;
+      }
+      case "list_item_close": {
+        const item = items.pop()!;
+        if (!item.started) out.block("", "text", [...items, item]);
+        break;
+      }
+      case "table_open":
+        table = [];
+        break;
+      case "tr_open":
+        table?.push([]);
+        break;
+      case "inline":
+        if (table !== undefined) table.at(-1)?.push(renderInlinePlain(token.children ?? []).trim());
+        break;
+      case "table_close":
+        out.block(`<pre>${escapeHtml(alignTable(table ?? []))}</pre>`, "code", items);
+        table = undefined;
+        break;
+      default:
+        break;
     }
-    const fence = FENCE.exec(line);
-    if (fence !== null) {
-      i = readFence(lines, i, fence, blocks);
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading !== null) {
-      blocks.push({ kind: "heading", text: heading[2] ?? "" });
-      i++;
-      continue;
-    }
-    if (RULE.test(line)) {
-      blocks.push({ kind: "rule" });
-      i++;
-      continue;
-    }
-    if (QUOTE.test(line)) {
-      const inner: string[] = [];
-      while (i < lines.length && QUOTE.test(lines[i]!)) inner.push(QUOTE.exec(lines[i++]!)![1]!);
-      // Telegram cannot nest quotes: an inner quote joins the outer one.
-      const parsed = parseLines(inner, quoteDepth + 1);
-      if (quoteDepth > 0) blocks.push(...parsed);
-      else blocks.push({ kind: "quote", blocks: parsed });
-      continue;
-    }
-    const item = ITEM.exec(line);
-    if (item !== null) {
-      const text = [item[3] ?? ""];
-      i++;
-      while (i < lines.length && isContinuation(lines[i]!)) text.push(lines[i++]!.trim());
-      const indent = item[1]!.replace(/\t/g, "    ").length;
-      blocks.push({
-        kind: "item",
-        depth: Math.min(6, Math.floor(indent / 2)),
-        marker: item[2]!,
-        text: text.join("\n"),
-      });
-      continue;
-    }
-    if (
-      line.includes("|") &&
-      i + 1 < lines.length &&
-      TABLE_SEPARATOR.test(lines[i + 1]!) &&
-      lines[i + 1]!.includes("-")
-    ) {
-      const rows = [cells(line)];
-      i += 2;
-      while (i < lines.length && lines[i]!.includes("|") && lines[i]!.trim() !== "") rows.push(cells(lines[i++]!));
-      blocks.push({ kind: "table", rows });
-      continue;
-    }
-    const paragraph = [line];
-    i++;
-    while (i < lines.length && isContinuation(lines[i]!)) {
-      if (SETEXT.test(lines[i]!)) break;
-      paragraph.push(lines[i++]!);
-    }
-    if (i < lines.length && SETEXT.test(lines[i]!) && lines[i]!.trim() !== "") {
-      blocks.push({ kind: "heading", text: paragraph.map((l) => l.trim()).join("\n") });
-      i++;
-      continue;
-    }
-    blocks.push({ kind: "paragraph", text: paragraph.map((l) => l.trimEnd()).join("\n") });
   }
-  return blocks;
+  return out.finish();
 }
 
-function readFence(lines: readonly string[], start: number, fence: RegExpExecArray, blocks: MarkdownBlock[]): number {
-  const indent = fence[1]!.length;
-  const marker = fence[2]!;
-  const language = fence[3] === "" ? undefined : fence[3];
-  const body: string[] = [];
-  let i = start + 1;
-  while (i < lines.length) {
-    const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[i]!);
-    if (close !== null && close[1]![0] === marker[0] && close[1]!.length >= marker.length) {
-      i++;
-      break;
+/**
+ * Accumulates blocks: a blank line between blocks, one newline between the blocks of a list,
+ * list markers before an item's first block, and quote tags around quoted text blocks.
+ */
+class BlockWriter {
+  quoteDepth = 0;
+  #html = "";
+  #quoteOpen = false;
+  #previousInList = false;
+
+  block(html: string, kind: "text" | "code", items: readonly Item[]): void {
+    // An item whose first block is a list ("- - x") shows both markers on one line.
+    const fresh = items.filter((item) => !item.started);
+    const marker =
+      fresh.length === 0 ? undefined : "  ".repeat(fresh[0]!.depth) + fresh.map((item) => item.marker).join(" ");
+    for (const item of fresh) item.started = true;
+    if (html === "" && marker === undefined) return;
+    const inList = items.length > 0;
+    const quoted = this.quoteDepth > 0 && kind === "text";
+    if (this.#quoteOpen && !quoted) this.#closeQuote();
+    if (this.#html !== "") this.#html += inList && this.#previousInList ? "\n" : "\n\n";
+    if (quoted && !this.#quoteOpen) {
+      this.#html += "<blockquote>";
+      this.#quoteOpen = true;
     }
-    // Fences indented in a list item: their content is indented the same way.
-    body.push(lines[i]!.replace(new RegExp(`^ {0,${indent}}`), ""));
-    i++;
+    if (marker !== undefined) this.#html += kind === "code" ? `${marker}\n` : html === "" ? marker : `${marker} `;
+    this.#html += html;
+    this.#previousInList = inList;
+    if (this.quoteDepth === 0 && this.#quoteOpen) this.#closeQuote();
   }
-  blocks.push({ kind: "code", language, text: body.join("\n"), fence: lines[start]!.trim() });
-  return i;
+
+  /** A new list after another one is a new block: a blank line between them. */
+  startList(): void {
+    this.#previousInList = false;
+  }
+
+  finish(): string {
+    if (this.#quoteOpen) this.#closeQuote();
+    return this.#html;
+  }
+
+  #closeQuote(): void {
+    this.#html += "</blockquote>";
+    this.#quoteOpen = false;
+  }
 }
 
-/** A line that continues the paragraph or list item above it (not blank, not a new block). */
-function isContinuation(line: string): boolean {
-  return (
-    line.trim() !== "" &&
-    !FENCE.test(line) &&
-    !HEADING.test(line) &&
-    !RULE.test(line) &&
-    !QUOTE.test(line) &&
-    !ITEM.test(line)
+/** A task list item (`- [ ] todo`): its box replaces the bullet, or follows the number. */
+function markTask(children: Token[], item: Item): void {
+  const first = children[0];
+  const task = first?.type === "text" ? TASK.exec(first.content) : null;
+  if (first === undefined || task === null) return;
+  const box = task[1] === " " ? "☐" : "☑";
+  first.content = first.content.slice(task[0].length);
+  item.marker = /^\d/.test(item.marker) ? `${item.marker} ${box}` : box;
+}
+
+/**
+ * A code block; the info string's first word is the language when it looks like one, and the
+ * rest (```python title="app.py"```, ```js {1,3}```) is shown above the code, not lost.
+ */
+function renderCode(token: Token): string {
+  const text = token.content.replace(/\n$/, "");
+  // An empty fence (often one the model never finished) shows as typed.
+  if (text.trim() === "") return token.type === "fence" ? escapeHtml(`${token.markup}${token.info}`.trim()) : "";
+  const info = token.info.trim();
+  const [first = ""] = info.split(/\s/, 1);
+  const language = LANGUAGE.test(first) ? first : undefined;
+  const rest = (language === undefined ? info : info.slice(first.length)).trim();
+  const named = FILE_NAME.exec(rest);
+  const caption = rest === "" ? "" : `<i>${escapeHtml(named?.[2] ?? rest)}</i>\n`;
+  return language === undefined
+    ? `${caption}<pre>${escapeHtml(text)}</pre>`
+    : `${caption}<pre><code class="language-${escapeHtml(language)}">${escapeHtml(text)}</code></pre>`;
+}
+
+function alignTable(rows: readonly string[][]): string {
+  const columns = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  const widths = Array.from({ length: columns }, (_, c) =>
+    rows.reduce((max, row) => Math.max(max, [...(row[c] ?? "")].length), 0),
   );
-}
-
-function cells(line: string): string[] {
-  let row = line.trim();
-  if (row.startsWith("|")) row = row.slice(1);
-  if (row.endsWith("|") && !row.endsWith("\\|")) row = row.slice(0, -1);
-  return row.split(/(?<!\\)\|/).map((cell) => cell.trim().replace(/\\\|/g, "|"));
+  return rows
+    .map((row) =>
+      widths
+        .map((width, c) => {
+          const cell = row[c] ?? "";
+          return cell + " ".repeat(width - [...cell].length);
+        })
+        .join(" | ")
+        .trimEnd(),
+    )
+    .join("\n");
 }

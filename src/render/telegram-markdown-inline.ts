@@ -1,19 +1,11 @@
-// Inline Markdown (as Claude writes it: code spans, links, **bold**, *italic*, ~~strike~~,
-// escapes) -> Telegram HTML. Tags are emitted only in matched pairs and only where Telegram
-// allows them, so the output always parses. Block structure is telegram-markdown-blocks.ts.
+// markdown-it's inline tokens (one block's `children`) -> Telegram HTML, or -> plain text for
+// places that allow no formatting (table cells). Flat: one pass, no recursion, so no input can
+// overflow the stack. Tags are emitted in matched pairs and only where Telegram allows them.
 
-type Inline =
-  | { t: "text"; s: string }
-  | { t: "code"; s: string }
-  | { t: "link"; url: string; kids: Inline[] }
-  | { t: "strong" | "em" | "strike"; kids: Inline[] }
-  | { t: "delim"; ch: "*" | "_" | "~"; n: number; open: boolean; close: boolean };
+import type { Token } from "markdown-it";
 
 /** Where an inline run sits: tags already open around it are not opened again. */
-export type InlineContext = { bold?: boolean; italic?: boolean; strike?: boolean };
-
-/** Beyond this many delimiter runs in one block, emphasis is left as typed (keeps parsing linear enough). */
-const MAX_DELIMITERS = 1000;
+export type InlineContext = { bold?: boolean };
 
 const MAX_HREF_LENGTH = 512;
 
@@ -25,211 +17,132 @@ function escapeAttribute(text: string): string {
   return escapeHtml(text).replace(/"/g, "&quot;");
 }
 
-/** Renders one block's inline Markdown (newlines kept) as Telegram HTML. */
-export function renderInline(markdown: string, context: InlineContext = {}): string {
-  return toHtml(parseInline(markdown, false), { bold: false, italic: false, strike: false, link: false, ...context });
-}
+type OpenLink = { href: string; linkable: boolean; plain: boolean; startLength: number };
 
-function parseInline(src: string, inLink: boolean): Inline[] {
-  const items: Inline[] = [];
-  let text = "";
-  const flush = (): void => {
-    if (text !== "") items.push({ t: "text", s: text });
-    text = "";
-  };
-  let i = 0;
-  while (i < src.length) {
-    const ch = src[i]!;
-    if (ch === "\\" && i + 1 < src.length && /[!-/:-@[-`{-~]/.test(src[i + 1]!)) {
-      text += src[i + 1]!;
-      i += 2;
-    } else if (ch === "`") {
-      const run = /^`+/.exec(src.slice(i))![0];
-      const close = findClosingBackticks(src, i + run.length, run.length);
-      if (close < 0) {
-        text += run;
-        i += run.length;
-        continue;
-      }
-      flush();
-      let code = src.slice(i + run.length, close).replace(/\n/g, " ");
-      if (code.length > 2 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
-      items.push({ t: "code", s: code });
-      i = close + run.length;
-    } else if ((ch === "[" || (ch === "!" && src[i + 1] === "[")) && !inLink) {
-      const link = parseLink(src, ch === "!" ? i + 1 : i);
-      if (link === undefined) {
-        text += ch;
-        i++;
-        continue;
-      }
-      flush();
-      const kids = parseInline(link.label, true);
-      // An image keeps its alt text as the link; an empty label shows the URL itself.
-      items.push(link.label.trim() === "" ? { t: "text", s: link.url } : { t: "link", url: link.url, kids });
-      i = link.end;
-    } else if (ch === "<") {
-      const auto = /^<((?:https?|mailto):[^\s<>]+)>/i.exec(src.slice(i));
-      // Telegram links bare URLs itself; the angle brackets are Markdown syntax only.
-      text += auto === null ? "<" : auto[1]!;
-      i += auto === null ? 1 : auto[0].length;
-    } else if (ch === "*" || ch === "_" || ch === "~") {
-      const run = (ch === "*" ? /^\*+/ : ch === "_" ? /^_+/ : /^~+/).exec(src.slice(i))![0];
-      const delim = delimiter(ch, run.length, src[i - 1], src[i + run.length]);
-      if (delim === undefined) text += run;
-      else {
-        flush();
-        items.push(delim);
-      }
-      i += run.length;
-    } else {
-      text += ch;
-      i++;
-    }
-  }
-  flush();
-  return resolveEmphasis(items);
-}
-
-function findClosingBackticks(src: string, from: number, length: number): number {
-  const re = /`+/g;
-  re.lastIndex = from;
-  for (let match = re.exec(src); match !== null; match = re.exec(src)) {
-    if (match[0].length === length) return match.index;
-  }
-  return -1;
-}
-
-/** `[label](url)` starting at `start` (the "["), or undefined when it is not a link. */
-function parseLink(src: string, start: number): { label: string; url: string; end: number } | undefined {
-  let depth = 0;
-  let close = -1;
-  for (let j = start; j < src.length; j++) {
-    const c = src[j];
-    if (c === "\\") j++;
-    else if (c === "`") {
-      const run = /^`+/.exec(src.slice(j))![0];
-      const end = findClosingBackticks(src, j + run.length, run.length);
-      j = end < 0 ? j + run.length - 1 : end + run.length - 1;
-    } else if (c === "[") depth++;
-    else if (c === "]" && --depth === 0) {
-      close = j;
-      break;
-    }
-  }
-  if (close < 0 || src[close + 1] !== "(") return undefined;
-  // No link titles: Telegram has nowhere to show them, and dropping them would lose text.
-  const target = /^\(\s*(<[^<>\n]*>|[^\s()<>]*(?:\([^\s()<>]*\)[^\s()<>]*)*)\s*\)/.exec(src.slice(close + 1));
-  if (target === null) return undefined;
-  const raw = target[1]!;
-  const url = raw.startsWith("<") ? raw.slice(1, -1) : raw;
-  if (url === "") return undefined;
-  return { label: src.slice(start + 1, close), url, end: close + 1 + target[0].length };
-}
-
-function delimiter(
-  ch: "*" | "_" | "~",
-  n: number,
-  before: string | undefined,
-  after: string | undefined,
-): Inline | undefined {
-  if (ch === "~" && n !== 2) return undefined; // "~5 min" is not strikethrough
-  const b = before ?? " ";
-  const a = after ?? " ";
-  const left = !isSpace(a) && (!isPunct(a) || isSpace(b) || isPunct(b));
-  const right = !isSpace(b) && (!isPunct(b) || isSpace(a) || isPunct(a));
-  const open = ch === "_" ? left && (!right || isPunct(b)) : left;
-  const close = ch === "_" ? right && (!left || isPunct(a)) : right;
-  if (!open && !close) return undefined;
-  return { t: "delim", ch, n, open, close };
-}
-
-function isSpace(c: string): boolean {
-  return /\s/u.test(c);
-}
-
-function isPunct(c: string): boolean {
-  return /[\p{P}\p{S}]/u.test(c);
-}
-
-/** CommonMark's delimiter matching, simplified: the nearest compatible opener wins. */
-function resolveEmphasis(items: Inline[]): Inline[] {
-  if (items.filter((item) => item.t === "delim").length > MAX_DELIMITERS) return items.map(literal);
-  let closer = 0;
-  while (closer < items.length) {
-    const c = items[closer]!;
-    if (c.t !== "delim" || !c.close) {
-      closer++;
-      continue;
-    }
-    let opener = closer - 1;
-    while (opener >= 0) {
-      const o = items[opener]!;
-      if (o.t === "delim" && o.ch === c.ch && o.open && (c.ch !== "~" || o.n === c.n)) break;
-      opener--;
-    }
-    if (opener < 0) {
-      closer++;
-      continue;
-    }
-    const o = items[opener] as Extract<Inline, { t: "delim" }>;
-    const use = c.ch === "~" ? 2 : o.n >= 2 && c.n >= 2 ? 2 : 1;
-    const kind = c.ch === "~" ? "strike" : use === 2 ? "strong" : "em";
-    const node: Inline = { t: kind, kids: items.slice(opener + 1, closer).map(literal) };
-    o.n -= use;
-    c.n -= use;
-    const replaced: Inline[] = [...(o.n > 0 ? [o] : []), node, ...(c.n > 0 ? [c] : [])];
-    items.splice(opener, closer - opener + 1, ...replaced);
-    closer = opener + (o.n > 0 ? 1 : 0) + 1; // the closer again, if it has delimiters left
-  }
-  return items.map(literal);
-}
-
-function literal(item: Inline): Inline {
-  return item.t === "delim" ? { t: "text", s: item.ch.repeat(item.n) } : item;
-}
-
-type RenderContext = { bold: boolean; italic: boolean; strike: boolean; link: boolean };
-
-function toHtml(items: readonly Inline[], ctx: RenderContext): string {
+/** Renders inline tokens as Telegram HTML (newlines kept). */
+export function renderInline(tokens: readonly Token[], context: InlineContext = {}): string {
   let html = "";
-  for (const item of items) {
-    switch (item.t) {
+  const depth = { b: context.bold ? 1 : 0, i: 0, s: 0 };
+  const links: OpenLink[] = [];
+  const tag = (name: "b" | "i" | "s", opening: boolean): void => {
+    if (opening && depth[name]++ === 0) html += `<${name}>`;
+    else if (!opening && --depth[name] === 0) html += `</${name}>`;
+  };
+  for (const token of tokens) {
+    switch (token.type) {
       case "text":
-        html += escapeHtml(item.s);
+        html += escapeHtml(token.content);
         break;
-      case "delim":
-        html += item.ch.repeat(item.n);
+      case "code_inline":
+        // Telegram allows no entity but formatting inside a link, so code there is plain text.
+        html += links.length > 0 ? escapeHtml(token.content) : `<code>${escapeHtml(token.content)}</code>`;
         break;
-      case "code":
-        // Telegram allows no entity inside a link but formatting, so code in a link is plain text.
-        html += ctx.link ? escapeHtml(item.s) : `<code>${escapeHtml(item.s)}</code>`;
+      case "softbreak":
+      case "hardbreak":
+        html += "\n";
         break;
-      case "link": {
-        const inner = toHtml(item.kids, { ...ctx, link: true });
-        html += isLinkable(item.url)
-          ? `<a href="${escapeAttribute(item.url)}">${inner}</a>`
-          : `${inner} (${escapeHtml(item.url)})`;
+      case "strong_open":
+      case "strong_close":
+        tag("b", token.nesting === 1);
+        break;
+      case "em_open":
+      case "em_close":
+        tag("i", token.nesting === 1);
+        break;
+      case "s_open":
+      case "s_close":
+        tag("s", token.nesting === 1);
+        break;
+      case "link_open":
+        links.push(openLink(token, links.length > 0, html.length));
+        if (links.at(-1)!.linkable) html += `<a href="${escapeAttribute(links.at(-1)!.href)}">`;
+        break;
+      case "link_close":
+        html = closeLink(html, links.pop());
+        break;
+      case "image": {
+        // An image reads as its alt text, linked to the picture.
+        const link = openLink(token, links.length > 0, html.length);
+        if (link.linkable) html += `<a href="${escapeAttribute(link.href)}">`;
+        html += escapeHtml(altText(token));
+        html = closeLink(html, link);
         break;
       }
-      case "strong":
-        html += wrap("b", ctx.bold, toHtml(item.kids, { ...ctx, bold: true }));
-        break;
-      case "em":
-        html += wrap("i", ctx.italic, toHtml(item.kids, { ...ctx, italic: true }));
-        break;
-      case "strike":
-        html += wrap("s", ctx.strike, toHtml(item.kids, { ...ctx, strike: true }));
-        break;
       default:
-        break;
+        html += escapeHtml(token.content);
     }
   }
   return html;
 }
 
-function wrap(tag: string, alreadyOpen: boolean, inner: string): string {
-  return alreadyOpen || inner === "" ? inner : `<${tag}>${inner}</${tag}>`;
+/** Inline tokens as the text a person would read, without any formatting (for monospace tables). */
+export function renderInlinePlain(tokens: readonly Token[]): string {
+  let text = "";
+  const links: { href: string; start: number }[] = [];
+  for (const token of tokens) {
+    if (token.type === "softbreak" || token.type === "hardbreak") text += " ";
+    else if (token.type === "link_open") links.push({ href: hrefOf(token), start: text.length });
+    else if (token.type === "link_close" || token.type === "image") {
+      const alt = token.type === "image" ? altText(token) : "";
+      text += alt;
+      const link = token.type === "image" ? { href: hrefOf(token), start: text.length - alt.length } : links.pop();
+      if (link !== undefined && token.markup !== "linkify" && token.markup !== "autolink") {
+        text = withTarget(text, link.start, link.href);
+      }
+    } else text += token.content;
+  }
+  return text;
+}
+
+/** An image's alt text as plain text: the words of its label, without syntax (nested images too). */
+function altText(image: Token): string {
+  let text = "";
+  const stack: Token[][] = [[...(image.children ?? [])].reverse()];
+  while (stack.length > 0) {
+    const next = stack.at(-1)!.pop();
+    if (next === undefined) stack.pop();
+    else if (next.type === "image") stack.push([...(next.children ?? [])].reverse());
+    else if (next.type === "softbreak" || next.type === "hardbreak") text += " ";
+    else if (next.type === "text" || next.type === "code_inline") text += next.content;
+  }
+  return text;
+}
+
+function hrefOf(token: Token): string {
+  return String(token.attrGet(token.type === "image" ? "src" : "href") ?? "");
+}
+
+function openLink(token: Token, insideLink: boolean, startLength: number): OpenLink {
+  const href = hrefOf(token);
+  // Autolinks and bare URLs stay as typed: Telegram links them by itself.
+  const plain = token.markup === "autolink" || token.markup === "linkify";
+  return { href, linkable: !plain && !insideLink && isLinkable(href), plain, startLength };
+}
+
+/** Closes a link: an empty label shows the URL; a target Telegram cannot open follows the label. */
+function closeLink(html: string, link: OpenLink | undefined): string {
+  if (link === undefined || link.plain) return html;
+  const label = html.slice(link.startLength).replace(/<[^>]*>/g, "");
+  // An empty label shows the URL itself, which Telegram links by itself.
+  if (link.linkable)
+    return label.trim() === "" ? html.slice(0, link.startLength) + escapeHtml(link.href) : `${html}</a>`;
+  if (link.href === "") return html;
+  const shown = escapeHtml(asTyped(link.href));
+  return label.trim() === "" ? html + shown : `${html} (${shown})`;
+}
+
+function withTarget(text: string, start: number, href: string): string {
+  if (href === "") return text;
+  return text.slice(start).trim() === "" ? text + asTyped(href) : `${text} (${asTyped(href)})`;
+}
+
+/** A link target shown as text reads as typed, not percent-encoded as markdown-it stores it. */
+function asTyped(href: string): string {
+  try {
+    return decodeURI(href);
+  } catch {
+    return href;
+  }
 }
 
 /**

@@ -1,23 +1,17 @@
 // Renders one Telecode event as plain terminal text (used by `telecode replay` and the
 // terminal front end). Pure and stateless: one event in, the text to print (or nothing) out.
 // No colours or cursor control here; a front end may add them around these lines.
-import { excerpt, formatCount, formatDurationMs, formatUsd } from "../domain/index.js";
-import type { NoteKind, TelecodeEvent, ToolKind } from "../domain/index.js";
+import { cleanToolDetail, excerpt, formatCount, formatDurationMs, formatUsd, relativeToCwd } from "../domain/index.js";
+import type { NoteKind, TelecodeEvent } from "../domain/index.js";
+import { toolLabel } from "./tool-signs.js";
 
 export type TerminalLineOptions = {
   /** Show thinking blocks (default true). */
   showThinking?: boolean;
   /** Longest text shown for thinking and tool details before "…". Default 300. */
   maxDetailChars?: number;
-};
-
-const TOOL_ICONS: Readonly<Record<ToolKind, string>> = {
-  command: "$",
-  file_change: "✎",
-  tool: "•",
-  web: "⌕",
-  note: "☰",
-  subagent: "⧉",
+  /** The project directory: paths under it are shown relative to it. */
+  cwd?: string;
 };
 
 const NOTE_ICONS: Readonly<Record<NoteKind, string>> = {
@@ -38,10 +32,6 @@ function oneLine(text: string, maxChars: number): string {
   return excerpt(text.replace(/\s*\n\s*/g, " ⏎ "), maxChars);
 }
 
-function toolLabel(name: string, title: string): string {
-  return title === name || title === "" ? name : `${name} ${title}`;
-}
-
 /**
  * The text for one event: one or more lines joined by "\n" (no trailing newline), or
  * undefined for events a terminal does not show (task progress; thinking when hidden).
@@ -58,17 +48,17 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
         ? `── turn ${event.turn} (started by Claude Code: ${event.origin.reason}) ──`
         : `── turn ${event.turn} ──`;
     case "tool_started":
-      return `${indent(event.parentToolUseId)}▸ ${TOOL_ICONS[event.kind]} ${oneLine(toolLabel(event.name, event.title), max)}`;
+      return `${indent(event.parentToolUseId)}▸ ${oneLine(toolLabel(event.name, event.kind, event.title, options.cwd), max)}`;
     case "tool_updated":
       return `  … ${oneLine(event.detail, max)}`;
     case "tool_finished": {
       const mark = event.ok ? "✓" : "✗";
       // A success needs only a glimpse of its output; a failure says why in full.
-      const shown = event.ok
-        ? oneLine(event.detail.split("\n", 1)[0] ?? "", Math.min(max, 80))
-        : oneLine(event.detail, max);
+      const clean = relativeToCwd(cleanToolDetail(event.detail), options.cwd);
+      const shown = event.ok ? oneLine(clean.split("\n", 1)[0] ?? "", Math.min(max, 80)) : oneLine(clean, max);
       const detail = shown === "" ? "" : ` — ${shown}`;
-      return `${indent(event.parentToolUseId)}${mark} ${TOOL_ICONS[event.kind]} ${oneLine(toolLabel(event.name, event.title), 120)}${detail}`;
+      const label = toolLabel(event.name, event.kind, event.title, options.cwd);
+      return `${indent(event.parentToolUseId)}${mark} ${oneLine(label, 120)}${detail}`;
     }
     case "text": {
       const prefix = indent(event.parentToolUseId);

@@ -180,14 +180,45 @@ describe("reduceProgress", () => {
     expect(state.tools.slice(1).map((t) => t.title)).toEqual(Array.from({ length: 8 }, (_, i) => `step ${22 + i}`));
   });
 
-  it("counts background tasks until they finish", () => {
+  it("counts background tasks until they finish, and not the ones a tool call waits on", () => {
     const state = run([
-      { type: "task_changed", taskId: "a", phase: "started" },
-      { type: "task_changed", taskId: "b", phase: "started" },
-      { type: "task_changed", taskId: "a", phase: "updated" },
-      { type: "task_changed", taskId: "a", phase: "finished" },
+      { type: "task_changed", taskId: "a", phase: "started", backgrounded: true },
+      { type: "task_changed", taskId: "b", phase: "started", backgrounded: true },
+      { type: "task_changed", taskId: "bash", phase: "started", taskType: "local_bash", backgrounded: false },
+      { type: "task_changed", taskId: "agent", phase: "started", taskType: "local_agent", backgrounded: false },
+      { type: "task_changed", taskId: "a", phase: "updated", backgrounded: true },
+      { type: "task_changed", taskId: "a", phase: "finished", backgrounded: true },
     ]);
     expect(state.backgroundTaskIds).toEqual(["b"]);
+    // A foreground task moved to the background later counts from then on.
+    const moved = run([{ type: "task_changed", taskId: "bash", phase: "updated", backgrounded: true }], state);
+    expect(moved.backgroundTaskIds).toEqual(["b", "bash"]);
+  });
+
+  it("keeps Claude's latest words, failed and denied steps, and the project directory", () => {
+    const state = run([
+      { type: "session_started", sessionId: "s", model: "m", cwd: "/home/me/app", permissionMode: "plan", tools: [] },
+      { type: "text", text: "I will read the config first.", parentToolUseId: null },
+      toolStarted("t1", "cat missing.txt"),
+      toolFinished("t1", false, "<tool_use_error>Error: No such file</tool_use_error>"),
+      { type: "text", text: "The subagent's own words.", parentToolUseId: "t9" },
+      toolStarted("t2", "touch x"),
+      toolFinished("t2", false, "The user doesn't want to proceed with this tool use."),
+      toolStarted("t3", "big"),
+      toolFinished(
+        "t3",
+        true,
+        "<persisted-output>\nOutput too large (1.9MB). Full output saved to: /x.txt\n\nPreview:\n0001",
+      ),
+    ]);
+    expect(state.narration).toBe("I will read the config first.");
+    expect(state.cwd).toBe("/home/me/app");
+    expect(state.failedTools.map((t) => [t.title, t.detail])).toEqual([
+      ["cat missing.txt", "Error: No such file"],
+      ["touch x", "The user doesn't want to proceed with this tool use."],
+    ]);
+    expect(state.tools.at(-1)?.detail).toBe("Output too large (1.9MB). Full output saved to: /x.txt");
+    expect(startProgress({ startedAtMs: T0, cwd: "/srv/app" }).cwd).toBe("/srv/app");
   });
 
   it("holds its invariants over any sequence of events", () => {

@@ -39,7 +39,34 @@ describe("what an approval shows", () => {
       { kind: "text", text: "Create a marker file" },
       { kind: "code", label: "command", text: "touch created-by-test.txt && echo made" },
       { kind: "text", label: "Why it asks", text: "A variable in this command can't be checked before it runs" },
+      {
+        kind: "text",
+        label: "“Always allow” covers",
+        text: "Bash(touch created-by-test.txt && echo made); files in /home/user/project",
+      },
     ]);
+  });
+
+  it("says what Always allow will allow: the CLI's rule, which may cover only part of a compound command", () => {
+    const prompt = approvalPrompt(
+      req(
+        "Bash",
+        { command: "cd web && npm test" },
+        {
+          permissionSuggestions: [
+            { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "npm test:*" }], behavior: "allow" },
+            { type: "addRules", rules: [{ toolName: "WebFetch" }], behavior: "allow" },
+            { type: "setMode", mode: "acceptEdits" },
+          ],
+        },
+      ),
+    );
+    expect(prompt.sections.at(-1)).toEqual({
+      kind: "text",
+      label: "“Always allow” covers",
+      text: "Bash(npm test:*); every WebFetch call",
+    });
+    expect(prompt.choices.map((c) => c.label)).toContain("Always allow in this session");
   });
 
   it("Edit: a compact diff with a few lines of context", () => {
@@ -104,6 +131,7 @@ describe("what an approval shows", () => {
       "Create a marker file",
       "command:",
       "  touch created-by-test.txt && echo made",
+      "“Always allow” covers: Bash(touch created-by-test.txt && echo made); files in /home/user/project",
       "  [1] Allow",
       "  [2] Always allow in this session",
       "  [3] Deny",

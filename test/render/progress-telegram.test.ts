@@ -8,11 +8,12 @@ import {
   startProgress,
   type ProgressState,
   type TelecodeEvent,
+  type ToolKind,
 } from "../../src/domain/index.js";
 import {
   answerFooterOf,
   parseTelegramHtml,
-  renderFinalAnswerParts,
+  renderFinalAnswer,
   renderProgressHtml,
   renderProgressSummaryHtml,
   renderRunErrorHtml,
@@ -30,12 +31,19 @@ function stateAfter(events: readonly [TelecodeEvent, number][]): ProgressState {
   );
 }
 
-const tool = (id: string, title: string, atMs: number, parent: string | null = null): [TelecodeEvent, number] => [
-  { type: "tool_started", toolUseId: id, name: "Bash", kind: "command", title, input: {}, parentToolUseId: parent },
+const tool = (
+  id: string,
+  title: string,
+  atMs: number,
+  parent: string | null = null,
+  name = "Bash",
+  kind: ToolKind = "command",
+): [TelecodeEvent, number] => [
+  { type: "tool_started", toolUseId: id, name, kind, title, input: {}, parentToolUseId: parent },
   atMs,
 ];
-const finished = (id: string, ok: boolean, atMs: number, detail = ""): [TelecodeEvent, number] => [
-  { type: "tool_finished", toolUseId: id, name: "Bash", kind: "command", title: "", ok, detail, parentToolUseId: null },
+const finished = (id: string, ok: boolean, atMs: number, detail = "", name = "Bash"): [TelecodeEvent, number] => [
+  { type: "tool_finished", toolUseId: id, name, kind: "command", title: "", ok, detail, parentToolUseId: null },
   atMs,
 ];
 
@@ -53,18 +61,18 @@ describe("renderProgressHtml", () => {
           type: "session_started",
           sessionId: "s",
           model: "claude-opus-4",
-          cwd: "/w",
+          cwd: "/work/app",
           permissionMode: "plan",
           tools: [],
         },
         500,
       ],
-      tool("t1", "Read src/<app>.ts", 1000),
+      tool("t1", "/work/app/src/<app>.ts", 1000, null, "Read", "tool"),
       finished("t1", true, 2000),
       tool("t2", "npm test", 3000),
       finished("t2", false, 4000, "exit code 1\nFAIL app.test.ts"),
       tool("t3", "npm run build", 5000),
-      tool("t4", "Grep TODO", 6000, "t3"),
+      tool("t4", "TODO in /work/app/src", 6000, "t3", "Grep", "tool"),
       [
         {
           type: "note",
@@ -83,10 +91,10 @@ describe("renderProgressHtml", () => {
       [
         "⚙️ Working · 2 min 5 s · 4 steps",
         "",
-        "✓ Read src/<app>.ts",
-        "✗ npm test — exit code 1 ⏎ FAIL app.test.ts",
-        "▸ npm run build (2 min)",
-        "  ▸ Grep TODO (1 min 59 s)",
+        "✓ 📖 Read src/<app>.ts",
+        "✗ $ Bash npm test — exit code 1 ⏎ FAIL app.test.ts",
+        "▸ $ Bash npm run build (2 min)",
+        "  ▸ 🔎 Grep TODO in src (1 min 59 s)",
         "",
         "⏳ Rate limited (5-hour limit reached) (resumes at 14:30, in 27 min 55 s)",
         "",
@@ -107,7 +115,7 @@ describe("renderProgressHtml", () => {
       ],
     ]);
     const lines = text(renderProgressHtml(state, { nowMs: T0 + 59_999 })).split("\n");
-    expect(lines).toContain("▸ sleep 30");
+    expect(lines).toContain("▸ $ Bash sleep 30");
     expect(lines[0]).toBe("⏸ Waiting for you · 1 min · 1 step");
     expect(lines).toContain("⏸ Waiting for your answer below");
   });
@@ -116,7 +124,40 @@ describe("renderProgressHtml", () => {
     const events: [TelecodeEvent, number][] = [tool("long", "npm run e2e", 0)];
     for (let i = 0; i < 10; i++) events.push(tool(`t${i}`, `step ${i}`, i + 1), finished(`t${i}`, true, i + 1));
     const lines = text(renderProgressHtml(stateAfter(events), { nowMs: T0 + 20, maxToolLines: 3 })).split("\n");
-    expect(lines.filter((l) => /^[▸✓]/.test(l))).toEqual(["▸ npm run e2e", "✓ step 8", "✓ step 9"]);
+    expect(lines.filter((l) => /^[▸✓]/.test(l))).toEqual([
+      "▸ $ Bash npm run e2e",
+      "✓ $ Bash step 8",
+      "✓ $ Bash step 9",
+    ]);
+  });
+
+  it("shows Claude's latest words between tool calls, cut to the last sentences that fit", () => {
+    const narration = `${"Background sentence that is long enough to matter. ".repeat(8)}Now I **edit** \`src/app.ts\` to fix the bug.`;
+    const state = stateAfter([
+      tool("t1", "npm test", 0),
+      [{ type: "text", text: `First para.\n\n${narration}`, parentToolUseId: null }, 500],
+      [{ type: "text", text: "A subagent talking to itself.", parentToolUseId: "t1" }, 600],
+    ]);
+    const lines = text(renderProgressHtml(state, { nowMs: T0 + 1000 })).split("\n");
+    const said = lines.find((l) => l.startsWith("💬"))!;
+    expect(said).toMatch(/^💬 … .*Now I edit src\/app\.ts to fix the bug\.$/);
+    expect(said.length).toBeLessThanOrEqual(300);
+    expect(renderProgressHtml(state, { nowMs: T0 + 1000 })).toContain("<b>edit</b> <code>src/app.ts</code>");
+  });
+
+  it("says '1 in background' only for a task that runs in the background", () => {
+    const foreground = stateAfter([
+      tool("t1", "sleep 5", 0),
+      [{ type: "task_changed", taskId: "b1", phase: "started", taskType: "local_bash", backgrounded: false }, 3000],
+    ]);
+    expect(text(renderProgressHtml(foreground, { nowMs: T0 + 4000 })).split("\n")[0]).toBe("⚙️ Working · 4 s · 1 step");
+    const background = stateAfter([
+      tool("t1", "npm run watch", 0),
+      [{ type: "task_changed", taskId: "b1", phase: "started", taskType: "local_bash", backgrounded: true }, 100],
+    ]);
+    expect(text(renderProgressHtml(background, { nowMs: T0 + 4000 })).split("\n")[0]).toBe(
+      "⚙️ Working · 4 s · 1 step · 1 in background",
+    );
   });
 
   it("is valid Telegram HTML within the limit for any run, at any time", () => {
@@ -161,18 +202,52 @@ describe("the end of a run", () => {
     expect(text(renderProgressSummaryHtml(done, T0 + 999_999))).toBe("✅ Done · 2 min 5 s · 1 step · $0.0421");
   });
 
+  it("keeps failed and denied steps in the summary, without the CLI's wrappers, paths relative", () => {
+    const state = stateAfter([
+      [
+        { type: "session_started", sessionId: "s", model: "m", cwd: "/work/app", permissionMode: "default", tools: [] },
+        0,
+      ],
+      tool("t1", "/work/app/src/a.ts", 100, null, "Read", "tool"),
+      finished("t1", false, 200, "<tool_use_error>File does not exist: /work/app/src/a.ts</tool_use_error>", "Read"),
+      tool("t2", "rm -rf build", 300),
+      finished("t2", false, 400, "The user doesn't want to proceed with this tool use."),
+      tool("t3", "ls", 500),
+      finished("t3", true, 600, "a b"),
+      [
+        {
+          type: "run_completed",
+          runId: "r",
+          ok: true,
+          answer: "",
+          interrupted: false,
+          cancelled: false,
+          costUsd: 0.01,
+          durationMs: 700,
+        },
+        700,
+      ],
+    ]);
+    expect(text(renderProgressSummaryHtml(state, T0 + 5000)).split("\n")).toEqual([
+      "✅ Done · 700 ms · 3 steps · $0.0100",
+      "",
+      "✗ 📖 Read src/a.ts — File does not exist: src/a.ts",
+      "✗ $ Bash rm -rf build — The user doesn't want to proceed with this tool use.",
+    ]);
+  });
+
   it("ends the final answer with cost, turns, duration and the session to reply to", () => {
-    const parts = renderFinalAnswerParts("**Fixed** the bug.", answerFooterOf(done));
-    expect(parts).toHaveLength(1);
-    expect(text(parts[0]!)).toBe(
+    const { parts } = renderFinalAnswer("**Fixed** the bug.", answerFooterOf(done));
+    expect(parts).toEqual([{ html: expect.any(String), silent: false }]);
+    expect(text(parts[0]!.html)).toBe(
       "Fixed the bug.\n\n$0.0421 · 1 turn · 2 min 5 s · session 0a1b2c3d — reply to continue",
     );
 
-    const long = renderFinalAnswerParts("word ".repeat(2000), answerFooterOf(done));
+    const long = renderFinalAnswer("word ".repeat(2000), answerFooterOf(done)).parts;
     expect(long.length).toBeGreaterThan(2);
-    for (const part of long) expect(validateTelegramHtml(part)).toBeUndefined();
-    expect(long.at(-1)).toMatch(/reply to continue<\/i>$/);
-    expect(text(renderFinalAnswerParts("", answerFooterOf(done))[0]!)).toMatch(/^\(no text in the answer\)/);
+    for (const part of long) expect(validateTelegramHtml(part.html)).toBeUndefined();
+    expect(long.at(-1)!.html).toMatch(/reply to continue<\/i>$/);
+    expect(text(renderFinalAnswer("", answerFooterOf(done)).parts[0]!.html)).toMatch(/^\(no text in the answer\)/);
   });
 
   it("words an error as what happened, what to do, and the incident id", () => {

@@ -18,7 +18,7 @@ import type { Logger } from "../../log/index.js";
 import {
   answerFooterOf,
   escapeTelegramHtml as esc,
-  renderFinalAnswerParts,
+  renderFinalAnswer,
   renderProgressHtml,
   renderProgressSummaryHtml,
   renderRunErrorHtml,
@@ -281,12 +281,18 @@ export class RunView implements RunObserver {
   }
 
   #sendAnswer(event: RunCompleted): void {
-    const parts = renderFinalAnswerParts(event.answer, answerFooterOf(this.#state));
+    const { parts, fallback } = renderFinalAnswer(event.answer, answerFooterOf(this.#state));
+    if (fallback !== undefined)
+      this.#d.logger.event(
+        "telegram.answer_as_plain_text",
+        { chatId: this.chatId, runId: event.runId, ...fallback },
+        "warn",
+      );
     const session = event.sessionId ?? this.#state.sessionId;
-    parts.forEach((html, index) => {
+    parts.forEach(({ html, silent }, index) => {
       // In a busy chat (a group, or after a queue) the answer quotes the message it answers.
       const quote = index === 0 && (this.#queued || this.chatId < 0);
-      const options = { mustDeliver: true, ...(quote ? this.#replyToPrompt() : {}) };
+      const options = { mustDeliver: true, silent, ...(quote ? this.#replyToPrompt() : {}) };
       void this.#d.outbox.send(this.chatId, { html }, options).then((delivery) => {
         if (delivery.ok && session !== undefined)
           this.#d.book.rememberAnswer(this.chatId, delivery.messageId, {

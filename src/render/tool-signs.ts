@@ -1,0 +1,45 @@
+// How a tool call is named on screen, the same in Telegram and the terminal: a sign, the
+// tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep TODO").
+import { relativeToCwd, type ToolKind } from "../domain/index.js";
+
+const TOOL_SIGNS: Readonly<Record<string, string>> = {
+  Bash: "$",
+  BashOutput: "$",
+  KillShell: "$",
+  Edit: "✎",
+  MultiEdit: "✎",
+  Write: "✎",
+  NotebookEdit: "✎",
+  Read: "📖",
+  Grep: "🔎",
+  Glob: "🔎",
+  WebSearch: "🌐",
+  WebFetch: "🌐",
+  TodoWrite: "☑",
+  Task: "🤖",
+  Agent: "🤖",
+  ExitPlanMode: "📋",
+  AskUserQuestion: "❓",
+  Skill: "✨",
+};
+
+const KIND_SIGNS: Readonly<Record<ToolKind, string>> = {
+  command: "$",
+  file_change: "✎",
+  tool: "🔧",
+  web: "🌐",
+  note: "☑",
+  subagent: "🤖",
+};
+
+export function toolSign(name: string, kind: ToolKind): string {
+  return TOOL_SIGNS[name] ?? KIND_SIGNS[kind];
+}
+
+/** "✎ Write src/app.ts": the sign, the name, and the title with paths under `cwd` made relative. */
+export function toolLabel(name: string, kind: ToolKind, title: string, cwd?: string): string {
+  const shown = relativeToCwd(title, cwd);
+  return shown === name || shown === ""
+    ? `${toolSign(name, kind)} ${name}`
+    : `${toolSign(name, kind)} ${name} ${shown}`;
+}

@@ -1,0 +1,49 @@
+// The terminal's lines for tool calls: the same sign and name as the Telegram progress
+// message, paths relative to the project, and no CLI wrappers around a result.
+
+import { describe, expect, it } from "vitest";
+import type { TelecodeEvent } from "../../src/domain/index.js";
+import { renderTerminalLine } from "../../src/render/index.js";
+
+const finished = (name: string, title: string, ok: boolean, detail: string): TelecodeEvent => ({
+  type: "tool_finished",
+  toolUseId: "t",
+  name,
+  kind: name === "Bash" ? "command" : name === "Write" ? "file_change" : "tool",
+  title,
+  ok,
+  detail,
+  parentToolUseId: null,
+});
+
+describe("renderTerminalLine", () => {
+  it("names each tool with its sign, paths relative to the project", () => {
+    const cwd = "/home/me/app";
+    const started: TelecodeEvent = {
+      type: "tool_started",
+      toolUseId: "t",
+      name: "Grep",
+      kind: "tool",
+      title: "TODO in /home/me/app/src",
+      input: {},
+      parentToolUseId: null,
+    };
+    expect(renderTerminalLine(started, { cwd })).toBe("▸ 🔎 Grep TODO in src");
+    expect(renderTerminalLine(finished("Write", "/home/me/app/a.ts", true, "File created"), { cwd })).toBe(
+      "✓ ✎ Write a.ts — File created",
+    );
+    expect(renderTerminalLine(finished("Read", "/home/me/app/b.ts", true, "1 line"), { cwd })).toBe(
+      "✓ 📖 Read b.ts — 1 line",
+    );
+  });
+
+  it("never shows the CLI's <tool_use_error> or <persisted-output> wrappers", () => {
+    expect(
+      renderTerminalLine(finished("Bash", "cron", false, "<tool_use_error>Error: No such tool</tool_use_error>")),
+    ).toBe("✗ $ Bash cron — Error: No such tool");
+    const persisted = "<persisted-output>\nOutput too large (1.9MB). Full output saved to: /t/x.txt\n\nPreview:\n00001";
+    expect(renderTerminalLine(finished("Bash", "seq", true, persisted))).toBe(
+      "✓ $ Bash seq — Output too large (1.9MB). Full output saved to: /t/x.txt",
+    );
+  });
+});
