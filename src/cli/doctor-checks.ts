@@ -9,8 +9,10 @@ import {
   locateConfigFile,
   resolveDataDir,
   type Config,
+  type ConfigWarning,
   type Env,
 } from "../config/index.js";
+import { PROVIDER_SWITCH } from "../claude/index.js";
 import { openStore } from "../store/index.js";
 import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
 
@@ -29,6 +31,21 @@ const warn = (label: string, detail: string, fix?: string): CheckResult => ({
 });
 const fail = (label: string, detail: string, fix: string): CheckResult => ({ status: "fail", label, detail, fix });
 
+function warningCheck(warning: ConfigWarning, file: string): CheckResult {
+  switch (warning.code) {
+    case "config.readable_by_others":
+      return fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${file}`);
+    case "claude.skip_permissions":
+      return warn(
+        "approvals",
+        "claude.dangerously_skip_permissions is on: every tool runs without asking",
+        "set it to false unless this machine is a disposable sandbox",
+      );
+    case "claude.unsafe_args":
+      return warn("approvals", warning.message, "remove claude.dangerously_allow_unsafe_args unless you mean it");
+  }
+}
+
 function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: Config | null } {
   try {
     const { config, warnings } = loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
@@ -37,20 +54,7 @@ function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: 
       return { results: [fail("config", `no config file at ${expected}`, "run `telecode init`")], config };
     }
     const results = [ok("config", config.file)];
-    for (const warning of warnings) {
-      if (warning.code === "config.readable_by_others")
-        results.push(
-          fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${config.file}`),
-        );
-      else
-        results.push(
-          warn(
-            "approvals",
-            "claude.dangerously_skip_permissions is on: every tool runs without asking",
-            "set it to false unless this machine is a disposable sandbox",
-          ),
-        );
-    }
+    for (const warning of warnings) results.push(warningCheck(warning, config.file));
     return { results, config };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -141,8 +145,19 @@ async function checkClaude(config: Config | null, options: DoctorOptions): Promi
     env: options.env,
     homeDir: homeDirOf(options.env),
     useApiBilling: config?.claude.useApiBilling ?? false,
+    provider: config?.claude.provider ?? "anthropic",
     platform: options.platform,
   });
+  const provider = config?.claude.provider ?? "anthropic";
+  for (const [which, name] of Object.entries(PROVIDER_SWITCH))
+    if ((options.env[name] ?? "") !== "" && which !== provider)
+      results.push(
+        warn(
+          "Claude provider",
+          `${name} is set, but Telecode does not pass it: claude.provider is "${provider}"`,
+          `set claude.provider = "${which}" to use it`,
+        ),
+      );
   if (login.status === "ok") results.push(ok("Claude login", login.how));
   else if (login.status === "unknown") results.push(warn("Claude login", login.description, login.fix));
   else results.push(fail("Claude login", login.description, login.fix));

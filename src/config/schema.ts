@@ -1,7 +1,7 @@
 // The config file's schema (DESIGN.md §9 plus the limits Telecode added), in the file's own
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
-import { validateExtraArgs } from "../claude/index.js";
+import { AUTH_ENV_KEYS, unsafeArgNameProblem, type ClaudeProvider } from "../claude/index.js";
 import type { PermissionMode } from "../domain/index.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
@@ -17,15 +17,18 @@ export const CONFIG_PERMISSION_MODES = [
 ] as const satisfies readonly PermissionMode[];
 
 export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+
+export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const satisfies readonly ClaudeProvider[];
 export type Effort = (typeof EFFORTS)[number];
 
 /** The shape @BotFather hands out; also the pattern the log redacts. */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
 
+export const TOKEN_EXPECTED = 'must look like "123456789:AA…" (the token @BotFather gave you)';
 export const USER_IDS_EXPECTED = "must be a non-empty list of numeric user ids";
 const BOOL = "must be true or false";
 const STRING = "must be a string";
-const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
+export const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const quoted = (values: readonly string[]): string => values.map((v) => JSON.stringify(v)).join(", ");
@@ -37,9 +40,16 @@ function tableError(name: string) {
   };
 }
 
-function wholeNumber(unit: string) {
+/**
+ * A duration key: a whole number of `unit`, 0 or more, at most `max`. Every maximum keeps the
+ * longest timer Telecode derives from it (×3 for stall notes) under Node's 2^31 ms limit.
+ */
+function duration(unit: "minutes" | "seconds", max: number, maxInWords: string) {
   const error = `must be a whole number of ${unit} (0 or more)`;
-  return z.int({ error }).min(0, { error });
+  return z
+    .int({ error })
+    .min(0, { error })
+    .max(max, { error: `must be at most ${max} ${unit} (${maxInWords})` });
 }
 
 function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
@@ -64,9 +74,7 @@ const telegramSchema = z
     {
       bot_token: z
         .string({ error: STRING })
-        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), {
-          error: 'must look like "123456789:AA…" (the token @BotFather gave you)',
-        })
+        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), { error: TOKEN_EXPECTED })
         .default(""),
       allowed_user_ids: z.custom<number[]>(isUserIdList, { error: USER_IDS_EXPECTED }).default([]),
       api_root: z
@@ -99,22 +107,33 @@ const claudeSchema = z
         .enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` })
         .default(""),
       allowed_tools: stringList(STRING),
-      extra_args: stringList(STRING).superRefine((args, ctx) => {
-        // The engine owns the list of flags it manages; its sentences already name the key.
-        for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: problem });
-      }),
+      // Checked against dangerously_allow_unsafe_args in config-checks.ts.
+      extra_args: stringList(STRING),
+      dangerously_allow_unsafe_args: stringList(
+        STRING,
+        z.string({ error: STRING }).refine((name) => unsafeArgNameProblem(name) === undefined, {
+          error: (iss) => unsafeArgNameProblem(String(iss.input)),
+        }),
+      ),
+      provider: z.enum(PROVIDERS, { error: `must be one of ${quoted(PROVIDERS)}` }).default("anthropic"),
       use_api_billing: z.boolean({ error: BOOL }).default(false),
       dangerously_skip_permissions: z.boolean({ error: BOOL }).default(false),
       env_allow: stringList(
         STRING,
-        z.string({ error: STRING }).regex(ENV_NAME, { error: "must be an environment variable name" }),
+        z
+          .string({ error: STRING })
+          .regex(ENV_NAME, { error: "must be an environment variable name" })
+          .refine((name) => !Object.hasOwn(AUTH_ENV_KEYS, name), {
+            error: (iss) =>
+              `names ${String(iss.input)}, which decides how Claude logs in; set ${AUTH_ENV_KEYS[String(iss.input)]} instead`,
+          }),
       ),
     },
     tableError("claude"),
   )
   .prefault({});
 
-const projectSchema = z.strictObject(
+export const projectSchema = z.strictObject(
   {
     path: z.string({ error: 'must be a directory path such as "~/code/app"' }).min(1, { error: "must not be empty" }),
     default: z.boolean({ error: BOOL }).default(false),
@@ -137,14 +156,15 @@ const projectsSchema = z
 const limitsSchema = z
   .strictObject(
     {
-      idle_session_minutes: wholeNumber("minutes").default(30),
-      stall_note_minutes: wholeNumber("minutes").default(10),
-      hard_silence_minutes: wholeNumber("minutes").default(120),
-      approval_timeout_minutes: wholeNumber("minutes").default(0),
-      drain_seconds: wholeNumber("seconds").default(60),
-      offline_max_age_minutes: wholeNumber("minutes").default(60),
+      idle_session_minutes: duration("minutes", 10_080, "a week").default(30),
+      stall_note_minutes: duration("minutes", 1_440, "a day").default(10),
+      hard_silence_minutes: duration("minutes", 10_080, "a week").default(120),
+      approval_timeout_minutes: duration("minutes", 10_080, "a week").default(0),
+      drain_seconds: duration("seconds", 3_600, "an hour").default(60),
+      // Telegram keeps undelivered updates for 24 hours: an older message never arrives.
+      offline_max_age_minutes: duration("minutes", 1_440, "a day").default(60),
       plan_rearm: z.boolean({ error: BOOL }).default(true),
-      rearm_ceiling_minutes: wholeNumber("minutes").default(30),
+      rearm_ceiling_minutes: duration("minutes", 1_440, "a day").default(30),
     },
     tableError("limits"),
   )
@@ -161,6 +181,14 @@ export const fileSchema = z.strictObject({
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
+
+/** Each table's keys with their schemas, for checks that read one key of a table with problems. */
+export const TABLE_FIELDS = {
+  telegram: telegramSchema.unwrap().shape,
+  claude: claudeSchema.unwrap().shape,
+  limits: limitsSchema.unwrap().shape,
+  state: stateSchema.unwrap().shape,
+};
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
