@@ -1,7 +1,5 @@
 // The checks behind `telecode doctor`, as data: each is ✓, ! (worth knowing) or ✗ (must be
 // fixed, with how). Runs what it can even when the config does not load.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   ConfigError,
   homeDirOf,
@@ -13,7 +11,8 @@ import {
   type Env,
 } from "../config/index.js";
 import { PROVIDER_SWITCH } from "../claude/index.js";
-import { openStore } from "../store/index.js";
+import { instanceState, openStore } from "../store/index.js";
+import { dataDirProblem } from "./data-dir.js";
 import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
 
 export type CheckStatus = "ok" | "warn" | "fail";
@@ -165,22 +164,18 @@ async function checkClaude(config: Config | null, options: DoctorOptions): Promi
 }
 
 function checkState(dir: string): CheckResult[] {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const probe = join(dir, `.doctor-${process.pid}`);
-    writeFileSync(probe, "");
-    rmSync(probe);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    return [
-      fail(
-        "data directory",
-        `${dir} is not writable (${code})`,
-        "fix its permissions, or set state.dir / TELECODE_DATA_DIR",
-      ),
-    ];
-  }
-  const results = [ok("data directory", dir)];
+  const problem = dataDirProblem(dir);
+  if (problem !== undefined) return [fail("data directory", problem.detail, problem.fix)];
+  const instance = instanceState(dir);
+  const results = [
+    ok("data directory", dir),
+    ok(
+      "instance",
+      instance.running
+        ? `Telecode is running on this data directory${instance.pid === null ? "" : ` (pid ${instance.pid})`}`
+        : "no Telecode is running on this data directory",
+    ),
+  ];
   try {
     const store = openStore(dir);
     try {
