@@ -2,7 +2,14 @@
 // unsafe flags only when explicitly allowed, managed flags never, in every spelling.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildArgs, SAFE_EXTRA_ARGS, unsafeArgNameProblem, validateExtraArgs } from "../../src/claude/index.js";
+import { readFileSync } from "node:fs";
+import {
+  buildArgs,
+  SAFE_EXTRA_ARGS,
+  UNSAFE_EXTRA_ARGS,
+  unsafeArgNameProblem,
+  validateExtraArgs,
+} from "../../src/claude/index.js";
 
 describe("validateExtraArgs", () => {
   it.each([
@@ -78,6 +85,11 @@ describe("validateExtraArgs", () => {
     expect(validateExtraArgs(["--verbose", "mcp"])[0]).toContain('"mcp" is not a flag');
     expect(validateExtraArgs(["--name"])[0]).toContain("needs a value");
     expect(validateExtraArgs(["--verbose=yes"])[0]).toContain("takes none");
+  });
+
+  it("is documented flag by flag in docs/configuration.md", () => {
+    const doc = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+    for (const flag of [...SAFE_EXTRA_ARGS, ...Object.keys(UNSAFE_EXTRA_ARGS)]) expect(doc).toContain(`\`${flag}`);
   });
 
   it("names only the flags it can allow in claude.dangerously_allow_unsafe_args", () => {
