@@ -155,7 +155,9 @@ function warningsFor(config: Config): ConfigWarning[] {
   }
   const unsafe = config.claude.dangerouslyAllowUnsafeArgs;
   if (unsafe.length > 0) {
-    const reasons = unsafe.map((flag) => `${flag}: ${UNSAFE_EXTRA_ARGS[flag] ?? "it is not on the safe list"}`);
+    const reasons = Object.entries(UNSAFE_EXTRA_ARGS)
+      .filter(([flag]) => unsafe.includes(flag))
+      .map(([flag, why]) => `${flag}: ${why}`);
     warnings.push({
       code: "claude.unsafe_args",
       message: `claude.dangerously_allow_unsafe_args lets ${unsafe.join(", ")} reach Claude Code (${reasons.join("; ")}), so approvals can be bypassed. Remove it unless you mean it.`,

@@ -17,9 +17,10 @@ export const CONFIG_PERMISSION_MODES = [
 ] as const satisfies readonly PermissionMode[];
 
 export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
-
-export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const satisfies readonly ClaudeProvider[];
 export type Effort = (typeof EFFORTS)[number];
+
+/** Where Claude's model calls go; decides which credentials reach the CLI (src/claude/env.ts). */
+export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const satisfies readonly ClaudeProvider[];
 
 /** The shape @BotFather hands out; also the pattern the log redacts. */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;

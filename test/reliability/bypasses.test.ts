@@ -18,16 +18,7 @@ describe("claude.extra_args cannot bypass approvals", () => {
   it("refuses --settings at load: run, serve and doctor say why, and no CLI is started", async () => {
     const world = await newWorld([touch, reply.text("Done.")]);
     await world.writeConfig({ claude: ["use_api_billing = true", ALLOW_BASH] });
-    const run = await world.telecode([
-      "run",
-      "--cwd",
-      world.ws.cwd,
-      "--config",
-      world.configPath,
-      "--approve",
-      "none",
-      "Create the file",
-    ]);
+    const run = await world.run(["--approve", "none", "Create the file"]);
     expect(run.code).toBe(2);
     expect(run.err).toContain('claude.extra_args: "--settings" is refused because its permission rules and hooks');
     expect(run.err).toContain("claude.dangerously_allow_unsafe_args");
@@ -45,16 +36,7 @@ describe("claude.extra_args cannot bypass approvals", () => {
     await world.writeConfig({
       claude: ["use_api_billing = true", ALLOW_BASH, 'dangerously_allow_unsafe_args = ["--settings"]'],
     });
-    const run = await world.telecode([
-      "run",
-      "--cwd",
-      world.ws.cwd,
-      "--config",
-      world.configPath,
-      "--approve",
-      "none",
-      "Create the file",
-    ]);
+    const run = await world.run(["--approve", "none", "Create the file"]);
     expect(run.code).toBe(0);
     expect(run.err).toContain("⚠ claude.dangerously_allow_unsafe_args lets --settings reach Claude Code");
     // The settings allowed Bash although nobody could approve it: the bypass the person asked for.
@@ -107,8 +89,7 @@ describe.skipIf(process.platform !== "linux")("credentials reaching the CLI", ()
       ANTHROPIC_AUTH_TOKEN: "gateway-token-value",
       CLAUDE_CODE_OAUTH_TOKEN: "oauth-token-value",
     };
-    const args = ["run", "--cwd", world.ws.cwd, "--config", world.configPath, "--approve", "all", "Show env"];
-    expect((await world.telecode(args, env)).code).toBe(0);
+    expect((await world.run(["--approve", "all", "Show env"], env)).code).toBe(0);
     const [first, second] = world.api.requests();
     // The model calls used the subscription's token: nothing billed the API.
     expect(first?.headers["authorization"]).toBe("Bearer oauth-token-value");
@@ -126,8 +107,7 @@ describe.skipIf(process.platform !== "linux")("credentials reaching the CLI", ()
     const world = await newWorld([reply.bash(PRINT_CLI_ENV, "Show the environment"), reply.text("Shown.")]);
     await world.writeConfig();
     const env = { ...world.ws.env, ...secrets, CLAUDE_CODE_OAUTH_TOKEN: "oauth-token-value" };
-    const args = ["run", "--cwd", world.ws.cwd, "--config", world.configPath, "--approve", "all", "Show env"];
-    expect((await world.telecode(args, env)).code).toBe(0);
+    expect((await world.run(["--approve", "all", "Show env"], env)).code).toBe(0);
     const [first, second] = world.api.requests();
     expect(first?.headers["x-api-key"]).toBe("test-key");
     const cli = cliEnvironment(second?.toolResults[0]?.text ?? "");

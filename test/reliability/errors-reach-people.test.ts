@@ -16,18 +16,7 @@ describe("resuming a session the CLI does not have", () => {
   it("telecode run --resume shows the CLI's reason", async () => {
     const world = await newWorld();
     await world.writeConfig();
-    const run = await world.telecode([
-      "run",
-      "--cwd",
-      world.ws.cwd,
-      "--config",
-      world.configPath,
-      "--resume",
-      UNKNOWN_SESSION,
-      "--approve",
-      "none",
-      "Carry on",
-    ]);
+    const run = await world.run(["--resume", UNKNOWN_SESSION, "--approve", "none", "Carry on"]);
     expect(run.code).toBe(1);
     expect(run.err).toContain(`error: No conversation found with session ID: ${UNKNOWN_SESSION}`);
     expect(world.api.requests()).toEqual([]);
@@ -76,16 +65,7 @@ describe("config problems", () => {
   it("a duration past Node's timer limit is refused with its key and maximum, before any run", async () => {
     const world = await newWorld([reply.bash("touch x", "Make a file"), reply.text("Done.")]);
     await world.writeConfig({ extra: ["[limits]", "approval_timeout_minutes = 40000"] });
-    const run = await world.telecode([
-      "run",
-      "--cwd",
-      world.ws.cwd,
-      "--config",
-      world.configPath,
-      "--approve",
-      "none",
-      "Make a file",
-    ]);
+    const run = await world.run(["--approve", "none", "Make a file"]);
     expect(run.code).toBe(2);
     expect(run.err).toContain("config.toml: limits.approval_timeout_minutes must be at most 10080 minutes (a week)");
     expect(world.api.requests()).toEqual([]);

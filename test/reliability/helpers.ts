@@ -23,6 +23,8 @@ export type World = {
   writeConfig(options?: { claude?: readonly string[]; extra?: readonly string[] }): Promise<void>;
   /** Runs `telecode ARGS` in this process with `env` (default: the workspace's). */
   telecode(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }>;
+  /** Runs `telecode run --cwd PROJECT --config FILE ARGS` in this process. */
+  run(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }>;
   /** Runs `telecode ARGS` as its own process. */
   spawnTelecode(args: readonly string[], env?: NodeJS.ProcessEnv): TelecodeProcess;
 };
@@ -91,6 +93,9 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
         const io = capturedIo(env);
         const code = await main([...args], io);
         return { code, out: io.out(), err: io.err() };
+      },
+      run(args, env) {
+        return world.telecode(["run", "--cwd", ws.cwd, "--config", configPath, ...args], env);
       },
       spawnTelecode(args, env = ws.env) {
         const child = spawn(process.execPath, ["--import", tsRegister, serveChild, ...args], {

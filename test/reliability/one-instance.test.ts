@@ -33,16 +33,7 @@ describe("one Telecode per data directory", () => {
     expect(doctor.out).toMatch(new RegExp(`✓ instance +Telecode is running on this data directory \\(pid ${pid}\\)`));
 
     // `telecode run` does not poll Telegram and keeps nothing in the data directory: no lock needed.
-    const run = await world.telecode([
-      "run",
-      "--cwd",
-      world.ws.cwd,
-      "--config",
-      world.configPath,
-      "--approve",
-      "none",
-      "Say something",
-    ]);
+    const run = await world.run(["--approve", "none", "Say something"]);
     expect(run.code).toBe(0);
     expect(run.out).toBe("Answered while the bridge runs.\n");
 
