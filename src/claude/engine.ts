@@ -1,9 +1,9 @@
 // The Claude Code engine: opens sessions, each its own object with its own process, ids and
 // pending requests (nothing shared but the per-binary capability cache).
-import { validateExtraArgs } from "./args.js";
 import { createCliProbe } from "./cli-probe.js";
 import { createSystemClock, type Clock } from "./clock.js";
 import { ClaudeError } from "./errors.js";
+import { validateExtraArgs } from "./extra-args.js";
 import { createSilentLogger, type Logger } from "./logger.js";
 import { Session } from "./session.js";
 import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "./spec.js";
@@ -26,9 +26,9 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     logger: options.logger ?? createSilentLogger(),
   };
   return {
-    /** Opens a session (no process yet: it starts with the first run). Throws `claude.extra_args` for managed flags. */
+    /** Opens a session (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */
     openSession(spec: SessionSpec, controller: SessionController): ClaudeSession {
-      const problems = validateExtraArgs(spec.extraArgs ?? []);
+      const problems = validateExtraArgs(spec.extraArgs ?? [], spec.allowUnsafeArgs);
       if (problems.length > 0) {
         throw new ClaudeError("claude.extra_args", problems.join(" "), { details: { problems } });
       }

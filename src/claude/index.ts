@@ -15,10 +15,11 @@ export type {
   Effort,
   HookMatchers,
 } from "./spec.js";
-export { validateExtraArgs, buildArgs } from "./args.js";
+export { buildArgs } from "./args.js";
+export { SAFE_EXTRA_ARGS, UNSAFE_EXTRA_ARGS, unsafeArgNameProblem, validateExtraArgs } from "./extra-args.js";
 export type { ArgsContext } from "./args.js";
-export { buildChildEnv } from "./env.js";
-export type { ChildEnvOptions } from "./env.js";
+export { AUTH_ENV_KEYS, buildChildEnv, PROVIDER_SWITCH } from "./env.js";
+export type { ChildEnvOptions, ClaudeProvider } from "./env.js";
 export { ClaudeError, isClaudeError } from "./errors.js";
 export type { ClaudeErrorCode, ClaudeErrorDetails } from "./errors.js";
 export { createSystemClock } from "./clock.js";

@@ -243,6 +243,7 @@ export class Session implements ClaudeSession {
     const env = buildChildEnv(this.#deps.baseEnv, {
       envAllow: spec.envAllow,
       useApiBilling: spec.useApiBilling,
+      provider: spec.provider,
       disableCron: spec.disableCron,
     });
     const info = await this.#deps.probe.probe(this.#deps.command, env);

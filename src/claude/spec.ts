@@ -2,6 +2,7 @@
 // and the session handle. Types only; the behaviour lives in session.ts.
 import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/events.js";
 import type { PermissionAnswer } from "../wire/index.js";
+import type { ClaudeProvider } from "./env.js";
 
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
 
@@ -25,11 +26,15 @@ export type SessionSpec = {
   allowedTools?: readonly string[];
   /** From config; checked with `validateExtraArgs`, placed after the I/O flags. */
   extraArgs?: readonly string[];
+  /** Flags of `extraArgs` that claude.dangerously_allow_unsafe_args lets through. */
+  allowUnsafeArgs?: readonly string[];
   includePartialMessages?: boolean;
   /** Extra environment variable names passed through to the CLI. */
   envAllow?: readonly string[];
   /** Pass ANTHROPIC_API_KEY (bills the API instead of the user's subscription). */
   useApiBilling?: boolean;
+  /** Where model calls go; decides which credentials reach the CLI. Default `anthropic`. */
+  provider?: ClaudeProvider;
   /** The one explicit approval bypass; warned about at every start. */
   dangerouslySkipPermissions?: boolean;
   /** Set CLAUDE_CODE_DISABLE_CRON=1 (a resumed session may hold a cron job we scheduled). */

@@ -105,6 +105,9 @@ function errorOf(result: WireResultMessage): string {
   const known = SUBTYPE_ERRORS[result.subtype];
   if (known !== undefined) return known;
   if (text !== "") return excerpt(text, ERROR_MAX_CHARS);
+  // The CLI's own reason, e.g. "No conversation found with session ID: …" for a bad --resume.
+  const reasons = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string" && e !== "") : [];
+  if (reasons.length > 0) return excerpt(reasons.join("; "), ERROR_MAX_CHARS);
   const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
   return `Claude Code ended the turn with an error: ${result.subtype}${why}.`;
 }

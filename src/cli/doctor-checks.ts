@@ -1,7 +1,5 @@
 // The checks behind `telecode doctor`, as data: each is ✓, ! (worth knowing) or ✗ (must be
 // fixed, with how). Runs what it can even when the config does not load.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import {
   ConfigError,
   homeDirOf,
@@ -9,9 +7,12 @@ import {
   locateConfigFile,
   resolveDataDir,
   type Config,
+  type ConfigWarning,
   type Env,
 } from "../config/index.js";
-import { openStore } from "../store/index.js";
+import { PROVIDER_SWITCH } from "../claude/index.js";
+import { instanceState, openStore } from "../store/index.js";
+import { dataDirProblem } from "./data-dir.js";
 import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { judgeClaudeVersion, testedRange } from "./doctor-version.js";
@@ -21,6 +22,21 @@ export type { CheckResult, CheckStatus } from "./doctor-result.js";
 
 export type DoctorOptions = { configPath?: string | undefined; env: Env; cwd: string; platform: NodeJS.Platform };
 
+function warningCheck(warning: ConfigWarning, file: string): CheckResult {
+  switch (warning.code) {
+    case "config.readable_by_others":
+      return fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${file}`);
+    case "claude.skip_permissions":
+      return warn(
+        "approvals",
+        "claude.dangerously_skip_permissions is on: every tool runs without asking",
+        "set it to false unless this machine is a disposable sandbox",
+      );
+    case "claude.unsafe_args":
+      return warn("approvals", warning.message, "remove claude.dangerously_allow_unsafe_args unless you mean it");
+  }
+}
+
 function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: Config | null } {
   try {
     const { config, warnings } = loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
@@ -29,20 +45,7 @@ function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: 
       return { results: [fail("config", `no config file at ${expected}`, "run `telecode init`")], config };
     }
     const results = [ok("config", config.file)];
-    for (const warning of warnings) {
-      if (warning.code === "config.readable_by_others")
-        results.push(
-          fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${config.file}`),
-        );
-      else
-        results.push(
-          warn(
-            "approvals",
-            "claude.dangerously_skip_permissions is on: every tool runs without asking",
-            "set it to false unless this machine is a disposable sandbox",
-          ),
-        );
-    }
+    for (const warning of warnings) results.push(warningCheck(warning, config.file));
     return { results, config };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -131,8 +134,19 @@ async function checkClaude(config: Config | null, options: DoctorOptions): Promi
     env: options.env,
     homeDir: homeDirOf(options.env),
     useApiBilling: config?.claude.useApiBilling ?? false,
+    provider: config?.claude.provider ?? "anthropic",
     platform: options.platform,
   });
+  const provider = config?.claude.provider ?? "anthropic";
+  for (const [which, name] of Object.entries(PROVIDER_SWITCH))
+    if ((options.env[name] ?? "") !== "" && which !== provider)
+      results.push(
+        warn(
+          "Claude provider",
+          `${name} is set, but Telecode does not pass it: claude.provider is "${provider}"`,
+          `set claude.provider = "${which}" to use it`,
+        ),
+      );
   if (login.status === "ok") results.push(ok("Claude login", login.how));
   else if (login.status === "unknown") results.push(warn("Claude login", login.description, login.fix));
   else results.push(fail("Claude login", login.description, login.fix));
@@ -140,22 +154,18 @@ async function checkClaude(config: Config | null, options: DoctorOptions): Promi
 }
 
 function checkState(dir: string): CheckResult[] {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const probe = join(dir, `.doctor-${process.pid}`);
-    writeFileSync(probe, "");
-    rmSync(probe);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    return [
-      fail(
-        "data directory",
-        `${dir} is not writable (${code})`,
-        "fix its permissions, or set state.dir / TELECODE_DATA_DIR",
-      ),
-    ];
-  }
-  const results = [ok("data directory", dir)];
+  const problem = dataDirProblem(dir);
+  if (problem !== undefined) return [fail("data directory", problem.detail, problem.fix)];
+  const instance = instanceState(dir);
+  const results = [
+    ok("data directory", dir),
+    ok(
+      "instance",
+      instance.running
+        ? `Telecode is running on this data directory${instance.pid === null ? "" : ` (pid ${instance.pid})`}`
+        : "no Telecode is running on this data directory",
+    ),
+  ];
   try {
     const store = openStore(dir);
     try {

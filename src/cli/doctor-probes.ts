@@ -3,6 +3,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { ClaudeProvider } from "../claude/index.js";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import { TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
@@ -183,32 +184,63 @@ export type LoginCheck =
   | { status: "unknown"; description: string; fix: string }
   | { status: "missing"; description: string; fix: string };
 
-/** Whether the CLI can reach a model: API billing with a key, a token, or a stored login. */
+/** Whether the CLI can reach a model with what Telecode passes it (src/claude/env.ts). */
 export function checkClaudeLogin(options: {
   env: Env;
   homeDir: string;
   useApiBilling: boolean;
+  provider: ClaudeProvider;
   platform: NodeJS.Platform;
 }): LoginCheck {
-  const { env } = options;
+  const { env, homeDir } = options;
   const has = (name: string): boolean => (env[name] ?? "") !== "";
+  const stored = (...parts: string[]): string | undefined => (existsSync(join(...parts)) ? join(...parts) : undefined);
+  if (options.provider === "bedrock") {
+    const named = ["AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_PROFILE"].find(has);
+    const file = stored(env["AWS_SHARED_CREDENTIALS_FILE"] ?? join(homeDir, ".aws", "credentials"));
+    if (named !== undefined || file !== undefined) return { status: "ok", how: `Bedrock (${named ?? file} is set)` };
+    return {
+      status: "unknown",
+      description: "Bedrock: no AWS credentials in the environment or ~/.aws (an instance role may still work)",
+      fix: "set AWS_PROFILE or AWS credentials in Telecode's environment, and AWS_REGION",
+    };
+  }
+  if (options.provider === "vertex") {
+    const gcloud = env["CLOUDSDK_CONFIG"] ?? join(homeDir, ".config", "gcloud");
+    const file = has("GOOGLE_APPLICATION_CREDENTIALS")
+      ? "GOOGLE_APPLICATION_CREDENTIALS"
+      : stored(gcloud, "application_default_credentials.json");
+    if (!has("ANTHROPIC_VERTEX_PROJECT_ID"))
+      return {
+        status: "missing",
+        description: "Vertex: ANTHROPIC_VERTEX_PROJECT_ID is not set",
+        fix: "set ANTHROPIC_VERTEX_PROJECT_ID and CLOUD_ML_REGION in Telecode's environment",
+      };
+    if (file !== undefined) return { status: "ok", how: `Vertex (${file})` };
+    return {
+      status: "unknown",
+      description: "Vertex: no Google credentials found (a metadata server may still work)",
+      fix: "run `gcloud auth application-default login`, or set GOOGLE_APPLICATION_CREDENTIALS",
+    };
+  }
   if (options.useApiBilling) {
-    return has("ANTHROPIC_API_KEY")
-      ? { status: "ok", how: "API billing (ANTHROPIC_API_KEY is set)" }
+    const key = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"].find(has);
+    return key !== undefined
+      ? { status: "ok", how: `API billing (${key} is set)` }
       : {
           status: "missing",
-          description: "claude.use_api_billing is on but ANTHROPIC_API_KEY is not set",
+          description: "claude.use_api_billing is on but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set",
           fix: "export ANTHROPIC_API_KEY for Telecode, or set claude.use_api_billing = false",
         };
   }
   if (has("CLAUDE_CODE_OAUTH_TOKEN")) return { status: "ok", how: "CLAUDE_CODE_OAUTH_TOKEN is set" };
-  if (has("ANTHROPIC_AUTH_TOKEN")) return { status: "ok", how: "ANTHROPIC_AUTH_TOKEN is set" };
-  const configDir = env["CLAUDE_CONFIG_DIR"] ?? join(options.homeDir, ".claude");
-  if (existsSync(join(configDir, ".credentials.json")))
-    return { status: "ok", how: `logged in (${join(configDir, ".credentials.json")})` };
-  const fix = has("ANTHROPIC_API_KEY")
-    ? "ANTHROPIC_API_KEY is set but not passed to the CLI: set claude.use_api_billing = true, or run `claude` and /login"
-    : "run `claude` once and log in with /login, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
+  const credentials = stored(env["CLAUDE_CONFIG_DIR"] ?? join(homeDir, ".claude"), ".credentials.json");
+  if (credentials !== undefined) return { status: "ok", how: `logged in (${credentials})` };
+  const unpassed = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"].find(has);
+  const fix =
+    unpassed !== undefined
+      ? `${unpassed} is set but not passed to the CLI: set claude.use_api_billing = true, or run \`claude\` and /login`
+      : "run `claude` once and log in with /login, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
   if (options.platform === "darwin")
     return { status: "unknown", description: "no stored login found (on macOS it may be in the keychain)", fix };
   return { status: "missing", description: "the Claude CLI is not logged in", fix };

@@ -189,6 +189,7 @@ export async function reportClaude(
     env: options.env,
     homeDir: options.homeDir,
     useApiBilling: false,
+    provider: "anthropic",
     platform: options.platform,
   });
   if (login.status === "ok") ui.success(`Claude login: ${login.how}`);

@@ -3,8 +3,15 @@
 // after a graceful stop) or /restart (stopped and started again in this process).
 import { parseArgs } from "node:util";
 import { createClaudeEngine, createSystemClock } from "../claude/index.js";
-import { ConfigError, loadConfig, requireTelegram, watchConfig, type Config } from "../config/index.js";
-import { createLogger, redactSecrets, type Logger } from "../log/index.js";
+import {
+  ConfigError,
+  loadConfig,
+  requireTelegram,
+  watchConfig,
+  type Config,
+  type LoadedConfig,
+} from "../config/index.js";
+import { redactSecrets, type Logger } from "../log/index.js";
 import { SessionManager } from "../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../sessions/decisions/index.js";
 import { openStore, type Store } from "../store/index.js";
@@ -18,6 +25,7 @@ import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
 import { storeSessionRecords } from "./compose/session-records.js";
 import { logClaudeVersion } from "./doctor-version.js";
 import type { CommandIo } from "./main.js";
+import { claimDataDir } from "./serve-claim.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
 
@@ -142,8 +150,12 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   }
   const loaded = load(values.config, io);
   if (loaded === undefined) return 1;
-  let current = loaded;
-  const logger = createLogger({ dataDir: current.state.dir, secrets: secretsOf(current, io) });
+  let current = loaded.config;
+  // One Telecode per data directory, and a clear message (not a stack trace) when it is unusable.
+  const claim = claimDataDir(current, io, secretsOf(current, io));
+  if (claim === undefined) return 1;
+  const { logger } = claim;
+  for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
   await logClaudeVersion({ command: current.claude.path, env: io.env, logger });
   const watcher =
     current.file === null
@@ -178,6 +190,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   try {
     for (;;) {
       const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
+      if (!claim.cover(current.state.dir)) return 1;
       let app: TelecodeApp;
       try {
         app = await startTelecode({
@@ -204,7 +217,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         return 1;
       }
       if (reason !== "restart") return 0;
-      current = load(values.config, io) ?? current;
+      current = load(values.config, io, logger)?.config ?? current;
       // A restart is when a new bot token takes effect; the log must redact it too.
       for (const secret of secretsOf(current, io)) logger.addSecret(secret);
       logger.event("serve.restarting", {});
@@ -213,7 +226,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     watcher?.close();
-    logger.close();
+    claim.release();
   }
 }
 
@@ -236,8 +249,8 @@ function isFirstRun(configPath: string | undefined, io: CommandIo): boolean {
   }
 }
 
-/** The config, checked for serving; undefined (after saying why) when it cannot serve. */
-function load(configPath: string | undefined, io: CommandIo): Config | undefined {
+/** The config, checked for serving; undefined (after saying why) when it cannot serve. Warnings are shown (and logged). */
+function load(configPath: string | undefined, io: CommandIo, logger?: Logger): LoadedConfig | undefined {
   try {
     const { config, warnings } = loadConfig({ configPath, env: io.env });
     if (config.file === null && config.telegram.botToken === null) {
@@ -247,9 +260,11 @@ function load(configPath: string | undefined, io: CommandIo): Config | undefined
       return undefined;
     }
     requireTelegram(config);
-    for (const warning of warnings)
+    for (const warning of warnings) {
       io.stderr.write(`telecode: warning: ${redactSecrets(warning.message, secretsOf(config, io))}\n`);
-    return config;
+      logger?.event("config.warning", { ...warning }, "warn");
+    }
+    return { config, warnings };
   } catch (error) {
     if (error instanceof ConfigError) {
       // A config error may quote a value from the file; a pasted token must not reach the terminal.

@@ -1,5 +1,6 @@
 // The validated, frozen configuration every other module receives (camelCase, defaults
 // applied, paths absolute, environment overrides resolved). Types only.
+import type { ClaudeProvider } from "../claude/index.js";
 import type { PermissionMode } from "../domain/index.js";
 import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
 import type { FilesConfig, VoiceConfig } from "./media-config.js";
@@ -34,7 +35,13 @@ export type ClaudeConfig = Readonly<{
   /** null: the CLI's default. */
   effort: Effort | null;
   allowedTools: readonly string[];
+  /** Checked at load: only safe flags, and the unsafe ones `dangerouslyAllowUnsafeArgs` names. */
   extraArgs: readonly string[];
+  /** Unsafe flags (settings, MCP, agents, …) the person let through; warned at every start. */
+  dangerouslyAllowUnsafeArgs: readonly string[];
+  /** Where model calls go; decides which credentials reach the CLI. */
+  provider: ClaudeProvider;
+  /** With the `anthropic` provider: ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN instead of the subscription login. */
   useApiBilling: boolean;
   dangerouslySkipPermissions: boolean;
   envAllow: readonly string[];
@@ -103,7 +110,7 @@ export type Config = Readonly<{
   schedules: readonly ConfigScheduleEntry[];
 }>;
 
-export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions";
+export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions" | "claude.unsafe_args";
 
 export type ConfigWarning = Readonly<{ code: ConfigWarningCode; message: string }>;
 

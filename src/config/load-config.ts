@@ -4,8 +4,11 @@ import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
+import { UNSAFE_EXTRA_ARGS } from "../claude/index.js";
+import { checkAcrossKeys, type Problem } from "./config-checks.js";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
+import { formatPath } from "./key-path.js";
 import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, type Env } from "./paths.js";
 import { buildFilesConfig, buildVoiceConfig } from "./media-config.js";
 import { ENTRY_TABLES, fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
@@ -20,22 +23,9 @@ export type LoadConfigOptions = {
   cwd?: string;
 };
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else {
-      const name = String(segment);
-      const safe = /^[A-Za-z0-9_-]+$/.test(name) ? name : JSON.stringify(name);
-      out += out === "" ? safe : `.${safe}`;
-    }
-  }
-  return out;
-}
-
 function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): string {
   const where = formatPath(tablePath);
-  const full = where === "" ? key : `${where}.${key}`;
+  const full = formatPath([...tablePath, key]);
   const entryTable = ENTRY_TABLES[String(tablePath[0])];
   const table = entryTable !== undefined && tablePath.length === 2 ? entryTable : where;
   let hint = closestKey(key, KNOWN_KEYS[table] ?? []);
@@ -82,7 +72,7 @@ function readText(path: string, mustExist: boolean): string | null {
   }
 }
 
-function parseToml(path: string, text: string): unknown {
+function parseToml(path: string, text: string): Record<string, unknown> {
   try {
     return parse(text);
   } catch (cause) {
@@ -97,37 +87,23 @@ function parseToml(path: string, text: string): unknown {
   }
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+/** The projects in file order; their directories were checked by checkAcrossKeys. */
+function buildProjects(file: FileConfig, baseDir: string, home: string): ProjectConfig[] {
+  return Object.entries(file.projects).map(([name, project]) =>
+    Object.freeze({ name, path: resolve(baseDir, expandHome(project.path, home)), isDefault: project.default }),
+  );
 }
 
-function buildProjects(file: FileConfig, baseDir: string, home: string, problems: string[]): ProjectConfig[] {
-  const projects: ProjectConfig[] = [];
-  for (const [name, project] of Object.entries(file.projects)) {
-    const path = resolve(baseDir, expandHome(project.path, home));
-    if (!isDirectory(path))
-      problems.push(`${formatPath(["projects", name, "path"])} must be an existing directory (${path} is not)`);
-    projects.push(Object.freeze({ name, path, isDefault: project.default }));
-  }
-  const marked = projects.filter((p) => p.isDefault);
-  if (marked.length > 1)
-    problems.push(`projects: only one project may have default = true (${marked.map((p) => p.name).join(", ")} do)`);
-  return projects;
-}
-
+/** Builds the frozen config; problems that span tables ([[webhooks]], [[schedules]] against projects) go to `problems`. */
 function buildConfig(
   file: FileConfig,
   filePath: string | null,
   options: LoadConfigOptions,
+  baseDir: string,
   problems: string[],
 ): Config {
   const home = homeDirOf(options.env);
-  const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
-  const projects = buildProjects(file, baseDir, home, problems);
+  const projects = buildProjects(file, baseDir, home);
   const defaultProject = projects.find((p) => p.isDefault) ?? projects[0] ?? null;
   const envToken = options.env["TELECODE_BOT_TOKEN"];
   const envClaude = options.env["TELECODE_CLAUDE_PATH"];
@@ -153,6 +129,8 @@ function buildConfig(
       effort: c.effort === "" ? null : c.effort,
       allowedTools: Object.freeze([...c.allowed_tools]),
       extraArgs: Object.freeze([...c.extra_args]),
+      dangerouslyAllowUnsafeArgs: Object.freeze([...c.dangerously_allow_unsafe_args]),
+      provider: c.provider,
       useApiBilling: c.use_api_billing,
       dangerouslySkipPermissions: c.dangerously_skip_permissions,
       envAllow: Object.freeze([...c.env_allow]),
@@ -196,20 +174,55 @@ function warningsFor(config: Config): ConfigWarning[] {
         "claude.dangerously_skip_permissions is on: Claude runs every tool without asking. Turn it off unless this machine is a disposable sandbox.",
     });
   }
+  const unsafe = config.claude.dangerouslyAllowUnsafeArgs;
+  if (unsafe.length > 0) {
+    const reasons = Object.entries(UNSAFE_EXTRA_ARGS)
+      .filter(([flag]) => unsafe.includes(flag))
+      .map(([flag, why]) => `${flag}: ${why}`);
+    warnings.push({
+      code: "claude.unsafe_args",
+      message: `claude.dangerously_allow_unsafe_args lets ${unsafe.join(", ")} reach Claude Code (${reasons.join("; ")}), so approvals can be bypassed. Remove it unless you mean it.`,
+    });
+  }
   return warnings;
 }
 
-function invalid(file: string, problems: readonly string[]): ConfigError {
+/** The order problems are listed in: the file's tables as documented, unknown top-level keys last. */
+const TABLE_ORDER = [
+  "telegram",
+  "claude",
+  "projects",
+  "limits",
+  "state",
+  "loops",
+  "schedule",
+  "schedules",
+  "webhook_server",
+  "webhooks",
+  "files",
+  "voice",
+];
+
+function schemaProblems(issues: readonly z.core.$ZodIssue[]): Problem[] {
+  return issues.flatMap((issue) => {
+    const table = typeof issue.path[0] === "string" ? issue.path[0] : "";
+    return issueProblems(issue).map((text): Problem => ({ table, source: "file", text }));
+  });
+}
+
+function invalid(file: string, fileExists: boolean, found: readonly Problem[]): ConfigError {
+  const rank = (p: Problem): number => {
+    const index = TABLE_ORDER.indexOf(p.table);
+    return index < 0 ? TABLE_ORDER.length : index;
+  };
+  const sorted = [...found].sort((a, b) => rank(a) - rank(b));
   const name = displayName(file);
-  const lines = problems.map((p) => `  ${name}: ${p}`);
+  const problems = sorted.map((p) => `${p.source === "env" ? "environment" : name}: ${p.text}`);
   const count = problems.length === 1 ? "a problem" : `${problems.length} problems`;
   return new ConfigError(
     "config.invalid",
-    `${file} has ${count}:\n${lines.join("\n")}\nFix ${problems.length === 1 ? "it" : "them"} and run again (docs/configuration.md lists every key).`,
-    {
-      file,
-      problems: problems.map((p) => `${name}: ${p}`),
-    },
+    `${fileExists ? file : "The environment"} has ${count}:\n${problems.map((p) => `  ${p}`).join("\n")}\nFix ${problems.length === 1 ? "it" : "them"} and run again (docs/configuration.md lists every key).`,
+    { file: fileExists ? file : null, problems },
   );
 }
 
@@ -227,11 +240,19 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const text = readText(location.path, location.source !== "default");
   const raw = text === null ? {} : parseToml(location.path, text);
   const filePath = text === null ? null : location.path;
+  const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
   const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) throw invalid(location.path, parsed.error.issues.flatMap(issueProblems));
-  const problems: string[] = [];
-  const config = buildConfig(parsed.data, filePath, options, problems);
-  if (problems.length > 0) throw invalid(location.path, problems);
+  const problems = [
+    ...(parsed.success ? [] : schemaProblems(parsed.error.issues)),
+    ...checkAcrossKeys(raw, { baseDir, home: homeDirOf(options.env), env: options.env }),
+  ];
+  if (!parsed.success || problems.length > 0) throw invalid(location.path, filePath !== null, problems);
+  const spanning: string[] = [];
+  const config = buildConfig(parsed.data, filePath, options, baseDir, spanning);
+  if (spanning.length > 0) {
+    const found = spanning.map((text): Problem => ({ table: /^[a-z_]+/.exec(text)?.[0] ?? "", source: "file", text }));
+    throw invalid(location.path, filePath !== null, found);
+  }
   return Object.freeze({ config, warnings: Object.freeze(warningsFor(config)) });
 }
 

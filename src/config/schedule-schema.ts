@@ -5,9 +5,12 @@ import { z } from "zod";
 import { canonicalTimeZone, cronProblem } from "../schedule/index.js";
 import { BOOL, EFFORTS, permissionModeSchema, PROJECT_NAME, quoted, STRING, tableError } from "./schema-parts.js";
 
-function atLeast(min: number, what: string) {
+function atLeast(min: number, what: string, max = Number.MAX_SAFE_INTEGER) {
   const error = `must be a whole number of ${what} (${min} or more)`;
-  return z.int({ error }).min(min, { error });
+  return z
+    .int({ error })
+    .min(min, { error })
+    .max(max, { error: `must be at most ${max} ${what}` });
 }
 
 const DOLLARS = "must be a number of US dollars above 0";
@@ -24,9 +27,9 @@ export const loopsSchema = z
     {
       enabled: z.boolean({ error: BOOL }).default(true),
       attended: z.boolean({ error: BOOL }).default(false),
-      min_interval_seconds: atLeast(60, "seconds").default(60),
+      min_interval_seconds: atLeast(60, "seconds", 86_400).default(60),
       max_iterations: atLeast(1, "runs").default(50),
-      max_lifetime_days: atLeast(1, "days").default(7),
+      max_lifetime_days: atLeast(1, "days", 365).default(7),
       max_cost_usd: dollars().default(5),
       max_per_chat: atLeast(1, "loops").default(10),
     },
@@ -39,7 +42,7 @@ export const scheduleSchema = z
     {
       timezone: z.union([z.literal(""), timeZone], { error: ZONE_EXPECTED }).default(""),
       paused: z.boolean({ error: BOOL }).default(false),
-      grace_minutes: atLeast(0, "minutes").default(60),
+      grace_minutes: atLeast(0, "minutes", 10_080).default(60),
     },
     tableError("schedule"),
   )

@@ -30,9 +30,16 @@ export function tableError(name: string) {
   };
 }
 
-export function wholeNumber(unit: string) {
+/**
+ * A duration key: a whole number of `unit`, 0 or more, at most `max`. Every maximum keeps the
+ * longest timer Telecode derives from it (×3 for stall notes) under Node's 2^31 ms limit.
+ */
+export function duration(unit: "minutes" | "seconds", max: number, maxInWords: string) {
   const error = `must be a whole number of ${unit} (0 or more)`;
-  return z.int({ error }).min(0, { error });
+  return z
+    .int({ error })
+    .min(0, { error })
+    .max(max, { error: `must be at most ${max} ${unit} (${maxInWords})` });
 }
 
 export function permissionModeSchema() {

@@ -1,10 +1,12 @@
 // The config file's schema (DESIGN.md §9 plus the limits Telecode added), in the file's own
 // snake_case names, with every default. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
-import { validateExtraArgs } from "../claude/index.js";
+import { AUTH_ENV_KEYS, unsafeArgNameProblem, type ClaudeProvider } from "../claude/index.js";
+import { filesSchema, MEDIA_KNOWN_KEYS, voiceSchema } from "./media-config.js";
 import { loopsSchema, scheduleSchema, schedulesSchema, SCHEDULE_ENTRY_KEYS } from "./schedule-schema.js";
 import {
   BOOL,
+  duration,
   EFFORTS,
   ENV_NAME,
   permissionModeSchema,
@@ -12,18 +14,20 @@ import {
   quoted,
   STRING,
   tableError,
-  wholeNumber,
 } from "./schema-parts.js";
 import { webhookServerSchema, webhooksSchema, WEBHOOK_KEYS, WEBHOOK_SERVER_KEYS } from "./webhooks-schema.js";
-import { filesSchema, MEDIA_KNOWN_KEYS, voiceSchema } from "./media-config.js";
 
-export { CONFIG_PERMISSION_MODES, EFFORTS, type Effort } from "./schema-parts.js";
+export { CONFIG_PERMISSION_MODES, EFFORTS, PROJECT_NAME, type Effort } from "./schema-parts.js";
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
+
+/** Where Claude's model calls go; decides which credentials reach the CLI (src/claude/env.ts). */
+export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const satisfies readonly ClaudeProvider[];
 
 /** The shape @BotFather hands out; also the pattern the log redacts. */
 export const BOT_TOKEN_PATTERN = /^\d+:[A-Za-z0-9_-]{30,}$/;
 
+export const TOKEN_EXPECTED = 'must look like "123456789:AA…" (the token @BotFather gave you)';
 export const USER_IDS_EXPECTED = "must be a non-empty list of numeric user ids";
 
 function stringList(itemError: string, item: z.ZodString = z.string({ error: itemError })) {
@@ -48,9 +52,7 @@ const telegramSchema = z
     {
       bot_token: z
         .string({ error: STRING })
-        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), {
-          error: 'must look like "123456789:AA…" (the token @BotFather gave you)',
-        })
+        .refine((t) => t === "" || BOT_TOKEN_PATTERN.test(t), { error: TOKEN_EXPECTED })
         .default(""),
       allowed_user_ids: z.custom<number[]>(isUserIdList, { error: USER_IDS_EXPECTED }).default([]),
       api_root: z
@@ -76,22 +78,33 @@ const claudeSchema = z
         .enum(["", ...EFFORTS], { error: `must be one of ${quoted(EFFORTS)}, or "" for the CLI's default` })
         .default(""),
       allowed_tools: stringList(STRING),
-      extra_args: stringList(STRING).superRefine((args, ctx) => {
-        // The engine owns the list of flags it manages; its sentences already name the key.
-        for (const problem of validateExtraArgs(args)) ctx.addIssue({ code: "custom", message: problem });
-      }),
+      // Checked against dangerously_allow_unsafe_args in config-checks.ts.
+      extra_args: stringList(STRING),
+      dangerously_allow_unsafe_args: stringList(
+        STRING,
+        z.string({ error: STRING }).refine((name) => unsafeArgNameProblem(name) === undefined, {
+          error: (iss) => unsafeArgNameProblem(String(iss.input)),
+        }),
+      ),
+      provider: z.enum(PROVIDERS, { error: `must be one of ${quoted(PROVIDERS)}` }).default("anthropic"),
       use_api_billing: z.boolean({ error: BOOL }).default(false),
       dangerously_skip_permissions: z.boolean({ error: BOOL }).default(false),
       env_allow: stringList(
         STRING,
-        z.string({ error: STRING }).regex(ENV_NAME, { error: "must be an environment variable name" }),
+        z
+          .string({ error: STRING })
+          .regex(ENV_NAME, { error: "must be an environment variable name" })
+          .refine((name) => !Object.hasOwn(AUTH_ENV_KEYS, name), {
+            error: (iss) =>
+              `names ${String(iss.input)}, which decides how Claude logs in; set ${AUTH_ENV_KEYS[String(iss.input)]} instead`,
+          }),
       ),
     },
     tableError("claude"),
   )
   .prefault({});
 
-const projectSchema = z.strictObject(
+export const projectSchema = z.strictObject(
   {
     path: z.string({ error: 'must be a directory path such as "~/code/app"' }).min(1, { error: "must not be empty" }),
     default: z.boolean({ error: BOOL }).default(false),
@@ -114,14 +127,15 @@ const projectsSchema = z
 const limitsSchema = z
   .strictObject(
     {
-      idle_session_minutes: wholeNumber("minutes").default(30),
-      stall_note_minutes: wholeNumber("minutes").default(10),
-      hard_silence_minutes: wholeNumber("minutes").default(120),
-      approval_timeout_minutes: wholeNumber("minutes").default(0),
-      drain_seconds: wholeNumber("seconds").default(60),
-      offline_max_age_minutes: wholeNumber("minutes").default(60),
+      idle_session_minutes: duration("minutes", 10_080, "a week").default(30),
+      stall_note_minutes: duration("minutes", 1_440, "a day").default(10),
+      hard_silence_minutes: duration("minutes", 10_080, "a week").default(120),
+      approval_timeout_minutes: duration("minutes", 10_080, "a week").default(0),
+      drain_seconds: duration("seconds", 3_600, "an hour").default(60),
+      // Telegram keeps undelivered updates for 24 hours: an older message never arrives.
+      offline_max_age_minutes: duration("minutes", 1_440, "a day").default(60),
       plan_rearm: z.boolean({ error: BOOL }).default(true),
-      rearm_ceiling_minutes: wholeNumber("minutes").default(30),
+      rearm_ceiling_minutes: duration("minutes", 1_440, "a day").default(30),
     },
     tableError("limits"),
   )
@@ -145,6 +159,14 @@ export const fileSchema = z.strictObject({
 });
 
 export type FileConfig = z.output<typeof fileSchema>;
+
+/** Each table's keys with their schemas, for checks that read one key of a table with problems. */
+export const TABLE_FIELDS = {
+  telegram: telegramSchema.unwrap().shape,
+  claude: claudeSchema.unwrap().shape,
+  limits: limitsSchema.unwrap().shape,
+  state: stateSchema.unwrap().shape,
+};
 
 /** Every key the file may hold, by table; the candidates for "did you mean". */
 export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {

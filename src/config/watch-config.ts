@@ -44,6 +44,12 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "claude.effort", read: (c) => c.claude.effort, live: true },
   { key: "claude.allowed_tools", read: (c) => c.claude.allowedTools, live: false },
   { key: "claude.extra_args", read: (c) => c.claude.extraArgs, live: false },
+  {
+    key: "claude.dangerously_allow_unsafe_args",
+    read: (c) => c.claude.dangerouslyAllowUnsafeArgs,
+    live: false,
+  },
+  { key: "claude.provider", read: (c) => c.claude.provider, live: false },
   { key: "claude.use_api_billing", read: (c) => c.claude.useApiBilling, live: false },
   { key: "claude.dangerously_skip_permissions", read: (c) => c.claude.dangerouslySkipPermissions, live: false },
   { key: "claude.env_allow", read: (c) => c.claude.envAllow, live: false },

@@ -2,6 +2,7 @@
 // pretty lines to stderr when it is a terminal, and secrets redacted from every line.
 import { join } from "node:path";
 import { pino, type Logger as PinoLogger } from "pino";
+import { LogError } from "./errors.js";
 import type { EventName, LogFields, Logger, LogLevel } from "./logger-types.js";
 import { prettyStream } from "./pretty-stream.js";
 import { redactSecrets } from "./redact.js";
@@ -61,18 +62,32 @@ function wrap(base: PinoLogger, secrets: string[]): Logger {
   };
 }
 
-/** A logger for production use. Writes are synchronous, so nothing logged is lost on a crash. */
+function openLogFile(dataDir: string, options: LoggerOptions): RotatingFileStream {
+  const dir = join(dataDir, "logs");
+  try {
+    return new RotatingFileStream({
+      dir,
+      ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
+      ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),
+    });
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? "error";
+    throw new LogError(
+      "log.open_failed",
+      `Could not open the log file in ${dir} (${code}). Check that the data directory (state.dir) is a writable directory.`,
+      { cause, details: { dir } },
+    );
+  }
+}
+
+/**
+ * A logger for production use. Writes are synchronous, so nothing logged is lost on a crash.
+ * Throws LogError `log.open_failed` when the log file cannot be opened.
+ */
 export function createLogger(options: LoggerOptions = {}): ClosableLogger {
   const level = options.level ?? "info";
   const secrets = [...(options.secrets ?? [])];
-  const file =
-    options.dataDir === undefined
-      ? null
-      : new RotatingFileStream({
-          dir: join(options.dataDir, "logs"),
-          ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
-          ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),
-        });
+  const file = options.dataDir === undefined ? null : openLogFile(options.dataDir, options);
   const stderr = options.stderr === undefined ? process.stderr : options.stderr;
   const pretty = stderr !== null && (options.pretty ?? stderr.isTTY === true);
   const streams: { level: LogLevel; stream: { write(chunk: string): boolean } }[] = [];

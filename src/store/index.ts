@@ -3,6 +3,14 @@
 export type { ChatPreferencesPatch, ChatsRepository } from "./chats-repo.js";
 export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
+export {
+  acquireInstanceLock,
+  HOLDER_FILE,
+  instanceState,
+  LOCK_FILE,
+  type InstanceLock,
+  type InstanceState,
+} from "./instance-lock.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations.js";
 export type { OffsetsRepository } from "./offsets-repo.js";
 export { DATABASE_FILE, openStore, type OpenStoreOptions, type RestartRecovery, type Store } from "./open-store.js";

@@ -1,7 +1,15 @@
-// Argument building and the extra_args guard: managed flags are refused in every spelling.
+// Argument building and the extra_args guard: an allow-list read as the CLI's parser reads it,
+// unsafe flags only when explicitly allowed, managed flags never, in every spelling.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildArgs, validateExtraArgs } from "../../src/claude/index.js";
+import { readFileSync } from "node:fs";
+import {
+  buildArgs,
+  SAFE_EXTRA_ARGS,
+  UNSAFE_EXTRA_ARGS,
+  unsafeArgNameProblem,
+  validateExtraArgs,
+} from "../../src/claude/index.js";
 
 describe("validateExtraArgs", () => {
   it.each([
@@ -21,6 +29,8 @@ describe("validateExtraArgs", () => {
     ["--dangerously-skip-permissions"],
     ["--allow-dangerously-skip-permissions"],
     ["--allowedTools=Bash"],
+    ["--model=opus"],
+    ["--session-id=0b0e9a43-1111-4222-8333-944445555666"],
     ["--"],
   ])("refuses %s and names it", (arg) => {
     const problems = validateExtraArgs(["--add-dir", "/tmp", arg]);
@@ -28,34 +38,91 @@ describe("validateExtraArgs", () => {
     expect(problems[0]).toContain(`"${arg}"`);
   });
 
-  it("accepts flags Telecode does not manage", () => {
+  it("accepts the flags on the allow-list, with their values in every spelling", () => {
     expect(
       validateExtraArgs([
         "--add-dir",
         "/tmp",
+        "/srv",
         "--append-system-prompt",
-        "be brief",
+        "--settings is only text here",
         "-dapi",
         "--name",
         "x",
-        "--fork-session",
+        "-n",
+        "y",
+        "--max-turns=5",
+        "--verbose",
+        "--debug",
+        "hooks",
       ]),
     ).toEqual([]);
   });
 
-  it("refuses any argument list that hides a managed flag among harmless ones", () => {
-    const harmless = fc.constantFrom("--add-dir", "/tmp", "--verbose", "--fork-session", "--name", "x");
-    const managed = fc.constantFrom(
+  it("refuses flags that could bypass approvals unless they are explicitly allowed", () => {
+    const settings = ["--settings", '{"permissions":{"allow":["Bash"]}}'];
+    const [problem] = validateExtraArgs(settings);
+    expect(problem).toContain('"--settings" is refused');
+    expect(problem).toContain("claude.dangerously_allow_unsafe_args");
+    for (const flag of ["--mcp-config", "--agents", "--setting-sources", "--plugin-dir"])
+      expect(validateExtraArgs([flag, "x"])).toHaveLength(1);
+    for (const flag of ["--strict-mcp-config", "--fork-session", "--no-session-persistence", "--replay-user-messages"])
+      expect(validateExtraArgs([flag])).toHaveLength(1);
+    expect(validateExtraArgs(settings, ["--settings"])).toEqual([]);
+    expect(validateExtraArgs(["--settings=x", "--mcp-config", "a.json"], ["--settings"])).toHaveLength(1);
+  });
+
+  it("refuses an unknown flag and says which flags are allowed", () => {
+    const [problem] = validateExtraArgs(["--managed-settings", "{}"]);
+    expect(problem).toContain('"--managed-settings" is not a flag Telecode knows to be safe to pass');
+    for (const flag of SAFE_EXTRA_ARGS) expect(problem).toContain(flag);
+    expect(validateExtraArgs(["-x"])).toHaveLength(1);
+  });
+
+  it("refuses a word the CLI would read as a prompt or a command, and a flag without its value", () => {
+    expect(validateExtraArgs(["doctor"])[0]).toContain('"doctor" is not a flag');
+    expect(validateExtraArgs(["--add-dir=/a", "/b"])[0]).toContain('"/b" is not a flag');
+    expect(validateExtraArgs(["--verbose", "mcp"])[0]).toContain('"mcp" is not a flag');
+    expect(validateExtraArgs(["--name"])[0]).toContain("needs a value");
+    expect(validateExtraArgs(["--verbose=yes"])[0]).toContain("takes none");
+  });
+
+  it("is documented flag by flag in docs/configuration.md", () => {
+    const doc = readFileSync(new URL("../../docs/configuration.md", import.meta.url), "utf8");
+    for (const flag of [...SAFE_EXTRA_ARGS, ...Object.keys(UNSAFE_EXTRA_ARGS)]) expect(doc).toContain(`\`${flag}`);
+  });
+
+  it("names only the flags it can allow in claude.dangerously_allow_unsafe_args", () => {
+    expect(unsafeArgNameProblem("--settings")).toBeUndefined();
+    expect(unsafeArgNameProblem("--model")).toContain("a flag Telecode manages");
+    expect(unsafeArgNameProblem("--add-dir")).toContain("always allowed");
+    expect(unsafeArgNameProblem("constructor")).toContain("not a flag this key can allow");
+  });
+
+  it("refuses any argument list that hides a refused flag among harmless ones", () => {
+    const harmless = fc.constantFrom(
+      ["--add-dir", "/tmp"],
+      ["--verbose"],
+      ["--name", "x"],
+      ["-dapi"],
+      ["--append-system-prompt", "-p"],
+      ["--betas", "a", "b"],
+    );
+    const refused = fc.constantFrom(
       "-p",
       "--resume=1",
       "--continue",
       "--permission-mode=plan",
       "--dangerously-skip-permissions",
       "-c",
+      "-vc",
+      "--settings={}",
+      "--strict-mcp-config",
+      "--managed-settings={}",
     );
     fc.assert(
-      fc.property(fc.array(harmless), managed, fc.array(harmless), (before, flag, after) => {
-        expect(validateExtraArgs([...before, flag, ...after]).length).toBeGreaterThan(0);
+      fc.property(fc.array(harmless), refused, fc.array(harmless), (before, flag, after) => {
+        expect(validateExtraArgs([...before.flat(), flag, ...after.flat()]).length).toBeGreaterThan(0);
       }),
     );
   });

@@ -129,21 +129,26 @@ describe("claude engine failures with the real CLI", () => {
     );
   });
 
-  it("refuses managed extra args when the session opens, and quotes stderr for a flag the CLI rejects", async () => {
-    h = await makeHarness();
+  it("refuses extra args that are not allowed when the session opens, and quotes stderr for a value the CLI rejects", async () => {
+    const harness = await makeHarness();
+    h = harness;
     let refused: unknown;
     try {
-      h.open({ extraArgs: ["--permission-mode=bypassPermissions"] });
+      harness.open({ extraArgs: ["--permission-mode=bypassPermissions"] });
     } catch (error) {
       refused = error;
     }
     expect(isClaudeError(refused, "claude.extra_args")).toBe(true);
     expect((refused as Error).message).toContain("--permission-mode=bypassPermissions");
 
-    const { session, events } = h.open({ extraArgs: ["--no-such-flag"] });
-    const done = await h.run(session, events, "Hello");
+    expect(() => harness.open({ extraArgs: ["--no-such-flag"] })).toThrow(/not a flag Telecode knows to be safe/);
+
+    const { session, events } = harness.open({ extraArgs: ["--max-budget-usd=-5"] });
+    const done = await harness.run(session, events, "Hello");
     expect(done.ok).toBe(false);
-    expect(done.error).toMatch(/^Claude Code exited with code 1 before any output: .*unknown option '--no-such-flag'/);
+    expect(done.error).toMatch(
+      /^Claude Code exited with code 1 before any output: .*--max-budget-usd must be a number/,
+    );
   });
 
   it("notes a stall and ends a silent run at the hard ceiling with a clear error", async () => {

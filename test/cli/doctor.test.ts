@@ -177,7 +177,7 @@ describe("telecode doctor", () => {
     writeConfig(goodConfig(`[state]\ndir = "${join(home, "a-file", "data")}"\n`));
     const unwritable = await doctor();
     expect(unwritable.code).toBe(1);
-    expect(line(unwritable.out, "data directory")).toMatch(/^✗ .*is not writable \(ENOTDIR\)/);
+    expect(line(unwritable.out, "data directory")).toMatch(/^✗ .*cannot be created: part of its path is a file/);
 
     const data = join(home, "data");
     mkdirSync(data);

@@ -51,6 +51,8 @@ describe("finding the config file", () => {
       effort: null,
       allowedTools: [],
       extraArgs: [],
+      dangerouslyAllowUnsafeArgs: [],
+      provider: "anthropic",
       useApiBilling: false,
       dangerouslySkipPermissions: false,
       envAllow: [],
@@ -223,14 +225,15 @@ dir = 3
       'config.toml: claude.permission_mode must be one of "default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"',
       'config.toml: claude.effort must be one of "low", "medium", "high", "xhigh", "max", or "" for the CLI\'s default',
       "config.toml: claude.allowed_tools[0] must be a string",
-      'config.toml: claude.extra_args: "--resume=abc" is a flag Telecode manages (--resume); Telecode resumes sessions itself.',
-      'config.toml: claude.extra_args: "-p" contains -p (--print), a flag Telecode manages; Telecode chooses print or control mode itself.',
       "config.toml: claude.env_allow[0] must be an environment variable name",
+      'config.toml: claude.extra_args: "--resume=abc" is a flag Telecode manages; Telecode resumes sessions itself.',
+      'config.toml: claude.extra_args: "-p" (--print) is a flag Telecode manages; Telecode chooses print or control mode itself.',
+      `config.toml: projects.missing.path must be an existing directory (${join(t.home, "does", "not", "exist")} is not)`,
       "config.toml: limits.stall_note_minutes must be a whole number of minutes (0 or more)",
       "config.toml: limits.drain_seconds must be a whole number of seconds (0 or more)",
       "config.toml: state.dir must be a string",
     ]);
-    expect(error.message).toMatch(/has 13 problems/);
+    expect(error.message).toMatch(/has 14 problems/);
   });
 
   it("reports a missing project directory, and two default projects", () => {

@@ -1,0 +1,34 @@
+// Whether the data directory (state.dir) can be used: created when missing, a directory,
+// writable. `telecode doctor` and `telecode` (serve) check it the same way, with the same words.
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export type DataDirProblem = Readonly<{ detail: string; fix: string }>;
+
+const ELSEWHERE = "or set state.dir (or TELECODE_DATA_DIR) to a writable directory";
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Undefined when `dir` is a writable directory (created, mode 0700, if it was missing). */
+export function dataDirProblem(dir: string): DataDirProblem | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const probe = join(dir, `.probe-${process.pid}`);
+    writeFileSync(probe, "");
+    rmSync(probe);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    if (code === "EEXIST" && !isDirectory(dir))
+      return { detail: `${dir} is not a directory`, fix: `move that file away, ${ELSEWHERE}` };
+    if (code === "ENOTDIR")
+      return { detail: `${dir} cannot be created: part of its path is a file`, fix: `fix the path, ${ELSEWHERE}` };
+    return { detail: `${dir} is not writable (${code})`, fix: `fix its permissions, ${ELSEWHERE}` };
+  }
+}

@@ -1,0 +1,76 @@
+// Issue 16, errors people read: a session the CLI cannot resume says the CLI's reason in the
+// terminal and in Telegram (not "error_during_execution"); a config is checked in one pass
+// (schema problems do not hide project checks); a duration past Node's timer limit is refused
+// at load instead of firing at once.
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reply } from "../support/fake-anthropic/index.js";
+import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { useWorld } from "./helpers.js";
+
+const newWorld = useWorld();
+const UNKNOWN_SESSION = "0b0e9a43-1111-4222-8333-944445555666";
+
+describe("resuming a session the CLI does not have", () => {
+  it("telecode run --resume shows the CLI's reason", async () => {
+    const world = await newWorld();
+    await world.writeConfig();
+    const run = await world.run(["--resume", UNKNOWN_SESSION, "--approve", "none", "Carry on"]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(`error: No conversation found with session ID: ${UNKNOWN_SESSION}`);
+    expect(world.api.requests()).toEqual([]);
+  });
+
+  describe("in Telegram", () => {
+    let rig: Rig;
+    beforeAll(async () => {
+      rig = await startRig();
+    });
+    afterAll(async () => {
+      await rig?.dispose();
+    });
+
+    it("a reply to an answer whose transcript is gone says so", async () => {
+      const chat = rig.user(1001);
+      rig.script("[first]", [reply.text("First answer.")]);
+      rig.tg.sendText(chat, "Start something [first]");
+      const answer = await rig.botMessage(chat, isAnswer("First answer."));
+      await rig.app.stop();
+      // The CLI's transcripts are gone (cleared by hand, another machine, `claude purge`).
+      await rm(join(rig.ws.home, ".claude", "projects"), { recursive: true, force: true });
+      await rig.startApp();
+      rig.tg.sendText(chat, "Carry on", { replyTo: answer.messageId });
+      const error = await rig.botMessage(chat, /^❌ /);
+      expect(error.text).toMatch(/^❌ No conversation found with session ID: [0-9a-f-]{36}/);
+      expect(error.text).not.toContain("error_during_execution");
+    });
+  });
+});
+
+describe("config problems", () => {
+  it("are all reported in one pass: schema problems and project directories together", async () => {
+    const world = await newWorld();
+    await world.writeConfig({
+      claude: ["use_api_billing = true", 'effort = "extreme"'],
+      extra: ["[projects.gone]", `path = ${JSON.stringify(join(world.ws.root, "gone"))}`],
+    });
+    const serve = await world.telecode(["--config", world.configPath]);
+    expect(serve.code).toBe(1);
+    expect(serve.err).toContain("has 2 problems");
+    expect(serve.err).toContain("config.toml: claude.effort must be one of");
+    expect(serve.err).toContain(`config.toml: projects.gone.path must be an existing directory`);
+  });
+
+  it("a duration past Node's timer limit is refused with its key and maximum, before any run", async () => {
+    const world = await newWorld([reply.bash("touch x", "Make a file"), reply.text("Done.")]);
+    await world.writeConfig({ extra: ["[limits]", "approval_timeout_minutes = 40000"] });
+    const run = await world.run(["--approve", "none", "Make a file"]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain("config.toml: limits.approval_timeout_minutes must be at most 10080 minutes (a week)");
+    expect(world.api.requests()).toEqual([]);
+    const serve = await world.telecode(["--config", world.configPath]);
+    expect(serve.code).toBe(1);
+    expect(serve.err).toContain("limits.approval_timeout_minutes must be at most 10080 minutes");
+  });
+});
