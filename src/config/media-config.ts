@@ -1,32 +1,11 @@
-// The `[files]` and `[voice]` tables: photos, files and voice notes (issue 12). Schema in the
+// The `[files]` and `[voice]` tables: photos, files and voice notes . Schema in the
 // file's snake_case names with every default, and the frozen camelCase config built from it.
 import { z } from "zod";
+import { ENV_NAME, isHttpUrl, STRING, tableError, wholeNumberIn } from "./schema-parts.js";
 import { DEFAULT_DENY_GLOBS, MIB, TELEGRAM_UPLOAD_MAX_BYTES, type VoiceSettings } from "../media/index.js";
 
-const STRING = "must be a string";
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LANGUAGE = /^[a-z]{2,3}$/;
 const MAX_UPLOAD_MB = TELEGRAM_UPLOAD_MAX_BYTES / MIB;
-
-function tableError(name: string) {
-  return {
-    error: (iss: { code?: string }) => (iss.code === "invalid_type" ? `must be a table ([${name}])` : undefined),
-  };
-}
-
-function wholeNumber(unit: string, min: number, max: number) {
-  const error = `must be a whole number of ${unit} from ${min} to ${max}`;
-  return z.int({ error }).min(min, { error }).max(max, { error });
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
 
 const ALLOWED_TYPE = /^(\*|\*\/\*|[a-z0-9.+-]+\/(\*|[a-z0-9.+-]+)|\.[A-Za-z0-9_.+-]+)$/i;
 
@@ -34,8 +13,8 @@ export const filesSchema = z
   .strictObject(
     {
       uploads_dir: z.string({ error: STRING }).min(1, { error: "must not be empty" }).default(".telecode/uploads"),
-      max_file_mb: wholeNumber("MB", 1, 2000).default(20),
-      max_message_mb: wholeNumber("MB", 1, 4000).default(50),
+      max_file_mb: wholeNumberIn("MB", 1, 2000).default(20),
+      max_message_mb: wholeNumberIn("MB", 1, 4000).default(50),
       allowed_types: z
         .array(
           z.string({ error: STRING }).regex(ALLOWED_TYPE, {
@@ -50,8 +29,8 @@ export const filesSchema = z
           error: "must be a list of strings",
         })
         .default([...DEFAULT_DENY_GLOBS]),
-      outbox_max_files: wholeNumber("files", 0, 50).default(10),
-      outbox_max_mb: wholeNumber("MB", 1, MAX_UPLOAD_MB).default(MAX_UPLOAD_MB),
+      outbox_max_files: wholeNumberIn("files", 0, 50).default(10),
+      outbox_max_mb: wholeNumberIn("MB", 1, MAX_UPLOAD_MB).default(MAX_UPLOAD_MB),
     },
     tableError("files"),
   )
@@ -81,7 +60,7 @@ export const voiceSchema = z
           error: 'must be an ISO-639-1 code such as "en", or "" to let the server detect it',
         })
         .default(""),
-      timeout_seconds: wholeNumber("seconds", 1, 600).default(60),
+      timeout_seconds: wholeNumberIn("seconds", 1, 600).default(60),
     },
     tableError("voice"),
   )

@@ -30,6 +30,21 @@ export function tableError(name: string) {
   };
 }
 
+/** A whole number of `unit` from `min` to `max`, with both bounds in the message. */
+export function wholeNumberIn(unit: string, min: number, max: number) {
+  const error = `must be a whole number of ${unit} from ${min} to ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A duration key: a whole number of `unit`, 0 or more, at most `max`. Every maximum keeps the
  * longest timer Telecode derives from it (×3 for stall notes) under Node's 2^31 ms limit.

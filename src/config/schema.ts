@@ -9,6 +9,7 @@ import {
   duration,
   EFFORTS,
   ENV_NAME,
+  isHttpUrl,
   permissionModeSchema,
   PROJECT_NAME,
   quoted,
@@ -36,15 +37,6 @@ function stringList(itemError: string, item: z.ZodString = z.string({ error: ite
 
 function isUserIdList(value: unknown): value is number[] {
   return Array.isArray(value) && value.every((id) => typeof id === "number" && Number.isSafeInteger(id) && id > 0);
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }
 
 const telegramSchema = z
