@@ -8,7 +8,6 @@ import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runRun } from "../../src/cli/run.js";
-import { createClockFormatter } from "../../src/domain/index.js";
 import { capturedIo } from "../support/captured-io.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
@@ -150,8 +149,16 @@ describe("telecode run and usage limits", () => {
       stderrIsTTY: false,
     });
     expect(code).toBe(1);
-    const local = createClockFormatter(Intl.DateTimeFormat().resolvedOptions().timeZone);
-    const when = local.moment(resetsAt * 1000, Date.now());
+    // The reset in this machine's zone, as a person reads it: its day and year, then the time.
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const day = new Intl.DateTimeFormat("en-US", { timeZone: zone, month: "short", day: "numeric", year: "numeric" });
+    const time = new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone,
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    const when = `${day.format(resetsAt * 1000)} ${time.format(resetsAt * 1000)}`;
     expect(when).toMatch(/^Mar 1[678], 2030 \d\d:\d\d$/);
     expect(io.err()).toContain(`Rate limited until ${when} (5h limit reached)`);
   });
