@@ -16,6 +16,7 @@ import {
 } from "../telegram/index.js";
 import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
 import { storeSessionRecords } from "./compose/session-records.js";
+import { telecodeInvocation } from "./invocation.js";
 import type { CommandIo } from "./main.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
@@ -133,7 +134,9 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   }
   if (isFirstRun(values.config, io) && process.stdin.isTTY === true) {
     // First run at a terminal: set up now instead of sending the person elsewhere.
-    io.stderr.write("telecode: no config yet; starting `telecode init`.\n");
+    io.stderr.write(
+      `telecode: no config yet; starting \`${telecodeInvocation({ env: io.env, cwd: process.cwd() }).command} init\`.\n`,
+    );
     const code = await (
       await import("./init.js")
     ).runInit(values.config === undefined ? [] : ["--config", values.config], io);
@@ -239,8 +242,10 @@ function load(configPath: string | undefined, io: CommandIo): Config | undefined
   try {
     const { config, warnings } = loadConfig({ configPath, env: io.env });
     if (config.file === null && config.telegram.botToken === null) {
+      // Named as it works where the person is: after a clone, `telecode` alone is not on PATH.
+      const { command } = telecodeInvocation({ env: io.env, cwd: process.cwd() });
       io.stderr.write(
-        "telecode: no config file found. Run `telecode init` to set up the bot token, your user id and a project.\n",
+        `telecode: no config file found. Run \`${command} init\` to set up the bot token, your user id and a project.\n`,
       );
       return undefined;
     }
