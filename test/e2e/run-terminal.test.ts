@@ -86,6 +86,19 @@ describe("telecode run at a terminal", () => {
     expect(count(screen, "→ Allowed")).toBe(1);
   });
 
+  it("Ctrl-C still interrupts while the terminal is read key by key", async () => {
+    const s = await setup([reply.bash("bash ./slow.sh", "Wait a while")]);
+    await writeFile(join(s.cwd, "slow.sh"), "sleep 41.5\necho finished\n");
+    const pty = runAtTerminal(s, "Wait a while");
+    await pty.waitFor("Type a number");
+    pty.type("1\r");
+    await pty.waitFor("→ Allowed");
+    pty.type("\x03");
+    expect(await pty.exited).toBe(130);
+    expect(pty.screen()).toContain("^C cancelling… (Ctrl-C again to stop at once)");
+    expect(pty.screen().join("\n")).toMatch(/■ interrupted/);
+  });
+
   it("shows AskUserQuestion as the question with its options, and sends the chosen one", async () => {
     const s = await setup([
       reply.tool("AskUserQuestion", {
