@@ -9,39 +9,27 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runRun } from "../../src/cli/run.js";
 import { capturedIo } from "../support/captured-io.js";
-import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
-import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
+import { realClaudePath } from "../support/claude-workspace.js";
+import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { runInPty } from "../support/pty.js";
+import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
 
 const telecodeBin = resolve(import.meta.dirname, "../../bin/telecode.js");
 const SPINNER_LINE = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
 
-let api: FakeAnthropic | undefined;
-let ws: ClaudeWorkspace | undefined;
+let current: RunWorkspace | undefined;
 afterEach(async () => {
-  await api?.close();
-  await ws?.cleanup();
-  api = undefined;
-  ws = undefined;
+  await current?.close();
+  current = undefined;
 });
 
-async function setup(replies: FakeReply[], extraEnv: NodeJS.ProcessEnv = {}) {
-  api = await startFakeAnthropic({ replies });
-  ws = await makeClaudeWorkspace(api.url, extraEnv);
-  const config = join(ws.root, "config.toml");
-  await writeFile(config, `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`, {
-    mode: 0o600,
-  });
-  const env: NodeJS.ProcessEnv = {
-    ...ws.env,
-    XDG_CONFIG_HOME: join(ws.root, "config"),
-    XDG_DATA_HOME: join(ws.root, "data"),
-  };
-  return { env, config, cwd: ws.cwd };
+async function setup(replies: FakeReply[], extraEnv: NodeJS.ProcessEnv = {}): Promise<RunWorkspace> {
+  current = await startRunWorkspace(replies, extraEnv);
+  return current;
 }
 
 /** `telecode run PROMPT` at a terminal, asking at the terminal (the default there). */
-function runAtTerminal(s: { env: NodeJS.ProcessEnv; config: string; cwd: string }, prompt: string) {
+function runAtTerminal(s: RunWorkspace, prompt: string) {
   return runInPty(["node", telecodeBin, "run", "--cwd", s.cwd, "--config", s.config, prompt], { env: s.env });
 }
 
@@ -130,7 +118,7 @@ describe("telecode run at a terminal", () => {
     ]);
     expect(screen.filter((l) => l.startsWith("→ Colour: Blue ("))).toHaveLength(1);
     expect(screen.join("\n")).not.toMatch(/AskUserQuestion|approval needed/);
-    expect(api?.requests()[1]?.toolResults[0]?.text).toContain('"Which colour should the button be?"="Blue"');
+    expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain('"Which colour should the button be?"="Blue"');
     expect(count(screen, "Blue it is.")).toBe(1);
   });
 });
