@@ -278,6 +278,10 @@ async function drive(
   if (ui.interrupt !== undefined) ui.interrupt.addEventListener("abort", onInterrupt, { once: true });
   else process.on("SIGINT", onInterrupt);
   ui.typed?.onInterrupt(onInterrupt);
+  ui.typed?.onInputEnded(() => {
+    view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
+    if (runId !== undefined) void session.cancelRun(runId);
+  });
   const ticker = ui.live ? setInterval(() => view.refresh(), 1000) : undefined;
   ticker?.unref();
 

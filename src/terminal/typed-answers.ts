@@ -13,6 +13,11 @@ export type TypedAnswers = {
   promptShown(): void;
   /** Ctrl-C typed at the terminal (in raw mode the terminal raises no SIGINT). */
   onInterrupt(handler: () => void): void;
+  /**
+   * The input ended (Ctrl-D, the end of piped input) and a prompt waits that no line typed
+   * ahead answers: nobody can answer it. Called once.
+   */
+  onInputEnded(handler: () => void): void;
   close(): void;
 };
 
@@ -36,7 +41,15 @@ const CLEAR_LINE = "\r\x1b[2K";
 export function readTypedAnswers(options: TypedAnswersOptions): TypedAnswers {
   const { port, onIgnored, onTypedAhead, terminal } = options;
   const early: string[] = [];
+  const endHandlers: (() => void)[] = [];
   let visible = false;
+  let ended = false;
+  let reportedEnd = false;
+  const checkEnded = (): void => {
+    if (!ended || reportedEnd || port.open.length === 0 || early.length > 0) return;
+    reportedEnd = true;
+    for (const handler of endHandlers) handler();
+  };
   const submit = (line: string): void => {
     if (port.open.length === 0) {
       early.push(line);
@@ -61,6 +74,13 @@ export function readTypedAnswers(options: TypedAnswersOptions): TypedAnswers {
     rl = createInterface({ input: options.input, output: echo, terminal: true, prompt: INPUT_PROMPT });
   }
   rl.on("line", submit);
+  const reader = rl;
+  reader.on("close", () => {
+    // close() below ends reading on purpose; only an input that ended by itself counts.
+    if (rl !== reader) return;
+    ended = true;
+    checkEnded();
+  });
   const inputLine: InputLine = {
     isActive: () => port.open.length > 0,
     draw() {
@@ -82,9 +102,13 @@ export function readTypedAnswers(options: TypedAnswersOptions): TypedAnswers {
         onTypedAhead(line);
         submit(line);
       }
+      checkEnded();
     },
     onInterrupt(handler) {
       rl?.on("SIGINT", handler);
+    },
+    onInputEnded(handler) {
+      endHandlers.push(handler);
     },
     close() {
       visible = false;

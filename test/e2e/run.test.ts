@@ -118,6 +118,23 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain("no, call it other.txt");
   });
 
+  it("--approve ask: input that ends before a prompt can be answered cancels the run instead of waiting", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await runRun(
+      ["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"],
+      io,
+      {
+        stdin,
+      },
+    );
+    expect(code).toBe(1);
+    expect(io.stderr.text).toContain("The input ended, so nobody can answer this prompt: cancelling the run.");
+    expect(io.stderr.text).toContain("cancelled.");
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
+  });
+
   it("plan mode in a terminal: Pause & Outline, the outline held, Approve Plan", async () => {
     const outline = `Outline: ${"read app.js, change the log line to print v2, then run node app.js to check the output. ".repeat(3)}`;
     const { io, config, cwd } = await setup([
