@@ -177,21 +177,14 @@ export function parseAuthFlag(given: string | undefined): ClaudeAuth | undefined
 }
 
 /**
- * How Claude Code signs in: its own login, or an API key (then `claude.use_api_billing = true`,
- * and the key must be in Telecode's environment: warned about when it is not set here).
+ * How Claude Code signs in: its own login, or an API key (then `claude.use_api_billing = true`;
+ * reportClaude warns when the key is not set where Telecode runs).
  */
 export async function askClaudeAuth(ui: InitUi, given: ClaudeAuth | undefined, env: Env): Promise<ClaudeAuth> {
-  const hasKey = (env["ANTHROPIC_API_KEY"] ?? "") !== "";
-  const auth =
-    given ??
-    (ui.interactive
-      ? await ui.select("How does Claude Code sign in?", AUTH_CHOICES, hasKey ? "api-key" : "login")
-      : "login");
-  if (auth === "api-key" && !hasKey)
-    ui.warn(
-      "ANTHROPIC_API_KEY is not set in this shell. Telecode passes the key to Claude Code from its own environment: export it before starting Telecode (for the service, put it in the service's environment).",
-    );
-  return auth;
+  if (given !== undefined) return given;
+  if (!ui.interactive) return "login";
+  const initial = (env["ANTHROPIC_API_KEY"] ?? "") !== "" ? "api-key" : "login";
+  return ui.select("How does Claude Code sign in?", AUTH_CHOICES, initial);
 }
 
 const MODE_CHOICES: SelectOption<Mode>[] = [

@@ -126,7 +126,7 @@ describe("telecode init, non-interactive", () => {
     const noKey = capture();
     expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "api-key"), noKey)).toBe(0);
     expect(loadConfig({ env: { HOME: home } }).config.claude.useApiBilling).toBe(true);
-    expect(noKey.out()).toContain("! ANTHROPIC_API_KEY is not set in this shell.");
+    expect(noKey.out()).toContain("! Claude login: claude.use_api_billing is on but ANTHROPIC_API_KEY is not set.");
     const withKey = capture({ ANTHROPIC_API_KEY: "sk-test-key" });
     expect(
       await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "api-key", "--yes"), withKey),
@@ -315,7 +315,7 @@ describe("telecode init, interactive", () => {
     expect(config.projects[0]?.path).toBe(project);
     expect(config.claude.permissionMode).toBe("acceptEdits");
     expect(config.claude.useApiBilling).toBe(true);
-    expect(t.screen()).toContain("ANTHROPIC_API_KEY is not set in this shell");
+    expect(t.screen()).toContain("claude.use_api_billing is on but ANTHROPIC_API_KEY is not set");
     expect(t.screen()).toContain(`Wrote ${configPath}`);
     expect(t.screen()).toContain(`node ${telecodeBin} doctor`);
   });
