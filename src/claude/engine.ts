@@ -15,7 +15,14 @@ export type ClaudeEngineOptions = {
   env: NodeJS.ProcessEnv;
   clock?: Clock;
   logger?: Logger;
+  /** IANA zone for clock times in notes ("resets 17:46"). Default: this machine's zone. */
+  timeZone?: string;
 };
+
+/** This machine's time zone, or UTC when the runtime does not say. */
+function hostTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
 
 export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
   const deps = {
@@ -24,6 +31,7 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     probe: createCliProbe(),
     clock: options.clock ?? createSystemClock(),
     logger: options.logger ?? createSilentLogger(),
+    timeZone: options.timeZone ?? hostTimeZone(),
   };
   return {
     /** Opens a session (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */

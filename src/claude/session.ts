@@ -27,6 +27,8 @@ export type SessionDeps = {
   probe: CliProbe;
   clock: Clock;
   logger: Logger;
+  /** IANA zone for clock times in notes. */
+  timeZone: string;
 };
 
 /** Why we ended a process ourselves (undefined: it ended on its own). */
@@ -260,7 +262,7 @@ export class Session implements ClaudeSession {
       onLine: (line) => this.#gate.push({ link, message: decodeLine(line) }),
       onOversizedLine: (report) => this.#gate.push({ link, message: oversizedLineProblem(report) }),
     });
-    link.translator = createTranslator();
+    link.translator = createTranslator({ timeZone: this.#deps.timeZone, now: () => this.#deps.clock.now() });
     link.endReason = undefined;
     link.silentMs = 0;
     const onStdout = (chunk: Buffer): void => {

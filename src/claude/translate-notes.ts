@@ -43,11 +43,14 @@ function limitLabel(type: string | undefined): string {
   return LIMIT_LABELS[type] ?? type;
 }
 
-/** When a window resets: "17:46" for the 5-hour window, "Mar 17 17:46" for longer ones. */
-function resetTime(info: WireRateLimitEvent["rate_limit_info"], clock: ClockFormatter): string | undefined {
+/** When a window resets: "17:46" today, "Mar 18 02:00" on another day (see ClockFormatter.moment). */
+function resetTime(
+  info: WireRateLimitEvent["rate_limit_info"],
+  clock: ClockFormatter,
+  nowMs: number | undefined,
+): string | undefined {
   if (!isValidResetsAt(info.resetsAt)) return undefined;
-  const ms = info.resetsAt * 1000;
-  return info.rateLimitType === "five_hour" ? clock.time(ms) : `${clock.date(ms)} ${clock.time(ms)}`;
+  return clock.moment(info.resetsAt * 1000, nowMs);
 }
 
 /** Date formatting throws outside ±8.64e15 ms: such a resetsAt is treated as absent. */
@@ -68,12 +71,13 @@ export function rateLimitWindowKey(info: WireRateLimitEvent["rate_limit_info"]):
 /**
  * The note for a rate-limit event, or undefined when nothing is to be shown (`allowed`).
  * `rejected` latches an expected wait until the reset (`untilMs`) unless extra usage covers it.
+ * `nowMs` is when the event is read live (omitted in a replay: reset times then carry a date).
  */
-export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter): NoteEmitted | undefined {
+export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter, nowMs?: number): NoteEmitted | undefined {
   const info = m.rate_limit_info;
   const label = limitLabel(info.rateLimitType);
   const key = `rate_limit:${info.rateLimitType ?? "usage"}`;
-  const resets = resetTime(info, clock);
+  const resets = resetTime(info, clock, nowMs);
   switch (info.status) {
     case "allowed_warning": {
       const used =

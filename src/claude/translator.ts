@@ -26,6 +26,11 @@ import type { TurnFacts } from "./translate-result.js";
 export type TranslatorOptions = {
   /** IANA zone for clock times in notes ("resets 17:46"). Default "UTC". */
   timeZone?: string;
+  /**
+   * Epoch ms now, for a live stream: a reset later today then reads "17:46", one on another
+   * day "Mar 18 02:00". Without it (a replay) reset times always carry their date.
+   */
+  now?: () => number;
 };
 
 export type Translator = {
@@ -52,11 +57,12 @@ type TrackedTool = { name: string; kind: ToolKind; title: string };
 
 /** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
-  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"));
+  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"), options.now);
 }
 
 class ClaudeTranslator implements Translator {
   readonly #clock: ClockFormatter;
+  readonly #now: (() => number) | undefined;
   #out: TelecodeEvent[] = [];
   #sessionId = "";
   #sessionStarted = false;
@@ -76,8 +82,9 @@ class ClaudeTranslator implements Translator {
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
-  constructor(clock: ClockFormatter) {
+  constructor(clock: ClockFormatter, now: (() => number) | undefined) {
     this.#clock = clock;
+    this.#now = now;
   }
 
   get decodeProblemCount(): number {
@@ -126,7 +133,7 @@ class ClaudeTranslator implements Translator {
             if (this.#warnedWindows.size >= 64) this.#warnedWindows.clear();
             this.#warnedWindows.add(window);
           }
-          const note = rateLimitNote(m, this.#clock);
+          const note = rateLimitNote(m, this.#clock, this.#now?.());
           if (note !== undefined) this.#out.push(note);
           break;
         }

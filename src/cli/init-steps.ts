@@ -2,7 +2,7 @@
 // the person's user id (from a message they send), the project directory, the mode, and
 // a look at the Claude CLI. Each takes its answer from a flag when one was given.
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
   BOT_TOKEN_PATTERN,
   CONFIG_PERMISSION_MODES,
@@ -19,6 +19,7 @@ import {
   probeClaude,
   testedClaudeVersion,
   type BotInfo,
+  type TelegramUser,
 } from "./doctor-probes.js";
 import { InitFailed, type InitUi, type SelectOption } from "./init-ui.js";
 
@@ -64,6 +65,7 @@ export async function askBotToken(
  * Finds the person's numeric user id: they send any message to the bot, init shows who wrote
  * and asks to confirm. Messages sent before init started are skipped, so nobody who wrote to
  * the bot earlier is let in by accident. Acknowledges what it read, so the bridge starts clean.
+ * `learnedFrom` is the person whose message gave the id (init answers them once it is done).
  */
 export async function findUserIds(
   ui: InitUi,
@@ -75,12 +77,12 @@ export async function findUserIds(
     bot: BotInfo;
     waitSeconds: number;
   },
-): Promise<number[]> {
+): Promise<{ ids: number[]; learnedFrom?: TelegramUser }> {
   if (options.given.length > 0) {
     const ids = options.given.flatMap((g) => g.split(",")).map((g) => g.trim());
     const bad = ids.filter((id) => !/^[1-9]\d{0,15}$/.test(id));
     if (bad.length > 0) throw new InitFailed(`--user-id must be a numeric Telegram user id (got ${bad.join(", ")}).`);
-    return ids.map(Number);
+    return { ids: ids.map(Number) };
   }
   if (!ui.interactive && !options.assumeYes)
     throw new InitFailed("No user id: pass --user-id, or --yes to accept whoever messages the bot first.");
@@ -110,7 +112,7 @@ export async function findUserIds(
       if (!accept) continue;
       if (offset !== undefined) await getMessages(apiRoot, token, { offset, timeoutSeconds: 0 });
       ui.success(`Allowed user id ${message.from.id}`);
-      return [message.from.id];
+      return { ids: [message.from.id], learnedFrom: message.from };
     }
   }
   throw new InitFailed(
@@ -126,18 +128,28 @@ function directoryProblem(path: string): string | undefined {
 
 export async function askProjectDir(
   ui: InitUi,
-  options: { given: string | undefined; assumeYes: boolean; cwd: string; homeDir: string },
+  options: { given: string | undefined; assumeYes: boolean; cwd: string; homeDir: string; isTelecode: boolean },
 ): Promise<string> {
   const absolute = (value: string): string => resolve(options.cwd, expandHome(value.trim(), options.homeDir));
   let answer = options.given;
   if (answer === undefined) {
     if (ui.interactive) {
+      // Telecode's own checkout is where a newcomer runs init, and rarely the project they mean.
       answer = await ui.text("Project directory Claude works in", {
-        initial: options.cwd,
-        validate: (value) => directoryProblem(absolute(value)),
+        ...(options.isTelecode
+          ? { placeholder: join(options.homeDir, "code", "my-project") }
+          : { initial: options.cwd }),
+        validate: (value) =>
+          value.trim() === ""
+            ? "Type the path of the project Claude should work in."
+            : directoryProblem(absolute(value)),
       });
-    } else if (options.assumeYes) {
+    } else if (options.assumeYes && !options.isTelecode) {
       answer = options.cwd;
+    } else if (options.assumeYes) {
+      throw new InitFailed(
+        `The current directory (${options.cwd}) is Telecode itself, not a project for Claude. Pass --project-dir with your project's directory.`,
+      );
     } else {
       throw new InitFailed("No project directory: pass --project-dir (or --yes to use the current directory).");
     }
@@ -147,6 +159,32 @@ export async function askProjectDir(
   if (problem !== undefined)
     throw new InitFailed(`The project directory must exist: ${problem}. Create it or pass another --project-dir.`);
   return path;
+}
+
+export type ClaudeAuth = "login" | "api-key";
+
+const AUTH_CHOICES: SelectOption<ClaudeAuth>[] = [
+  { value: "login", label: "Logged-in Claude Code", hint: "a Claude subscription: `claude`, then /login" },
+  { value: "api-key", label: "API key", hint: "ANTHROPIC_API_KEY, billed per use (claude.use_api_billing)" },
+];
+
+/** The --auth flag, checked before any question is asked; undefined when not given. */
+export function parseAuthFlag(given: string | undefined): ClaudeAuth | undefined {
+  if (given === undefined) return undefined;
+  const known = AUTH_CHOICES.find((c) => c.value === given);
+  if (known === undefined) throw new InitFailed(`--auth must be login or api-key (got ${given}).`);
+  return known.value;
+}
+
+/**
+ * How Claude Code signs in: its own login, or an API key (then `claude.use_api_billing = true`;
+ * reportClaude warns when the key is not set where Telecode runs).
+ */
+export async function askClaudeAuth(ui: InitUi, given: ClaudeAuth | undefined, env: Env): Promise<ClaudeAuth> {
+  if (given !== undefined) return given;
+  if (!ui.interactive) return "login";
+  const initial = (env["ANTHROPIC_API_KEY"] ?? "") !== "" ? "api-key" : "login";
+  return ui.select("How does Claude Code sign in?", AUTH_CHOICES, initial);
 }
 
 const MODE_CHOICES: SelectOption<Mode>[] = [
@@ -171,7 +209,7 @@ export async function askMode(ui: InitUi, given: string | undefined): Promise<Mo
 /** Reports on the CLI; a missing or logged-out CLI is a warning here (doctor fails on it). */
 export async function reportClaude(
   ui: InitUi,
-  options: { env: Env; homeDir: string; platform: NodeJS.Platform },
+  options: { env: Env; homeDir: string; platform: NodeJS.Platform; useApiBilling: boolean },
 ): Promise<void> {
   const command = options.env["TELECODE_CLAUDE_PATH"] || "claude";
   const probe = await probeClaude(command, options.env);
@@ -188,7 +226,7 @@ export async function reportClaude(
   const login = checkClaudeLogin({
     env: options.env,
     homeDir: options.homeDir,
-    useApiBilling: false,
+    useApiBilling: options.useApiBilling,
     provider: "anthropic",
     platform: options.platform,
   });

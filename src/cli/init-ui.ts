@@ -24,7 +24,8 @@ export type InitUi = {
   outro(message: string): void;
   text(
     message: string,
-    options?: { initial?: string; validate?: (value: string) => string | undefined },
+    /** `initial` is filled in (Enter accepts it); `placeholder` only shows an example. */
+    options?: { initial?: string; placeholder?: string; validate?: (value: string) => string | undefined },
   ): Promise<string>;
   secret(message: string, validate?: (value: string) => string | undefined): Promise<string>;
   confirm(message: string, initial?: boolean): Promise<boolean>;
@@ -55,6 +56,7 @@ export function createPromptUi(input: Readable, output: Writable): InitUi {
           message,
           ...common,
           ...(options.initial === undefined ? {} : { initialValue: options.initial }),
+          ...(options.placeholder === undefined ? {} : { placeholder: options.placeholder }),
           ...(validate === undefined ? {} : { validate }),
         }),
       );

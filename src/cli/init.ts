@@ -14,14 +14,26 @@ import {
 } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./main.js";
-import { askBotToken, askMode, askProjectDir, findUserIds, reportClaude } from "./init-steps.js";
+import { describeUser } from "./doctor-probes.js";
+import {
+  askBotToken,
+  askClaudeAuth,
+  askMode,
+  askProjectDir,
+  findUserIds,
+  parseAuthFlag,
+  reportClaude,
+} from "./init-steps.js";
+import { sendSetUpNote, setUpNoteText } from "./init-telegram.js";
+import { isTelecodeFolder, telecodeInvocation, telecodePackageDir, type Invocation } from "./invocation.js";
 import { createPlainUi, createPromptUi, InitCancelled, InitFailed, type InitUi } from "./init-ui.js";
 
 export const INIT_HELP = `Usage: telecode init [options]
 
-Sets up Telecode: checks the bot token, finds your Telegram user id, picks a project
-directory and mode, checks the Claude CLI, and writes the config file (mode 0600).
-Asks interactively on a terminal; every question also has a flag for scripts.
+Sets up Telecode: checks the bot token, finds your Telegram user id (and answers you in
+Telegram), picks a project directory and mode, asks how Claude Code signs in, checks the
+Claude CLI, and writes the config file (mode 0600). Asks interactively on a terminal;
+every question also has a flag for scripts.
 
 Options:
   --bot-token TOKEN     the token from @BotFather (or set TELECODE_BOT_TOKEN; then it
@@ -30,11 +42,14 @@ Options:
                         (without it, init waits for you to message the bot)
   --project-dir DIR     the directory Claude works in (must exist)
   --mode MODE           default | acceptEdits | plan | plan-auto | auto | dontAsk
+  --auth login|api-key  how Claude Code signs in: its own login (default), or
+                        ANTHROPIC_API_KEY (writes claude.use_api_billing = true)
   --api-root URL        a Bot API server other than https://api.telegram.org
   --config FILE         where to write (default: $XDG_CONFIG_HOME/telecode/config.toml)
   --wait-seconds N      how long to wait for your message (default 300)
   --yes, -y             no questions: replace an existing file, use the current
-                        directory, accept the first person who messages the bot
+                        directory (unless it is Telecode itself), accept the first
+                        person who messages the bot
   --help, -h            this help
 `;
 
@@ -45,6 +60,8 @@ export type InitDeps = {
   output?: Writable;
   cwd?: string;
   platform?: NodeJS.Platform;
+  /** Where this Telecode is installed (default: this package), for hints and the project default. */
+  packageDir?: string;
 };
 
 function parse(argv: string[]) {
@@ -57,6 +74,7 @@ function parse(argv: string[]) {
       "user-id": { type: "string", multiple: true },
       "project-dir": { type: "string" },
       mode: { type: "string" },
+      auth: { type: "string" },
       "api-root": { type: "string" },
       config: { type: "string" },
       "wait-seconds": { type: "string" },
@@ -128,6 +146,7 @@ async function setUp(
     if (!(await ui.confirm(`${location.path} exists. Replace it?`, false)))
       throw new InitCancelled("kept the existing file");
   }
+  const authFlag = parseAuthFlag(flags.auth);
   const apiRoot = (flags["api-root"] ?? DEFAULT_API_ROOT).replace(/\/+$/, "");
   const tokenFromEnv = flags["bot-token"] === undefined && (env["TELECODE_BOT_TOKEN"] ?? "") !== "";
   const { token, bot } = await askBotToken(
@@ -138,7 +157,7 @@ async function setUp(
   const waitSeconds = Number(flags["wait-seconds"] ?? 300);
   if (!Number.isFinite(waitSeconds) || waitSeconds <= 0)
     throw new InitFailed("--wait-seconds must be a positive number of seconds.");
-  const allowedUserIds = await findUserIds(ui, {
+  const users = await findUserIds(ui, {
     given: flags["user-id"] ?? [],
     assumeYes,
     apiRoot,
@@ -146,23 +165,65 @@ async function setUp(
     bot,
     waitSeconds,
   });
-  const projectDir = await askProjectDir(ui, { given: flags["project-dir"], assumeYes, cwd, homeDir });
+  const packageDir = deps.packageDir ?? telecodePackageDir();
+  const projectDir = await askProjectDir(ui, {
+    given: flags["project-dir"],
+    assumeYes,
+    cwd,
+    homeDir,
+    isTelecode: isTelecodeFolder(cwd, packageDir),
+  });
   const permissionMode = await askMode(ui, flags.mode);
-  await reportClaude(ui, { env, homeDir, platform: deps.platform ?? process.platform });
+  const auth = await askClaudeAuth(ui, authFlag, env);
+  const useApiBilling = auth === "api-key";
+  await reportClaude(ui, { env, homeDir, platform: deps.platform ?? process.platform, useApiBilling });
 
   const text = renderConfigFile({
     botToken: tokenFromEnv ? null : token,
-    allowedUserIds,
+    allowedUserIds: users.ids,
     apiRoot,
     project: { name: projectNameFor(projectDir), path: projectDir },
     permissionMode,
+    useApiBilling,
   });
   writeConfigFile(location.path, text);
   // What was written must load; a failure here is a bug in init, so let it surface as one.
   loadConfig({ configPath: location.path, env });
   ui.success(`Wrote ${location.path} (mode 0600)${tokenFromEnv ? "; the token stays in TELECODE_BOT_TOKEN" : ""}`);
-  const configFlag = location.source === "flag" ? ` --config ${location.path}` : "";
-  ui.outro(
-    `Next: \`telecode doctor${configFlag}\` to check everything, then \`telecode${configFlag}\` to start the bridge (or \`telecode service install${configFlag}\` to keep it running).`,
+  const next = nextCommands(
+    telecodeInvocation({ env, cwd, packageDir }),
+    location.source === "flag" ? location.path : undefined,
   );
+  if (users.learnedFrom !== undefined) {
+    const person = users.learnedFrom;
+    const sent = await sendSetUpNote(
+      apiRoot,
+      token,
+      person.id,
+      setUpNoteText(person.firstName, person.id, next.start.replaceAll("`", "")),
+    );
+    if (sent.ok) ui.success(`Answered ${describeUser(person)} in Telegram.`);
+    else
+      ui.warn(`Could not answer ${describeUser(person)} in Telegram (${sent.description}); the set-up is done anyway.`);
+  }
+  ui.outro(
+    `Next: ${next.doctor} to check everything, then ${next.start} to start the bridge (or ${next.service} to keep it running).`,
+  );
+}
+
+/** The commands to name after set-up, as they work where the person is. */
+function nextCommands(
+  invocation: Invocation,
+  configPath: string | undefined,
+): { doctor: string; start: string; service: string } {
+  const configFlag = configPath === undefined ? "" : ` --config ${configPath}`;
+  const { command } = invocation;
+  // In a clone, `npm start` runs the bridge too; with --config it needs `--`, so name npx then.
+  const start =
+    invocation.inClone && configPath === undefined ? "`npm start` (or `npx telecode`)" : `\`${command}${configFlag}\``;
+  return {
+    doctor: `\`${command} doctor${configFlag}\``,
+    start,
+    service: `\`${command} service install${configFlag}\``,
+  };
 }

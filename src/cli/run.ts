@@ -35,6 +35,8 @@ Options:
 
 Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with Ctrl-C.`;
 
+type TerminalOut = NodeJS.WritableStream & { columns?: number };
+
 /** What the command needs from its surroundings beyond CommandIo (tests pass their own). */
 export type RunDeps = {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -135,7 +137,7 @@ function policyController(
   options: RunOptions,
   config: Config,
   clock: Clock,
-  ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean },
+  ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean; terminal: TerminalOut | undefined },
 ): { controller: SessionController; typed: TypedAnswers | undefined } {
   const registry = createDecisionRegistry();
   const lines = createLinePersonPort({
@@ -146,8 +148,9 @@ function policyController(
   let typed: TypedAnswers | undefined;
   const port = {
     ...lines.port,
-    ask: (view: Parameters<typeof lines.port.ask>[0]) => {
-      lines.port.ask(view);
+    ask: (pending: Parameters<typeof lines.port.ask>[0]) => {
+      ui.view.promptShown(pending.requestId);
+      lines.port.ask(pending);
       typed?.promptShown();
     },
   };
@@ -158,10 +161,22 @@ function policyController(
     registry,
     clock,
   });
-  if (ui.ask) typed = readTypedAnswers(ui.stdin, lines, (line) => ui.view.print(`(not pending any more: "${line}")`));
+  if (ui.ask) {
+    typed = readTypedAnswers({
+      input: ui.stdin,
+      port: lines,
+      onIgnored: (line) => ui.view.print(`(not pending any more: "${line}")`),
+      onTypedAhead: (line) => ui.view.print(`› ${line}`),
+      ...(ui.terminal === undefined ? {} : { terminal: ui.terminal }),
+    });
+    ui.view.attachInput(typed.inputLine);
+  }
   const controller: SessionController = {
     observe: (event) => driver.observe(event),
-    decide: (request, ctx) => driver.decide(request, ctx),
+    decide: (request, ctx) => {
+      ui.view.approvalArrived(request);
+      return driver.decide(request, ctx);
+    },
     hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
     beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
   };
@@ -205,13 +220,16 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     out: io.stderr,
     live: stderrIsTTY,
     now: () => clock.now(),
-    columns: (io.stderr as { columns?: number }).columns ?? 100,
+    columns: (io.stderr as TerminalOut).columns ?? 100,
+    answerOnStdout: !options.json,
   });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
+  // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.
+  const terminal = stdin.isTTY === true && stderrIsTTY ? (io.stderr as TerminalOut) : undefined;
   const policy =
     approveMode === "all"
       ? undefined
-      : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask" });
+      : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask", terminal });
   const controller = policy?.controller ?? allowAllController();
 
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
@@ -259,6 +277,11 @@ async function drive(
   };
   if (ui.interrupt !== undefined) ui.interrupt.addEventListener("abort", onInterrupt, { once: true });
   else process.on("SIGINT", onInterrupt);
+  ui.typed?.onInterrupt(onInterrupt);
+  ui.typed?.onInputEnded(() => {
+    view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
+    if (runId !== undefined) void session.cancelRun(runId);
+  });
   const ticker = ui.live ? setInterval(() => view.refresh(), 1000) : undefined;
   ticker?.unref();
 

@@ -24,6 +24,7 @@ import {
 import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
 import { storeSessionRecords } from "./compose/session-records.js";
 import { logClaudeVersion } from "./doctor-version.js";
+import { telecodeInvocation } from "./invocation.js";
 import type { CommandIo } from "./main.js";
 import { claimDataDir } from "./serve-claim.js";
 
@@ -142,7 +143,9 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   }
   if (isFirstRun(values.config, io) && process.stdin.isTTY === true) {
     // First run at a terminal: set up now instead of sending the person elsewhere.
-    io.stderr.write("telecode: no config yet; starting `telecode init`.\n");
+    io.stderr.write(
+      `telecode: no config yet; starting \`${telecodeInvocation({ env: io.env, cwd: process.cwd() }).command} init\`.\n`,
+    );
     const code = await (
       await import("./init.js")
     ).runInit(values.config === undefined ? [] : ["--config", values.config], io);
@@ -254,8 +257,10 @@ function load(configPath: string | undefined, io: CommandIo, logger?: Logger): L
   try {
     const { config, warnings } = loadConfig({ configPath, env: io.env });
     if (config.file === null && config.telegram.botToken === null) {
+      // Named as it works where the person is: after a clone, `telecode` alone is not on PATH.
+      const { command } = telecodeInvocation({ env: io.env, cwd: process.cwd() });
       io.stderr.write(
-        "telecode: no config file found. Run `telecode init` to set up the bot token, your user id and a project.\n",
+        `telecode: no config file found. Run \`${command} init\` to set up the bot token, your user id and a project.\n`,
       );
       return undefined;
     }

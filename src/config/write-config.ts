@@ -13,6 +13,8 @@ export type NewConfig = {
   apiRoot: string;
   project: { name: string; path: string };
   permissionMode: ClaudeConfig["permissionMode"];
+  /** Claude Code signs in with ANTHROPIC_API_KEY (claude.use_api_billing); default false. */
+  useApiBilling?: boolean;
 };
 
 const value = (v: unknown): string => stringify({ v }).replace(/^v = /, "").trim();
@@ -40,6 +42,7 @@ export function renderConfigFile(config: NewConfig): string {
     "",
     "[claude]",
     `permission_mode = ${value(config.permissionMode)}`,
+    ...(config.useApiBilling === true ? ["use_api_billing = true   # ANTHROPIC_API_KEY from the environment"] : []),
     "",
     `[projects.${/^[A-Za-z0-9_-]+$/.test(config.project.name) ? config.project.name : value(config.project.name)}]`,
     `path = ${value(config.project.path)}`,

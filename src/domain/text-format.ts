@@ -62,6 +62,12 @@ export type ClockFormatter = {
   time(epochMs: number): string;
   /** "Mar 17" */
   date(epochMs: number): string;
+  /**
+   * A moment people can place: "17:46" on the same day as `nowMs`, "Mar 17 17:46" on another
+   * day of its year, "Mar 17, 2030 17:46" in another year. Without `nowMs` (a replay, where
+   * "today" means nothing), always with the date.
+   */
+  moment(epochMs: number, nowMs?: number): string;
 };
 
 /**
@@ -71,9 +77,16 @@ export type ClockFormatter = {
 export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
   const time = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   const date = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric" });
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
   return {
     time: (epochMs) => time.format(epochMs),
     date: (epochMs) => date.format(epochMs),
+    moment(epochMs, nowMs) {
+      const [year, ymd] = [day.format(epochMs).slice(0, 4), day.format(epochMs)];
+      if (nowMs !== undefined && day.format(nowMs) === ymd) return time.format(epochMs);
+      const sameYear = nowMs === undefined || day.format(nowMs).startsWith(year);
+      return `${date.format(epochMs)}${sameYear ? "" : `, ${year}`} ${time.format(epochMs)}`;
+    },
   };
 }
 

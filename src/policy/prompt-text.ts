@@ -29,13 +29,44 @@ export function sectionLines(section: PromptSection): string[] {
   }
 }
 
-/** The whole prompt as lines: title, sections, caption, then numbered choices. */
-export function promptLines(prompt: DecisionPrompt): string[] {
+const INDENT = "  ";
+
+/** A section as it reads under a prompt's headline: indented, a command after "$ ". */
+function indentedSectionLines(section: PromptSection): string[] {
+  if (section.kind === "code" && section.label === "command") {
+    const [first = "", ...rest] = section.text.split("\n");
+    return [`${INDENT}$ ${first}`, ...rest.map((l) => `${INDENT}  ${l}`)];
+  }
+  return sectionLines(section).map((l) => `${INDENT}${l}`);
+}
+
+/** A question's options with their descriptions beside them (the fields section names them). */
+function questionChoiceLines(prompt: DecisionPrompt): string[] {
+  const described = new Map<string, string>();
+  for (const s of prompt.sections) if (s.kind === "fields") for (const f of s.fields) described.set(f.name, f.value);
+  return prompt.choices.map((c, i) => {
+    const description = described.get(c.label.replace(/^[☐☑] /, ""));
+    return `${INDENT}[${i + 1}] ${c.label}${description === undefined ? "" : ` — ${description}`}`;
+  });
+}
+
+/**
+ * The whole prompt as terminal lines: a "?" headline saying what is asked (for an approval,
+ * `toolName`), what it is about, the caption, then numbered choices. Each thing once.
+ */
+export function promptLines(prompt: DecisionPrompt, toolName?: string): string[] {
+  const caption = prompt.caption ? [`${INDENT}${prompt.caption}`] : [];
+  if (prompt.kind === "question") {
+    const question = prompt.sections.find((s) => s.kind === "text")?.text ?? prompt.title;
+    const step = prompt.step === undefined ? "" : ` (question ${prompt.step.index + 1} of ${prompt.step.count})`;
+    return [`? ${question}${step}`, ...questionChoiceLines(prompt), ...caption];
+  }
+  const headline = prompt.kind === "approval" && toolName !== undefined ? `Allow ${toolName}?` : prompt.title;
   return [
-    prompt.title,
-    ...prompt.sections.flatMap(sectionLines),
-    ...(prompt.caption ? [prompt.caption] : []),
-    ...prompt.choices.map((c, i) => `  [${i + 1}] ${c.label}`),
+    `? ${headline}`,
+    ...prompt.sections.flatMap(indentedSectionLines),
+    ...caption,
+    ...prompt.choices.map((c, i) => `${INDENT}[${i + 1}] ${c.label}`),
   ];
 }
 

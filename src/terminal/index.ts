@@ -1,6 +1,7 @@
 // The terminal front end's public surface: live progress on stderr and typed answers to the
-// decision prompts. `telecode run` (src/cli/run.ts) wires them to the engine and the driver.
+// decision prompts, sharing the terminal's bottom line. `telecode run` (src/cli/run.ts) wires them
+// to the engine and the decision driver.
 export { ProgressView } from "./progress-view.js";
-export type { ProgressViewOptions } from "./progress-view.js";
+export type { InputLine, ProgressViewOptions } from "./progress-view.js";
 export { readTypedAnswers } from "./typed-answers.js";
-export type { TypedAnswers } from "./typed-answers.js";
+export type { TypedAnswers, TypedAnswersOptions } from "./typed-answers.js";

@@ -1,8 +1,8 @@
-// Shows a run's progress on stderr: on a TTY, finished lines scroll above one live status
-// line (elapsed, current tool, latest note) that is redrawn in place; otherwise plain lines.
-// Text comes from src/render; this file owns only the cursor handling and the status.
+// Shows a run's progress on stderr: on a TTY, finished lines scroll above one bottom line that
+// is redrawn in place: the live status (elapsed, current tool, latest note), or, while a prompt
+// waits, the person's input line. Text comes from src/render; this file owns the cursor.
 import { excerpt, formatDurationMs } from "../domain/index.js";
-import type { TelecodeEvent } from "../domain/index.js";
+import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import { renderTerminalLine } from "../render/index.js";
 
 export type ProgressViewOptions = {
@@ -12,7 +12,22 @@ export type ProgressViewOptions = {
   now(): number;
   /** Terminal width for the status line; default 100. */
   columns?: number;
+  /** The answer is printed on stdout: the text that turns out to be it is not printed here too. */
+  answerOnStdout?: boolean;
 };
+
+/** The bottom line while a prompt waits for typed input; owned by the input reader. */
+export type InputLine = {
+  /** A prompt is open: the bottom line belongs to the input, not to the status. */
+  isActive(): boolean;
+  /** Draws the input line; the cursor is at the start of an empty line. */
+  draw(): void;
+  /** Erases what draw() drew, leaving the cursor at the start of that line. */
+  clear(): void;
+};
+
+/** Tools whose call is the question or plan itself: the prompt (or its outcome) tells it. */
+const DECISION_TOOLS = new Set(["AskUserQuestion", "ExitPlanMode"]);
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const CLEAR_LINE = "\r\x1b[2K";
@@ -21,73 +36,79 @@ export class ProgressView {
   readonly #o: ProgressViewOptions;
   readonly #startedAt: number;
   readonly #tools = new Map<string, string>();
+  /** Requests shown as prompts: the prompt prints their outcome, the event line would repeat it. */
+  readonly #prompted = new Set<string>();
+  /** The tool call each approval request is about (from approval_requested). */
+  readonly #toolOfRequest = new Map<string, string>();
+  /** Assistant text not printed yet: it may turn out to be the answer, which stdout shows. */
+  #heldText: string[] = [];
+  #input: InputLine | undefined;
   #note = "";
   #tick = 0;
-  #statusShown = false;
-  #paused = false;
+  #bottom: "none" | "status" | "input" = "none";
+  #finished = false;
 
   constructor(options: ProgressViewOptions) {
     this.#o = options;
     this.#startedAt = options.now();
   }
 
+  /** The input reader that takes the bottom line while a prompt waits. */
+  attachInput(input: InputLine): void {
+    this.#input = input;
+  }
+
+  /**
+   * The CLI asks about a tool call (told before any prompt for it, which may come before the
+   * events of that call are shown: the call's own line is then left out, the prompt shows it).
+   */
+  approvalArrived(request: ApprovalRequest): void {
+    if (request.toolUseId !== undefined) this.#toolOfRequest.set(request.requestId, request.toolUseId);
+  }
+
+  /** The prompt for approval request `requestId` is shown to the person. */
+  promptShown(requestId: string): void {
+    this.#prompted.add(requestId);
+  }
+
   /** Prints what the event says (if anything) and updates the status line. */
   show(event: TelecodeEvent): void {
-    switch (event.type) {
-      case "tool_started":
-        this.#tools.set(
-          event.toolUseId,
-          event.kind === "command" ? `${event.name} \`${event.title}\`` : `${event.name} ${event.title}`,
-        );
-        break;
-      case "tool_finished":
-        this.#tools.delete(event.toolUseId);
-        break;
-      case "note":
-        this.#note = event.text;
-        break;
-      case "turn_finished":
-      case "run_completed":
-        this.#tools.clear();
-        break;
-      default:
-        break;
+    this.#track(event);
+    if (event.type === "text" && event.parentToolUseId === null && this.#o.answerOnStdout === true) {
+      this.#heldText.push(event.text);
+      return;
     }
+    if (event.type === "turn_finished" && event.ok && !event.interrupted && this.#o.answerOnStdout === true) {
+      // The answer is printed on stdout; the rest of the held text is shown after all.
+      this.#heldText = this.#heldText.filter((text) => !event.answer.includes(text.trim()));
+    }
+    if (event.type !== "usage") this.#printHeldText();
     // The answer itself goes to stdout; in the progress it would be printed twice.
-    if (event.type === "run_completed") return;
+    if (event.type === "run_completed" || this.#isShownElsewhere(event)) return;
     const text = renderTerminalLine(event, { showThinking: false });
     if (text !== undefined) this.print(text);
   }
 
-  /** Prints lines above the status line. */
+  /** Prints lines above the bottom line. */
   print(text: string): void {
-    this.#clearStatus();
+    this.#clearBottom();
     this.#o.out.write(`${text}\n`);
-    this.#drawStatus();
+    this.#drawBottom();
   }
 
   /** Redraws the status (call about once a second on a TTY so elapsed time moves). */
   refresh(): void {
     this.#tick += 1;
-    this.#clearStatus();
-    this.#drawStatus();
+    if (this.#bottom === "input") return;
+    this.#clearBottom();
+    this.#drawBottom();
   }
 
-  /** Hides the status while someone types an answer at the terminal. */
-  pause(): void {
-    this.#clearStatus();
-    this.#paused = true;
-  }
-
-  resume(): void {
-    this.#paused = false;
-    this.#drawStatus();
-  }
-
-  /** Removes the status line for good (before the answer is printed). */
+  /** Removes the bottom line for good (before the answer is printed). */
   finish(): void {
-    this.#clearStatus();
-    this.#paused = true;
+    this.#printHeldText();
+    this.#clearBottom();
+    this.#finished = true;
   }
 
   statusText(): string {
@@ -98,16 +119,75 @@ export class ProgressView {
     return `${SPINNER[this.#tick % SPINNER.length] ?? ""} ${elapsed} · ${doing}${note}`;
   }
 
-  #drawStatus(): void {
-    if (!this.#o.live || this.#paused) return;
-    const width = Math.max(20, (this.#o.columns ?? 100) - 1);
-    this.#o.out.write(excerpt(this.statusText().replace(/\s*\n\s*/g, " "), width));
-    this.#statusShown = true;
+  #track(event: TelecodeEvent): void {
+    switch (event.type) {
+      case "tool_started": {
+        const label = event.title === event.name || event.title === "" ? event.name : `${event.name} ${event.title}`;
+        this.#tools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${event.title}\`` : label);
+        break;
+      }
+      case "tool_finished":
+        this.#tools.delete(event.toolUseId);
+        break;
+      case "note":
+        this.#note = event.text;
+        break;
+      case "approval_requested":
+        this.approvalArrived(event.request);
+        break;
+      case "turn_finished":
+      case "run_completed":
+        this.#tools.clear();
+        break;
+      default:
+        break;
+    }
   }
 
-  #clearStatus(): void {
-    if (!this.#statusShown) return;
-    this.#o.out.write(CLEAR_LINE);
-    this.#statusShown = false;
+  /** Events a prompt (or its outcome line) already shows, or that need no line of their own. */
+  #isShownElsewhere(event: TelecodeEvent): boolean {
+    switch (event.type) {
+      case "approval_requested":
+        // Asked: the prompt shows it; not asked: the approval_resolved line says what happened.
+        return true;
+      case "approval_resolved":
+        return this.#prompted.has(event.requestId);
+      case "tool_started":
+        return DECISION_TOOLS.has(event.name) || this.#wasPrompted(event.toolUseId);
+      case "tool_finished":
+        return DECISION_TOOLS.has(event.name) && this.#wasPrompted(event.toolUseId);
+      default:
+        return false;
+    }
+  }
+
+  #wasPrompted(toolUseId: string): boolean {
+    for (const [requestId, tool] of this.#toolOfRequest)
+      if (tool === toolUseId && this.#prompted.has(requestId)) return true;
+    return false;
+  }
+
+  #printHeldText(): void {
+    const held = this.#heldText;
+    this.#heldText = [];
+    for (const text of held) this.print(text);
+  }
+
+  #drawBottom(): void {
+    if (!this.#o.live || this.#finished) return;
+    if (this.#input?.isActive() === true) {
+      this.#input.draw();
+      this.#bottom = "input";
+      return;
+    }
+    const width = Math.max(20, (this.#o.columns ?? 100) - 1);
+    this.#o.out.write(excerpt(this.statusText().replace(/\s*\n\s*/g, " "), width));
+    this.#bottom = "status";
+  }
+
+  #clearBottom(): void {
+    if (this.#bottom === "status") this.#o.out.write(CLEAR_LINE);
+    else if (this.#bottom === "input") this.#input?.clear();
+    this.#bottom = "none";
   }
 }

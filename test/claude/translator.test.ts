@@ -231,17 +231,34 @@ describe("translator", () => {
       rl({ status: "allowed_warning", utilization: 0.95 }),
       rl({ status: "rejected" }),
     ];
+    // Read back later (a replay), a reset time says its day.
     expect(ofType(run(lines), "note")).toEqual([
-      { type: "note", kind: "rate_limit", key: "rate_limit:five_hour", text: "5h limit 91% used, resets 17:46" },
+      { type: "note", kind: "rate_limit", key: "rate_limit:five_hour", text: "5h limit 91% used, resets Mar 17 17:46" },
       {
         type: "note",
         kind: "rate_limit",
         key: "rate_limit:five_hour",
-        text: "Rate limited until 17:46 (5h limit reached)",
+        text: "Rate limited until Mar 17 17:46 (5h limit reached)",
         untilMs: 1900000000000,
       },
     ]);
-    expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets 23:16");
+    expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets Mar 17 23:16");
+  });
+
+  it("rate limits read live: a reset later today is a time, one on another day or year has its date", () => {
+    const rejected = JSON.stringify({
+      type: "rate_limit_event",
+      rate_limit_info: { rateLimitType: "five_hour", resetsAt: 1900000000, status: "rejected" },
+    });
+    const noteAt = (nowIso: string, timeZone = "UTC") => {
+      const t = createTranslator({ timeZone, now: () => Date.parse(nowIso) });
+      return ofType([...t.push(decodeLine(rejected))], "note")[0]?.text;
+    };
+    expect(noteAt("2030-03-17T13:00:00Z")).toBe("Rate limited until 17:46 (5h limit reached)");
+    expect(noteAt("2030-03-16T23:00:00Z")).toBe("Rate limited until Mar 17 17:46 (5h limit reached)");
+    expect(noteAt("2029-12-31T12:00:00Z")).toBe("Rate limited until Mar 17, 2030 17:46 (5h limit reached)");
+    // 13:00 UTC is already the 18th in Auckland, where the reset (05:46 on the 18th) is today.
+    expect(noteAt("2030-03-17T13:00:00Z", "Pacific/Auckland")).toBe("Rate limited until 06:46 (5h limit reached)");
   });
 
   it("notes compaction with token counts, and mode changes from status and init", () => {

@@ -1,15 +1,28 @@
 // `telecode init` against the shared local Bot API fake and a temp HOME: scripted flags,
 // finding the user id from a message, and an interactive run driven through @clack/prompts.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runInit } from "../../src/cli/init.js";
 import { loadConfig } from "../../src/config/index.js";
 import { capturedIo, type CapturedIo } from "../support/captured-io.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+
+/** This checkout: where a newcomer runs `npm start` and `npx telecode init`. */
+const telecodeDir = resolve(import.meta.dirname, "../..");
+const telecodeBin = join(telecodeDir, "bin", "telecode.js");
 
 let fake: FakeBotApi;
 let home: string;
@@ -52,7 +65,8 @@ describe("telecode init, non-interactive", () => {
     expect(config.claude.permissionMode).toBe("plan");
     expect(config.projects).toEqual([{ name: "app", path: project, isDefault: true }]);
     expect(c.out()).toContain("Bot token works: @tc_test_bot");
-    expect(c.out()).toContain(`telecode doctor --config ${configPath}`);
+    // Outside a clone and with no `telecode` on PATH, only the full path works.
+    expect(c.out()).toContain(`\`node ${telecodeBin} doctor --config ${configPath}\``);
     expect(c.out()).toMatch(/Claude Code CLI: .*no-claude was not found/);
   });
 
@@ -73,6 +87,58 @@ describe("telecode init, non-interactive", () => {
     expect(config.telegram.allowedUserIds).toEqual([42]);
     expect(config.projects[0]?.path).toBe(project);
     await fake.waitFor(() => fake.pendingUpdates() === 0, { what: "acknowledged updates" });
+    // The person is answered in the chat they wrote from, with the command that starts Telecode.
+    const note = fake.lastBotMessage(42)?.text ?? "";
+    expect(note).toContain("Telecode is set up for you, Ada: this bot answers only you (user id 42).");
+    expect(note).toContain(`Start it on your computer with node ${telecodeBin}, then send me a task here.`);
+    expect(fake.botMessages(666)).toEqual([]);
+    expect(c.out()).toContain("Answered Ada (@ada, id 42) in Telegram.");
+  });
+
+  it("names the commands that work from a clone: npx telecode, and npm start", async () => {
+    const c = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project), c, { cwd: telecodeDir })).toBe(0);
+    expect(c.out()).toContain(
+      "Next: `npx telecode doctor` to check everything, then `npm start` (or `npx telecode`) to start the bridge (or `npx telecode service install` to keep it running).",
+    );
+  });
+
+  it("names plain `telecode` when that is this install on PATH", async () => {
+    const bin = join(home, "bin");
+    mkdirSync(bin);
+    symlinkSync(telecodeBin, join(bin, "telecode"));
+    const c = capture({ PATH: bin });
+    expect(
+      await runInit(flags("--user-id", "1", "--project-dir", project, "--config", configPath), c, { cwd: home }),
+    ).toBe(0);
+    expect(c.out()).toContain(`Next: \`telecode doctor --config ${configPath}\``);
+  });
+
+  it("does not take Telecode's own checkout as the project with --yes", async () => {
+    const c = capture();
+    expect(await runInit(flags("--user-id", "1", "--yes"), c, { cwd: telecodeDir })).toBe(1);
+    expect(c.err()).toContain(`The current directory (${telecodeDir}) is Telecode itself, not a project for Claude.`);
+    expect(c.err()).toContain("Pass --project-dir");
+    expect(existsSync(configPath)).toBe(false);
+  });
+
+  it("--auth api-key turns on API billing and warns when ANTHROPIC_API_KEY is not set", async () => {
+    const noKey = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "api-key"), noKey)).toBe(0);
+    expect(loadConfig({ env: { HOME: home } }).config.claude.useApiBilling).toBe(true);
+    expect(noKey.out()).toContain("! Claude login: claude.use_api_billing is on but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set.");
+    const withKey = capture({ ANTHROPIC_API_KEY: "sk-test-key" });
+    expect(
+      await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "api-key", "--yes"), withKey),
+    ).toBe(0);
+    expect(withKey.out()).not.toContain("ANTHROPIC_API_KEY nor");
+    expect(withKey.out()).toContain("Claude login: API billing (ANTHROPIC_API_KEY is set)");
+    const login = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--yes"), login)).toBe(0);
+    expect(loadConfig({ env: { HOME: home } }).config.claude.useApiBilling).toBe(false);
+    const bad = capture();
+    expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "oauth", "--yes"), bad)).toBe(1);
+    expect(bad.err()).toContain("--auth must be login or api-key (got oauth).");
   });
 
   it("keeps the token out of the file when it comes from TELECODE_BOT_TOKEN", async () => {
@@ -241,14 +307,36 @@ describe("telecode init, interactive", () => {
     await t.answer("Allow Ada (@ada, id 42) to use this bot?", "y\r");
     await t.answer("Project directory", "\r");
     await t.answer("Permission mode", "\x1b[B\r");
+    await t.answer("How does Claude Code sign in?", "\x1b[B\r");
 
     expect(await running).toBe(0);
     const { config } = loadConfig({ env: { HOME: home } });
     expect(config.telegram).toMatchObject({ botToken: fake.token, allowedUserIds: [42] });
     expect(config.projects[0]?.path).toBe(project);
     expect(config.claude.permissionMode).toBe("acceptEdits");
+    expect(config.claude.useApiBilling).toBe(true);
+    expect(t.screen()).toContain("claude.use_api_billing is on but neither ANTHROPIC_API_KEY");
     expect(t.screen()).toContain(`Wrote ${configPath}`);
-    expect(t.screen()).toContain("telecode doctor");
+    expect(t.screen()).toContain(`node ${telecodeBin} doctor`);
+  });
+
+  it("in Telecode's own checkout, offers no project directory: Enter asks for one", async () => {
+    const t = terminal();
+    const running = runInit(["--api-root", fake.apiRoot, "--bot-token", fake.token, "--user-id", "1"], capture(), {
+      interactive: true,
+      input: t.input,
+      output: t.output,
+      cwd: telecodeDir,
+    });
+    await t.answer("Project directory", "\r");
+    await t.answer("Type the path of the project Claude should work in.", `${project}\r`);
+    await t.answer("Permission mode", "\r");
+    await t.answer("How does Claude Code sign in?", "\r");
+    expect(await running).toBe(0);
+    const { config } = loadConfig({ env: { HOME: home } });
+    expect(config.projects[0]?.path).toBe(project);
+    expect(config.claude.useApiBilling).toBe(false);
+    expect(t.screen()).toContain("`npm start` (or `npx telecode`)");
   });
 
   it("writes nothing when the person cancels", async () => {

@@ -100,7 +100,7 @@ describe("telecode replay", () => {
 
   it("honours --time-zone for clock times", async () => {
     const { stdout } = await replay("--time-zone", "Asia/Kolkata", fixture("l-rate-limit-warning.stdout.jsonl"));
-    expect(stdout).toContain("5h limit 91% used, resets 23:16");
+    expect(stdout).toContain("5h limit 91% used, resets Mar 17 23:16");
   });
 
   it("works through the built bin (exit codes reach the shell)", () => {

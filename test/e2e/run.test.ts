@@ -10,8 +10,8 @@ import { runRun } from "../../src/cli/run.js";
 import { PassThrough } from "node:stream";
 import { unattendedMessage } from "../../src/policy/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
-import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
-import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
+import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
 
 class Capture extends Writable {
   text = "";
@@ -33,27 +33,22 @@ class Capture extends Writable {
   }
 }
 
-let api: FakeAnthropic | undefined;
-let ws: ClaudeWorkspace | undefined;
+let current: RunWorkspace | undefined;
 afterEach(async () => {
-  await api?.close();
-  await ws?.cleanup();
-  api = undefined;
-  ws = undefined;
+  await current?.close();
+  current = undefined;
 });
 
 async function setup(
   replies: FakeReply[],
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ io: { stdout: Capture; stderr: Capture; env: NodeJS.ProcessEnv }; config: string; cwd: string }> {
-  api = await startFakeAnthropic({ replies });
-  ws = await makeClaudeWorkspace(api.url, extraEnv);
-  const config = join(ws.root, "config.toml");
-  await writeFile(config, `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`, {
-    mode: 0o600,
-  });
-  const env = { ...ws.env, XDG_CONFIG_HOME: join(ws.root, "config"), XDG_DATA_HOME: join(ws.root, "data") };
-  return { io: { stdout: new Capture(), stderr: new Capture(), env }, config, cwd: ws.cwd };
+  current = await startRunWorkspace(replies, extraEnv);
+  return {
+    io: { stdout: new Capture(), stderr: new Capture(), env: current.env },
+    config: current.config,
+    cwd: current.cwd,
+  };
 }
 
 const touch = reply.bash("touch created-by-run.txt && echo made", "Create a marker file");
@@ -81,7 +76,7 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(code).toBe(0);
     expect(io.stdout.text).toBe("Nobody approved, so I did not create it.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
-    expect(api?.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
+    expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
   });
 
   it("without a TTY and without --approve, denies what needs a person (none is the default)", async () => {
@@ -93,7 +88,7 @@ describe("telecode run (real CLI, fake API)", () => {
     });
     expect(code).toBe(0);
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
-    expect(api?.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
+    expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
   });
 
   it("--approve ask: shows the approval with numbered choices and runs the tool when the person types 1", async () => {
@@ -120,7 +115,24 @@ describe("telecode run (real CLI, fake API)", () => {
     stdin.write("no, call it other.txt\n");
     expect(await exit).toBe(0);
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
-    expect(api?.requests()[1]?.toolResults[0]?.text).toContain("no, call it other.txt");
+    expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain("no, call it other.txt");
+  });
+
+  it("--approve ask: input that ends before a prompt can be answered cancels the run instead of waiting", async () => {
+    const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await runRun(
+      ["--cwd", cwd, "--config", config, "--approve", "ask", "Please create a marker file"],
+      io,
+      {
+        stdin,
+      },
+    );
+    expect(code).toBe(1);
+    expect(io.stderr.text).toContain("The input ended, so nobody can answer this prompt: cancelling the run.");
+    expect(io.stderr.text).toContain("cancelled.");
+    expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
   });
 
   it("plan mode in a terminal: Pause & Outline, the outline held, Approve Plan", async () => {
@@ -155,7 +167,7 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(events.flatMap((e) => (e.type === "mode_changed" ? [e.mode] : []))[0]).toBe("default");
     expect(io.stderr.text).toContain("Plan approved");
     expect(events.at(-1)).toMatchObject({ type: "run_completed", ok: true, answer: "Plan approved; done." });
-    const results = api?.requests().map((r) => r.toolResults[0]?.text ?? "") ?? [];
+    const results = current?.api.requests().map((r) => r.toolResults[0]?.text ?? "") ?? [];
     expect(results[1]).toContain("step-by-step outline");
     expect(results[2]).toContain("User has approved");
   });

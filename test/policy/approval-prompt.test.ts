@@ -125,13 +125,12 @@ describe("what an approval shows", () => {
     expect(approvalPrompt(req("Bash", { command: "x" })).choices.map((c) => c.id)).toEqual(["allow", "deny"]);
   });
 
-  it("the plain-text form lists everything a terminal shows", () => {
-    expect(promptLines(approvalPrompt(bash))).toEqual([
-      "Run: touch created-by-test.txt && echo made",
-      "Create a marker file",
-      "command:",
-      "  touch created-by-test.txt && echo made",
-      "“Always allow” covers: Bash(touch created-by-test.txt && echo made); files in /home/user/project",
+  it("the plain-text form shows each thing once: the tool asked about, the command, numbered choices", () => {
+    expect(promptLines(approvalPrompt(bash), "Bash")).toEqual([
+      "? Allow Bash?",
+      "  Create a marker file",
+      "  $ touch created-by-test.txt && echo made",
+      "  “Always allow” covers: Bash(touch created-by-test.txt && echo made); files in /home/user/project",
       "  [1] Allow",
       "  [2] Always allow in this session",
       "  [3] Deny",

@@ -61,3 +61,51 @@ describe("ProgressView", () => {
     expect(out.text.endsWith("\r\x1b[2K")).toBe(true);
   });
 });
+
+describe("ProgressView and the answer", () => {
+  const text = (t: string) => ({ type: "text" as const, text: t, parentToolUseId: null });
+  const finished = (answer: string) => ({
+    type: "turn_finished" as const,
+    ok: true,
+    answer,
+    interrupted: false,
+    costUsd: 0,
+    numTurns: 1,
+    durationMs: 1,
+    origin: { kind: "user" as const },
+  });
+  const tool = {
+    type: "tool_started" as const,
+    toolUseId: "t1",
+    name: "Read",
+    kind: "tool" as const,
+    title: "app.js",
+    input: {},
+    parentToolUseId: null,
+  };
+
+  it("keeps the answer off the progress when stdout prints it, but shows text between tool calls", () => {
+    const out = new Sink();
+    const view = new ProgressView({ out, live: false, now: () => 0, answerOnStdout: true });
+    view.show(text("Let me read the file first."));
+    view.show(tool);
+    view.show(text("The file prints v1."));
+    view.show(finished("The file prints v1."));
+    view.finish();
+    expect(out.text).toContain("Let me read the file first.\n▸ 📖 Read app.js");
+    expect(out.text).not.toContain("The file prints v1.");
+  });
+
+  it("shows the text when the answer is not printed on stdout (--json), or the turn failed", () => {
+    const json = new Sink();
+    const jsonView = new ProgressView({ out: json, live: false, now: () => 0, answerOnStdout: false });
+    jsonView.show(text("Hello."));
+    jsonView.show(finished("Hello."));
+    expect(json.text).toContain("Hello.");
+    const failed = new Sink();
+    const failedView = new ProgressView({ out: failed, live: false, now: () => 0, answerOnStdout: true });
+    failedView.show(text("Partial work."));
+    failedView.show({ ...finished(""), ok: false });
+    expect(failed.text).toContain("Partial work.");
+  });
+});

@@ -28,6 +28,14 @@ export type LinePersonPort = {
   readonly open: readonly PendingDecisionView[];
 };
 
+/** What the person can type at this prompt. */
+function hintFor(view: PendingDecisionView): string {
+  if (view.awaitingText) return "Type your answer and press Enter:";
+  return view.prompt.kind === "question"
+    ? "Type a number, or your own answer:"
+    : "Type a number, or a reply in your own words:";
+}
+
 export function createLinePersonPort(options: LinePersonPortOptions): LinePersonPort {
   const { write, answers } = options;
   const by = options.by !== undefined ? { by: options.by } : {};
@@ -35,8 +43,8 @@ export function createLinePersonPort(options: LinePersonPortOptions): LinePerson
 
   function show(view: PendingDecisionView): void {
     write("");
-    for (const line of promptLines(view.prompt)) write(line);
-    write(view.awaitingText ? "Type your answer and press Enter:" : "Type a number, or a reply in your own words:");
+    for (const line of promptLines(view.prompt, view.toolName)) write(line);
+    write(hintFor(view));
   }
 
   const port: PersonPort = {

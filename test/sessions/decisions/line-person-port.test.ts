@@ -33,7 +33,8 @@ describe("line person port", () => {
   it("prints the approval with numbered choices; '1' allows and the outcome is printed", async () => {
     const { out, lines, decide } = setup();
     const answer = decide(bash);
-    expect(out).toContain("Run: touch created-by-test.txt && echo made");
+    expect(out).toContain("? Allow Bash?");
+    expect(out).toContain("  $ touch created-by-test.txt && echo made");
     expect(out).toContain("  [3] Deny");
     expect(lines.submitLine("1")).toEqual({ kind: "answered", verdict: "accepted" });
     await expect(answer).resolves.toMatchObject({ behavior: "allow", by: "dev" });

@@ -24,7 +24,8 @@ describe("telecode (serve) without a usable config", () => {
     home = await mkdtemp(join(tmpdir(), "telecode-serve-"));
     const result = await run([], { HOME: home });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("Run `telecode init`");
+    // The tests run in a clone of Telecode, where the command is `npx telecode`.
+    expect(result.stderr).toContain("Run `npx telecode init`");
   });
 
   it("names what a config lacks to serve Telegram", async () => {
