@@ -1,0 +1,34 @@
+// The keeper's typed failures. Callers decide on `code`, never on message text; messages are
+// for people: what happened, then what to do.
+
+export type KeeperErrorCode =
+  | "keeper.bad_spec"
+  | "keeper.start_failed"
+  | "keeper.unreachable"
+  | "keeper.unsafe_dir"
+  | "keeper.stale_fence"
+  | "keeper.incompatible"
+  | "keeper.refused"
+  | "keeper.detached"
+  | "keeper.stdin_closed"
+  | "keeper.bad_line";
+
+export class KeeperError extends Error {
+  override readonly name = "KeeperError";
+  readonly code: KeeperErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: KeeperErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = Object.freeze({ ...options.details });
+  }
+}
+
+export function isKeeperError(value: unknown, code?: KeeperErrorCode): value is KeeperError {
+  return value instanceof KeeperError && (code === undefined || value.code === code);
+}

@@ -1,0 +1,297 @@
+// The keeper itself: spawns the CLI in its own process group, owns its pipes, numbers and logs
+// every stdout line, keeps a stderr tail and the state file, and serves one client. It never
+// closes the CLI's stdin on its own (only when a client asks, or a newer Telecode retires it),
+// and never stops reading stdout. After the CLI exits it waits for an ack or the grace period.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import type { Clock, TimerHandle } from "../claude/index.js";
+import { PROCESS_TAG_VAR } from "../claude/process-tree.js";
+import { StderrTail } from "../claude/stderr-tail.js";
+import { DEFAULT_MAX_LINE_BYTES, LineFramer } from "../wire/index.js";
+import { KeeperError } from "./errors.js";
+import { createFileStorage, KeeperLog } from "./keeper-log.js";
+import { ensurePrivateDir } from "./keeper-paths.js";
+import { KeeperServer, type KeeperHost } from "./keeper-server.js";
+import type { KeeperSpec } from "./keeper-spec.js";
+import { writeKeeperState, type KeeperState } from "./keeper-state.js";
+import { identifyProcess } from "./process-identity.js";
+import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
+import { reapProcessTree } from "./reap.js";
+
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+export type RunningKeeper = {
+  readonly pid: number;
+  readonly cliPid: number;
+  /** Resolves once the keeper is done: the CLI ended, its log was taken or the grace period passed, files removed. */
+  readonly finished: Promise<void>;
+  /** The keeper was told to stop: close the CLI's stdin, SIGTERM its group after 2 s, SIGKILL after 2 more; then end without waiting for a client. */
+  endCli(): void;
+};
+
+/** Starts the CLI under a keeper; resolves once its socket listens. Throws `keeper.start_failed`. */
+export async function runKeeper(spec: KeeperSpec, clock: Clock): Promise<RunningKeeper> {
+  ensurePrivateDir(spec.paths.dir);
+  mkdirSync(spec.paths.logDir, { recursive: true, mode: 0o700 });
+  const tag = randomUUID();
+  const child = await spawnCli(spec, tag);
+  const keeper = new Keeper(spec, child, tag, clock);
+  await keeper.start();
+  return {
+    pid: process.pid,
+    cliPid: keeper.cliPid,
+    finished: keeper.finished,
+    endCli: () => keeper.endCli(),
+  };
+}
+
+function spawnCli(spec: KeeperSpec, tag: string): Promise<Child> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(spec.cli.path, spec.cli.args, {
+      cwd: spec.cli.cwd,
+      env: { ...spec.cli.env, [PROCESS_TAG_VAR]: tag },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      reject(
+        new KeeperError(
+          "keeper.start_failed",
+          error.code === "ENOENT"
+            ? `Claude Code was not found at ${spec.cli.path}; install @anthropic-ai/claude-code or set claude.path.`
+            : `Claude Code could not be started (${error.message}); check claude.path and the project directory.`,
+          { cause: error, details: { errno: error.code } },
+        ),
+      );
+    });
+    child.once("spawn", () => resolve(child));
+  });
+}
+
+class Keeper implements KeeperHost {
+  readonly keeperId: string;
+  readonly log: KeeperLog;
+  readonly cliPid: number;
+  readonly finished: Promise<void>;
+  readonly #spec: KeeperSpec;
+  readonly #child: Child;
+  readonly #tag: string;
+  readonly #clock: Clock;
+  readonly #server: KeeperServer;
+  readonly #stderr = new StderrTail();
+  readonly #framer: LineFramer;
+  #batch: string[] = [];
+  #state: KeeperState;
+  /** The state file is first written once the pids' start times are known. */
+  #stateReady = false;
+  #stdinOpen = true;
+  #stdinError: string | undefined;
+  #exit: ExitRecord | undefined;
+  #graceTimer: TimerHandle | undefined;
+  #finish: (() => void) | undefined;
+  #finishing = false;
+  /** Told to stop (SIGTERM): done as soon as the CLI has exited, without the grace period. */
+  #stopping = false;
+
+  constructor(spec: KeeperSpec, child: Child, tag: string, clock: Clock) {
+    this.#spec = spec;
+    this.#child = child;
+    this.#tag = tag;
+    this.#clock = clock;
+    this.keeperId = spec.keeperId;
+    this.cliPid = child.pid ?? -1;
+    this.log = new KeeperLog({ storage: createFileStorage(spec.paths.logDir), capBytes: spec.logCapBytes });
+    this.#server = new KeeperServer(this, clock);
+    this.finished = new Promise((resolve) => (this.#finish = resolve));
+    this.#state = {
+      protocol: KEEPER_PROTOCOL_VERSION,
+      keeperId: this.keeperId,
+      telecodeVersion: spec.telecodeVersion,
+      keeper: { pid: process.pid, startTime: "" },
+      cli: { pid: this.cliPid, startTime: "", tag },
+      cwd: spec.cli.cwd,
+      socketPath: spec.paths.socketPath,
+      startedAt: new Date(clock.now()).toISOString(),
+      fence: 0,
+      sessionId: null,
+      cliVersion: null,
+      stdinOpen: true,
+      logDropped: null,
+      exit: null,
+    };
+    this.#framer = new LineFramer({
+      maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+      onLine: (line) => {
+        this.#batch.push(line);
+        if (line.includes('"init"')) this.#learnFromInit(line);
+      },
+      onOversizedLine: () => {
+        this.#flush();
+        const seq = this.log.lastSeq + 1;
+        this.#server.linesAppended(this.log.appendOversized(), seq, seq);
+      },
+    });
+    // stdout is always read: the CLI must never block on a full pipe, whoever is attached.
+    child.stdout.on("data", (chunk: Buffer) => {
+      this.#framer.push(chunk);
+      this.#flush();
+    });
+    child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      this.#stdinError ??= error.code ?? error.message;
+    });
+    child.on("error", () => undefined);
+    let exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    child.on("exit", (code, signal) => (exitInfo = { code, signal }));
+    child.on("close", (code, signal) => void this.#cliClosed(exitInfo ?? { code, signal }));
+  }
+
+  async start(): Promise<void> {
+    const [keeper, cli] = await Promise.all([identifyProcess(process.pid), identifyProcess(this.cliPid)]);
+    this.#stateReady = true;
+    this.#update({
+      keeper: keeper ?? this.#state.keeper,
+      cli: { ...(cli ?? this.#state.cli), tag: this.#tag },
+    });
+    await this.#server.listen(this.#spec.paths.socketPath);
+  }
+
+  describe(): Pick<Welcome, "cliPid" | "stdinOpen" | "sessionId" | "cliVersion" | "exit"> {
+    return {
+      cliPid: this.cliPid,
+      stdinOpen: this.#stdinOpen && this.#exit === undefined,
+      sessionId: this.#state.sessionId,
+      cliVersion: this.#state.cliVersion,
+      exit: this.#exit ?? null,
+    };
+  }
+
+  writeStdin(line: string, done: (error: string | undefined) => void): boolean {
+    const stdin = this.#child.stdin;
+    if (!this.#stdinOpen || this.#exit !== undefined || this.#stdinError !== undefined || !stdin.writable) {
+      done(this.#notReading());
+      return true;
+    }
+    return stdin.write(`${line}\n`, (error) => done(error ? this.#notReading() : undefined));
+  }
+
+  onStdinDrain(resume: () => void): void {
+    this.#child.stdin.once("drain", resume);
+  }
+
+  closeStdin(): void {
+    if (!this.#stdinOpen) return;
+    this.#stdinOpen = false;
+    this.#child.stdin.end();
+    this.#update({ stdinOpen: false });
+  }
+
+  signal(signal: KeeperSignal): void {
+    if (this.#exit !== undefined) return;
+    try {
+      process.kill(-this.cliPid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  acked(seq: number): void {
+    this.log.ack(seq);
+    if (this.#exit !== undefined && seq >= this.log.lastSeq) void this.#finishUp();
+  }
+
+  fenceRaised(fence: number): void {
+    this.#update({ fence });
+  }
+
+  retire(): void {
+    this.closeStdin();
+  }
+
+  endCli(): void {
+    if (this.#exit !== undefined) {
+      void this.#finishUp();
+      return;
+    }
+    this.#stopping = true;
+    this.closeStdin();
+    this.#clock.setTimer(2000, () => {
+      this.signal("SIGTERM");
+      this.#clock.setTimer(2000, () => this.signal("SIGKILL"));
+    });
+  }
+
+  #notReading(): string {
+    const exit = this.#exit;
+    if (exit !== undefined)
+      return `Claude Code is no longer reading its input (it exited with ${exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`}).`;
+    if (!this.#stdinOpen) return "Claude Code's input was closed.";
+    return `Claude Code is no longer reading its input (${this.#stdinError ?? "the pipe closed"}).`;
+  }
+
+  #flush(): void {
+    if (this.#batch.length === 0) return;
+    const first = this.log.lastSeq + 1;
+    const frames = this.log.append(this.#batch);
+    this.#batch = [];
+    this.#server.linesAppended(frames, first, this.log.lastSeq);
+    const diskError = this.log.diskError;
+    if (diskError !== undefined && this.#state.logDropped?.code !== diskError)
+      this.#update({ logDropped: { code: diskError, throughSeq: this.log.lastSeq } });
+  }
+
+  /** The session id and CLI version, from a `system/init` line. */
+  #learnFromInit(line: string): void {
+    let value: { type?: unknown; subtype?: unknown; session_id?: unknown; claude_code_version?: unknown };
+    try {
+      value = JSON.parse(line) as typeof value;
+    } catch {
+      return;
+    }
+    if (value.type !== "system" || value.subtype !== "init") return;
+    const sessionId = typeof value.session_id === "string" ? value.session_id : null;
+    const cliVersion = typeof value.claude_code_version === "string" ? value.claude_code_version : null;
+    if (sessionId !== this.#state.sessionId || cliVersion !== this.#state.cliVersion)
+      this.#update({ sessionId, cliVersion });
+  }
+
+  async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
+    this.#framer.end();
+    this.#flush();
+    await reapProcessTree({ groupPid: this.cliPid, tag: this.#tag, clock: this.#clock });
+    const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
+    this.#exit = exit;
+    const at = new Date(this.#clock.now()).toISOString();
+    this.#update({ stdinOpen: false, exit: { ...exit, lastSeq: this.log.lastSeq, at } });
+    this.#server.cliClosed(exit);
+    this.#graceTimer = this.#clock.setTimer(this.#stopping ? 0 : this.#spec.exitGraceMs, () => void this.#finishUp());
+  }
+
+  async #finishUp(): Promise<void> {
+    if (this.#finishing) return;
+    this.#finishing = true;
+    this.#graceTimer?.cancel();
+    // Files first: once a client sees its connection close, nothing of this keeper is left.
+    this.log.removeAll();
+    rmSync(this.#spec.paths.dir, { recursive: true, force: true });
+    await this.#server.close();
+    this.#finish?.();
+  }
+
+  #update(change: Partial<KeeperState>): void {
+    this.#state = { ...this.#state, ...change };
+    this.#saveState();
+  }
+
+  /** A state file that cannot be written (disk full) keeps its last version; the CLI is never held up for it. */
+  #saveState(): void {
+    if (!this.#stateReady || this.#finishing) return;
+    try {
+      writeKeeperState(this.#spec.paths.statePath, this.#state);
+    } catch {
+      // The in-memory state and the socket still answer clients.
+    }
+  }
+}
