@@ -13,6 +13,7 @@ import {
 } from "../config/index.js";
 import { openStore } from "../store/index.js";
 import { checkClaudeLogin, compareVersions, getMe, probeClaude, testedClaudeVersion } from "./doctor-probes.js";
+import { checkRunSurvival } from "./doctor-survival.js";
 
 export type CheckStatus = "ok" | "warn" | "fail";
 
@@ -205,5 +206,6 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   results.push(...(await checkClaude(config, options)));
   const dataDir = config?.state.dir ?? resolveDataDir({ fromFile: "", env: options.env, relativeTo: options.cwd });
   results.push(...checkState(dataDir));
+  results.push(checkRunSurvival(options));
   return results;
 }

@@ -15,6 +15,7 @@ import {
   type KeeperConnection,
   type KeeperLauncher,
   type KeeperRecord,
+  type StartedKeeper,
   type StartKeeperOptions,
 } from "../../src/keeper/index.js";
 
@@ -105,6 +106,7 @@ export function matchesJson(line: string, fields: Record<string, unknown>): bool
 /** Every keeper a test starts is ended after it (its CLI and files too). */
 export function useKeepers(): {
   start(launcher: KeeperLauncher, options: StartKeeperOptions): Promise<KeeperRecord>;
+  startFull(launcher: KeeperLauncher, options: StartKeeperOptions): Promise<StartedKeeper>;
   attach(record: KeeperRecord, options: Partial<AttachOptions> & { sink?: Sink }): Promise<KeeperConnection>;
 } {
   const records: KeeperRecord[] = [];
@@ -123,9 +125,12 @@ export function useKeepers(): {
   });
   return {
     async start(launcher, options) {
-      const { record } = await startKeeper(launcher, options);
-      records.push(record);
-      return record;
+      return (await this.startFull(launcher, options)).record;
+    },
+    async startFull(launcher, options) {
+      const started = await startKeeper(launcher, options);
+      records.push(started.record);
+      return started;
     },
     async attach(record, options) {
       const sink = options.sink ?? new Sink();
