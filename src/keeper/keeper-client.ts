@@ -4,16 +4,16 @@
 // adapter over it: lines with sequence numbers, writes, close-stdin, shutdown, exit, pause/resume.
 import { createConnection, type Socket } from "node:net";
 import type { Clock } from "../claude/index.js";
-import { DEFAULT_MAX_LINE_BYTES, LineFramer } from "../wire/index.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { reapGoneKeeper, type KeeperRecord } from "./discover.js";
 import { KeeperError } from "./errors.js";
+import { FrameSplitter, numberEnd, readNumber } from "./frame-splitter.js";
 import { isSameProcessRunning } from "./process-identity.js";
 import {
   decodeKeeperMessage,
   encodeMessage,
   encodeNumbered,
   KEEPER_PROTOCOL_VERSION,
-  numberedPrefixLength,
   type ExitRecord,
   type Gap,
   type KeeperMessage,
@@ -99,9 +99,11 @@ export class KeeperConnection {
         this.#settleOpen?.(this.#unreachable("it did not answer in time")),
       );
     });
-    const framer = new LineFramer({
-      maxLineBytes: DEFAULT_MAX_LINE_BYTES + 32,
-      onLine: (frame) => this.#onFrame(frame),
+    const splitter = new FrameSplitter({
+      maxFrameBytes: DEFAULT_MAX_LINE_BYTES + 32,
+      onFrame: (buffer, start, end) => this.#onFrame(buffer, start, end),
+      // The keeper never sends more than the CLI's own line limit allows.
+      onOversized: () => this.#socket.destroy(),
     });
     this.#socket = createConnection(record.socketPath);
     this.#socket.on("connect", () => {
@@ -115,7 +117,7 @@ export class KeeperConnection {
         }),
       );
     });
-    this.#socket.on("data", (chunk: Buffer) => framer.push(chunk));
+    this.#socket.on("data", (chunk: Buffer) => splitter.push(chunk));
     this.#socket.on("error", (error: NodeJS.ErrnoException) => {
       this.#settleOpen?.(this.#unreachable(error.code ?? error.message));
     });
@@ -202,13 +204,13 @@ export class KeeperConnection {
     return this.closed;
   }
 
-  #onFrame(frame: string): void {
-    const payloadStart = numberedPrefixLength(frame);
-    if (payloadStart > 0 && this.#settleOpen === undefined) {
-      this.#options.onLine(frame.slice(payloadStart), Number.parseInt(frame, 10));
+  #onFrame(buffer: Buffer, start: number, end: number): void {
+    const space = this.#attached ? numberEnd(buffer, start, end) : -1;
+    if (space > 0) {
+      this.#options.onLine(buffer.toString("utf8", space + 1, end), readNumber(buffer, start, space));
       return;
     }
-    const decoded = decodeKeeperMessage(frame);
+    const decoded = decodeKeeperMessage(buffer.toString("utf8", start, end));
     if (!decoded.ok) {
       this.#socket.destroy();
       return;
@@ -252,8 +254,9 @@ export class KeeperConnection {
     if (this.#ended === undefined) {
       if (this.#detaching || !this.#attached) this.#end({ kind: "detached" });
       else {
-        // Dropped without a word: if the keeper died, its CLI must not run on unattended.
-        const keeperRunning = await isSameProcessRunning(this.#record.keeper);
+        // Dropped without a word: if the keeper died, its CLI must not run on unattended. A killed
+        // process closes its sockets a moment before it is gone, so give it that moment.
+        const keeperRunning = !(await endsWithin(this.#record.keeper, this.#options.clock, 1000));
         if (!keeperRunning) await reapGoneKeeper(this.#record, this.#options.clock);
         this.#end({ kind: "lost", keeperRunning });
       }
@@ -307,6 +310,15 @@ export class KeeperConnection {
       `The keeper ${this.#record.keeperId} does not answer on ${this.#record.socketPath} (${why}); it has probably ended.`,
       { details: { keeperId: this.#record.keeperId } },
     );
+  }
+}
+
+/** Whether the process ends within `ms` (checked every 50 ms). */
+async function endsWithin(identity: KeeperRecord["keeper"], clock: Clock, ms: number): Promise<boolean> {
+  for (let waited = 0; ; waited += 50) {
+    if (!(await isSameProcessRunning(identity))) return true;
+    if (waited >= ms) return false;
+    await new Promise<void>((resolve) => clock.setTimer(50, resolve));
   }
 }
 

@@ -1,56 +1,13 @@
 // The keeper's log of the CLI's stdout: every line numbered and stored as a protocol frame in
-// segment files, trimmed when the client acknowledges, capped in size, and dropped (never
-// blocking or throwing) when the disk fails. Reads give back whole frames after any number.
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
+// segment files (written in the background), trimmed when the client acknowledges, capped in
+// size, and dropped (never throwing) when the disk fails. Reads give back whole frames after
+// any number, from memory while they are recent, else from the written part of the files.
+import { numberEnd, readNumber } from "./frame-splitter.js";
+import type { LogStorage } from "./log-storage.js";
 import { encodeMessage, type GapReason } from "./protocol.js";
+import { RecentFrames } from "./recent-frames.js";
 
 export const DEFAULT_LOG_CAP_BYTES = 64 * 1024 * 1024;
-
-/** Where segments live. The file implementation is below; tests wrap it to make writes fail. */
-export type LogStorage = {
-  /** Appends all of `data` to the named file (created if missing); throws on any failure. */
-  append(name: string, data: Buffer): void;
-  /** Up to `length` bytes of the named file from `position` (fewer at its end); throws on failure. */
-  read(name: string, position: number, length: number): Buffer;
-  /** Removes the named file; never throws. */
-  remove(name: string): void;
-};
-
-/** Segment files in `dir` (which must exist), mode 0600, one append descriptor kept open. */
-export function createFileStorage(dir: string): LogStorage {
-  let open: { name: string; fd: number } | undefined;
-  const closeOpen = (): void => {
-    if (open !== undefined) closeSync(open.fd);
-    open = undefined;
-  };
-  return {
-    append(name, data) {
-      if (open?.name !== name) {
-        closeOpen();
-        open = { name, fd: openSync(join(dir, name), "a", 0o600) };
-      }
-      for (let done = 0; done < data.length;) done += writeSync(open.fd, data, done);
-    },
-    read(name, position, length) {
-      const fd = openSync(join(dir, name), "r");
-      try {
-        const buffer = Buffer.allocUnsafe(length);
-        return buffer.subarray(0, readSync(fd, buffer, 0, length, position));
-      } finally {
-        closeSync(fd);
-      }
-    },
-    remove(name) {
-      try {
-        if (open?.name === name) closeOpen();
-        rmSync(join(dir, name), { force: true });
-      } catch {
-        // Nothing to free, or nothing we can do: the segment is forgotten either way.
-      }
-    },
-  };
-}
 
 export type KeeperLogOptions = {
   storage: LogStorage;
@@ -58,15 +15,29 @@ export type KeeperLogOptions = {
   capBytes?: number;
   /** A segment is closed once it holds this many bytes. Default an eighth of the cap. */
   segmentBytes?: number;
+  /** The newest frames also kept in memory, for readers just behind. Default 4 MiB. */
+  recentBytes?: number;
+  /** Called after each write reached the disk (or failed): readers may go on, a paused reader of the CLI may resume. */
+  onWritten?: () => void;
 };
 
 export type LogRead = { frames: Buffer; throughSeq: number };
 
-type Segment = { name: string; firstSeq: number; lastSeq: number; bytes: number };
+type Segment = {
+  name: string;
+  firstSeq: number;
+  lastSeq: number;
+  bytes: number;
+  /** How many of `bytes` are on disk; reads stop there. */
+  written: number;
+  /** Where each write began (its first number and byte offset), so a read finds its place without a scan. */
+  writeSeqs: number[];
+  writeOffsets: number[];
+};
 
 const EMPTY = Buffer.alloc(0);
 const NEWLINE = 0x0a;
-const SCAN_BYTES = 1024 * 1024;
+const SCAN_BYTES = 64 * 1024;
 
 export class KeeperLog {
   readonly #storage: LogStorage;
@@ -84,8 +55,15 @@ export class KeeperLog {
   #diskError: string | undefined;
   /** Where the last read ended, so a reader that keeps up does not rescan its segment. */
   #cursor: { name: string; afterSeq: number; position: number } | undefined;
+  readonly #recent: RecentFrames;
+  readonly #onWritten: (() => void) | undefined;
+  #pendingBytes = 0;
+  /** Bumped when everything is dropped, so writes still in flight from before are ignored. */
+  #generation = 0;
 
   constructor(options: KeeperLogOptions) {
+    this.#onWritten = options.onWritten;
+    this.#recent = new RecentFrames(options.recentBytes ?? 4 * 1024 * 1024);
     this.#storage = options.storage;
     this.#capBytes = options.capBytes ?? DEFAULT_LOG_CAP_BYTES;
     this.#segmentBytes = options.segmentBytes ?? Math.max(1, Math.floor(this.#capBytes / 8));
@@ -104,17 +82,26 @@ export class KeeperLog {
     return this.#bytes;
   }
 
+  /** Bytes handed to the disk and not yet written. */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
   /** The code of the last failed write (ENOSPC, EIO…), once one failed. */
   get diskError(): string | undefined {
     return this.#diskError;
   }
 
-  /** Numbers and stores `lines` (no newlines in them); returns their frames for live sending. Never throws. */
-  append(lines: readonly string[]): Buffer {
+  /** The number the next line gets. */
+  get nextSeq(): number {
+    return this.#lastSeq + 1;
+  }
+
+  /** Stores `count` numbered frames, the first numbered `nextSeq` (see FrameBuilder). Never throws: a failed write drops the stored log. */
+  append(frames: Buffer, count: number): void {
     const first = this.#lastSeq + 1;
-    let text = "";
-    for (const line of lines) text += `${++this.#lastSeq} ${line}\n`;
-    return this.#store(Buffer.from(text), first);
+    this.#lastSeq += count;
+    this.#store(frames, first);
   }
 
   /** Numbers a line that was too long to keep; it is stored and sent as an `oversized` gap. */
@@ -133,19 +120,22 @@ export class KeeperLog {
 
   /**
    * Frames for the lines after `afterSeq`: whole frames, about `maxBytes` of them (more when
-   * one frame is larger), or one gap frame for numbers no longer stored. Empty when caught up.
+   * one frame is larger), or one gap frame for numbers no longer stored. Empty when caught up,
+   * or when the next frames are neither recent nor written yet (`onWritten` says when to retry).
    */
   read(afterSeq: number, maxBytes: number): LogRead {
     if (afterSeq >= this.#lastSeq) return { frames: EMPTY, throughSeq: afterSeq };
     const start = afterSeq + 1;
     const segment = this.#segments.find((s) => s.firstSeq <= start && start <= s.lastSeq);
     if (start < this.#firstSeq || segment === undefined) return this.#gapFrom(start);
+    const recent = this.#recent.from(start);
+    if (recent !== undefined) return recent;
     try {
       const cursor = this.#cursor;
       const position =
         cursor?.name === segment.name && cursor.afterSeq === afterSeq ? cursor.position : this.#find(segment, start);
       const frames = this.#readWhole(segment, position, maxBytes);
-      if (frames.length === 0) throw new Error(`log segment ${segment.name} ended before sequence ${start}`);
+      if (frames.length === 0) return { frames: EMPTY, throughSeq: afterSeq };
       const throughSeq = lastSeqIn(frames);
       this.#cursor = { name: segment.name, afterSeq: throughSeq, position: position + frames.length };
       return { frames, throughSeq };
@@ -157,6 +147,7 @@ export class KeeperLog {
 
   /** Removes every segment (the keeper is done). */
   removeAll(): void {
+    this.#recent.clear();
     for (const segment of this.#segments) this.#storage.remove(segment.name);
     this.#segments = [];
     this.#bytes = 0;
@@ -174,7 +165,8 @@ export class KeeperLog {
     for (let offset = 0; offset < frames.length;) {
       let active = this.#segments.at(-1);
       if (active === undefined || active.bytes >= this.#segmentBytes) {
-        active = { name: `${String(seq).padStart(12, "0")}.frames`, firstSeq: seq, lastSeq: seq - 1, bytes: 0 };
+        const name = `${String(seq).padStart(12, "0")}.frames`;
+        active = { name, firstSeq: seq, lastSeq: seq - 1, bytes: 0, written: 0, writeSeqs: [], writeOffsets: [] };
         this.#segments.push(active);
       }
       const room = this.#segmentBytes - active.bytes;
@@ -188,12 +180,14 @@ export class KeeperLog {
         for (let at = frames.indexOf(NEWLINE, offset); at !== -1 && at < end; at = frames.indexOf(NEWLINE, at + 1))
           count++;
       }
-      try {
-        this.#storage.append(active.name, frames.subarray(offset, end));
-      } catch (error) {
-        this.#dropAll(error);
-        return frames;
-      }
+      const piece = frames.subarray(offset, end);
+      const segment = active;
+      const generation = this.#generation;
+      this.#pendingBytes += piece.length;
+      this.#storage.append(segment.name, piece, (error) => this.#written(segment, piece.length, generation, error));
+      active.writeSeqs.push(seq);
+      active.writeOffsets.push(active.bytes);
+      this.#recent.add(piece, seq, seq + count - 1);
       seq += count;
       active.lastSeq = seq - 1;
       active.bytes += end - offset;
@@ -208,6 +202,7 @@ export class KeeperLog {
     const segment = this.#segments.shift();
     if (segment === undefined) return;
     this.#storage.remove(segment.name);
+    this.#recent.dropThrough(segment.lastSeq);
     this.#bytes -= segment.bytes;
     this.#firstSeq = segment.lastSeq + 1;
     if (segment.lastSeq > this.#ackedThrough) {
@@ -216,8 +211,18 @@ export class KeeperLog {
     }
   }
 
+  #written(segment: Segment, bytes: number, generation: number, error: Error | undefined): void {
+    if (generation !== this.#generation) return;
+    this.#pendingBytes -= bytes;
+    if (error === undefined) segment.written += bytes;
+    else this.#dropAll(error);
+    this.#onWritten?.();
+  }
+
   /** A write or read failed: free the disk, forget what was stored, keep numbering. */
   #dropAll(error: unknown): void {
+    this.#generation += 1;
+    this.#pendingBytes = 0;
     this.#diskError = (error as NodeJS.ErrnoException).code ?? "EIO";
     this.removeAll();
     this.#cursor = undefined;
@@ -230,8 +235,15 @@ export class KeeperLog {
 
   /** The byte position of the first frame in `segment` that covers `start` or later. */
   #find(segment: Segment, start: number): number {
-    let position = 0;
-    while (position < segment.bytes) {
+    // The last write that began at or before `start` (binary search), then a scan of that write only.
+    let low = 0;
+    for (let high = segment.writeSeqs.length - 1; low < high;) {
+      const mid = (low + high + 1) >> 1;
+      if ((segment.writeSeqs[mid] ?? 0) <= start) low = mid;
+      else high = mid - 1;
+    }
+    let position = segment.writeOffsets[low] ?? 0;
+    while (position < segment.written) {
       const chunk = this.#readWhole(segment, position, SCAN_BYTES);
       if (chunk.length === 0) break;
       for (let at = 0; at < chunk.length;) {
@@ -241,13 +253,13 @@ export class KeeperLog {
       }
       position += chunk.length;
     }
-    return segment.bytes;
+    return segment.written;
   }
 
   /** About `wanted` bytes from `position`, cut after the last whole frame (grown to hold one). */
   #readWhole(segment: Segment, position: number, wanted: number): Buffer {
     for (let size = Math.max(wanted, 1); ; size *= 2) {
-      const left = segment.bytes - position;
+      const left = segment.written - position;
       if (left <= 0) return EMPTY;
       const chunk = this.#storage.read(segment.name, position, Math.min(size, left));
       const end = chunk.lastIndexOf(NEWLINE);
@@ -260,13 +272,7 @@ export class KeeperLog {
 /** The last number a stored frame covers: its own, or a gap's `to`. */
 function frameSeq(frame: Buffer): number {
   if (frame[0] === 0x7b) return (JSON.parse(frame.toString("utf8")) as { to: number }).to;
-  let n = 0;
-  for (let i = 0; i < frame.length; i++) {
-    const digit = (frame[i] ?? 0) - 48;
-    if (digit < 0 || digit > 9) break;
-    n = n * 10 + digit;
-  }
-  return n;
+  return readNumber(frame, 0, numberEnd(frame, 0, frame.length));
 }
 
 /** The number of the last frame in `frames` (which end with a newline). */

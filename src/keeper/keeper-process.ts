@@ -1,7 +1,8 @@
 // The keeper itself: spawns the CLI in its own process group, owns its pipes, numbers and logs
 // every stdout line, keeps a stderr tail and the state file, and serves one client. It never
 // closes the CLI's stdin on its own (only when a client asks, or a newer Telecode retires it),
-// and never stops reading stdout. After the CLI exits it waits for an ack or the grace period.
+// and reads stdout whoever is attached (at worst at the disk's pace). After the CLI exits it
+// waits for an ack or the grace period.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
@@ -9,9 +10,10 @@ import type { Readable, Writable } from "node:stream";
 import type { Clock, TimerHandle } from "../claude/index.js";
 import { PROCESS_TAG_VAR } from "../claude/process-tree.js";
 import { StderrTail } from "../claude/stderr-tail.js";
-import { DEFAULT_MAX_LINE_BYTES, LineFramer } from "../wire/index.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { KeeperError } from "./errors.js";
-import { createFileStorage, KeeperLog } from "./keeper-log.js";
+import { KeeperLog } from "./keeper-log.js";
+import { createFileStorage } from "./log-storage.js";
 import { ensurePrivateDir } from "./keeper-paths.js";
 import { KeeperServer, type KeeperHost } from "./keeper-server.js";
 import type { KeeperSpec } from "./keeper-spec.js";
@@ -19,8 +21,15 @@ import { writeKeeperState, type KeeperState } from "./keeper-state.js";
 import { identifyProcess } from "./process-identity.js";
 import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
 import { reapProcessTree } from "./reap.js";
+import { StdoutRecorder } from "./stdout-recorder.js";
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+
+/** Past this much log waiting for the disk, the CLI's stdout is read at the disk's pace. */
+const MAX_PENDING_LOG_BYTES = 2 * 1024 * 1024;
+
+/** How long a state change learnt from the stream may wait to be written, with others. */
+const STATE_SAVE_DELAY_MS = 1000;
 
 export type RunningKeeper = {
   readonly pid: number;
@@ -81,8 +90,7 @@ class Keeper implements KeeperHost {
   readonly #clock: Clock;
   readonly #server: KeeperServer;
   readonly #stderr = new StderrTail();
-  readonly #framer: LineFramer;
-  #batch: string[] = [];
+  readonly #recorder: StdoutRecorder;
   #state: KeeperState;
   /** The state file is first written once the pids' start times are known. */
   #stateReady = false;
@@ -90,6 +98,7 @@ class Keeper implements KeeperHost {
   #stdinError: string | undefined;
   #exit: ExitRecord | undefined;
   #graceTimer: TimerHandle | undefined;
+  #saveTimer: TimerHandle | undefined;
   #finish: (() => void) | undefined;
   #finishing = false;
   /** Told to stop (SIGTERM): done as soon as the CLI has exited, without the grace period. */
@@ -102,7 +111,11 @@ class Keeper implements KeeperHost {
     this.#clock = clock;
     this.keeperId = spec.keeperId;
     this.cliPid = child.pid ?? -1;
-    this.log = new KeeperLog({ storage: createFileStorage(spec.paths.logDir), capBytes: spec.logCapBytes });
+    this.log = new KeeperLog({
+      storage: createFileStorage(spec.paths.logDir, clock),
+      capBytes: spec.logCapBytes,
+      onWritten: () => this.#written(),
+    });
     this.#server = new KeeperServer(this, clock);
     this.finished = new Promise((resolve) => (this.#finish = resolve));
     this.#state = {
@@ -121,22 +134,17 @@ class Keeper implements KeeperHost {
       logDropped: null,
       exit: null,
     };
-    this.#framer = new LineFramer({
+    this.#recorder = new StdoutRecorder({
+      log: this.log,
+      delivery: this.#server,
       maxLineBytes: DEFAULT_MAX_LINE_BYTES,
-      onLine: (line) => {
-        this.#batch.push(line);
-        if (line.includes('"init"')) this.#learnFromInit(line);
-      },
-      onOversizedLine: () => {
-        this.#flush();
-        const seq = this.log.lastSeq + 1;
-        this.#server.linesAppended(this.log.appendOversized(), seq, seq);
-      },
+      onInitLine: (line) => this.#learnFromInit(line),
     });
     // stdout is always read: the CLI must never block on a full pipe, whoever is attached.
     child.stdout.on("data", (chunk: Buffer) => {
-      this.#framer.push(chunk);
-      this.#flush();
+      this.#recorder.push(chunk);
+      // A disk slower than the CLI: read at the disk's pace rather than hold more and more in memory.
+      if (this.log.pendingBytes > MAX_PENDING_LOG_BYTES) child.stdout.pause();
     });
     child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     child.stdin.on("error", (error: NodeJS.ErrnoException) => {
@@ -231,35 +239,27 @@ class Keeper implements KeeperHost {
     return `Claude Code is no longer reading its input (${this.#stdinError ?? "the pipe closed"}).`;
   }
 
-  #flush(): void {
-    if (this.#batch.length === 0) return;
-    const first = this.log.lastSeq + 1;
-    const frames = this.log.append(this.#batch);
-    this.#batch = [];
-    this.#server.linesAppended(frames, first, this.log.lastSeq);
+  /** A log write finished: a client waiting on it reads on, a paused CLI is read again, a failure is noted. */
+  #written(): void {
+    this.#server.catchUp();
+    if (this.#child.stdout.isPaused() && this.log.pendingBytes <= MAX_PENDING_LOG_BYTES / 2)
+      this.#child.stdout.resume();
     const diskError = this.log.diskError;
     if (diskError !== undefined && this.#state.logDropped?.code !== diskError)
-      this.#update({ logDropped: { code: diskError, throughSeq: this.log.lastSeq } });
+      this.#update({ logDropped: { code: diskError, throughSeq: this.log.lastSeq } }, "soon");
   }
 
-  /** The session id and CLI version, from a `system/init` line. */
+  /** The session id and CLI version, from a `system/init` line (read by search: a parse per init line costs too much). */
   #learnFromInit(line: string): void {
-    let value: { type?: unknown; subtype?: unknown; session_id?: unknown; claude_code_version?: unknown };
-    try {
-      value = JSON.parse(line) as typeof value;
-    } catch {
-      return;
-    }
-    if (value.type !== "system" || value.subtype !== "init") return;
-    const sessionId = typeof value.session_id === "string" ? value.session_id : null;
-    const cliVersion = typeof value.claude_code_version === "string" ? value.claude_code_version : null;
+    if (!line.includes('"type":"system"')) return;
+    const sessionId = stringField(line, "session_id");
+    const cliVersion = stringField(line, "claude_code_version");
     if (sessionId !== this.#state.sessionId || cliVersion !== this.#state.cliVersion)
-      this.#update({ sessionId, cliVersion });
+      this.#update({ sessionId, cliVersion }, "soon");
   }
 
   async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
-    this.#framer.end();
-    this.#flush();
+    this.#recorder.end();
     await reapProcessTree({ groupPid: this.cliPid, tag: this.#tag, clock: this.#clock });
     const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
     this.#exit = exit;
@@ -280,9 +280,21 @@ class Keeper implements KeeperHost {
     this.#finish?.();
   }
 
-  #update(change: Partial<KeeperState>): void {
+  /**
+   * Changes the state; written at once, or for what the stream teaches ("soon") within a second,
+   * so a stream that changes it often costs one write per second, not one per line.
+   */
+  #update(change: Partial<KeeperState>, when: "now" | "soon" = "now"): void {
     this.#state = { ...this.#state, ...change };
-    this.#saveState();
+    if (when === "now") {
+      this.#saveTimer?.cancel();
+      this.#saveTimer = undefined;
+      this.#saveState();
+    } else
+      this.#saveTimer ??= this.#clock.setTimer(STATE_SAVE_DELAY_MS, () => {
+        this.#saveTimer = undefined;
+        this.#saveState();
+      });
   }
 
   /** A state file that cannot be written (disk full) keeps its last version; the CLI is never held up for it. */
@@ -294,4 +306,14 @@ class Keeper implements KeeperHost {
       // The in-memory state and the socket still answer clients.
     }
   }
+}
+
+/** The value of `"name":"…"` in a JSON line when it is a plain string (ids and versions have no escapes). */
+function stringField(line: string, name: string): string | null {
+  const key = `"${name}":"`;
+  const start = line.indexOf(key);
+  if (start < 0) return null;
+  const end = line.indexOf('"', start + key.length);
+  const value = line.slice(start + key.length, end);
+  return end < 0 || value.includes("\\") ? null : value;
 }

@@ -6,14 +6,15 @@ import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import type { Clock, TimerHandle } from "../claude/index.js";
-import { DEFAULT_MAX_LINE_BYTES, LineFramer } from "../wire/index.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
+import { FrameSplitter, numberEnd, readNumber } from "./frame-splitter.js";
 import { ensurePrivateDir } from "./keeper-paths.js";
 import type { KeeperLog } from "./keeper-log.js";
+import type { FrameDelivery } from "./stdout-recorder.js";
 import {
   decodeClientMessage,
   encodeMessage,
   KEEPER_PROTOCOL_VERSION,
-  numberedPrefixLength,
   peekHello,
   type ExitRecord,
   type KeeperMessage,
@@ -41,6 +42,8 @@ export type KeeperHost = {
 
 /** A connection may take this long to say hello. */
 const HELLO_TIMEOUT_MS = 10_000;
+/** How much may wait in a client's socket before it is fed from the log instead. */
+const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
 /** Replay reads this much of the log per socket write. */
 const REPLAY_CHUNK_BYTES = 256 * 1024;
 
@@ -54,7 +57,7 @@ type Connection = {
   helloTimer: TimerHandle | undefined;
 };
 
-export class KeeperServer {
+export class KeeperServer implements FrameDelivery {
   readonly #host: KeeperHost;
   readonly #clock: Clock;
   readonly #server: Server;
@@ -67,7 +70,8 @@ export class KeeperServer {
   constructor(host: KeeperHost, clock: Clock) {
     this.#host = host;
     this.#clock = clock;
-    this.#server = createServer((socket) => this.#accept(socket));
+    // Live lines go straight out while less than this is queued; past it, the client reads from the log.
+    this.#server = createServer({ highWaterMark: SOCKET_HIGH_WATER_BYTES }, (socket) => this.#accept(socket));
   }
 
   get fence(): number {
@@ -90,14 +94,18 @@ export class KeeperServer {
     });
   }
 
-  /** New frames were logged (sequence numbers `firstSeq`…): sent at once to a client that is caught up. */
-  linesAppended(frames: Buffer, firstSeq: number, lastSeq: number): void {
+  /** Frames `firstSeq`…`lastSeq` go at once to a client that has everything before them and room for more. */
+  sendLive(frames: Buffer, firstSeq: number, lastSeq: number): boolean {
     const client = this.#client;
-    if (client === undefined) return;
-    if (!client.waitingForDrain && client.sentSeq === firstSeq - 1) {
-      client.sentSeq = lastSeq;
-      if (!client.socket.write(frames)) client.waitingForDrain = true;
-    } else this.#pump(client);
+    if (client === undefined || client.waitingForDrain || client.sentSeq !== firstSeq - 1) return false;
+    client.sentSeq = lastSeq;
+    if (!client.socket.write(frames)) client.waitingForDrain = true;
+    return true;
+  }
+
+  /** A client that is behind reads on from the log (until its socket is full). */
+  catchUp(): void {
+    if (this.#client !== undefined) this.#pump(this.#client);
   }
 
   /** The CLI ended and its output is all logged: the client hears it after its last line. */
@@ -125,12 +133,12 @@ export class KeeperServer {
       exitSent: false,
       helloTimer: this.#clock.setTimer(HELLO_TIMEOUT_MS, () => socket.destroy()),
     };
-    const framer = new LineFramer({
-      maxLineBytes: DEFAULT_MAX_LINE_BYTES + 32,
-      onLine: (frame) => this.#onFrame(connection, frame),
-      onOversizedLine: () => socket.destroy(),
+    const splitter = new FrameSplitter({
+      maxFrameBytes: DEFAULT_MAX_LINE_BYTES + 32,
+      onFrame: (buffer, start, end) => this.#onFrame(connection, buffer, start, end),
+      onOversized: () => socket.destroy(),
     });
-    socket.on("data", (chunk: Buffer) => framer.push(chunk));
+    socket.on("data", (chunk: Buffer) => splitter.push(chunk));
     socket.on("drain", () => {
       connection.waitingForDrain = false;
       if (this.#client === connection) this.#pump(connection);
@@ -143,18 +151,18 @@ export class KeeperServer {
     });
   }
 
-  #onFrame(connection: Connection, frame: string): void {
+  #onFrame(connection: Connection, buffer: Buffer, start: number, end: number): void {
     if (connection.socket.destroyed) return;
     if (!connection.attached) {
-      this.#hello(connection, frame);
+      this.#hello(connection, buffer.toString("utf8", start, end));
       return;
     }
-    const payloadStart = numberedPrefixLength(frame);
-    if (payloadStart > 0) {
-      this.#stdin(connection, Number.parseInt(frame, 10), frame.slice(payloadStart));
+    const space = numberEnd(buffer, start, end);
+    if (space > 0) {
+      this.#stdin(connection, readNumber(buffer, start, space), buffer.toString("utf8", space + 1, end));
       return;
     }
-    const decoded = decodeClientMessage(frame);
+    const decoded = decodeClientMessage(buffer.toString("utf8", start, end));
     if (!decoded.ok) {
       connection.socket.destroy();
       return;

@@ -93,20 +93,6 @@ export function encodeNumbered(n: number, line: string): string {
   return `${n} ${line}\n`;
 }
 
-/**
- * Where the payload of a numbered frame starts (its number is `parseInt(frame, 10)`), or -1
- * when `frame` is not one (a JSON frame). Hot path: no allocation.
- */
-export function numberedPrefixLength(frame: string): number {
-  const space = frame.indexOf(" ");
-  if (space < 1 || space > 15) return -1;
-  for (let i = 0; i < space; i++) {
-    const c = frame.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
-  }
-  return space + 1;
-}
-
 export type Decoded<T> = { ok: true; message: T } | { ok: false; problem: string };
 
 function decodeJson<T>(frame: string, schema: z.ZodType<T>): Decoded<T> {

@@ -214,6 +214,12 @@ describe("the keeper log under load and failure", () => {
     // A client that is caught up gets its lines whatever happens to the log.
     expect((await live.waitFor((r) => r.line.includes('"one"'))).seq).toBe(1);
     await a.detach();
+    // The write fails in the background; the keeper then drops its log and notes why.
+    const dropped = (): unknown => {
+      const state = readKeeperState(join(record.dir, "state.json"));
+      return state.kind === "current" ? state.state.logDropped : undefined;
+    };
+    await expect.poll(dropped, { timeout: 20_000, interval: 50 }).toEqual({ code: "ENOSPC", throughSeq: 1 });
 
     const later = new Sink();
     const b = await keepers.attach(record, { sink: later, fence: 2 });
@@ -221,8 +227,6 @@ describe("the keeper log under load and failure", () => {
     await later.waitFor((r) => r.line.includes('"two"'));
     expect(later.gaps).toEqual([{ t: "gap", from: 1, to: 1, reason: "disk_full" }]);
     expect(later.lines.map((r) => r.seq)).toEqual([2]);
-    const state = readKeeperState(join(record.dir, "state.json"));
-    expect(state.kind === "current" && state.state.logDropped).toEqual({ code: "ENOSPC", throughSeq: 1 });
   });
 });
 
