@@ -6,9 +6,8 @@
 // stdin line is written, so spawning (and the keeper's start) is not counted in either. The
 // CPU seconds each pipeline spends (all its processes, from /proc on Linux) show what the
 // keeper costs where cores are scarce.
-import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -17,52 +16,33 @@ import { fileURLToPath, URL } from "node:url";
 import { createSystemClock } from "../dist/claude/index.js";
 import { attachKeeper, keeperLaunchPlan, startKeeper } from "../dist/keeper/index.js";
 import { splitByteLines } from "./byte-lines.js";
+import {
+  buildStreamFile,
+  END,
+  endLine,
+  latencyPercentiles,
+  latencyRow,
+  median,
+  STAND_IN,
+  standInEnv as standInEnvIn,
+  wall,
+  writeScript as writeStandInScript,
+} from "./stand-in-stream.js";
 import { printTable } from "./table.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const FIXTURES = join(root, "test/golden/fixtures/claude-code-2.1.332");
-const STAND_IN = join(root, "test/support/fake-claude/fake-claude.js");
-const TELECODE = join(root, "bin/telecode.js");
+const TELECODE = fileURLToPath(new URL("../bin/telecode.js", import.meta.url));
 const MIN_LINES = 100_000;
 const ROUNDS = 5;
 const LATENCY_LINES = 2000;
 const MiB = 1024 * 1024;
 /** The stand-in writes faster than any client reads: a log cap above the stream keeps every line for the client. */
 const STREAM_CAP_BYTES = 1024 * MiB;
-const END = "BENCH-END";
 
 const work = mkdtempSync(join(tmpdir(), "telecode-bench-keeper-"));
 const clock = createSystemClock();
-const wall = () => performance.timeOrigin + performance.now();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const goLine = JSON.stringify({ type: "user", message: { role: "user", content: "go" } });
-const endLine = JSON.stringify({
-  type: "assistant",
-  message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] },
-  parent_tool_use_id: null,
-  session_id: "sess-bench",
-});
-
-function buildStreamFile() {
-  const files = readdirSync(FIXTURES)
-    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
-    .sort();
-  const once = files.map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd()).join("\n");
-  const linesOnce = once.split("\n").length;
-  const times = Math.ceil(MIN_LINES / linesOnce);
-  const file = join(work, "stream.jsonl");
-  writeFileSync(file, `${once}\n`);
-  return { file, times, lines: linesOnce * times + 1, bytes: (Buffer.byteLength(once) + 1) * times };
-}
-
-function writeScript(name, steps) {
-  const file = join(work, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ steps }));
-  return file;
-}
-
-const standInEnv = (script) => ({ PATH: process.env.PATH, HOME: work, FAKE_CLAUDE_SCRIPT: script });
+const writeScript = (name, steps) => writeStandInScript(work, name, steps);
+const standInEnv = (script) => standInEnvIn(work, script);
 
 /** CPU seconds a process has used so far (Linux /proc; NaN elsewhere). */
 function cpuSecondsOf(pid) {
@@ -184,7 +164,7 @@ async function runKept(script, onText, logCapBytes) {
 
 // ------------------------------------------------------------------ throughput
 
-const stream = buildStreamFile();
+const stream = buildStreamFile(work, MIN_LINES);
 const replayScript = writeScript("replay", [
   { awaitIn: { type: "user" } },
   { replay: stream.file, times: stream.times },
@@ -238,25 +218,20 @@ const latencyScript = writeScript("latency", [
   { out: endLine },
   { awaitIn: { type: "user" } },
 ]);
-const pcts = (xs) => ({ p50: percentile(xs.slice(100), 50), p99: percentile(xs.slice(100), 99) });
 const directP = [];
 const keptP = [];
 for (let round = 0; round < ROUNDS; round++) {
   const direct = [];
   await runDirect(latencyScript, (text) => direct.push(wall() - Number(text.slice(2))));
-  directP.push(pcts(direct));
+  directP.push(latencyPercentiles(direct));
   const kept = [];
   await runKept(latencyScript, (text) => kept.push(wall() - Number(text.slice(2))));
-  keptP.push(pcts(kept));
+  keptP.push(latencyPercentiles(kept));
 }
-const row = (variant, ps) => ({
-  variant,
-  "lines × rounds": `${LATENCY_LINES - 100} × ${ROUNDS}`,
-  "p50 ms": median(ps.map((p) => p.p50)).toFixed(3),
-  "p99 ms (median of rounds)": median(ps.map((p) => p.p99)).toFixed(3),
-  "p99 ms (best round)": Math.min(...ps.map((p) => p.p99)).toFixed(3),
-});
-printTable([row("(a) CLI pipe → line", directP), row("(b) keeper → line", keptP)]);
+printTable([
+  latencyRow("(a) CLI pipe → line", LATENCY_LINES, directP),
+  latencyRow("(b) keeper → line", LATENCY_LINES, keptP),
+]);
 const added = (key) => median(keptP.map((p) => p[key])) - median(directP.map((p) => p[key]));
 process.stdout.write(`\nadded by the keeper: p50 ${added("p50").toFixed(3)} ms, p99 ${added("p99").toFixed(3)} ms\n`);
 

@@ -1,5 +1,6 @@
 // The keeper's typed failures. Callers decide on `code`, never on message text; messages are
 // for people: what happened, then what to do.
+import { KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
 export type KeeperErrorCode =
   | "keeper.bad_spec"
@@ -31,4 +32,14 @@ export class KeeperError extends Error {
 
 export function isKeeperError(value: unknown, code?: KeeperErrorCode): value is KeeperError {
   return value instanceof KeeperError && (code === undefined || value.code === code);
+}
+
+/** The error for a keeper's `refused` answer to a hello. */
+export function refusalError(code: string, reason: string, keeperVersion: number): KeeperError {
+  if (code === "stale_fence") return new KeeperError("keeper.stale_fence", reason);
+  if (code === "protocol_mismatch")
+    return new KeeperError("keeper.incompatible", reason, {
+      details: { keeperVersion, clientVersion: KEEPER_PROTOCOL_VERSION },
+    });
+  return new KeeperError("keeper.refused", reason);
 }

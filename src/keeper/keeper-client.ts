@@ -6,9 +6,9 @@ import { createConnection, type Socket } from "node:net";
 import type { Clock } from "../claude/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { reapGoneKeeper, type KeeperRecord } from "./discover.js";
-import { KeeperError } from "./errors.js";
+import { KeeperError, refusalError } from "./errors.js";
 import { FrameSplitter, numberEnd, readNumber } from "./frame-splitter.js";
-import { isSameProcessRunning } from "./process-identity.js";
+import { endsWithin } from "./process-identity.js";
 import {
   decodeKeeperMessage,
   encodeMessage,
@@ -52,21 +52,19 @@ export type ShutdownTimings = { eofGraceMs?: number; termGraceMs?: number };
 type PendingWrite = { resolve(): void; reject(error: KeeperError): void };
 
 /** Attaches to a running keeper. Throws `keeper.unreachable`, `keeper.stale_fence`, `keeper.incompatible` or `keeper.refused`. */
-export async function attachKeeper(record: KeeperRecord, options: AttachOptions): Promise<KeeperConnection> {
-  const connection = new KeeperConnection(record, options);
-  await connection.opened;
-  return connection;
+export function attachKeeper(record: KeeperRecord, options: AttachOptions): Promise<KeeperConnection> {
+  return KeeperConnection.open(record, options);
 }
 
 export class KeeperConnection {
-  /** What the keeper said on attach (its last sequence number, the CLI's pid, an exit if there was one). */
-  welcome!: Welcome;
   /** Settles once, when this attachment ends. */
   readonly closed: Promise<KeeperEnd>;
   /** Settles when the socket closed: after an exit and ack, the keeper has then removed its files. */
   readonly released: Promise<void>;
-  /** @internal resolves with the welcome, rejects with why there is none. */
-  readonly opened: Promise<void>;
+  /** Resolves with the welcome, or rejects with why there is none. */
+  readonly #opened: Promise<Welcome>;
+  /** Set from the welcome before `open` hands the connection out. */
+  #welcome!: Welcome;
   readonly #record: KeeperRecord;
   readonly #options: AttachOptions;
   readonly #socket: Socket;
@@ -77,22 +75,28 @@ export class KeeperConnection {
   #detaching = false;
   #attached = false;
   #settleReleased: (() => void) | undefined;
-  #settleOpen: ((error?: KeeperError) => void) | undefined;
+  #settleOpen: ((answer: Welcome | KeeperError) => void) | undefined;
   #settleClosed: ((end: KeeperEnd) => void) | undefined;
 
-  constructor(record: KeeperRecord, options: AttachOptions) {
+  static async open(record: KeeperRecord, options: AttachOptions): Promise<KeeperConnection> {
+    const connection = new KeeperConnection(record, options);
+    connection.#welcome = await connection.#opened;
+    return connection;
+  }
+
+  private constructor(record: KeeperRecord, options: AttachOptions) {
     this.#record = record;
     this.#options = options;
     this.closed = new Promise((resolve) => (this.#settleClosed = resolve));
     this.released = new Promise((resolve) => (this.#settleReleased = resolve));
-    this.opened = new Promise((resolve, reject) => {
-      this.#settleOpen = (error) => {
+    this.#opened = new Promise((resolve, reject) => {
+      this.#settleOpen = (answer) => {
         this.#settleOpen = undefined;
         timer.cancel();
-        if (error === undefined) resolve();
+        if (!(answer instanceof KeeperError)) resolve(answer);
         else {
           this.#socket.destroy();
-          reject(error);
+          reject(answer);
         }
       };
       const timer = options.clock.setTimer(options.timeoutMs ?? 10_000, () =>
@@ -124,8 +128,13 @@ export class KeeperConnection {
     this.#socket.on("close", () => void this.#onClose());
   }
 
+  /** What the keeper said on attach: its last sequence number, the CLI's pid, an exit if there was one. */
+  get welcome(): Welcome {
+    return this.#welcome;
+  }
+
   get cliPid(): number {
-    return this.welcome.cliPid;
+    return this.#welcome.cliPid;
   }
 
   /** The exit, once the keeper reported it. */
@@ -139,11 +148,13 @@ export class KeeperConnection {
   }
 
   /**
-   * Writes one stdin line; resolves once the keeper wrote it to the CLI's pipe. Rejects with
-   * `keeper.stdin_closed` when the CLI no longer reads, `keeper.detached` once this attachment
-   * ended, `keeper.bad_line` for a line holding a newline.
+   * Writes one stdin line (a trailing newline is fine, as the wire encoders add one); resolves
+   * once the keeper wrote it to the CLI's pipe. Rejects with `keeper.stdin_closed` when the CLI
+   * no longer reads, `keeper.detached` once this attachment ended, `keeper.bad_line` for a line
+   * holding a newline inside.
    */
-  write(line: string): Promise<void> {
+  write(text: string): Promise<void> {
+    const line = text.endsWith("\n") ? text.slice(0, -1) : text;
     if (line.includes("\n"))
       return Promise.reject(
         new KeeperError("keeper.bad_line", "A stdin line must not contain a newline; send one JSON object per line."),
@@ -221,13 +232,12 @@ export class KeeperConnection {
   #onMessage(message: KeeperMessage): void {
     switch (message.t) {
       case "welcome":
-        this.welcome = message;
         this.#attached = true;
         if (message.exit !== null) this.#exit = message.exit;
-        this.#settleOpen?.();
+        this.#settleOpen?.(message);
         return;
       case "refused":
-        this.#settleOpen?.(refusal(message.code, message.reason, message.v));
+        this.#settleOpen?.(refusalError(message.code, message.reason, message.v));
         return;
       case "gap":
         this.#options.onGap?.(message);
@@ -256,7 +266,7 @@ export class KeeperConnection {
       else {
         // Dropped without a word: if the keeper died, its CLI must not run on unattended. A killed
         // process closes its sockets a moment before it is gone, so give it that moment.
-        const keeperRunning = !(await endsWithin(this.#record.keeper, this.#options.clock, 1000));
+        const keeperRunning = !(await endsWithin(this.#record.keeper, 1000, this.#options.clock));
         if (!keeperRunning) await reapGoneKeeper(this.#record, this.#options.clock);
         this.#end({ kind: "lost", keeperRunning });
       }
@@ -311,22 +321,4 @@ export class KeeperConnection {
       { details: { keeperId: this.#record.keeperId } },
     );
   }
-}
-
-/** Whether the process ends within `ms` (checked every 50 ms). */
-async function endsWithin(identity: KeeperRecord["keeper"], clock: Clock, ms: number): Promise<boolean> {
-  for (let waited = 0; ; waited += 50) {
-    if (!(await isSameProcessRunning(identity))) return true;
-    if (waited >= ms) return false;
-    await new Promise<void>((resolve) => clock.setTimer(50, resolve));
-  }
-}
-
-function refusal(code: string, reason: string, keeperVersion: number): KeeperError {
-  if (code === "stale_fence") return new KeeperError("keeper.stale_fence", reason);
-  if (code === "protocol_mismatch")
-    return new KeeperError("keeper.incompatible", reason, {
-      details: { keeperVersion, clientVersion: KEEPER_PROTOCOL_VERSION },
-    });
-  return new KeeperError("keeper.refused", reason);
 }

@@ -17,7 +17,7 @@ import { createFileStorage } from "./log-storage.js";
 import { ensurePrivateDir } from "./keeper-paths.js";
 import { KeeperServer, type KeeperHost } from "./keeper-server.js";
 import type { KeeperSpec } from "./keeper-spec.js";
-import { writeKeeperState, type KeeperState } from "./keeper-state.js";
+import { KeeperStateFile } from "./keeper-state.js";
 import { identifyProcess } from "./process-identity.js";
 import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
 import { reapProcessTree } from "./reap.js";
@@ -27,9 +27,6 @@ type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
 /** Past this much log waiting for the disk, the CLI's stdout is read at the disk's pace. */
 const MAX_PENDING_LOG_BYTES = 2 * 1024 * 1024;
-
-/** How long a state change learnt from the stream may wait to be written, with others. */
-const STATE_SAVE_DELAY_MS = 1000;
 
 export type RunningKeeper = {
   readonly pid: number;
@@ -91,14 +88,11 @@ class Keeper implements KeeperHost {
   readonly #server: KeeperServer;
   readonly #stderr = new StderrTail();
   readonly #recorder: StdoutRecorder;
-  #state: KeeperState;
-  /** The state file is first written once the pids' start times are known. */
-  #stateReady = false;
+  readonly #state: KeeperStateFile;
   #stdinOpen = true;
   #stdinError: string | undefined;
   #exit: ExitRecord | undefined;
   #graceTimer: TimerHandle | undefined;
-  #saveTimer: TimerHandle | undefined;
   #finish: (() => void) | undefined;
   #finishing = false;
   /** Told to stop (SIGTERM): done as soon as the CLI has exited, without the grace period. */
@@ -118,22 +112,26 @@ class Keeper implements KeeperHost {
     });
     this.#server = new KeeperServer(this, clock);
     this.finished = new Promise((resolve) => (this.#finish = resolve));
-    this.#state = {
-      protocol: KEEPER_PROTOCOL_VERSION,
-      keeperId: this.keeperId,
-      telecodeVersion: spec.telecodeVersion,
-      keeper: { pid: process.pid, startTime: "" },
-      cli: { pid: this.cliPid, startTime: "", tag },
-      cwd: spec.cli.cwd,
-      socketPath: spec.paths.socketPath,
-      startedAt: new Date(clock.now()).toISOString(),
-      fence: 0,
-      sessionId: null,
-      cliVersion: null,
-      stdinOpen: true,
-      logDropped: null,
-      exit: null,
-    };
+    this.#state = new KeeperStateFile(
+      spec.paths.statePath,
+      {
+        protocol: KEEPER_PROTOCOL_VERSION,
+        keeperId: this.keeperId,
+        telecodeVersion: spec.telecodeVersion,
+        keeper: { pid: process.pid, startTime: "" },
+        cli: { pid: this.cliPid, startTime: "", tag },
+        cwd: spec.cli.cwd,
+        socketPath: spec.paths.socketPath,
+        startedAt: new Date(clock.now()).toISOString(),
+        fence: 0,
+        sessionId: null,
+        cliVersion: null,
+        stdinOpen: true,
+        logDropped: null,
+        exit: null,
+      },
+      clock,
+    );
     this.#recorder = new StdoutRecorder({
       log: this.log,
       delivery: this.#server,
@@ -158,10 +156,10 @@ class Keeper implements KeeperHost {
 
   async start(): Promise<void> {
     const [keeper, cli] = await Promise.all([identifyProcess(process.pid), identifyProcess(this.cliPid)]);
-    this.#stateReady = true;
-    this.#update({
-      keeper: keeper ?? this.#state.keeper,
-      cli: { ...(cli ?? this.#state.cli), tag: this.#tag },
+    this.#state.enable();
+    this.#state.update({
+      keeper: keeper ?? this.#state.state.keeper,
+      cli: { ...(cli ?? this.#state.state.cli), tag: this.#tag },
     });
     await this.#server.listen(this.#spec.paths.socketPath);
   }
@@ -170,8 +168,8 @@ class Keeper implements KeeperHost {
     return {
       cliPid: this.cliPid,
       stdinOpen: this.#stdinOpen && this.#exit === undefined,
-      sessionId: this.#state.sessionId,
-      cliVersion: this.#state.cliVersion,
+      sessionId: this.#state.state.sessionId,
+      cliVersion: this.#state.state.cliVersion,
       exit: this.#exit ?? null,
     };
   }
@@ -193,7 +191,7 @@ class Keeper implements KeeperHost {
     if (!this.#stdinOpen) return;
     this.#stdinOpen = false;
     this.#child.stdin.end();
-    this.#update({ stdinOpen: false });
+    this.#state.update({ stdinOpen: false });
   }
 
   signal(signal: KeeperSignal): void {
@@ -211,7 +209,7 @@ class Keeper implements KeeperHost {
   }
 
   fenceRaised(fence: number): void {
-    this.#update({ fence });
+    this.#state.update({ fence });
   }
 
   retire(): void {
@@ -245,8 +243,8 @@ class Keeper implements KeeperHost {
     if (this.#child.stdout.isPaused() && this.log.pendingBytes <= MAX_PENDING_LOG_BYTES / 2)
       this.#child.stdout.resume();
     const diskError = this.log.diskError;
-    if (diskError !== undefined && this.#state.logDropped?.code !== diskError)
-      this.#update({ logDropped: { code: diskError, throughSeq: this.log.lastSeq } }, "soon");
+    if (diskError !== undefined && this.#state.state.logDropped?.code !== diskError)
+      this.#state.update({ logDropped: { code: diskError, throughSeq: this.log.lastSeq } }, "soon");
   }
 
   /** The session id and CLI version, from a `system/init` line (read by search: a parse per init line costs too much). */
@@ -254,8 +252,8 @@ class Keeper implements KeeperHost {
     if (!line.includes('"type":"system"')) return;
     const sessionId = stringField(line, "session_id");
     const cliVersion = stringField(line, "claude_code_version");
-    if (sessionId !== this.#state.sessionId || cliVersion !== this.#state.cliVersion)
-      this.#update({ sessionId, cliVersion }, "soon");
+    if (sessionId !== this.#state.state.sessionId || cliVersion !== this.#state.state.cliVersion)
+      this.#state.update({ sessionId, cliVersion }, "soon");
   }
 
   async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
@@ -264,7 +262,7 @@ class Keeper implements KeeperHost {
     const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
     this.#exit = exit;
     const at = new Date(this.#clock.now()).toISOString();
-    this.#update({ stdinOpen: false, exit: { ...exit, lastSeq: this.log.lastSeq, at } });
+    this.#state.update({ stdinOpen: false, exit: { ...exit, lastSeq: this.log.lastSeq, at } });
     this.#server.cliClosed(exit);
     this.#graceTimer = this.#clock.setTimer(this.#stopping ? 0 : this.#spec.exitGraceMs, () => void this.#finishUp());
   }
@@ -273,38 +271,12 @@ class Keeper implements KeeperHost {
     if (this.#finishing) return;
     this.#finishing = true;
     this.#graceTimer?.cancel();
+    this.#state.disable();
     // Files first: once a client sees its connection close, nothing of this keeper is left.
     this.log.removeAll();
     rmSync(this.#spec.paths.dir, { recursive: true, force: true });
     await this.#server.close();
     this.#finish?.();
-  }
-
-  /**
-   * Changes the state; written at once, or for what the stream teaches ("soon") within a second,
-   * so a stream that changes it often costs one write per second, not one per line.
-   */
-  #update(change: Partial<KeeperState>, when: "now" | "soon" = "now"): void {
-    this.#state = { ...this.#state, ...change };
-    if (when === "now") {
-      this.#saveTimer?.cancel();
-      this.#saveTimer = undefined;
-      this.#saveState();
-    } else
-      this.#saveTimer ??= this.#clock.setTimer(STATE_SAVE_DELAY_MS, () => {
-        this.#saveTimer = undefined;
-        this.#saveState();
-      });
-  }
-
-  /** A state file that cannot be written (disk full) keeps its last version; the CLI is never held up for it. */
-  #saveState(): void {
-    if (!this.#stateReady || this.#finishing) return;
-    try {
-      writeKeeperState(this.#spec.paths.statePath, this.#state);
-    } catch {
-      // The in-memory state and the socket still answer clients.
-    }
   }
 }
 

@@ -3,6 +3,7 @@
 // version, exit). Written atomically (temp file + rename), mode 0600, checked when read back.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { z } from "zod";
+import type { Clock, TimerHandle } from "../claude/index.js";
 import { exitRecordSchema, KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
 const identitySchema = z.object({ pid: z.number().int(), startTime: z.string() });
@@ -34,6 +35,68 @@ export type StateFile =
   | { kind: "current"; state: KeeperState }
   | { kind: "other_version"; protocol: number; keeper: KeeperState["keeper"] | null; socketPath: string | null }
   | { kind: "unreadable"; problem: string };
+
+/** How long a change learnt from the CLI's output may wait to be written, with others. */
+const SOON_MS = 1000;
+
+/**
+ * The keeper's state and its file. Nothing is written until `enable` (the pids' start times
+ * are known) or after `disable` (the keeper removed its files); a file that cannot be written
+ * (a full disk) keeps its last version: the CLI is never held up for it.
+ */
+export class KeeperStateFile {
+  readonly #path: string;
+  readonly #clock: Clock;
+  #state: KeeperState;
+  #enabled = false;
+  #soon: TimerHandle | undefined;
+
+  constructor(path: string, initial: KeeperState, clock: Clock) {
+    this.#path = path;
+    this.#state = initial;
+    this.#clock = clock;
+  }
+
+  get state(): KeeperState {
+    return this.#state;
+  }
+
+  enable(): void {
+    this.#enabled = true;
+  }
+
+  disable(): void {
+    this.#enabled = false;
+    this.#soon?.cancel();
+  }
+
+  /**
+   * Changes the state; written at once, or for what the CLI's output teaches ("soon") within a
+   * second, so output that changes it often costs one write a second, not one a line.
+   */
+  update(change: Partial<KeeperState>, when: "now" | "soon" = "now"): void {
+    this.#state = { ...this.#state, ...change };
+    if (when === "soon") {
+      this.#soon ??= this.#clock.setTimer(SOON_MS, () => {
+        this.#soon = undefined;
+        this.#save();
+      });
+      return;
+    }
+    this.#soon?.cancel();
+    this.#soon = undefined;
+    this.#save();
+  }
+
+  #save(): void {
+    if (!this.#enabled) return;
+    try {
+      writeKeeperState(this.#path, this.#state);
+    } catch {
+      // The in-memory state and the socket still answer clients.
+    }
+  }
+}
 
 export function writeKeeperState(path: string, state: KeeperState): void {
   const temp = `${path}.${process.pid}.tmp`;

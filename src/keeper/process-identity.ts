@@ -2,6 +2,7 @@
 // ours ended (or after a reboot) is never mistaken for it. Linux reads /proc; elsewhere `ps`.
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import type { Clock } from "../claude/index.js";
 
 export type ProcessIdentity = Readonly<{ pid: number; startTime: string }>;
 
@@ -15,6 +16,15 @@ export async function identifyProcess(pid: number): Promise<ProcessIdentity | un
 /** Whether the process `identity` names still runs: same pid, same start time. */
 export async function isSameProcessRunning(identity: ProcessIdentity): Promise<boolean> {
   return (await identifyProcess(identity.pid))?.startTime === identity.startTime;
+}
+
+/** Whether the process `identity` names is gone within `ms` (checked every 50 ms). */
+export async function endsWithin(identity: ProcessIdentity, ms: number, clock: Clock): Promise<boolean> {
+  for (let waited = 0; ; waited += 50) {
+    if (!(await isSameProcessRunning(identity))) return true;
+    if (waited >= ms) return false;
+    await new Promise<void>((resolve) => clock.setTimer(50, resolve));
+  }
 }
 
 async function linuxStartTime(pid: number): Promise<string | undefined> {

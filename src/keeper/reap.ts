@@ -17,7 +17,7 @@ function signal(pid: number, name: NodeJS.Signals): void {
 /**
  * SIGTERM to the group led by `groupPid` (left out when that pid can no longer be trusted to
  * be ours) and to every process tagged `tag`, then SIGKILL to what is still there after
- * `graceMs`. Resolves once nothing is left (or SIGKILL was sent).
+ * `graceMs`. Resolves once nothing is left (or 2 s after SIGKILL).
  */
 export async function reapProcessTree(options: {
   groupPid: number | undefined;
@@ -42,4 +42,7 @@ export async function reapProcessTree(options: {
   }
   if (groupPid !== undefined) signal(-groupPid, "SIGKILL");
   for (const pid of await survivors()) signal(pid, "SIGKILL");
+  // SIGKILL cannot be refused, but a busy machine takes a moment to carry it out.
+  for (let waited = 0; waited < 2000 && (await anyLeft()); waited += 50)
+    await new Promise<void>((resolve) => clock.setTimer(50, resolve));
 }

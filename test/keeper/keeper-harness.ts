@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach } from "vitest";
-import { createSystemClock } from "../../src/claude/index.js";
+import { buildArgs, createSystemClock } from "../../src/claude/index.js";
 import {
   attachKeeper,
   keeperLaunchPlan,
@@ -18,28 +18,18 @@ import {
   type StartedKeeper,
   type StartKeeperOptions,
 } from "../../src/keeper/index.js";
+import { encodeControlRequest, encodeUserMessage } from "../../src/wire/index.js";
 
 export const clock = createSystemClock();
 export const telecodeBin = resolve(import.meta.dirname, "../../bin/telecode.js");
 
-/** The control-mode arguments Telecode gives the CLI. */
-export const controlArgs = [
-  "--output-format",
-  "stream-json",
-  "--input-format",
-  "stream-json",
-  "--verbose",
-  "--permission-mode",
-  "default",
-  "--permission-prompt-tool",
-  "stdio",
-];
+/** The control-mode arguments the engine gives the CLI. */
+export const controlArgs = buildArgs({ cwd: "", permissionMode: "default" }, { supportsHookEvents: false });
 
 export const initializeLine = (requestId: string): string =>
-  JSON.stringify({ type: "control_request", request_id: requestId, request: { subtype: "initialize", hooks: null } });
+  encodeControlRequest(requestId, { subtype: "initialize", hooks: null });
 
-export const userLine = (text: string): string =>
-  JSON.stringify({ type: "user", message: { role: "user", content: text }, parent_tool_use_id: null, session_id: "" });
+export const userLine = (text: string): string => encodeUserMessage(text);
 
 export function launcherFor(keepersDir: string, overrides: Partial<KeeperLauncher> = {}): KeeperLauncher {
   return {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { findTaggedProcesses } from "../../src/claude/process-tree.js";
 import { isKeeperError } from "../../src/keeper/index.js";
 import { isSameProcessRunning } from "../../src/keeper/process-identity.js";
+import { encodePermissionAnswer } from "../../src/wire/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
@@ -45,14 +46,7 @@ function sleepsRunning(): number {
 
 /** The answer that allows a `can_use_tool` request as asked. */
 const allow = (asked: { request_id: string; request: { input: Record<string, unknown> } }): string =>
-  JSON.stringify({
-    type: "control_response",
-    response: {
-      subtype: "success",
-      request_id: asked.request_id,
-      response: { behavior: "allow", updatedInput: asked.request.input },
-    },
-  });
+  encodePermissionAnswer(asked.request_id, { behavior: "allow", updatedInput: asked.request.input });
 
 const isType = (type: string, subtype?: string) => (line: string) => {
   const value = JSON.parse(line) as { type?: string; subtype?: string };

@@ -83,6 +83,7 @@ describe("keeper clients and fences", () => {
     await expect(refused).rejects.toSatisfy((e) => isKeeperError(e, "keeper.stale_fence"));
     await expect(refused).rejects.toThrow("A newer Telecode (fence 7) holds this keeper");
 
+    await expect(b.write('{"type":"user",\n"x":1}')).rejects.toSatisfy((e) => isKeeperError(e, "keeper.bad_line"));
     await b.write(userLine("second"));
     const two = await bLines.waitFor((r) => r.line.includes('"two"'));
     expect(two.seq).toBe(2);
