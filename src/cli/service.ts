@@ -186,10 +186,13 @@ function install(
   return 0;
 }
 
-/** Whether runs will outlive a restart of the service being installed, in one or two sentences. */
+/** Whether run keepers will outlive a restart of the service being installed, in one or two sentences. */
 function survivalNote(platform: ServicePlatform, systemdRun: string | null): { text: string; warning: boolean } {
   if (platform === "darwin")
-    return { text: "Runs outlive a restart: the agent leaves run keepers running when it stops.", warning: false };
+    return {
+      text: "Run keepers: the agent leaves them running when it stops (AbandonProcessGroup), so a restart does not end them.",
+      warning: false,
+    };
   const plan = keeperLaunchPlan({
     platform: "linux",
     systemdUnit: SYSTEMD_UNIT_NAME,
@@ -199,7 +202,10 @@ function survivalNote(platform: ServicePlatform, systemdRun: string | null): { t
     busReachable: true,
   });
   return plan.survivesRestart
-    ? { text: `Runs outlive a restart: ${plan.why}.`, warning: false }
+    ? {
+        text: `Run keepers: they start in a scope of their own (systemd-run --user --scope), outside ${SYSTEMD_UNIT_NAME}, so a restart does not end them.`,
+        warning: false,
+      }
     : { text: `${plan.why}. To fix: ${plan.fix ?? ""}.`, warning: true };
 }
 

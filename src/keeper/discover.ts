@@ -16,7 +16,7 @@ export type FoundKeeper =
   | { kind: "running"; record: KeeperRecord }
   /** Its keeper is gone (killed, crashed, or the machine rebooted): `reapGoneKeeper` ends what is left. */
   | { kind: "gone"; record: KeeperRecord }
-  /** Written by a Telecode with another keeper protocol: attaching asks it to let its CLI finish and end. */
+  /** Written by a Telecode with another keeper protocol: `retireKeeper` asks it to let its CLI finish and end. */
   | { kind: "other_version"; dir: string; protocol: number; running: boolean; socketPath: string | null }
   /** No usable state file (a keeper still starting, or files damaged). */
   | { kind: "unreadable"; dir: string; problem: string };

@@ -16,6 +16,7 @@ export { DEFAULT_EXIT_GRACE_MS, parseKeeperSpec } from "./keeper-spec.js";
 export type { KeeperReady, KeeperSpec } from "./keeper-spec.js";
 export type { KeeperState } from "./keeper-state.js";
 export { startKeeper } from "./launch.js";
+export { retireKeeper } from "./retire.js";
 export type { KeeperLauncher, StartKeeperOptions, StartedKeeper } from "./launch.js";
 export { KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 export type { ExitRecord, Gap, GapReason, KeeperSignal, Welcome } from "./protocol.js";

@@ -2,7 +2,7 @@
 // says): fences, protocol versions, the short socket path, a slow client, the log cap, a full
 // disk, and cleanup after the CLI exits. Needs `npm run build` (it runs bin/telecode.js).
 import { existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -12,16 +12,17 @@ import {
   KEEPER_PROTOCOL_VERSION,
   keeperPaths,
   maxSocketPathBytes,
+  retireKeeper,
   startKeeper,
   type KeeperRecord,
 } from "../../src/keeper/index.js";
 import { runKeeperCommand } from "../../src/cli/keeper.js";
 import { readKeeperState } from "../../src/keeper/keeper-state.js";
-import { isSameProcessRunning } from "../../src/keeper/process-identity.js";
+import { identifyProcess, isSameProcessRunning } from "../../src/keeper/process-identity.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeStep } from "../support/fake-claude/index.js";
 import { capturedIo } from "../support/captured-io.js";
 import { useTempDirs } from "../support/temp-dirs.js";
-import { launcherFor, matchesJson, Sink, useKeepers, userLine } from "./keeper-harness.js";
+import { clock, launcherFor, matchesJson, Sink, useKeepers, userLine } from "./keeper-harness.js";
 
 const tempDir = useTempDirs("keeper-socket");
 const keepers = useKeepers();
@@ -290,5 +291,34 @@ describe("starting a keeper", () => {
     expect(await a.closed).toMatchObject({ kind: "exited", exit: { code: 0, signal: null } });
     await a.released;
     expect(existsSync(record.dir)).toBe(false);
+  });
+});
+
+describe("a keeper from another Telecode version", () => {
+  it("is found by its state file and asked to let its CLI finish, with the fence of this Telecode", async () => {
+    const keepersDir = join(tempDir(), "keepers");
+    const dir = join(keepersDir, "old-one");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const socketPath = join(dir, "keeper.sock");
+    // An older keeper, as far as this Telecode can know it: a state file with another protocol and a socket.
+    const hellos: Record<string, unknown>[] = [];
+    const old = createServer((socket) =>
+      socket.once("data", (chunk) => {
+        hellos.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        socket.end(`${JSON.stringify({ t: "refused", code: "protocol_mismatch", reason: "old", v: 0 })}\n`);
+      }),
+    );
+    await new Promise<void>((resolve) => old.listen(socketPath, resolve));
+    const self = await identifyProcess(process.pid);
+    writeFileSync(join(dir, "state.json"), JSON.stringify({ protocol: 0, keeper: self, socketPath, other: "fields" }));
+    try {
+      const [found] = await findKeepers(keepersDir);
+      expect(found).toEqual({ kind: "other_version", dir, protocol: 0, running: true, socketPath });
+      const answer = await retireKeeper({ socketPath, fence: 9, clientId: "new", clock });
+      expect(JSON.parse(answer ?? "{}")).toMatchObject({ t: "refused", code: "protocol_mismatch" });
+      expect(hellos).toEqual([{ t: "hello", v: KEEPER_PROTOCOL_VERSION, client: "new", fence: 9, fromSeq: 0 }]);
+    } finally {
+      await new Promise((resolve) => old.close(resolve));
+    }
   });
 });

@@ -148,10 +148,10 @@ describe("what service install and doctor say about restarts", () => {
     return { code, home, out: io.out(), err: io.err() };
   }
 
-  it("says runs outlive a restart when systemd-run is there, and warns with a fix when it is not", () => {
+  it("says keepers outlive a restart when systemd-run is there, and warns with a fix when it is not", () => {
     const ok = install("linux", "/usr/bin/systemd-run");
     expect(ok.code).toBe(0);
-    expect(ok.out).toContain("Runs outlive a restart: keepers start in a systemd scope of their own");
+    expect(ok.out).toContain("Run keepers: they start in a scope of their own (systemd-run --user --scope)");
     expect(ok.err).toBe("");
     const missing = install("linux", null);
     expect(missing.code).toBe(0);
@@ -164,7 +164,7 @@ describe("what service install and doctor say about restarts", () => {
     const { home, out } = install("darwin", null);
     const plist = readFileSync(join(home, "Library", "LaunchAgents", "dev.telecode.plist"), "utf8");
     expect(plist).toContain("<key>AbandonProcessGroup</key><true/>");
-    expect(out).toContain("Runs outlive a restart");
+    expect(out).toContain("Run keepers: the agent leaves them running when it stops");
   });
 
   it("doctor: checks the installed unit's host for systemd-run and the user bus", () => {
