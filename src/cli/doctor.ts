@@ -8,9 +8,8 @@ import type { CommandIo } from "./main.js";
 export const DOCTOR_HELP = `Usage: telecode doctor [--config FILE]
 
 Checks the config, the bot token and the Telegram Bot API, allowed users, projects, the
-Claude CLI (version and login), the data directory and the database, and whether runs would
-outlive a restart here. Prints ✓ for what works, ! for what is worth knowing, ✗ with a fix for
-what is wrong; exits 1 if anything is.
+Claude CLI (version and login), the data directory and the database. Prints ✓ for what
+works, ! for what is worth knowing, ✗ with a fix for what is wrong; exits 1 if anything is.
 `;
 
 const MARK: Readonly<Record<CheckResult["status"], string>> = { ok: "✓", warn: "!", fail: "✗" };
