@@ -17,6 +17,7 @@ import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { judgeClaudeVersion, testedRange } from "./doctor-version.js";
 import { checkWebhooks } from "./doctor-webhooks.js";
+import { checkRunSurvival } from "./doctor-survival.js";
 
 export type { CheckResult, CheckStatus } from "./doctor-result.js";
 
@@ -206,5 +207,6 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   results.push(...(await checkClaude(config, options)));
   const dataDir = config?.state.dir ?? resolveDataDir({ fromFile: "", env: options.env, relativeTo: options.cwd });
   results.push(...checkState(dataDir));
+  results.push(checkRunSurvival(options));
   return results;
 }

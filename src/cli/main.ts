@@ -74,6 +74,7 @@ export async function main(
     io.stderr.write(`${usage()}\n`);
     return 2;
   }
+  if (first === "keeper") return (await import("./keeper.js")).runKeeperCommand(rest, io);
   const command = commands[first];
   if (!command) {
     io.stderr.write(`telecode: unknown command "${first}"\n\n${usage()}\n`);

@@ -39,7 +39,8 @@ export function renderSystemdUnit(spec: ServiceSpec): string {
     `Environment=${systemdQuote(`PATH=${spec.pathEnv}`)}`,
     "Restart=on-failure",
     "RestartSec=5",
-    // SIGTERM to Telecode only: it drains runs and ends its CLI processes itself.
+    // SIGTERM to Telecode only: it drains runs and ends its CLI processes itself. What is left in
+    // the cgroup is then killed; run keepers are not in it (they start in scopes of their own).
     "KillMode=mixed",
     `TimeoutStopSec=${spec.stopTimeoutSeconds}`,
     "",
@@ -74,6 +75,8 @@ export function renderLaunchdPlist(spec: ServiceSpec): string {
     "  <key>KeepAlive</key>",
     "  <dict><key>SuccessfulExit</key><false/></dict>",
     "  <key>ThrottleInterval</key><integer>5</integer>",
+    "  <!-- Stopping the agent leaves run keepers (detached processes) running, so runs outlive a restart. -->",
+    "  <key>AbandonProcessGroup</key><true/>",
     `  <key>ExitTimeOut</key><integer>${spec.stopTimeoutSeconds}</integer>`,
     `  <key>StandardOutPath</key>${str(spec.logPath)}`,
     `  <key>StandardErrorPath</key>${str(spec.logPath)}`,

@@ -6,6 +6,7 @@ import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
+import { findOnPath, keeperLaunchPlan } from "../keeper/index.js";
 import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./main.js";
 import {
@@ -31,7 +32,14 @@ Options:
 
 export type ServicePlatform = "linux" | "darwin";
 
-export type ServiceDeps = { platform?: NodeJS.Platform; nodePath?: string; binPath?: string; cwd?: string };
+export type ServiceDeps = {
+  platform?: NodeJS.Platform;
+  nodePath?: string;
+  binPath?: string;
+  cwd?: string;
+  /** systemd-run for the service; default: found on PATH. */
+  systemdRun?: string | null;
+};
 
 /** Where the service file goes for this platform and home. */
 export function serviceFilePath(platform: ServicePlatform, env: CommandIo["env"]): string {
@@ -163,15 +171,42 @@ function install(
       `telecode service: the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see. Put it in ${configPath} (telegram.bot_token), or the service cannot start.\n`,
     );
   }
+  const systemdRun = deps.systemdRun === undefined ? findOnPath("systemd-run", spec.pathEnv) : deps.systemdRun;
+  const survival = survivalNote(platform, systemdRun);
+  if (survival.warning) io.stderr.write(`telecode service: ${survival.text}\n`);
+  const note = survival.warning ? "" : `${survival.text}\n`;
   if (dryRun) {
-    io.stdout.write(`Would write ${file}:\n\n${text}\n${enableHint(platform, file)}\n`);
+    io.stdout.write(`Would write ${file}:\n\n${text}\n${note}${enableHint(platform, file)}\n`);
     return 0;
   }
   const replacing = existsSync(file);
   mkdirSync(join(file, ".."), { recursive: true });
   writeFileSync(file, text, { mode: 0o644 });
-  io.stdout.write(`${replacing ? "Replaced" : "Wrote"} ${file}\n${enableHint(platform, file)}\n`);
+  io.stdout.write(`${replacing ? "Replaced" : "Wrote"} ${file}\n${note}${enableHint(platform, file)}\n`);
   return 0;
+}
+
+/** Whether run keepers will outlive a restart of the service being installed, in one or two sentences. */
+function survivalNote(platform: ServicePlatform, systemdRun: string | null): { text: string; warning: boolean } {
+  if (platform === "darwin")
+    return {
+      text: "Run keepers: the agent leaves them running when it stops (AbandonProcessGroup), so a restart does not end them.",
+      warning: false,
+    };
+  const plan = keeperLaunchPlan({
+    platform: "linux",
+    systemdUnit: SYSTEMD_UNIT_NAME,
+    userManager: true,
+    systemdRun,
+    // A user service reaches its manager's bus; `telecode doctor` checks it where it runs.
+    busReachable: true,
+  });
+  return plan.survivesRestart
+    ? {
+        text: `Run keepers: they start in a scope of their own (systemd-run --user --scope), outside ${SYSTEMD_UNIT_NAME}, so a restart does not end them.`,
+        warning: false,
+      }
+    : { text: `${plan.why}. To fix: ${plan.fix ?? ""}.`, warning: true };
 }
 
 function uninstall(platform: ServicePlatform, file: string, dryRun: boolean, io: CommandIo): number {

@@ -126,7 +126,9 @@ describe("telecode init, non-interactive", () => {
     const noKey = capture();
     expect(await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "api-key"), noKey)).toBe(0);
     expect(loadConfig({ env: { HOME: home } }).config.claude.useApiBilling).toBe(true);
-    expect(noKey.out()).toContain("! Claude login: claude.use_api_billing is on but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set.");
+    expect(noKey.out()).toContain(
+      "! Claude login: claude.use_api_billing is on but neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set.",
+    );
     const withKey = capture({ ANTHROPIC_API_KEY: "sk-test-key" });
     expect(
       await runInit(flags("--user-id", "1", "--project-dir", project, "--auth", "api-key", "--yes"), withKey),

@@ -27,6 +27,7 @@ function service(argv: string[], env: Record<string, string> = {}): { code: numb
     nodePath: "/opt/node/bin/node",
     binPath: "/opt/telecode/bin/telecode.js",
     cwd: home,
+    systemdRun: "/usr/bin/systemd-run",
   });
   return { code, out: String(stdout.read() ?? ""), err: String(stderr.read() ?? "") };
 }

@@ -1,0 +1,45 @@
+// The keeper's typed failures. Callers decide on `code`, never on message text; messages are
+// for people: what happened, then what to do.
+import { KEEPER_PROTOCOL_VERSION } from "./protocol.js";
+
+export type KeeperErrorCode =
+  | "keeper.bad_spec"
+  | "keeper.start_failed"
+  | "keeper.unreachable"
+  | "keeper.unsafe_dir"
+  | "keeper.stale_fence"
+  | "keeper.incompatible"
+  | "keeper.refused"
+  | "keeper.detached"
+  | "keeper.stdin_closed"
+  | "keeper.bad_line";
+
+export class KeeperError extends Error {
+  override readonly name = "KeeperError";
+  readonly code: KeeperErrorCode;
+  readonly details: Readonly<Record<string, unknown>>;
+
+  constructor(
+    code: KeeperErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = Object.freeze({ ...options.details });
+  }
+}
+
+export function isKeeperError(value: unknown, code?: KeeperErrorCode): value is KeeperError {
+  return value instanceof KeeperError && (code === undefined || value.code === code);
+}
+
+/** The error for a keeper's `refused` answer to a hello. */
+export function refusalError(code: string, reason: string, keeperVersion: number): KeeperError {
+  if (code === "stale_fence") return new KeeperError("keeper.stale_fence", reason);
+  if (code === "protocol_mismatch")
+    return new KeeperError("keeper.incompatible", reason, {
+      details: { keeperVersion, clientVersion: KEEPER_PROTOCOL_VERSION },
+    });
+  return new KeeperError("keeper.refused", reason);
+}

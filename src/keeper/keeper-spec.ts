@@ -1,0 +1,49 @@
+// What `telecode keeper` is started with (read as one JSON object from its stdin, so the CLI's
+// environment never shows in a process listing) and the one line it answers on stdout.
+import { isAbsolute } from "node:path";
+import { z } from "zod";
+import { KEEPER_ID_PATTERN } from "./keeper-paths.js";
+
+const absolutePath = z.string().refine(isAbsolute, { message: "must be an absolute path" });
+
+export const keeperSpecSchema = z.object({
+  keeperId: z.string().regex(KEEPER_ID_PATTERN),
+  cli: z.object({
+    path: z.string().min(1),
+    args: z.array(z.string()),
+    cwd: absolutePath,
+    env: z.record(z.string(), z.string()),
+  }),
+  paths: z.object({
+    dir: absolutePath,
+    statePath: absolutePath,
+    logDir: absolutePath,
+    stderrPath: absolutePath,
+    socketPath: absolutePath,
+  }),
+  /** The log's size cap. */
+  logCapBytes: z.number().int().min(4096),
+  /** After the CLI exited, how long the log waits for a client to take it. */
+  exitGraceMs: z.number().int().min(0),
+  telecodeVersion: z.string(),
+});
+export type KeeperSpec = z.infer<typeof keeperSpecSchema>;
+
+/** The keeper's one stdout line: running (with its pids), or why it could not start. */
+export type KeeperReady =
+  { ready: true; pid: number; cliPid: number } | { ready: false; code: string; message: string };
+
+export const DEFAULT_EXIT_GRACE_MS = 10 * 60 * 1000;
+
+/** Checks a spec read from stdin; the error names each bad field. */
+export function parseKeeperSpec(text: string): { ok: true; spec: KeeperSpec } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: "the keeper's stdin did not hold a JSON spec" };
+  }
+  const parsed = keeperSpecSchema.safeParse(value);
+  if (parsed.success) return { ok: true, spec: parsed.data };
+  return { ok: false, problem: parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ") };
+}

@@ -1,0 +1,146 @@
+// Starting a keeper: detached (its own session and process group) and, under a systemd service,
+// in a scope of its own so stopping the service does not end it; the spec goes over its stdin
+// (the CLI's environment never shows in a process listing) and one ready line comes back.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import type { Clock } from "../claude/index.js";
+import { removeKeeperFiles, type KeeperRecord } from "./discover.js";
+import { KeeperError } from "./errors.js";
+import { DEFAULT_LOG_CAP_BYTES } from "./keeper-log.js";
+import { ensurePrivateDir, keeperPaths, type KeeperPaths } from "./keeper-paths.js";
+import { DEFAULT_EXIT_GRACE_MS, type KeeperReady, type KeeperSpec } from "./keeper-spec.js";
+import { readKeeperState } from "./keeper-state.js";
+import { scopeCommand, type LaunchPlan } from "./survival.js";
+
+export type KeeperLauncher = {
+  /** The argv that runs `telecode keeper`, e.g. [node, …/bin/telecode.js, "keeper"]. */
+  command: readonly string[];
+  /** From `keeperLaunchPlan`: whether to start keepers in a systemd scope. */
+  plan: LaunchPlan;
+  /** `<data dir>/keepers`. */
+  keepersDir: string;
+  /** $XDG_RUNTIME_DIR, for the socket. */
+  runtimeDir: string | undefined;
+  /** The keeper process's own environment (PATH, HOME; it needs no secrets). */
+  env: NodeJS.ProcessEnv;
+  telecodeVersion: string;
+  clock: Clock;
+  /** How long a keeper may take to answer ready. Default 30 s. */
+  readyTimeoutMs?: number;
+};
+
+export type StartKeeperOptions = {
+  /** Names the keeper's files (and its systemd scope). Default a random UUID. */
+  keeperId?: string;
+  cli: { path: string; args: readonly string[]; cwd: string; env: Readonly<Record<string, string | undefined>> };
+  logCapBytes?: number;
+  exitGraceMs?: number;
+};
+
+export type StartedKeeper = {
+  record: KeeperRecord;
+  /** False when the systemd scope could not be made and the keeper runs inside Telecode's own unit. */
+  inOwnScope: boolean;
+};
+
+/**
+ * Starts a keeper running the CLI and resolves with its record once it listens. Throws
+ * `keeper.start_failed` with the reason (the CLI missing, the keeper crashing) and leaves no files.
+ */
+export async function startKeeper(launcher: KeeperLauncher, options: StartKeeperOptions): Promise<StartedKeeper> {
+  const keeperId = options.keeperId ?? randomUUID();
+  const paths = keeperPaths({ keepersDir: launcher.keepersDir, keeperId, runtimeDir: launcher.runtimeDir });
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.cli.env)) if (value !== undefined) env[name] = value;
+  const spec: KeeperSpec = {
+    keeperId,
+    cli: { path: options.cli.path, args: [...options.cli.args], cwd: options.cli.cwd, env },
+    paths,
+    logCapBytes: options.logCapBytes ?? DEFAULT_LOG_CAP_BYTES,
+    exitGraceMs: options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS,
+    telecodeVersion: launcher.telecodeVersion,
+  };
+  ensurePrivateDir(paths.dir);
+  try {
+    let scoped = launcher.plan.wrapper === "systemd-scope";
+    let answer = await spawnKeeper(launcher, spec, scoped);
+    if (answer === undefined && scoped) {
+      // systemd-run failed before the keeper ran (no bus, say): a keeper in our own unit still runs the CLI.
+      scoped = false;
+      answer = await spawnKeeper(launcher, spec, false);
+    }
+    if (answer === undefined || !answer.ready) throw startFailure(answer, paths);
+    const state = readKeeperState(paths.statePath);
+    if (state.kind !== "current") throw startFailure(undefined, paths);
+    return { record: { ...state.state, dir: paths.dir }, inOwnScope: scoped };
+  } catch (error) {
+    removeKeeperFiles({ dir: paths.dir, socketPath: paths.socketPath });
+    throw error;
+  }
+}
+
+/** Runs the keeper and reads its ready line; undefined when it (or its wrapper) ended without one. */
+async function spawnKeeper(
+  launcher: KeeperLauncher,
+  spec: KeeperSpec,
+  scoped: boolean,
+): Promise<KeeperReady | undefined> {
+  const argv = scoped ? [...scopeCommand(launcher.plan, spec.keeperId), ...launcher.command] : [...launcher.command];
+  const [file = "", ...args] = argv;
+  const stderr = openSync(spec.paths.stderrPath, "a", 0o600);
+  try {
+    const child = spawn(file, args, {
+      detached: true,
+      stdio: ["pipe", "pipe", stderr],
+      env: launcher.env,
+    }) as ChildProcessByStdio<Writable, Readable, null>;
+    child.on("error", () => undefined);
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(JSON.stringify(spec));
+    const lines = createInterface({ input: child.stdout });
+    const answer = await new Promise<KeeperReady | undefined>((resolve) => {
+      const timer = launcher.clock.setTimer(launcher.readyTimeoutMs ?? 30_000, () => {
+        child.kill("SIGTERM");
+        resolve(undefined);
+      });
+      lines.once("line", (line) => {
+        timer.cancel();
+        try {
+          resolve(JSON.parse(line) as KeeperReady);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      lines.once("close", () => {
+        timer.cancel();
+        resolve(undefined);
+      });
+      child.once("error", () => resolve(undefined));
+    });
+    lines.close();
+    child.stdout.destroy();
+    child.unref();
+    return answer;
+  } finally {
+    closeSync(stderr);
+  }
+}
+
+function startFailure(answer: KeeperReady | undefined, paths: KeeperPaths): KeeperError {
+  if (answer !== undefined && !answer.ready)
+    return new KeeperError("keeper.start_failed", answer.message, { details: { code: answer.code } });
+  let tail = "";
+  try {
+    tail = readFileSync(paths.stderrPath, "utf8").trim().split("\n").slice(-5).join("\n");
+  } catch {
+    // No stderr to show.
+  }
+  return new KeeperError(
+    "keeper.start_failed",
+    `The keeper process ended without starting Claude Code${tail === "" ? "" : `: ${tail}`}. Run \`telecode doctor\` to check this machine.`,
+    { details: { stderrTail: tail } },
+  );
+}

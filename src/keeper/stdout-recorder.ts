@@ -1,0 +1,79 @@
+// The CLI's stdout as the keeper records it: cut into lines and numbered as bytes (never
+// decoded), handed to a caught-up client first, then logged. Also spots `system/init` lines,
+// which carry the session id and CLI version.
+import { FrameBuilder, FrameSplitter } from "./frame-splitter.js";
+import type { KeeperLog } from "./keeper-log.js";
+
+/** Where numbered frames go besides the log: a client that is caught up, or one that reads from the log. */
+export type FrameDelivery = {
+  /** Sends at once to a client that has everything before `firstSeq`; false when none could take them. */
+  sendLive(frames: Buffer, firstSeq: number, lastSeq: number): boolean;
+  /** Lets a client that is behind read what it misses from the log. */
+  catchUp(): void;
+};
+
+const INIT_MARK = Buffer.from('"subtype":"init"');
+
+export class StdoutRecorder {
+  readonly #log: KeeperLog;
+  readonly #delivery: FrameDelivery;
+  readonly #splitter: FrameSplitter;
+  readonly #builder = new FrameBuilder();
+  #chunk: Buffer | undefined;
+  #chunkHasInit = false;
+
+  constructor(options: {
+    log: KeeperLog;
+    delivery: FrameDelivery;
+    /** A line that looks like `system/init`, decoded. */
+    onInitLine(line: string): void;
+    maxLineBytes: number;
+  }) {
+    this.#log = options.log;
+    this.#delivery = options.delivery;
+    this.#splitter = new FrameSplitter({
+      maxFrameBytes: options.maxLineBytes,
+      onFrame: (buffer, start, end) => {
+        this.#builder.add(this.#log.nextSeq + this.#builder.count, buffer, start, end);
+        // A line cut across chunks is checked whole; others only when their chunk has the mark.
+        if ((buffer !== this.#chunk || this.#chunkHasInit) && buffer.subarray(start, end).includes(INIT_MARK))
+          options.onInitLine(buffer.toString("utf8", start, end));
+      },
+      onOversized: () => {
+        this.#flush();
+        const seq = this.#log.nextSeq;
+        const frame = this.#log.appendOversized();
+        if (!this.#delivery.sendLive(frame, seq, seq)) this.#delivery.catchUp();
+      },
+    });
+    this.#builder.begin(0);
+  }
+
+  push(chunk: Buffer): void {
+    this.#chunk = chunk;
+    this.#chunkHasInit = chunk.includes(INIT_MARK);
+    this.#builder.begin(chunk.length + (chunk.length >> 3) + 64);
+    this.#splitter.push(chunk);
+    this.#flush();
+    this.#chunk = undefined;
+  }
+
+  /** stdout closed: a last line without a newline is recorded too. */
+  end(): void {
+    this.#builder.begin(64);
+    this.#splitter.end();
+    this.#flush();
+  }
+
+  #flush(): void {
+    const count = this.#builder.count;
+    if (count === 0) return;
+    const first = this.#log.nextSeq;
+    const frames = this.#builder.take();
+    // The client first: a slow disk must not delay a line someone is waiting for.
+    const sent = this.#delivery.sendLive(frames, first, first + count - 1);
+    this.#log.append(frames, count);
+    if (!sent) this.#delivery.catchUp();
+    this.#builder.begin(64);
+  }
+}
