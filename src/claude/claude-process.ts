@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import type { Clock } from "./clock.js";
+import type { Clock } from "../ports/index.js";
 import { ClaudeError } from "./errors.js";
 import { notFoundError } from "./cli-probe.js";
 import { findTaggedProcesses, isGroupAlive, isProcessAlive, listDescendants, PROCESS_TAG_VAR } from "./process-tree.js";

@@ -3,9 +3,9 @@
 // its later answer is never written). State lives in the instance; one per process.
 import type { OutgoingControlRequest, WireControlResponse } from "../wire/index.js";
 import { encodeControlRequest } from "../wire/index.js";
-import type { Clock, TimerHandle } from "./clock.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 import { ClaudeError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../ports/index.js";
 
 type Outgoing = {
   subtype: string;
@@ -69,7 +69,11 @@ export class ControlChannel {
     const r = message.response;
     const pending = this.#outgoing.get(r.request_id);
     if (!pending) {
-      this.#opts.logger.warn({ requestId: r.request_id, subtype: r.subtype }, "claude.control.unmatched_response");
+      this.#opts.logger.event(
+        "claude.control.unmatched_response",
+        { requestId: r.request_id, subtype: r.subtype },
+        "warn",
+      );
       return;
     }
     this.#outgoing.delete(r.request_id);
@@ -89,7 +93,7 @@ export class ControlChannel {
    */
   beginIncoming(requestId: string, subtype: string): AbortSignal | undefined {
     if (this.#incoming.has(requestId) || this.#answered.has(requestId)) {
-      this.#opts.logger.warn({ requestId, subtype }, "claude.control.duplicate_request");
+      this.#opts.logger.event("claude.control.duplicate_request", { requestId, subtype }, "warn");
       return undefined;
     }
     const controller = new AbortController();

@@ -2,9 +2,8 @@
 // pending requests (nothing shared but the per-binary capability cache).
 import { validateExtraArgs } from "./args.js";
 import { createCliProbe } from "./cli-probe.js";
-import { createSystemClock, type Clock } from "./clock.js";
 import { ClaudeError } from "./errors.js";
-import { createSilentLogger, type Logger } from "./logger.js";
+import { createSystemClock, silentLogger, type Clock, type Logger } from "../ports/index.js";
 import { Session } from "./session.js";
 import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "./spec.js";
 
@@ -23,7 +22,7 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     baseEnv: options.env,
     probe: createCliProbe(),
     clock: options.clock ?? createSystemClock(),
-    logger: options.logger ?? createSilentLogger(),
+    logger: options.logger ?? silentLogger,
   };
   return {
     /** Opens a session (no process yet: it starts with the first run). Throws `claude.extra_args` for managed flags. */

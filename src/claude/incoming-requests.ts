@@ -5,7 +5,7 @@ import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import { encodeControlError, encodeHookOutput, encodePermissionAnswer } from "../wire/index.js";
 import type { WireControlRequest, WireHookCallbackRequest } from "../wire/index.js";
 import type { ControlChannel } from "./control-channel.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../ports/index.js";
 import type { ApprovalDecision, RunInfo, SessionController, SessionControls } from "./spec.js";
 
 /** What the model reads when nobody can answer any more. */
@@ -49,7 +49,7 @@ async function answerPermission(ctx: IncomingContext, requestId: string, decisio
     if (!(await ctx.channel.answer(requestId, encodePermissionAnswer(requestId, decision)))) return;
   } catch (error) {
     // The process is gone: the request died with it.
-    ctx.logger.info({ requestId, err: error }, "claude.answer_not_written");
+    ctx.logger.event("claude.answer_not_written", { requestId, err: error });
     by = "session end";
     behavior = "deny";
   }
@@ -71,7 +71,7 @@ async function onCanUseTool(ctx: IncomingContext, requestId: string, request: Ap
     if (signal.aborted) {
       decision = { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
     } else {
-      ctx.logger.error({ err: error, requestId }, "claude.decide_failed");
+      ctx.logger.event("claude.decide_failed", { err: error, requestId }, "error");
       decision = {
         behavior: "deny",
         message: "Telecode could not decide on this request because of an internal error; continue without this tool.",
@@ -97,7 +97,7 @@ async function onHookCallback(
     } catch (error) {
       if (!ctx.channel.isPending(requestId)) return;
       // An empty output makes no decision: the normal permission flow still applies.
-      ctx.logger.warn({ err: error, callbackId: request.callback_id }, "claude.hook_callback_failed");
+      ctx.logger.event("claude.hook_callback_failed", { err: error, callbackId: request.callback_id }, "warn");
     }
   }
   await ctx.channel.answer(requestId, encodeHookOutput(requestId, output)).catch(() => undefined);

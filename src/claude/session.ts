@@ -8,14 +8,14 @@ import type { WireDecodeProblem, WireMessage } from "../wire/index.js";
 import { buildArgs } from "./args.js";
 import type { CliProbe } from "./cli-probe.js";
 import { ClaudeProcess, type ExitInfo } from "./claude-process.js";
-import type { Clock, TimerHandle } from "./clock.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 import { ControlChannel } from "./control-channel.js";
 import { buildChildEnv } from "./env.js";
 import { ClaudeError } from "./errors.js";
 import { processEndError, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
 import { EventQueue } from "./event-queue.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../ports/index.js";
 import { LineGate } from "./line-gate.js";
 import { SessionWatchdogs } from "./session-watchdogs.js";
 import type { ClaudeSession, RunInfo, SessionController, SessionSpec, StartRunOptions } from "./spec.js";
@@ -187,7 +187,7 @@ export class Session implements ClaudeSession {
     try {
       await link.channel.request({ subtype: "interrupt" }, graceMs);
     } catch (error) {
-      this.#deps.logger.warn({ err: error, runId }, "claude.interrupt_failed");
+      this.#deps.logger.event("claude.interrupt_failed", { err: error, runId }, "warn");
       if (!run.done) await this.#endLink(link, "cancel");
     }
   }
@@ -283,9 +283,9 @@ export class Session implements ClaudeSession {
     link.finished = link.proc.closed.then((exit) => this.#onProcessClosed(link, exit));
     this.#link = link;
     this.#updateReading();
-    this.#deps.logger.info({ pid: link.proc.pid, args, cwd: spec.cwd, version: info.version }, "claude.spawned");
+    this.#deps.logger.event("claude.spawned", { pid: link.proc.pid, args, cwd: spec.cwd, version: info.version });
     if (spec.dangerouslySkipPermissions === true) {
-      this.#deps.logger.warn({ pid: link.proc.pid }, "claude.approvals_bypassed");
+      this.#deps.logger.event("claude.approvals_bypassed", { pid: link.proc.pid }, "warn");
       this.#emit({
         type: "note",
         kind: "warning",
@@ -302,7 +302,7 @@ export class Session implements ClaudeSession {
         })
         .catch((error: unknown) => {
           if (link.proc.exitInfo !== undefined || link.endReason !== undefined) return;
-          this.#deps.logger.warn({ err: error }, "claude.initialize_failed");
+          this.#deps.logger.event("claude.initialize_failed", { err: error }, "warn");
           this.#emit({
             type: "note",
             kind: "warning",
@@ -337,9 +337,10 @@ export class Session implements ClaudeSession {
     this.#watch.processGone();
     const run = this.#run;
     const expected = link.endReason !== undefined || (exit.code === 0 && exit.signal === null);
-    this.#deps.logger[expected ? "info" : "warn"](
-      { pid: link.proc.pid, exit, reason: link.endReason, stderrTail: expected ? undefined : link.proc.stderrTail() },
+    this.#deps.logger.event(
       "claude.exited",
+      { pid: link.proc.pid, exit, reason: link.endReason, stderrTail: expected ? undefined : link.proc.stderrTail() },
+      expected ? "info" : "warn",
     );
     if (run !== undefined && run.link === link && !run.done) {
       this.#completeRun(run, { ok: false, error: error.message });
@@ -430,7 +431,7 @@ export class Session implements ClaudeSession {
     try {
       await this.#controller.beforeTurnFinished?.({ session: this, turn });
     } catch (error) {
-      this.#deps.logger.warn({ err: error }, "claude.before_turn_finished_failed");
+      this.#deps.logger.event("claude.before_turn_finished_failed", { err: error }, "warn");
     }
     this.#emit(turn);
     const more = this.#emitAll(link, rest);
@@ -441,7 +442,7 @@ export class Session implements ClaudeSession {
     try {
       this.#controller.observe?.(event);
     } catch (error) {
-      this.#deps.logger.warn({ err: error, event: event.type }, "claude.observe_failed");
+      this.#deps.logger.event("claude.observe_failed", { err: error, event: event.type }, "warn");
     }
     this.#queue.push(event);
     this.#watch.observe(event);
@@ -484,7 +485,7 @@ export class Session implements ClaudeSession {
       const link = this.#liveLink();
       if (link === undefined || this.#run !== undefined || link.translator.isTurnOpen || link.channel.pendingCount > 0)
         return;
-      this.#deps.logger.info({ pid: link.proc.pid, idleMs }, "claude.idle_close");
+      this.#deps.logger.event("claude.idle_close", { pid: link.proc.pid, idleMs });
       void this.#endLink(link, "idle");
     });
   }

@@ -1,7 +1,7 @@
 // Watches a busy session's stdout for silence: a stall note after a while (longer while a tool
 // runs), and a hard ceiling that ends the process. Timers are lazy (one check per threshold,
 // not one reset per line) so watching costs nothing on a fast stream.
-import type { Clock, TimerHandle } from "./clock.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 
 export type SilenceWatchOptions = {
   clock: Clock;

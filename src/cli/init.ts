@@ -13,7 +13,7 @@ import {
   writeConfigFile,
 } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 import { askBotToken, askMode, askProjectDir, findUserIds, reportClaude } from "./init-steps.js";
 import { createPlainUi, createPromptUi, InitCancelled, InitFailed, type InitUi } from "./init-ui.js";
 

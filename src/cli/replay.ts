@@ -9,7 +9,7 @@ import type { TelecodeEvent } from "../domain/index.js";
 import { renderTerminalLine } from "../render/index.js";
 import { decodeLine, LineFramer, oversizedLineProblem } from "../wire/index.js";
 import type { WireDecodeProblem, WireMessage } from "../wire/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode replay FILE [--json] [--time-zone ZONE]
 

@@ -5,8 +5,9 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { userInfo } from "node:os";
-import { allowAllController, createClaudeEngine, createSystemClock, isClaudeError } from "../claude/index.js";
-import type { ClaudeSession, Clock, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
+import type { ClaudeSession, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
 import type { RunCompleted } from "../domain/index.js";
@@ -14,7 +15,7 @@ import type { PermissionMode } from "../domain/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -152,7 +153,7 @@ function policyController(
     },
   };
   const driver = createDecisionDriver({
-    sessionKey: "terminal",
+    laneId: "terminal",
     settings: decisionSettingsFromConfig(config, modeOf(options, config)),
     port,
     registry,
@@ -224,6 +225,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     return 2;
   }
   return drive(session, options, io, {
+    clock,
     view,
     typed: policy?.typed,
     unattended: approveMode === "none",
@@ -237,6 +239,7 @@ async function drive(
   options: RunOptions,
   io: CommandIo,
   ui: {
+    clock: Clock;
     view: ProgressView;
     typed: TypedAnswers | undefined;
     unattended: boolean;
@@ -259,8 +262,13 @@ async function drive(
   };
   if (ui.interrupt !== undefined) ui.interrupt.addEventListener("abort", onInterrupt, { once: true });
   else process.on("SIGINT", onInterrupt);
-  const ticker = ui.live ? setInterval(() => view.refresh(), 1000) : undefined;
-  ticker?.unref();
+  // The live status line's elapsed time moves once a second while nothing else happens.
+  let ticker: TimerHandle | undefined;
+  const tick = (): void => {
+    view.refresh();
+    ticker = ui.clock.setTimer(1000, tick);
+  };
+  if (ui.live) ticker = ui.clock.setTimer(1000, tick);
 
   let completed: RunCompleted | undefined;
   try {
@@ -275,7 +283,7 @@ async function drive(
       }
     }
   } finally {
-    if (ticker !== undefined) clearInterval(ticker);
+    ticker?.cancel();
     if (ui.interrupt === undefined) process.off("SIGINT", onInterrupt);
     ui.typed?.close();
     view.finish();

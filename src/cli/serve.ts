@@ -2,11 +2,13 @@
 // registry, the session layer and the Telegram bridge, and runs until SIGINT/SIGTERM (exit 0
 // after a graceful stop) or /restart (stopped and started again in this process).
 import { parseArgs } from "node:util";
-import { createClaudeEngine, createSystemClock } from "../claude/index.js";
+import { createClaudeEngine } from "../claude/index.js";
 import { ConfigError, loadConfig, requireTelegram, watchConfig, type Config } from "../config/index.js";
-import { createLogger, redactSecrets, type Logger } from "../log/index.js";
+import { createLogger, redactSecrets } from "../log/index.js";
+import { createSystemClock, type Logger } from "../ports/index.js";
 import { SessionManager } from "../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../sessions/decisions/index.js";
+import { laneId } from "../domain/index.js";
 import { openStore, type Store } from "../store/index.js";
 import {
   chatDecisionSettings,
@@ -14,9 +16,9 @@ import {
   type TelegramBridge,
   type TelegramBridgeOptions,
 } from "../telegram/index.js";
-import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
+import { createEnginePort } from "./compose/engine-port.js";
 import { storeSessionRecords } from "./compose/session-records.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
 
@@ -60,7 +62,8 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     logger: logger.child({ area: "claude" }),
   });
   const registry = createDecisionRegistry();
-  const decisionClock = createSystemClock();
+  // Its timers keep the process alive, so a stop can flush what the outbox still holds.
+  const clock = options.tuning?.clock ?? createSystemClock({ keepsProcessAlive: true });
   let bridge: TelegramBridge;
   try {
     bridge = createTelegramBridge({
@@ -68,8 +71,9 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       store,
       logger,
       answers: registry,
-      decisionKey: sessionKeyName,
+      decisionKey: laneId,
       ...options.tuning,
+      clock,
       ...(options.onRestartRequested === undefined ? {} : { onRestartRequested: options.onRestartRequested }),
       ...(options.onPollingFailed === undefined ? {} : { onPollingFailed: options.onPollingFailed }),
       createSessions: ({ personPort, background }) =>
@@ -78,18 +82,19 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
             engine,
             config,
             registry,
-            clock: decisionClock,
+            clock,
             personPort,
-            chatSettings: (key) => chatDecisionSettings(config(), store, key.chatId),
-            onPortError: (error) => logger.error({ err: error }, "telegram.person_port_failed"),
+            chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
+            onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
           }),
           records: storeSessionRecords(store),
-          clock: { now: () => Date.now() },
+          clock,
           background,
           onError: (error, context) =>
-            logger.error(
-              { err: error, chatId: context.key.chatId, project: context.key.project, runId: context.runId },
+            logger.event(
               "sessions.failed",
+              { err: error, chatId: context.lane.chatId, project: context.lane.project, runId: context.runId },
+              "error",
             ),
         }),
     });
@@ -186,7 +191,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
           onPollingFailed: () => stop("polling_failed"),
         });
       } catch (error) {
-        logger.error({ err: error }, "serve.start_failed");
+        logger.event("serve.start_failed", { err: error }, "error");
         io.stderr.write(
           `telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`,
         );

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 import {
   LAUNCHD_LABEL,
   renderLaunchdPlist,

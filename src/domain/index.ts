@@ -41,3 +41,5 @@ export type {
   ProgressLimits,
 } from "./progress.js";
 export { editDistance } from "./edit-distance.js";
+export { laneId } from "./lane.js";
+export type { Lane } from "./lane.js";

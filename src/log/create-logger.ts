@@ -2,7 +2,7 @@
 // pretty lines to stderr when it is a terminal, and secrets redacted from every line.
 import { join } from "node:path";
 import { pino, type Logger as PinoLogger } from "pino";
-import type { EventName, LogFields, Logger, LogLevel } from "./logger-types.js";
+import type { EventName, LogFields, Logger, LogLevel } from "../ports/index.js";
 import { prettyStream } from "./pretty-stream.js";
 import { redactSecrets } from "./redact.js";
 import { RotatingFileStream } from "./rotating-file.js";
@@ -94,16 +94,3 @@ export function createLogger(options: LoggerOptions = {}): ClosableLogger {
     close: () => file?.close(),
   };
 }
-
-const noop = (): void => undefined;
-
-/** A Logger that drops everything; for tests and for code paths that must not log. */
-export const silentLogger: Logger = Object.freeze({
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: noop,
-  event: noop,
-  child: () => silentLogger,
-  addSecret: noop,
-});

@@ -1,6 +1,6 @@
-// The log folder's public surface: the Logger interface, the pino-backed logger, redaction.
-export { createLogger, silentLogger, type ClosableLogger, type LoggerOptions } from "./create-logger.js";
-export type { EventName, LogFields, Logger, LogLevel } from "./logger-types.js";
+// The log folder's public surface: the pino-backed Logger (the interface is in src/ports),
+// pretty terminal lines, redaction, the rotated file.
+export { createLogger, type ClosableLogger, type LoggerOptions } from "./create-logger.js";
 export { formatPrettyLine } from "./pretty-stream.js";
 export { redactSecrets } from "./redact.js";
 export { RotatingFileStream, type RotatingFileOptions } from "./rotating-file.js";

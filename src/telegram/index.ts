@@ -22,10 +22,8 @@ export type {
   Delivery,
   MessageContent,
   OutboxApi,
-  OutboxClock,
   OutboxFailureCode,
   OutboxStats,
-  OutboxTimer,
   SendOptions,
 } from "./outbox-types.js";
 export {
@@ -37,4 +35,4 @@ export {
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { BridgeClock, BridgePorts, TelegramBridge, TelegramBridgeOptions } from "./bridge/index.js";
+export type { BridgePorts, TelegramBridge, TelegramBridgeOptions } from "./bridge/index.js";

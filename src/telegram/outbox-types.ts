@@ -1,5 +1,5 @@
-// The outbox's ports and results: the minimal Bot API it writes through (grammY's `bot.api`
-// satisfies it), the injected clock, and what a caller gets back. Types only.
+// The outbox's port and results: the minimal Bot API it writes through (grammY's `bot.api`
+// satisfies it) and what a caller gets back. Types only.
 
 import type { InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
@@ -49,14 +49,6 @@ export interface OutboxApi {
   ): Promise<{ message_id: number }>;
   setMyCommands(commands: readonly { command: string; description: string }[]): Promise<unknown>;
 }
-
-export type OutboxTimer = { cancel(): void };
-
-/** Time for the outbox; tests pass a fake one to step through pacing and retries. */
-export type OutboxClock = {
-  now(): number;
-  setTimer(ms: number, fn: () => void): OutboxTimer;
-};
 
 /** A message's whole visible state: its HTML and (or no) inline keyboard. */
 export type MessageContent = { html: string; keyboard?: InlineKeyboardMarkup };

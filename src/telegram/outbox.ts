@@ -3,7 +3,7 @@
 // backoff (must-deliver items until they succeed), deleted messages re-sent.
 
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { Logger } from "../log/index.js";
+import type { Clock, Logger, TimerHandle } from "../ports/index.js";
 import { TELEGRAM_CAPTION_LIMIT, validateTelegramHtml } from "../render/index.js";
 import { callBotApi } from "./outbox-calls.js";
 import { classifyFailure, OutboxError, type CallFailure } from "./outbox-errors.js";
@@ -18,19 +18,11 @@ import {
   type SendJob,
   type Waiter,
 } from "./outbox-queue.js";
-import type {
-  Delivery,
-  MessageContent,
-  OutboxApi,
-  OutboxClock,
-  OutboxStats,
-  OutboxTimer,
-  SendOptions,
-} from "./outbox-types.js";
+import type { Delivery, MessageContent, OutboxApi, OutboxStats, SendOptions } from "./outbox-types.js";
 
 export type OutboxOptions = {
   api: OutboxApi;
-  clock: OutboxClock;
+  clock: Clock;
   logger: Logger;
   /** Least time between two writes to one private chat (default 1000 ms: Telegram's ~1 message/s). */
   privateIntervalMs?: number;
@@ -61,7 +53,7 @@ export class Outbox {
   readonly #stats: OutboxStats = { calls: 0, retries: 0, rateLimited: 0, coalesced: 0, replaced: 0 };
   #globalPausedUntilMs = 0;
   #inFlight = 0;
-  #timer: { atMs: number; handle: OutboxTimer } | undefined;
+  #timer: { atMs: number; handle: TimerHandle } | undefined;
   #stopped = false;
 
   constructor(options: OutboxOptions) {
@@ -342,7 +334,7 @@ export class Outbox {
         if (chat !== undefined) chat.inFlight = false;
         this.#pump();
       })
-      .catch((error: unknown) => this.#o.logger.error({ err: error }, "outbox.internal_error"));
+      .catch((error: unknown) => this.#o.logger.event("outbox.internal_error", { err: error }, "error"));
   }
 
   #succeeded(chat: ChatQueue | undefined, job: Job, messageId: number | undefined): void {

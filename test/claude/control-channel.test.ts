@@ -1,19 +1,17 @@
 // Our control requests: own ids, answers matched, timeouts and failures as typed errors,
 // unmatched answers only logged; the CLI's requests answered at most once.
 import { describe, expect, it } from "vitest";
-import { createSilentLogger, isClaudeError } from "../../src/claude/index.js";
+import { isClaudeError } from "../../src/claude/index.js";
+import { silentLogger, type EventName } from "../../src/ports/index.js";
 import { ControlChannel } from "../../src/claude/control-channel.js";
 import { ClaudeError } from "../../src/claude/errors.js";
-import { createFakeClock } from "./fake-clock.js";
+import { createFakeClock } from "../support/fake-clock.js";
 
 function setup() {
-  const clock = createFakeClock();
+  const clock = createFakeClock(1_000_000);
   const written: Record<string, unknown>[] = [];
   const warnings: string[] = [];
-  const logger = {
-    ...createSilentLogger(),
-    warn: (_f: Record<string, unknown>, msg: string) => void warnings.push(msg),
-  };
+  const logger = { ...silentLogger, event: (name: EventName) => void warnings.push(name) };
   const channel = new ControlChannel({
     write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve()),
     clock,

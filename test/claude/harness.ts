@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { allowAllController, createClaudeEngine } from "../../src/claude/index.js";
 import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "../../src/claude/index.js";
+import { silentLogger, type Logger } from "../../src/ports/index.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 
@@ -63,17 +64,14 @@ export async function makeHarness(
   const api = await startFakeAnthropic({ replies: options.replies ?? [] });
   const ws = await makeClaudeWorkspace(api.url, options.env);
   const t0 = Date.now();
-  const log =
-    (level: string) =>
-    (fields: Record<string, unknown>, msg: string): void => {
+  const logger: Logger = {
+    ...silentLogger,
+    event: (name, fields = {}, level = "info") => {
       if (process.env["TELECODE_TEST_LOG"] === "1")
-        console.log(Date.now() - t0, level, msg, JSON.stringify({ ...fields, args: undefined }));
-    };
-  const engine = createClaudeEngine({
-    claudePath: options.claudePath ?? realClaudePath,
-    env: ws.env,
-    logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
-  });
+        console.log(Date.now() - t0, level, name, JSON.stringify({ ...fields, args: undefined }));
+    },
+  };
+  const engine = createClaudeEngine({ claudePath: options.claudePath ?? realClaudePath, env: ws.env, logger });
   const sessions: ClaudeSession[] = [];
   const pids = new Set<number>();
   return {

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/doctor.js";
-import type { CommandIo } from "../../src/cli/main.js";
+import type { CommandIo } from "../../src/cli/command-io.js";
 import { DATABASE_FILE } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 

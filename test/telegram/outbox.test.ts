@@ -3,10 +3,10 @@
 
 import { Bot, InlineKeyboard } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { EventName, LogFields, Logger, LogLevel } from "../../src/log/index.js";
+import type { EventName, LogFields, Logger, LogLevel } from "../../src/ports/index.js";
 import { Outbox, OutboxError, type Delivery, type OutboxApi, type OutboxOptions } from "../../src/telegram/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
-import { driveUntilDone, FakeClock } from "./fake-clock.js";
+import { createFakeClock, driveUntilDone, type FakeClock } from "../support/fake-clock.js";
 
 const T0 = 1_800_000_000_000;
 const ALICE = 1001;
@@ -36,7 +36,7 @@ let logged: Logged[];
 let replaced: [number, number, number][];
 
 beforeEach(async () => {
-  clock = new FakeClock(T0);
+  clock = createFakeClock(T0);
   tg = await startFakeBotApi({ now: () => clock.now() });
   tg.addUser({ id: ALICE, firstName: "Alice" });
   tg.addUser({ id: BOB, firstName: "Bob" });

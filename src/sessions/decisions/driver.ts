@@ -16,14 +16,8 @@ import {
   type RunInfo,
 } from "../../policy/index.js";
 import type { PermissionAnswer } from "../../wire/types.js";
-import type {
-  DecisionClock,
-  DecisionSessionControls,
-  OwnHookHandler,
-  PendingDecisionView,
-  PersonPort,
-  TimerHandle,
-} from "./ports.js";
+import type { Clock, TimerHandle } from "../../ports/index.js";
+import type { DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort } from "./ports.js";
 import type { DecisionRegistry } from "./registry.js";
 
 /** What decide() resolves to: the engine's ApprovalDecision (the answer plus who decided). */
@@ -31,11 +25,11 @@ export type DriverDecision = PermissionAnswer & { by?: string };
 
 export type DecisionDriverOptions = {
   /** Names the chat / terminal session in prompts and text replies. */
-  sessionKey: string;
+  laneId: string;
   settings?: Partial<DecisionSettings>;
   port: PersonPort;
   registry: DecisionRegistry;
-  clock: DecisionClock;
+  clock: Clock;
   /** Telecode's own hook callbacks by callback id; every other hook callback gets `{}`. */
   ownHooks?: ReadonlyMap<string, OwnHookHandler>;
   /** Decision ids must be unique across sessions; default 12 random hex characters. */
@@ -65,7 +59,7 @@ export type DecisionDriver = {
 };
 
 export function createDecisionDriver(options: DecisionDriverOptions): DecisionDriver {
-  const { sessionKey, port, registry, clock } = options;
+  const { laneId, port, registry, clock } = options;
   const newId = options.newDecisionId ?? (() => randomBytes(6).toString("hex"));
   let state = initialPolicyState(options.settings);
   const resolvers = new Map<string, (d: DriverDecision) => void>();
@@ -74,7 +68,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
   function viewOf(p: PendingDecision, prompt: PendingDecisionView["prompt"]): PendingDecisionView {
     return {
       decisionId: p.decisionId,
-      sessionKey,
+      laneId,
       requestId: p.request.requestId,
       toolName: p.request.toolName,
       prompt,
@@ -110,7 +104,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           const p = state.pending.get(e.decisionId);
           if (!p) break;
           const view = viewOf(p, e.prompt);
-          if (registry.pendingFor(sessionKey).some((v) => v.decisionId === e.decisionId)) registry.update(view);
+          if (registry.pendingFor(laneId).some((v) => v.decisionId === e.decisionId)) registry.update(view);
           else
             registry.open(
               view,
@@ -129,7 +123,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           break;
         }
         case "inform":
-          portCalls.push(() => callPort("inform", () => port.inform(sessionKey, e.info)));
+          portCalls.push(() => callPort("inform", () => port.inform(laneId, e.info)));
           break;
         case "setPermissionMode":
           modes.push(e.mode);

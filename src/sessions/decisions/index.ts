@@ -8,10 +8,8 @@ export { createLinePersonPort } from "./line-person-port.js";
 export type { LinePersonPort, LinePersonPortOptions, LineSubmitResult } from "./line-person-port.js";
 export type {
   DecisionAnswers,
-  DecisionClock,
   DecisionSessionControls,
   OwnHookHandler,
   PendingDecisionView,
   PersonPort,
-  TimerHandle,
 } from "./ports.js";

@@ -48,7 +48,7 @@ export function createLinePersonPort(options: LinePersonPortOptions): LinePerson
       open.delete(decisionId);
       write(`→ ${outcomeText(outcome)}`);
     },
-    inform(_sessionKey, info) {
+    inform(_laneId, info) {
       for (const line of infoLines(info)) write(`· ${line}`);
     },
   };

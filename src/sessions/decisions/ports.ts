@@ -1,5 +1,5 @@
-// What the decision driver needs from outside: a front end that shows prompts to a person, a
-// clock with timers, and the engine's session controls. Declared here (structurally equal to
+// What the decision driver needs from outside: a front end that shows prompts to a person
+// and the engine's session controls (time comes from src/ports' Clock). Declared here (structurally equal to
 // the engine's types) so this folder never imports a concrete adapter.
 import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "../../policy/index.js";
 
@@ -7,7 +7,7 @@ import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, Perso
 export type PendingDecisionView = {
   decisionId: string;
   /** The chat / terminal session the decision belongs to. */
-  sessionKey: string;
+  laneId: string;
   /** The CLI's control request id. */
   requestId: string;
   toolName: string;
@@ -27,7 +27,7 @@ export interface PersonPort {
   /** The decision is over: show the outcome in place of the buttons. Called once per decision. */
   settled(decisionId: string, outcome: DecisionOutcome): void;
   /** Something the person should know that needs no answer. */
-  inform(sessionKey: string, info: InfoMessage): void;
+  inform(laneId: string, info: InfoMessage): void;
 }
 
 /** Where front ends deliver answers. Exactly once: the first answer wins. */
@@ -39,20 +39,10 @@ export interface DecisionAnswers {
    * typed text, else the oldest open one (for an approval: a deny carrying the words).
    * "no_pending" means nothing was open: treat the text as a normal message.
    */
-  answerByText(sessionKey: string, text: string, by?: string): "accepted" | "no_pending";
+  answerByText(laneId: string, text: string, by?: string): "accepted" | "no_pending";
   /** Open decisions of a session, oldest first. */
-  pendingFor(sessionKey: string): readonly PendingDecisionView[];
+  pendingFor(laneId: string): readonly PendingDecisionView[];
 }
-
-export type TimerHandle = { cancel(): void };
-
-/** Time for the driver; the engine's Clock fits. */
-export type DecisionClock = {
-  /** Epoch milliseconds. */
-  now(): number;
-  /** Calls `fn` once after `ms` unless cancelled. */
-  setTimer(ms: number, fn: () => void): TimerHandle;
-};
 
 /** The engine's session controls the driver uses (the engine's SessionControls fits). */
 export type DecisionSessionControls = {

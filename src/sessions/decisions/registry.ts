@@ -46,15 +46,15 @@ export function createDecisionRegistry(options: { rememberClosed?: number } = {}
       const entry = entries.get(decisionId);
       return entry ? entry.deliver(answer) : "no_longer_pending";
     },
-    answerByText(sessionKey, text, by) {
-      const open = [...entries.values()].filter((e) => e.view.sessionKey === sessionKey);
+    answerByText(laneId, text, by) {
+      const open = [...entries.values()].filter((e) => e.view.laneId === laneId);
       const target = open.find((e) => e.view.awaitingText) ?? open[0];
       if (!target) return "no_pending";
       target.deliver({ kind: "text", text, ...(by !== undefined ? { by } : {}) });
       return "accepted";
     },
-    pendingFor(sessionKey) {
-      return [...entries.values()].filter((e) => e.view.sessionKey === sessionKey).map((e) => e.view);
+    pendingFor(laneId) {
+      return [...entries.values()].filter((e) => e.view.laneId === laneId).map((e) => e.view);
     },
   };
 }

@@ -2,7 +2,7 @@
 // reply to the bot, command) unless the chat listens to all. Strangers are logged and, in a
 // private chat, told once that the bot is private. Decides and tells; starts nothing.
 import type { Config } from "../../config/index.js";
-import type { Logger } from "../../log/index.js";
+import type { Logger } from "../../ports/index.js";
 import type { Outbox } from "../outbox.js";
 import type { ChatKind, IncomingText } from "./bridge-types.js";
 

@@ -2,18 +2,18 @@
 // and the one way a run is started from Telegram: the chat's settings, the session choice,
 // a RunView as the observer, and the session layer's answer shown at once.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import type { PermissionMode } from "../../domain/index.js";
-import type { Logger } from "../../log/index.js";
-import type { SessionChoice, SessionKey, SessionManager } from "../../sessions/index.js";
+import { laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import type { Clock, Logger } from "../../ports/index.js";
+import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { DecisionAnswers } from "../../sessions/decisions/index.js";
 import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { Access } from "./access.js";
-import type { BridgeAction, BridgeClock } from "./bridge-types.js";
+import type { BridgeAction } from "./bridge-types.js";
 import { chatSettings } from "./chat-settings.js";
 import type { TelegramPeople } from "./person-port.js";
-import { keyName, type RunBook } from "./run-book.js";
+import type { RunBook } from "./run-book.js";
 import { RunView, type RunViewDeps } from "./run-view.js";
 
 export type BridgeCore = {
@@ -21,7 +21,7 @@ export type BridgeCore = {
   readonly store: Store;
   readonly logger: Logger;
   readonly outbox: Outbox;
-  readonly clock: BridgeClock;
+  readonly clock: Clock;
   readonly callbacks: CallbackRegistry<BridgeAction>;
   readonly answers: DecisionAnswers;
   readonly people: TelegramPeople;
@@ -30,7 +30,7 @@ export type BridgeCore = {
   readonly viewDeps: RunViewDeps;
   sessions(): SessionManager;
   /** The decision registry's name for a session (what typed replies are routed by). */
-  readonly decisionKey: (key: SessionKey) => string;
+  readonly decisionKey: (key: Lane) => string;
   botUsername(): string;
   /** Session keys whose next run starts a fresh conversation (/new). */
   readonly freshNext: Set<string>;
@@ -59,9 +59,9 @@ export type RunRequest = {
 
 export function startRun(core: BridgeCore, request: RunRequest): RunView {
   const settings = chatSettings(core.config(), core.store, request.chatId);
-  const key = { chatId: request.chatId, project: request.project.name };
+  const key: Lane = { chatId: request.chatId, project: request.project.name };
   let choice: SessionChoice = request.choice ?? { kind: "current" };
-  if (core.freshNext.delete(keyName(key)) && choice.kind === "current") choice = { kind: "new" };
+  if (core.freshNext.delete(laneId(key)) && choice.kind === "current") choice = { kind: "new" };
   const mode = request.mode ?? settings.mode;
   const start = {
     mode,
@@ -75,7 +75,7 @@ export function startRun(core: BridgeCore, request: RunRequest): RunView {
     start,
   });
   const outcome = core.sessions().submit({
-    key,
+    lane: key,
     prompt: request.prompt,
     cwd: request.project.path,
     mode,

@@ -2,19 +2,16 @@
 // message as the handlers need it, the button actions, the clock. Types only.
 import type { Config } from "../../config/index.js";
 import type { PermissionMode } from "../../domain/index.js";
-import type { Logger } from "../../log/index.js";
-import type { BackgroundObserver, SessionKey, SessionManager } from "../../sessions/index.js";
+import type { Clock, Logger } from "../../ports/index.js";
+import type { BackgroundObserver, SessionManager } from "../../sessions/index.js";
+import type { Lane } from "../../domain/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
 import type { Store } from "../../store/index.js";
 import type { OutboxOptions } from "../outbox.js";
-import type { OutboxClock } from "../outbox-types.js";
-
-/** Time for the bridge: pacing, heartbeats, message ages. The system clock in production. */
-export type BridgeClock = OutboxClock;
 
 /** What the session layer needs from the bridge to be built (the bridge's people and its background listener). */
 export type BridgePorts = {
-  personPort: (key: SessionKey) => PersonPort;
+  personPort: (key: Lane) => PersonPort;
   background: BackgroundObserver;
 };
 
@@ -28,8 +25,8 @@ export type TelegramBridgeOptions = {
   /** Builds the session manager over the bridge's ports (the composition root binds engine and driver). */
   createSessions: (ports: BridgePorts) => SessionManager;
   /** The decision registry's name for a session (the composition root's sessionKeyName). */
-  decisionKey: (key: SessionKey) => string;
-  clock?: BridgeClock;
+  decisionKey: (key: Lane) => string;
+  clock?: Clock;
   /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
   outbox?: Partial<
     Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">

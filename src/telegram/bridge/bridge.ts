@@ -4,17 +4,18 @@
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Message, Update } from "grammy/types";
-import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
-import type { SessionKey, SessionManager } from "../../sessions/index.js";
+import { createClockFormatter, laneId, type ClockFormatter } from "../../domain/index.js";
+import { createSystemClock } from "../../ports/index.js";
+import type { SessionManager } from "../../sessions/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
 import { createAccess, displayNameOf } from "./access.js";
 import type { BridgeCore } from "./bridge-core.js";
-import type { BridgeAction, BridgeClock, ChatKind, IncomingText, TelegramBridgeOptions } from "./bridge-types.js";
+import type { BridgeAction, ChatKind, IncomingText, TelegramBridgeOptions } from "./bridge-types.js";
 import { COMMANDS } from "./command-text.js";
 import { TelegramPeople } from "./person-port.js";
 import { recoverAfterRestart } from "./recovery.js";
-import { keyName, RunBook } from "./run-book.js";
+import { RunBook } from "./run-book.js";
 import type { RunView } from "./run-view.js";
 import { handleTap } from "./taps.js";
 import { handleText } from "./text-messages.js";
@@ -57,7 +58,7 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
     );
   }
   const { store, logger } = options;
-  const clock = options.clock ?? systemClock();
+  const clock = options.clock ?? createSystemClock({ keepsProcessAlive: true });
   const bot = new Bot(token, { client: { apiRoot: initial.telegram.apiRoot } });
   const book = new RunBook<RunView>();
   const outbox = new Outbox({
@@ -116,9 +117,9 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
     requestRestart: () => options.onRestartRequested?.(),
   };
   const sessions = options.createSessions({
-    personPort: (key: SessionKey) => people.portFor(key),
+    personPort: (lane) => people.portFor(lane),
     background: (key, event) => {
-      if (event.type === "mode_changed") cliModes.set(keyName(key), event.mode);
+      if (event.type === "mode_changed") cliModes.set(laneId(key), event.mode);
     },
   });
 
@@ -142,7 +143,7 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
     });
   });
   bot.catch((error) =>
-    logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "telegram.handler_failed"),
+    logger.event("telegram.handler_failed", { err: error.error, updateId: error.ctx.update.update_id }, "error"),
   );
 
   return {
@@ -241,15 +242,4 @@ function localClockFormatter(): ClockFormatter {
   } catch {
     return createClockFormatter("UTC");
   }
-}
-
-/** The real clock; its timers keep the process alive so a stop can flush what is queued. */
-function systemClock(): BridgeClock {
-  return {
-    now: () => Date.now(),
-    setTimer(ms, fn) {
-      const timer = setTimeout(fn, ms);
-      return { cancel: () => clearTimeout(timer) };
-    },
-  };
 }

@@ -2,14 +2,13 @@
 // answers in one short message. Settings changes take effect with the next run (the session
 // layer reopens the CLI when mode, model or effort differ).
 import { describeMode } from "../../policy/index.js";
-import { formatDurationMs, formatUsd, localDay } from "../../domain/index.js";
+import { formatDurationMs, formatUsd, laneId, localDay } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { failed, startRun, type BridgeCore } from "./bridge-core.js";
 import type { IncomingText } from "./bridge-types.js";
 import { chatSettings, findProject } from "./chat-settings.js";
 import { COMMANDS, modeFromWord, type CommandName } from "./command-text.js";
 import { columnKeyboard } from "./prompt-html.js";
-import { keyName } from "./run-book.js";
 
 const EFFORT_WORDS = ["low", "medium", "high", "xhigh", "max"] as const;
 export const MODE_CHOICES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"] as const;
@@ -27,7 +26,7 @@ export function runCommand(core: BridgeCore, message: IncomingText, name: Comman
     case "new": {
       if (settings.project === undefined) return say(NO_PROJECT);
       const key = { chatId, project: settings.project.name };
-      core.freshNext.add(keyName(key));
+      core.freshNext.add(laneId(key));
       core.store.sessions.clearCurrent(chatId, key.project);
       core.sessions().closeIdle(key).catch(failed(core, "telegram.close_failed"));
       const busy =
@@ -209,7 +208,7 @@ function statusHtml(core: BridgeCore, chatId: number): string {
       : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>`,
   );
   const key = s.project === undefined ? undefined : { chatId, project: s.project.name };
-  const cliMode = key === undefined ? undefined : core.cliModes.get(keyName(key));
+  const cliMode = key === undefined ? undefined : core.cliModes.get(laneId(key));
   const modeLine =
     cliMode === undefined
       ? esc(s.mode)
@@ -229,7 +228,7 @@ function statusHtml(core: BridgeCore, chatId: number): string {
         ? "idle"
         : `a task for ${formatDurationMs(core.clock.now() - (view?.startedAtMs ?? core.clock.now()))}`;
     lines.push(
-      `• ${esc(entry.key.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
+      `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
     );
   }
   return lines.join("\n");

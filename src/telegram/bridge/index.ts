@@ -2,7 +2,7 @@
 // composition root and tests need (command list, chat switches, texts people see).
 export { BridgeError, createTelegramBridge } from "./bridge.js";
 export type { TelegramBridge } from "./bridge.js";
-export type { BridgeClock, BridgePorts, TelegramBridgeOptions } from "./bridge-types.js";
+export type { BridgePorts, TelegramBridgeOptions } from "./bridge-types.js";
 export { chatDecisionSettings } from "./chat-settings.js";
 export { COMMANDS } from "./command-text.js";
 export { NOT_AUTHORISED_TEXT } from "./access.js";

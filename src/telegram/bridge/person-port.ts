@@ -3,8 +3,9 @@
 // the outcome and who decided; taps on them answered with a toast. Records each decision in
 // the store so a restart can take the buttons down. Renders and routes; decides nothing.
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
-import type { Logger } from "../../log/index.js";
-import type { SessionKey, SessionManager } from "../../sessions/index.js";
+import type { Logger } from "../../ports/index.js";
+import type { SessionManager } from "../../sessions/index.js";
+import type { Lane } from "../../domain/index.js";
 import type { DecisionAnswers, PendingDecisionView, PersonPort } from "../../sessions/decisions/index.js";
 import type { DecisionState, Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
@@ -54,7 +55,7 @@ export class TelegramPeople {
   }
 
   /** The port the decision driver of `key`'s session talks to. */
-  portFor(key: SessionKey): PersonPort {
+  portFor(key: Lane): PersonPort {
     // Deferred to a microtask: a tap's toast is queued before the edits its answer causes.
     return {
       ask: (view) => queueMicrotask(() => this.#ask(key, view)),
@@ -93,7 +94,7 @@ export class TelegramPeople {
     }
   }
 
-  #ask(key: SessionKey, view: PendingDecisionView): void {
+  #ask(key: Lane, view: PendingDecisionView): void {
     const existing = this.#shown.get(view.decisionId);
     const parts = renderPromptParts(view.prompt, { awaitingText: view.awaitingText });
     const choices = view.prompt.choices.map((c) => ({ id: c.id, label: c.label }));
@@ -200,7 +201,7 @@ export class TelegramPeople {
     try {
       write();
     } catch (error) {
-      this.#d.logger.error({ err: error }, "telegram.decision_record_failed");
+      this.#d.logger.event("telegram.decision_record_failed", { err: error }, "error");
     }
   }
 }

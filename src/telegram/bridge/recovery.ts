@@ -22,7 +22,7 @@ export function recoverAfterRestart(core: BridgeCore): { interrupted: RunRecord[
     interrupted = recovered.interruptedRuns;
     expired = recovered.expiredDecisions;
   } catch (error) {
-    core.logger.error({ err: error }, "telegram.recovery_failed");
+    core.logger.event("telegram.recovery_failed", { err: error }, "error");
   }
   for (const run of interrupted) {
     core.logger.event("telegram.run_interrupted", {
@@ -101,7 +101,7 @@ function lookup(core: BridgeCore, runId: string): RunRecord | null {
   try {
     return core.store.runs.get(runId);
   } catch (error) {
-    core.logger.error({ err: error, runId }, "telegram.resume_lookup_failed");
+    core.logger.event("telegram.resume_lookup_failed", { err: error, runId }, "error");
     return null;
   }
 }

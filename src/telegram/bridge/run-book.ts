@@ -1,12 +1,12 @@
 // Where the bridge finds its runs again: the live view per session key (prompts reply to its
 // progress message), views by run id and by message (cancel by reply), and which session a
 // final answer belongs to (reply to continue). Memory only; the store has the durable part.
-import type { SessionKey } from "../../sessions/index.js";
+import { laneId, type Lane } from "../../domain/index.js";
 
 export type RunRef = {
   readonly runId: string | undefined;
   readonly chatId: number;
-  readonly key: SessionKey;
+  readonly key: Lane;
   /** Resolves with the progress (or queued) message id once Telegram has it. */
   progressMessage(): Promise<number | undefined>;
 };
@@ -15,7 +15,6 @@ export type AnswerSession = { sessionId: string; project: string };
 
 const REMEMBERED_ANSWERS = 2000;
 
-export const keyName = (key: SessionKey): string => `${key.chatId}/${key.project}`;
 const messageKey = (chatId: number, messageId: number): string => `${chatId}:${messageId}`;
 
 export class RunBook<V extends RunRef = RunRef> {
@@ -25,12 +24,12 @@ export class RunBook<V extends RunRef = RunRef> {
   readonly #answers = new Map<string, AnswerSession>();
 
   /** The run now working in `key` (its prompts reply to its progress message). */
-  live(key: SessionKey): V | undefined {
-    return this.#live.get(keyName(key));
+  live(key: Lane): V | undefined {
+    return this.#live.get(laneId(key));
   }
 
   setLive(view: V): void {
-    this.#live.set(keyName(view.key), view);
+    this.#live.set(laneId(view.key), view);
   }
 
   track(view: V): void {
@@ -54,7 +53,7 @@ export class RunBook<V extends RunRef = RunRef> {
   }
 
   finished(view: V): void {
-    if (this.#live.get(keyName(view.key)) === view) this.#live.delete(keyName(view.key));
+    if (this.#live.get(laneId(view.key)) === view) this.#live.delete(laneId(view.key));
     if (view.runId !== undefined) this.#byRun.delete(view.runId);
     for (const [k, v] of this.#byMessage) if (v === view) this.#byMessage.delete(k);
   }

@@ -13,8 +13,10 @@ import {
   type ProgressState,
   type RunCompleted,
   type TelecodeEvent,
+  laneId,
+  type Lane,
 } from "../../domain/index.js";
-import type { Logger } from "../../log/index.js";
+import type { Clock, Logger, TimerHandle } from "../../ports/index.js";
 import {
   answerFooterOf,
   escapeTelegramHtml as esc,
@@ -23,14 +25,13 @@ import {
   renderProgressSummaryHtml,
   renderRunErrorHtml,
 } from "../../render/index.js";
-import type { RunObserver, SessionKey, SubmitOutcome } from "../../sessions/index.js";
+import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
-import type { OutboxTimer } from "../outbox-types.js";
-import type { BridgeAction, BridgeClock } from "./bridge-types.js";
+import type { BridgeAction } from "./bridge-types.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
-import { keyName, type RunBook } from "./run-book.js";
+import type { RunBook } from "./run-book.js";
 
 /** Answers longer than this also arrive as a Markdown file (easier to read and keep). */
 const DOCUMENT_ANSWER_CHARS = 12_000;
@@ -40,7 +41,7 @@ const HEARTBEAT_CHECK_MS = 2000;
 
 export type RunViewDeps = {
   outbox: Outbox;
-  clock: BridgeClock;
+  clock: Clock;
   logger: Logger;
   store: Store;
   callbacks: CallbackRegistry<BridgeAction>;
@@ -57,7 +58,7 @@ export type RunViewDeps = {
 
 export type RunViewInit = {
   chatId: number;
-  key: SessionKey;
+  key: Lane;
   /** The person's message that asked for this run. */
   promptMessageId: number | undefined;
   /** What the footer shows until the CLI reports its own. */
@@ -66,7 +67,7 @@ export type RunViewInit = {
 
 export class RunView implements RunObserver {
   readonly chatId: number;
-  readonly key: SessionKey;
+  readonly key: Lane;
   runId: string | undefined;
   readonly #d: RunViewDeps;
   readonly #init: RunViewInit;
@@ -83,8 +84,8 @@ export class RunView implements RunObserver {
   #lastEditAtMs = 0;
   #lastTypingAtMs = 0;
   #lastHtml = "";
-  #flushTimer: OutboxTimer | undefined;
-  #heartbeat: OutboxTimer | undefined;
+  #flushTimer: TimerHandle | undefined;
+  #heartbeat: TimerHandle | undefined;
 
   constructor(deps: RunViewDeps, init: RunViewInit) {
     this.#d = deps;
@@ -132,7 +133,7 @@ export class RunView implements RunObserver {
       return;
     }
     if (!this.#live) this.#goLive();
-    if (event.type === "mode_changed") this.#d.cliModes.set(keyName(this.key), event.mode);
+    if (event.type === "mode_changed") this.#d.cliModes.set(laneId(this.key), event.mode);
     this.#state = reduceProgress(this.#state, event, this.#d.clock.now());
     this.#recordProgressMessage();
     this.#markDirty();
@@ -196,7 +197,7 @@ export class RunView implements RunObserver {
     try {
       this.#progressRecorded = this.#d.store.runs.setProgressMessage(this.runId, this.#progressId);
     } catch (error) {
-      this.#d.logger.error({ err: error, runId: this.runId }, "telegram.progress_record_failed");
+      this.#d.logger.event("telegram.progress_record_failed", { err: error, runId: this.runId }, "error");
       this.#progressRecorded = true;
     }
   }

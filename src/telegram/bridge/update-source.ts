@@ -10,7 +10,7 @@ import {
 } from "@grammyjs/runner";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import type { Logger } from "../../log/index.js";
+import type { Logger } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
 
 export type PollingOptions = {
@@ -66,7 +66,7 @@ export function startPolling(options: PollingOptions): RunnerHandle {
     },
   };
   const sink = createConcurrentSink<Update>({ consume: (update) => options.handle(update) }, (error) => {
-    logger.error({ err: error }, "telegram.update_failed");
+    logger.event("telegram.update_failed", { err: error }, "error");
     return Promise.resolve();
   });
   const runner = createRunner(createSource(supplier), sink);

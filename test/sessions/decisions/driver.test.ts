@@ -16,7 +16,8 @@ import {
   type DecisionRegistry,
 } from "../../../src/sessions/decisions/index.js";
 import { fixtureEvents, fixtureRequest } from "../../policy/fixture-events.js";
-import { fakeClock, manualSession, recordingPort, settleMicrotasks, type RecordingPort } from "./fakes.js";
+import { manualSession, recordingPort, settleMicrotasks, type RecordingPort } from "./fakes.js";
+import { createFakeClock } from "../../support/fake-clock.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
@@ -34,20 +35,20 @@ const turnFinished: TurnFinished = {
 
 function setup(
   settings: Partial<DecisionSettings> = {},
-  opts: { port?: RecordingPort; registry?: DecisionRegistry; sessionKey?: string } = {},
+  opts: { port?: RecordingPort; registry?: DecisionRegistry; laneId?: string } = {},
 ) {
   const port = opts.port ?? recordingPort();
   const registry = opts.registry ?? createDecisionRegistry();
-  const clock = fakeClock(1_000);
+  const clock = createFakeClock(1_000);
   let n = 0;
-  const sessionKey = opts.sessionKey ?? "chat-1";
+  const laneId = opts.laneId ?? "chat-1";
   const driver = createDecisionDriver({
-    sessionKey,
+    laneId,
     settings,
     port,
     registry,
     clock,
-    newDecisionId: () => `${sessionKey}-d${++n}`,
+    newDecisionId: () => `${laneId}-d${++n}`,
   });
   const decide = (request: ApprovalRequest, signal = new AbortController().signal, r: typeof run | undefined = run) =>
     driver.decide(request, { signal, run: r });
@@ -82,10 +83,10 @@ describe("the driver is the engine's SessionController", () => {
   it("hook callbacks that are not ours get {} at once; ours go to their handler", async () => {
     const port = recordingPort();
     const driver = createDecisionDriver({
-      sessionKey: "k",
+      laneId: "k",
       port,
       registry: createDecisionRegistry(),
-      clock: fakeClock(),
+      clock: createFakeClock(),
       ownHooks: new Map([
         [
           "telecode_cron",
@@ -105,9 +106,9 @@ describe("exactly once", () => {
   it("the first tap wins; a second tap is told 'already answered' and changes nothing", async () => {
     const { port, registry, decide } = setup();
     const answer = decide(bash);
-    const { decisionId, prompt, sessionKey, requestId } = port.lastAsk();
-    expect({ sessionKey, requestId, kind: prompt.kind }).toEqual({
-      sessionKey: "chat-1",
+    const { decisionId, prompt, laneId, requestId } = port.lastAsk();
+    expect({ laneId, requestId, kind: prompt.kind }).toEqual({
+      laneId: "chat-1",
       requestId: bash.requestId,
       kind: "approval",
     });
@@ -154,8 +155,8 @@ describe("exactly once", () => {
 
   it("the session's end expires every open decision of that session only", async () => {
     const registry = createDecisionRegistry();
-    const a = setup({}, { registry, sessionKey: "a" });
-    const b = setup({}, { registry, sessionKey: "b" });
+    const a = setup({}, { registry, laneId: "a" });
+    const b = setup({}, { registry, laneId: "b" });
     const pa = a.decide(bash);
     const pq = a.decide(question);
     const pb = b.decide(bash);
@@ -189,10 +190,10 @@ describe("exactly once", () => {
       inform: () => undefined,
     };
     const driver = createDecisionDriver({
-      sessionKey: "k",
+      laneId: "k",
       port,
       registry,
-      clock: fakeClock(),
+      clock: createFakeClock(),
       onPortError: (e, call) => errors.push(`${call}: ${String(e)}`),
     });
     const answer = driver.decide(bash, { signal: new AbortController().signal, run });
@@ -364,10 +365,10 @@ describe("decision ids", () => {
     const port = recordingPort();
     const registry = createDecisionRegistry();
     const driver = createDecisionDriver({
-      sessionKey: "k",
+      laneId: "k",
       port,
       registry,
-      clock: fakeClock(),
+      clock: createFakeClock(),
       newDecisionId: () => "same",
     });
     const signal = new AbortController().signal;

@@ -11,7 +11,8 @@ import {
   type DriverDecision,
 } from "../../../src/sessions/decisions/index.js";
 import { fixtureRequest } from "../../policy/fixture-events.js";
-import { fakeClock, recordingPort } from "./fakes.js";
+import { recordingPort } from "./fakes.js";
+import { createFakeClock } from "../../support/fake-clock.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
@@ -72,10 +73,10 @@ it("every request is answered exactly once, by the first event, under any interl
       async (ops, timeoutMs) => {
         const port = recordingPort();
         const registry = createDecisionRegistry();
-        const clock = fakeClock();
+        const clock = createFakeClock();
         let n = 0;
         const driver = createDecisionDriver({
-          sessionKey: "s",
+          laneId: "s",
           settings: { mode: "default", approvalTimeoutMs: timeoutMs },
           port,
           registry,

@@ -4,7 +4,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSystemClock, type SessionController } from "../../../src/claude/index.js";
+import type { SessionController } from "../../../src/claude/index.js";
+import { createSystemClock } from "../../../src/ports/index.js";
 import type { TelecodeEvent } from "../../../src/domain/events.js";
 import type { DecisionSettings, PersonAnswer } from "../../../src/policy/index.js";
 import {
@@ -39,7 +40,7 @@ async function open(
     const answer = person(view, registry);
     if (answer) queueMicrotask(() => registry.answer(view.decisionId, answer));
   });
-  const driver = createDecisionDriver({ sessionKey: "chat", settings, port, registry, clock: createSystemClock() });
+  const driver = createDecisionDriver({ laneId: "chat", settings, port, registry, clock: createSystemClock() });
   const log: string[] = [];
   const controller: SessionController = {
     observe(event) {

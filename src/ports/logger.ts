@@ -1,5 +1,5 @@
-// The Logger interface every module takes (dependencies are passed in; nobody imports a
-// global logger). Types only.
+// The Logger every module takes (dependencies are passed in; nobody imports a global logger),
+// and a logger that drops everything. The pino-backed implementation lives in src/log.
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -28,3 +28,16 @@ export interface Logger {
   /** Redacts this value from every later line, e.g. a token learned after start. */
   addSecret(secret: string): void;
 }
+
+const noop = (): void => undefined;
+
+/** A Logger that drops everything; for tests and for callers that pass none. */
+export const silentLogger: Logger = Object.freeze({
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+  event: noop,
+  child: () => silentLogger,
+  addSecret: noop,
+});
