@@ -6,14 +6,7 @@ import { constants } from "node:fs";
 import { access, realpath, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { ClaudeError } from "./errors.js";
-
-export type CliInfo = {
-  /** The resolved executable path. */
-  path: string;
-  /** e.g. "2.1.332", or "" when `--version` printed nothing usable. */
-  version: string;
-  supportsHookEvents: boolean;
-};
+import type { CliInfo } from "./transport.js";
 
 const PROBE_TIMEOUT_MS = 15_000;
 

@@ -5,6 +5,7 @@ import type { OutgoingControlRequest, WireControlResponse } from "../wire/index.
 import { encodeControlRequest } from "../wire/index.js";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import { ClaudeError } from "./errors.js";
+import type { StdinWrite } from "./transport.js";
 import type { Logger } from "../ports/index.js";
 
 type Outgoing = {
@@ -15,8 +16,11 @@ type Outgoing = {
 };
 type Incoming = { subtype: string; controller: AbortController };
 
+/** Answered request ids remembered per process; the CLI repeats one only right after it was sent. */
+const ANSWERED_MEMORY = 1000;
+
 export type ControlChannelOptions = {
-  write(line: string): Promise<void>;
+  write(line: string): Promise<StdinWrite>;
   clock: Clock;
   logger: Logger;
   /** Default timeout for our requests. */
@@ -27,6 +31,7 @@ export class ControlChannel {
   readonly #opts: ControlChannelOptions;
   readonly #outgoing = new Map<string, Outgoing>();
   readonly #incoming = new Map<string, Incoming>();
+  /** Ids of requests answered on this process: what alone tells a repeated request from a new one. */
   readonly #answered = new Set<string>();
   #nextId = 1;
   #closedWith: ClaudeError | undefined;
@@ -54,12 +59,12 @@ export class ControlChannel {
         );
       });
       this.#outgoing.set(id, { subtype: request.subtype, resolve, reject, timer });
-      this.#opts.write(encodeControlRequest(id, request)).catch((error: unknown) => {
+      void this.#opts.write(encodeControlRequest(id, request)).then((written) => {
         const pending = this.#outgoing.get(id);
-        if (!pending) return;
+        if (written.ok || !pending) return;
         this.#outgoing.delete(id);
         pending.timer.cancel();
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(written.error);
       });
     });
   }
@@ -103,16 +108,15 @@ export class ControlChannel {
   }
 
   /**
-   * Writes the answer to a CLI request, once. Returns false (writing nothing) when the request
-   * was withdrawn, already answered, or unknown.
+   * Writes the answer to a CLI request, once. Resolves with the write's outcome, or undefined
+   * (writing nothing) when the request was withdrawn, already answered, or unknown.
    */
-  async answer(requestId: string, line: string): Promise<boolean> {
+  answer(requestId: string, line: string): Promise<StdinWrite | undefined> {
     const entry = this.#incoming.get(requestId);
-    if (!entry) return false;
+    if (!entry) return Promise.resolve(undefined);
     this.#incoming.delete(requestId);
-    this.#answered.add(requestId);
-    await this.#opts.write(line);
-    return true;
+    this.#rememberAnswered(requestId);
+    return this.#opts.write(line);
   }
 
   /** A control_cancel_request: the pending request is withdrawn. Returns whether it was pending. */
@@ -140,6 +144,14 @@ export class ControlChannel {
 
   get pendingCount(): number {
     return this.#incoming.size;
+  }
+
+  #rememberAnswered(requestId: string): void {
+    this.#answered.add(requestId);
+    if (this.#answered.size > ANSWERED_MEMORY) {
+      const oldest = this.#answered.values().next();
+      if (oldest.done !== true) this.#answered.delete(oldest.value);
+    }
   }
 
   /** The process is gone or going: our requests fail with `error`, the CLI's are aborted. */

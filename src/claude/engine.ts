@@ -1,11 +1,13 @@
-// The Claude Code engine: opens sessions, each its own object with its own process, ids and
-// pending requests (nothing shared but the per-binary capability cache).
-import { validateExtraArgs } from "./args.js";
-import { createCliProbe } from "./cli-probe.js";
-import { ClaudeError } from "./errors.js";
+// The Claude Code engine: opens session handles, each its own object with its own process, ids
+// and pending requests. How a CLI is started is the launcher's business (a direct child
+// process unless the composition root passes another).
 import { createSystemClock, silentLogger, type Clock, type Logger } from "../ports/index.js";
-import { Session } from "./session.js";
-import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "./spec.js";
+import { validateExtraArgs } from "./args.js";
+import { createDirectLauncher } from "./direct-launcher.js";
+import { ClaudeError } from "./errors.js";
+import { ClaudeSessionHandle } from "./session-handle.js";
+import type { ClaudeEngine, SessionController, SessionHandle, SessionSpec } from "./spec.js";
+import type { CliLauncher } from "./transport.js";
 
 export type ClaudeEngineOptions = {
   /** The CLI: a path, or a name looked up on PATH. Default "claude". */
@@ -14,24 +16,27 @@ export type ClaudeEngineOptions = {
   env: NodeJS.ProcessEnv;
   clock?: Clock;
   logger?: Logger;
+  /** How CLIs are probed and started; default a direct child process per CLI. */
+  launcher?: CliLauncher;
 };
 
 export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
+  const clock = options.clock ?? createSystemClock();
   const deps = {
     command: options.claudePath ?? "claude",
     baseEnv: options.env,
-    probe: createCliProbe(),
-    clock: options.clock ?? createSystemClock(),
+    launcher: options.launcher ?? createDirectLauncher(clock),
+    clock,
     logger: options.logger ?? silentLogger,
   };
   return {
-    /** Opens a session (no process yet: it starts with the first run). Throws `claude.extra_args` for managed flags. */
-    openSession(spec: SessionSpec, controller: SessionController): ClaudeSession {
+    /** Opens a session handle (no process yet: it starts with the first run). Throws `claude.extra_args` for managed flags. */
+    openSession(spec: SessionSpec, controller: SessionController): SessionHandle {
       const problems = validateExtraArgs(spec.extraArgs ?? []);
       if (problems.length > 0) {
         throw new ClaudeError("claude.extra_args", problems.join(" "), { details: { problems } });
       }
-      return new Session(spec, controller, deps);
+      return new ClaudeSessionHandle(spec, controller, deps);
     },
   };
 }

@@ -1,10 +1,11 @@
-// The Claude engine's public surface: sessions over a supervised CLI process, the control
-// channel, args/env building, and the stream translator. Other folders import from here.
+// The Claude engine's public surface: session handles over a CLI reached through a transport
+// (a supervised child process by default), args/env building, and the stream translator.
+// Other folders import from here.
 export { createClaudeEngine } from "./engine.js";
 export type { ClaudeEngineOptions } from "./engine.js";
 export type {
   ClaudeEngine,
-  ClaudeSession,
+  SessionHandle,
   SessionSpec,
   SessionController,
   SessionControls,
@@ -15,6 +16,17 @@ export type {
   Effort,
   HookMatchers,
 } from "./spec.js";
+export { createDirectLauncher } from "./direct-launcher.js";
+export type {
+  CliInfo,
+  CliLauncher,
+  CliTransport,
+  LaunchRequest,
+  ProcessExit,
+  StdinWrite,
+  TransportClosed,
+  TransportHandlers,
+} from "./transport.js";
 export { validateExtraArgs, buildArgs } from "./args.js";
 export type { ArgsContext } from "./args.js";
 export { buildChildEnv } from "./env.js";

@@ -2,7 +2,7 @@
 // turn's outcome, and the error for a process that went away. Pure functions.
 import { excerpt, formatDurationMs } from "../domain/index.js";
 import type { RunCompleted } from "../domain/index.js";
-import { describeExit, type ExitInfo } from "./claude-process.js";
+import type { ProcessExit } from "./transport.js";
 import { ClaudeError } from "./errors.js";
 
 const STDERR_QUOTE_CHARS = 1_000;
@@ -38,7 +38,7 @@ export function runCompletedEvent(
 }
 
 export type ProcessEnd = {
-  exit: ExitInfo;
+  exit: ProcessExit;
   /** Why we ended it ourselves; undefined when it ended on its own. */
   endReason: "idle" | "cancel" | "silence" | "close" | undefined;
   silentMs: number;
@@ -72,6 +72,11 @@ export function processEndError(end: ProcessEnd): ClaudeError {
     `Claude Code exited unexpectedly (${describeExit(exit)})${lastLine === "" ? "" : `: ${excerpt(lastLine, 300)}`}; send your message again to resume the session.`,
     { details },
   );
+}
+
+/** "code 1" or "signal SIGTERM". */
+export function describeExit(exit: ProcessExit): string {
+  return exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
 }
 
 /** "no output for 10 min; still running: Bash `npm test`. You can cancel the run." */

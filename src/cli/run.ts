@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { userInfo } from "node:os";
 import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
-import type { ClaudeSession, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
@@ -216,7 +216,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   const controller = policy?.controller ?? allowAllController();
 
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
-  let session: ClaudeSession;
+  let session: SessionHandle;
   try {
     session = engine.openSession(specFrom(options, config), controller);
   } catch (error) {
@@ -235,7 +235,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
 }
 
 async function drive(
-  session: ClaudeSession,
+  session: SessionHandle,
   options: RunOptions,
   io: CommandIo,
   ui: {

@@ -13,7 +13,7 @@ function setup() {
   const warnings: string[] = [];
   const logger = { ...silentLogger, event: (name: EventName) => void warnings.push(name) };
   const channel = new ControlChannel({
-    write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve()),
+    write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve({ ok: true })),
     clock,
     logger,
   });
@@ -51,13 +51,13 @@ describe("ControlChannel", () => {
     const { written, channel } = setup();
     const signal = channel.beginIncoming("q1", "can_use_tool");
     expect(channel.beginIncoming("q1", "can_use_tool")).toBeUndefined();
-    expect(await channel.answer("q1", '{"a":1}\n')).toBe(true);
-    expect(await channel.answer("q1", '{"a":2}\n')).toBe(false);
+    expect(await channel.answer("q1", '{"a":1}\n')).toEqual({ ok: true });
+    expect(await channel.answer("q1", '{"a":2}\n')).toBeUndefined();
     expect(signal?.aborted).toBe(false);
     const other = channel.beginIncoming("q2", "can_use_tool");
     expect(channel.withdraw("q2")).toBe(true);
     expect(other?.aborted).toBe(true);
-    expect(await channel.answer("q2", '{"b":1}\n')).toBe(false);
+    expect(await channel.answer("q2", '{"b":1}\n')).toBeUndefined();
     expect(written).toEqual([{ a: 1 }]);
     const pending = channel.request({ subtype: "interrupt" });
     channel.close(new ClaudeError("claude.exited", "gone"));
