@@ -6,9 +6,9 @@ import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import type { Clock } from "../ports/index.js";
 import { LineFramer } from "../wire/index.js";
-import { ClaudeError } from "./errors.js";
+import { failureError, type ClaudeError } from "./errors.js";
+import { engineFailure } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
-import { describeExit } from "./run-outcome.js";
 import { findTaggedProcesses, isGroupAlive, isProcessAlive, listDescendants, PROCESS_TAG_VAR } from "./process-tree.js";
 import { StderrTail } from "./stderr-tail.js";
 import type {
@@ -94,11 +94,9 @@ export class ClaudeProcess implements CliTransport {
         if (error.code === "ENOENT") reject(notFoundError(options.file, options.file, error));
         else
           reject(
-            new ClaudeError(
-              "claude.spawn_failed",
-              `Claude Code could not be started (${error.message}); check claude.path and the project directory.`,
-              { cause: error },
-            ),
+            failureError("claude.spawn_failed", engineFailure("start_failed", { detail: error.message }), {
+              cause: error,
+            }),
           );
       });
       child.once("spawn", () => {
@@ -214,11 +212,11 @@ export class ClaudeProcess implements CliTransport {
 
   #stdinClosed(cause?: unknown): ClaudeError {
     const tail = this.#stderr.text();
-    return new ClaudeError(
-      "claude.stdin_closed",
-      `Claude Code is no longer reading its input${this.#exit ? ` (it exited with ${describeExit(this.#exit)})` : ""}; send the message again to resume the session.`,
-      { cause, details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null } },
-    );
+    const failure = engineFailure("stdin_closed", this.#exit === undefined ? {} : { exit: this.#exit });
+    return failureError("claude.stdin_closed", failure, {
+      cause,
+      details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null },
+    });
   }
 }
 

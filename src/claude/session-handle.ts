@@ -3,14 +3,15 @@
 // run_completed, cancel, watchdogs and idle close. Approvals go to the controller; the
 // per-process pipeline is connection.ts.
 import { randomUUID } from "node:crypto";
-import type { TelecodeEvent, TurnFinished } from "../domain/index.js";
+import { failureText, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
 import type { CliConnection, ConnectionOwner } from "./connection.js";
-import { ClaudeError } from "./errors.js";
+import { ClaudeError, failureError } from "./errors.js";
 import { HandleEvents } from "./handle-events.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
-import { controlMode, messageOf, printMode, type ModeHost, type ModeRun, type ProcessMode } from "./process-mode.js";
-import { processEndError, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
+import { failureOf } from "./failures.js";
+import { controlMode, printMode, type ModeHost, type ModeRun, type ProcessMode } from "./process-mode.js";
+import { processEndFailure, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
 import { SessionWatchdogs } from "./session-watchdogs.js";
 import type { SessionController, SessionHandle, SessionSpec, StartRunOptions } from "./spec.js";
 import type { LaunchDeps } from "./launch.js";
@@ -147,7 +148,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     try {
       await this.#mode.startRun(this.#host, run, prompt);
     } catch (error) {
-      this.#completeRun(run, { ok: false, error: messageOf(error) });
+      this.#completeRun(run, { ok: false, error: failureOf(error) });
     }
     return run.id;
   }
@@ -192,14 +193,18 @@ export class ClaudeSessionHandle implements SessionHandle {
 
   async #onProcessClosed(connection: CliConnection, closed: TransportClosed): Promise<void> {
     const { exit, stderrTail } = closed;
-    const error = processEndError({
+    const failure = processEndFailure({
       exit,
       endReason: connection.endReason,
       silentMs: connection.silentMs,
       hadOutput: connection.hadOutput,
       stderrTail,
     });
-    connection.channel.close(error);
+    connection.channel.close(
+      failureError("claude.exited", failure, {
+        details: { exitCode: exit.code, signal: exit.signal, stderrTail },
+      }),
+    );
     this.#slot.release(connection);
     this.#watch.processGone();
     const run = this.#run;
@@ -215,9 +220,9 @@ export class ClaudeSessionHandle implements SessionHandle {
       expected ? "info" : "warn",
     );
     if (run !== undefined && run.connection === connection && !run.done) {
-      this.#completeRun(run, { ok: false, error: error.message });
+      this.#completeRun(run, { ok: false, error: failure });
     } else if (!expected && this.#mode.keepsProcess) {
-      this.#emit({ type: "note", kind: "warning", text: error.message });
+      this.#emit({ type: "note", kind: "warning", text: failureText(failure) });
     }
     if (this.#run === undefined) this.#watch.stop();
     return Promise.resolve();

@@ -10,8 +10,7 @@ import type { SessionHandle, Effort, SessionController, SessionSpec } from "../c
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
-import type { RunCompleted } from "../domain/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import { failureText, type PermissionMode, type RunCompleted } from "../domain/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
@@ -303,7 +302,7 @@ async function drive(
     return 1;
   }
   if (!completed.ok) {
-    io.stderr.write(`error: ${completed.error ?? "the run failed"}\n`);
+    io.stderr.write(`error: ${completed.error === undefined ? "the run failed" : failureText(completed.error)}\n`);
     return 1;
   }
   if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);

@@ -1,6 +1,7 @@
 // Telecode's own event union: what every front end renders and what `replay --json` and
 // `run --json` print (one JSON object per line, `type` = the event name). Engine-neutral,
 // past tense, plain data. No I/O, no wire shapes.
+import type { RunFailure } from "./run-failure.js";
 
 export type ToolKind = "command" | "file_change" | "tool" | "web" | "note" | "subagent";
 
@@ -138,7 +139,8 @@ export type TurnFinished = {
   type: "turn_finished";
   ok: boolean;
   answer: string;
-  error?: string;
+  /** Why a failed, not interrupted turn failed. */
+  error?: RunFailure;
   interrupted: boolean;
   costUsd: number;
   numTurns: number;
@@ -151,7 +153,8 @@ export type RunCompleted = {
   runId: string;
   ok: boolean;
   answer: string;
-  error?: string;
+  /** Why it failed (absent when ok, cancelled, or interrupted without a cause). */
+  error?: RunFailure;
   interrupted: boolean;
   /** The person cancelled it (reads "cancelled", not "error"). */
   cancelled: boolean;

@@ -42,4 +42,6 @@ export type {
 } from "./progress.js";
 export { editDistance } from "./edit-distance.js";
 export { laneId } from "./lane.js";
+export { carriedFailure, failureText } from "./run-failure.js";
+export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";

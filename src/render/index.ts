@@ -20,4 +20,5 @@ export type { TerminalLineOptions } from "./terminal-lines.js";
 export { renderProgressHtml, renderProgressSummaryHtml } from "./progress-telegram.js";
 export type { ProgressRenderOptions } from "./progress-telegram.js";
 export { renderFinalAnswerParts, answerFooterOf, renderRunErrorHtml } from "./telegram-final.js";
+export { formatSessionMark, parseSessionMark } from "./session-footer.js";
 export type { AnswerFooter, RunErrorMessage } from "./telegram-final.js";

@@ -1,7 +1,7 @@
 // Renders one Telecode event as plain terminal text (used by `telecode replay` and the
 // terminal front end). Pure and stateless: one event in, the text to print (or nothing) out.
 // No colours or cursor control here; a front end may add them around these lines.
-import { excerpt, formatCount, formatDurationMs, formatUsd } from "../domain/index.js";
+import { excerpt, failureText, formatCount, formatDurationMs, formatUsd } from "../domain/index.js";
 import type { NoteKind, TelecodeEvent, ToolKind } from "../domain/index.js";
 
 export type TerminalLineOptions = {
@@ -113,7 +113,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
     case "turn_finished": {
       const stats = `${event.numTurns} step${event.numTurns === 1 ? "" : "s"} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
       if (event.interrupted) return `■ interrupted · ${stats}`;
-      if (!event.ok) return `■ failed: ${event.error ?? "unknown error"} · ${stats}`;
+      if (!event.ok)
+        return `■ failed: ${event.error === undefined ? "unknown error" : failureText(event.error)} · ${stats}`;
       return `■ done · ${stats}`;
     }
     case "run_completed": {
@@ -123,7 +124,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
           ? "interrupted"
           : event.ok
             ? "completed"
-            : `failed: ${event.error ?? "unknown error"}`;
+            : `failed: ${event.error === undefined ? "unknown error" : failureText(event.error)}`;
       return `■ run ${event.runId} ${state} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
     }
   }

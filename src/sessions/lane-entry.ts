@@ -1,7 +1,7 @@
 // One lane's live handle as the session manager keeps it, and the pump that routes the
 // handle's events, in order and awaited, to the run that owns them (or to the background
 // observer), recording each run's start of session and its end.
-import type { Lane, PermissionMode, RunCompleted, TelecodeEvent } from "../domain/index.js";
+import { failureText, type Lane, type PermissionMode, type RunCompleted, type TelecodeEvent } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import type { BackgroundObserver, RunEndState, RunObserver, SessionHandle, SessionRecords } from "./ports.js";
 import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
@@ -76,7 +76,7 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
     state,
     costUsd: event.costUsd,
     endedAtMs: deps.clock.now(),
-    ...(event.error ? { error: event.error } : {}),
+    ...(event.error ? { error: failureText(event.error) } : {}),
     ...(sessionId ? { sessionId } : {}),
   });
   const completed: RunCompleted = sessionId && !event.sessionId ? { ...event, sessionId } : event;

@@ -50,6 +50,7 @@ export interface SessionRecords {
     state: RunEndState;
     costUsd: number;
     endedAtMs: number;
+    /** The failure in words (what happened, what to do). */
     error?: string;
     sessionId?: string;
   }): void;

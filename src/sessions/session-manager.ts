@@ -2,7 +2,7 @@
 // behind it, session choice (current / new / continue / resume), cancel, and drain on stop.
 // Transport-neutral: front ends pass a RunObserver; nothing here knows Telegram or a TTY.
 import { randomUUID } from "node:crypto";
-import { laneId, type Lane, type PermissionMode } from "../domain/index.js";
+import { laneId, type Lane, type PermissionMode, type RunFailure } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
@@ -21,7 +21,7 @@ import type {
   SessionChoice,
   SessionRecords,
 } from "./ports.js";
-import { unstartedCompletion } from "./run-endings.js";
+import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
 
 export type Submission = {
   lane: Lane;
@@ -111,7 +111,7 @@ export class SessionManager {
       if (index < 0) continue;
       const [pending] = queue.splice(index, 1);
       if (queue.length === 0) this.#queues.delete(id);
-      if (pending) await this.#completeUnstarted(pending, "cancelled", "Cancelled before it started.");
+      if (pending) await this.#completeUnstarted(pending, "cancelled", undefined);
       return "dequeued";
     }
     for (const entry of this.#entries.values()) {
@@ -174,11 +174,7 @@ export class SessionManager {
     for (const [id, queue] of this.#queues) {
       this.#queues.delete(id);
       for (const pending of queue) {
-        await this.#completeUnstarted(
-          pending,
-          "interrupted",
-          "Telecode stopped before this message ran; send it again.",
-        );
+        await this.#completeUnstarted(pending, "interrupted", NOT_STARTED);
       }
     }
     await this.#waitIdle(drainMs);
@@ -230,7 +226,7 @@ export class SessionManager {
     this.#startRun(id, next)
       .catch(async (error: unknown) => {
         this.#report(error, next.lane, next.runId);
-        await this.#completeUnstarted(next, "failed", error instanceof Error ? error.message : String(error));
+        await this.#completeUnstarted(next, "failed", startFailure(error));
         this.#startNext(id);
       })
       .finally(() => this.#starting.delete(id));
@@ -297,7 +293,7 @@ export class SessionManager {
     return entry;
   }
 
-  async #completeUnstarted(pending: Pending, state: RunEndState, error: string): Promise<void> {
+  async #completeUnstarted(pending: Pending, state: RunEndState, error: RunFailure | undefined): Promise<void> {
     const event = unstartedCompletion(pending.runId, state, error);
     await deliver(this.#routing, pending.observer, event, pending.lane, pending.runId);
   }

@@ -153,7 +153,10 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     const runId = await t.session.startRun("hello");
     const done = await t.events.waitFor(runDone(runId));
     expect(done).toMatchObject({ ok: false, cancelled: false });
-    expect(done.type === "run_completed" && done.error).toMatch(/^Claude Code exited unexpectedly \(code 0\)/);
+    expect(done.type === "run_completed" && done.error).toMatchObject({
+      reason: "exited",
+      what: expect.stringMatching(/^Claude Code exited unexpectedly \(code 0\)/),
+    });
     release?.({ behavior: "allow", updatedInput: {} });
     const resolved = await t.events.waitFor((e) => e.type === "approval_resolved");
     expect(resolved).toMatchObject({ requestId: "r-late", decision: "deny", by: "session end" });

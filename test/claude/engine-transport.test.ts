@@ -54,21 +54,15 @@ describe("engine over the transport seam", () => {
     expect(cli.request.args).toContain("--input-format");
   });
 
-  it("ends the run with the CLI's own words when it no longer reads its input", async () => {
-    const { handle, events } = open((cli) => {
-      answerControlRequests(cli);
-      cli.onStdinClosed = () => undefined;
-      void cli
-        .nextStdin((m) => m["type"] === "control_request")
-        .then(() => {
-          // It stops reading before the prompt arrives (it crashed while starting).
-          cli.exit({ code: 1 }, "fatal: cannot read settings");
-        });
-    });
+  it("ends the run as stdin_closed when the CLI no longer reads its input", async () => {
+    // It is gone before anything can be written to it (it crashed while starting).
+    const { handle, events } = open((cli) => cli.exit({ code: 1 }, "fatal: cannot read settings"));
     const runId = await handle.startRun("Say hi");
     const done = await events.waitFor((e): e is RunCompleted => isRunCompleted(e) && e.runId === runId);
-    expect(done.ok).toBe(false);
-    expect(done.error).toMatch(/fatal: cannot read settings|no longer reading its input/);
+    expect(done).toMatchObject({
+      ok: false,
+      error: { reason: "stdin_closed", what: expect.stringContaining("no longer reading its input") },
+    });
   });
 
   it("print mode puts the prompt in the arguments and closes stdin at once", async () => {
@@ -134,7 +128,11 @@ describe("engine over the transport seam", () => {
     const runId = await handle.startRun("Say hi");
     const done = await events.waitFor((e): e is RunCompleted => isRunCompleted(e) && e.runId === runId);
     expect(done.ok).toBe(false);
-    expect(done.error).toContain("before any output");
-    expect(done.error).toContain("unknown option '--bogus'");
+    expect(done.error).toMatchObject({
+      reason: "exited_before_output",
+      exitCode: 2,
+      what: expect.stringContaining("unknown option '--bogus'"),
+      hint: expect.stringContaining("claude.extra_args"),
+    });
   });
 });

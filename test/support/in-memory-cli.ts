@@ -32,6 +32,16 @@ export type FakeCliEnd = {
   onStdinClosed: () => void;
 };
 
+/** What the direct transport fails a write with once the CLI is gone. */
+function stdinClosedError(): ClaudeError {
+  const failure = {
+    reason: "stdin_closed" as const,
+    what: "Claude Code is no longer reading its input.",
+    hint: "Send the message again to resume the session.",
+  };
+  return new ClaudeError("claude.stdin_closed", `${failure.what} ${failure.hint}`, { failure });
+}
+
 /** A linked pair: the transport the engine uses and the CLI end the test drives. */
 export function createInMemoryTransportPair(request: LaunchRequest, pid: number): [CliTransport, FakeCliEnd] {
   const stdin: Json[] = [];
@@ -101,11 +111,7 @@ export function createInMemoryTransportPair(request: LaunchRequest, pid: number)
       flush();
     },
     write(line): Promise<StdinWrite> {
-      if (stdinClosed || exit !== undefined)
-        return Promise.resolve({
-          ok: false,
-          error: new ClaudeError("claude.stdin_closed", "Claude Code is no longer reading its input."),
-        });
+      if (stdinClosed || exit !== undefined) return Promise.resolve({ ok: false, error: stdinClosedError() });
       const parsed = JSON.parse(line) as Json;
       stdin.push(parsed);
       for (const waiter of [...waiters]) {

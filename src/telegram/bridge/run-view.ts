@@ -6,6 +6,8 @@ import { randomBytes } from "node:crypto";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import {
   excerpt,
+  failureText,
+  type RunFailure,
   reduceProgress,
   startProgress,
   tickProgress,
@@ -32,6 +34,13 @@ import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 import type { RunBook } from "./run-book.js";
+
+/** A failed run that did not say why. */
+const UNEXPLAINED: RunFailure = {
+  reason: "internal",
+  what: "The run failed without saying why.",
+  hint: "Send the message again, or /new to start a fresh session.",
+};
 
 /** Answers longer than this also arrive as a Markdown file (easier to read and keep). */
 const DOCUMENT_ANSWER_CHARS = 12_000;
@@ -311,19 +320,21 @@ export class RunView implements RunObserver {
 
   #sendError(event: RunCompleted): void {
     const incidentId = randomBytes(3).toString("hex");
-    const error = event.error ?? "The run failed without saying why.";
+    const failure = event.error ?? UNEXPLAINED;
     this.#d.logger.event(
       "telegram.run_failed",
-      { chatId: this.chatId, runId: event.runId, sessionId: event.sessionId, incidentId, error },
+      {
+        chatId: this.chatId,
+        runId: event.runId,
+        sessionId: event.sessionId,
+        incidentId,
+        reason: failure.reason,
+        error: failureText(failure),
+      },
       "error",
     );
-    const [what, ...rest] = error.split(/(?<=[.!?])\s+/);
-    const hint = rest.join(" ").trim() || "Send the message again, or /new to start a fresh session.";
-    void this.#d.outbox.send(
-      this.chatId,
-      { html: renderRunErrorHtml({ what: excerpt(what ?? error, 300), hint: excerpt(hint, 300), incidentId }) },
-      { mustDeliver: true },
-    );
+    const html = renderRunErrorHtml({ what: excerpt(failure.what, 300), hint: excerpt(failure.hint, 300), incidentId });
+    void this.#d.outbox.send(this.chatId, { html }, { mustDeliver: true });
   }
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {
@@ -345,5 +356,5 @@ export class RunView implements RunObserver {
 /** A queued message that never ran. */
 function unstartedHtml(event: RunCompleted): string {
   if (event.cancelled) return "⏹ Cancelled before it started.";
-  return `⚠️ ${esc(event.error ?? "This message did not run.")}`;
+  return `⚠️ ${esc(event.error === undefined ? "This message did not run." : failureText(event.error))}`;
 }

@@ -2,7 +2,7 @@
 // long) → "send it again"; a command → its handler; a directive line → a run with those
 // settings; a near-miss → a hint; a reply to a prompt or text while one is open → the
 // answer; a reply to an answer → that session continues; anything else → a run.
-import { escapeTelegramHtml } from "../../render/index.js";
+import { escapeTelegramHtml, parseSessionMark } from "../../render/index.js";
 import type { SessionChoice } from "../../sessions/index.js";
 import { startRun, type BridgeCore } from "./bridge-core.js";
 import type { IncomingText } from "./bridge-types.js";
@@ -115,7 +115,7 @@ function answerSessionOf(
 ): AnswerSession | undefined {
   const known = core.book.answerSession(chatId, target.messageId);
   if (known !== undefined) return known;
-  const prefix = /session ([0-9a-f-]{8}) — reply to continue/.exec(target.text)?.[1];
+  const prefix = parseSessionMark(target.text);
   if (prefix === undefined) return undefined;
   const record = core.store.sessions.list(chatId, { limit: 200 }).find((s) => s.sessionId.startsWith(prefix));
   return record === null || record === undefined ? undefined : { sessionId: record.sessionId, project: record.project };
