@@ -15,7 +15,7 @@ import { printTable } from "./table.js";
 
 register("../test/store/helpers/ts-hooks.js", import.meta.url);
 const { startFakeBotApi } = await import("../test/support/fake-bot-api/index.ts");
-const { startTelecode } = await import("../dist/cli/serve.js");
+const { startTelecode } = await import("../dist/cli/compose/telecode-app.js");
 const { loadConfig } = await import("../dist/config/index.js");
 const { silentLogger } = await import("../dist/ports/index.js");
 

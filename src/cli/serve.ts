@@ -1,24 +1,11 @@
-// `telecode` (serve): loads the config, wires the store, the Claude engine, the decision
-// registry, the session layer and the Telegram bridge, and runs until SIGINT/SIGTERM (exit 0
-// after a graceful stop) or /restart (stopped and started again in this process).
+// `telecode` (serve): loads the config, starts the app (compose/telecode-app.ts) and runs
+// until SIGINT/SIGTERM (exit 0 after a graceful stop) or /restart (stopped and started again
+// in this process), re-reading the config as it changes.
 import { parseArgs } from "node:util";
-import { createClaudeEngine } from "../claude/index.js";
 import { ConfigError, loadConfig, requireTelegram, watchConfig, type Config } from "../config/index.js";
 import { createLogger, redactSecrets } from "../log/index.js";
-import { createSystemClock, type Logger } from "../ports/index.js";
-import { SessionManager } from "../sessions/index.js";
-import { createDecisionRegistry, type DecisionRegistry } from "../sessions/decisions/index.js";
-import { laneId } from "../domain/index.js";
-import { openStore, type Store } from "../store/index.js";
-import {
-  chatDecisionSettings,
-  createTelegramBridge,
-  type TelegramBridge,
-  type TelegramBridgeOptions,
-} from "../telegram/index.js";
-import { createEnginePort } from "./compose/engine-port.js";
-import { storeSessionRecords } from "./compose/session-records.js";
 import type { CommandIo } from "./command-io.js";
+import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
 
@@ -27,95 +14,6 @@ chat's project, with live progress, approval buttons and the answer as a new mes
 Stop with Ctrl+C (running tasks get limits.drain_seconds to finish). Without a config file,
 run \`telecode init\` first.
 `;
-
-export type AppTuning = Pick<
-  TelegramBridgeOptions,
-  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "clock"
->;
-
-export type TelecodeAppOptions = {
-  /** The config in effect; read again per message and run (hot reload). */
-  config: () => Config;
-  /** The environment the Claude CLI's environment is built from. */
-  env: NodeJS.ProcessEnv;
-  logger: Logger;
-  tuning?: AppTuning;
-  onRestartRequested?: () => void;
-  onPollingFailed?: (error: unknown) => void;
-};
-
-export type TelecodeApp = {
-  readonly bridge: TelegramBridge;
-  readonly store: Store;
-  readonly registry: DecisionRegistry;
-  /** Graceful stop of everything, then the store is closed. */
-  stop(options?: { flushTimeoutMs?: number }): Promise<void>;
-};
-
-/** Builds and starts the whole bridge; the store is closed again if starting fails. */
-export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
-  const { config, logger } = options;
-  const store = openStore(config().state.dir);
-  const engine = createClaudeEngine({
-    claudePath: config().claude.path,
-    env: options.env,
-    logger: logger.child({ area: "claude" }),
-  });
-  const registry = createDecisionRegistry();
-  // Its timers keep the process alive, so a stop can flush what the outbox still holds.
-  const clock = options.tuning?.clock ?? createSystemClock({ keepsProcessAlive: true });
-  let bridge: TelegramBridge;
-  try {
-    bridge = createTelegramBridge({
-      config,
-      store,
-      logger,
-      answers: registry,
-      decisionKey: laneId,
-      ...options.tuning,
-      clock,
-      ...(options.onRestartRequested === undefined ? {} : { onRestartRequested: options.onRestartRequested }),
-      ...(options.onPollingFailed === undefined ? {} : { onPollingFailed: options.onPollingFailed }),
-      createSessions: ({ personPort, background }) =>
-        new SessionManager({
-          engine: createEnginePort({
-            engine,
-            config,
-            registry,
-            clock,
-            personPort,
-            chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
-            onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
-          }),
-          records: storeSessionRecords(store),
-          clock,
-          background,
-          onError: (error, context) =>
-            logger.event(
-              "sessions.failed",
-              { err: error, chatId: context.lane.chatId, project: context.lane.project, runId: context.runId },
-              "error",
-            ),
-        }),
-    });
-    await bridge.start();
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  return {
-    bridge,
-    store,
-    registry,
-    async stop(stopOptions) {
-      try {
-        await bridge.stop(stopOptions);
-      } finally {
-        store.close();
-      }
-    },
-  };
-}
 
 type StopReason = "signal" | "restart" | "polling_failed";
 

@@ -44,6 +44,15 @@ export function decodeCallbackData(data: string | undefined): DecodedCallbackDat
   return { ok: true, token, choice };
 }
 
+/**
+ * The grammY trigger for one kind of button: this version's data whose choice matches
+ * `choicePattern` (a regular expression source, e.g. "cancel" or "m\\d{1,2}"). Each kind of
+ * button has a choice shape of its own, so its handler is found from the data alone.
+ */
+export function buttonTrigger(choicePattern: string): RegExp {
+  return new RegExp(`^${VERSION}\\.[A-Za-z0-9_-]{22}\\.(?:${choicePattern})$`);
+}
+
 /** A fresh unguessable token: 16 random bytes, base64url (22 characters). */
 export function newCallbackToken(randomBytes: (size: number) => Uint8Array = nodeRandomBytes): string {
   return Buffer.from(randomBytes(TOKEN_BYTES)).toString("base64url");

@@ -30,9 +30,9 @@ export {
   BridgeError,
   chatDecisionSettings,
   COMMANDS,
-  createTelegramBridge,
+  createTelegramFront,
   INTERRUPTED_NOTE,
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { BridgePorts, TelegramBridge, TelegramBridgeOptions } from "./bridge/index.js";
+export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";

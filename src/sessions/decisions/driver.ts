@@ -69,6 +69,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
     return {
       decisionId: p.decisionId,
       laneId,
+      runId: p.runId,
       requestId: p.request.requestId,
       toolName: p.request.toolName,
       prompt,

@@ -6,8 +6,10 @@ import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, Perso
 /** One open decision as a front end sees it. `decisionId` is what answers name. */
 export type PendingDecisionView = {
   decisionId: string;
-  /** The chat / terminal session the decision belongs to. */
+  /** The lane (`laneId`) the decision belongs to: what typed replies are routed by. */
   laneId: string;
+  /** The run that asked, when a person's run did. */
+  runId: string | undefined;
   /** The CLI's control request id. */
   requestId: string;
   toolName: string;

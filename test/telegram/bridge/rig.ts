@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { silentLogger, type Logger } from "../../../src/ports/index.js";
-import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/serve.js";
+import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";

@@ -1,27 +1,18 @@
-// The Telegram PersonPort: approvals, plans and questions as messages with buttons (a reply
-// to the run's progress message), edited in place when the prompt changes and settled with
-// the outcome and who decided; taps on them answered with a toast. Records each decision in
-// the store so a restart can take the buttons down. Renders and routes; decides nothing.
+// Decisions as Telegram messages (the bridge's PersonPort): approvals, plans and questions as
+// messages with buttons (a reply to the run's progress message), edited in place when the
+// prompt changes and settled with the outcome and who decided; a tap on them is handed to the
+// decision ledger. Records each decision's message so a restart can take the buttons down.
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
-import type { SessionManager } from "../../sessions/index.js";
 import type { Lane } from "../../domain/index.js";
 import type { DecisionAnswers, PendingDecisionView, PersonPort } from "../../sessions/decisions/index.js";
 import type { DecisionState, Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
-import type { BridgeAction } from "./bridge-types.js";
-import {
-  choiceCode,
-  choiceFromCode,
-  keyboardOf,
-  renderInfoParts,
-  renderPromptParts,
-  renderSettledHtml,
-} from "./prompt-html.js";
-import type { RunBook, RunRef } from "./run-book.js";
-
-type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;
+import type { BridgeAction, DecisionAction } from "./bridge-types.js";
+import { choiceCode, choiceFromCode } from "./choice-code.js";
+import { keyboardOf, renderInfoParts, renderPromptParts, renderSettledHtml } from "./prompt-html.js";
+import type { RunIndex } from "./run-index.js";
 
 type Shown = {
   chatId: number;
@@ -35,35 +26,34 @@ type Shown = {
 
 export type TapReply = { toast: string; removeButtons: boolean };
 
-export type PeopleDeps = {
+export type DecisionMessagesDeps = {
   outbox: Outbox;
   store: Store;
   logger: Logger;
   answers: DecisionAnswers;
   callbacks: CallbackRegistry<BridgeAction>;
-  book: RunBook<RunRef>;
-  sessions: () => SessionManager;
+  runs: Pick<RunIndex, "live">;
 };
 
-export class TelegramPeople {
-  readonly #d: PeopleDeps;
+export class DecisionMessages {
+  readonly #deps: DecisionMessagesDeps;
   readonly #shown = new Map<string, Shown>();
   readonly #byMessage = new Map<string, string>();
 
-  constructor(deps: PeopleDeps) {
-    this.#d = deps;
+  constructor(deps: DecisionMessagesDeps) {
+    this.#deps = deps;
   }
 
-  /** The port the decision driver of `key`'s session talks to. */
-  portFor(key: Lane): PersonPort {
+  /** The port the decision driver of the lane's session talks to. */
+  portFor(lane: Lane): PersonPort {
     // Deferred to a microtask: a tap's toast is queued before the edits its answer causes.
     return {
-      ask: (view) => queueMicrotask(() => this.#ask(key, view)),
+      ask: (view) => queueMicrotask(() => this.#ask(lane, view)),
       settled: (decisionId, outcome) => queueMicrotask(() => this.#settled(decisionId, outcome)),
       inform: (_sessionKey, info) =>
         queueMicrotask(() => {
-          const replyTo = this.#d.book.live(key)?.progressMessage() ?? Promise.resolve(undefined);
-          void replyTo.then((id) => this.#sendParts(key.chatId, renderInfoParts(info), id, undefined, false));
+          const replyTo = this.#deps.runs.live(lane)?.progressMessage() ?? Promise.resolve(undefined);
+          void replyTo.then((id) => this.#sendParts(lane.chatId, renderInfoParts(info), id, undefined, false));
         }),
     };
   }
@@ -81,7 +71,7 @@ export class TelegramPeople {
     );
     if (choiceId === undefined) return { toast: "No longer pending", removeButtons: true };
     const answer: PersonAnswer = { kind: "choice", choiceId, by };
-    switch (this.#d.answers.answer(action.decisionId, answer)) {
+    switch (this.#deps.answers.answer(action.decisionId, answer)) {
       case "accepted":
         return {
           toast: toastFor(choiceId, action.choices.find((c) => c.id === choiceId)?.label),
@@ -94,7 +84,7 @@ export class TelegramPeople {
     }
   }
 
-  #ask(key: Lane, view: PendingDecisionView): void {
+  #ask(lane: Lane, view: PendingDecisionView): void {
     const existing = this.#shown.get(view.decisionId);
     const parts = renderPromptParts(view.prompt, { awaitingText: view.awaitingText });
     const choices = view.prompt.choices.map((c) => ({ id: c.id, label: c.label }));
@@ -103,49 +93,49 @@ export class TelegramPeople {
       existing.action.choices = choices;
       existing.lastHtml = parts.at(-1) ?? existing.lastHtml;
       const keyboard = keyboardOf(view.prompt.choices, (c, i) =>
-        this.#d.callbacks.data(existing.token, choiceCode(c.id, i)),
+        this.#deps.callbacks.data(existing.token, choiceCode(c.id, i)),
       );
       void existing.message.then((id) =>
         id === undefined || existing.settled
           ? undefined
-          : this.#d.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }),
+          : this.#deps.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }),
       );
       return;
     }
     const action: DecisionAction = {
       kind: "decision",
       decisionId: view.decisionId,
-      chatId: key.chatId,
+      chatId: lane.chatId,
       promptKind: view.prompt.kind,
       choices,
     };
-    const token = this.#d.callbacks.register(action, key.chatId);
-    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#d.callbacks.data(token, choiceCode(c.id, i)));
-    const live = this.#d.book.live(key);
-    const runId = live?.runId ?? this.#d.sessions().runningRun(key);
+    const token = this.#deps.callbacks.register(action, lane.chatId);
+    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
+    const live = this.#deps.runs.live(lane);
+    const runId = view.runId ?? live?.runId;
     this.#record(() => {
       if (runId !== undefined)
-        this.#d.store.decisions.add({
+        this.#deps.store.decisions.add({
           decisionId: view.decisionId,
-          chatId: key.chatId,
+          chatId: lane.chatId,
           runId,
           kind: view.prompt.kind,
           requestId: view.requestId,
         });
     });
     const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) =>
-      this.#sendParts(key.chatId, parts, replyTo, keyboard, true),
+      this.#sendParts(lane.chatId, parts, replyTo, keyboard, true),
     );
-    const shown: Shown = { chatId: key.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
+    const shown: Shown = { chatId: lane.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
     this.#shown.set(view.decisionId, shown);
     void message.then((id) => {
       if (id === undefined) return;
-      this.#d.callbacks.attachMessage(token, id);
-      this.#byMessage.set(`${key.chatId}:${id}`, view.decisionId);
-      this.#record(() => this.#d.store.decisions.setMessage(view.decisionId, id));
+      this.#deps.callbacks.attachMessage(token, id);
+      this.#byMessage.set(`${lane.chatId}:${id}`, view.decisionId);
+      this.#record(() => this.#deps.store.decisions.setMessage(view.decisionId, id));
     });
-    this.#d.logger.event("telegram.decision_shown", {
-      chatId: key.chatId,
+    this.#deps.logger.event("telegram.decision_shown", {
+      chatId: lane.chatId,
       runId,
       decisionId: view.decisionId,
       kind: view.prompt.kind,
@@ -159,15 +149,15 @@ export class TelegramPeople {
     shown.settled = true;
     this.#shown.delete(decisionId);
     const answered = outcome.reason === "person" || outcome.reason === "typed_reply";
-    this.#d.callbacks.settle(shown.token, answered ? "answered" : "ended");
-    this.#record(() => this.#d.store.decisions.resolve(decisionId, storedState(shown.action.promptKind, outcome)));
+    this.#deps.callbacks.settle(shown.token, answered ? "answered" : "ended");
+    this.#record(() => this.#deps.store.decisions.resolve(decisionId, storedState(shown.action.promptKind, outcome)));
     const html = renderSettledHtml(shown.lastHtml, outcome);
     void shown.message.then((id) => {
       if (id === undefined) return;
       this.#byMessage.delete(`${shown.chatId}:${id}`);
-      return this.#d.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
+      return this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
     });
-    this.#d.logger.event("telegram.decision_settled", {
+    this.#deps.logger.event("telegram.decision_settled", {
       chatId: shown.chatId,
       decisionId,
       decision: outcome.decision,
@@ -187,7 +177,7 @@ export class TelegramPeople {
     const sends = parts.map((html, index) => {
       const isLast = index === parts.length - 1;
       const content = isLast && keyboard !== undefined ? { html, keyboard } : { html };
-      return this.#d.outbox.send(chatId, content, {
+      return this.#deps.outbox.send(chatId, content, {
         mustDeliver,
         ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
       });
@@ -201,7 +191,7 @@ export class TelegramPeople {
     try {
       write();
     } catch (error) {
-      this.#d.logger.event("telegram.decision_record_failed", { err: error }, "error");
+      this.#deps.logger.event("telegram.decision_record_failed", { err: error }, "error");
     }
   }
 }

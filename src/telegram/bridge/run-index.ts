@@ -1,12 +1,13 @@
-// Where the bridge finds its runs again: the live view per session key (prompts reply to its
-// progress message), views by run id and by message (cancel by reply), and which session a
-// final answer belongs to (reply to continue). Memory only; the store has the durable part.
-import { laneId, type Lane } from "../../domain/index.js";
+// Where the bridge finds its runs again: the live view per lane (prompts reply to its progress
+// message), views by run id and by message (cancel by reply), which session a final answer
+// belongs to (reply to continue), and the CLI's own mode per lane (for /status). Memory only;
+// the store has the durable part.
+import { laneId, type Lane, type TelecodeEvent } from "../../domain/index.js";
 
 export type RunRef = {
   readonly runId: string | undefined;
   readonly chatId: number;
-  readonly key: Lane;
+  readonly lane: Lane;
   /** Resolves with the progress (or queued) message id once Telegram has it. */
   progressMessage(): Promise<number | undefined>;
 };
@@ -17,19 +18,20 @@ const REMEMBERED_ANSWERS = 2000;
 
 const messageKey = (chatId: number, messageId: number): string => `${chatId}:${messageId}`;
 
-export class RunBook<V extends RunRef = RunRef> {
+export class RunIndex<V extends RunRef = RunRef> {
   readonly #live = new Map<string, V>();
   readonly #byRun = new Map<string, V>();
   readonly #byMessage = new Map<string, V>();
   readonly #answers = new Map<string, AnswerSession>();
+  readonly #cliModes = new Map<string, string>();
 
-  /** The run now working in `key` (its prompts reply to its progress message). */
-  live(key: Lane): V | undefined {
-    return this.#live.get(laneId(key));
+  /** The run now working in `lane` (its prompts reply to its progress message). */
+  live(lane: Lane): V | undefined {
+    return this.#live.get(laneId(lane));
   }
 
   setLive(view: V): void {
-    this.#live.set(laneId(view.key), view);
+    this.#live.set(laneId(view.lane), view);
   }
 
   track(view: V): void {
@@ -53,7 +55,8 @@ export class RunBook<V extends RunRef = RunRef> {
   }
 
   finished(view: V): void {
-    if (this.#live.get(laneId(view.key)) === view) this.#live.delete(laneId(view.key));
+    const id = laneId(view.lane);
+    if (this.#live.get(id) === view) this.#live.delete(id);
     if (view.runId !== undefined) this.#byRun.delete(view.runId);
     for (const [k, v] of this.#byMessage) if (v === view) this.#byMessage.delete(k);
   }
@@ -69,5 +72,15 @@ export class RunBook<V extends RunRef = RunRef> {
 
   answerSession(chatId: number, messageId: number): AnswerSession | undefined {
     return this.#answers.get(messageKey(chatId, messageId));
+  }
+
+  /** Keeps the CLI's own permission mode per lane, from any event of the lane (a run's or not). */
+  observe(lane: Lane, event: TelecodeEvent): void {
+    if (event.type === "mode_changed") this.#cliModes.set(laneId(lane), event.mode);
+  }
+
+  /** The CLI's permission mode in `lane`, as it last reported it. */
+  cliMode(lane: Lane): string | undefined {
+    return this.#cliModes.get(laneId(lane));
   }
 }
