@@ -16,13 +16,13 @@ export type {
   DecodedCallbackData,
 } from "./callback-data.js";
 export { Outbox } from "./outbox.js";
-export type { OutboxOptions } from "./outbox.js";
 export { OutboxError } from "./outbox-errors.js";
 export type {
   Delivery,
   MessageContent,
   OutboxApi,
   OutboxFailureCode,
+  OutboxOptions,
   OutboxStats,
   SendOptions,
 } from "./outbox-types.js";

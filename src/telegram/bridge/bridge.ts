@@ -13,7 +13,8 @@ import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index
 import type { BackgroundObserver, SessionManager } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import { CallbackRegistry } from "../callback-data.js";
-import { Outbox, type OutboxOptions } from "../outbox.js";
+import { Outbox } from "../outbox.js";
+import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { cancelButtons } from "./buttons/cancel.js";
