@@ -59,6 +59,9 @@ type RunOptions = {
 
 class UsageError extends Error {}
 
+/** The terminal's one lane: its decisions are named by it. */
+const TERMINAL_LANE = { chatId: 0, project: "terminal" } as const;
+
 function parse(argv: string[]): RunOptions | "help" {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -152,7 +155,7 @@ function policyController(
     },
   };
   const driver = createDecisionDriver({
-    laneId: "terminal",
+    lane: TERMINAL_LANE,
     settings: decisionSettingsFromConfig(config, modeOf(options, config)),
     port,
     registry,

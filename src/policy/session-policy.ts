@@ -193,7 +193,7 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
 }
 
 function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, nowMs: number): PolicyStep {
-  const none: PolicyStep = { state, effects: [], verdict: "no_longer_pending" };
+  const none: PolicyStep = { state, effects: [], verdict: "not_a_choice" };
   switch (p.flow.kind) {
     case "approval": {
       const r = resolveApproval(p.request, answer);

@@ -8,13 +8,7 @@ export {
   encodeCallbackData,
   newCallbackToken,
 } from "./callback-data.js";
-export type {
-  CallbackData,
-  CallbackEntry,
-  CallbackLookup,
-  CallbackRegistryOptions,
-  DecodedCallbackData,
-} from "./callback-data.js";
+export type { CallbackData, CallbackEntry, CallbackRegistryOptions, DecodedCallbackData } from "./callback-data.js";
 export { Outbox } from "./outbox.js";
 export { OutboxError } from "./outbox-errors.js";
 export type {

@@ -3,7 +3,7 @@
 // end's PersonPort. Config decides the CLI arguments, environment and watchdog limits.
 import type { ClaudeEngine, SessionSpec } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
-import { laneId, type Lane } from "../../domain/index.js";
+import type { Lane } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
 import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
@@ -63,7 +63,7 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
     openSession(request: OpenRequest): SessionHandle {
       const config = deps.config();
       const driver = createDecisionDriver({
-        laneId: laneId(request.lane),
+        lane: request.lane,
         settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
         port: deps.personPort(request.lane),
         registry: deps.registry,

@@ -13,6 +13,7 @@ import {
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
+import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { storeSessionRecords } from "./session-records.js";
 
@@ -54,7 +55,10 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     env: options.env,
     logger: logger.child({ area: "claude" }),
   });
-  const registry = createDecisionRegistry();
+  const registry = createDecisionRegistry({
+    journal: storeDecisionJournal(store),
+    onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
+  });
   let bridge: TelegramBridge;
   try {
     const telegram = createTelegramFront({

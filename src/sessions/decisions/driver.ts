@@ -2,7 +2,7 @@
 // the engine calls it as its SessionController; it carries out the machine's effects (answer
 // the CLI, ask / inform the person, timers, set_permission_mode) and owns no decisions itself.
 import { randomBytes } from "node:crypto";
-import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../../domain/events.js";
+import type { ApprovalRequest, Lane, TelecodeEvent, TurnFinished } from "../../domain/index.js";
 import {
   initialPolicyState,
   noLongerPendingMessage,
@@ -24,8 +24,8 @@ import type { DecisionRegistry } from "./registry.js";
 export type DriverDecision = PermissionAnswer & { by?: string };
 
 export type DecisionDriverOptions = {
-  /** Names the chat / terminal session in prompts and text replies. */
-  laneId: string;
+  /** The lane (chat or terminal, and project) the decisions belong to. */
+  lane: Lane;
   settings?: Partial<DecisionSettings>;
   port: PersonPort;
   registry: DecisionRegistry;
@@ -59,7 +59,7 @@ export type DecisionDriver = {
 };
 
 export function createDecisionDriver(options: DecisionDriverOptions): DecisionDriver {
-  const { laneId, port, registry, clock } = options;
+  const { lane, port, registry, clock } = options;
   const newId = options.newDecisionId ?? (() => randomBytes(6).toString("hex"));
   let state = initialPolicyState(options.settings);
   const resolvers = new Map<string, (d: DriverDecision) => void>();
@@ -68,7 +68,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
   function viewOf(p: PendingDecision, prompt: PendingDecisionView["prompt"]): PendingDecisionView {
     return {
       decisionId: p.decisionId,
-      laneId,
+      lane,
       runId: p.runId,
       requestId: p.request.requestId,
       toolName: p.request.toolName,
@@ -105,7 +105,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           const p = state.pending.get(e.decisionId);
           if (!p) break;
           const view = viewOf(p, e.prompt);
-          if (registry.pendingFor(laneId).some((v) => v.decisionId === e.decisionId)) registry.update(view);
+          if (registry.pendingFor(lane).some((v) => v.decisionId === e.decisionId)) registry.update(view);
           else
             registry.open(
               view,
@@ -117,14 +117,12 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           break;
         }
         case "settle": {
-          const expired =
-            e.outcome.reason === "withdrawn" || e.outcome.reason === "session_end" || e.outcome.reason === "timeout";
-          registry.close(e.decisionId, expired ? "expired" : "answered");
+          registry.close(e.decisionId, e.outcome);
           portCalls.push(() => callPort("settled", () => port.settled(e.decisionId, e.outcome)));
           break;
         }
         case "inform":
-          portCalls.push(() => callPort("inform", () => port.inform(laneId, e.info)));
+          portCalls.push(() => callPort("inform", () => port.inform(lane, e.info)));
           break;
         case "setPermissionMode":
           modes.push(e.mode);

@@ -1,12 +1,13 @@
 // Decisions as Telegram messages (the bridge's PersonPort): approvals, plans and questions as
 // messages with buttons (a reply to the run's progress message), edited in place when the
 // prompt changes and settled with the outcome and who decided; a tap on them is handed to the
-// decision ledger. Records each decision's message so a restart can take the buttons down.
+// decision ledger, which alone says whether it is open. Records each decision's message id so
+// a restart can take the buttons down.
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";
 import type { DecisionAnswers, PendingDecisionView, PersonPort } from "../../sessions/decisions/index.js";
-import type { DecisionState, Store } from "../../store/index.js";
+import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction, DecisionAction } from "./bridge-types.js";
@@ -21,10 +22,15 @@ type Shown = {
   /** The message with the buttons, once sent. */
   message: Promise<number | undefined>;
   lastHtml: string;
-  settled: boolean;
 };
 
+/** Decision messages remembered after they were settled, so a late tap on one can be judged. */
+const SETTLED_MESSAGES = 2000;
+
 export type TapReply = { toast: string; removeButtons: boolean };
+
+/** What a tap that names nothing the decision offers reads. */
+export const NOTHING = "This button does nothing";
 
 export type DecisionMessagesDeps = {
   outbox: Outbox;
@@ -37,7 +43,9 @@ export type DecisionMessagesDeps = {
 
 export class DecisionMessages {
   readonly #deps: DecisionMessagesDeps;
+  /** Decisions on screen now, by decision id. */
   readonly #shown = new Map<string, Shown>();
+  /** Which decision each message shows ("chat:message" → decision id), settled ones too (bounded). */
   readonly #byMessage = new Map<string, string>();
 
   constructor(deps: DecisionMessagesDeps) {
@@ -50,7 +58,7 @@ export class DecisionMessages {
     return {
       ask: (view) => queueMicrotask(() => this.#ask(lane, view)),
       settled: (decisionId, outcome) => queueMicrotask(() => this.#settled(decisionId, outcome)),
-      inform: (_sessionKey, info) =>
+      inform: (_lane, info) =>
         queueMicrotask(() => {
           const replyTo = this.#deps.runs.live(lane)?.progressMessage() ?? Promise.resolve(undefined);
           void replyTo.then((id) => this.#sendParts(lane.chatId, renderInfoParts(info), id, undefined, false));
@@ -58,7 +66,7 @@ export class DecisionMessages {
     };
   }
 
-  /** The open decision whose prompt is message `messageId`, if any. */
+  /** The decision whose prompt is message `messageId` (open or settled), if this process showed it. */
   decisionAt(chatId: number, messageId: number): string | undefined {
     return this.#byMessage.get(`${chatId}:${messageId}`);
   }
@@ -69,7 +77,7 @@ export class DecisionMessages {
       code,
       action.choices.map((c) => c.id),
     );
-    if (choiceId === undefined) return { toast: "No longer pending", removeButtons: true };
+    if (choiceId === undefined) return { toast: NOTHING, removeButtons: false };
     const answer: PersonAnswer = { kind: "choice", choiceId, by };
     switch (this.#deps.answers.answer(action.decisionId, answer)) {
       case "accepted":
@@ -80,7 +88,10 @@ export class DecisionMessages {
       case "already_answered":
         return { toast: "Already answered", removeButtons: false };
       case "no_longer_pending":
+        // The ledger says the decision is over: the only tap that may take its buttons down.
         return { toast: "No longer pending", removeButtons: true };
+      case "not_a_choice":
+        return { toast: NOTHING, removeButtons: false };
     }
   }
 
@@ -96,7 +107,7 @@ export class DecisionMessages {
         this.#deps.callbacks.data(existing.token, choiceCode(c.id, i)),
       );
       void existing.message.then((id) =>
-        id === undefined || existing.settled
+        id === undefined || this.#shown.get(view.decisionId) !== existing
           ? undefined
           : this.#deps.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }),
       );
@@ -112,31 +123,21 @@ export class DecisionMessages {
     const token = this.#deps.callbacks.register(action, lane.chatId);
     const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
     const live = this.#deps.runs.live(lane);
-    const runId = view.runId ?? live?.runId;
-    this.#record(() => {
-      if (runId !== undefined)
-        this.#deps.store.decisions.add({
-          decisionId: view.decisionId,
-          chatId: lane.chatId,
-          runId,
-          kind: view.prompt.kind,
-          requestId: view.requestId,
-        });
-    });
     const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) =>
       this.#sendParts(lane.chatId, parts, replyTo, keyboard, true),
     );
-    const shown: Shown = { chatId: lane.chatId, token, action, message, lastHtml: parts.at(-1) ?? "", settled: false };
+    const shown: Shown = { chatId: lane.chatId, token, action, message, lastHtml: parts.at(-1) ?? "" };
     this.#shown.set(view.decisionId, shown);
     void message.then((id) => {
       if (id === undefined) return;
       this.#deps.callbacks.attachMessage(token, id);
-      this.#byMessage.set(`${lane.chatId}:${id}`, view.decisionId);
+      this.#rememberMessage(`${lane.chatId}:${id}`, view.decisionId);
+      // The ledger's record (the journal) has the row; the message id is what a restart needs.
       this.#record(() => this.#deps.store.decisions.setMessage(view.decisionId, id));
     });
     this.#deps.logger.event("telegram.decision_shown", {
       chatId: lane.chatId,
-      runId,
+      runId: view.runId,
       decisionId: view.decisionId,
       kind: view.prompt.kind,
       tool: view.toolName,
@@ -146,17 +147,11 @@ export class DecisionMessages {
   #settled(decisionId: string, outcome: DecisionOutcome): void {
     const shown = this.#shown.get(decisionId);
     if (shown === undefined) return;
-    shown.settled = true;
     this.#shown.delete(decisionId);
-    const answered = outcome.reason === "person" || outcome.reason === "typed_reply";
-    this.#deps.callbacks.settle(shown.token, answered ? "answered" : "ended");
-    this.#record(() => this.#deps.store.decisions.resolve(decisionId, storedState(shown.action.promptKind, outcome)));
     const html = renderSettledHtml(shown.lastHtml, outcome);
-    void shown.message.then((id) => {
-      if (id === undefined) return;
-      this.#byMessage.delete(`${shown.chatId}:${id}`);
-      return this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
-    });
+    void shown.message.then((id) =>
+      id === undefined ? undefined : this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true }),
+    );
     this.#deps.logger.event("telegram.decision_settled", {
       chatId: shown.chatId,
       decisionId,
@@ -186,6 +181,14 @@ export class DecisionMessages {
     return last;
   }
 
+  #rememberMessage(key: string, decisionId: string): void {
+    this.#byMessage.set(key, decisionId);
+    if (this.#byMessage.size > SETTLED_MESSAGES + this.#shown.size) {
+      const oldest = this.#byMessage.keys().next();
+      if (oldest.done !== true) this.#byMessage.delete(oldest.value);
+    }
+  }
+
   /** Store writes are bookkeeping for restarts: a failure is logged, never breaks a prompt. */
   #record(write: () => unknown): void {
     try {
@@ -197,13 +200,6 @@ export class DecisionMessages {
 }
 
 type BridgeKeyboard = ReturnType<typeof keyboardOf> | undefined;
-
-function storedState(kind: DecisionAction["promptKind"], outcome: DecisionOutcome): Exclude<DecisionState, "pending"> {
-  if (outcome.reason === "withdrawn") return "withdrawn";
-  if (outcome.reason === "session_end" || outcome.decision === "none") return "expired";
-  if (outcome.decision === "deny") return "denied";
-  return kind === "question" ? "answered" : "approved";
-}
 
 /** The toast a tap gets when it was taken: says what happens next in two words. */
 function toastFor(choiceId: string, label: string | undefined): string {

@@ -43,6 +43,8 @@ export class RunView implements RunObserver {
   readonly chatId: number;
   readonly lane: Lane;
   runId: string | undefined;
+  /** Someone tapped Cancel: later taps read "Already cancelling". */
+  cancelRequested = false;
   readonly #deps: RunViewDeps;
   readonly #init: RunViewInit;
   readonly #progress: ProgressMessage;
@@ -137,7 +139,6 @@ export class RunView implements RunObserver {
     const event: RunCompleted = interrupted ? { ...completed, cancelled: false } : completed;
     this.#finished = true;
     this.#progress.stop();
-    if (this.#cancelToken !== undefined) this.#deps.callbacks.settle(this.#cancelToken, "ended");
     this.#deps.runs.finished(this);
     this.#state = reduceProgress(this.#state, event, now);
     this.#deps.logger.event("telegram.run_finished", {

@@ -1,12 +1,18 @@
 // Test fakes for the driver's boundaries: a front end that records what it was asked, and
 // engine session controls whose acks the test releases (the clock is test/support's).
 import type { DecisionOutcome, InfoMessage } from "../../../src/policy/index.js";
+import type { Lane } from "../../../src/domain/index.js";
 import type { PendingDecisionView, PersonPort } from "../../../src/sessions/decisions/index.js";
+
+/** A lane named for a test ("chat-1"); decisions and typed replies are routed by lane. */
+export function lane(name: string): Lane {
+  return { chatId: 1, project: name };
+}
 
 export type RecordingPort = PersonPort & {
   asks: PendingDecisionView[];
   outcomes: { decisionId: string; outcome: DecisionOutcome }[];
-  infos: { laneId: string; info: InfoMessage }[];
+  infos: { lane: Lane; info: InfoMessage }[];
   /** The latest prompt shown for a decision. */
   lastAsk(): PendingDecisionView;
 };
@@ -23,8 +29,8 @@ export function recordingPort(onAsk?: (view: PendingDecisionView) => void): Reco
     settled(decisionId, outcome) {
       port.outcomes.push({ decisionId, outcome });
     },
-    inform(laneId, info) {
-      port.infos.push({ laneId, info });
+    inform(lane, info) {
+      port.infos.push({ lane, info });
     },
     lastAsk() {
       const last = port.asks.at(-1);

@@ -8,6 +8,7 @@ import {
 } from "../../../src/sessions/decisions/index.js";
 import { fixtureRequest } from "../../policy/fixture-events.js";
 import { createFakeClock } from "../../support/fake-clock.js";
+import { lane } from "./fakes.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const exitPlan = fixtureRequest("e-plan-exit-allow", "ExitPlanMode");
@@ -18,7 +19,7 @@ function setup(mode: "default" | "plan" = "default") {
   const registry = createDecisionRegistry();
   const lines = createLinePersonPort({ write: (l) => out.push(l), answers: registry, by: "dev" });
   const driver = createDecisionDriver({
-    laneId: "term",
+    lane: lane("term"),
     settings: { mode },
     port: lines.port,
     registry,

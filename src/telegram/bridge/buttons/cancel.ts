@@ -1,24 +1,33 @@
 // The Cancel button under a progress message: the first tap cancels the run (or takes it out
-// of the queue); later taps read "Already cancelling".
+// of the queue); later taps read "Already cancelling", and a tap after the run ended takes
+// the button down.
 import { Composer } from "grammy";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
 import { logFailure, type BridgeServices } from "../services.js";
-import { pendingAction, readTap, toast } from "./tap.js";
+import { actionOf, readTap, takeDown, toast } from "./tap.js";
 
 export const CANCEL_TRIGGER = buttonTrigger("cancel");
 
 export function cancelButtons(
-  deps: Pick<BridgeServices, "outbox" | "callbacks" | "sessions" | "logger">,
+  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "runs" | "sessions" | "logger">,
 ): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
   buttons.callbackQuery(CANCEL_TRIGGER, (ctx) => {
     const tap = readTap(ctx);
     if (tap === undefined) return;
-    const entry = pendingAction(deps, tap, "cancel");
-    if (entry === undefined || tap.token === undefined) return;
+    const entry = actionOf(deps, tap, "cancel");
+    if (entry === undefined) return;
     const runId = entry.action.runId;
-    deps.callbacks.settle(tap.token, "cancel");
+    const view = deps.runs.byRun(runId);
+    if (view === undefined) {
+      // The run is over, so is its Cancel button.
+      toast(deps.outbox, tap, "No longer pending");
+      takeDown(deps.outbox, tap);
+      return;
+    }
+    if (view.cancelRequested) return toast(deps.outbox, tap, "Already cancelling");
+    view.cancelRequested = true;
     toast(deps.outbox, tap, "Cancelling…");
     deps.sessions.cancel(runId).then(
       (outcome) => {

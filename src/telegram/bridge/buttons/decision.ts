@@ -4,16 +4,16 @@ import { Composer } from "grammy";
 import { DECISION_TRIGGER } from "../choice-code.js";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
-import { pendingAction, readTap, takeDown, toast } from "./tap.js";
+import { actionOf, readTap, takeDown, toast } from "./tap.js";
 
 export function decisionButtons(
-  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts">,
+  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers">,
 ): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
   buttons.callbackQuery(DECISION_TRIGGER, (ctx) => {
     const tap = readTap(ctx);
     if (tap === undefined) return;
-    const entry = pendingAction(deps, tap, "decision");
+    const entry = actionOf(deps, tap, "decision");
     if (entry === undefined || tap.choice === undefined) return;
     const reply = deps.prompts.tap(entry.action, tap.choice, tap.from.name);
     toast(deps.outbox, tap, reply.toast);

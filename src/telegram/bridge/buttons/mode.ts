@@ -6,7 +6,7 @@ import type { BridgeAction } from "../bridge-types.js";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
 import { pick, pickKeyboard } from "./pick.js";
-import { pendingAction, readTap } from "./tap.js";
+import { actionOf, readTap } from "./tap.js";
 
 export const MODE_CHOICES: readonly PermissionMode[] = [
   "default",
@@ -25,12 +25,14 @@ export function modeKeyboard(callbacks: CallbackRegistry<BridgeAction>, chatId: 
   return pickKeyboard(MODE_CHOICES, current, (i) => callbacks.data(token, `m${i}`));
 }
 
-export function modeButtons(deps: Pick<BridgeServices, "outbox" | "callbacks" | "store">): Composer<TelecodeContext> {
+export function modeButtons(
+  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "store">,
+): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
   buttons.callbackQuery(MODE_TRIGGER, (ctx) => {
     const tap = readTap(ctx);
     if (tap === undefined) return;
-    const entry = pendingAction(deps, tap, "mode");
+    const entry = actionOf(deps, tap, "mode");
     if (entry === undefined) return;
     const mode = entry.action.modes[Number(tap.choice?.slice(1))];
     pick(deps, tap, "Mode", mode, (chatId) => deps.store.chats.update(chatId, { mode: mode ?? null }));

@@ -28,7 +28,10 @@ export function pick(
     toast(deps.outbox, tap, "This button does nothing");
     return;
   }
-  deps.callbacks.settle(tap.token, "answered");
+  if (!deps.callbacks.claimOnce(tap.token)) {
+    toast(deps.outbox, tap, "Already answered");
+    return;
+  }
   toast(deps.outbox, tap, `${what}: ${picked}`);
   store(chatId, picked);
   if (tap.messageId !== undefined)

@@ -5,7 +5,7 @@ import type { BridgeAction } from "../bridge-types.js";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
 import { pick, pickKeyboard } from "./pick.js";
-import { pendingAction, readTap } from "./tap.js";
+import { actionOf, readTap } from "./tap.js";
 
 const PROJECT_TRIGGER = buttonTrigger("p\\d{1,3}");
 
@@ -21,13 +21,13 @@ export function projectKeyboard(
 }
 
 export function projectButtons(
-  deps: Pick<BridgeServices, "outbox" | "callbacks" | "store">,
+  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "store">,
 ): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
   buttons.callbackQuery(PROJECT_TRIGGER, (ctx) => {
     const tap = readTap(ctx);
     if (tap === undefined) return;
-    const entry = pendingAction(deps, tap, "project");
+    const entry = actionOf(deps, tap, "project");
     if (entry === undefined) return;
     const name = entry.action.names[Number(tap.choice?.slice(1))];
     pick(deps, tap, "Project", name, (chatId, project) => deps.store.chats.update(chatId, { project }));

@@ -1,9 +1,12 @@
 // What every button handler shares: the tap as plain data, its toast (every tap gets one at
-// once), taking a message's buttons down, and finding the action behind the tap's token.
+// once), taking a message's buttons down, finding the action behind the tap's token, and
+// refusing a tap no action takes without taking down buttons that are still live.
 import type { Outbox } from "../../outbox.js";
 import { decodeCallbackData, type CallbackEntry, type CallbackRegistry } from "../../callback-data.js";
+import type { DecisionAnswers } from "../../../sessions/decisions/index.js";
 import type { BridgeAction } from "../bridge-types.js";
 import type { Person, TelecodeContext } from "../context.js";
+import { NOTHING, type DecisionMessages } from "../decision-messages.js";
 
 export type Tap = {
   queryId: string;
@@ -44,23 +47,36 @@ export function takeDown(outbox: Outbox, tap: Tap): void {
 }
 
 /**
- * The pending action of kind `kind` behind the tap's token in the tapped chat; otherwise the
- * tap is answered here (already answered, already cancelling, no longer pending) and undefined returned.
+ * The action of kind `kind` behind the tap's token, shown in the tapped chat; otherwise the
+ * tap is refused (see `refuseTap`) and undefined returned.
  */
-export function pendingAction<K extends BridgeAction["kind"]>(
-  deps: { outbox: Outbox; callbacks: CallbackRegistry<BridgeAction> },
+export function actionOf<K extends BridgeAction["kind"]>(
+  deps: RefuseDeps & { callbacks: CallbackRegistry<BridgeAction> },
   tap: Tap,
   kind: K,
 ): CallbackEntry<Extract<BridgeAction, { kind: K }>> | undefined {
-  const entry = tap.token === undefined ? undefined : deps.callbacks.pending(tap.token);
+  const entry = tap.token === undefined ? undefined : deps.callbacks.lookup(tap.token);
   if (entry !== undefined && entry.chatId === tap.chatId && entry.action.kind === kind)
     return entry as CallbackEntry<Extract<BridgeAction, { kind: K }>>;
-  const lookup = entry === undefined ? deps.callbacks.claim(tap.data, tap.from.name) : { kind: "stale" as const };
-  if (lookup.kind === "already" && lookup.settledBy === "answered") toast(deps.outbox, tap, "Already answered");
-  else if (lookup.kind === "already" && lookup.settledBy === "cancel") toast(deps.outbox, tap, "Already cancelling");
-  else {
-    toast(deps.outbox, tap, "No longer pending");
-    takeDown(deps.outbox, tap);
-  }
+  refuseTap(deps, tap, "No longer pending");
   return undefined;
+}
+
+export type RefuseDeps = { outbox: Outbox; prompts: Pick<DecisionMessages, "decisionAt">; answers: DecisionAnswers };
+
+/**
+ * A tap no action takes: garbled, another version's, a token nobody issued (or one forgotten,
+ * or from another chat). It takes the message's buttons down only when that proves the
+ * message's decision is over (the ledger says so); a live decision keeps its buttons.
+ */
+export function refuseTap(deps: RefuseDeps, tap: Tap, toastText: string): void {
+  const decisionId =
+    tap.chatId === undefined || tap.messageId === undefined
+      ? undefined
+      : deps.prompts.decisionAt(tap.chatId, tap.messageId);
+  if (decisionId === undefined) return toast(deps.outbox, tap, toastText);
+  const verdict = deps.answers.verdictFor(decisionId);
+  if (verdict === "accepted" || verdict === "not_a_choice") return toast(deps.outbox, tap, NOTHING);
+  toast(deps.outbox, tap, verdict === "already_answered" ? "Already answered" : "No longer pending");
+  takeDown(deps.outbox, tap);
 }

@@ -1,22 +1,18 @@
-// A tap no button kind claims: another version's button or data that is not ours.
+// A tap no button kind claims: another version's button or data that is not ours. It is
+// refused; its message's buttons go only when its decision is over.
 import { Composer } from "grammy";
 import { decodeCallbackData } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
-import type { BridgeServices } from "../services.js";
-import { readTap, takeDown, toast } from "./tap.js";
+import { NOTHING } from "../decision-messages.js";
+import { readTap, refuseTap, type RefuseDeps } from "./tap.js";
 
-export function unknownButtons(deps: Pick<BridgeServices, "outbox">): Composer<TelecodeContext> {
+export function unknownButtons(deps: RefuseDeps): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
   buttons.on("callback_query", (ctx) => {
     const tap = readTap(ctx);
     if (tap === undefined) return;
     const decoded = decodeCallbackData(tap.data);
-    if (!decoded.ok && decoded.reason === "version") {
-      toast(deps.outbox, tap, "No longer pending");
-      takeDown(deps.outbox, tap);
-      return;
-    }
-    toast(deps.outbox, tap, "This button does nothing");
+    refuseTap(deps, tap, !decoded.ok && decoded.reason === "version" ? "No longer pending" : NOTHING);
   });
   return buttons;
 }

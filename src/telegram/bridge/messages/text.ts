@@ -5,7 +5,6 @@ import { Composer } from "grammy";
 import type { PermissionMode } from "../../../domain/index.js";
 import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
-import { laneId } from "../../../domain/index.js";
 import { chatSettings, findProject } from "../chat-settings.js";
 import { dotCommandOf, nearestCommand, readDirectives } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
@@ -91,7 +90,7 @@ function route(
     return;
   }
   const lane = { chatId: message.chatId, project: project.name };
-  if (deps.answers.answerByText(laneId(lane), text, by) === "accepted") return;
+  if (deps.answers.answerByText(lane, text, by) === "accepted") return;
   deps.starter.start({
     chatId: message.chatId,
     project,
