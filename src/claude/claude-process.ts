@@ -4,6 +4,7 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
+import { definedFields } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import { LineFramer } from "../wire/index.js";
 import { failureError, type ClaudeError } from "./errors.js";
@@ -212,7 +213,7 @@ export class ClaudeProcess implements CliTransport {
 
   #stdinClosed(cause?: unknown): ClaudeError {
     const tail = this.#stderr.text();
-    const failure = engineFailure("stdin_closed", this.#exit === undefined ? {} : { exit: this.#exit });
+    const failure = engineFailure("stdin_closed", definedFields({ exit: this.#exit }));
     return failureError("claude.stdin_closed", failure, {
       cause,
       details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null },

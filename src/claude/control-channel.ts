@@ -3,10 +3,9 @@
 // its later answer is never written). State lives in the instance; one per process.
 import type { OutgoingControlRequest, WireControlResponse } from "../wire/index.js";
 import { encodeControlRequest } from "../wire/index.js";
-import type { Clock, TimerHandle } from "../ports/index.js";
+import type { Clock, Logger, TimerHandle } from "../ports/index.js";
 import { ClaudeError } from "./errors.js";
 import type { StdinWrite } from "./transport.js";
-import type { Logger } from "../ports/index.js";
 
 type Outgoing = {
   subtype: string;

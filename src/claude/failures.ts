@@ -1,7 +1,14 @@
 // The engine's failures in words people read: one entry per reason in FAILURE_TEXT, each
 // giving one sentence on what happened and one on what to do from the facts at hand. Adding
 // a reason is one literal in the domain's FailureReason and one entry here (tsc asks for it).
-import { carriedFailure, excerpt, formatDurationMs, type FailureReason, type RunFailure } from "../domain/index.js";
+import {
+  carriedFailure,
+  definedFields,
+  excerpt,
+  formatDurationMs,
+  type FailureReason,
+  type RunFailure,
+} from "../domain/index.js";
 import type { WireResultMessage } from "../wire/index.js";
 import type { ProcessExit } from "./transport.js";
 
@@ -123,7 +130,7 @@ export function resultFailure(result: WireResultMessage, limitResetsAtMs: number
       return engineFailure("rate_limited", {
         detail,
         apiStatus: status,
-        ...(limitResetsAtMs === undefined ? {} : { resetsAtMs: limitResetsAtMs }),
+        ...definedFields({ resetsAtMs: limitResetsAtMs }),
       });
     if (status === 401 || NOT_LOGGED_IN.test(stripped))
       return engineFailure("not_logged_in", { detail, apiStatus: status });

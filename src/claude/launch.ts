@@ -1,5 +1,6 @@
 // Starting one CLI process for a session: its allowlisted environment, what the binary
 // supports, the arguments for this spec, then the launcher's transport.
+import { definedFields } from "../domain/index.js";
 import { buildArgs } from "./args.js";
 import { buildChildEnv } from "./env.js";
 import type { SessionSpec } from "./spec.js";
@@ -25,7 +26,7 @@ export async function launchCli(
     supportsHookEvents: info.supportsHookEvents,
     resume: session.resume,
     continueLast: session.continueLast,
-    ...(session.prompt === undefined ? {} : { prompt: session.prompt }),
+    ...definedFields({ prompt: session.prompt }),
   });
   const transport = await deps.launcher.launch({ file: info.path, args, cwd: spec.cwd, env });
   return { transport, info, args };

@@ -1,11 +1,10 @@
 // A session handle's one process at a time: the live one is reused while the mode keeps
 // processes; otherwise a new one starts (resuming the session) once the previous one has
 // finished. Starting is done once even when two callers ask at the same moment.
-import type { Logger } from "../ports/index.js";
+import type { Clock, Logger } from "../ports/index.js";
 import { CliConnection, type ConnectionOwner } from "./connection.js";
 import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
-import type { Clock } from "../ports/index.js";
 import type { SessionSpec } from "./spec.js";
 
 const BYPASS_NOTE =

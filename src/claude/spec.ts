@@ -1,7 +1,6 @@
 // The engine's public contract: what a session is opened with, what decides its approvals,
 // and the session handle. Types only; the behaviour lives in session-handle.ts.
-import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/events.js";
-import type { PermissionAnswer } from "../wire/index.js";
+import type { ApprovalAnswer, ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/index.js";
 
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
 
@@ -48,7 +47,7 @@ export type SessionSpec = {
 };
 
 /** An answer to a `can_use_tool` request, optionally saying who decided (for approval_resolved). */
-export type ApprovalDecision = PermissionAnswer & { by?: string };
+export type ApprovalDecision = ApprovalAnswer & { by?: string };
 
 export type RunInfo = { id: string; unattended: boolean };
 

@@ -10,7 +10,7 @@ import type { SessionHandle, Effort, SessionController, SessionSpec } from "../c
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
-import { failureText, type PermissionMode, type RunCompleted } from "../domain/index.js";
+import { definedFields, failureText, type PermissionMode, type RunCompleted } from "../domain/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
@@ -120,9 +120,7 @@ function specFrom(options: RunOptions, config: Config): SessionSpec {
   const spec = specFromConfig(config, {
     cwd: options.cwd,
     mode: modeOf(options, config),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.effort !== undefined ? { effort: options.effort } : {}),
-    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...definedFields({ model: options.model, effort: options.effort, resume: options.resume }),
     ...(options.continueLast ? { continueLatest: true } : {}),
   });
   // One run, then the process ends: no idle watchdog.

@@ -34,6 +34,17 @@ export type ApprovalRequest = {
   agentId?: string;
 };
 
+/** A permission rule change the CLI suggested ("always allow …"), passed back as it came. */
+export type PermissionUpdate = { readonly type: string } & { readonly [key: string]: unknown };
+
+/**
+ * The answer to an ApprovalRequest as the CLI takes it: allow, with the input to run (echoed
+ * or edited) and rules to keep, or deny, with a message the model reads.
+ */
+export type ApprovalAnswer =
+  | { behavior: "allow"; updatedInput: Record<string, unknown>; updatedPermissions?: readonly PermissionUpdate[] }
+  | { behavior: "deny"; message: string; interrupt?: boolean };
+
 export type SessionStarted = {
   type: "session_started";
   /** The CLI session id: the resume token. */

@@ -2,6 +2,7 @@
 // pretty lines to stderr when it is a terminal, and secrets redacted from every line.
 import { join } from "node:path";
 import { pino, type Logger as PinoLogger } from "pino";
+import { definedFields } from "../domain/index.js";
 import type { EventName, LogFields, Logger, LogLevel } from "../ports/index.js";
 import { prettyStream } from "./pretty-stream.js";
 import { redactSecrets } from "./redact.js";
@@ -70,8 +71,7 @@ export function createLogger(options: LoggerOptions = {}): ClosableLogger {
       ? null
       : new RotatingFileStream({
           dir: join(options.dataDir, "logs"),
-          ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
-          ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),
+          ...definedFields({ maxBytes: options.maxFileBytes, maxFiles: options.maxFiles }),
         });
   const stderr = options.stderr === undefined ? process.stderr : options.stderr;
   const pretty = stderr !== null && (options.pretty ?? stderr.isTTY === true);

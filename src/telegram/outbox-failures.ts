@@ -1,6 +1,7 @@
 // What the outbox does with a failed call, by what Telegram said (outbox-errors.ts): wait as
 // asked (429), count it done (not modified, already deleted), re-send a message that is gone,
 // retry without the reply or as plain text, back off after a 5xx, or give up and say so.
+import { definedFields } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import type { CallFailure } from "./outbox-errors.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
@@ -54,7 +55,7 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
           ok: false,
           code: "gave_up",
           description: failure.description,
-          ...(failure.errorCode === undefined ? {} : { errorCode: failure.errorCode }),
+          ...definedFields({ errorCode: failure.errorCode }),
         });
       }
       const delay = Math.min(maxBackoffMs, backoffMs * 2 ** Math.min(job.attempts - 1, 20)) * (0.75 + random() * 0.5);

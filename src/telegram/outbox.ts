@@ -25,7 +25,7 @@ import type { Delivery, MessageContent, OutboxOptions, OutboxStats, SendOptions 
 const TYPING_STALE_MS = 4000;
 
 export class Outbox {
-  readonly #o: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
+  readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
   readonly #chats = new Map<number, ChatQueue>();
   readonly #global = new GlobalQueue();
   readonly #recent: number[] = [];
@@ -36,7 +36,7 @@ export class Outbox {
   #stopped = false;
 
   constructor(options: OutboxOptions) {
-    this.#o = {
+    this.#options = {
       privateIntervalMs: 1000,
       groupIntervalMs: 3000,
       globalPerSecond: 25,
@@ -93,7 +93,7 @@ export class Outbox {
   typing(chatId: number): void {
     const chat = this.#chat(chatId);
     if (this.#stopped || !chat.isEmpty() || chat.inFlight) return;
-    chat.typing = { ...jobBase(false), kind: "typing", queuedAtMs: this.#o.clock.now() };
+    chat.typing = { ...jobBase(false), kind: "typing", queuedAtMs: this.#options.clock.now() };
     this.#pump();
   }
 
@@ -192,7 +192,7 @@ export class Outbox {
   /** Starts every call that may go out now, and sets one timer for the earliest that may not. */
   #pump(): void {
     if (this.#stopped) return;
-    const now = this.#o.clock.now();
+    const now = this.#options.clock.now();
     let wakeAt: number;
     for (;;) {
       const next = this.#global.takeNext(now, this.#globalSlotAt(now));
@@ -209,7 +209,7 @@ export class Outbox {
         chat.take(job);
         continue;
       }
-      const interval = chat.chatId < 0 ? this.#o.groupIntervalMs : this.#o.privateIntervalMs;
+      const interval = chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
       const readyAt = Math.max(
         chat.lastDispatchMs + interval,
         chat.pausedUntilMs,
@@ -230,7 +230,7 @@ export class Outbox {
 
   /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
   #forgettable(chat: ChatQueue, now: number): boolean {
-    const interval = chat.chatId < 0 ? this.#o.groupIntervalMs : this.#o.privateIntervalMs;
+    const interval = chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
     return (
       chat.isEmpty() &&
       !chat.inFlight &&
@@ -242,9 +242,9 @@ export class Outbox {
   /** When the global cap next has room. */
   #globalSlotAt(now: number): number {
     while (this.#recent.length > 0 && this.#recent[0]! <= now - 1000) this.#recent.shift();
-    return this.#recent.length < this.#o.globalPerSecond
+    return this.#recent.length < this.#options.globalPerSecond
       ? now
-      : this.#recent[this.#recent.length - this.#o.globalPerSecond]! + 1000;
+      : this.#recent[this.#recent.length - this.#options.globalPerSecond]! + 1000;
   }
 
   #schedule(atMs: number, now: number): void {
@@ -252,7 +252,7 @@ export class Outbox {
     this.#timer?.handle.cancel();
     this.#timer = undefined;
     if (atMs === Number.POSITIVE_INFINITY) return;
-    const handle = this.#o.clock.setTimer(Math.max(0, atMs - now), () => {
+    const handle = this.#options.clock.setTimer(Math.max(0, atMs - now), () => {
       this.#timer = undefined;
       this.#pump();
     });
@@ -268,7 +268,7 @@ export class Outbox {
       chat.inFlight = true;
       chat.lastDispatchMs = now;
     }
-    callBotApi(this.#o.api, chat, job)
+    callBotApi(this.#options.api, chat, job)
       .then(
         (messageId) => this.#succeeded(chat, job, messageId),
         (error: unknown) => this.#failed(chat, job, classifyFailure(error)),
@@ -278,15 +278,15 @@ export class Outbox {
         if (chat !== undefined) chat.inFlight = false;
         this.#pump();
       })
-      .catch((error: unknown) => this.#o.logger.event("outbox.internal_error", { err: error }, "error"));
+      .catch((error: unknown) => this.#options.logger.event("outbox.internal_error", { err: error }, "error"));
   }
 
   #succeeded(chat: ChatQueue | undefined, job: Job, messageId: number | undefined): void {
     if (job.kind === "send" && job.replaces !== undefined && chat !== undefined && messageId !== undefined) {
       chat.redirects.set(job.replaces, messageId);
       this.#stats.replaced++;
-      this.#o.logger.event("outbox.replaced", { chatId: chat.chatId, oldMessageId: job.replaces, messageId });
-      this.#o.onMessageReplaced?.(chat.chatId, job.replaces, messageId);
+      this.#options.logger.event("outbox.replaced", { chatId: chat.chatId, oldMessageId: job.replaces, messageId });
+      this.#options.onMessageReplaced?.(chat.chatId, job.replaces, messageId);
       settle(job, { ok: true, messageId, replaced: true });
       return;
     }
@@ -299,10 +299,10 @@ export class Outbox {
   }
 
   #failureHost(): FailureHost {
-    const { maxAttempts, backoffMs, maxBackoffMs, random } = this.#o;
+    const { maxAttempts, backoffMs, maxBackoffMs, random } = this.#options;
     return {
-      now: this.#o.clock.now(),
-      logger: this.#o.logger,
+      now: this.#options.clock.now(),
+      logger: this.#options.logger,
       stats: this.#stats,
       retrying: { maxAttempts, backoffMs, maxBackoffMs, random },
       pause: (chat, job, untilMs) => {
@@ -324,12 +324,12 @@ export class Outbox {
     if (chat === undefined || job.kind !== "edit" || job.change.kind !== "text")
       return settle(job, gone("message to edit not found"));
     chat.resend(job, job.change.content);
-    this.#o.logger.event("outbox.resending", { chatId: chat.chatId, oldMessageId: job.messageId });
+    this.#options.logger.event("outbox.resending", { chatId: chat.chatId, oldMessageId: job.messageId });
   }
 
   #fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void {
     if (job.must)
-      this.#o.logger.event(
+      this.#options.logger.event(
         "outbox.undelivered",
         { kind: job.kind, code: delivery.code, description: delivery.description },
         "error",

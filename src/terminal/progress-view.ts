@@ -18,7 +18,7 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 const CLEAR_LINE = "\r\x1b[2K";
 
 export class ProgressView {
-  readonly #o: ProgressViewOptions;
+  readonly #options: ProgressViewOptions;
   readonly #startedAt: number;
   readonly #tools = new Map<string, string>();
   #note = "";
@@ -27,7 +27,7 @@ export class ProgressView {
   #paused = false;
 
   constructor(options: ProgressViewOptions) {
-    this.#o = options;
+    this.#options = options;
     this.#startedAt = options.now();
   }
 
@@ -62,7 +62,7 @@ export class ProgressView {
   /** Prints lines above the status line. */
   print(text: string): void {
     this.#clearStatus();
-    this.#o.out.write(`${text}\n`);
+    this.#options.out.write(`${text}\n`);
     this.#drawStatus();
   }
 
@@ -91,7 +91,7 @@ export class ProgressView {
   }
 
   statusText(): string {
-    const elapsed = formatDurationMs(this.#o.now() - this.#startedAt);
+    const elapsed = formatDurationMs(this.#options.now() - this.#startedAt);
     const tools = [...this.#tools.values()];
     const doing = tools.length > 0 ? (tools[tools.length - 1] ?? "") : "thinking";
     const note = this.#note === "" ? "" : ` · ${this.#note}`;
@@ -99,15 +99,15 @@ export class ProgressView {
   }
 
   #drawStatus(): void {
-    if (!this.#o.live || this.#paused) return;
-    const width = Math.max(20, (this.#o.columns ?? 100) - 1);
-    this.#o.out.write(excerpt(this.statusText().replace(/\s*\n\s*/g, " "), width));
+    if (!this.#options.live || this.#paused) return;
+    const width = Math.max(20, (this.#options.columns ?? 100) - 1);
+    this.#options.out.write(excerpt(this.statusText().replace(/\s*\n\s*/g, " "), width));
     this.#statusShown = true;
   }
 
   #clearStatus(): void {
     if (!this.#statusShown) return;
-    this.#o.out.write(CLEAR_LINE);
+    this.#options.out.write(CLEAR_LINE);
     this.#statusShown = false;
   }
 }

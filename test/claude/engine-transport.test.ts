@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { allowAllController, createClaudeEngine, type SessionHandle } from "../../src/claude/index.js";
 import type { RunCompleted } from "../../src/domain/index.js";
 import { line } from "../support/fake-claude/index.js";
-import { answerControlRequests, createInMemoryLauncher, type FakeCliEnd } from "../support/in-memory-cli.js";
+import {
+  answerControlRequests,
+  createInMemoryLauncher,
+  onEachStdin,
+  type FakeCliEnd,
+} from "../support/in-memory-cli.js";
 import { collect, isRunCompleted } from "./harness.js";
 
 const handles: SessionHandle[] = [];
@@ -25,19 +30,15 @@ function open(onLaunch: (cli: FakeCliEnd) => void, spec: { print?: boolean } = {
 /** A CLI that answers each user message with one text turn. */
 function chattyCli(cli: FakeCliEnd): void {
   answerControlRequests(cli);
-  let from = 0;
-  const next = (): void => {
-    void cli
-      .nextStdin((m) => m["type"] === "user", from)
-      .then((m) => {
-        from = cli.stdin.indexOf(m) + 1;
-        cli.print(line.init());
-        cli.print(line.text("Hi there."));
-        cli.print(line.result("Hi there."));
-        next();
-      });
-  };
-  next();
+  onEachStdin(
+    cli,
+    (m) => m["type"] === "user",
+    () => {
+      cli.print(line.init());
+      cli.print(line.text("Hi there."));
+      cli.print(line.result("Hi there."));
+    },
+  );
 }
 
 describe("engine over the transport seam", () => {

@@ -161,26 +161,35 @@ export function createInMemoryLauncher(onLaunch: (cli: FakeCliEnd) => void = () 
   };
 }
 
-/** Acks the engine's initialize (and other control requests) the way the CLI does. */
-export function answerControlRequests(cli: FakeCliEnd): void {
+/** Calls `handle` for every stdin line (already written or still to come) that matches, in order. */
+export function onEachStdin(cli: FakeCliEnd, match: (line: Json) => boolean, handle: (line: Json) => void): void {
   let from = 0;
   const next = (): void => {
-    void cli
-      .nextStdin((line) => line["type"] === "control_request", from)
-      .then((line) => {
-        from = cli.stdin.indexOf(line) + 1;
-        if (cli.stdinClosed) return;
-        const request = line["request"] as Json;
-        cli.print({
-          type: "control_response",
-          response: {
-            subtype: "success",
-            request_id: line["request_id"],
-            response: request["subtype"] === "initialize" ? { commands: [] } : {},
-          },
-        });
-        next();
-      });
+    void cli.nextStdin(match, from).then((line) => {
+      from = cli.stdin.indexOf(line) + 1;
+      handle(line);
+      next();
+    });
   };
   next();
+}
+
+/** Acks the engine's initialize (and other control requests) the way the CLI does. */
+export function answerControlRequests(cli: FakeCliEnd): void {
+  onEachStdin(
+    cli,
+    (line) => line["type"] === "control_request",
+    (line) => {
+      if (cli.stdinClosed) return;
+      const request = line["request"] as Json;
+      cli.print({
+        type: "control_response",
+        response: {
+          subtype: "success",
+          request_id: line["request_id"],
+          response: request["subtype"] === "initialize" ? { commands: [] } : {},
+        },
+      });
+    },
+  );
 }

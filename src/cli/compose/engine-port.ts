@@ -3,7 +3,7 @@
 // end's PersonPort. Config decides the CLI arguments, environment and watchdog limits.
 import type { ClaudeEngine, SessionSpec } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
-import type { Lane } from "../../domain/index.js";
+import { definedFields, type Lane } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
 import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
@@ -68,7 +68,7 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
         port: deps.personPort(request.lane),
         registry: deps.registry,
         clock: deps.clock,
-        ...(deps.onPortError ? { onPortError: deps.onPortError } : {}),
+        ...definedFields({ onPortError: deps.onPortError }),
       });
       const session = deps.engine.openSession(specFromConfig(config, request), {
         observe: (event) => driver.observe(event),

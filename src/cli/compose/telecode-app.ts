@@ -3,6 +3,7 @@
 // the manager. Every concrete part is chosen here and nowhere else.
 import { createClaudeEngine } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
+import { definedFields } from "../../domain/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
@@ -68,8 +69,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       clock,
       answers: registry,
       ...tuning,
-      ...(options.onRestartRequested === undefined ? {} : { onRestartRequested: options.onRestartRequested }),
-      ...(options.onPollingFailed === undefined ? {} : { onPollingFailed: options.onPollingFailed }),
+      ...definedFields({ onRestartRequested: options.onRestartRequested, onPollingFailed: options.onPollingFailed }),
     });
     const sessions = new SessionManager({
       engine: createEnginePort({

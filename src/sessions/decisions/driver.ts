@@ -2,7 +2,7 @@
 // the engine calls it as its SessionController; it carries out the machine's effects (answer
 // the CLI, ask / inform the person, timers, set_permission_mode) and owns no decisions itself.
 import { randomBytes } from "node:crypto";
-import type { ApprovalRequest, Lane, TelecodeEvent, TurnFinished } from "../../domain/index.js";
+import type { ApprovalAnswer, ApprovalRequest, Lane, TelecodeEvent, TurnFinished } from "../../domain/index.js";
 import {
   initialPolicyState,
   noLongerPendingMessage,
@@ -15,13 +15,12 @@ import {
   type PolicyState,
   type RunInfo,
 } from "../../policy/index.js";
-import type { PermissionAnswer } from "../../wire/types.js";
 import type { Clock, TimerHandle } from "../../ports/index.js";
 import type { DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort } from "./ports.js";
 import type { DecisionRegistry } from "./registry.js";
 
 /** What decide() resolves to: the engine's ApprovalDecision (the answer plus who decided). */
-export type DriverDecision = PermissionAnswer & { by?: string };
+export type DriverDecision = ApprovalAnswer & { by?: string };
 
 export type DecisionDriverOptions = {
   /** The lane (chat or terminal, and project) the decisions belong to. */

@@ -3,7 +3,7 @@
 // owns the decision and tells late taps "already answered" / "no longer pending". A journal
 // (SQLite, in Telegram) keeps the record a restart needs and answers for decisions this
 // process no longer remembers. One instance per process, made by the composition root.
-import { laneId, type Lane } from "../../domain/index.js";
+import { definedFields, laneId, type Lane } from "../../domain/index.js";
 import {
   closeDecision,
   emptyPendingBook,
@@ -46,7 +46,7 @@ export type DecisionRegistryOptions = {
 };
 
 export function createDecisionRegistry(options: DecisionRegistryOptions = {}): DecisionRegistry {
-  let book = emptyPendingBook(options.rememberClosed ?? 1000);
+  let memory = emptyPendingBook(options.rememberClosed ?? 1000);
   const entries = new Map<string, { view: PendingDecisionView; deliver: DeliverAnswer }>();
   const { journal } = options;
   const record = (write: (j: DecisionJournal) => void): void => {
@@ -62,14 +62,14 @@ export function createDecisionRegistry(options: DecisionRegistryOptions = {}): D
     return [...entries.values()].filter((e) => laneId(e.view.lane) === id);
   };
   const verdict = (decisionId: string): AnswerVerdict => {
-    const known = verdictFor(book, decisionId);
-    if (known !== "no_longer_pending" || book.closed.has(decisionId) || journal === undefined) return known;
+    const known = verdictFor(memory, decisionId);
+    if (known !== "no_longer_pending" || memory.closed.has(decisionId) || journal === undefined) return known;
     return journal.closedHow(decisionId) === "answered" ? "already_answered" : "no_longer_pending";
   };
 
   return {
     open(view, deliver) {
-      book = openDecision(book, view.decisionId);
+      memory = openDecision(memory, view.decisionId);
       entries.set(view.decisionId, { view, deliver });
       record((j) => j.opened(view));
     },
@@ -80,7 +80,7 @@ export function createDecisionRegistry(options: DecisionRegistryOptions = {}): D
     close(decisionId, outcome) {
       const entry = entries.get(decisionId);
       const answered = outcome.reason === "person" || outcome.reason === "typed_reply";
-      book = closeDecision(book, decisionId, answered ? "answered" : "expired");
+      memory = closeDecision(memory, decisionId, answered ? "answered" : "expired");
       entries.delete(decisionId);
       if (entry !== undefined) record((j) => j.closed(entry.view, outcome));
     },
@@ -95,7 +95,7 @@ export function createDecisionRegistry(options: DecisionRegistryOptions = {}): D
       const open = inLane(lane);
       const target = open.find((e) => e.view.awaitingText) ?? open[0];
       if (!target) return "no_pending";
-      target.deliver({ kind: "text", text, ...(by !== undefined ? { by } : {}) });
+      target.deliver({ kind: "text", text, ...definedFields({ by }) });
       return "accepted";
     },
     pendingFor(lane) {

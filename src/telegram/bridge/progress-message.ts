@@ -2,6 +2,7 @@
 // state (coalesced: a burst of events is one edit), refreshed by a heartbeat while quiet,
 // "typing…" shown while the run works, and its id recorded so a restart can find it again.
 import type { InlineKeyboardMarkup } from "grammy/types";
+import { definedFields } from "../../domain/index.js";
 import type { Clock, Logger, TimerHandle } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
 import type { Outbox } from "../outbox.js";
@@ -74,7 +75,7 @@ export class ProgressMessage {
     const message =
       content.keyboard === undefined ? { html: content.html } : { html: content.html, keyboard: content.keyboard };
     this.#sent = this.#deps.outbox
-      .send(this.#init.chatId, message, { ...(replyTo === undefined ? {} : { replyTo }), silent: true })
+      .send(this.#init.chatId, message, { ...definedFields({ replyTo }), silent: true })
       .then((delivery) => {
         if (!delivery.ok) {
           this.#deps.logger.event(

@@ -1,7 +1,7 @@
 // The one way a run is started from Telegram: the chat's settings, the session choice (a
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import { laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
@@ -29,7 +29,7 @@ export type RunStarterDeps = {
 export class RunStarter {
   readonly #deps: RunStarterDeps;
   /** Lanes whose next run starts a fresh conversation (/new). */
-  readonly #freshNext = new Set<string>();
+  readonly #startFresh = new Set<string>();
 
   constructor(deps: RunStarterDeps) {
     this.#deps = deps;
@@ -37,7 +37,7 @@ export class RunStarter {
 
   /** The lane's next run starts a new conversation instead of continuing the current one. */
   startFreshNext(lane: Lane): void {
-    this.#freshNext.add(laneId(lane));
+    this.#startFresh.add(laneId(lane));
   }
 
   start(request: RunRequest): RunView {
@@ -45,12 +45,9 @@ export class RunStarter {
     const settings = chatSettings(this.#deps.config(), store, request.chatId);
     const lane: Lane = { chatId: request.chatId, project: request.project.name };
     let choice: SessionChoice = request.choice ?? { kind: "current" };
-    if (this.#freshNext.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
+    if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
     const mode = request.mode ?? settings.mode;
-    const chosen = {
-      ...(settings.model === undefined ? {} : { model: settings.model }),
-      ...(settings.effort === undefined ? {} : { effort: settings.effort }),
-    };
+    const chosen = definedFields({ model: settings.model, effort: settings.effort });
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,

@@ -3,6 +3,7 @@
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
 import type { InlineKeyboardMarkup } from "grammy/types";
 import {
+  definedFields,
   reduceProgress,
   startProgress,
   tickProgress,
@@ -178,7 +179,7 @@ export class RunView implements RunObserver {
   }
 
   #replyToPrompt(): { replyTo?: number } {
-    return this.#init.promptMessageId === undefined ? {} : { replyTo: this.#init.promptMessageId };
+    return definedFields({ replyTo: this.#init.promptMessageId });
   }
 
   /** In a busy chat (a group, or after a queue) the answer quotes the message it answers. */

@@ -1,24 +1,18 @@
 // The Cancel button under a progress message: the first tap cancels the run (or takes it out
 // of the queue); later taps read "Already cancelling", and a tap after the run ended takes
 // the button down.
-import { Composer } from "grammy";
+import type { Composer } from "grammy";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
 import { logFailure, type BridgeServices } from "../services.js";
-import { actionOf, readTap, takeDown, toast } from "./tap.js";
+import { buttonComposer, takeDown, toast } from "./tap.js";
 
-export const CANCEL_TRIGGER = buttonTrigger("cancel");
+const CANCEL_TRIGGER = buttonTrigger("cancel");
 
 export function cancelButtons(
   deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "runs" | "sessions" | "logger">,
 ): Composer<TelecodeContext> {
-  const buttons = new Composer<TelecodeContext>();
-  buttons.callbackQuery(CANCEL_TRIGGER, (ctx) => {
-    const tap = readTap(ctx);
-    if (tap === undefined) return;
-    const entry = actionOf(deps, tap, "cancel");
-    if (entry === undefined) return;
-    const runId = entry.action.runId;
+  return buttonComposer(deps, CANCEL_TRIGGER, "cancel", (tap, { runId }) => {
     const view = deps.runs.byRun(runId);
     if (view === undefined) {
       // The run is over, so is its Cancel button.
@@ -36,5 +30,4 @@ export function cancelButtons(
       logFailure(deps.logger, "telegram.cancel_failed"),
     );
   });
-  return buttons;
 }

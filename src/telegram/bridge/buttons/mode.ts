@@ -1,21 +1,15 @@
 // The mode buttons /mode shows: a tap sets the chat's permission mode from the next message.
-import { Composer } from "grammy";
-import type { PermissionMode } from "../../../domain/index.js";
+import type { Composer } from "grammy";
+import { CONFIG_PERMISSION_MODES } from "../../../config/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../../callback-data.js";
 import type { BridgeAction } from "../bridge-types.js";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
 import { pick, pickKeyboard } from "./pick.js";
-import { actionOf, readTap } from "./tap.js";
+import { buttonComposer } from "./tap.js";
 
-export const MODE_CHOICES: readonly PermissionMode[] = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "plan-auto",
-  "auto",
-  "dontAsk",
-];
+/** The modes a chat may pick: those a config may choose. */
+export const MODE_CHOICES = CONFIG_PERMISSION_MODES;
 
 const MODE_TRIGGER = buttonTrigger("m\\d{1,2}");
 
@@ -28,14 +22,8 @@ export function modeKeyboard(callbacks: CallbackRegistry<BridgeAction>, chatId: 
 export function modeButtons(
   deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "store">,
 ): Composer<TelecodeContext> {
-  const buttons = new Composer<TelecodeContext>();
-  buttons.callbackQuery(MODE_TRIGGER, (ctx) => {
-    const tap = readTap(ctx);
-    if (tap === undefined) return;
-    const entry = actionOf(deps, tap, "mode");
-    if (entry === undefined) return;
-    const mode = entry.action.modes[Number(tap.choice?.slice(1))];
+  return buttonComposer(deps, MODE_TRIGGER, "mode", (tap, action) => {
+    const mode = action.modes[Number(tap.choice?.slice(1))];
     pick(deps, tap, "Mode", mode, (chatId) => deps.store.chats.update(chatId, { mode: mode ?? null }));
   });
-  return buttons;
 }

@@ -1,11 +1,11 @@
 // The project buttons /project shows: a tap switches the chat's project.
-import { Composer } from "grammy";
+import type { Composer } from "grammy";
 import { buttonTrigger, type CallbackRegistry } from "../../callback-data.js";
 import type { BridgeAction } from "../bridge-types.js";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
 import { pick, pickKeyboard } from "./pick.js";
-import { actionOf, readTap } from "./tap.js";
+import { buttonComposer } from "./tap.js";
 
 const PROJECT_TRIGGER = buttonTrigger("p\\d{1,3}");
 
@@ -23,14 +23,8 @@ export function projectKeyboard(
 export function projectButtons(
   deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "store">,
 ): Composer<TelecodeContext> {
-  const buttons = new Composer<TelecodeContext>();
-  buttons.callbackQuery(PROJECT_TRIGGER, (ctx) => {
-    const tap = readTap(ctx);
-    if (tap === undefined) return;
-    const entry = actionOf(deps, tap, "project");
-    if (entry === undefined) return;
-    const name = entry.action.names[Number(tap.choice?.slice(1))];
+  return buttonComposer(deps, PROJECT_TRIGGER, "project", (tap, action) => {
+    const name = action.names[Number(tap.choice?.slice(1))];
     pick(deps, tap, "Project", name, (chatId, project) => deps.store.chats.update(chatId, { project }));
   });
-  return buttons;
 }

@@ -1,6 +1,7 @@
 // The Continue button of an interrupted run: it must work after a restart, so its token is the
 // run id and the store says what to resume. A tap resumes that run's session once.
 import { Composer } from "grammy";
+import { definedFields } from "../../../domain/index.js";
 import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
@@ -49,7 +50,7 @@ export function resumeButtons(
       project,
       prompt: RESUME_PROMPT,
       choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
-      ...(tap.messageId === undefined ? {} : { promptMessageId: tap.messageId }),
+      ...definedFields({ promptMessageId: tap.messageId }),
     });
   });
   return buttons;

@@ -1,6 +1,7 @@
 // What every button handler shares: the tap as plain data, its toast (every tap gets one at
 // once), taking a message's buttons down, finding the action behind the tap's token, and
 // refusing a tap no action takes without taking down buttons that are still live.
+import { Composer } from "grammy";
 import type { Outbox } from "../../outbox.js";
 import { decodeCallbackData, type CallbackEntry, type CallbackRegistry } from "../../callback-data.js";
 import type { DecisionAnswers } from "../../../sessions/decisions/index.js";
@@ -50,7 +51,7 @@ export function takeDown(outbox: Outbox, tap: Tap): void {
  * The action of kind `kind` behind the tap's token, shown in the tapped chat; otherwise the
  * tap is refused (see `refuseTap`) and undefined returned.
  */
-export function actionOf<K extends BridgeAction["kind"]>(
+function actionOf<K extends BridgeAction["kind"]>(
   deps: RefuseDeps & { callbacks: CallbackRegistry<BridgeAction> },
   tap: Tap,
   kind: K,
@@ -79,4 +80,26 @@ export function refuseTap(deps: RefuseDeps, tap: Tap, toastText: string): void {
   if (verdict === "accepted" || verdict === "not_a_choice") return toast(deps.outbox, tap, NOTHING);
   toast(deps.outbox, tap, verdict === "already_answered" ? "Already answered" : "No longer pending");
   takeDown(deps.outbox, tap);
+}
+
+type Action<K extends BridgeAction["kind"]> = Extract<BridgeAction, { kind: K }>;
+
+/**
+ * The composer for one kind of button: a tap whose data matches `trigger` and whose token
+ * stands for an action of `kind` shown in the tapped chat reaches `handle`; any other is refused.
+ */
+export function buttonComposer<K extends BridgeAction["kind"]>(
+  deps: RefuseDeps & { callbacks: CallbackRegistry<BridgeAction> },
+  trigger: RegExp,
+  kind: K,
+  handle: (tap: Tap, action: Action<K>) => void,
+): Composer<TelecodeContext> {
+  const buttons = new Composer<TelecodeContext>();
+  buttons.callbackQuery(trigger, (ctx) => {
+    const tap = readTap(ctx);
+    if (tap === undefined) return;
+    const entry = actionOf(deps, tap, kind);
+    if (entry !== undefined) handle(tap, entry.action);
+  });
+  return buttons;
 }

@@ -2,7 +2,7 @@
 // settings; an unknown or dotted command → a hint; a reply to a prompt, or text while one is
 // open → the answer; a reply to an answer → that session continues; anything else → a run.
 import { Composer } from "grammy";
-import type { PermissionMode } from "../../../domain/index.js";
+import { definedFields, type PermissionMode } from "../../../domain/index.js";
 import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
 import { chatSettings, findProject } from "../chat-settings.js";
@@ -96,8 +96,7 @@ function route(
     project,
     prompt: text,
     promptMessageId: message.messageId,
-    ...(choice === undefined ? {} : { choice }),
-    ...(overrides.mode === undefined ? {} : { mode: overrides.mode }),
+    ...definedFields({ choice, mode: overrides.mode }),
   });
 }
 
