@@ -1,7 +1,6 @@
-// What differs between the CLI's two invocations. Control mode keeps one process between runs:
-// prompts go to its stdin, the initialize handshake starts it, a run is cancelled by an
-// interrupt. Print mode starts one process per run with the prompt in its arguments, closes
-// its stdin at once (nobody can approve anything) and is cancelled by ending the process.
+// What differs between the CLI's two invocations: control mode keeps one process between runs
+// (prompts on stdin, initialize first, cancel by interrupt); print mode starts one per run with
+// the prompt in its arguments, closes stdin at once and is cancelled by ending the process.
 import { encodeUserMessage } from "../wire/index.js";
 import type { Clock, Logger, TimerHandle } from "../ports/index.js";
 import type { CliConnection } from "./connection.js";

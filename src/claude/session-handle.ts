@@ -1,7 +1,6 @@
-// One session's live handle: the process it owns (one at a time, respawned with --resume
-// when it is gone, through the process mode), runs that each end with exactly one
-// run_completed, cancel, watchdogs and idle close. Approvals go to the controller; the
-// per-process pipeline is connection.ts.
+// One session's live handle: one process at a time (respawned with --resume, through the
+// process mode), runs that each end with exactly one run_completed, cancel, watchdogs and idle
+// close. Approvals go to the controller; the per-process pipeline is connection.ts.
 import { randomUUID } from "node:crypto";
 import { failureText, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";

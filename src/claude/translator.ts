@@ -1,7 +1,6 @@
-// The stateful translation from decoded Claude Code stdout messages to Telecode events
-// (DESIGN.md §3, issue 2 §3). Deterministic: same messages, same events. Never throws on
-// content. Control responses and non-approval control requests yield no events: the engine
-// routes and answers those itself (it may still pass them here; they are ignored).
+// The stateful translation from decoded stdout messages to Telecode events (DESIGN.md §3):
+// deterministic, never throws on content. Control responses and non-approval control requests
+// yield no events (the engine routes and answers those itself).
 import { createClockFormatter } from "../domain/index.js";
 import type { ClockFormatter, TelecodeEvent } from "../domain/index.js";
 import type {

@@ -1,7 +1,6 @@
-// The engine's seam to "a running CLI", modelled on the MCP SDK's Transport: stdout arrives as
-// numbered lines, stdin lines are written and fail as values, and the process can be paused,
-// told its input ended, or shut down. The direct child process (claude-process.ts) is one
-// implementation; a kept process behind a socket is another. Types only.
+// The engine's seam to "a running CLI", modelled on the MCP SDK's Transport: numbered stdout
+// lines, stdin writes that fail as values, pause/resume, shutdown. The direct child process is
+// one implementation, a kept process behind a socket another. Types only.
 import type { OversizedLine } from "../wire/index.js";
 import type { ClaudeError } from "./errors.js";
 

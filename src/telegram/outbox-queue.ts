@@ -1,7 +1,6 @@
-// The outbox's queues. Per chat: sends (and deletes, documents) in order, then edits keyed by
-// message (a newer edit replaces a pending one: the latest state wins), then a typing
-// indicator, and which deleted messages were re-sent under which id. For calls that concern
-// no chat (toasts, the command menu): one queue, each method paused on its own. No I/O.
+// The outbox's queues. Per chat: sends in order, then edits keyed by message (the latest state
+// wins), then typing, and which deleted messages were re-sent as what. Calls that concern no
+// chat (toasts, the menu) wait in one queue, each method paused on its own. No I/O.
 
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Delivery, MessageContent } from "./outbox-types.js";

@@ -1,8 +1,6 @@
-// The decision ledger: the one authority on whether a decision is open, answered or gone,
-// across all sessions. Front ends deliver answers here; it routes them to the driver that
-// owns the decision and tells late taps "already answered" / "no longer pending". A journal
-// (SQLite, in Telegram) keeps the record a restart needs and answers for decisions this
-// process no longer remembers. One instance per process, made by the composition root.
+// The decision ledger: the one authority on whether a decision is open, answered or gone.
+// Front ends deliver answers here; it routes them to the owning driver and tells late taps why
+// not. A journal (SQLite in Telegram) keeps its record across restarts. One per process.
 import { definedFields, laneId, type Lane } from "../../domain/index.js";
 import {
   closeDecision,

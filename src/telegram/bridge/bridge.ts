@@ -1,8 +1,6 @@
-// The Telegram bridge as grammY composition. createTelegramFront builds what the session layer
-// needs from Telegram (a PersonPort per lane, the background observer) without a session
-// manager; its bridge() then composes the bot over the manager the composition root built:
-// access control, then one handler per message kind, command and button kind, inside an
-// error boundary. Start recovers what a previous stop cut off; stop drains, flushes, ends.
+// The Telegram bridge as grammY composition: createTelegramFront gives the session layer its
+// person ports; bridge(sessions) composes the bot (access control, then a handler per message,
+// command and button kind, in an error boundary). Start recovers; stop drains and flushes.
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";

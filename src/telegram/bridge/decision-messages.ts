@@ -1,8 +1,6 @@
-// Decisions as Telegram messages (the bridge's PersonPort): approvals, plans and questions as
-// messages with buttons (a reply to the run's progress message), edited in place when the
-// prompt changes and settled with the outcome and who decided; a tap on them is handed to the
-// decision ledger, which alone says whether it is open. Records each decision's message id so
-// a restart can take the buttons down.
+// Decisions as Telegram messages (the bridge's PersonPort): prompts with buttons, edited in place
+// and settled with who decided; taps go to the decision ledger, which alone says whether one is
+// open. Records each prompt's message id so a restart can take its buttons down.
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";

@@ -1,7 +1,6 @@
-// Where the bridge finds its runs again: the live view per lane (prompts reply to its progress
-// message), views by run id and by message (cancel by reply), which session a final answer
-// belongs to (reply to continue), and the CLI's own mode per lane (for /status). Memory only;
-// the store has the durable part.
+// Where the bridge finds its runs again: the live view per lane, views by run id and by
+// message, which session a final answer belongs to (reply to continue), and the CLI's own mode
+// per lane (for /status). Memory only; the store has the durable part.
 import { laneId, type Lane, type TelecodeEvent } from "../../domain/index.js";
 
 export type RunRef = {
