@@ -15,9 +15,9 @@ import { printTable } from "./table.js";
 
 register("../test/store/helpers/ts-hooks.js", import.meta.url);
 const { startFakeBotApi } = await import("../test/support/fake-bot-api/index.ts");
-const { startTelecode } = await import("../dist/cli/serve.js");
+const { startTelecode } = await import("../dist/cli/compose/telecode-app.js");
 const { loadConfig } = await import("../dist/config/index.js");
-const { silentLogger } = await import("../dist/log/index.js");
+const { silentLogger } = await import("../dist/ports/index.js");
 
 const TOOL_EVENTS = 2000;
 const BURST_MS = 10_000;

@@ -1,25 +1,33 @@
-// One spawned `claude` process: pipes, its own process group, stderr tail, ordered stdin
-// writes that fail as values (EPIPE), and the single shutdown function every path uses.
-// Knows nothing about the protocol; session.ts gives it lines to write and takes stdout chunks.
+// One spawned `claude` process as a CliTransport: pipes, its own process group, stdout framed
+// into numbered lines, a stderr tail, ordered stdin writes that fail as values (EPIPE), and the
+// single shutdown function every path uses. Knows nothing about the protocol.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
-import type { Clock } from "./clock.js";
-import { ClaudeError } from "./errors.js";
+import { definedFields } from "../domain/index.js";
+import type { Clock } from "../ports/index.js";
+import { LineFramer } from "../wire/index.js";
+import { failureError, type ClaudeError } from "./errors.js";
+import { engineFailure } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
-import { findTaggedProcesses, isGroupAlive, isProcessAlive, listDescendants, PROCESS_TAG_VAR } from "./process-tree.js";
-import { StderrTail } from "./stderr-tail.js";
+import {
+  findTaggedProcesses,
+  isGroupAlive,
+  isProcessAlive,
+  listDescendants,
+  PROCESS_TAG_VAR,
+} from "../process/index.js";
+import { StderrTail } from "../process/index.js";
+import type {
+  CliTransport,
+  LaunchRequest,
+  ProcessExit,
+  StdinWrite,
+  TransportClosed,
+  TransportHandlers,
+} from "./transport.js";
 
-export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
-
-export type SpawnOptions = {
-  file: string;
-  args: readonly string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  onStdout(chunk: Buffer): void;
-  clock: Clock;
-};
+export type SpawnOptions = LaunchRequest & { clock: Clock };
 
 export type ShutdownTimings = {
   /** How long the CLI gets to exit after stdin closes (it takes ~50 ms). Default 2 s. */
@@ -28,10 +36,10 @@ export type ShutdownTimings = {
   termGraceMs?: number;
 };
 
-export class ClaudeProcess {
+export class ClaudeProcess implements CliTransport {
   readonly pid: number;
   /** Resolves once the process exited, its stdout/stderr closed (all output delivered) and what it left running was ended. */
-  readonly closed: Promise<ExitInfo>;
+  readonly closed: Promise<TransportClosed>;
   readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly #clock: Clock;
   readonly #stderr = new StderrTail();
@@ -39,9 +47,9 @@ export class ClaudeProcess {
   /** Descendants seen before we signalled (systems without /proc). */
   #knownDescendants: number[] = [];
   #stdinError: ClaudeError | undefined;
-  #exit: ExitInfo | undefined;
-  #sawStdout = false;
-  #shutdown: Promise<ExitInfo> | undefined;
+  #exit: ProcessExit | undefined;
+  #shutdown: Promise<TransportClosed> | undefined;
+  #framer: LineFramer | undefined;
 
   private constructor(
     child: ChildProcessByStdio<Writable, Readable, Readable>,
@@ -53,10 +61,6 @@ export class ClaudeProcess {
     this.#tag = tag;
     this.pid = pid;
     this.#clock = options.clock;
-    child.stdout.on("data", (chunk: Buffer) => {
-      this.#sawStdout = true;
-      options.onStdout(chunk);
-    });
     child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     // EPIPE and friends arrive here when the process is gone; writes then fail as values.
     child.stdin.on("error", (error) => {
@@ -65,13 +69,16 @@ export class ClaudeProcess {
     child.on("exit", (code, signal) => {
       this.#exit = { code, signal };
     });
-    const pipesClosed = new Promise<ExitInfo>((resolve) => {
-      child.on("close", (code, signal) => resolve(this.#exit ?? { code, signal }));
+    const pipesClosed = new Promise<ProcessExit>((resolve) => {
+      child.on("close", (code, signal) => {
+        this.#framer?.end();
+        resolve(this.#exit ?? { code, signal });
+      });
     });
     // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end them too.
     this.closed = pipesClosed.then(async (exit) => {
       await this.#reapLeftovers();
-      return exit;
+      return { exit, stderrTail: this.#stderr.text() };
     });
   }
 
@@ -94,11 +101,9 @@ export class ClaudeProcess {
         if (error.code === "ENOENT") reject(notFoundError(options.file, options.file, error));
         else
           reject(
-            new ClaudeError(
-              "claude.spawn_failed",
-              `Claude Code could not be started (${error.message}); check claude.path and the project directory.`,
-              { cause: error },
-            ),
+            failureError("claude.spawn_failed", engineFailure("start_failed", { detail: error.message }), {
+              cause: error,
+            }),
           );
       });
       child.once("spawn", () => {
@@ -108,44 +113,46 @@ export class ClaudeProcess {
     });
   }
 
-  get exitInfo(): ExitInfo | undefined {
+  start(handlers: TransportHandlers): void {
+    let seq = 0;
+    const framer = new LineFramer({
+      onLine: (line) => handlers.onLine(line, ++seq),
+      onOversizedLine: (report) => handlers.onOversizedLine(report, ++seq),
+    });
+    this.#framer = framer;
+    // Node holds stdout until this listener exists, so nothing printed before is lost.
+    this.#child.stdout.on("data", (chunk: Buffer) => framer.push(chunk));
+  }
+
+  get exit(): ProcessExit | undefined {
     return this.#exit;
-  }
-
-  get hasOutput(): boolean {
-    return this.#sawStdout;
-  }
-
-  stderrTail(): string {
-    return this.#stderr.text();
   }
 
   /**
    * Writes one line. Writes are ordered by the stream itself (each line goes out in a single
-   * `write`, so lines never interleave). Rejects with `claude.stdin_closed` once the process is gone.
+   * `write`, so lines never interleave). Fails with `claude.stdin_closed` once the process is gone.
    */
-  write(line: string): Promise<void> {
-    if (this.#stdinError !== undefined) return Promise.reject(this.#stdinError);
+  write(line: string): Promise<StdinWrite> {
+    if (this.#stdinError !== undefined) return Promise.resolve({ ok: false, error: this.#stdinError });
     const stdin = this.#child.stdin;
-    if (stdin.destroyed || stdin.writableEnded) return Promise.reject(this.#stdinClosed());
-    return new Promise((resolve, reject) => {
+    if (stdin.destroyed || stdin.writableEnded) return Promise.resolve({ ok: false, error: this.#stdinClosed() });
+    return new Promise((resolve) => {
       stdin.write(line, (error) => {
-        if (error) reject((this.#stdinError ??= this.#stdinClosed(error)));
-        else resolve();
+        if (error) resolve({ ok: false, error: (this.#stdinError ??= this.#stdinClosed(error)) });
+        else resolve({ ok: true });
       });
     });
   }
 
-  /** Closes stdin without waiting (print mode: the prompt is in the arguments). */
-  endInput(): void {
+  closeStdin(): void {
     if (!this.#child.stdin.destroyed) this.#child.stdin.end();
   }
 
-  pauseOutput(): void {
+  pause(): void {
     this.#child.stdout.pause();
   }
 
-  resumeOutput(): void {
+  resume(): void {
     this.#child.stdout.resume();
   }
 
@@ -153,12 +160,12 @@ export class ClaudeProcess {
    * The one way a process ends: close stdin (the CLI exits on EOF), SIGTERM the process group
    * after a grace period, SIGKILL after another, then await exit and closed pipes. Idempotent.
    */
-  shutdown(timings: ShutdownTimings = {}): Promise<ExitInfo> {
+  shutdown(timings: ShutdownTimings = {}): Promise<TransportClosed> {
     this.#shutdown ??= this.#runShutdown(timings.eofGraceMs ?? 2000, timings.termGraceMs ?? 2000);
     return this.#shutdown;
   }
 
-  async #runShutdown(eofGraceMs: number, termGraceMs: number): Promise<ExitInfo> {
+  async #runShutdown(eofGraceMs: number, termGraceMs: number): Promise<TransportClosed> {
     // Read whatever is left even if a slow consumer paused us: a CLI blocked on a full pipe cannot exit.
     this.#child.stdout.resume();
     if (!this.#child.stdin.destroyed) this.#child.stdin.end();
@@ -211,12 +218,12 @@ export class ClaudeProcess {
   }
 
   #stdinClosed(cause?: unknown): ClaudeError {
-    const tail = this.stderrTail();
-    return new ClaudeError(
-      "claude.stdin_closed",
-      `Claude Code is no longer reading its input${this.#exit ? ` (it exited with ${describeExit(this.#exit)})` : ""}; send the message again to resume the session.`,
-      { cause, details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null } },
-    );
+    const tail = this.#stderr.text();
+    const failure = engineFailure("stdin_closed", definedFields({ exit: this.#exit }));
+    return failureError("claude.stdin_closed", failure, {
+      cause,
+      details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null },
+    });
   }
 }
 
@@ -226,8 +233,4 @@ function signalPid(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
-}
-
-export function describeExit(exit: ExitInfo): string {
-  return exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
 }

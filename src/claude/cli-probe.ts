@@ -5,24 +5,14 @@ import { execFile } from "node:child_process";
 import { constants } from "node:fs";
 import { access, realpath, stat } from "node:fs/promises";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { ClaudeError } from "./errors.js";
-
-export type CliInfo = {
-  /** The resolved executable path. */
-  path: string;
-  /** e.g. "2.1.332", or "" when `--version` printed nothing usable. */
-  version: string;
-  supportsHookEvents: boolean;
-};
+import { failureError, type ClaudeError } from "./errors.js";
+import { engineFailure } from "./failures.js";
+import type { CliInfo } from "./transport.js";
 
 const PROBE_TIMEOUT_MS = 15_000;
 
 export function notFoundError(command: string, lookedFor: string, cause?: unknown): ClaudeError {
-  return new ClaudeError(
-    "claude.not_found",
-    `Claude Code CLI not found (looked for: ${lookedFor}); install it with \`npm i -g @anthropic-ai/claude-code\` or set claude.path.`,
-    { cause, details: { command } },
-  );
+  return failureError("claude.not_found", engineFailure("not_found", { lookedFor }), { cause, details: { command } });
 }
 
 async function isExecutable(file: string): Promise<boolean> {

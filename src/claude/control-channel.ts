@@ -3,9 +3,9 @@
 // its later answer is never written). State lives in the instance; one per process.
 import type { OutgoingControlRequest, WireControlResponse } from "../wire/index.js";
 import { encodeControlRequest } from "../wire/index.js";
-import type { Clock, TimerHandle } from "./clock.js";
+import type { Clock, Logger, TimerHandle } from "../ports/index.js";
 import { ClaudeError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import type { StdinWrite } from "./transport.js";
 
 type Outgoing = {
   subtype: string;
@@ -15,8 +15,11 @@ type Outgoing = {
 };
 type Incoming = { subtype: string; controller: AbortController };
 
+/** Answered request ids remembered per process; the CLI repeats one only right after it was sent. */
+const ANSWERED_MEMORY = 1000;
+
 export type ControlChannelOptions = {
-  write(line: string): Promise<void>;
+  write(line: string): Promise<StdinWrite>;
   clock: Clock;
   logger: Logger;
   /** Default timeout for our requests. */
@@ -27,6 +30,7 @@ export class ControlChannel {
   readonly #opts: ControlChannelOptions;
   readonly #outgoing = new Map<string, Outgoing>();
   readonly #incoming = new Map<string, Incoming>();
+  /** Ids of requests answered on this process: what alone tells a repeated request from a new one. */
   readonly #answered = new Set<string>();
   #nextId = 1;
   #closedWith: ClaudeError | undefined;
@@ -54,12 +58,12 @@ export class ControlChannel {
         );
       });
       this.#outgoing.set(id, { subtype: request.subtype, resolve, reject, timer });
-      this.#opts.write(encodeControlRequest(id, request)).catch((error: unknown) => {
+      void this.#opts.write(encodeControlRequest(id, request)).then((written) => {
         const pending = this.#outgoing.get(id);
-        if (!pending) return;
+        if (written.ok || !pending) return;
         this.#outgoing.delete(id);
         pending.timer.cancel();
-        reject(error instanceof Error ? error : new Error(String(error)));
+        reject(written.error);
       });
     });
   }
@@ -69,7 +73,11 @@ export class ControlChannel {
     const r = message.response;
     const pending = this.#outgoing.get(r.request_id);
     if (!pending) {
-      this.#opts.logger.warn({ requestId: r.request_id, subtype: r.subtype }, "claude.control.unmatched_response");
+      this.#opts.logger.event(
+        "claude.control.unmatched_response",
+        { requestId: r.request_id, subtype: r.subtype },
+        "warn",
+      );
       return;
     }
     this.#outgoing.delete(r.request_id);
@@ -89,7 +97,7 @@ export class ControlChannel {
    */
   beginIncoming(requestId: string, subtype: string): AbortSignal | undefined {
     if (this.#incoming.has(requestId) || this.#answered.has(requestId)) {
-      this.#opts.logger.warn({ requestId, subtype }, "claude.control.duplicate_request");
+      this.#opts.logger.event("claude.control.duplicate_request", { requestId, subtype }, "warn");
       return undefined;
     }
     const controller = new AbortController();
@@ -99,16 +107,15 @@ export class ControlChannel {
   }
 
   /**
-   * Writes the answer to a CLI request, once. Returns false (writing nothing) when the request
-   * was withdrawn, already answered, or unknown.
+   * Writes the answer to a CLI request, once. Resolves with the write's outcome, or undefined
+   * (writing nothing) when the request was withdrawn, already answered, or unknown.
    */
-  async answer(requestId: string, line: string): Promise<boolean> {
+  answer(requestId: string, line: string): Promise<StdinWrite | undefined> {
     const entry = this.#incoming.get(requestId);
-    if (!entry) return false;
+    if (!entry) return Promise.resolve(undefined);
     this.#incoming.delete(requestId);
-    this.#answered.add(requestId);
-    await this.#opts.write(line);
-    return true;
+    this.#rememberAnswered(requestId);
+    return this.#opts.write(line);
   }
 
   /** A control_cancel_request: the pending request is withdrawn. Returns whether it was pending. */
@@ -136,6 +143,14 @@ export class ControlChannel {
 
   get pendingCount(): number {
     return this.#incoming.size;
+  }
+
+  #rememberAnswered(requestId: string): void {
+    this.#answered.add(requestId);
+    if (this.#answered.size > ANSWERED_MEMORY) {
+      const oldest = this.#answered.values().next();
+      if (oldest.done !== true) this.#answered.delete(oldest.value);
+    }
   }
 
   /** The process is gone or going: our requests fail with `error`, the CLI's are aborted. */

@@ -1,12 +1,13 @@
-// The Claude Code engine: opens sessions, each its own object with its own process, ids and
-// pending requests (nothing shared but the per-binary capability cache).
-import { createCliProbe } from "./cli-probe.js";
-import { createSystemClock, type Clock } from "./clock.js";
+// The Claude Code engine: opens session handles, each its own object with its own process, ids
+// and pending requests. How a CLI is started is the launcher's business (a direct child
+// process unless the composition root passes another).
+import { createSystemClock, silentLogger, type Clock, type Logger } from "../ports/index.js";
+import { createDirectLauncher } from "./direct-launcher.js";
 import { ClaudeError } from "./errors.js";
 import { validateExtraArgs } from "./extra-args.js";
-import { createSilentLogger, type Logger } from "./logger.js";
-import { Session } from "./session.js";
-import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "./spec.js";
+import { ClaudeSessionHandle } from "./session-handle.js";
+import type { ClaudeEngine, SessionController, SessionHandle, SessionSpec } from "./spec.js";
+import type { CliLauncher } from "./transport.js";
 
 export type ClaudeEngineOptions = {
   /** The CLI: a path, or a name looked up on PATH. Default "claude". */
@@ -15,6 +16,8 @@ export type ClaudeEngineOptions = {
   env: NodeJS.ProcessEnv;
   clock?: Clock;
   logger?: Logger;
+  /** How CLIs are probed and started; default a direct child process per CLI. */
+  launcher?: CliLauncher;
   /** IANA zone for clock times in notes ("resets 17:46"). Default: this machine's zone. */
   timeZone?: string;
 };
@@ -25,22 +28,23 @@ function hostTimeZone(): string {
 }
 
 export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
+  const clock = options.clock ?? createSystemClock();
   const deps = {
     command: options.claudePath ?? "claude",
     baseEnv: options.env,
-    probe: createCliProbe(),
-    clock: options.clock ?? createSystemClock(),
-    logger: options.logger ?? createSilentLogger(),
+    launcher: options.launcher ?? createDirectLauncher(clock),
+    clock,
+    logger: options.logger ?? silentLogger,
     timeZone: options.timeZone ?? hostTimeZone(),
   };
   return {
-    /** Opens a session (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */
-    openSession(spec: SessionSpec, controller: SessionController): ClaudeSession {
+    /** Opens a session handle (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */
+    openSession(spec: SessionSpec, controller: SessionController): SessionHandle {
       const problems = validateExtraArgs(spec.extraArgs ?? [], spec.allowUnsafeArgs);
       if (problems.length > 0) {
         throw new ClaudeError("claude.extra_args", problems.join(" "), { details: { problems } });
       }
-      return new Session(spec, controller, deps);
+      return new ClaudeSessionHandle(spec, controller, deps);
     },
   };
 }

@@ -1,5 +1,7 @@
 // The engine's typed failures. Callers decide on `code`, never on message text; messages are
-// for people: what happened, then what to do.
+// for people: what happened, then what to do. An error that can end a run carries that
+// run's typed failure too.
+import { failureText, type RunFailure } from "../domain/index.js";
 
 export type ClaudeErrorCode =
   | "claude.not_found"
@@ -23,12 +25,28 @@ export class ClaudeError extends Error {
   override readonly name = "ClaudeError";
   readonly code: ClaudeErrorCode;
   readonly details: ClaudeErrorDetails;
+  /** How a run this error ends reads (reason, what happened, what to do), when it can end one. */
+  readonly failure: RunFailure | undefined;
 
-  constructor(code: ClaudeErrorCode, message: string, options: { cause?: unknown; details?: ClaudeErrorDetails } = {}) {
+  constructor(
+    code: ClaudeErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: ClaudeErrorDetails; failure?: RunFailure } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = options.details ?? {};
+    this.failure = options.failure;
   }
+}
+
+/** An error whose message is the failure's words and which carries the failure itself. */
+export function failureError(
+  code: ClaudeErrorCode,
+  failure: RunFailure,
+  options: { cause?: unknown; details?: ClaudeErrorDetails } = {},
+): ClaudeError {
+  return new ClaudeError(code, failureText(failure), { ...options, failure });
 }
 
 export function isClaudeError(value: unknown, code?: ClaudeErrorCode): value is ClaudeError {

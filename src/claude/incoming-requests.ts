@@ -5,7 +5,7 @@ import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import { encodeControlError, encodeHookOutput, encodePermissionAnswer } from "../wire/index.js";
 import type { WireControlRequest, WireHookCallbackRequest } from "../wire/index.js";
 import type { ControlChannel } from "./control-channel.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../ports/index.js";
 import type { ApprovalDecision, RunInfo, SessionController, SessionControls } from "./spec.js";
 
 /** What the model reads when nobody can answer any more. */
@@ -45,11 +45,11 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 async function answerPermission(ctx: IncomingContext, requestId: string, decision: ApprovalDecision): Promise<void> {
   let by = decision.by ?? "controller";
   let behavior = decision.behavior;
-  try {
-    if (!(await ctx.channel.answer(requestId, encodePermissionAnswer(requestId, decision)))) return;
-  } catch (error) {
+  const written = await ctx.channel.answer(requestId, encodePermissionAnswer(requestId, decision));
+  if (written === undefined) return;
+  if (!written.ok) {
     // The process is gone: the request died with it.
-    ctx.logger.info({ requestId, err: error }, "claude.answer_not_written");
+    ctx.logger.event("claude.answer_not_written", { requestId, err: written.error });
     by = "session end";
     behavior = "deny";
   }
@@ -71,7 +71,7 @@ async function onCanUseTool(ctx: IncomingContext, requestId: string, request: Ap
     if (signal.aborted) {
       decision = { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
     } else {
-      ctx.logger.error({ err: error, requestId }, "claude.decide_failed");
+      ctx.logger.event("claude.decide_failed", { err: error, requestId }, "error");
       decision = {
         behavior: "deny",
         message: "Telecode could not decide on this request because of an internal error; continue without this tool.",
@@ -97,10 +97,11 @@ async function onHookCallback(
     } catch (error) {
       if (!ctx.channel.isPending(requestId)) return;
       // An empty output makes no decision: the normal permission flow still applies.
-      ctx.logger.warn({ err: error, callbackId: request.callback_id }, "claude.hook_callback_failed");
+      ctx.logger.event("claude.hook_callback_failed", { err: error, callbackId: request.callback_id }, "warn");
     }
   }
-  await ctx.channel.answer(requestId, encodeHookOutput(requestId, output)).catch(() => undefined);
+  // A failed write means the process is gone; the request died with it.
+  await ctx.channel.answer(requestId, encodeHookOutput(requestId, output));
   ctx.settled();
 }
 
@@ -117,9 +118,10 @@ export async function handleControlRequest(
   }
   if (ctx.channel.beginIncoming(requestId, request.subtype) === undefined) return;
   // The CLI answers unknown subtypes this way itself; it moves on instead of waiting.
-  await ctx.channel
-    .answer(requestId, encodeControlError(requestId, `Unsupported control request subtype: ${request.subtype}`))
-    .catch(() => undefined);
+  await ctx.channel.answer(
+    requestId,
+    encodeControlError(requestId, `Unsupported control request subtype: ${request.subtype}`),
+  );
 }
 
 /** Denies a still-pending request because the session is ending (written before stdin closes). */
@@ -127,6 +129,5 @@ export async function denyForSessionEnd(ctx: IncomingContext, requestId: string)
   const subtype = ctx.channel.subtypeOf(requestId);
   if (subtype === "can_use_tool")
     await answerPermission(ctx, requestId, { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" });
-  else if (subtype !== undefined)
-    await ctx.channel.answer(requestId, encodeHookOutput(requestId, {})).catch(() => undefined);
+  else if (subtype !== undefined) await ctx.channel.answer(requestId, encodeHookOutput(requestId, {}));
 }

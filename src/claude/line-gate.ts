@@ -15,12 +15,12 @@ export type LineGateOptions<T> = {
 };
 
 export class LineGate<T> {
-  readonly #o: LineGateOptions<T>;
+  readonly #options: LineGateOptions<T>;
   #backlog: T[] = [];
   #suspended: Promise<void> | undefined;
 
   constructor(options: LineGateOptions<T>) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** True while the backlog is long enough that reading should pause. */
@@ -35,23 +35,23 @@ export class LineGate<T> {
 
   push(item: T): void {
     if (this.#suspended !== undefined) {
-      if (this.#o.bypass(item)) return;
+      if (this.#options.bypass(item)) return;
       this.#backlog.push(item);
-      if (this.#backlog.length === BACKLOG_PAUSE_LINES) this.#o.onPressure();
+      if (this.#backlog.length === BACKLOG_PAUSE_LINES) this.#options.onPressure();
       return;
     }
-    const pending = this.#o.process(item);
+    const pending = this.#options.process(item);
     if (pending !== undefined) this.#suspendUntil(pending);
   }
 
   #suspendUntil(pending: Promise<void>): void {
     this.#suspended = pending.then(async () => {
       for (let next = this.#backlog.shift(); next !== undefined; next = this.#backlog.shift()) {
-        const more = this.#o.process(next);
+        const more = this.#options.process(next);
         if (more !== undefined) await more;
       }
       this.#suspended = undefined;
-      this.#o.onPressure();
+      this.#options.onPressure();
     });
   }
 }

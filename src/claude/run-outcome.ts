@@ -1,16 +1,14 @@
-// How a run or a process ended, in words people read: the run_completed event built from a
-// turn's outcome, and the error for a process that went away. Pure functions.
-import { excerpt, formatDurationMs } from "../domain/index.js";
-import type { RunCompleted } from "../domain/index.js";
-import { describeExit, type ExitInfo } from "./claude-process.js";
-import { ClaudeError } from "./errors.js";
-
-const STDERR_QUOTE_CHARS = 1_000;
+// How a run or a process ended: the run_completed event built from a turn's outcome, and the
+// failure that explains a process that went away. Pure functions.
+import { formatDurationMs, type RunCompleted, type RunFailure } from "../domain/index.js";
+import type { EndReason } from "./connection.js";
+import { engineFailure } from "./failures.js";
+import type { ProcessExit } from "./transport.js";
 
 export type CompletionFields = {
   ok: boolean;
   answer?: string;
-  error?: string;
+  error?: RunFailure;
   interrupted?: boolean;
   costUsd?: number;
 };
@@ -38,40 +36,23 @@ export function runCompletedEvent(
 }
 
 export type ProcessEnd = {
-  exit: ExitInfo;
+  exit: ProcessExit;
   /** Why we ended it ourselves; undefined when it ended on its own. */
-  endReason: "idle" | "cancel" | "silence" | "close" | undefined;
+  endReason: EndReason | undefined;
   silentMs: number;
   hadOutput: boolean;
   stderrTail: string;
 };
 
-/** The error that explains a process's end: silence, a failed start (quoting stderr), or a crash. */
-export function processEndError(end: ProcessEnd): ClaudeError {
-  const { exit, stderrTail: tail } = end;
-  const details = { exitCode: exit.code, signal: exit.signal, stderrTail: tail };
-  if (end.endReason === "silence") {
-    return new ClaudeError(
-      "claude.exited",
-      `Claude Code produced no output for ${formatDurationMs(end.silentMs)} and was stopped; send your message again to resume the session.`,
-      { details },
-    );
-  }
-  if (end.endReason === "close") return new ClaudeError("claude.exited", "The session was closed.", { details });
-  if (!end.hadOutput && (exit.code !== 0 || exit.signal !== null)) {
-    const quoted = tail === "" ? "(nothing on stderr)" : excerpt(tail.slice(-STDERR_QUOTE_CHARS), STDERR_QUOTE_CHARS);
-    return new ClaudeError(
-      "claude.exited",
-      `Claude Code exited with ${describeExit(exit)} before any output: ${quoted}. Check claude.extra_args, and that \`claude\` starts in a terminal.`,
-      { details },
-    );
-  }
-  const lastLine = tail.split("\n").pop() ?? "";
-  return new ClaudeError(
-    "claude.exited",
-    `Claude Code exited unexpectedly (${describeExit(exit)})${lastLine === "" ? "" : `: ${excerpt(lastLine, 300)}`}; send your message again to resume the session.`,
-    { details },
-  );
+/** The failure that explains a process's end: silence, a failed start (quoting stderr), or a crash. */
+export function processEndFailure(end: ProcessEnd): RunFailure {
+  const { exit, stderrTail } = end;
+  if (end.endReason === "silence") return engineFailure("silence", { exit, silentMs: end.silentMs });
+  if (end.endReason === "close")
+    return { reason: "session_ended", what: "The session was closed.", hint: "Send the message again to continue." };
+  if (!end.hadOutput && (exit.code !== 0 || exit.signal !== null))
+    return engineFailure("exited_before_output", { exit, stderrTail });
+  return engineFailure("exited", { exit, stderrTail });
 }
 
 /** "no output for 10 min; still running: Bash `npm test`. You can cancel the run." */

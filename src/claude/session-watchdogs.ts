@@ -3,7 +3,7 @@
 // about processes or runs: the session says when to watch and what to do when a timer fires.
 import { excerpt } from "../domain/index.js";
 import type { TelecodeEvent } from "../domain/index.js";
-import type { Clock, TimerHandle } from "./clock.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 import { stallNoteText } from "./run-outcome.js";
 import { SilenceWatch } from "./silence-watch.js";
 

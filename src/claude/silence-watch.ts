@@ -1,7 +1,7 @@
 // Watches a busy session's stdout for silence: a stall note after a while (longer while a tool
 // runs), and a hard ceiling that ends the process. Timers are lazy (one check per threshold,
 // not one reset per line) so watching costs nothing on a fast stream.
-import type { Clock, TimerHandle } from "./clock.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 
 export type SilenceWatchOptions = {
   clock: Clock;
@@ -15,7 +15,7 @@ export type SilenceWatchOptions = {
 };
 
 export class SilenceWatch {
-  readonly #o: SilenceWatchOptions;
+  readonly #options: SilenceWatchOptions;
   #active = false;
   #paused = false;
   #lastOutputAt = 0;
@@ -24,12 +24,12 @@ export class SilenceWatch {
   #hardTimer: TimerHandle | undefined;
 
   constructor(options: SilenceWatchOptions) {
-    this.#o = options;
+    this.#options = options;
   }
 
   /** Output arrived (call per line; cheap). */
   activity(): void {
-    this.#lastOutputAt = this.#o.clock.now();
+    this.#lastOutputAt = this.#options.clock.now();
   }
 
   /** Starts watching (a turn is in flight). Idempotent. */
@@ -38,7 +38,7 @@ export class SilenceWatch {
     this.#active = true;
     this.activity();
     this.#scheduleStall(this.#stallThreshold());
-    this.#scheduleHard(this.#o.hardSilenceMs);
+    this.#scheduleHard(this.#options.hardSilenceMs);
   }
 
   stop(): void {
@@ -56,23 +56,25 @@ export class SilenceWatch {
   }
 
   #stallThreshold(): number {
-    return this.#o.isToolRunning() ? this.#o.stallNoteMs * this.#o.toolFactor : this.#o.stallNoteMs;
+    return this.#options.isToolRunning()
+      ? this.#options.stallNoteMs * this.#options.toolFactor
+      : this.#options.stallNoteMs;
   }
 
   #silentMs(): number {
     if (this.#paused) this.activity();
-    return this.#o.clock.now() - this.#lastOutputAt;
+    return this.#options.clock.now() - this.#lastOutputAt;
   }
 
   #scheduleStall(ms: number): void {
-    if (this.#o.stallNoteMs <= 0) return;
-    this.#stallTimer = this.#o.clock.setTimer(Math.max(1, ms), () => {
+    if (this.#options.stallNoteMs <= 0) return;
+    this.#stallTimer = this.#options.clock.setTimer(Math.max(1, ms), () => {
       if (!this.#active) return;
       const silent = this.#silentMs();
       const threshold = this.#stallThreshold();
       if (silent >= threshold && this.#notedFor !== this.#lastOutputAt) {
         this.#notedFor = this.#lastOutputAt;
-        this.#o.onStall(silent);
+        this.#options.onStall(silent);
         this.#scheduleStall(threshold);
       } else {
         this.#scheduleStall(silent >= threshold ? threshold : threshold - silent);
@@ -81,15 +83,15 @@ export class SilenceWatch {
   }
 
   #scheduleHard(ms: number): void {
-    if (this.#o.hardSilenceMs <= 0) return;
-    this.#hardTimer = this.#o.clock.setTimer(Math.max(1, ms), () => {
+    if (this.#options.hardSilenceMs <= 0) return;
+    this.#hardTimer = this.#options.clock.setTimer(Math.max(1, ms), () => {
       if (!this.#active) return;
       const silent = this.#silentMs();
-      if (silent >= this.#o.hardSilenceMs) {
+      if (silent >= this.#options.hardSilenceMs) {
         this.stop();
-        this.#o.onHardSilence(silent);
+        this.#options.onHardSilence(silent);
       } else {
-        this.#scheduleHard(this.#o.hardSilenceMs - silent);
+        this.#scheduleHard(this.#options.hardSilenceMs - silent);
       }
     });
   }

@@ -1,7 +1,6 @@
 // The engine's public contract: what a session is opened with, what decides its approvals,
-// and the session handle. Types only; the behaviour lives in session.ts.
-import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/events.js";
-import type { PermissionAnswer } from "../wire/index.js";
+// and the session handle. Types only; the behaviour lives in session-handle.ts.
+import type { ApprovalAnswer, ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/index.js";
 import type { ClaudeProvider } from "./env.js";
 
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -53,7 +52,7 @@ export type SessionSpec = {
 };
 
 /** An answer to a `can_use_tool` request, optionally saying who decided (for approval_resolved). */
-export type ApprovalDecision = PermissionAnswer & { by?: string };
+export type ApprovalDecision = ApprovalAnswer & { by?: string };
 
 export type RunInfo = { id: string; unattended: boolean };
 
@@ -93,7 +92,11 @@ export interface SessionController {
 
 export type StartRunOptions = { unattended?: boolean; runId?: string };
 
-export interface ClaudeSession extends SessionControls {
+/**
+ * The live handle on one session: it owns at most one CLI process at a time (started with the
+ * first run, respawned with --resume when it is gone) and runs one run at a time.
+ */
+export interface SessionHandle extends SessionControls {
   /** Writes a user message (spawning or resuming the process if needed) and returns the run id. Throws `claude.run_in_flight` while a run is in flight, `claude.session_closed` after close. */
   startRun(prompt: string, options?: StartRunOptions): Promise<string>;
   /** Interrupts the run, then ends the process if the turn has not ended within `cancelGraceMs`. Completes as cancelled. */
@@ -105,8 +108,10 @@ export interface ClaudeSession extends SessionControls {
   readonly isRunning: boolean;
   /** The CLI's initialize reply (commands, models, account, capabilities), once received. */
   readonly initializeReply: Readonly<Record<string, unknown>> | undefined;
+  /** The sequence number of the last stdout line processed from the current process (0: none yet). */
+  readonly lastLineSeq: number;
 }
 
 export interface ClaudeEngine {
-  openSession(spec: SessionSpec, controller: SessionController): ClaudeSession;
+  openSession(spec: SessionSpec, controller: SessionController): SessionHandle;
 }

@@ -1,9 +1,9 @@
-// Turns a `result` line into the `usage` and `turn_finished` events: ok from is_error, API
-// errors named by status, interrupts as interrupts, context % from modelUsage. Pure
+// Turns a `result` line into the `usage` and `turn_finished` events: ok from is_error,
+// failures typed (claude/failures.ts), interrupts as interrupts, context % from modelUsage. Pure
 // functions of the result and the facts the translator gathered during the turn.
-import { excerpt } from "../domain/index.js";
 import type { TurnFinished, TurnOrigin, UsageReported } from "../domain/index.js";
 import type { WireModelUsage, WireResultMessage, WireUsage } from "../wire/index.js";
+import { resultFailure } from "./failures.js";
 
 /** What the translator saw during the turn that the result line does not repeat. */
 export type TurnFacts = {
@@ -17,10 +17,9 @@ export type TurnFacts = {
   sessionModel: string | undefined;
   /** The previous result's cumulative total_cost_usd in this stream (0 at first). */
   previousTotalCostUsd: number;
+  /** When the usage limit a rejected rate-limit event reported resets (epoch ms), if one did. */
+  limitResetsAtMs: number | undefined;
 };
-
-/** Errors are cut to this many characters; the whole text stays in `answer`. */
-const ERROR_MAX_CHARS = 300;
 
 function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
@@ -86,32 +85,6 @@ function isInterrupted(result: WireResultMessage): boolean {
   return typeof result.terminal_reason === "string" && result.terminal_reason.startsWith("aborted");
 }
 
-const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
-  error_max_turns: "Claude Code stopped: the maximum number of turns was reached.",
-  error_max_budget_usd: "Claude Code stopped: the spending limit was reached.",
-  error_max_structured_output_retries: "Claude Code stopped: it could not produce the structured output.",
-};
-
-/** The error text of a failed, not interrupted turn. */
-function errorOf(result: WireResultMessage): string {
-  const text = typeof result.result === "string" ? result.result.trim() : "";
-  const status = result.api_error_status;
-  if (typeof status === "number") {
-    // The CLI's synthetic text often repeats the status ("API Error: 500 Internal…").
-    const detail = text.replace(/^API Error:\s*\d{3}\s*/i, "");
-    const reason = detail !== "" ? detail : (result.terminal_reason ?? "request failed");
-    return excerpt(`API error ${status}: ${reason}`, ERROR_MAX_CHARS);
-  }
-  const known = SUBTYPE_ERRORS[result.subtype];
-  if (known !== undefined) return known;
-  if (text !== "") return excerpt(text, ERROR_MAX_CHARS);
-  // The CLI's own reason, e.g. "No conversation found with session ID: …" for a bad --resume.
-  const reasons = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string" && e !== "") : [];
-  if (reasons.length > 0) return excerpt(reasons.join("; "), ERROR_MAX_CHARS);
-  const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
-  return `Claude Code ended the turn with an error: ${result.subtype}${why}.`;
-}
-
 /**
  * The turn_finished event. `answer` is result.result when non-empty, else the turn's last
  * text; `costUsd` is this turn's share (cumulative total minus the previous result's).
@@ -131,6 +104,6 @@ export function buildTurnFinished(result: WireResultMessage, facts: TurnFacts): 
     durationMs: num(result.duration_ms),
     origin: originOf(result),
   };
-  if (result.is_error && !interrupted) event.error = errorOf(result);
+  if (result.is_error && !interrupted) event.error = resultFailure(result, facts.limitResetsAtMs);
   return event;
 }

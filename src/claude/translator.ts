@@ -1,25 +1,21 @@
-// The stateful translation from decoded Claude Code stdout messages to Telecode events
-// (DESIGN.md §3, issue 2 §3). Deterministic: same messages, same events. Never throws on
-// content. Control responses and non-approval control requests yield no events: the engine
-// routes and answers those itself (it may still pass them here; they are ignored).
-import { createClockFormatter, describeTool } from "../domain/index.js";
-import type { ClockFormatter, TelecodeEvent, ToolKind } from "../domain/index.js";
+// The stateful translation from decoded stdout messages to Telecode events (DESIGN.md §3):
+// deterministic, never throws on content. Control responses and non-approval control requests
+// yield no events (the engine routes and answers those itself).
+import { createClockFormatter } from "../domain/index.js";
+import type { ClockFormatter, TelecodeEvent } from "../domain/index.js";
 import type {
-  WireAssistantMessage,
-  WireContentBlock,
   WireControlRequest,
   WireDecodeProblem,
   WireMessage,
   WireResultMessage,
   WireSystemInit,
   WireSystemMessage,
-  WireUsage,
-  WireUserMessage,
 } from "../wire/index.js";
 import { isDecodeProblem } from "../wire/index.js";
 import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
-import { localCommandNote, resultDetail, toApprovalRequest } from "./translate-blocks.js";
+import { toApprovalRequest } from "./translate-blocks.js";
+import { ConversationTranslator } from "./translate-conversation.js";
 import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
 
@@ -49,11 +45,7 @@ export type Translator = {
   readonly isTurnOpen: boolean;
 };
 
-/** Tool calls remembered for their result; older ones are forgotten beyond this. */
-const MAX_TRACKED_TOOLS = 10_000;
 const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
-
-type TrackedTool = { name: string; kind: ToolKind; title: string };
 
 /** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
@@ -72,13 +64,12 @@ class ClaudeTranslator implements Translator {
   #turnNumber = 0;
   /** A background task finished since the last result: the next turn is likely self-started. */
   #taskFinishedSinceResult = false;
-  #lastText = "";
-  #lastUsage: WireUsage | undefined;
-  #lastModel: string | undefined;
   #previousTotalCostUsd = 0;
+  /** When the usage limit of the last rejected rate-limit event resets (epoch ms). */
+  #limitResetsAtMs: number | undefined;
   #decodeProblems = 0;
   #translationErrors = 0;
-  readonly #tools = new Map<string, TrackedTool>();
+  readonly #conversation = new ConversationTranslator();
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
@@ -114,10 +105,10 @@ class ClaudeTranslator implements Translator {
     try {
       switch (m.type) {
         case "assistant":
-          this.#assistant(m);
+          this.#conversation.assistant(m, this.#out);
           break;
         case "user":
-          this.#user(m);
+          this.#conversation.user(m, this.#out);
           break;
         case "system":
           this.#system(m);
@@ -134,6 +125,7 @@ class ClaudeTranslator implements Translator {
             this.#warnedWindows.add(window);
           }
           const note = rateLimitNote(m, this.#clock, this.#now?.());
+          if (note?.untilMs !== undefined) this.#limitResetsAtMs = note.untilMs;
           if (note !== undefined) this.#out.push(note);
           break;
         }
@@ -217,9 +209,7 @@ class ClaudeTranslator implements Translator {
   #startTurn(): void {
     this.#turnOpen = true;
     this.#turnNumber += 1;
-    this.#lastText = "";
-    this.#lastUsage = undefined;
-    this.#lastModel = undefined;
+    this.#conversation.startTurn();
     const origin = this.#taskFinishedSinceResult
       ? { kind: "self" as const, reason: "task-notification" }
       : { kind: "user" as const };
@@ -231,11 +221,12 @@ class ClaudeTranslator implements Translator {
     if (typeof m.session_id === "string" && m.session_id !== "") this.#sessionId = m.session_id;
     if (!this.#turnOpen) this.#startTurn();
     const facts: TurnFacts = {
-      lastText: this.#lastText,
-      lastUsage: this.#lastUsage,
-      lastModel: this.#lastModel,
+      lastText: this.#conversation.lastText,
+      lastUsage: this.#conversation.lastUsage,
+      lastModel: this.#conversation.lastModel,
       sessionModel: this.#sessionModel,
       previousTotalCostUsd: this.#previousTotalCostUsd,
+      limitResetsAtMs: this.#limitResetsAtMs,
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
@@ -243,90 +234,7 @@ class ClaudeTranslator implements Translator {
       this.#previousTotalCostUsd = m.total_cost_usd;
     this.#turnOpen = false;
     this.#taskFinishedSinceResult = false;
-  }
-
-  // ------------------------------------------------------------------ conversation
-
-  #assistant(m: WireAssistantMessage): void {
-    const parent = m.parent_tool_use_id;
-    // The synthetic API-error message repeats what the result reports as the error.
-    if (m.is_api_error_message === true) return;
-    if (parent === null) {
-      const usage = m.message.usage;
-      if (typeof usage === "object" && usage !== null) {
-        this.#lastUsage = usage;
-        this.#lastModel = typeof m.message.model === "string" ? m.message.model : undefined;
-      }
-    }
-    for (const block of m.message.content) this.#assistantBlock(block, parent);
-  }
-
-  #assistantBlock(block: WireContentBlock, parent: string | null): void {
-    switch (block.type) {
-      case "text": {
-        const text = (block as { text: string }).text;
-        if (text === "") return;
-        if (parent === null) this.#lastText = text;
-        this.#out.push({ type: "text", text, parentToolUseId: parent });
-        return;
-      }
-      case "thinking": {
-        const text = (block as { thinking: string }).thinking;
-        if (text !== "") this.#out.push({ type: "thinking", text, parentToolUseId: parent });
-        return;
-      }
-      case "tool_use": {
-        const { id, name, input } = block as { id: string; name: string; input: Record<string, unknown> };
-        const { kind, title } = describeTool(name, input);
-        this.#track(id, { name, kind, title });
-        this.#out.push({ type: "tool_started", toolUseId: id, name, kind, title, input, parentToolUseId: parent });
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  #track(id: string, tool: TrackedTool): void {
-    if (this.#tools.size >= MAX_TRACKED_TOOLS) {
-      const oldest = this.#tools.keys().next();
-      if (oldest.done !== true) this.#tools.delete(oldest.value);
-    }
-    this.#tools.set(id, tool);
-  }
-
-  #user(m: WireUserMessage): void {
-    const content = m.message.content;
-    if (typeof content === "string") {
-      this.#localCommandNote(content);
-      return;
-    }
-    for (const block of content) {
-      if (block.type === "tool_result")
-        this.#toolResult(block as { tool_use_id: string; content?: unknown; is_error?: boolean }, m.parent_tool_use_id);
-      else if (block.type === "text") this.#localCommandNote((block as { text: string }).text);
-    }
-  }
-
-  #localCommandNote(text: string): void {
-    const note = localCommandNote(text);
-    if (note !== undefined) this.#out.push(note);
-  }
-
-  #toolResult(block: { tool_use_id: string; content?: unknown; is_error?: boolean }, parent: string | null): void {
-    const id = block.tool_use_id;
-    const tool = this.#tools.get(id);
-    if (tool !== undefined) this.#tools.delete(id);
-    this.#out.push({
-      type: "tool_finished",
-      toolUseId: id,
-      name: tool?.name ?? "unknown",
-      kind: tool?.kind ?? "tool",
-      title: tool?.title ?? "unknown tool",
-      ok: block.is_error !== true,
-      detail: resultDetail(block.content),
-      parentToolUseId: parent,
-    });
+    this.#limitResetsAtMs = undefined;
   }
 
   // ------------------------------------------------------------------ system

@@ -2,7 +2,7 @@
 // that have recorded fixtures (doctor-tested-range.ts, generated). Outside the range is worth a
 // warning, never a refusal: `telecode doctor` shows it, and `telecode` logs it at start.
 import type { Env } from "../config/index.js";
-import type { Logger } from "../log/index.js";
+import type { Logger } from "../ports/index.js";
 import { compareVersions, probeClaude } from "./doctor-probes.js";
 import { TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
 

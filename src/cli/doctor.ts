@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { redactSecrets } from "../log/index.js";
 import { collectDoctorChecks, type CheckResult } from "./doctor-checks.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 export const DOCTOR_HELP = `Usage: telecode doctor [--config FILE]
 

@@ -13,7 +13,7 @@ import {
   writeConfigFile,
 } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 import { describeUser } from "./doctor-probes.js";
 import {
   askBotToken,

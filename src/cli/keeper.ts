@@ -1,9 +1,9 @@
 // `telecode keeper` (hidden; Telecode starts it, people do not): reads a keeper spec as JSON on
 // stdin, runs the CLI under a keeper, answers one ready line on stdout, and returns when the
 // keeper is done. Loads no Telegram, SQLite or engine code.
-import { createSystemClock } from "../claude/clock.js";
+import { createSystemClock } from "../ports/index.js";
 import { isKeeperError, parseKeeperSpec, runKeeper, type KeeperReady } from "../keeper/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 const KEEPER_HELP = `Usage: telecode keeper < SPEC
 

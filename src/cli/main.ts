@@ -1,12 +1,7 @@
 // The command-line entry: parses the subcommand and hands over to its module. This is the
 // composition root: the only place that wires concrete adapters together.
+import type { CommandIo } from "./command-io.js";
 import { readPackageVersion } from "./version.js";
-
-export type CommandIo = {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-};
 
 type Command = {
   summary: string;

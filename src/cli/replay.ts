@@ -1,15 +1,12 @@
 // `telecode replay FILE [--json]`: streams a recorded Claude Code stdout (.stdout.jsonl, or a
-// .transcript.jsonl whose "out" lines it uses) through the framer, decoder and translator and
+// .transcript.jsonl whose "out" lines it uses) through the engine's recording reader and
 // prints the events. Reads the file in chunks; never holds it whole.
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { createTranslator } from "../claude/translator.js";
-import type { Translator } from "../claude/translator.js";
+import { createRecordingReader, type RecordingReader } from "../claude/index.js";
 import type { TelecodeEvent } from "../domain/index.js";
 import { renderTerminalLine } from "../render/index.js";
-import { decodeLine, LineFramer, oversizedLineProblem } from "../wire/index.js";
-import type { WireDecodeProblem, WireMessage } from "../wire/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode replay FILE [--json] [--time-zone ZONE]
 
@@ -57,9 +54,9 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     io.stderr.write(`telecode replay: ${args.error}.\n${HELP}\n`);
     return 2;
   }
-  let translator: Translator;
+  let reader: RecordingReader;
   try {
-    translator = createTranslator({ timeZone: args.timeZone });
+    reader = createRecordingReader({ timeZone: args.timeZone });
   } catch {
     io.stderr.write(
       `telecode replay: unknown time zone "${args.timeZone}"; use an IANA name such as UTC or Europe/Berlin.\n`,
@@ -80,7 +77,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   const ignoreStreamError = (): void => undefined;
   io.stdout.on("error", ignoreStreamError);
   try {
-    await replayStream(handle, translator, args.json, io.stdout);
+    await replayStream(handle, reader, args.json, io.stdout);
   } catch (error) {
     // The reader went away (`telecode replay FILE | head`): not a failure.
     if (error instanceof OutputClosedError) return 0;
@@ -105,66 +102,21 @@ function describeFsError(error: unknown): string {
 
 async function replayStream(
   handle: FileHandle,
-  translator: Translator,
+  reader: RecordingReader,
   json: boolean,
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  let pending: string[] = [];
-  const emit = (events: readonly TelecodeEvent[]): void => {
-    for (const event of events) {
+  const lines = (events: readonly TelecodeEvent[]): string[] =>
+    events.flatMap((event) => {
       const text = json ? JSON.stringify(event) : renderTerminalLine(event);
-      if (text !== undefined) pending.push(text);
-    }
-  };
-  const push = (message: WireMessage | WireDecodeProblem): void => emit(translator.push(message));
-  let mode: "unknown" | "stdout" | "transcript" = "unknown";
-  const onLine = (line: string): void => {
-    if (mode === "unknown") mode = isTranscriptLine(line) ? "transcript" : "stdout";
-    if (mode === "stdout") push(decodeLine(line));
-    else pushTranscriptLine(line, push);
-  };
-  const framer = new LineFramer({ onLine, onOversizedLine: (report) => push(oversizedLineProblem(report)) });
+      return text === undefined ? [] : [text];
+    });
   for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 })) {
-    framer.push(chunk as Buffer);
-    if (pending.length > 0) {
-      await write(out, `${pending.join("\n")}\n`);
-      pending = [];
-    }
+    const pending = lines(reader.push(chunk as Buffer));
+    if (pending.length > 0) await write(out, `${pending.join("\n")}\n`);
   }
-  framer.end();
-  emit(translator.end());
+  const pending = lines(reader.end());
   if (pending.length > 0) await write(out, `${pending.join("\n")}\n`);
-}
-
-/** A transcript line is an object with "dir" and no "type" (the CLI's lines always have one). */
-function isTranscriptLine(line: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return typeof parsed === "object" && parsed !== null && "dir" in parsed && !("type" in parsed);
-  } catch {
-    return false;
-  }
-}
-
-function pushTranscriptLine(line: string, push: (message: WireMessage | WireDecodeProblem) => void): void {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    push({ kind: "decode_problem", reason: "transcript line is not JSON", line: line.slice(0, 4096) });
-    return;
-  }
-  if (typeof entry !== "object" || entry === null) {
-    push({ kind: "decode_problem", reason: "transcript line is not an object", line: line.slice(0, 4096) });
-    return;
-  }
-  const { dir, line: text } = entry as { dir?: unknown; line?: unknown };
-  if (dir !== "out") return;
-  if (typeof text !== "string") {
-    push({ kind: "decode_problem", reason: "transcript out entry without a string line", line: line.slice(0, 4096) });
-    return;
-  }
-  push(decodeLine(text));
 }
 
 /** Thrown when the output stream was closed by its reader (EPIPE). */

@@ -5,16 +5,16 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { userInfo } from "node:os";
-import { allowAllController, createClaudeEngine, createSystemClock, isClaudeError } from "../claude/index.js";
-import type { ClaudeSession, Clock, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
+import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
+import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
-import type { RunCompleted } from "../domain/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import { definedFields, failureText, type PermissionMode, type RunCompleted } from "../domain/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -60,6 +60,9 @@ type RunOptions = {
 };
 
 class UsageError extends Error {}
+
+/** The terminal's one lane: its decisions are named by it. */
+const TERMINAL_LANE = { chatId: 0, project: "terminal" } as const;
 
 function parse(argv: string[]): RunOptions | "help" {
   const { values, positionals } = parseArgs({
@@ -119,9 +122,7 @@ function specFrom(options: RunOptions, config: Config): SessionSpec {
   const spec = specFromConfig(config, {
     cwd: options.cwd,
     mode: modeOf(options, config),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.effort !== undefined ? { effort: options.effort } : {}),
-    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+    ...definedFields({ model: options.model, effort: options.effort, resume: options.resume }),
     ...(options.continueLast ? { continueLatest: true } : {}),
   });
   // One run, then the process ends: no idle watchdog.
@@ -155,7 +156,7 @@ function policyController(
     },
   };
   const driver = createDecisionDriver({
-    sessionKey: "terminal",
+    lane: TERMINAL_LANE,
     settings: decisionSettingsFromConfig(config, modeOf(options, config)),
     port,
     registry,
@@ -233,7 +234,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   const controller = policy?.controller ?? allowAllController();
 
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
-  let session: ClaudeSession;
+  let session: SessionHandle;
   try {
     session = engine.openSession(specFrom(options, config), controller);
   } catch (error) {
@@ -242,6 +243,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     return 2;
   }
   return drive(session, options, io, {
+    clock,
     view,
     typed: policy?.typed,
     unattended: approveMode === "none",
@@ -251,10 +253,11 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
 }
 
 async function drive(
-  session: ClaudeSession,
+  session: SessionHandle,
   options: RunOptions,
   io: CommandIo,
   ui: {
+    clock: Clock;
     view: ProgressView;
     typed: TypedAnswers | undefined;
     unattended: boolean;
@@ -282,8 +285,13 @@ async function drive(
     view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
     if (runId !== undefined) void session.cancelRun(runId);
   });
-  const ticker = ui.live ? setInterval(() => view.refresh(), 1000) : undefined;
-  ticker?.unref();
+  // The live status line's elapsed time moves once a second while nothing else happens.
+  let ticker: TimerHandle | undefined;
+  const tick = (): void => {
+    view.refresh();
+    ticker = ui.clock.setTimer(1000, tick);
+  };
+  if (ui.live) ticker = ui.clock.setTimer(1000, tick);
 
   let completed: RunCompleted | undefined;
   try {
@@ -298,7 +306,7 @@ async function drive(
       }
     }
   } finally {
-    if (ticker !== undefined) clearInterval(ticker);
+    ticker?.cancel();
     if (ui.interrupt === undefined) process.off("SIGINT", onInterrupt);
     ui.typed?.close();
     view.finish();
@@ -318,7 +326,7 @@ async function drive(
     return 1;
   }
   if (!completed.ok) {
-    io.stderr.write(`error: ${completed.error ?? "the run failed"}\n`);
+    io.stderr.write(`error: ${completed.error === undefined ? "the run failed" : failureText(completed.error)}\n`);
     return 1;
   }
   if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);

@@ -5,7 +5,7 @@ import type { Config } from "../config/index.js";
 import { createLogger, LogError, type ClosableLogger } from "../log/index.js";
 import { acquireInstanceLock, StoreError, type InstanceLock } from "../store/index.js";
 import { dataDirProblem } from "./data-dir.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 
 export type DataDirClaim = {
   /** The log, in the data directory the process started with. */

@@ -1,8 +1,7 @@
-// `telecode` (serve): loads the config, wires the store, the Claude engine, the decision
-// registry, the session layer and the Telegram bridge, and runs until SIGINT/SIGTERM (exit 0
-// after a graceful stop) or /restart (stopped and started again in this process).
+// `telecode` (serve): loads the config, starts the app (compose/telecode-app.ts) and runs
+// until SIGINT/SIGTERM (exit 0 after a graceful stop) or /restart (stopped and started again
+// in this process), re-reading the config as it changes.
 import { parseArgs } from "node:util";
-import { createClaudeEngine, createSystemClock } from "../claude/index.js";
 import {
   ConfigError,
   loadConfig,
@@ -11,21 +10,12 @@ import {
   type Config,
   type LoadedConfig,
 } from "../config/index.js";
-import { redactSecrets, type Logger } from "../log/index.js";
-import { SessionManager } from "../sessions/index.js";
-import { createDecisionRegistry, type DecisionRegistry } from "../sessions/decisions/index.js";
-import { openStore, type Store } from "../store/index.js";
-import {
-  chatDecisionSettings,
-  createTelegramBridge,
-  type TelegramBridge,
-  type TelegramBridgeOptions,
-} from "../telegram/index.js";
-import { createEnginePort, sessionKeyName } from "./compose/engine-port.js";
-import { storeSessionRecords } from "./compose/session-records.js";
+import { redactSecrets } from "../log/index.js";
+import type { Logger } from "../ports/index.js";
+import type { CommandIo } from "./command-io.js";
+import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { logClaudeVersion } from "./doctor-version.js";
 import { telecodeInvocation } from "./invocation.js";
-import type { CommandIo } from "./main.js";
 import { claimDataDir } from "./serve-claim.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
@@ -35,92 +25,6 @@ chat's project, with live progress, approval buttons and the answer as a new mes
 Stop with Ctrl+C (running tasks get limits.drain_seconds to finish). Without a config file,
 run \`telecode init\` first.
 `;
-
-export type AppTuning = Pick<
-  TelegramBridgeOptions,
-  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "clock"
->;
-
-export type TelecodeAppOptions = {
-  /** The config in effect; read again per message and run (hot reload). */
-  config: () => Config;
-  /** The environment the Claude CLI's environment is built from. */
-  env: NodeJS.ProcessEnv;
-  logger: Logger;
-  tuning?: AppTuning;
-  onRestartRequested?: () => void;
-  onPollingFailed?: (error: unknown) => void;
-};
-
-export type TelecodeApp = {
-  readonly bridge: TelegramBridge;
-  readonly store: Store;
-  readonly registry: DecisionRegistry;
-  /** Graceful stop of everything, then the store is closed. */
-  stop(options?: { flushTimeoutMs?: number }): Promise<void>;
-};
-
-/** Builds and starts the whole bridge; the store is closed again if starting fails. */
-export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
-  const { config, logger } = options;
-  const store = openStore(config().state.dir);
-  const engine = createClaudeEngine({
-    claudePath: config().claude.path,
-    env: options.env,
-    logger: logger.child({ area: "claude" }),
-  });
-  const registry = createDecisionRegistry();
-  const decisionClock = createSystemClock();
-  let bridge: TelegramBridge;
-  try {
-    bridge = createTelegramBridge({
-      config,
-      store,
-      logger,
-      answers: registry,
-      decisionKey: sessionKeyName,
-      ...options.tuning,
-      ...(options.onRestartRequested === undefined ? {} : { onRestartRequested: options.onRestartRequested }),
-      ...(options.onPollingFailed === undefined ? {} : { onPollingFailed: options.onPollingFailed }),
-      createSessions: ({ personPort, background }) =>
-        new SessionManager({
-          engine: createEnginePort({
-            engine,
-            config,
-            registry,
-            clock: decisionClock,
-            personPort,
-            chatSettings: (key) => chatDecisionSettings(config(), store, key.chatId),
-            onPortError: (error) => logger.error({ err: error }, "telegram.person_port_failed"),
-          }),
-          records: storeSessionRecords(store),
-          clock: { now: () => Date.now() },
-          background,
-          onError: (error, context) =>
-            logger.error(
-              { err: error, chatId: context.key.chatId, project: context.key.project, runId: context.runId },
-              "sessions.failed",
-            ),
-        }),
-    });
-    await bridge.start();
-  } catch (error) {
-    store.close();
-    throw error;
-  }
-  return {
-    bridge,
-    store,
-    registry,
-    async stop(stopOptions) {
-      try {
-        await bridge.stop(stopOptions);
-      } finally {
-        store.close();
-      }
-    },
-  };
-}
 
 type StopReason = "signal" | "restart" | "polling_failed";
 
@@ -204,7 +108,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
           onPollingFailed: () => stop("polling_failed"),
         });
       } catch (error) {
-        logger.error({ err: error }, "serve.start_failed");
+        logger.event("serve.start_failed", { err: error }, "error");
         io.stderr.write(
           `telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`,
         );
@@ -233,13 +137,20 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   }
 }
 
-/** The values redacted from everything serve logs or prints: the bot token and the API key. */
+/** Environment variables whose values are credentials: never printed or logged by serve. */
+const SECRET_ENV = [
+  "TELECODE_BOT_TOKEN",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_BEARER_TOKEN_BEDROCK",
+];
+
+/** The values redacted from everything serve logs or prints: the bot token and the credentials above. */
 function secretsOf(config: Config | undefined, io: CommandIo): string[] {
-  return [
-    config?.telegram.botToken ?? "",
-    io.env["TELECODE_BOT_TOKEN"] ?? "",
-    io.env["ANTHROPIC_API_KEY"] ?? "",
-  ].filter((s) => s !== "");
+  return [config?.telegram.botToken ?? "", ...SECRET_ENV.map((name) => io.env[name] ?? "")].filter((s) => s !== "");
 }
 
 /** No config file and no token from the environment: nothing has been set up yet. */

@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
 import { findOnPath, keeperLaunchPlan } from "../keeper/index.js";
 import { redactSecrets } from "../log/index.js";
-import type { CommandIo } from "./main.js";
+import type { CommandIo } from "./command-io.js";
 import {
   LAUNCHD_LABEL,
   renderLaunchdPlist,

@@ -1,6 +1,7 @@
 // Telecode's own event union: what every front end renders and what `replay --json` and
 // `run --json` print (one JSON object per line, `type` = the event name). Engine-neutral,
 // past tense, plain data. No I/O, no wire shapes.
+import type { RunFailure } from "./run-failure.js";
 
 export type ToolKind = "command" | "file_change" | "tool" | "web" | "note" | "subagent";
 
@@ -32,6 +33,17 @@ export type ApprovalRequest = {
   /** Set when the request comes from inside a subagent. */
   agentId?: string;
 };
+
+/** A permission rule change the CLI suggested ("always allow …"), passed back as it came. */
+export type PermissionUpdate = { readonly type: string } & { readonly [key: string]: unknown };
+
+/**
+ * The answer to an ApprovalRequest as the CLI takes it: allow, with the input to run (echoed
+ * or edited) and rules to keep, or deny, with a message the model reads.
+ */
+export type ApprovalAnswer =
+  | { behavior: "allow"; updatedInput: Record<string, unknown>; updatedPermissions?: readonly PermissionUpdate[] }
+  | { behavior: "deny"; message: string; interrupt?: boolean };
 
 export type SessionStarted = {
   type: "session_started";
@@ -143,7 +155,8 @@ export type TurnFinished = {
   type: "turn_finished";
   ok: boolean;
   answer: string;
-  error?: string;
+  /** Why a failed, not interrupted turn failed. */
+  error?: RunFailure;
   interrupted: boolean;
   costUsd: number;
   numTurns: number;
@@ -156,7 +169,8 @@ export type RunCompleted = {
   runId: string;
   ok: boolean;
   answer: string;
-  error?: string;
+  /** Why it failed (absent when ok, cancelled, or interrupted without a cause). */
+  error?: RunFailure;
   interrupted: boolean;
   /** The person cancelled it (reads "cancelled", not "error"). */
   cancelled: boolean;

@@ -6,6 +6,8 @@ export type {
   PermissionMode,
   TurnOrigin,
   ApprovalRequest,
+  ApprovalAnswer,
+  PermissionUpdate,
   SessionStarted,
   TurnStarted,
   ToolStarted,
@@ -50,3 +52,10 @@ export type {
   ProgressLimits,
 } from "./progress.js";
 export { editDistance } from "./edit-distance.js";
+export { definedFields } from "./defined-fields.js";
+export { laneId } from "./lane.js";
+export { carriedFailure, failureText } from "./run-failure.js";
+export type { FailureReason, RunFailure } from "./run-failure.js";
+export type { Lane } from "./lane.js";
+export { promptText } from "./prompt.js";
+export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";

@@ -3,6 +3,7 @@
 // front end renders this same state (Telegram, terminal); it knows no transport.
 
 import type { NoteKind, TelecodeEvent, ToolKind } from "./events.js";
+import type { RunFailure } from "./run-failure.js";
 import { cleanToolDetail } from "./text-format.js";
 
 export type ProgressPhase = "starting" | "working" | "waiting" | "done" | "failed" | "cancelled" | "interrupted";
@@ -33,7 +34,7 @@ export type ProgressNote = {
 
 export type ProgressOutcome = {
   ok: boolean;
-  error?: string;
+  error?: RunFailure;
   interrupted: boolean;
   cancelled: boolean;
   durationMs: number;

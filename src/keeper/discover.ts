@@ -3,7 +3,7 @@
 // from a live one, and its CLI, if still running, is ended instead of lingering.
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Clock } from "../claude/index.js";
+import type { Clock } from "../ports/index.js";
 import { readKeeperState, type KeeperState } from "./keeper-state.js";
 import { isSameProcessRunning } from "./process-identity.js";
 import { reapProcessTree } from "./reap.js";

@@ -3,7 +3,7 @@
 // fail as values, ack, close stdin, signal, detach. Shaped so the engine's transport is a thin
 // adapter over it: lines with sequence numbers, writes, close-stdin, shutdown, exit, pause/resume.
 import { createConnection, type Socket } from "node:net";
-import type { Clock } from "../claude/index.js";
+import type { Clock } from "../ports/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { reapGoneKeeper, type KeeperRecord } from "./discover.js";
 import { KeeperError, refusalError } from "./errors.js";

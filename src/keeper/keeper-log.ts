@@ -5,7 +5,9 @@
 import { numberEnd, readNumber } from "./frame-splitter.js";
 import type { LogStorage } from "./log-storage.js";
 import { encodeMessage, type GapReason } from "./protocol.js";
-import { RecentFrames } from "./recent-frames.js";
+import { RecentFrames, type LogRead } from "./recent-frames.js";
+
+export type { LogRead } from "./recent-frames.js";
 
 export const DEFAULT_LOG_CAP_BYTES = 64 * 1024 * 1024;
 
@@ -20,8 +22,6 @@ export type KeeperLogOptions = {
   /** Called after each write reached the disk (or failed): readers may go on, a paused reader of the CLI may resume. */
   onWritten?: () => void;
 };
-
-export type LogRead = { frames: Buffer; throughSeq: number };
 
 type Segment = {
   name: string;

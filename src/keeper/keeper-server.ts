@@ -5,7 +5,7 @@
 import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
-import type { Clock, TimerHandle } from "../claude/index.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { FrameSplitter, numberEnd, readNumber } from "./frame-splitter.js";
 import { ensurePrivateDir } from "./keeper-paths.js";

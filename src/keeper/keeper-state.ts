@@ -3,7 +3,7 @@
 // version, exit). Written atomically (temp file + rename), mode 0600, checked when read back.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import type { Clock, TimerHandle } from "../claude/index.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 import { exitRecordSchema, KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
 const identitySchema = z.object({ pid: z.number().int(), startTime: z.string() });

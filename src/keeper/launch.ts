@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import type { Clock } from "../claude/index.js";
+import type { Clock } from "../ports/index.js";
 import { removeKeeperFiles, type KeeperRecord } from "./discover.js";
 import { KeeperError } from "./errors.js";
 import { DEFAULT_LOG_CAP_BYTES } from "./keeper-log.js";

@@ -4,7 +4,7 @@
 // costs few wake-ups; removals wait for the writes before them.
 import { closeSync, openSync, readSync, rmSync, writev } from "node:fs";
 import { join } from "node:path";
-import type { Clock, TimerHandle } from "../claude/index.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
 
 /** What the log needs of its storage. */
 export type LogStorage = {

@@ -2,7 +2,7 @@
 // ours ended (or after a reboot) is never mistaken for it. Linux reads /proc; elsewhere `ps`.
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import type { Clock } from "../claude/index.js";
+import type { Clock } from "../ports/index.js";
 
 export type ProcessIdentity = Readonly<{ pid: number; startTime: string }>;
 

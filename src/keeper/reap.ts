@@ -1,10 +1,8 @@
 // Ends what a CLI leaves running: its process group and every process carrying its tag (the CLI
 // runs each Bash command in a session of its own, out of reach of a group signal). Used by the
 // keeper after its CLI exited, and by a client that finds a keeper gone with its CLI still alive.
-// Imports the engine's process-tree module directly, not through claude/index.ts, so the keeper
-// process does not load the engine.
-import type { Clock } from "../claude/index.js";
-import { findTaggedProcesses, isGroupAlive, isProcessAlive } from "../claude/process-tree.js";
+import type { Clock } from "../ports/index.js";
+import { findTaggedProcesses, isGroupAlive, isProcessAlive } from "../process/index.js";
 
 function signal(pid: number, name: NodeJS.Signals): void {
   try {

@@ -1,7 +1,8 @@
 // The newest frames of the keeper's log, kept in memory as they were written (no copy), so a
 // client that falls a little behind is fed without reading the disk. Only ever a cache of what
 // the log holds: whatever the log drops, this drops too.
-import type { LogRead } from "./keeper-log.js";
+/** Frames read back from the log, through sequence number `throughSeq`. */
+export type LogRead = { frames: Buffer; throughSeq: number };
 
 type Batch = { firstSeq: number; lastSeq: number; frames: Buffer };
 

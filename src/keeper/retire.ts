@@ -2,7 +2,7 @@
 // Telecode owns the state now: it refuses the hello by name and lets its CLI finish the current
 // turn and end, while new runs use new keepers. Needs only the socket path every version records.
 import { createConnection } from "node:net";
-import type { Clock } from "../claude/index.js";
+import type { Clock } from "../ports/index.js";
 import { encodeMessage, KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
 /**

@@ -2,8 +2,9 @@
 // pretty lines to stderr when it is a terminal, and secrets redacted from every line.
 import { join } from "node:path";
 import { pino, type Logger as PinoLogger } from "pino";
+import { definedFields } from "../domain/index.js";
+import type { EventName, LogFields, Logger, LogLevel } from "../ports/index.js";
 import { LogError } from "./errors.js";
-import type { EventName, LogFields, Logger, LogLevel } from "./logger-types.js";
 import { prettyStream } from "./pretty-stream.js";
 import { redactSecrets } from "./redact.js";
 import { RotatingFileStream } from "./rotating-file.js";
@@ -67,8 +68,7 @@ function openLogFile(dataDir: string, options: LoggerOptions): RotatingFileStrea
   try {
     return new RotatingFileStream({
       dir,
-      ...(options.maxFileBytes === undefined ? {} : { maxBytes: options.maxFileBytes }),
-      ...(options.maxFiles === undefined ? {} : { maxFiles: options.maxFiles }),
+      ...definedFields({ maxBytes: options.maxFileBytes, maxFiles: options.maxFiles }),
     });
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code ?? "error";
@@ -109,16 +109,3 @@ export function createLogger(options: LoggerOptions = {}): ClosableLogger {
     close: () => file?.close(),
   };
 }
-
-const noop = (): void => undefined;
-
-/** A Logger that drops everything; for tests and for code paths that must not log. */
-export const silentLogger: Logger = Object.freeze({
-  debug: noop,
-  info: noop,
-  warn: noop,
-  error: noop,
-  event: noop,
-  child: () => silentLogger,
-  addSecret: noop,
-});

@@ -1,8 +1,8 @@
 // Reads an image's type and pixel size from its first bytes (PNG, JPEG, GIF, WebP: the types
 // the Messages API accepts), without decoding it. Pure: bytes in, facts out, never throws.
-import type { WireImageMediaType } from "../wire/index.js";
+import type { ImageMediaType } from "../domain/index.js";
 
-export type ImageInfo = Readonly<{ mediaType: WireImageMediaType; width: number; height: number }>;
+export type ImageInfo = Readonly<{ mediaType: ImageMediaType; width: number; height: number }>;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

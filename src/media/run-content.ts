@@ -1,7 +1,7 @@
 // The user message a run starts with when a person sent more than words: image and PDF blocks
 // first (the Messages API reads them best before the question), then the text, which names
 // any files saved in the project. Pure.
-import type { WireUserContentBlock } from "../wire/index.js";
+import type { Prompt, PromptBlock } from "../domain/index.js";
 import type { InlineImage } from "./image-limits.js";
 import { formatBytes, MIB } from "./sizes.js";
 
@@ -58,7 +58,7 @@ export function defaultPrompt(images: number, pdfs: number): string {
  * The content of the user line: a plain string when there is nothing to attach, else image
  * and document blocks followed by one text block.
  */
-export function buildRunContent(input: RunContentInput): string | WireUserContentBlock[] {
+export function buildRunContent(input: RunContentInput): Prompt {
   const images = input.images ?? [];
   const pdfs = input.pdfs ?? [];
   const note = savedFilesText(input.saved ?? []);
@@ -66,17 +66,18 @@ export function buildRunContent(input: RunContentInput): string | WireUserConten
   const fallback = images.length + pdfs.length > 0 ? defaultPrompt(images.length, pdfs.length) : "";
   const text = [note, words === "" ? fallback : words].filter((part) => part !== "").join("\n\n");
   if (images.length === 0 && pdfs.length === 0) return text;
-  const blocks: WireUserContentBlock[] = [
-    ...images.map((image): WireUserContentBlock => ({
+  return [
+    ...images.map((image): PromptBlock => ({
       type: "image",
-      source: { type: "base64", media_type: image.info.mediaType, data: Buffer.from(image.bytes).toString("base64") },
+      mediaType: image.info.mediaType,
+      base64: Buffer.from(image.bytes).toString("base64"),
     })),
-    ...pdfs.map((pdf): WireUserContentBlock => ({
+    ...pdfs.map((pdf): PromptBlock => ({
       type: "document",
-      source: { type: "base64", media_type: "application/pdf", data: Buffer.from(pdf.bytes).toString("base64") },
+      mediaType: "application/pdf",
+      base64: Buffer.from(pdf.bytes).toString("base64"),
       title: pdf.name,
     })),
+    { type: "text", text },
   ];
-  blocks.push({ type: "text", text });
-  return blocks;
 }

@@ -1,7 +1,6 @@
 // The approval prompt for an ordinary tool call and how its answers become CLI answers:
 // Allow, Deny, and "Always allow in this session" when the CLI offers permission suggestions.
-import type { ApprovalRequest } from "../domain/events.js";
-import type { PermissionAnswer, WirePermissionUpdate } from "../wire/types.js";
+import type { ApprovalAnswer, ApprovalRequest, PermissionUpdate } from "../domain/index.js";
 import { personDeniedMessage, personRepliedMessage } from "./messages.js";
 import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
 import { describeToolCall, toolCallTitle } from "./tool-summary.js";
@@ -13,9 +12,7 @@ export const approvalChoiceIds = { allow: "allow", always: "always", deny: "deny
  * kept to this session. Suggestions to change the mode are left out: the person agreed to this
  * kind of call, not to a new permission mode for everything.
  */
-export function sessionPermissionUpdates(
-  suggestions: ApprovalRequest["permissionSuggestions"],
-): WirePermissionUpdate[] {
+export function sessionPermissionUpdates(suggestions: ApprovalRequest["permissionSuggestions"]): PermissionUpdate[] {
   return suggestions
     .filter((s) => s["type"] === "addRules" || s["type"] === "addDirectories")
     .map((s) => ({ ...s, type: String(s["type"]), destination: "session" }));
@@ -26,7 +23,7 @@ export function sessionPermissionUpdates(
  * "Bash(npm test:*)", "every Read call", "files in /home/me/app". A compound command's rule may
  * cover only part of it, so the person sees exactly which calls will not be asked again.
  */
-export function describeSessionPermissions(updates: readonly WirePermissionUpdate[]): string[] {
+export function describeSessionPermissions(updates: readonly PermissionUpdate[]): string[] {
   const items: string[] = [];
   for (const update of updates) {
     if (update.type === "addRules" && Array.isArray(update["rules"])) {
@@ -82,7 +79,7 @@ export function approvalPrompt(request: ApprovalRequest, options: ApprovalPrompt
   };
 }
 
-export type ApprovalResolution = { answer: PermissionAnswer; outcome: DecisionOutcome };
+export type ApprovalResolution = { answer: ApprovalAnswer; outcome: DecisionOutcome };
 
 /** Maps the person's answer to the CLI answer; undefined when the choice is not one of this prompt's. */
 export function resolveApproval(request: ApprovalRequest, answer: PersonAnswer): ApprovalResolution | undefined {

@@ -17,7 +17,7 @@
 //          unless a plan was approved earlier in the same run.
 //  4. Prompting modes (default, acceptEdits): every can_use_tool is asked (ExitPlanMode with the
 //     plan prompt, AskUserQuestion as questions); questions off still denies at once.
-import type { ApprovalRequest, PermissionMode } from "../domain/events.js";
+import type { ApprovalRequest, PermissionMode } from "../domain/index.js";
 import {
   outlineStillMissingMessage,
   questionsOffMessage,

@@ -1,6 +1,6 @@
 // Permission modes: which ones ask a person, which run on their own, and what Telecode passes
 // to the CLI. Pure lookups; the CLI's own mode strings are taken as they come.
-import type { PermissionMode } from "../domain/events.js";
+import type { PermissionMode } from "../domain/index.js";
 
 /** The mode string for `--permission-mode` / `set_permission_mode`: `plan-auto` is the CLI's `plan`. */
 export function cliModeFor(mode: PermissionMode): string {

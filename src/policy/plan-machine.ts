@@ -1,8 +1,7 @@
 // ExitPlanMode: the plan prompt (Approve / Deny / Pause & Outline), the outline gate that
 // Pause & Outline arms, the post-outline prompt (Approve Plan / Deny / Let's discuss), and the
 // CLI answer for each choice. Pure; the caller keeps the gate in its state.
-import type { ApprovalRequest, PermissionMode } from "../domain/events.js";
-import type { PermissionAnswer } from "../wire/types.js";
+import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from "../domain/index.js";
 import { discussPlanMessage, outlineRequestedMessage, personRepliedMessage, planDeniedMessage } from "./messages.js";
 import { isPlanChat } from "./modes.js";
 import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
@@ -96,7 +95,7 @@ export function planAutoApprovedSections(request: ApprovalRequest): PromptSectio
 }
 
 export type PlanResolution = {
-  answer: PermissionAnswer;
+  answer: ApprovalAnswer;
   outcome: DecisionOutcome;
   /** The plan was approved: the CLI leaves plan mode. */
   approved: boolean;

@@ -67,5 +67,8 @@ export type InfoKind =
 /** Something the person should know that needs no answer. */
 export type InfoMessage = { kind: InfoKind; title: string; sections: readonly PromptSection[] };
 
-/** Verdict for an answer a front end delivers. */
-export type AnswerVerdict = "accepted" | "already_answered" | "no_longer_pending";
+/**
+ * Verdict for an answer a front end delivers: taken; too late (answered, or no longer pending:
+ * withdrawn, timed out, ended); or naming no choice the open decision has (nothing changed).
+ */
+export type AnswerVerdict = "accepted" | "already_answered" | "no_longer_pending" | "not_a_choice";

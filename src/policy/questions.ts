@@ -1,7 +1,7 @@
 // AskUserQuestion: its questions asked one after another, each with its options as choices
 // (toggles plus Done when multi-select) and "type an answer"; the last answer builds the allow
 // the CLI accepts (fixture g2: updatedInput = input + answers keyed by question text).
-import type { PermissionAnswer } from "../wire/types.js";
+import type { ApprovalAnswer } from "../domain/index.js";
 import type { DecisionPrompt, PersonAnswer, PromptChoice, PromptSection } from "./prompt-types.js";
 
 export type Question = {
@@ -152,7 +152,7 @@ export function answerQuestion(flow: QuestionFlow, answer: PersonAnswer): Questi
 export function questionAnswerResponse(
   input: Readonly<Record<string, unknown>>,
   answers: Readonly<Record<string, string>>,
-): PermissionAnswer {
+): ApprovalAnswer {
   return { behavior: "allow", updatedInput: { ...input, answers: { ...answers } } };
 }
 

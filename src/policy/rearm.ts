@@ -1,7 +1,7 @@
 // Plan re-arm: after a plan is approved the CLI leaves plan mode; a plan-mode chat puts it
 // back at every turn close (and before a follow-up), unless background agents started in the
 // approving turn still run (they would inherit plan mode) and the ceiling has not passed.
-import type { PermissionMode, TaskChanged } from "../domain/events.js";
+import type { PermissionMode, TaskChanged } from "../domain/index.js";
 import { isPlanChat } from "./modes.js";
 
 export type RearmState = {

@@ -1,7 +1,6 @@
 // The session machine's data: its state, the inputs it takes and the effects it asks for.
 // Types only (plus the contract error); the transitions live in session-policy.ts.
-import type { ApprovalRequest, TelecodeEvent } from "../domain/events.js";
-import type { PermissionAnswer } from "../wire/types.js";
+import type { ApprovalAnswer, ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import type { OutlineGate } from "./plan-machine.js";
 import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
 import type { QuestionFlow } from "./questions.js";
@@ -60,7 +59,7 @@ export type PolicyInput =
 
 export type PolicyEffect =
   /** Answer the CLI's request (resolves the engine's decide call). */
-  | { type: "respond"; decisionId: string; answer: PermissionAnswer; by: string }
+  | { type: "respond"; decisionId: string; answer: ApprovalAnswer; by: string }
   /** Show a prompt, or replace the prompt of the same decision (next question, toggles). */
   | { type: "askPerson"; decisionId: string; prompt: DecisionPrompt }
   | { type: "settle"; decisionId: string; outcome: DecisionOutcome }

@@ -1,8 +1,7 @@
 // One session's decisions as a pure machine: (state, input) → (state, effects). Routes each
 // request through the decision table, runs the plan, question and re-arm machines, and answers
 // every request exactly once. No I/O, no timers: time is an input, timers are effects.
-import type { TelecodeEvent } from "../domain/events.js";
-import type { PermissionAnswer } from "../wire/types.js";
+import type { ApprovalAnswer, TelecodeEvent } from "../domain/index.js";
 import { approvalPrompt, resolveApproval } from "./approval-prompt.js";
 import { routeToolRequest, type DenyReason } from "./decision-table.js";
 import { noLongerPendingMessage, questionTimedOutMessage, timedOutMessage } from "./messages.js";
@@ -84,7 +83,7 @@ function decidedBy(outcome: DecisionOutcome): string {
 }
 
 /** Ends a pending decision: the only place a pending request is answered. */
-function close(state: PolicyState, p: PendingDecision, answer: PermissionAnswer, outcome: DecisionOutcome): PolicyStep {
+function close(state: PolicyState, p: PendingDecision, answer: ApprovalAnswer, outcome: DecisionOutcome): PolicyStep {
   return {
     state: withPending(state, undefined, p.decisionId),
     effects: [
@@ -133,7 +132,7 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
     planApprovedInRun: run !== undefined && state.previewSkipRunId === run.id,
     gate: state.gate,
   });
-  const allow: PermissionAnswer = { behavior: "allow", updatedInput: { ...request.input } };
+  const allow: ApprovalAnswer = { behavior: "allow", updatedInput: { ...request.input } };
   switch (route.kind) {
     case "allow":
       return { state, effects: [{ type: "respond", decisionId, answer: allow, by: "policy" }] };
@@ -193,7 +192,7 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
 }
 
 function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, nowMs: number): PolicyStep {
-  const none: PolicyStep = { state, effects: [], verdict: "no_longer_pending" };
+  const none: PolicyStep = { state, effects: [], verdict: "not_a_choice" };
   switch (p.flow.kind) {
     case "approval": {
       const r = resolveApproval(p.request, answer);

@@ -1,6 +1,6 @@
 // The per-chat switches the decision machines read, and what a run tells them. Plain data;
 // config/ and the chat preferences fill these in.
-import type { PermissionMode } from "../domain/events.js";
+import type { PermissionMode } from "../domain/index.js";
 
 export type DecisionSettings = {
   /** The chat's mode (plan-auto included); the CLI may be in another one for a while. */

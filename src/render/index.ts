@@ -27,4 +27,5 @@ export type { TerminalLineOptions } from "./terminal-lines.js";
 export { renderProgressHtml, renderProgressSummaryHtml } from "./progress-telegram.js";
 export type { ProgressRenderOptions } from "./progress-telegram.js";
 export { renderFinalAnswer, answerFooterOf, renderRunErrorHtml } from "./telegram-final.js";
+export { formatSessionMark, parseSessionMark } from "./session-footer.js";
 export type { AnswerFooter, AnswerPart, FinalAnswer, RunErrorMessage } from "./telegram-final.js";

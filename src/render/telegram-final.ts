@@ -3,6 +3,7 @@
 // incident id. Pure; the bot decides when to send them.
 
 import { formatDurationMs, formatUsd, type ProgressState } from "../domain/index.js";
+import { formatSessionMark } from "./session-footer.js";
 import { escapeTelegramHtml, renderTelegramMarkdown, type RenderFallback } from "./telegram-html.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 import { splitTelegramHtml } from "./telegram-split.js";
@@ -33,10 +34,7 @@ function renderAnswerFooterHtml(footer: AnswerFooter): string {
     footer.turns === 1 ? "1 turn" : `${footer.turns} turns`,
     formatDurationMs(footer.durationMs),
   ];
-  const session =
-    footer.sessionId === undefined
-      ? ""
-      : ` · session ${escapeTelegramHtml(footer.sessionId.slice(0, 8))} — reply to continue`;
+  const session = footer.sessionId === undefined ? "" : escapeTelegramHtml(formatSessionMark(footer.sessionId));
   return `<i>${parts.join(" · ")}${session}</i>`;
 }
 

@@ -1,7 +1,15 @@
 // Renders one Telecode event as plain terminal text (used by `telecode replay` and the
 // terminal front end). Pure and stateless: one event in, the text to print (or nothing) out.
 // No colours or cursor control here; a front end may add them around these lines.
-import { cleanToolDetail, excerpt, formatCount, formatDurationMs, formatUsd, relativeToCwd } from "../domain/index.js";
+import {
+  cleanToolDetail,
+  excerpt,
+  failureText,
+  formatCount,
+  formatDurationMs,
+  formatUsd,
+  relativeToCwd,
+} from "../domain/index.js";
 import type { NoteKind, TelecodeEvent } from "../domain/index.js";
 import { toolLabel } from "./tool-signs.js";
 
@@ -103,7 +111,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
     case "turn_finished": {
       const stats = `${event.numTurns} step${event.numTurns === 1 ? "" : "s"} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
       if (event.interrupted) return `■ interrupted · ${stats}`;
-      if (!event.ok) return `■ failed: ${event.error ?? "unknown error"} · ${stats}`;
+      if (!event.ok)
+        return `■ failed: ${event.error === undefined ? "unknown error" : failureText(event.error)} · ${stats}`;
       return `■ done · ${stats}`;
     }
     case "run_completed": {
@@ -113,7 +122,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
           ? "interrupted"
           : event.ok
             ? "completed"
-            : `failed: ${event.error ?? "unknown error"}`;
+            : `failed: ${event.error === undefined ? "unknown error" : failureText(event.error)}`;
       return `■ run ${event.runId} ${state} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
     }
   }

@@ -1,15 +1,13 @@
-// The session layer's public surface: orchestration of runs over live engine sessions.
+// The session layer's public surface: orchestration of runs over live session handles.
 export { SessionManager } from "./session-manager.js";
 export type { CancelOutcome, SessionManagerDeps, SessionStatus, Submission, SubmitOutcome } from "./session-manager.js";
 export type {
   BackgroundObserver,
-  Clock,
   EnginePort,
-  LiveSession,
   OpenRequest,
   RunEndState,
   RunObserver,
   SessionChoice,
-  SessionKey,
+  SessionHandle,
   SessionRecords,
 } from "./ports.js";

@@ -1,6 +1,6 @@
 // Inline-button callback data: versioned ("v1."), compact, unguessable (a random 128-bit
 // token that only this process maps to an action), always under Telegram's 64 bytes. The
-// codec is pure; the registry holds the token -> action map and "first tap wins".
+// codec is pure; the registry holds the token -> action map.
 
 import { randomBytes as nodeRandomBytes } from "node:crypto";
 
@@ -44,6 +44,15 @@ export function decodeCallbackData(data: string | undefined): DecodedCallbackDat
   return { ok: true, token, choice };
 }
 
+/**
+ * The grammY trigger for one kind of button: this version's data whose choice matches
+ * `choicePattern` (a regular expression source, e.g. "cancel" or "m\\d{1,2}"). Each kind of
+ * button has a choice shape of its own, so its handler is found from the data alone.
+ */
+export function buttonTrigger(choicePattern: string): RegExp {
+  return new RegExp(`^${VERSION}\\.[A-Za-z0-9_-]{22}\\.(?:${choicePattern})$`);
+}
+
 /** A fresh unguessable token: 16 random bytes, base64url (22 characters). */
 export function newCallbackToken(randomBytes: (size: number) => Uint8Array = nodeRandomBytes): string {
   return Buffer.from(randomBytes(TOKEN_BYTES)).toString("base64url");
@@ -57,41 +66,35 @@ export type CallbackEntry<A> = {
   createdAtMs: number;
 };
 
-export type CallbackLookup<A> =
-  /** The tap wins: the entry is now claimed, later taps see "claimed". */
-  | { kind: "claimed"; token: string; choice: string; entry: CallbackEntry<A> }
-  /** Someone tapped first (or the action was settled another way). */
-  | { kind: "already"; token: string; settledBy: string }
-  /** Unknown token: from before a restart, withdrawn, expired, or forged. */
-  | { kind: "stale" }
-  | { kind: "malformed" };
-
 export type CallbackRegistryOptions = {
   now: () => number;
   randomBytes?: (size: number) => Uint8Array;
-  /** How many settled tokens are remembered to answer "already answered" (default 1000). */
-  settledMemory?: number;
+  /** How many tokens are remembered, newest first (default 5000); older taps find nothing. */
+  memory?: number;
 };
 
 /**
- * Maps button tokens to actions for one process. A token is settled once: by the first
- * tap (`claim`) or by whoever else ends the action (`settle`, e.g. a typed answer, a
- * withdrawal, the session's end).
+ * Maps button tokens to actions for one process. Whether a decision is still open is the
+ * decision ledger's to say, not this map's: it only remembers what a token stands for, and
+ * which first-tap-wins buttons (a mode, a project) were used.
  */
 export class CallbackRegistry<A> {
-  readonly #pending = new Map<string, CallbackEntry<A>>();
-  readonly #settled = new Map<string, string>();
+  readonly #entries = new Map<string, CallbackEntry<A> & { used: boolean }>();
   readonly #options: Required<CallbackRegistryOptions>;
 
   constructor(options: CallbackRegistryOptions) {
-    this.#options = { randomBytes: nodeRandomBytes, settledMemory: 1000, ...options };
+    this.#options = { randomBytes: nodeRandomBytes, memory: 5000, ...options };
   }
 
   /** Registers an action shown in `chatId`; returns its token (one per prompt; buttons differ by choice). */
   register(action: A, chatId: number): string {
     let token = newCallbackToken(this.#options.randomBytes);
-    while (this.#pending.has(token) || this.#settled.has(token)) token = newCallbackToken(this.#options.randomBytes);
-    this.#pending.set(token, { action, chatId, createdAtMs: this.#options.now() });
+    while (this.#entries.has(token)) token = newCallbackToken(this.#options.randomBytes);
+    this.#entries.set(token, { action, chatId, createdAtMs: this.#options.now(), used: false });
+    if (this.#entries.size > this.#options.memory) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done !== true) this.#entries.delete(oldest.value);
+    }
     return token;
   }
 
@@ -101,53 +104,27 @@ export class CallbackRegistry<A> {
   }
 
   attachMessage(token: string, messageId: number): void {
-    const entry = this.#pending.get(token);
+    const entry = this.#entries.get(token);
     if (entry !== undefined) entry.messageId = messageId;
   }
 
-  /** Resolves a tap's data: the first tap on a pending token claims it. */
-  claim(data: string | undefined, by: string): CallbackLookup<A> {
-    const decoded = decodeCallbackData(data);
-    if (!decoded.ok) return decoded.reason === "version" ? { kind: "stale" } : { kind: "malformed" };
-    const entry = this.#pending.get(decoded.token);
-    if (entry === undefined) {
-      const settledBy = this.#settled.get(decoded.token);
-      return settledBy === undefined ? { kind: "stale" } : { kind: "already", token: decoded.token, settledBy };
-    }
-    this.settle(decoded.token, by);
-    return { kind: "claimed", token: decoded.token, choice: decoded.choice, entry };
-  }
-
-  /** Ends a pending action without a tap; later taps read "already" with `by`. Returns the entry if it was pending. */
-  settle(token: string, by: string): CallbackEntry<A> | undefined {
-    const entry = this.#pending.get(token);
+  /** What a token stands for, while it is remembered. */
+  lookup(token: string): CallbackEntry<A> | undefined {
+    const entry = this.#entries.get(token);
     if (entry === undefined) return undefined;
-    this.#pending.delete(token);
-    this.#settled.set(token, by);
-    if (this.#settled.size > this.#options.settledMemory) {
-      const oldest = this.#settled.keys().next().value;
-      if (oldest !== undefined) this.#settled.delete(oldest);
-    }
-    return entry;
+    const { used: _used, ...rest } = entry;
+    return rest;
   }
 
-  /** Forgets pending actions matching `test` (e.g. a session ended); they read "stale" afterwards. */
-  drop(test: (entry: CallbackEntry<A>, token: string) => boolean): CallbackEntry<A>[] {
-    const dropped: CallbackEntry<A>[] = [];
-    for (const [token, entry] of this.#pending) {
-      if (test(entry, token)) {
-        this.#pending.delete(token);
-        dropped.push(entry);
-      }
-    }
-    return dropped;
-  }
-
-  pending(token: string): CallbackEntry<A> | undefined {
-    return this.#pending.get(token);
+  /** True for the first call per remembered token: the tap that wins a first-tap-wins button. */
+  claimOnce(token: string): boolean {
+    const entry = this.#entries.get(token);
+    if (entry === undefined || entry.used) return false;
+    entry.used = true;
+    return true;
   }
 
   get size(): number {
-    return this.#pending.size;
+    return this.#entries.size;
   }
 }

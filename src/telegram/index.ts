@@ -8,33 +8,25 @@ export {
   encodeCallbackData,
   newCallbackToken,
 } from "./callback-data.js";
-export type {
-  CallbackData,
-  CallbackEntry,
-  CallbackLookup,
-  CallbackRegistryOptions,
-  DecodedCallbackData,
-} from "./callback-data.js";
+export type { CallbackData, CallbackEntry, CallbackRegistryOptions, DecodedCallbackData } from "./callback-data.js";
 export { Outbox } from "./outbox.js";
-export type { OutboxOptions } from "./outbox.js";
 export { OutboxError } from "./outbox-errors.js";
 export type {
   Delivery,
   MessageContent,
   OutboxApi,
-  OutboxClock,
   OutboxFailureCode,
+  OutboxOptions,
   OutboxStats,
-  OutboxTimer,
   SendOptions,
 } from "./outbox-types.js";
 export {
   BridgeError,
   chatDecisionSettings,
   COMMANDS,
-  createTelegramBridge,
+  createTelegramFront,
   INTERRUPTED_NOTE,
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { BridgeClock, BridgePorts, TelegramBridge, TelegramBridgeOptions } from "./bridge/index.js";
+export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";

@@ -2,6 +2,7 @@
 // previews, replies that survive a deleted target, plain text after a parse failure).
 
 import { InputFile } from "grammy";
+import { definedFields } from "../domain/index.js";
 import { TELEGRAM_CAPTION_LIMIT } from "../render/index.js";
 import { htmlToPlainFallback } from "./outbox-errors.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
@@ -25,7 +26,7 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
         ...mode,
         ...reply(job.replyTo),
         link_preview_options: { is_disabled: true },
-        ...(job.content.keyboard === undefined ? {} : { reply_markup: job.content.keyboard }),
+        ...definedFields({ reply_markup: job.content.keyboard }),
         ...(job.silent ? { disable_notification: true } : {}),
       });
       return sent.message_id;
@@ -49,7 +50,7 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
         await api.editMessageReplyMarkup(
           chatId!,
           current(job.messageId),
-          job.change.keyboard === undefined ? {} : { reply_markup: job.change.keyboard },
+          definedFields({ reply_markup: job.change.keyboard }),
         );
       } else {
         const { text, ...mode } = format(job.change.content.html);
@@ -57,7 +58,7 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
         await api.editMessageText(chatId!, current(job.messageId), text, {
           ...mode,
           link_preview_options: { is_disabled: true },
-          ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
+          ...definedFields({ reply_markup: keyboard }),
         });
       }
       return current(job.messageId);
@@ -69,7 +70,7 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
       return undefined;
     case "callback":
       await api.answerCallbackQuery(job.queryId, {
-        ...(job.text === undefined ? {} : { text: job.text }),
+        ...definedFields({ text: job.text }),
         ...(job.alert ? { show_alert: true } : {}),
       });
       return undefined;

@@ -2,7 +2,7 @@
 // modified), re-send (message gone), retry (5xx, network) or give up. Decided on the Bot
 // API's error_code and description, which are its only stable signals.
 
-import { TELEGRAM_TEXT_LIMIT } from "../render/index.js";
+import { TELEGRAM_TEXT_LIMIT, validateTelegramHtml } from "../render/index.js";
 
 export type CallFailure =
   | { kind: "retry_after"; waitMs: number }
@@ -64,4 +64,20 @@ export function htmlToPlainFallback(html: string, limit: number = TELEGRAM_TEXT_
     .replace(/&amp;/g, "&")
     .trim();
   return text === "" ? "…" : text.slice(0, limit);
+}
+
+/** Throws OutboxError for HTML Telegram would refuse (a bug: render with src/render first). */
+export function assertSendable(html: string, limit?: number): void {
+  const problem = validateTelegramHtml(html, limit);
+  if (problem === undefined) return;
+  const why =
+    problem.kind === "parse"
+      ? problem.error
+      : problem.kind === "empty"
+        ? "the text is empty"
+        : `the text is ${problem.length} characters, over ${problem.limit}`;
+  throw new OutboxError(
+    "telegram.invalid_message",
+    `Telegram would refuse this message (${why}); render it with src/render before sending.`,
+  );
 }

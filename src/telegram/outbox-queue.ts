@@ -1,6 +1,6 @@
-// The outbox's per-chat queue: sends (and deletes, documents) in order, then edits keyed by
-// message (a newer edit replaces a pending one: the latest state wins), then a typing
-// indicator. Also remembers which deleted messages were re-sent under which id. No I/O.
+// The outbox's queues. Per chat: sends in order, then edits keyed by message (the latest state
+// wins), then typing, and which deleted messages were re-sent as what. Calls that concern no
+// chat (toasts, the menu) wait in one queue, each method paused on its own. No I/O.
 
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Delivery, MessageContent } from "./outbox-types.js";
@@ -116,6 +116,58 @@ export class ChatQueue {
     return true;
   }
 
+  /** Queues the edit of `messageId` (see `queueEdit`); true when it merged into a pending one. */
+  queueEditOf(messageId: number, change: EditJob["change"], must: boolean, waiter: Waiter): boolean {
+    const target = this.target(messageId);
+    if (typeof target !== "number" && this.ordered.includes(target)) {
+      // The message waits to be re-sent: the re-send carries this latest state instead.
+      target.content = change.kind === "text" ? change.content : withKeyboard(target.content, change.keyboard);
+      target.must ||= must;
+      target.waiters.push(waiter);
+      return true;
+    }
+    const id = typeof target === "number" ? target : messageId; // a re-send in flight: resolved at call time
+    return this.queueEdit({ ...jobBase(must, waiter), kind: "edit", messageId: id, change });
+  }
+
+  /** Queues the deletion of `messageId`; pending edits of it (and a re-send not gone out yet) are dropped. */
+  queueDelete(messageId: number, waiter: Waiter): void {
+    const target = this.target(messageId);
+    const queued = typeof target === "number" ? -1 : this.ordered.indexOf(target);
+    if (typeof target !== "number" && queued >= 0) {
+      this.ordered.splice(queued, 1);
+      settle(target, gone("deleted before it was re-sent"));
+      waiter({ ok: true, messageId });
+      return;
+    }
+    for (const id of [messageId, target]) {
+      const pending = typeof id === "number" ? this.edits.get(id) : undefined;
+      if (pending !== undefined) {
+        this.edits.delete(pending.messageId);
+        settle(pending, gone("deleted"));
+      }
+    }
+    // The id is resolved when the call is made: a re-send in flight has its new id by then.
+    this.ordered.push({ ...jobBase(false, waiter), kind: "delete", messageId });
+  }
+
+  /** The message `job` edits is gone: `latest` (or a newer pending text) goes out as a new message replacing it. */
+  resend(job: EditJob, latest: MessageContent): void {
+    const pending = this.edits.get(job.messageId);
+    if (pending !== undefined) this.edits.delete(job.messageId);
+    const resend: SendJob = {
+      ...jobBase(job.must || (pending?.must ?? false)),
+      kind: "send",
+      content: pending !== undefined && pending.change.kind === "text" ? pending.change.content : latest,
+      replyTo: undefined,
+      silent: true,
+      replaces: job.messageId,
+    };
+    resend.waiters.push(...job.waiters.splice(0), ...(pending?.waiters.splice(0) ?? []));
+    this.redirects.set(job.messageId, resend);
+    this.ordered.push(resend);
+  }
+
   /** Puts a job that must be tried again back where it belongs. */
   requeue(job: ChatJob): void {
     if (job.kind === "typing") return;
@@ -133,8 +185,58 @@ export class ChatQueue {
   }
 }
 
+/**
+ * Calls that concern no chat, toasts first. A 429 on one method holds back that method
+ * only (Telegram limits per method and chat); its calls keep their order.
+ */
+export class GlobalQueue {
+  readonly jobs: GlobalJob[] = [];
+  readonly #pausedUntilMs = new Map<GlobalJob["kind"], number>();
+
+  /** A toast goes before every other waiting call; anything else at the end. */
+  add(job: GlobalJob): void {
+    const firstOther = job.kind === "callback" ? this.jobs.findIndex((j) => j.kind !== "callback") : -1;
+    this.jobs.splice(firstOther < 0 ? this.jobs.length : firstOther, 0, job);
+  }
+
+  /** Puts a job that must be tried again first in line. */
+  requeue(job: GlobalJob): void {
+    this.jobs.unshift(job);
+  }
+
+  /** Telegram asked calls of `kind` to wait until `untilMs`. */
+  pause(kind: GlobalJob["kind"], untilMs: number): void {
+    this.#pausedUntilMs.set(kind, Math.max(this.#pausedUntilMs.get(kind) ?? 0, untilMs));
+  }
+
+  /**
+   * Takes out the first job that may go now (`slotAt`: when the global cap has room), or says
+   * when the earliest waiting one becomes ready (Infinity when none waits).
+   */
+  takeNext(now: number, slotAt: number): { job: GlobalJob } | { wakeAt: number } {
+    const blocked = new Set<GlobalJob["kind"]>();
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const [index, job] of this.jobs.entries()) {
+      if (blocked.has(job.kind)) continue;
+      const readyAt = Math.max(job.notBeforeMs, this.#pausedUntilMs.get(job.kind) ?? 0, slotAt);
+      if (readyAt <= now) {
+        this.jobs.splice(index, 1);
+        return { job };
+      }
+      // Later calls of this method wait behind it, so they keep their order.
+      blocked.add(job.kind);
+      wakeAt = Math.min(wakeAt, readyAt);
+    }
+    return { wakeAt };
+  }
+}
+
 export function withKeyboard(content: MessageContent, keyboard: InlineKeyboardMarkup | undefined): MessageContent {
   return keyboard === undefined ? { html: content.html } : { html: content.html, keyboard };
+}
+
+export function gone(description: string): Delivery {
+  return { ok: false, code: "gone", description };
 }
 
 export function settle(job: Job, delivery: Delivery): void {

@@ -1,8 +1,9 @@
-// The outbox's ports and results: the minimal Bot API it writes through (grammY's `bot.api`
-// satisfies it), the injected clock, and what a caller gets back. Types only.
+// The outbox's port and results: the minimal Bot API it writes through (grammY's `bot.api`
+// satisfies it) and what a caller gets back. Types only.
 
 import type { InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
+import type { Clock, Logger } from "../ports/index.js";
 
 export type ReplyParameters = { message_id: number; allow_sending_without_reply?: boolean };
 
@@ -50,14 +51,6 @@ export interface OutboxApi {
   setMyCommands(commands: readonly { command: string; description: string }[]): Promise<unknown>;
 }
 
-export type OutboxTimer = { cancel(): void };
-
-/** Time for the outbox; tests pass a fake one to step through pacing and retries. */
-export type OutboxClock = {
-  now(): number;
-  setTimer(ms: number, fn: () => void): OutboxTimer;
-};
-
 /** A message's whole visible state: its HTML and (or no) inline keyboard. */
 export type MessageContent = { html: string; keyboard?: InlineKeyboardMarkup };
 
@@ -95,4 +88,26 @@ export type OutboxStats = {
   /** Edits that never went out because a later edit of the same message replaced them. */
   coalesced: number;
   replaced: number;
+};
+
+/** How an outbox is built: the API it writes through, its clock and logger, Telegram's pacing. */
+export type OutboxOptions = {
+  api: OutboxApi;
+  clock: Clock;
+  logger: Logger;
+  /** Least time between two writes to one private chat (default 1000 ms: Telegram's ~1 message/s). */
+  privateIntervalMs?: number;
+  /** Least time between two writes to one group (default 3000 ms: Telegram's 20 messages/min). */
+  groupIntervalMs?: number;
+  /** Writes per second over all chats (default 25, under Telegram's 30). */
+  globalPerSecond?: number;
+  /** First retry delay after a 5xx or network failure, doubled each time up to `maxBackoffMs`. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Attempts an ordinary item gets against transient failures (must-deliver items: unlimited). */
+  maxAttempts?: number;
+  /** 0..1, for jitter; tests pass a constant. */
+  random?: () => number;
+  /** A deleted message was re-sent: edits of `oldId` now go to `newId`. */
+  onMessageReplaced?: (chatId: number, oldId: number, newId: number) => void;
 };

@@ -3,69 +3,40 @@
 // backoff (must-deliver items until they succeed), deleted messages re-sent.
 
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { Logger } from "../log/index.js";
-import { TELEGRAM_CAPTION_LIMIT, validateTelegramHtml } from "../render/index.js";
+import type { TimerHandle } from "../ports/index.js";
+import { TELEGRAM_CAPTION_LIMIT } from "../render/index.js";
 import { callBotApi } from "./outbox-calls.js";
-import { classifyFailure, OutboxError, type CallFailure } from "./outbox-errors.js";
+import { assertSendable, classifyFailure, type CallFailure } from "./outbox-errors.js";
+import { handleFailure, type FailureHost } from "./outbox-failures.js";
 import {
   ChatQueue,
+  GlobalQueue,
+  gone,
   jobBase,
   settle,
-  withKeyboard,
   type EditJob,
-  type GlobalJob,
   type Job,
   type SendJob,
   type Waiter,
 } from "./outbox-queue.js";
-import type {
-  Delivery,
-  MessageContent,
-  OutboxApi,
-  OutboxClock,
-  OutboxStats,
-  OutboxTimer,
-  SendOptions,
-} from "./outbox-types.js";
-
-export type OutboxOptions = {
-  api: OutboxApi;
-  clock: OutboxClock;
-  logger: Logger;
-  /** Least time between two writes to one private chat (default 1000 ms: Telegram's ~1 message/s). */
-  privateIntervalMs?: number;
-  /** Least time between two writes to one group (default 3000 ms: Telegram's 20 messages/min). */
-  groupIntervalMs?: number;
-  /** Writes per second over all chats (default 25, under Telegram's 30). */
-  globalPerSecond?: number;
-  /** First retry delay after a 5xx or network failure, doubled each time up to `maxBackoffMs`. */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** Attempts an ordinary item gets against transient failures (must-deliver items: unlimited). */
-  maxAttempts?: number;
-  /** 0..1, for jitter; tests pass a constant. */
-  random?: () => number;
-  /** A deleted message was re-sent: edits of `oldId` now go to `newId`. */
-  onMessageReplaced?: (chatId: number, oldId: number, newId: number) => void;
-};
+import type { Delivery, MessageContent, OutboxOptions, OutboxStats, SendOptions } from "./outbox-types.js";
 
 /** A typing indicator older than this is not worth sending any more. */
 const TYPING_STALE_MS = 4000;
 
 export class Outbox {
-  readonly #o: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
+  readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
   readonly #chats = new Map<number, ChatQueue>();
-  readonly #global: GlobalJob[] = [];
+  readonly #global = new GlobalQueue();
   readonly #recent: number[] = [];
   readonly #idleWaiters: (() => void)[] = [];
   readonly #stats: OutboxStats = { calls: 0, retries: 0, rateLimited: 0, coalesced: 0, replaced: 0 };
-  #globalPausedUntilMs = 0;
   #inFlight = 0;
-  #timer: { atMs: number; handle: OutboxTimer } | undefined;
+  #timer: { atMs: number; handle: TimerHandle } | undefined;
   #stopped = false;
 
   constructor(options: OutboxOptions) {
-    this.#o = {
+    this.#options = {
       privateIntervalMs: 1000,
       groupIntervalMs: 3000,
       globalPerSecond: 25,
@@ -115,48 +86,27 @@ export class Outbox {
   }
 
   delete(chatId: number, messageId: number): Promise<Delivery> {
-    return this.#enqueue((resolve) => {
-      const chat = this.#chat(chatId);
-      const target = chat.target(messageId);
-      const queued = typeof target === "number" ? -1 : chat.ordered.indexOf(target);
-      if (typeof target !== "number" && queued >= 0) {
-        chat.ordered.splice(queued, 1);
-        settle(target, gone("deleted before it was re-sent"));
-        resolve({ ok: true, messageId });
-        return;
-      }
-      for (const id of [messageId, target]) {
-        const pending = typeof id === "number" ? chat.edits.get(id) : undefined;
-        if (pending !== undefined) {
-          chat.edits.delete(pending.messageId);
-          settle(pending, gone("deleted"));
-        }
-      }
-      // The id is resolved when the call is made: a re-send in flight has its new id by then.
-      chat.ordered.push({ ...jobBase(false, resolve), kind: "delete", messageId });
-    });
+    return this.#enqueue((resolve) => this.#chat(chatId).queueDelete(messageId, resolve));
   }
 
   /** Shows "typing…" if the chat has nothing else waiting; best effort, never retried. */
   typing(chatId: number): void {
     const chat = this.#chat(chatId);
     if (this.#stopped || !chat.isEmpty() || chat.inFlight) return;
-    chat.typing = { ...jobBase(false), kind: "typing", queuedAtMs: this.#o.clock.now() };
+    chat.typing = { ...jobBase(false), kind: "typing", queuedAtMs: this.#options.clock.now() };
     this.#pump();
   }
 
   /** Answers a button tap (the toast); goes before every chat's queue. Resolves false if Telegram refused it. */
   async answerCallback(queryId: string, answer: { text?: string; alert?: boolean } = {}): Promise<boolean> {
     const delivery = await this.#enqueue((resolve) => {
-      const firstOther = this.#global.findIndex((job) => job.kind !== "callback");
-      const job: GlobalJob = {
+      this.#global.add({
         ...jobBase(false, resolve),
         kind: "callback",
         queryId,
         text: answer.text,
         alert: answer.alert ?? false,
-      };
-      this.#global.splice(firstOther < 0 ? this.#global.length : firstOther, 0, job);
+      });
     });
     return delivery.ok;
   }
@@ -181,7 +131,7 @@ export class Outbox {
   }
 
   setCommands(commands: readonly { command: string; description: string }[]): Promise<Delivery> {
-    return this.#enqueue((resolve) => this.#global.push({ ...jobBase(false, resolve), kind: "commands", commands }));
+    return this.#enqueue((resolve) => this.#global.add({ ...jobBase(false, resolve), kind: "commands", commands }));
   }
 
   /** Resolves when no call is in flight and nothing can go out before some timer fires. */
@@ -192,7 +142,7 @@ export class Outbox {
 
   /** Items queued or in flight. */
   pending(): number {
-    let count = this.#global.length + this.#inFlight;
+    let count = this.#global.jobs.length + this.#inFlight;
     for (const chat of this.#chats.values()) count += chat.jobs().length;
     return count;
   }
@@ -206,7 +156,7 @@ export class Outbox {
     this.#stopped = true;
     this.#timer?.handle.cancel();
     this.#timer = undefined;
-    const jobs: Job[] = [...this.#global.splice(0)];
+    const jobs: Job[] = [...this.#global.jobs.splice(0)];
     for (const chat of this.#chats.values()) {
       jobs.push(...chat.jobs());
       chat.ordered.splice(0);
@@ -226,18 +176,7 @@ export class Outbox {
 
   #queueEdit(chatId: number, messageId: number, change: EditJob["change"], must: boolean): Promise<Delivery> {
     return this.#enqueue((resolve) => {
-      const chat = this.#chat(chatId);
-      const target = chat.target(messageId);
-      if (typeof target !== "number" && chat.ordered.includes(target)) {
-        // The message waits to be re-sent: the re-send carries this latest state instead.
-        target.content = change.kind === "text" ? change.content : withKeyboard(target.content, change.keyboard);
-        target.must ||= must;
-        target.waiters.push(resolve);
-        this.#stats.coalesced++;
-        return;
-      }
-      const id = typeof target === "number" ? target : messageId; // a re-send in flight: resolved at call time
-      if (chat.queueEdit({ ...jobBase(must, resolve), kind: "edit", messageId: id, change })) this.#stats.coalesced++;
+      if (this.#chat(chatId).queueEditOf(messageId, change, must, resolve)) this.#stats.coalesced++;
     });
   }
 
@@ -253,17 +192,15 @@ export class Outbox {
   /** Starts every call that may go out now, and sets one timer for the earliest that may not. */
   #pump(): void {
     if (this.#stopped) return;
-    const now = this.#o.clock.now();
-    let wakeAt = Number.POSITIVE_INFINITY;
-    while (this.#global.length > 0) {
-      const job = this.#global[0]!;
-      const readyAt = Math.max(job.notBeforeMs, this.#globalPausedUntilMs, this.#globalSlotAt(now));
-      if (readyAt > now) {
-        wakeAt = Math.min(wakeAt, readyAt);
+    const now = this.#options.clock.now();
+    let wakeAt: number;
+    for (;;) {
+      const next = this.#global.takeNext(now, this.#globalSlotAt(now));
+      if ("wakeAt" in next) {
+        wakeAt = next.wakeAt;
         break;
       }
-      this.#global.shift();
-      this.#dispatch(undefined, job, now);
+      this.#dispatch(undefined, next.job, now);
     }
     for (const chat of this.#chats.values()) {
       const job = chat.head();
@@ -272,11 +209,10 @@ export class Outbox {
         chat.take(job);
         continue;
       }
-      const interval = chat.chatId < 0 ? this.#o.groupIntervalMs : this.#o.privateIntervalMs;
+      const interval = chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
       const readyAt = Math.max(
         chat.lastDispatchMs + interval,
         chat.pausedUntilMs,
-        this.#globalPausedUntilMs,
         job.notBeforeMs,
         this.#globalSlotAt(now),
       );
@@ -294,7 +230,7 @@ export class Outbox {
 
   /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
   #forgettable(chat: ChatQueue, now: number): boolean {
-    const interval = chat.chatId < 0 ? this.#o.groupIntervalMs : this.#o.privateIntervalMs;
+    const interval = chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
     return (
       chat.isEmpty() &&
       !chat.inFlight &&
@@ -306,9 +242,9 @@ export class Outbox {
   /** When the global cap next has room. */
   #globalSlotAt(now: number): number {
     while (this.#recent.length > 0 && this.#recent[0]! <= now - 1000) this.#recent.shift();
-    return this.#recent.length < this.#o.globalPerSecond
+    return this.#recent.length < this.#options.globalPerSecond
       ? now
-      : this.#recent[this.#recent.length - this.#o.globalPerSecond]! + 1000;
+      : this.#recent[this.#recent.length - this.#options.globalPerSecond]! + 1000;
   }
 
   #schedule(atMs: number, now: number): void {
@@ -316,7 +252,7 @@ export class Outbox {
     this.#timer?.handle.cancel();
     this.#timer = undefined;
     if (atMs === Number.POSITIVE_INFINITY) return;
-    const handle = this.#o.clock.setTimer(Math.max(0, atMs - now), () => {
+    const handle = this.#options.clock.setTimer(Math.max(0, atMs - now), () => {
       this.#timer = undefined;
       this.#pump();
     });
@@ -332,7 +268,7 @@ export class Outbox {
       chat.inFlight = true;
       chat.lastDispatchMs = now;
     }
-    callBotApi(this.#o.api, chat, job)
+    callBotApi(this.#options.api, chat, job)
       .then(
         (messageId) => this.#succeeded(chat, job, messageId),
         (error: unknown) => this.#failed(chat, job, classifyFailure(error)),
@@ -342,15 +278,15 @@ export class Outbox {
         if (chat !== undefined) chat.inFlight = false;
         this.#pump();
       })
-      .catch((error: unknown) => this.#o.logger.error({ err: error }, "outbox.internal_error"));
+      .catch((error: unknown) => this.#options.logger.event("outbox.internal_error", { err: error }, "error"));
   }
 
   #succeeded(chat: ChatQueue | undefined, job: Job, messageId: number | undefined): void {
     if (job.kind === "send" && job.replaces !== undefined && chat !== undefined && messageId !== undefined) {
       chat.redirects.set(job.replaces, messageId);
       this.#stats.replaced++;
-      this.#o.logger.event("outbox.replaced", { chatId: chat.chatId, oldMessageId: job.replaces, messageId });
-      this.#o.onMessageReplaced?.(chat.chatId, job.replaces, messageId);
+      this.#options.logger.event("outbox.replaced", { chatId: chat.chatId, oldMessageId: job.replaces, messageId });
+      this.#options.onMessageReplaced?.(chat.chatId, job.replaces, messageId);
       settle(job, { ok: true, messageId, replaced: true });
       return;
     }
@@ -358,117 +294,46 @@ export class Outbox {
   }
 
   #failed(chat: ChatQueue | undefined, job: Job, failure: CallFailure): void {
-    const now = this.#o.clock.now();
-    const fields = { chatId: chat?.chatId, kind: job.kind, attempt: job.attempts, must: job.must };
     if (this.#stopped) return this.#fail(job, { ok: false, code: "stopped", description: "the outbox stopped" });
-    switch (failure.kind) {
-      case "retry_after":
-        this.#stats.rateLimited++;
-        job.attempts--; // Telegram asked us to wait; that is not a failed attempt
-        if (chat === undefined) this.#globalPausedUntilMs = Math.max(this.#globalPausedUntilMs, now + failure.waitMs);
-        else chat.pausedUntilMs = Math.max(chat.pausedUntilMs, now + failure.waitMs);
-        this.#o.logger.event("outbox.rate_limited", { ...fields, waitMs: failure.waitMs }, "warn");
-        return this.#retry(chat, job, now);
-      case "not_modified":
-      case "delete_target_gone":
-        return settle(job, { ok: true, messageId: job.kind === "edit" || job.kind === "delete" ? job.messageId : 0 });
-      case "edit_target_gone":
-        return this.#resend(chat, job);
-      case "reply_target_gone":
-        if (job.kind === "send" || job.kind === "document") job.replyTo = undefined;
-        return this.#retry(chat, job, now);
-      case "parse_error":
-        this.#o.logger.event("outbox.parse_error", { ...fields, description: failure.description }, "error");
-        if (job.plain || !(job.kind === "send" || job.kind === "edit" || job.kind === "document")) break;
-        job.plain = true;
-        return this.#retry(chat, job, now);
-      case "transient": {
-        const limit = job.kind === "callback" ? 3 : this.#o.maxAttempts;
-        if (!job.must && job.attempts >= limit) {
-          this.#o.logger.event("outbox.gave_up", { ...fields, description: failure.description }, "warn");
-          return this.#fail(job, {
-            ok: false,
-            code: "gave_up",
-            description: failure.description,
-            ...(failure.errorCode === undefined ? {} : { errorCode: failure.errorCode }),
-          });
-        }
-        const delay =
-          Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** Math.min(job.attempts - 1, 20)) *
-          (0.75 + this.#o.random() * 0.5);
-        job.notBeforeMs = now + delay;
-        this.#o.logger.event(
-          "outbox.retry",
-          { ...fields, delayMs: Math.round(delay), description: failure.description },
-          job.must ? "warn" : "debug",
-        );
-        return this.#retry(chat, job, now);
-      }
-      case "rejected":
-        break;
-      default:
-        break;
-    }
-    const description = failure.kind === "parse_error" || failure.kind === "rejected" ? failure.description : "refused";
-    const errorCode = failure.kind === "rejected" ? failure.errorCode : 400;
-    this.#o.logger.event("outbox.rejected", { ...fields, description }, job.must ? "error" : "warn");
-    this.#fail(job, { ok: false, code: "rejected", description, ...(errorCode === undefined ? {} : { errorCode }) });
+    handleFailure(this.#failureHost(), chat, job, failure);
   }
 
-  #retry(chat: ChatQueue | undefined, job: Job, _now: number): void {
-    this.#stats.retries++;
-    if (job.kind === "callback" || job.kind === "commands") this.#global.unshift(job);
-    else chat?.requeue(job);
+  #failureHost(): FailureHost {
+    const { maxAttempts, backoffMs, maxBackoffMs, random } = this.#options;
+    return {
+      now: this.#options.clock.now(),
+      logger: this.#options.logger,
+      stats: this.#stats,
+      retrying: { maxAttempts, backoffMs, maxBackoffMs, random },
+      pause: (chat, job, untilMs) => {
+        if (chat !== undefined) chat.pausedUntilMs = Math.max(chat.pausedUntilMs, untilMs);
+        else if (job.kind === "callback" || job.kind === "commands") this.#global.pause(job.kind, untilMs);
+      },
+      retry: (chat, job) => {
+        this.#stats.retries++;
+        if (job.kind === "callback" || job.kind === "commands") this.#global.requeue(job);
+        else chat?.requeue(job);
+      },
+      resend: (chat, job) => this.#resend(chat, job),
+      fail: (job, delivery) => this.#fail(job, delivery),
+    };
   }
 
   /** The message to edit is gone (the person deleted it): its latest text goes out as a new message. */
   #resend(chat: ChatQueue | undefined, job: Job): void {
     if (chat === undefined || job.kind !== "edit" || job.change.kind !== "text")
       return settle(job, gone("message to edit not found"));
-    const pending = chat.edits.get(job.messageId);
-    if (pending !== undefined) chat.edits.delete(job.messageId);
-    const latest =
-      pending !== undefined && pending.change.kind === "text" ? pending.change.content : job.change.content;
-    const resend: SendJob = {
-      ...jobBase(job.must || (pending?.must ?? false)),
-      kind: "send",
-      content: latest,
-      replyTo: undefined,
-      silent: true,
-      replaces: job.messageId,
-    };
-    resend.waiters.push(...job.waiters.splice(0), ...(pending?.waiters.splice(0) ?? []));
-    chat.redirects.set(job.messageId, resend);
-    chat.ordered.push(resend);
-    this.#o.logger.event("outbox.resending", { chatId: chat.chatId, oldMessageId: job.messageId });
+    chat.resend(job, job.change.content);
+    this.#options.logger.event("outbox.resending", { chatId: chat.chatId, oldMessageId: job.messageId });
   }
 
   #fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void {
     if (job.must)
-      this.#o.logger.event(
+      this.#options.logger.event(
         "outbox.undelivered",
         { kind: job.kind, code: delivery.code, description: delivery.description },
         "error",
       );
     settle(job, delivery);
   }
-}
-
-function gone(description: string): Delivery {
-  return { ok: false, code: "gone", description };
-}
-
-function assertSendable(html: string, limit?: number): void {
-  const problem = validateTelegramHtml(html, limit);
-  if (problem === undefined) return;
-  const why =
-    problem.kind === "parse"
-      ? problem.error
-      : problem.kind === "empty"
-        ? "the text is empty"
-        : `the text is ${problem.length} characters, over ${problem.limit}`;
-  throw new OutboxError(
-    "telegram.invalid_message",
-    `Telegram would refuse this message (${why}); render it with src/render before sending.`,
-  );
 }

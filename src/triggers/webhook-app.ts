@@ -4,7 +4,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Logger } from "../log/index.js";
+import type { Logger } from "../ports/index.js";
 import { TriggerError } from "./errors.js";
 import { decodePayload, isAcceptedContentType } from "./payload.js";
 import { parsePromptTemplate, renderWebhookPrompt, type PromptTemplate } from "./prompt-template.js";

@@ -4,7 +4,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import type { Logger } from "../log/index.js";
+import type { Logger } from "../ports/index.js";
 import { TriggerError } from "./errors.js";
 import { formatListenAddress, webhookUrl, type ListenAddress } from "./listen-address.js";
 import { createReplayGuard } from "./replay-guard.js";

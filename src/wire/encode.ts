@@ -1,7 +1,7 @@
 // Encodes what Telecode writes on the CLI's stdin: user messages, answers to the CLI's
 // control requests, and our own control requests. Each function returns one complete line,
 // newline included. Request ids are the caller's: nothing here generates ids or keeps state.
-import type { OutgoingControlRequest, PermissionAnswer, WireContentBlock } from "./types.js";
+import type { OutgoingControlRequest, PermissionAnswer, WireOutgoingBlock } from "./types.js";
 
 export type UserMessageOptions = {
   /** Set when answering inside a subagent; null (the default) for the main thread. */
@@ -12,7 +12,7 @@ export type UserMessageOptions = {
 
 /** A user turn: plain text, or content blocks (text, image, …) passed through as given. */
 export function encodeUserMessage(
-  content: string | readonly WireContentBlock[],
+  content: string | readonly WireOutgoingBlock[],
   options: UserMessageOptions = {},
 ): string {
   return `${JSON.stringify({

@@ -7,7 +7,9 @@ export type {
   WireToolUseBlock,
   WireToolResultBlock,
   WireOtherBlock,
+  WireReadBlock,
   WireContentBlock,
+  WireOutgoingBlock,
   WireUsage,
   WireModelUsage,
   WireSystemInit,
@@ -41,6 +43,7 @@ export type {
   PermissionAnswer,
   OutgoingControlRequest,
 } from "./types.js";
+export { readBlock } from "./content-blocks.js";
 export { LineFramer, DEFAULT_MAX_LINE_BYTES } from "./line-framer.js";
 export type { LineFramerOptions, OversizedLine } from "./line-framer.js";
 export { decodeLine, isDecodeProblem, oversizedLineProblem, PROBLEM_LINE_MAX_CHARS } from "./decode.js";

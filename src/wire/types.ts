@@ -19,10 +19,13 @@ export type WireToolResultBlock = {
   content?: string | readonly WireContentBlock[];
   is_error?: boolean;
 } & WireUnknownFields;
+/** The blocks Telecode reads; `readBlock` (content-blocks.ts) picks them out so `type` narrows. */
+export type WireReadBlock = WireTextBlock | WireThinkingBlock | WireToolUseBlock | WireToolResultBlock;
 /** Any other block type (image, tool_reference, redacted_thinking, …), kept as is. */
 export type WireOtherBlock = { type: string } & WireUnknownFields;
-export type WireContentBlock =
-  WireTextBlock | WireThinkingBlock | WireToolUseBlock | WireToolResultBlock | WireOtherBlock;
+export type WireContentBlock = WireReadBlock | WireOtherBlock;
+/** A block Telecode writes in a user message (text, image, document, …): any type, passed through. */
+export type WireOutgoingBlock = { type: string } & WireUnknownFields;
 
 export type WireUsage = {
   input_tokens?: number;

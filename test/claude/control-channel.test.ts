@@ -1,21 +1,19 @@
 // Our control requests: own ids, answers matched, timeouts and failures as typed errors,
 // unmatched answers only logged; the CLI's requests answered at most once.
 import { describe, expect, it } from "vitest";
-import { createSilentLogger, isClaudeError } from "../../src/claude/index.js";
+import { isClaudeError } from "../../src/claude/index.js";
+import { silentLogger, type EventName } from "../../src/ports/index.js";
 import { ControlChannel } from "../../src/claude/control-channel.js";
 import { ClaudeError } from "../../src/claude/errors.js";
-import { createFakeClock } from "./fake-clock.js";
+import { createFakeClock } from "../support/fake-clock.js";
 
 function setup() {
-  const clock = createFakeClock();
+  const clock = createFakeClock(1_000_000);
   const written: Record<string, unknown>[] = [];
   const warnings: string[] = [];
-  const logger = {
-    ...createSilentLogger(),
-    warn: (_f: Record<string, unknown>, msg: string) => void warnings.push(msg),
-  };
+  const logger = { ...silentLogger, event: (name: EventName) => void warnings.push(name) };
   const channel = new ControlChannel({
-    write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve()),
+    write: (line) => (written.push(JSON.parse(line) as Record<string, unknown>), Promise.resolve({ ok: true })),
     clock,
     logger,
   });
@@ -53,13 +51,13 @@ describe("ControlChannel", () => {
     const { written, channel } = setup();
     const signal = channel.beginIncoming("q1", "can_use_tool");
     expect(channel.beginIncoming("q1", "can_use_tool")).toBeUndefined();
-    expect(await channel.answer("q1", '{"a":1}\n')).toBe(true);
-    expect(await channel.answer("q1", '{"a":2}\n')).toBe(false);
+    expect(await channel.answer("q1", '{"a":1}\n')).toEqual({ ok: true });
+    expect(await channel.answer("q1", '{"a":2}\n')).toBeUndefined();
     expect(signal?.aborted).toBe(false);
     const other = channel.beginIncoming("q2", "can_use_tool");
     expect(channel.withdraw("q2")).toBe(true);
     expect(other?.aborted).toBe(true);
-    expect(await channel.answer("q2", '{"b":1}\n')).toBe(false);
+    expect(await channel.answer("q2", '{"b":1}\n')).toBeUndefined();
     expect(written).toEqual([{ a: 1 }]);
     const pending = channel.request({ subtype: "interrupt" });
     channel.close(new ClaudeError("claude.exited", "gone"));

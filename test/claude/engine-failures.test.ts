@@ -70,7 +70,7 @@ describe("claude engine failures with the real CLI", () => {
     const done = await h.run(session, events, "Hello");
     expect(done.ok).toBe(false);
     expect(done.cancelled).toBe(false);
-    expect(done.error).toMatch(/500/);
+    expect(done.error).toMatchObject({ reason: "api_error", apiStatus: 500, what: expect.stringMatching(/500/) });
   });
 
   it("ends the run with a clear error when the CLI is killed mid-turn, and resumes next time", async () => {
@@ -86,9 +86,12 @@ describe("claude engine failures with the real CLI", () => {
     process.kill(pid, "SIGKILL");
     const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
     expect(done).toMatchObject({ ok: false, cancelled: false });
-    expect(done.type === "run_completed" && done.error).toMatch(
-      /^Claude Code exited unexpectedly \(signal SIGKILL\).*send your message again/,
-    );
+    expect(done.type === "run_completed" && done.error).toMatchObject({
+      reason: "exited",
+      signal: "SIGKILL",
+      what: expect.stringMatching(/^Claude Code exited unexpectedly \(signal SIGKILL\)/),
+      hint: expect.stringMatching(/send your message again/i),
+    });
     // The CLI ran Bash in a session of its own; its `sleep` must not outlive the crash.
     expect(processesRunning(["sleep", "41.25"])).toEqual([]);
     const next = await h.run(session, events, "Try again");
@@ -124,9 +127,11 @@ describe("claude engine failures with the real CLI", () => {
     const { session, events } = h.open();
     const done = await h.run(session, events, "Hello");
     expect(done.ok).toBe(false);
-    expect(done.error).toBe(
-      `Claude Code CLI not found (looked for: ${missing}); install it with \`npm i -g @anthropic-ai/claude-code\` or set claude.path.`,
-    );
+    expect(done.error).toEqual({
+      reason: "not_found",
+      what: `Claude Code CLI not found (looked for: ${missing}).`,
+      hint: "Install it with `npm i -g @anthropic-ai/claude-code` or set claude.path.",
+    });
   });
 
   it("refuses extra args that are not allowed when the session opens, and quotes stderr for a value the CLI rejects", async () => {
@@ -146,9 +151,13 @@ describe("claude engine failures with the real CLI", () => {
     const { session, events } = harness.open({ extraArgs: ["--max-budget-usd=-5"] });
     const done = await harness.run(session, events, "Hello");
     expect(done.ok).toBe(false);
-    expect(done.error).toMatch(
-      /^Claude Code exited with code 1 before any output: .*--max-budget-usd must be a number/,
-    );
+    expect(done.error).toMatchObject({
+      reason: "exited_before_output",
+      exitCode: 1,
+      what: expect.stringMatching(
+        /^Claude Code exited with code 1 before any output: .*--max-budget-usd must be a number/,
+      ),
+    });
   });
 
   it("notes a stall and ends a silent run at the hard ceiling with a clear error", async () => {
@@ -159,9 +168,11 @@ describe("claude engine failures with the real CLI", () => {
       events.events.some((e) => e.type === "note" && e.kind === "stall" && e.text.startsWith("no output for")),
     ).toBe(true);
     expect(done.ok).toBe(false);
-    expect(done.error).toMatch(
-      /^Claude Code produced no output for \d+(\.\d)? s and was stopped; send your message again/,
-    );
+    expect(done.error).toMatchObject({
+      reason: "silence",
+      what: expect.stringMatching(/^Claude Code produced no output for \d+(\.\d)? s and was stopped\./),
+      hint: expect.stringMatching(/^Send your message again/),
+    });
     expect(session.pid).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import {
   isClaudeError,
   SESSION_END_MESSAGE,
 } from "../../src/claude/index.js";
-import type { ApprovalDecision, ClaudeSession, SessionController, SessionSpec } from "../../src/claude/index.js";
+import type { ApprovalDecision, SessionHandle, SessionController, SessionSpec } from "../../src/claude/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeScript } from "../support/fake-claude/index.js";
 import { collect, processGroupAlive, type Collector } from "./harness.js";
@@ -20,14 +20,14 @@ import { collect, processGroupAlive, type Collector } from "./harness.js";
 const FAKE_VARS = ["FAKE_CLAUDE_SCRIPT", "FAKE_CLAUDE_STDIN_LOG", "FAKE_CLAUDE_ARGS_LOG"];
 
 type StandIn = {
-  session: ClaudeSession;
+  session: SessionHandle;
   events: Collector;
   stdin(): Promise<Record<string, unknown>[]>;
   args(): Promise<string[][]>;
 };
 
 let dirs: string[] = [];
-let sessions: ClaudeSession[] = [];
+let sessions: SessionHandle[] = [];
 let pids: number[] = [];
 afterEach(async () => {
   for (const s of sessions) if (s.pid !== undefined) pids.push(s.pid);
@@ -153,7 +153,10 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     const runId = await t.session.startRun("hello");
     const done = await t.events.waitFor(runDone(runId));
     expect(done).toMatchObject({ ok: false, cancelled: false });
-    expect(done.type === "run_completed" && done.error).toMatch(/^Claude Code exited unexpectedly \(code 0\)/);
+    expect(done.type === "run_completed" && done.error).toMatchObject({
+      reason: "exited",
+      what: expect.stringMatching(/^Claude Code exited unexpectedly \(code 0\)/),
+    });
     release?.({ behavior: "allow", updatedInput: {} });
     const resolved = await t.events.waitFor((e) => e.type === "approval_resolved");
     expect(resolved).toMatchObject({ requestId: "r-late", decision: "deny", by: "session end" });

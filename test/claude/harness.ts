@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "vitest";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { allowAllController, createClaudeEngine } from "../../src/claude/index.js";
-import type { ClaudeEngine, ClaudeSession, SessionController, SessionSpec } from "../../src/claude/index.js";
+import type { ClaudeEngine, SessionHandle, SessionController, SessionSpec } from "../../src/claude/index.js";
+import { silentLogger, type Logger } from "../../src/ports/index.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 
@@ -17,7 +18,7 @@ export type Collector = {
   ended: Promise<void>;
 };
 
-export function collect(session: ClaudeSession, onEvent?: (e: TelecodeEvent) => void): Collector {
+export function collect(session: SessionHandle, onEvent?: (e: TelecodeEvent) => void): Collector {
   const events: TelecodeEvent[] = [];
   const waiters: { match: (e: TelecodeEvent) => boolean; from: number; resolve: (e: TelecodeEvent) => void }[] = [];
   const ended = (async () => {
@@ -49,9 +50,9 @@ export type Harness = {
   api: FakeAnthropic;
   ws: ClaudeWorkspace;
   engine: ClaudeEngine;
-  open(spec?: Partial<SessionSpec>, controller?: SessionController): { session: ClaudeSession; events: Collector };
+  open(spec?: Partial<SessionSpec>, controller?: SessionController): { session: SessionHandle; events: Collector };
   /** Starts a run and resolves with its run_completed. */
-  run(session: ClaudeSession, events: Collector, prompt: string): Promise<RunCompleted>;
+  run(session: SessionHandle, events: Collector, prompt: string): Promise<RunCompleted>;
   /** Every pid any session had; checked for survivors at dispose. */
   pids: Set<number>;
   dispose(): Promise<void>;
@@ -63,18 +64,15 @@ export async function makeHarness(
   const api = await startFakeAnthropic({ replies: options.replies ?? [] });
   const ws = await makeClaudeWorkspace(api.url, options.env);
   const t0 = Date.now();
-  const log =
-    (level: string) =>
-    (fields: Record<string, unknown>, msg: string): void => {
+  const logger: Logger = {
+    ...silentLogger,
+    event: (name, fields = {}, level = "info") => {
       if (process.env["TELECODE_TEST_LOG"] === "1")
-        console.log(Date.now() - t0, level, msg, JSON.stringify({ ...fields, args: undefined }));
-    };
-  const engine = createClaudeEngine({
-    claudePath: options.claudePath ?? realClaudePath,
-    env: ws.env,
-    logger: { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") },
-  });
-  const sessions: ClaudeSession[] = [];
+        console.log(Date.now() - t0, level, name, JSON.stringify({ ...fields, args: undefined }));
+    },
+  };
+  const engine = createClaudeEngine({ claudePath: options.claudePath ?? realClaudePath, env: ws.env, logger });
+  const sessions: SessionHandle[] = [];
   const pids = new Set<number>();
   return {
     api,

@@ -3,12 +3,12 @@
 import { describe, expect, it } from "vitest";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { SessionWatchdogs } from "../../src/claude/session-watchdogs.js";
-import { createFakeClock } from "./fake-clock.js";
+import { createFakeClock } from "../support/fake-clock.js";
 
 const MIN = 60_000;
 
 function setup() {
-  const clock = createFakeClock();
+  const clock = createFakeClock(1_000_000);
   const notes: TelecodeEvent[] = [];
   const silences: number[] = [];
   const dogs = new SessionWatchdogs({

@@ -2,10 +2,10 @@
 // output resets it, and a paused reader (slow consumer) is not silence.
 import { describe, expect, it } from "vitest";
 import { SilenceWatch } from "../../src/claude/silence-watch.js";
-import { createFakeClock } from "./fake-clock.js";
+import { createFakeClock } from "../support/fake-clock.js";
 
 function setup(toolRunning = false) {
-  const clock = createFakeClock();
+  const clock = createFakeClock(1_000_000);
   const stalls: number[] = [];
   const kills: number[] = [];
   const state = { toolRunning };

@@ -130,13 +130,21 @@ describe("translator", () => {
     expect(ofType(events, "turn_finished")[0]).toMatchObject({
       ok: false,
       interrupted: false,
-      error: "API error 500: Internal server error.",
+      error: {
+        reason: "api_error",
+        what: "API error 500: Internal server error.",
+        hint: "Send the message again, or start a fresh session.",
+        apiStatus: 500,
+      },
     });
   });
 
   it("names other failures by subtype", () => {
     const events = run([init(), result({ subtype: "error_max_turns", is_error: true, result: undefined })]);
-    expect(ofType(events, "turn_finished")[0]?.error).toMatch(/maximum number of turns/);
+    expect(ofType(events, "turn_finished")[0]?.error).toMatchObject({
+      reason: "cli_error",
+      what: expect.stringMatching(/maximum number of turns/),
+    });
   });
 
   it("computes usage: turn tokens, session cost, context % from the last main-thread call", () => {
@@ -259,6 +267,34 @@ describe("translator", () => {
     expect(noteAt("2029-12-31T12:00:00Z")).toBe("Rate limited until Mar 17, 2030 17:46 (5h limit reached)");
     // 13:00 UTC is already the 18th in Auckland, where the reset (05:46 on the 18th) is today.
     expect(noteAt("2030-03-17T13:00:00Z", "Pacific/Auckland")).toBe("Rate limited until 06:46 (5h limit reached)");
+  });
+
+  it("types a usage-limit failure with the reset time the rate-limit event gave, and a missing login", () => {
+    const limited = run([
+      init(),
+      JSON.stringify({
+        type: "rate_limit_event",
+        rate_limit_info: { status: "rejected", rateLimitType: "five_hour", resetsAt: 1900000000 },
+      }),
+      result({
+        is_error: true,
+        api_error_status: 429,
+        result: "You've hit your 5-hour limit · resets 5:46pm (UTC)",
+      }),
+    ]);
+    expect(ofType(limited, "turn_finished")[0]?.error).toMatchObject({
+      reason: "rate_limited",
+      apiStatus: 429,
+      resetsAtMs: 1900000000000,
+      what: "API error 429: You've hit your 5-hour limit · resets 5:46pm (UTC)",
+      hint: "Wait until the limit resets, then send the message again.",
+    });
+    const loggedOut = run([init(), result({ is_error: true, result: "Invalid API key · Please run /login" })]);
+    expect(ofType(loggedOut, "turn_finished")[0]?.error).toMatchObject({
+      reason: "not_logged_in",
+      what: "Invalid API key · Please run /login",
+      hint: expect.stringContaining("Log in"),
+    });
   });
 
   it("notes compaction with token counts, and mode changes from status and init", () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/doctor.js";
 import { describeRange, judgeClaudeVersion, logClaudeVersion, testedRange } from "../../src/cli/doctor-version.js";
 import { createLogger } from "../../src/log/index.js";
-import type { CommandIo } from "../../src/cli/main.js";
+import type { CommandIo } from "../../src/cli/command-io.js";
 import { DATABASE_FILE } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { recordedVersions, TESTED_RANGE_MODULE, testedRangeSource } from "../support/recorder/tested-range.js";

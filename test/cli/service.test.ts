@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CommandIo } from "../../src/cli/main.js";
+import type { CommandIo } from "../../src/cli/command-io.js";
 import { runService } from "../../src/cli/service.js";
 
 let home: string;

@@ -111,7 +111,7 @@ export const runCompleted: fc.Arbitrary<TelecodeEvent> = fc.record(
     runId: fc.constant("run1"),
     ok: fc.boolean(),
     answer: text,
-    error: text,
+    error: fc.record({ reason: fc.constant("cli_error" as const), what: text, hint: text }),
     interrupted: fc.boolean(),
     cancelled: fc.boolean(),
     costUsd: fc.double({ min: 0, max: 50, noNaN: true }),

@@ -148,8 +148,12 @@ describe("reduceProgress", () => {
       ]);
     expect(end({ cancelled: true, interrupted: true }).phase).toBe("cancelled");
     expect(end({ interrupted: true }).phase).toBe("interrupted");
-    const failed = end({ error: "API error" });
-    expect([failed.phase, failed.outcome?.error, failed.tools[0]?.status]).toEqual(["failed", "API error", "failed"]);
+    const failed = end({ error: { reason: "api_error", what: "API error.", hint: "Try again." } });
+    expect([failed.phase, failed.outcome?.error?.reason, failed.tools[0]?.status]).toEqual([
+      "failed",
+      "api_error",
+      "failed",
+    ]);
   });
 
   it("keys notes: a retry note updates in place and goes once work resumes; a rate-limit wait ends on time", () => {

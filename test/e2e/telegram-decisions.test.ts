@@ -88,6 +88,29 @@ describe("approvals", () => {
     expect(revisions).toHaveLength(1);
   });
 
+  it("a garbled or stale tap on a live approval answers 'This button does nothing' and leaves its buttons", async () => {
+    const chat = rig.user(1010);
+    rig.script("[garbled]", [reply.bash("touch garbled.txt", "Create a file"), reply.text("Made it.")]);
+    rig.tg.sendText(chat, "Create it [garbled]");
+    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    const allowData = prompt.buttons.find((b) => b.text === "✅ Allow")!.data!;
+    const token = allowData.split(".")[1]!;
+    const garbage = [
+      `v9.${token}.dallow`, // another version's button
+      "garbage", // not ours at all
+      `v1.${"A".repeat(22)}.dallow`, // a token nobody issued
+      `v1.${token}.dzzz`, // a choice the approval does not have
+    ];
+    for (const data of garbage) {
+      const query = rig.tg.forgeCallback(chat, prompt.messageId, data);
+      expect((await rig.tg.waitForCallbackAnswer(query)).text, data).toBe("This button does nothing");
+    }
+    await rig.tg.waitFor(() => rig.app.bridge.outbox.pending() === 0, { what: "the outbox drained" });
+    expect(rig.tg.message(chat, prompt.messageId)!.buttons.map((b) => b.text)).toContain("✅ Allow");
+    expect(await tap(chat, prompt, "✅ Allow")).toBe("Approved");
+    await rig.botMessage(chat, isAnswer("Made it."));
+  });
+
   it("a stranger's message and tap do nothing: no CLI process, no state change", async () => {
     const chat = rig.user(1004);
     rig.tg.addUser({ id: STRANGER_ID, firstName: "Mallory" });

@@ -4,7 +4,8 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach } from "vitest";
-import { buildArgs, createSystemClock } from "../../src/claude/index.js";
+import { buildArgs } from "../../src/claude/index.js";
+import { createSystemClock } from "../../src/ports/index.js";
 import {
   attachKeeper,
   keeperLaunchPlan,

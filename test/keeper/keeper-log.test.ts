@@ -4,7 +4,7 @@
 // finish when the test says, and checked on real files.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSystemClock } from "../../src/claude/index.js";
+import { createSystemClock } from "../../src/ports/index.js";
 import { FrameBuilder, numberEnd, readNumber } from "../../src/keeper/frame-splitter.js";
 import { KeeperLog, type KeeperLogOptions } from "../../src/keeper/keeper-log.js";
 import { createFileStorage, type LogStorage } from "../../src/keeper/log-storage.js";

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { findTaggedProcesses } from "../../src/claude/process-tree.js";
+import { findTaggedProcesses } from "../../src/process/index.js";
 import { isKeeperError } from "../../src/keeper/index.js";
 import { isSameProcessRunning } from "../../src/keeper/process-identity.js";
 import { encodePermissionAnswer } from "../../src/wire/index.js";

@@ -5,13 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createLogger,
-  formatPrettyLine,
-  RotatingFileStream,
-  silentLogger,
-  type ClosableLogger,
-} from "../../src/log/index.js";
+import { createLogger, formatPrettyLine, RotatingFileStream, type ClosableLogger } from "../../src/log/index.js";
+import { silentLogger } from "../../src/ports/index.js";
 
 const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0";
 const dirs: string[] = [];

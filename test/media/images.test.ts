@@ -125,7 +125,7 @@ describe("buildRunContent", () => {
 
   it("puts images first, then the caption as the text block", () => {
     expect(buildRunContent({ text: "what is wrong on this page?", images: [image] })).toEqual([
-      { type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } },
+      { type: "image", mediaType: "image/png", base64: png.toString("base64") },
       { type: "text", text: "what is wrong on this page?" },
     ]);
   });
@@ -143,7 +143,8 @@ describe("buildRunContent", () => {
     expect(buildRunContent({ text: "summarise", pdfs: [{ name: "spec.pdf", bytes: pdf }] })).toEqual([
       {
         type: "document",
-        source: { type: "base64", media_type: "application/pdf", data: pdf.toString("base64") },
+        mediaType: "application/pdf",
+        base64: pdf.toString("base64"),
         title: "spec.pdf",
       },
       { type: "text", text: "summarise" },

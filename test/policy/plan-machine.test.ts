@@ -142,7 +142,7 @@ describe("ExitPlanMode in plan mode", () => {
     const m = machine({ mode: "plan" });
     m.request(exitPlan, { run });
     const step = m.tap(exitPlan.requestId, "discuss");
-    expect(step.verdict).toBe("no_longer_pending");
+    expect(step.verdict).toBe("not_a_choice");
     expect(step.effects).toEqual([]);
     expect(m.state.pending.size).toBe(1);
   });

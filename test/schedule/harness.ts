@@ -12,7 +12,7 @@ import {
   type SchedulerSettings,
 } from "../../src/schedule/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { createFakeClock, type FakeClock } from "../claude/fake-clock.js";
+import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 export const SETTINGS: SchedulerSettings = {

@@ -4,12 +4,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createClaudeEngine, createSystemClock } from "../../src/claude/index.js";
+import { createClaudeEngine } from "../../src/claude/index.js";
+import { createSystemClock } from "../../src/ports/index.js";
 import { createEnginePort } from "../../src/cli/compose/engine-port.js";
 import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
-import { SessionManager, type SessionKey, type Submission } from "../../src/sessions/index.js";
+import { SessionManager, type Submission } from "../../src/sessions/index.js";
+import type { Lane } from "../../src/domain/index.js";
 import {
   createDecisionRegistry,
   type PendingDecisionView,
@@ -33,7 +35,7 @@ type Rig = {
   dispose(): Promise<void>;
 };
 
-const key: SessionKey = { chatId: 42, project: "app" };
+const lane: Lane = { chatId: 42, project: "app" };
 let rig: Rig | undefined;
 
 afterEach(async () => {
@@ -66,7 +68,7 @@ async function makeRig(
   const manager = new SessionManager({
     engine: enginePort,
     records: storeSessionRecords(store),
-    clock: { now: () => Date.now() },
+    clock: createSystemClock(),
   });
   return {
     api,
@@ -80,7 +82,7 @@ async function makeRig(
       let finish!: (e: RunCompleted) => void;
       const done = new Promise<RunCompleted>((resolve) => (finish = resolve));
       const outcome = manager.submit({
-        key,
+        lane,
         prompt,
         cwd: ws.cwd,
         mode: "default",
@@ -149,7 +151,7 @@ describe("session manager with the real CLI", () => {
     const one = await rig.submit("prompt-alpha").done;
     const two = await rig.submit("prompt-bravo", { choice: { kind: "new" } }).done;
     expect(two.sessionId).not.toBe(one.sessionId);
-    await expect(rig.manager.closeIdle(key)).resolves.toBe(true);
+    await expect(rig.manager.closeIdle(lane)).resolves.toBe(true);
     const three = await rig.submit("prompt-charlie").done;
     expect(three.sessionId).toBe(two.sessionId);
     const history = JSON.stringify(rig.api.requests()[2]?.body["messages"]);

@@ -1,6 +1,6 @@
 // A CommandIo whose stdout and stderr are collected as text, for tests that run commands.
 import { PassThrough } from "node:stream";
-import type { CommandIo } from "../../src/cli/main.js";
+import type { CommandIo } from "../../src/cli/command-io.js";
 
 export type CapturedIo = CommandIo & { readonly out: () => string; readonly err: () => string };
 

@@ -3,10 +3,10 @@
 
 import { Bot, InlineKeyboard } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { EventName, LogFields, Logger, LogLevel } from "../../src/log/index.js";
+import type { EventName, LogFields, Logger, LogLevel } from "../../src/ports/index.js";
 import { Outbox, OutboxError, type Delivery, type OutboxApi, type OutboxOptions } from "../../src/telegram/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
-import { driveUntilDone, FakeClock } from "./fake-clock.js";
+import { createFakeClock, driveUntilDone, type FakeClock } from "../support/fake-clock.js";
 
 const T0 = 1_800_000_000_000;
 const ALICE = 1001;
@@ -36,7 +36,7 @@ let logged: Logged[];
 let replaced: [number, number, number][];
 
 beforeEach(async () => {
-  clock = new FakeClock(T0);
+  clock = createFakeClock(T0);
   tg = await startFakeBotApi({ now: () => clock.now() });
   tg.addUser({ id: ALICE, firstName: "Alice" });
   tg.addUser({ id: BOB, firstName: "Bob" });
@@ -170,20 +170,27 @@ describe("Telegram's errors and faults", () => {
     expect(logged.find((l) => l.name === "outbox.rate_limited")?.fields).toMatchObject({ chatId: ALICE, waitMs: 5000 });
   });
 
-  it("pauses every chat on a 429 that concerns no chat", async () => {
+  it("a 429 on a tap's toast holds back later toasts only: chats and other calls go on", async () => {
     const box = outbox();
     const prompt = await box.send(ALICE, { html: "Allow?", keyboard: new InlineKeyboard().text("Allow", "v1.a.a") });
     if (!prompt.ok) throw new Error("send failed");
-    const query = tg.tapButton(ALICE, prompt.messageId, "Allow");
+    const first = tg.tapButton(ALICE, prompt.messageId, "Allow");
+    const second = tg.tapButton(ALICE, prompt.messageId, "Allow");
     tg.injectFault("answerCallbackQuery", { kind: "retry_after", seconds: 3 });
-    const toast = box.answerCallback(query, { text: "Approved" });
+    const toast = box.answerCallback(first, { text: "Approved" });
     await box.idle();
-    const later = box.send(BOB, html("after the pause"));
+    const later = box.send(BOB, html("not held back"));
+    const commands = box.setCommands([{ command: "new", description: "Start a fresh session" }]);
+    const secondToast = box.answerCallback(second, { text: "Already answered" });
     await driveUntilDone(box, clock);
     expect(await toast).toBe(true);
-    await later;
-    expect(tg.callbackAnswer(query)?.text).toBe("Approved");
-    expect(timeline("sendMessage", BOB)).toEqual(["3000"]);
+    expect(await secondToast).toBe(true);
+    expect(await later).toMatchObject({ ok: true });
+    expect(await commands).toMatchObject({ ok: true });
+    expect(tg.callbackAnswer(first)?.text).toBe("Approved");
+    expect(timeline("sendMessage", BOB)).toEqual(["0"]);
+    expect(timeline("setMyCommands")).toEqual(["0"]);
+    expect(timeline("answerCallbackQuery")).toEqual(["0:429", "3000", "3000"]);
   });
 
   it("retries 5xx and dropped connections with backoff; an ordinary item gives up, a must-deliver one does not", async () => {

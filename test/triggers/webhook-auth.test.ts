@@ -2,7 +2,7 @@
 // GitHub's published example), bearer tokens, none on loopback, and missing secret variables.
 import { describe, expect, it } from "vitest";
 import { startWebhookServer, TriggerError } from "../../src/triggers/index.js";
-import { silentLogger } from "../../src/log/index.js";
+import { silentLogger } from "../../src/ports/index.js";
 import { GITHUB, githubHeaders, SECRET, SERVER, signature, useWebhookServer, webhook } from "./webhook-harness.js";
 
 const start = useWebhookServer();

@@ -3,29 +3,23 @@
 // end's PersonPort. Config decides the CLI arguments, environment and watchdog limits.
 import type { ClaudeEngine, SessionSpec } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
+import { definedFields, type Lane } from "../../domain/index.js";
+import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
-import type { EnginePort, LiveSession, OpenRequest, SessionKey } from "../../sessions/index.js";
-import {
-  createDecisionDriver,
-  type DecisionClock,
-  type DecisionRegistry,
-  type PersonPort,
-} from "../../sessions/decisions/index.js";
+import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
+import { createDecisionDriver, type DecisionRegistry, type PersonPort } from "../../sessions/decisions/index.js";
 
 export type EnginePortDeps = {
   engine: ClaudeEngine;
   config: () => Config;
   registry: DecisionRegistry;
-  clock: DecisionClock;
+  clock: Clock;
   /** The front end that shows this session's prompts. */
-  personPort: (key: SessionKey) => PersonPort;
+  personPort: (lane: Lane) => PersonPort;
   /** The chat's switches (previews, questions) on top of the config's. */
-  chatSettings?: (key: SessionKey) => Partial<DecisionSettings>;
+  chatSettings?: (lane: Lane) => Partial<DecisionSettings>;
   onPortError?: (error: unknown) => void;
 };
-
-/** The decision registry's name for a session: also what typed replies are routed by. */
-export const sessionKeyName = (key: SessionKey): string => `${key.chatId}/${key.project}`;
 
 /** Engine options derived from config: the same for every session. */
 export function specFromConfig(
@@ -68,15 +62,15 @@ export function decisionSettingsFromConfig(config: Config, mode: OpenRequest["mo
 
 export function createEnginePort(deps: EnginePortDeps): EnginePort {
   return {
-    openSession(request: OpenRequest): LiveSession {
+    openSession(request: OpenRequest): SessionHandle {
       const config = deps.config();
       const driver = createDecisionDriver({
-        sessionKey: sessionKeyName(request.key),
-        settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.key) },
-        port: deps.personPort(request.key),
+        lane: request.lane,
+        settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
+        port: deps.personPort(request.lane),
         registry: deps.registry,
         clock: deps.clock,
-        ...(deps.onPortError ? { onPortError: deps.onPortError } : {}),
+        ...definedFields({ onPortError: deps.onPortError }),
       });
       const session = deps.engine.openSession(specFromConfig(config, request), {
         observe: (event) => driver.observe(event),
@@ -87,7 +81,7 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
       return {
         async startRun(prompt, options) {
           // The chat may have changed its switches (previews, questions) since the session opened.
-          const chat = deps.chatSettings?.(request.key);
+          const chat = deps.chatSettings?.(request.lane);
           if (chat) driver.updateSettings(chat);
           // A plan chat whose re-arm was deferred goes back to plan mode before the next request.
           if (session.pid !== undefined) await driver.beforeFollowUp(session);

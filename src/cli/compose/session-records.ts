@@ -1,17 +1,16 @@
-// Adapts the SQLite store to the session layer's records port: resume tokens per chat and
-// project, and the life of every run (so a restart can find the ones cut off).
-import type { RunEndState, SessionKey, SessionRecords } from "../../sessions/index.js";
+// Adapts the SQLite store to the session layer's records port: resume tokens per lane, and the life of every run (so a restart can find the ones cut off).
+import type { RunEndState, SessionRecords } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
-import { localDay } from "../../domain/index.js";
+import { localDay, type Lane } from "../../domain/index.js";
 
 export function storeSessionRecords(store: Store): SessionRecords {
   return {
-    lastSessionId: (key: SessionKey) => store.sessions.current(key.chatId, key.project)?.sessionId,
-    rememberSession(key, sessionId) {
-      store.sessions.record({ sessionId, chatId: key.chatId, project: key.project });
+    lastSessionId: (lane: Lane) => store.sessions.current(lane.chatId, lane.project)?.sessionId,
+    rememberSession(lane, sessionId) {
+      store.sessions.record({ sessionId, chatId: lane.chatId, project: lane.project });
     },
-    runStarted({ runId, key, sessionId }) {
-      store.runs.start({ runId, chatId: key.chatId, project: key.project, sessionId: sessionId ?? null });
+    runStarted({ runId, lane, sessionId }) {
+      store.runs.start({ runId, chatId: lane.chatId, project: lane.project, sessionId: sessionId ?? null });
     },
     runFinished({ runId, state, costUsd, error, sessionId }) {
       store.transaction(() => {

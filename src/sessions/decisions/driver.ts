@@ -2,7 +2,7 @@
 // the engine calls it as its SessionController; it carries out the machine's effects (answer
 // the CLI, ask / inform the person, timers, set_permission_mode) and owns no decisions itself.
 import { randomBytes } from "node:crypto";
-import type { ApprovalRequest, TelecodeEvent, TurnFinished } from "../../domain/events.js";
+import type { ApprovalAnswer, ApprovalRequest, Lane, TelecodeEvent, TurnFinished } from "../../domain/index.js";
 import {
   initialPolicyState,
   noLongerPendingMessage,
@@ -15,27 +15,20 @@ import {
   type PolicyState,
   type RunInfo,
 } from "../../policy/index.js";
-import type { PermissionAnswer } from "../../wire/types.js";
-import type {
-  DecisionClock,
-  DecisionSessionControls,
-  OwnHookHandler,
-  PendingDecisionView,
-  PersonPort,
-  TimerHandle,
-} from "./ports.js";
+import type { Clock, TimerHandle } from "../../ports/index.js";
+import type { DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort } from "./ports.js";
 import type { DecisionRegistry } from "./registry.js";
 
 /** What decide() resolves to: the engine's ApprovalDecision (the answer plus who decided). */
-export type DriverDecision = PermissionAnswer & { by?: string };
+export type DriverDecision = ApprovalAnswer & { by?: string };
 
 export type DecisionDriverOptions = {
-  /** Names the chat / terminal session in prompts and text replies. */
-  sessionKey: string;
+  /** The lane (chat or terminal, and project) the decisions belong to. */
+  lane: Lane;
   settings?: Partial<DecisionSettings>;
   port: PersonPort;
   registry: DecisionRegistry;
-  clock: DecisionClock;
+  clock: Clock;
   /** Telecode's own hook callbacks by callback id; every other hook callback gets `{}`. */
   ownHooks?: ReadonlyMap<string, OwnHookHandler>;
   /** Decision ids must be unique across sessions; default 12 random hex characters. */
@@ -65,7 +58,7 @@ export type DecisionDriver = {
 };
 
 export function createDecisionDriver(options: DecisionDriverOptions): DecisionDriver {
-  const { sessionKey, port, registry, clock } = options;
+  const { lane, port, registry, clock } = options;
   const newId = options.newDecisionId ?? (() => randomBytes(6).toString("hex"));
   let state = initialPolicyState(options.settings);
   const resolvers = new Map<string, (d: DriverDecision) => void>();
@@ -74,7 +67,8 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
   function viewOf(p: PendingDecision, prompt: PendingDecisionView["prompt"]): PendingDecisionView {
     return {
       decisionId: p.decisionId,
-      sessionKey,
+      lane,
+      runId: p.runId,
       requestId: p.request.requestId,
       toolName: p.request.toolName,
       prompt,
@@ -110,7 +104,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           const p = state.pending.get(e.decisionId);
           if (!p) break;
           const view = viewOf(p, e.prompt);
-          if (registry.pendingFor(sessionKey).some((v) => v.decisionId === e.decisionId)) registry.update(view);
+          if (registry.pendingFor(lane).some((v) => v.decisionId === e.decisionId)) registry.update(view);
           else
             registry.open(
               view,
@@ -122,14 +116,12 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
           break;
         }
         case "settle": {
-          const expired =
-            e.outcome.reason === "withdrawn" || e.outcome.reason === "session_end" || e.outcome.reason === "timeout";
-          registry.close(e.decisionId, expired ? "expired" : "answered");
+          registry.close(e.decisionId, e.outcome);
           portCalls.push(() => callPort("settled", () => port.settled(e.decisionId, e.outcome)));
           break;
         }
         case "inform":
-          portCalls.push(() => callPort("inform", () => port.inform(sessionKey, e.info)));
+          portCalls.push(() => callPort("inform", () => port.inform(lane, e.info)));
           break;
         case "setPermissionMode":
           modes.push(e.mode);

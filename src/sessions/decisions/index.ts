@@ -3,15 +3,13 @@
 export { createDecisionDriver } from "./driver.js";
 export type { DecisionDriver, DecisionDriverOptions, DriverDecision } from "./driver.js";
 export { createDecisionRegistry } from "./registry.js";
-export type { DecisionRegistry, DeliverAnswer } from "./registry.js";
+export type { DecisionJournal, DecisionRegistry, DecisionRegistryOptions, DeliverAnswer } from "./registry.js";
 export { createLinePersonPort } from "./line-person-port.js";
 export type { LinePersonPort, LinePersonPortOptions, LineSubmitResult } from "./line-person-port.js";
 export type {
   DecisionAnswers,
-  DecisionClock,
   DecisionSessionControls,
   OwnHookHandler,
   PendingDecisionView,
   PersonPort,
-  TimerHandle,
 } from "./ports.js";

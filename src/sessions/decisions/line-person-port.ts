@@ -56,7 +56,7 @@ export function createLinePersonPort(options: LinePersonPortOptions): LinePerson
       open.delete(decisionId);
       write(`→ ${outcomeText(outcome)}`);
     },
-    inform(_sessionKey, info) {
+    inform(_lane, info) {
       for (const line of infoLines(info)) write(`· ${line}`);
     },
   };
@@ -75,7 +75,7 @@ export function createLinePersonPort(options: LinePersonPortOptions): LinePerson
         return { kind: "reprompted" };
       }
       const verdict = answers.answer(view.decisionId, answer);
-      if (verdict !== "accepted") open.delete(view.decisionId);
+      if (verdict === "already_answered" || verdict === "no_longer_pending") open.delete(view.decisionId);
       return { kind: "answered", verdict };
     },
     get open() {

@@ -1,13 +1,16 @@
-// What the decision driver needs from outside: a front end that shows prompts to a person, a
-// clock with timers, and the engine's session controls. Declared here (structurally equal to
+// What the decision driver needs from outside: a front end that shows prompts to a person
+// and the engine's session controls (time comes from src/ports' Clock). Declared here (structurally equal to
 // the engine's types) so this folder never imports a concrete adapter.
+import type { Lane } from "../../domain/index.js";
 import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "../../policy/index.js";
 
 /** One open decision as a front end sees it. `decisionId` is what answers name. */
 export type PendingDecisionView = {
   decisionId: string;
-  /** The chat / terminal session the decision belongs to. */
-  sessionKey: string;
+  /** The lane the decision belongs to: what typed replies are routed by. */
+  lane: Lane;
+  /** The run that asked, when a person's run did. */
+  runId: string | undefined;
   /** The CLI's control request id. */
   requestId: string;
   toolName: string;
@@ -27,32 +30,24 @@ export interface PersonPort {
   /** The decision is over: show the outcome in place of the buttons. Called once per decision. */
   settled(decisionId: string, outcome: DecisionOutcome): void;
   /** Something the person should know that needs no answer. */
-  inform(sessionKey: string, info: InfoMessage): void;
+  inform(lane: Lane, info: InfoMessage): void;
 }
 
-/** Where front ends deliver answers. Exactly once: the first answer wins. */
+/** Where front ends deliver answers (the decision ledger). Exactly once: the first answer wins. */
 export interface DecisionAnswers {
   /** A tap (or a typed answer aimed at one decision). */
   answer(decisionId: string, answer: PersonAnswer): AnswerVerdict;
+  /** What an answer would get now, without giving one: the ledger's word on whether the decision is open. */
+  verdictFor(decisionId: string): AnswerVerdict;
   /**
    * A text message in a session while something is pending: it answers the decision awaiting
    * typed text, else the oldest open one (for an approval: a deny carrying the words).
    * "no_pending" means nothing was open: treat the text as a normal message.
    */
-  answerByText(sessionKey: string, text: string, by?: string): "accepted" | "no_pending";
-  /** Open decisions of a session, oldest first. */
-  pendingFor(sessionKey: string): readonly PendingDecisionView[];
+  answerByText(lane: Lane, text: string, by?: string): "accepted" | "no_pending";
+  /** Open decisions of a lane, oldest first. */
+  pendingFor(lane: Lane): readonly PendingDecisionView[];
 }
-
-export type TimerHandle = { cancel(): void };
-
-/** Time for the driver; the engine's Clock fits. */
-export type DecisionClock = {
-  /** Epoch milliseconds. */
-  now(): number;
-  /** Calls `fn` once after `ms` unless cancelled. */
-  setTimer(ms: number, fn: () => void): TimerHandle;
-};
 
 /** The engine's session controls the driver uses (the engine's SessionControls fits). */
 export type DecisionSessionControls = {

@@ -1,23 +1,37 @@
-// The Telegram bridge: a grammY bot whose updates (polled from the stored offset) go through
-// access control to the message, command and tap handlers; its writes all go through one
-// outbox. Start recovers what a previous stop cut off; stop drains runs, flushes, ends.
+// The Telegram bridge as grammY composition: createTelegramFront gives the session layer its
+// person ports; bridge(sessions) composes the bot (access control, then a handler per message,
+// command and button kind, in an error boundary). Start recovers; stop drains and flushes.
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
-import type { Message, Update } from "grammy/types";
-import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
-import type { SessionKey, SessionManager } from "../../sessions/index.js";
+import type { Update } from "grammy/types";
+import type { Config } from "../../config/index.js";
+import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
+import type { Clock, Logger } from "../../ports/index.js";
+import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
+import type { BackgroundObserver, SessionManager } from "../../sessions/index.js";
+import type { Store } from "../../store/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
-import { createAccess, displayNameOf } from "./access.js";
-import type { BridgeCore } from "./bridge-core.js";
-import type { BridgeAction, BridgeClock, ChatKind, IncomingText, TelegramBridgeOptions } from "./bridge-types.js";
-import { COMMANDS } from "./command-text.js";
-import { TelegramPeople } from "./person-port.js";
+import type { OutboxOptions } from "../outbox-types.js";
+import { accessControl } from "./access.js";
+import type { BridgeAction } from "./bridge-types.js";
+import { cancelButtons } from "./buttons/cancel.js";
+import { decisionButtons } from "./buttons/decision.js";
+import { modeButtons } from "./buttons/mode.js";
+import { projectButtons } from "./buttons/project.js";
+import { resumeButtons } from "./buttons/resume.js";
+import { unknownButtons } from "./buttons/unknown.js";
+import { COMMANDS, commandComposer } from "./commands/index.js";
+import type { TelecodeContext } from "./context.js";
+import { DecisionMessages } from "./decision-messages.js";
+import { readIncomingText } from "./messages/incoming.js";
+import { nonTextMessages } from "./messages/non-text.js";
+import { textMessages } from "./messages/text.js";
 import { recoverAfterRestart } from "./recovery.js";
-import { keyName, RunBook } from "./run-book.js";
+import { RunIndex } from "./run-index.js";
+import { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
-import { handleTap } from "./taps.js";
-import { handleText } from "./text-messages.js";
+import type { BridgeControl, BridgeServices } from "./services.js";
 import { startPolling } from "./update-source.js";
 
 export class BridgeError extends Error {
@@ -29,6 +43,31 @@ export class BridgeError extends Error {
     super(message);
   }
 }
+
+export type TelegramFrontOptions = {
+  /** The config in effect (hot-reloaded by the caller); read per message and per run. */
+  config: () => Config;
+  store: Store;
+  logger: Logger;
+  /** Timers keep the process alive here, so a stop can flush what the outbox holds. */
+  clock: Clock;
+  /** Where taps and typed replies are delivered (the process's decision ledger). */
+  answers: DecisionAnswers;
+  /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
+  outbox?: Partial<
+    Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">
+  >;
+  /** Least time between two renders of a progress message (default 1000 ms). */
+  progressIntervalMs?: number;
+  /** While nothing happens: the elapsed time is refreshed this often (default 10 s), typing shown after 4 s. */
+  heartbeatMs?: number;
+  /** Long-poll timeout asked of getUpdates (default 25 s). */
+  pollTimeoutSeconds?: number;
+  /** An allowed user sent /restart; the owner of the process stops and starts the bridge. */
+  onRestartRequested?: () => void;
+  /** Polling stopped for good (the token was revoked, another process polls the same bot). */
+  onPollingFailed?: (error: unknown) => void;
+};
 
 export type TelegramBridge = {
   /** Checks the token (getMe), recovers after a previous stop, registers commands, starts polling. */
@@ -45,9 +84,20 @@ export type TelegramBridge = {
   readonly botUsername: string;
 };
 
+/** Telegram as the session layer sees it, before there is a session manager. */
+export type TelegramFront = {
+  /** The port the decision driver of a lane's session shows prompts through. */
+  personPort(lane: Lane): PersonPort;
+  /** Events no run owns (turns the CLI started itself). */
+  background: BackgroundObserver;
+  /** The bridge over the session manager built on this front's ports. Once. */
+  bridge(sessions: SessionManager): TelegramBridge;
+};
+
 const FLUSH_POLL_MS = 50;
 
-export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBridge {
+/** Throws `telegram.not_configured` without a bot token and allowed users. */
+export function createTelegramFront(options: TelegramFrontOptions): TelegramFront {
   const initial = options.config();
   const token = initial.telegram.botToken;
   if (token === null || initial.telegram.allowedUserIds.length === 0) {
@@ -56,94 +106,93 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
       "The Telegram bridge needs telegram.bot_token and a non-empty telegram.allowed_user_ids; run `telecode init` or edit the config.",
     );
   }
-  const { store, logger } = options;
-  const clock = options.clock ?? systemClock();
-  const bot = new Bot(token, { client: { apiRoot: initial.telegram.apiRoot } });
-  const book = new RunBook<RunView>();
+  const { store, logger, clock } = options;
+  const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
+  const runs = new RunIndex<RunView>();
   const outbox = new Outbox({
     api: bot.api,
     clock,
     logger: logger.child({ area: "outbox" }),
     ...options.outbox,
-    onMessageReplaced: (chatId, oldId, newId) => book.byMessage(chatId, oldId)?.replaced(newId),
+    onMessageReplaced: (chatId, oldId, newId) => runs.byMessage(chatId, oldId)?.replaced(newId),
   });
   const callbacks = new CallbackRegistry<BridgeAction>({ now: () => clock.now() });
-  const cliModes = new Map<string, string>();
+  const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
+  let built = false;
+  return {
+    personPort: (lane) => prompts.portFor(lane),
+    background: (lane, event) => runs.observe(lane, event),
+    bridge(sessions) {
+      if (built) throw new BridgeError("telegram.already_started", "This Telegram front already has a bridge.");
+      built = true;
+      return composeBridge(options, { bot, runs, outbox, callbacks, prompts, sessions });
+    },
+  };
+}
+
+type Parts = Pick<BridgeServices, "runs" | "outbox" | "callbacks" | "prompts" | "sessions"> & {
+  bot: Bot<TelecodeContext>;
+};
+
+function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBridge {
+  const { bot, outbox, sessions } = parts;
+  const { store, logger, clock } = options;
   let stopping = false;
   let runner: RunnerHandle | undefined;
-  // Built below, over the ports that need `core`; nothing calls this before that.
-  const requireSessions = (): SessionManager => sessions;
-  const people = new TelegramPeople({
-    outbox,
-    store,
-    logger,
-    answers: options.answers,
-    callbacks,
-    book,
-    sessions: requireSessions,
-  });
-  const core: BridgeCore = {
+  const control: BridgeControl = {
+    isStopping: () => stopping,
+    requestRestart: () => options.onRestartRequested?.(),
+    botUsername: () => bot.botInfo.username,
+  };
+  const starter = new RunStarter({
     config: options.config,
     store,
     logger,
-    outbox,
-    clock,
-    callbacks,
-    answers: options.answers,
-    people,
-    book,
-    access: createAccess({ config: options.config, logger, outbox }),
-    viewDeps: {
+    sessions,
+    view: {
       outbox,
       clock,
       logger,
       store,
-      callbacks,
-      book,
-      cliModes,
-      isStopping: () => stopping,
+      callbacks: parts.callbacks,
+      runs: parts.runs,
+      isStopping: control.isStopping,
       progressIntervalMs: options.progressIntervalMs ?? 1000,
       heartbeatMs: options.heartbeatMs ?? 10_000,
       clockFormatter: localClockFormatter(),
     },
-    sessions: requireSessions,
-    decisionKey: options.decisionKey,
-    botUsername: () => bot.botInfo.username,
-    freshNext: new Set(),
-    cliModes,
-    resumed: new Set(),
-    isStopping: () => stopping,
-    requestRestart: () => options.onRestartRequested?.(),
-  };
-  const sessions = options.createSessions({
-    personPort: (key: SessionKey) => people.portFor(key),
-    background: (key, event) => {
-      if (event.type === "mode_changed") cliModes.set(keyName(key), event.mode);
-    },
   });
+  const services: BridgeServices = {
+    ...parts,
+    config: options.config,
+    store,
+    logger,
+    clock,
+    answers: options.answers,
+    starter,
+    control,
+  };
 
   // Messages of one chat are handled in order; taps are never held behind them.
   bot.use(sequentialize((ctx: Context) => (ctx.message === undefined ? undefined : String(ctx.chat?.id))));
-  bot.on("message", (ctx) => onMessage(core, ctx.message));
-  bot.on("callback_query", (ctx) => {
-    const query = ctx.callbackQuery;
-    const message = query.message;
-    const from = { id: query.from.id, name: displayNameOf(query.from) };
-    if (!core.access.isAllowed(from.id)) {
-      core.access.refuse("tap", message?.chat.id, message?.chat.type, from.id);
-      return;
-    }
-    handleTap(core, {
-      queryId: query.id,
-      chatId: message?.chat.id,
-      messageId: message?.message_id,
-      from,
-      data: query.data,
-    });
+  bot.use(accessControl(services));
+  bot.on("callback_query", (ctx, next) => {
+    logger.event("telegram.tap", { chatId: ctx.chat?.id, messageId: ctx.msgId, userId: ctx.from.id });
+    return next();
   });
-  bot.catch((error) =>
-    logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "telegram.handler_failed"),
+  const handlers = bot.errorBoundary((error) =>
+    logger.event("telegram.handler_failed", { err: error.error, updateId: error.ctx.update.update_id }, "error"),
   );
+  handlers.use(decisionButtons(services));
+  handlers.use(cancelButtons(services));
+  handlers.use(modeButtons(services));
+  handlers.use(projectButtons(services));
+  handlers.use(resumeButtons(services));
+  handlers.use(unknownButtons(services));
+  handlers.on("message:text", readIncomingText(services));
+  handlers.use(commandComposer(COMMANDS, services));
+  handlers.use(textMessages({ ...services, commandNames: COMMANDS.map((c) => c.command) }));
+  handlers.use(nonTextMessages(services));
 
   return {
     async start() {
@@ -151,12 +200,13 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
         throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
       await bot.init();
       logger.event("telegram.started", { bot: bot.botInfo.username });
-      recoverAfterRestart(core);
-      void outbox.setCommands(COMMANDS);
+      recoverAfterRestart(services);
+      void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
       runner = startPolling({
         bot,
         store,
         logger,
+        clock,
         timeoutSeconds: options.pollTimeoutSeconds ?? 25,
         handle: (update: Update) => bot.handleUpdate(update),
       });
@@ -169,10 +219,10 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
       if (stopping) return;
       stopping = true;
       const drainMs = options.config().limits.drainSeconds * 1000;
-      logger.event("telegram.stopping", { drainMs, running: book.all().length });
+      logger.event("telegram.stopping", { drainMs, running: parts.runs.all().length });
       // Updates not taken stay with Telegram and are handled after the restart, not lost.
       await runner?.stop();
-      await requireSessions().shutdown(drainMs);
+      await sessions.shutdown(drainMs);
       const deadline = clock.now() + (stopOptions.flushTimeoutMs ?? 15_000);
       while (outbox.pending() > 0 && clock.now() < deadline)
         await new Promise<void>((resolve) => clock.setTimer(FLUSH_POLL_MS, resolve));
@@ -180,58 +230,12 @@ export function createTelegramBridge(options: TelegramBridgeOptions): TelegramBr
       outbox.stop();
       logger.event("telegram.stopped", { stats: outbox.stats() });
     },
-    get sessions() {
-      return requireSessions();
-    },
+    sessions,
     outbox,
     get botUsername() {
       return bot.botInfo.username;
     },
   };
-}
-
-function onMessage(core: BridgeCore, message: Message): void {
-  const from = message.from;
-  if (from === undefined || from.is_bot) return;
-  const chatKind: ChatKind = message.chat.type;
-  if (!core.access.isAllowed(from.id)) {
-    // In groups strangers are simply not answered; in a private chat they are told once.
-    core.access.refuse("message", message.chat.id, chatKind, from.id);
-    return;
-  }
-  const text = message.text;
-  if (text === undefined) {
-    if (chatKind === "private")
-      void core.outbox.send(
-        message.chat.id,
-        { html: "I can only read text messages; send the task as text." },
-        { replyTo: message.message_id },
-      );
-    return;
-  }
-  const username = core.botUsername().toLowerCase();
-  const reply = message.reply_to_message;
-  const incoming: IncomingText = {
-    chatId: message.chat.id,
-    chatKind,
-    messageId: message.message_id,
-    dateS: message.date,
-    from: { id: from.id, name: displayNameOf(from) },
-    text,
-    mentionsBot: (message.entities ?? []).some(
-      (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
-    ),
-    ...(reply === undefined
-      ? {}
-      : {
-          replyTo: {
-            messageId: reply.message_id,
-            fromBot: reply.from?.username?.toLowerCase() === username,
-            text: reply.text ?? reply.caption ?? "",
-          },
-        }),
-  };
-  handleText(core, incoming);
 }
 
 /** Wall-clock times in this machine's zone (UTC when the runtime cannot say which). */
@@ -241,15 +245,4 @@ function localClockFormatter(): ClockFormatter {
   } catch {
     return createClockFormatter("UTC");
   }
-}
-
-/** The real clock; its timers keep the process alive so a stop can flush what is queued. */
-function systemClock(): BridgeClock {
-  return {
-    now: () => Date.now(),
-    setTimer(ms, fn) {
-      const timer = setTimeout(fn, ms);
-      return { cancel: () => clearTimeout(timer) };
-    },
-  };
 }

@@ -3,48 +3,6 @@
 // hint instead of a costly run. Pure text; no Telegram calls.
 import { editDistance, type PermissionMode } from "../../domain/index.js";
 
-export type CommandName =
-  | "start"
-  | "help"
-  | "new"
-  | "cancel"
-  | "status"
-  | "planmode"
-  | "mode"
-  | "model"
-  | "effort"
-  | "project"
-  | "continue"
-  | "preview"
-  | "usage"
-  | "restart"
-  | "listen";
-
-/** Registered with setMyCommands, in menu order; also what /help lists. */
-export const COMMANDS: readonly { command: CommandName; description: string }[] = [
-  { command: "new", description: "Start a fresh Claude session" },
-  { command: "cancel", description: "Cancel the running task (or the one you reply to)" },
-  { command: "status", description: "Sessions, running tasks, mode, model, project" },
-  { command: "planmode", description: "Plan mode: on, auto, off or show" },
-  { command: "mode", description: "Choose the permission mode" },
-  { command: "model", description: "Show or set the model" },
-  { command: "effort", description: "Show or set the reasoning effort" },
-  { command: "project", description: "Show or switch the project" },
-  { command: "continue", description: "Continue the latest Claude session in the project" },
-  { command: "preview", description: "Ask before edits with a diff: on or off" },
-  { command: "usage", description: "Cost of this session and today" },
-  { command: "restart", description: "Restart Telecode (running tasks may finish first)" },
-  { command: "listen", description: "Groups: answer every message, or only when addressed" },
-  { command: "help", description: "What Telecode is and how to use it" },
-  { command: "start", description: "What Telecode is and how to use it" },
-];
-
-const NAMES: ReadonlySet<string> = new Set(COMMANDS.map((c) => c.command));
-
-export function isCommandName(name: string): name is CommandName {
-  return NAMES.has(name);
-}
-
 /** "/cmd@bot rest": the command word (lower case), the text after it, and whether it names another bot. */
 export type SlashWord = { name: string; args: string; forOtherBot: boolean };
 
@@ -112,11 +70,11 @@ export function readDirectives(
   return found;
 }
 
-/** The command a near-miss most likely meant: ".new" → "new", "/neww" → "new". */
-export function nearestCommand(word: string): CommandName | undefined {
+/** The command (of `names`) a near-miss most likely meant: ".new" → "new", "/neww" → "new". */
+export function nearestCommand(word: string, names: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
-  let best: { name: CommandName; distance: number } | undefined;
-  for (const { command } of COMMANDS) {
+  let best: { name: string; distance: number } | undefined;
+  for (const command of names) {
     const distance = editDistance(lower, command);
     const allowed = command.length <= 4 ? 1 : 2;
     if (distance <= allowed && (best === undefined || distance < best.distance)) best = { name: command, distance };
@@ -124,10 +82,10 @@ export function nearestCommand(word: string): CommandName | undefined {
   return best?.name;
 }
 
-/** ".new" or ".cancel now": a command typed with a dot, answered with a hint rather than run as a task. */
-export function dotCommandOf(text: string): CommandName | undefined {
+/** ".new" or ".cancel now": a command (of `names`) typed with a dot, answered with a hint rather than run as a task. */
+export function dotCommandOf(text: string, names: readonly string[]): string | undefined {
   const trimmed = text.trim();
   const match = /^\.([A-Za-z]{2,16})(?:\s|$)/.exec(trimmed);
   if (match === null || trimmed.split(/\s+/).length > 3) return undefined;
-  return nearestCommand(match[1]!);
+  return nearestCommand(match[1]!, names);
 }

@@ -1,6 +1,6 @@
 // Decision prompts and notes as Telegram messages: the prompt's sections as HTML (split under
-// the limit, room left for the outcome line), its choices as inline buttons whose callback
-// data names the choice, and the settled form. Pure: no Bot API calls.
+// the limit, room left for the outcome line), its choices as inline buttons (their data is
+// choice-code.ts's), and the settled form. Pure: no Bot API calls.
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   diffLineText,
@@ -46,20 +46,6 @@ export function renderSettledHtml(lastPart: string, outcome: DecisionOutcome): s
 export function renderInfoParts(info: InfoMessage): string[] {
   const blocks = [`<b>ℹ️ ${escapeTelegramHtml(info.title)}</b>`, ...info.sections.map(sectionHtml)];
   return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT);
-}
-
-/**
- * The callback "choice" field for a prompt choice: the choice id itself when it fits the
- * codec (":" written as "-"; no policy id contains "-"), else "_" and its index.
- */
-export function choiceCode(choiceId: string, index: number): string {
-  return /^[A-Za-z0-9:]{1,16}$/.test(choiceId) ? choiceId.replaceAll(":", "-") : `_${index}`;
-}
-
-/** The choice id a tapped code names, or undefined when it names none of `choiceIds`. */
-export function choiceFromCode(code: string, choiceIds: readonly string[]): string | undefined {
-  if (code.startsWith("_")) return choiceIds[Number(code.slice(1))];
-  return code.replaceAll("-", ":");
 }
 
 /** Short labels share a row (Allow · Deny); long ones get a row each. */

@@ -10,13 +10,15 @@ import {
 } from "@grammyjs/runner";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import type { Logger } from "../../log/index.js";
+import type { Clock, Logger } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
+import type { TelecodeContext } from "./context.js";
 
 export type PollingOptions = {
-  bot: Bot;
+  bot: Bot<TelecodeContext>;
   store: Store;
   logger: Logger;
+  clock: Clock;
   timeoutSeconds: number;
   /** Called for every update, concurrently. */
   handle: (update: Update) => Promise<void>;
@@ -59,14 +61,14 @@ export function startPolling(options: PollingOptions): RunnerHandle {
             throw error;
           }
           logger.event("telegram.polling_retry", { err: error, retryMs }, "warn");
-          await abortableDelay(retryMs, signal);
+          await abortableDelay(options.clock, retryMs, signal);
           retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
         }
       }
     },
   };
   const sink = createConcurrentSink<Update>({ consume: (update) => options.handle(update) }, (error) => {
-    logger.error({ err: error }, "telegram.update_failed");
+    logger.event("telegram.update_failed", { err: error }, "error");
     return Promise.resolve();
   });
   const runner = createRunner(createSource(supplier), sink);
@@ -74,14 +76,14 @@ export function startPolling(options: PollingOptions): RunnerHandle {
   return runner;
 }
 
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+function abortableDelay(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = clock.setTimer(ms, () => {
       signal.removeEventListener("abort", onAbort);
       resolve();
-    }, ms);
+    });
     const onAbort = (): void => {
-      clearTimeout(timer);
+      timer.cancel();
       reject(new Error("polling stopped"));
     };
     signal.addEventListener("abort", onAbort, { once: true });

@@ -16,7 +16,13 @@ import {
   type DecisionRegistry,
 } from "../../../src/sessions/decisions/index.js";
 import { fixtureEvents, fixtureRequest } from "../../policy/fixture-events.js";
-import { fakeClock, manualSession, recordingPort, settleMicrotasks, type RecordingPort } from "./fakes.js";
+import { lane, manualSession, recordingPort, settleMicrotasks, type RecordingPort } from "./fakes.js";
+import { storeDecisionJournal } from "../../../src/cli/compose/decision-journal.js";
+import { openStore } from "../../../src/store/index.js";
+import { createFakeClock } from "../../support/fake-clock.js";
+import { useTempDirs } from "../../support/temp-dirs.js";
+
+const tempDir = useTempDirs("ledger");
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
@@ -34,20 +40,20 @@ const turnFinished: TurnFinished = {
 
 function setup(
   settings: Partial<DecisionSettings> = {},
-  opts: { port?: RecordingPort; registry?: DecisionRegistry; sessionKey?: string } = {},
+  opts: { port?: RecordingPort; registry?: DecisionRegistry; laneId?: string } = {},
 ) {
   const port = opts.port ?? recordingPort();
   const registry = opts.registry ?? createDecisionRegistry();
-  const clock = fakeClock(1_000);
+  const clock = createFakeClock(1_000);
   let n = 0;
-  const sessionKey = opts.sessionKey ?? "chat-1";
+  const laneName = opts.laneId ?? "chat-1";
   const driver = createDecisionDriver({
-    sessionKey,
+    lane: lane(laneName),
     settings,
     port,
     registry,
     clock,
-    newDecisionId: () => `${sessionKey}-d${++n}`,
+    newDecisionId: () => `${laneName}-d${++n}`,
   });
   const decide = (request: ApprovalRequest, signal = new AbortController().signal, r: typeof run | undefined = run) =>
     driver.decide(request, { signal, run: r });
@@ -82,10 +88,10 @@ describe("the driver is the engine's SessionController", () => {
   it("hook callbacks that are not ours get {} at once; ours go to their handler", async () => {
     const port = recordingPort();
     const driver = createDecisionDriver({
-      sessionKey: "k",
+      lane: lane("k"),
       port,
       registry: createDecisionRegistry(),
-      clock: fakeClock(),
+      clock: createFakeClock(),
       ownHooks: new Map([
         [
           "telecode_cron",
@@ -105,9 +111,9 @@ describe("exactly once", () => {
   it("the first tap wins; a second tap is told 'already answered' and changes nothing", async () => {
     const { port, registry, decide } = setup();
     const answer = decide(bash);
-    const { decisionId, prompt, sessionKey, requestId } = port.lastAsk();
-    expect({ sessionKey, requestId, kind: prompt.kind }).toEqual({
-      sessionKey: "chat-1",
+    const { decisionId, prompt, lane: asked, requestId } = port.lastAsk();
+    expect({ lane: asked, requestId, kind: prompt.kind }).toEqual({
+      lane: lane("chat-1"),
       requestId: bash.requestId,
       kind: "approval",
     });
@@ -117,6 +123,41 @@ describe("exactly once", () => {
     expect(port.outcomes).toEqual([
       { decisionId, outcome: { decision: "allow", reason: "person", by: "ann", summary: "Allowed" } },
     ]);
+  });
+
+  it("a choice the approval does not offer changes nothing and leaves it open", async () => {
+    const { port, registry, decide } = setup();
+    const answer = decide(bash);
+    const { decisionId } = port.lastAsk();
+    expect(registry.answer(decisionId, { kind: "choice", choiceId: "maybe" })).toBe("not_a_choice");
+    expect(registry.verdictFor(decisionId)).toBe("accepted");
+    expect(registry.answer(decisionId, { kind: "choice", choiceId: "deny" })).toBe("accepted");
+    await expect(answer).resolves.toMatchObject({ behavior: "deny" });
+  });
+
+  it("the ledger keeps its word in SQLite: decisions it no longer remembers are judged by their record", async () => {
+    const store = openStore(tempDir());
+    try {
+      store.runs.start({ runId: run.id, chatId: 1, project: "chat-1", sessionId: null });
+      const registry = createDecisionRegistry({ rememberClosed: 1, journal: storeDecisionJournal(store) });
+      const { port, decide } = setup({}, { registry });
+      const first = decide(bash);
+      const answered = port.lastAsk().decisionId;
+      registry.answer(answered, { kind: "choice", choiceId: "allow", by: "ann" });
+      await first;
+      const ac = new AbortController();
+      const second = decide({ ...bash, requestId: "req-2" }, ac.signal);
+      const withdrawn = port.lastAsk().decisionId;
+      ac.abort();
+      await second;
+      // Memory holds only the last closed decision; the first is read back from its record.
+      expect(store.decisions.get(answered)?.state).toBe("approved");
+      expect(registry.verdictFor(answered)).toBe("already_answered");
+      expect(registry.answer(withdrawn, { kind: "choice", choiceId: "allow" })).toBe("no_longer_pending");
+      expect(store.decisions.get(withdrawn)?.state).toBe("withdrawn");
+    } finally {
+      store.close();
+    }
   });
 
   it("a control_cancel_request (abort) withdraws it: the prompt settles, a late tap is 'no longer pending'", async () => {
@@ -154,8 +195,8 @@ describe("exactly once", () => {
 
   it("the session's end expires every open decision of that session only", async () => {
     const registry = createDecisionRegistry();
-    const a = setup({}, { registry, sessionKey: "a" });
-    const b = setup({}, { registry, sessionKey: "b" });
+    const a = setup({}, { registry, laneId: "a" });
+    const b = setup({}, { registry, laneId: "b" });
     const pa = a.decide(bash);
     const pq = a.decide(question);
     const pb = b.decide(bash);
@@ -164,7 +205,7 @@ describe("exactly once", () => {
     await expect(pq).resolves.toMatchObject({ behavior: "deny", by: "session end" });
     expect(a.port.outcomes.map((s) => s.outcome.reason)).toEqual(["session_end", "session_end"]);
     expect(registry.answer("a-d1", { kind: "choice", choiceId: "allow" })).toBe("no_longer_pending");
-    expect(registry.pendingFor("a")).toEqual([]);
+    expect(registry.pendingFor(lane("a"))).toEqual([]);
     expect(registry.answer("b-d1", { kind: "choice", choiceId: "deny" })).toBe("accepted");
     await expect(pb).resolves.toMatchObject({ behavior: "deny" });
   });
@@ -189,14 +230,14 @@ describe("exactly once", () => {
       inform: () => undefined,
     };
     const driver = createDecisionDriver({
-      sessionKey: "k",
+      lane: lane("k"),
       port,
       registry,
-      clock: fakeClock(),
+      clock: createFakeClock(),
       onPortError: (e, call) => errors.push(`${call}: ${String(e)}`),
     });
     const answer = driver.decide(bash, { signal: new AbortController().signal, run });
-    const [view] = registry.pendingFor("k");
+    const [view] = registry.pendingFor(lane("k"));
     registry.answer(view?.decisionId ?? "", { kind: "choice", choiceId: "deny" });
     await expect(answer).resolves.toMatchObject({ behavior: "deny" });
     expect(errors).toEqual(["ask: Error: telegram down"]);
@@ -207,11 +248,11 @@ describe("typed replies", () => {
   it("a text message while an approval is pending denies with the person's words", async () => {
     const { registry, decide } = setup();
     const answer = decide(bash);
-    expect(registry.answerByText("chat-1", "no, use pnpm", "ann")).toBe("accepted");
+    expect(registry.answerByText(lane("chat-1"), "no, use pnpm", "ann")).toBe("accepted");
     const result = await answer;
     expect(result.behavior === "deny" && result.message).toMatch(/The person replied: "no, use pnpm"/);
     expect(result.by).toBe("ann");
-    expect(registry.answerByText("chat-1", "hello again")).toBe("no_pending");
+    expect(registry.answerByText(lane("chat-1"), "hello again")).toBe("no_pending");
   });
 
   it("goes to the question awaiting typed text rather than to an older approval", async () => {
@@ -221,13 +262,13 @@ describe("typed replies", () => {
     const q = port.lastAsk();
     registry.answer(q.decisionId, { kind: "choice", choiceId: "q0:type" });
     expect(port.lastAsk()).toMatchObject({ decisionId: q.decisionId, awaitingText: true });
-    registry.answerByText("chat-1", "purple");
+    registry.answerByText(lane("chat-1"), "purple");
     await expect(asked).resolves.toMatchObject({
       behavior: "allow",
       updatedInput: { answers: { "Which color should the button be?": "purple" } },
     });
-    expect(registry.pendingFor("chat-1").map((v) => v.requestId)).toEqual([bash.requestId]);
-    registry.answerByText("chat-1", "not now");
+    expect(registry.pendingFor(lane("chat-1")).map((v) => v.requestId)).toEqual([bash.requestId]);
+    registry.answerByText(lane("chat-1"), "not now");
     await expect(approval).resolves.toMatchObject({ behavior: "deny" });
   });
 });
@@ -364,10 +405,10 @@ describe("decision ids", () => {
     const port = recordingPort();
     const registry = createDecisionRegistry();
     const driver = createDecisionDriver({
-      sessionKey: "k",
+      lane: lane("k"),
       port,
       registry,
-      clock: fakeClock(),
+      clock: createFakeClock(),
       newDecisionId: () => "same",
     });
     const signal = new AbortController().signal;

@@ -11,7 +11,8 @@ import {
   type DriverDecision,
 } from "../../../src/sessions/decisions/index.js";
 import { fixtureRequest } from "../../policy/fixture-events.js";
-import { fakeClock, recordingPort } from "./fakes.js";
+import { lane, recordingPort } from "./fakes.js";
+import { createFakeClock } from "../../support/fake-clock.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const question = fixtureRequest("g2-ask-user-question-answers", "AskUserQuestion");
@@ -72,10 +73,10 @@ it("every request is answered exactly once, by the first event, under any interl
       async (ops, timeoutMs) => {
         const port = recordingPort();
         const registry = createDecisionRegistry();
-        const clock = fakeClock();
+        const clock = createFakeClock();
         let n = 0;
         const driver = createDecisionDriver({
-          sessionKey: "s",
+          lane: lane("s"),
           settings: { mode: "default", approvalTimeoutMs: timeoutMs },
           port,
           registry,
@@ -147,7 +148,7 @@ it("every request is answered exactly once, by the first event, under any interl
             }
             case "textToSession": {
               const oldest = open()[0];
-              expect(registry.answerByText("s", "use pnpm")).toBe(oldest ? "accepted" : "no_pending");
+              expect(registry.answerByText(lane("s"), "use pnpm")).toBe(oldest ? "accepted" : "no_pending");
               if (oldest) close(oldest, { by: "text" }, "answered");
               break;
             }
@@ -226,7 +227,7 @@ it("every request is answered exactly once, by the first event, under any interl
               throw new Error("a decision was never closed by the model");
           }
         }
-        expect(registry.pendingFor("s")).toEqual([]);
+        expect(registry.pendingFor(lane("s"))).toEqual([]);
         expect(clock.activeTimers).toBe(0);
       },
     ),

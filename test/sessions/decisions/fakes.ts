@@ -1,48 +1,18 @@
-// Test fakes for the driver's boundaries: a clock whose time only moves when told, a front
-// end that records what it was asked, and engine session controls whose acks the test releases.
+// Test fakes for the driver's boundaries: a front end that records what it was asked, and
+// engine session controls whose acks the test releases (the clock is test/support's).
 import type { DecisionOutcome, InfoMessage } from "../../../src/policy/index.js";
-import type { DecisionClock, PendingDecisionView, PersonPort } from "../../../src/sessions/decisions/index.js";
+import type { Lane } from "../../../src/domain/index.js";
+import type { PendingDecisionView, PersonPort } from "../../../src/sessions/decisions/index.js";
 
-export type FakeClock = DecisionClock & {
-  /** Moves time forward, firing due timers in time order. */
-  advance(ms: number): void;
-  readonly activeTimers: number;
-};
-
-export function fakeClock(startMs = 0): FakeClock {
-  let now = startMs;
-  let seq = 0;
-  const timers = new Map<number, { at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    setTimer(ms, fn) {
-      const id = ++seq;
-      timers.set(id, { at: now + ms, fn });
-      return { cancel: () => timers.delete(id) };
-    },
-    advance(ms) {
-      const target = now + ms;
-      for (;;) {
-        const due = [...timers.entries()]
-          .filter(([, t]) => t.at <= target)
-          .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
-        if (!due) break;
-        timers.delete(due[0]);
-        now = due[1].at;
-        due[1].fn();
-      }
-      now = target;
-    },
-    get activeTimers() {
-      return timers.size;
-    },
-  };
+/** A lane named for a test ("chat-1"); decisions and typed replies are routed by lane. */
+export function lane(name: string): Lane {
+  return { chatId: 1, project: name };
 }
 
 export type RecordingPort = PersonPort & {
   asks: PendingDecisionView[];
   outcomes: { decisionId: string; outcome: DecisionOutcome }[];
-  infos: { sessionKey: string; info: InfoMessage }[];
+  infos: { lane: Lane; info: InfoMessage }[];
   /** The latest prompt shown for a decision. */
   lastAsk(): PendingDecisionView;
 };
@@ -59,8 +29,8 @@ export function recordingPort(onAsk?: (view: PendingDecisionView) => void): Reco
     settled(decisionId, outcome) {
       port.outcomes.push({ decisionId, outcome });
     },
-    inform(sessionKey, info) {
-      port.infos.push({ sessionKey, info });
+    inform(lane, info) {
+      port.infos.push({ lane, info });
     },
     lastAsk() {
       const last = port.asks.at(-1);

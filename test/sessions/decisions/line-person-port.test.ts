@@ -7,7 +7,8 @@ import {
   createLinePersonPort,
 } from "../../../src/sessions/decisions/index.js";
 import { fixtureRequest } from "../../policy/fixture-events.js";
-import { fakeClock } from "./fakes.js";
+import { createFakeClock } from "../../support/fake-clock.js";
+import { lane } from "./fakes.js";
 
 const bash = fixtureRequest("c-control-bash-allow", "Bash");
 const exitPlan = fixtureRequest("e-plan-exit-allow", "ExitPlanMode");
@@ -18,11 +19,11 @@ function setup(mode: "default" | "plan" = "default") {
   const registry = createDecisionRegistry();
   const lines = createLinePersonPort({ write: (l) => out.push(l), answers: registry, by: "dev" });
   const driver = createDecisionDriver({
-    sessionKey: "term",
+    lane: lane("term"),
     settings: { mode },
     port: lines.port,
     registry,
-    clock: fakeClock(),
+    clock: createFakeClock(),
   });
   const decide = (r: typeof bash) =>
     driver.decide(r, { signal: new AbortController().signal, run: { id: "run", unattended: false } });

@@ -4,7 +4,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSystemClock, type SessionController } from "../../../src/claude/index.js";
+import type { SessionController } from "../../../src/claude/index.js";
+import { createSystemClock } from "../../../src/ports/index.js";
 import type { TelecodeEvent } from "../../../src/domain/events.js";
 import type { DecisionSettings, PersonAnswer } from "../../../src/policy/index.js";
 import {
@@ -15,7 +16,7 @@ import {
 } from "../../../src/sessions/decisions/index.js";
 import { reply, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { makeHarness, type Harness } from "../../claude/harness.js";
-import { recordingPort } from "./fakes.js";
+import { lane, recordingPort } from "./fakes.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -39,7 +40,7 @@ async function open(
     const answer = person(view, registry);
     if (answer) queueMicrotask(() => registry.answer(view.decisionId, answer));
   });
-  const driver = createDecisionDriver({ sessionKey: "chat", settings, port, registry, clock: createSystemClock() });
+  const driver = createDecisionDriver({ lane: lane("chat"), settings, port, registry, clock: createSystemClock() });
   const log: string[] = [];
   const controller: SessionController = {
     observe(event) {
@@ -161,7 +162,7 @@ describe("questions with the real CLI", () => {
   it("a typed answer reaches the model the same way", async () => {
     const s = await open([ask, reply.text("Teal it is.")], { mode: "auto" }, (view, registry) => {
       if (!view.awaitingText) return tap("q0:type");
-      queueMicrotask(() => registry.answerByText("chat", "teal, like the logo"));
+      queueMicrotask(() => registry.answerByText(lane("chat"), "teal, like the logo"));
       return undefined;
     });
     await s.harness.run(s.session, s.events, "Make a button");
@@ -202,7 +203,7 @@ describe("withdrawal and unattended runs with the real CLI", () => {
     );
     const runId = await session.startRun("Create a file");
     await events.waitFor((e) => e.type === "approval_requested");
-    const [view] = registry.pendingFor("chat");
+    const [view] = registry.pendingFor(lane("chat"));
     if (!view) throw new Error("the approval was not shown");
     await session.cancelRun(runId);
     await events.waitFor((e) => e.type === "run_completed");

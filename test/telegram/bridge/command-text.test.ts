@@ -8,8 +8,10 @@ import {
   readDirectives,
   readSlashWord,
 } from "../../../src/telegram/bridge/command-text.js";
+import { COMMANDS } from "../../../src/telegram/index.js";
 
 const BOT = "telecode_test_bot";
+const NAMES = COMMANDS.map((c) => c.command);
 
 describe("readSlashWord", () => {
   it("reads the command, its arguments (other lines too) and whom it addresses", () => {
@@ -50,14 +52,14 @@ describe("readDirectives", () => {
 
 describe("near-misses", () => {
   it("maps typos and dotted commands to the command meant, and leaves ordinary words alone", () => {
-    expect(nearestCommand("neww")).toBe("new");
-    expect(nearestCommand("stauts")).toBe("status");
-    expect(nearestCommand("planmod")).toBe("planmode");
-    expect(nearestCommand("refactor")).toBeUndefined();
-    expect(dotCommandOf(".new")).toBe("new");
-    expect(dotCommandOf(".cancel now")).toBe("cancel");
-    expect(dotCommandOf(".gitignore should list dist")).toBeUndefined();
-    expect(dotCommandOf("new")).toBeUndefined();
+    expect(nearestCommand("neww", NAMES)).toBe("new");
+    expect(nearestCommand("stauts", NAMES)).toBe("status");
+    expect(nearestCommand("planmod", NAMES)).toBe("planmode");
+    expect(nearestCommand("refactor", NAMES)).toBeUndefined();
+    expect(dotCommandOf(".new", NAMES)).toBe("new");
+    expect(dotCommandOf(".cancel now", NAMES)).toBe("cancel");
+    expect(dotCommandOf(".gitignore should list dist", NAMES)).toBeUndefined();
+    expect(dotCommandOf("new", NAMES)).toBeUndefined();
   });
 
   it("reads modes as people type them", () => {

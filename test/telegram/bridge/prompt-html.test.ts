@@ -7,13 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { DecisionOutcome, DecisionPrompt, PromptSection } from "../../../src/policy/index.js";
 import { telegramHtmlToText, validateTelegramHtml } from "../../../src/render/index.js";
 import { CALLBACK_DATA_MAX_BYTES, CallbackRegistry, decodeCallbackData } from "../../../src/telegram/index.js";
-import {
-  choiceCode,
-  choiceFromCode,
-  keyboardOf,
-  renderPromptParts,
-  renderSettledHtml,
-} from "../../../src/telegram/bridge/prompt-html.js";
+import { keyboardOf, renderPromptParts, renderSettledHtml } from "../../../src/telegram/bridge/prompt-html.js";
+import { choiceCode, choiceFromCode } from "../../../src/telegram/bridge/choice-code.js";
 import { resumeKeyboard, runIdFromResumeToken } from "../../../src/telegram/bridge/resume-button.js";
 
 const text = fc.string({ maxLength: 300 });

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
-import { silentLogger, type Logger } from "../../../src/log/index.js";
-import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/serve.js";
+import { silentLogger, type Logger } from "../../../src/ports/index.js";
+import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
@@ -189,8 +189,8 @@ export function spawnServe(rig: Rig): ServeProcess {
       // The line has pino's own pid first and the CLI's after it; JSON.parse keeps the last.
       return log.split("\n").flatMap((line) => {
         if (!line.includes('"claude.spawned"')) return [];
-        const entry = JSON.parse(line) as { msg?: string; pid?: number };
-        return entry.msg === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
+        const entry = JSON.parse(line) as { event?: string; pid?: number };
+        return entry.event === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
       });
     },
   };

@@ -1,0 +1,147 @@
+// One CLI process as the engine talks to it: its transport, control channel and stdout
+// pipeline (decode → translate, in order; lines wait while a beforeTurnFinished hook runs).
+// It knows nothing of runs: the session handle that owns it receives the events and requests.
+import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
+import type { Clock, Logger } from "../ports/index.js";
+import { decodeLine, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
+import type { WireControlRequest, WireDecodeProblem, WireMessage } from "../wire/index.js";
+import { ControlChannel } from "./control-channel.js";
+import { LineGate } from "./line-gate.js";
+import type { CliTransport, TransportClosed } from "./transport.js";
+import { createTranslator, type Translator } from "./translator.js";
+
+/** Why we ended a process ourselves (undefined: it ended on its own). */
+export type EndReason = "idle" | "cancel" | "silence" | "close";
+
+/** What a connection hands to the session handle that owns it. */
+export interface ConnectionOwner {
+  /** A stdout line arrived (the silence watch counts it). */
+  heard(): void;
+  /** The CLI named its session (an init or result line). */
+  sessionIdSeen(sessionId: string): void;
+  /** Emits events in order; returns a promise only while a beforeTurnFinished hook must be awaited. */
+  deliver(events: readonly TelecodeEvent[]): Promise<void> | undefined;
+  /** A request from the CLI; `approval` is the translator's view of a can_use_tool. */
+  controlRequest(connection: CliConnection, message: WireControlRequest, approval: ApprovalRequest | undefined): void;
+  /** The line backlog filled or drained: reading may need to pause or resume. */
+  pressureChanged(): void;
+  /** The process is gone and everything it printed was delivered. */
+  closed(connection: CliConnection, closed: TransportClosed): Promise<void>;
+}
+
+type Line = { seq: number; message: WireMessage | WireDecodeProblem };
+
+export class CliConnection {
+  readonly transport: CliTransport;
+  readonly channel: ControlChannel;
+  readonly translator: Translator;
+  /** Why we ended it, once we did. */
+  endReason: EndReason | undefined;
+  /** How long it was silent when the silence watch ended it. */
+  silentMs = 0;
+  /** Resolves once the process is gone and everything it printed was handled. */
+  readonly finished: Promise<void>;
+  readonly #owner: ConnectionOwner;
+  readonly #gate: LineGate<Line>;
+  #lastSeq = 0;
+  #heardAny = false;
+
+  constructor(
+    transport: CliTransport,
+    owner: ConnectionOwner,
+    deps: { clock: Clock; logger: Logger; timeZone: string },
+  ) {
+    this.transport = transport;
+    this.translator = createTranslator({ timeZone: deps.timeZone, now: () => deps.clock.now() });
+    this.#owner = owner;
+    this.channel = new ControlChannel({
+      write: (line) => transport.write(line),
+      clock: deps.clock,
+      logger: deps.logger,
+    });
+    this.#gate = new LineGate<Line>({
+      process: (line) => this.#process(line),
+      // Answers to our own requests cannot wait: the hook we are waiting for may need one.
+      bypass: ({ message }) => {
+        if (isDecodeProblem(message) || message.type !== "control_response") return false;
+        this.channel.handleResponse(message);
+        return true;
+      },
+      onPressure: () => owner.pressureChanged(),
+    });
+    transport.start({
+      onLine: (line, seq) => this.#take(seq, decodeLine(line)),
+      onOversizedLine: (report, seq) => this.#take(seq, oversizedLineProblem(report)),
+    });
+    this.finished = transport.closed.then(async (closed) => {
+      await this.#gate.settled;
+      const tail = owner.deliver(this.translator.end());
+      if (tail !== undefined) await tail;
+      await owner.closed(this, closed);
+    });
+  }
+
+  /** Still usable for another message: running, and not being ended by us. */
+  get isLive(): boolean {
+    return this.transport.exit === undefined && this.endReason === undefined;
+  }
+
+  /** Whether the CLI printed anything at all (a crash before output is told apart). */
+  get hadOutput(): boolean {
+    return this.#heardAny;
+  }
+
+  /** The sequence number of the last line processed. */
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** The line backlog is long enough that reading should pause. */
+  get isBacklogged(): boolean {
+    return this.#gate.full;
+  }
+
+  /** The one way we end a process (idle, cancel, silence, close): see CliTransport.shutdown. */
+  async end(reason: EndReason): Promise<void> {
+    this.endReason ??= reason;
+    await this.transport.shutdown();
+    await this.finished;
+  }
+
+  #take(seq: number, message: WireMessage | WireDecodeProblem): void {
+    this.#heardAny = true;
+    this.#owner.heard();
+    this.#gate.push({ seq, message });
+  }
+
+  /** Handles one decoded line; returns a promise only when a beforeTurnFinished hook must be awaited. */
+  #process({ seq, message }: Line): Promise<void> | undefined {
+    this.#lastSeq = seq;
+    if (!isDecodeProblem(message)) {
+      switch (message.type) {
+        case "control_response":
+          this.channel.handleResponse(message);
+          return undefined;
+        case "control_cancel_request":
+          if (!this.channel.withdraw(message.request_id)) return undefined;
+          break;
+        case "system":
+          if (message.subtype === "init" && typeof message["session_id"] === "string")
+            this.#owner.sessionIdSeen(message["session_id"]);
+          break;
+        case "result":
+          if (message.session_id !== "") this.#owner.sessionIdSeen(message.session_id);
+          break;
+        default:
+          break;
+      }
+    }
+    const events = this.translator.push(message);
+    const pending = this.#owner.deliver(events);
+    if (!isDecodeProblem(message) && message.type === "control_request") {
+      const approval = events.find((e) => e.type === "approval_requested");
+      this.#owner.controlRequest(this, message, approval?.type === "approval_requested" ? approval.request : undefined);
+    }
+    return pending;
+  }
+}

@@ -1,0 +1,162 @@
+// The engine's failures in words people read: one entry per reason in FAILURE_TEXT, each
+// giving one sentence on what happened and one on what to do from the facts at hand. Adding
+// a reason is one literal in the domain's FailureReason and one entry here (tsc asks for it).
+import {
+  carriedFailure,
+  definedFields,
+  excerpt,
+  formatDurationMs,
+  type FailureReason,
+  type RunFailure,
+} from "../domain/index.js";
+import type { WireResultMessage } from "../wire/index.js";
+import type { ProcessExit } from "./transport.js";
+
+/** The facts a failure is worded from; each reason reads what it needs. */
+export type FailureFacts = {
+  exit?: ProcessExit;
+  stderrTail?: string;
+  silentMs?: number;
+  /** Where the CLI was looked for, for `not_found`. */
+  lookedFor?: string;
+  /** A message from below (the OS, the CLI, the API) quoted in the failure. */
+  detail?: string;
+  apiStatus?: number;
+  resetsAtMs?: number;
+};
+
+type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
+
+const AGAIN = "Send the message again, or start a fresh session.";
+const RESUME = "Send your message again to resume the session.";
+const STDERR_QUOTE_CHARS = 1_000;
+
+const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { what: string; hint: string } } = {
+  silence: (f) => ({
+    what: `Claude Code produced no output for ${formatDurationMs(f.silentMs ?? 0)} and was stopped.`,
+    hint: RESUME,
+  }),
+  exited_before_output: (f) => {
+    const tail = f.stderrTail ?? "";
+    const quoted = tail === "" ? "(nothing on stderr)" : excerpt(tail.slice(-STDERR_QUOTE_CHARS), STDERR_QUOTE_CHARS);
+    return {
+      what: sentence(`Claude Code exited with ${describeExit(f.exit)} before any output: ${quoted}`),
+      hint: "Check claude.extra_args, and that `claude` starts in a terminal.",
+    };
+  },
+  exited: (f) => {
+    const lastLine = (f.stderrTail ?? "").split("\n").pop() ?? "";
+    const quoted = lastLine === "" ? "" : `: ${excerpt(lastLine, 300)}`;
+    return { what: sentence(`Claude Code exited unexpectedly (${describeExit(f.exit)})${quoted}`), hint: RESUME };
+  },
+  stdin_closed: (f) => ({
+    what: `Claude Code is no longer reading its input${f.exit === undefined ? "" : ` (it exited with ${describeExit(f.exit)})`}.`,
+    hint: "Send the message again to resume the session.",
+  }),
+  cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", AGAIN),
+  api_error: (f) => splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, AGAIN),
+  rate_limited: (f) =>
+    splitDetail(f.detail ?? "A usage limit was reached.", "Wait until the limit resets, then send the message again."),
+  not_logged_in: (f) =>
+    splitDetail(
+      f.detail ?? "Claude Code is not logged in.",
+      "Log in with `claude` in a terminal (or set claude.use_api_billing with an API key), then send the message again.",
+    ),
+  not_found: (f) => ({
+    what: `Claude Code CLI not found (looked for: ${f.lookedFor ?? "claude"}).`,
+    hint: "Install it with `npm i -g @anthropic-ai/claude-code` or set claude.path.",
+  }),
+  start_failed: (f) => ({
+    what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
+    hint: "Check claude.path and the project directory.",
+  }),
+  internal: (f) => ({ what: f.detail ?? "Telecode failed unexpectedly.", hint: AGAIN }),
+};
+
+/** The failure for `reason`, worded from `facts`, with the facts people may need kept as fields. */
+export function engineFailure(reason: EngineReason, facts: FailureFacts = {}): RunFailure {
+  const failure: RunFailure = { reason, ...FAILURE_TEXT[reason](facts) };
+  if (facts.apiStatus !== undefined) failure.apiStatus = facts.apiStatus;
+  if (facts.resetsAtMs !== undefined) failure.resetsAtMs = facts.resetsAtMs;
+  if (facts.silentMs !== undefined) failure.silentMs = facts.silentMs;
+  if (facts.exit !== undefined) {
+    failure.exitCode = facts.exit.code;
+    failure.signal = facts.exit.signal;
+  }
+  return failure;
+}
+
+/** The failure an error ends a run with: its own when it carries one, else an internal one. */
+export function failureOf(error: unknown): RunFailure {
+  return (
+    carriedFailure(error) ??
+    engineFailure("internal", { detail: error instanceof Error ? error.message : String(error) })
+  );
+}
+
+/** "code 1" or "signal SIGTERM". */
+export function describeExit(exit: ProcessExit | undefined): string {
+  if (exit === undefined) return "an unknown status";
+  return exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
+}
+
+/** Errors are cut to this many characters; the whole text stays in the turn's `answer`. */
+const ERROR_MAX_CHARS = 300;
+
+const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
+  error_max_turns: "Claude Code stopped: the maximum number of turns was reached.",
+  error_max_budget_usd: "Claude Code stopped: the spending limit was reached.",
+  error_max_structured_output_retries: "Claude Code stopped: it could not produce the structured output.",
+};
+
+const RATE_LIMITED = /hit your .*limit|usage limit|rate limit/i;
+const NOT_LOGGED_IN = /please run \/login|not logged in|invalid api key|authentication/i;
+
+/**
+ * The failure of a failed, not interrupted turn. `limitResetsAtMs` is when the usage limit a
+ * rate-limit event reported resets, if one did.
+ */
+export function resultFailure(result: WireResultMessage, limitResetsAtMs: number | undefined): RunFailure {
+  const text = typeof result.result === "string" ? result.result.trim() : "";
+  const status = result.api_error_status;
+  if (typeof status === "number") {
+    // The CLI's synthetic text often repeats the status ("API Error: 500 Internal…").
+    const stripped = text.replace(/^API Error:\s*\d{3}\s*/i, "");
+    const detail = excerpt(
+      `API error ${status}: ${stripped !== "" ? stripped : (result.terminal_reason ?? "request failed")}`,
+      ERROR_MAX_CHARS,
+    );
+    if (status === 429 || RATE_LIMITED.test(stripped))
+      return engineFailure("rate_limited", {
+        detail,
+        apiStatus: status,
+        ...definedFields({ resetsAtMs: limitResetsAtMs }),
+      });
+    if (status === 401 || NOT_LOGGED_IN.test(stripped))
+      return engineFailure("not_logged_in", { detail, apiStatus: status });
+    return engineFailure("api_error", { detail, apiStatus: status });
+  }
+  const known = SUBTYPE_ERRORS[result.subtype];
+  if (known !== undefined) return engineFailure("cli_error", { detail: known });
+  if (text !== "")
+    return engineFailure(NOT_LOGGED_IN.test(text) ? "not_logged_in" : "cli_error", {
+      detail: excerpt(text, ERROR_MAX_CHARS),
+    });
+  // The CLI's own reason, e.g. "No conversation found with session ID: …" for a bad --resume.
+  const reasons = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string" && e !== "") : [];
+  if (reasons.length > 0) return engineFailure("cli_error", { detail: excerpt(reasons.join("; "), ERROR_MAX_CHARS) });
+  const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
+  return engineFailure("cli_error", { detail: `Claude Code ended the turn with an error: ${result.subtype}${why}.` });
+}
+
+/** Ends `text` with a full stop unless it ends a sentence already. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/** The first sentence as what happened; the rest, when there is any, as what to do. */
+function splitDetail(detail: string, fallbackHint: string): { what: string; hint: string } {
+  const [what = detail, ...rest] = detail.split(/(?<=[.!?])\s+/);
+  const hint = rest.join(" ").trim();
+  return { what, hint: hint === "" ? fallbackHint : hint };
+}

@@ -1,0 +1,94 @@
+// What differs between the CLI's two invocations: control mode keeps one process between runs
+// (prompts on stdin, initialize first, cancel by interrupt); print mode starts one per run with
+// the prompt in its arguments, closes stdin at once and is cancelled by ending the process.
+import { encodeUserMessage } from "../wire/index.js";
+import type { Clock, Logger, TimerHandle } from "../ports/index.js";
+import type { CliConnection } from "./connection.js";
+import type { SessionSpec } from "./spec.js";
+
+/** A run as the mode sees it. */
+export type ModeRun = {
+  readonly id: string;
+  readonly done: boolean;
+  connection: CliConnection | undefined;
+  /** Ends the process if an interrupt did not end the turn in time. */
+  cancelTimer: TimerHandle | undefined;
+};
+
+/** What the session handle lends a mode. */
+export interface ModeHost {
+  /** The spec in effect now (mode and model change over time). */
+  spec: () => SessionSpec;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The live process when the mode keeps one, else a new one (after the previous one finished). */
+  connection(prompt?: string): Promise<CliConnection>;
+  /** The initialize handshake's reply. */
+  initialized(reply: Record<string, unknown>): void;
+  /** A warning note for the person. */
+  warn(text: string): void;
+}
+
+export interface ProcessMode {
+  /** The process outlives runs: follow-ups reuse it, it idles out, a crash between runs is noted. */
+  readonly keepsProcess: boolean;
+  /** Right after a process started. */
+  begin(host: ModeHost, connection: CliConnection): void;
+  /** Gets the run's prompt to the CLI. Throws (a ClaudeError) when the CLI cannot take it. */
+  startRun(host: ModeHost, run: ModeRun, prompt: string): Promise<void>;
+  /** Ends the run early on its live process. */
+  cancel(host: ModeHost, run: ModeRun, connection: CliConnection): Promise<void>;
+}
+
+const DEFAULT_CANCEL_GRACE_MS = 5_000;
+
+export const controlMode: ProcessMode = {
+  keepsProcess: true,
+  begin(host, connection) {
+    connection.channel
+      .request({ subtype: "initialize", hooks: host.spec().hooks ?? null }, 60_000)
+      .then((reply) => host.initialized(reply))
+      .catch((error: unknown) => {
+        if (!connection.isLive) return;
+        host.logger.event("claude.initialize_failed", { err: error }, "warn");
+        host.warn(`Claude Code did not complete the initialize handshake: ${messageOf(error)}`);
+      });
+  },
+  async startRun(host, run, prompt) {
+    const connection = await host.connection();
+    run.connection = connection;
+    if (run.done) return;
+    const written = await connection.transport.write(encodeUserMessage(prompt));
+    if (!written.ok) throw written.error;
+  },
+  async cancel(host, run, connection) {
+    const graceMs = host.spec().cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+    // Interrupt first (the CLI ends the turn as error_during_execution); end the process if it does not.
+    run.cancelTimer = host.clock.setTimer(graceMs, () => {
+      if (!run.done) void connection.end("cancel");
+    });
+    try {
+      await connection.channel.request({ subtype: "interrupt" }, graceMs);
+    } catch (error) {
+      host.logger.event("claude.interrupt_failed", { err: error, runId: run.id }, "warn");
+      if (!run.done) await connection.end("cancel");
+    }
+  },
+};
+
+export const printMode: ProcessMode = {
+  keepsProcess: false,
+  begin(_host, connection) {
+    connection.transport.closeStdin();
+  },
+  async startRun(host, run, prompt) {
+    run.connection = await host.connection(prompt);
+  },
+  async cancel(_host, _run, connection) {
+    await connection.end("cancel");
+  },
+};
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,92 @@
+// A session handle's one process at a time: the live one is reused while the mode keeps
+// processes; otherwise a new one starts (resuming the session) once the previous one has
+// finished. Starting is done once even when two callers ask at the same moment.
+import type { Clock, Logger } from "../ports/index.js";
+import { CliConnection, type ConnectionOwner } from "./connection.js";
+import { launchCli, type LaunchDeps } from "./launch.js";
+import type { ModeHost, ProcessMode } from "./process-mode.js";
+import type { SessionSpec } from "./spec.js";
+
+const BYPASS_NOTE =
+  "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.";
+
+export type ProcessSlotDeps = LaunchDeps & {
+  clock: Clock;
+  logger: Logger;
+  /** IANA zone for clock times in notes. */
+  timeZone: string;
+  mode: ProcessMode;
+  owner: ConnectionOwner;
+  host: ModeHost;
+  /** The spec in effect now (mode and model change over time). */
+  spec: () => SessionSpec;
+  /** The session to resume, once the CLI named one. */
+  sessionId: () => string | undefined;
+};
+
+export class ProcessSlot {
+  readonly #deps: ProcessSlotDeps;
+  #current: CliConnection | undefined;
+  #spawning: Promise<CliConnection> | undefined;
+  #firstSpawn = true;
+
+  constructor(deps: ProcessSlotDeps) {
+    this.#deps = deps;
+  }
+
+  /** The process now (live or winding down), if any. */
+  get current(): CliConnection | undefined {
+    return this.#current;
+  }
+
+  /** The process a follow-up can use: only while the mode keeps processes and we are not ending it. */
+  live(): CliConnection | undefined {
+    const connection = this.#current;
+    return this.#deps.mode.keepsProcess && connection !== undefined && connection.isLive ? connection : undefined;
+  }
+
+  /** The live process, else a new one (`prompt` goes in its arguments in print mode). Throws when it cannot start. */
+  async connection(prompt: string | undefined): Promise<CliConnection> {
+    const live = this.live();
+    if (live !== undefined) return live;
+    if (this.#current !== undefined) await this.#current.finished;
+    this.#spawning ??= this.#launch(prompt).finally(() => {
+      this.#spawning = undefined;
+    });
+    return this.#spawning;
+  }
+
+  /** The process is gone: the slot is free. */
+  release(connection: CliConnection): void {
+    if (this.#current === connection) this.#current = undefined;
+  }
+
+  /** Waits for a start in progress, then ends the process: `beforeEnd` runs while it can still be written to. */
+  async close(beforeEnd: (connection: CliConnection) => Promise<void>): Promise<void> {
+    await this.#spawning?.catch(() => undefined);
+    const connection = this.#current;
+    if (connection === undefined) return;
+    connection.endReason ??= "close";
+    await beforeEnd(connection);
+    await connection.end("close");
+  }
+
+  async #launch(prompt: string | undefined): Promise<CliConnection> {
+    const spec = this.#deps.spec();
+    const logger = this.#deps.logger;
+    const resume = this.#deps.sessionId();
+    const continueLast = this.#firstSpawn && spec.continue === true && resume === undefined;
+    this.#firstSpawn = false;
+    const { transport, info, args } = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
+    const connection = new CliConnection(transport, this.#deps.owner, this.#deps);
+    this.#current = connection;
+    this.#deps.owner.pressureChanged();
+    logger.event("claude.spawned", { pid: transport.pid, args, cwd: spec.cwd, version: info.version });
+    if (spec.dangerouslySkipPermissions === true) {
+      logger.event("claude.approvals_bypassed", { pid: transport.pid }, "warn");
+      this.#deps.host.warn(BYPASS_NOTE);
+    }
+    this.#deps.mode.begin(this.#deps.host, connection);
+    return connection;
+  }
+}

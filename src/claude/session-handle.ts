@@ -1,0 +1,328 @@
+// One session's live handle: one process at a time (respawned with --resume, through the
+// process mode), runs that each end with exactly one run_completed, cancel, watchdogs and idle
+// close. Approvals go to the controller; the per-process pipeline is connection.ts.
+import { randomUUID } from "node:crypto";
+import { failureText, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
+import type { Clock, Logger } from "../ports/index.js";
+import type { CliConnection, ConnectionOwner } from "./connection.js";
+import { ClaudeError, failureError } from "./errors.js";
+import { HandleEvents } from "./handle-events.js";
+import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
+import { failureOf } from "./failures.js";
+import { controlMode, printMode, type ModeHost, type ModeRun, type ProcessMode } from "./process-mode.js";
+import { processEndFailure, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
+import { SessionWatchdogs } from "./session-watchdogs.js";
+import type { SessionController, SessionHandle, SessionSpec, StartRunOptions } from "./spec.js";
+import type { LaunchDeps } from "./launch.js";
+import { ProcessSlot } from "./process-slot.js";
+import type { TransportClosed } from "./transport.js";
+
+export type HandleDeps = LaunchDeps & {
+  clock: Clock;
+  logger: Logger;
+  /** IANA zone for clock times in notes. */
+  timeZone: string;
+};
+
+type Run = ModeRun & { unattended: boolean; startedAt: number; cancelled: boolean; done: boolean };
+
+const DEFAULTS = { idleMs: 30 * 60_000, stallNoteMs: 10 * 60_000, hardSilenceMs: 2 * 3_600_000 };
+
+export class ClaudeSessionHandle implements SessionHandle {
+  #spec: SessionSpec;
+  readonly #controller: SessionController;
+  readonly #deps: HandleDeps;
+  readonly #mode: ProcessMode;
+  readonly #events: HandleEvents;
+  readonly #watch: SessionWatchdogs;
+  readonly #owner: ConnectionOwner;
+  readonly #host: ModeHost;
+  readonly #slot: ProcessSlot;
+  #sessionId: string | undefined;
+  #run: Run | undefined;
+  #initReply: Record<string, unknown> | undefined;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  #queueFull = false;
+
+  constructor(spec: SessionSpec, controller: SessionController, deps: HandleDeps) {
+    this.#spec = { ...spec };
+    this.#controller = controller;
+    this.#deps = deps;
+    this.#mode = spec.print === true ? printMode : controlMode;
+    this.#sessionId = spec.resume;
+    this.#events = new HandleEvents({
+      controller,
+      session: this,
+      logger: deps.logger,
+      onEmitted: (event) => this.#onEmitted(event),
+      onPressure: (full) => {
+        this.#queueFull = full;
+        this.#updateReading();
+      },
+      onAbandon: () => void this.close(),
+    });
+    this.#watch = new SessionWatchdogs({
+      clock: deps.clock,
+      stallNoteMs: spec.stallNoteMs ?? DEFAULTS.stallNoteMs,
+      hardSilenceMs: spec.hardSilenceMs ?? DEFAULTS.hardSilenceMs,
+      onStallNote: (note) => this.#emit(note),
+      onHardSilence: (silentMs) => {
+        const connection = this.#slot.current;
+        if (connection === undefined) return;
+        connection.silentMs = silentMs;
+        void connection.end("silence");
+      },
+    });
+    this.#owner = {
+      heard: () => this.#watch.activity(),
+      sessionIdSeen: (sessionId) => void (this.#sessionId = sessionId),
+      deliver: (events) => this.#events.emitAll(events),
+      controlRequest: (connection, message, approval) =>
+        void handleControlRequest(this.#incoming(connection), message, approval),
+      pressureChanged: () => this.#updateReading(),
+      closed: (connection, closed) => this.#onProcessClosed(connection, closed),
+    };
+    this.#host = {
+      spec: () => this.#spec,
+      clock: deps.clock,
+      logger: deps.logger,
+      connection: (prompt) => this.#slot.connection(prompt),
+      initialized: (reply) => void (this.#initReply = reply),
+      warn: (text) => this.#emit({ type: "note", kind: "warning", text }),
+    };
+    this.#slot = new ProcessSlot({
+      ...deps,
+      mode: this.#mode,
+      owner: this.#owner,
+      host: this.#host,
+      spec: () => this.#spec,
+      sessionId: () => this.#sessionId,
+    });
+  }
+
+  // ------------------------------------------------------------------ public surface
+
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  get pid(): number | undefined {
+    const transport = this.#slot.current?.transport;
+    return transport !== undefined && transport.exit === undefined ? transport.pid : undefined;
+  }
+
+  get isRunning(): boolean {
+    return this.#run !== undefined;
+  }
+
+  get initializeReply(): Readonly<Record<string, unknown>> | undefined {
+    return this.#initReply;
+  }
+
+  get lastLineSeq(): number {
+    return this.#slot.current?.lastSeq ?? 0;
+  }
+
+  events(): AsyncIterable<TelecodeEvent> {
+    return this.#events.iterate();
+  }
+
+  async startRun(prompt: string, options: StartRunOptions = {}): Promise<string> {
+    if (this.#closed)
+      throw new ClaudeError("claude.session_closed", "This session is closed; open a new one to continue.");
+    if (this.#run !== undefined)
+      throw new ClaudeError(
+        "claude.run_in_flight",
+        "A run is already in progress in this session; wait for it or cancel it first.",
+        { details: { runId: this.#run.id } },
+      );
+    const run: Run = {
+      id: options.runId ?? randomUUID(),
+      unattended: options.unattended === true,
+      startedAt: this.#deps.clock.now(),
+      connection: undefined,
+      cancelled: false,
+      done: false,
+      cancelTimer: undefined,
+    };
+    this.#run = run;
+    this.#watch.cancelIdle();
+    this.#watch.start();
+    try {
+      await this.#mode.startRun(this.#host, run, prompt);
+    } catch (error) {
+      this.#completeRun(run, { ok: false, error: failureOf(error) });
+    }
+    return run.id;
+  }
+
+  async cancelRun(runId: string): Promise<void> {
+    const run = this.#run;
+    if (run === undefined || run.id !== runId || run.done) return;
+    run.cancelled = true;
+    const connection = run.connection;
+    if (connection === undefined || connection.transport.exit !== undefined) {
+      this.#completeRun(run, { ok: false });
+      return;
+    }
+    await this.#mode.cancel(this.#host, run, connection);
+  }
+
+  async setPermissionMode(mode: string): Promise<void> {
+    this.#spec = { ...this.#spec, permissionMode: mode };
+    const connection = this.#slot.live();
+    if (connection !== undefined) await connection.channel.request({ subtype: "set_permission_mode", mode });
+  }
+
+  async setModel(model: string | null): Promise<void> {
+    const { model: _old, ...rest } = this.#spec;
+    this.#spec = model === null ? rest : { ...rest, model };
+    // The CLI checks a new model with a request to the API before it acks.
+    const connection = this.#slot.live();
+    if (connection !== undefined) await connection.channel.request({ subtype: "set_model", model }, 60_000);
+  }
+
+  async interrupt(): Promise<void> {
+    const connection = this.#slot.live();
+    if (connection !== undefined) await connection.channel.request({ subtype: "interrupt" });
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  // ------------------------------------------------------------------ processes
+
+  async #onProcessClosed(connection: CliConnection, closed: TransportClosed): Promise<void> {
+    const { exit, stderrTail } = closed;
+    const failure = processEndFailure({
+      exit,
+      endReason: connection.endReason,
+      silentMs: connection.silentMs,
+      hadOutput: connection.hadOutput,
+      stderrTail,
+    });
+    connection.channel.close(
+      failureError("claude.exited", failure, {
+        details: { exitCode: exit.code, signal: exit.signal, stderrTail },
+      }),
+    );
+    this.#slot.release(connection);
+    this.#watch.processGone();
+    const run = this.#run;
+    const expected = connection.endReason !== undefined || (exit.code === 0 && exit.signal === null);
+    this.#deps.logger.event(
+      "claude.exited",
+      {
+        pid: connection.transport.pid,
+        exit,
+        reason: connection.endReason,
+        stderrTail: expected ? undefined : stderrTail,
+      },
+      expected ? "info" : "warn",
+    );
+    if (run !== undefined && run.connection === connection && !run.done) {
+      this.#completeRun(run, { ok: false, error: failure });
+    } else if (!expected && this.#mode.keepsProcess) {
+      this.#emit({ type: "note", kind: "warning", text: failureText(failure) });
+    }
+    if (this.#run === undefined) this.#watch.stop();
+    return Promise.resolve();
+  }
+
+  async #close(): Promise<void> {
+    this.#closed = true;
+    this.#watch.cancelIdle();
+    const run = this.#run;
+    if (run !== undefined) run.cancelled = true;
+    await this.#slot.close(async (connection) => {
+      // Every request the CLI asked gets its answer before stdin closes.
+      const incoming = this.#incoming(connection);
+      await Promise.all(connection.channel.pendingIncoming().map((id) => denyForSessionEnd(incoming, id)));
+      connection.channel.close(new ClaudeError("claude.session_closed", "The session was closed."));
+    });
+    if (run !== undefined && !run.done) this.#completeRun(run, { ok: false });
+    this.#watch.stop();
+    this.#events.end();
+  }
+
+  #updateReading(): void {
+    const paused = this.#queueFull || (this.#slot.current?.isBacklogged ?? false);
+    const transport = this.#slot.current?.transport;
+    if (transport !== undefined) {
+      if (paused) transport.pause();
+      else transport.resume();
+    }
+    this.#watch.setPaused(paused);
+  }
+
+  // ------------------------------------------------------------------ events and runs
+
+  #emit(event: TelecodeEvent): void {
+    this.#events.emit(event);
+  }
+
+  #onEmitted(event: TelecodeEvent): void {
+    this.#watch.observe(event);
+    if (event.type === "turn_finished") this.#onTurnFinished(event);
+  }
+
+  #onTurnFinished(turn: TurnFinished): void {
+    const run = this.#run;
+    // Turns the CLI starts by itself (a background agent finished) never complete someone's run.
+    if (run !== undefined && !run.done && turn.origin.kind === "user") {
+      const fields: CompletionFields = {
+        ok: turn.ok,
+        answer: turn.answer,
+        interrupted: turn.interrupted,
+        costUsd: turn.costUsd,
+      };
+      if (turn.error !== undefined) fields.error = turn.error;
+      this.#completeRun(run, fields);
+    } else if (run === undefined) {
+      this.#watch.stop();
+      this.#scheduleIdle();
+    }
+  }
+
+  #completeRun(run: Run, fields: CompletionFields): void {
+    if (run.done) return;
+    run.done = true;
+    run.cancelTimer?.cancel();
+    if (this.#run === run) this.#run = undefined;
+    this.#emit(runCompletedEvent(run, fields, this.#deps.clock.now(), this.#sessionId));
+    if (!(this.#slot.current?.translator.isTurnOpen ?? false)) this.#watch.stop();
+    this.#scheduleIdle();
+  }
+
+  #scheduleIdle(): void {
+    const idleMs = this.#spec.idleMs ?? DEFAULTS.idleMs;
+    if (this.#closed || !this.#mode.keepsProcess || idleMs <= 0) return;
+    this.#watch.scheduleIdle(idleMs, () => {
+      const connection = this.#slot.live();
+      if (
+        connection === undefined ||
+        this.#run !== undefined ||
+        connection.translator.isTurnOpen ||
+        connection.channel.pendingCount > 0
+      )
+        return;
+      this.#deps.logger.event("claude.idle_close", { pid: connection.transport.pid, idleMs });
+      void connection.end("idle");
+    });
+  }
+
+  #incoming(connection: CliConnection): IncomingContext {
+    return {
+      channel: connection.channel,
+      controller: this.#controller,
+      session: this,
+      logger: this.#deps.logger,
+      run: () => (this.#run === undefined ? undefined : { id: this.#run.id, unattended: this.#run.unattended }),
+      emit: (event) => this.#emit(event),
+      settled: () => this.#scheduleIdle(),
+    };
+  }
+}

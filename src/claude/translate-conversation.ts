@@ -1,0 +1,116 @@
+// The conversation part of the translation: assistant content blocks (text, thinking,
+// tool_use) and user lines (tool results, local-command echoes) to events, with the tool
+// calls remembered for their results and the turn's last main-thread text, usage and model.
+import { describeTool } from "../domain/index.js";
+import type { TelecodeEvent, ToolKind } from "../domain/index.js";
+import { readBlock } from "../wire/index.js";
+import type {
+  WireAssistantMessage,
+  WireContentBlock,
+  WireToolResultBlock,
+  WireUsage,
+  WireUserMessage,
+} from "../wire/index.js";
+import { localCommandNote, resultDetail } from "./translate-blocks.js";
+
+/** Tool calls remembered for their result; older ones are forgotten beyond this. */
+const MAX_TRACKED_TOOLS = 10_000;
+
+type TrackedTool = { name: string; kind: ToolKind; title: string };
+
+export class ConversationTranslator {
+  readonly #tools = new Map<string, TrackedTool>();
+  /** The last main-thread text of the turn ("" if none). */
+  lastText = "";
+  /** Usage of the last main-thread assistant message (its context size), if any. */
+  lastUsage: WireUsage | undefined;
+  /** The model of that message. */
+  lastModel: string | undefined;
+
+  /** A new turn: what the last turn said no longer counts. */
+  startTurn(): void {
+    this.lastText = "";
+    this.lastUsage = undefined;
+    this.lastModel = undefined;
+  }
+
+  assistant(m: WireAssistantMessage, out: TelecodeEvent[]): void {
+    const parent = m.parent_tool_use_id;
+    // The synthetic API-error message repeats what the result reports as the error.
+    if (m.is_api_error_message === true) return;
+    if (parent === null) {
+      const usage = m.message.usage;
+      if (typeof usage === "object" && usage !== null) {
+        this.lastUsage = usage;
+        this.lastModel = typeof m.message.model === "string" ? m.message.model : undefined;
+      }
+    }
+    for (const block of m.message.content) this.#assistantBlock(block, parent, out);
+  }
+
+  user(m: WireUserMessage, out: TelecodeEvent[]): void {
+    const content = m.message.content;
+    if (typeof content === "string") {
+      pushNote(content, out);
+      return;
+    }
+    for (const block of content) {
+      const read = readBlock(block);
+      if (read?.type === "tool_result") this.#toolResult(read, m.parent_tool_use_id, out);
+      else if (read?.type === "text") pushNote(read.text, out);
+    }
+  }
+
+  #assistantBlock(content: WireContentBlock, parent: string | null, out: TelecodeEvent[]): void {
+    const block = readBlock(content);
+    switch (block?.type) {
+      case "text":
+        if (block.text === "") return;
+        if (parent === null) this.lastText = block.text;
+        out.push({ type: "text", text: block.text, parentToolUseId: parent });
+        return;
+      case "thinking":
+        if (block.thinking !== "") out.push({ type: "thinking", text: block.thinking, parentToolUseId: parent });
+        return;
+      case "tool_use": {
+        const { id, name, input } = block;
+        const { kind, title } = describeTool(name, input);
+        this.#track(id, { name, kind, title });
+        out.push({ type: "tool_started", toolUseId: id, name, kind, title, input, parentToolUseId: parent });
+        return;
+      }
+      case "tool_result":
+      case undefined:
+        return;
+    }
+  }
+
+  #track(id: string, tool: TrackedTool): void {
+    if (this.#tools.size >= MAX_TRACKED_TOOLS) {
+      const oldest = this.#tools.keys().next();
+      if (oldest.done !== true) this.#tools.delete(oldest.value);
+    }
+    this.#tools.set(id, tool);
+  }
+
+  #toolResult(block: WireToolResultBlock, parent: string | null, out: TelecodeEvent[]): void {
+    const id = block.tool_use_id;
+    const tool = this.#tools.get(id);
+    if (tool !== undefined) this.#tools.delete(id);
+    out.push({
+      type: "tool_finished",
+      toolUseId: id,
+      name: tool?.name ?? "unknown",
+      kind: tool?.kind ?? "tool",
+      title: tool?.title ?? "unknown tool",
+      ok: block.is_error !== true,
+      detail: resultDetail(block.content),
+      parentToolUseId: parent,
+    });
+  }
+}
+
+function pushNote(text: string, out: TelecodeEvent[]): void {
+  const note = localCommandNote(text);
+  if (note !== undefined) out.push(note);
+}

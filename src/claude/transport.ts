@@ -1,0 +1,78 @@
+// The engine's seam to "a running CLI", modelled on the MCP SDK's Transport: numbered stdout
+// lines, stdin writes that fail as values, pause/resume, shutdown. The direct child process is
+// one implementation, a kept process behind a socket another. Types only.
+import type { OversizedLine } from "../wire/index.js";
+import type { ClaudeError } from "./errors.js";
+
+export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** How the CLI's process ended, once its output was all delivered. */
+export type TransportClosed = {
+  exit: ProcessExit;
+  /** The last part of what the CLI wrote to stderr (at most 64 KiB), trimmed. */
+  stderrTail: string;
+};
+
+/** A stdin write that failed is a value (the process is gone), never a rejection. */
+export type StdinWrite = { ok: true } | { ok: false; error: ClaudeError };
+
+/**
+ * Where a transport delivers the CLI's stdout. `seq` numbers the lines of one process from 1
+ * in the order the CLI printed them (an over-long line takes a number too); the engine keeps
+ * the last one it processed, so a transport that can replay (a kept process) resumes after it.
+ */
+export type TransportHandlers = {
+  /** One complete line, without its newline. In order; never before `start` nor after `closed`. */
+  onLine(line: string, seq: number): void;
+  /** A line over the size limit was dropped; `report` says how long it was and how it began. */
+  onOversizedLine(report: OversizedLine, seq: number): void;
+};
+
+export interface CliTransport {
+  /** The CLI's process id (for logs and /status). */
+  readonly pid: number;
+  /** Starts delivering stdout lines to `handlers`; called once, right after launch. */
+  start(handlers: TransportHandlers): void;
+  /** Set once the process has exited (its output may still be arriving until `closed`). */
+  readonly exit: ProcessExit | undefined;
+  /** Writes one line (ending in "\n") to the CLI's stdin; lines never interleave. */
+  write(line: string): Promise<StdinWrite>;
+  /** Closes the CLI's stdin without waiting (the CLI exits once it has read everything). */
+  closeStdin(): void;
+  /** Back-pressure: stop delivering lines until `resume` (a kept process may use flow control). */
+  pause(): void;
+  resume(): void;
+  /**
+   * The one way the process is ended: stdin closed, then SIGTERM to its process group after
+   * a grace period, SIGKILL after another; resolves like `closed`. Idempotent.
+   */
+  shutdown(): Promise<TransportClosed>;
+  /** Resolves once the process exited and every stdout line was delivered. Never rejects. */
+  readonly closed: Promise<TransportClosed>;
+}
+
+/** What the CLI at a path supports, learnt once per binary. */
+export type CliInfo = {
+  /** The resolved executable path. */
+  path: string;
+  /** e.g. "2.1.332", or "" when `--version` printed nothing usable. */
+  version: string;
+  supportsHookEvents: boolean;
+};
+
+export type LaunchRequest = {
+  /** The executable (CliInfo.path). */
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  /** The CLI's whole environment (already filtered to the allowlist). */
+  env: NodeJS.ProcessEnv;
+};
+
+/** How the engine starts CLIs; the composition root chooses (direct spawn by default). */
+export interface CliLauncher {
+  /** Finds the CLI and what it supports. Throws `claude.not_found`. */
+  probe(command: string, env: NodeJS.ProcessEnv): Promise<CliInfo>;
+  /** Starts one CLI process (its output waits for `start`). Throws `claude.not_found` or `claude.spawn_failed`. */
+  launch(request: LaunchRequest): Promise<CliTransport>;
+}

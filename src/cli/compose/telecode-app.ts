@@ -1,0 +1,112 @@
+// The Telegram app as `telecode` builds it: the store, the Claude engine, the decision ledger,
+// the Telegram front, the session manager over the engine and that front, and the bridge over
+// the manager. Every concrete part is chosen here and nowhere else.
+import { createClaudeEngine } from "../../claude/index.js";
+import type { Config } from "../../config/index.js";
+import { definedFields } from "../../domain/index.js";
+import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
+import { SessionManager } from "../../sessions/index.js";
+import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
+import { openStore, type Store } from "../../store/index.js";
+import {
+  chatDecisionSettings,
+  createTelegramFront,
+  type TelegramBridge,
+  type TelegramFrontOptions,
+} from "../../telegram/index.js";
+import { storeDecisionJournal } from "./decision-journal.js";
+import { createEnginePort } from "./engine-port.js";
+import { storeSessionRecords } from "./session-records.js";
+
+/** Pacing and timing a test or a bench may change. */
+export type AppTuning = Pick<
+  TelegramFrontOptions,
+  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds"
+> & {
+  clock?: Clock;
+};
+
+export type TelecodeAppOptions = {
+  /** The config in effect; read again per message and run (hot reload). */
+  config: () => Config;
+  /** The environment the Claude CLI's environment is built from. */
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  tuning?: AppTuning;
+  onRestartRequested?: () => void;
+  onPollingFailed?: (error: unknown) => void;
+};
+
+export type TelecodeApp = {
+  readonly bridge: TelegramBridge;
+  readonly store: Store;
+  readonly registry: DecisionRegistry;
+  /** Graceful stop of everything, then the store is closed. */
+  stop(options?: { flushTimeoutMs?: number }): Promise<void>;
+};
+
+/** Builds and starts the whole bridge; the store is closed again if starting fails. */
+export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
+  const { config, logger, tuning = {} } = options;
+  const store = openStore(config().state.dir);
+  // Its timers keep the process alive, so a stop can flush what the outbox still holds.
+  const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
+  const engine = createClaudeEngine({
+    claudePath: config().claude.path,
+    env: options.env,
+    logger: logger.child({ area: "claude" }),
+  });
+  const registry = createDecisionRegistry({
+    journal: storeDecisionJournal(store),
+    onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
+  });
+  let bridge: TelegramBridge;
+  try {
+    const telegram = createTelegramFront({
+      config,
+      store,
+      logger,
+      clock,
+      answers: registry,
+      ...tuning,
+      ...definedFields({ onRestartRequested: options.onRestartRequested, onPollingFailed: options.onPollingFailed }),
+    });
+    const sessions = new SessionManager({
+      engine: createEnginePort({
+        engine,
+        config,
+        registry,
+        clock,
+        personPort: (lane) => telegram.personPort(lane),
+        chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
+        onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
+      }),
+      records: storeSessionRecords(store),
+      clock,
+      background: telegram.background,
+      onError: (error, context) =>
+        logger.event(
+          "sessions.failed",
+          { err: error, chatId: context.lane.chatId, project: context.lane.project, runId: context.runId },
+          "error",
+        ),
+    });
+    bridge = telegram.bridge(sessions);
+    await bridge.start();
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return {
+    bridge,
+    store,
+    registry,
+    async stop(stopOptions) {
+      try {
+        await bridge.stop(stopOptions);
+      } finally {
+        store.close();
+      }
+    },
+  };
+}

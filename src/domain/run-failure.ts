@@ -1,0 +1,64 @@
+// Why a run or a turn failed, typed from where it arises to where it is rendered: a reason
+// to decide on, one sentence on what happened and one on what to do, and the facts that go
+// with some reasons (a reset time, an API status, an exit). Engines word their own reasons.
+
+export type FailureReason =
+  /** The CLI printed nothing for too long and was stopped. */
+  | "silence"
+  /** The CLI exited before printing anything (a bad flag, a broken install). */
+  | "exited_before_output"
+  /** The CLI exited in the middle of the work. */
+  | "exited"
+  /** The CLI stopped reading its input. */
+  | "stdin_closed"
+  /** The CLI ended the turn with an error of its own (turn or budget limit, other). */
+  | "cli_error"
+  /** The model's API failed. */
+  | "api_error"
+  /** A usage limit was reached. */
+  | "rate_limited"
+  /** The CLI has no valid login or API key. */
+  | "not_logged_in"
+  /** The CLI binary was not found. */
+  | "not_found"
+  /** The CLI could not be started, or refused the run. */
+  | "start_failed"
+  /** The session's handle ended before it finished the run. */
+  | "session_ended"
+  /** Telecode stopped before the run started. */
+  | "not_started"
+  /** Something failed that Telecode did not expect (a bug). */
+  | "internal";
+
+export type RunFailure = {
+  reason: FailureReason;
+  /** One sentence: what happened. */
+  what: string;
+  /** One sentence: what the person can do. */
+  hint: string;
+  /** When the usage limit resets (epoch ms), for `rate_limited` when the CLI said. */
+  resetsAtMs?: number;
+  /** The API's HTTP status, for API failures. */
+  apiStatus?: number;
+  /** How the CLI exited, for `exited`, `exited_before_output` and `silence`. */
+  exitCode?: number | null;
+  signal?: string | null;
+  /** How long the CLI had been silent, for `silence`. */
+  silentMs?: number;
+};
+
+/** The failure as one line of text (logs, the store, a terminal). */
+export function failureText(failure: RunFailure): string {
+  return `${failure.what} ${failure.hint}`.trim();
+}
+
+/** The failure an error carries (`error.failure`, as the engine's errors do), if any. */
+export function carriedFailure(error: unknown): RunFailure | undefined {
+  if (typeof error !== "object" || error === null || !("failure" in error)) return undefined;
+  const failure = error.failure;
+  if (typeof failure !== "object" || failure === null) return undefined;
+  const f = failure as Record<string, unknown>;
+  return typeof f["reason"] === "string" && typeof f["what"] === "string" && typeof f["hint"] === "string"
+    ? (failure as RunFailure)
+    : undefined;
+}

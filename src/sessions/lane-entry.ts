@@ -1,0 +1,100 @@
+// One lane's live handle as the session manager keeps it, and the pump that routes the
+// handle's events, in order and awaited, to the run that owns them (or to the background
+// observer), recording each run's start of session and its end.
+import { failureText, type Lane, type PermissionMode, type RunCompleted, type TelecodeEvent } from "../domain/index.js";
+import type { Clock } from "../ports/index.js";
+import type { BackgroundObserver, RunEndState, RunObserver, SessionHandle, SessionRecords } from "./ports.js";
+import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
+
+/** The settings a handle was opened with; a run wanting others gets a fresh handle. */
+export type OpenSettings = { cwd: string; mode: PermissionMode; model?: string; effort?: string };
+
+export type ActiveRun = { runId: string; observer: RunObserver; startedAtMs: number };
+
+export type LaneEntry = {
+  lane: Lane;
+  handle: SessionHandle;
+  opened: OpenSettings;
+  /** The CLI session the handle works in, once known. */
+  sessionId: string | undefined;
+  active: ActiveRun | undefined;
+  /** How the active run must be recorded whatever its run_completed says (a stop interrupts it). */
+  endState: RunEndState | undefined;
+  /** Settles once the handle's event stream ended and every event was routed. */
+  pump: Promise<void>;
+};
+
+export type RoutingDeps = {
+  records: SessionRecords;
+  clock: Clock;
+  background: BackgroundObserver | undefined;
+  /** Something unexpected failed while routing (an observer threw, the stream failed). */
+  report(error: unknown, lane: Lane, runId?: string): void;
+  /** The entry's run is no longer active (its run_completed is about to be recorded and delivered). */
+  onRunCleared(): void;
+  /** The entry's run ended and was delivered: the next queued run may start. */
+  onRunEnded(entry: LaneEntry): void;
+};
+
+export function sameSettings(a: OpenSettings, b: OpenSettings): boolean {
+  return a.cwd === b.cwd && a.mode === b.mode && a.model === b.model && a.effort === b.effort;
+}
+
+/** Routes every event of the entry's handle until its stream ends; a run left open then ends too. */
+export async function pumpEvents(deps: RoutingDeps, entry: LaneEntry): Promise<void> {
+  try {
+    for await (const event of entry.handle.events()) await routeEvent(deps, entry, event);
+  } catch (error) {
+    deps.report(error, entry.lane, entry.active?.runId);
+  }
+  const active = entry.active;
+  // The engine promises a run_completed per run; if its stream ended without one, say so.
+  if (active) await routeEvent(deps, entry, sessionEndedCompletion(active, deps.clock.now()));
+}
+
+async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEvent): Promise<void> {
+  if (event.type === "session_started" && event.sessionId !== entry.sessionId) {
+    entry.sessionId = event.sessionId;
+    deps.records.rememberSession(entry.lane, event.sessionId);
+  }
+  const active = entry.active;
+  if (!active) {
+    await deps.background?.(entry.lane, event);
+    return;
+  }
+  if (event.type !== "run_completed") {
+    await deliver(deps, active.observer, event, entry.lane, active.runId);
+    return;
+  }
+  entry.active = undefined;
+  deps.onRunCleared();
+  const state = entry.endState ?? endStateOf(event);
+  entry.endState = undefined;
+  const sessionId = event.sessionId ?? entry.sessionId;
+  deps.records.runFinished({
+    runId: active.runId,
+    state,
+    costUsd: event.costUsd,
+    endedAtMs: deps.clock.now(),
+    ...(event.error ? { error: failureText(event.error) } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  });
+  const completed: RunCompleted = sessionId && !event.sessionId ? { ...event, sessionId } : event;
+  await deliver(deps, active.observer, completed, entry.lane, active.runId);
+  deps.onRunEnded(entry);
+}
+
+/** Hands one event to a run's observer; an observer that throws is reported, never breaks the pump. */
+export async function deliver(
+  deps: Pick<RoutingDeps, "report">,
+  observer: RunObserver,
+  event: TelecodeEvent,
+  lane: Lane,
+  runId: string,
+): Promise<void> {
+  try {
+    await observer.onEvent(event);
+  } catch (error) {
+    deps.report(error, lane, runId);
+  }
+}

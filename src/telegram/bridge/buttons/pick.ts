@@ -1,0 +1,41 @@
+// What the mode and project buttons share: a list shown one button a row, the first tap
+// picks, the choice is stored for the chat and the message says what was chosen and by whom.
+import { escapeTelegramHtml } from "../../../render/index.js";
+import type { InlineKeyboardMarkup } from "grammy/types";
+import { columnKeyboard } from "../prompt-html.js";
+import type { BridgeServices } from "../services.js";
+import { type Tap, toast } from "./tap.js";
+
+/** One button a row; the current one marked with a dot. */
+export function pickKeyboard(
+  options: readonly string[],
+  current: string | undefined,
+  dataFor: (index: number) => string,
+): InlineKeyboardMarkup {
+  return columnKeyboard(options.map((o, i) => ({ label: o === current ? `• ${o}` : o, data: dataFor(i) })));
+}
+
+/** Stores the picked option (via `store`) and edits the message to say it; a tap naming none does nothing. */
+export function pick(
+  deps: Pick<BridgeServices, "outbox" | "callbacks">,
+  tap: Tap,
+  what: string,
+  picked: string | undefined,
+  store: (chatId: number, value: string) => void,
+): void {
+  const chatId = tap.chatId;
+  if (picked === undefined || chatId === undefined || tap.token === undefined) {
+    toast(deps.outbox, tap, "This button does nothing");
+    return;
+  }
+  if (!deps.callbacks.claimOnce(tap.token)) {
+    toast(deps.outbox, tap, "Already answered");
+    return;
+  }
+  toast(deps.outbox, tap, `${what}: ${picked}`);
+  store(chatId, picked);
+  if (tap.messageId !== undefined)
+    void deps.outbox.edit(chatId, tap.messageId, {
+      html: `${what} is now <b>${escapeTelegramHtml(picked)}</b> (chosen by ${escapeTelegramHtml(tap.from.name)}).`,
+    });
+}

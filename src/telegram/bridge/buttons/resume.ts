@@ -1,0 +1,66 @@
+// The Continue button of an interrupted run: it must work after a restart, so its token is the
+// run id and the store says what to resume. A tap resumes that run's session once.
+import { Composer } from "grammy";
+import { definedFields } from "../../../domain/index.js";
+import type { RunRecord } from "../../../store/index.js";
+import { buttonTrigger } from "../../callback-data.js";
+import type { TelecodeContext } from "../context.js";
+import { RESUME_CHOICE, runIdFromResumeToken } from "../resume-button.js";
+import type { BridgeServices } from "../services.js";
+import { readTap, takeDown, toast } from "./tap.js";
+
+/** What the model reads when a person continues an interrupted run. */
+export const RESUME_PROMPT =
+  "Telecode was restarted while you were working on my last request, so that work was interrupted. Check where it stopped and continue.";
+
+const RESUME_TRIGGER = buttonTrigger(RESUME_CHOICE);
+
+export function resumeButtons(
+  deps: Pick<BridgeServices, "outbox" | "store" | "logger" | "config" | "starter">,
+): Composer<TelecodeContext> {
+  /** Runs already resumed by a tap (one tap resumes once). */
+  const resumed = new Set<string>();
+  const buttons = new Composer<TelecodeContext>();
+  buttons.callbackQuery(RESUME_TRIGGER, (ctx) => {
+    const tap = readTap(ctx);
+    if (tap?.token === undefined) return;
+    const runId = runIdFromResumeToken(tap.token);
+    const run = lookup(deps, runId);
+    if (run === null || run.chatId !== tap.chatId || run.state !== "interrupted") {
+      toast(deps.outbox, tap, "No longer pending");
+      takeDown(deps.outbox, tap);
+      return;
+    }
+    if (resumed.has(runId)) {
+      toast(deps.outbox, tap, "Already continuing");
+      return;
+    }
+    const project = deps.config().projects.find((p) => p.name === run.project);
+    if (project === undefined) {
+      toast(deps.outbox, tap, `Project ${run.project} is no longer set up`);
+      return;
+    }
+    resumed.add(runId);
+    toast(deps.outbox, tap, "Continuing…");
+    takeDown(deps.outbox, tap);
+    const sessionId = run.sessionId ?? deps.store.sessions.current(run.chatId, run.project)?.sessionId;
+    deps.logger.event("telegram.run_resumed", { chatId: run.chatId, runId, sessionId });
+    deps.starter.start({
+      chatId: run.chatId,
+      project,
+      prompt: RESUME_PROMPT,
+      choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
+      ...definedFields({ promptMessageId: tap.messageId }),
+    });
+  });
+  return buttons;
+}
+
+function lookup(deps: Pick<BridgeServices, "store" | "logger">, runId: string): RunRecord | null {
+  try {
+    return deps.store.runs.get(runId);
+  } catch (error) {
+    deps.logger.event("telegram.resume_lookup_failed", { err: error, runId }, "error");
+    return null;
+  }
+}

@@ -1,0 +1,23 @@
+// /help and /start: what Telecode is, how to use it, and every command.
+import { escapeTelegramHtml as esc } from "../../../render/index.js";
+import type { Command, CommandCall } from "./command.js";
+
+function help(call: CommandCall): void {
+  const project = call.settings.project?.name;
+  const list = call.commands
+    .filter((c) => c.command !== "start")
+    .map((c) => `/${c.command} — ${esc(c.description)}`)
+    .join("\n");
+  call.say(
+    [
+      "<b>Telecode</b> runs Claude Code on your computer and shows its work here.",
+      `Send a task as a message${project === undefined ? "" : ` (project <b>${esc(project)}</b>)`}: you see its progress, approve what it asks with buttons, and get the answer as a new message.`,
+      "Reply to an answer to continue that session; reply to a question or approval to answer it in your own words. A first line like <code>/app /plan</code> picks the project and mode for one message.",
+      "",
+      list,
+    ].join("\n"),
+  );
+}
+
+export const helpCommand: Command = { command: "help", description: "What Telecode is and how to use it", run: help };
+export const startCommand: Command = { command: "start", description: "What Telecode is and how to use it", run: help };

@@ -1,0 +1,38 @@
+// Every bot command, in menu order (setMyCommands and /help). A new command is a file in this
+// folder and one line here.
+import { cancelCommand } from "./cancel.js";
+import type { Command } from "./command.js";
+import { continueCommand } from "./continue.js";
+import { effortCommand } from "./effort.js";
+import { helpCommand, startCommand } from "./help.js";
+import { listenCommand } from "./listen.js";
+import { modeCommand } from "./mode.js";
+import { modelCommand } from "./model.js";
+import { newCommand } from "./new.js";
+import { planModeCommand } from "./plan-mode.js";
+import { previewCommand } from "./preview.js";
+import { projectCommand } from "./project.js";
+import { restartCommand } from "./restart.js";
+import { statusCommand } from "./status.js";
+import { usageCommand } from "./usage.js";
+
+export const COMMANDS: readonly Command[] = [
+  newCommand,
+  cancelCommand,
+  statusCommand,
+  planModeCommand,
+  modeCommand,
+  modelCommand,
+  effortCommand,
+  projectCommand,
+  continueCommand,
+  previewCommand,
+  usageCommand,
+  restartCommand,
+  listenCommand,
+  helpCommand,
+  startCommand,
+];
+
+export { commandComposer } from "./command.js";
+export type { Command, CommandCall } from "./command.js";

@@ -1,0 +1,16 @@
+// /listen all|mentions: in a group, answer every message from allowed people, or only when addressed.
+import type { Command } from "./command.js";
+
+export const listenCommand: Command = {
+  command: "listen",
+  description: "Groups: answer every message, or only when addressed",
+  run(call, { store }) {
+    const { word, settings } = call;
+    if (word !== "all" && word !== "mentions")
+      return call.say(
+        `In groups I answer ${settings.listenToAll ? "<b>every message</b>" : "<b>only when addressed</b> (mention, reply or command)"}. Use /listen all or /listen mentions.`,
+      );
+    store.chats.update(call.message.chatId, { listenToAll: word === "all" });
+    call.say(word === "all" ? "I now answer every message in this chat." : "I now answer only when addressed.");
+  },
+};

@@ -1,0 +1,53 @@
+// /status: the chat's project, mode (and the CLI's own), model, effort, switches, session and
+// what runs now in each of its lanes.
+import { formatDurationMs } from "../../../domain/index.js";
+import { describeMode } from "../../../policy/index.js";
+import { escapeTelegramHtml as esc } from "../../../render/index.js";
+import type { BridgeServices } from "../services.js";
+import type { Command, CommandCall } from "./command.js";
+
+export const statusCommand: Command = {
+  command: "status",
+  description: "Sessions, running tasks, mode, model, project",
+  run: (call, services) => call.say(statusHtml(call, services)),
+};
+
+function statusHtml(call: CommandCall, { store, runs, sessions, clock }: BridgeServices): string {
+  const { config, settings: s } = call;
+  const chatId = call.message.chatId;
+  const lines = ["<b>Telecode status</b>"];
+  if (config.claude.dangerouslySkipPermissions)
+    lines.push(
+      "⚠️ <b>claude.dangerously_skip_permissions is on</b>: Claude Code runs every tool without asking anyone.",
+    );
+  lines.push(
+    s.project === undefined
+      ? "Project: none set up"
+      : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>`,
+  );
+  const lane = s.project === undefined ? undefined : { chatId, project: s.project.name };
+  const cliMode = lane === undefined ? undefined : runs.cliMode(lane);
+  const modeLine =
+    cliMode === undefined
+      ? esc(s.mode)
+      : `${esc(describeMode(s.mode, cliMode))} (Claude Code is in ${esc(cliMode)} mode)`;
+  lines.push(`Mode: ${modeLine} · Model: ${esc(s.model ?? "default")} · Effort: ${esc(s.effort ?? "default")}`);
+  lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
+  const current = lane === undefined ? null : store.sessions.current(chatId, lane.project);
+  lines.push(
+    `Session: ${current === null ? "none yet (the next message starts one)" : `<code>${esc(current.sessionId.slice(0, 8))}</code>`}`,
+  );
+  const live = sessions.status(chatId);
+  if (live.length === 0) lines.push("Running: nothing");
+  for (const entry of live) {
+    const view = entry.runningRunId === undefined ? undefined : runs.byRun(entry.runningRunId);
+    const running =
+      entry.runningRunId === undefined
+        ? "idle"
+        : `a task for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}`;
+    lines.push(
+      `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
+    );
+  }
+  return lines.join("\n");
+}

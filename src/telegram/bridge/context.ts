@@ -1,0 +1,38 @@
+// What the bridge's middleware knows about an update beyond grammY's Context: who sent it
+// (set by access control) and, for a text message, the text as the handlers read it.
+import type { Context } from "grammy";
+import type { SlashWord } from "./command-text.js";
+
+export type ChatKind = "private" | "group" | "supergroup" | "channel";
+
+/** An allowed person: their id and how outcomes name them ("Allowed (Ann)"). */
+export type Person = { id: number; name: string };
+
+/** A person's text message, as the handlers read it. */
+export type IncomingText = {
+  chatId: number;
+  chatKind: ChatKind;
+  messageId: number;
+  /** Telegram's date: seconds since the epoch. */
+  dateS: number;
+  from: Person;
+  /** The text as sent. */
+  text: string;
+  /** The text with the bot's @mention taken out: what commands and runs read. */
+  body: string;
+  /** The message it replies to, when it is a reply. */
+  replyTo?: { messageId: number; fromBot: boolean; text: string };
+  /** The bot was @mentioned in it. */
+  mentionsBot: boolean;
+  /** The body's leading "/word", when it starts with one. */
+  slash: SlashWord | undefined;
+};
+
+export type TelecodeFlavor = {
+  /** Set by access control for every update it lets through. */
+  person?: Person;
+  /** Set for a text message the bot is to act on (addressed, not too old). */
+  incoming?: IncomingText;
+};
+
+export type TelecodeContext = Context & TelecodeFlavor;

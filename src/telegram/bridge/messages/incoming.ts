@@ -1,0 +1,71 @@
+// The first step for a person's text message: read it as the handlers need it, act only on
+// what is addressed to the bot (in groups) and fresh enough (sent while Telecode was down for
+// long: "send it again"), and leave commands for other bots alone.
+import type { Middleware } from "grammy";
+import type { Message } from "grammy/types";
+import { isAddressed } from "../access.js";
+import { chatSettings } from "../chat-settings.js";
+import { readSlashWord } from "../command-text.js";
+import type { IncomingText, TelecodeContext } from "../context.js";
+import type { BridgeServices } from "../services.js";
+
+/** Messages up to this old are never "offline" ones, whatever the config says (clock skew, slow delivery). */
+const MIN_OFFLINE_AGE_MS = 60_000;
+
+export function readIncomingText(
+  deps: Pick<BridgeServices, "config" | "store" | "logger" | "clock" | "outbox" | "control">,
+): Middleware<TelecodeContext> {
+  return (ctx, next) => {
+    const message = ctx.message;
+    if (message?.text === undefined || ctx.person === undefined) return next();
+    const incoming = incomingText(message, message.text, ctx.person, deps.control.botUsername());
+    const config = deps.config();
+    if (!isAddressed(incoming, chatSettings(config, deps.store, incoming.chatId).listenToAll)) return;
+    const ageMs = deps.clock.now() - incoming.dateS * 1000;
+    if (ageMs > Math.max(MIN_OFFLINE_AGE_MS, config.limits.offlineMaxAgeMinutes * 60_000)) {
+      deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
+      void deps.outbox.send(
+        incoming.chatId,
+        { html: "I was offline when you sent this; send it again if you still want it." },
+        { replyTo: incoming.messageId },
+      );
+      return;
+    }
+    if (incoming.slash?.forOtherBot === true) return;
+    ctx.incoming = incoming;
+    return next();
+  };
+}
+
+function incomingText(message: Message, text: string, from: IncomingText["from"], botUsername: string): IncomingText {
+  const username = botUsername.toLowerCase();
+  const reply = message.reply_to_message;
+  const body = stripMention(text, botUsername);
+  return {
+    chatId: message.chat.id,
+    chatKind: message.chat.type,
+    messageId: message.message_id,
+    dateS: message.date,
+    from,
+    text,
+    body,
+    mentionsBot: (message.entities ?? []).some(
+      (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
+    ),
+    slash: readSlashWord(body, botUsername),
+    ...(reply === undefined
+      ? {}
+      : {
+          replyTo: {
+            messageId: reply.message_id,
+            fromBot: reply.from?.username?.toLowerCase() === username,
+            text: reply.text ?? reply.caption ?? "",
+          },
+        }),
+  };
+}
+
+function stripMention(text: string, botUsername: string): string {
+  if (botUsername === "") return text;
+  return text.replace(new RegExp(`(^|\\s)@${botUsername}\\b`, "gi"), " ").trim();
+}

@@ -1,0 +1,84 @@
+// What ends a run in the chat besides its progress message: the answer (Markdown rendered and
+// split, remembered so a reply continues its session, and as a file when long), an error with
+// its incident id, and what a queued message that never ran says.
+import { randomBytes } from "node:crypto";
+import { excerpt, failureText, type ProgressState, type RunCompleted, type RunFailure } from "../../domain/index.js";
+import type { Logger } from "../../ports/index.js";
+import {
+  answerFooterOf,
+  escapeTelegramHtml as esc,
+  renderFinalAnswer,
+  renderRunErrorHtml,
+} from "../../render/index.js";
+import type { Outbox } from "../outbox.js";
+import type { RunIndex } from "./run-index.js";
+
+/** Answers longer than this also arrive as a Markdown file (easier to read and keep). */
+const DOCUMENT_ANSWER_CHARS = 12_000;
+
+/** A failed run that did not say why. */
+const UNEXPLAINED: RunFailure = {
+  reason: "internal",
+  what: "The run failed without saying why.",
+  hint: "Send the message again, or /new to start a fresh session.",
+};
+
+export type ResultDeps = { outbox: Outbox; logger: Logger; runs: Pick<RunIndex, "rememberAnswer"> };
+
+/** Sends the answer; the first part quotes `quoteReplyTo` when given. */
+export function sendAnswer(
+  deps: ResultDeps,
+  target: { chatId: number; project: string; quoteReplyTo: number | undefined },
+  event: RunCompleted,
+  state: ProgressState,
+): void {
+  const { parts, fallback } = renderFinalAnswer(event.answer, answerFooterOf(state));
+  if (fallback !== undefined)
+    deps.logger.event(
+      "telegram.answer_as_plain_text",
+      { chatId: target.chatId, runId: event.runId, ...fallback },
+      "warn",
+    );
+  const session = event.sessionId ?? state.sessionId;
+  parts.forEach(({ html, silent }, index) => {
+    // Only the first part notifies; it quotes the message it answers in a busy chat.
+    const quote = index === 0 && target.quoteReplyTo !== undefined ? { replyTo: target.quoteReplyTo } : {};
+    void deps.outbox.send(target.chatId, { html }, { mustDeliver: true, silent, ...quote }).then((delivery) => {
+      if (delivery.ok && session !== undefined)
+        deps.runs.rememberAnswer(target.chatId, delivery.messageId, { sessionId: session, project: target.project });
+    });
+  });
+  if (event.answer.length > DOCUMENT_ANSWER_CHARS) {
+    void deps.outbox.sendDocument(
+      target.chatId,
+      { filename: "answer.md", data: Buffer.from(event.answer, "utf8"), captionHtml: "The whole answer as Markdown." },
+      { mustDeliver: true, silent: true },
+    );
+  }
+}
+
+/** Says what went wrong and what to do, with a short incident id that finds the details in the log. */
+export function sendRunError(deps: ResultDeps, chatId: number, event: RunCompleted): void {
+  const incidentId = randomBytes(3).toString("hex");
+  const failure = event.error ?? UNEXPLAINED;
+  deps.logger.event(
+    "telegram.run_failed",
+    {
+      chatId,
+      runId: event.runId,
+      sessionId: event.sessionId,
+      incidentId,
+      reason: failure.reason,
+      error: failureText(failure),
+    },
+    "error",
+  );
+  const html = renderRunErrorHtml({ what: excerpt(failure.what, 300), hint: excerpt(failure.hint, 300), incidentId });
+  void deps.outbox.send(chatId, { html }, { mustDeliver: true });
+}
+
+/** A queued message that never ran. */
+export function unstartedHtml(event: RunCompleted): string {
+  if (event.cancelled) return "⏹ Cancelled before it started.";
+  return `⚠️ ${esc(event.error === undefined ? "This message did not run." : failureText(event.error))}`;
+}

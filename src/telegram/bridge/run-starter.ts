@@ -1,0 +1,76 @@
+// The one way a run is started from Telegram: the chat's settings, the session choice (a
+// fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
+import type { Config, ProjectConfig } from "../../config/index.js";
+import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import type { Logger } from "../../ports/index.js";
+import type { SessionChoice, SessionManager } from "../../sessions/index.js";
+import type { Store } from "../../store/index.js";
+import { chatSettings } from "./chat-settings.js";
+import { RunView, type RunViewDeps } from "./run-view.js";
+
+export type RunRequest = {
+  chatId: number;
+  project: ProjectConfig;
+  prompt: string;
+  choice?: SessionChoice;
+  /** A one-message mode (a directive line); else the chat's. */
+  mode?: PermissionMode;
+  promptMessageId?: number;
+};
+
+export type RunStarterDeps = {
+  config: () => Config;
+  store: Store;
+  logger: Logger;
+  sessions: Pick<SessionManager, "submit">;
+  view: RunViewDeps;
+};
+
+export class RunStarter {
+  readonly #deps: RunStarterDeps;
+  /** Lanes whose next run starts a fresh conversation (/new). */
+  readonly #startFresh = new Set<string>();
+
+  constructor(deps: RunStarterDeps) {
+    this.#deps = deps;
+  }
+
+  /** The lane's next run starts a new conversation instead of continuing the current one. */
+  startFreshNext(lane: Lane): void {
+    this.#startFresh.add(laneId(lane));
+  }
+
+  start(request: RunRequest): RunView {
+    const { store, logger, sessions } = this.#deps;
+    const settings = chatSettings(this.#deps.config(), store, request.chatId);
+    const lane: Lane = { chatId: request.chatId, project: request.project.name };
+    let choice: SessionChoice = request.choice ?? { kind: "current" };
+    if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
+    const mode = request.mode ?? settings.mode;
+    const chosen = definedFields({ model: settings.model, effort: settings.effort });
+    const view = new RunView(this.#deps.view, {
+      chatId: request.chatId,
+      lane,
+      promptMessageId: request.promptMessageId,
+      start: { mode, ...chosen },
+    });
+    const outcome = sessions.submit({
+      lane,
+      prompt: request.prompt,
+      cwd: request.project.path,
+      mode,
+      ...chosen,
+      choice,
+      observer: view,
+    });
+    logger.event("telegram.run_submitted", {
+      chatId: request.chatId,
+      project: lane.project,
+      state: outcome.state,
+      choice: choice.kind,
+      ...(outcome.state === "refused" ? {} : { runId: outcome.runId }),
+    });
+    view.begin(outcome);
+    return view;
+  }
+}

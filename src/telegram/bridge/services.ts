@@ -1,0 +1,46 @@
+// What the bridge's handlers are built from, created once per bridge by createTelegramFront
+// and handed to each handler factory; each takes the part it needs. Also the bridge's own
+// lifecycle as handlers see it, and the one way they log work nobody awaits.
+import type { Config } from "../../config/index.js";
+import type { Clock, EventName, Logger } from "../../ports/index.js";
+import type { DecisionAnswers } from "../../sessions/decisions/index.js";
+import type { SessionManager } from "../../sessions/index.js";
+import type { Store } from "../../store/index.js";
+import type { CallbackRegistry } from "../callback-data.js";
+import type { Outbox } from "../outbox.js";
+import type { BridgeAction } from "./bridge-types.js";
+import type { DecisionMessages } from "./decision-messages.js";
+import type { RunIndex } from "./run-index.js";
+import type { RunStarter } from "./run-starter.js";
+import type { RunView } from "./run-view.js";
+
+/** The bridge's state as handlers see it. */
+export type BridgeControl = {
+  /** The bridge is stopping: no new work, runs ending now were interrupted. */
+  isStopping: () => boolean;
+  /** A person asked for /restart. */
+  requestRestart: () => void;
+  /** The bot's @username (known once started). */
+  botUsername: () => string;
+};
+
+export type BridgeServices = {
+  readonly config: () => Config;
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly outbox: Outbox;
+  readonly callbacks: CallbackRegistry<BridgeAction>;
+  readonly runs: RunIndex<RunView>;
+  readonly prompts: DecisionMessages;
+  /** Where taps and typed replies are delivered (the decision ledger). */
+  readonly answers: DecisionAnswers;
+  readonly sessions: SessionManager;
+  readonly starter: RunStarter;
+  readonly control: BridgeControl;
+};
+
+/** A rejection handler that logs: for work started from a handler that nobody awaits. */
+export function logFailure(logger: Logger, event: EventName): (error: unknown) => void {
+  return (error) => logger.event(event, { err: error }, "error");
+}

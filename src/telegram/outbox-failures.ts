@@ -1,0 +1,77 @@
+// What the outbox does with a failed call, by what Telegram said (outbox-errors.ts): wait as
+// asked (429), count it done (not modified, already deleted), re-send a message that is gone,
+// retry without the reply or as plain text, back off after a 5xx, or give up and say so.
+import { definedFields } from "../domain/index.js";
+import type { Logger } from "../ports/index.js";
+import type { CallFailure } from "./outbox-errors.js";
+import type { ChatQueue, Job } from "./outbox-queue.js";
+import { settle } from "./outbox-queue.js";
+import type { Delivery, OutboxStats } from "./outbox-types.js";
+
+/** The parts of the outbox a failure may act on. */
+export type FailureHost = {
+  readonly now: number;
+  readonly logger: Logger;
+  readonly stats: OutboxStats;
+  readonly retrying: { maxAttempts: number; backoffMs: number; maxBackoffMs: number; random: () => number };
+  /** Telegram asked this chat (or, for a call that concerns no chat, this method) to wait. */
+  pause(chat: ChatQueue | undefined, job: Job, untilMs: number): void;
+  /** Queues the job again where it belongs. */
+  retry(chat: ChatQueue | undefined, job: Job): void;
+  /** The message to edit is gone: its latest text goes out as a new message. */
+  resend(chat: ChatQueue | undefined, job: Job): void;
+  fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void;
+};
+
+export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, job: Job, failure: CallFailure): void {
+  const { now, logger } = host;
+  const fields = { chatId: chat?.chatId, kind: job.kind, attempt: job.attempts, must: job.must };
+  switch (failure.kind) {
+    case "retry_after":
+      host.stats.rateLimited++;
+      job.attempts--; // Telegram asked us to wait; that is not a failed attempt
+      host.pause(chat, job, now + failure.waitMs);
+      logger.event("outbox.rate_limited", { ...fields, waitMs: failure.waitMs }, "warn");
+      return host.retry(chat, job);
+    case "not_modified":
+    case "delete_target_gone":
+      return settle(job, { ok: true, messageId: job.kind === "edit" || job.kind === "delete" ? job.messageId : 0 });
+    case "edit_target_gone":
+      return host.resend(chat, job);
+    case "reply_target_gone":
+      if (job.kind === "send" || job.kind === "document") job.replyTo = undefined;
+      return host.retry(chat, job);
+    case "parse_error":
+      logger.event("outbox.parse_error", { ...fields, description: failure.description }, "error");
+      if (job.plain || !(job.kind === "send" || job.kind === "edit" || job.kind === "document")) break;
+      job.plain = true;
+      return host.retry(chat, job);
+    case "transient": {
+      const { maxAttempts, backoffMs, maxBackoffMs, random } = host.retrying;
+      const limit = job.kind === "callback" ? 3 : maxAttempts;
+      if (!job.must && job.attempts >= limit) {
+        logger.event("outbox.gave_up", { ...fields, description: failure.description }, "warn");
+        return host.fail(job, {
+          ok: false,
+          code: "gave_up",
+          description: failure.description,
+          ...definedFields({ errorCode: failure.errorCode }),
+        });
+      }
+      const delay = Math.min(maxBackoffMs, backoffMs * 2 ** Math.min(job.attempts - 1, 20)) * (0.75 + random() * 0.5);
+      job.notBeforeMs = now + delay;
+      logger.event(
+        "outbox.retry",
+        { ...fields, delayMs: Math.round(delay), description: failure.description },
+        job.must ? "warn" : "debug",
+      );
+      return host.retry(chat, job);
+    }
+    case "rejected":
+      break;
+  }
+  const description = failure.kind === "parse_error" || failure.kind === "rejected" ? failure.description : "refused";
+  const errorCode = failure.kind === "rejected" ? failure.errorCode : 400;
+  logger.event("outbox.rejected", { ...fields, description }, job.must ? "error" : "warn");
+  host.fail(job, { ok: false, code: "rejected", description, errorCode });
+}
