@@ -142,7 +142,7 @@ describe("telecode run and usage limits", () => {
     delete s.env["ANTHROPIC_API_KEY"];
     await writeFile(
       s.config,
-      `[claude]\npath = ${JSON.stringify(realClaudePath)}\nenv_allow = ["ANTHROPIC_AUTH_TOKEN"]\n`,
+      `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`,
     );
     const io = capturedIo(s.env);
     const code = await runRun(["--cwd", s.cwd, "--config", s.config, "--approve", "none", "Hello"], io, {

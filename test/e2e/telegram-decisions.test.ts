@@ -84,6 +84,8 @@ describe("approvals", () => {
     const requests = rig.api.requests("[double]");
     expect(requests).toHaveLength(2);
     expect(requests[1]?.toolResults).toHaveLength(1);
+    // The prompt's settled edit may go out after the answer: wait until everything was sent.
+    await rig.tg.waitFor(() => rig.app.bridge.outbox.pending() === 0, { what: "the outbox drained" });
     const revisions = rig.tg.message(chat, prompt.messageId)!.revisions.filter((r) => r.text.includes("Allowed"));
     expect(revisions).toHaveLength(1);
   });

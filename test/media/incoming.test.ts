@@ -59,10 +59,7 @@ describe("receivePhoto", () => {
     expect(image.value.info).toEqual({ mediaType: "image/png", width: 1280, height: 853 });
     expect(Buffer.from(image.value.bytes).equals(sizes[1]!.content)).toBe(true);
     expect(buildRunContent({ text: message.text, images: [image.value] })).toEqual([
-      {
-        type: "image",
-        source: { type: "base64", media_type: "image/png", data: sizes[1]!.content.toString("base64") },
-      },
+      { type: "image", mediaType: "image/png", base64: sizes[1]!.content.toString("base64") },
       { type: "text", text: "what is wrong on this page?" },
     ]);
   });

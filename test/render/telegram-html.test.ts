@@ -200,11 +200,13 @@ function textWithTargets(html: string): string {
   return text;
 }
 
-const letters = (s: string): string => (s.match(/[\p{L}\p{N}]/gu) ?? []).join("");
+/** The letters of `s` as a sorted multiset: a fence's title is shown above its language label. */
+const letters = (s: string): string => (s.match(/\p{L}/gu) ?? []).sort().join("");
 /**
  * The letters and digits a reader should find in `text`, rendered from `md`: the entity
- * references typed in `md` ("&amp;", shown decoded, or as typed in code) and link reference
- * definitions (syntax, not text) do not count.
+ * references typed in `md` ("&amp;", shown decoded, or as typed in code), link reference
+ * definitions (syntax, not text) do not count. Digits are left out: an ordered list is numbered
+ * 1, 2, 3 however its items were typed (the spec and Claude corpora check numbers as written).
  */
 const readable = (text: string, md: string): string => {
   const references = new Set(md.match(/&#?[a-z0-9]+;/gi) ?? []);
@@ -227,7 +229,7 @@ describe("properties", () => {
     );
   });
 
-  it("any Markdown keeps every letter and digit a reader should see", () => {
+  it("any Markdown keeps every letter a reader should see", () => {
     fc.assert(
       fc.property(markdownWithWholeTables, (md) => {
         expect(readable(textWithTargets(markdownToTelegramHtml(md)), md)).toBe(readable(md, md));
