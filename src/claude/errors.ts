@@ -12,7 +12,8 @@ export type ClaudeErrorCode =
   | "claude.control_failed"
   | "claude.run_in_flight"
   | "claude.session_closed"
-  | "claude.extra_args";
+  | "claude.extra_args"
+  | "claude.attachments_unsupported";
 
 export type ClaudeErrorDetails = {
   exitCode?: number | null;

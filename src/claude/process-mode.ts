@@ -1,9 +1,12 @@
 // What differs between the CLI's two invocations: control mode keeps one process between runs
 // (prompts on stdin, initialize first, cancel by interrupt); print mode starts one per run with
 // the prompt in its arguments, closes stdin at once and is cancelled by ending the process.
-import { encodeUserMessage } from "../wire/index.js";
+import { promptText, type Prompt } from "../domain/index.js";
 import type { Clock, Logger, TimerHandle } from "../ports/index.js";
 import type { CliConnection } from "./connection.js";
+import { failureError } from "./errors.js";
+import { engineFailure } from "./failures.js";
+import { encodePrompt, hasAttachments } from "./prompt-line.js";
 import type { SessionSpec } from "./spec.js";
 
 /** A run as the mode sees it. */
@@ -35,7 +38,7 @@ export interface ProcessMode {
   /** Right after a process started. */
   begin(host: ModeHost, connection: CliConnection): void;
   /** Gets the run's prompt to the CLI. Throws (a ClaudeError) when the CLI cannot take it. */
-  startRun(host: ModeHost, run: ModeRun, prompt: string): Promise<void>;
+  startRun(host: ModeHost, run: ModeRun, prompt: Prompt): Promise<void>;
   /** Ends the run early on its live process. */
   cancel(host: ModeHost, run: ModeRun, connection: CliConnection): Promise<void>;
 }
@@ -58,7 +61,7 @@ export const controlMode: ProcessMode = {
     const connection = await host.connection();
     run.connection = connection;
     if (run.done) return;
-    const written = await connection.transport.write(encodeUserMessage(prompt));
+    const written = await connection.transport.write(encodePrompt(prompt));
     if (!written.ok) throw written.error;
   },
   async cancel(host, run, connection) {
@@ -82,7 +85,13 @@ export const printMode: ProcessMode = {
     connection.transport.closeStdin();
   },
   async startRun(host, run, prompt) {
-    run.connection = await host.connection(prompt);
+    // The prompt goes in the arguments, which carry words only.
+    if (hasAttachments(prompt))
+      throw failureError(
+        "claude.attachments_unsupported",
+        engineFailure("start_failed", { detail: "print mode passes only words, not images or PDFs" }),
+      );
+    run.connection = await host.connection(promptText(prompt));
   },
   async cancel(_host, _run, connection) {
     await connection.end("cancel");

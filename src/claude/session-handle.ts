@@ -2,7 +2,7 @@
 // process mode), runs that each end with exactly one run_completed, cancel, watchdogs and idle
 // close. Approvals go to the controller; the per-process pipeline is connection.ts.
 import { randomUUID } from "node:crypto";
-import { failureText, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
+import { failureText, type Prompt, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
 import type { CliConnection, ConnectionOwner } from "./connection.js";
 import { ClaudeError, failureError } from "./errors.js";
@@ -128,7 +128,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     return this.#events.iterate();
   }
 
-  async startRun(prompt: string, options: StartRunOptions = {}): Promise<string> {
+  async startRun(prompt: Prompt, options: StartRunOptions = {}): Promise<string> {
     if (this.#closed)
       throw new ClaudeError("claude.session_closed", "This session is closed; open a new one to continue.");
     if (this.#run !== undefined)

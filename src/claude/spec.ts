@@ -1,6 +1,6 @@
 // The engine's public contract: what a session is opened with, what decides its approvals,
 // and the session handle. Types only; the behaviour lives in session-handle.ts.
-import type { ApprovalAnswer, ApprovalRequest, TelecodeEvent, TurnFinished } from "../domain/index.js";
+import type { ApprovalAnswer, ApprovalRequest, Prompt, TelecodeEvent, TurnFinished } from "../domain/index.js";
 import type { ClaudeProvider } from "./env.js";
 
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -98,7 +98,7 @@ export type StartRunOptions = { unattended?: boolean; runId?: string };
  */
 export interface SessionHandle extends SessionControls {
   /** Writes a user message (spawning or resuming the process if needed) and returns the run id. Throws `claude.run_in_flight` while a run is in flight, `claude.session_closed` after close. */
-  startRun(prompt: string, options?: StartRunOptions): Promise<string>;
+  startRun(prompt: Prompt, options?: StartRunOptions): Promise<string>;
   /** Interrupts the run, then ends the process if the turn has not ended within `cancelGraceMs`. Completes as cancelled. */
   cancelRun(runId: string): Promise<void>;
   /** All events of this session in stream order, including run_completed. One consumer; backpressured. Breaking out closes the session. */

@@ -2,7 +2,7 @@
 // behind it, session choice (current / new / continue / resume), cancel, and drain on stop.
 // Transport-neutral: front ends pass a RunObserver; nothing here knows Telegram or a TTY.
 import { randomUUID } from "node:crypto";
-import { laneId, type Lane, type PermissionMode, type RunFailure } from "../domain/index.js";
+import { laneId, type Lane, type PermissionMode, type Prompt, type RunFailure } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
@@ -25,7 +25,7 @@ import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js
 
 export type Submission = {
   lane: Lane;
-  prompt: string;
+  prompt: Prompt;
   cwd: string;
   mode: PermissionMode;
   model?: string;

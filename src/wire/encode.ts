@@ -1,7 +1,7 @@
 // Encodes what Telecode writes on the CLI's stdin: user messages, answers to the CLI's
 // control requests, and our own control requests. Each function returns one complete line,
 // newline included. Request ids are the caller's: nothing here generates ids or keeps state.
-import type { OutgoingControlRequest, PermissionAnswer, WireOutgoingBlock } from "./types.js";
+import type { OutgoingControlRequest, PermissionAnswer } from "./types.js";
 
 export type UserMessageOptions = {
   /** Set when answering inside a subagent; null (the default) for the main thread. */
@@ -10,9 +10,9 @@ export type UserMessageOptions = {
   sessionId?: string;
 };
 
-/** A user turn: plain text, or content blocks (text, image, …) passed through as given. */
+/** A user turn: plain text, or content blocks (text, images, PDFs) passed through as given. */
 export function encodeUserMessage(
-  content: string | readonly WireOutgoingBlock[],
+  content: string | readonly WireUserContentBlock[],
   options: UserMessageOptions = {},
 ): string {
   return `${JSON.stringify({
@@ -44,11 +44,6 @@ export type WireUserDocumentBlock = {
 
 /** What a person's user line may carry: text, images and PDFs. */
 export type WireUserContentBlock = WireUserTextBlock | WireUserImageBlock | WireUserDocumentBlock;
-
-/** A user turn made of content blocks (a photo with its caption, a PDF with a question). */
-export function encodeUserContent(blocks: readonly WireUserContentBlock[], options: UserMessageOptions = {}): string {
-  return encodeUserMessage(blocks, options);
-}
 
 /** A success answer to a CLI control request, with an arbitrary payload. */
 export function encodeControlSuccess(requestId: string, response: Readonly<Record<string, unknown>>): string {

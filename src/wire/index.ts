@@ -9,7 +9,6 @@ export type {
   WireOtherBlock,
   WireReadBlock,
   WireContentBlock,
-  WireOutgoingBlock,
   WireUsage,
   WireModelUsage,
   WireSystemInit,
@@ -49,7 +48,6 @@ export type { LineFramerOptions, OversizedLine } from "./line-framer.js";
 export { decodeLine, isDecodeProblem, oversizedLineProblem, PROBLEM_LINE_MAX_CHARS } from "./decode.js";
 export {
   encodeUserMessage,
-  encodeUserContent,
   encodeControlSuccess,
   encodePermissionAnswer,
   encodeHookOutput,

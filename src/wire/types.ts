@@ -24,8 +24,6 @@ export type WireReadBlock = WireTextBlock | WireThinkingBlock | WireToolUseBlock
 /** Any other block type (image, tool_reference, redacted_thinking, …), kept as is. */
 export type WireOtherBlock = { type: string } & WireUnknownFields;
 export type WireContentBlock = WireReadBlock | WireOtherBlock;
-/** A block Telecode writes in a user message (text, image, document, …): any type, passed through. */
-export type WireOutgoingBlock = { type: string } & WireUnknownFields;
 
 export type WireUsage = {
   input_tokens?: number;

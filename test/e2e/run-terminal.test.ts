@@ -140,10 +140,7 @@ describe("telecode run and usage limits", () => {
     });
     const s = await setup([limited, limited], { ANTHROPIC_AUTH_TOKEN: token, CLAUDE_CODE_MAX_RETRIES: "1" });
     delete s.env["ANTHROPIC_API_KEY"];
-    await writeFile(
-      s.config,
-      `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`,
-    );
+    await writeFile(s.config, `[claude]\npath = ${JSON.stringify(realClaudePath)}\nuse_api_billing = true\n`);
     const io = capturedIo(s.env);
     const code = await runRun(["--cwd", s.cwd, "--config", s.config, "--approve", "none", "Hello"], io, {
       stdin: new PassThrough(),

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { encodeUserContent, type WireUserContentBlock } from "../../src/wire/index.js";
+import { encodeUserMessage, type WireUserContentBlock } from "../../src/wire/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
 import {
   anonymizeWorkspacePaths,
@@ -42,7 +42,7 @@ async function runTurn(w: ClaudeWorkspace, blocks: readonly WireUserContentBlock
   child.stdin.write(
     `${JSON.stringify({ type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks: null } })}\n`,
   );
-  child.stdin.write(encodeUserContent(blocks));
+  child.stdin.write(encodeUserMessage(blocks));
   const lines: string[] = [];
   for await (const line of createInterface({ input: child.stdout })) {
     lines.push(line);
