@@ -15,6 +15,7 @@ import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } fr
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
 import type { CommandIo } from "./command-io.js";
+import { claudeProbeCacheFile } from "./data-dir.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -233,7 +234,12 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
       : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask", terminal });
   const controller = policy?.controller ?? allowAllController();
 
-  const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
+  const engine = createClaudeEngine({
+    claudePath: config.claude.path,
+    env: io.env,
+    clock,
+    probeCacheFile: claudeProbeCacheFile(config.state.dir),
+  });
   let session: SessionHandle;
   try {
     session = engine.openSession(specFrom(options, config), controller);

@@ -63,7 +63,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   if (claim === undefined) return 1;
   const { logger } = claim;
   for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
-  await logClaudeVersion({ command: current.claude.path, env: io.env, logger });
+  // The CLI's version reaches the log when `claude --version` answers; serving does not wait for it.
+  const versionLogged = logClaudeVersion({ command: current.claude.path, env: io.env, logger });
   const watcher =
     current.file === null
       ? undefined
@@ -133,6 +134,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     watcher?.close();
+    await versionLogged;
     claim.release();
   }
 }

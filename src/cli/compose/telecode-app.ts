@@ -14,6 +14,7 @@ import {
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
+import { claudeProbeCacheFile } from "../data-dir.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { storeSessionRecords } from "./session-records.js";
@@ -55,6 +56,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
+    probeCacheFile: claudeProbeCacheFile(config().state.dir),
   });
   const registry = createDecisionRegistry({
     journal: storeDecisionJournal(store),
