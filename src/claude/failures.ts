@@ -148,7 +148,9 @@ export function resultFailure(result: WireResultMessage, limitResetsAtMs: number
       detail: excerpt(text, ERROR_MAX_CHARS),
     });
   // The CLI's own reason, e.g. "No conversation found with session ID: …" for a bad --resume.
-  const reasons = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string" && e !== "") : [];
+  const reasons: string[] = Array.isArray(result.errors)
+    ? result.errors.filter((e): e is string => typeof e === "string" && e !== "")
+    : [];
   if (reasons.length > 0) {
     const detail = excerpt(reasons.join("; "), ERROR_MAX_CHARS);
     return engineFailure(reasons.some((r) => NO_SESSION.test(r)) ? "session_not_found" : "cli_error", { detail });
