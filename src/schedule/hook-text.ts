@@ -71,6 +71,10 @@ export function wakeupStoredReason(s: Schedule, options: TextOptions): string {
   ].join(" ");
 }
 
+/** What the model reads when a scheduling call could not be checked (it is denied: nothing is scheduled). */
+export const GUARD_FAILED_REASON =
+  "Telecode could not handle this scheduling call because of an internal error, so nothing was scheduled. Do the work now, or tell the person to try again later.";
+
 /** The denial reason when Telecode refused to schedule: the refusal says why and what to do. */
 export function refusedReason(r: Refusal): string {
   return r.code === "loops_off" ? r.message : `Telecode did not schedule this. ${r.message}`;
