@@ -13,6 +13,7 @@ import {
 } from "./hook-text.js";
 import type { Schedule } from "./schedule-types.js";
 import type { Scheduler } from "./scheduler.js";
+import type { CancelResult } from "./scheduler-types.js";
 
 /** The tools Telecode answers itself, by PreToolUse hook. */
 export const SCHEDULE_TOOLS: readonly string[] = Object.freeze([
@@ -29,8 +30,11 @@ export type ScheduleToolCall = Readonly<{
   sessionId: string | undefined;
 }>;
 
-/** Always a denial: the CLI must never hold a job of its own. */
-export type ScheduleToolAnswer = Readonly<{ decision: "deny"; reason: string }>;
+/**
+ * A denial (the CLI must never hold a job of its own), or "ask" for a CronDelete of a job the
+ * CLI holds itself (from before Telecode kept the schedule): that one the CLI may delete.
+ */
+export type ScheduleToolAnswer = Readonly<{ decision: "deny"; reason: string }> | Readonly<{ decision: "ask" }>;
 
 /** One chat's view of the scheduler, as the hooks of its sessions use it. */
 export type ChatScheduling = Readonly<{
@@ -97,8 +101,8 @@ export function answerScheduleTool(ctx: ChatScheduling, call: ScheduleToolCall):
       return denied(cronListReason(ctx.list(), textOptions(ctx)));
     case "CronDelete": {
       if (sessionId === undefined) return NO_SESSION;
-      const id = (str(call.input["id"]) ?? "").trim();
-      return denied(cronDeleteReason(ctx.scheduler.cancel(id, "claude", { chatId: ctx.chatId, sessionId })));
+      const result = cancelByClaude(ctx, str(call.input["id"]) ?? "", sessionId);
+      return result.kind === "not_found" ? { decision: "ask" } : denied(cronDeleteReason(result));
     }
     case "CronCreate":
       if (sessionId === undefined) return NO_SESSION;
@@ -110,11 +114,25 @@ export function answerScheduleTool(ctx: ChatScheduling, call: ScheduleToolCall):
   }
 }
 
+/**
+ * CronDelete as Claude Code runs it: the CLI checks the id against its own jobs before any hook,
+ * so a call naming a Telecode loop fails there. Telecode sees the call in the session's output
+ * and cancels the loop (only one its session owns) — this is that step.
+ */
+export function cancelByClaude(
+  ctx: Pick<ChatScheduling, "scheduler" | "chatId">,
+  id: string,
+  sessionId: string,
+): CancelResult {
+  return ctx.scheduler.cancel(id.trim(), "claude", { chatId: ctx.chatId, sessionId });
+}
+
 /** The answer where no scheduler runs (`telecode run` in a terminal): nothing is ever scheduled. */
 export function answerWithoutScheduler(call: ScheduleToolCall): ScheduleToolAnswer {
   if (call.toolName === "CronList")
     return denied("There are no loops: this run has no scheduler (it runs in a terminal with `telecode run`).");
-  if (call.toolName === "CronDelete" || (call.toolName === "ScheduleWakeup" && call.input["stop"] === true))
+  if (call.toolName === "CronDelete") return { decision: "ask" };
+  if (call.toolName === "ScheduleWakeup" && call.input["stop"] === true)
     return denied("There is nothing to cancel: this run has no scheduler, so no loop exists.");
   return denied(
     "This run cannot schedule work: it runs in a terminal (`telecode run`), where Telecode keeps no schedules, so nothing was scheduled. Do the work now, or tell the person to schedule it from Telegram.",

@@ -11,6 +11,7 @@ export {
 export {
   answerScheduleTool,
   answerWithoutScheduler,
+  cancelByClaude,
   SCHEDULE_TOOLS,
   type ChatScheduling,
   type ScheduleToolAnswer,

@@ -29,4 +29,16 @@ export {
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";
+export type {
+  ChatSchedules,
+  NewChatSchedule,
+  NewScheduleResult,
+  ScheduleAction,
+  ScheduleActionResult,
+  ScheduleCard,
+  ScheduledRun,
+  ScheduledRunOutcome,
+  TelegramBridge,
+  TelegramFront,
+  TelegramFrontOptions,
+} from "./bridge/index.js";

@@ -10,7 +10,7 @@ import {
   type ToolGuard,
 } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
-import { definedFields, type Lane } from "../../domain/index.js";
+import { definedFields, type Lane, type TelecodeEvent } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
 import { answerWithoutScheduler, GUARD_FAILED_REASON, SCHEDULE_TOOLS } from "../../schedule/index.js";
@@ -28,6 +28,8 @@ export type EnginePortDeps = {
   chatSettings?: (lane: Lane) => Partial<DecisionSettings>;
   /** Answers Claude's scheduling tools in a lane's sessions; without it nothing is ever scheduled. */
   scheduleTools?: (lane: Lane) => ToolGuard;
+  /** Sees every event of a lane's sessions, with the session it came from (a CronDelete Claude called). */
+  sessionEvents?: (lane: Lane, event: TelecodeEvent, sessionId: string | undefined) => void;
   onPortError?: (error: unknown) => void;
   onGuardError?: (error: unknown, toolName: string) => void;
 };
@@ -110,7 +112,10 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
         ...definedFields({ onPortError: deps.onPortError }),
       });
       const session = deps.engine.openSession(specFromConfig(config, request), {
-        observe: (event) => driver.observe(event),
+        observe: (event) => {
+          driver.observe(event);
+          deps.sessionEvents?.(request.lane, event, session.sessionId);
+        },
         decide: (req, ctx) => driver.decide(req, ctx),
         hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
         beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),

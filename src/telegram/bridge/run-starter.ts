@@ -1,12 +1,12 @@
 // The one way a run is started from Telegram: the chat's settings, the session choice (a
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import { definedFields, laneId, type Lane, type PermissionMode, type TurnOrigin } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import { chatSettings } from "./chat-settings.js";
-import { RunView, type RunViewDeps } from "./run-view.js";
+import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
 
 export type RunRequest = {
   chatId: number;
@@ -15,7 +15,16 @@ export type RunRequest = {
   choice?: SessionChoice;
   /** A one-message mode (a directive line); else the chat's. */
   mode?: PermissionMode;
+  /** A schedule's own model or effort; else the chat's. */
+  model?: string;
+  effort?: string;
   promptMessageId?: number;
+  /** Nobody is there: what would wait for a person is denied (a schedule's run). */
+  unattended?: boolean;
+  /** Whose turn the message starts; default a person's. */
+  origin?: TurnOrigin;
+  /** How a run no person asked for shows itself (a title, its schedule's buttons). */
+  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished">;
 };
 
 export type RunStarterDeps = {
@@ -47,12 +56,13 @@ export class RunStarter {
     let choice: SessionChoice = request.choice ?? { kind: "current" };
     if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
     const mode = request.mode ?? settings.mode;
-    const chosen = definedFields({ model: settings.model, effort: settings.effort });
+    const chosen = definedFields({ model: request.model ?? settings.model, effort: request.effort ?? settings.effort });
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
       start: { mode, ...chosen },
+      ...request.view,
     });
     const outcome = sessions.submit({
       lane,
@@ -62,6 +72,7 @@ export class RunStarter {
       ...chosen,
       choice,
       observer: view,
+      ...definedFields({ unattended: request.unattended, origin: request.origin }),
     });
     logger.event("telegram.run_submitted", {
       chatId: request.chatId,

@@ -1,7 +1,7 @@
 // One run as the person sees it in Telegram: the progress message (with Cancel while live),
 // then the answer as new messages, an error with its incident id, or an interrupted note with
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
-import type { InlineKeyboardMarkup } from "grammy/types";
+import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
   reduceProgress,
@@ -38,6 +38,16 @@ export type RunViewInit = {
   promptMessageId: number | undefined;
   /** What the footer shows until the CLI reports its own. */
   start: { mode: string; model?: string; effort?: string };
+  /** A line (HTML) above the progress and its summary: who started a run no person asked for. */
+  titleHtml?: string;
+  /** Buttons shown under the Cancel button while the run works (a schedule's Pause and Stop). */
+  buttons?: InlineKeyboardButton[][];
+  /** false: no Cancel button (a turn the CLI started itself is no run to cancel). Default true. */
+  cancellable?: boolean;
+  /** The answer quotes the progress message (it says which schedule the answer is for). */
+  quoteProgress?: boolean;
+  /** Told once, with the run's completion, after the answer was handed to the outbox. */
+  onFinished?: (completed: RunCompleted) => void;
 };
 
 export class RunView implements RunObserver {
@@ -65,7 +75,10 @@ export class RunView implements RunObserver {
       runId: () => this.runId,
       render: (nowMs) => {
         this.#state = tickProgress(this.#state, nowMs);
-        return { html: renderProgressHtml(this.#state, this.#renderOptions(nowMs)), keyboard: this.#cancelKeyboard() };
+        return {
+          html: this.#titled(renderProgressHtml(this.#state, this.#renderOptions(nowMs))),
+          keyboard: this.#cancelKeyboard(),
+        };
       },
       isWorking: () => this.#state.phase === "working" || this.#state.phase === "starting",
       onMessage: (messageId) => deps.runs.attachMessage(this, messageId),
@@ -89,7 +102,8 @@ export class RunView implements RunObserver {
       return;
     }
     this.runId = outcome.runId;
-    this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: outcome.runId }, this.chatId);
+    if (this.#init.cancellable !== false)
+      this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: outcome.runId }, this.chatId);
     this.#deps.runs.track(this);
     if (outcome.state === "queued") {
       this.#queued = true;
@@ -126,7 +140,10 @@ export class RunView implements RunObserver {
     if (this.#queued) this.#progress.markDirty();
     else
       this.#progress.send(
-        { html: renderProgressHtml(this.#state, this.#renderOptions(now)), keyboard: this.#cancelKeyboard() },
+        {
+          html: this.#titled(renderProgressHtml(this.#state, this.#renderOptions(now))),
+          keyboard: this.#cancelKeyboard(),
+        },
         this.#init.promptMessageId,
       );
     this.#progress.startHeartbeat();
@@ -151,17 +168,27 @@ export class RunView implements RunObserver {
       interrupted: event.interrupted,
     });
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
-    if (event.ok) sendAnswer(this.#deps, target, event, this.#state);
+    const state = this.#state;
+    // An answer that quotes its progress message waits until that message exists.
+    if (event.ok && this.#init.quoteProgress === true)
+      void this.#progress.sent.then((id) =>
+        sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state),
+      );
+    else if (event.ok) sendAnswer(this.#deps, target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
-    const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
+    this.#init.onFinished?.(event);
+    const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
     const html = resume !== undefined ? interruptedHtml(summary) : summary;
+    // A schedule's buttons stay: the summary is where its answer is found again.
+    const rows = this.#init.buttons ?? [];
+    const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
       return this.#deps.outbox.edit(
         this.chatId,
         this.#progress.id ?? id,
-        resume === undefined ? { html } : { html, keyboard: resume },
+        keyboard === undefined ? { html } : { html, keyboard },
         { mustDeliver: interrupted },
       );
     });
@@ -171,11 +198,17 @@ export class RunView implements RunObserver {
     return this.#deps.clockFormatter === undefined ? { nowMs } : { nowMs, clock: this.#deps.clockFormatter };
   }
 
+  #titled(html: string): string {
+    return this.#init.titleHtml === undefined ? html : `${this.#init.titleHtml}\n${html}`;
+  }
+
   #cancelKeyboard(): InlineKeyboardMarkup | undefined {
-    if (this.#cancelToken === undefined) return undefined;
-    return {
-      inline_keyboard: [[{ text: "⏹ Cancel", callback_data: this.#deps.callbacks.data(this.#cancelToken, "cancel") }]],
-    };
+    const cancel =
+      this.#cancelToken === undefined
+        ? []
+        : [[{ text: "⏹ Cancel", callback_data: this.#deps.callbacks.data(this.#cancelToken, "cancel") }]];
+    const rows = [...cancel, ...(this.#init.buttons ?? [])];
+    return rows.length === 0 ? undefined : { inline_keyboard: rows };
   }
 
   #replyToPrompt(): { replyTo?: number } {

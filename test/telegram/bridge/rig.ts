@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { silentLogger, type Logger } from "../../../src/ports/index.js";
+import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
@@ -34,6 +35,10 @@ export type RigOptions = {
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
+  /** The scheduler's clock (a manual one makes schedules come due when the test says). */
+  scheduleClock?: SchedulerClock;
+  /** More TOML, appended to the config file (e.g. "[loops]", "max_cost_usd = 0.001"). */
+  toml?: readonly string[];
 };
 
 export type Rig = {
@@ -88,6 +93,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       ...Object.entries(limits).map(([k, v]) => `${k} = ${v}`),
       "[state]",
       `dir = "${dataDir}"`,
+      ...(options.toml ?? []),
       "",
     ].join("\n"),
     { mode: 0o600 },
@@ -95,7 +101,13 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
-    startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
+    startTelecode({
+      config: () => config,
+      env: ws.env,
+      logger,
+      tuning:
+        options.scheduleClock === undefined ? TEST_TUNING : { ...TEST_TUNING, scheduleClock: options.scheduleClock },
+    });
   const rig: Rig = {
     tg,
     api,

@@ -13,7 +13,7 @@ import type { BridgeServices } from "../services.js";
 
 export type TextDeps = Pick<
   BridgeServices,
-  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter" | "control"
+  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter" | "control" | "claudeCommands"
 > & { commandNames: readonly string[] };
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
@@ -41,12 +41,23 @@ function handleText(deps: TextDeps, message: IncomingText): void {
       route(deps, message, directives.prompt, directives);
       return;
     }
-    const near = nearestCommand(slash.name, deps.commandNames);
+    // Claude Code's own commands ("/compact", "/loop 5m …", the project's) go to the session as they are.
+    const project = chatSettings(config, deps.store, message.chatId).project;
+    if (project !== undefined && deps.claudeCommands.has(project.name, slash.name)) {
+      route(deps, message, message.body, {});
+      return;
+    }
+    const claudes = project === undefined ? [] : (deps.claudeCommands.of(project.name) ?? []);
+    const near = nearestCommand(slash.name, deps.commandNames) ?? nearestCommand(slash.name, claudes);
     const hint = near === undefined ? "" : ` Did you mean /${near}?`;
+    const unknown =
+      project !== undefined && deps.claudeCommands.of(project.name) === null
+        ? " Claude Code's own commands (such as /compact or /loop) work here once a session has started: send any message first."
+        : "";
     reply(
       deps,
       message,
-      `I don't know the command /${escapeTelegramHtml(slash.name)}.${hint} Send /help for the list; nothing was run.`,
+      `I don't know the command /${escapeTelegramHtml(slash.name)}.${hint} Send /help for the list; nothing was run.${unknown}`,
     );
     return;
   }
