@@ -1,6 +1,8 @@
 // Claude's loops end to end (issue 9): the real CLI calls CronCreate, ScheduleWakeup, CronList and
 // CronDelete; Telecode's hooks take them over, the scheduler (on a manual clock) fires each
 // iteration into the chat as a scheduled run, across a restart, and the person's controls work.
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Schedule } from "../../src/schedule/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
@@ -278,6 +280,33 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     const tap = rig.tg.tapButton(chat, answer.messageId, "✖️ Stop the loop");
     expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Stopped 1");
     expect(rig.app.store.schedules.get(loop?.id ?? "")?.state).toBe("cancelled");
+  }, 120_000);
+
+  it("starts a loop whose session cannot be resumed in a fresh session, and says so", async () => {
+    const chat = rig.user(1009);
+    rig.script("SETUP-GONE", [
+      reply.tool("ToolSearch", { query: "select:CronCreate" }),
+      reply.tool("CronCreate", { cron: "* * * * *", prompt: "GONETICK check the build" }),
+      reply.text("Set up."),
+    ]);
+    rig.tg.sendText(chat, "SETUP-GONE every minute");
+    await rig.botMessage(chat, isAnswer("Set up."));
+    const [loop] = loopsOf(chat);
+    const before = loop?.session.mode === "id" ? loop.session.sessionId : "";
+    // The session's transcript disappears while Telecode is down (no live process keeps it).
+    await rig.app.stop();
+    const slug = rig.ws.cwd.replace(/[^A-Za-z0-9]/g, "-");
+    await rm(join(rig.ws.home, ".claude", "projects", slug, `${before}.jsonl`));
+    await rig.startApp();
+    rig.script("GONETICK", [reply.text("GONETICK-ANSWER: all green")]);
+    advance(60_000);
+    await rig.botMessage(chat, `loop ${loop?.id}: its session could not be resumed`);
+    await rig.botMessage(chat, isAnswer("GONETICK-ANSWER"));
+    const moved = rig.app.store.schedules.get(loop?.id ?? "");
+    expect(moved?.session.mode).toBe("id");
+    expect(moved?.session.mode === "id" ? moved.session.sessionId : before).not.toBe(before);
+    expect(rig.tg.botMessages(chat).some((m) => m.text.includes("could not find the session"))).toBe(false);
+    rig.app.scheduler.cancel(loop?.id ?? "", "person");
   }, 120_000);
 
   it("passes Claude Code's own slash commands to the session and lists them in /help", async () => {

@@ -117,13 +117,13 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     if (chains.get(lane) === s.id) chains.delete(lane);
     try {
       if (completed.costUsd > 0) scheduler.recordCost(s.id, completed.costUsd);
-      if (fresh && completed.sessionId !== undefined)
+      if (fresh && s.session.mode === "id" && completed.sessionId !== undefined)
         scheduler.moveToSession(s.id, { mode: "id", sessionId: completed.sessionId });
     } catch (error) {
       logger.event("schedule.record_failed", { err: error, scheduleId: s.id }, "error");
     }
-    if (fresh || completed.error?.reason !== "session_not_found" || s.session.mode !== "id") return;
-    // The loop's session is gone (its transcript was removed): this iteration starts a fresh one.
+    if (fresh || completed.error?.reason !== "session_not_found" || s.session.mode === "new") return;
+    // The session it continues is gone (its transcript was removed): this iteration starts a fresh one.
     const name = `<b>${esc(scheduleName(s))}</b>`;
     notify(
       s.chatId,

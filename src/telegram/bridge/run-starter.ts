@@ -24,7 +24,7 @@ export type RunRequest = {
   /** Whose turn the message starts; default a person's. */
   origin?: TurnOrigin;
   /** How a run no person asked for shows itself (a title, its schedule's buttons). */
-  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished">;
+  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "quietFailures">;
 };
 
 export type RunStarterDeps = {

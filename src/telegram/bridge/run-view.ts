@@ -8,6 +8,7 @@ import {
   startProgress,
   tickProgress,
   type ClockFormatter,
+  type FailureReason,
   type Lane,
   type ProgressState,
   type RunCompleted,
@@ -48,6 +49,8 @@ export type RunViewInit = {
   quoteProgress?: boolean;
   /** Told once, with the run's completion, after the answer was handed to the outbox. */
   onFinished?: (completed: RunCompleted) => void;
+  /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
+  quietFailures?: readonly FailureReason[];
 };
 
 export class RunView implements RunObserver {
@@ -175,7 +178,8 @@ export class RunView implements RunObserver {
         sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state),
       );
     else if (event.ok) sendAnswer(this.#deps, target, event, state);
-    else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
+    else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
+      sendRunError(this.#deps, this.chatId, event);
     this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
@@ -196,6 +200,10 @@ export class RunView implements RunObserver {
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {
     return this.#deps.clockFormatter === undefined ? { nowMs } : { nowMs, clock: this.#deps.clockFormatter };
+  }
+
+  #isQuiet(event: RunCompleted): boolean {
+    return event.error !== undefined && (this.#init.quietFailures ?? []).includes(event.error.reason);
   }
 
   #titled(html: string): string {

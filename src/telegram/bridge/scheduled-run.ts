@@ -32,7 +32,14 @@ export function startScheduledRun(
     unattended: run.unattended,
     origin: run.origin,
     ...definedFields({ mode: run.mode, model: run.model, effort: run.effort }),
-    view: { titleHtml: esc(run.title), buttons, quoteProgress: true, onFinished: run.onFinished },
+    view: {
+      titleHtml: esc(run.title),
+      buttons,
+      quoteProgress: true,
+      onFinished: run.onFinished,
+      // The scheduler goes on in a fresh session and says so.
+      quietFailures: ["session_not_found"],
+    },
   });
   return "started";
 }
