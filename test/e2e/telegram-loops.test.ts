@@ -408,3 +408,27 @@ describe("config schedules and the cost cap (real CLI, manual schedule clock)", 
     expect(rigB.api.requests("COSTTICK")).toHaveLength(1);
   }, 120_000);
 });
+
+describe("[loops] enabled = false (real CLI)", () => {
+  let rigC: Rig;
+  beforeAll(async () => {
+    rigC = await startRig({ toml: ["[loops]", "enabled = false"] });
+  });
+  afterAll(async () => {
+    await rigC?.dispose();
+  });
+
+  it("starts the CLI without its cron tools and /loop, and /loops says loops are off everywhere", async () => {
+    const chat = rigC.user(1012);
+    rigC.script("HELLO-OFF", [reply.text("Hi.")]);
+    rigC.tg.sendText(chat, "HELLO-OFF hi");
+    await rigC.botMessage(chat, isAnswer("Hi."));
+    // CLAUDE_CODE_DISABLE_CRON=1 took /loop (and the cron tools) away; the session lists the rest.
+    expect(rigC.app.store.claudeCommands.get("app")).toContain("compact");
+    expect(rigC.app.store.claudeCommands.get("app")).not.toContain("loop");
+    const ask = rigC.tg.sendCommand(chat, "loops");
+    expect((await rigC.botMessage(chat, (m) => m.replyToMessageId === ask)).text).toContain(
+      "Claude's loops are off everywhere ([loops] enabled = false in the config).",
+    );
+  }, 120_000);
+});
