@@ -309,6 +309,58 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     rig.app.scheduler.cancel(loop?.id ?? "", "person");
   }, 120_000);
 
+  it("skips a loop's run while the chat is busy, says so once, and runs it at its next time", async () => {
+    const chat = rig.user(1013);
+    rig.script("SETUP-BUSY", [
+      reply.tool("ToolSearch", { query: "select:CronCreate" }),
+      reply.tool("CronCreate", { cron: "* * * * *", prompt: "BUSYTICK check" }),
+      reply.text("Every minute."),
+    ]);
+    rig.tg.sendText(chat, "SETUP-BUSY every minute");
+    await rig.botMessage(chat, isAnswer("Every minute."));
+    const [loop] = loopsOf(chat);
+    // A long task of the person's is running when the loop comes due.
+    rig.script("LONGTASK", [reply.text("LONGTASK-ANSWER", { delayMs: 1500 })]);
+    rig.tg.sendText(chat, "LONGTASK take your time");
+    await rig.api.waitForRequests(1, "LONGTASK");
+    advance(60_000);
+    const skipped = await rig.botMessage(chat, `loop ${loop?.id} skipped its run of`);
+    expect(skipped.text).toContain("a task was running in this chat");
+    await rig.botMessage(chat, isAnswer("LONGTASK-ANSWER"));
+    rig.script("BUSYTICK", [reply.text("BUSYTICK-ANSWER")]);
+    advance(60_000);
+    await rig.botMessage(chat, isAnswer("BUSYTICK-ANSWER"));
+    expect(rig.app.store.schedules.get(loop?.id ?? "")?.iterations).toBe(1);
+    expect(rig.tg.botMessages(chat).filter((m) => m.text.includes("skipped its run"))).toHaveLength(1);
+    rig.app.scheduler.cancel(loop?.id ?? "", "person");
+  }, 120_000);
+
+  it("shows a turn a Monitor starts by itself as a small run of its own, with its answer", async () => {
+    const chat = rig.user(1014);
+    rig.script("SETUP-MONITOR", [
+      reply.tool("ToolSearch", { query: "select:Monitor" }),
+      reply.tool("Monitor", {
+        description: "watch the fake build",
+        timeout_ms: 60_000,
+        command: "sleep 1; echo MONEVENT-ONE; sleep 60",
+      }),
+      reply.text("Watching."),
+    ]);
+    rig.script("MONEVENT-ONE", [reply.text("MONEVENT-ANSWER: the build printed an event")]);
+    rig.tg.sendText(chat, "SETUP-MONITOR watch the build");
+    await rig.botMessage(chat, isAnswer("Watching."));
+    const answer = await rig.botMessage(chat, isAnswer("MONEVENT-ANSWER"));
+    const own = await rig.tg.waitFor(
+      () => rig.tg.botMessages(chat).find((m) => m.text.startsWith("👁 Monitor event: watch the fake build")),
+      { what: "the Monitor turn's own message" },
+    );
+    expect(own.buttons.map((b) => b.text)).not.toContain("⏹ Cancel");
+    expect(answer.text).not.toContain("Watching.");
+    // Ends the watched command with its session, so it starts no turn during the next tests.
+    await rig.app.stop();
+    await rig.startApp();
+  }, 120_000);
+
   it("passes Claude Code's own slash commands to the session and lists them in /help", async () => {
     const chat = rig.user(1008);
     rig.script("HELLO-SLASH", [reply.text("Hello there.")]);

@@ -33,14 +33,17 @@ export class BackgroundTurns {
     this.#deps = deps;
   }
 
+  /** Every event of a lane, a run's or not: what a Monitor watches is said while a run starts it. */
+  learn(lane: Lane, event: TelecodeEvent): void {
+    if (event.type === "task_changed" && event.description !== undefined)
+      this.#lastTask.set(laneId(lane), event.description);
+  }
+
   /** Every event no run owns, in order. */
   observe(lane: Lane, event: TelecodeEvent): void {
     const id = laneId(lane);
-    if (event.type === "task_changed" && event.description !== undefined) this.#lastTask.set(id, event.description);
-    if (event.type === "turn_started" && event.origin !== "person" && event.runId === undefined) {
+    if (event.type === "turn_started" && event.origin !== "person" && event.runId === undefined)
       this.#start(lane, event.origin, event.sessionId);
-      return;
-    }
     const open = this.#open.get(id);
     if (open === undefined) {
       this.#deps.runs.observe(lane, event);

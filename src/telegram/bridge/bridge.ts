@@ -118,7 +118,10 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   const { store, logger, clock } = options;
   const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
   const claudeCommands = new ClaudeCommands(store, logger);
-  const runs = new RunIndex<RunView>((lane, event) => claudeCommands.observe(lane, event));
+  const runs = new RunIndex<RunView>((lane, event) => {
+    claudeCommands.observe(lane, event);
+    background.learn(lane, event);
+  });
   const outbox = new Outbox({
     api: bot.api,
     clock,
