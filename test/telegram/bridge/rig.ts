@@ -34,6 +34,8 @@ export type RigOptions = {
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
+  /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"']. */
+  toml?: readonly string[];
 };
 
 export type Rig = {
@@ -42,6 +44,7 @@ export type Rig = {
   ws: ClaudeWorkspace;
   dataDir: string;
   configPath: string;
+  /** The config the app reads at every message and run: set it to change settings live. */
   config: Config;
   app: TelecodeApp;
   /** Starts the app again (after `app.stop()`), on the same data, fakes and project. */
@@ -88,21 +91,27 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       ...Object.entries(limits).map(([k, v]) => `${k} = ${v}`),
       "[state]",
       `dir = "${dataDir}"`,
+      ...(options.toml ?? []),
       "",
     ].join("\n"),
     { mode: 0o600 },
   );
-  const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
+  const live = { config: loadConfig({ configPath, env: { HOME: ws.home } }).config };
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
-    startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
+    startTelecode({ config: () => live.config, env: ws.env, logger, tuning: TEST_TUNING });
   const rig: Rig = {
     tg,
     api,
     ws,
     dataDir,
     configPath,
-    config,
+    get config() {
+      return live.config;
+    },
+    set config(config: Config) {
+      live.config = config;
+    },
     app: await startApp(),
     startApp: async () => {
       rig.app = await startApp();
