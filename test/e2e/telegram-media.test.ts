@@ -202,25 +202,24 @@ describe("files", () => {
   });
 });
 
+const askLayout = reply.tool("AskUserQuestion", {
+  questions: [
+    {
+      question: "Which layout do you mean?",
+      header: "Layout",
+      multiSelect: false,
+      options: [
+        { label: "Grid", description: "Cards in a grid" },
+        { label: "List", description: "One per row" },
+      ],
+    },
+  ],
+});
+
 describe("answers with attachments", () => {
   it("a photo sent as a reply to a question answers it with the caption, the photo saved and named", async () => {
     const chat = rig.user(1010);
-    rig.script("[q-photo]", [
-      reply.tool("AskUserQuestion", {
-        questions: [
-          {
-            question: "Which layout do you mean?",
-            header: "Layout",
-            multiSelect: false,
-            options: [
-              { label: "Grid", description: "Cards in a grid" },
-              { label: "List", description: "One per row" },
-            ],
-          },
-        ],
-      }),
-      reply.text("Got the sketch."),
-    ]);
+    rig.script("[q-photo]", [askLayout, reply.text("Got the sketch.")]);
     rig.tg.sendText(chat, "Redo the layout [q-photo]");
     const question = await rig.botMessage(chat, withButton("Grid"));
     rig.tg.sendPhoto(chat, makePng(20, 20), { caption: "like this sketch", replyTo: question.messageId });
@@ -246,6 +245,19 @@ describe("voice notes", () => {
     const heard = voice.requests().slice(-2);
     expect(heard.map((r) => r.answered)).toEqual(["error 500", "text"]);
     expect(heard[1]?.file?.bytes.equals(ogg)).toBe(true);
+  });
+
+  it("a voice note sent as a reply to a question answers it with its words", async () => {
+    const chat = rig.user(1017);
+    voice.script([transcriptionReply.text("the list one")]);
+    rig.script("[q-voice]", [askLayout, reply.text("List it is.")]);
+    rig.tg.sendText(chat, "Redo the layout [q-voice]");
+    const question = await rig.botMessage(chat, withButton("Grid"));
+    rig.tg.sendVoice(chat, { content: Buffer.from("OggS"), durationS: 1 }, { replyTo: question.messageId });
+    await rig.botMessage(chat, isAnswer("List it is."));
+    expect(rig.api.requests("[q-voice]")[1]?.toolResults[0]?.text).toContain(
+      '"Which layout do you mean?"="the list one"',
+    );
   });
 
   it("a server that does not answer in time is reported with what to do", async () => {
