@@ -18,6 +18,7 @@ export type {
   OutboxFailureCode,
   OutboxOptions,
   OutboxStats,
+  OutgoingFile,
   SendOptions,
 } from "./outbox-types.js";
 export {
@@ -30,9 +31,17 @@ export {
   RESUME_PROMPT,
 } from "./bridge/index.js";
 export type {
+  Attachment,
   ChatSchedules,
+  FileDownloads,
+  MediaOutcome,
+  MediaPort,
   NewChatSchedule,
   NewScheduleResult,
+  OutboxFile,
+  OutboxSkip,
+  PhotoSize,
+  ProjectFile,
   ScheduleAction,
   ScheduleActionResult,
   ScheduleCard,
@@ -41,4 +50,5 @@ export type {
   TelegramBridge,
   TelegramFront,
   TelegramFrontOptions,
+  VoiceNote,
 } from "./bridge/index.js";

@@ -30,6 +30,8 @@ export type EnginePortDeps = {
   scheduleTools?: (lane: Lane) => ToolGuard;
   /** Sees every event of a lane's sessions, with the session it came from (a CronDelete Claude called). */
   sessionEvents?: (lane: Lane, event: TelecodeEvent, sessionId: string | undefined) => void;
+  /** Telecode's lines for the system prompt of sessions opened now (the project's outbox). */
+  appendSystemPrompt?: (config: Config) => string | undefined;
   onPortError?: (error: unknown) => void;
   onGuardError?: (error: unknown, toolName: string) => void;
 };
@@ -97,6 +99,11 @@ export function decisionSettingsFromConfig(config: Config, mode: OpenRequest["mo
   };
 }
 
+function withSystemPrompt(spec: SessionSpec, deps: EnginePortDeps, config: Config): SessionSpec {
+  const appendSystemPrompt = deps.appendSystemPrompt?.(config);
+  return appendSystemPrompt === undefined ? spec : { ...spec, appendSystemPrompt };
+}
+
 export function createEnginePort(deps: EnginePortDeps): EnginePort {
   return {
     openSession(request: OpenRequest): SessionHandle {
@@ -111,7 +118,7 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
         ownHooks: hooks.handlers,
         ...definedFields({ onPortError: deps.onPortError }),
       });
-      const session = deps.engine.openSession(specFromConfig(config, request), {
+      const session = deps.engine.openSession(withSystemPrompt(specFromConfig(config, request), deps, config), {
         observe: (event) => {
           driver.observe(event);
           deps.sessionEvents?.(request.lane, event, session.sessionId);

@@ -4,7 +4,7 @@
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
-import type { Config } from "../../config/index.js";
+import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
@@ -27,9 +27,12 @@ import { ClaudeCommands } from "./claude-commands.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
+import type { FileDownloads, MediaPort } from "./media-port.js";
+import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
+import { voiceMessages } from "./messages/voice.js";
 import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
@@ -74,6 +77,8 @@ export type TelegramFrontOptions = {
   onRestartRequested?: () => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
+  /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
+  media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
 };
 
 export type TelegramBridge = {
@@ -132,6 +137,8 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   const callbacks = new CallbackRegistry<BridgeAction>({ now: () => clock.now() });
   const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
   const lifecycle = { stopping: false };
+  const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };
+  const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
   const view: RunViewDeps = {
     outbox,
     clock,
@@ -142,6 +149,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     isStopping: () => lifecycle.stopping,
     progressIntervalMs: options.progressIntervalMs ?? 1000,
     heartbeatMs: options.heartbeatMs ?? 10_000,
+    media,
     clockFormatter: localClockFormatter(),
   };
   const background = new BackgroundTurns({ ...view, runs });
@@ -152,13 +160,16 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     bridge(sessions) {
       if (built) throw new BridgeError("telegram.already_started", "This Telegram front already has a bridge.");
       built = true;
-      const parts = { bot, runs, outbox, callbacks, prompts, sessions, claudeCommands, view, lifecycle };
+      const parts = { bot, runs, outbox, callbacks, prompts, sessions, claudeCommands, view, lifecycle, media };
       return composeBridge(options, parts);
     },
   };
 }
 
-type Parts = Pick<BridgeServices, "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "claudeCommands"> & {
+type Parts = Pick<
+  BridgeServices,
+  "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "claudeCommands" | "media"
+> & {
   bot: Bot<TelecodeContext>;
   view: RunViewDeps;
   /** Whether the bridge is stopping, shared with the run views made before it existed. */
@@ -209,6 +220,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
   handlers.use(textMessages({ ...services, commandNames: COMMANDS.map((c) => c.command) }));
+  handlers.use(attachmentMessages(services));
+  handlers.use(voiceMessages(services));
   handlers.use(nonTextMessages(services));
 
   return {

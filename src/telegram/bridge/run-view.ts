@@ -19,6 +19,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
+import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
@@ -30,6 +31,8 @@ export type RunViewDeps = ProgressMessageDeps & {
   isStopping: () => boolean;
   /** Shows when a rate-limit wait ends, in the machine's time zone. */
   clockFormatter?: ClockFormatter;
+  /** Reads the project's outbox after a run. */
+  media: ProjectOutboxDeps["media"];
 };
 
 export type RunViewInit = {
@@ -51,6 +54,8 @@ export type RunViewInit = {
   onFinished?: (completed: RunCompleted) => void;
   /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
   quietFailures?: readonly FailureReason[];
+  /** The project whose outbox is sent after the answer (what Claude put in .telecode/outbox/). */
+  projectRoot?: string;
 };
 
 export class RunView implements RunObserver {
@@ -180,6 +185,10 @@ export class RunView implements RunObserver {
     else if (event.ok) sendAnswer(this.#deps, target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
       sendRunError(this.#deps, this.chatId, event);
+    if (this.#init.projectRoot !== undefined && !unstarted)
+      void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
+        this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
+      );
     this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;

@@ -11,6 +11,7 @@ import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
 import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
+import type { MediaPort } from "./media-port.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
@@ -44,6 +45,8 @@ export type BridgeServices = {
   readonly schedules: ChatSchedules;
   /** Claude Code's own slash commands per project. */
   readonly claudeCommands: ClaudeCommands;
+  /** Photos, files and voice notes in; project files out. */
+  readonly media: MediaPort;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

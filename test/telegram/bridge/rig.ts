@@ -14,9 +14,7 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../su
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
-export const ALLOWED_IDS = [
-  1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016,
-];
+export const ALLOWED_IDS = Array.from({ length: 20 }, (_, i) => 1001 + i);
 export const STRANGER_ID = 6666;
 
 /** Fast pacing for tests: the outbox still paces and coalesces, just in milliseconds. */
@@ -37,7 +35,7 @@ export type RigOptions = {
   botApiNow?: () => number;
   /** The scheduler's clock (a manual one makes schedules come due when the test says). */
   scheduleClock?: SchedulerClock;
-  /** More TOML, appended to the config file (e.g. "[loops]", "max_cost_usd = 0.001"). */
+  /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"'] or ["[loops]", …]. */
   toml?: readonly string[];
 };
 
@@ -47,6 +45,7 @@ export type Rig = {
   ws: ClaudeWorkspace;
   dataDir: string;
   configPath: string;
+  /** The config the app reads at every message and run: set it to change settings live. */
   config: Config;
   app: TelecodeApp;
   /** Starts the app again (after `app.stop()`), on the same data, fakes and project. */
@@ -98,11 +97,11 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     ].join("\n"),
     { mode: 0o600 },
   );
-  const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
+  const live = { config: loadConfig({ configPath, env: { HOME: ws.home } }).config };
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
     startTelecode({
-      config: () => config,
+      config: () => live.config,
       env: ws.env,
       logger,
       tuning:
@@ -114,7 +113,12 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     ws,
     dataDir,
     configPath,
-    config,
+    get config() {
+      return live.config;
+    },
+    set config(config: Config) {
+      live.config = config;
+    },
     app: await startApp(),
     startApp: async () => {
       rig.app = await startApp();

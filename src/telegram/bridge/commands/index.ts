@@ -5,6 +5,7 @@ import { cancelCommand } from "./cancel.js";
 import type { Command } from "./command.js";
 import { continueCommand } from "./continue.js";
 import { effortCommand } from "./effort.js";
+import { fileCommand } from "./file.js";
 import { helpCommand, startCommand } from "./help.js";
 import { listenCommand } from "./listen.js";
 import { loopsCommand } from "./loops.js";
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   loopsCommand,
   atCommand,
   everyCommand,
+  fileCommand,
   restartCommand,
   listenCommand,
   helpCommand,
