@@ -5,6 +5,7 @@ import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
 import { decodeLine, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
 import type { WireControlRequest, WireDecodeProblem, WireMessage } from "../wire/index.js";
+import { CommandIds } from "./command-ids.js";
 import { ControlChannel } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import type { CliTransport, TransportClosed } from "./transport.js";
@@ -35,6 +36,8 @@ export class CliConnection {
   readonly transport: CliTransport;
   readonly channel: ControlChannel;
   readonly translator: Translator;
+  /** The uuids written on this process's user lines: their turns are Telecode's. */
+  readonly commands = new CommandIds();
   /** Why we ended it, once we did. */
   endReason: EndReason | undefined;
   /** How long it was silent when the silence watch ended it. */
@@ -52,7 +55,11 @@ export class CliConnection {
     deps: { clock: Clock; logger: Logger; timeZone: string },
   ) {
     this.transport = transport;
-    this.translator = createTranslator({ timeZone: deps.timeZone, now: () => deps.clock.now() });
+    this.translator = createTranslator({
+      timeZone: deps.timeZone,
+      now: () => deps.clock.now(),
+      commandOf: (uuid) => this.commands.lookup(uuid),
+    });
     this.#owner = owner;
     this.channel = new ControlChannel({
       write: (line) => transport.write(line),

@@ -54,6 +54,10 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     hint: "Send the message again to resume the session.",
   }),
   cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", AGAIN),
+  session_not_found: (f) => ({
+    what: sentence(`Claude Code could not find the session to resume${f.detail === undefined ? "" : ` (${f.detail})`}`),
+    hint: "Send /new to start a fresh session.",
+  }),
   api_error: (f) => splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, AGAIN),
   rate_limited: (f) =>
     splitDetail(f.detail ?? "A usage limit was reached.", "Wait until the limit resets, then send the message again."),
@@ -111,6 +115,7 @@ const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
 
 const RATE_LIMITED = /hit your .*limit|usage limit|rate limit/i;
 const NOT_LOGGED_IN = /please run \/login|not logged in|invalid api key|authentication/i;
+const NO_SESSION = /no conversation found with session id/i;
 
 /**
  * The failure of a failed, not interrupted turn. `limitResetsAtMs` is when the usage limit a
@@ -143,8 +148,13 @@ export function resultFailure(result: WireResultMessage, limitResetsAtMs: number
       detail: excerpt(text, ERROR_MAX_CHARS),
     });
   // The CLI's own reason, e.g. "No conversation found with session ID: …" for a bad --resume.
-  const reasons = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string" && e !== "") : [];
-  if (reasons.length > 0) return engineFailure("cli_error", { detail: excerpt(reasons.join("; "), ERROR_MAX_CHARS) });
+  const reasons: string[] = Array.isArray(result.errors)
+    ? result.errors.filter((e): e is string => typeof e === "string" && e !== "")
+    : [];
+  if (reasons.length > 0) {
+    const detail = excerpt(reasons.join("; "), ERROR_MAX_CHARS);
+    return engineFailure(reasons.some((r) => NO_SESSION.test(r)) ? "session_not_found" : "cli_error", { detail });
+  }
   const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
   return engineFailure("cli_error", { detail: `Claude Code ended the turn with an error: ${result.subtype}${why}.` });
 }

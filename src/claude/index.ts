@@ -37,6 +37,8 @@ export type { ClaudeErrorCode, ClaudeErrorDetails } from "./errors.js";
 export { allowAllController, denyAllController, askController, NOBODY_TO_APPROVE_MESSAGE } from "./controllers.js";
 export { SESSION_END_MESSAGE } from "./incoming-requests.js";
 export { createTranslator } from "./translator.js";
+export { toolGuardHooks } from "./tool-guard.js";
+export type { GuardedToolCall, GuardHooks, GuardOptions, HookHandler, ToolGuard, ToolVerdict } from "./tool-guard.js";
 export { createRecordingReader } from "./recording.js";
 export type { RecordingReader } from "./recording.js";
 export type { Translator, TranslatorOptions } from "./translator.js";

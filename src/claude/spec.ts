@@ -1,6 +1,13 @@
 // The engine's public contract: what a session is opened with, what decides its approvals,
 // and the session handle. Types only; the behaviour lives in session-handle.ts.
-import type { ApprovalAnswer, ApprovalRequest, Prompt, TelecodeEvent, TurnFinished } from "../domain/index.js";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Prompt,
+  TelecodeEvent,
+  TurnFinished,
+  TurnOrigin,
+} from "../domain/index.js";
 import type { ClaudeProvider } from "./env.js";
 
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
@@ -96,7 +103,12 @@ export interface SessionController {
   beforeTurnFinished?(ctx: { session: SessionControls; turn: TurnFinished }): Promise<void>;
 }
 
-export type StartRunOptions = { unattended?: boolean; runId?: string };
+export type StartRunOptions = {
+  unattended?: boolean;
+  runId?: string;
+  /** Whose turn the message starts, as its turn events say: default "person"; a fired schedule's run says so. */
+  origin?: TurnOrigin;
+};
 
 /**
  * The live handle on one session: it owns at most one CLI process at a time (started with the

@@ -19,6 +19,9 @@ export type TurnFacts = {
   previousTotalCostUsd: number;
   /** When the usage limit a rejected rate-limit event reported resets (epoch ms), if one did. */
   limitResetsAtMs: number | undefined;
+  /** Who started the turn (turn-origins.ts) and the run it answers, if Telecode wrote it. */
+  origin: TurnOrigin;
+  runId: string | undefined;
 };
 
 function num(value: unknown): number {
@@ -76,11 +79,6 @@ export function buildUsage(result: WireResultMessage, facts: TurnFacts): UsageRe
   return event;
 }
 
-function originOf(result: WireResultMessage): TurnOrigin {
-  const kind = result.origin?.kind;
-  return typeof kind === "string" && kind !== "" ? { kind: "self", reason: kind } : { kind: "user" };
-}
-
 function isInterrupted(result: WireResultMessage): boolean {
   return typeof result.terminal_reason === "string" && result.terminal_reason.startsWith("aborted");
 }
@@ -102,8 +100,9 @@ export function buildTurnFinished(result: WireResultMessage, facts: TurnFacts): 
     costUsd: Math.round((delta >= 0 ? delta : total) * 1e6) / 1e6,
     numTurns: num(result.num_turns),
     durationMs: num(result.duration_ms),
-    origin: originOf(result),
+    origin: facts.origin,
   };
+  if (facts.runId !== undefined) event.runId = facts.runId;
   if (result.is_error && !interrupted) event.error = resultFailure(result, facts.limitResetsAtMs);
   return event;
 }

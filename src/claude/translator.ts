@@ -18,6 +18,7 @@ import { toApprovalRequest } from "./translate-blocks.js";
 import { ConversationTranslator } from "./translate-conversation.js";
 import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
+import { TurnOrigins, type CommandInfo, type CommandLookup } from "./turn-origins.js";
 
 export type TranslatorOptions = {
   /** IANA zone for clock times in notes ("resets 17:46"). Default "UTC". */
@@ -27,6 +28,12 @@ export type TranslatorOptions = {
    * day "Mar 18 02:00". Without it (a replay) reset times always carry their date.
    */
   now?: () => number;
+  /**
+   * The messages Telecode wrote, by uuid (a live session): their turns carry the origin and
+   * run given, and any other turn is one the CLI started itself. Without it (a replay), only
+   * wake-up sources and task notifications tell a self-started turn.
+   */
+  commandOf?: CommandLookup;
 };
 
 export type Translator = {
@@ -49,7 +56,7 @@ const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
 
 /** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
-  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"), options.now);
+  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"), options.now, options.commandOf);
 }
 
 class ClaudeTranslator implements Translator {
@@ -62,8 +69,9 @@ class ClaudeTranslator implements Translator {
   #mode: string | undefined;
   #turnOpen = false;
   #turnNumber = 0;
-  /** A background task finished since the last result: the next turn is likely self-started. */
-  #taskFinishedSinceResult = false;
+  /** Who started the open turn (and the run it answers). */
+  #turn: CommandInfo = { origin: "person" };
+  readonly #origins: TurnOrigins;
   #previousTotalCostUsd = 0;
   /** When the usage limit of the last rejected rate-limit event resets (epoch ms). */
   #limitResetsAtMs: number | undefined;
@@ -73,9 +81,10 @@ class ClaudeTranslator implements Translator {
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
-  constructor(clock: ClockFormatter, now: (() => number) | undefined) {
+  constructor(clock: ClockFormatter, now: (() => number) | undefined, commandOf: CommandLookup | undefined) {
     this.#clock = clock;
     this.#now = now;
+    this.#origins = new TurnOrigins(commandOf);
   }
 
   get decodeProblemCount(): number {
@@ -106,6 +115,7 @@ class ClaudeTranslator implements Translator {
       switch (m.type) {
         case "assistant":
           this.#conversation.assistant(m, this.#out);
+          for (const event of this.#out) this.#origins.observe(event, this.#turnOpen);
           break;
         case "user":
           this.#conversation.user(m, this.#out);
@@ -135,9 +145,11 @@ class ClaudeTranslator implements Translator {
         case "control_cancel_request":
           this.#out.push({ type: "approval_withdrawn", requestId: m.request_id });
           break;
+        case "command_lifecycle":
+          this.#origins.lifecycle(m);
+          break;
         case "stream_event":
         case "control_response":
-        case "command_lifecycle":
         case "tool_progress":
         case "tool_use_summary":
         case "auth_status":
@@ -196,6 +208,8 @@ class ClaudeTranslator implements Translator {
         permissionMode: mode ?? "",
         tools: Array.isArray(m.tools) ? m.tools.filter((t): t is string => typeof t === "string") : [],
       };
+      const commands = m["slash_commands"];
+      if (Array.isArray(commands)) started.slashCommands = commands.filter((c): c is string => typeof c === "string");
       if (typeof m.claude_code_version === "string") started.cliVersion = m.claude_code_version;
       this.#out.push(started);
     } else if (mode !== undefined && mode !== this.#mode) {
@@ -210,11 +224,14 @@ class ClaudeTranslator implements Translator {
     this.#turnOpen = true;
     this.#turnNumber += 1;
     this.#conversation.startTurn();
-    const origin = this.#taskFinishedSinceResult
-      ? { kind: "self" as const, reason: "task-notification" }
-      : { kind: "user" as const };
-    this.#taskFinishedSinceResult = false;
-    this.#out.push({ type: "turn_started", sessionId: this.#sessionId, turn: this.#turnNumber, origin });
+    this.#turn = this.#origins.startTurn();
+    this.#out.push({
+      type: "turn_started",
+      sessionId: this.#sessionId,
+      turn: this.#turnNumber,
+      origin: this.#turn.origin,
+      ...(this.#turn.runId === undefined ? {} : { runId: this.#turn.runId }),
+    });
   }
 
   #result(m: WireResultMessage): void {
@@ -227,13 +244,14 @@ class ClaudeTranslator implements Translator {
       sessionModel: this.#sessionModel,
       previousTotalCostUsd: this.#previousTotalCostUsd,
       limitResetsAtMs: this.#limitResetsAtMs,
+      origin: this.#origins.finishTurn(m, this.#turn),
+      runId: this.#turn.runId,
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
     if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd))
       this.#previousTotalCostUsd = m.total_cost_usd;
     this.#turnOpen = false;
-    this.#taskFinishedSinceResult = false;
     this.#limitResetsAtMs = undefined;
   }
 
@@ -297,8 +315,7 @@ class ClaudeTranslator implements Translator {
   #task(m: WireSystemMessage): void {
     const event = this.#tasks.onTaskMessage(m);
     if (event === undefined) return;
-    // A task that ends between turns starts the next turn by itself (p2 fixture).
-    if (event.phase === "finished" && !this.#turnOpen) this.#taskFinishedSinceResult = true;
+    this.#origins.observe(event, this.#turnOpen);
     this.#out.push(event);
   }
 

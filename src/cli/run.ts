@@ -14,7 +14,7 @@ import { definedFields, failureText, type PermissionMode, type Prompt, type RunC
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
-import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
+import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/engine-port.js";
 import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
@@ -255,7 +255,8 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
   let session: SessionHandle;
   try {
-    session = engine.openSession(specFrom(options, config), controller);
+    // No scheduler runs here: Claude's scheduling tools are refused, so the CLI never holds a job.
+    session = engine.openSession(specFrom(options, config), withGuardHooks(controller, scheduleHooks()));
   } catch (error) {
     if (!isClaudeError(error, "claude.extra_args")) throw error;
     io.stderr.write(`telecode run: ${error.message}\n`);

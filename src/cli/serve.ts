@@ -64,6 +64,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   const { logger } = claim;
   for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
   await logClaudeVersion({ command: current.claude.path, env: io.env, logger });
+  /** The app running now, told when the config's live keys change. */
+  let running: TelecodeApp | undefined;
   const watcher =
     current.file === null
       ? undefined
@@ -73,6 +75,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
             if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
             current = reload.config;
             logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
+            running?.configChanged();
             if (reload.restartKeys.length > 0)
               io.stderr.write(
                 `telecode: config changed; ${reload.restartKeys.join(", ")} take effect after a restart (/restart in Telegram, or restart the service).\n`,
@@ -115,7 +118,9 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         return 1;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
+      running = app;
       const reason = await stopped;
+      running = undefined;
       await app.stop();
       if (reason === "polling_failed") {
         io.stderr.write(

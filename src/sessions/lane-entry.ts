@@ -1,7 +1,14 @@
 // One lane's live handle as the session manager keeps it, and the pump that routes the
 // handle's events, in order and awaited, to the run that owns them (or to the background
 // observer), recording each run's start of session and its end.
-import { failureText, type Lane, type PermissionMode, type RunCompleted, type TelecodeEvent } from "../domain/index.js";
+import {
+  failureText,
+  type Lane,
+  type PermissionMode,
+  type RunCompleted,
+  type TelecodeEvent,
+  type TurnStarted,
+} from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import type { BackgroundObserver, RunEndState, RunObserver, SessionHandle, SessionRecords } from "./ports.js";
 import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
@@ -20,6 +27,8 @@ export type LaneEntry = {
   active: ActiveRun | undefined;
   /** How the active run must be recorded whatever its run_completed says (a stop interrupts it). */
   endState: RunEndState | undefined;
+  /** A turn no run of this lane asked for is open (a schedule's fire, a Monitor event): its events are not the run's. */
+  foreignTurn: boolean;
   /** Settles once the handle's event stream ended and every event was routed. */
   pump: Promise<void>;
 };
@@ -58,7 +67,9 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
     deps.records.rememberSession(entry.lane, event.sessionId);
   }
   const active = entry.active;
-  if (!active) {
+  if (event.type === "turn_started") entry.foreignTurn = !answersRun(event, active?.runId);
+  if (!active || (entry.foreignTurn && event.type !== "run_completed")) {
+    if (event.type === "turn_finished") entry.foreignTurn = false;
     await deps.background?.(entry.lane, event);
     return;
   }
@@ -82,6 +93,12 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   const completed: RunCompleted = sessionId && !event.sessionId ? { ...event, sessionId } : event;
   await deliver(deps, active.observer, completed, entry.lane, active.runId);
   deps.onRunEnded(entry);
+}
+
+/** Whether a turn answers the active run: it names the run, or (a CLI that names none) it is a person's. */
+function answersRun(turn: TurnStarted, runId: string | undefined): boolean {
+  if (runId === undefined) return false;
+  return turn.runId === undefined ? turn.origin === "person" : turn.runId === runId;
 }
 
 /** Hands one event to a run's observer; an observer that throws is reported, never breaks the pump. */

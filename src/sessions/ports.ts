@@ -1,7 +1,7 @@
 // What the session layer needs from the outside, declared here so it never imports a
 // concrete adapter: an engine that opens session handles and a store that records them (the
 // clock comes from src/ports). The composition root (src/cli) passes the real ones in.
-import type { Lane, PermissionMode, Prompt, TelecodeEvent } from "../domain/index.js";
+import type { Lane, PermissionMode, Prompt, TelecodeEvent, TurnOrigin } from "../domain/index.js";
 
 /** How the next run picks its CLI conversation. */
 export type SessionChoice =
@@ -26,7 +26,7 @@ export type OpenRequest = {
  * SessionHandle fits): it owns at most one CLI process at a time and runs one run at a time.
  */
 export interface SessionHandle {
-  startRun(prompt: Prompt, options?: { unattended?: boolean; runId?: string }): Promise<string>;
+  startRun(prompt: Prompt, options?: { unattended?: boolean; runId?: string; origin?: TurnOrigin }): Promise<string>;
   cancelRun(runId: string): Promise<void>;
   events(): AsyncIterable<TelecodeEvent>;
   close(): Promise<void>;
@@ -63,5 +63,5 @@ export interface RunObserver {
   onEvent(event: TelecodeEvent): void | Promise<void>;
 }
 
-/** Receives events of turns the CLI started by itself (no run owns them). */
+/** Receives events no run owns: turns the CLI started by itself, even while a run waits for its own turn. */
 export type BackgroundObserver = (lane: Lane, event: TelecodeEvent) => void | Promise<void>;

@@ -2,7 +2,14 @@
 // behind it, session choice (current / new / continue / resume), cancel, and drain on stop.
 // Transport-neutral: front ends pass a RunObserver; nothing here knows Telegram or a TTY.
 import { randomUUID } from "node:crypto";
-import { laneId, type Lane, type PermissionMode, type Prompt, type RunFailure } from "../domain/index.js";
+import {
+  laneId,
+  type Lane,
+  type PermissionMode,
+  type Prompt,
+  type RunFailure,
+  type TurnOrigin,
+} from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
@@ -32,6 +39,8 @@ export type Submission = {
   effort?: string;
   choice: SessionChoice;
   unattended?: boolean;
+  /** Whose turn the message starts (default "person"): a fired schedule's run says so in its turn events. */
+  origin?: TurnOrigin;
   observer: RunObserver;
 };
 
@@ -133,6 +142,12 @@ export class SessionManager {
     ];
     const outcomes = await Promise.all(ids.map((id) => this.cancel(id)));
     return outcomes.filter((o) => o !== "not_found").length;
+  }
+
+  /** Whether the lane has a run starting, running or queued (a schedule's fire then skips its turn). */
+  isBusy(lane: Lane): boolean {
+    const id = laneId(lane);
+    return this.#isBusy(id) || (this.#queues.get(id)?.length ?? 0) > 0;
   }
 
   /** The run in flight in a lane, if any. */
@@ -244,7 +259,11 @@ export class SessionManager {
       startedAtMs,
     });
     try {
-      await entry.handle.startRun(next.prompt, { unattended: next.unattended ?? false, runId: next.runId });
+      await entry.handle.startRun(next.prompt, {
+        unattended: next.unattended ?? false,
+        runId: next.runId,
+        ...(next.origin === undefined ? {} : { origin: next.origin }),
+      });
     } catch (error) {
       entry.active = undefined;
       throw error;
@@ -286,6 +305,7 @@ export class SessionManager {
       sessionId: resume,
       active: undefined,
       endState: undefined,
+      foreignTurn: false,
       pump: Promise.resolve(),
     };
     entry.pump = pumpEvents(this.#routing, entry);

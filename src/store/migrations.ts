@@ -146,6 +146,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX schedules_by_chat ON schedules (chat_id, created_at);
     `,
   },
+  {
+    version: 6,
+    name: "loops on or off per chat",
+    sql: `
+      ALTER TABLE chats ADD COLUMN loops INTEGER NOT NULL DEFAULT 1 CHECK (loops IN (0, 1));
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createChatsRepository, type ChatsRepository } from "./chats-repo.js";
+import { createClaudeCommandsRepository, type ClaudeCommandsRepository } from "./claude-commands-repo.js";
 import { createDecisionsRepository, type DecisionsRepository } from "./decisions-repo.js";
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrations.js";
@@ -45,6 +46,8 @@ export type Store = {
   readonly usage: UsageRepository;
   readonly webhookDeliveries: WebhookDeliveriesRepository;
   readonly schedules: SchedulesRepository;
+  /** The Claude Code slash commands last seen per project. */
+  readonly claudeCommands: ClaudeCommandsRepository;
   /**
    * What a start after any stop does first, in one transaction: runs still "running" become
    * interrupted, pending decisions expire, no session is live. Returns what changed, so the
@@ -100,6 +103,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       usage: createUsageRepository(db),
       webhookDeliveries: createWebhookDeliveriesRepository(db),
       schedules: createSchedulesRepository(db, now),
+      claudeCommands: createClaudeCommandsRepository(db),
       recoverAfterRestart: (reason) =>
         transaction(() => ({
           interruptedRuns: runs.markInterrupted(

@@ -39,6 +39,7 @@ export const chatRow = z
     preview: flag,
     questions: flag,
     listen_to_all: flag,
+    loops: flag,
     updated_at: epochMs,
   })
   .transform((r) => ({
@@ -50,6 +51,8 @@ export const chatRow = z
     preview: r.preview,
     questions: r.questions,
     listenToAll: r.listen_to_all,
+    /** Claude may schedule loops in this chat (`/loops on|off`). */
+    loops: r.loops,
     updatedAt: r.updated_at,
   }));
 

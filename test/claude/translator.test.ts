@@ -45,6 +45,9 @@ const result = (extra: object = {}) =>
     ...extra,
   });
 
+const lifecycle = (uuid: string, state: string, extra: object = {}) =>
+  JSON.stringify({ type: "command_lifecycle", command_uuid: uuid, state, session_id: SID, ...extra });
+
 function run(lines: string[], timeZone?: string): TelecodeEvent[] {
   const t = createTranslator(timeZone === undefined ? {} : { timeZone });
   return lines.flatMap((line) => t.push(decodeLine(line)));
@@ -184,14 +187,8 @@ describe("translator", () => {
       init(),
       result({ origin: { kind: "task-notification" } }),
     ]);
-    expect(ofType(events, "turn_started").map((e) => e.origin)).toEqual([
-      { kind: "user" },
-      { kind: "self", reason: "task-notification" },
-    ]);
-    expect(ofType(events, "turn_finished").map((e) => e.origin)).toEqual([
-      { kind: "user" },
-      { kind: "self", reason: "task-notification" },
-    ]);
+    expect(ofType(events, "turn_started").map((e) => e.origin)).toEqual(["person", "subagent"]);
+    expect(ofType(events, "turn_finished").map((e) => e.origin)).toEqual(["person", "subagent"]);
     expect(ofType(events, "task_changed").map((e) => [e.phase, e.toolUseId])).toEqual([
       ["started", "t"],
       ["finished", "t"],
@@ -519,5 +516,130 @@ describe("translator properties", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("turn origins", () => {
+  const OWN = "own-1";
+  const OWN_2 = "own-2";
+  /** A live translator: Telecode wrote OWN (run r1) and OWN_2 (run r2). */
+  function live(lines: string[]): TelecodeEvent[] {
+    const written: Record<string, { origin: "person"; runId: string }> = {
+      [OWN]: { origin: "person", runId: "r1" },
+      [OWN_2]: { origin: "person", runId: "r2" },
+    };
+    const t = createTranslator({ commandOf: (uuid) => written[uuid] });
+    return lines.flatMap((line) => t.push(decodeLine(line)));
+  }
+  const turns = (events: TelecodeEvent[]) =>
+    events.flatMap((e) =>
+      e.type === "turn_started" || e.type === "turn_finished" ? [`${e.type}:${e.origin}:${e.runId ?? "-"}`] : [],
+    );
+
+  it("names the run of a turn Telecode wrote, and a cron or wake-up fire as the CLI's own turn", () => {
+    const events = live([
+      lifecycle(OWN, "queued"),
+      lifecycle(OWN, "started"),
+      init(),
+      result(),
+      lifecycle(OWN, "completed"),
+      lifecycle("cli-1", "started", { wakeup_source: "schedule_wakeup" }),
+      init(),
+      result(),
+      lifecycle("cli-1", "completed"),
+      lifecycle("cli-2", "started", { wakeup_source: "loop_wakeup", scheduled_for: 1 }),
+      init(),
+      result(),
+    ]);
+    expect(turns(events)).toEqual([
+      "turn_started:person:r1",
+      "turn_finished:person:r1",
+      "turn_started:schedule:-",
+      "turn_finished:schedule:-",
+      "turn_started:wakeup:-",
+      "turn_finished:wakeup:-",
+    ]);
+  });
+
+  it("keeps a message written while a fired turn runs apart from it: each turn has its own run or none", () => {
+    const events = live([
+      lifecycle("cli-1", "started", { wakeup_source: "schedule_wakeup" }),
+      init(),
+      lifecycle(OWN_2, "queued"),
+      assistant([{ type: "text", text: "fired answer" }]),
+      result({ result: "fired answer" }),
+      lifecycle("cli-1", "completed"),
+      lifecycle(OWN_2, "started"),
+      init(),
+      result({ result: "person answer" }),
+    ]);
+    expect(turns(events)).toEqual([
+      "turn_started:schedule:-",
+      "turn_finished:schedule:-",
+      "turn_started:person:r2",
+      "turn_finished:person:r2",
+    ]);
+    expect(ofType(events, "turn_finished").map((e) => e.answer)).toEqual(["fired answer", "person answer"]);
+  });
+
+  it("reads a turn without any command as a Monitor event while a Monitor runs, live and in a replay", () => {
+    const lines = [
+      lifecycle(OWN, "started"),
+      init(),
+      assistant([{ type: "tool_use", id: "mon", name: "Monitor", input: { description: "watch", command: "x" } }]),
+      JSON.stringify({
+        type: "system",
+        subtype: "task_started",
+        task_id: "k",
+        tool_use_id: "mon",
+        task_type: "local_bash",
+        is_backgrounded: true,
+        session_id: SID,
+      }),
+      result(),
+      init(),
+      result({ origin: { kind: "task-notification" } }),
+      JSON.stringify({
+        type: "system",
+        subtype: "task_notification",
+        task_id: "k",
+        status: "completed",
+        session_id: SID,
+      }),
+      init(),
+      result({ origin: { kind: "task-notification" } }),
+    ];
+    expect(turns(live(lines))).toEqual([
+      "turn_started:person:r1",
+      "turn_finished:person:r1",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+    ]);
+    expect(turns(run(lines))).toEqual([
+      "turn_started:person:-",
+      "turn_finished:person:-",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+    ]);
+  });
+
+  it("leaves every turn a person's when the CLI reports no commands at all (an older CLI)", () => {
+    expect(turns(live([init(), result(), init(), result()]))).toEqual([
+      "turn_started:person:-",
+      "turn_finished:person:-",
+      "turn_started:person:-",
+      "turn_finished:person:-",
+    ]);
+  });
+
+  it("reads a command without a wake-up source in a replay as the recording's own message", () => {
+    expect(turns(run([lifecycle("u", "started"), init(), result()]))).toEqual([
+      "turn_started:person:-",
+      "turn_finished:person:-",
+    ]);
   });
 });

@@ -58,7 +58,7 @@ describe("reduceProgress", () => {
         permissionMode: "default",
         tools: [],
       },
-      { type: "turn_started", sessionId: "sess-1", turn: 1, origin: { kind: "user" } },
+      { type: "turn_started", sessionId: "sess-1", turn: 1, origin: "person" },
       toolStarted("t1", "Read src/app.ts"),
       toolFinished("t1", true),
       toolStarted("t2", "npm test"),
@@ -104,7 +104,7 @@ describe("reduceProgress", () => {
           costUsd: 0.03,
           numTurns: 3,
           durationMs: 9000,
-          origin: { kind: "user" },
+          origin: "person",
         },
         {
           type: "run_completed",

@@ -80,6 +80,22 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
   });
 
+  it("refuses Claude's scheduling tools: no scheduler runs here, and the CLI holds no job", async () => {
+    const { io, config, cwd } = await setup([
+      reply.tool("ToolSearch", { query: "select:CronCreate,CronList" }),
+      reply.tool("CronCreate", { cron: "* * * * *", prompt: "check the build" }),
+      reply.tool("CronList", {}),
+      reply.text("Could not schedule it here."),
+    ]);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "every minute, check"], io);
+    expect(code).toBe(0);
+    const results = (current?.api.requests() ?? []).flatMap((r) => r.toolResults.map((t) => t.text));
+    expect(results).toContainEqual(
+      expect.stringContaining("PreToolUse:CronCreate hook error: This run cannot schedule work"),
+    );
+    expect(results).toContainEqual(expect.stringContaining("PreToolUse:CronList hook error: There are no loops"));
+  });
+
   it("without a TTY and without --approve, denies what needs a person (none is the default)", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Nobody approved, so I did not create it.")]);
     const stdin = new PassThrough();

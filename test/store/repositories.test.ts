@@ -35,6 +35,7 @@ describe("chats", () => {
       preview: false,
       questions: true,
       listenToAll: false,
+      loops: true,
       updatedAt: 0,
     });
     expect(store.chats.list()).toEqual([]);
@@ -53,10 +54,11 @@ describe("chats", () => {
       preview: true,
       questions: true,
       listenToAll: false,
+      loops: true,
       updatedAt: 2_000,
     });
-    store.chats.update(5, { model: null, listenToAll: true });
-    expect(store.chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true });
+    store.chats.update(5, { model: null, listenToAll: true, loops: false });
+    expect(reopen().chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true, loops: false });
     expect(store.chats.list().map((c) => c.chatId)).toEqual([5]);
   });
 
@@ -69,6 +71,15 @@ describe("chats", () => {
     store = openStore(dir);
     expect(() => store.chats.get(5)).toThrow(StoreError);
     expect(() => store.chats.get(5)).toThrow(/chats table/);
+  });
+});
+
+describe("Claude Code commands", () => {
+  it("are kept per project across a reopen, and unknown until first seen", () => {
+    expect(store.claudeCommands.get("app")).toBeNull();
+    store.claudeCommands.set("app", ["compact", "loop", "compact", "deploy"]);
+    expect(reopen().claudeCommands.get("app")).toEqual(["compact", "loop", "deploy"]);
+    expect(store.claudeCommands.get("other")).toBeNull();
   });
 });
 

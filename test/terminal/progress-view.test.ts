@@ -72,7 +72,7 @@ describe("ProgressView and the answer", () => {
     costUsd: 0,
     numTurns: 1,
     durationMs: 1,
-    origin: { kind: "user" as const },
+    origin: "person" as const,
   });
   const tool = {
     type: "tool_started" as const,

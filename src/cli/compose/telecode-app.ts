@@ -6,6 +6,7 @@ import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
 import { outboxSystemPrompt } from "../../media/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
+import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
 import { openStore, type Store } from "../../store/index.js";
@@ -17,6 +18,7 @@ import {
 } from "../../telegram/index.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
+import { createAppScheduling } from "./scheduling.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionRecords } from "./session-records.js";
 
@@ -26,6 +28,8 @@ export type AppTuning = Pick<
   "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds"
 > & {
   clock?: Clock;
+  /** The scheduler's clock (default the system's): a test moves it to make schedules come due. */
+  scheduleClock?: SchedulerClock;
 };
 
 export type TelecodeAppOptions = {
@@ -43,6 +47,10 @@ export type TelecodeApp = {
   readonly bridge: TelegramBridge;
   readonly store: Store;
   readonly registry: DecisionRegistry;
+  /** The one scheduler: Claude's loops, [[schedules]], /at and /every. */
+  readonly scheduler: Scheduler;
+  /** The config was reloaded: apply its live scheduling keys ([loops], [schedule], [[schedules]]). */
+  configChanged(): void;
   /** Graceful stop of everything, then the store is closed. */
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
 };
@@ -62,6 +70,12 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     journal: storeDecisionJournal(store),
     onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
   });
+  const scheduling = createAppScheduling({
+    config,
+    store,
+    clock: tuning.scheduleClock ?? createSystemClock(),
+    logger: logger.child({ area: "schedule" }),
+  });
   let bridge: TelegramBridge;
   try {
     const telegram = createTelegramFront({
@@ -70,6 +84,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       logger,
       clock,
       answers: registry,
+      schedules: scheduling.chat,
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,
@@ -88,6 +103,9 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
             ? undefined
             : outboxSystemPrompt({ maxFiles: files.outboxMaxFiles, maxFileBytes: files.outboxMaxFileBytes }),
         onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
+        scheduleTools: (lane) => scheduling.toolGuard(lane),
+        sessionEvents: (lane, event, sessionId) => scheduling.observe(lane, event, sessionId),
+        onGuardError: (error, toolName) => logger.event("schedule.hook_failed", { err: error, toolName }, "error"),
       }),
       records: storeSessionRecords(store),
       clock,
@@ -101,6 +119,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     });
     bridge = telegram.bridge(sessions);
     await bridge.start();
+    scheduling.start(bridge);
   } catch (error) {
     store.close();
     throw error;
@@ -109,8 +128,11 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     bridge,
     store,
     registry,
+    scheduler: scheduling.scheduler,
+    configChanged: () => scheduling.configChanged(),
     async stop(stopOptions) {
       try {
+        await scheduling.stop();
         await bridge.stop(stopOptions);
       } finally {
         store.close();

@@ -15,12 +15,15 @@ import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
 import type { BridgeAction } from "./bridge-types.js";
+import { BackgroundTurns } from "./background-turns.js";
 import { cancelButtons } from "./buttons/cancel.js";
 import { decisionButtons } from "./buttons/decision.js";
 import { modeButtons } from "./buttons/mode.js";
 import { projectButtons } from "./buttons/project.js";
 import { resumeButtons } from "./buttons/resume.js";
+import { scheduleButtons } from "./buttons/schedule.js";
 import { unknownButtons } from "./buttons/unknown.js";
+import { ClaudeCommands } from "./claude-commands.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
@@ -33,7 +36,9 @@ import { voiceMessages } from "./messages/voice.js";
 import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
-import type { RunView } from "./run-view.js";
+import type { RunView, RunViewDeps } from "./run-view.js";
+import { startScheduledRun } from "./scheduled-run.js";
+import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome } from "./schedule-port.js";
 import type { BridgeControl, BridgeServices } from "./services.js";
 import { startPolling } from "./update-source.js";
 
@@ -56,6 +61,8 @@ export type TelegramFrontOptions = {
   clock: Clock;
   /** Where taps and typed replies are delivered (the process's decision ledger). */
   answers: DecisionAnswers;
+  /** The chat's side of the scheduler: /loops, /at, /every, their buttons, /new. */
+  schedules: ChatSchedules;
   /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
   outbox?: Partial<
     Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">
@@ -87,6 +94,8 @@ export type TelegramBridge = {
   readonly outbox: Outbox;
   /** The bot's @username, once started. */
   readonly botUsername: string;
+  /** Starts a fired schedule's run in its chat (unless the lane is busy or the project is gone). */
+  startScheduled(run: ScheduledRun): ScheduledRunOutcome;
 };
 
 /** Telegram as the session layer sees it, before there is a session manager. */
@@ -113,7 +122,11 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   }
   const { store, logger, clock } = options;
   const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
-  const runs = new RunIndex<RunView>();
+  const claudeCommands = new ClaudeCommands(store, logger);
+  const runs = new RunIndex<RunView>((lane, event) => {
+    claudeCommands.observe(lane, event);
+    background.learn(lane, event);
+  });
   const outbox = new Outbox({
     api: bot.api,
     clock,
@@ -123,55 +136,60 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   });
   const callbacks = new CallbackRegistry<BridgeAction>({ now: () => clock.now() });
   const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
+  const lifecycle = { stopping: false };
+  const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };
+  const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
+  const view: RunViewDeps = {
+    outbox,
+    clock,
+    logger,
+    store,
+    callbacks,
+    runs,
+    isStopping: () => lifecycle.stopping,
+    progressIntervalMs: options.progressIntervalMs ?? 1000,
+    heartbeatMs: options.heartbeatMs ?? 10_000,
+    media,
+    clockFormatter: localClockFormatter(),
+  };
+  const background = new BackgroundTurns({ ...view, runs });
   let built = false;
   return {
     personPort: (lane) => prompts.portFor(lane),
-    background: (lane, event) => runs.observe(lane, event),
+    background: (lane, event) => background.observe(lane, event),
     bridge(sessions) {
       if (built) throw new BridgeError("telegram.already_started", "This Telegram front already has a bridge.");
       built = true;
-      const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };
-      const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
-      return composeBridge(options, { bot, runs, outbox, callbacks, prompts, sessions, media });
+      const parts = { bot, runs, outbox, callbacks, prompts, sessions, claudeCommands, view, lifecycle, media };
+      return composeBridge(options, parts);
     },
   };
 }
 
-type Parts = Pick<BridgeServices, "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "media"> & {
+type Parts = Pick<
+  BridgeServices,
+  "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "claudeCommands" | "media"
+> & {
   bot: Bot<TelecodeContext>;
+  view: RunViewDeps;
+  /** Whether the bridge is stopping, shared with the run views made before it existed. */
+  lifecycle: { stopping: boolean };
 };
 
 function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBridge {
-  const { bot, outbox, sessions } = parts;
+  const { bot, outbox, sessions, lifecycle, view, ...shared } = parts;
   const { store, logger, clock } = options;
-  let stopping = false;
   let runner: RunnerHandle | undefined;
   const control: BridgeControl = {
-    isStopping: () => stopping,
+    isStopping: () => lifecycle.stopping,
     requestRestart: () => options.onRestartRequested?.(),
     botUsername: () => bot.botInfo.username,
   };
-  const starter = new RunStarter({
-    config: options.config,
-    store,
-    logger,
-    sessions,
-    view: {
-      outbox,
-      clock,
-      logger,
-      store,
-      callbacks: parts.callbacks,
-      runs: parts.runs,
-      isStopping: control.isStopping,
-      progressIntervalMs: options.progressIntervalMs ?? 1000,
-      heartbeatMs: options.heartbeatMs ?? 10_000,
-      media: parts.media,
-      clockFormatter: localClockFormatter(),
-    },
-  });
+  const starter = new RunStarter({ config: options.config, store, logger, sessions, view });
   const services: BridgeServices = {
-    ...parts,
+    ...shared,
+    outbox,
+    sessions,
     config: options.config,
     store,
     logger,
@@ -179,6 +197,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     answers: options.answers,
     starter,
     control,
+    schedules: options.schedules,
   };
 
   // Messages of one chat are handled in order; taps are never held behind them.
@@ -196,6 +215,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(modeButtons(services));
   handlers.use(projectButtons(services));
   handlers.use(resumeButtons(services));
+  handlers.use(scheduleButtons(services));
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
@@ -226,8 +246,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       });
     },
     async stop(stopOptions = {}) {
-      if (stopping) return;
-      stopping = true;
+      if (lifecycle.stopping) return;
+      lifecycle.stopping = true;
       const drainMs = options.config().limits.drainSeconds * 1000;
       logger.event("telegram.stopping", { drainMs, running: parts.runs.all().length });
       // Updates not taken stay with Telegram and are handled after the restart, not lost.
@@ -245,6 +265,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     get botUsername() {
       return bot.botInfo.username;
     },
+    startScheduled: (run) => startScheduledRun(services, run),
   };
 }
 

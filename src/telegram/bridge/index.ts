@@ -18,3 +18,13 @@ export { COMMANDS } from "./commands/index.js";
 export { NOT_AUTHORISED_TEXT } from "./access.js";
 export { RESUME_PROMPT } from "./buttons/resume.js";
 export { INTERRUPTED_NOTE } from "./resume-button.js";
+export type {
+  ChatSchedules,
+  NewChatSchedule,
+  NewScheduleResult,
+  ScheduleAction,
+  ScheduleActionResult,
+  ScheduleCard,
+  ScheduledRun,
+  ScheduledRunOutcome,
+} from "./schedule-port.js";

@@ -1,13 +1,14 @@
 // One run as the person sees it in Telegram: the progress message (with Cancel while live),
 // then the answer as new messages, an error with its incident id, or an interrupted note with
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
-import type { InlineKeyboardMarkup } from "grammy/types";
+import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
   reduceProgress,
   startProgress,
   tickProgress,
   type ClockFormatter,
+  type FailureReason,
   type Lane,
   type ProgressState,
   type RunCompleted,
@@ -41,6 +42,18 @@ export type RunViewInit = {
   promptMessageId: number | undefined;
   /** What the footer shows until the CLI reports its own. */
   start: { mode: string; model?: string; effort?: string };
+  /** A line (HTML) above the progress and its summary: who started a run no person asked for. */
+  titleHtml?: string;
+  /** Buttons shown under the Cancel button while the run works (a schedule's Pause and Stop). */
+  buttons?: InlineKeyboardButton[][];
+  /** false: no Cancel button (a turn the CLI started itself is no run to cancel). Default true. */
+  cancellable?: boolean;
+  /** The answer quotes the progress message (it says which schedule the answer is for). */
+  quoteProgress?: boolean;
+  /** Told once, with the run's completion, after the answer was handed to the outbox. */
+  onFinished?: (completed: RunCompleted) => void;
+  /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
+  quietFailures?: readonly FailureReason[];
   /** The project whose outbox is sent after the answer (what Claude put in .telecode/outbox/). */
   projectRoot?: string;
 };
@@ -70,7 +83,10 @@ export class RunView implements RunObserver {
       runId: () => this.runId,
       render: (nowMs) => {
         this.#state = tickProgress(this.#state, nowMs);
-        return { html: renderProgressHtml(this.#state, this.#renderOptions(nowMs)), keyboard: this.#cancelKeyboard() };
+        return {
+          html: this.#titled(renderProgressHtml(this.#state, this.#renderOptions(nowMs))),
+          keyboard: this.#cancelKeyboard(),
+        };
       },
       isWorking: () => this.#state.phase === "working" || this.#state.phase === "starting",
       onMessage: (messageId) => deps.runs.attachMessage(this, messageId),
@@ -94,7 +110,8 @@ export class RunView implements RunObserver {
       return;
     }
     this.runId = outcome.runId;
-    this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: outcome.runId }, this.chatId);
+    if (this.#init.cancellable !== false)
+      this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: outcome.runId }, this.chatId);
     this.#deps.runs.track(this);
     if (outcome.state === "queued") {
       this.#queued = true;
@@ -131,7 +148,10 @@ export class RunView implements RunObserver {
     if (this.#queued) this.#progress.markDirty();
     else
       this.#progress.send(
-        { html: renderProgressHtml(this.#state, this.#renderOptions(now)), keyboard: this.#cancelKeyboard() },
+        {
+          html: this.#titled(renderProgressHtml(this.#state, this.#renderOptions(now))),
+          keyboard: this.#cancelKeyboard(),
+        },
         this.#init.promptMessageId,
       );
     this.#progress.startHeartbeat();
@@ -156,21 +176,32 @@ export class RunView implements RunObserver {
       interrupted: event.interrupted,
     });
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
-    if (event.ok) sendAnswer(this.#deps, target, event, this.#state);
-    else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
+    const state = this.#state;
+    // An answer that quotes its progress message waits until that message exists.
+    if (event.ok && this.#init.quoteProgress === true)
+      void this.#progress.sent.then((id) =>
+        sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state),
+      );
+    else if (event.ok) sendAnswer(this.#deps, target, event, state);
+    else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
+      sendRunError(this.#deps, this.chatId, event);
     if (this.#init.projectRoot !== undefined && !unstarted)
       void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
       );
-    const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
+    this.#init.onFinished?.(event);
+    const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
     const html = resume !== undefined ? interruptedHtml(summary) : summary;
+    // A schedule's buttons stay: the summary is where its answer is found again.
+    const rows = this.#init.buttons ?? [];
+    const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
       return this.#deps.outbox.edit(
         this.chatId,
         this.#progress.id ?? id,
-        resume === undefined ? { html } : { html, keyboard: resume },
+        keyboard === undefined ? { html } : { html, keyboard },
         { mustDeliver: interrupted },
       );
     });
@@ -180,11 +211,21 @@ export class RunView implements RunObserver {
     return this.#deps.clockFormatter === undefined ? { nowMs } : { nowMs, clock: this.#deps.clockFormatter };
   }
 
+  #isQuiet(event: RunCompleted): boolean {
+    return event.error !== undefined && (this.#init.quietFailures ?? []).includes(event.error.reason);
+  }
+
+  #titled(html: string): string {
+    return this.#init.titleHtml === undefined ? html : `${this.#init.titleHtml}\n${html}`;
+  }
+
   #cancelKeyboard(): InlineKeyboardMarkup | undefined {
-    if (this.#cancelToken === undefined) return undefined;
-    return {
-      inline_keyboard: [[{ text: "⏹ Cancel", callback_data: this.#deps.callbacks.data(this.#cancelToken, "cancel") }]],
-    };
+    const cancel =
+      this.#cancelToken === undefined
+        ? []
+        : [[{ text: "⏹ Cancel", callback_data: this.#deps.callbacks.data(this.#cancelToken, "cancel") }]];
+    const rows = [...cancel, ...(this.#init.buttons ?? [])];
+    return rows.length === 0 ? undefined : { inline_keyboard: rows };
   }
 
   #replyToPrompt(): { replyTo?: number } {

@@ -9,11 +9,13 @@ import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
+import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
 import type { MediaPort } from "./media-port.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
+import type { ChatSchedules } from "./schedule-port.js";
 
 /** The bridge's state as handlers see it. */
 export type BridgeControl = {
@@ -39,6 +41,10 @@ export type BridgeServices = {
   readonly sessions: SessionManager;
   readonly starter: RunStarter;
   readonly control: BridgeControl;
+  /** The chat's schedules: /loops, /at, /every and their buttons. */
+  readonly schedules: ChatSchedules;
+  /** Claude Code's own slash commands per project. */
+  readonly claudeCommands: ClaudeCommands;
   /** Photos, files and voice notes in; project files out. */
   readonly media: MediaPort;
 };

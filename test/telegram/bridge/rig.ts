@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { silentLogger, type Logger } from "../../../src/ports/index.js";
+import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
@@ -32,7 +33,9 @@ export type RigOptions = {
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
-  /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"']. */
+  /** The scheduler's clock (a manual one makes schedules come due when the test says). */
+  scheduleClock?: SchedulerClock;
+  /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"'] or ["[loops]", …]. */
   toml?: readonly string[];
 };
 
@@ -97,7 +100,13 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const live = { config: loadConfig({ configPath, env: { HOME: ws.home } }).config };
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
-    startTelecode({ config: () => live.config, env: ws.env, logger, tuning: TEST_TUNING });
+    startTelecode({
+      config: () => live.config,
+      env: ws.env,
+      logger,
+      tuning:
+        options.scheduleClock === undefined ? TEST_TUNING : { ...TEST_TUNING, scheduleClock: options.scheduleClock },
+    });
   const rig: Rig = {
     tg,
     api,

@@ -27,6 +27,8 @@ export type Command = {
   readonly command: string;
   /** The menu line (setMyCommands) and the /help line. */
   readonly description: string;
+  /** Other names it answers to (not in the menu). */
+  readonly aliases?: readonly string[];
   run(call: CommandCall, services: BridgeServices): void;
 };
 
@@ -34,8 +36,9 @@ export type Command = {
 export function commandComposer(commands: readonly Command[], services: BridgeServices): Composer<TelecodeContext> {
   const composer = new Composer<TelecodeContext>();
   for (const command of commands) {
+    const names = [command.command, ...(command.aliases ?? [])];
     composer.filter(
-      (ctx) => ctx.incoming?.slash?.name === command.command && !ctx.incoming.slash.forOtherBot,
+      (ctx) => names.includes(ctx.incoming?.slash?.name ?? "") && ctx.incoming?.slash?.forOtherBot === false,
       (ctx) => {
         const message = ctx.incoming;
         if (message === undefined) return;

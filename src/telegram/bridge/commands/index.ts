@@ -1,5 +1,6 @@
 // Every bot command, in menu order (setMyCommands and /help). A new command is a file in this
 // folder and one line here.
+import { atCommand, everyCommand } from "./at-every.js";
 import { cancelCommand } from "./cancel.js";
 import type { Command } from "./command.js";
 import { continueCommand } from "./continue.js";
@@ -7,6 +8,7 @@ import { effortCommand } from "./effort.js";
 import { fileCommand } from "./file.js";
 import { helpCommand, startCommand } from "./help.js";
 import { listenCommand } from "./listen.js";
+import { loopsCommand } from "./loops.js";
 import { modeCommand } from "./mode.js";
 import { modelCommand } from "./model.js";
 import { newCommand } from "./new.js";
@@ -29,6 +31,9 @@ export const COMMANDS: readonly Command[] = [
   continueCommand,
   previewCommand,
   usageCommand,
+  loopsCommand,
+  atCommand,
+  everyCommand,
   fileCommand,
   restartCommand,
   listenCommand,

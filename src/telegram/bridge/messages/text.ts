@@ -3,6 +3,7 @@
 // open → the answer; a reply to an answer → that session continues; anything else → a run.
 import { Composer } from "grammy";
 import { escapeTelegramHtml } from "../../../render/index.js";
+import { chatSettings } from "../chat-settings.js";
 import { dotCommandOf, nearestCommand, readDirectives } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
@@ -10,7 +11,7 @@ import { routeMessage, wordsContent } from "./route.js";
 
 export type TextDeps = Pick<
   BridgeServices,
-  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter" | "control"
+  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter" | "control" | "claudeCommands"
 > & { commandNames: readonly string[] };
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
@@ -35,12 +36,21 @@ function handleText(deps: TextDeps, message: IncomingText): Promise<void> | unde
       }
       return routeMessage(deps, message, wordsContent(directives.prompt), directives);
     }
-    const near = nearestCommand(slash.name, deps.commandNames);
+    // Claude Code's own commands ("/compact", "/loop 5m …", the project's) go to the session as they are.
+    const project = chatSettings(config, deps.store, message.chatId).project;
+    if (project !== undefined && deps.claudeCommands.has(project.name, slash.name))
+      return routeMessage(deps, message, wordsContent(message.body));
+    const claudes = project === undefined ? [] : (deps.claudeCommands.of(project.name) ?? []);
+    const near = nearestCommand(slash.name, deps.commandNames) ?? nearestCommand(slash.name, claudes);
     const hint = near === undefined ? "" : ` Did you mean /${near}?`;
+    const unknown =
+      project !== undefined && deps.claudeCommands.of(project.name) === null
+        ? " Claude Code's own commands (such as /compact or /loop) work here once a session has started: send any message first."
+        : "";
     reply(
       deps,
       message,
-      `I don't know the command /${escapeTelegramHtml(slash.name)}.${hint} Send /help for the list; nothing was run.`,
+      `I don't know the command /${escapeTelegramHtml(slash.name)}.${hint} Send /help for the list; nothing was run.${unknown}`,
     );
     return;
   }
