@@ -40,3 +40,5 @@ export { createTranslator } from "./translator.js";
 export { createRecordingReader } from "./recording.js";
 export type { RecordingReader } from "./recording.js";
 export type { Translator, TranslatorOptions } from "./translator.js";
+export { createMemoryCostBook } from "./turn-cost.js";
+export type { SessionCostBook } from "./turn-cost.js";

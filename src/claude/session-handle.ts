@@ -16,12 +16,15 @@ import type { SessionController, SessionHandle, SessionSpec, StartRunOptions } f
 import type { LaunchDeps } from "./launch.js";
 import { ProcessSlot } from "./process-slot.js";
 import type { TransportClosed } from "./transport.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
   logger: Logger;
   /** IANA zone for clock times in notes. */
   timeZone: string;
+  /** Each session's last known running cost, so a resumed session's turns cost what they cost. */
+  costs: SessionCostBook;
 };
 
 type Run = ModeRun & { unattended: boolean; startedAt: number; cancelled: boolean; done: boolean };

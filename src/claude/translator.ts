@@ -15,6 +15,7 @@ import { isDecodeProblem } from "../wire/index.js";
 import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
 import { toApprovalRequest } from "./translate-blocks.js";
+import { createMemoryCostBook, resultTotalUsd, turnCostUsd, type SessionCostBook } from "./turn-cost.js";
 import { ConversationTranslator } from "./translate-conversation.js";
 import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
@@ -27,6 +28,8 @@ export type TranslatorOptions = {
    * day "Mar 18 02:00". Without it (a replay) reset times always carry their date.
    */
   now?: () => number;
+  /** Each session's last known running cost, across processes. Default: this translator's memory. */
+  costs?: SessionCostBook;
 };
 
 export type Translator = {
@@ -49,7 +52,11 @@ const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
 
 /** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
-  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"), options.now);
+  return new ClaudeTranslator(
+    createClockFormatter(options.timeZone ?? "UTC"),
+    options.now,
+    options.costs ?? createMemoryCostBook(),
+  );
 }
 
 class ClaudeTranslator implements Translator {
@@ -64,7 +71,6 @@ class ClaudeTranslator implements Translator {
   #turnNumber = 0;
   /** A background task finished since the last result: the next turn is likely self-started. */
   #taskFinishedSinceResult = false;
-  #previousTotalCostUsd = 0;
   /** When the usage limit of the last rejected rate-limit event resets (epoch ms). */
   #limitResetsAtMs: number | undefined;
   #decodeProblems = 0;
@@ -73,9 +79,12 @@ class ClaudeTranslator implements Translator {
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
-  constructor(clock: ClockFormatter, now: (() => number) | undefined) {
+  readonly #costs: SessionCostBook;
+
+  constructor(clock: ClockFormatter, now: (() => number) | undefined, costs: SessionCostBook) {
     this.#clock = clock;
     this.#now = now;
+    this.#costs = costs;
   }
 
   get decodeProblemCount(): number {
@@ -225,13 +234,13 @@ class ClaudeTranslator implements Translator {
       lastUsage: this.#conversation.lastUsage,
       lastModel: this.#conversation.lastModel,
       sessionModel: this.#sessionModel,
-      previousTotalCostUsd: this.#previousTotalCostUsd,
+      turnCostUsd: turnCostUsd(m, this.#sessionId === "" ? undefined : this.#costs.lastTotalUsd(this.#sessionId)),
       limitResetsAtMs: this.#limitResetsAtMs,
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
-    if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd))
-      this.#previousTotalCostUsd = m.total_cost_usd;
+    const total = resultTotalUsd(m);
+    if (total !== undefined && this.#sessionId !== "") this.#costs.recordTotalUsd(this.#sessionId, total);
     this.#turnOpen = false;
     this.#taskFinishedSinceResult = false;
     this.#limitResetsAtMs = undefined;

@@ -146,6 +146,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX schedules_by_chat ON schedules (chat_id, created_at);
     `,
   },
+  {
+    version: 6,
+    name: "each CLI session's last running cost",
+    sql: `
+      CREATE TABLE session_costs (
+        session_id TEXT PRIMARY KEY,
+        total_usd  REAL NOT NULL CHECK (total_usd >= 0),
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

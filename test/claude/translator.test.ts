@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createTranslator } from "../../src/claude/translator.js";
+import { createMemoryCostBook, createTranslator } from "../../src/claude/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { decodeLine } from "../../src/wire/index.js";
 import { listStdoutFixtures, stdoutLines } from "../wire/fixtures.js";
@@ -161,6 +161,38 @@ describe("translator", () => {
   it("gives each turn its share of the cumulative cost", () => {
     const events = run([init(), result({ total_cost_usd: 0.01 }), init(), result({ total_cost_usd: 0.025 })]);
     expect(ofType(events, "turn_finished").map((e) => e.costUsd)).toEqual([0.01, 0.015]);
+  });
+
+  it("costs a resumed session's first turn what the turn cost, not the total the CLI carried over", () => {
+    const book = createMemoryCostBook();
+    const first = createTranslator({ costs: book });
+    const costsOf = (t: ReturnType<typeof createTranslator>, lines: string[]): number[] =>
+      ofType(
+        lines.flatMap((line) => t.push(decodeLine(line))),
+        "turn_finished",
+      ).map((e) => e.costUsd);
+    // Without the CLI's own per-turn figure: the total minus the session's last known total.
+    expect(costsOf(first, [init(), result({ total_cost_usd: 0.0356 })])).toEqual([0.0356]);
+    expect(book.lastTotalUsd(SID)).toBe(0.0356);
+    const resumed = createTranslator({ costs: book });
+    expect(costsOf(resumed, [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0.0008]);
+    // An interrupted turn that was never billed costs nothing.
+    expect(costsOf(createTranslator({ costs: book }), [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0]);
+  });
+
+  it("takes a turn's cost from the CLI's model_usage_since_last_result when it gives one", () => {
+    const since = (usd: number) => ({
+      model_usage_since_last_result: { m: { costUSD: usd }, haiku: { costUSD: 0.0001 } },
+    });
+    // A session never seen here (continued from a terminal): the total is not this turn's.
+    const events = run([
+      init(),
+      result({ total_cost_usd: 0.5, ...since(0.0007) }),
+      init(),
+      result({ total_cost_usd: 0.5, model_usage_since_last_result: {} }),
+    ]);
+    expect(ofType(events, "turn_finished").map((e) => e.costUsd)).toEqual([0.0008, 0]);
+    expect(ofType(events, "usage").map((e) => e.costUsd)).toEqual([0.5, 0.5]);
   });
 
   it("emits a turn_started before a result that came without an init", () => {

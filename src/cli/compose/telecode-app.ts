@@ -16,7 +16,7 @@ import {
 } from "../../telegram/index.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
-import { storeSessionRecords } from "./session-records.js";
+import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -55,6 +55,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
+    costs: storeSessionCostBook(store, logger),
   });
   const registry = createDecisionRegistry({
     journal: storeDecisionJournal(store),
