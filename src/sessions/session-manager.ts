@@ -284,6 +284,7 @@ export class SessionManager {
       handle: this.#deps.engine.openSession(request),
       opened: wanted,
       sessionId: resume,
+      sessionRecorded: false,
       active: undefined,
       endState: undefined,
       pump: Promise.resolve(),
