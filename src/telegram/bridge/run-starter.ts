@@ -52,7 +52,7 @@ export class RunStarter {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
-      start: { mode, ...chosen },
+      start: { mode, ...chosen, cwd: request.project.path },
     });
     const outcome = sessions.submit({
       lane,

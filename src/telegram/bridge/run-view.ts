@@ -36,8 +36,8 @@ export type RunViewInit = {
   lane: Lane;
   /** The person's message that asked for this run. */
   promptMessageId: number | undefined;
-  /** What the footer shows until the CLI reports its own. */
-  start: { mode: string; model?: string; effort?: string };
+  /** What the footer shows until the CLI reports its own, and the project's directory (paths are shown relative to it). */
+  start: { mode: string; model?: string; effort?: string; cwd: string };
 };
 
 export class RunView implements RunObserver {
