@@ -19,6 +19,7 @@ export type {
   OutboxOptions,
   OutboxStats,
   SendOptions,
+  EditOptions,
 } from "./outbox-types.js";
 export {
   BridgeError,

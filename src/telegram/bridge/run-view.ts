@@ -162,7 +162,8 @@ export class RunView implements RunObserver {
         this.chatId,
         this.#progress.id ?? id,
         resume === undefined ? { html } : { html, keyboard: resume },
-        { mustDeliver: interrupted },
+        // The summary replaces any progress edit still waiting, and goes one pacing interval early.
+        { mustDeliver: interrupted, urgent: true },
       );
     });
   }
