@@ -17,6 +17,8 @@ export type {
   HookMatchers,
 } from "./spec.js";
 export { createDirectLauncher } from "./direct-launcher.js";
+export { createCliProbe } from "./cli-probe.js";
+export type { CliProbe } from "./cli-probe.js";
 export type {
   CliInfo,
   CliLauncher,

@@ -17,8 +17,8 @@ export type TurnFacts = {
   sessionModel: string | undefined;
   /** This turn's own cost in USD (turn-cost.ts). */
   turnCostUsd: number;
-  /** When the usage limit a rejected rate-limit event reported resets (epoch ms), if one did. */
-  limitResetsAtMs: number | undefined;
+  /** When the usage limit a rejected rate-limit event reported resets (epoch ms, and as people read it). */
+  limitResets: { atMs: number; moment: string } | undefined;
 };
 
 function num(value: unknown): number {
@@ -101,6 +101,6 @@ export function buildTurnFinished(result: WireResultMessage, facts: TurnFacts): 
     durationMs: num(result.duration_ms),
     origin: originOf(result),
   };
-  if (result.is_error && !interrupted) event.error = resultFailure(result, facts.limitResetsAtMs);
+  if (result.is_error && !interrupted) event.error = resultFailure(result, facts.limitResets);
   return event;
 }

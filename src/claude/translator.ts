@@ -235,7 +235,10 @@ class ClaudeTranslator implements Translator {
       lastModel: this.#conversation.lastModel,
       sessionModel: this.#sessionModel,
       turnCostUsd: turnCostUsd(m, this.#sessionId === "" ? undefined : this.#costs.lastTotalUsd(this.#sessionId)),
-      limitResetsAtMs: this.#limitResetsAtMs,
+      limitResets:
+        this.#limitResetsAtMs === undefined
+          ? undefined
+          : { atMs: this.#limitResetsAtMs, moment: this.#clock.moment(this.#limitResetsAtMs, this.#now?.()) },
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));

@@ -31,6 +31,8 @@ export type RigOptions = {
   limits?: Record<string, number>;
   /** Extra lines for the [claude] table, e.g. "dangerously_skip_permissions = true". */
   claude?: readonly string[];
+  /** claude.use_api_billing (default true: the workspace's test key reaches the CLI). */
+  apiBilling?: boolean;
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
@@ -78,7 +80,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       `api_root = "${tg.apiRoot}"`,
       "[claude]",
       `path = "${realClaudePath}"`,
-      "use_api_billing = true",
+      `use_api_billing = ${options.apiBilling ?? true}`,
       `permission_mode = "${options.mode ?? "default"}"`,
       ...(options.claude ?? []),
       "[projects.app]",
