@@ -23,6 +23,8 @@ export type ClaudeEngineOptions = {
   timeZone?: string;
   /** Each session's last known running cost (Telecode keeps it in SQLite); default: memory. */
   costs?: SessionCostBook;
+  /** A CLI answered the initialize handshake (its models, commands, account): for what front ends offer. */
+  onInitialized?: (reply: Readonly<Record<string, unknown>>) => void;
 };
 
 /** This machine's time zone, or UTC when the runtime does not say. */
@@ -40,6 +42,7 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     logger: options.logger ?? silentLogger,
     timeZone: options.timeZone ?? hostTimeZone(),
     costs: options.costs ?? createMemoryCostBook(),
+    onInitialized: options.onInitialized,
   };
   return {
     /** Opens a session handle (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */

@@ -43,4 +43,6 @@ export { createRecordingReader } from "./recording.js";
 export type { RecordingReader } from "./recording.js";
 export type { Translator, TranslatorOptions } from "./translator.js";
 export { createMemoryCostBook } from "./turn-cost.js";
+export { offeredModels } from "./offered-models.js";
+export type { OfferedModel } from "./offered-models.js";
 export type { SessionCostBook } from "./turn-cost.js";

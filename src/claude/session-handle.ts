@@ -25,6 +25,8 @@ export type HandleDeps = LaunchDeps & {
   timeZone: string;
   /** Each session's last known running cost, so a resumed session's turns cost what they cost. */
   costs: SessionCostBook;
+  /** A CLI of this handle answered initialize. */
+  onInitialized: ((reply: Readonly<Record<string, unknown>>) => void) | undefined;
 };
 
 type Run = ModeRun & { unattended: boolean; startedAt: number; cancelled: boolean; done: boolean };
@@ -91,7 +93,10 @@ export class ClaudeSessionHandle implements SessionHandle {
       clock: deps.clock,
       logger: deps.logger,
       connection: (prompt) => this.#slot.connection(prompt),
-      initialized: (reply) => void (this.#initReply = reply),
+      initialized: (reply) => {
+        this.#initReply = reply;
+        deps.onInitialized?.(reply);
+      },
       warn: (text) => this.#emit({ type: "note", kind: "warning", text }),
     };
     this.#slot = new ProcessSlot({

@@ -1,7 +1,7 @@
 // The Telegram app as `telecode` builds it: the store, the Claude engine, the decision ledger,
 // the Telegram front, the session manager over the engine and that front, and the bridge over
 // the manager. Every concrete part is chosen here and nowhere else.
-import { createClaudeEngine } from "../../claude/index.js";
+import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
@@ -51,11 +51,17 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
+  // What the CLI offers, as the latest initialize reply listed it (for /model).
+  let models: readonly OfferedModel[] | undefined;
   const engine = createClaudeEngine({
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
     costs: storeSessionCostBook(store, logger),
+    onInitialized: (reply) => {
+      const offered = offeredModels(reply);
+      if (offered.length > 0) models = offered;
+    },
   });
   const registry = createDecisionRegistry({
     journal: storeDecisionJournal(store),
@@ -69,6 +75,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       logger,
       clock,
       answers: registry,
+      models: () => models,
       ...tuning,
       ...definedFields({ onRestartRequested: options.onRestartRequested, onPollingFailed: options.onPollingFailed }),
     });

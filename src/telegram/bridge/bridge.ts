@@ -31,7 +31,7 @@ import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
-import type { BridgeControl, BridgeServices } from "./services.js";
+import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
 import { startPolling } from "./update-source.js";
 
 export class BridgeError extends Error {
@@ -67,6 +67,8 @@ export type TelegramFrontOptions = {
   onRestartRequested?: () => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
+  /** The models the CLI offers, once a session has started (for /model); undefined before. */
+  models?: () => readonly ModelChoice[] | undefined;
 };
 
 export type TelegramBridge = {
@@ -171,6 +173,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     answers: options.answers,
     starter,
     control,
+    models: options.models ?? (() => undefined),
   };
 
   // Messages of one chat are handled in order; taps are never held behind them.
