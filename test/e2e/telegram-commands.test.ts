@@ -14,11 +14,7 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-/** Sends a command and waits for the bot's reply to it. */
-async function command(chat: number, name: string, args = ""): Promise<string> {
-  const id = rig.tg.sendCommand(chat, name, args);
-  return (await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text;
-}
+const command = (chat: number, name: string, args = ""): Promise<string> => rig.command(chat, name, args);
 
 describe("commands", () => {
   it("are registered with setMyCommands at start, and /help lists them", async () => {

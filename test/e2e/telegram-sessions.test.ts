@@ -21,11 +21,6 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-/** Sends a command and waits for the bot's reply to it. */
-async function command(chat: number, name: string, args = ""): Promise<string> {
-  const id = rig.tg.sendCommand(chat, name, args);
-  return (await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text;
-}
 
 /** The cost in an answer's footer ("$0.0008 · 1 turn · …"). */
 function costOf(answer: MessageView): string | undefined {
@@ -62,7 +57,7 @@ describe("sessions and their numbers", () => {
     // The CLI's running total is now $0.0016; this turn cost $0.0008.
     expect(costOf(after)).toBe("$0.0008");
     expect(today().costUsd - spentBefore).toBeCloseTo(0.0008, 6);
-    const usage = await command(chat, "usage");
+    const usage = await rig.command(chat, "usage");
     expect(usage).toContain("This session: $0.0016");
   });
 
@@ -92,7 +87,7 @@ describe("sessions and their numbers", () => {
     rig.script("[old]", [reply.text("The older answer.")]);
     rig.tg.sendText(chat, "Old topic [old]");
     const older = await rig.botMessage(chat, isAnswer("The older answer."));
-    await command(chat, "new");
+    await rig.command(chat, "new");
     rig.script("[newer]", [reply.text("The newer answer.")]);
     rig.tg.sendText(chat, "New topic [newer]");
     const newer = await rig.botMessage(chat, isAnswer("The newer answer."));
@@ -102,6 +97,6 @@ describe("sessions and their numbers", () => {
     rig.tg.sendText(chat, "Back to it [back]", { replyTo: older.messageId });
     const back = await rig.botMessage(chat, isAnswer("Back on the old topic."));
     expect(sessionOf(back)).toBe(sessionOf(older));
-    expect(await command(chat, "status")).toContain(`Session: ${sessionOf(older)!}`);
+    expect(await rig.command(chat, "status")).toContain(`Session: ${sessionOf(older)!}`);
   });
 });

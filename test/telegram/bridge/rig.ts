@@ -52,6 +52,8 @@ export type Rig = {
   user(id: number): number;
   /** Scripts replies for prompts containing `marker`. */
   script(marker: string, replies: FakeReply[]): void;
+  /** Sends a command and waits for the bot's reply to it; resolves with that reply's text. */
+  command(chatId: number, name: string, args?: string): Promise<string>;
   /** The bot message whose text matches, as it is now, waiting for it. */
   botMessage(
     chatId: number,
@@ -116,6 +118,10 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
     script(marker, replies) {
       api.script(replies, marker);
+    },
+    async command(chatId, name, args = "") {
+      const id = tg.sendCommand(chatId, name, args);
+      return (await tg.waitForBotMessage(chatId, (m) => m.replyToMessageId === id, { timeoutMs: 30_000 })).text;
     },
     botMessage(chatId, match, timeoutMs = 30_000) {
       return tg.waitForBotMessage(chatId, match, { timeoutMs });
