@@ -2,7 +2,7 @@
 // (CONFIG/projects/<slug>/<session>.jsonl), the one whose own lines say it was active last. Not
 // the file time: a process appends a line without a time when it closes, which makes a session
 // look newer than one a person used since.
-import { open, readdir, stat } from "node:fs/promises";
+import { open, readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -72,7 +72,11 @@ async function lastActivityMs(file: string, sizeBytes: number): Promise<number |
  */
 export async function latestSessionId(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const files: { path: string; id: string; mtimeMs: number; size: number }[] = [];
-  for (const dir of await transcriptDirs(projectsDir(env), cwd)) {
+  // The CLI names the folder after the directory it runs in, which a symlink resolves.
+  const real = await realpath(cwd).catch(() => cwd);
+  const roots = real === cwd ? [cwd] : [cwd, real];
+  const dirs = (await Promise.all(roots.map((dir) => transcriptDirs(projectsDir(env), dir)))).flat();
+  for (const dir of new Set(dirs)) {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
       if (!name.endsWith(".jsonl")) continue;
