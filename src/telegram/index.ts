@@ -18,6 +18,7 @@ export type {
   OutboxFailureCode,
   OutboxOptions,
   OutboxStats,
+  OutgoingFile,
   SendOptions,
   EditOptions,
 } from "./outbox-types.js";
@@ -30,4 +31,17 @@ export {
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";
+export type {
+  Attachment,
+  FileDownloads,
+  MediaOutcome,
+  MediaPort,
+  OutboxFile,
+  OutboxSkip,
+  PhotoSize,
+  ProjectFile,
+  TelegramBridge,
+  TelegramFront,
+  TelegramFrontOptions,
+  VoiceNote,
+} from "./bridge/index.js";

@@ -21,7 +21,6 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-
 /** The cost in an answer's footer ("$0.0008 · 1 turn · …"). */
 function costOf(answer: MessageView): string | undefined {
   return /(\$\d+\.\d+) · \d+ turns?/.exec(answer.text)?.[1];

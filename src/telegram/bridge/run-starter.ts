@@ -1,7 +1,7 @@
 // The one way a run is started from Telegram: the chat's settings, the session choice (a
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import { definedFields, laneId, type Lane, type PermissionMode, type Prompt } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
@@ -11,7 +11,8 @@ import { RunView, type RunViewDeps } from "./run-view.js";
 export type RunRequest = {
   chatId: number;
   project: ProjectConfig;
-  prompt: string;
+  /** Words, or words with images and PDFs. */
+  prompt: Prompt;
   choice?: SessionChoice;
   /** A one-message mode (a directive line); else the chat's. */
   mode?: PermissionMode;
@@ -48,11 +49,18 @@ export class RunStarter {
     if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
     const mode = request.mode ?? settings.mode;
     const chosen = definedFields({ model: settings.model, effort: settings.effort });
+    // The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git).
+    void this.#deps.view.media
+      .prepareOutbox(request.project.path)
+      .catch((error: unknown) =>
+        logger.event("telegram.outbox_folder_failed", { err: error, project: lane.project }, "warn"),
+      );
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
       start: { mode, ...chosen, cwd: request.project.path },
+      projectRoot: request.project.path,
     });
     const outcome = sessions.submit({
       lane,
