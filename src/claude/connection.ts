@@ -10,6 +10,7 @@ import { ControlChannel } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import type { CliTransport, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 /** Why we ended a process ourselves (undefined: it ended on its own). */
 export type EndReason = "idle" | "cancel" | "silence" | "close";
@@ -52,13 +53,14 @@ export class CliConnection {
   constructor(
     transport: CliTransport,
     owner: ConnectionOwner,
-    deps: { clock: Clock; logger: Logger; timeZone: string },
+    deps: { clock: Clock; logger: Logger; timeZone: string; costs: SessionCostBook },
   ) {
     this.transport = transport;
     this.translator = createTranslator({
       timeZone: deps.timeZone,
       now: () => deps.clock.now(),
       commandOf: (uuid) => this.commands.lookup(uuid),
+      costs: deps.costs,
     });
     this.#owner = owner;
     this.channel = new ControlChannel({

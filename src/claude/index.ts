@@ -17,6 +17,8 @@ export type {
   HookMatchers,
 } from "./spec.js";
 export { createDirectLauncher } from "./direct-launcher.js";
+export { createCliProbe } from "./cli-probe.js";
+export type { CliProbe } from "./cli-probe.js";
 export type {
   CliInfo,
   CliLauncher,
@@ -42,3 +44,7 @@ export type { GuardedToolCall, GuardHooks, GuardOptions, HookHandler, ToolGuard,
 export { createRecordingReader } from "./recording.js";
 export type { RecordingReader } from "./recording.js";
 export type { Translator, TranslatorOptions } from "./translator.js";
+export { createMemoryCostBook } from "./turn-cost.js";
+export { offeredModels } from "./offered-models.js";
+export type { OfferedModel } from "./offered-models.js";
+export type { SessionCostBook } from "./turn-cost.js";

@@ -16,12 +16,17 @@ import type { SessionController, SessionHandle, SessionSpec, StartRunOptions } f
 import type { LaunchDeps } from "./launch.js";
 import { ProcessSlot } from "./process-slot.js";
 import type { TransportClosed } from "./transport.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
   logger: Logger;
   /** IANA zone for clock times in notes. */
   timeZone: string;
+  /** Each session's last known running cost, so a resumed session's turns cost what they cost. */
+  costs: SessionCostBook;
+  /** A CLI of this handle answered initialize. */
+  onInitialized: ((reply: Readonly<Record<string, unknown>>) => void) | undefined;
 };
 
 type Run = ModeRun & { unattended: boolean; startedAt: number; cancelled: boolean; done: boolean };
@@ -88,7 +93,10 @@ export class ClaudeSessionHandle implements SessionHandle {
       clock: deps.clock,
       logger: deps.logger,
       connection: (prompt) => this.#slot.connection(prompt),
-      initialized: (reply) => void (this.#initReply = reply),
+      initialized: (reply) => {
+        this.#initReply = reply;
+        deps.onInitialized?.(reply);
+      },
       warn: (text) => this.#emit({ type: "note", kind: "warning", text }),
     };
     this.#slot = new ProcessSlot({

@@ -15,6 +15,7 @@ import { isDecodeProblem } from "../wire/index.js";
 import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
 import { toApprovalRequest } from "./translate-blocks.js";
+import { createMemoryCostBook, resultTotalUsd, turnCostUsd, type SessionCostBook } from "./turn-cost.js";
 import { ConversationTranslator } from "./translate-conversation.js";
 import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
@@ -34,6 +35,8 @@ export type TranslatorOptions = {
    * wake-up sources and task notifications tell a self-started turn.
    */
   commandOf?: CommandLookup;
+  /** Each session's last known running cost, across processes. Default: this translator's memory. */
+  costs?: SessionCostBook;
 };
 
 export type Translator = {
@@ -56,7 +59,12 @@ const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
 
 /** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
-  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"), options.now, options.commandOf);
+  return new ClaudeTranslator(
+    createClockFormatter(options.timeZone ?? "UTC"),
+    options.now,
+    options.commandOf,
+    options.costs ?? createMemoryCostBook(),
+  );
 }
 
 class ClaudeTranslator implements Translator {
@@ -72,7 +80,6 @@ class ClaudeTranslator implements Translator {
   /** Who started the open turn (and the run it answers). */
   #turn: CommandInfo = { origin: "person" };
   readonly #origins: TurnOrigins;
-  #previousTotalCostUsd = 0;
   /** When the usage limit of the last rejected rate-limit event resets (epoch ms). */
   #limitResetsAtMs: number | undefined;
   #decodeProblems = 0;
@@ -81,10 +88,18 @@ class ClaudeTranslator implements Translator {
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
-  constructor(clock: ClockFormatter, now: (() => number) | undefined, commandOf: CommandLookup | undefined) {
+  readonly #costs: SessionCostBook;
+
+  constructor(
+    clock: ClockFormatter,
+    now: (() => number) | undefined,
+    commandOf: CommandLookup | undefined,
+    costs: SessionCostBook,
+  ) {
     this.#clock = clock;
     this.#now = now;
     this.#origins = new TurnOrigins(commandOf);
+    this.#costs = costs;
   }
 
   get decodeProblemCount(): number {
@@ -242,15 +257,18 @@ class ClaudeTranslator implements Translator {
       lastUsage: this.#conversation.lastUsage,
       lastModel: this.#conversation.lastModel,
       sessionModel: this.#sessionModel,
-      previousTotalCostUsd: this.#previousTotalCostUsd,
-      limitResetsAtMs: this.#limitResetsAtMs,
+      turnCostUsd: turnCostUsd(m, this.#sessionId === "" ? undefined : this.#costs.lastTotalUsd(this.#sessionId)),
+      limitResets:
+        this.#limitResetsAtMs === undefined
+          ? undefined
+          : { atMs: this.#limitResetsAtMs, moment: this.#clock.moment(this.#limitResetsAtMs, this.#now?.()) },
       origin: this.#origins.finishTurn(m, this.#turn),
       runId: this.#turn.runId,
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
-    if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd))
-      this.#previousTotalCostUsd = m.total_cost_usd;
+    const total = resultTotalUsd(m);
+    if (total !== undefined && this.#sessionId !== "") this.#costs.recordTotalUsd(this.#sessionId, total);
     this.#turnOpen = false;
     this.#limitResetsAtMs = undefined;
   }

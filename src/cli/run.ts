@@ -242,6 +242,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     now: () => clock.now(),
     columns: (io.stderr as TerminalOut).columns ?? 100,
     answerOnStdout: !options.json,
+    cwd: options.cwd,
   });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
   // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.

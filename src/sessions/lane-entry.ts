@@ -22,8 +22,10 @@ export type LaneEntry = {
   lane: Lane;
   handle: SessionHandle;
   opened: OpenSettings;
-  /** The CLI session the handle works in, once known. */
+  /** The CLI session the handle works in, once known (the one it resumes, until the CLI says). */
   sessionId: string | undefined;
+  /** `sessionId` is recorded as the lane's current session (a resumed one only once the CLI started it). */
+  sessionRecorded: boolean;
   active: ActiveRun | undefined;
   /** How the active run must be recorded whatever its run_completed says (a stop interrupts it). */
   endState: RunEndState | undefined;
@@ -62,8 +64,9 @@ export async function pumpEvents(deps: RoutingDeps, entry: LaneEntry): Promise<v
 }
 
 async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEvent): Promise<void> {
-  if (event.type === "session_started" && event.sessionId !== entry.sessionId) {
+  if (event.type === "session_started" && (event.sessionId !== entry.sessionId || !entry.sessionRecorded)) {
     entry.sessionId = event.sessionId;
+    entry.sessionRecorded = true;
     deps.records.rememberSession(entry.lane, event.sessionId);
   }
   const active = entry.active;

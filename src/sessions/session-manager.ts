@@ -303,6 +303,7 @@ export class SessionManager {
       handle: this.#deps.engine.openSession(request),
       opened: wanted,
       sessionId: resume,
+      sessionRecorded: false,
       active: undefined,
       endState: undefined,
       foreignTurn: false,

@@ -31,6 +31,7 @@ export {
 } from "./records.js";
 export type { FinishRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
 export type { SchedulesRepository } from "./schedules-repo.js";
+export type { SessionCostsRepository } from "./session-costs-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
 export type { UsageRepository } from "./usage-repo.js";
 export type { WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";

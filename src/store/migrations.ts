@@ -153,6 +153,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE chats ADD COLUMN loops INTEGER NOT NULL DEFAULT 1 CHECK (loops IN (0, 1));
     `,
   },
+  {
+    version: 7,
+    name: "each CLI session's last running cost",
+    sql: `
+      CREATE TABLE session_costs (
+        session_id TEXT PRIMARY KEY,
+        total_usd  REAL NOT NULL CHECK (total_usd >= 0),
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

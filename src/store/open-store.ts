@@ -12,6 +12,7 @@ import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.
 import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
+import { createSessionCostsRepository, type SessionCostsRepository } from "./session-costs-repo.js";
 import { createSchedulesRepository, type SchedulesRepository } from "./schedules-repo.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
 import { createWebhookDeliveriesRepository, type WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";
@@ -40,6 +41,8 @@ export type Store = {
   readonly appliedMigrations: readonly number[];
   readonly chats: ChatsRepository;
   readonly sessions: SessionsRepository;
+  /** Each CLI session's last running cost. */
+  readonly sessionCosts: SessionCostsRepository;
   readonly runs: RunsRepository;
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
@@ -97,6 +100,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       appliedMigrations,
       chats: createChatsRepository(db, now),
       sessions,
+      sessionCosts: createSessionCostsRepository(db, now),
       runs,
       decisions,
       offsets: createOffsetsRepository(db),

@@ -20,6 +20,7 @@ export type {
   OutboxStats,
   OutgoingFile,
   SendOptions,
+  EditOptions,
 } from "./outbox-types.js";
 export {
   BridgeError,

@@ -63,7 +63,12 @@ export type SendOptions = {
   silent?: boolean;
   /** Approvals, final answers, errors: retried until delivered or the outbox stops. */
   mustDeliver?: boolean;
+  /** What the person waits for (a final answer): may use the chat's one interval of headroom. */
+  urgent?: boolean;
 };
+
+/** Options of an edit; `urgent` as for a send (a run's summary). */
+export type EditOptions = Pick<SendOptions, "mustDeliver" | "urgent">;
 
 export type OutboxFailureCode =
   /** Telegram refused it for good (blocked, chat not found, …). */
@@ -98,9 +103,12 @@ export type OutboxOptions = {
   api: OutboxApi;
   clock: Clock;
   logger: Logger;
-  /** Least time between two writes to one private chat (default 1000 ms: Telegram's ~1 message/s). */
+  /**
+   * One write per this long to one private chat, on average (default 1000 ms: Telegram's ~1
+   * message/s). Ordinary writes keep this spacing; an urgent one may come one interval early.
+   */
   privateIntervalMs?: number;
-  /** Least time between two writes to one group (default 3000 ms: Telegram's 20 messages/min). */
+  /** The same for a group (default 3000 ms: Telegram's 20 messages/min). */
   groupIntervalMs?: number;
   /** Writes per second over all chats (default 25, under Telegram's 30). */
   globalPerSecond?: number;

@@ -130,6 +130,38 @@ describe("reduceProgress", () => {
     expect(reduceProgress(done, toolStarted("late", "after the end"), T0 + 99_000)).toBe(done);
   });
 
+  it("costs a run what its own turn cost, never the session's running total the usage line carries", () => {
+    const usage: TelecodeEvent = { type: "usage", inputTokens: 100, outputTokens: 20, costUsd: 0.0364 };
+    const resumed = run([
+      usage,
+      {
+        type: "turn_finished",
+        ok: true,
+        answer: "ok",
+        interrupted: false,
+        costUsd: 0.0008,
+        numTurns: 1,
+        durationMs: 900,
+        origin: "person",
+      },
+    ]);
+    expect(resumed.costUsd).toBe(0.0008);
+    const cancelled = run([
+      usage,
+      {
+        type: "run_completed",
+        runId: "r",
+        ok: false,
+        answer: "",
+        interrupted: true,
+        cancelled: true,
+        costUsd: 0,
+        durationMs: 10,
+      },
+    ]);
+    expect(cancelled.costUsd).toBe(0);
+  });
+
   it("names the end as the person will read it: cancelled, interrupted, failed", () => {
     const end = (over: Partial<Extract<TelecodeEvent, { type: "run_completed" }>>): ProgressState =>
       run([

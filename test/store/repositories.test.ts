@@ -132,6 +132,31 @@ describe("sessions", () => {
   });
 });
 
+describe("session costs", () => {
+  it("keep each session's last running total across a reopen, unknown until recorded", () => {
+    expect(store.sessionCosts.lastTotalUsd("s1")).toBeUndefined();
+    store.sessionCosts.recordTotalUsd("s1", 0.0356);
+    store.sessionCosts.recordTotalUsd("s1", 0.0364);
+    store.sessionCosts.recordTotalUsd("s2", 0);
+    reopen();
+    expect(store.sessionCosts.lastTotalUsd("s1")).toBe(0.0364);
+    expect(store.sessionCosts.lastTotalUsd("s2")).toBe(0);
+  });
+
+  it("refuse an amount that is not a cost, and a row damaged outside Telecode", () => {
+    expect(() => store.sessionCosts.recordTotalUsd("s1", -1)).toThrow(StoreError);
+    expect(() => store.sessionCosts.recordTotalUsd("s1", Number.NaN)).toThrow(StoreError);
+    expect(() => store.sessionCosts.recordTotalUsd("", 1)).toThrow(StoreError);
+    store.close();
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.pragma("ignore_check_constraints = ON");
+    db.prepare("INSERT INTO session_costs (session_id, total_usd, updated_at) VALUES ('bad', -1, 1)").run();
+    db.close();
+    store = openStore(dir, { now: () => clock });
+    expect(() => store.sessionCosts.lastTotalUsd("bad")).toThrow(/session_costs/);
+  });
+});
+
 describe("runs", () => {
   it("start running and finish exactly once", () => {
     const run = store.runs.start({ runId: "r1", chatId: 1, project: "app", promptMessageId: 10 });

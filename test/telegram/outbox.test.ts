@@ -90,6 +90,30 @@ describe("pacing", () => {
     expect(tg.botMessages(ALICE).map((m) => m.text)).toEqual(["one", "two", "three"]);
   });
 
+  it("lets a final answer go right after a progress edit took the chat's slot, and keeps the average", async () => {
+    const box = outbox();
+    const progress = await box.send(ALICE, html("Working · step 1"));
+    if (!progress.ok) throw new Error("send failed");
+    clock.advance(1000);
+    await box.edit(ALICE, progress.messageId, html("Working · step 2"));
+    // The run ends 100 ms later: a progress edit waits for the next slot; the answer and the
+    // summary (which replaces that edit) are what the person waits for.
+    clock.advance(100);
+    void box.edit(ALICE, progress.messageId, html("Working · step 3"));
+    const answer = box.send(ALICE, html("The answer."), { urgent: true });
+    const summary = box.edit(ALICE, progress.messageId, html("Done · 3 steps"), { urgent: true });
+    await driveUntilDone(box, clock);
+    await Promise.all([answer, summary]);
+    expect(timeline("sendMessage", ALICE)).toEqual(["0", "1100"]);
+    expect(timeline("editMessageText", ALICE)).toEqual(["1000", "2020"]);
+    expect(tg.message(ALICE, progress.messageId)?.text).toBe("Done · 3 steps");
+    // The headroom is paid back: the next ordinary write keeps one write per second overall.
+    const later = box.send(ALICE, html("An ordinary note."));
+    await driveUntilDone(box, clock);
+    await later;
+    expect(timeline("sendMessage", ALICE)).toEqual(["0", "1100", "4000"]);
+  });
+
   it("keeps all chats together under the global cap", async () => {
     const box = outbox({ globalPerSecond: 25 });
     const chats = Array.from({ length: 30 }, (_, i) => 5000 + i);

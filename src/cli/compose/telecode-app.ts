@@ -1,7 +1,7 @@
 // The Telegram app as `telecode` builds it: the store, the Claude engine, the decision ledger,
 // the Telegram front, the session manager over the engine and that front, and the bridge over
 // the manager. Every concrete part is chosen here and nowhere else.
-import { createClaudeEngine } from "../../claude/index.js";
+import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
 import { outboxSystemPrompt } from "../../media/index.js";
@@ -20,7 +20,7 @@ import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { createAppScheduling } from "./scheduling.js";
 import { createMediaPort } from "./media-port.js";
-import { storeSessionRecords } from "./session-records.js";
+import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -61,10 +61,17 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
+  // What the CLI offers, as the latest initialize reply listed it (for /model).
+  let models: readonly OfferedModel[] | undefined;
   const engine = createClaudeEngine({
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
+    costs: storeSessionCostBook(store, logger),
+    onInitialized: (reply) => {
+      const offered = offeredModels(reply);
+      if (offered.length > 0) models = offered;
+    },
   });
   const registry = createDecisionRegistry({
     journal: storeDecisionJournal(store),
@@ -85,6 +92,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       clock,
       answers: registry,
       schedules: scheduling.chat,
+      models: () => models,
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,

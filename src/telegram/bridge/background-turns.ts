@@ -8,6 +8,12 @@ import { RunView, type RunViewDeps } from "./run-view.js";
 
 type Open = { view: RunView; startedAtMs: number; sessionId: string };
 
+type BackgroundDeps = RunViewDeps & {
+  runs: RunIndex<RunView>;
+  /** A project's directory by name (progress shows paths relative to it). */
+  projectPath: (project: string) => string | undefined;
+};
+
 function titleHtml(origin: Exclude<TurnOrigin, "person">, task: string | undefined): string {
   const about = task === undefined ? "" : `: ${esc(task)}`;
   switch (origin) {
@@ -23,13 +29,13 @@ function titleHtml(origin: Exclude<TurnOrigin, "person">, task: string | undefin
 }
 
 export class BackgroundTurns {
-  readonly #deps: RunViewDeps & { runs: RunIndex<RunView> };
+  readonly #deps: BackgroundDeps;
   readonly #open = new Map<string, Open>();
   /** The latest task description seen per lane (what a Monitor watches, what a subagent did). */
   readonly #lastTask = new Map<string, string>();
   #count = 0;
 
-  constructor(deps: RunViewDeps & { runs: RunIndex<RunView> }) {
+  constructor(deps: BackgroundDeps) {
     this.#deps = deps;
   }
 
@@ -62,7 +68,7 @@ export class BackgroundTurns {
       chatId: lane.chatId,
       lane,
       promptMessageId: undefined,
-      start: { mode: this.#deps.runs.cliMode(lane) ?? "default" },
+      start: { mode: this.#deps.runs.cliMode(lane) ?? "default", cwd: this.#deps.projectPath(lane.project) ?? "" },
       titleHtml: titleHtml(origin, this.#lastTask.get(id)),
       cancellable: false,
     });

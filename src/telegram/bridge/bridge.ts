@@ -39,7 +39,7 @@ import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
 import { startScheduledRun } from "./scheduled-run.js";
 import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome } from "./schedule-port.js";
-import type { BridgeControl, BridgeServices } from "./services.js";
+import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
 import { startPolling } from "./update-source.js";
 
 export class BridgeError extends Error {
@@ -79,6 +79,8 @@ export type TelegramFrontOptions = {
   onPollingFailed?: (error: unknown) => void;
   /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
   media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
+  /** The models the CLI offers, once a session has started (for /model); undefined before. */
+  models?: () => readonly ModelChoice[] | undefined;
 };
 
 export type TelegramBridge = {
@@ -152,7 +154,11 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     media,
     clockFormatter: localClockFormatter(),
   };
-  const background = new BackgroundTurns({ ...view, runs });
+  const background = new BackgroundTurns({
+    ...view,
+    runs,
+    projectPath: (name) => options.config().projects.find((p) => p.name === name)?.path,
+  });
   let built = false;
   return {
     personPort: (lane) => prompts.portFor(lane),
@@ -198,6 +204,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     starter,
     control,
     schedules: options.schedules,
+    models: options.models ?? (() => undefined),
   };
 
   // Messages of one chat are handled in order; taps are never held behind them.

@@ -75,7 +75,7 @@ export class RunStarter {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
-      start: { mode, ...chosen },
+      start: { mode, ...chosen, cwd: request.project.path },
       projectRoot: request.project.path,
       ...request.view,
     });

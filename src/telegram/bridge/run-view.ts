@@ -40,8 +40,8 @@ export type RunViewInit = {
   lane: Lane;
   /** The person's message that asked for this run. */
   promptMessageId: number | undefined;
-  /** What the footer shows until the CLI reports its own. */
-  start: { mode: string; model?: string; effort?: string };
+  /** What the footer shows until the CLI reports its own, and the project's directory (paths are shown relative to it). */
+  start: { mode: string; model?: string; effort?: string; cwd: string };
   /** A line (HTML) above the progress and its summary: who started a run no person asked for. */
   titleHtml?: string;
   /** Buttons shown under the Cancel button while the run works (a schedule's Pause and Stop). */
@@ -202,7 +202,8 @@ export class RunView implements RunObserver {
         this.chatId,
         this.#progress.id ?? id,
         keyboard === undefined ? { html } : { html, keyboard },
-        { mustDeliver: interrupted },
+        // The summary replaces any progress edit still waiting, and goes one pacing interval early.
+        { mustDeliver: interrupted, urgent: true },
       );
     });
   }

@@ -27,6 +27,9 @@ export type BridgeControl = {
   botUsername: () => string;
 };
 
+/** A model the CLI offers (from its initialize reply): the name to pass and what it stands for. */
+export type ModelChoice = Readonly<{ name: string; resolvesTo?: string; description?: string }>;
+
 export type BridgeServices = {
   readonly config: () => Config;
   readonly store: Store;
@@ -47,6 +50,8 @@ export type BridgeServices = {
   readonly claudeCommands: ClaudeCommands;
   /** Photos, files and voice notes in; project files out. */
   readonly media: MediaPort;
+  /** The models the CLI offers, once a session has started in this process (undefined before). */
+  readonly models: () => readonly ModelChoice[] | undefined;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

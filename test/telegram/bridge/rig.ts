@@ -30,6 +30,8 @@ export type RigOptions = {
   limits?: Record<string, number>;
   /** Extra lines for the [claude] table, e.g. "dangerously_skip_permissions = true". */
   claude?: readonly string[];
+  /** claude.use_api_billing (default true: the workspace's test key reaches the CLI). */
+  apiBilling?: boolean;
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
@@ -54,6 +56,8 @@ export type Rig = {
   user(id: number): number;
   /** Scripts replies for prompts containing `marker`. */
   script(marker: string, replies: FakeReply[]): void;
+  /** Sends a command and waits for the bot's reply to it; resolves with that reply's text. */
+  command(chatId: number, name: string, args?: string): Promise<string>;
   /** The bot message whose text matches, as it is now, waiting for it. */
   botMessage(
     chatId: number,
@@ -82,7 +86,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       `api_root = "${tg.apiRoot}"`,
       "[claude]",
       `path = "${realClaudePath}"`,
-      "use_api_billing = true",
+      `use_api_billing = ${options.apiBilling ?? true}`,
       `permission_mode = "${options.mode ?? "default"}"`,
       ...(options.claude ?? []),
       "[projects.app]",
@@ -130,6 +134,10 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
     script(marker, replies) {
       api.script(replies, marker);
+    },
+    async command(chatId, name, args = "") {
+      const id = tg.sendCommand(chatId, name, args);
+      return (await tg.waitForBotMessage(chatId, (m) => m.replyToMessageId === id, { timeoutMs: 30_000 })).text;
     },
     botMessage(chatId, match, timeoutMs = 30_000) {
       return tg.waitForBotMessage(chatId, match, { timeoutMs });

@@ -3,6 +3,7 @@
 // command a text message names (after access control and the incoming-text checks).
 import { Composer } from "grammy";
 import type { Config } from "../../../config/index.js";
+import { escapeTelegramHtml } from "../../../render/index.js";
 import { chatSettings, type ChatSettings } from "../chat-settings.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
@@ -63,3 +64,8 @@ export function commandComposer(commands: readonly Command[], services: BridgeSe
 }
 
 export const NO_PROJECT = "No project is set up. Add a [projects.NAME] table with a path to the config.";
+
+/** The answer to a word a command does not take: nothing changed, and how to use it (`usage` is HTML). */
+export function unknownWordHtml(command: string, word: string, usage: string): string {
+  return `/${command} does not take “${escapeTelegramHtml(word)}”, so nothing changed. Use ${usage}.`;
+}
