@@ -29,4 +29,4 @@ export {
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";
+export type { BotApiUnreachable, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";

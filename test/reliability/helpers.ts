@@ -20,7 +20,7 @@ export type World = {
   dataDir: string;
   configPath: string;
   /** Writes the config: a complete [telegram], [claude] with `claude` lines, the project, `extra` tables. */
-  writeConfig(options?: { claude?: readonly string[]; extra?: readonly string[] }): Promise<void>;
+  writeConfig(options?: { claude?: readonly string[]; extra?: readonly string[]; apiRoot?: string }): Promise<void>;
   /** Runs `telecode ARGS` in this process with `env` (default: the workspace's). */
   telecode(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }>;
   /** Runs `telecode run --cwd PROJECT --config FILE ARGS` in this process. */
@@ -76,7 +76,7 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
           "[telegram]",
           `bot_token = "${tg.token}"`,
           `allowed_user_ids = [${USER_ID}]`,
-          `api_root = "${tg.apiRoot}"`,
+          `api_root = "${options.apiRoot ?? tg.apiRoot}"`,
           "[claude]",
           `path = ${JSON.stringify(realClaudePath)}`,
           ...(options.claude ?? ["use_api_billing = true"]),

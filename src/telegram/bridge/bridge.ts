@@ -14,6 +14,8 @@ import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
+import { initBot, type BotApiUnreachable } from "./bot-init.js";
+import { BridgeError } from "./bridge-error.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { cancelButtons } from "./buttons/cancel.js";
 import { decisionButtons } from "./buttons/decision.js";
@@ -34,15 +36,7 @@ import type { RunView } from "./run-view.js";
 import type { BridgeControl, BridgeServices } from "./services.js";
 import { startPolling } from "./update-source.js";
 
-export class BridgeError extends Error {
-  override readonly name = "BridgeError";
-  constructor(
-    readonly code: "telegram.not_configured" | "telegram.already_started",
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { BridgeError };
 
 export type TelegramFrontOptions = {
   /** The config in effect (hot-reloaded by the caller); read per message and per run. */
@@ -67,11 +61,17 @@ export type TelegramFrontOptions = {
   onRestartRequested?: () => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
+  /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
+  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
 };
 
 export type TelegramBridge = {
-  /** Checks the token (getMe), recovers after a previous stop, registers commands, starts polling. */
-  start(): Promise<void>;
+  /**
+   * Checks the token (getMe, retried while the Bot API cannot be reached), recovers after a
+   * previous stop, registers commands, starts polling. Throws BridgeError
+   * `telegram.start_aborted` when `signal` fires before the Bot API answered.
+   */
+  start(options?: { signal?: AbortSignal }): Promise<void>;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -195,10 +195,16 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(nonTextMessages(services));
 
   return {
-    async start() {
+    async start(startOptions = {}) {
       if (runner !== undefined)
         throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
-      await bot.init();
+      await initBot(bot, {
+        apiRoot: options.config().telegram.apiRoot,
+        clock,
+        logger,
+        signal: startOptions.signal,
+        onUnreachable: options.onBotApiUnreachable,
+      });
       logger.event("telegram.started", { bot: bot.botInfo.username });
       recoverAfterRestart(services);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
