@@ -8,6 +8,7 @@ import { createDecisionsRepository, type DecisionsRepository } from "./decisions
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.js";
+import { createQueuedRunsRepository, type QueuedRunsRepository } from "./queued-runs-repo.js";
 import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
@@ -40,6 +41,7 @@ export type Store = {
   readonly chats: ChatsRepository;
   readonly sessions: SessionsRepository;
   readonly runs: RunsRepository;
+  readonly queuedRuns: QueuedRunsRepository;
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
@@ -95,6 +97,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       chats: createChatsRepository(db, now),
       sessions,
       runs,
+      queuedRuns: createQueuedRunsRepository(db, now),
       decisions,
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),

@@ -22,6 +22,7 @@ import { decisionButtons } from "./buttons/decision.js";
 import { modeButtons } from "./buttons/mode.js";
 import { projectButtons } from "./buttons/project.js";
 import { resumeButtons } from "./buttons/resume.js";
+import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
@@ -154,7 +155,6 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       clock,
       logger,
       store,
-      callbacks: parts.callbacks,
       runs: parts.runs,
       isStopping: control.isStopping,
       progressIntervalMs: options.progressIntervalMs ?? 1000,
@@ -188,6 +188,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(modeButtons(services));
   handlers.use(projectButtons(services));
   handlers.use(resumeButtons(services));
+  handlers.use(retryButtons(services));
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));

@@ -1,7 +1,7 @@
 // The one way a run is started from Telegram: the chat's settings, the session choice (a
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import { definedFields, laneId, type Lane, type PermissionMode, type Prompt } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
@@ -11,11 +11,13 @@ import { RunView, type RunViewDeps } from "./run-view.js";
 export type RunRequest = {
   chatId: number;
   project: ProjectConfig;
-  prompt: string;
+  prompt: Prompt;
   choice?: SessionChoice;
   /** A one-message mode (a directive line); else the chat's. */
   mode?: PermissionMode;
   promptMessageId?: number;
+  /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
+  kept?: { runId: string; messageId: number | undefined };
 };
 
 export type RunStarterDeps = {
@@ -52,6 +54,7 @@ export class RunStarter {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
+      messageId: request.kept?.messageId,
       start: { mode, ...chosen },
     });
     const outcome = sessions.submit({
@@ -62,6 +65,7 @@ export class RunStarter {
       ...chosen,
       choice,
       observer: view,
+      ...definedFields({ runId: request.kept?.runId, promptMessageId: request.promptMessageId }),
     });
     logger.event("telegram.run_submitted", {
       chatId: request.chatId,
