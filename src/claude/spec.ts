@@ -27,6 +27,12 @@ export type SessionSpec = {
   extraArgs?: readonly string[];
   /** Flags of `extraArgs` that claude.dangerously_allow_unsafe_args lets through. */
   allowUnsafeArgs?: readonly string[];
+  /**
+   * Telecode's own lines for the system prompt (`--append-system-prompt`): not one of the
+   * person's `extraArgs`, so not checked against their allow-list; joined with theirs when
+   * they pass the flag too (the CLI keeps only the last one).
+   */
+  appendSystemPrompt?: string;
   includePartialMessages?: boolean;
   /** Extra environment variable names passed through to the CLI. */
   envAllow?: readonly string[];

@@ -18,6 +18,7 @@ export type {
   OutboxFailureCode,
   OutboxOptions,
   OutboxStats,
+  OutgoingFile,
   SendOptions,
 } from "./outbox-types.js";
 export {
@@ -29,4 +30,18 @@ export {
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { BotApiUnreachable, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";
+export type {
+  Attachment,
+  BotApiUnreachable,
+  FileDownloads,
+  MediaOutcome,
+  MediaPort,
+  OutboxFile,
+  OutboxSkip,
+  PhotoSize,
+  ProjectFile,
+  TelegramBridge,
+  TelegramFront,
+  TelegramFrontOptions,
+  VoiceNote,
+} from "./bridge/index.js";

@@ -27,6 +27,8 @@ export type SendJob = JobBase & {
 
 export type DocumentJob = JobBase & {
   kind: "document";
+  /** sendPhoto shows an image in the chat; sendDocument sends any file as it is. */
+  sendAs: "document" | "photo";
   filename: string;
   data: Uint8Array;
   captionHtml: string | undefined;

@@ -38,18 +38,21 @@ export interface OutboxApi {
   deleteMessage(chat_id: number, message_id: number): Promise<unknown>;
   sendChatAction(chat_id: number, action: "typing"): Promise<unknown>;
   answerCallbackQuery(callback_query_id: string, other?: { text?: string; show_alert?: boolean }): Promise<unknown>;
-  sendDocument(
-    chat_id: number,
-    document: InputFile,
-    other?: {
-      caption?: string;
-      parse_mode?: "HTML";
-      reply_parameters?: ReplyParameters;
-      disable_notification?: boolean;
-    },
-  ): Promise<{ message_id: number }>;
+  sendDocument(chat_id: number, document: InputFile, other?: FileSendOptions): Promise<{ message_id: number }>;
+  sendPhoto(chat_id: number, photo: InputFile, other?: FileSendOptions): Promise<{ message_id: number }>;
   setMyCommands(commands: readonly { command: string; description: string }[]): Promise<unknown>;
 }
+
+/** What sendDocument and sendPhoto take besides the file. */
+export type FileSendOptions = {
+  caption?: string;
+  parse_mode?: "HTML";
+  reply_parameters?: ReplyParameters;
+  disable_notification?: boolean;
+};
+
+/** A file to send: its name, its bytes, and an HTML caption. */
+export type OutgoingFile = { filename: string; data: Uint8Array; captionHtml?: string };
 
 /** A message's whole visible state: its HTML and (or no) inline keyboard. */
 export type MessageContent = { html: string; keyboard?: InlineKeyboardMarkup };

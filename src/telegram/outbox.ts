@@ -19,7 +19,14 @@ import {
   type SendJob,
   type Waiter,
 } from "./outbox-queue.js";
-import type { Delivery, MessageContent, OutboxOptions, OutboxStats, SendOptions } from "./outbox-types.js";
+import type {
+  Delivery,
+  MessageContent,
+  OutboxOptions,
+  OutboxStats,
+  OutgoingFile,
+  SendOptions,
+} from "./outbox-types.js";
 
 /** A typing indicator older than this is not worth sending any more. */
 const TYPING_STALE_MS = 4000;
@@ -111,16 +118,27 @@ export class Outbox {
     return delivery.ok;
   }
 
-  sendDocument(
+  sendDocument(chatId: number, document: OutgoingFile, options: SendOptions = {}): Promise<Delivery> {
+    return this.#sendFile(chatId, "document", document, options);
+  }
+
+  /** An image shown in the chat (JPEG, PNG or WebP within Telegram's photo limits; else Telegram refuses it). */
+  sendPhoto(chatId: number, photo: OutgoingFile, options: SendOptions = {}): Promise<Delivery> {
+    return this.#sendFile(chatId, "photo", photo, options);
+  }
+
+  #sendFile(
     chatId: number,
-    document: { filename: string; data: Uint8Array; captionHtml?: string },
-    options: SendOptions = {},
+    sendAs: "document" | "photo",
+    document: OutgoingFile,
+    options: SendOptions,
   ): Promise<Delivery> {
     if (document.captionHtml !== undefined) assertSendable(document.captionHtml, TELEGRAM_CAPTION_LIMIT);
     return this.#enqueue((resolve) => {
       this.#chat(chatId).ordered.push({
         ...jobBase(options.mustDeliver ?? false, resolve),
         kind: "document",
+        sendAs,
         filename: document.filename,
         data: document.data,
         captionHtml: document.captionHtml,

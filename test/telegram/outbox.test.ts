@@ -7,6 +7,7 @@ import type { EventName, LogFields, Logger, LogLevel } from "../../src/ports/ind
 import { Outbox, OutboxError, type Delivery, type OutboxApi, type OutboxOptions } from "../../src/telegram/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { createFakeClock, driveUntilDone, type FakeClock } from "../support/fake-clock.js";
+import { makePng } from "../media/samples.js";
 
 const T0 = 1_800_000_000_000;
 const ALICE = 1001;
@@ -339,5 +340,24 @@ describe("documents, commands, deletes", () => {
       { ok: true, messageId: 999 },
     ]);
     expect(tg.message(ALICE, s.messageId)).toBeUndefined();
+  });
+
+  it("sends an image as a photo in the chat, in order with the messages around it", async () => {
+    const box = outbox();
+    const before = box.send(ALICE, html("Here is the chart:"));
+    const photo = box.sendPhoto(ALICE, {
+      filename: "chart.png",
+      data: makePng(64, 32),
+      captionHtml: "<i>chart.png</i>",
+    });
+    const refused = box.sendPhoto(ALICE, { filename: "notes.txt", data: Buffer.from("not an image") });
+    await driveUntilDone(box, clock);
+    const [b, p, r] = await Promise.all([before, photo, refused]);
+    if (!b.ok || !p.ok) throw new Error("send failed");
+    expect(p.messageId).toBeGreaterThan(b.messageId);
+    const shown = tg.message(ALICE, p.messageId);
+    expect(shown?.text).toBe("chart.png");
+    expect(shown?.photo?.at(-1)).toMatchObject({ width: 64, height: 32 });
+    expect(r).toMatchObject({ ok: false, code: "rejected" });
   });
 });

@@ -18,6 +18,8 @@ export type EnginePortDeps = {
   personPort: (lane: Lane) => PersonPort;
   /** The chat's switches (previews, questions) on top of the config's. */
   chatSettings?: (lane: Lane) => Partial<DecisionSettings>;
+  /** Telecode's lines for the system prompt of sessions opened now (the project's outbox). */
+  appendSystemPrompt?: (config: Config) => string | undefined;
   onPortError?: (error: unknown) => void;
 };
 
@@ -60,6 +62,11 @@ export function decisionSettingsFromConfig(config: Config, mode: OpenRequest["mo
   };
 }
 
+function withSystemPrompt(spec: SessionSpec, deps: EnginePortDeps, config: Config): SessionSpec {
+  const appendSystemPrompt = deps.appendSystemPrompt?.(config);
+  return appendSystemPrompt === undefined ? spec : { ...spec, appendSystemPrompt };
+}
+
 export function createEnginePort(deps: EnginePortDeps): EnginePort {
   return {
     openSession(request: OpenRequest): SessionHandle {
@@ -72,7 +79,7 @@ export function createEnginePort(deps: EnginePortDeps): EnginePort {
         clock: deps.clock,
         ...definedFields({ onPortError: deps.onPortError }),
       });
-      const session = deps.engine.openSession(specFromConfig(config, request), {
+      const session = deps.engine.openSession(withSystemPrompt(specFromConfig(config, request), deps, config), {
         observe: (event) => driver.observe(event),
         decide: (req, ctx) => driver.decide(req, ctx),
         hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),

@@ -4,6 +4,7 @@
 import { createClaudeEngine } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
+import { outboxSystemPrompt } from "../../media/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
@@ -17,6 +18,7 @@ import {
 } from "../../telegram/index.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
+import { createMediaPort } from "./media-port.js";
 import { storeSessionRecords } from "./session-records.js";
 
 /** Pacing and timing a test or a bench may change. */
@@ -76,6 +78,8 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       logger,
       clock,
       answers: registry,
+      media: (downloads, localBotApi) =>
+        createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,
       ...definedFields({
         onRestartRequested: options.onRestartRequested,
@@ -91,6 +95,10 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         clock,
         personPort: (lane) => telegram.personPort(lane),
         chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
+        appendSystemPrompt: ({ files }) =>
+          files.outboxMaxFiles === 0
+            ? undefined
+            : outboxSystemPrompt({ maxFiles: files.outboxMaxFiles, maxFileBytes: files.outboxMaxFileBytes }),
         onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
       }),
       records: storeSessionRecords(store),

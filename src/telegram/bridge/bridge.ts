@@ -4,7 +4,7 @@
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
-import type { Config } from "../../config/index.js";
+import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
@@ -27,9 +27,12 @@ import { unknownButtons } from "./buttons/unknown.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
+import type { FileDownloads, MediaPort } from "./media-port.js";
+import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
+import { voiceMessages } from "./messages/voice.js";
 import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
@@ -64,6 +67,8 @@ export type TelegramFrontOptions = {
   onPollingFailed?: (error: unknown) => void;
   /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
   onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
+  /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
+  media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
 };
 
 export type TelegramBridge = {
@@ -126,12 +131,14 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     bridge(sessions) {
       if (built) throw new BridgeError("telegram.already_started", "This Telegram front already has a bridge.");
       built = true;
-      return composeBridge(options, { bot, runs, outbox, callbacks, prompts, sessions });
+      const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };
+      const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
+      return composeBridge(options, { bot, runs, outbox, callbacks, prompts, sessions, media });
     },
   };
 }
 
-type Parts = Pick<BridgeServices, "runs" | "outbox" | "callbacks" | "prompts" | "sessions"> & {
+type Parts = Pick<BridgeServices, "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "media"> & {
   bot: Bot<TelecodeContext>;
 };
 
@@ -159,6 +166,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       isStopping: control.isStopping,
       progressIntervalMs: options.progressIntervalMs ?? 1000,
       heartbeatMs: options.heartbeatMs ?? 10_000,
+      media: parts.media,
       clockFormatter: localClockFormatter(),
     },
   });
@@ -193,6 +201,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
   handlers.use(textMessages({ ...services, commandNames: COMMANDS.map((c) => c.command) }));
+  handlers.use(attachmentMessages(services));
+  handlers.use(voiceMessages(services));
   handlers.use(nonTextMessages(services));
 
   return {

@@ -3,6 +3,17 @@
 export { BridgeError, createTelegramFront } from "./bridge.js";
 export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge.js";
 export type { BotApiUnreachable } from "./bot-init.js";
+export type {
+  Attachment,
+  FileDownloads,
+  MediaOutcome,
+  MediaPort,
+  OutboxFile,
+  OutboxSkip,
+  PhotoSize,
+  ProjectFile,
+  VoiceNote,
+} from "./media-port.js";
 export { chatDecisionSettings } from "./chat-settings.js";
 export { COMMANDS } from "./commands/index.js";
 export { NOT_AUTHORISED_TEXT } from "./access.js";

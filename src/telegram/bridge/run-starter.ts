@@ -11,6 +11,7 @@ import { RunView, type RunViewDeps } from "./run-view.js";
 export type RunRequest = {
   chatId: number;
   project: ProjectConfig;
+  /** Words, or words with images and PDFs. */
   prompt: Prompt;
   choice?: SessionChoice;
   /** A one-message mode (a directive line); else the chat's. */
@@ -50,12 +51,19 @@ export class RunStarter {
     if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
     const mode = request.mode ?? settings.mode;
     const chosen = definedFields({ model: settings.model, effort: settings.effort });
+    // The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git).
+    void this.#deps.view.media
+      .prepareOutbox(request.project.path)
+      .catch((error: unknown) =>
+        logger.event("telegram.outbox_folder_failed", { err: error, project: lane.project }, "warn"),
+      );
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
       messageId: request.kept?.messageId,
       start: { mode, ...chosen },
+      projectRoot: request.project.path,
     });
     const outcome = sessions.submit({
       lane,

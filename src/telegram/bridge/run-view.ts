@@ -16,6 +16,7 @@ import {
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
 import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
+import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
@@ -31,6 +32,8 @@ export type RunViewDeps = ProgressMessageDeps & {
   isStopping: () => boolean;
   /** Shows when a rate-limit wait ends, in the machine's time zone. */
   clockFormatter?: ClockFormatter;
+  /** Reads the project's outbox after a run. */
+  media: ProjectOutboxDeps["media"];
 };
 
 export type RunViewInit = {
@@ -42,6 +45,8 @@ export type RunViewInit = {
   messageId?: number | undefined;
   /** What the footer shows until the CLI reports its own. */
   start: { mode: string; model?: string; effort?: string };
+  /** The project whose outbox is sent after the answer (what Claude put in .telecode/outbox/). */
+  projectRoot?: string;
 };
 
 export class RunView implements RunObserver {
@@ -163,6 +168,10 @@ export class RunView implements RunObserver {
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
     if (event.ok) sendAnswer(this.#deps, target, event, this.#state);
     else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
+    if (this.#init.projectRoot !== undefined && !unstarted)
+      void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
+        this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
+      );
     const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
     const html = resume !== undefined ? interruptedHtml(summary) : summary;

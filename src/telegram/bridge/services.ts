@@ -10,6 +10,7 @@ import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
 import type { DecisionMessages } from "./decision-messages.js";
+import type { MediaPort } from "./media-port.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
@@ -38,6 +39,8 @@ export type BridgeServices = {
   readonly sessions: SessionManager;
   readonly starter: RunStarter;
   readonly control: BridgeControl;
+  /** Photos, files and voice notes in; project files out. */
+  readonly media: MediaPort;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

@@ -13,9 +13,7 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../su
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
-export const ALLOWED_IDS = [
-  1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016,
-];
+export const ALLOWED_IDS = Array.from({ length: 20 }, (_, i) => 1001 + i);
 export const STRANGER_ID = 6666;
 
 /** Fast pacing for tests: the outbox still paces and coalesces, just in milliseconds. */
@@ -34,6 +32,8 @@ export type RigOptions = {
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
+  /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"']. */
+  toml?: readonly string[];
 };
 
 export type Rig = {
@@ -42,6 +42,7 @@ export type Rig = {
   ws: ClaudeWorkspace;
   dataDir: string;
   configPath: string;
+  /** The config the app reads at every message and run: set it to change settings live. */
   config: Config;
   app: TelecodeApp;
   /** Starts the app again (after `app.stop()`), on the same data, fakes and project. */
@@ -88,21 +89,27 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       ...Object.entries(limits).map(([k, v]) => `${k} = ${v}`),
       "[state]",
       `dir = "${dataDir}"`,
+      ...(options.toml ?? []),
       "",
     ].join("\n"),
     { mode: 0o600 },
   );
-  const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
+  const live = { config: loadConfig({ configPath, env: { HOME: ws.home } }).config };
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
-    startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
+    startTelecode({ config: () => live.config, env: ws.env, logger, tuning: TEST_TUNING });
   const rig: Rig = {
     tg,
     api,
     ws,
     dataDir,
     configPath,
-    config,
+    get config() {
+      return live.config;
+    },
+    set config(config: Config) {
+      live.config = config;
+    },
     app: await startApp(),
     startApp: async () => {
       rig.app = await startApp();

@@ -4,6 +4,7 @@ import { cancelCommand } from "./cancel.js";
 import type { Command } from "./command.js";
 import { continueCommand } from "./continue.js";
 import { effortCommand } from "./effort.js";
+import { fileCommand } from "./file.js";
 import { helpCommand, startCommand } from "./help.js";
 import { listenCommand } from "./listen.js";
 import { modeCommand } from "./mode.js";
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   continueCommand,
   previewCommand,
   usageCommand,
+  fileCommand,
   restartCommand,
   listenCommand,
   helpCommand,

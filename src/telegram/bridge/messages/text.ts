@@ -2,14 +2,11 @@
 // settings; an unknown or dotted command → a hint; a reply to a prompt, or text while one is
 // open → the answer; a reply to an answer → that session continues; anything else → a run.
 import { Composer } from "grammy";
-import { definedFields, type PermissionMode } from "../../../domain/index.js";
-import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
-import type { SessionChoice } from "../../../sessions/index.js";
-import { chatSettings, findProject } from "../chat-settings.js";
+import { escapeTelegramHtml } from "../../../render/index.js";
 import { dotCommandOf, nearestCommand, readDirectives } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
-import type { AnswerSession } from "../run-index.js";
 import type { BridgeServices } from "../services.js";
+import { routeMessage, wordsContent } from "./route.js";
 
 export type TextDeps = Pick<
   BridgeServices,
@@ -18,13 +15,11 @@ export type TextDeps = Pick<
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
-  messages.on("message:text", (ctx) => {
-    if (ctx.incoming !== undefined) handleText(deps, ctx.incoming);
-  });
+  messages.on("message:text", (ctx) => (ctx.incoming === undefined ? undefined : handleText(deps, ctx.incoming)));
   return messages;
 }
 
-function handleText(deps: TextDeps, message: IncomingText): void {
+function handleText(deps: TextDeps, message: IncomingText): Promise<void> | undefined {
   const config = deps.config();
   const slash = message.slash;
   if (slash !== undefined) {
@@ -38,8 +33,7 @@ function handleText(deps: TextDeps, message: IncomingText): void {
         reply(deps, message, "Put the task after the directives, e.g. <code>/app /plan fix the login bug</code>.");
         return;
       }
-      route(deps, message, directives.prompt, directives);
-      return;
+      return routeMessage(deps, message, wordsContent(directives.prompt), directives);
     }
     const near = nearestCommand(slash.name, deps.commandNames);
     const hint = near === undefined ? "" : ` Did you mean /${near}?`;
@@ -55,63 +49,7 @@ function handleText(deps: TextDeps, message: IncomingText): void {
     reply(deps, message, `Commands start with a slash: did you mean /${dot}? Nothing was run.`);
     return;
   }
-  route(deps, message, message.body, {});
-}
-
-function route(
-  deps: TextDeps,
-  message: IncomingText,
-  text: string,
-  overrides: { project?: string; mode?: PermissionMode },
-): void {
-  const config = deps.config();
-  const by = message.from.name;
-  if (message.replyTo !== undefined) {
-    const decisionId = deps.prompts.decisionAt(message.chatId, message.replyTo.messageId);
-    if (decisionId !== undefined && deps.answers.answer(decisionId, { kind: "text", text, by }) === "accepted") return;
-  }
-  let project =
-    overrides.project === undefined
-      ? chatSettings(config, deps.store, message.chatId).project
-      : findProject(config, overrides.project);
-  let choice: SessionChoice | undefined;
-  const continued =
-    message.replyTo?.fromBot === true ? answerSessionOf(deps, message.chatId, message.replyTo) : undefined;
-  if (continued !== undefined && overrides.project === undefined) {
-    project = findProject(config, continued.project) ?? project;
-    choice = { kind: "resume", sessionId: continued.sessionId };
-  }
-  if (project === undefined) {
-    reply(
-      deps,
-      message,
-      "No project is set up. Add a [projects.NAME] table with a path to the config, then send this again.",
-    );
-    return;
-  }
-  const lane = { chatId: message.chatId, project: project.name };
-  if (deps.answers.answerByText(lane, text, by) === "accepted") return;
-  deps.starter.start({
-    chatId: message.chatId,
-    project,
-    prompt: text,
-    promptMessageId: message.messageId,
-    ...definedFields({ choice, mode: overrides.mode }),
-  });
-}
-
-/** The session a final answer belongs to: remembered, else read from its footer's session mark. */
-function answerSessionOf(
-  deps: Pick<TextDeps, "runs" | "store">,
-  chatId: number,
-  target: NonNullable<IncomingText["replyTo"]>,
-): AnswerSession | undefined {
-  const known = deps.runs.answerSession(chatId, target.messageId);
-  if (known !== undefined) return known;
-  const prefix = parseSessionMark(target.text);
-  if (prefix === undefined) return undefined;
-  const record = deps.store.sessions.list(chatId, { limit: 200 }).find((s) => s.sessionId.startsWith(prefix));
-  return record === undefined ? undefined : { sessionId: record.sessionId, project: record.project };
+  return routeMessage(deps, message, wordsContent(message.body));
 }
 
 function reply(deps: Pick<TextDeps, "outbox">, message: IncomingText, html: string): void {
