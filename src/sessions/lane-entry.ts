@@ -16,7 +16,8 @@ import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
 /** The settings a handle was opened with; a run wanting others gets a fresh handle. */
 export type OpenSettings = { cwd: string; mode: PermissionMode; model?: string; effort?: string };
 
-export type ActiveRun = { runId: string; observer: RunObserver; startedAtMs: number };
+/** The run in flight; `taken` once the CLI began its turn (recorded once). */
+export type ActiveRun = { runId: string; observer: RunObserver; startedAtMs: number; taken: boolean };
 
 export type LaneEntry = {
   lane: Lane;
@@ -75,6 +76,14 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
     if (event.type === "turn_finished") entry.foreignTurn = false;
     await deps.background?.(entry.lane, event);
     return;
+  }
+  if (event.type === "turn_started" && !active.taken) {
+    active.taken = true;
+    try {
+      deps.records.runTaken(active.runId, event.sessionId);
+    } catch (error) {
+      deps.report(error, entry.lane, active.runId);
+    }
   }
   if (event.type !== "run_completed") {
     await deliver(deps, active.observer, event, entry.lane, active.runId);

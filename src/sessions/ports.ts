@@ -10,6 +10,12 @@ export type SessionChoice =
   | { kind: "continue" } // the most recent conversation in the project directory (`--continue`)
   | { kind: "resume"; sessionId: string }; // a specific conversation (reply to an older message)
 
+/**
+ * What a run was asked, as the records keep it so a restart can run it (or send its words
+ * again): the prompt (words or blocks), the permission mode and the session choice.
+ */
+export type RunInput = { prompt: Prompt; mode: PermissionMode; choice: SessionChoice };
+
 /** What the engine is asked to open; the composition root adds config (args, env, limits). */
 export type OpenRequest = {
   lane: Lane;
@@ -44,7 +50,24 @@ export interface SessionRecords {
   /** The last CLI session id used in this lane, to resume after the process is gone. */
   lastSessionId(lane: Lane): string | undefined;
   rememberSession(lane: Lane, sessionId: string): void;
-  runStarted(run: { runId: string; lane: Lane; sessionId: string | undefined; startedAtMs: number }): void;
+  /**
+   * A person's submission was accepted (it starts now or waits in the queue). True when the
+   * records keep it until it starts, so a restart can run it; the next start submits it again.
+   */
+  runAccepted(run: KeptSubmission): boolean;
+  /** An accepted submission left the queue without starting (cancelled, or it could not start). */
+  runLeftQueue(runId: string): void;
+  /** The run starts: it is recorded as running, with its input (an accepted one leaves the queue). */
+  runStarted(run: {
+    runId: string;
+    lane: Lane;
+    sessionId: string | undefined;
+    startedAtMs: number;
+    input: RunInput;
+    promptMessageId?: number;
+  }): void;
+  /** The CLI began the run's turn in `sessionId`: it has the prompt, so Continue resumes that session. */
+  runTaken(runId: string, sessionId: string): void;
   runFinished(run: {
     runId: string;
     state: RunEndState;
@@ -55,6 +78,16 @@ export interface SessionRecords {
     sessionId?: string;
   }): void;
 }
+
+/** An accepted submission as the records keep it until its run starts. */
+export type KeptSubmission = {
+  runId: string;
+  lane: Lane;
+  input: RunInput;
+  acceptedAtMs: number;
+  /** The front end's id of the message that asked for the run (a restart answers it). */
+  promptMessageId?: number;
+};
 
 export type RunEndState = "completed" | "failed" | "cancelled" | "interrupted";
 

@@ -14,6 +14,7 @@ export {
 } from "./instance-lock.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations.js";
 export type { OffsetsRepository } from "./offsets-repo.js";
+export type { AddQueuedRunInput, QueuedRunsRepository } from "./queued-runs-repo.js";
 export { DATABASE_FILE, openStore, type OpenStoreOptions, type RestartRecovery, type Store } from "./open-store.js";
 export {
   DECISION_KINDS,
@@ -25,6 +26,8 @@ export {
   type DecisionRecord,
   type DecisionState,
   type FinishedRunState,
+  type QueuedRunRecord,
+  type QueuedRunState,
   type RunRecord,
   type RunState,
   type SessionRecord,

@@ -9,6 +9,7 @@ import { createDecisionsRepository, type DecisionsRepository } from "./decisions
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.js";
+import { createQueuedRunsRepository, type QueuedRunsRepository } from "./queued-runs-repo.js";
 import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
@@ -44,6 +45,7 @@ export type Store = {
   /** Each CLI session's last running cost. */
   readonly sessionCosts: SessionCostsRepository;
   readonly runs: RunsRepository;
+  readonly queuedRuns: QueuedRunsRepository;
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
@@ -102,6 +104,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       sessions,
       sessionCosts: createSessionCostsRepository(db, now),
       runs,
+      queuedRuns: createQueuedRunsRepository(db, now),
       decisions,
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),

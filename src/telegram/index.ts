@@ -33,6 +33,7 @@ export {
 } from "./bridge/index.js";
 export type {
   Attachment,
+  BotApiUnreachable,
   ChatSchedules,
   FileDownloads,
   MediaOutcome,

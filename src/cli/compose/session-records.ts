@@ -1,5 +1,7 @@
-// Adapts the SQLite store to the session layer's records port (resume tokens per lane, the life
-// of every run, so a restart can find the ones cut off) and to the engine's cost book.
+// Adapts the SQLite store to the session layer's records port (resume tokens per lane, accepted
+// requests until their run starts, and the life of every run with its input, so a restart finds
+// the ones cut off, runs the ones that never started, and Continue can send a prompt again) and
+// to the engine's cost book.
 import type { SessionCostBook } from "../../claude/index.js";
 import type { RunEndState, SessionRecords } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
@@ -12,8 +14,37 @@ export function storeSessionRecords(store: Store): SessionRecords {
     rememberSession(lane, sessionId) {
       store.sessions.record({ sessionId, chatId: lane.chatId, project: lane.project });
     },
-    runStarted({ runId, lane, sessionId }) {
-      store.runs.start({ runId, chatId: lane.chatId, project: lane.project, sessionId: sessionId ?? null });
+    runAccepted({ runId, lane, input, acceptedAtMs, promptMessageId }) {
+      store.queuedRuns.add({
+        runId,
+        chatId: lane.chatId,
+        project: lane.project,
+        input,
+        promptMessageId: promptMessageId ?? null,
+        queuedAt: acceptedAtMs,
+      });
+      return true;
+    },
+    runLeftQueue(runId) {
+      store.queuedRuns.take(runId);
+    },
+    runStarted({ runId, lane, sessionId, input, promptMessageId }) {
+      // One transaction: a crash leaves the request either waiting or running, never both or neither.
+      store.transaction(() => {
+        const accepted = store.queuedRuns.take(runId);
+        store.runs.start({
+          runId,
+          chatId: lane.chatId,
+          project: lane.project,
+          sessionId: sessionId ?? null,
+          input,
+          promptMessageId: promptMessageId ?? accepted?.promptMessageId ?? null,
+          progressMessageId: accepted?.messageId ?? null,
+        });
+      });
+    },
+    runTaken(runId, sessionId) {
+      store.runs.setTaken(runId, sessionId);
     },
     runFinished({ runId, state, costUsd, error, sessionId }) {
       store.transaction(() => {

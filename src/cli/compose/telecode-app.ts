@@ -13,6 +13,7 @@ import { openStore, type Store } from "../../store/index.js";
 import {
   chatDecisionSettings,
   createTelegramFront,
+  type BotApiUnreachable,
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
@@ -41,6 +42,10 @@ export type TelecodeAppOptions = {
   tuning?: AppTuning;
   onRestartRequested?: () => void;
   onPollingFailed?: (error: unknown) => void;
+  /** The Bot API could not be reached at start; it is tried again (until `signal`). */
+  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
+  /** Stops a start still waiting for the Bot API (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
 };
 
 export type TelecodeApp = {
@@ -55,7 +60,10 @@ export type TelecodeApp = {
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
 };
 
-/** Builds and starts the whole bridge; the store is closed again if starting fails. */
+/**
+ * Builds and starts the whole bridge; the store is closed again if starting fails (BridgeError
+ * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached).
+ */
 export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
   const { config, logger, tuning = {} } = options;
   const store = openStore(config().state.dir);
@@ -96,7 +104,11 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,
-      ...definedFields({ onRestartRequested: options.onRestartRequested, onPollingFailed: options.onPollingFailed }),
+      ...definedFields({
+        onRestartRequested: options.onRestartRequested,
+        onPollingFailed: options.onPollingFailed,
+        onBotApiUnreachable: options.onBotApiUnreachable,
+      }),
     });
     const sessions = new SessionManager({
       engine: createEnginePort({
@@ -126,7 +138,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         ),
     });
     bridge = telegram.bridge(sessions);
-    await bridge.start();
+    await bridge.start(definedFields({ signal: options.signal }));
     scheduling.start(bridge);
   } catch (error) {
     store.close();

@@ -14,6 +14,8 @@ import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
+import { initBot, type BotApiUnreachable } from "./bot-init.js";
+import { BridgeError } from "./bridge-error.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { BackgroundTurns } from "./background-turns.js";
 import { cancelButtons } from "./buttons/cancel.js";
@@ -22,6 +24,7 @@ import { modeButtons } from "./buttons/mode.js";
 import { projectButtons } from "./buttons/project.js";
 import { resumeButtons } from "./buttons/resume.js";
 import { scheduleButtons } from "./buttons/schedule.js";
+import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
 import { ClaudeCommands } from "./claude-commands.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
@@ -42,15 +45,7 @@ import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome } from "./schedul
 import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
 import { startPolling } from "./update-source.js";
 
-export class BridgeError extends Error {
-  override readonly name = "BridgeError";
-  constructor(
-    readonly code: "telegram.not_configured" | "telegram.already_started",
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { BridgeError };
 
 export type TelegramFrontOptions = {
   /** The config in effect (hot-reloaded by the caller); read per message and per run. */
@@ -77,6 +72,8 @@ export type TelegramFrontOptions = {
   onRestartRequested?: () => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
+  /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
+  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
   /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
   media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
   /** The models the CLI offers, once a session has started (for /model); undefined before. */
@@ -84,8 +81,12 @@ export type TelegramFrontOptions = {
 };
 
 export type TelegramBridge = {
-  /** Checks the token (getMe), recovers after a previous stop, registers commands, starts polling. */
-  start(): Promise<void>;
+  /**
+   * Checks the token (getMe, retried while the Bot API cannot be reached), recovers after a
+   * previous stop, registers commands, starts polling. Throws BridgeError
+   * `telegram.start_aborted` when `signal` fires before the Bot API answered.
+   */
+  start(options?: { signal?: AbortSignal }): Promise<void>;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -146,7 +147,6 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     clock,
     logger,
     store,
-    callbacks,
     runs,
     isStopping: () => lifecycle.stopping,
     progressIntervalMs: options.progressIntervalMs ?? 1000,
@@ -223,6 +223,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(projectButtons(services));
   handlers.use(resumeButtons(services));
   handlers.use(scheduleButtons(services));
+  handlers.use(retryButtons(services));
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
@@ -232,10 +233,16 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(nonTextMessages(services));
 
   return {
-    async start() {
+    async start(startOptions = {}) {
       if (runner !== undefined)
         throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
-      await bot.init();
+      await initBot(bot, {
+        apiRoot: options.config().telegram.apiRoot,
+        clock,
+        logger,
+        signal: startOptions.signal,
+        onUnreachable: options.onBotApiUnreachable,
+      });
       logger.event("telegram.started", { bot: bot.botInfo.username });
       recoverAfterRestart(services);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));

@@ -2,6 +2,7 @@
 // over it, and the pieces the composition root and tests need (commands, chat switches, texts).
 export { BridgeError, createTelegramFront } from "./bridge.js";
 export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge.js";
+export type { BotApiUnreachable } from "./bot-init.js";
 export type {
   Attachment,
   FileDownloads,

@@ -33,6 +33,8 @@ export type RunRequest = {
   origin?: TurnOrigin;
   /** How a run no person asked for shows itself (a title, its schedule's buttons). */
   view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "quietFailures">;
+  /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
+  kept?: { runId: string; messageId: number | undefined };
 };
 
 export type RunStarterDeps = {
@@ -75,6 +77,7 @@ export class RunStarter {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
+      messageId: request.kept?.messageId,
       start: { mode, ...chosen, cwd: request.project.path },
       projectRoot: request.project.path,
       ...request.view,
@@ -87,7 +90,12 @@ export class RunStarter {
       ...chosen,
       choice,
       observer: view,
-      ...definedFields({ unattended: request.unattended, origin: request.origin }),
+      ...definedFields({
+        unattended: request.unattended,
+        origin: request.origin,
+        runId: request.kept?.runId,
+        promptMessageId: request.promptMessageId,
+      }),
     });
     logger.event("telegram.run_submitted", {
       chatId: request.chatId,

@@ -1,6 +1,6 @@
-// One run as the person sees it in Telegram: the progress message (with Cancel while live),
-// then the answer as new messages, an error with its incident id, or an interrupted note with
-// Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
+// One run as the person sees it in Telegram: the progress message (with Cancel while queued or
+// live), then the answer as new messages, an error with its incident id, or an interrupted note
+// with Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
@@ -16,16 +16,18 @@ import {
 } from "../../domain/index.js";
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
 import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
-import type { CallbackRegistry } from "../callback-data.js";
-import type { BridgeAction } from "./bridge-types.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
+import { runButtonData } from "./run-token.js";
+
+export const CANCEL_CHOICE = "cancel";
+
+export const QUEUED_HTML = "⏳ Queued — will run after the current task.";
 
 export type RunViewDeps = ProgressMessageDeps & {
-  callbacks: CallbackRegistry<BridgeAction>;
   runs: RunIndex<RunView>;
   /** The bridge is stopping: runs ended now were interrupted by the stop, not cancelled by a person. */
   isStopping: () => boolean;
@@ -40,6 +42,8 @@ export type RunViewInit = {
   lane: Lane;
   /** The person's message that asked for this run. */
   promptMessageId: number | undefined;
+  /** A message that already shows this run (sent before a restart): edited instead of sending a new one. */
+  messageId?: number | undefined;
   /** What the footer shows until the CLI reports its own, and the project's directory (paths are shown relative to it). */
   start: { mode: string; model?: string; effort?: string; cwd: string };
   /** A line (HTML) above the progress and its summary: who started a run no person asked for. */
@@ -68,7 +72,6 @@ export class RunView implements RunObserver {
   readonly #init: RunViewInit;
   readonly #progress: ProgressMessage;
   #state: ProgressState;
-  #cancelToken: string | undefined;
   #queued = false;
   #finished = false;
 
@@ -110,13 +113,19 @@ export class RunView implements RunObserver {
       return;
     }
     this.runId = outcome.runId;
-    if (this.#init.cancellable !== false)
-      this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: outcome.runId }, this.chatId);
     this.#deps.runs.track(this);
+    const shown = this.#init.messageId;
+    if (shown !== undefined) this.#progress.adopt(shown);
     if (outcome.state === "queued") {
       this.#queued = true;
-      const html = "⏳ Queued — will run after the current task.";
-      this.#progress.send({ html, keyboard: this.#cancelKeyboard() }, this.#init.promptMessageId);
+      const keyboard = this.#cancelKeyboard();
+      if (shown === undefined) this.#progress.send({ html: QUEUED_HTML, keyboard }, this.#init.promptMessageId);
+      else
+        void this.#deps.outbox.edit(
+          this.chatId,
+          shown,
+          keyboard ? { html: QUEUED_HTML, keyboard } : { html: QUEUED_HTML },
+        );
       return;
     }
     this.#goLive();
@@ -145,7 +154,7 @@ export class RunView implements RunObserver {
     this.#progress.live = true;
     this.#state = { ...this.#state, startedAtMs: now, lastEventAtMs: now };
     this.#deps.runs.setLive(this);
-    if (this.#queued) this.#progress.markDirty();
+    if (this.#queued || this.#init.messageId !== undefined) this.#progress.markDirty();
     else
       this.#progress.send(
         {
@@ -221,10 +230,11 @@ export class RunView implements RunObserver {
   }
 
   #cancelKeyboard(): InlineKeyboardMarkup | undefined {
-    const cancel =
-      this.#cancelToken === undefined
-        ? []
-        : [[{ text: "⏹ Cancel", callback_data: this.#deps.callbacks.data(this.#cancelToken, "cancel") }]];
+    const data =
+      this.#init.cancellable === false || this.runId === undefined
+        ? undefined
+        : runButtonData(this.runId, CANCEL_CHOICE);
+    const cancel = data === undefined ? [] : [[{ text: "⏹ Cancel", callback_data: data }]];
     const rows = [...cancel, ...(this.#init.buttons ?? [])];
     return rows.length === 0 ? undefined : { inline_keyboard: rows };
   }

@@ -208,14 +208,21 @@ export function spawnServe(rig: Rig): ServeProcess {
     started: unless(started, "before starting"),
     restarted: unless(restarted, "instead of restarting"),
     exited,
-    async claudePids() {
-      const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8").catch(() => "");
-      // The line has pino's own pid first and the CLI's after it; JSON.parse keeps the last.
-      return log.split("\n").flatMap((line) => {
-        if (!line.includes('"claude.spawned"')) return [];
-        const entry = JSON.parse(line) as { event?: string; pid?: number };
-        return entry.event === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
-      });
-    },
+    claudePids: () => spawnedClaudePids(rig.dataDir),
   };
+}
+
+/**
+ * Process ids of the Claude CLIs a `telecode` on `dataDir` spawned, from its log (written
+ * synchronously), from byte `fromByte` on (a later process's only).
+ */
+export async function spawnedClaudePids(dataDir: string, fromByte = 0): Promise<number[]> {
+  const whole = await readFile(join(dataDir, "logs", "telecode.log")).catch(() => Buffer.alloc(0));
+  const log = whole.subarray(fromByte).toString("utf8");
+  // The line has pino's own pid first and the CLI's after it; JSON.parse keeps the last.
+  return log.split("\n").flatMap((line) => {
+    if (!line.includes('"claude.spawned"')) return [];
+    const entry = JSON.parse(line) as { event?: string; pid?: number };
+    return entry.event === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
+  });
 }

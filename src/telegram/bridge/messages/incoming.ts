@@ -12,6 +12,11 @@ import type { BridgeServices } from "../services.js";
 /** Messages up to this old are never "offline" ones, whatever the config says (clock skew, slow delivery). */
 const MIN_OFFLINE_AGE_MS = 60_000;
 
+/** How old a message may be when Telecode comes back and still be acted on (limits.offline_max_age_minutes). */
+export function offlineMaxAgeMs(limits: { offlineMaxAgeMinutes: number }): number {
+  return Math.max(MIN_OFFLINE_AGE_MS, limits.offlineMaxAgeMinutes * 60_000);
+}
+
 export type AdmitDeps = Pick<BridgeServices, "config" | "store" | "logger" | "clock" | "outbox" | "control">;
 
 export function readIncomingText(deps: AdmitDeps): Middleware<TelecodeContext> {
@@ -34,7 +39,7 @@ export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
   const config = deps.config();
   if (!isAddressed(incoming, chatSettings(config, deps.store, incoming.chatId).listenToAll)) return false;
   const ageMs = deps.clock.now() - incoming.dateS * 1000;
-  if (ageMs > Math.max(MIN_OFFLINE_AGE_MS, config.limits.offlineMaxAgeMinutes * 60_000)) {
+  if (ageMs > offlineMaxAgeMs(config.limits)) {
     deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
     void deps.outbox.send(
       incoming.chatId,
