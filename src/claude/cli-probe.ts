@@ -79,14 +79,14 @@ function identify(command: string, file: string): BinaryIdentity {
   }
 }
 
-/** Runs `--version` and `--help`; undefined when either failed (nothing worth keeping). */
-async function probeBinary(file: string, env: NodeJS.ProcessEnv): Promise<ProbeFacts | undefined> {
+/** Runs `--version` and `--help`; `complete` only when both answered (nothing else is worth keeping). */
+async function probeBinary(file: string, env: NodeJS.ProcessEnv): Promise<{ facts: ProbeFacts; complete: boolean }> {
   const [version, help] = await Promise.all([run(file, ["--version"], env), run(file, ["--help"], env)]);
-  if (!version.ok || !help.ok) return undefined;
-  return {
+  const facts = {
     version: /\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0] ?? "",
-    supportsHookEvents: help.stdout.includes("--include-hook-events"),
+    supportsHookEvents: help.ok && help.stdout.includes("--include-hook-events"),
   };
+  return { facts, complete: version.ok && help.ok };
 }
 
 export type CliProbeOptions = {
@@ -98,6 +98,8 @@ export type CliProbeOptions = {
 export type CliProbe = {
   /** Finds the CLI and what it is known to support (see CliInfo.probed). Throws `claude.not_found`. */
   probe(command: string, env: NodeJS.ProcessEnv): Promise<CliInfo>;
+  /** The same, but a binary not known yet is asked and its answer awaited (doctor, the start-up log). */
+  ask(command: string, env: NodeJS.ProcessEnv): Promise<CliInfo>;
 };
 
 /** A probe with its own memory (one per engine), backed by `cacheFile` when given. */
@@ -115,20 +117,21 @@ export function createCliProbe(options: CliProbeOptions = {}): CliProbe {
     return fromDisk.get(key);
   };
 
-  const learn = async (key: string, id: BinaryIdentity, file: string, env: NodeJS.ProcessEnv): Promise<void> => {
-    const facts = await probeBinary(file, env);
-    if (facts === undefined) {
+  const learn = async (key: string, id: BinaryIdentity, file: string, env: NodeJS.ProcessEnv): Promise<ProbeFacts> => {
+    const { facts, complete } = await probeBinary(file, env);
+    if (!complete) {
       logger.event("claude.probe_failed", { path: file }, "warn");
-      return;
+      return facts;
     }
     known.set(key, facts);
     logger.event("claude.probed", { path: file, ...facts });
-    if (cacheFile === undefined) return;
+    if (cacheFile === undefined) return facts;
     try {
       await rememberProbe(cacheFile, id, facts);
     } catch (error) {
       logger.event("claude.probe_cache_unwritable", { file: cacheFile, err: error }, "warn");
     }
+    return facts;
   };
 
   /** What is known now; starts a probe (after this turn of the event loop) for a binary not seen before. */
@@ -146,6 +149,15 @@ export function createCliProbe(options: CliProbeOptions = {}): CliProbe {
     return { path: file, ...NEWEST_CLI, probed: false };
   };
 
-  // Nothing here waits (see isExecutable); a throw becomes the rejection.
-  return { probe: (command, env) => new Promise((resolve) => resolve(knownNow(command, env))) };
+  return {
+    // Nothing here waits (see isExecutable); a throw becomes the rejection.
+    probe: (command, env) => new Promise((resolve) => resolve(knownNow(command, env))),
+    async ask(command, env) {
+      const file = resolveExecutable(command, env);
+      const id = identify(command, file);
+      const key = identityKey(id);
+      const facts = lookUp(key) ?? (await learn(key, id, file, env));
+      return { path: file, ...facts, probed: true };
+    },
+  };
 }

@@ -6,6 +6,7 @@ import type { Logger } from "../ports/index.js";
 import { buildArgs, type ArgsContext } from "./args.js";
 import { buildChildEnv } from "./env.js";
 import { launchWithFlagFallback } from "./flag-fallback.js";
+import { latestSessionId } from "./latest-session.js";
 import type { SessionSpec } from "./spec.js";
 import type { CliInfo, CliLauncher, CliTransport, LaunchRequest } from "./transport.js";
 
@@ -29,10 +30,13 @@ export async function launchCli(
     disableCron: spec.disableCron,
   });
   const info = await deps.launcher.probe(deps.command, env);
+  // The CLI's own --continue goes by file times, which closing a process moves: pick by the
+  // sessions' own last activity, and leave --continue for a project with no transcript.
+  const latest = session.continueLast ? await latestSessionId(spec.cwd, env) : undefined;
   const context: ArgsContext = {
     supportsHookEvents: info.supportsHookEvents,
-    resume: session.resume,
-    continueLast: session.continueLast,
+    resume: latest ?? session.resume,
+    continueLast: session.continueLast && latest === undefined,
     ...definedFields({ prompt: session.prompt }),
   };
   const request: LaunchRequest = { file: info.path, args: buildArgs(spec, context), cwd: spec.cwd, env };

@@ -6,6 +6,7 @@ import { CliConnection, type ConnectionOwner } from "./connection.js";
 import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
 import type { SessionSpec } from "./spec.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 const BYPASS_NOTE =
   "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.";
@@ -15,6 +16,7 @@ export type ProcessSlotDeps = LaunchDeps & {
   logger: Logger;
   /** IANA zone for clock times in notes. */
   timeZone: string;
+  costs: SessionCostBook;
   mode: ProcessMode;
   owner: ConnectionOwner;
   host: ModeHost;

@@ -4,8 +4,10 @@ export type { CancelOutcome, SessionManagerDeps, SessionStatus, Submission, Subm
 export type {
   BackgroundObserver,
   EnginePort,
+  KeptSubmission,
   OpenRequest,
   RunEndState,
+  RunInput,
   RunObserver,
   SessionChoice,
   SessionHandle,

@@ -1,11 +1,19 @@
 // Binds the Claude engine and a decision driver into the session layer's engine port: each
 // opened session gets its own driver (the engine's SessionController), speaking to the front
 // end's PersonPort. Config decides the CLI arguments, environment and watchdog limits.
-import type { ClaudeEngine, SessionSpec } from "../../claude/index.js";
+import {
+  toolGuardHooks,
+  type ClaudeEngine,
+  type GuardHooks,
+  type SessionController,
+  type SessionSpec,
+  type ToolGuard,
+} from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
-import { definedFields, type Lane } from "../../domain/index.js";
+import { definedFields, type Lane, type TelecodeEvent } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
+import { answerWithoutScheduler, GUARD_FAILED_REASON, SCHEDULE_TOOLS } from "../../schedule/index.js";
 import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
 import { createDecisionDriver, type DecisionRegistry, type PersonPort } from "../../sessions/decisions/index.js";
 
@@ -18,8 +26,36 @@ export type EnginePortDeps = {
   personPort: (lane: Lane) => PersonPort;
   /** The chat's switches (previews, questions) on top of the config's. */
   chatSettings?: (lane: Lane) => Partial<DecisionSettings>;
+  /** Answers Claude's scheduling tools in a lane's sessions; without it nothing is ever scheduled. */
+  scheduleTools?: (lane: Lane) => ToolGuard;
+  /** Sees every event of a lane's sessions, with the session it came from (a CronDelete Claude called). */
+  sessionEvents?: (lane: Lane, event: TelecodeEvent, sessionId: string | undefined) => void;
+  /** Telecode's lines for the system prompt of sessions opened now (the project's outbox). */
+  appendSystemPrompt?: (config: Config) => string | undefined;
   onPortError?: (error: unknown) => void;
+  onGuardError?: (error: unknown, toolName: string) => void;
 };
+
+/**
+ * The hooks that take Claude's scheduling tools over (CronCreate, CronDelete, CronList,
+ * ScheduleWakeup), answered by `guard`; without one, every call is refused (nothing scheduled).
+ * Their matchers are the same for every session; the CLI never holds a job of its own.
+ */
+export function scheduleHooks(guard?: ToolGuard, onError?: (error: unknown, toolName: string) => void): GuardHooks {
+  return toolGuardHooks(SCHEDULE_TOOLS, guard ?? ((call) => answerWithoutScheduler(call)), {
+    failedReason: GUARD_FAILED_REASON,
+    ...definedFields({ onError }),
+  });
+}
+
+/** `controller` with Telecode's own hook callbacks answered by `hooks` first. */
+export function withGuardHooks(controller: SessionController, hooks: GuardHooks): SessionController {
+  return {
+    ...controller,
+    hookCallback: (id, input, signal) =>
+      hooks.handlers.get(id)?.(input, signal) ?? controller.hookCallback?.(id, input, signal) ?? Promise.resolve({}),
+  };
+}
 
 /** Engine options derived from config: the same for every session. */
 export function specFromConfig(
@@ -42,6 +78,9 @@ export function specFromConfig(
     idleMs: limits.idleSessionMinutes * 60_000,
     stallNoteMs: limits.stallNoteMinutes * 60_000,
     hardSilenceMs: limits.hardSilenceMinutes * 60_000,
+    hooks: scheduleHooks().matchers,
+    // With loops off everywhere the CLI has no cron tools (and no /loop) at all.
+    disableCron: !config.loops.enabled,
   };
   if (model) spec.model = model;
   if (effort) spec.effort = effort as NonNullable<SessionSpec["effort"]>;
@@ -60,20 +99,30 @@ export function decisionSettingsFromConfig(config: Config, mode: OpenRequest["mo
   };
 }
 
+function withSystemPrompt(spec: SessionSpec, deps: EnginePortDeps, config: Config): SessionSpec {
+  const appendSystemPrompt = deps.appendSystemPrompt?.(config);
+  return appendSystemPrompt === undefined ? spec : { ...spec, appendSystemPrompt };
+}
+
 export function createEnginePort(deps: EnginePortDeps): EnginePort {
   return {
     openSession(request: OpenRequest): SessionHandle {
       const config = deps.config();
+      const hooks = scheduleHooks(deps.scheduleTools?.(request.lane), deps.onGuardError);
       const driver = createDecisionDriver({
         lane: request.lane,
         settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
         port: deps.personPort(request.lane),
         registry: deps.registry,
         clock: deps.clock,
+        ownHooks: hooks.handlers,
         ...definedFields({ onPortError: deps.onPortError }),
       });
-      const session = deps.engine.openSession(specFromConfig(config, request), {
-        observe: (event) => driver.observe(event),
+      const session = deps.engine.openSession(withSystemPrompt(specFromConfig(config, request), deps, config), {
+        observe: (event) => {
+          driver.observe(event);
+          deps.sessionEvents?.(request.lane, event, session.sessionId);
+        },
         decide: (req, ctx) => driver.decide(req, ctx),
         hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
         beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),

@@ -1,23 +1,28 @@
 // The Telegram app as `telecode` builds it: the store, the Claude engine, the decision ledger,
 // the Telegram front, the session manager over the engine and that front, and the bridge over
 // the manager. Every concrete part is chosen here and nowhere else.
-import { createClaudeEngine } from "../../claude/index.js";
+import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
+import { outboxSystemPrompt } from "../../media/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
+import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
 import { openStore, type Store } from "../../store/index.js";
 import {
   chatDecisionSettings,
   createTelegramFront,
+  type BotApiUnreachable,
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
 import { claudeProbeCacheFile } from "../data-dir.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
-import { storeSessionRecords } from "./session-records.js";
+import { createAppScheduling } from "./scheduling.js";
+import { createMediaPort } from "./media-port.js";
+import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -25,6 +30,8 @@ export type AppTuning = Pick<
   "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds"
 > & {
   clock?: Clock;
+  /** The scheduler's clock (default the system's): a test moves it to make schedules come due. */
+  scheduleClock?: SchedulerClock;
 };
 
 export type TelecodeAppOptions = {
@@ -36,31 +43,55 @@ export type TelecodeAppOptions = {
   tuning?: AppTuning;
   onRestartRequested?: () => void;
   onPollingFailed?: (error: unknown) => void;
+  /** The Bot API could not be reached at start; it is tried again (until `signal`). */
+  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
+  /** Stops a start still waiting for the Bot API (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
 };
 
 export type TelecodeApp = {
   readonly bridge: TelegramBridge;
   readonly store: Store;
   readonly registry: DecisionRegistry;
+  /** The one scheduler: Claude's loops, [[schedules]], /at and /every. */
+  readonly scheduler: Scheduler;
+  /** The config was reloaded: apply its live scheduling keys ([loops], [schedule], [[schedules]]). */
+  configChanged(): void;
   /** Graceful stop of everything, then the store is closed. */
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
 };
 
-/** Builds and starts the whole bridge; the store is closed again if starting fails. */
+/**
+ * Builds and starts the whole bridge; the store is closed again if starting fails (BridgeError
+ * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached).
+ */
 export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
   const { config, logger, tuning = {} } = options;
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
+  // What the CLI offers, as the latest initialize reply listed it (for /model).
+  let models: readonly OfferedModel[] | undefined;
   const engine = createClaudeEngine({
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
     probeCacheFile: claudeProbeCacheFile(config().state.dir),
+    costs: storeSessionCostBook(store, logger),
+    onInitialized: (reply) => {
+      const offered = offeredModels(reply);
+      if (offered.length > 0) models = offered;
+    },
   });
   const registry = createDecisionRegistry({
     journal: storeDecisionJournal(store),
     onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
+  });
+  const scheduling = createAppScheduling({
+    config,
+    store,
+    clock: tuning.scheduleClock ?? createSystemClock(),
+    logger: logger.child({ area: "schedule" }),
   });
   let bridge: TelegramBridge;
   try {
@@ -70,8 +101,16 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       logger,
       clock,
       answers: registry,
+      schedules: scheduling.chat,
+      models: () => models,
+      media: (downloads, localBotApi) =>
+        createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,
-      ...definedFields({ onRestartRequested: options.onRestartRequested, onPollingFailed: options.onPollingFailed }),
+      ...definedFields({
+        onRestartRequested: options.onRestartRequested,
+        onPollingFailed: options.onPollingFailed,
+        onBotApiUnreachable: options.onBotApiUnreachable,
+      }),
     });
     const sessions = new SessionManager({
       engine: createEnginePort({
@@ -81,7 +120,14 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         clock,
         personPort: (lane) => telegram.personPort(lane),
         chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
+        appendSystemPrompt: ({ files }) =>
+          files.outboxMaxFiles === 0
+            ? undefined
+            : outboxSystemPrompt({ maxFiles: files.outboxMaxFiles, maxFileBytes: files.outboxMaxFileBytes }),
         onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
+        scheduleTools: (lane) => scheduling.toolGuard(lane),
+        sessionEvents: (lane, event, sessionId) => scheduling.observe(lane, event, sessionId),
+        onGuardError: (error, toolName) => logger.event("schedule.hook_failed", { err: error, toolName }, "error"),
       }),
       records: storeSessionRecords(store),
       clock,
@@ -94,7 +140,8 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         ),
     });
     bridge = telegram.bridge(sessions);
-    await bridge.start();
+    await bridge.start(definedFields({ signal: options.signal }));
+    scheduling.start(bridge);
   } catch (error) {
     store.close();
     throw error;
@@ -103,8 +150,11 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     bridge,
     store,
     registry,
+    scheduler: scheduling.scheduler,
+    configChanged: () => scheduling.configChanged(),
     async stop(stopOptions) {
       try {
+        await scheduling.stop();
         await bridge.stop(stopOptions);
       } finally {
         store.close();

@@ -1,21 +1,40 @@
 // The one way a run is started from Telegram: the chat's settings, the session choice (a
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import {
+  definedFields,
+  laneId,
+  type Lane,
+  type PermissionMode,
+  type Prompt,
+  type TurnOrigin,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import { chatSettings } from "./chat-settings.js";
-import { RunView, type RunViewDeps } from "./run-view.js";
+import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
 
 export type RunRequest = {
   chatId: number;
   project: ProjectConfig;
-  prompt: string;
+  /** Words, or words with images and PDFs. */
+  prompt: Prompt;
   choice?: SessionChoice;
   /** A one-message mode (a directive line); else the chat's. */
   mode?: PermissionMode;
+  /** A schedule's own model or effort; else the chat's. */
+  model?: string;
+  effort?: string;
   promptMessageId?: number;
+  /** Nobody is there: what would wait for a person is denied (a schedule's run). */
+  unattended?: boolean;
+  /** Whose turn the message starts; default a person's. */
+  origin?: TurnOrigin;
+  /** How a run no person asked for shows itself (a title, its schedule's buttons). */
+  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "quietFailures">;
+  /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
+  kept?: { runId: string; messageId: number | undefined };
 };
 
 export type RunStarterDeps = {
@@ -47,12 +66,21 @@ export class RunStarter {
     let choice: SessionChoice = request.choice ?? { kind: "current" };
     if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
     const mode = request.mode ?? settings.mode;
-    const chosen = definedFields({ model: settings.model, effort: settings.effort });
+    const chosen = definedFields({ model: request.model ?? settings.model, effort: request.effort ?? settings.effort });
+    // The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git).
+    void this.#deps.view.media
+      .prepareOutbox(request.project.path)
+      .catch((error: unknown) =>
+        logger.event("telegram.outbox_folder_failed", { err: error, project: lane.project }, "warn"),
+      );
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
-      start: { mode, ...chosen },
+      messageId: request.kept?.messageId,
+      start: { mode, ...chosen, cwd: request.project.path },
+      projectRoot: request.project.path,
+      ...request.view,
     });
     const outcome = sessions.submit({
       lane,
@@ -62,6 +90,12 @@ export class RunStarter {
       ...chosen,
       choice,
       observer: view,
+      ...definedFields({
+        unattended: request.unattended,
+        origin: request.origin,
+        runId: request.kept?.runId,
+        promptMessageId: request.promptMessageId,
+      }),
     });
     logger.event("telegram.run_submitted", {
       chatId: request.chatId,
