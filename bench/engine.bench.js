@@ -2,7 +2,8 @@
 // SDK's query(), all three fed by the same stand-in CLI replaying recorded stdout as fast as it
 // can, in interleaved rounds (engine-variants.js); line-to-event latency; peak RSS under a slow
 // consumer (each variant in its own process); our RSS with 50 live sessions; and one real CLI
-// driven through N turns against a local fake API.
+// driven through N turns against a local fake API; then the first turn as a person meets it
+// (bench/first-turn.js): `telecode run` against the bare CLI, and the bridge's start.
 // `node bench/engine.bench.js --slow-consumer engine|sdk` runs only that measurement (JSON out).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -24,12 +25,15 @@ import {
   runSdk,
   wall,
 } from "./engine-variants.js";
+import { measureBridgeStart, measureOneTurn } from "./first-turn.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 5;
 const SESSIONS = 50;
 const REAL_TURNS = 20;
 const LATENCY_LINES = 2000;
+const FIRST_TURN_ROUNDS = 7;
+const BRIDGE_CHATS = 11;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
@@ -46,6 +50,36 @@ if (slowFlag !== -1) {
   const run = process.argv[slowFlag + 1] === "sdk" ? runSdk : runEngine;
   const result = await run(work, replayScript, { slow: true });
   process.stdout.write(JSON.stringify({ ...result, before }));
+  // ------------------------------------------------------------------ the first turn
+
+  const one = await measureOneTurn(work, REAL_CLI, FIRST_TURN_ROUNDS);
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  printTable([
+    {
+      "one turn, whole process (median)": `${FIRST_TURN_ROUNDS} interleaved rounds`,
+      "telecode run": ms(one.telecode),
+      "bare CLI, control mode": ms(one.bare),
+      "telecode ÷ bare": `${ratio(one.telecode / one.bare)} (goal ≤ 1.15)`,
+      "first run ever (probe beside)": ms(one.firstEver),
+      "node -e 0": ms(one.node),
+      "telecode --version": ms(one.version),
+    },
+  ]);
+  process.stdout.write("\n");
+  const bridge = await measureBridgeStart(work, BRIDGE_CHATS);
+  const bridgeRow = (measure, s, goal = "") => ({
+    "Telegram message arrives →": measure,
+    n: bridge.n,
+    p50: `${ms(s.p50)}${goal}`,
+    p90: ms(s.p90),
+    "first message (probe)": ms(s.first),
+  });
+  printTable([
+    bridgeRow("CLI process spawned", bridge.spawn, " (goal ≤ 30 ms)"),
+    bridgeRow("progress message sent", bridge.progress),
+    bridgeRow("first progress edit", bridge.edit),
+  ]);
+
   rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
@@ -226,6 +260,36 @@ printTable([
     "later turns p50 ms": median(turnMs).toFixed(0),
     "p99 ms": percentile(turnMs, 99).toFixed(0),
   },
+]);
+
+// ------------------------------------------------------------------ the first turn
+
+const one = await measureOneTurn(work, REAL_CLI, FIRST_TURN_ROUNDS);
+const ms = (x) => `${x.toFixed(0)} ms`;
+printTable([
+  {
+    "one turn, whole process (median)": `${FIRST_TURN_ROUNDS} interleaved rounds`,
+    "telecode run": ms(one.telecode),
+    "bare CLI, control mode": ms(one.bare),
+    "telecode ÷ bare": `${ratio(one.telecode / one.bare)} (goal ≤ 1.15)`,
+    "first run ever (probe beside)": ms(one.firstEver),
+    "node -e 0": ms(one.node),
+    "telecode --version": ms(one.version),
+  },
+]);
+process.stdout.write("\n");
+const bridge = await measureBridgeStart(work, BRIDGE_CHATS);
+const bridgeRow = (measure, s, goal = "") => ({
+  "Telegram message arrives →": measure,
+  n: bridge.n,
+  p50: `${ms(s.p50)}${goal}`,
+  p90: ms(s.p90),
+  "first message (probe)": ms(s.first),
+});
+printTable([
+  bridgeRow("CLI process spawned", bridge.spawn, " (goal ≤ 30 ms)"),
+  bridgeRow("progress message sent", bridge.progress),
+  bridgeRow("first progress edit", bridge.edit),
 ]);
 
 rmSync(work, { recursive: true, force: true });
