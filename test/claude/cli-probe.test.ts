@@ -5,7 +5,7 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { allowAllController, createClaudeEngine } from "../../src/claude/index.js";
+import { allowAllController, createClaudeEngine, createCliProbe } from "../../src/claude/index.js";
 import type { SessionHandle } from "../../src/claude/index.js";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { fakeClaudePath, line, writeFakeClaudeScript } from "../support/fake-claude/index.js";
@@ -110,6 +110,21 @@ describe("the CLI probe, kept in the state directory", () => {
     expect(probes(all)).toEqual({ version: 1, help: 1 });
     expect(spawns(all)).toHaveLength(3);
     for (const args of spawns(all)) expect(args).toContain("--include-hook-events");
+  });
+
+  it("answers doctor and the start-up log from the kept probe, and asks a binary it does not know", async () => {
+    const ws = await workspace();
+    const asked = await createCliProbe({ cacheFile: ws.cacheFile }).ask(ws.claude, ws.env);
+    expect(asked).toMatchObject({ path: ws.claude, version: "2.1.332", supportsHookEvents: true });
+    expect(probes(await ws.args())).toEqual({ version: 1, help: 1 });
+    expect(await cached(ws)).toMatchObject({ version: "2.1.332" });
+
+    // Another process (a new probe object) reads the answer from the state directory.
+    expect(await createCliProbe({ cacheFile: ws.cacheFile }).ask(ws.claude, ws.env)).toMatchObject({
+      version: "2.1.332",
+    });
+    expect(await runOnce(ws)).toMatchObject({ ok: true, answer: "Hi there." });
+    expect(probes(await ws.args())).toEqual({ version: 1, help: 1 });
   });
 
   it("probes a binary again once it changed (an upgrade)", async () => {
