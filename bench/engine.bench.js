@@ -50,36 +50,6 @@ if (slowFlag !== -1) {
   const run = process.argv[slowFlag + 1] === "sdk" ? runSdk : runEngine;
   const result = await run(work, replayScript, { slow: true });
   process.stdout.write(JSON.stringify({ ...result, before }));
-  // ------------------------------------------------------------------ the first turn
-
-  const one = await measureOneTurn(work, REAL_CLI, FIRST_TURN_ROUNDS);
-  const ms = (x) => `${x.toFixed(0)} ms`;
-  printTable([
-    {
-      "one turn, whole process (median)": `${FIRST_TURN_ROUNDS} interleaved rounds`,
-      "telecode run": ms(one.telecode),
-      "bare CLI, control mode": ms(one.bare),
-      "telecode ÷ bare": `${ratio(one.telecode / one.bare)} (goal ≤ 1.15)`,
-      "first run ever (probe beside)": ms(one.firstEver),
-      "node -e 0": ms(one.node),
-      "telecode --version": ms(one.version),
-    },
-  ]);
-  process.stdout.write("\n");
-  const bridge = await measureBridgeStart(work, BRIDGE_CHATS);
-  const bridgeRow = (measure, s, goal = "") => ({
-    "Telegram message arrives →": measure,
-    n: bridge.n,
-    p50: `${ms(s.p50)}${goal}`,
-    p90: ms(s.p90),
-    "first message (probe)": ms(s.first),
-  });
-  printTable([
-    bridgeRow("CLI process spawned", bridge.spawn, " (goal ≤ 30 ms)"),
-    bridgeRow("progress message sent", bridge.progress),
-    bridgeRow("first progress edit", bridge.edit),
-  ]);
-
   rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
@@ -101,22 +71,22 @@ for (let round = 0; round < ROUNDS; round++) {
   globalThis.gc?.();
   runs.sdk.push(await runSdk(work, replayScript));
 }
-const seconds = Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r.seconds))]));
-const throughputRow = (variant, s, vs) => ({
+const medianOf = (key) => Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r[key]))]));
+const seconds = medianOf("seconds");
+const cpu = medianOf("cpuSeconds");
+const throughputRow = (variant, key, vs) => ({
   variant,
-  "lines/s": Math.round(stream.lines / s).toLocaleString("en-US"),
-  "MB/s": (stream.bytes / 1e6 / s).toFixed(0),
-  seconds: s.toFixed(2),
+  "lines/s": Math.round(stream.lines / seconds[key]).toLocaleString("en-US"),
+  "MB/s": (stream.bytes / 1e6 / seconds[key]).toFixed(0),
+  seconds: seconds[key].toFixed(2),
   "vs floor": vs,
+  "consumer CPU s": cpu[key].toFixed(2),
+  "CPU: floor ÷ this": ratio(cpu.floor / cpu[key]),
 });
 printTable([
-  throughputRow("(a) pipe + split + JSON.parse", seconds.floor, "1.00"),
-  throughputRow(
-    "(b) Telecode engine → events",
-    seconds.engine,
-    `${ratio(seconds.floor / seconds.engine)} (goal ≥ 0.9)`,
-  ),
-  throughputRow("(c) Agent SDK query() → messages", seconds.sdk, ratio(seconds.floor / seconds.sdk)),
+  throughputRow("(a) pipe + split + JSON.parse", "floor", "1.00"),
+  throughputRow("(b) Telecode engine → events", "engine", `${ratio(seconds.floor / seconds.engine)} (goal ≥ 0.9)`),
+  throughputRow("(c) Agent SDK query() → messages", "sdk", ratio(seconds.floor / seconds.sdk)),
 ]);
 process.stdout.write(
   `items per run: Telecode ${runs.engine[0].events.toLocaleString("en-US")} events, SDK ${runs.sdk[0].events.toLocaleString("en-US")} messages; Telecode ÷ SDK throughput ${ratio(seconds.sdk / seconds.engine)}\n\n`,
