@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
-import { startBenchApi } from "./engine-fake-api.js";
+import { realCliEnv, startBenchApi } from "./engine-fake-api.js";
 import {
   endLine,
   FIXTURES,
@@ -194,15 +194,7 @@ const home = mkdtempSync(join(work, "home-"));
 const project = mkdtempSync(join(work, "project-"));
 const real = createClaudeEngine({
   claudePath: REAL_CLI,
-  env: {
-    PATH: process.env.PATH,
-    HOME: home,
-    TMPDIR: work,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: "bench-key",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-  },
+  env: realCliEnv(api, home, work),
 }).openSession({ cwd: project, permissionMode: "default", useApiBilling: true, idleMs: 0 }, allowAllController());
 const turnMs = [];
 const iterator = real.events()[Symbol.asyncIterator]();

@@ -11,7 +11,7 @@ import { fileURLToPath, URL } from "node:url";
 import { buildArgs } from "../dist/claude/index.js";
 import { encodePrompt } from "../dist/claude/prompt-line.js";
 import { encodeControlRequest } from "../dist/wire/index.js";
-import { startBenchApi } from "./engine-fake-api.js";
+import { realCliEnv, startBenchApi } from "./engine-fake-api.js";
 import { median, percentile, wall } from "./stand-in-stream.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -55,16 +55,7 @@ export async function measureOneTurn(work, realCli, rounds) {
     `[claude]\npath = "${realCli}"\nuse_api_billing = true\n[state]\ndir = "${join(work, "first-turn-state")}"\n`,
   );
   chmodSync(config, 0o600);
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    TMPDIR: work,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: "bench-key",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-    TELECODE_CONFIG: config,
-  };
+  const env = { ...realCliEnv(api, home, work), TELECODE_CONFIG: config };
   const bareArgs = buildArgs({ cwd: project, permissionMode: "default" }, { supportsHookEvents: true });
   const bareStdin = [encodeControlRequest("init_1", { subtype: "initialize", hooks: null }), encodePrompt(PROMPT)];
   const telecode = () =>
