@@ -34,6 +34,8 @@ export type { ToolDescription } from "./tool-kind.js";
 export {
   excerpt,
   cleanToolDetail,
+  scheduledByTelecode,
+  SCHEDULED_BY_TELECODE,
   relativeToCwd,
   formatCount,
   formatDurationMs,
