@@ -96,12 +96,12 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     const lane = laneId({ chatId: s.chatId, project: s.project });
     const { permissionMode, model, effort } = s.overrides;
     const outcome = target.startScheduled({
-      scheduleId: s.id,
+      source: { kind: "schedule", id: s.id, cancellable: s.kind !== "config" },
+      whenBusy: "skip",
       chatId: s.chatId,
       project: s.project,
       prompt: firedPrompt(s, iteration, textOptions()),
       title: `${firedTitle(s, iteration, textOptions())}${fresh ? " (in a fresh session)" : ""}`,
-      cancellable: s.kind !== "config",
       choice,
       unattended: !s.attended,
       origin: s.kind === "wakeup" ? "wakeup" : "schedule",
@@ -142,7 +142,7 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
         `Project "${s.project}" is no longer in the config. Add it back, or stop this schedule.`,
         { details: { scheduleId: s.id, project: s.project } },
       );
-    return outcome === "busy" ? "busy" : "started";
+    return outcome === "busy" || outcome === "refused" ? "busy" : "started";
   };
 
   const scheduler = createScheduler({

@@ -73,6 +73,7 @@ export class RunView implements RunObserver {
   readonly #progress: ProgressMessage;
   #state: ProgressState;
   #queued = false;
+  #submitted: SubmitOutcome["state"] | undefined;
   #finished = false;
 
   constructor(deps: RunViewDeps, init: RunViewInit) {
@@ -105,8 +106,14 @@ export class RunView implements RunObserver {
     return this.#progress.sent;
   }
 
+  /** What submit said (started, queued behind the lane's runs, refused); undefined before `begin`. */
+  get submitted(): SubmitOutcome["state"] | undefined {
+    return this.#submitted;
+  }
+
   /** Called with what submit said: starts the progress message, or says it is queued / refused. */
   begin(outcome: SubmitOutcome): void {
+    this.#submitted = outcome.state;
     if (outcome.state === "refused") {
       this.#finished = true;
       void this.#deps.outbox.send(this.chatId, { html: `⏸ ${esc(outcome.reason)}` }, this.#replyToPrompt());

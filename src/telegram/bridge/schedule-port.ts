@@ -48,16 +48,23 @@ export interface ChatSchedules {
   loopsEnabled(): boolean;
 }
 
-/** A fired schedule's run, as the scheduler's fire asks the bridge to start it. */
+/**
+ * What started a run nobody typed: a schedule (its Pause and Stop buttons come with the run;
+ * `cancellable`: whether Stop cancels it, config schedules are only paused) or a webhook.
+ */
+export type RunSource =
+  Readonly<{ kind: "schedule"; id: string; cancellable: boolean }> | Readonly<{ kind: "webhook"; id: string }>;
+
+/** A run nobody typed (a schedule's fire, a webhook delivery), as a trigger asks the bridge to start it. */
 export type ScheduledRun = Readonly<{
-  scheduleId: string;
+  source: RunSource;
+  /** "skip": a busy lane skips it (a schedule's iteration); "queue": it waits behind the lane's runs (a delivery). */
+  whenBusy: "skip" | "queue";
   chatId: number;
   project: string;
   prompt: string;
-  /** Which schedule, which run, how to stop it (plain text). */
+  /** Which trigger, which run, how to stop it (plain text). */
   title: string;
-  /** Whether its Stop button cancels it (config schedules are only paused). */
-  cancellable: boolean;
   choice: SessionChoice;
   unattended: boolean;
   origin: TurnOrigin;
@@ -67,5 +74,9 @@ export type ScheduledRun = Readonly<{
   onFinished(completed: RunCompleted): void;
 }>;
 
-/** "started": the run is on its way; "busy": the lane was busy (the iteration is skipped); "no_project". */
-export type ScheduledRunOutcome = "started" | "busy" | "no_project";
+/**
+ * "started": the run is on its way; "queued": it waits behind the lane's runs; "busy": the lane
+ * was busy (with `whenBusy: "skip"`, nothing was started); "refused": Telecode is stopping (the
+ * chat was told); "no_project".
+ */
+export type ScheduledRunOutcome = "started" | "queued" | "busy" | "refused" | "no_project";
