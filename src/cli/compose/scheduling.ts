@@ -20,11 +20,12 @@ import {
   type TextOptions,
 } from "../../schedule/index.js";
 import type { SessionChoice } from "../../sessions/index.js";
-import type { Store } from "../../store/index.js";
+import type { Store, TriggerResult } from "../../store/index.js";
 import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge } from "../../telegram/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
-import { noticeHtml, scheduleName } from "./schedule-words.js";
+import { dayCapHtml, noticeHtml, scheduleName } from "./schedule-words.js";
+import { scheduleResultId } from "./trigger-status.js";
 
 export type SchedulingDeps = {
   config: () => Config;
@@ -32,6 +33,8 @@ export type SchedulingDeps = {
   /** The scheduler's clock: the system's, or a test's manual one. */
   clock: SchedulerClock;
   logger: Logger;
+  /** Whether every trigger is held (`[schedule] paused`, or the chat's /pause). */
+  isPaused: () => boolean;
 };
 
 /** Where fires go and notices are sent: the Telegram bridge. */
@@ -55,6 +58,16 @@ export type AppScheduling = {
 
 const LIVE = ["active", "paused"] as const;
 
+/** The last result an event leaves for /status and doctor; null: it leaves none. */
+const RESULT_OF_EVENT: Readonly<Record<SchedulerEvent["type"], TriggerResult | null>> = {
+  skipped_busy: "skipped_busy",
+  skipped_day_cost: "day_capped",
+  missed: "missed",
+  capped: "capped",
+  fire_failed: "failed",
+  scheduler_failed: null,
+};
+
 function choiceOf(s: Schedule): SessionChoice {
   switch (s.session.mode) {
     case "new":
@@ -68,6 +81,9 @@ function choiceOf(s: Schedule): SessionChoice {
 
 export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
   const { config, store, clock, logger } = deps;
+  const settingsNow = () => ({ ...schedulerSettingsOf(config()), paused: deps.isPaused() });
+  const record = (id: string, result: TriggerResult): void =>
+    store.triggers.recordResult(scheduleResultId(id), result, clock.now());
   let target: ScheduleTarget | undefined;
   /** The wake-up chain whose fired run works in a lane now: ScheduleWakeup there continues it. */
   const chains = new Map<string, string>();
@@ -87,6 +103,8 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       { ...fields, ...(event.type === "fire_failed" ? { err: event.error } : {}) },
       failed ? "error" : "info",
     );
+    const result = RESULT_OF_EVENT[event.type];
+    if (result !== null && event.type !== "scheduler_failed") record(event.schedule.id, result);
     const html = noticeHtml(event, textOptions());
     if (html !== null && event.type !== "scheduler_failed") notify(event.schedule.chatId, html);
   };
@@ -116,7 +134,9 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     const lane = laneId({ chatId: s.chatId, project: s.project });
     if (chains.get(lane) === s.id) chains.delete(lane);
     try {
-      if (completed.costUsd > 0) scheduler.recordCost(s.id, completed.costUsd);
+      record(s.id, completed.cancelled ? "cancelled" : completed.ok ? "ok" : "failed");
+      const cost = completed.costUsd > 0 ? scheduler.recordCost(s.id, completed.costUsd) : null;
+      if (cost?.verdict === "day_capped") notify(s.chatId, dayCapHtml(cost.schedule, textOptions()));
       if (fresh && s.session.mode === "id" && completed.sessionId !== undefined)
         scheduler.moveToSession(s.id, { mode: "id", sessionId: completed.sessionId });
     } catch (error) {
@@ -148,7 +168,7 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
   const scheduler = createScheduler({
     clock,
     repository: store.schedules,
-    settings: schedulerSettingsOf(config()),
+    settings: settingsNow(),
     fire,
     onEvent,
   });
@@ -195,7 +215,7 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       target = undefined;
     },
     configChanged() {
-      scheduler.updateSettings(schedulerSettingsOf(config()));
+      scheduler.updateSettings(settingsNow());
       syncConfig();
     },
   };

@@ -10,6 +10,7 @@ import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
 import { openStore, type Store } from "../../store/index.js";
+import type { WebhookServer } from "../../triggers/index.js";
 import {
   chatDecisionSettings,
   createTelegramFront,
@@ -19,7 +20,10 @@ import {
 } from "../../telegram/index.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
+import { createChatTriggers } from "./chat-triggers.js";
 import { createAppScheduling } from "./scheduling.js";
+import { createTriggerPause } from "./trigger-pause.js";
+import { createWebhookRuns } from "./webhook-runs.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
 
@@ -52,10 +56,15 @@ export type TelecodeApp = {
   readonly bridge: TelegramBridge;
   readonly store: Store;
   readonly registry: DecisionRegistry;
-  /** The one scheduler: Claude's loops, [[schedules]], /at and /every. */
+  /** The one scheduler: Claude's loops, [[schedules]], /at and /every (webhooks start runs beside it). */
   readonly scheduler: Scheduler;
-  /** The config was reloaded: apply its live scheduling keys ([loops], [schedule], [[schedules]]). */
-  configChanged(): void;
+  /** The webhook server while it runs (null without [[webhooks]], or when it could not start). */
+  readonly webhookServer: WebhookServer | null;
+  /**
+   * The config was reloaded: apply its live trigger keys ([loops], [schedule], [[schedules]]; a
+   * changed [webhook_server] or [[webhooks]] restarts the webhook server). Never rejects.
+   */
+  configChanged(): Promise<void>;
   /** Graceful stop of everything, then the store is closed. */
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
 };
@@ -85,12 +94,25 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     journal: storeDecisionJournal(store),
     onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
   });
+  const scheduleClock = tuning.scheduleClock ?? createSystemClock();
+  const now = (): number => scheduleClock.now();
+  const pause = createTriggerPause({ config, store, now });
   const scheduling = createAppScheduling({
     config,
     store,
-    clock: tuning.scheduleClock ?? createSystemClock(),
+    clock: scheduleClock,
     logger: logger.child({ area: "schedule" }),
+    isPaused: () => pause.isPaused(),
   });
+  const webhooks = createWebhookRuns({
+    config,
+    store,
+    now,
+    logger: logger.child({ area: "webhook" }),
+    env: options.env,
+    isPaused: () => pause.isPaused(),
+  });
+  const triggers = createChatTriggers({ config, store, now, pause, scheduling, webhooks });
   let bridge: TelegramBridge;
   try {
     const telegram = createTelegramFront({
@@ -100,6 +122,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       clock,
       answers: registry,
       schedules: scheduling.chat,
+      triggers,
       models: () => models,
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
@@ -140,6 +163,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     bridge = telegram.bridge(sessions);
     await bridge.start(definedFields({ signal: options.signal }));
     scheduling.start(bridge);
+    await webhooks.start(bridge);
   } catch (error) {
     store.close();
     throw error;
@@ -149,9 +173,16 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     store,
     registry,
     scheduler: scheduling.scheduler,
-    configChanged: () => scheduling.configChanged(),
+    get webhookServer() {
+      return webhooks.server;
+    },
+    async configChanged() {
+      scheduling.configChanged();
+      await webhooks.configChanged();
+    },
     async stop(stopOptions) {
       try {
+        await webhooks.stop();
         await scheduling.stop();
         await bridge.stop(stopOptions);
       } finally {

@@ -48,6 +48,17 @@ export interface ChatSchedules {
   loopsEnabled(): boolean;
 }
 
+/** Every trigger at once (schedules, loops, webhooks): /pause, /resume, and what /status lists. */
+export interface TriggerControls {
+  isPaused(): boolean;
+  /** Holds (true) or releases (false) every trigger, kept across restarts; false when they already were so. */
+  setPaused(paused: boolean): boolean;
+  /** How many webhook deliveries are kept until /resume. */
+  heldDeliveries(): number;
+  /** The chat's schedules and webhooks: when each fires next and how its last fire went (plain text). */
+  statusLines(chatId: number): readonly string[];
+}
+
 /**
  * What started a run nobody typed: a schedule (its Pause and Stop buttons come with the run;
  * `cancellable`: whether Stop cancels it, config schedules are only paused) or a webhook.
