@@ -3,7 +3,10 @@
 // fake Bot API chat under the webhook's title; bad signatures and replays start nothing; /pause
 // keeps deliveries (across a restart) until /resume; a day cap refuses the next delivery.
 import { createHmac } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
@@ -136,5 +139,36 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(rig.api.requests("NIGHT-TWO")).toHaveLength(0);
     expect(rig.tg.botMessages(CAPPED_CHAT).filter((m) => m.text.includes("reached its day cap"))).toHaveLength(1);
     expect(await rig.command(CAPPED_CHAT, "status")).toContain("webhook nightly");
+  }, 90_000);
+
+  it("restarts the server on a reload that changes the webhooks, and says so when it cannot listen", async () => {
+    const original = await readFile(rig.configPath, "utf8");
+    const reload = async (text: string): Promise<void> => {
+      await writeFile(rig.configPath, text);
+      rig.config = loadConfig({ configPath: rig.configPath, env: { HOME: rig.ws.home } }).config;
+      await rig.app.configChanged();
+    };
+    await reload(original.replace('path = "/hooks/github"', 'path = "/hooks/moved"'));
+    expect(await deliver("/hooks/github", push("HOOK-GONE"), { id: "gone-1" })).toBe(404);
+    rig.script("HOOK-MOVED", [reply.text("HOOK-MOVED-ANSWER")]);
+    expect(await deliver("/hooks/moved", push("HOOK-MOVED"), { id: "moved-1" })).toBe(202);
+    await rig.botMessage(OWNER, isAnswer("HOOK-MOVED-ANSWER"));
+
+    // Something else holds the address: Telegram goes on, and the chat is told why webhooks do not.
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    try {
+      const busyPort = (blocker.address() as AddressInfo).port;
+      await reload(original.replace('listen = "127.0.0.1:0"', `listen = "127.0.0.1:${busyPort}"`));
+      expect(rig.app.webhookServer).toBeNull();
+      const told = await rig.botMessage(OWNER, "Webhooks are off");
+      expect(told.text).toContain(`Could not listen for webhooks on 127.0.0.1:${busyPort}`);
+      expect(told.text).toContain("webhook_server.listen");
+      expect(await rig.command(OWNER, "status")).toContain("Telecode status");
+    } finally {
+      blocker.close();
+    }
+    await reload(original);
+    expect(rig.app.webhookServer).not.toBeNull();
   }, 90_000);
 });
