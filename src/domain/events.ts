@@ -7,9 +7,11 @@ export type ToolKind = "command" | "file_change" | "tool" | "web" | "note" | "su
 
 export type NoteKind = "rate_limit" | "api_retry" | "compaction" | "warning" | "info" | "stall";
 
+/** Modes a person or a config may choose; `bypassPermissions` only via dangerously_skip_permissions. */
+export const CHOOSABLE_PERMISSION_MODES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"] as const;
 /** Permission modes as Telecode names them; `plan-auto` is plan mode with automatic exit. */
-export type PermissionMode =
-  "default" | "acceptEdits" | "plan" | "plan-auto" | "auto" | "dontAsk" | "bypassPermissions";
+export const PERMISSION_MODES = [...CHOOSABLE_PERMISSION_MODES, "bypassPermissions"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /**
  * Who started a turn: a person's message ("person"), or something else: a schedule's fire

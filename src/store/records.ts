@@ -2,19 +2,9 @@
 // back from SQLite (a row that does not fit is a `store.corrupt_row`, not a silent oddity).
 import { z } from "zod";
 import { EFFORTS } from "../config/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import { PERMISSION_MODES } from "../domain/index.js";
 import type { RunInput } from "../sessions/index.js";
 import { StoreError } from "./errors.js";
-
-export const PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "plan-auto",
-  "auto",
-  "dontAsk",
-  "bypassPermissions",
-] as const satisfies readonly PermissionMode[];
 
 export const RUN_STATES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
 export type RunState = (typeof RUN_STATES)[number];
