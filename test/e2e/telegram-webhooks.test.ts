@@ -13,6 +13,7 @@ import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 const SECRET = "webhook-secret-for-tests";
 const OWNER = 1001;
 const CAPPED_CHAT = 1002;
+const COSTLY_CHAT = 1003;
 
 let rig: Rig;
 beforeAll(async () => {
@@ -36,10 +37,19 @@ beforeAll(async () => {
       'prompt = "NIGHTLY check {{note}}"',
       `chat_id = ${CAPPED_CHAT}`,
       "max_cost_usd_per_day = 0.01",
+      "[[webhooks]]",
+      'id = "costly"',
+      'path = "/hooks/costly"',
+      'auth = "hmac-sha256"',
+      'secret_env = "GITHUB_WEBHOOK_SECRET"',
+      'prompt = "COSTLY look into {{note}}"',
+      `chat_id = ${COSTLY_CHAT}`,
+      "max_cost_usd_per_run = 0.5",
     ],
   });
   rig.user(OWNER);
   rig.user(CAPPED_CHAT);
+  rig.user(COSTLY_CHAT);
 });
 afterAll(async () => {
   await rig?.dispose();
@@ -139,6 +149,31 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(rig.api.requests("NIGHT-TWO")).toHaveLength(0);
     expect(rig.tg.botMessages(CAPPED_CHAT).filter((m) => m.text.includes("reached its day cap"))).toHaveLength(1);
     expect(await rig.command(CAPPED_CHAT, "status")).toContain("webhook nightly");
+  }, 90_000);
+
+  it("cancels a run mid-way once its cost passes the webhook's per-run cap, and says which cap", async () => {
+    rig.script("COSTLY-ONE", [
+      // The first model call reports a million input tokens: several dollars at list prices.
+      {
+        kind: "message",
+        blocks: [
+          { type: "text", text: "Looking into it." },
+          { type: "tool_use", name: "Bash", input: { command: "echo checked", description: "Check" } },
+        ],
+        inputTokens: 1_000_000,
+      },
+      // A slow second call: the run is stopped while it waits.
+      reply.text("COSTLY-NEVER", { delayMs: 20_000 }),
+    ]);
+    expect(await deliver("/hooks/costly", { note: "COSTLY-ONE" }, { id: "costly-1" })).toBe(202);
+    const told = await rig.botMessage(COSTLY_CHAT, "Stopped this run of webhook costly");
+    expect(told.text).toMatch(/it had cost about \$\d+\.\d+, past its cap of \$0\.50(00)? per run/);
+    expect(told.text).toContain("webhooks.max_cost_usd_per_run");
+    await rig.tg.waitFor(() => rig.app.store.triggers.lastResults().get("webhook:costly")?.result === "capped", {
+      what: "the run cancelled by its cap",
+    });
+    expect(rig.tg.botMessages(COSTLY_CHAT).some(isAnswer("COSTLY-NEVER"))).toBe(false);
+    expect(await rig.command(COSTLY_CHAT, "status")).toContain("webhook costly · on each delivery");
   }, 90_000);
 
   it("restarts the server on a reload that changes the webhooks, and says so when it cannot listen", async () => {

@@ -24,6 +24,7 @@ import type { Store, TriggerResult } from "../../store/index.js";
 import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge } from "../../telegram/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
+import { watchRunCost } from "./run-cost-cap.js";
 import { dayCapHtml, noticeHtml, scheduleName } from "./schedule-words.js";
 import { scheduleResultId } from "./trigger-status.js";
 
@@ -38,7 +39,7 @@ export type SchedulingDeps = {
 };
 
 /** Where fires go and notices are sent: the Telegram bridge. */
-export type ScheduleTarget = Pick<TelegramBridge, "startScheduled" | "outbox">;
+export type ScheduleTarget = Pick<TelegramBridge, "startScheduled" | "outbox" | "sessions">;
 
 export type AppScheduling = {
   readonly scheduler: Scheduler;
@@ -113,6 +114,20 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     if (target === undefined) return "busy";
     const lane = laneId({ chatId: s.chatId, project: s.project });
     const { permissionMode, model, effort } = s.overrides;
+    const cap = s.caps.maxRunCostUsd;
+    const sessions = target.sessions;
+    const watch =
+      cap === null
+        ? undefined
+        : watchRunCost(
+            {
+              capUsd: cap,
+              name: scheduleName(s),
+              key: "max_run_cost_usd of its [[schedules]] entry",
+              chatId: s.chatId,
+            },
+            { cancel: (runId) => sessions.cancel(runId), notify, logger },
+          );
     const outcome = target.startScheduled({
       source: { kind: "schedule", id: s.id, cancellable: s.kind !== "config" },
       whenBusy: "skip",
@@ -124,17 +139,18 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       unattended: !s.attended,
       origin: s.kind === "wakeup" ? "wakeup" : "schedule",
       ...definedFields({ mode: permissionMode ?? undefined, model: model ?? undefined, effort: effort ?? undefined }),
-      onFinished: (completed) => finished(s, iteration, completed, fresh),
+      onFinished: (completed) => finished(s, iteration, completed, fresh, watch?.isStopped() === true),
+      ...definedFields({ onStep: watch?.onStep }),
     });
     if (outcome === "started" && s.kind === "wakeup") chains.set(lane, s.id);
     return outcome;
   };
 
-  const finished = (s: Schedule, iteration: number, completed: RunCompleted, fresh: boolean): void => {
+  const finished = (s: Schedule, iteration: number, completed: RunCompleted, fresh: boolean, capped: boolean): void => {
     const lane = laneId({ chatId: s.chatId, project: s.project });
     if (chains.get(lane) === s.id) chains.delete(lane);
     try {
-      record(s.id, completed.cancelled ? "cancelled" : completed.ok ? "ok" : "failed");
+      record(s.id, capped ? "capped" : completed.cancelled ? "cancelled" : completed.ok ? "ok" : "failed");
       const cost = completed.costUsd > 0 ? scheduler.recordCost(s.id, completed.costUsd) : null;
       if (cost?.verdict === "day_capped") notify(s.chatId, dayCapHtml(cost.schedule, textOptions()));
       if (fresh && s.session.mode === "id" && completed.sessionId !== undefined)

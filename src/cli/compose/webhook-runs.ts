@@ -8,6 +8,7 @@ import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { dayIn } from "../../schedule/index.js";
 import type { Store, TriggerResult } from "../../store/index.js";
+import { watchRunCost } from "./run-cost-cap.js";
 import type { ScheduleTarget } from "./scheduling.js";
 import { webhookResultId } from "./trigger-status.js";
 import {
@@ -42,7 +43,8 @@ export type WebhookRuns = {
   releaseHeld(): void;
 };
 
-function resultOf(completed: RunCompleted): TriggerResult {
+function resultOf(completed: RunCompleted, capped: boolean): TriggerResult {
+  if (capped) return "capped";
   if (completed.cancelled) return "cancelled";
   return completed.ok ? "ok" : "failed";
 }
@@ -86,9 +88,9 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     );
   };
 
-  const finished = (trigger: WebhookTrigger, completed: RunCompleted): void => {
+  const finished = (trigger: WebhookTrigger, completed: RunCompleted, capped: boolean): void => {
     try {
-      record(trigger.webhookId, resultOf(completed));
+      record(trigger.webhookId, resultOf(completed, capped));
       if (completed.costUsd <= 0) return;
       const day = dayOf(now());
       const spent = store.triggers.addWebhookCost(trigger.webhookId, day, completed.costUsd);
@@ -126,6 +128,20 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       }
     }
     const event = trigger.event === null ? "" : ` · ${trigger.event}`;
+    const runCap = overrides.maxCostUsdPerRun;
+    const sessions = target.sessions;
+    const watch =
+      runCap === null
+        ? undefined
+        : watchRunCost(
+            {
+              capUsd: runCap,
+              name: `webhook ${webhookId}`,
+              key: "webhooks.max_cost_usd_per_run",
+              chatId: trigger.chatId,
+            },
+            { cancel: (runId) => sessions.cancel(runId), notify, logger },
+          );
     const outcome = target.startScheduled({
       source: { kind: "webhook", id: webhookId },
       whenBusy: "queue",
@@ -141,7 +157,8 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
         model: overrides.model ?? undefined,
         effort: overrides.effort ?? undefined,
       }),
-      onFinished: (completed) => finished(trigger, completed),
+      onFinished: (completed) => finished(trigger, completed, watch?.isStopped() === true),
+      ...definedFields({ onStep: watch?.onStep }),
     });
     if (outcome === "refused") return hold(trigger, "stopping");
     if (outcome === "no_project") {

@@ -12,6 +12,7 @@ import {
   type Lane,
   type ProgressState,
   type RunCompleted,
+  type StepUsage,
   type TelecodeEvent,
 } from "../../domain/index.js";
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
@@ -56,6 +57,8 @@ export type RunViewInit = {
   quoteProgress?: boolean;
   /** Told once, with the run's completion, after the answer was handed to the outbox. */
   onFinished?: (completed: RunCompleted) => void;
+  /** Told each model call's tokens while the run goes on (a trigger's per-run cost cap). */
+  onStep?: (step: StepUsage, runId: string) => void;
   /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
   quietFailures?: readonly FailureReason[];
   /** The project whose outbox is sent after the answer (what Claude put in .telecode/outbox/). */
@@ -144,6 +147,7 @@ export class RunView implements RunObserver {
       this.#finish(event);
       return;
     }
+    if (event.type === "step_usage" && this.runId !== undefined) this.#init.onStep?.(event, this.runId);
     if (!this.#progress.live) this.#goLive();
     this.#deps.runs.observe(this.lane, event);
     this.#state = reduceProgress(this.#state, event, this.#deps.clock.now());

@@ -1,7 +1,7 @@
 // What the bridge needs from the scheduler, declared here so Telegram never imports it: a
 // chat's schedules as cards already in words, the person's controls (pause, resume, cancel,
 // /at, /every, /new), and the request to start a fired schedule's run. Types only.
-import type { Lane, PermissionMode, RunCompleted, TurnOrigin } from "../../domain/index.js";
+import type { Lane, PermissionMode, RunCompleted, StepUsage, TurnOrigin } from "../../domain/index.js";
 import type { SessionChoice } from "../../sessions/index.js";
 
 /** One schedule as the chat shows it. */
@@ -83,6 +83,8 @@ export type ScheduledRun = Readonly<{
   model?: string;
   effort?: string;
   onFinished(completed: RunCompleted): void;
+  /** Each model call's tokens while the run goes on (its per-run cost cap watches them). */
+  onStep?(step: StepUsage, runId: string): void;
 }>;
 
 /**

@@ -42,6 +42,7 @@ export function startScheduledRun(
       ...definedFields({ buttons }),
       quoteProgress: true,
       onFinished: run.onFinished,
+      ...definedFields({ onStep: run.onStep }),
       // The scheduler goes on in a fresh session and says so.
       quietFailures: ["session_not_found"],
     },
