@@ -1,7 +1,8 @@
 // Webhooks end to end (issue 10): a real HTTP POST signed like GitHub's to the started app's
 // webhook server starts an unattended run through the real CLI (fake Messages API), shown in the
 // fake Bot API chat under the webhook's title; bad signatures and replays start nothing; /pause
-// keeps deliveries (across a restart) until /resume; a day cap refuses the next delivery.
+// keeps deliveries (across a restart) until /resume; caps stop a costly run and refuse a
+// delivery past the day's cap; /status lists schedules and webhooks; reloads restart the server.
 import { createHmac } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
@@ -45,6 +46,13 @@ beforeAll(async () => {
       'prompt = "COSTLY look into {{note}}"',
       `chat_id = ${COSTLY_CHAT}`,
       "max_cost_usd_per_run = 0.5",
+      // A schedule that is not due for years, for what /status lists.
+      "[[schedules]]",
+      'id = "leap-day"',
+      'cron = "0 9 29 2 *"',
+      'timezone = "Asia/Tokyo"',
+      'prompt = "LEAPDAY look back"',
+      `chat_id = ${OWNER}`,
     ],
   });
   rig.user(OWNER);
@@ -125,6 +133,9 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(status).toContain("Triggers: ⏸ paused");
     expect(status).toMatch(/webhook github-push · on each delivery to http:\/\/127\.0\.0\.1:\d+\/hooks\/github/);
     expect(status).toContain("last: held while paused");
+    expect(status).toMatch(
+      /schedule leap-day · next at 09:00 on 29 February 20\d\d \(Asia\/Tokyo\) \(held: triggers are paused/,
+    );
     expect(rig.api.requests("HOOK-HELD")).toHaveLength(0);
 
     expect(await rig.command(OWNER, "resume")).toContain("1 webhook delivery kept while paused run now");
