@@ -4,9 +4,11 @@
 import { estimateStepCostUsd, formatUsd, type StepUsage } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
+import type { SessionManager } from "../../sessions/index.js";
 
 export type RunCostCap = Readonly<{
-  capUsd: number;
+  /** null: no cap, nothing to watch. */
+  capUsd: number | null;
   /** Who set it, as the chat reads it: "webhook github-push", "schedule morning-review". */
   name: string;
   /** The config key to change: "webhooks.max_cost_usd_per_run". */
@@ -15,8 +17,8 @@ export type RunCostCap = Readonly<{
 }>;
 
 export type RunCostWatchDeps = {
-  /** Cancels the run (the session layer's cancel). */
-  cancel(runId: string): Promise<unknown>;
+  /** Where the run is cancelled. */
+  sessions: Pick<SessionManager, "cancel">;
   notify(chatId: number, html: string): void;
   logger: Logger;
 };
@@ -27,20 +29,23 @@ export type RunCostWatch = {
   isStopped(): boolean;
 };
 
-export function watchRunCost(cap: RunCostCap, deps: RunCostWatchDeps): RunCostWatch {
+/** A watch for one run; undefined when there is no cap. */
+export function watchRunCost(cap: RunCostCap, deps: RunCostWatchDeps): RunCostWatch | undefined {
+  const { capUsd } = cap;
+  if (capUsd === null) return undefined;
   let spentUsd = 0;
   let stopped = false;
   return {
     onStep(step, runId) {
       spentUsd += estimateStepCostUsd(step);
-      if (stopped || spentUsd <= cap.capUsd) return;
+      if (stopped || spentUsd <= capUsd) return;
       stopped = true;
-      deps.logger.event("trigger.run_cost_capped", { runId, name: cap.name, spentUsd, capUsd: cap.capUsd }, "warn");
+      deps.logger.event("trigger.run_cost_capped", { runId, name: cap.name, spentUsd, capUsd }, "warn");
       deps.notify(
         cap.chatId,
-        `⏹ Stopped this run of <b>${esc(cap.name)}</b>: it had cost about ${formatUsd(spentUsd)}, past its cap of ${formatUsd(cap.capUsd)} per run (${esc(cap.key)}). Raise that in the config to let its runs go further.`,
+        `⏹ Stopped this run of <b>${esc(cap.name)}</b>: it had cost about ${formatUsd(spentUsd)}, past its cap of ${formatUsd(capUsd)} per run (${esc(cap.key)}). Raise that in the config to let its runs go further.`,
       );
-      deps
+      deps.sessions
         .cancel(runId)
         .catch((error: unknown) =>
           deps.logger.event("trigger.cancel_failed", { err: error, runId, name: cap.name }, "error"),

@@ -114,20 +114,15 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     if (target === undefined) return "busy";
     const lane = laneId({ chatId: s.chatId, project: s.project });
     const { permissionMode, model, effort } = s.overrides;
-    const cap = s.caps.maxRunCostUsd;
-    const sessions = target.sessions;
-    const watch =
-      cap === null
-        ? undefined
-        : watchRunCost(
-            {
-              capUsd: cap,
-              name: scheduleName(s),
-              key: "max_run_cost_usd of its [[schedules]] entry",
-              chatId: s.chatId,
-            },
-            { cancel: (runId) => sessions.cancel(runId), notify, logger },
-          );
+    const watch = watchRunCost(
+      {
+        capUsd: s.caps.maxRunCostUsd,
+        name: scheduleName(s),
+        key: `max_run_cost_usd of [[schedules]] "${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}"`,
+        chatId: s.chatId,
+      },
+      { sessions: target.sessions, notify, logger },
+    );
     const outcome = target.startScheduled({
       source: { kind: "schedule", id: s.id, cancellable: s.kind !== "config" },
       whenBusy: "skip",

@@ -128,20 +128,15 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       }
     }
     const event = trigger.event === null ? "" : ` · ${trigger.event}`;
-    const runCap = overrides.maxCostUsdPerRun;
-    const sessions = target.sessions;
-    const watch =
-      runCap === null
-        ? undefined
-        : watchRunCost(
-            {
-              capUsd: runCap,
-              name: `webhook ${webhookId}`,
-              key: "webhooks.max_cost_usd_per_run",
-              chatId: trigger.chatId,
-            },
-            { cancel: (runId) => sessions.cancel(runId), notify, logger },
-          );
+    const watch = watchRunCost(
+      {
+        capUsd: overrides.maxCostUsdPerRun,
+        name: `webhook ${webhookId}`,
+        key: "webhooks.max_cost_usd_per_run",
+        chatId: trigger.chatId,
+      },
+      { sessions: target.sessions, notify, logger },
+    );
     const outcome = target.startScheduled({
       source: { kind: "webhook", id: webhookId },
       whenBusy: "queue",
