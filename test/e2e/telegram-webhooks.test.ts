@@ -7,7 +7,9 @@ import { createHmac } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTelecode } from "../../src/cli/compose/telecode-app.js";
 import { loadConfig } from "../../src/config/index.js";
+import { silentLogger } from "../../src/ports/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
@@ -217,4 +219,11 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     await reload(original);
     expect(rig.app.webhookServer).not.toBeNull();
   }, 90_000);
+
+  it("does not start while a webhook's secret variable is unset, and names the variable", async () => {
+    await expect(startTelecode({ config: () => rig.config, env: {}, logger: silentLogger })).rejects.toMatchObject({
+      code: "triggers.secret_missing",
+      message: expect.stringContaining("GITHUB_WEBHOOK_SECRET") as unknown,
+    });
+  });
 });

@@ -10,7 +10,7 @@ import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
 import { openStore, type Store } from "../../store/index.js";
-import type { WebhookServer } from "../../triggers/index.js";
+import { readWebhookSecrets, type WebhookServer } from "../../triggers/index.js";
 import {
   chatDecisionSettings,
   createTelegramFront,
@@ -71,10 +71,14 @@ export type TelecodeApp = {
 
 /**
  * Builds and starts the whole bridge; the store is closed again if starting fails (BridgeError
- * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached).
+ * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached;
+ * TriggerError `triggers.secret_missing` when a webhook's secret variable is not set). A webhook
+ * server that cannot listen does not stop the start: its chats are told why webhooks are off.
  */
 export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
   const { config, logger, tuning = {} } = options;
+  // A webhook secret missing from the environment stops the start, naming the variable.
+  readWebhookSecrets(config().webhooks, options.env);
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
