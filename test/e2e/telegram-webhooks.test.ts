@@ -121,6 +121,16 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(rig.tg.botMessages(OWNER).filter(isAnswer("HOOK-TWICE-ANSWER"))).toHaveLength(1);
   }, 90_000);
 
+  it("queues a delivery that arrives while the chat's project is busy, and runs it next", async () => {
+    rig.script("HOOK-SLOW", [reply.text("HOOK-SLOW-ANSWER", { delayMs: 1500 })]);
+    rig.script("HOOK-NEXT", [reply.text("HOOK-NEXT-ANSWER")]);
+    expect(await deliver("/hooks/github", push("HOOK-SLOW"), { id: "slow-1" })).toBe(202);
+    expect(await deliver("/hooks/github", push("HOOK-NEXT"), { id: "next-1" })).toBe(202);
+    await rig.botMessage(OWNER, isAnswer("HOOK-NEXT-ANSWER"));
+    const answers = rig.tg.botMessages(OWNER).filter((m) => isAnswer(/HOOK-(SLOW|NEXT)-ANSWER/)(m));
+    expect(answers.map((m) => m.text.match(/HOOK-\w+-ANSWER/)?.[0])).toEqual(["HOOK-SLOW-ANSWER", "HOOK-NEXT-ANSWER"]);
+  }, 90_000);
+
   it("keeps a delivery that comes while paused, across a restart, and runs it on /resume", async () => {
     expect(await rig.command(OWNER, "pause")).toContain("Every schedule, loop and webhook is held");
     rig.script("HOOK-HELD", [reply.text("HOOK-HELD-ANSWER: reviewed after the pause")]);
