@@ -36,6 +36,8 @@ export type { ToolDescription } from "./tool-kind.js";
 export {
   excerpt,
   cleanToolDetail,
+  scheduledByTelecode,
+  SCHEDULED_BY_TELECODE,
   relativeToCwd,
   formatCount,
   formatDurationMs,
