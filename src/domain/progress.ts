@@ -221,6 +221,9 @@ export function reduceProgress(
       const pending = s.pendingDecisions.filter((id) => id !== event.requestId);
       return { ...s, pendingDecisions: pending, phase: pending.length > 0 ? "waiting" : "working" };
     }
+    // A step's tokens are for cost caps; the footer shows the turn's usage.
+    case "step_usage":
+      return s;
     // usage.costUsd is the session's running total, not this run's: the cost comes from the turn.
     case "usage":
       return event.contextPercent === undefined ? s : { ...s, contextPercent: event.contextPercent };

@@ -69,10 +69,12 @@ export function formatDurationMs(ms: number): string {
   return `${hours} h ${minutes % 60} min`;
 }
 
-/** US dollars with enough precision for small turns: "$0.0016", "$1.23". */
+/** US dollars with enough precision for small turns: "$0.0016", "$0.50", "$1.23". */
 export function formatUsd(value: number): string {
   if (!Number.isFinite(value)) return "$?";
-  return value >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`;
+  if (value >= 1) return `$${value.toFixed(2)}`;
+  // Cents always, then the digits that say something: $0.50, $0.0364, $0.0008, $0.00.
+  return `$${value.toFixed(4).replace(/(\.\d\d\d*?)0+$/, "$1")}`;
 }
 
 /** Formats epoch milliseconds as wall-clock times in one IANA time zone. */

@@ -193,6 +193,42 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX decisions_unshown ON decisions (decision_id) WHERE message_id IS NOT NULL AND shown_state IS NOT state;
     `,
   },
+  {
+    version: 9,
+    name: "triggers: the chat's pause, webhook day costs, held deliveries, each trigger's last result",
+    // triggers_paused: the last /pause or /resume and the config's [schedule] paused it was
+    // given against (a changed config value wins over it). webhook_day_costs: each webhook's
+    // spending per calendar day and whether the chat was told its day cap was reached.
+    // held_deliveries: webhook deliveries that came while triggers were paused, run on /resume.
+    // trigger_results: what each schedule's and webhook's last fire came to, for /status and doctor.
+    sql: `
+      CREATE TABLE triggers_paused (
+        id            INTEGER PRIMARY KEY CHECK (id = 1),
+        paused        INTEGER NOT NULL CHECK (paused IN (0, 1)),
+        config_paused INTEGER NOT NULL CHECK (config_paused IN (0, 1)),
+        changed_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE webhook_day_costs (
+        webhook_id TEXT NOT NULL,
+        day        TEXT NOT NULL,
+        cost_usd   REAL NOT NULL CHECK (cost_usd >= 0),
+        told       INTEGER NOT NULL DEFAULT 0 CHECK (told IN (0, 1)),
+        PRIMARY KEY (webhook_id, day)
+      ) STRICT;
+      CREATE TABLE held_deliveries (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id TEXT NOT NULL,
+        trigger    TEXT NOT NULL,
+        held_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE trigger_results (
+        trigger_id TEXT PRIMARY KEY,
+        result     TEXT NOT NULL
+          CHECK (result IN ('ok', 'failed', 'cancelled', 'capped', 'day_capped', 'skipped_busy', 'held', 'missed')),
+        at         INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

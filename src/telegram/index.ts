@@ -49,6 +49,8 @@ export type {
   ScheduleCard,
   ScheduledRun,
   ScheduledRunOutcome,
+  RunSource,
+  TriggerControls,
   TelegramBridge,
   TelegramFront,
   TelegramFrontOptions,
