@@ -13,9 +13,11 @@ import type { Config } from "../config/index.js";
 import { definedFields, failureText, type PermissionMode, type Prompt, type RunCompleted } from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
-import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
+import type { ProgressView, readTypedAnswers, TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/engine-port.js";
 import type { CommandIo } from "./command-io.js";
+import { claudeProbeCacheFile } from "./data-dir.js";
+import { deferredController } from "./deferred-controller.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -64,6 +66,9 @@ type RunOptions = {
 };
 
 class UsageError extends Error {}
+
+/** The terminal's side of a run: the progress view, the controller behind it, typed answers. */
+type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
 
 /** The terminal's one lane: its decisions are named by it. */
 const TERMINAL_LANE = { chatId: 0, project: "terminal" } as const;
@@ -151,7 +156,13 @@ function policyController(
   options: RunOptions,
   config: Config,
   clock: Clock,
-  ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean; terminal: TerminalOut | undefined },
+  ui: {
+    view: ProgressView;
+    stdin: NodeJS.ReadableStream;
+    ask: boolean;
+    terminal: TerminalOut | undefined;
+    readTypedAnswers: typeof readTypedAnswers;
+  },
 ): { controller: SessionController; typed: TypedAnswers | undefined } {
   const registry = createDecisionRegistry();
   const lines = createLinePersonPort({
@@ -176,7 +187,7 @@ function policyController(
     clock,
   });
   if (ui.ask) {
-    typed = readTypedAnswers({
+    typed = ui.readTypedAnswers({
       input: ui.stdin,
       port: lines,
       onIgnored: (line) => ui.view.print(`(not pending any more: "${line}")`),
@@ -236,24 +247,33 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   }
 
   const clock = createSystemClock();
-  const view = new ProgressView({
-    out: io.stderr,
-    live: stderrIsTTY,
-    now: () => clock.now(),
-    columns: (io.stderr as TerminalOut).columns ?? 100,
-    answerOnStdout: !options.json,
-    cwd: options.cwd,
-  });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
   // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.
   const terminal = stdin.isTTY === true && stderrIsTTY ? (io.stderr as TerminalOut) : undefined;
-  const policy =
-    approveMode === "all"
-      ? undefined
-      : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask", terminal });
-  const controller = policy?.controller ?? allowAllController();
+  // The progress view and the prompts (their modules render markdown) load while the CLI
+  // starts: its spawn does not wait for them. Events wait in the session's queue meanwhile.
+  const ui: Promise<TerminalUi> = import("../terminal/index.js").then(({ ProgressView, readTypedAnswers }) => {
+    const view = new ProgressView({
+      out: io.stderr,
+      live: stderrIsTTY,
+      now: () => clock.now(),
+      columns: (io.stderr as TerminalOut).columns ?? 100,
+      answerOnStdout: !options.json,
+      cwd: options.cwd,
+    });
+    if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };
+    const ask = approveMode === "ask";
+    return { view, ...policyController(options, config, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
+  });
+  const controller =
+    approveMode === "all" ? allowAllController() : deferredController(ui.then((loaded) => loaded.controller));
 
-  const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
+  const engine = createClaudeEngine({
+    claudePath: config.claude.path,
+    env: io.env,
+    clock,
+    probeCacheFile: claudeProbeCacheFile(config.state.dir),
+  });
   let session: SessionHandle;
   try {
     // No scheduler runs here: Claude's scheduling tools are refused, so the CLI never holds a job.
@@ -265,8 +285,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   }
   return drive(session, options, prompt.value, io, {
     clock,
-    view,
-    typed: policy?.typed,
+    ui,
     unattended: approveMode === "none",
     interrupt: deps.interrupt,
     live: stderrIsTTY,
@@ -278,18 +297,18 @@ async function drive(
   options: RunOptions,
   prompt: Prompt,
   io: CommandIo,
-  ui: {
+  how: {
     clock: Clock;
-    view: ProgressView;
-    typed: TypedAnswers | undefined;
+    ui: Promise<TerminalUi>;
     unattended: boolean;
     interrupt: AbortSignal | undefined;
     live: boolean;
   },
 ): Promise<number> {
-  const { view } = ui;
+  let ui: TerminalUi | undefined;
   let interrupted = false;
   let runId: string | undefined;
+  const cancelling = "^C cancelling… (Ctrl-C again to stop at once)";
   const onInterrupt = (): void => {
     if (interrupted) {
       // A second Ctrl-C: stop waiting for the CLI to wind down.
@@ -297,28 +316,32 @@ async function drive(
       return;
     }
     interrupted = true;
-    view.print("^C cancelling… (Ctrl-C again to stop at once)");
+    ui?.view.print(cancelling);
     if (runId !== undefined) void session.cancelRun(runId);
   };
-  if (ui.interrupt !== undefined) ui.interrupt.addEventListener("abort", onInterrupt, { once: true });
+  if (how.interrupt !== undefined) how.interrupt.addEventListener("abort", onInterrupt, { once: true });
   else process.on("SIGINT", onInterrupt);
-  ui.typed?.onInterrupt(onInterrupt);
-  ui.typed?.onInputEnded(() => {
-    view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
-    if (runId !== undefined) void session.cancelRun(runId);
-  });
-  // The live status line's elapsed time moves once a second while nothing else happens.
   let ticker: TimerHandle | undefined;
-  const tick = (): void => {
-    view.refresh();
-    ticker = ui.clock.setTimer(1000, tick);
-  };
-  if (ui.live) ticker = ui.clock.setTimer(1000, tick);
 
   let completed: RunCompleted | undefined;
   try {
-    runId = await session.startRun(prompt, { unattended: ui.unattended });
+    // The prompt goes to the CLI first; the terminal's view finishes loading while it starts.
+    runId = await session.startRun(prompt, { unattended: how.unattended });
     if (interrupted) await session.cancelRun(runId);
+    ui = await how.ui;
+    const { view, typed } = ui;
+    if (interrupted) view.print(cancelling);
+    typed?.onInterrupt(onInterrupt);
+    typed?.onInputEnded(() => {
+      view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
+      if (runId !== undefined) void session.cancelRun(runId);
+    });
+    // The live status line's elapsed time moves once a second while nothing else happens.
+    const tick = (): void => {
+      view.refresh();
+      ticker = how.clock.setTimer(1000, tick);
+    };
+    if (how.live) ticker = how.clock.setTimer(1000, tick);
     for await (const event of session.events()) {
       if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
       view.show(event);
@@ -329,9 +352,11 @@ async function drive(
     }
   } finally {
     ticker?.cancel();
-    if (ui.interrupt === undefined) process.off("SIGINT", onInterrupt);
-    ui.typed?.close();
-    view.finish();
+    if (how.interrupt === undefined) process.off("SIGINT", onInterrupt);
+    // Loaded even when the run could not start: the typed-answer reader must let stdin go.
+    const loaded = ui ?? (await how.ui.catch(() => undefined));
+    loaded?.typed?.close();
+    loaded?.view.finish();
     await session.close();
   }
 

@@ -18,6 +18,7 @@ import {
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
+import { claudeProbeCacheFile } from "../data-dir.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { createChatTriggers } from "./chat-triggers.js";
@@ -88,6 +89,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
+    probeCacheFile: claudeProbeCacheFile(config().state.dir),
     costs: storeSessionCostBook(store, logger),
     onInitialized: (reply) => {
       const offered = offeredModels(reply);
