@@ -4,7 +4,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { userInfo } from "node:os";
 import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
 import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
@@ -12,12 +11,12 @@ import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../co
 import type { Config } from "../config/index.js";
 import { definedFields, failureText, type PermissionMode, type Prompt, type RunCompleted } from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
-import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
-import type { ProgressView, readTypedAnswers, TypedAnswers } from "../terminal/index.js";
+import type { ProgressView, TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/engine-port.js";
 import type { CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
+import { terminalDecisions, type TerminalOut } from "./run-decisions.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -38,8 +37,6 @@ Options:
   -h, --help              show this help
 
 Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with Ctrl-C.`;
-
-type TerminalOut = NodeJS.WritableStream & { columns?: number };
 
 /** What the command needs from its surroundings beyond CommandIo (tests pass their own). */
 export type RunDeps = {
@@ -71,8 +68,6 @@ class UsageError extends Error {}
 type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
 
 /** The terminal's one lane: its decisions are named by it. */
-const TERMINAL_LANE = { chatId: 0, project: "terminal" } as const;
-
 function parse(argv: string[]): RunOptions | "help" {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -147,67 +142,6 @@ function specFrom(options: RunOptions, config: Config): SessionSpec {
   return { ...spec, idleMs: 0 };
 }
 
-/**
- * The decision driver (src/policy's machines) behind the terminal: `ask` shows prompts as
- * numbered choices and reads typed answers; `none` makes the run unattended, so whatever would
- * wait for a person is denied with a message the model reads.
- */
-function policyController(
-  options: RunOptions,
-  config: Config,
-  clock: Clock,
-  ui: {
-    view: ProgressView;
-    stdin: NodeJS.ReadableStream;
-    ask: boolean;
-    terminal: TerminalOut | undefined;
-    readTypedAnswers: typeof readTypedAnswers;
-  },
-): { controller: SessionController; typed: TypedAnswers | undefined } {
-  const registry = createDecisionRegistry();
-  const lines = createLinePersonPort({
-    write: (line) => ui.view.print(line),
-    answers: registry,
-    by: userInfo().username,
-  });
-  let typed: TypedAnswers | undefined;
-  const port = {
-    ...lines.port,
-    ask: (pending: Parameters<typeof lines.port.ask>[0]) => {
-      ui.view.promptShown(pending.requestId);
-      lines.port.ask(pending);
-      typed?.promptShown();
-    },
-  };
-  const driver = createDecisionDriver({
-    lane: TERMINAL_LANE,
-    settings: decisionSettingsFromConfig(config, modeOf(options, config)),
-    port,
-    registry,
-    clock,
-  });
-  if (ui.ask) {
-    typed = ui.readTypedAnswers({
-      input: ui.stdin,
-      port: lines,
-      onIgnored: (line) => ui.view.print(`(not pending any more: "${line}")`),
-      onTypedAhead: (line) => ui.view.print(`› ${line}`),
-      ...(ui.terminal === undefined ? {} : { terminal: ui.terminal }),
-    });
-    ui.view.attachInput(typed.inputLine);
-  }
-  const controller: SessionController = {
-    observe: (event) => driver.observe(event),
-    decide: (request, ctx) => {
-      ui.view.approvalArrived(request);
-      return driver.decide(request, ctx);
-    },
-    hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
-    beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
-  };
-  return { controller, typed };
-}
-
 /** Runs the command; returns the exit code. */
 export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}): Promise<number> {
   const stdin = deps.stdin ?? process.stdin;
@@ -263,7 +197,8 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     });
     if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };
     const ask = approveMode === "ask";
-    return { view, ...policyController(options, config, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
+    const settings = decisionSettingsFromConfig(config, modeOf(options, config));
+    return { view, ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
   });
   const controller =
     approveMode === "all" ? allowAllController() : deferredController(ui.then((loaded) => loaded.controller));
