@@ -10,6 +10,7 @@ import {
   type RunFailure,
 } from "../domain/index.js";
 import type { WireResultMessage } from "../wire/index.js";
+import { failureError, type ClaudeError } from "./errors.js";
 import type { ProcessExit } from "./transport.js";
 
 /** The facts a failure is worded from; each reason reads what it needs. */
@@ -70,6 +71,10 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
     hint: "Check claude.path and the project directory.",
   }),
+  keeper_lost: () => ({
+    what: "The process that kept Claude Code running across restarts ended unexpectedly, and Claude Code with it.",
+    hint: "Continue the run to pick up where it left off; the conversation is kept.",
+  }),
   internal: (f) => ({ what: f.detail ?? "Telecode failed unexpectedly.", hint: AGAIN }),
 };
 
@@ -84,6 +89,22 @@ export function engineFailure(reason: EngineReason, facts: FailureFacts = {}): R
     failure.signal = facts.exit.signal;
   }
   return failure;
+}
+
+/** What a transport fails a stdin write with once the CLI no longer reads (for another launcher's transports). */
+export function stdinClosedError(
+  options: { exit?: ProcessExit; stderrTail?: string; cause?: unknown } = {},
+): ClaudeError {
+  const exit = options.exit;
+  return failureError("claude.stdin_closed", engineFailure("stdin_closed", definedFields({ exit })), {
+    cause: options.cause,
+    details: { stderrTail: options.stderrTail ?? "", exitCode: exit?.code ?? null, signal: exit?.signal ?? null },
+  });
+}
+
+/** What a launcher throws when the CLI could not be started: `detail` says why. */
+export function startFailedError(detail: string, cause?: unknown): ClaudeError {
+  return failureError("claude.spawn_failed", engineFailure("start_failed", { detail }), { cause });
 }
 
 /** The failure an error ends a run with: its own when it carries one, else an internal one. */

@@ -23,6 +23,8 @@ export type FailureReason =
   | "not_found"
   /** The CLI could not be started, or refused the run. */
   | "start_failed"
+  /** The process that kept the CLI running across restarts died, and ended the CLI with it. */
+  | "keeper_lost"
   /** The session's handle ended before it finished the run. */
   | "session_ended"
   /** Telecode stopped before the run started. */

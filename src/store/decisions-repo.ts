@@ -27,13 +27,14 @@ export type DecisionsRepository = {
   add(input: AddDecisionInput): DecisionRecord;
   get(decisionId: string): DecisionRecord | null;
   byRequest(runId: string, requestId: string): DecisionRecord | null;
-  setMessage(decisionId: string, messageId: number): boolean;
+  /** The message showing the decision, and its buttons' token (so they work again after a restart). */
+  setMessage(decisionId: string, messageId: number, callbackToken?: string): boolean;
   /** pending → state; false when it was no longer pending (someone already decided). */
   resolve(decisionId: string, state: Exclude<DecisionState, "pending">): boolean;
   /** Oldest first; all chats, or one. */
   listPending(chatId?: number): DecisionRecord[];
-  /** Ends every pending decision as expired (after a restart); returns them, message ids included. */
-  expireAll(): DecisionRecord[];
+  /** Ends every pending decision as expired (after a restart) but those of `keepRunIds`; returns them, message ids included. */
+  expireAll(keepRunIds?: ReadonlySet<string>): DecisionRecord[];
 };
 
 export function createDecisionsRepository(db: Database, now: () => number): DecisionsRepository {
@@ -42,14 +43,18 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
   const insert = db.prepare(`
     INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, message_id, state, created_at)
     VALUES (@decision_id, @chat_id, @run_id, @kind, @request_id, @message_id, 'pending', @created_at)`);
-  const setMessage = db.prepare("UPDATE decisions SET message_id = ? WHERE decision_id = ?");
+  const setMessage = db.prepare(
+    "UPDATE decisions SET message_id = ?, callback_token = coalesce(?, callback_token) WHERE decision_id = ?",
+  );
   const resolve = db.prepare(
     "UPDATE decisions SET state = ?, resolved_at = ? WHERE decision_id = ? AND state = 'pending'",
   );
   const pending = db.prepare(
     "SELECT * FROM decisions WHERE state = 'pending' AND (@chat_id IS NULL OR chat_id = @chat_id) ORDER BY created_at, rowid",
   );
-  const expire = db.prepare("UPDATE decisions SET state = 'expired', resolved_at = ? WHERE state = 'pending'");
+  const expire = db.prepare(
+    "UPDATE decisions SET state = 'expired', resolved_at = ? WHERE decision_id = ? AND state = 'pending'",
+  );
 
   const get = (decisionId: string): DecisionRecord | null => {
     const row = select.get(decisionId);
@@ -58,10 +63,10 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
   const listPending = (chatId?: number): DecisionRecord[] =>
     readRows(decisionRow, "decisions", pending.all({ chat_id: chatId ?? null }));
 
-  const expireAll = db.transaction((): DecisionRecord[] => {
-    const open = listPending();
+  const expireAll = db.transaction((keepRunIds: ReadonlySet<string>): DecisionRecord[] => {
+    const open = listPending().filter((d) => !keepRunIds.has(d.runId));
     const at = now();
-    expire.run(at);
+    for (const d of open) expire.run(at, d.decisionId);
     return open.map((d) => ({ ...d, state: "expired" as const, resolvedAt: at }));
   });
 
@@ -91,9 +96,10 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
       const row = selectByRequest.get(runId, requestId);
       return row === undefined ? null : readRow(decisionRow, "decisions", row);
     },
-    setMessage: (decisionId, messageId) => setMessage.run(messageId, decisionId).changes > 0,
+    setMessage: (decisionId, messageId, callbackToken) =>
+      setMessage.run(messageId, callbackToken ?? null, decisionId).changes > 0,
     resolve: (decisionId, state) => resolve.run(state, now(), decisionId).changes > 0,
     listPending,
-    expireAll: () => expireAll(),
+    expireAll: (keepRunIds = new Set()) => expireAll(keepRunIds),
   };
 }

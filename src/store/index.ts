@@ -1,6 +1,7 @@
 // The store folder's public surface: open the database, its repositories and records.
 // All SQL lives in this folder; everything else goes through these repositories.
 export type { ChatPreferencesPatch, ChatsRepository } from "./chats-repo.js";
+export type { CountersRepository } from "./counters-repo.js";
 export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
 export {
@@ -28,7 +29,7 @@ export {
   type RunState,
   type SessionRecord,
 } from "./records.js";
-export type { FinishRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
+export type { FinishRunInput, KeptRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
 export type { SchedulesRepository } from "./schedules-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
 export type { UsageRepository } from "./usage-repo.js";

@@ -23,10 +23,12 @@ export type {
 export {
   BridgeError,
   chatDecisionSettings,
+  chatSettings,
   COMMANDS,
   createTelegramFront,
   INTERRUPTED_NOTE,
+  KEEPER_LOST_NOTE,
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";
+export type { TakeInKept, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";

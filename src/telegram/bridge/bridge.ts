@@ -8,8 +8,8 @@ import type { Config } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
-import type { BackgroundObserver, SessionManager } from "../../sessions/index.js";
-import type { Store } from "../../store/index.js";
+import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
+import type { DecisionRecord, RunRecord, Store } from "../../store/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
@@ -27,7 +27,7 @@ import { DecisionMessages } from "./decision-messages.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
-import { recoverAfterRestart } from "./recovery.js";
+import { recoverAfterRestart, takeDownSettledMeanwhile } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
@@ -69,9 +69,20 @@ export type TelegramFrontOptions = {
   onPollingFailed?: (error: unknown) => void;
 };
 
+/** What the app does between checking the token and polling: take in the runs whose kept processes ran on. */
+export type TakeInKept = () => Promise<ReadonlySet<string>>;
+
 export type TelegramBridge = {
-  /** Checks the token (getMe), recovers after a previous stop, registers commands, starts polling. */
-  start(): Promise<void>;
+  /**
+   * Checks the token (getMe), takes in kept runs (`takeInKept`, their ids back), recovers the
+   * rest after a previous stop, registers commands, starts polling (so taps made while down
+   * reach the decisions taken in).
+   */
+  start(takeInKept?: TakeInKept): Promise<void>;
+  /** The observer of a kept run taken in after a restart: its progress message carries on. */
+  keptRunView(run: RunRecord): RunObserver;
+  /** Decisions of kept runs the CLI no longer waits on: their buttons come down, with a note. */
+  takeDownSettled(decisions: readonly DecisionRecord[]): void;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -195,12 +206,13 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(nonTextMessages(services));
 
   return {
-    async start() {
+    async start(takeInKept) {
       if (runner !== undefined)
         throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
       await bot.init();
       logger.event("telegram.started", { bot: bot.botInfo.username });
-      recoverAfterRestart(services);
+      const kept = (await takeInKept?.()) ?? new Set<string>();
+      recoverAfterRestart(services, kept);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
       runner = startPolling({
         bot,
@@ -230,6 +242,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       outbox.stop();
       logger.event("telegram.stopped", { stats: outbox.stats() });
     },
+    keptRunView: (run) => starter.resumeKept(run),
+    takeDownSettled: (decisions) => takeDownSettledMeanwhile(services, decisions),
     sessions,
     outbox,
     get botUsername() {

@@ -91,6 +91,14 @@ export class ProgressMessage {
       });
   }
 
+  /** The message a previous Telecode sent for this run (taken in after a restart): edited from now on. */
+  adopt(messageId: number): void {
+    this.#sent = Promise.resolve(messageId);
+    this.#recorded = true;
+    this.#id = messageId;
+    this.#init.onMessage(messageId);
+  }
+
   /** The message, once sent, was re-sent under a new id (the person deleted it). */
   replaced(newMessageId: number): void {
     this.#recorded = false;

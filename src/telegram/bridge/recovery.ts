@@ -1,15 +1,24 @@
 // Picking up after a stop, clean or not: runs the store still has as running are marked
 // interrupted and their progress messages say so with Continue; decisions still pending lose
-// their buttons with a note. (A tap on Continue is buttons/resume.ts.)
+// their buttons with a note. Runs taken in again (their kept processes ran on) are left alone,
+// and only those of their decisions the CLI no longer waits on lose their buttons. (A tap on
+// Continue is buttons/resume.ts.)
 import type { Logger } from "../../ports/index.js";
 import type { DecisionRecord, RunRecord, Store } from "../../store/index.js";
 import type { Outbox } from "../outbox.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 
 const RESTARTED_DECISION_NOTE = "⏹ Telecode restarted, so this request is no longer pending. Reply to continue.";
+const SETTLED_MEANWHILE_NOTE =
+  "⏹ Claude Code no longer waits for this request (it was settled while Telecode restarted).";
 
-/** Marks what a stop cut off and tells the people concerned; returns what it found. */
-export function recoverAfterRestart(deps: { store: Store; logger: Logger; outbox: Outbox }): {
+type RecoveryDeps = { store: Store; logger: Logger; outbox: Outbox };
+
+/** Marks what a stop cut off (but the runs in `keptRunIds`) and tells the people concerned; returns what it found. */
+export function recoverAfterRestart(
+  deps: RecoveryDeps,
+  keptRunIds: ReadonlySet<string> = new Set(),
+): {
   interrupted: RunRecord[];
   expired: DecisionRecord[];
 } {
@@ -18,7 +27,7 @@ export function recoverAfterRestart(deps: { store: Store; logger: Logger; outbox
   let expired: DecisionRecord[] = [];
   try {
     // One transaction: a crash during recovery leaves everything for the next start.
-    const recovered = store.recoverAfterRestart("Telecode stopped while this run was working");
+    const recovered = store.recoverAfterRestart("Telecode stopped while this run was working", keptRunIds);
     interrupted = recovered.interruptedRuns;
     expired = recovered.expiredDecisions;
   } catch (error) {
@@ -42,15 +51,24 @@ export function recoverAfterRestart(deps: { store: Store; logger: Logger; outbox
       });
     else void outbox.edit(run.chatId, run.progressMessageId, message, { mustDeliver: true });
   }
-  for (const decision of expired) {
-    logger.event("telegram.decision_expired", {
+  takeDownDecisions(deps, expired, RESTARTED_DECISION_NOTE);
+  return { interrupted, expired };
+}
+
+/** Decisions of kept runs the CLI no longer waits on (answered or withdrawn just before the stop): buttons off, with a note. */
+export function takeDownSettledMeanwhile(deps: RecoveryDeps, decisions: readonly DecisionRecord[]): void {
+  takeDownDecisions(deps, decisions, SETTLED_MEANWHILE_NOTE);
+}
+
+function takeDownDecisions(deps: RecoveryDeps, decisions: readonly DecisionRecord[], note: string): void {
+  for (const decision of decisions) {
+    deps.logger.event("telegram.decision_expired", {
       chatId: decision.chatId,
       decisionId: decision.decisionId,
       runId: decision.runId,
     });
     if (decision.messageId === null) continue;
-    void outbox.editKeyboard(decision.chatId, decision.messageId, undefined);
-    void outbox.send(decision.chatId, { html: RESTARTED_DECISION_NOTE }, { replyTo: decision.messageId, silent: true });
+    void deps.outbox.editKeyboard(decision.chatId, decision.messageId, undefined);
+    void deps.outbox.send(decision.chatId, { html: note }, { replyTo: decision.messageId, silent: true });
   }
-  return { interrupted, expired };
 }

@@ -26,6 +26,10 @@ export function runIdFromResumeToken(token: string): string {
 
 export const INTERRUPTED_NOTE = "Telecode stopped while this was running. Tap Continue to pick up where it left off.";
 
+/** The note when the keeper of a run's process died (and ended Claude Code with it). */
+export const KEEPER_LOST_NOTE =
+  "The process keeping Claude Code running ended unexpectedly. Tap Continue to pick up where it left off.";
+
 /** What the progress message of an interrupted run says (after its summary line, when known). */
 export function interruptedHtml(summaryHtml: string | undefined, reason: string = INTERRUPTED_NOTE): string {
   const head = summaryHtml ?? "<b>⚠️ Interrupted</b>";

@@ -1,6 +1,7 @@
 // One run as the person sees it in Telegram: the progress message (with Cancel while live),
 // then the answer as new messages, an error with its incident id, or an interrupted note with
 // Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
+// A kept run taken in after a restart carries on in the progress message it had.
 import type { InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
@@ -18,7 +19,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
-import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
+import { interruptedHtml, KEEPER_LOST_NOTE, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 
@@ -79,6 +80,31 @@ export class RunView implements RunObserver {
 
   progressMessage(): Promise<number | undefined> {
     return this.#progress.sent;
+  }
+
+  /**
+   * A run taken in after a restart (its kept process ran on): the progress message it had is
+   * edited from now on (a new one is sent when it had none), and the time counts from its start.
+   */
+  resume(kept: { runId: string; progressMessageId: number | undefined; startedAtMs: number }): void {
+    this.runId = kept.runId;
+    this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: kept.runId }, this.chatId);
+    this.#deps.runs.track(this);
+    if (kept.progressMessageId !== undefined) {
+      this.#progress.adopt(kept.progressMessageId);
+      this.#progress.live = true;
+      this.#deps.runs.setLive(this);
+      this.#progress.markDirty();
+      this.#progress.startHeartbeat();
+    } else this.#goLive();
+    this.#state = { ...this.#state, startedAtMs: kept.startedAtMs };
+  }
+
+  /** The run goes on without this Telecode (its kept process was let go of): the next one shows it. */
+  handedOver(): void {
+    this.#finished = true;
+    this.#progress.stop();
+    this.#deps.runs.finished(this);
   }
 
   /** Called with what submit said: starts the progress message, or says it is queued / refused. */
@@ -155,7 +181,8 @@ export class RunView implements RunObserver {
     else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
     const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
-    const html = resume !== undefined ? interruptedHtml(summary) : summary;
+    const note = event.error?.reason === "keeper_lost" ? KEEPER_LOST_NOTE : undefined;
+    const html = resume !== undefined ? interruptedHtml(summary, note) : summary;
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
       return this.#deps.outbox.edit(

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
-import { silentLogger, type Logger } from "../../../src/ports/index.js";
+import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
+import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
@@ -120,6 +121,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
     async dispose() {
       await rig.app.stop({ flushTimeoutMs: 2000 }).catch(() => undefined);
+      // A stop lets go of kept runs: their keepers and CLIs are ended here.
+      await endKeepers(dataDir);
       await tg.close();
       await api.close();
       await ws.cleanup();
@@ -127,6 +130,31 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
   };
   return rig;
+}
+
+/**
+ * Ends every keeper under the data directory and its CLI (kept runs outlive a stop). With
+ * `leaveFiles`, their files stay, as after a reboot.
+ */
+export async function endKeepers(dataDir: string, options: { leaveFiles?: boolean } = {}): Promise<void> {
+  const clock = createSystemClock();
+  for (const found of await findKeepers(join(dataDir, "keepers"))) {
+    if (found.kind !== "running" && found.kind !== "gone") continue;
+    // A gone keeper's pid may belong to another process by now: only a running one is killed.
+    if (found.kind === "running") {
+      signal(found.record.keeper.pid, "SIGKILL");
+      if (options.leaveFiles === true) signal(-found.record.cli.pid, "SIGKILL");
+    }
+    if (options.leaveFiles !== true) await reapGoneKeeper(found.record, clock);
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // it ended meanwhile
+  }
 }
 
 /** The final answer: a bot message carrying the answer footer. */
