@@ -120,6 +120,11 @@ export class CliConnection {
     return this.#lastSeq;
   }
 
+  /** Resolves once every line received so far was processed (none waits behind a hook). */
+  async drained(): Promise<void> {
+    for (let waiting = this.#gate.settled; waiting !== undefined; waiting = this.#gate.settled) await waiting;
+  }
+
   /** The sequence number of the last line received (processed or waiting behind a hook). */
   get receivedSeq(): number {
     return this.#receivedSeq;

@@ -30,6 +30,7 @@ type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
 
 const AGAIN = "Send the message again, or start a fresh session.";
 const RESUME = "Send your message again to resume the session.";
+const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
 const STDERR_QUOTE_CHARS = 1_000;
 
 const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { what: string; hint: string } } = {
@@ -72,8 +73,12 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     hint: "Check claude.path and the project directory.",
   }),
   keeper_lost: () => ({
-    what: "The process that kept Claude Code running across restarts ended unexpectedly, and Claude Code with it.",
-    hint: "Continue the run to pick up where it left off; the conversation is kept.",
+    what: "The process keeping Claude Code running ended unexpectedly, and Claude Code with it.",
+    hint: CONTINUE,
+  }),
+  output_lost: () => ({
+    what: "Claude Code finished this run while Telecode was away, but its output was lost (the keeper could not keep its log).",
+    hint: CONTINUE,
   }),
   internal: (f) => ({ what: f.detail ?? "Telecode failed unexpectedly.", hint: AGAIN }),
 };

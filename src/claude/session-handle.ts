@@ -23,7 +23,7 @@ import type {
 } from "./spec.js";
 import type { LaunchDeps } from "./launch.js";
 import { ProcessSlot } from "./process-slot.js";
-import type { CliTransport, TransportClosed } from "./transport.js";
+import type { TransportClosed } from "./transport.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
@@ -53,8 +53,8 @@ export class ClaudeSessionHandle implements SessionHandle {
   #closing: Promise<void> | undefined;
   #queueFull = false;
   #handedOver = false;
-  /** The transport lines were last acknowledged on: the current one, or the last one after it ended. */
-  #lastTransport: CliTransport | undefined;
+  /** The process lines are acknowledged on once it ended (its run's end is recorded after). */
+  #lastConnection: CliConnection | undefined;
 
   constructor(spec: SessionSpec, controller: SessionController, deps: HandleDeps) {
     this.#spec = { ...spec };
@@ -146,10 +146,12 @@ export class ClaudeSessionHandle implements SessionHandle {
   }
 
   acknowledgeLines(seq: number): void {
+    const connection = this.#slot.current ?? this.#lastConnection;
+    if (connection === undefined) return;
     const run = this.#run;
     // The run in flight is replayed from its start after a restart: its lines are kept.
-    const through = run === undefined ? seq : Math.min(seq, run.startSeq);
-    (this.#slot.current?.transport ?? this.#lastTransport)?.ack?.(through);
+    const runStart = run !== undefined && run.connection === connection ? run.startSeq : connection.lastSeq;
+    connection.transport.ack?.(Math.min(seq, connection.lastSeq, runStart));
   }
 
   /** Takes over a kept process and its run in flight (engine.adoptSession); resolves as AdoptedSession.reconciled. */
@@ -171,7 +173,16 @@ export class ClaudeSessionHandle implements SessionHandle {
       seenThroughSeq: kept.seenThroughSeq,
     });
     run.connection = connection;
-    return initialized.then((reply) => (reply === undefined ? undefined : connection.relistPending(reply)));
+    return initialized.then(async (reply) => {
+      if (reply === undefined) return undefined;
+      const waiting = connection.relistPending(reply);
+      // Idle now, and its replay (all printed before the answer) did not end the run: its end was lost.
+      if (reply["session_state"] === "idle" && waiting.length === 0) {
+        await connection.drained();
+        if (!run.done) this.#completeRun(run, { ok: false, interrupted: true, error: engineFailure("output_lost") });
+      }
+      return waiting;
+    });
   }
 
   async detach(): Promise<boolean> {
@@ -258,7 +269,7 @@ export class ClaudeSessionHandle implements SessionHandle {
   // ------------------------------------------------------------------ processes
 
   async #onProcessClosed(connection: CliConnection, closed: TransportClosed): Promise<void> {
-    this.#lastTransport = connection.transport;
+    this.#lastConnection = connection;
     if (closed.handedOver === true) return this.#handOver(connection);
     const { exit, stderrTail } = closed;
     const lost = closed.lostWithKeeper === true;

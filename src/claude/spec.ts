@@ -148,7 +148,11 @@ export interface SessionHandle extends SessionControls {
   readonly lastLineSeq: number;
   /** The run in flight, while its process is kept (it outlives Telecode): where its lines start. */
   readonly keptRun: KeptRunPlace | undefined;
-  /** The caller recorded everything through `seq`: a kept process may forget it (never the run in flight's lines). */
+  /**
+   * The caller recorded everything through `seq` (clamped to what was processed, of the
+   * current process or, once it ended, the last): a kept process may forget it, never the
+   * lines of the run in flight.
+   */
   acknowledgeLines(seq: number): void;
   /**
    * Lets go of a kept process and its run, both going on without this Telecode (a restart):

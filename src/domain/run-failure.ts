@@ -25,6 +25,8 @@ export type FailureReason =
   | "start_failed"
   /** The process that kept the CLI running across restarts died, and ended the CLI with it. */
   | "keeper_lost"
+  /** A kept CLI finished the run while Telecode was away, but its output was lost (the keeper's log failed). */
+  | "output_lost"
   /** The session's handle ended before it finished the run. */
   | "session_ended"
   /** Telecode stopped before the run started. */

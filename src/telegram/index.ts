@@ -27,7 +27,6 @@ export {
   COMMANDS,
   createTelegramFront,
   INTERRUPTED_NOTE,
-  KEEPER_LOST_NOTE,
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";

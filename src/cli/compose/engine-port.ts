@@ -139,7 +139,7 @@ function wrap(
       // The consumer asked for the next event: this one is recorded (a run's end too).
       if (event.type === "run_completed") {
         runId = undefined;
-        session.acknowledgeLines(session.lastLineSeq);
+        session.acknowledgeLines(Number.MAX_SAFE_INTEGER);
       } else noteProcessed(false);
     }
   }

@@ -10,6 +10,7 @@ import {
   attachKeeper,
   findKeepers,
   reapGoneKeeper,
+  reapIfGone,
   removeKeeperFiles,
   retireKeeper,
   type FoundKeeper,
@@ -58,15 +59,13 @@ export async function takeInKeptRuns(deps: TakeInDeps): Promise<ReadonlySet<stri
         case "running": {
           const run = byKeeper.get(keeper.record.keeperId);
           if (run !== undefined && (await takeIn(deps, run, keeper.record))) kept.add(run.runId);
-          else void endUnclaimed(deps, keeper.record);
+          // Not taken in: ended, or reaped when it died since it was found (a kill just before the start).
+          else if (!(await endUnclaimed(deps, keeper.record))) await reap(deps, keeper.record, true);
           return;
         }
         case "gone":
           // Killed, crashed, or the machine restarted: its run is interrupted (with Continue).
-          logger.event("keeper.gone", { keeperId: keeper.record.keeperId }, "warn");
-          await reapGoneKeeper(keeper.record, deps.clock).catch((error: unknown) =>
-            logger.event("keeper.reap_failed", { err: error, keeperId: keeper.record.keeperId }, "error"),
-          );
+          await reap(deps, keeper.record, false);
           return;
         case "other_version":
           retire(deps, keeper);
@@ -172,8 +171,19 @@ async function reconcile(
   }
 }
 
-/** A keeper no run of ours is in (an idle session's, or its run ended): its CLI is ended, its files go. */
-async function endUnclaimed(deps: TakeInDeps, record: KeeperRecord): Promise<void> {
+/** Ends what a dead keeper left (its CLI, its files); `ifGone`: only when it is not running after all. */
+async function reap(deps: TakeInDeps, record: KeeperRecord, ifGone: boolean): Promise<void> {
+  try {
+    if (!ifGone) await reapGoneKeeper(record, deps.clock);
+    else if (!(await reapIfGone(record, deps.clock))) return;
+    deps.logger.event("keeper.gone", { keeperId: record.keeperId }, "warn");
+  } catch (error) {
+    deps.logger.event("keeper.reap_failed", { err: error, keeperId: record.keeperId }, "error");
+  }
+}
+
+/** A keeper no run of ours is in (an idle session's, or its run ended): its CLI is ended, its files go; false when it could not be reached. */
+async function endUnclaimed(deps: TakeInDeps, record: KeeperRecord): Promise<boolean> {
   try {
     const connection = await attachKeeper(record, {
       clientId: deps.clientId,
@@ -187,8 +197,10 @@ async function endUnclaimed(deps: TakeInDeps, record: KeeperRecord): Promise<voi
     if (end.kind === "exited") connection.ack(end.lastSeq);
     await connection.released;
     deps.logger.event("keeper.ended_unclaimed", { keeperId: record.keeperId, end: end.kind });
+    return true;
   } catch (error) {
     deps.logger.event("keeper.end_failed", { err: error, keeperId: record.keeperId }, "warn");
+    return false;
   }
 }
 

@@ -6,4 +6,4 @@ export { chatDecisionSettings, chatSettings } from "./chat-settings.js";
 export { COMMANDS } from "./commands/index.js";
 export { NOT_AUTHORISED_TEXT } from "./access.js";
 export { RESUME_PROMPT } from "./buttons/resume.js";
-export { INTERRUPTED_NOTE, KEEPER_LOST_NOTE } from "./resume-button.js";
+export { INTERRUPTED_NOTE } from "./resume-button.js";

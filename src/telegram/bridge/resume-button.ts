@@ -2,6 +2,7 @@
 // map survives, so its token is the run id itself (a random UUID: 16 bytes, 22 base64url
 // characters, as unguessable as any token) and the store says what to resume.
 import type { InlineKeyboardMarkup } from "grammy/types";
+import type { RunFailure } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import { encodeCallbackData } from "../callback-data.js";
 
@@ -26,9 +27,11 @@ export function runIdFromResumeToken(token: string): string {
 
 export const INTERRUPTED_NOTE = "Telecode stopped while this was running. Tap Continue to pick up where it left off.";
 
-/** The note when the keeper of a run's process died (and ended Claude Code with it). */
-export const KEEPER_LOST_NOTE =
-  "The process keeping Claude Code running ended unexpectedly. Tap Continue to pick up where it left off.";
+/** The note of a kept run interrupted by its keeper (it died, or lost the run's output): what happened, and Continue. */
+export function keptRunNote(failure: RunFailure): string | undefined {
+  if (failure.reason !== "keeper_lost" && failure.reason !== "output_lost") return undefined;
+  return `${failure.what} Tap Continue to pick up where it left off.`;
+}
 
 /** What the progress message of an interrupted run says (after its summary line, when known). */
 export function interruptedHtml(summaryHtml: string | undefined, reason: string = INTERRUPTED_NOTE): string {

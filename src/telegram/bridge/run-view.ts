@@ -19,7 +19,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
-import { interruptedHtml, KEEPER_LOST_NOTE, resumeKeyboard } from "./resume-button.js";
+import { interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 
@@ -181,7 +181,7 @@ export class RunView implements RunObserver {
     else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
     const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
-    const note = event.error?.reason === "keeper_lost" ? KEEPER_LOST_NOTE : undefined;
+    const note = event.error === undefined ? undefined : keptRunNote(event.error);
     const html = resume !== undefined ? interruptedHtml(summary, note) : summary;
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;

@@ -35,6 +35,8 @@ export type RigOptions = {
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
+  /** Tuning on top of TEST_TUNING. */
+  tuning?: AppTuning;
 };
 
 export type Rig = {
@@ -96,7 +98,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
-    startTelecode({ config: () => config, env: ws.env, logger, tuning: TEST_TUNING });
+    startTelecode({ config: () => config, env: ws.env, logger, tuning: { ...TEST_TUNING, ...options.tuning } });
   const rig: Rig = {
     tg,
     api,
