@@ -39,7 +39,26 @@ export function buildArgs(spec: SessionSpec, ctx: ArgsContext): string[] {
   if (spec.allowedTools !== undefined && spec.allowedTools.length > 0)
     args.push("--allowedTools", spec.allowedTools.join(","));
   if (spec.dangerouslySkipPermissions === true) args.push("--dangerously-skip-permissions");
-  if (spec.extraArgs !== undefined) args.push(...spec.extraArgs);
+  args.push(...withSystemPrompt(spec.extraArgs ?? [], spec.appendSystemPrompt));
   if (spec.print === true) args.push("--", ctx.prompt ?? "");
   return args;
+}
+
+const APPEND_FLAG = "--append-system-prompt";
+
+/**
+ * The person's extra args with Telecode's `--append-system-prompt` text added: the CLI keeps only
+ * the last of these flags, so a person's own is taken out and its text joined before Telecode's.
+ */
+function withSystemPrompt(extraArgs: readonly string[], ours: string | undefined): readonly string[] {
+  if (ours === undefined || ours === "") return extraArgs;
+  const rest: string[] = [];
+  const theirs: string[] = [];
+  for (let i = 0; i < extraArgs.length; i++) {
+    const arg = extraArgs[i]!;
+    if (arg === APPEND_FLAG && i + 1 < extraArgs.length) theirs.push(extraArgs[++i]!);
+    else if (arg.startsWith(`${APPEND_FLAG}=`)) theirs.push(arg.slice(APPEND_FLAG.length + 1));
+    else rest.push(arg);
+  }
+  return [...rest, APPEND_FLAG, [...theirs, ours].join("\n\n")];
 }

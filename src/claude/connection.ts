@@ -6,10 +6,12 @@ import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
 import { decodeLine, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
 import type { WireControlRequest, WireDecodeProblem, WireMessage } from "../wire/index.js";
+import { CommandIds } from "./command-ids.js";
 import { ControlChannel } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 /** Why we ended a process ourselves (undefined: it ended on its own). */
 export type EndReason = "idle" | "cancel" | "silence" | "close";
@@ -54,6 +56,8 @@ export class CliConnection {
   readonly transport: CliTransport;
   readonly channel: ControlChannel;
   readonly translator: Translator;
+  /** The uuids written on this process's user lines: their turns are Telecode's. */
+  readonly commands = new CommandIds();
   /** Why we ended it, once we did. */
   endReason: EndReason | undefined;
   /** How long it was silent when the silence watch ended it. */
@@ -70,10 +74,22 @@ export class CliConnection {
   constructor(
     transport: CliTransport,
     owner: ConnectionOwner,
-    deps: { clock: Clock; logger: Logger; timeZone: string; replay?: LineReplay; requestIdPrefix?: string },
+    deps: {
+      clock: Clock;
+      logger: Logger;
+      timeZone: string;
+      costs: SessionCostBook;
+      replay?: LineReplay;
+      requestIdPrefix?: string;
+    },
   ) {
     this.transport = transport;
-    this.translator = createTranslator({ timeZone: deps.timeZone, now: () => deps.clock.now() });
+    this.translator = createTranslator({
+      timeZone: deps.timeZone,
+      now: () => deps.clock.now(),
+      commandOf: (uuid) => this.commands.lookup(uuid),
+      costs: deps.costs,
+    });
     this.#owner = owner;
     this.#replay = deps.replay ?? NO_REPLAY;
     this.channel = new ControlChannel({

@@ -15,6 +15,7 @@ import type {
   SessionSpec,
 } from "./spec.js";
 import type { CliLauncher } from "./transport.js";
+import { createMemoryCostBook, type SessionCostBook } from "./turn-cost.js";
 
 export type ClaudeEngineOptions = {
   /** The CLI: a path, or a name looked up on PATH. Default "claude". */
@@ -27,6 +28,10 @@ export type ClaudeEngineOptions = {
   launcher?: CliLauncher;
   /** IANA zone for clock times in notes ("resets 17:46"). Default: this machine's zone. */
   timeZone?: string;
+  /** Each session's last known running cost (Telecode keeps it in SQLite); default: memory. */
+  costs?: SessionCostBook;
+  /** A CLI answered the initialize handshake (its models, commands, account): for what front ends offer. */
+  onInitialized?: (reply: Readonly<Record<string, unknown>>) => void;
 };
 
 /** This machine's time zone, or UTC when the runtime does not say. */
@@ -43,6 +48,8 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     clock,
     logger: options.logger ?? silentLogger,
     timeZone: options.timeZone ?? hostTimeZone(),
+    costs: options.costs ?? createMemoryCostBook(),
+    onInitialized: options.onInitialized,
   };
   const open = (spec: SessionSpec, controller: SessionController): ClaudeSessionHandle => {
     const problems = validateExtraArgs(spec.extraArgs ?? [], spec.allowUnsafeArgs);

@@ -24,6 +24,10 @@ export type FailureFacts = {
   detail?: string;
   apiStatus?: number;
   resetsAtMs?: number;
+  /** When a usage limit resets, as people read it ("17:46", "Mar 18 02:00"). */
+  resetsAt?: string;
+  /** Why the CLI ended the turn (result.terminal_reason), e.g. "prompt_too_long". */
+  terminalReason?: string;
 };
 
 type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
@@ -32,6 +36,24 @@ const AGAIN = "Send the message again, or start a fresh session.";
 const RESUME = "Send your message again to resume the session.";
 const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
 const STDERR_QUOTE_CHARS = 1_000;
+/** For failures that repeat: sending the message again would only fail the same way. */
+const SAME_AGAIN = "until then every message fails the same way";
+
+/** What to do about an API failure: wait for a passing one, change something for one that repeats. */
+function apiErrorHint(f: FailureFacts): string {
+  if (f.terminalReason === "prompt_too_long")
+    return "The conversation is too long for the model: start a fresh session, as every message in this one fails the same way.";
+  const status = f.apiStatus ?? 0;
+  if (status >= 400 && status < 500 && status !== 408 && status !== 409)
+    return `Sending it again fails the same way: check the model and settings (\`telecode doctor\` on the computer running Telecode).`;
+  return "Send the message again in a minute; Claude Code already retried.";
+}
+
+/** "at 17:46" today, "on Mar 18 at 02:00" another day. */
+function atMoment(moment: string): string {
+  const day = / (\d\d:\d\d)$/.exec(moment);
+  return day === null ? `at ${moment}` : `on ${moment.slice(0, day.index)} at ${day[1] ?? ""}`;
+}
 
 const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { what: string; hint: string } } = {
   silence: (f) => ({
@@ -56,14 +78,29 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     hint: "Send the message again to resume the session.",
   }),
   cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", AGAIN),
-  api_error: (f) => splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, AGAIN),
-  rate_limited: (f) =>
-    splitDetail(f.detail ?? "A usage limit was reached.", "Wait until the limit resets, then send the message again."),
-  not_logged_in: (f) =>
-    splitDetail(
-      f.detail ?? "Claude Code is not logged in.",
-      "Log in with `claude` in a terminal (or set claude.use_api_billing with an API key), then send the message again.",
-    ),
+  // A session the CLI cannot resume stays unresumable: only a fresh one helps.
+  session_not_found: (f) => ({
+    what: sentence(`Claude Code could not find the session to resume${f.detail === undefined ? "" : ` (${f.detail})`}`),
+    hint: "Send /new to start a fresh session, as every message in this one fails the same way.",
+  }),
+  // The CLI's own advice after its first sentence, when it gives some, knows the case best.
+  api_error: (f) => splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, apiErrorHint(f)),
+  rate_limited: (f) => {
+    // The CLI's own "· resets 5:46pm (UTC)" is replaced by the time in this machine's zone.
+    const what = sentence((f.detail ?? "A usage limit was reached").replace(/\s*·\s*resets\b.*$/i, ""));
+    if (f.resetsAt !== undefined) return { what, hint: `The limit resets ${atMoment(f.resetsAt)}; ${SAME_AGAIN}.` };
+    return {
+      what: sentence(f.detail ?? "A usage limit was reached"),
+      hint: "Wait for the limit to reset before sending more.",
+    };
+  },
+  not_logged_in: (f) => ({
+    what:
+      f.apiStatus === 401 || /invalid api key/i.test(f.detail ?? "")
+        ? "Claude Code's API key or login was refused on the computer running Telecode."
+        : "Claude Code is not logged in on the computer running Telecode.",
+    hint: `There, run \`claude auth login\` in a terminal, or set ANTHROPIC_API_KEY for Telecode with claude.use_api_billing = true; ${SAME_AGAIN}.`,
+  }),
   not_found: (f) => ({
     what: `Claude Code CLI not found (looked for: ${f.lookedFor ?? "claude"}).`,
     hint: "Install it with `npm i -g @anthropic-ai/claude-code` or set claude.path.",
@@ -137,12 +174,16 @@ const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
 
 const RATE_LIMITED = /hit your .*limit|usage limit|rate limit/i;
 const NOT_LOGGED_IN = /please run \/login|not logged in|invalid api key|authentication/i;
+const NO_SESSION = /no conversation found with session id/i;
 
 /**
- * The failure of a failed, not interrupted turn. `limitResetsAtMs` is when the usage limit a
- * rate-limit event reported resets, if one did.
+ * The failure of a failed, not interrupted turn. `limitResets` is when the usage limit a
+ * rate-limit event reported resets (epoch ms, and as people read it), if one did.
  */
-export function resultFailure(result: WireResultMessage, limitResetsAtMs: number | undefined): RunFailure {
+export function resultFailure(
+  result: WireResultMessage,
+  limitResets: { atMs: number; moment: string } | undefined,
+): RunFailure {
   const text = typeof result.result === "string" ? result.result.trim() : "";
   const status = result.api_error_status;
   if (typeof status === "number") {
@@ -156,11 +197,15 @@ export function resultFailure(result: WireResultMessage, limitResetsAtMs: number
       return engineFailure("rate_limited", {
         detail,
         apiStatus: status,
-        ...definedFields({ resetsAtMs: limitResetsAtMs }),
+        ...definedFields({ resetsAtMs: limitResets?.atMs, resetsAt: limitResets?.moment }),
       });
     if (status === 401 || NOT_LOGGED_IN.test(stripped))
       return engineFailure("not_logged_in", { detail, apiStatus: status });
-    return engineFailure("api_error", { detail, apiStatus: status });
+    return engineFailure("api_error", {
+      detail,
+      apiStatus: status,
+      ...definedFields({ terminalReason: result.terminal_reason }),
+    });
   }
   const known = SUBTYPE_ERRORS[result.subtype];
   if (known !== undefined) return engineFailure("cli_error", { detail: known });
@@ -169,8 +214,13 @@ export function resultFailure(result: WireResultMessage, limitResetsAtMs: number
       detail: excerpt(text, ERROR_MAX_CHARS),
     });
   // The CLI's own reason, e.g. "No conversation found with session ID: …" for a bad --resume.
-  const reasons = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string" && e !== "") : [];
-  if (reasons.length > 0) return engineFailure("cli_error", { detail: excerpt(reasons.join("; "), ERROR_MAX_CHARS) });
+  const reasons: string[] = Array.isArray(result.errors)
+    ? result.errors.filter((e): e is string => typeof e === "string" && e !== "")
+    : [];
+  if (reasons.length > 0) {
+    const detail = excerpt(reasons.join("; "), ERROR_MAX_CHARS);
+    return engineFailure(reasons.some((r) => NO_SESSION.test(r)) ? "session_not_found" : "cli_error", { detail });
+  }
   const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
   return engineFailure("cli_error", { detail: `Claude Code ended the turn with an error: ${result.subtype}${why}.` });
 }

@@ -20,6 +20,8 @@ export type {
   HookMatchers,
 } from "./spec.js";
 export { createDirectLauncher } from "./direct-launcher.js";
+export { createCliProbe } from "./cli-probe.js";
+export type { CliProbe } from "./cli-probe.js";
 export type {
   CliInfo,
   CliLauncher,
@@ -42,6 +44,12 @@ export type { ClaudeErrorCode, ClaudeErrorDetails } from "./errors.js";
 export { allowAllController, denyAllController, askController, NOBODY_TO_APPROVE_MESSAGE } from "./controllers.js";
 export { SESSION_END_MESSAGE } from "./incoming-requests.js";
 export { createTranslator } from "./translator.js";
+export { toolGuardHooks } from "./tool-guard.js";
+export type { GuardedToolCall, GuardHooks, GuardOptions, HookHandler, ToolGuard, ToolVerdict } from "./tool-guard.js";
 export { createRecordingReader } from "./recording.js";
 export type { RecordingReader } from "./recording.js";
 export type { Translator, TranslatorOptions } from "./translator.js";
+export { createMemoryCostBook } from "./turn-cost.js";
+export { offeredModels } from "./offered-models.js";
+export type { OfferedModel } from "./offered-models.js";
+export type { SessionCostBook } from "./turn-cost.js";

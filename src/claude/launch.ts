@@ -3,6 +3,7 @@
 import { definedFields } from "../domain/index.js";
 import { buildArgs } from "./args.js";
 import { buildChildEnv } from "./env.js";
+import { latestSessionId } from "./latest-session.js";
 import type { SessionSpec } from "./spec.js";
 import type { CliInfo, CliLauncher, CliTransport } from "./transport.js";
 
@@ -23,10 +24,13 @@ export async function launchCli(
     disableCron: spec.disableCron,
   });
   const info = await deps.launcher.probe(deps.command, env);
+  // The CLI's own --continue goes by file times, which closing a process moves: pick by the
+  // sessions' own last activity, and leave --continue for a project with no transcript.
+  const latest = session.continueLast ? await latestSessionId(spec.cwd, env) : undefined;
   const args = buildArgs(spec, {
     supportsHookEvents: info.supportsHookEvents,
-    resume: session.resume,
-    continueLast: session.continueLast,
+    resume: latest ?? session.resume,
+    continueLast: session.continueLast && latest === undefined,
     ...definedFields({ prompt: session.prompt }),
   });
   const transport = await deps.launcher.launch({ file: info.path, args, cwd: spec.cwd, env });

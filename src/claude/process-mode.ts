@@ -1,7 +1,7 @@
 // What differs between the CLI's two invocations: control mode keeps one process between runs
 // (prompts on stdin, initialize first, cancel by interrupt); print mode starts one per run with
 // the prompt in its arguments, closes stdin at once and is cancelled by ending the process.
-import { promptText, type Prompt } from "../domain/index.js";
+import { promptText, type Prompt, type TurnOrigin } from "../domain/index.js";
 import type { Clock, Logger, TimerHandle } from "../ports/index.js";
 import type { CliConnection } from "./connection.js";
 import { failureError } from "./errors.js";
@@ -12,6 +12,8 @@ import type { SessionSpec } from "./spec.js";
 /** A run as the mode sees it. */
 export type ModeRun = {
   readonly id: string;
+  /** Whose turn the run's message starts: a person's, or a schedule's Telecode fired. */
+  readonly origin: TurnOrigin;
   readonly done: boolean;
   connection: CliConnection | undefined;
   /** Ends the process if an interrupt did not end the turn in time. */
@@ -68,7 +70,9 @@ export const controlMode: ProcessMode = {
     run.connection = connection;
     if (run.done) return;
     run.startSeq = connection.receivedSeq;
-    const written = await connection.transport.write(encodePrompt(prompt));
+    // The uuid comes back in command_lifecycle: the turn it starts is this run's, and no other is.
+    const uuid = connection.commands.issue({ origin: run.origin, runId: run.id });
+    const written = await connection.transport.write(encodePrompt(prompt, uuid));
     if (!written.ok) throw written.error;
   },
   async cancel(host, run, connection) {

@@ -9,6 +9,7 @@ import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
 import type { SessionSpec } from "./spec.js";
 import type { CliTransport } from "./transport.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 const BYPASS_NOTE =
   "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.";
@@ -18,6 +19,7 @@ export type ProcessSlotDeps = LaunchDeps & {
   logger: Logger;
   /** IANA zone for clock times in notes. */
   timeZone: string;
+  costs: SessionCostBook;
   mode: ProcessMode;
   owner: ConnectionOwner;
   host: ModeHost;

@@ -18,9 +18,10 @@ function wireBlock(block: PromptBlock): WireUserContentBlock {
   }
 }
 
-/** The stdin line that starts a turn with `prompt`. */
-export function encodePrompt(prompt: Prompt): string {
-  return encodeUserMessage(typeof prompt === "string" ? prompt : prompt.map(wireBlock));
+/** The stdin line that starts a turn with `prompt`; `uuid` names it in the CLI's command_lifecycle lines. */
+export function encodePrompt(prompt: Prompt, uuid?: string): string {
+  const content = typeof prompt === "string" ? prompt : prompt.map(wireBlock);
+  return encodeUserMessage(content, uuid === undefined ? {} : { uuid });
 }
 
 /** Whether the prompt carries more than words (print mode can pass only words). */

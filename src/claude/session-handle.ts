@@ -24,12 +24,17 @@ import type {
 import type { LaunchDeps } from "./launch.js";
 import { ProcessSlot } from "./process-slot.js";
 import type { TransportClosed } from "./transport.js";
+import type { SessionCostBook } from "./turn-cost.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
   logger: Logger;
   /** IANA zone for clock times in notes. */
   timeZone: string;
+  /** Each session's last known running cost, so a resumed session's turns cost what they cost. */
+  costs: SessionCostBook;
+  /** A CLI of this handle answered initialize. */
+  onInitialized: ((reply: Readonly<Record<string, unknown>>) => void) | undefined;
 };
 
 type Run = ModeRun & { unattended: boolean; startedAt: number; cancelled: boolean; done: boolean };
@@ -99,7 +104,10 @@ export class ClaudeSessionHandle implements SessionHandle {
       clock: deps.clock,
       logger: deps.logger,
       connection: (prompt) => this.#slot.connection(prompt),
-      initialized: (reply) => void (this.#initReply = reply),
+      initialized: (reply) => {
+        this.#initReply = reply;
+        deps.onInitialized?.(reply);
+      },
       warn: (text) => this.#emit({ type: "note", kind: "warning", text }),
     };
     this.#slot = new ProcessSlot({
@@ -158,6 +166,8 @@ export class ClaudeSessionHandle implements SessionHandle {
   adopt(kept: KeptProcess): Promise<readonly string[] | undefined> {
     const run: Run = {
       id: kept.run.id,
+      // Not recorded: its replayed turn is known as Telecode's by its uuid's mark, which answers the run either way.
+      origin: "person",
       unattended: kept.run.unattended === true,
       startedAt: kept.run.startedAtMs,
       connection: undefined,
@@ -211,6 +221,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       );
     const run: Run = {
       id: options.runId ?? randomUUID(),
+      origin: options.origin ?? "person",
       unattended: options.unattended === true,
       startedAt: this.#deps.clock.now(),
       connection: undefined,
@@ -370,12 +381,16 @@ export class ClaudeSessionHandle implements SessionHandle {
   #onEmitted(event: TelecodeEvent): void {
     this.#watch.observe(event);
     if (event.type === "turn_finished") this.#onTurnFinished(event);
+    // The last background task ended between runs: the process may idle out again.
+    if (event.type === "task_changed" && event.phase === "finished" && this.#run === undefined) this.#scheduleIdle();
   }
 
   #onTurnFinished(turn: TurnFinished): void {
     const run = this.#run;
-    // Turns the CLI starts by itself (a background agent finished) never complete someone's run.
-    if (run !== undefined && !run.done && turn.origin.kind === "user") {
+    // Only the turn that answers the run's own message completes it (the CLI names it by the
+    // uuid Telecode wrote); a CLI without command_lifecycle lines names none, so a person's turn does.
+    const answersRun = turn.runId === undefined ? turn.origin === "person" : turn.runId === run?.id;
+    if (run !== undefined && !run.done && answersRun) {
       const fields: CompletionFields = {
         ok: turn.ok,
         answer: turn.answer,
@@ -409,7 +424,9 @@ export class ClaudeSessionHandle implements SessionHandle {
         connection === undefined ||
         this.#run !== undefined ||
         connection.translator.isTurnOpen ||
-        connection.channel.pendingCount > 0
+        connection.channel.pendingCount > 0 ||
+        // A Monitor or a background agent still running starts a turn of its own later.
+        this.#watch.hasLiveTasks
       )
         return;
       this.#deps.logger.event("claude.idle_close", { pid: connection.transport.pid, idleMs });

@@ -23,6 +23,8 @@ export class SessionWatchdogs {
   readonly #watch: SilenceWatch;
   readonly #openTools = new Map<string, string>();
   readonly #liveTasks = new Map<string, string>();
+  /** Tasks running in the background (a Monitor, a background agent or shell command). */
+  readonly #backgroundTasks = new Set<string>();
   #idleTimer: TimerHandle | undefined;
 
   constructor(options: SessionWatchdogsOptions) {
@@ -36,6 +38,11 @@ export class SessionWatchdogs {
       onStall: (silentMs) => options.onStallNote(this.#stallNote(silentMs)),
       onHardSilence: (silentMs) => options.onHardSilence(silentMs),
     });
+  }
+
+  /** A background task (a Monitor, a background agent or shell command) is still running. */
+  get hasLiveTasks(): boolean {
+    return this.#backgroundTasks.size > 0;
   }
 
   /** Stdout arrived (per chunk, not per line: silence is measured in minutes). */
@@ -75,12 +82,16 @@ export class SessionWatchdogs {
         break;
       case "task_changed":
         // A live background task (a subagent, a long Bash) makes long silences normal.
-        if (event.phase === "finished") this.#liveTasks.delete(event.taskId);
-        else
+        if (event.phase === "finished") {
+          this.#liveTasks.delete(event.taskId);
+          this.#backgroundTasks.delete(event.taskId);
+        } else {
+          if (event.backgrounded === true) this.#backgroundTasks.add(event.taskId);
           this.#liveTasks.set(
             event.taskId,
             `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`,
           );
+        }
         break;
       case "turn_finished":
         this.#openTools.clear();
@@ -94,6 +105,7 @@ export class SessionWatchdogs {
   processGone(): void {
     this.#openTools.clear();
     this.#liveTasks.clear();
+    this.#backgroundTasks.clear();
   }
 
   /** (Re)arms the idle timer; `onIdle` decides whether the session is really idle. */

@@ -1,6 +1,13 @@
 // The engine's public contract: what a session is opened with, what decides its approvals,
 // and the session handle. Types only; the behaviour lives in session-handle.ts.
-import type { ApprovalAnswer, ApprovalRequest, Prompt, TelecodeEvent, TurnFinished } from "../domain/index.js";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Prompt,
+  TelecodeEvent,
+  TurnFinished,
+  TurnOrigin,
+} from "../domain/index.js";
 import type { ClaudeProvider } from "./env.js";
 import type { CliTransport } from "./transport.js";
 
@@ -28,6 +35,12 @@ export type SessionSpec = {
   extraArgs?: readonly string[];
   /** Flags of `extraArgs` that claude.dangerously_allow_unsafe_args lets through. */
   allowUnsafeArgs?: readonly string[];
+  /**
+   * Telecode's own lines for the system prompt (`--append-system-prompt`): not one of the
+   * person's `extraArgs`, so not checked against their allow-list; joined with theirs when
+   * they pass the flag too (the CLI keeps only the last one).
+   */
+  appendSystemPrompt?: string;
   includePartialMessages?: boolean;
   /** Extra environment variable names passed through to the CLI. */
   envAllow?: readonly string[];
@@ -96,7 +109,12 @@ export interface SessionController {
   handedOver?(): void;
 }
 
-export type StartRunOptions = { unattended?: boolean; runId?: string };
+export type StartRunOptions = {
+  unattended?: boolean;
+  runId?: string;
+  /** Whose turn the message starts, as its turn events say: default "person"; a fired schedule's run says so. */
+  origin?: TurnOrigin;
+};
 
 /** Where a run's lines are in the output of its kept process (one that outlives Telecode). */
 export type KeptRunPlace = {

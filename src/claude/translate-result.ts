@@ -15,10 +15,13 @@ export type TurnFacts = {
   lastModel: string | undefined;
   /** The session's model from system/init, the fallback for the window. */
   sessionModel: string | undefined;
-  /** The previous result's cumulative total_cost_usd in this stream (0 at first). */
-  previousTotalCostUsd: number;
-  /** When the usage limit a rejected rate-limit event reported resets (epoch ms), if one did. */
-  limitResetsAtMs: number | undefined;
+  /** This turn's own cost in USD (turn-cost.ts). */
+  turnCostUsd: number;
+  /** When the usage limit a rejected rate-limit event reported resets (epoch ms, and as people read it). */
+  limitResets: { atMs: number; moment: string } | undefined;
+  /** Who started the turn (turn-origins.ts) and the run it answers, if Telecode wrote it. */
+  origin: TurnOrigin;
+  runId: string | undefined;
 };
 
 function num(value: unknown): number {
@@ -76,34 +79,27 @@ export function buildUsage(result: WireResultMessage, facts: TurnFacts): UsageRe
   return event;
 }
 
-function originOf(result: WireResultMessage): TurnOrigin {
-  const kind = result.origin?.kind;
-  return typeof kind === "string" && kind !== "" ? { kind: "self", reason: kind } : { kind: "user" };
-}
-
 function isInterrupted(result: WireResultMessage): boolean {
   return typeof result.terminal_reason === "string" && result.terminal_reason.startsWith("aborted");
 }
 
 /**
  * The turn_finished event. `answer` is result.result when non-empty, else the turn's last
- * text; `costUsd` is this turn's share (cumulative total minus the previous result's).
+ * text; `costUsd` is this turn's own cost.
  */
 export function buildTurnFinished(result: WireResultMessage, facts: TurnFacts): TurnFinished {
   const interrupted = isInterrupted(result);
-  const total = num(result.total_cost_usd);
-  const delta = total - facts.previousTotalCostUsd;
   const event: TurnFinished = {
     type: "turn_finished",
     ok: !result.is_error,
     answer: typeof result.result === "string" && result.result !== "" ? result.result : facts.lastText,
     interrupted,
-    // A reset running total (e.g. after /clear) makes the delta negative: the total is the turn's.
-    costUsd: Math.round((delta >= 0 ? delta : total) * 1e6) / 1e6,
+    costUsd: facts.turnCostUsd,
     numTurns: num(result.num_turns),
     durationMs: num(result.duration_ms),
-    origin: originOf(result),
+    origin: facts.origin,
   };
-  if (result.is_error && !interrupted) event.error = resultFailure(result, facts.limitResetsAtMs);
+  if (facts.runId !== undefined) event.runId = facts.runId;
+  if (result.is_error && !interrupted) event.error = resultFailure(result, facts.limitResets);
   return event;
 }

@@ -15,9 +15,11 @@ import { isDecodeProblem } from "../wire/index.js";
 import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
 import { toApprovalRequest } from "./translate-blocks.js";
+import { createMemoryCostBook, resultTotalUsd, turnCostUsd, type SessionCostBook } from "./turn-cost.js";
 import { ConversationTranslator } from "./translate-conversation.js";
 import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
+import { TurnOrigins, type CommandInfo, type CommandLookup } from "./turn-origins.js";
 
 export type TranslatorOptions = {
   /** IANA zone for clock times in notes ("resets 17:46"). Default "UTC". */
@@ -27,6 +29,14 @@ export type TranslatorOptions = {
    * day "Mar 18 02:00". Without it (a replay) reset times always carry their date.
    */
   now?: () => number;
+  /**
+   * The messages Telecode wrote, by uuid (a live session): their turns carry the origin and
+   * run given, and any other turn is one the CLI started itself. Without it (a replay), only
+   * wake-up sources and task notifications tell a self-started turn.
+   */
+  commandOf?: CommandLookup;
+  /** Each session's last known running cost, across processes. Default: this translator's memory. */
+  costs?: SessionCostBook;
 };
 
 export type Translator = {
@@ -49,7 +59,12 @@ const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
 
 /** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
-  return new ClaudeTranslator(createClockFormatter(options.timeZone ?? "UTC"), options.now);
+  return new ClaudeTranslator(
+    createClockFormatter(options.timeZone ?? "UTC"),
+    options.now,
+    options.commandOf,
+    options.costs ?? createMemoryCostBook(),
+  );
 }
 
 class ClaudeTranslator implements Translator {
@@ -62,9 +77,9 @@ class ClaudeTranslator implements Translator {
   #mode: string | undefined;
   #turnOpen = false;
   #turnNumber = 0;
-  /** A background task finished since the last result: the next turn is likely self-started. */
-  #taskFinishedSinceResult = false;
-  #previousTotalCostUsd = 0;
+  /** Who started the open turn (and the run it answers). */
+  #turn: CommandInfo = { origin: "person" };
+  readonly #origins: TurnOrigins;
   /** When the usage limit of the last rejected rate-limit event resets (epoch ms). */
   #limitResetsAtMs: number | undefined;
   #decodeProblems = 0;
@@ -73,9 +88,18 @@ class ClaudeTranslator implements Translator {
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
-  constructor(clock: ClockFormatter, now: (() => number) | undefined) {
+  readonly #costs: SessionCostBook;
+
+  constructor(
+    clock: ClockFormatter,
+    now: (() => number) | undefined,
+    commandOf: CommandLookup | undefined,
+    costs: SessionCostBook,
+  ) {
     this.#clock = clock;
     this.#now = now;
+    this.#origins = new TurnOrigins(commandOf);
+    this.#costs = costs;
   }
 
   get decodeProblemCount(): number {
@@ -106,6 +130,7 @@ class ClaudeTranslator implements Translator {
       switch (m.type) {
         case "assistant":
           this.#conversation.assistant(m, this.#out);
+          for (const event of this.#out) this.#origins.observe(event, this.#turnOpen);
           break;
         case "user":
           this.#conversation.user(m, this.#out);
@@ -135,9 +160,11 @@ class ClaudeTranslator implements Translator {
         case "control_cancel_request":
           this.#out.push({ type: "approval_withdrawn", requestId: m.request_id });
           break;
+        case "command_lifecycle":
+          this.#origins.lifecycle(m);
+          break;
         case "stream_event":
         case "control_response":
-        case "command_lifecycle":
         case "tool_progress":
         case "tool_use_summary":
         case "auth_status":
@@ -196,6 +223,8 @@ class ClaudeTranslator implements Translator {
         permissionMode: mode ?? "",
         tools: Array.isArray(m.tools) ? m.tools.filter((t): t is string => typeof t === "string") : [],
       };
+      const commands = m["slash_commands"];
+      if (Array.isArray(commands)) started.slashCommands = commands.filter((c): c is string => typeof c === "string");
       if (typeof m.claude_code_version === "string") started.cliVersion = m.claude_code_version;
       this.#out.push(started);
     } else if (mode !== undefined && mode !== this.#mode) {
@@ -210,11 +239,14 @@ class ClaudeTranslator implements Translator {
     this.#turnOpen = true;
     this.#turnNumber += 1;
     this.#conversation.startTurn();
-    const origin = this.#taskFinishedSinceResult
-      ? { kind: "self" as const, reason: "task-notification" }
-      : { kind: "user" as const };
-    this.#taskFinishedSinceResult = false;
-    this.#out.push({ type: "turn_started", sessionId: this.#sessionId, turn: this.#turnNumber, origin });
+    this.#turn = this.#origins.startTurn();
+    this.#out.push({
+      type: "turn_started",
+      sessionId: this.#sessionId,
+      turn: this.#turnNumber,
+      origin: this.#turn.origin,
+      ...(this.#turn.runId === undefined ? {} : { runId: this.#turn.runId }),
+    });
   }
 
   #result(m: WireResultMessage): void {
@@ -225,15 +257,19 @@ class ClaudeTranslator implements Translator {
       lastUsage: this.#conversation.lastUsage,
       lastModel: this.#conversation.lastModel,
       sessionModel: this.#sessionModel,
-      previousTotalCostUsd: this.#previousTotalCostUsd,
-      limitResetsAtMs: this.#limitResetsAtMs,
+      turnCostUsd: turnCostUsd(m, this.#sessionId === "" ? undefined : this.#costs.lastTotalUsd(this.#sessionId)),
+      limitResets:
+        this.#limitResetsAtMs === undefined
+          ? undefined
+          : { atMs: this.#limitResetsAtMs, moment: this.#clock.moment(this.#limitResetsAtMs, this.#now?.()) },
+      origin: this.#origins.finishTurn(m, this.#turn),
+      runId: this.#turn.runId,
     };
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
-    if (typeof m.total_cost_usd === "number" && Number.isFinite(m.total_cost_usd))
-      this.#previousTotalCostUsd = m.total_cost_usd;
+    const total = resultTotalUsd(m);
+    if (total !== undefined && this.#sessionId !== "") this.#costs.recordTotalUsd(this.#sessionId, total);
     this.#turnOpen = false;
-    this.#taskFinishedSinceResult = false;
     this.#limitResetsAtMs = undefined;
   }
 
@@ -297,8 +333,7 @@ class ClaudeTranslator implements Translator {
   #task(m: WireSystemMessage): void {
     const event = this.#tasks.onTaskMessage(m);
     if (event === undefined) return;
-    // A task that ends between turns starts the next turn by itself (p2 fixture).
-    if (event.phase === "finished" && !this.#turnOpen) this.#taskFinishedSinceResult = true;
+    this.#origins.observe(event, this.#turnOpen);
     this.#out.push(event);
   }
 

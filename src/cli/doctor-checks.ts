@@ -5,7 +5,6 @@ import {
   homeDirOf,
   loadConfig,
   locateConfigFile,
-  resolveDataDir,
   type Config,
   type ConfigWarning,
   type Env,
@@ -23,7 +22,7 @@ export type { CheckResult, CheckStatus } from "./doctor-result.js";
 
 export type DoctorOptions = { configPath?: string | undefined; env: Env; cwd: string; platform: NodeJS.Platform };
 
-function warningCheck(warning: ConfigWarning, file: string): CheckResult {
+function warningCheck(warning: ConfigWarning, file: string): CheckResult | undefined {
   switch (warning.code) {
     case "config.readable_by_others":
       return fail("config permissions", "readable by other users (it may hold the bot token)", `chmod 600 ${file}`);
@@ -35,6 +34,8 @@ function warningCheck(warning: ConfigWarning, file: string): CheckResult {
       );
     case "claude.unsafe_args":
       return warn("approvals", warning.message, "remove claude.dangerously_allow_unsafe_args unless you mean it");
+    case "claude.api_key_missing":
+      return undefined; // the Claude login check says it, with its fix
   }
 }
 
@@ -46,7 +47,10 @@ function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: 
       return { results: [fail("config", `no config file at ${expected}`, "run `telecode init`")], config };
     }
     const results = [ok("config", config.file)];
-    for (const warning of warnings) results.push(warningCheck(warning, config.file));
+    for (const warning of warnings) {
+      const check = warningCheck(warning, config.file);
+      if (check !== undefined) results.push(check);
+    }
     return { results, config };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -54,7 +58,7 @@ function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: 
     const fix =
       error.code === "config.not_found"
         ? "run `telecode init`, or pass the right --config"
-        : "edit the file (docs/configuration.md lists every key) or run `telecode init`";
+        : "edit the file (docs/configuration.md lists every key) or run `telecode init`; the other checks run once it loads";
     return { results: [fail("config", detail, fix)], config: null };
   }
 }
@@ -112,10 +116,8 @@ async function checkTelegram(config: Config): Promise<CheckResult[]> {
   return results;
 }
 
-async function checkClaude(config: Config | null, options: DoctorOptions): Promise<CheckResult[]> {
-  const envPath = options.env["TELECODE_CLAUDE_PATH"];
-  const command = config?.claude.path ?? (envPath !== undefined && envPath !== "" ? envPath : "claude");
-  const probe = await probeClaude(command, options.env);
+async function checkClaude(config: Config, options: DoctorOptions): Promise<CheckResult[]> {
+  const probe = await probeClaude(config.claude.path, options.env);
   const results: CheckResult[] = [];
   if (!probe.found)
     results.push(
@@ -127,18 +129,17 @@ async function checkClaude(config: Config | null, options: DoctorOptions): Promi
     );
   else {
     const verdict = judgeClaudeVersion(probe.version);
-    results.push(
-      verdict.status === "ok" ? ok("Claude CLI", verdict.detail) : warn("Claude CLI", verdict.detail, verdict.fix),
-    );
+    const detail = `${verdict.detail} (${probe.path})`;
+    results.push(verdict.status === "ok" ? ok("Claude CLI", detail) : warn("Claude CLI", detail, verdict.fix));
   }
   const login = checkClaudeLogin({
     env: options.env,
     homeDir: homeDirOf(options.env),
-    useApiBilling: config?.claude.useApiBilling ?? false,
-    provider: config?.claude.provider ?? "anthropic",
+    useApiBilling: config.claude.useApiBilling,
+    provider: config.claude.provider,
     platform: options.platform,
   });
-  const provider = config?.claude.provider ?? "anthropic";
+  const provider = config.claude.provider;
   for (const [which, name] of Object.entries(PROVIDER_SWITCH))
     if ((options.env[name] ?? "") !== "" && which !== provider)
       results.push(
@@ -199,14 +200,17 @@ function checkState(dir: string): CheckResult[] {
   return results;
 }
 
-/** Every check, in the order a person fixes things. */
+/**
+ * Every check, in the order a person fixes things. A config that does not load is the only
+ * problem reported: the other checks would judge settings it may not have (a login it does
+ * not use, a CLI or data directory it names elsewhere).
+ */
 export async function collectDoctorChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const { results, config } = checkConfig(options);
-  if (config !== null && config.file !== null)
-    results.push(...(await checkTelegram(config)), ...checkWebhooks(config, options.env));
+  if (config === null) return results;
+  if (config.file !== null) results.push(...(await checkTelegram(config)), ...checkWebhooks(config, options.env));
   results.push(...(await checkClaude(config, options)));
-  const dataDir = config?.state.dir ?? resolveDataDir({ fromFile: "", env: options.env, relativeTo: options.cwd });
-  results.push(...checkState(dataDir));
+  results.push(...checkState(config.state.dir));
   results.push(checkRunSurvival(options));
   return results;
 }

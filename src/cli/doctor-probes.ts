@@ -1,9 +1,9 @@
 // The checks `telecode init` and `telecode doctor` share: the Bot API (getMe, getUpdates over
 // fetch), the Claude CLI's version and login, and the newest CLI version Telecode is tested with.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ClaudeProvider } from "../claude/index.js";
+import { buildChildEnv, createCliProbe, isClaudeError, type ClaudeProvider } from "../claude/index.js";
+import { carriedFailure } from "../domain/index.js";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import { TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
@@ -138,29 +138,22 @@ export function describeUser(user: TelegramUser): string {
   return `${name} (${user.username === undefined ? "" : `@${user.username}, `}id ${user.id})`;
 }
 
-export type ClaudeProbe = { found: true; version: string } | { found: false; description: string };
+export type ClaudeProbe = { found: true; version: string; path: string } | { found: false; description: string };
 
-/** Runs `CLAUDE --version`; `command` is a name looked up on PATH or a path. */
-export function probeClaude(command: string, env: Env): Promise<ClaudeProbe> {
-  return new Promise((resolve) => {
-    execFile(command, ["--version"], { env: { ...env }, timeout: 30_000 }, (error, stdout) => {
-      if (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        const description =
-          code === "ENOENT"
-            ? `${command} was not found${command.includes("/") ? "" : " on PATH"}`
-            : `${command} --version failed: ${error.message.split("\n", 1)[0] ?? ""}`;
-        resolve({ found: false, description });
-        return;
-      }
-      const version = /\d+\.\d+\.\d+/.exec(String(stdout))?.[0];
-      resolve(
-        version === undefined
-          ? { found: false, description: `${command} --version printed no version; is it the Claude Code CLI?` }
-          : { found: true, version },
-      );
-    });
-  });
+/**
+ * Finds and asks the CLI for its version exactly as `telecode` and `telecode run` do (the
+ * engine's probe, in the environment the engine gives the CLI); `command` is claude.path.
+ */
+export async function probeClaude(command: string, env: Env): Promise<ClaudeProbe> {
+  try {
+    const info = await createCliProbe().probe(command, buildChildEnv({ ...env }));
+    return info.version === ""
+      ? { found: false, description: `${info.path} --version printed no version; is it the Claude Code CLI?` }
+      : { found: true, version: info.version, path: info.path };
+  } catch (error) {
+    if (!isClaudeError(error, "claude.not_found")) throw error;
+    return { found: false, description: carriedFailure(error)?.what ?? error.message };
+  }
 }
 
 /** -1, 0 or 1, comparing dotted numeric versions ("2.1.9" < "2.1.10"). */
@@ -239,8 +232,8 @@ export function checkClaudeLogin(options: {
   const unpassed = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"].find(has);
   const fix =
     unpassed !== undefined
-      ? `${unpassed} is set but not passed to the CLI: set claude.use_api_billing = true, or run \`claude\` and /login`
-      : "run `claude` once and log in with /login, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
+      ? `${unpassed} is set but not passed to the CLI: set claude.use_api_billing = true, or run \`claude auth login\``
+      : "run `claude auth login`, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
   if (options.platform === "darwin")
     return { status: "unknown", description: "no stored login found (on macOS it may be in the keychain)", fix };
   return { status: "missing", description: "the Claude CLI is not logged in", fix };

@@ -164,7 +164,7 @@ export async function askProjectDir(
 export type ClaudeAuth = "login" | "api-key";
 
 const AUTH_CHOICES: SelectOption<ClaudeAuth>[] = [
-  { value: "login", label: "Logged-in Claude Code", hint: "a Claude subscription: `claude`, then /login" },
+  { value: "login", label: "Logged-in Claude Code", hint: "a Claude subscription: `claude auth login`" },
   { value: "api-key", label: "API key", hint: "ANTHROPIC_API_KEY, billed per use (claude.use_api_billing)" },
 ];
 
@@ -216,7 +216,7 @@ export async function reportClaude(
   const tested = testedClaudeVersion();
   if (!probe.found)
     ui.warn(
-      `Claude Code CLI: ${probe.description}. Install it with \`npm i -g @anthropic-ai/claude-code@${tested}\`, or set claude.path.`,
+      `${probe.description} Install it with \`npm i -g @anthropic-ai/claude-code@${tested}\`, or set claude.path.`,
     );
   else if (compareVersions(probe.version, tested) < 0)
     ui.warn(

@@ -10,10 +10,11 @@ import type { SessionHandle, Effort, SessionController, SessionSpec } from "../c
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
-import { definedFields, failureText, type PermissionMode, type RunCompleted } from "../domain/index.js";
+import { definedFields, failureText, type PermissionMode, type Prompt, type RunCompleted } from "../domain/index.js";
+import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
-import { decisionSettingsFromConfig, specFromConfig } from "./compose/engine-port.js";
+import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/engine-port.js";
 import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
@@ -29,6 +30,7 @@ Options:
   --effort LEVEL          ${EFFORTS.join(" | ")}
   --resume ID             continue the session with this id
   --continue              continue the most recent session in the directory
+  --image FILE            attach an image (PNG, JPEG, GIF or WebP) to the prompt; repeatable
   --json                  print every event as one JSON line on stdout instead of the answer
   --config FILE           config file (default: TELECODE_CONFIG, then ~/.config/telecode/config.toml)
   -h, --help              show this help
@@ -48,6 +50,8 @@ export type RunDeps = {
 
 type RunOptions = {
   prompt: string;
+  /** Image files to attach, as given (relative to the current directory). */
+  images: string[];
   cwd: string;
   permissionMode: string | undefined;
   approve: "ask" | "all" | "none" | undefined;
@@ -77,6 +81,7 @@ function parse(argv: string[]): RunOptions | "help" {
       effort: { type: "string" },
       resume: { type: "string" },
       continue: { type: "boolean" },
+      image: { type: "string", multiple: true },
       json: { type: "boolean" },
       config: { type: "string" },
       help: { type: "boolean", short: "h" },
@@ -96,6 +101,7 @@ function parse(argv: string[]): RunOptions | "help" {
     throw new UsageError("use either --resume or --continue, not both");
   return {
     prompt: positionals.join(" ").trim(),
+    images: values.image ?? [],
     cwd: resolve(values.cwd ?? process.cwd()),
     permissionMode: mode,
     approve,
@@ -112,6 +118,13 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString("utf8").trim();
+}
+
+/** The prompt, with the --image files as image blocks (checked like photos); refused when one cannot go. */
+async function promptWithImages(options: RunOptions): Promise<MediaResult<Prompt>> {
+  if (options.images.length === 0) return accept(options.prompt);
+  const images = await readImageFiles(process.cwd(), options.images);
+  return images.ok ? accept(buildRunContent({ text: options.prompt, images: images.value })) : images;
 }
 
 function modeOf(options: RunOptions, config: Config): PermissionMode {
@@ -197,7 +210,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     }
     options = parsed;
     if (options.prompt === "" && stdin.isTTY !== true) options.prompt = await readAll(stdin);
-    if (options.prompt === "") throw new UsageError("missing PROMPT");
+    if (options.prompt === "" && options.images.length === 0) throw new UsageError("missing PROMPT");
     const dir = await stat(options.cwd).catch(() => undefined);
     if (dir?.isDirectory() !== true) throw new UsageError(`--cwd ${options.cwd} is not a directory`);
   } catch (error) {
@@ -216,6 +229,12 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     return 2;
   }
 
+  const prompt = await promptWithImages(options);
+  if (!prompt.ok) {
+    io.stderr.write(`telecode run: ${refusalText(prompt.refusal)}\n`);
+    return 2;
+  }
+
   const clock = createSystemClock();
   const view = new ProgressView({
     out: io.stderr,
@@ -223,6 +242,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     now: () => clock.now(),
     columns: (io.stderr as TerminalOut).columns ?? 100,
     answerOnStdout: !options.json,
+    cwd: options.cwd,
   });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
   // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.
@@ -236,13 +256,14 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
   let session: SessionHandle;
   try {
-    session = engine.openSession(specFrom(options, config), controller);
+    // No scheduler runs here: Claude's scheduling tools are refused, so the CLI never holds a job.
+    session = engine.openSession(specFrom(options, config), withGuardHooks(controller, scheduleHooks()));
   } catch (error) {
     if (!isClaudeError(error, "claude.extra_args")) throw error;
     io.stderr.write(`telecode run: ${error.message}\n`);
     return 2;
   }
-  return drive(session, options, io, {
+  return drive(session, options, prompt.value, io, {
     clock,
     view,
     typed: policy?.typed,
@@ -255,6 +276,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
 async function drive(
   session: SessionHandle,
   options: RunOptions,
+  prompt: Prompt,
   io: CommandIo,
   ui: {
     clock: Clock;
@@ -295,7 +317,7 @@ async function drive(
 
   let completed: RunCompleted | undefined;
   try {
-    runId = await session.startRun(options.prompt, { unattended: ui.unattended });
+    runId = await session.startRun(prompt, { unattended: ui.unattended });
     if (interrupted) await session.cancelRun(runId);
     for await (const event of session.events()) {
       if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);

@@ -11,6 +11,7 @@ import {
   type LoadedConfig,
 } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
+import { BridgeError } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import type { CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
@@ -64,6 +65,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   const { logger } = claim;
   for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
   await logClaudeVersion({ command: current.claude.path, env: io.env, logger });
+  /** The app running now, told when the config's live keys change. */
+  let running: TelecodeApp | undefined;
   const watcher =
     current.file === null
       ? undefined
@@ -73,6 +76,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
             if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
             current = reload.config;
             logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
+            running?.configChanged();
             if (reload.restartKeys.length > 0)
               io.stderr.write(
                 `telecode: config changed; ${reload.restartKeys.join(", ")} take effect after a restart (/restart in Telegram, or restart the service).\n`,
@@ -82,6 +86,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         );
   let signalled = 0;
   let stop: (reason: StopReason) => void = () => undefined;
+  // A signal also ends a start still waiting for the Bot API.
+  const stopping = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
     signalled++;
     if (signalled > 1) {
@@ -90,6 +96,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     }
     logger.event("serve.signal", { signal });
     io.stderr.write(`telecode: stopping (${signal}); running tasks get ${current.limits.drainSeconds} s to finish.\n`);
+    stopping.abort();
     stop("signal");
   };
   process.on("SIGINT", onSignal);
@@ -97,6 +104,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   try {
     for (;;) {
       const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
+      if (stopping.signal.aborted) return 0;
       if (!claim.cover(current.state.dir)) return 1;
       let app: TelecodeApp;
       try {
@@ -106,8 +114,14 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
           logger,
           onRestartRequested: () => stop("restart"),
           onPollingFailed: () => stop("polling_failed"),
+          onBotApiUnreachable: ({ apiRoot, reason, retryInMs }) =>
+            io.stderr.write(
+              `telecode: can't reach the Bot API at ${apiRoot} (${reason}); retrying in ${Math.round(retryInMs / 1000)} s. Press Ctrl+C to stop.\n`,
+            ),
+          signal: stopping.signal,
         });
       } catch (error) {
+        if (error instanceof BridgeError && error.code === "telegram.start_aborted") return 0;
         logger.event("serve.start_failed", { err: error }, "error");
         io.stderr.write(
           `telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`,
@@ -115,7 +129,9 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         return 1;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
+      running = app;
       const reason = await stopped;
+      running = undefined;
       await app.stop();
       if (reason === "polling_failed") {
         io.stderr.write(

@@ -8,8 +8,10 @@ export type ServiceSpec = {
   binPath: string;
   /** Absolute path of the config file, passed as TELECODE_CONFIG. */
   configPath: string;
-  /** PATH for the service, so it finds `claude` as the shell does. */
+  /** PATH for the service, so it finds `claude` as the shell does (npx's cache left out). */
   pathEnv: string;
+  /** The environment file (secrets such as ANTHROPIC_API_KEY), read at every start. */
+  envFile: string;
   /** How long the service manager waits for a graceful stop (drain time plus a margin). */
   stopTimeoutSeconds: number;
   /** For launchd's stdout/stderr (crash traces; the JSON log is in the data directory). */
@@ -37,6 +39,8 @@ export function renderSystemdUnit(spec: ServiceSpec): string {
     `ExecStart=${systemdQuote(spec.nodePath)} ${systemdQuote(spec.binPath)}`,
     `Environment=${systemdQuote(`TELECODE_CONFIG=${spec.configPath}`)}`,
     `Environment=${systemdQuote(`PATH=${spec.pathEnv}`)}`,
+    // "-": a missing file is no error (the environment then has no secrets from it).
+    `EnvironmentFile=-${spec.envFile.replace(/%/g, "%%")}`,
     "Restart=on-failure",
     "RestartSec=5",
     // SIGTERM to Telecode only: it drains runs and ends its CLI processes itself. What is left in
@@ -64,7 +68,8 @@ export function renderLaunchdPlist(spec: ServiceSpec): string {
     "<dict>",
     `  <key>Label</key>${str(LAUNCHD_LABEL)}`,
     "  <key>ProgramArguments</key>",
-    `  <array>${str(spec.nodePath)}${str(spec.binPath)}</array>`,
+    "  <!-- node reads the environment file (secrets stay out of this plist). -->",
+    `  <array>${str(spec.nodePath)}${str(`--env-file=${spec.envFile}`)}${str(spec.binPath)}</array>`,
     "  <key>EnvironmentVariables</key>",
     "  <dict>",
     `    <key>TELECODE_CONFIG</key>${str(spec.configPath)}`,

@@ -1,11 +1,11 @@
 // `telecode service install|uninstall`: writes or removes the systemd user unit (Linux) or
-// launchd agent (macOS) that keeps the bridge running, and prints how to start or stop it.
-// It never runs systemctl or launchctl itself.
+// launchd agent (macOS) that keeps the bridge running (with stable paths and an environment
+// file for secrets), and prints how to start or stop it. It never runs systemctl or launchctl.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ConfigError, homeDirOf, loadConfig, locateConfigFile } from "../config/index.js";
+import { ConfigError, homeDirOf, loadConfig, locateConfigFile, type Config } from "../config/index.js";
 import { findOnPath, keeperLaunchPlan } from "../keeper/index.js";
 import { redactSecrets } from "../log/index.js";
 import type { CommandIo } from "./command-io.js";
@@ -16,11 +16,14 @@ import {
   SYSTEMD_UNIT_NAME,
   type ServiceSpec,
 } from "./service-files.js";
+import { ensureServiceEnv, envFileSets, secretNames, serviceEnvPath } from "./service-env.js";
+import { servicePaths } from "./service-paths.js";
 
 export const SERVICE_HELP = `Usage: telecode service install|uninstall [options]
 
 install     write a systemd user unit (Linux) or a launchd agent (macOS) that runs the
-            bridge and restarts it after a failure, then print how to enable it
+            bridge and restarts it after a failure, and service.env beside the config
+            (mode 0600) for the API key and other secrets; then print how to enable it
 uninstall   remove it again, and print how to stop the running service
 
 Options:
@@ -140,11 +143,11 @@ function install(
 ): number {
   const cwd = deps.cwd ?? process.cwd();
   const configPath = locateConfigFile({ flag: flags.config, env: io.env, cwd }).path;
-  let drainSeconds: number;
+  let config: Config;
   let tokenOnlyInShell: boolean;
   try {
-    drainSeconds = loadConfig({ configPath, env: io.env, cwd }).config.limits.drainSeconds;
-    // The service gets TELECODE_CONFIG and PATH, not this shell's environment.
+    config = loadConfig({ configPath, env: io.env, cwd }).config;
+    // The service gets TELECODE_CONFIG, PATH and the environment file, not this shell's environment.
     tokenOnlyInShell =
       (io.env["TELECODE_BOT_TOKEN"] ?? "") !== "" &&
       loadConfig({ configPath, env: { ...io.env, TELECODE_BOT_TOKEN: undefined }, cwd }).config.telegram.botToken ===
@@ -157,18 +160,35 @@ function install(
     );
     return 1;
   }
-  const spec: ServiceSpec = {
+  const paths = servicePaths({
     nodePath: deps.nodePath ?? process.execPath,
     binPath: deps.binPath ?? defaultBinPath(),
+    shellPath: io.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+    claudeCommand: config.claude.path,
+  });
+  const envFile = serviceEnvPath(configPath);
+  const spec: ServiceSpec = {
+    nodePath: paths.nodePath,
+    binPath: paths.binPath,
     configPath,
-    pathEnv: io.env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-    stopTimeoutSeconds: drainSeconds + 30,
+    pathEnv: paths.pathEnv,
+    envFile,
+    stopTimeoutSeconds: config.limits.drainSeconds + 30,
     logPath: join(homeDirOf(io.env), "Library", "Logs", "telecode.log"),
   };
   const text = platform === "darwin" ? renderLaunchdPlist(spec) : renderSystemdUnit(spec);
-  if (tokenOnlyInShell) {
+  for (const path of paths.inNpxCache)
     io.stderr.write(
-      `telecode service: the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see. Put it in ${configPath} (telegram.bot_token), or the service cannot start.\n`,
+      `telecode service: ${path} is in npm's npx cache, which npm clears when it likes; the service would then fail to start. Install Telecode to stay (npm install -g, or a clone with npm install) and run \`telecode service install\` from there.\n`,
+    );
+  if (tokenOnlyInShell && !envFileSets(envFile, "TELECODE_BOT_TOKEN")) {
+    io.stderr.write(
+      `telecode service: the bot token comes from TELECODE_BOT_TOKEN in this shell, which the service will not see. Put it in ${envFile} (TELECODE_BOT_TOKEN=…) or in ${configPath} (telegram.bot_token), or the service cannot start.\n`,
+    );
+  }
+  if (config.claude.useApiBilling && !envFileSets(envFile, "ANTHROPIC_API_KEY")) {
+    io.stderr.write(
+      `telecode service: claude.use_api_billing is on, and the service sees no ANTHROPIC_API_KEY (it does not read this shell's). Put ANTHROPIC_API_KEY=… in ${envFile}.\n`,
     );
   }
   const systemdRun = deps.systemdRun === undefined ? findOnPath("systemd-run", spec.pathEnv) : deps.systemdRun;
@@ -176,13 +196,23 @@ function install(
   if (survival.warning) io.stderr.write(`telecode service: ${survival.text}\n`);
   const note = survival.warning ? "" : `${survival.text}\n`;
   if (dryRun) {
-    io.stdout.write(`Would write ${file}:\n\n${text}\n${note}${enableHint(platform, file)}\n`);
+    const envNote = existsSync(envFile)
+      ? ""
+      : `Would create ${envFile} (mode 0600) for the API key and other secrets.\n`;
+    io.stdout.write(`Would write ${file}:\n\n${text}\n${envNote}${note}${enableHint(platform, file)}\n`);
     return 0;
   }
+  mkdirSync(dirname(envFile), { recursive: true, mode: 0o700 });
+  const env = ensureServiceEnv(envFile, secretNames(config));
+  if (env.readableByOthers)
+    io.stderr.write(`telecode service: others can read ${envFile}; make it private: chmod 600 ${envFile}\n`);
   const replacing = existsSync(file);
   mkdirSync(join(file, ".."), { recursive: true });
   writeFileSync(file, text, { mode: 0o644 });
-  io.stdout.write(`${replacing ? "Replaced" : "Wrote"} ${file}\n${note}${enableHint(platform, file)}\n`);
+  const envLine = env.created
+    ? `Created ${envFile} (mode 0600): put the API key and other secrets there; the service reads it at every start.\n`
+    : `Secrets for the service: ${envFile}\n`;
+  io.stdout.write(`${replacing ? "Replaced" : "Wrote"} ${file}\n${envLine}${note}${enableHint(platform, file)}\n`);
   return 0;
 }
 

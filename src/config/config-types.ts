@@ -110,7 +110,8 @@ export type Config = Readonly<{
   schedules: readonly ConfigScheduleEntry[];
 }>;
 
-export type ConfigWarningCode = "config.readable_by_others" | "claude.skip_permissions" | "claude.unsafe_args";
+export type ConfigWarningCode =
+  "config.readable_by_others" | "claude.skip_permissions" | "claude.unsafe_args" | "claude.api_key_missing";
 
 export type ConfigWarning = Readonly<{ code: ConfigWarningCode; message: string }>;
 

@@ -156,7 +156,7 @@ function buildConfig(
   });
 }
 
-function warningsFor(config: Config): ConfigWarning[] {
+function warningsFor(config: Config, env: NodeJS.ProcessEnv): ConfigWarning[] {
   const warnings: ConfigWarning[] = [];
   if (config.file !== null) {
     const mode = statSync(config.file, { throwIfNoEntry: false })?.mode ?? 0;
@@ -182,6 +182,14 @@ function warningsFor(config: Config): ConfigWarning[] {
     warnings.push({
       code: "claude.unsafe_args",
       message: `claude.dangerously_allow_unsafe_args lets ${unsafe.join(", ")} reach Claude Code (${reasons.join("; ")}), so approvals can be bypassed. Remove it unless you mean it.`,
+    });
+  }
+  const hasKey = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"].some((name) => (env[name] ?? "") !== "");
+  if (config.claude.useApiBilling && config.claude.provider === "anthropic" && !hasKey) {
+    warnings.push({
+      code: "claude.api_key_missing",
+      message:
+        "claude.use_api_billing is on, but ANTHROPIC_API_KEY is not set in Telecode's environment, so Claude Code is not logged in and every run will fail. Set ANTHROPIC_API_KEY where Telecode runs (for the service too, in its environment), or set claude.use_api_billing = false and run `claude auth login` on this machine.",
     });
   }
   return warnings;
@@ -253,7 +261,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     const found = spanning.map((text): Problem => ({ table: /^[a-z_]+/.exec(text)?.[0] ?? "", source: "file", text }));
     throw invalid(location.path, filePath !== null, found);
   }
-  return Object.freeze({ config, warnings: Object.freeze(warningsFor(config)) });
+  return Object.freeze({ config, warnings: Object.freeze(warningsFor(config, options.env)) });
 }
 
 /**

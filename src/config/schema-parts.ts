@@ -1,17 +1,10 @@
 // The pieces every config table's schema shares: the enums a key may take, common messages and
 // small builders. Messages complete "<key path> …" for a person to read.
 import { z } from "zod";
-import type { PermissionMode } from "../domain/index.js";
+import { CHOOSABLE_PERMISSION_MODES } from "../domain/index.js";
 
 /** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
-export const CONFIG_PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "plan-auto",
-  "auto",
-  "dontAsk",
-] as const satisfies readonly PermissionMode[];
+export const CONFIG_PERMISSION_MODES = CHOOSABLE_PERMISSION_MODES;
 
 export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 export type Effort = (typeof EFFORTS)[number];

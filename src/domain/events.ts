@@ -7,12 +7,18 @@ export type ToolKind = "command" | "file_change" | "tool" | "web" | "note" | "su
 
 export type NoteKind = "rate_limit" | "api_retry" | "compaction" | "warning" | "info" | "stall";
 
+/** Modes a person or a config may choose; `bypassPermissions` only via dangerously_skip_permissions. */
+export const CHOOSABLE_PERMISSION_MODES = ["default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"] as const;
 /** Permission modes as Telecode names them; `plan-auto` is plan mode with automatic exit. */
-export type PermissionMode =
-  "default" | "acceptEdits" | "plan" | "plan-auto" | "auto" | "dontAsk" | "bypassPermissions";
+export const PERMISSION_MODES = [...CHOOSABLE_PERMISSION_MODES, "bypassPermissions"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
-/** Where a turn came from: a person's message, or the CLI itself (e.g. a background agent finished). */
-export type TurnOrigin = { kind: "user" } | { kind: "self"; reason: string };
+/**
+ * Who started a turn: a person's message ("person"), or something else: a schedule's fire
+ * (Telecode's, or a cron job the CLI holds), a wake-up Claude asked for, an event of a Monitor
+ * it watches, or a background task (an agent or a shell command) that finished.
+ */
+export type TurnOrigin = "person" | "schedule" | "wakeup" | "monitor" | "subagent";
 
 /** A request from the CLI to use a tool (or leave plan mode, or ask a question). */
 export type ApprovalRequest = {
@@ -53,10 +59,19 @@ export type SessionStarted = {
   cwd: string;
   permissionMode: string;
   tools: readonly string[];
+  /** The CLI's own slash commands in this project ("compact", "loop", project commands), when it lists them. */
+  slashCommands?: readonly string[];
   cliVersion?: string;
 };
 
-export type TurnStarted = { type: "turn_started"; sessionId: string; turn: number; origin: TurnOrigin };
+export type TurnStarted = {
+  type: "turn_started";
+  sessionId: string;
+  turn: number;
+  origin: TurnOrigin;
+  /** The run this turn answers, when Telecode wrote its message (live sessions only). */
+  runId?: string;
+};
 
 export type ToolStarted = {
   type: "tool_started";
@@ -162,6 +177,8 @@ export type TurnFinished = {
   numTurns: number;
   durationMs: number;
   origin: TurnOrigin;
+  /** The run this turn answers, when Telecode wrote its message (live sessions only). */
+  runId?: string;
 };
 
 export type RunCompleted = {

@@ -219,14 +219,11 @@ export function reduceProgress(
       const pending = s.pendingDecisions.filter((id) => id !== event.requestId);
       return { ...s, pendingDecisions: pending, phase: pending.length > 0 ? "waiting" : "working" };
     }
+    // usage.costUsd is the session's running total, not this run's: the cost comes from the turn.
     case "usage":
-      return {
-        ...s,
-        costUsd: Math.max(s.costUsd, event.costUsd),
-        ...(event.contextPercent === undefined ? {} : { contextPercent: event.contextPercent }),
-      };
+      return event.contextPercent === undefined ? s : { ...s, contextPercent: event.contextPercent };
     case "turn_finished":
-      return { ...s, costUsd: Math.max(s.costUsd, event.costUsd) };
+      return { ...s, costUsd: event.costUsd };
     case "run_completed": {
       const phase: ProgressPhase = event.cancelled
         ? "cancelled"
@@ -246,7 +243,7 @@ export function reduceProgress(
         ...clearTransientNotes(s),
         phase,
         finishedAtMs: nowMs,
-        costUsd: event.costUsd > 0 ? event.costUsd : s.costUsd,
+        costUsd: event.costUsd,
         pendingDecisions: [],
         ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
         // A call still "running" when the run ended will not finish any more.

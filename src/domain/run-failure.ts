@@ -13,6 +13,8 @@ export type FailureReason =
   | "stdin_closed"
   /** The CLI ended the turn with an error of its own (turn or budget limit, other). */
   | "cli_error"
+  /** The session to resume is not known to the CLI (its transcript is gone). */
+  | "session_not_found"
   /** The model's API failed. */
   | "api_error"
   /** A usage limit was reached. */

@@ -9,7 +9,7 @@ import {
   type InlineImage,
   type PhotoSizeRef,
 } from "./image-limits.js";
-import { isInlinePdf, type InlinePdf, type SavedFileNote } from "./run-content.js";
+import { INLINE_PDF_MAX_BYTES, isInlinePdf, type InlinePdf, type SavedFileNote } from "./run-content.js";
 import { formatBytes, TELEGRAM_DOWNLOAD_MAX_BYTES } from "./sizes.js";
 import { downloadTelegramFile, type TelegramFileSource } from "./telegram-files.js";
 import { transcribe, type Transcriber } from "./transcription.js";
@@ -32,7 +32,10 @@ export type IncomingAudio = Readonly<{
 }>;
 
 export type ReceivedDocument =
-  { kind: "image"; image: InlineImage } | { kind: "pdf"; pdf: InlinePdf } | { kind: "saved"; saved: SavedFileNote };
+  | { kind: "image"; image: InlineImage }
+  | { kind: "pdf"; pdf: InlinePdf }
+  /** `notInline`: why an image or PDF was saved instead of shown to Claude (a sentence). */
+  | { kind: "saved"; saved: SavedFileNote; notInline?: string };
 
 const INLINE_IMAGE_MAX_BYTES = (MESSAGES_API_IMAGE_LIMITS.maxBase64Bytes * 3) / 4;
 
@@ -63,6 +66,30 @@ export async function receivePhoto(
 }
 
 /**
+ * The photo saved in the uploads folder as `photo.jpg` (or .png, …; numbered when taken), for
+ * when it answers a question rather than starts a run: Claude reads it from there.
+ */
+export async function receivePhotoAsFile(
+  source: TelegramFileSource,
+  place: UploadsPlace,
+  limits: UploadLimits,
+  sizes: readonly PhotoSizeRef[],
+  signal?: AbortSignal,
+): Promise<MediaResult<SavedFileNote>> {
+  const image = await receivePhoto(source, sizes, signal);
+  if (!image.ok) return image;
+  const { mediaType } = image.value.info;
+  const name = `photo.${mediaType === "image/jpeg" ? "jpg" : mediaType.slice("image/".length)}`;
+  return saveUpload(place, { name, mimeType: mediaType, bytes: image.value.bytes }, limits);
+}
+
+export type ReceiveOptions = {
+  /** The Bot API server is a self-hosted one that lets bots download more than 20 MB. */
+  localBotApi?: boolean;
+  signal?: AbortSignal;
+};
+
+/**
  * A document: a PDF up to 10 MB or an image within the API's limits goes inline; anything
  * else is saved in the uploads folder (after the name, type and size checks). `maxFileBytes`
  * of `limits` is capped at Telegram's 20 MB unless `localBotApi` says the server allows more.
@@ -72,11 +99,40 @@ export async function receiveDocument(
   place: UploadsPlace,
   limits: UploadLimits,
   document: IncomingDocument,
-  options: { localBotApi?: boolean; signal?: AbortSignal } = {},
+  options: ReceiveOptions = {},
 ): Promise<MediaResult<ReceivedDocument>> {
-  const name = document.fileName ?? "file";
+  const got = await downloadDocument(source, limits, document, options);
+  if (!got.ok) return got;
+  const { name, mimeType, bytes } = got.value;
+  const verdict = inlineOrWhyNot(name, mimeType, bytes);
+  if (verdict !== undefined && verdict.kind !== "not_inline") return accept(verdict);
+  const saved = await saveUpload(place, { name: document.fileName ?? "file", mimeType, bytes }, limits);
+  if (!saved.ok) return saved;
+  return accept({ kind: "saved", saved: saved.value, ...(verdict === undefined ? {} : { notInline: verdict.why }) });
+}
+
+/** A document saved in the uploads folder whatever it is, for when it answers a question (words only). */
+export async function receiveDocumentAsFile(
+  source: TelegramFileSource,
+  place: UploadsPlace,
+  limits: UploadLimits,
+  document: IncomingDocument,
+  options: ReceiveOptions = {},
+): Promise<MediaResult<SavedFileNote>> {
+  const got = await downloadDocument(source, limits, document, options);
+  if (!got.ok) return got;
+  return saveUpload(place, { ...got.value, name: document.fileName ?? "file" }, limits);
+}
+
+/** The checks of `checkUpload`, then the download; `name` is the sanitised one. */
+async function downloadDocument(
+  source: TelegramFileSource,
+  limits: UploadLimits,
+  document: IncomingDocument,
+  options: ReceiveOptions,
+): Promise<MediaResult<{ name: string; mimeType: string; bytes: Buffer }>> {
   const mimeType = document.mimeType ?? "application/octet-stream";
-  const checked = checkUpload({ name, mimeType, sizeBytes: document.sizeBytes }, limits);
+  const checked = checkUpload({ name: document.fileName ?? "file", mimeType, sizeBytes: document.sizeBytes }, limits);
   if (!checked.ok) return checked;
   const maxBytes =
     options.localBotApi === true ? limits.maxFileBytes : Math.min(limits.maxFileBytes, TELEGRAM_DOWNLOAD_MAX_BYTES);
@@ -87,16 +143,34 @@ export async function receiveDocument(
     maxBytes,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  if (!bytes.ok) return bytes;
-  if (isInlinePdf(mimeType, name, bytes.value.byteLength)) {
-    return accept({ kind: "pdf", pdf: { name: checked.value, bytes: bytes.value } });
+  return bytes.ok ? accept({ name: checked.value, mimeType, bytes: bytes.value }) : bytes;
+}
+
+type Inline = Extract<ReceivedDocument, { kind: "image" | "pdf" }>;
+
+/**
+ * A PDF or image that can go inline, or why one cannot (a sentence); undefined for other
+ * files, which are always saved.
+ */
+function inlineOrWhyNot(
+  name: string,
+  mimeType: string,
+  bytes: Buffer,
+): Inline | { kind: "not_inline"; why: string } | undefined {
+  const isPdf = mimeType === "application/pdf" || name.toLowerCase().endsWith(".pdf");
+  if (isPdf) {
+    if (isInlinePdf(mimeType, name, bytes.byteLength)) return { kind: "pdf", pdf: { name, bytes } };
+    return {
+      kind: "not_inline",
+      why: `${name} is ${formatBytes(bytes.byteLength)}, and PDFs over ${formatBytes(INLINE_PDF_MAX_BYTES)} are not shown to Claude whole.`,
+    };
   }
-  if (mimeType.startsWith("image/") && bytes.value.byteLength <= INLINE_IMAGE_MAX_BYTES) {
-    const image = checkInlineImages([{ name: checked.value, bytes: bytes.value }]);
-    if (image.ok) return accept({ kind: "image", image: image.value[0]! });
-  }
-  const saved = await saveUpload(place, { name, mimeType, bytes: bytes.value }, limits);
-  return saved.ok ? accept({ kind: "saved", saved: saved.value }) : saved;
+  if (!mimeType.startsWith("image/")) return undefined;
+  const image = checkInlineImages([{ name, bytes }]);
+  if (image.ok) return { kind: "image", image: image.value[0]! };
+  // A type Claude cannot see (SVG, HEIC, TIFF…) is an ordinary file, said without fuss.
+  if (image.refusal.code === "media.image_unreadable") return undefined;
+  return { kind: "not_inline", why: image.refusal.message };
 }
 
 /** A voice note or audio file as text: downloaded (at most 20 MB) and sent to the transcriber only. */

@@ -61,6 +61,7 @@ export {
 export { DEFAULT_ZIP_LIMITS, readFileForSending, type FileGetLimits, type OutgoingFile } from "./file-get.js";
 export type { ZipLimits, ZippedFolder } from "./zip-folder.js";
 export {
+  fitsTelegramPhoto,
   moveToSent,
   OUTBOX_DIR,
   outboxNotice,
@@ -75,10 +76,12 @@ export {
 } from "./outbox.js";
 export {
   receiveDocument,
+  receiveDocumentAsFile,
   receivePhoto,
+  receivePhotoAsFile,
   receiveVoice,
   type IncomingAudio,
   type IncomingDocument,
   type ReceivedDocument,
+  type ReceiveOptions,
 } from "./incoming.js";
-export { joinMediaGroup, type MediaGroup, type MediaGroupPart } from "./media-group.js";

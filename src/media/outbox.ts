@@ -69,14 +69,21 @@ export async function planOutbox(projectRoot: string, limits: OutboxLimits): Pro
   return { send, skipped };
 }
 
-/** Telegram's sendPhoto: JPEG, PNG or WebP, at most 10 MB, width + height ≤ 10000, ratio ≤ 20. */
 async function sendAsOf(path: string, sizeBytes: number): Promise<"photo" | "document"> {
   if (sizeBytes > TELEGRAM_PHOTO_MAX_BYTES) return "document";
-  const head = await readHead(path, 64 * 1024);
+  return fitsTelegramPhoto(await readHead(path, 64 * 1024), sizeBytes) ? "photo" : "document";
+}
+
+/**
+ * Whether Telegram's sendPhoto takes a file: JPEG, PNG or WebP, at most 10 MB, width + height
+ * at most 10000, sides at most 20 : 1. `head` holds at least the file's header.
+ */
+export function fitsTelegramPhoto(head: Uint8Array, sizeBytes: number): boolean {
+  if (sizeBytes > TELEGRAM_PHOTO_MAX_BYTES) return false;
   const info = readImageInfo(head);
-  if (info === undefined || info.mediaType === "image/gif") return "document";
+  if (info === undefined || info.mediaType === "image/gif") return false;
   const { width, height } = info;
-  return width + height <= 10_000 && Math.max(width, height) / Math.min(width, height) <= 20 ? "photo" : "document";
+  return width + height <= 10_000 && Math.max(width, height) / Math.min(width, height) <= 20;
 }
 
 async function readHead(path: string, bytes: number): Promise<Buffer> {

@@ -1,6 +1,6 @@
 // Decisions, pure: the decision table, the plan / outline / re-arm / question machines, the
 // prompts a person sees and the messages the model reads. Other folders import from here.
-export { cliModeFor, describeMode, isAutonomousMode, isPlanChat } from "./modes.js";
+export { cliModeFor, describeMode, isAutonomousMode, isPlanChat, MODE_SUMMARIES } from "./modes.js";
 export { defaultDecisionSettings } from "./settings.js";
 export type { DecisionSettings, RunInfo } from "./settings.js";
 export { housekeepingSubtypes, previewTools, routeHousekeeping, routeToolRequest } from "./decision-table.js";

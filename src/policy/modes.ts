@@ -39,3 +39,14 @@ export function describeMode(chatMode: PermissionMode, cliMode: string | undefin
   if (isPlanChat(chatMode) && cliMode !== "plan") return `${chatMode} · now ${cliMode} (plan approved)`;
   return `${chatMode} · now ${cliMode}`;
 }
+
+/** What each mode does, in a few words that fit on a phone's button. */
+export const MODE_SUMMARIES: Readonly<Record<PermissionMode, string>> = {
+  default: "asks before changes",
+  acceptEdits: "edits without asking",
+  plan: "plans, changes nothing",
+  "plan-auto": "plans, then does it",
+  auto: "acts without asking",
+  dontAsk: "only pre-approved tools",
+  bypassPermissions: "every tool, no checks",
+};

@@ -10,7 +10,7 @@ import {
   formatUsd,
   relativeToCwd,
 } from "../domain/index.js";
-import type { NoteKind, TelecodeEvent } from "../domain/index.js";
+import type { NoteKind, TelecodeEvent, TurnOrigin } from "../domain/index.js";
 import { toolLabel } from "./tool-signs.js";
 
 export type TerminalLineOptions = {
@@ -44,6 +44,14 @@ function oneLine(text: string, maxChars: number): string {
  * The text for one event: one or more lines joined by "\n" (no trailing newline), or
  * undefined for events a terminal does not show (task progress; thinking when hidden).
  */
+/** Who started a turn that no person's message started, as a terminal line says it. */
+const ORIGIN_WORDS: Readonly<Record<Exclude<TurnOrigin, "person">, string>> = {
+  schedule: "started by a schedule",
+  wakeup: "started by a wake-up Claude asked for",
+  monitor: "started by a Monitor event",
+  subagent: "started by a background task that finished",
+};
+
 export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOptions = {}): string | undefined {
   const max = options.maxDetailChars ?? 300;
   switch (event.type) {
@@ -52,9 +60,9 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `● session ${event.sessionId} · ${event.model || "default model"} · ${event.permissionMode || "default"} mode · ${event.cwd}${version}`;
     }
     case "turn_started":
-      return event.origin.kind === "self"
-        ? `── turn ${event.turn} (started by Claude Code: ${event.origin.reason}) ──`
-        : `── turn ${event.turn} ──`;
+      return event.origin === "person"
+        ? `── turn ${event.turn} ──`
+        : `── turn ${event.turn} (${ORIGIN_WORDS[event.origin]}) ──`;
     case "tool_started":
       return `${indent(event.parentToolUseId)}▸ ${oneLine(toolLabel(event.name, event.kind, event.title, options.cwd), max)}`;
     case "tool_updated":

@@ -9,6 +9,13 @@ export type TextOptions = DescribeOptions;
 
 const money = (usd: number): string => `$${usd.toFixed(2)}`;
 
+/**
+ * Claude Code checks a CronDelete id against its own jobs before any hook runs, and it holds
+ * none of Telecode's: the call fails there, and Telecode, which sees the call, cancels the loop.
+ */
+const CRON_DELETE_NOTE =
+  "Claude Code will answer that it has no such job, because Telecode keeps the loop, not Claude Code; Telecode cancels the loop all the same";
+
 const REASON_WORDS: Readonly<Record<StateReason, string>> = {
   iterations: "it reached its most runs",
   lifetime: "it reached the end of its lifetime",
@@ -58,7 +65,7 @@ export function loopStoredReason(s: Schedule, options: TextOptions): string {
   return [
     `Scheduled by Telecode (this is not an error): loop ${s.id}, ${describeSchedule(s, options)}, ${nextWords(s, options)}${limits(s, options)}.`,
     "Each time it fires, Telecode sends the prompt into this session as a new message; nothing is scheduled in the CLI, so do not create it again.",
-    `To stop it, call CronDelete with id "${s.id}".`,
+    `To stop it, call CronDelete with id "${s.id}" (${CRON_DELETE_NOTE}).`,
   ].join(" ");
 }
 
@@ -70,6 +77,10 @@ export function wakeupStoredReason(s: Schedule, options: TextOptions): string {
     "To end the loop, call ScheduleWakeup with stop: true.",
   ].join(" ");
 }
+
+/** What the model reads when a scheduling call could not be checked (it is denied: nothing is scheduled). */
+export const GUARD_FAILED_REASON =
+  "Telecode could not handle this scheduling call because of an internal error, so nothing was scheduled. Do the work now, or tell the person to try again later.";
 
 /** The denial reason when Telecode refused to schedule: the refusal says why and what to do. */
 export function refusedReason(r: Refusal): string {
@@ -110,7 +121,7 @@ export function cronListReason(schedules: readonly Schedule[], options: TextOpti
   return [
     "Telecode keeps this chat's loops (the CLI's own list is empty by design):",
     ...lines,
-    "Cancel a loop of this session with CronDelete and its id.",
+    `Cancel a loop of this session with CronDelete and its id (${CRON_DELETE_NOTE}).`,
   ].join("\n");
 }
 
@@ -141,7 +152,7 @@ export function firedPrompt(s: Schedule, iteration: number, options: TextOptions
     s.kind === "wakeup"
       ? " To end the loop, call ScheduleWakeup with stop: true."
       : s.kind === "loop"
-        ? ` To stop the loop, call CronDelete with id "${s.id}".`
+        ? ` To stop the loop, call CronDelete with id "${s.id}" (${CRON_DELETE_NOTE}).`
         : "";
   const nobody = s.attended ? "" : " Nobody is watching this run: what would wait for an answer is declined.";
   return `[${who}, iteration ${iteration}${of}: ${describeSchedule(s, options)}. Sent by the schedule, not typed by the person.${nobody}${stop}]\n\n${s.prompt}`;

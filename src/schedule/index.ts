@@ -8,6 +8,15 @@ export {
   type ChatCommandResult,
   type ChatScheduleSpec,
 } from "./chat-commands.js";
+export {
+  answerScheduleTool,
+  answerWithoutScheduler,
+  cancelByClaude,
+  SCHEDULE_TOOLS,
+  type ChatScheduling,
+  type ScheduleToolAnswer,
+  type ScheduleToolCall,
+} from "./claude-tools.js";
 export { configScheduleId, type ConfigScheduleEntry, type ConfigSyncReport } from "./config-sync.js";
 export {
   wakeupFireAt,
@@ -24,6 +33,7 @@ export {
   cronListReason,
   firedPrompt,
   firedTitle,
+  GUARD_FAILED_REASON,
   loopsOffReason,
   loopStoredReason,
   refusedReason,

@@ -13,7 +13,13 @@ import {
 } from "./create-schedule.js";
 import { planDueSlot, type SlotPlan } from "./plan-slot.js";
 import type { ScheduleRepository } from "./schedule-store.js";
-import { CLAUDE_KINDS, type CancelReason, type Schedule, type ScheduleKind } from "./schedule-types.js";
+import {
+  CLAUDE_KINDS,
+  type CancelReason,
+  type Schedule,
+  type ScheduleKind,
+  type ScheduleSession,
+} from "./schedule-types.js";
 import type {
   CancelResult,
   FireOutcome,
@@ -67,6 +73,16 @@ export type Scheduler = {
    * (CronDelete); config schedules are paused, never cancelled, from a chat.
    */
   cancel(id: string, reason: CancelReason, owner?: Readonly<{ chatId: number; sessionId: string }>): CancelResult;
+  /**
+   * Moves a schedule into another session (a loop whose session could not be resumed started a
+   * fresh one); null when there is no such live schedule.
+   */
+  moveToSession(id: string, session: ScheduleSession): Schedule | null;
+  /**
+   * The chat started a new session (/new): Claude's live loops of this chat and project follow
+   * it (they fire into the chat's session from now on). Returns those moved.
+   */
+  followChat(chatId: number, project: string): Schedule[];
   /** null when there is no such schedule or it is not active. */
   pause(id: string): Schedule | null;
   /** Resumes from the next slot after now (a paused schedule does not make up for what it skipped). */
@@ -180,7 +196,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     const s = repo.get(id);
     if (s === null || (owner !== undefined && s.chatId !== owner.chatId)) return { kind: "not_found", id };
     const claudes = s.kind === "loop" || s.kind === "wakeup";
-    const sameSession = s.session.mode === "id" && s.session.sessionId === owner?.sessionId;
+    // A loop that follows the chat belongs to whichever session the chat is in.
+    const sameSession =
+      s.session.mode === "continue" || (s.session.mode === "id" && s.session.sessionId === owner?.sessionId);
     if (s.kind === "config" || (owner !== undefined && (!claudes || !sameSession)))
       return { kind: "not_yours", schedule: s };
     if (s.state !== "active" && s.state !== "paused") return { kind: "already_ended", schedule: s };
@@ -258,12 +276,23 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     stopWakeups(chatId, sessionId) {
       const live = repo.list({ chatId, kinds: ["wakeup"], states: ["active", "paused"] });
       const stopped = live
-        .filter((s) => s.session.mode === "id" && s.session.sessionId === sessionId)
+        .filter((s) => s.session.mode === "continue" || (s.session.mode === "id" && s.session.sessionId === sessionId))
         .flatMap((s) => repo.update(s.id, { state: "done", stateReason: "stopped_by_claude", nextFireAt: null }) ?? []);
       arm();
       return stopped;
     },
     cancel,
+    moveToSession(id, session) {
+      const s = repo.get(id);
+      if (s === null || (s.state !== "active" && s.state !== "paused")) return null;
+      return repo.update(id, { session }, { state: s.state });
+    },
+    followChat(chatId, project) {
+      const live = repo.list({ chatId, kinds: CLAUDE_KINDS, states: ["active", "paused"] });
+      return live
+        .filter((s) => s.project === project && s.session.mode === "id")
+        .flatMap((s) => repo.update(s.id, { session: { mode: "continue" } }, { state: s.state }) ?? []);
+    },
     pause(id) {
       const paused = repo.update(id, { state: "paused" }, { state: "active" });
       if (paused !== null) arm();

@@ -11,8 +11,10 @@ export type {
 export type {
   BackgroundObserver,
   EnginePort,
+  KeptSubmission,
   OpenRequest,
   RunEndState,
+  RunInput,
   RunObserver,
   SessionChoice,
   SessionHandle,

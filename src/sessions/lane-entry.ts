@@ -1,7 +1,14 @@
 // One lane's live handle as the session manager keeps it, and the pump that routes the
 // handle's events, in order and awaited, to the run that owns them (or to the background
 // observer), recording each run's start of session and its end.
-import { failureText, type Lane, type PermissionMode, type RunCompleted, type TelecodeEvent } from "../domain/index.js";
+import {
+  failureText,
+  type Lane,
+  type PermissionMode,
+  type RunCompleted,
+  type TelecodeEvent,
+  type TurnStarted,
+} from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import type { BackgroundObserver, RunEndState, RunObserver, SessionHandle, SessionRecords } from "./ports.js";
 import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
@@ -9,17 +16,22 @@ import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
 /** The settings a handle was opened with; a run wanting others gets a fresh handle. */
 export type OpenSettings = { cwd: string; mode: PermissionMode; model?: string; effort?: string };
 
-export type ActiveRun = { runId: string; observer: RunObserver; startedAtMs: number };
+/** The run in flight; `taken` once the CLI began its turn (recorded once). */
+export type ActiveRun = { runId: string; observer: RunObserver; startedAtMs: number; taken: boolean };
 
 export type LaneEntry = {
   lane: Lane;
   handle: SessionHandle;
   opened: OpenSettings;
-  /** The CLI session the handle works in, once known. */
+  /** The CLI session the handle works in, once known (the one it resumes, until the CLI says). */
   sessionId: string | undefined;
+  /** `sessionId` is recorded as the lane's current session (a resumed one only once the CLI started it). */
+  sessionRecorded: boolean;
   active: ActiveRun | undefined;
   /** How the active run must be recorded whatever its run_completed says (a stop interrupts it). */
   endState: RunEndState | undefined;
+  /** A turn no run of this lane asked for is open (a schedule's fire, a Monitor event): its events are not the run's. */
+  foreignTurn: boolean;
   /** Settles once the handle's event stream ended and every event was routed. */
   pump: Promise<void>;
 };
@@ -60,14 +72,25 @@ export async function pumpEvents(deps: RoutingDeps, entry: LaneEntry): Promise<v
 }
 
 async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEvent): Promise<void> {
-  if (event.type === "session_started" && event.sessionId !== entry.sessionId) {
+  if (event.type === "session_started" && (event.sessionId !== entry.sessionId || !entry.sessionRecorded)) {
     entry.sessionId = event.sessionId;
+    entry.sessionRecorded = true;
     deps.records.rememberSession(entry.lane, event.sessionId);
   }
   const active = entry.active;
-  if (!active) {
+  if (event.type === "turn_started") entry.foreignTurn = !answersRun(event, active?.runId);
+  if (!active || (entry.foreignTurn && event.type !== "run_completed")) {
+    if (event.type === "turn_finished") entry.foreignTurn = false;
     await deps.background?.(entry.lane, event);
     return;
+  }
+  if (event.type === "turn_started" && !active.taken) {
+    active.taken = true;
+    try {
+      deps.records.runTaken(active.runId, event.sessionId);
+    } catch (error) {
+      deps.report(error, entry.lane, active.runId);
+    }
   }
   if (event.type !== "run_completed") {
     await deliver(deps, active.observer, event, entry.lane, active.runId);
@@ -89,6 +112,12 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   const completed: RunCompleted = sessionId && !event.sessionId ? { ...event, sessionId } : event;
   await deliver(deps, active.observer, completed, entry.lane, active.runId);
   deps.onRunEnded(entry);
+}
+
+/** Whether a turn answers the active run: it names the run, or (a CLI that names none) it is a person's. */
+function answersRun(turn: TurnStarted, runId: string | undefined): boolean {
+  if (runId === undefined) return false;
+  return turn.runId === undefined ? turn.origin === "person" : turn.runId === runId;
 }
 
 /** Hands one event to a run's observer; an observer that throws is reported, never breaks the pump. */

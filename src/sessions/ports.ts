@@ -1,7 +1,7 @@
 // What the session layer needs from the outside, declared here so it never imports a
 // concrete adapter: an engine that opens session handles and a store that records them (the
 // clock comes from src/ports). The composition root (src/cli) passes the real ones in.
-import type { Lane, PermissionMode, Prompt, TelecodeEvent } from "../domain/index.js";
+import type { Lane, PermissionMode, Prompt, TelecodeEvent, TurnOrigin } from "../domain/index.js";
 
 /** How the next run picks its CLI conversation. */
 export type SessionChoice =
@@ -9,6 +9,12 @@ export type SessionChoice =
   | { kind: "new" } // a fresh conversation
   | { kind: "continue" } // the most recent conversation in the project directory (`--continue`)
   | { kind: "resume"; sessionId: string }; // a specific conversation (reply to an older message)
+
+/**
+ * What a run was asked, as the records keep it so a restart can run it (or send its words
+ * again): the prompt (words or blocks), the permission mode and the session choice.
+ */
+export type RunInput = { prompt: Prompt; mode: PermissionMode; choice: SessionChoice };
 
 /** What the engine is asked to open; the composition root adds config (args, env, limits). */
 export type OpenRequest = {
@@ -26,7 +32,7 @@ export type OpenRequest = {
  * SessionHandle fits): it owns at most one CLI process at a time and runs one run at a time.
  */
 export interface SessionHandle {
-  startRun(prompt: Prompt, options?: { unattended?: boolean; runId?: string }): Promise<string>;
+  startRun(prompt: Prompt, options?: { unattended?: boolean; runId?: string; origin?: TurnOrigin }): Promise<string>;
   cancelRun(runId: string): Promise<void>;
   events(): AsyncIterable<TelecodeEvent>;
   close(): Promise<void>;
@@ -53,7 +59,24 @@ export interface SessionRecords {
   /** The last CLI session id used in this lane, to resume after the process is gone. */
   lastSessionId(lane: Lane): string | undefined;
   rememberSession(lane: Lane, sessionId: string): void;
-  runStarted(run: { runId: string; lane: Lane; sessionId: string | undefined; startedAtMs: number }): void;
+  /**
+   * A person's submission was accepted (it starts now or waits in the queue). True when the
+   * records keep it until it starts, so a restart can run it; the next start submits it again.
+   */
+  runAccepted(run: KeptSubmission): boolean;
+  /** An accepted submission left the queue without starting (cancelled, or it could not start). */
+  runLeftQueue(runId: string): void;
+  /** The run starts: it is recorded as running, with its input (an accepted one leaves the queue). */
+  runStarted(run: {
+    runId: string;
+    lane: Lane;
+    sessionId: string | undefined;
+    startedAtMs: number;
+    input: RunInput;
+    promptMessageId?: number;
+  }): void;
+  /** The CLI began the run's turn in `sessionId`: it has the prompt, so Continue resumes that session. */
+  runTaken(runId: string, sessionId: string): void;
   runFinished(run: {
     runId: string;
     state: RunEndState;
@@ -65,6 +88,16 @@ export interface SessionRecords {
   }): void;
 }
 
+/** An accepted submission as the records keep it until its run starts. */
+export type KeptSubmission = {
+  runId: string;
+  lane: Lane;
+  input: RunInput;
+  acceptedAtMs: number;
+  /** The front end's id of the message that asked for the run (a restart answers it). */
+  promptMessageId?: number;
+};
+
 export type RunEndState = "completed" | "failed" | "cancelled" | "interrupted";
 
 /** Receives one run's events, in order, ending with its run_completed (or, for a kept run handed over, with `handedOver`). */
@@ -74,5 +107,5 @@ export interface RunObserver {
   handedOver?(): void;
 }
 
-/** Receives events of turns the CLI started by itself (no run owns them). */
+/** Receives events no run owns: turns the CLI started by itself, even while a run waits for its own turn. */
 export type BackgroundObserver = (lane: Lane, event: TelecodeEvent) => void | Promise<void>;

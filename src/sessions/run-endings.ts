@@ -16,7 +16,7 @@ export function startFailure(error: unknown): RunFailure {
     carriedFailure(error) ?? {
       reason: "start_failed",
       what: error instanceof Error ? error.message : String(error),
-      hint: "Check the configuration, then send the message again.",
+      hint: "Fix the setup on the computer running Telecode (`telecode doctor` checks it); until then every message fails the same way.",
     }
   );
 }

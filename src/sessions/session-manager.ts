@@ -1,9 +1,17 @@
 // Orchestrates runs over live session handles: one run at a time per lane, a FIFO queue
-// behind it, session choice (current / new / continue / resume), cancel, and drain on stop
-// (runs in kept processes are let go of instead, and taken in again after a restart).
-// Transport-neutral: front ends pass a RunObserver; nothing here knows Telegram or a TTY.
+// behind it (kept in the records until each run starts), session choice (current / new /
+// continue / resume), cancel, and drain on stop (runs in kept processes are let go of instead,
+// and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import { laneId, type Lane, type PermissionMode, type Prompt, type RunFailure } from "../domain/index.js";
+import {
+  definedFields,
+  laneId,
+  type Lane,
+  type PermissionMode,
+  type Prompt,
+  type RunFailure,
+  type TurnOrigin,
+} from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
@@ -24,6 +32,7 @@ import type {
   SessionHandle,
   SessionRecords,
 } from "./ports.js";
+import { keepSubmission, releaseKept, runInputOf, type Recording } from "./kept-submissions.js";
 import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
 
 export type Submission = {
@@ -35,7 +44,13 @@ export type Submission = {
   effort?: string;
   choice: SessionChoice;
   unattended?: boolean;
+  /** Whose turn the message starts (default "person"): a fired schedule's run says so in its turn events. */
+  origin?: TurnOrigin;
   observer: RunObserver;
+  /** The run's id when the front end has one already (a kept request submitted again after a restart). */
+  runId?: string;
+  /** The front end's id of the message that asked for the run, kept with it. */
+  promptMessageId?: number;
 };
 
 export type SubmitOutcome =
@@ -67,7 +82,8 @@ export type SessionStatus = {
   kept: boolean;
 };
 
-type Pending = Submission & { runId: string };
+/** A submission in the queue; `kept` when the records keep it until it starts (a restart runs it). */
+type Pending = Submission & { runId: string; kept: boolean };
 
 export type SessionManagerDeps = {
   engine: EnginePort;
@@ -81,6 +97,7 @@ export type SessionManagerDeps = {
 export class SessionManager {
   readonly #deps: SessionManagerDeps;
   readonly #routing: RoutingDeps;
+  readonly #recording: Recording;
   /** The live entry per lane id. */
   readonly #entries = new Map<string, LaneEntry>();
   readonly #queues = new Map<string, Pending[]>();
@@ -92,6 +109,11 @@ export class SessionManager {
 
   constructor(deps: SessionManagerDeps) {
     this.#deps = deps;
+    this.#recording = {
+      records: deps.records,
+      clock: deps.clock,
+      report: (error, lane, runId) => this.#report(error, lane, runId),
+    };
     this.#routing = {
       records: deps.records,
       clock: deps.clock,
@@ -110,11 +132,12 @@ export class SessionManager {
   /** Starts the submission now, or queues it behind the lane's running run. */
   submit(submission: Submission): SubmitOutcome {
     if (!this.#accepting) return { state: "refused", reason: "Telecode is stopping; send it again in a minute." };
-    const runId = randomUUID();
+    const runId = submission.runId ?? randomUUID();
     const id = laneId(submission.lane);
     const queue = this.#queues.get(id) ?? [];
     this.#queues.set(id, queue);
-    queue.push({ ...submission, runId });
+    const kept = keepSubmission(this.#recording, submission, runId);
+    queue.push({ ...submission, runId, kept });
     if (this.#isBusy(id)) return { state: "queued", runId, position: queue.length };
     this.#startNext(id);
     return { state: "started", runId };
@@ -129,8 +152,11 @@ export class SessionManager {
       handle: adopted.handle,
       opened: adopted.settings,
       sessionId: adopted.sessionId,
+      // The previous Telecode recorded it when the run began.
+      sessionRecorded: adopted.sessionId !== undefined,
       active: adopted.run,
       endState: undefined,
+      foreignTurn: false,
       pump: Promise.resolve(),
     };
     entry.pump = pumpEvents(this.#routing, entry);
@@ -145,7 +171,10 @@ export class SessionManager {
       if (index < 0) continue;
       const [pending] = queue.splice(index, 1);
       if (queue.length === 0) this.#queues.delete(id);
-      if (pending) await this.#completeUnstarted(pending, "cancelled", undefined);
+      if (pending) {
+        if (pending.kept) releaseKept(this.#recording, pending.lane, pending.runId);
+        await this.#completeUnstarted(pending, "cancelled", undefined);
+      }
       return "dequeued";
     }
     for (const entry of this.#entries.values()) {
@@ -167,6 +196,12 @@ export class SessionManager {
     ];
     const outcomes = await Promise.all(ids.map((id) => this.cancel(id)));
     return outcomes.filter((o) => o !== "not_found").length;
+  }
+
+  /** Whether the lane has a run starting, running or queued (a schedule's fire then skips its turn). */
+  isBusy(lane: Lane): boolean {
+    const id = laneId(lane);
+    return this.#isBusy(id) || (this.#queues.get(id)?.length ?? 0) > 0;
   }
 
   /** The run in flight in a lane, if any. */
@@ -202,15 +237,16 @@ export class SessionManager {
   /**
    * Stops taking new submissions, lets go of runs whose process is kept (they go on, for the
    * next Telecode to take in), lets the other running runs finish for `drainMs`, then cancels
-   * the rest (recorded as interrupted), tells queued submissions they did not run, and closes
-   * every handle through the engine's one shutdown path.
+   * the rest (recorded as interrupted), and closes every handle through the engine's one
+   * shutdown path. Queued submissions the records keep stay kept (the next start runs them;
+   * their observers hear nothing more from this process); the others are told they did not run.
    */
   async shutdown(drainMs: number): Promise<void> {
     this.#accepting = false;
     for (const [id, queue] of this.#queues) {
       this.#queues.delete(id);
       for (const pending of queue) {
-        await this.#completeUnstarted(pending, "interrupted", NOT_STARTED);
+        if (!pending.kept) await this.#completeUnstarted(pending, "interrupted", NOT_STARTED);
       }
     }
     await this.#detachKept();
@@ -275,6 +311,7 @@ export class SessionManager {
     this.#startRun(id, next)
       .catch(async (error: unknown) => {
         this.#report(error, next.lane, next.runId);
+        if (next.kept) releaseKept(this.#recording, next.lane, next.runId);
         await this.#completeUnstarted(next, "failed", startFailure(error));
         this.#startNext(id);
       })
@@ -284,16 +321,22 @@ export class SessionManager {
   async #startRun(id: string, next: Pending): Promise<void> {
     const entry = await this.#entryFor(id, next);
     const startedAtMs = this.#deps.clock.now();
-    entry.active = { runId: next.runId, observer: next.observer, startedAtMs };
+    entry.active = { runId: next.runId, observer: next.observer, startedAtMs, taken: false };
     entry.endState = undefined;
     this.#deps.records.runStarted({
       runId: next.runId,
       lane: next.lane,
       sessionId: entry.sessionId ?? entry.handle.sessionId,
       startedAtMs,
+      input: runInputOf(next),
+      ...definedFields({ promptMessageId: next.promptMessageId }),
     });
     try {
-      await entry.handle.startRun(next.prompt, { unattended: next.unattended ?? false, runId: next.runId });
+      await entry.handle.startRun(next.prompt, {
+        unattended: next.unattended ?? false,
+        runId: next.runId,
+        ...(next.origin === undefined ? {} : { origin: next.origin }),
+      });
     } catch (error) {
       entry.active = undefined;
       throw error;
@@ -333,8 +376,10 @@ export class SessionManager {
       handle: this.#deps.engine.openSession(request),
       opened: wanted,
       sessionId: resume,
+      sessionRecorded: false,
       active: undefined,
       endState: undefined,
+      foreignTurn: false,
       pump: Promise.resolve(),
     };
     entry.pump = pumpEvents(this.#routing, entry);

@@ -6,7 +6,7 @@ import { chatRow, readRow, readRows, type ChatPreferences } from "./records.js";
 export type ChatPreferencesPatch = Partial<Omit<ChatPreferences, "chatId" | "updatedAt">>;
 
 export type ChatsRepository = {
-  /** The chat's preferences, or the defaults (nulls, previews off, questions on) if never set. */
+  /** The chat's preferences, or the defaults (nulls, previews off, questions and loops on) if never set. */
   get(chatId: number): ChatPreferences;
   /** Changes only the fields given; returns the preferences as stored. */
   update(chatId: number, patch: ChatPreferencesPatch): ChatPreferences;
@@ -19,12 +19,12 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
   const select = db.prepare("SELECT * FROM chats WHERE chat_id = ?");
   const selectAll = db.prepare("SELECT * FROM chats ORDER BY chat_id");
   const upsert = db.prepare(`
-    INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, updated_at)
-    VALUES (@chat_id, @mode, @model, @effort, @project, @preview, @questions, @listen_to_all, @updated_at)
+    INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, loops, updated_at)
+    VALUES (@chat_id, @mode, @model, @effort, @project, @preview, @questions, @listen_to_all, @loops, @updated_at)
     ON CONFLICT (chat_id) DO UPDATE SET
       mode = excluded.mode, model = excluded.model, effort = excluded.effort, project = excluded.project,
       preview = excluded.preview, questions = excluded.questions, listen_to_all = excluded.listen_to_all,
-      updated_at = excluded.updated_at`);
+      loops = excluded.loops, updated_at = excluded.updated_at`);
 
   const defaults = (chatId: number): ChatPreferences => ({
     chatId,
@@ -35,6 +35,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
     preview: false,
     questions: true,
     listenToAll: false,
+    loops: true,
     updatedAt: 0,
   });
 
@@ -54,6 +55,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
       preview: bit(next.preview),
       questions: bit(next.questions),
       listen_to_all: bit(next.listenToAll),
+      loops: bit(next.loops),
       updated_at: now(),
     });
     return get(chatId);

@@ -27,8 +27,17 @@ export type DecisionsRepository = {
   add(input: AddDecisionInput): DecisionRecord;
   get(decisionId: string): DecisionRecord | null;
   byRequest(runId: string, requestId: string): DecisionRecord | null;
-  /** The message showing the decision, and its buttons' token (so they work again after a restart). */
-  setMessage(decisionId: string, messageId: number, callbackToken?: string): boolean;
+  /**
+   * The prompt's message (showing the decision as pending, with `html` as its text when given),
+   * and its buttons' token (so they work again after a restart) when given.
+   */
+  setMessage(decisionId: string, messageId: number, html?: string, callbackToken?: string): boolean;
+  /** The prompt's message now reads `html` (the same decision asked again, edited in place). */
+  setMessageHtml(decisionId: string, html: string): boolean;
+  /** Telegram shows the decision's recorded state now (its settled edit was delivered). */
+  markShown(decisionId: string): boolean;
+  /** Decisions whose message does not show their recorded state yet (an edit a crash lost), oldest first. */
+  listUnshown(): DecisionRecord[];
   /** pending → state; false when it was no longer pending (someone already decided). */
   resolve(decisionId: string, state: Exclude<DecisionState, "pending">): boolean;
   /** Oldest first; all chats, or one. */
@@ -41,10 +50,17 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
   const select = db.prepare("SELECT * FROM decisions WHERE decision_id = ?");
   const selectByRequest = db.prepare("SELECT * FROM decisions WHERE run_id = ? AND request_id = ?");
   const insert = db.prepare(`
-    INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, message_id, state, created_at)
-    VALUES (@decision_id, @chat_id, @run_id, @kind, @request_id, @message_id, 'pending', @created_at)`);
+    INSERT INTO decisions (decision_id, chat_id, run_id, kind, request_id, message_id, state, created_at, shown_state)
+    VALUES (@decision_id, @chat_id, @run_id, @kind, @request_id, @message_id, 'pending', @created_at,
+      CASE WHEN @message_id IS NULL THEN NULL ELSE 'pending' END)`);
   const setMessage = db.prepare(
-    "UPDATE decisions SET message_id = ?, callback_token = coalesce(?, callback_token) WHERE decision_id = ?",
+    `UPDATE decisions SET message_id = ?, message_html = COALESCE(?, message_html),
+      callback_token = COALESCE(?, callback_token), shown_state = 'pending' WHERE decision_id = ?`,
+  );
+  const setHtml = db.prepare("UPDATE decisions SET message_html = ? WHERE decision_id = ?");
+  const markShown = db.prepare("UPDATE decisions SET shown_state = state WHERE decision_id = ?");
+  const unshown = db.prepare(
+    "SELECT * FROM decisions WHERE message_id IS NOT NULL AND shown_state IS NOT state ORDER BY created_at, rowid",
   );
   const resolve = db.prepare(
     "UPDATE decisions SET state = ?, resolved_at = ? WHERE decision_id = ? AND state = 'pending'",
@@ -96,8 +112,11 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
       const row = selectByRequest.get(runId, requestId);
       return row === undefined ? null : readRow(decisionRow, "decisions", row);
     },
-    setMessage: (decisionId, messageId, callbackToken) =>
-      setMessage.run(messageId, callbackToken ?? null, decisionId).changes > 0,
+    setMessage: (decisionId, messageId, html, callbackToken) =>
+      setMessage.run(messageId, html ?? null, callbackToken ?? null, decisionId).changes > 0,
+    setMessageHtml: (decisionId, html) => setHtml.run(html, decisionId).changes > 0,
+    markShown: (decisionId) => markShown.run(decisionId).changes > 0,
+    listUnshown: () => readRows(decisionRow, "decisions", unshown.all()),
     resolve: (decisionId, state) => resolve.run(state, now(), decisionId).changes > 0,
     listPending,
     expireAll: (keepRunIds = new Set()) => expireAll(keepRunIds),

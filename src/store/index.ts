@@ -1,6 +1,7 @@
 // The store folder's public surface: open the database, its repositories and records.
 // All SQL lives in this folder; everything else goes through these repositories.
 export type { ChatPreferencesPatch, ChatsRepository } from "./chats-repo.js";
+export type { ClaudeCommandsRepository } from "./claude-commands-repo.js";
 export type { CountersRepository } from "./counters-repo.js";
 export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
@@ -14,6 +15,7 @@ export {
 } from "./instance-lock.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations.js";
 export type { OffsetsRepository } from "./offsets-repo.js";
+export type { AddQueuedRunInput, QueuedRunsRepository } from "./queued-runs-repo.js";
 export { DATABASE_FILE, openStore, type OpenStoreOptions, type RestartRecovery, type Store } from "./open-store.js";
 export {
   DECISION_KINDS,
@@ -25,12 +27,15 @@ export {
   type DecisionRecord,
   type DecisionState,
   type FinishedRunState,
+  type QueuedRunRecord,
+  type QueuedRunState,
   type RunRecord,
   type RunState,
   type SessionRecord,
 } from "./records.js";
 export type { FinishRunInput, KeptRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
 export type { SchedulesRepository } from "./schedules-repo.js";
+export type { SessionCostsRepository } from "./session-costs-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
 export type { UsageRepository } from "./usage-repo.js";
 export type { WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";

@@ -148,6 +148,53 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 6,
+    name: "loops on or off per chat",
+    sql: `
+      ALTER TABLE chats ADD COLUMN loops INTEGER NOT NULL DEFAULT 1 CHECK (loops IN (0, 1));
+    `,
+  },
+  {
+    version: 7,
+    name: "each CLI session's last running cost",
+    sql: `
+      CREATE TABLE session_costs (
+        session_id TEXT PRIMARY KEY,
+        total_usd  REAL NOT NULL CHECK (total_usd >= 0),
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 8,
+    name: "kept requests: queued runs, a run's prompt, decision messages as shown",
+    // queued_runs: a person's request from the moment it is accepted until its run starts (a
+    // restart runs it, or drops it as too old: state 'dropped', with Retry). runs.input: the
+    // prompt, mode and session choice (JSON) while the run may be continued; prompt_taken: the
+    // CLI began its turn. decisions.message_html / shown_state: the prompt as sent and the state
+    // Telegram is known to show, so a restart can bring the message to the recorded state.
+    sql: `
+      CREATE TABLE queued_runs (
+        run_id            TEXT PRIMARY KEY,
+        chat_id           INTEGER NOT NULL,
+        project           TEXT NOT NULL,
+        input             TEXT NOT NULL,
+        prompt_message_id INTEGER,
+        message_id        INTEGER,
+        queued_at         INTEGER NOT NULL,
+        state             TEXT NOT NULL CHECK (state IN ('waiting', 'dropped'))
+      ) STRICT;
+      CREATE INDEX queued_runs_in_order ON queued_runs (queued_at);
+      ALTER TABLE runs ADD COLUMN input TEXT;
+      ALTER TABLE runs ADD COLUMN prompt_taken INTEGER NOT NULL DEFAULT 0 CHECK (prompt_taken IN (0, 1));
+      ALTER TABLE decisions ADD COLUMN message_html TEXT;
+      ALTER TABLE decisions ADD COLUMN shown_state TEXT
+        CHECK (shown_state IN ('pending', 'approved', 'denied', 'answered', 'expired', 'withdrawn'));
+      UPDATE decisions SET shown_state = state;
+      CREATE INDEX decisions_unshown ON decisions (decision_id) WHERE message_id IS NOT NULL AND shown_state IS NOT state;
+    `,
+  },
+  {
+    version: 9,
     name: "kept runs: the keeper, the run's place in its output, decision buttons that outlive a restart",
     sql: `
       ALTER TABLE runs ADD COLUMN keeper_id TEXT;

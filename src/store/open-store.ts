@@ -4,14 +4,17 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createChatsRepository, type ChatsRepository } from "./chats-repo.js";
+import { createClaudeCommandsRepository, type ClaudeCommandsRepository } from "./claude-commands-repo.js";
 import { createCountersRepository, type CountersRepository } from "./counters-repo.js";
 import { createDecisionsRepository, type DecisionsRepository } from "./decisions-repo.js";
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.js";
+import { createQueuedRunsRepository, type QueuedRunsRepository } from "./queued-runs-repo.js";
 import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
+import { createSessionCostsRepository, type SessionCostsRepository } from "./session-costs-repo.js";
 import { createSchedulesRepository, type SchedulesRepository } from "./schedules-repo.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
 import { createWebhookDeliveriesRepository, type WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";
@@ -40,13 +43,18 @@ export type Store = {
   readonly appliedMigrations: readonly number[];
   readonly chats: ChatsRepository;
   readonly sessions: SessionsRepository;
+  /** Each CLI session's last running cost. */
+  readonly sessionCosts: SessionCostsRepository;
   readonly runs: RunsRepository;
+  readonly queuedRuns: QueuedRunsRepository;
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
   readonly webhookDeliveries: WebhookDeliveriesRepository;
   readonly schedules: SchedulesRepository;
   readonly counters: CountersRepository;
+  /** The Claude Code slash commands last seen per project. */
+  readonly claudeCommands: ClaudeCommandsRepository;
   /**
    * What a start after any stop does first, in one transaction: runs still "running" become
    * interrupted, pending decisions expire, no session is live; runs in `keepRunIds` (taken in
@@ -98,12 +106,15 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       appliedMigrations,
       chats: createChatsRepository(db, now),
       sessions,
+      sessionCosts: createSessionCostsRepository(db, now),
       runs,
+      queuedRuns: createQueuedRunsRepository(db, now),
       decisions,
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),
       webhookDeliveries: createWebhookDeliveriesRepository(db),
       schedules: createSchedulesRepository(db, now),
+      claudeCommands: createClaudeCommandsRepository(db),
       counters: createCountersRepository(db),
       recoverAfterRestart: (reason, keepRunIds = new Set()) =>
         transaction(() => ({

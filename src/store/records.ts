@@ -2,18 +2,9 @@
 // back from SQLite (a row that does not fit is a `store.corrupt_row`, not a silent oddity).
 import { z } from "zod";
 import { EFFORTS } from "../config/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import { PERMISSION_MODES } from "../domain/index.js";
+import type { RunInput } from "../sessions/index.js";
 import { StoreError } from "./errors.js";
-
-export const PERMISSION_MODES = [
-  "default",
-  "acceptEdits",
-  "plan",
-  "plan-auto",
-  "auto",
-  "dontAsk",
-  "bypassPermissions",
-] as const satisfies readonly PermissionMode[];
 
 export const RUN_STATES = ["running", "completed", "failed", "cancelled", "interrupted"] as const;
 export type RunState = (typeof RUN_STATES)[number];
@@ -39,6 +30,7 @@ export const chatRow = z
     preview: flag,
     questions: flag,
     listen_to_all: flag,
+    loops: flag,
     updated_at: epochMs,
   })
   .transform((r) => ({
@@ -50,6 +42,8 @@ export const chatRow = z
     preview: r.preview,
     questions: r.questions,
     listenToAll: r.listen_to_all,
+    /** Claude may schedule loops in this chat (`/loops on|off`). */
+    loops: r.loops,
     updatedAt: r.updated_at,
   }));
 
@@ -82,6 +76,52 @@ export const sessionRow = z
 
 export type SessionRecord = z.output<typeof sessionRow>;
 
+const promptBlock = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({
+    type: z.literal("image"),
+    mediaType: z.enum(["image/jpeg", "image/png", "image/gif", "image/webp"]),
+    base64: z.string(),
+  }),
+  z.object({
+    type: z.literal("document"),
+    mediaType: z.literal("application/pdf"),
+    base64: z.string(),
+    title: z.string().optional(),
+  }),
+]);
+
+const runInputShape = z.object({
+  prompt: z.union([z.string(), z.array(promptBlock)]),
+  mode: z.enum(PERMISSION_MODES),
+  choice: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("current") }),
+    z.object({ kind: z.literal("new") }),
+    z.object({ kind: z.literal("continue") }),
+    z.object({ kind: z.literal("resume"), sessionId: z.string().min(1) }),
+  ]),
+});
+
+/** A run's input as stored: JSON text that must read back as a RunInput. */
+const runInputJson = z.string().transform((text, ctx): RunInput => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "not JSON" });
+    return z.NEVER;
+  }
+  const parsed = runInputShape.safeParse(value);
+  if (parsed.success) return parsed.data as RunInput;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
+/** The JSON a run's input is stored as. */
+export function runInputText(input: RunInput): string {
+  return JSON.stringify(input);
+}
+
 export const runRow = z
   .object({
     run_id: z.string().min(1),
@@ -100,6 +140,8 @@ export const runRow = z
     start_seq: z.number().int().min(0).nullable(),
     last_seq: z.number().int().min(0).nullable(),
     mode: z.enum(PERMISSION_MODES).nullable(),
+    input: runInputJson.nullable(),
+    prompt_taken: flag,
   })
   .transform((r) => ({
     runId: r.run_id,
@@ -122,9 +164,42 @@ export const runRow = z
     lastSeq: r.last_seq,
     /** The mode the run was asked in (its decisions follow it after a restart). */
     mode: r.mode,
+    /** What the run was asked (kept while it may be continued; null once it ended otherwise). */
+    input: r.input,
+    /** The CLI began the run's turn, so it has the prompt. */
+    promptTaken: r.prompt_taken,
   }));
 
 export type RunRecord = z.output<typeof runRow>;
+
+export const QUEUED_RUN_STATES = ["waiting", "dropped"] as const;
+export type QueuedRunState = (typeof QUEUED_RUN_STATES)[number];
+
+export const queuedRunRow = z
+  .object({
+    run_id: z.string().min(1),
+    chat_id: z.number().int(),
+    project: z.string(),
+    input: runInputJson,
+    prompt_message_id: messageId,
+    message_id: messageId,
+    queued_at: epochMs,
+    state: z.enum(QUEUED_RUN_STATES),
+  })
+  .transform((r) => ({
+    runId: r.run_id,
+    chatId: r.chat_id,
+    project: r.project,
+    input: r.input,
+    promptMessageId: r.prompt_message_id,
+    /** The message that shows it ("Queued", or its progress once it started). */
+    messageId: r.message_id,
+    queuedAt: r.queued_at,
+    /** waiting: runs at the next start; dropped: a restart found it too old (Retry runs it). */
+    state: r.state,
+  }));
+
+export type QueuedRunRecord = z.output<typeof queuedRunRow>;
 
 export const decisionRow = z
   .object({
@@ -138,6 +213,8 @@ export const decisionRow = z
     created_at: epochMs,
     resolved_at: epochMs.nullable(),
     callback_token: z.string().nullable(),
+    message_html: z.string().nullable(),
+    shown_state: z.enum(DECISION_STATES).nullable(),
   })
   .transform((r) => ({
     decisionId: r.decision_id,
@@ -152,6 +229,10 @@ export const decisionRow = z
     resolvedAt: r.resolved_at,
     /** The token of the message's buttons, so a restart can make them work again. */
     callbackToken: r.callback_token,
+    /** The prompt's message (its last part) as sent, with the buttons. */
+    messageHtml: r.message_html,
+    /** The state Telegram is known to show; a restart brings the message to `state` when they differ. */
+    shownState: r.shown_state,
   }));
 
 export type DecisionRecord = z.output<typeof decisionRow>;

@@ -2,9 +2,10 @@
 // restart find runs that were cut off (still "running") and tell the person.
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
-import { StoreError } from "./errors.js";
 import type { PermissionMode } from "../domain/index.js";
-import { readRow, readRows, runRow, type FinishedRunState, type RunRecord } from "./records.js";
+import type { RunInput } from "../sessions/index.js";
+import { StoreError } from "./errors.js";
+import { readRow, readRows, runInputText, runRow, type FinishedRunState, type RunRecord } from "./records.js";
 
 export type StartRunInput = {
   /** Generated (a UUID) when omitted. */
@@ -14,6 +15,9 @@ export type StartRunInput = {
   /** Unknown until the CLI reports it for a new session; set later with setSession. */
   sessionId?: string | null;
   promptMessageId?: number | null;
+  progressMessageId?: number | null;
+  /** What the run was asked, kept while it may be continued (see `finish`). */
+  input?: RunInput | null;
 };
 
 export type FinishRunInput = {
@@ -37,7 +41,12 @@ export type RunsRepository = {
   setKept(runId: string, kept: KeptRunInput): boolean;
   /** The last line of the run's process processed for it (only ever moves forward). */
   setLastSeq(runId: string, seq: number): boolean;
-  /** Ends a running run; false (and no change) when it had already ended. */
+  /** The CLI began the run's turn in `sessionId` (it has the prompt). */
+  setTaken(runId: string, sessionId: string): boolean;
+  /**
+   * Ends a running run; false (and no change) when it had already ended. Its input is kept only
+   * when it was interrupted (Continue may send it again).
+   */
   finish(runId: string, input: FinishRunInput): boolean;
   /** Oldest first. */
   listRunning(): RunRecord[];
@@ -45,22 +54,29 @@ export type RunsRepository = {
   markInterrupted(runIds: readonly string[], reason?: string): RunRecord[];
   /** Most recent first. */
   recent(chatId: number, limit?: number): RunRecord[];
+  /** Forgets the inputs of runs that ended before `beforeMs` (Continue then resumes without them). */
+  forgetInputs(beforeMs: number): number;
 };
 
 export function createRunsRepository(db: Database, now: () => number): RunsRepository {
   const select = db.prepare("SELECT * FROM runs WHERE run_id = ?");
   const insert = db.prepare(`
-    INSERT INTO runs (run_id, chat_id, project, session_id, state, prompt_message_id, started_at)
-    VALUES (@run_id, @chat_id, @project, @session_id, 'running', @prompt_message_id, @started_at)`);
+    INSERT INTO runs (run_id, chat_id, project, session_id, state, prompt_message_id, progress_message_id, started_at, input)
+    VALUES (@run_id, @chat_id, @project, @session_id, 'running', @prompt_message_id, @progress_message_id, @started_at, @input)`);
   const setSession = db.prepare("UPDATE runs SET session_id = ? WHERE run_id = ?");
+  const setTaken = db.prepare("UPDATE runs SET session_id = ?, prompt_taken = 1 WHERE run_id = ?");
   const setProgress = db.prepare("UPDATE runs SET progress_message_id = ? WHERE run_id = ?");
   const setKept = db.prepare(
     "UPDATE runs SET keeper_id = @keeper_id, start_seq = @start_seq, last_seq = @start_seq, mode = @mode WHERE run_id = @run_id",
   );
   const setLastSeq = db.prepare("UPDATE runs SET last_seq = ? WHERE run_id = ? AND (last_seq IS NULL OR last_seq < ?)");
   const finish = db.prepare(`
-    UPDATE runs SET state = @state, ended_at = @ended_at, cost_usd = @cost_usd, outcome = @outcome, error = @error
+    UPDATE runs SET state = @state, ended_at = @ended_at, cost_usd = @cost_usd, outcome = @outcome, error = @error,
+      input = CASE WHEN @state = 'interrupted' THEN input END
     WHERE run_id = @run_id AND state = 'running'`);
+  const forgetInputs = db.prepare(
+    "UPDATE runs SET input = NULL WHERE input IS NOT NULL AND state <> 'running' AND ended_at < ?",
+  );
   const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
   const recent = db.prepare("SELECT * FROM runs WHERE chat_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?");
 
@@ -77,7 +93,9 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
       project: input.project,
       session_id: input.sessionId ?? null,
       prompt_message_id: input.promptMessageId ?? null,
+      progress_message_id: input.progressMessageId ?? null,
       started_at: now(),
+      input: input.input === undefined || input.input === null ? null : runInputText(input.input),
     });
     const stored = get(runId);
     if (!stored)
@@ -117,9 +135,11 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     setKept: (runId, kept) =>
       setKept.run({ run_id: runId, keeper_id: kept.keeperId, start_seq: kept.startSeq, mode: kept.mode }).changes > 0,
     setLastSeq: (runId, seq) => setLastSeq.run(seq, runId, seq).changes > 0,
+    setTaken: (runId, sessionId) => setTaken.run(sessionId, runId).changes > 0,
     finish: finishRun,
     listRunning: () => readRows(runRow, "runs", running.all()),
     markInterrupted: (runIds, reason = "Telecode stopped while this was running") => markInterrupted(runIds, reason),
     recent: (chatId, limit = 20) => readRows(runRow, "runs", recent.all(chatId, limit)),
+    forgetInputs: (beforeMs) => forgetInputs.run(beforeMs).changes,
   };
 }

@@ -2,6 +2,7 @@
 // row that does not fit is a `store.corrupt_row`), and the columns a Schedule is written as.
 import { z } from "zod";
 import { EFFORTS } from "../config/index.js";
+import { PERMISSION_MODES } from "../domain/index.js";
 import {
   SCHEDULE_STATES,
   STATE_REASONS,
@@ -10,7 +11,6 @@ import {
   type ScheduleSession,
   type ScheduleTiming,
 } from "../schedule/index.js";
-import { PERMISSION_MODES } from "./records.js";
 
 const flag = z.union([z.literal(0), z.literal(1)]).transform((v) => v === 1);
 const epochMs = z.number().int();

@@ -18,7 +18,9 @@ export type {
   OutboxFailureCode,
   OutboxOptions,
   OutboxStats,
+  OutgoingFile,
   SendOptions,
+  EditOptions,
 } from "./outbox-types.js";
 export {
   BridgeError,
@@ -30,4 +32,27 @@ export {
   NOT_AUTHORISED_TEXT,
   RESUME_PROMPT,
 } from "./bridge/index.js";
-export type { TakeInKept, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge/index.js";
+export type {
+  Attachment,
+  BotApiUnreachable,
+  ChatSchedules,
+  FileDownloads,
+  MediaOutcome,
+  MediaPort,
+  NewChatSchedule,
+  NewScheduleResult,
+  OutboxFile,
+  OutboxSkip,
+  PhotoSize,
+  ProjectFile,
+  ScheduleAction,
+  ScheduleActionResult,
+  ScheduleCard,
+  ScheduledRun,
+  ScheduledRunOutcome,
+  TakeInKept,
+  TelegramBridge,
+  TelegramFront,
+  TelegramFrontOptions,
+  VoiceNote,
+} from "./bridge/index.js";

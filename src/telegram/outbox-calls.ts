@@ -38,11 +38,12 @@ export async function callBotApi(api: OutboxApi, chat: ChatQueue | undefined, jo
           : job.plain
             ? { caption: htmlToPlainFallback(job.captionHtml, TELEGRAM_CAPTION_LIMIT) }
             : { caption: job.captionHtml, parse_mode: "HTML" as const };
-      const sent = await api.sendDocument(chatId!, new InputFile(job.data, job.filename), {
-        ...caption,
-        ...reply(job.replyTo),
-        ...(job.silent ? { disable_notification: true } : {}),
-      });
+      const file = new InputFile(job.data, job.filename);
+      const other = { ...caption, ...reply(job.replyTo), ...(job.silent ? { disable_notification: true } : {}) };
+      const sent =
+        job.sendAs === "photo"
+          ? await api.sendPhoto(chatId!, file, other)
+          : await api.sendDocument(chatId!, file, other);
       return sent.message_id;
     }
     case "edit":

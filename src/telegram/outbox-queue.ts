@@ -9,6 +9,8 @@ export type Waiter = (delivery: Delivery) => void;
 
 type JobBase = {
   must: boolean;
+  /** What the person waits for: may use the chat's headroom (see ChatQueue.readyAtMs). */
+  urgent: boolean;
   attempts: number;
   notBeforeMs: number;
   waiters: Waiter[];
@@ -27,6 +29,8 @@ export type SendJob = JobBase & {
 
 export type DocumentJob = JobBase & {
   kind: "document";
+  /** sendPhoto shows an image in the chat; sendDocument sends any file as it is. */
+  sendAs: "document" | "photo";
   filename: string;
   data: Uint8Array;
   captionHtml: string | undefined;
@@ -51,8 +55,14 @@ export type ChatJob = OrderedJob | EditJob | TypingJob;
 export type GlobalJob = CallbackJob | CommandsJob;
 export type Job = ChatJob | GlobalJob;
 
-export function jobBase(must: boolean, waiter?: Waiter): JobBase {
-  return { must, attempts: 0, notBeforeMs: 0, waiters: waiter === undefined ? [] : [waiter], plain: false };
+/**
+ * An urgent write's headroom falls short of a whole interval by this much, so an ordinary
+ * write and two urgent ones (an answer, a summary) never land in one interval, jitter included.
+ */
+const URGENT_MARGIN_MS = 20;
+
+export function jobBase(must: boolean, waiter?: Waiter, urgent = false): JobBase {
+  return { must, urgent, attempts: 0, notBeforeMs: 0, waiters: waiter === undefined ? [] : [waiter], plain: false };
 }
 
 export class ChatQueue {
@@ -60,7 +70,13 @@ export class ChatQueue {
   readonly edits = new Map<number, EditJob>();
   typing: TypingJob | undefined;
   inFlight = false;
-  lastDispatchMs = Number.NEGATIVE_INFINITY;
+  /**
+   * Pacing as a virtual schedule (GCRA): every write moves it one interval on. An ordinary
+   * write goes once the clock reaches it, so ordinary writes keep the interval; an urgent one
+   * almost one interval earlier. The average stays one write per interval, and a final answer
+   * does not wait for the slot a progress edit just took.
+   */
+  scheduleMs = Number.NEGATIVE_INFINITY;
   pausedUntilMs = 0;
   /** A deleted message's id -> its re-sent replacement's id, or the queued re-send itself. */
   readonly redirects = new Map<number, number | SendJob>();
@@ -70,6 +86,16 @@ export class ChatQueue {
   /** The job to send next: sends first, then edits (oldest first), then typing. */
   head(): ChatJob | undefined {
     return this.ordered[0] ?? this.edits.values().next().value ?? this.typing;
+  }
+
+  /** When `job` may go by this chat's pacing. */
+  readyAtMs(job: ChatJob, intervalMs: number): number {
+    return job.urgent ? this.scheduleMs - intervalMs + URGENT_MARGIN_MS : this.scheduleMs;
+  }
+
+  /** A write went out at `nowMs`. */
+  wrote(nowMs: number, intervalMs: number): void {
+    this.scheduleMs = Math.max(this.scheduleMs, nowMs) + intervalMs;
   }
 
   take(job: ChatJob): void {
@@ -109,6 +135,7 @@ export class ChatQueue {
       return false;
     }
     pending.must ||= job.must;
+    pending.urgent ||= job.urgent;
     pending.waiters.push(...job.waiters);
     if (job.change.kind === "text" || pending.change.kind === "keyboard") pending.change = job.change;
     else pending.change = { kind: "text", content: withKeyboard(pending.change.content, job.change.keyboard) };
@@ -117,17 +144,18 @@ export class ChatQueue {
   }
 
   /** Queues the edit of `messageId` (see `queueEdit`); true when it merged into a pending one. */
-  queueEditOf(messageId: number, change: EditJob["change"], must: boolean, waiter: Waiter): boolean {
+  queueEditOf(messageId: number, change: EditJob["change"], must: boolean, waiter: Waiter, urgent = false): boolean {
     const target = this.target(messageId);
     if (typeof target !== "number" && this.ordered.includes(target)) {
       // The message waits to be re-sent: the re-send carries this latest state instead.
       target.content = change.kind === "text" ? change.content : withKeyboard(target.content, change.keyboard);
       target.must ||= must;
+      target.urgent ||= urgent;
       target.waiters.push(waiter);
       return true;
     }
     const id = typeof target === "number" ? target : messageId; // a re-send in flight: resolved at call time
-    return this.queueEdit({ ...jobBase(must, waiter), kind: "edit", messageId: id, change });
+    return this.queueEdit({ ...jobBase(must, waiter, urgent), kind: "edit", messageId: id, change });
   }
 
   /** Queues the deletion of `messageId`; pending edits of it (and a re-send not gone out yet) are dropped. */
@@ -156,7 +184,7 @@ export class ChatQueue {
     const pending = this.edits.get(job.messageId);
     if (pending !== undefined) this.edits.delete(job.messageId);
     const resend: SendJob = {
-      ...jobBase(job.must || (pending?.must ?? false)),
+      ...jobBase(job.must || (pending?.must ?? false), undefined, job.urgent || (pending?.urgent ?? false)),
       kind: "send",
       content: pending !== undefined && pending.change.kind === "text" ? pending.change.content : latest,
       replyTo: undefined,
@@ -180,6 +208,7 @@ export class ChatQueue {
     else {
       // A newer state arrived meanwhile: it wins, and answers the older callers too.
       newer.must ||= job.must;
+      newer.urgent ||= job.urgent;
       newer.waiters.unshift(...job.waiters);
     }
   }

@@ -38,18 +38,21 @@ export interface OutboxApi {
   deleteMessage(chat_id: number, message_id: number): Promise<unknown>;
   sendChatAction(chat_id: number, action: "typing"): Promise<unknown>;
   answerCallbackQuery(callback_query_id: string, other?: { text?: string; show_alert?: boolean }): Promise<unknown>;
-  sendDocument(
-    chat_id: number,
-    document: InputFile,
-    other?: {
-      caption?: string;
-      parse_mode?: "HTML";
-      reply_parameters?: ReplyParameters;
-      disable_notification?: boolean;
-    },
-  ): Promise<{ message_id: number }>;
+  sendDocument(chat_id: number, document: InputFile, other?: FileSendOptions): Promise<{ message_id: number }>;
+  sendPhoto(chat_id: number, photo: InputFile, other?: FileSendOptions): Promise<{ message_id: number }>;
   setMyCommands(commands: readonly { command: string; description: string }[]): Promise<unknown>;
 }
+
+/** What sendDocument and sendPhoto take besides the file. */
+export type FileSendOptions = {
+  caption?: string;
+  parse_mode?: "HTML";
+  reply_parameters?: ReplyParameters;
+  disable_notification?: boolean;
+};
+
+/** A file to send: its name, its bytes, and an HTML caption. */
+export type OutgoingFile = { filename: string; data: Uint8Array; captionHtml?: string };
 
 /** A message's whole visible state: its HTML and (or no) inline keyboard. */
 export type MessageContent = { html: string; keyboard?: InlineKeyboardMarkup };
@@ -60,7 +63,12 @@ export type SendOptions = {
   silent?: boolean;
   /** Approvals, final answers, errors: retried until delivered or the outbox stops. */
   mustDeliver?: boolean;
+  /** What the person waits for (a final answer): may use the chat's one interval of headroom. */
+  urgent?: boolean;
 };
+
+/** Options of an edit; `urgent` as for a send (a run's summary). */
+export type EditOptions = Pick<SendOptions, "mustDeliver" | "urgent">;
 
 export type OutboxFailureCode =
   /** Telegram refused it for good (blocked, chat not found, …). */
@@ -95,9 +103,12 @@ export type OutboxOptions = {
   api: OutboxApi;
   clock: Clock;
   logger: Logger;
-  /** Least time between two writes to one private chat (default 1000 ms: Telegram's ~1 message/s). */
+  /**
+   * One write per this long to one private chat, on average (default 1000 ms: Telegram's ~1
+   * message/s). Ordinary writes keep this spacing; an urgent one may come one interval early.
+   */
   privateIntervalMs?: number;
-  /** Least time between two writes to one group (default 3000 ms: Telegram's 20 messages/min). */
+  /** The same for a group (default 3000 ms: Telegram's 20 messages/min). */
   groupIntervalMs?: number;
   /** Writes per second over all chats (default 25, under Telegram's 30). */
   globalPerSecond?: number;

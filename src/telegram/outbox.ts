@@ -19,7 +19,15 @@ import {
   type SendJob,
   type Waiter,
 } from "./outbox-queue.js";
-import type { Delivery, MessageContent, OutboxOptions, OutboxStats, SendOptions } from "./outbox-types.js";
+import type {
+  Delivery,
+  EditOptions,
+  MessageContent,
+  OutboxOptions,
+  OutboxStats,
+  OutgoingFile,
+  SendOptions,
+} from "./outbox-types.js";
 
 /** A typing indicator older than this is not worth sending any more. */
 const TYPING_STALE_MS = 4000;
@@ -53,7 +61,7 @@ export class Outbox {
     assertSendable(content.html);
     return this.#enqueue((resolve) => {
       const job: SendJob = {
-        ...jobBase(options.mustDeliver ?? false, resolve),
+        ...jobBase(options.mustDeliver ?? false, resolve, options.urgent ?? false),
         kind: "send",
         content,
         replyTo: options.replyTo,
@@ -65,14 +73,15 @@ export class Outbox {
   }
 
   /** Replaces a message's text and keyboard (no keyboard: buttons removed); only the latest pending edit goes out. */
-  edit(
-    chatId: number,
-    messageId: number,
-    content: MessageContent,
-    options: { mustDeliver?: boolean } = {},
-  ): Promise<Delivery> {
+  edit(chatId: number, messageId: number, content: MessageContent, options: EditOptions = {}): Promise<Delivery> {
     assertSendable(content.html);
-    return this.#queueEdit(chatId, messageId, { kind: "text", content }, options.mustDeliver ?? false);
+    return this.#queueEdit(
+      chatId,
+      messageId,
+      { kind: "text", content },
+      options.mustDeliver ?? false,
+      options.urgent ?? false,
+    );
   }
 
   /** Replaces only a message's buttons (undefined: removes them). */
@@ -111,16 +120,27 @@ export class Outbox {
     return delivery.ok;
   }
 
-  sendDocument(
+  sendDocument(chatId: number, document: OutgoingFile, options: SendOptions = {}): Promise<Delivery> {
+    return this.#sendFile(chatId, "document", document, options);
+  }
+
+  /** An image shown in the chat (JPEG, PNG or WebP within Telegram's photo limits; else Telegram refuses it). */
+  sendPhoto(chatId: number, photo: OutgoingFile, options: SendOptions = {}): Promise<Delivery> {
+    return this.#sendFile(chatId, "photo", photo, options);
+  }
+
+  #sendFile(
     chatId: number,
-    document: { filename: string; data: Uint8Array; captionHtml?: string },
-    options: SendOptions = {},
+    sendAs: "document" | "photo",
+    document: OutgoingFile,
+    options: SendOptions,
   ): Promise<Delivery> {
     if (document.captionHtml !== undefined) assertSendable(document.captionHtml, TELEGRAM_CAPTION_LIMIT);
     return this.#enqueue((resolve) => {
       this.#chat(chatId).ordered.push({
         ...jobBase(options.mustDeliver ?? false, resolve),
         kind: "document",
+        sendAs,
         filename: document.filename,
         data: document.data,
         captionHtml: document.captionHtml,
@@ -174,9 +194,15 @@ export class Outbox {
     });
   }
 
-  #queueEdit(chatId: number, messageId: number, change: EditJob["change"], must: boolean): Promise<Delivery> {
+  #queueEdit(
+    chatId: number,
+    messageId: number,
+    change: EditJob["change"],
+    must: boolean,
+    urgent = false,
+  ): Promise<Delivery> {
     return this.#enqueue((resolve) => {
-      if (this.#chat(chatId).queueEditOf(messageId, change, must, resolve)) this.#stats.coalesced++;
+      if (this.#chat(chatId).queueEditOf(messageId, change, must, resolve, urgent)) this.#stats.coalesced++;
     });
   }
 
@@ -209,9 +235,8 @@ export class Outbox {
         chat.take(job);
         continue;
       }
-      const interval = chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
       const readyAt = Math.max(
-        chat.lastDispatchMs + interval,
+        chat.readyAtMs(job, this.#intervalOf(chat)),
         chat.pausedUntilMs,
         job.notBeforeMs,
         this.#globalSlotAt(now),
@@ -230,13 +255,16 @@ export class Outbox {
 
   /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
   #forgettable(chat: ChatQueue, now: number): boolean {
-    const interval = chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
     return (
       chat.isEmpty() &&
       !chat.inFlight &&
       chat.redirects.size === 0 &&
-      now >= Math.max(chat.lastDispatchMs + interval, chat.pausedUntilMs)
+      now >= Math.max(chat.scheduleMs, chat.pausedUntilMs)
     );
+  }
+
+  #intervalOf(chat: ChatQueue): number {
+    return chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
   }
 
   /** When the global cap next has room. */
@@ -266,7 +294,7 @@ export class Outbox {
     job.attempts++;
     if (chat !== undefined) {
       chat.inFlight = true;
-      chat.lastDispatchMs = now;
+      chat.wrote(now, this.#intervalOf(chat));
     }
     callBotApi(this.#options.api, chat, job)
       .then(

@@ -1,7 +1,7 @@
 // Shows a run's progress on stderr: on a TTY, finished lines scroll above one bottom line that
 // is redrawn in place: the live status (elapsed, current tool, latest note), or, while a prompt
 // waits, the person's input line. Text comes from src/render; this file owns the cursor.
-import { excerpt, formatDurationMs } from "../domain/index.js";
+import { excerpt, formatDurationMs, relativeToCwd } from "../domain/index.js";
 import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import { renderTerminalLine } from "../render/index.js";
 
@@ -14,6 +14,8 @@ export type ProgressViewOptions = {
   columns?: number;
   /** The answer is printed on stdout: the text that turns out to be it is not printed here too. */
   answerOnStdout?: boolean;
+  /** The project directory: paths under it are shown relative to it, from the first line on. */
+  cwd?: string;
 };
 
 /** The bottom line while a prompt waits for typed input; owned by the input reader. */
@@ -85,7 +87,10 @@ export class ProgressView {
     if (event.type !== "usage") this.#printHeldText();
     // The answer itself goes to stdout; in the progress it would be printed twice.
     if (event.type === "run_completed" || this.#isShownElsewhere(event)) return;
-    const text = renderTerminalLine(event, { showThinking: false });
+    const text = renderTerminalLine(event, {
+      showThinking: false,
+      ...(this.#o.cwd === undefined ? {} : { cwd: this.#o.cwd }),
+    });
     if (text !== undefined) this.print(text);
   }
 
@@ -122,8 +127,9 @@ export class ProgressView {
   #track(event: TelecodeEvent): void {
     switch (event.type) {
       case "tool_started": {
-        const label = event.title === event.name || event.title === "" ? event.name : `${event.name} ${event.title}`;
-        this.#tools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${event.title}\`` : label);
+        const title = relativeToCwd(event.title, this.#o.cwd);
+        const label = title === event.name || title === "" ? event.name : `${event.name} ${title}`;
+        this.#tools.set(event.toolUseId, event.kind === "command" ? `${event.name} \`${title}\`` : label);
         break;
       }
       case "tool_finished":

@@ -8,6 +8,11 @@ export type UserMessageOptions = {
   parentToolUseId?: string | null;
   /** The CLI ignores it on stdin; kept for symmetry with what it prints. Default "". */
   sessionId?: string;
+  /**
+   * The line's own id: the CLI then reports the turn it starts as `command_lifecycle` with this
+   * `command_uuid` (PROTOCOL.md, "Scheduling and turns the CLI starts itself").
+   */
+  uuid?: string;
 };
 
 /** A user turn: plain text, or content blocks (text, images, PDFs) passed through as given. */
@@ -17,6 +22,7 @@ export function encodeUserMessage(
 ): string {
   return `${JSON.stringify({
     type: "user",
+    ...(options.uuid === undefined ? {} : { uuid: options.uuid }),
     message: { role: "user", content },
     parent_tool_use_id: options.parentToolUseId ?? null,
     session_id: options.sessionId ?? "",

@@ -173,6 +173,29 @@ describe("buildArgs", () => {
     );
   });
 
+  it("adds Telecode's system prompt lines, joined after the person's own (the CLI keeps only the last flag)", () => {
+    const base = { cwd: "/p", permissionMode: "default", appendSystemPrompt: "Use the outbox." } as const;
+    const alone = buildArgs(base, { supportsHookEvents: false });
+    expect(alone.slice(-2)).toEqual(["--append-system-prompt", "Use the outbox."]);
+    for (const theirs of [["--append-system-prompt", "Be brief."], ["--append-system-prompt=Be brief."]]) {
+      const args = buildArgs(
+        { ...base, extraArgs: ["--add-dir", "/x", ...theirs, "--verbose"] },
+        { supportsHookEvents: false },
+      );
+      expect(args.filter((a) => a.startsWith("--append-system-prompt"))).toHaveLength(1);
+      expect(args.slice(-5)).toEqual([
+        "--add-dir",
+        "/x",
+        "--verbose",
+        "--append-system-prompt",
+        "Be brief.\n\nUse the outbox.",
+      ]);
+    }
+    expect(buildArgs({ cwd: "/p", permissionMode: "default" }, { supportsHookEvents: false })).not.toContain(
+      "--append-system-prompt",
+    );
+  });
+
   it("passes the bypass flag only when asked, and resume wins over continue", () => {
     const args = buildArgs(
       { cwd: "/p", permissionMode: "default", dangerouslySkipPermissions: true, continue: true },

@@ -34,7 +34,7 @@ const bash: TelecodeEvent = {
 describe("SessionWatchdogs", () => {
   it("notes a stall after 10 min of silence when nothing runs", () => {
     const { clock, dogs, notes } = setup();
-    dogs.observe({ type: "turn_started", turn: 1, origin: { kind: "user" } } as TelecodeEvent);
+    dogs.observe({ type: "turn_started", turn: 1, origin: "person" } as TelecodeEvent);
     clock.advance(10 * MIN);
     expect(notes).toEqual([
       { type: "note", kind: "stall", key: "stall", text: "no output for 10 min. You can cancel the run." },

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createTranslator } from "../../src/claude/translator.js";
+import { createMemoryCostBook, createTranslator } from "../../src/claude/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { decodeLine } from "../../src/wire/index.js";
 import { listStdoutFixtures, stdoutLines } from "../wire/fixtures.js";
@@ -44,6 +44,9 @@ const result = (extra: object = {}) =>
     modelUsage: { m: { contextWindow: 10000 } },
     ...extra,
   });
+
+const lifecycle = (uuid: string, state: string, extra: object = {}) =>
+  JSON.stringify({ type: "command_lifecycle", command_uuid: uuid, state, session_id: SID, ...extra });
 
 function run(lines: string[], timeZone?: string): TelecodeEvent[] {
   const t = createTranslator(timeZone === undefined ? {} : { timeZone });
@@ -133,7 +136,7 @@ describe("translator", () => {
       error: {
         reason: "api_error",
         what: "API error 500: Internal server error.",
-        hint: "Send the message again, or start a fresh session.",
+        hint: "Send the message again in a minute; Claude Code already retried.",
         apiStatus: 500,
       },
     });
@@ -163,6 +166,38 @@ describe("translator", () => {
     expect(ofType(events, "turn_finished").map((e) => e.costUsd)).toEqual([0.01, 0.015]);
   });
 
+  it("costs a resumed session's first turn what the turn cost, not the total the CLI carried over", () => {
+    const book = createMemoryCostBook();
+    const first = createTranslator({ costs: book });
+    const costsOf = (t: ReturnType<typeof createTranslator>, lines: string[]): number[] =>
+      ofType(
+        lines.flatMap((line) => t.push(decodeLine(line))),
+        "turn_finished",
+      ).map((e) => e.costUsd);
+    // Without the CLI's own per-turn figure: the total minus the session's last known total.
+    expect(costsOf(first, [init(), result({ total_cost_usd: 0.0356 })])).toEqual([0.0356]);
+    expect(book.lastTotalUsd(SID)).toBe(0.0356);
+    const resumed = createTranslator({ costs: book });
+    expect(costsOf(resumed, [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0.0008]);
+    // An interrupted turn that was never billed costs nothing.
+    expect(costsOf(createTranslator({ costs: book }), [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0]);
+  });
+
+  it("takes a turn's cost from the CLI's model_usage_since_last_result when it gives one", () => {
+    const since = (usd: number) => ({
+      model_usage_since_last_result: { m: { costUSD: usd }, haiku: { costUSD: 0.0001 } },
+    });
+    // A session never seen here (continued from a terminal): the total is not this turn's.
+    const events = run([
+      init(),
+      result({ total_cost_usd: 0.5, ...since(0.0007) }),
+      init(),
+      result({ total_cost_usd: 0.5, model_usage_since_last_result: {} }),
+    ]);
+    expect(ofType(events, "turn_finished").map((e) => e.costUsd)).toEqual([0.0008, 0]);
+    expect(ofType(events, "usage").map((e) => e.costUsd)).toEqual([0.5, 0.5]);
+  });
+
   it("emits a turn_started before a result that came without an init", () => {
     const events = run([result(), result()]);
     expect(events.filter((e) => e.type.startsWith("turn_")).map((e) => e.type)).toEqual([
@@ -184,14 +219,8 @@ describe("translator", () => {
       init(),
       result({ origin: { kind: "task-notification" } }),
     ]);
-    expect(ofType(events, "turn_started").map((e) => e.origin)).toEqual([
-      { kind: "user" },
-      { kind: "self", reason: "task-notification" },
-    ]);
-    expect(ofType(events, "turn_finished").map((e) => e.origin)).toEqual([
-      { kind: "user" },
-      { kind: "self", reason: "task-notification" },
-    ]);
+    expect(ofType(events, "turn_started").map((e) => e.origin)).toEqual(["person", "subagent"]);
+    expect(ofType(events, "turn_finished").map((e) => e.origin)).toEqual(["person", "subagent"]);
     expect(ofType(events, "task_changed").map((e) => [e.phase, e.toolUseId])).toEqual([
       ["started", "t"],
       ["finished", "t"],
@@ -286,15 +315,62 @@ describe("translator", () => {
       reason: "rate_limited",
       apiStatus: 429,
       resetsAtMs: 1900000000000,
-      what: "API error 429: You've hit your 5-hour limit · resets 5:46pm (UTC)",
-      hint: "Wait until the limit resets, then send the message again.",
+      what: "API error 429: You've hit your 5-hour limit.",
+      hint: "The limit resets on Mar 17 at 17:46; until then every message fails the same way.",
     });
     const loggedOut = run([init(), result({ is_error: true, result: "Invalid API key · Please run /login" })]);
     expect(ofType(loggedOut, "turn_finished")[0]?.error).toMatchObject({
       reason: "not_logged_in",
-      what: "Invalid API key · Please run /login",
-      hint: expect.stringContaining("Log in"),
+      what: "Claude Code's API key or login was refused on the computer running Telecode.",
+      hint: expect.stringContaining("`claude auth login`"),
     });
+  });
+
+  it("words failures that repeat as such: a limit says when it resets (the date when not today), a login how to fix it", () => {
+    const limitedAt = (nowIso: string) => {
+      const t = createTranslator({ timeZone: "Europe/Berlin", now: () => Date.parse(nowIso) });
+      const lines = [
+        init(),
+        JSON.stringify({
+          type: "rate_limit_event",
+          rate_limit_info: { status: "rejected", rateLimitType: "five_hour", resetsAt: 1900000000 },
+        }),
+        result({ is_error: true, api_error_status: 429, result: "You've hit your 5-hour limit · resets 5:46pm (UTC)" }),
+      ];
+      return ofType(
+        lines.flatMap((line) => t.push(decodeLine(line))),
+        "turn_finished",
+      )[0]?.error?.hint;
+    };
+    // 17:46 UTC is 18:46 in Berlin.
+    expect(limitedAt("2030-03-17T09:00:00Z")).toBe(
+      "The limit resets at 18:46; until then every message fails the same way.",
+    );
+    expect(limitedAt("2030-03-16T09:00:00Z")).toBe(
+      "The limit resets on Mar 17 at 18:46; until then every message fails the same way.",
+    );
+    const failure = (extra: object) =>
+      ofType(run([init(), result({ is_error: true, ...extra })]), "turn_finished")[0]?.error;
+    const notLoggedIn = failure({ result: "Not logged in · Please run /login", terminal_reason: "api_error" });
+    expect(notLoggedIn).toMatchObject({
+      reason: "not_logged_in",
+      what: "Claude Code is not logged in on the computer running Telecode.",
+    });
+    expect(notLoggedIn?.hint).toContain("`claude auth login`");
+    expect(notLoggedIn?.hint).toContain("claude.use_api_billing = true");
+    expect(`${notLoggedIn?.what} ${notLoggedIn?.hint}`).not.toMatch(/\/login|send the message again/i);
+    const tooLong = failure({
+      api_error_status: 400,
+      terminal_reason: "prompt_too_long",
+      result: "Prompt is too long",
+    });
+    expect(tooLong?.hint).toMatch(/start a fresh session/);
+    expect(failure({ api_error_status: 404, result: "model: claude-nope not found" })?.hint).toMatch(
+      /fails the same way/,
+    );
+    expect(failure({ api_error_status: 500, result: "API Error: 500 Internal server error" })?.hint).toBe(
+      "Send the message again in a minute; Claude Code already retried.",
+    );
   });
 
   it("notes compaction with token counts, and mode changes from status and init", () => {
@@ -519,5 +595,130 @@ describe("translator properties", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("turn origins", () => {
+  const OWN = "own-1";
+  const OWN_2 = "own-2";
+  /** A live translator: Telecode wrote OWN (run r1) and OWN_2 (run r2). */
+  function live(lines: string[]): TelecodeEvent[] {
+    const written: Record<string, { origin: "person"; runId: string }> = {
+      [OWN]: { origin: "person", runId: "r1" },
+      [OWN_2]: { origin: "person", runId: "r2" },
+    };
+    const t = createTranslator({ commandOf: (uuid) => written[uuid] });
+    return lines.flatMap((line) => t.push(decodeLine(line)));
+  }
+  const turns = (events: TelecodeEvent[]) =>
+    events.flatMap((e) =>
+      e.type === "turn_started" || e.type === "turn_finished" ? [`${e.type}:${e.origin}:${e.runId ?? "-"}`] : [],
+    );
+
+  it("names the run of a turn Telecode wrote, and a cron or wake-up fire as the CLI's own turn", () => {
+    const events = live([
+      lifecycle(OWN, "queued"),
+      lifecycle(OWN, "started"),
+      init(),
+      result(),
+      lifecycle(OWN, "completed"),
+      lifecycle("cli-1", "started", { wakeup_source: "schedule_wakeup" }),
+      init(),
+      result(),
+      lifecycle("cli-1", "completed"),
+      lifecycle("cli-2", "started", { wakeup_source: "loop_wakeup", scheduled_for: 1 }),
+      init(),
+      result(),
+    ]);
+    expect(turns(events)).toEqual([
+      "turn_started:person:r1",
+      "turn_finished:person:r1",
+      "turn_started:schedule:-",
+      "turn_finished:schedule:-",
+      "turn_started:wakeup:-",
+      "turn_finished:wakeup:-",
+    ]);
+  });
+
+  it("keeps a message written while a fired turn runs apart from it: each turn has its own run or none", () => {
+    const events = live([
+      lifecycle("cli-1", "started", { wakeup_source: "schedule_wakeup" }),
+      init(),
+      lifecycle(OWN_2, "queued"),
+      assistant([{ type: "text", text: "fired answer" }]),
+      result({ result: "fired answer" }),
+      lifecycle("cli-1", "completed"),
+      lifecycle(OWN_2, "started"),
+      init(),
+      result({ result: "person answer" }),
+    ]);
+    expect(turns(events)).toEqual([
+      "turn_started:schedule:-",
+      "turn_finished:schedule:-",
+      "turn_started:person:r2",
+      "turn_finished:person:r2",
+    ]);
+    expect(ofType(events, "turn_finished").map((e) => e.answer)).toEqual(["fired answer", "person answer"]);
+  });
+
+  it("reads a turn without any command as a Monitor event while a Monitor runs, live and in a replay", () => {
+    const lines = [
+      lifecycle(OWN, "started"),
+      init(),
+      assistant([{ type: "tool_use", id: "mon", name: "Monitor", input: { description: "watch", command: "x" } }]),
+      JSON.stringify({
+        type: "system",
+        subtype: "task_started",
+        task_id: "k",
+        tool_use_id: "mon",
+        task_type: "local_bash",
+        is_backgrounded: true,
+        session_id: SID,
+      }),
+      result(),
+      init(),
+      result({ origin: { kind: "task-notification" } }),
+      JSON.stringify({
+        type: "system",
+        subtype: "task_notification",
+        task_id: "k",
+        status: "completed",
+        session_id: SID,
+      }),
+      init(),
+      result({ origin: { kind: "task-notification" } }),
+    ];
+    expect(turns(live(lines))).toEqual([
+      "turn_started:person:r1",
+      "turn_finished:person:r1",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+    ]);
+    expect(turns(run(lines))).toEqual([
+      "turn_started:person:-",
+      "turn_finished:person:-",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+      "turn_started:monitor:-",
+      "turn_finished:monitor:-",
+    ]);
+  });
+
+  it("leaves every turn a person's when the CLI reports no commands at all (an older CLI)", () => {
+    expect(turns(live([init(), result(), init(), result()]))).toEqual([
+      "turn_started:person:-",
+      "turn_finished:person:-",
+      "turn_started:person:-",
+      "turn_finished:person:-",
+    ]);
+  });
+
+  it("reads a command without a wake-up source in a replay as the recording's own message", () => {
+    expect(turns(run([lifecycle("u", "started"), init(), result()]))).toEqual([
+      "turn_started:person:-",
+      "turn_finished:person:-",
+    ]);
   });
 });

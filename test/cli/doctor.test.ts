@@ -85,7 +85,8 @@ describe("telecode doctor", () => {
     expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
     expect(line(out, "allowed users")).toContain("42");
     expect(line(out, "project app")).toContain(`${project} (default)`);
-    expect(line(out, "Claude CLI")).toMatch(/^✓ Claude CLI +2\.1\.332, within the tested range \(2\.1\.332\)$/);
+    expect(line(out, "Claude CLI")).toMatch(/^✓ Claude CLI +2\.1\.332, within the tested range \(2\.1\.332\) \(\//);
+    expect(line(out, "Claude CLI")).toContain(`(${REAL_CLAUDE})`);
     expect(line(out, "Claude login")).toContain("logged in");
     expect(line(out, "database")).toContain(join(home, ".local", "share", "telecode", DATABASE_FILE));
     expect(out).toContain("All good.");
@@ -102,7 +103,7 @@ describe("telecode doctor", () => {
     expect(line(out, "bot token")).toMatch(/^✗ .*rejected by Telegram \(401 Unauthorized\)/);
     expect(out).toContain("fix: copy the token from @BotFather");
     expect(line(out, "allowed users")).toMatch(/^✗ /);
-    expect(line(out, "Claude CLI")).toMatch(/^✗ .*missing-claude was not found/);
+    expect(line(out, "Claude CLI")).toMatch(/^✗ .*Claude Code CLI not found \(looked for: .*missing-claude\)/);
     expect(out).toContain("fix: npm i -g @anthropic-ai/claude-code@2.1.332, or set claude.path");
     expect(out).toContain("4 problems to fix.");
     expect(out).not.toContain("AAnot-the-right-token");
@@ -134,6 +135,33 @@ describe("telecode doctor", () => {
     expect(code).toBe(1);
     expect(out).toContain("config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids");
     expect(out).toContain("config.toml: limits.drain_secs is not a known key; did you mean limits.drain_seconds?");
+  });
+
+  it("with a TOML syntax error reports that error only, not guesses from a config it could not read", async () => {
+    rmSync(join(home, ".claude"), { recursive: true });
+    writeConfig(`${goodConfig()}[claude]\nuse_api_billing = true\npath = "unterminated\n`);
+    const { code, out } = await doctor({ ANTHROPIC_API_KEY: "sk-ant-api03-testtesttest" });
+    expect(code).toBe(1);
+    expect(line(out, "config")).toMatch(/^✗ config +/);
+    expect(out).toContain("the other checks run once it loads");
+    expect(out).not.toContain("Claude login");
+    expect(out).not.toContain("Claude CLI");
+    expect(out).toContain("1 problem to fix.");
+  });
+
+  it("finds the CLI as telecode does: on PATH, past a `claude` that cannot run", async () => {
+    writeConfig(goodConfig());
+    const notRunnable = join(home, "not-runnable");
+    mkdirSync(join(notRunnable, "claude"), { recursive: true });
+    const bin = join(home, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "claude"), `#!/bin/sh\necho "2.1.332 (Claude Code)"\n`, { mode: 0o755 });
+    const found = await doctor({
+      TELECODE_CLAUDE_PATH: "",
+      PATH: `${notRunnable}:${bin}:${process.env["PATH"] ?? ""}`,
+    });
+    expect(line(found.out, "Claude CLI")).toMatch(/^✓ .*2\.1\.332/);
+    expect(line(found.out, "Claude CLI")).toContain(`(${join(bin, "claude")})`);
   });
 
   it("warns, never fails, on a CLI older or newer than the tested range", async () => {
@@ -245,7 +273,11 @@ describe("the tested Claude CLI range", () => {
         version: "2.1.332",
         detail: "Claude CLI 2.1.332, within the tested range (2.1.332)",
       }),
-      expect.objectContaining({ level: 40, found: false, detail: `${join(home, "no-claude")} was not found` }),
+      expect.objectContaining({
+        level: 40,
+        found: false,
+        detail: `Claude Code CLI not found (looked for: ${join(home, "no-claude")}).`,
+      }),
     ]);
   });
 });

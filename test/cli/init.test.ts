@@ -67,7 +67,7 @@ describe("telecode init, non-interactive", () => {
     expect(c.out()).toContain("Bot token works: @tc_test_bot");
     // Outside a clone and with no `telecode` on PATH, only the full path works.
     expect(c.out()).toContain(`\`node ${telecodeBin} doctor --config ${configPath}\``);
-    expect(c.out()).toMatch(/Claude Code CLI: .*no-claude was not found/);
+    expect(c.out()).toMatch(/Claude Code CLI not found \(looked for: .*no-claude\)\. Install it with/);
   });
 
   it("finds the user id from the first new message with --yes, skipping older ones, and acknowledges it", async () => {

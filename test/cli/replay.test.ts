@@ -50,6 +50,30 @@ describe("telecode replay", () => {
     ]);
   });
 
+  it("says who started each turn the CLI started by itself (cron, wake-up, Monitor)", async () => {
+    const turns = async (file: string) =>
+      (await replay(fixture(file))).stdout.split("\n").filter((line) => line.startsWith("── turn"));
+    expect(await turns("u1-cron-live-fire.stdout.jsonl")).toEqual([
+      "── turn 1 ──",
+      "── turn 2 (started by a schedule) ──",
+      "── turn 3 (started by a schedule) ──",
+    ]);
+    expect(await turns("u10-interrupt-idle.stdout.jsonl")).toEqual([
+      "── turn 1 ──",
+      "── turn 2 (started by a schedule) ──",
+      "── turn 3 (started by a wake-up Claude asked for) ──",
+    ]);
+    expect((await turns("u12-monitor.stdout.jsonl")).slice(1)).toEqual([
+      "── turn 2 (started by a Monitor event) ──",
+      "── turn 3 (started by a Monitor event) ──",
+      "── turn 4 (started by a Monitor event) ──",
+    ]);
+    const json = (await replay("--json", fixture("u5-schedule-wakeup.stdout.jsonl"))).stdout;
+    expect(json).toContain(
+      '"type":"turn_started","sessionId":"db085438-3f5f-4ac2-8852-1e2eb3266445","turn":2,"origin":"wakeup"',
+    );
+  });
+
   it("--json prints the golden events, one JSON object per line", async () => {
     const { code, stdout } = await replay("--json", fixture("d-control-bash-deny.stdout.jsonl"));
     expect(code).toBe(0);

@@ -1,6 +1,16 @@
 // `telecode service`: the generated systemd unit and launchd plist, checked as files under a
 // temp HOME (systemd and launchd are never run), plus dry runs and uninstalling.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -130,15 +140,80 @@ describe("telecode service on Linux", () => {
   });
 });
 
+describe("what the service runs with", () => {
+  const envFile = (): string => join(home, ".config", "telecode", "service.env");
+
+  it("passes secrets through service.env (mode 0600), created with the names Telecode reads and no values", () => {
+    writeFileSync(configPath, "[claude]\nuse_api_billing = true\n", { mode: 0o600 });
+    const key = `sk-ant-api03-${"K".repeat(40)}`;
+    const first = service(["install", "--platform", "linux"], { ANTHROPIC_API_KEY: key, AWS_SECRET_ACCESS_KEY: "aws" });
+    expect(first.code).toBe(0);
+    expect(readFileSync(unitPath(), "utf8")).toContain(`EnvironmentFile=-${envFile()}\n`);
+    expect(statSync(envFile()).mode & 0o777).toBe(0o600);
+    const text = readFileSync(envFile(), "utf8");
+    expect(text).toContain("# ANTHROPIC_API_KEY=\n");
+    expect(text).toContain("# TELECODE_BOT_TOKEN=\n");
+    expect(text).not.toContain(key);
+    expect(text).not.toContain("AWS");
+    expect(first.out).toContain(`Created ${envFile()} (mode 0600)`);
+    expect(first.err).toContain(
+      `claude.use_api_billing is on, and the service sees no ANTHROPIC_API_KEY (it does not read this shell's). Put ANTHROPIC_API_KEY=… in ${envFile()}.`,
+    );
+
+    // The person's own file is kept as it is; once it has the key, there is nothing to warn about.
+    writeFileSync(envFile(), `ANTHROPIC_API_KEY=${key}\n`, { mode: 0o600 });
+    const again = service(["install", "--platform", "linux"], { ANTHROPIC_API_KEY: key });
+    expect(again.err).toBe("");
+    expect(readFileSync(envFile(), "utf8")).toBe(`ANTHROPIC_API_KEY=${key}\n`);
+    expect(readFileSync(unitPath(), "utf8")).not.toContain(key);
+    chmodSync(envFile(), 0o644);
+    expect(service(["install", "--platform", "linux"]).err).toContain(
+      `others can read ${envFile()}; make it private: chmod 600 ${envFile()}`,
+    );
+  });
+
+  it("runs node and Telecode by their real paths, with a PATH that leaves out npx's cache", () => {
+    const bin = join(home, "node-20", "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "node"), "", { mode: 0o755 });
+    symlinkSync(join(bin, "node"), join(home, "node"));
+    const npx = join(home, ".npm", "_npx", "4f3e2d1c", "node_modules");
+    mkdirSync(join(npx, ".bin"), { recursive: true });
+    mkdirSync(join(npx, "telecode", "bin"), { recursive: true });
+    writeFileSync(join(npx, "telecode", "bin", "telecode.js"), "");
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const code = runService(
+      ["install", "--platform", "linux"],
+      { stdout, stderr, env: { HOME: home, PATH: `${join(npx, ".bin")}:/usr/bin:/bin` } },
+      {
+        nodePath: join(home, "node"),
+        binPath: join(npx, "telecode", "bin", "telecode.js"),
+        cwd: home,
+        systemdRun: null,
+      },
+    );
+    expect(code).toBe(0);
+    const unit = readFileSync(unitPath(), "utf8");
+    expect(unit).toContain(`ExecStart="${join(bin, "node")}" "${join(npx, "telecode", "bin", "telecode.js")}"\n`);
+    expect(unit).toContain(`Environment="PATH=${bin}:/usr/bin:/bin"\n`);
+    expect(String(stderr.read())).toContain(
+      `telecode service: ${join(npx, "telecode", "bin", "telecode.js")} is in npm's npx cache, which npm clears when it likes; the service would then fail to start.`,
+    );
+  });
+});
+
 describe("telecode service on macOS", () => {
   it("installs a launchd agent that is kept alive after failures", () => {
     const { code, out } = service(["install", "--platform", "darwin"]);
     expect(code).toBe(0);
     const plist = readFileSync(plistPath(), "utf8");
     expect(plist).toContain("<key>Label</key><string>dev.telecode</string>");
+    const envFile = join(home, ".config", "telecode", "service.env");
     expect(plist).toContain(
-      "<array><string>/opt/node/bin/node</string><string>/opt/telecode/bin/telecode.js</string></array>",
+      `<array><string>/opt/node/bin/node</string><string>--env-file=${envFile}</string><string>/opt/telecode/bin/telecode.js</string></array>`,
     );
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
     expect(plist).toContain(`<key>TELECODE_CONFIG</key><string>${configPath}</string>`);
     expect(plist).toMatch(/<key>KeepAlive<\/key>\s*<dict><key>SuccessfulExit<\/key><false\/><\/dict>/);
     expect(plist).toContain("<key>RunAtLoad</key><true/>");

@@ -118,7 +118,7 @@ plan_rearm = false
 [state]
 dir = "~/data"
 `);
-    const { config, warnings } = loadConfig({ env: { HOME: t.home } });
+    const { config, warnings } = loadConfig({ env: { HOME: t.home, ANTHROPIC_API_KEY: "sk-ant-test" } });
     expect(warnings).toEqual([]);
     expect(config.file).toBe(file);
     expect(config.telegram).toEqual({
@@ -308,6 +308,18 @@ describe("warnings", () => {
     expect(warnings[0]?.message).toContain(`chmod 600 ${file}`);
     chmodSync(file, 0o600);
     expect(loadConfig({ env: { HOME: t.home } }).warnings.map((w) => w.code)).toEqual(["claude.skip_permissions"]);
+  });
+
+  it("warns when API billing is on but no API key is set, since every run would fail", () => {
+    const t = tempHome();
+    t.writeConfig(`[claude]\nuse_api_billing = true\n`);
+    const [warning, ...rest] = loadConfig({ env: { HOME: t.home } }).warnings;
+    expect(rest).toEqual([]);
+    expect(warning?.code).toBe("claude.api_key_missing");
+    expect(warning?.message).toContain("ANTHROPIC_API_KEY is not set");
+    expect(warning?.message).toContain("claude auth login");
+    expect(loadConfig({ env: { HOME: t.home, ANTHROPIC_API_KEY: "sk-ant-test" } }).warnings).toEqual([]);
+    expect(loadConfig({ env: { HOME: t.home, ANTHROPIC_AUTH_TOKEN: "gateway-token" } }).warnings).toEqual([]);
   });
 });
 

@@ -29,7 +29,7 @@ export const progressEvent: fc.Arbitrary<TelecodeEvent> = fc.oneof(
     type: fc.constant("turn_started" as const),
     sessionId: fc.constant("s1"),
     turn: fc.nat(5),
-    origin: fc.constant({ kind: "user" as const }),
+    origin: fc.constant("person" as const),
   }),
   fc.record({
     type: fc.constant("tool_started" as const),
@@ -101,7 +101,7 @@ export const progressEvent: fc.Arbitrary<TelecodeEvent> = fc.oneof(
     costUsd: fc.double({ min: 0, max: 50, noNaN: true }),
     numTurns: fc.nat(20),
     durationMs: fc.nat(1_000_000),
-    origin: fc.constant({ kind: "user" as const }),
+    origin: fc.constant("person" as const),
   }),
 );
 

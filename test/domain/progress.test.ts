@@ -58,7 +58,7 @@ describe("reduceProgress", () => {
         permissionMode: "default",
         tools: [],
       },
-      { type: "turn_started", sessionId: "sess-1", turn: 1, origin: { kind: "user" } },
+      { type: "turn_started", sessionId: "sess-1", turn: 1, origin: "person" },
       toolStarted("t1", "Read src/app.ts"),
       toolFinished("t1", true),
       toolStarted("t2", "npm test"),
@@ -104,7 +104,7 @@ describe("reduceProgress", () => {
           costUsd: 0.03,
           numTurns: 3,
           durationMs: 9000,
-          origin: { kind: "user" },
+          origin: "person",
         },
         {
           type: "run_completed",
@@ -128,6 +128,38 @@ describe("reduceProgress", () => {
       { ok: true, interrupted: false, cancelled: false, durationMs: 9500 },
     ]);
     expect(reduceProgress(done, toolStarted("late", "after the end"), T0 + 99_000)).toBe(done);
+  });
+
+  it("costs a run what its own turn cost, never the session's running total the usage line carries", () => {
+    const usage: TelecodeEvent = { type: "usage", inputTokens: 100, outputTokens: 20, costUsd: 0.0364 };
+    const resumed = run([
+      usage,
+      {
+        type: "turn_finished",
+        ok: true,
+        answer: "ok",
+        interrupted: false,
+        costUsd: 0.0008,
+        numTurns: 1,
+        durationMs: 900,
+        origin: "person",
+      },
+    ]);
+    expect(resumed.costUsd).toBe(0.0008);
+    const cancelled = run([
+      usage,
+      {
+        type: "run_completed",
+        runId: "r",
+        ok: false,
+        answer: "",
+        interrupted: true,
+        cancelled: true,
+        costUsd: 0,
+        durationMs: 10,
+      },
+    ]);
+    expect(cancelled.costUsd).toBe(0);
   });
 
   it("names the end as the person will read it: cancelled, interrupted, failed", () => {

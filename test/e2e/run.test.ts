@@ -12,6 +12,7 @@ import { unattendedMessage } from "../../src/policy/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
+import { makePng } from "../media/samples.js";
 
 class Capture extends Writable {
   text = "";
@@ -77,6 +78,22 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stdout.text).toBe("Nobody approved, so I did not create it.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
     expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
+  });
+
+  it("refuses Claude's scheduling tools: no scheduler runs here, and the CLI holds no job", async () => {
+    const { io, config, cwd } = await setup([
+      reply.tool("ToolSearch", { query: "select:CronCreate,CronList" }),
+      reply.tool("CronCreate", { cron: "* * * * *", prompt: "check the build" }),
+      reply.tool("CronList", {}),
+      reply.text("Could not schedule it here."),
+    ]);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "every minute, check"], io);
+    expect(code).toBe(0);
+    const results = (current?.api.requests() ?? []).flatMap((r) => r.toolResults.map((t) => t.text));
+    expect(results).toContainEqual(
+      expect.stringContaining("PreToolUse:CronCreate hook error: This run cannot schedule work"),
+    );
+    expect(results).toContainEqual(expect.stringContaining("PreToolUse:CronList hook error: There are no loops"));
   });
 
   it("without a TTY and without --approve, denies what needs a person (none is the default)", async () => {
@@ -192,6 +209,31 @@ describe("telecode run (real CLI, fake API)", () => {
     const usage = { ...io, stderr: new Capture() };
     expect(await main(["run", "--approve", "maybe", "Hello"], usage)).toBe(2);
     expect(usage.stderr.text).toContain("--approve must be ask, all or none");
+  });
+
+  it("--image attaches images to the prompt as image blocks; one that cannot go is refused before the run", async () => {
+    const { io, config, cwd } = await setup([reply.text("Two grey squares.")]);
+    const [first, second] = [makePng(8, 8), makePng(9, 9)];
+    await writeFile(join(cwd, "a.png"), first);
+    await writeFile(join(cwd, "b.png"), second);
+    const args = ["run", "--cwd", cwd, "--config", config, "--approve", "none"];
+    const images = ["--image", join(cwd, "a.png"), "--image", join(cwd, "b.png")];
+    expect(await main([...args, ...images, "Compare these"], io)).toBe(0);
+    expect(io.stdout.text).toBe("Two grey squares.\n");
+    const messages = current?.api.requests()[0]?.body["messages"] as { role: string; content: unknown }[];
+    const content = messages.filter((m) => m.role === "user").at(-1)?.content as Record<string, unknown>[];
+    expect(content.filter((b) => b["type"] === "image").map((b) => b["source"])).toEqual(
+      [first, second].map((png) => ({ type: "base64", media_type: "image/png", data: png.toString("base64") })),
+    );
+    expect(content.some((b) => b["type"] === "text" && String(b["text"]).startsWith("Compare these"))).toBe(true);
+
+    await writeFile(join(cwd, "notes.txt"), "not an image");
+    const refused = { ...io, stdout: new Capture(), stderr: new Capture() };
+    expect(await main([...args, "--image", join(cwd, "notes.txt"), "Look"], refused)).toBe(2);
+    expect(refused.stderr.text).toBe(
+      "telecode run: notes.txt is not a PNG, JPEG, GIF or WebP image I can read. Send a PNG, JPEG, GIF or WebP image instead.\n",
+    );
+    expect(current?.api.requests()).toHaveLength(1);
   });
 
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {

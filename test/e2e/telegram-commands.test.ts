@@ -14,11 +14,7 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-/** Sends a command and waits for the bot's reply to it. */
-async function command(chat: number, name: string, args = ""): Promise<string> {
-  const id = rig.tg.sendCommand(chat, name, args);
-  return (await rig.botMessage(chat, (m) => m.replyToMessageId === id)).text;
-}
+const command = (chat: number, name: string, args = ""): Promise<string> => rig.command(chat, name, args);
 
 describe("commands", () => {
   it("are registered with setMyCommands at start, and /help lists them", async () => {
@@ -35,21 +31,24 @@ describe("commands", () => {
     const id = rig.tg.sendCommand(chat, "mode");
     const picker = await rig.botMessage(chat, (m) => m.replyToMessageId === id);
     expect(picker.buttons.map((b) => b.text)).toEqual([
-      "• default",
-      "acceptEdits",
-      "plan",
-      "plan-auto",
-      "auto",
-      "dontAsk",
+      "• default · asks before changes",
+      "acceptEdits · edits without asking",
+      "plan · plans, changes nothing",
+      "plan-auto · plans, then does it",
+      "auto · acts without asking",
+      "dontAsk · only pre-approved tools",
     ]);
-    const query = rig.tg.tapButton(chat, picker.messageId, "acceptEdits");
+    const query = rig.tg.tapButton(chat, picker.messageId, "acceptEdits · edits without asking");
     expect((await rig.tg.waitForCallbackAnswer(query)).text).toBe("Mode: acceptEdits");
     await rig.tg.waitFor(() => rig.tg.message(chat, picker.messageId)?.text.includes("Mode is now acceptEdits"), {
       what: "the picker settled",
     });
     expect(rig.tg.message(chat, picker.messageId)?.buttons).toEqual([]);
 
-    expect(await command(chat, "model", "claude-test-model")).toContain("Model is now claude-test-model");
+    // No session has started in this Telecode yet: the CLI checks the name at the next message.
+    expect(await command(chat, "model", "claude-test-model")).toContain(
+      "Model is now claude-test-model from the next message. Claude Code checks the name then",
+    );
     expect(await command(chat, "effort", "high")).toContain("Effort is now high");
     expect(await command(chat, "effort", "enormous")).toContain("Unknown effort");
     expect(await command(chat, "preview", "on")).toContain("Previews are now on");
@@ -72,6 +71,17 @@ describe("commands", () => {
 
     expect(await command(chat, "model", "default")).toContain("the CLI's default");
     expect(rig.app.store.chats.get(chat).model).toBeNull();
+  });
+
+  it("a word a command does not take gets its usage and changes nothing", async () => {
+    const chat = rig.user(1007);
+    expect(await command(chat, "planmode", "maybe")).toBe(
+      "/planmode does not take “maybe”, so nothing changed. Use /planmode on, auto, off or show.",
+    );
+    expect(await command(chat, "preview", "yes")).toContain("/preview does not take “yes”");
+    expect(await command(chat, "listen", "everyone")).toContain("/listen does not take “everyone”");
+    expect(rig.app.store.chats.get(chat)).toMatchObject({ mode: null, preview: false, listenToAll: false });
+    expect(await command(chat, "planmode", "show")).toContain("Plan mode is off");
   });
 
   it("near-misses and unknown commands get a hint and run nothing", async () => {
@@ -107,6 +117,36 @@ describe("commands", () => {
     expect(usage).toMatch(/This session: \$0\.\d{4}/);
     expect(usage).toMatch(/Today \(all chats\): \$\d+\.\d+ over \d+ runs?/);
     expect(usage).not.toContain("This session: $0.0000");
+  });
+
+  it("/new with words starts a fresh session with them at once", async () => {
+    const chat = rig.user(1009);
+    rig.script("[fresh-1]", [reply.text("Old session.")]);
+    rig.tg.sendText(chat, "Something old [fresh-1]");
+    await rig.botMessage(chat, isAnswer("Old session."));
+    rig.script("[fresh-2]", [reply.text("Fresh start.")]);
+    rig.tg.sendCommand(chat, "new", "Something new [fresh-2]");
+    await rig.botMessage(chat, isAnswer("Fresh start."));
+    const history = JSON.stringify(rig.api.requests("[fresh-2]")[0]?.body["messages"]);
+    expect(history).toContain("Something new [fresh-2]");
+    expect(history).not.toContain("Something old");
+  });
+
+  it("/model refuses a name Claude Code does not offer, with the names it does, once a session has started", async () => {
+    const chat = rig.user(1008);
+    rig.script("[models]", [reply.text("Listed.")]);
+    rig.tg.sendText(chat, "Start a session [models]");
+    await rig.botMessage(chat, isAnswer("Listed."));
+    const refused = await command(chat, "model", "gpt-5");
+    expect(refused).toMatch(
+      /^Claude Code does not offer “gpt-5”, so the model stays the CLI's default\. Choose one of /,
+    );
+    expect(refused).toContain("opus (claude-opus-5-5)");
+    expect(refused).toContain("sonnet (claude-sonnet-5-5)");
+    expect(rig.app.store.chats.get(chat).model).toBeNull();
+    expect(await command(chat, "model", "Sonnet")).toContain("Model is now sonnet from the next message.");
+    expect(await command(chat, "model", "claude-haiku-5-5")).toContain("Model is now claude-haiku-5-5");
+    expect(await command(chat, "model")).toContain("Claude Code offers default (claude-opus-5-5), opus");
   });
 
   it("a directive line picks the mode for one message; /continue resumes the latest conversation in the project", async () => {

@@ -1,6 +1,7 @@
 // Runs through the real bridge, end to end: grammY against the local Bot API fake, the real
 // engine and Claude CLI against the fake Messages API. One app per file; one chat per test.
 import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, validateTelegramHtml } from "../../src/render/index.js";
@@ -111,6 +112,26 @@ describe("a message in Telegram", () => {
     expect(rig.app.store.runs.recent(chat)[0]?.state).toBe("cancelled");
     expect(existsSync(join(rig.ws.cwd, "late.txt"))).toBe(false);
     expect(rig.api.requests("[cancel]")).toHaveLength(1);
+  });
+});
+
+describe("the progress of a later run in the same process", () => {
+  it("shows paths relative to the project, though the CLI names its directory only once per process", async () => {
+    const chat = rig.user(1011);
+    await writeFile(join(rig.ws.cwd, "notes.md"), "remember the milk\n");
+    rig.script("[paths-1]", [reply.text("First.")]);
+    rig.tg.sendText(chat, "Start [paths-1]");
+    const first = await rig.botMessage(chat, isAnswer("First."));
+    rig.script("[paths-2]", [
+      reply.tool("Read", { file_path: join(rig.ws.cwd, "notes.md") }),
+      reply.text("Read it.", { delayMs: 600 }),
+    ]);
+    rig.tg.sendText(chat, "Read the notes [paths-2]");
+    await rig.botMessage(chat, isAnswer("Read it."));
+    const progress = rig.tg.botMessages(chat).find((m) => m.messageId > first.messageId)!;
+    const texts = progress.revisions.map((r) => r.text);
+    expect(texts.some((t) => t.includes("📖 Read notes.md"))).toBe(true);
+    expect(texts.filter((t) => t.includes(rig.ws.cwd))).toEqual([]);
   });
 });
 

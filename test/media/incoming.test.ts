@@ -8,6 +8,7 @@ import {
   createTranscriber,
   DEFAULT_DENY_GLOBS,
   receiveDocument,
+  receiveDocumentAsFile,
   receivePhoto,
   receiveVoice,
   refusalText,
@@ -92,6 +93,35 @@ describe("receiveDocument", () => {
     const saved = received[1]!.ok && received[1]!.value.kind === "saved" ? received[1]!.value.saved : undefined;
     expect(saved).toEqual({ path: ".telecode/uploads/server.log", sizeBytes: 11, mediaType: "text/plain" });
     expect(readFileSync(join(where.projectRoot, saved!.path), "utf8")).toBe("ERROR boom\n");
+  });
+
+  it("saves a PDF over 10 MB instead of inlining it, and says why; as an answer, even a small PDF is saved", async () => {
+    const where = place();
+    const big = Buffer.concat([makePdf("big"), Buffer.alloc(11 * MB)]);
+    const bigDoc = tg.message(
+      ALICE,
+      tg.sendDocument(ALICE, { content: big, fileName: "big.pdf", mimeType: "application/pdf" }),
+    )!.document!;
+    const received = await receiveDocument(source, where, limits, {
+      fileId: bigDoc.fileId,
+      fileName: "big.pdf",
+      mimeType: "application/pdf",
+    });
+    expect(received.ok && received.value).toEqual({
+      kind: "saved",
+      saved: { path: ".telecode/uploads/big.pdf", sizeBytes: big.length, mediaType: "application/pdf" },
+      notInline: "big.pdf is 11 MB, and PDFs over 10 MB are not shown to Claude whole.",
+    });
+    const small = tg.message(
+      ALICE,
+      tg.sendDocument(ALICE, { content: makePdf("s"), fileName: "s.pdf", mimeType: "application/pdf" }),
+    )!.document!;
+    const asFile = await receiveDocumentAsFile(source, where, limits, {
+      fileId: small.fileId,
+      fileName: "s.pdf",
+      mimeType: "application/pdf",
+    });
+    expect(asFile.ok && asFile.value.path).toBe(".telecode/uploads/s.pdf");
   });
 
   it("refuses a 25 MB document with the 20 MB limit before downloading it", async () => {

@@ -4,7 +4,6 @@ import { beforeEach, describe, expect, it } from "vitest";
 import {
   downloadTelegramFile,
   isMediaError,
-  joinMediaGroup,
   refusalText,
   TELEGRAM_DOWNLOAD_MAX_BYTES,
   type TelegramFileSource,
@@ -62,16 +61,5 @@ describe("downloadTelegramFile", () => {
     );
     expect(isMediaError(error, "media.download_failed")).toBe(true);
     expect(String((error as Error).message)).not.toContain(tg.token);
-  });
-});
-
-describe("joinMediaGroup", () => {
-  it("orders the parts as they were sent and takes the caption from whichever part has it", () => {
-    const group = joinMediaGroup([
-      { messageId: 12, caption: "", item: "c" },
-      { messageId: 10, caption: "", item: "a" },
-      { messageId: 11, caption: " compare these ", item: "b" },
-    ]);
-    expect(group).toEqual({ caption: "compare these", firstMessageId: 10, items: ["a", "b", "c"] });
   });
 });

@@ -54,7 +54,7 @@ describe("ExitPlanMode in plan mode", () => {
 
   it("Approve allows with the input unchanged (as in fixture e), skips the run's previews and starts the re-arm", () => {
     const m = machine({ mode: "plan" });
-    m.observe({ type: "turn_started", sessionId: "s", turn: 3, origin: { kind: "user" } });
+    m.observe({ type: "turn_started", sessionId: "s", turn: 3, origin: "person" });
     m.request(exitPlan, { run, nowMs: 1000 });
     const step = m.answer(exitPlan.requestId, { kind: "choice", choiceId: "approve", by: "ann" }, 2500);
     expect(step.verdict).toBe("accepted");

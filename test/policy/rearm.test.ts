@@ -11,7 +11,7 @@ const turn = (n: number): TelecodeEvent => ({
   type: "turn_started",
   sessionId: "s",
   turn: n,
-  origin: { kind: "user" },
+  origin: "person",
 });
 const task = (taskId: string, phase: "started" | "finished", taskType = "local_agent"): TelecodeEvent => ({
   type: "task_changed",

@@ -1,7 +1,8 @@
 // The reliability suite's world: the fake Messages API, the fake Bot API, a workspace with a
 // git project, a data directory and a real config file; `telecode` run in this process or as
-// its own process (for locks and kills). Everything is removed after each test.
+// its own process (for locks, signals and crashes). Everything is removed after each test.
 import { spawn, type ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { capturedIo } from "../support/captured-io.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import { spawnedClaudePids } from "../telegram/bridge/rig.js";
 
 export type World = {
   api: FakeAnthropic;
@@ -20,7 +22,7 @@ export type World = {
   dataDir: string;
   configPath: string;
   /** Writes the config: a complete [telegram], [claude] with `claude` lines, the project, `extra` tables. */
-  writeConfig(options?: { claude?: readonly string[]; extra?: readonly string[] }): Promise<void>;
+  writeConfig(options?: { claude?: readonly string[]; extra?: readonly string[]; apiRoot?: string }): Promise<void>;
   /** Runs `telecode ARGS` in this process with `env` (default: the workspace's). */
   telecode(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }>;
   /** Runs `telecode run --cwd PROJECT --config FILE ARGS` in this process. */
@@ -35,6 +37,8 @@ export type TelecodeProcess = {
   started: Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   stderr(): string;
+  /** Kills it with SIGKILL, as a crash would, and then the CLIs it left running (they are ours). */
+  crash(): Promise<void>;
 };
 
 export const USER_ID = 1001;
@@ -76,7 +80,7 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
           "[telegram]",
           `bot_token = "${tg.token}"`,
           `allowed_user_ids = [${USER_ID}]`,
-          `api_root = "${tg.apiRoot}"`,
+          `api_root = "${options.apiRoot ?? tg.apiRoot}"`,
           "[claude]",
           `path = ${JSON.stringify(realClaudePath)}`,
           ...(options.claude ?? ["use_api_billing = true"]),
@@ -98,6 +102,8 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
         return world.telecode(["run", "--cwd", ws.cwd, "--config", configPath, ...args], env);
       },
       spawnTelecode(args, env = ws.env) {
+        // CLIs logged from here on are this process's.
+        const logOffset = logSize(dataDir);
         const child = spawn(process.execPath, ["--import", tsRegister, serveChild, ...args], {
           env,
           stdio: ["ignore", "ignore", "pipe"],
@@ -119,9 +125,33 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
           exited.then((e) => Promise.reject(new Error(`telecode exited before starting (${e.code}): ${e.stderr}`))),
         ]);
         started.catch(() => undefined); // a failure only for the test that waits for it
-        return { child, started, exited, stderr: () => stderr };
+        return {
+          child,
+          started,
+          exited,
+          stderr: () => stderr,
+          async crash() {
+            child.kill("SIGKILL");
+            await exited;
+            for (const pid of await spawnedClaudePids(dataDir, logOffset)) {
+              try {
+                process.kill(-pid, "SIGKILL");
+              } catch {
+                // already gone
+              }
+            }
+          },
+        };
       },
     };
     return world;
   };
+}
+
+function logSize(dataDir: string): number {
+  try {
+    return statSync(join(dataDir, "logs", "telecode.log")).size;
+  } catch {
+    return 0;
+  }
 }

@@ -180,7 +180,7 @@ describe("renderProgressHtml", () => {
 
 describe("the end of a run", () => {
   const done = stateAfter([
-    [{ type: "turn_started", sessionId: "0a1b2c3d-4e5f", turn: 1, origin: { kind: "user" } }, 100],
+    [{ type: "turn_started", sessionId: "0a1b2c3d-4e5f", turn: 1, origin: "person" }, 100],
     tool("t1", "ls", 200),
     [
       {

@@ -198,7 +198,7 @@ describe("what the model reads", () => {
     expect(loopStoredReason(schedule(), options)).toBe(
       "Scheduled by Telecode (this is not an error): loop 3f9a2c1b, every 5 minutes, next at 12:05 today (at most 50 runs, until 12:00 on 12 June, at most $5.00 in all). " +
         "Each time it fires, Telecode sends the prompt into this session as a new message; nothing is scheduled in the CLI, so do not create it again. " +
-        'To stop it, call CronDelete with id "3f9a2c1b".',
+        'To stop it, call CronDelete with id "3f9a2c1b" (Claude Code will answer that it has no such job, because Telecode keeps the loop, not Claude Code; Telecode cancels the loop all the same).',
     );
     const wakeup = schedule({
       kind: "wakeup",
@@ -241,7 +241,7 @@ describe("what the model reads", () => {
         "Telecode keeps this chat's loops (the CLI's own list is empty by design):",
         '- 3f9a2c1b (loop): every 5 minutes, next at 12:05 today, 3 of 50 runs, $0.12 of $5.00: "check the build"',
         '- 00c0ffee (loop): every 5 minutes, paused, 3 runs, $0.12: "check the build"',
-        "Cancel a loop of this session with CronDelete and its id.",
+        "Cancel a loop of this session with CronDelete and its id (Claude Code will answer that it has no such job, because Telecode keeps the loop, not Claude Code; Telecode cancels the loop all the same).",
       ].join("\n"),
     );
     expect(cronDeleteReason({ kind: "cancelled", schedule: schedule() })).toBe(
@@ -256,7 +256,7 @@ describe("what the model reads", () => {
   it("starts a fired iteration with which loop it is, the iteration, and how to stop it", () => {
     expect(firedPrompt(schedule(), 4, options)).toBe(
       "[Telecode loop 3f9a2c1b, iteration 4 of at most 50: every 5 minutes. Sent by the schedule, not typed by the person. " +
-        'Nobody is watching this run: what would wait for an answer is declined. To stop the loop, call CronDelete with id "3f9a2c1b".]\n\n' +
+        'Nobody is watching this run: what would wait for an answer is declined. To stop the loop, call CronDelete with id "3f9a2c1b" (Claude Code will answer that it has no such job, because Telecode keeps the loop, not Claude Code; Telecode cancels the loop all the same).]\n\n' +
         "check the build\nand report",
     );
     expect(firedPrompt(schedule({ kind: "wakeup", prompt: "/loop check CI" }), 2, options)).toBe("/loop check CI");

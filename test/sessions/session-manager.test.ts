@@ -187,7 +187,7 @@ describe("session manager with the real CLI", () => {
     expect(rig.api.requests()[3]?.toolResults[0]?.text).toContain("reasonable defaults");
   });
 
-  it("refuses new work while stopping and lets the running run finish within the drain time", async () => {
+  it("refuses new work while stopping, lets the running run finish within the drain time and keeps the queued one", async () => {
     rig = await makeRig([reply.text("Finished in time.", { delayMs: 800 }), reply.text("never used")]);
     const running = rig.submit("task");
     const queued = rig.submit("queued");
@@ -196,7 +196,9 @@ describe("session manager with the real CLI", () => {
     expect(rig.submit("late").outcome.state).toBe("refused");
     await stopping;
     await expect(running.done).resolves.toMatchObject({ ok: true, answer: "Finished in time." });
-    await expect(queued.done).resolves.toMatchObject({ ok: false, interrupted: true });
+    // The queued message did not run, and is not lost: the records keep it for the next start.
+    expect(queued.events).toEqual([]);
+    expect(rig.store.queuedRuns.listWaiting().map((r) => r.input.prompt)).toEqual(["queued"]);
     expect(rig.manager.status()).toEqual([]);
   });
 });

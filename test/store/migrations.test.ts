@@ -55,6 +55,9 @@ function seed(db: Database.Database, version: number): void {
          1, 'config', 'morning', 1000, 5000, 'active', 1000)`,
     ).run();
   }
+  if (version >= 7) {
+    db.prepare("INSERT INTO session_costs (session_id, total_usd, updated_at) VALUES ('s1', 0.0364, 1800)").run();
+  }
 }
 
 describe("migrations", () => {
@@ -129,6 +132,7 @@ describe("migrations", () => {
             state: "active",
           });
         }
+        if (from >= 7) expect(store.sessionCosts.lastTotalUsd("s1")).toBe(0.0364);
         // Every table of the latest schema takes writes after the upgrade.
         store.chats.update(8, { mode: "auto" });
         const run = store.runs.start({ chatId: 8, project: "app" });
@@ -136,6 +140,7 @@ describe("migrations", () => {
         store.decisions.add({ chatId: 8, runId: run.runId, kind: "question", requestId: "q" });
         store.usage.add("2030-01-02", 0.1);
         store.offsets.set(43);
+        store.sessionCosts.recordTotalUsd("s-new", 0.5);
         store.webhookDeliveries.add("github-push", "d-2", 2000, 100);
         store.schedules.insert({
           kind: "chat",

@@ -35,6 +35,7 @@ describe("chats", () => {
       preview: false,
       questions: true,
       listenToAll: false,
+      loops: true,
       updatedAt: 0,
     });
     expect(store.chats.list()).toEqual([]);
@@ -53,10 +54,11 @@ describe("chats", () => {
       preview: true,
       questions: true,
       listenToAll: false,
+      loops: true,
       updatedAt: 2_000,
     });
-    store.chats.update(5, { model: null, listenToAll: true });
-    expect(store.chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true });
+    store.chats.update(5, { model: null, listenToAll: true, loops: false });
+    expect(reopen().chats.get(5)).toMatchObject({ mode: "plan", model: null, listenToAll: true, loops: false });
     expect(store.chats.list().map((c) => c.chatId)).toEqual([5]);
   });
 
@@ -69,6 +71,15 @@ describe("chats", () => {
     store = openStore(dir);
     expect(() => store.chats.get(5)).toThrow(StoreError);
     expect(() => store.chats.get(5)).toThrow(/chats table/);
+  });
+});
+
+describe("Claude Code commands", () => {
+  it("are kept per project across a reopen, and unknown until first seen", () => {
+    expect(store.claudeCommands.get("app")).toBeNull();
+    store.claudeCommands.set("app", ["compact", "loop", "compact", "deploy"]);
+    expect(reopen().claudeCommands.get("app")).toEqual(["compact", "loop", "deploy"]);
+    expect(store.claudeCommands.get("other")).toBeNull();
   });
 });
 
@@ -121,6 +132,31 @@ describe("sessions", () => {
   });
 });
 
+describe("session costs", () => {
+  it("keep each session's last running total across a reopen, unknown until recorded", () => {
+    expect(store.sessionCosts.lastTotalUsd("s1")).toBeUndefined();
+    store.sessionCosts.recordTotalUsd("s1", 0.0356);
+    store.sessionCosts.recordTotalUsd("s1", 0.0364);
+    store.sessionCosts.recordTotalUsd("s2", 0);
+    reopen();
+    expect(store.sessionCosts.lastTotalUsd("s1")).toBe(0.0364);
+    expect(store.sessionCosts.lastTotalUsd("s2")).toBe(0);
+  });
+
+  it("refuse an amount that is not a cost, and a row damaged outside Telecode", () => {
+    expect(() => store.sessionCosts.recordTotalUsd("s1", -1)).toThrow(StoreError);
+    expect(() => store.sessionCosts.recordTotalUsd("s1", Number.NaN)).toThrow(StoreError);
+    expect(() => store.sessionCosts.recordTotalUsd("", 1)).toThrow(StoreError);
+    store.close();
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.pragma("ignore_check_constraints = ON");
+    db.prepare("INSERT INTO session_costs (session_id, total_usd, updated_at) VALUES ('bad', -1, 1)").run();
+    db.close();
+    store = openStore(dir, { now: () => clock });
+    expect(() => store.sessionCosts.lastTotalUsd("bad")).toThrow(/session_costs/);
+  });
+});
+
 describe("runs", () => {
   it("start running and finish exactly once", () => {
     const run = store.runs.start({ runId: "r1", chatId: 1, project: "app", promptMessageId: 10 });
@@ -137,6 +173,8 @@ describe("runs", () => {
       costUsd: null,
       outcome: null,
       error: null,
+      input: null,
+      promptTaken: false,
       keeperId: null,
       startSeq: null,
       lastSeq: null,
@@ -184,6 +222,41 @@ describe("runs", () => {
     expect(changed[0]?.error).toMatch(/stopped/);
     expect(store.runs.get("done")?.state).toBe("completed");
     expect(store.runs.listRunning()).toEqual([]);
+  });
+
+  it("keep a run's input while it may be continued: until it ends, and after it was interrupted", () => {
+    const input = {
+      prompt: [
+        { type: "image" as const, mediaType: "image/png" as const, base64: "iVBORw0KGgo=" },
+        { type: "text" as const, text: "What is in this picture?" },
+      ],
+      mode: "plan" as const,
+      choice: { kind: "resume" as const, sessionId: "s1" },
+    };
+    store.runs.start({ runId: "cut", chatId: 1, project: "app", input, progressMessageId: 12 });
+    store.runs.start({ runId: "done", chatId: 1, project: "app", input: { ...input, prompt: "Hi" } });
+    expect(store.runs.get("cut")).toMatchObject({ input, promptTaken: false, progressMessageId: 12 });
+    expect(store.runs.setTaken("cut", "s2")).toBe(true);
+    expect(store.runs.get("cut")).toMatchObject({ promptTaken: true, sessionId: "s2" });
+    clock = 2_000;
+    store.runs.finish("done", { state: "completed" });
+    store.runs.markInterrupted(["cut"]);
+    expect(reopen().runs.get("done")?.input).toBeNull();
+    expect(store.runs.get("cut")?.input).toEqual(input);
+    expect(store.runs.forgetInputs(2_001)).toBe(1);
+    expect(store.runs.get("cut")?.input).toBeNull();
+  });
+
+  it("refuse to read back an input that is not a run's input", () => {
+    store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+    store.close();
+    const db = new Database(join(dir, DATABASE_FILE));
+    db.prepare(
+      `UPDATE runs SET input = '{"prompt":"x","mode":"yolo","choice":{"kind":"new"}}' WHERE run_id = 'r1'`,
+    ).run();
+    db.close();
+    store = openStore(dir);
+    expect(() => store.runs.get("r1")).toThrow(/runs table/);
   });
 
   it("list a chat's recent runs newest first", () => {
@@ -243,6 +316,69 @@ describe("decisions", () => {
     expect(store.decisions.listPending()).toEqual([]);
     expect(store.decisions.get("a")?.state).toBe("expired");
     expect(store.decisions.resolve("a", "approved")).toBe(false);
+  });
+});
+
+describe("decision messages", () => {
+  beforeEach(() => {
+    store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+  });
+
+  it("list the ones whose message does not show the recorded state until it is shown", () => {
+    store.decisions.add({ decisionId: "shown", chatId: 1, runId: "r1", kind: "approval", requestId: "1" });
+    store.decisions.add({ decisionId: "lost", chatId: 1, runId: "r1", kind: "approval", requestId: "2" });
+    store.decisions.add({ decisionId: "no-message", chatId: 1, runId: "r1", kind: "plan", requestId: "3" });
+    expect(store.decisions.setMessage("shown", 40, "<b>🔐 Run a command</b>")).toBe(true);
+    store.decisions.setMessage("lost", 41, "<b>🔐 Write a file</b>");
+    store.decisions.setMessageHtml("lost", "<b>🔐 Write a file, again</b>");
+    expect(store.decisions.listUnshown()).toEqual([]);
+    store.decisions.resolve("shown", "denied");
+    store.decisions.resolve("lost", "approved");
+    store.decisions.resolve("no-message", "approved");
+    expect(store.decisions.markShown("shown")).toBe(true);
+    expect(
+      reopen()
+        .decisions.listUnshown()
+        .map((d) => [d.decisionId, d.state, d.shownState, d.messageHtml]),
+    ).toEqual([["lost", "approved", "pending", "<b>🔐 Write a file, again</b>"]]);
+    store.decisions.markShown("lost");
+    expect(store.decisions.listUnshown()).toEqual([]);
+  });
+});
+
+describe("queued runs", () => {
+  const input = { prompt: "Then do this", mode: "default" as const, choice: { kind: "current" as const } };
+
+  it("keep waiting requests in the order they came, until one caller takes each", () => {
+    expect(store.queuedRuns.add({ runId: "b", chatId: 1, project: "app", input, queuedAt: 20 })).toBe(true);
+    expect(
+      store.queuedRuns.add({ runId: "a", chatId: 1, project: "app", input, promptMessageId: 5, queuedAt: 10 }),
+    ).toBe(true);
+    expect(store.queuedRuns.add({ runId: "a", chatId: 1, project: "app", input, queuedAt: 99 })).toBe(false);
+    expect(store.queuedRuns.setMessage("a", 6)).toBe(true);
+    expect(store.queuedRuns.setMessage("nope", 6)).toBe(false);
+    expect(
+      reopen()
+        .queuedRuns.listWaiting()
+        .map((r) => [r.runId, r.queuedAt, r.promptMessageId, r.messageId]),
+    ).toEqual([
+      ["a", 10, 5, 6],
+      ["b", 20, null, null],
+    ]);
+    expect(store.queuedRuns.take("a")).toMatchObject({ runId: "a", input, state: "waiting" });
+    expect(store.queuedRuns.take("a")).toBeNull();
+  });
+
+  it("keep a dropped request for Retry, out of the waiting list, until it is pruned", () => {
+    store.queuedRuns.add({ runId: "old", chatId: 1, project: "app", input, queuedAt: 10 });
+    store.queuedRuns.add({ runId: "new", chatId: 1, project: "app", input, queuedAt: 500 });
+    expect(store.queuedRuns.markDropped("old")).toBe(true);
+    expect(store.queuedRuns.markDropped("old")).toBe(false);
+    expect(store.queuedRuns.listWaiting().map((r) => r.runId)).toEqual(["new"]);
+    expect(store.queuedRuns.get("old")?.state).toBe("dropped");
+    expect(store.queuedRuns.pruneDropped(100)).toBe(1);
+    expect(store.queuedRuns.get("old")).toBeNull();
+    expect(store.queuedRuns.get("new")?.state).toBe("waiting");
   });
 });
 

@@ -7,6 +7,7 @@ import type { EventName, LogFields, Logger, LogLevel } from "../../src/ports/ind
 import { Outbox, OutboxError, type Delivery, type OutboxApi, type OutboxOptions } from "../../src/telegram/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { createFakeClock, driveUntilDone, type FakeClock } from "../support/fake-clock.js";
+import { makePng } from "../media/samples.js";
 
 const T0 = 1_800_000_000_000;
 const ALICE = 1001;
@@ -87,6 +88,30 @@ describe("pacing", () => {
     expect(timeline("sendMessage", ALICE)).toEqual(["0", "1000", "2000"]);
     expect(timeline("sendMessage", GROUP)).toEqual(["0", "3000"]);
     expect(tg.botMessages(ALICE).map((m) => m.text)).toEqual(["one", "two", "three"]);
+  });
+
+  it("lets a final answer go right after a progress edit took the chat's slot, and keeps the average", async () => {
+    const box = outbox();
+    const progress = await box.send(ALICE, html("Working · step 1"));
+    if (!progress.ok) throw new Error("send failed");
+    clock.advance(1000);
+    await box.edit(ALICE, progress.messageId, html("Working · step 2"));
+    // The run ends 100 ms later: a progress edit waits for the next slot; the answer and the
+    // summary (which replaces that edit) are what the person waits for.
+    clock.advance(100);
+    void box.edit(ALICE, progress.messageId, html("Working · step 3"));
+    const answer = box.send(ALICE, html("The answer."), { urgent: true });
+    const summary = box.edit(ALICE, progress.messageId, html("Done · 3 steps"), { urgent: true });
+    await driveUntilDone(box, clock);
+    await Promise.all([answer, summary]);
+    expect(timeline("sendMessage", ALICE)).toEqual(["0", "1100"]);
+    expect(timeline("editMessageText", ALICE)).toEqual(["1000", "2020"]);
+    expect(tg.message(ALICE, progress.messageId)?.text).toBe("Done · 3 steps");
+    // The headroom is paid back: the next ordinary write keeps one write per second overall.
+    const later = box.send(ALICE, html("An ordinary note."));
+    await driveUntilDone(box, clock);
+    await later;
+    expect(timeline("sendMessage", ALICE)).toEqual(["0", "1100", "4000"]);
   });
 
   it("keeps all chats together under the global cap", async () => {
@@ -339,5 +364,24 @@ describe("documents, commands, deletes", () => {
       { ok: true, messageId: 999 },
     ]);
     expect(tg.message(ALICE, s.messageId)).toBeUndefined();
+  });
+
+  it("sends an image as a photo in the chat, in order with the messages around it", async () => {
+    const box = outbox();
+    const before = box.send(ALICE, html("Here is the chart:"));
+    const photo = box.sendPhoto(ALICE, {
+      filename: "chart.png",
+      data: makePng(64, 32),
+      captionHtml: "<i>chart.png</i>",
+    });
+    const refused = box.sendPhoto(ALICE, { filename: "notes.txt", data: Buffer.from("not an image") });
+    await driveUntilDone(box, clock);
+    const [b, p, r] = await Promise.all([before, photo, refused]);
+    if (!b.ok || !p.ok) throw new Error("send failed");
+    expect(p.messageId).toBeGreaterThan(b.messageId);
+    const shown = tg.message(ALICE, p.messageId);
+    expect(shown?.text).toBe("chart.png");
+    expect(shown?.photo?.at(-1)).toMatchObject({ width: 64, height: 32 });
+    expect(r).toMatchObject({ ok: false, code: "rejected" });
   });
 });

@@ -39,6 +39,26 @@ describe("ProgressView", () => {
     expect(out.text).not.toContain("The answer.");
   });
 
+  it("shows paths relative to the project from the first line, before the CLI names its directory", () => {
+    const out = new Sink();
+    const view = new ProgressView({ out, live: true, now: () => 0, cwd: "/home/ann/app" });
+    const read = {
+      type: "tool_started",
+      toolUseId: "t1",
+      name: "Read",
+      kind: "tool",
+      title: "/home/ann/app/src/login.ts",
+      input: {},
+      parentToolUseId: null,
+    } as const;
+    view.show(read);
+    expect(view.statusText()).toContain("Read src/login.ts");
+    view.show({ ...read, type: "tool_finished", ok: false, detail: "/home/ann/app/src/login.ts: no such file" });
+    view.finish();
+    expect(out.text).toContain("src/login.ts: no such file");
+    expect(out.text).not.toContain("/home/ann/app");
+  });
+
   it("redraws one status line with elapsed time, the running tool and the latest note", () => {
     const out = new Sink();
     let now = 0;
@@ -72,7 +92,7 @@ describe("ProgressView and the answer", () => {
     costUsd: 0,
     numTurns: 1,
     durationMs: 1,
-    origin: { kind: "user" as const },
+    origin: "person" as const,
   });
   const tool = {
     type: "tool_started" as const,

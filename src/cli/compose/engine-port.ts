@@ -2,18 +2,22 @@
 // opened session gets its own driver (the engine's SessionController), speaking to the front
 // end's PersonPort. Config decides the CLI arguments, environment and watchdog limits. Runs in
 // kept processes are recorded for a restart, and taken in again after one (adoptSession).
-import type {
-  AdoptedSession,
-  ClaudeEngine,
-  KeptProcess,
-  SessionController,
-  SessionHandle as EngineSessionHandle,
-  SessionSpec,
+import {
+  toolGuardHooks,
+  type AdoptedSession,
+  type ClaudeEngine,
+  type GuardHooks,
+  type KeptProcess,
+  type SessionController,
+  type SessionHandle as EngineSessionHandle,
+  type SessionSpec,
+  type ToolGuard,
 } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields, type Lane, type TelecodeEvent } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
+import { answerWithoutScheduler, GUARD_FAILED_REASON, SCHEDULE_TOOLS } from "../../schedule/index.js";
 import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
 import {
   createDecisionDriver,
@@ -33,12 +37,40 @@ export type EnginePortDeps = {
   personPort: (lane: Lane) => PersonPort;
   /** The chat's switches (previews, questions) on top of the config's. */
   chatSettings?: (lane: Lane) => Partial<DecisionSettings>;
+  /** Answers Claude's scheduling tools in a lane's sessions; without it nothing is ever scheduled. */
+  scheduleTools?: (lane: Lane) => ToolGuard;
+  /** Sees every event of a lane's sessions, with the session it came from (a CronDelete Claude called). */
+  sessionEvents?: (lane: Lane, event: TelecodeEvent, sessionId: string | undefined) => void;
+  /** Telecode's lines for the system prompt of sessions opened now (the project's outbox). */
+  appendSystemPrompt?: (config: Config) => string | undefined;
   onPortError?: (error: unknown) => void;
   /** Where runs in kept processes are recorded (absent: processes are not kept). */
   keptRuns?: KeptRunsBook;
   /** The decision a previous Telecode opened for a request the CLI asks again (after a restart). */
   recordedDecisionId?: DecisionDriverOptions["recordedDecisionId"];
+  onGuardError?: (error: unknown, toolName: string) => void;
 };
+
+/**
+ * The hooks that take Claude's scheduling tools over (CronCreate, CronDelete, CronList,
+ * ScheduleWakeup), answered by `guard`; without one, every call is refused (nothing scheduled).
+ * Their matchers are the same for every session; the CLI never holds a job of its own.
+ */
+export function scheduleHooks(guard?: ToolGuard, onError?: (error: unknown, toolName: string) => void): GuardHooks {
+  return toolGuardHooks(SCHEDULE_TOOLS, guard ?? ((call) => answerWithoutScheduler(call)), {
+    failedReason: GUARD_FAILED_REASON,
+    ...definedFields({ onError }),
+  });
+}
+
+/** `controller` with Telecode's own hook callbacks answered by `hooks` first. */
+export function withGuardHooks(controller: SessionController, hooks: GuardHooks): SessionController {
+  return {
+    ...controller,
+    hookCallback: (id, input, signal) =>
+      hooks.handlers.get(id)?.(input, signal) ?? controller.hookCallback?.(id, input, signal) ?? Promise.resolve({}),
+  };
+}
 
 /** Engine options derived from config: the same for every session. */
 export function specFromConfig(
@@ -61,6 +93,9 @@ export function specFromConfig(
     idleMs: limits.idleSessionMinutes * 60_000,
     stallNoteMs: limits.stallNoteMinutes * 60_000,
     hardSilenceMs: limits.hardSilenceMinutes * 60_000,
+    hooks: scheduleHooks().matchers,
+    // With loops off everywhere the CLI has no cron tools (and no /loop) at all.
+    disableCron: !config.loops.enabled,
   };
   if (model) spec.model = model;
   if (effort) spec.effort = effort as NonNullable<SessionSpec["effort"]>;
@@ -79,6 +114,11 @@ export function decisionSettingsFromConfig(config: Config, mode: OpenRequest["mo
   };
 }
 
+function withSystemPrompt(spec: SessionSpec, deps: EnginePortDeps, config: Config): SessionSpec {
+  const appendSystemPrompt = deps.appendSystemPrompt?.(config);
+  return appendSystemPrompt === undefined ? spec : { ...spec, appendSystemPrompt };
+}
+
 /** The engine port, and taking in a run whose kept process outlived a restart. */
 export type TelecodeEnginePort = EnginePort & {
   /** A handle over a re-attached kept process, its run in flight (see ClaudeEngine.adoptSession). */
@@ -91,25 +131,35 @@ export type TelecodeEnginePort = EnginePort & {
 export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
   const open = (request: OpenRequest, kept: KeptProcess | undefined) => {
     const config = deps.config();
+    const hooks = scheduleHooks(deps.scheduleTools?.(request.lane), deps.onGuardError);
     const driver = createDecisionDriver({
       lane: request.lane,
       settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
       port: deps.personPort(request.lane),
       registry: deps.registry,
       clock: deps.clock,
+      ownHooks: hooks.handlers,
       ...definedFields({ onPortError: deps.onPortError, recordedDecisionId: deps.recordedDecisionId }),
     });
+    let session: EngineSessionHandle | undefined;
     const controller: SessionController = {
-      observe: (event) => driver.observe(event),
+      observe: (event) => {
+        driver.observe(event);
+        deps.sessionEvents?.(request.lane, event, session?.sessionId);
+      },
       decide: (req, ctx) => driver.decide(req, ctx),
       hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
       beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
       handedOver: () => driver.abandon(),
     };
-    const spec = specFromConfig(config, request);
-    if (kept === undefined) return { handle: wrap(deps, request, driver, deps.engine.openSession(spec, controller)) };
+    const spec = withSystemPrompt(specFromConfig(config, request), deps, config);
+    if (kept === undefined) {
+      session = deps.engine.openSession(spec, controller);
+      return { handle: wrap(deps, request, driver, session) };
+    }
     const adopted = deps.engine.adoptSession(spec, controller, kept);
-    return { handle: wrap(deps, request, driver, adopted.handle, kept.run.id), reconciled: adopted.reconciled };
+    session = adopted.handle;
+    return { handle: wrap(deps, request, driver, session, kept.run.id), reconciled: adopted.reconciled };
   };
   return {
     openSession: (request) => open(request, undefined).handle,
@@ -119,7 +169,6 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
     },
   };
 }
-
 /** The engine's handle as the session layer uses it, with the decision driver and the kept runs' bookkeeping. */
 function wrap(
   deps: EnginePortDeps,

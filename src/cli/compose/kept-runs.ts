@@ -29,7 +29,7 @@ export type TakeInDeps = {
   launcher: KeptLauncher;
   engine: TelecodeEnginePort;
   sessions: SessionManager;
-  bridge: Pick<TelegramBridge, "keptRunView" | "takeDownSettled">;
+  bridge: Pick<TelegramBridge, "keptRunView">;
   keepersDir: string;
   fence: number;
   clientId: string;
@@ -117,7 +117,7 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
       handle,
       settings: opened,
       sessionId,
-      run: { runId: run.runId, observer, startedAtMs: run.startedAt },
+      run: { runId: run.runId, observer, startedAtMs: run.startedAt, taken: run.promptTaken },
     })
   ) {
     await handle.detach?.();
@@ -137,7 +137,8 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
 
 /**
  * The run's decisions the CLI no longer waits on (answered or withdrawn just before the stop,
- * or its process has ended) are withdrawn; the others were asked again with their messages.
+ * or its process has ended) are withdrawn (the bridge's recovery then shows them so); the
+ * others were asked again with their messages.
  */
 async function reconcile(
   deps: TakeInDeps,
@@ -161,11 +162,8 @@ async function reconcile(
   }
   const still = new Set(waiting ?? []);
   try {
-    const settled = deps.store.decisions
-      .listPending(run.chatId)
-      .filter((d) => d.runId === run.runId && !still.has(d.requestId))
-      .filter((d) => deps.store.decisions.resolve(d.decisionId, "withdrawn"));
-    deps.bridge.takeDownSettled(settled);
+    for (const d of deps.store.decisions.listPending(run.chatId))
+      if (d.runId === run.runId && !still.has(d.requestId)) deps.store.decisions.resolve(d.decisionId, "withdrawn");
   } catch (error) {
     deps.logger.event("keeper.reconcile_failed", { err: error, runId: run.runId }, "error");
   }

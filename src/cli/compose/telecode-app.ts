@@ -3,29 +3,29 @@
 // decision ledger, the Telegram front, the session manager over the engine and that front, and
 // the bridge over the manager, which takes in the kept runs at start. Every concrete part is
 // chosen here and nowhere else.
-import { join } from "node:path";
-import { createClaudeEngine, createDirectLauncher } from "../../claude/index.js";
+import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
+import { outboxSystemPrompt } from "../../media/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
+import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
 import { openStore, type Store } from "../../store/index.js";
 import {
   chatDecisionSettings,
   createTelegramFront,
+  type BotApiUnreachable,
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
-import { keeperLaunchPlan, probeHostFacts } from "../../keeper/index.js";
-import { telecodePackageDir } from "../invocation.js";
-import { readPackageVersion } from "../version.js";
+import { createAppKeepers } from "./app-keepers.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
-import { createKeptLauncher } from "./kept-launcher.js";
 import { storeKeptRunsBook } from "./kept-runs-book.js";
-import { takeInKeptRuns } from "./kept-runs.js";
-import { storeSessionRecords } from "./session-records.js";
+import { createAppScheduling } from "./scheduling.js";
+import { createMediaPort } from "./media-port.js";
+import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -33,6 +33,8 @@ export type AppTuning = Pick<
   "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds"
 > & {
   clock?: Clock;
+  /** The scheduler's clock (default the system's): a test moves it to make schedules come due. */
+  scheduleClock?: SchedulerClock;
   /** A keeper's log cap (tests make it small to see it fill). */
   keeperLogCapBytes?: number;
 };
@@ -46,55 +48,63 @@ export type TelecodeAppOptions = {
   tuning?: AppTuning;
   onRestartRequested?: () => void;
   onPollingFailed?: (error: unknown) => void;
+  /** The Bot API could not be reached at start; it is tried again (until `signal`). */
+  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
+  /** Stops a start still waiting for the Bot API (SIGINT/SIGTERM). */
+  signal?: AbortSignal;
 };
 
 export type TelecodeApp = {
   readonly bridge: TelegramBridge;
   readonly store: Store;
   readonly registry: DecisionRegistry;
+  /** The one scheduler: Claude's loops, [[schedules]], /at and /every. */
+  readonly scheduler: Scheduler;
+  /** The config was reloaded: apply its live scheduling keys ([loops], [schedule], [[schedules]]). */
+  configChanged(): void;
   /** Graceful stop of everything, then the store is closed. */
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
 };
 
-/** Builds and starts the whole bridge; the store is closed again if starting fails. */
+/**
+ * Builds and starts the whole bridge; the store is closed again if starting fails (BridgeError
+ * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached).
+ */
 export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
   const { config, logger, tuning = {} } = options;
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
-  // Each start takes the next fence: the newest Telecode owns the keepers it attaches to.
-  const fence = store.counters.next("keeper_fence");
-  const clientId = `telecode-${process.pid}-${fence}`;
-  const keepersDir = join(config().state.dir, "keepers");
-  const plan = keeperLaunchPlan(probeHostFacts(options.env));
-  const direct = createDirectLauncher(clock);
-  const kept = createKeptLauncher({
-    keeper: {
-      command: [process.execPath, join(telecodePackageDir(), "bin", "telecode.js"), "keeper"],
-      plan,
-      keepersDir,
-      runtimeDir: options.env["XDG_RUNTIME_DIR"],
-      env: { PATH: options.env["PATH"], HOME: options.env["HOME"] },
-      telecodeVersion: readPackageVersion(),
-      clock,
-    },
-    fence,
-    clientId,
-    probe: (command, env) => direct.probe(command, env),
-    logger: logger.child({ area: "keeper" }),
+  const keepers = createAppKeepers({
+    config,
+    store,
+    env: options.env,
+    clock,
+    logger,
     ...(tuning.keeperLogCapBytes === undefined ? {} : { logCapBytes: tuning.keeperLogCapBytes }),
   });
-  // Where a keeper would die with Telecode's service, runs stay direct children (drained on stop, as before).
-  if (!plan.survivesRestart) logger.event("keeper.not_used", { why: plan.why }, "warn");
+  // What the CLI offers, as the latest initialize reply listed it (for /model).
+  let models: readonly OfferedModel[] | undefined;
   const engine = createClaudeEngine({
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
-    launcher: plan.survivesRestart ? kept : direct,
+    launcher: keepers.launcher,
+    costs: storeSessionCostBook(store, logger),
+    onInitialized: (reply) => {
+      const offered = offeredModels(reply);
+      if (offered.length > 0) models = offered;
+    },
   });
   const registry = createDecisionRegistry({
     journal: storeDecisionJournal(store),
     onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
+  });
+  const scheduling = createAppScheduling({
+    config,
+    store,
+    clock: tuning.scheduleClock ?? createSystemClock(),
+    logger: logger.child({ area: "schedule" }),
   });
   let bridge: TelegramBridge;
   try {
@@ -104,8 +114,16 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       logger,
       clock,
       answers: registry,
+      schedules: scheduling.chat,
+      models: () => models,
+      media: (downloads, localBotApi) =>
+        createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,
-      ...definedFields({ onRestartRequested: options.onRestartRequested, onPollingFailed: options.onPollingFailed }),
+      ...definedFields({
+        onRestartRequested: options.onRestartRequested,
+        onPollingFailed: options.onPollingFailed,
+        onBotApiUnreachable: options.onBotApiUnreachable,
+      }),
     });
     const enginePort = createEnginePort({
       engine,
@@ -114,7 +132,14 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       clock,
       personPort: (lane) => telegram.personPort(lane),
       chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
+      appendSystemPrompt: ({ files }) =>
+        files.outboxMaxFiles === 0
+          ? undefined
+          : outboxSystemPrompt({ maxFiles: files.outboxMaxFiles, maxFileBytes: files.outboxMaxFileBytes }),
       onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
+      scheduleTools: (lane) => scheduling.toolGuard(lane),
+      sessionEvents: (lane, event, sessionId) => scheduling.observe(lane, event, sessionId),
+      onGuardError: (error, toolName) => logger.event("schedule.hook_failed", { err: error, toolName }, "error"),
       keptRuns: storeKeptRunsBook(store, clock, logger),
       recordedDecisionId: ({ runId, requestId }) => {
         try {
@@ -139,22 +164,13 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         ),
     });
     bridge = telegram.bridge(sessions);
-    const front = bridge;
-    await bridge.start(() =>
-      takeInKeptRuns({
-        config,
-        store,
-        launcher: kept,
-        engine: enginePort,
-        sessions,
-        bridge: front,
-        keepersDir,
-        fence,
-        clientId,
-        clock,
-        logger: logger.child({ area: "keeper" }),
+    await bridge.start(
+      definedFields({
+        signal: options.signal,
+        takeInKept: keepers.takeIn({ engine: enginePort, sessions, bridge }),
       }),
     );
+    scheduling.start(bridge);
   } catch (error) {
     store.close();
     throw error;
@@ -163,8 +179,11 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     bridge,
     store,
     registry,
+    scheduler: scheduling.scheduler,
+    configChanged: () => scheduling.configChanged(),
     async stop(stopOptions) {
       try {
+        await scheduling.stop();
         await bridge.stop(stopOptions);
       } finally {
         store.close();

@@ -9,8 +9,9 @@ export type BridgeAction =
       promptKind: "approval" | "plan" | "question";
       choices: { id: string; label: string }[];
     }
-  | { kind: "cancel"; runId: string }
   | { kind: "mode"; modes: readonly PermissionMode[] }
-  | { kind: "project"; names: readonly string[] };
+  | { kind: "project"; names: readonly string[] }
+  /** Pause, Resume and Stop buttons of schedules (a /loops list, a fired run, a confirmation); `list`: the message is the /loops list. */
+  | { kind: "schedule"; scheduleIds: readonly string[]; list: boolean };
 
 export type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;

@@ -4,45 +4,48 @@
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
-import type { Config } from "../../config/index.js";
+import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
 import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
-import type { DecisionRecord, RunRecord, Store } from "../../store/index.js";
+import type { RunRecord, Store } from "../../store/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
+import { initBot, type BotApiUnreachable } from "./bot-init.js";
+import { BridgeError } from "./bridge-error.js";
 import type { BridgeAction } from "./bridge-types.js";
+import { BackgroundTurns } from "./background-turns.js";
 import { cancelButtons } from "./buttons/cancel.js";
 import { decisionButtons } from "./buttons/decision.js";
 import { modeButtons } from "./buttons/mode.js";
 import { projectButtons } from "./buttons/project.js";
 import { resumeButtons } from "./buttons/resume.js";
+import { scheduleButtons } from "./buttons/schedule.js";
+import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
+import { ClaudeCommands } from "./claude-commands.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
+import type { FileDownloads, MediaPort } from "./media-port.js";
+import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
-import { recoverAfterRestart, takeDownSettledMeanwhile } from "./recovery.js";
+import { voiceMessages } from "./messages/voice.js";
+import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
-import type { RunView } from "./run-view.js";
-import type { BridgeControl, BridgeServices } from "./services.js";
+import type { RunView, RunViewDeps } from "./run-view.js";
+import { startScheduledRun } from "./scheduled-run.js";
+import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome } from "./schedule-port.js";
+import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
 import { startPolling } from "./update-source.js";
 
-export class BridgeError extends Error {
-  override readonly name = "BridgeError";
-  constructor(
-    readonly code: "telegram.not_configured" | "telegram.already_started",
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { BridgeError };
 
 export type TelegramFrontOptions = {
   /** The config in effect (hot-reloaded by the caller); read per message and per run. */
@@ -53,6 +56,8 @@ export type TelegramFrontOptions = {
   clock: Clock;
   /** Where taps and typed replies are delivered (the process's decision ledger). */
   answers: DecisionAnswers;
+  /** The chat's side of the scheduler: /loops, /at, /every, their buttons, /new. */
+  schedules: ChatSchedules;
   /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
   outbox?: Partial<
     Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">
@@ -67,6 +72,12 @@ export type TelegramFrontOptions = {
   onRestartRequested?: () => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
+  /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
+  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
+  /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
+  media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
+  /** The models the CLI offers, once a session has started (for /model); undefined before. */
+  models?: () => readonly ModelChoice[] | undefined;
 };
 
 /** What the app does between checking the token and polling: take in the runs whose kept processes ran on. */
@@ -74,15 +85,14 @@ export type TakeInKept = () => Promise<ReadonlySet<string>>;
 
 export type TelegramBridge = {
   /**
-   * Checks the token (getMe), takes in kept runs (`takeInKept`, their ids back), recovers the
-   * rest after a previous stop, registers commands, starts polling (so taps made while down
-   * reach the decisions taken in).
+   * Checks the token (getMe, retried while the Bot API cannot be reached), takes in kept runs
+   * (`takeInKept`, their ids back), recovers the rest after a previous stop, registers
+   * commands, starts polling (so taps made while down reach the decisions taken in). Throws
+   * BridgeError `telegram.start_aborted` when `signal` fires before the Bot API answered.
    */
-  start(takeInKept?: TakeInKept): Promise<void>;
+  start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept }): Promise<void>;
   /** The observer of a kept run taken in after a restart: its progress message carries on. */
   keptRunView(run: RunRecord): RunObserver;
-  /** Decisions of kept runs the CLI no longer waits on: their buttons come down, with a note. */
-  takeDownSettled(decisions: readonly DecisionRecord[]): void;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -93,6 +103,8 @@ export type TelegramBridge = {
   readonly outbox: Outbox;
   /** The bot's @username, once started. */
   readonly botUsername: string;
+  /** Starts a fired schedule's run in its chat (unless the lane is busy or the project is gone). */
+  startScheduled(run: ScheduledRun): ScheduledRunOutcome;
 };
 
 /** Telegram as the session layer sees it, before there is a session manager. */
@@ -119,7 +131,11 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   }
   const { store, logger, clock } = options;
   const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
-  const runs = new RunIndex<RunView>();
+  const claudeCommands = new ClaudeCommands(store, logger);
+  const runs = new RunIndex<RunView>((lane, event) => {
+    claudeCommands.observe(lane, event);
+    background.learn(lane, event);
+  });
   const outbox = new Outbox({
     api: bot.api,
     clock,
@@ -129,52 +145,63 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   });
   const callbacks = new CallbackRegistry<BridgeAction>({ now: () => clock.now() });
   const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
+  const lifecycle = { stopping: false };
+  const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };
+  const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
+  const view: RunViewDeps = {
+    outbox,
+    clock,
+    logger,
+    store,
+    runs,
+    isStopping: () => lifecycle.stopping,
+    progressIntervalMs: options.progressIntervalMs ?? 1000,
+    heartbeatMs: options.heartbeatMs ?? 10_000,
+    media,
+    clockFormatter: localClockFormatter(),
+  };
+  const background = new BackgroundTurns({
+    ...view,
+    runs,
+    projectPath: (name) => options.config().projects.find((p) => p.name === name)?.path,
+  });
   let built = false;
   return {
     personPort: (lane) => prompts.portFor(lane),
-    background: (lane, event) => runs.observe(lane, event),
+    background: (lane, event) => background.observe(lane, event),
     bridge(sessions) {
       if (built) throw new BridgeError("telegram.already_started", "This Telegram front already has a bridge.");
       built = true;
-      return composeBridge(options, { bot, runs, outbox, callbacks, prompts, sessions });
+      const parts = { bot, runs, outbox, callbacks, prompts, sessions, claudeCommands, view, lifecycle, media };
+      return composeBridge(options, parts);
     },
   };
 }
 
-type Parts = Pick<BridgeServices, "runs" | "outbox" | "callbacks" | "prompts" | "sessions"> & {
+type Parts = Pick<
+  BridgeServices,
+  "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "claudeCommands" | "media"
+> & {
   bot: Bot<TelecodeContext>;
+  view: RunViewDeps;
+  /** Whether the bridge is stopping, shared with the run views made before it existed. */
+  lifecycle: { stopping: boolean };
 };
 
 function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBridge {
-  const { bot, outbox, sessions } = parts;
+  const { bot, outbox, sessions, lifecycle, view, ...shared } = parts;
   const { store, logger, clock } = options;
-  let stopping = false;
   let runner: RunnerHandle | undefined;
   const control: BridgeControl = {
-    isStopping: () => stopping,
+    isStopping: () => lifecycle.stopping,
     requestRestart: () => options.onRestartRequested?.(),
     botUsername: () => bot.botInfo.username,
   };
-  const starter = new RunStarter({
-    config: options.config,
-    store,
-    logger,
-    sessions,
-    view: {
-      outbox,
-      clock,
-      logger,
-      store,
-      callbacks: parts.callbacks,
-      runs: parts.runs,
-      isStopping: control.isStopping,
-      progressIntervalMs: options.progressIntervalMs ?? 1000,
-      heartbeatMs: options.heartbeatMs ?? 10_000,
-      clockFormatter: localClockFormatter(),
-    },
-  });
+  const starter = new RunStarter({ config: options.config, store, logger, sessions, view });
   const services: BridgeServices = {
-    ...parts,
+    ...shared,
+    outbox,
+    sessions,
     config: options.config,
     store,
     logger,
@@ -182,6 +209,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     answers: options.answers,
     starter,
     control,
+    schedules: options.schedules,
+    models: options.models ?? (() => undefined),
   };
 
   // Messages of one chat are handled in order; taps are never held behind them.
@@ -199,19 +228,29 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(modeButtons(services));
   handlers.use(projectButtons(services));
   handlers.use(resumeButtons(services));
+  handlers.use(scheduleButtons(services));
+  handlers.use(retryButtons(services));
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
   handlers.use(textMessages({ ...services, commandNames: COMMANDS.map((c) => c.command) }));
+  handlers.use(attachmentMessages(services));
+  handlers.use(voiceMessages(services));
   handlers.use(nonTextMessages(services));
 
   return {
-    async start(takeInKept) {
+    async start(startOptions = {}) {
       if (runner !== undefined)
         throw new BridgeError("telegram.already_started", "The Telegram bridge is already running.");
-      await bot.init();
+      await initBot(bot, {
+        apiRoot: options.config().telegram.apiRoot,
+        clock,
+        logger,
+        signal: startOptions.signal,
+        onUnreachable: options.onBotApiUnreachable,
+      });
       logger.event("telegram.started", { bot: bot.botInfo.username });
-      const kept = (await takeInKept?.()) ?? new Set<string>();
+      const kept = (await startOptions.takeInKept?.()) ?? new Set<string>();
       recoverAfterRestart(services, kept);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
       runner = startPolling({
@@ -228,8 +267,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       });
     },
     async stop(stopOptions = {}) {
-      if (stopping) return;
-      stopping = true;
+      if (lifecycle.stopping) return;
+      lifecycle.stopping = true;
       const drainMs = options.config().limits.drainSeconds * 1000;
       logger.event("telegram.stopping", { drainMs, running: parts.runs.all().length });
       // Updates not taken stay with Telegram and are handled after the restart, not lost.
@@ -243,12 +282,12 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       logger.event("telegram.stopped", { stats: outbox.stats() });
     },
     keptRunView: (run) => starter.resumeKept(run),
-    takeDownSettled: (decisions) => takeDownSettledMeanwhile(services, decisions),
     sessions,
     outbox,
     get botUsername() {
       return bot.botInfo.username;
     },
+    startScheduled: (run) => startScheduledRun(services, run),
   };
 }
 

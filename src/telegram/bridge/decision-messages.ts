@@ -1,7 +1,7 @@
 // Decisions as Telegram messages (the bridge's PersonPort): prompts with buttons, edited in place
 // and settled with who decided; taps go to the decision ledger, which alone says whether one is
-// open. Records each prompt's message id and button token, so after a restart a kept run's
-// decision asked again keeps its message and buttons (and other decisions lose theirs).
+// open. Records each prompt's message, what it shows and its button token, so a restart can
+// bring it up to date, and a kept run's decision asked again keeps its message and buttons.
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";
@@ -105,11 +105,16 @@ export class DecisionMessages {
       const keyboard = keyboardOf(view.prompt.choices, (c, i) =>
         this.#deps.callbacks.data(existing.token, choiceCode(c.id, i)),
       );
-      void existing.message.then((id) =>
-        id === undefined || this.#shown.get(view.decisionId) !== existing
-          ? undefined
-          : this.#deps.outbox.edit(existing.chatId, id, { html: existing.lastHtml, keyboard }, { mustDeliver: true }),
-      );
+      void existing.message.then((id) => {
+        if (id === undefined || this.#shown.get(view.decisionId) !== existing) return;
+        this.#record(() => this.#deps.store.decisions.setMessageHtml(view.decisionId, existing.lastHtml));
+        return this.#deps.outbox.edit(
+          existing.chatId,
+          id,
+          { html: existing.lastHtml, keyboard },
+          { mustDeliver: true },
+        );
+      });
       return;
     }
     const action: DecisionAction = {
@@ -132,8 +137,8 @@ export class DecisionMessages {
       if (id === undefined) return;
       this.#deps.callbacks.attachMessage(token, id);
       this.#rememberMessage(`${lane.chatId}:${id}`, view.decisionId);
-      // The ledger's record (the journal) has the row; the message and token are what a restart needs.
-      this.#record(() => this.#deps.store.decisions.setMessage(view.decisionId, id, token));
+      // The ledger's record (the journal) has the row; the message, its text and token are what a restart needs.
+      this.#record(() => this.#deps.store.decisions.setMessage(view.decisionId, id, shown.lastHtml, token));
     });
     this.#deps.logger.event("telegram.decision_shown", {
       chatId: lane.chatId,
@@ -187,9 +192,12 @@ export class DecisionMessages {
     if (shown === undefined) return;
     this.#shown.delete(decisionId);
     const html = renderSettledHtml(shown.lastHtml, outcome);
-    void shown.message.then((id) =>
-      id === undefined ? undefined : this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true }),
-    );
+    void shown.message.then(async (id) => {
+      if (id === undefined) return;
+      const delivery = await this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
+      // Until Telegram has the edit, a restart finds the message showing less than was decided.
+      if (delivery.ok) this.#record(() => this.#deps.store.decisions.markShown(decisionId));
+    });
     this.#deps.logger.event("telegram.decision_settled", {
       chatId: shown.chatId,
       decisionId,

@@ -91,12 +91,10 @@ export class ProgressMessage {
       });
   }
 
-  /** The message a previous Telecode sent for this run (taken in after a restart): edited from now on. */
+  /** Uses a message that already shows the run (sent before a restart, or by the Telecode a kept run outlived) instead of sending one. */
   adopt(messageId: number): void {
     this.#sent = Promise.resolve(messageId);
-    this.#recorded = true;
-    this.#id = messageId;
-    this.#init.onMessage(messageId);
+    this.#took(messageId);
   }
 
   /** The message, once sent, was re-sent under a new id (the person deleted it). */
@@ -139,12 +137,16 @@ export class ProgressMessage {
     this.#heartbeat?.cancel();
   }
 
-  /** The run's row exists only once the session layer started it; retried until it is there. */
+  /**
+   * Records the message with the run (or with its request while it waits to start, which the
+   * run's row takes over when it starts); retried at the next event until one of them is there.
+   */
   record(): void {
     const runId = this.#init.runId();
     if (this.#recorded || this.#id === undefined || runId === undefined) return;
+    const { store } = this.#deps;
     try {
-      this.#recorded = this.#deps.store.runs.setProgressMessage(runId, this.#id);
+      this.#recorded = store.runs.setProgressMessage(runId, this.#id) || store.queuedRuns.setMessage(runId, this.#id);
     } catch (error) {
       this.#deps.logger.event("telegram.progress_record_failed", { err: error, runId }, "error");
       this.#recorded = true;

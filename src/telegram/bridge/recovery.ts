@@ -1,40 +1,56 @@
-// Picking up after a stop, clean or not: runs the store still has as running are marked
-// interrupted and their progress messages say so with Continue; decisions still pending lose
-// their buttons with a note. Runs taken in again (their kept processes ran on) are left alone,
-// and only those of their decisions the CLI no longer waits on lose their buttons. (A tap on
-// Continue is buttons/resume.ts.)
-import type { Logger } from "../../ports/index.js";
-import type { DecisionRecord, RunRecord, Store } from "../../store/index.js";
-import type { Outbox } from "../outbox.js";
+// Picking up after a stop, clean or not, one function per concern: runs the store still has as
+// running are marked interrupted and their progress messages say so with Continue; decision
+// messages are brought to their recorded state; requests left waiting run (or get Retry); each
+// chat that had work cut off gets one "back online" note. Runs taken in again (their kept
+// processes ran on) are left running, their pending decisions too. (A tap on Continue is buttons/resume.ts.)
+import type { DecisionRecord, QueuedRunRecord, RunRecord } from "../../store/index.js";
+import { showRecordedDecisions } from "./decision-messages-recovery.js";
+import { runKeptRequests, type KeptRequestsDeps } from "./kept-requests.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 
-const RESTARTED_DECISION_NOTE = "⏹ Telecode restarted, so this request is no longer pending. Reply to continue.";
-const SETTLED_MEANWHILE_NOTE =
-  "⏹ Claude Code no longer waits for this request (it was settled while Telecode restarted).";
+export type Recovered = {
+  interrupted: RunRecord[];
+  expired: DecisionRecord[];
+  /** Requests that waited through the stop and run now, in order. */
+  resumed: QueuedRunRecord[];
+  /** Requests that waited too long: their message has Retry. */
+  dropped: QueuedRunRecord[];
+};
 
-type RecoveryDeps = { store: Store; logger: Logger; outbox: Outbox };
+/**
+ * Marks what a stop cut off (but the runs in `keptRunIds`), tells the people concerned, and
+ * runs what was waiting; returns what it found.
+ */
+export function recoverAfterRestart(deps: KeptRequestsDeps, keptRunIds: ReadonlySet<string> = new Set()): Recovered {
+  const { interrupted, expired } = markStopped(deps, keptRunIds);
+  noticeInterruptedRuns(deps, interrupted);
+  showRecordedDecisions(deps, new Set(expired.map((d) => d.decisionId)));
+  const { resumed, dropped } = runKeptRequests(deps);
+  sendBackOnlineNotes(deps, { interrupted, resumed, dropped });
+  return { interrupted, expired, resumed, dropped };
+}
 
-/** Marks what a stop cut off (but the runs in `keptRunIds`) and tells the people concerned; returns what it found. */
-export function recoverAfterRestart(
-  deps: RecoveryDeps,
-  keptRunIds: ReadonlySet<string> = new Set(),
+/** One transaction: a crash during recovery leaves everything for the next start. */
+function markStopped(
+  deps: Pick<KeptRequestsDeps, "store" | "logger">,
+  keptRunIds: ReadonlySet<string>,
 ): {
   interrupted: RunRecord[];
   expired: DecisionRecord[];
 } {
-  const { store, logger, outbox } = deps;
-  let interrupted: RunRecord[] = [];
-  let expired: DecisionRecord[] = [];
   try {
-    // One transaction: a crash during recovery leaves everything for the next start.
-    const recovered = store.recoverAfterRestart("Telecode stopped while this run was working", keptRunIds);
-    interrupted = recovered.interruptedRuns;
-    expired = recovered.expiredDecisions;
+    const recovered = deps.store.recoverAfterRestart("Telecode stopped while this run was working", keptRunIds);
+    return { interrupted: recovered.interruptedRuns, expired: recovered.expiredDecisions };
   } catch (error) {
-    logger.event("telegram.recovery_failed", { err: error }, "error");
+    deps.logger.event("telegram.recovery_failed", { err: error }, "error");
+    return { interrupted: [], expired: [] };
   }
+}
+
+/** Each interrupted run's progress message (or, without one, a reply to its prompt) says so, with Continue. */
+function noticeInterruptedRuns(deps: Pick<KeptRequestsDeps, "logger" | "outbox">, interrupted: RunRecord[]): void {
   for (const run of interrupted) {
-    logger.event("telegram.run_interrupted", {
+    deps.logger.event("telegram.run_interrupted", {
       chatId: run.chatId,
       runId: run.runId,
       sessionId: run.sessionId,
@@ -45,30 +61,44 @@ export function recoverAfterRestart(
     const message = keyboard === undefined ? { html } : { html, keyboard };
     // A run cut off before its progress message existed still gets a notice with Continue.
     if (run.progressMessageId === null)
-      void outbox.send(run.chatId, message, {
+      void deps.outbox.send(run.chatId, message, {
         mustDeliver: true,
         ...(run.promptMessageId === null ? {} : { replyTo: run.promptMessageId }),
       });
-    else void outbox.edit(run.chatId, run.progressMessageId, message, { mustDeliver: true });
+    else void deps.outbox.edit(run.chatId, run.progressMessageId, message, { mustDeliver: true });
   }
-  takeDownDecisions(deps, expired, RESTARTED_DECISION_NOTE);
-  return { interrupted, expired };
 }
 
-/** Decisions of kept runs the CLI no longer waits on (answered or withdrawn just before the stop): buttons off, with a note. */
-export function takeDownSettledMeanwhile(deps: RecoveryDeps, decisions: readonly DecisionRecord[]): void {
-  takeDownDecisions(deps, decisions, SETTLED_MEANWHILE_NOTE);
+/** One short note per chat that had runs interrupted or requests waiting, saying what happens to them. */
+function sendBackOnlineNotes(
+  deps: Pick<KeptRequestsDeps, "logger" | "outbox">,
+  cut: { interrupted: RunRecord[]; resumed: QueuedRunRecord[]; dropped: QueuedRunRecord[] },
+): void {
+  const chats = new Map<number, { interrupted: number; resumed: number; dropped: number }>();
+  const count = (chatId: number, key: "interrupted" | "resumed" | "dropped"): void => {
+    const counts = chats.get(chatId) ?? { interrupted: 0, resumed: 0, dropped: 0 };
+    counts[key] += 1;
+    chats.set(chatId, counts);
+  };
+  for (const run of cut.interrupted) count(run.chatId, "interrupted");
+  for (const request of cut.resumed) count(request.chatId, "resumed");
+  for (const request of cut.dropped) count(request.chatId, "dropped");
+  for (const [chatId, counts] of chats) {
+    deps.logger.event("telegram.back_online_note", { chatId, ...counts });
+    void deps.outbox.send(chatId, { html: backOnlineHtml(counts) });
+  }
 }
 
-function takeDownDecisions(deps: RecoveryDeps, decisions: readonly DecisionRecord[], note: string): void {
-  for (const decision of decisions) {
-    deps.logger.event("telegram.decision_expired", {
-      chatId: decision.chatId,
-      decisionId: decision.decisionId,
-      runId: decision.runId,
-    });
-    if (decision.messageId === null) continue;
-    void deps.outbox.editKeyboard(decision.chatId, decision.messageId, undefined);
-    void deps.outbox.send(decision.chatId, { html: note }, { replyTo: decision.messageId, silent: true });
-  }
+function backOnlineHtml(counts: { interrupted: number; resumed: number; dropped: number }): string {
+  const lines = ["🟢 Telecode is back online."];
+  const { interrupted, resumed, dropped } = counts;
+  if (interrupted === 1) lines.push("A task was interrupted: tap its Continue to pick up where it stopped.");
+  if (interrupted > 1)
+    lines.push(`${interrupted} tasks were interrupted: tap Continue on each to pick up where it stopped.`);
+  if (resumed === 1) lines.push("A queued message runs now.");
+  if (resumed > 1) lines.push(`${resumed} queued messages run now, in the order you sent them.`);
+  if (dropped === 1) lines.push("A queued message waited too long and did not run: tap its Retry to run it.");
+  if (dropped > 1)
+    lines.push(`${dropped} queued messages waited too long and did not run: tap Retry on each to run it.`);
+  return lines.join("\n");
 }

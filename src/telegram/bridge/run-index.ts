@@ -23,6 +23,12 @@ export class RunIndex<V extends RunRef = RunRef> {
   readonly #byMessage = new Map<string, V>();
   readonly #answers = new Map<string, AnswerSession>();
   readonly #cliModes = new Map<string, string>();
+  readonly #onEvent: ((lane: Lane, event: TelecodeEvent) => void) | undefined;
+
+  /** `onEvent` sees every event of every lane too (a run's or not). */
+  constructor(onEvent?: (lane: Lane, event: TelecodeEvent) => void) {
+    this.#onEvent = onEvent;
+  }
 
   /** The run now working in `lane` (its prompts reply to its progress message). */
   live(lane: Lane): V | undefined {
@@ -76,6 +82,7 @@ export class RunIndex<V extends RunRef = RunRef> {
   /** Keeps the CLI's own permission mode per lane, from any event of the lane (a run's or not). */
   observe(lane: Lane, event: TelecodeEvent): void {
     if (event.type === "mode_changed") this.#cliModes.set(laneId(lane), event.mode);
+    this.#onEvent?.(lane, event);
   }
 
   /** The CLI's permission mode in `lane`, as it last reported it. */

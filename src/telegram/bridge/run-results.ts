@@ -43,7 +43,9 @@ export function sendAnswer(
   parts.forEach(({ html, silent }, index) => {
     // Only the first part notifies; it quotes the message it answers in a busy chat.
     const quote = index === 0 && target.quoteReplyTo !== undefined ? { replyTo: target.quoteReplyTo } : {};
-    void deps.outbox.send(target.chatId, { html }, { mustDeliver: true, silent, ...quote }).then((delivery) => {
+    // The first part is what the person waits for: it need not wait for a progress edit's slot.
+    const urgent = index === 0;
+    void deps.outbox.send(target.chatId, { html }, { mustDeliver: true, silent, urgent, ...quote }).then((delivery) => {
       if (delivery.ok && session !== undefined)
         deps.runs.rememberAnswer(target.chatId, delivery.messageId, { sessionId: session, project: target.project });
     });
@@ -74,7 +76,7 @@ export function sendRunError(deps: ResultDeps, chatId: number, event: RunComplet
     "error",
   );
   const html = renderRunErrorHtml({ what: excerpt(failure.what, 300), hint: excerpt(failure.hint, 300), incidentId });
-  void deps.outbox.send(chatId, { html }, { mustDeliver: true });
+  void deps.outbox.send(chatId, { html }, { mustDeliver: true, urgent: true });
 }
 
 /** A queued message that never ran. */

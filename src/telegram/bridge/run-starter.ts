@@ -2,21 +2,40 @@
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
 // Also the view of a kept run taken in again after a restart.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import { definedFields, laneId, type Lane, type PermissionMode } from "../../domain/index.js";
+import {
+  definedFields,
+  laneId,
+  type Lane,
+  type PermissionMode,
+  type Prompt,
+  type TurnOrigin,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
 import { chatSettings } from "./chat-settings.js";
-import { RunView, type RunViewDeps } from "./run-view.js";
+import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
 
 export type RunRequest = {
   chatId: number;
   project: ProjectConfig;
-  prompt: string;
+  /** Words, or words with images and PDFs. */
+  prompt: Prompt;
   choice?: SessionChoice;
   /** A one-message mode (a directive line); else the chat's. */
   mode?: PermissionMode;
+  /** A schedule's own model or effort; else the chat's. */
+  model?: string;
+  effort?: string;
   promptMessageId?: number;
+  /** Nobody is there: what would wait for a person is denied (a schedule's run). */
+  unattended?: boolean;
+  /** Whose turn the message starts; default a person's. */
+  origin?: TurnOrigin;
+  /** How a run no person asked for shows itself (a title, its schedule's buttons). */
+  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "quietFailures">;
+  /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
+  kept?: { runId: string; messageId: number | undefined };
 };
 
 export type RunStarterDeps = {
@@ -43,12 +62,18 @@ export class RunStarter {
 
   /** The view of a run taken in after a restart (its kept process ran on), over its progress message. */
   resumeKept(run: RunRecord): RunView {
-    const settings = chatSettings(this.#deps.config(), this.#deps.store, run.chatId);
+    const config = this.#deps.config();
+    const settings = chatSettings(config, this.#deps.store, run.chatId);
+    const cwd = config.projects.find((p) => p.name === run.project)?.path ?? "";
     const view = new RunView(this.#deps.view, {
       chatId: run.chatId,
       lane: { chatId: run.chatId, project: run.project },
       promptMessageId: run.promptMessageId ?? undefined,
-      start: { mode: run.mode ?? settings.mode, ...definedFields({ model: settings.model, effort: settings.effort }) },
+      start: {
+        mode: run.mode ?? settings.mode,
+        cwd,
+        ...definedFields({ model: settings.model, effort: settings.effort }),
+      },
     });
     view.resume({
       runId: run.runId,
@@ -65,12 +90,21 @@ export class RunStarter {
     let choice: SessionChoice = request.choice ?? { kind: "current" };
     if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
     const mode = request.mode ?? settings.mode;
-    const chosen = definedFields({ model: settings.model, effort: settings.effort });
+    const chosen = definedFields({ model: request.model ?? settings.model, effort: request.effort ?? settings.effort });
+    // The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git).
+    void this.#deps.view.media
+      .prepareOutbox(request.project.path)
+      .catch((error: unknown) =>
+        logger.event("telegram.outbox_folder_failed", { err: error, project: lane.project }, "warn"),
+      );
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
-      start: { mode, ...chosen },
+      messageId: request.kept?.messageId,
+      start: { mode, ...chosen, cwd: request.project.path },
+      projectRoot: request.project.path,
+      ...request.view,
     });
     const outcome = sessions.submit({
       lane,
@@ -80,6 +114,12 @@ export class RunStarter {
       ...chosen,
       choice,
       observer: view,
+      ...definedFields({
+        unattended: request.unattended,
+        origin: request.origin,
+        runId: request.kept?.runId,
+        promptMessageId: request.promptMessageId,
+      }),
     });
     logger.event("telegram.run_submitted", {
       chatId: request.chatId,

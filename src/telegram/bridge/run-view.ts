@@ -1,14 +1,15 @@
-// One run as the person sees it in Telegram: the progress message (with Cancel while live),
-// then the answer as new messages, an error with its incident id, or an interrupted note with
-// Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
+// One run as the person sees it in Telegram: the progress message (with Cancel while queued or
+// live), then the answer as new messages, an error with its incident id, or an interrupted note
+// with Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
 // A kept run taken in after a restart carries on in the progress message it had.
-import type { InlineKeyboardMarkup } from "grammy/types";
+import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
   reduceProgress,
   startProgress,
   tickProgress,
   type ClockFormatter,
+  type FailureReason,
   type Lane,
   type ProgressState,
   type RunCompleted,
@@ -16,20 +17,25 @@ import {
 } from "../../domain/index.js";
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
 import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
-import type { CallbackRegistry } from "../callback-data.js";
-import type { BridgeAction } from "./bridge-types.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
+import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
 import { interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
+import { runButtonData } from "./run-token.js";
+
+export const CANCEL_CHOICE = "cancel";
+
+export const QUEUED_HTML = "⏳ Queued — will run after the current task.";
 
 export type RunViewDeps = ProgressMessageDeps & {
-  callbacks: CallbackRegistry<BridgeAction>;
   runs: RunIndex<RunView>;
   /** The bridge is stopping: runs ended now were interrupted by the stop, not cancelled by a person. */
   isStopping: () => boolean;
   /** Shows when a rate-limit wait ends, in the machine's time zone. */
   clockFormatter?: ClockFormatter;
+  /** Reads the project's outbox after a run. */
+  media: ProjectOutboxDeps["media"];
 };
 
 export type RunViewInit = {
@@ -37,8 +43,24 @@ export type RunViewInit = {
   lane: Lane;
   /** The person's message that asked for this run. */
   promptMessageId: number | undefined;
-  /** What the footer shows until the CLI reports its own. */
-  start: { mode: string; model?: string; effort?: string };
+  /** A message that already shows this run (sent before a restart): edited instead of sending a new one. */
+  messageId?: number | undefined;
+  /** What the footer shows until the CLI reports its own, and the project's directory (paths are shown relative to it). */
+  start: { mode: string; model?: string; effort?: string; cwd: string };
+  /** A line (HTML) above the progress and its summary: who started a run no person asked for. */
+  titleHtml?: string;
+  /** Buttons shown under the Cancel button while the run works (a schedule's Pause and Stop). */
+  buttons?: InlineKeyboardButton[][];
+  /** false: no Cancel button (a turn the CLI started itself is no run to cancel). Default true. */
+  cancellable?: boolean;
+  /** The answer quotes the progress message (it says which schedule the answer is for). */
+  quoteProgress?: boolean;
+  /** Told once, with the run's completion, after the answer was handed to the outbox. */
+  onFinished?: (completed: RunCompleted) => void;
+  /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
+  quietFailures?: readonly FailureReason[];
+  /** The project whose outbox is sent after the answer (what Claude put in .telecode/outbox/). */
+  projectRoot?: string;
 };
 
 export class RunView implements RunObserver {
@@ -51,7 +73,6 @@ export class RunView implements RunObserver {
   readonly #init: RunViewInit;
   readonly #progress: ProgressMessage;
   #state: ProgressState;
-  #cancelToken: string | undefined;
   #queued = false;
   #finished = false;
 
@@ -66,7 +87,10 @@ export class RunView implements RunObserver {
       runId: () => this.runId,
       render: (nowMs) => {
         this.#state = tickProgress(this.#state, nowMs);
-        return { html: renderProgressHtml(this.#state, this.#renderOptions(nowMs)), keyboard: this.#cancelKeyboard() };
+        return {
+          html: this.#titled(renderProgressHtml(this.#state, this.#renderOptions(nowMs))),
+          keyboard: this.#cancelKeyboard(),
+        };
       },
       isWorking: () => this.#state.phase === "working" || this.#state.phase === "starting",
       onMessage: (messageId) => deps.runs.attachMessage(this, messageId),
@@ -88,7 +112,6 @@ export class RunView implements RunObserver {
    */
   resume(kept: { runId: string; progressMessageId: number | undefined; startedAtMs: number }): void {
     this.runId = kept.runId;
-    this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: kept.runId }, this.chatId);
     this.#deps.runs.track(this);
     if (kept.progressMessageId !== undefined) {
       this.#progress.adopt(kept.progressMessageId);
@@ -115,12 +138,19 @@ export class RunView implements RunObserver {
       return;
     }
     this.runId = outcome.runId;
-    this.#cancelToken = this.#deps.callbacks.register({ kind: "cancel", runId: outcome.runId }, this.chatId);
     this.#deps.runs.track(this);
+    const shown = this.#init.messageId;
+    if (shown !== undefined) this.#progress.adopt(shown);
     if (outcome.state === "queued") {
       this.#queued = true;
-      const html = "⏳ Queued — will run after the current task.";
-      this.#progress.send({ html, keyboard: this.#cancelKeyboard() }, this.#init.promptMessageId);
+      const keyboard = this.#cancelKeyboard();
+      if (shown === undefined) this.#progress.send({ html: QUEUED_HTML, keyboard }, this.#init.promptMessageId);
+      else
+        void this.#deps.outbox.edit(
+          this.chatId,
+          shown,
+          keyboard ? { html: QUEUED_HTML, keyboard } : { html: QUEUED_HTML },
+        );
       return;
     }
     this.#goLive();
@@ -149,10 +179,13 @@ export class RunView implements RunObserver {
     this.#progress.live = true;
     this.#state = { ...this.#state, startedAtMs: now, lastEventAtMs: now };
     this.#deps.runs.setLive(this);
-    if (this.#queued) this.#progress.markDirty();
+    if (this.#queued || this.#init.messageId !== undefined) this.#progress.markDirty();
     else
       this.#progress.send(
-        { html: renderProgressHtml(this.#state, this.#renderOptions(now)), keyboard: this.#cancelKeyboard() },
+        {
+          html: this.#titled(renderProgressHtml(this.#state, this.#renderOptions(now))),
+          keyboard: this.#cancelKeyboard(),
+        },
         this.#init.promptMessageId,
       );
     this.#progress.startHeartbeat();
@@ -177,19 +210,35 @@ export class RunView implements RunObserver {
       interrupted: event.interrupted,
     });
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
-    if (event.ok) sendAnswer(this.#deps, target, event, this.#state);
-    else if (!event.cancelled && !event.interrupted && !unstarted) sendRunError(this.#deps, this.chatId, event);
-    const summary = unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now);
+    const state = this.#state;
+    // An answer that quotes its progress message waits until that message exists.
+    if (event.ok && this.#init.quoteProgress === true)
+      void this.#progress.sent.then((id) =>
+        sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state),
+      );
+    else if (event.ok) sendAnswer(this.#deps, target, event, state);
+    else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
+      sendRunError(this.#deps, this.chatId, event);
+    if (this.#init.projectRoot !== undefined && !unstarted)
+      void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
+        this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
+      );
+    this.#init.onFinished?.(event);
+    const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
     const note = event.error === undefined ? undefined : keptRunNote(event.error);
     const html = resume !== undefined ? interruptedHtml(summary, note) : summary;
+    // A schedule's buttons stay: the summary is where its answer is found again.
+    const rows = this.#init.buttons ?? [];
+    const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
       return this.#deps.outbox.edit(
         this.chatId,
         this.#progress.id ?? id,
-        resume === undefined ? { html } : { html, keyboard: resume },
-        { mustDeliver: interrupted },
+        keyboard === undefined ? { html } : { html, keyboard },
+        // The summary replaces any progress edit still waiting, and goes one pacing interval early.
+        { mustDeliver: interrupted, urgent: true },
       );
     });
   }
@@ -198,11 +247,22 @@ export class RunView implements RunObserver {
     return this.#deps.clockFormatter === undefined ? { nowMs } : { nowMs, clock: this.#deps.clockFormatter };
   }
 
+  #isQuiet(event: RunCompleted): boolean {
+    return event.error !== undefined && (this.#init.quietFailures ?? []).includes(event.error.reason);
+  }
+
+  #titled(html: string): string {
+    return this.#init.titleHtml === undefined ? html : `${this.#init.titleHtml}\n${html}`;
+  }
+
   #cancelKeyboard(): InlineKeyboardMarkup | undefined {
-    if (this.#cancelToken === undefined) return undefined;
-    return {
-      inline_keyboard: [[{ text: "⏹ Cancel", callback_data: this.#deps.callbacks.data(this.#cancelToken, "cancel") }]],
-    };
+    const data =
+      this.#init.cancellable === false || this.runId === undefined
+        ? undefined
+        : runButtonData(this.runId, CANCEL_CHOICE);
+    const cancel = data === undefined ? [] : [[{ text: "⏹ Cancel", callback_data: data }]];
+    const rows = [...cancel, ...(this.#init.buttons ?? [])];
+    return rows.length === 0 ? undefined : { inline_keyboard: rows };
   }
 
   #replyToPrompt(): { replyTo?: number } {

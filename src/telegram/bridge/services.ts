@@ -9,10 +9,13 @@ import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
+import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
+import type { MediaPort } from "./media-port.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
+import type { ChatSchedules } from "./schedule-port.js";
 
 /** The bridge's state as handlers see it. */
 export type BridgeControl = {
@@ -23,6 +26,9 @@ export type BridgeControl = {
   /** The bot's @username (known once started). */
   botUsername: () => string;
 };
+
+/** A model the CLI offers (from its initialize reply): the name to pass and what it stands for. */
+export type ModelChoice = Readonly<{ name: string; resolvesTo?: string; description?: string }>;
 
 export type BridgeServices = {
   readonly config: () => Config;
@@ -38,6 +44,14 @@ export type BridgeServices = {
   readonly sessions: SessionManager;
   readonly starter: RunStarter;
   readonly control: BridgeControl;
+  /** The chat's schedules: /loops, /at, /every and their buttons. */
+  readonly schedules: ChatSchedules;
+  /** Claude Code's own slash commands per project. */
+  readonly claudeCommands: ClaudeCommands;
+  /** Photos, files and voice notes in; project files out. */
+  readonly media: MediaPort;
+  /** The models the CLI offers, once a session has started in this process (undefined before). */
+  readonly models: () => readonly ModelChoice[] | undefined;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

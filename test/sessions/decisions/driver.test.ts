@@ -35,7 +35,7 @@ const turnFinished: TurnFinished = {
   costUsd: 0,
   numTurns: 1,
   durationMs: 1,
-  origin: { kind: "user" },
+  origin: "person",
 };
 
 function setup(

@@ -67,8 +67,11 @@ function keyOf(messages: readonly Message[], keys: readonly string[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== "user") continue;
+    // The CLI may merge an unanswered message into the next one: the marker written last wins.
     const text = textsOf(m.content).join("\n");
-    const hit = keys.find((k) => text.includes(k));
+    let hit: string | undefined;
+    for (const k of keys)
+      if (text.includes(k) && (hit === undefined || text.lastIndexOf(k) > text.lastIndexOf(hit))) hit = k;
     if (hit !== undefined) return hit;
   }
   return "";

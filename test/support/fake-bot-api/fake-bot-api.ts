@@ -275,6 +275,11 @@ export class FakeBotApi {
     return this.server.pendingFaults();
   }
 
+  /** Disarms every injected fault not yet used (the network is healthy again). */
+  clearFaults(): void {
+    this.server.clearFaults();
+  }
+
   // --- waiting without sleeping ---
 
   /** Resolves with the first truthy value of `check`, re-checked on every change of the fake's state. */

@@ -71,6 +71,11 @@ export class BotApiServer {
     return this.polls.size;
   }
 
+  /** Disarms every fault not yet used. */
+  clearFaults(): void {
+    this.faults.splice(0);
+  }
+
   pendingFaults(): number {
     return this.faults.reduce((sum, armed) => sum + armed.remaining, 0);
   }

@@ -9,7 +9,8 @@ import { telegramHtmlToText, validateTelegramHtml } from "../../../src/render/in
 import { CALLBACK_DATA_MAX_BYTES, CallbackRegistry, decodeCallbackData } from "../../../src/telegram/index.js";
 import { keyboardOf, renderPromptParts, renderSettledHtml } from "../../../src/telegram/bridge/prompt-html.js";
 import { choiceCode, choiceFromCode } from "../../../src/telegram/bridge/choice-code.js";
-import { resumeKeyboard, runIdFromResumeToken } from "../../../src/telegram/bridge/resume-button.js";
+import { resumeKeyboard } from "../../../src/telegram/bridge/resume-button.js";
+import { runIdFromToken } from "../../../src/telegram/bridge/run-token.js";
 
 const text = fc.string({ maxLength: 300 });
 const section: fc.Arbitrary<PromptSection> = fc.oneof(
@@ -134,7 +135,7 @@ describe("the Continue button of an interrupted run", () => {
       expect(Buffer.byteLength(data)).toBeLessThan(CALLBACK_DATA_MAX_BYTES);
       const decoded = decodeCallbackData(data);
       expect(decoded.ok && decoded.choice).toBe("resume");
-      expect(decoded.ok && runIdFromResumeToken(decoded.token)).toBe(runId);
+      expect(decoded.ok && runIdFromToken(decoded.token)).toBe(runId);
     }
     expect(resumeKeyboard("not-a-uuid")).toBeUndefined();
   });

@@ -9,14 +9,13 @@ import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
 import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
+import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
-export const ALLOWED_IDS = [
-  1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015, 1016,
-];
+export const ALLOWED_IDS = Array.from({ length: 20 }, (_, i) => 1001 + i);
 export const STRANGER_ID = 6666;
 
 /** Fast pacing for tests: the outbox still paces and coalesces, just in milliseconds. */
@@ -32,11 +31,17 @@ export type RigOptions = {
   limits?: Record<string, number>;
   /** Extra lines for the [claude] table, e.g. "dangerously_skip_permissions = true". */
   claude?: readonly string[];
+  /** claude.use_api_billing (default true: the workspace's test key reaches the CLI). */
+  apiBilling?: boolean;
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
   /** Tuning on top of TEST_TUNING. */
   tuning?: AppTuning;
+  /** The scheduler's clock (a manual one makes schedules come due when the test says). */
+  scheduleClock?: SchedulerClock;
+  /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"'] or ["[loops]", …]. */
+  toml?: readonly string[];
 };
 
 export type Rig = {
@@ -45,6 +50,7 @@ export type Rig = {
   ws: ClaudeWorkspace;
   dataDir: string;
   configPath: string;
+  /** The config the app reads at every message and run: set it to change settings live. */
   config: Config;
   app: TelecodeApp;
   /** Starts the app again (after `app.stop()`), on the same data, fakes and project. */
@@ -53,6 +59,8 @@ export type Rig = {
   user(id: number): number;
   /** Scripts replies for prompts containing `marker`. */
   script(marker: string, replies: FakeReply[]): void;
+  /** Sends a command and waits for the bot's reply to it; resolves with that reply's text. */
+  command(chatId: number, name: string, args?: string): Promise<string>;
   /** The bot message whose text matches, as it is now, waiting for it. */
   botMessage(
     chatId: number,
@@ -81,7 +89,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       `api_root = "${tg.apiRoot}"`,
       "[claude]",
       `path = "${realClaudePath}"`,
-      "use_api_billing = true",
+      `use_api_billing = ${options.apiBilling ?? true}`,
       `permission_mode = "${options.mode ?? "default"}"`,
       ...(options.claude ?? []),
       "[projects.app]",
@@ -91,21 +99,36 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       ...Object.entries(limits).map(([k, v]) => `${k} = ${v}`),
       "[state]",
       `dir = "${dataDir}"`,
+      ...(options.toml ?? []),
       "",
     ].join("\n"),
     { mode: 0o600 },
   );
-  const { config } = loadConfig({ configPath, env: { HOME: ws.home } });
+  const live = { config: loadConfig({ configPath, env: { HOME: ws.home } }).config };
   const logger = options.logger ?? silentLogger;
   const startApp = (): Promise<TelecodeApp> =>
-    startTelecode({ config: () => config, env: ws.env, logger, tuning: { ...TEST_TUNING, ...options.tuning } });
+    startTelecode({
+      config: () => live.config,
+      env: ws.env,
+      logger,
+      tuning: {
+        ...TEST_TUNING,
+        ...(options.scheduleClock === undefined ? {} : { scheduleClock: options.scheduleClock }),
+        ...options.tuning,
+      },
+    });
   const rig: Rig = {
     tg,
     api,
     ws,
     dataDir,
     configPath,
-    config,
+    get config() {
+      return live.config;
+    },
+    set config(config: Config) {
+      live.config = config;
+    },
     app: await startApp(),
     startApp: async () => {
       rig.app = await startApp();
@@ -117,6 +140,10 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
     script(marker, replies) {
       api.script(replies, marker);
+    },
+    async command(chatId, name, args = "") {
+      const id = tg.sendCommand(chatId, name, args);
+      return (await tg.waitForBotMessage(chatId, (m) => m.replyToMessageId === id, { timeoutMs: 30_000 })).text;
     },
     botMessage(chatId, match, timeoutMs = 30_000) {
       return tg.waitForBotMessage(chatId, match, { timeoutMs });
@@ -214,14 +241,21 @@ export function spawnServe(rig: Rig): ServeProcess {
     started: unless(started, "before starting"),
     restarted: unless(restarted, "instead of restarting"),
     exited,
-    async claudePids() {
-      const log = await readFile(join(rig.dataDir, "logs", "telecode.log"), "utf8").catch(() => "");
-      // The line has pino's own pid first and the CLI's after it; JSON.parse keeps the last.
-      return log.split("\n").flatMap((line) => {
-        if (!line.includes('"claude.spawned"')) return [];
-        const entry = JSON.parse(line) as { event?: string; pid?: number };
-        return entry.event === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
-      });
-    },
+    claudePids: () => spawnedClaudePids(rig.dataDir),
   };
+}
+
+/**
+ * Process ids of the Claude CLIs a `telecode` on `dataDir` spawned, from its log (written
+ * synchronously), from byte `fromByte` on (a later process's only).
+ */
+export async function spawnedClaudePids(dataDir: string, fromByte = 0): Promise<number[]> {
+  const whole = await readFile(join(dataDir, "logs", "telecode.log")).catch(() => Buffer.alloc(0));
+  const log = whole.subarray(fromByte).toString("utf8");
+  // The line has pino's own pid first and the CLI's after it; JSON.parse keeps the last.
+  return log.split("\n").flatMap((line) => {
+    if (!line.includes('"claude.spawned"')) return [];
+    const entry = JSON.parse(line) as { event?: string; pid?: number };
+    return entry.event === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
+  });
 }

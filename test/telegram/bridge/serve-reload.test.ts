@@ -3,7 +3,7 @@
 // never printed or logged. Also the start-up warning for a config others can read.
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { NOT_AUTHORISED_TEXT } from "../../../src/telegram/bridge/access.js";
 import { spawnServe, startRig, STRANGER_ID, type Rig } from "./rig.js";
 
@@ -72,5 +72,38 @@ describe("telecode (serve) hot reload", () => {
     });
     expect(exit.stderr + log).not.toContain("N".repeat(35));
     expect(exit.stderr + log).not.toContain(rig.tg.token.split(":")[1]);
+  });
+
+  it("takes [[schedules]] added to a saved file at once: /loops lists the new schedule", async () => {
+    // A rig of its own: the test above left a token in the file this process may not use.
+    const rig = await startRig();
+    await rig.app.stop();
+    onTestFinished(() => rig.dispose());
+    const serve = spawnServe(rig);
+    await serve.started;
+    const chat = rig.user(1002);
+    const original = await readFile(rig.configPath, "utf8");
+    // A key that needs a restart rides along, so the terminal says when the reload was handled.
+    const edited =
+      original.replace("use_api_billing = true", 'use_api_billing = true\nallowed_tools = ["Read"]') +
+      [
+        "[[schedules]]",
+        'id = "morning-review"',
+        'cron = "0 9 * * 1-5"',
+        'timezone = "Europe/Berlin"',
+        'prompt = "Review yesterday\'s commits and list risky ones."',
+        `chat_id = ${chat}`,
+        "",
+      ].join("\n");
+    const handled = stderrShows(serve.child, "claude.allowed_tools take effect after a restart");
+    await writeFile(rig.configPath, edited, { mode: 0o600 });
+    await handled;
+    const ask = rig.tg.sendCommand(chat, "loops");
+    const list = await rig.botMessage(chat, (m) => m.replyToMessageId === ask);
+    expect(list.text).toContain("schedule morning-review · at 09:00 on weekdays, Europe/Berlin · next at 09:00");
+    expect(list.text).toContain("Review yesterday's commits and list risky ones.");
+    expect(list.buttons.map((b) => b.text)).toEqual(["⏸ Pause"]);
+    serve.child.kill("SIGTERM");
+    expect((await serve.exited).code).toBe(0);
   });
 });

@@ -1,20 +1,33 @@
-// The Cancel button under a progress message: the first tap cancels the run (or takes it out
-// of the queue); later taps read "Already cancelling", and a tap after the run ended takes
-// the button down.
-import type { Composer } from "grammy";
+// The Cancel button under a queued or live run's message: the first tap cancels the run (or
+// takes it out of the queue); later taps read "Already cancelling", and a tap after the run
+// ended takes the button down. Its token is the run id, so it works across a restart too.
+import { Composer } from "grammy";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
+import { NOTHING } from "../decision-messages.js";
+import { CANCEL_CHOICE } from "../run-view.js";
+import { runIdFromToken } from "../run-token.js";
 import { logFailure, type BridgeServices } from "../services.js";
-import { buttonComposer, takeDown, toast } from "./tap.js";
+import { readTap, takeDown, toast } from "./tap.js";
 
-const CANCEL_TRIGGER = buttonTrigger("cancel");
+const CANCEL_TRIGGER = buttonTrigger(CANCEL_CHOICE);
 
 export function cancelButtons(
-  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "runs" | "sessions" | "logger">,
+  deps: Pick<BridgeServices, "outbox" | "runs" | "sessions" | "logger">,
 ): Composer<TelecodeContext> {
-  return buttonComposer(deps, CANCEL_TRIGGER, "cancel", (tap, { runId }) => {
+  const buttons = new Composer<TelecodeContext>();
+  buttons.callbackQuery(CANCEL_TRIGGER, (ctx) => {
+    const tap = readTap(ctx);
+    if (tap?.token === undefined) return;
+    const runId = runIdFromToken(tap.token);
     const view = deps.runs.byRun(runId);
-    if (view === undefined) {
+    if (view === undefined || view.chatId !== tap.chatId) {
+      // A tap naming another run on a live run's message proves nothing: its buttons stay.
+      const live =
+        tap.chatId === undefined || tap.messageId === undefined
+          ? undefined
+          : deps.runs.byMessage(tap.chatId, tap.messageId);
+      if (live !== undefined) return toast(deps.outbox, tap, NOTHING);
       // The run is over, so is its Cancel button.
       toast(deps.outbox, tap, "No longer pending");
       takeDown(deps.outbox, tap);
@@ -30,4 +43,5 @@ export function cancelButtons(
       logFailure(deps.logger, "telegram.cancel_failed"),
     );
   });
+  return buttons;
 }

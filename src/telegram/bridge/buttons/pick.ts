@@ -6,13 +6,19 @@ import { columnKeyboard } from "../prompt-html.js";
 import type { BridgeServices } from "../services.js";
 import { type Tap, toast } from "./tap.js";
 
-/** One button a row; the current one marked with a dot. */
-export function pickKeyboard(
-  options: readonly string[],
+/** One button a row, each with what it means after it when `meaning` says; the current one marked with a dot. */
+export function pickKeyboard<T extends string>(
+  options: readonly T[],
   current: string | undefined,
   dataFor: (index: number) => string,
+  meaning?: (option: T) => string,
 ): InlineKeyboardMarkup {
-  return columnKeyboard(options.map((o, i) => ({ label: o === current ? `• ${o}` : o, data: dataFor(i) })));
+  return columnKeyboard(
+    options.map((o, i) => {
+      const label = meaning === undefined ? o : `${o} · ${meaning(o)}`;
+      return { label: o === current ? `• ${label}` : label, data: dataFor(i) };
+    }),
+  );
 }
 
 /** Stores the picked option (via `store`) and edits the message to say it; a tap naming none does nothing. */

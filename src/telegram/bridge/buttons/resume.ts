@@ -1,11 +1,14 @@
 // The Continue button of an interrupted run: it must work after a restart, so its token is the
-// run id and the store says what to resume. A tap resumes that run's session once.
+// run id and the store says what to resume. A tap continues that run once: in its session when
+// the CLI had its prompt, else by sending the person's own request again where it was meant to go.
 import { Composer } from "grammy";
-import { definedFields } from "../../../domain/index.js";
+import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
+import type { SessionChoice } from "../../../sessions/index.js";
 import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
-import { RESUME_CHOICE, runIdFromResumeToken } from "../resume-button.js";
+import { RESUME_CHOICE } from "../resume-button.js";
+import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
 import { readTap, takeDown, toast } from "./tap.js";
 
@@ -24,7 +27,7 @@ export function resumeButtons(
   buttons.callbackQuery(RESUME_TRIGGER, (ctx) => {
     const tap = readTap(ctx);
     if (tap?.token === undefined) return;
-    const runId = runIdFromResumeToken(tap.token);
+    const runId = runIdFromToken(tap.token);
     const run = lookup(deps, runId);
     if (run === null || run.chatId !== tap.chatId || run.state !== "interrupted") {
       toast(deps.outbox, tap, "No longer pending");
@@ -43,17 +46,45 @@ export function resumeButtons(
     resumed.add(runId);
     toast(deps.outbox, tap, "Continuing…");
     takeDown(deps.outbox, tap);
-    const sessionId = run.sessionId ?? deps.store.sessions.current(run.chatId, run.project)?.sessionId;
-    deps.logger.event("telegram.run_resumed", { chatId: run.chatId, runId, sessionId });
+    const again = continuation(deps, run);
+    deps.logger.event("telegram.run_resumed", {
+      chatId: run.chatId,
+      runId,
+      choice: again.choice.kind,
+      resent: again.prompt !== RESUME_PROMPT,
+    });
     deps.starter.start({
       chatId: run.chatId,
       project,
-      prompt: RESUME_PROMPT,
-      choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
+      ...again,
       ...definedFields({ promptMessageId: tap.messageId }),
     });
   });
   return buttons;
+}
+
+/** What continuing `run` sends, and where. */
+function continuation(
+  deps: Pick<BridgeServices, "store">,
+  run: RunRecord,
+): { prompt: Prompt; choice: SessionChoice; mode?: PermissionMode } {
+  const input = run.input;
+  if (input !== null && !run.promptTaken) {
+    // The CLI never had the prompt: the request itself goes again, to the session it was meant for.
+    const choice: SessionChoice =
+      run.sessionId !== null
+        ? { kind: "resume", sessionId: run.sessionId }
+        : input.choice.kind === "continue"
+          ? { kind: "continue" }
+          : { kind: "new" };
+    return { prompt: input.prompt, choice, mode: input.mode };
+  }
+  const sessionId = run.sessionId ?? deps.store.sessions.current(run.chatId, run.project)?.sessionId;
+  return {
+    prompt: RESUME_PROMPT,
+    choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
+    ...definedFields({ mode: input?.mode }),
+  };
 }
 
 function lookup(deps: Pick<BridgeServices, "store" | "logger">, runId: string): RunRecord | null {

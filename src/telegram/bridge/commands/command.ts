@@ -3,6 +3,7 @@
 // command a text message names (after access control and the incoming-text checks).
 import { Composer } from "grammy";
 import type { Config } from "../../../config/index.js";
+import { escapeTelegramHtml } from "../../../render/index.js";
 import { chatSettings, type ChatSettings } from "../chat-settings.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
@@ -27,6 +28,8 @@ export type Command = {
   readonly command: string;
   /** The menu line (setMyCommands) and the /help line. */
   readonly description: string;
+  /** Other names it answers to (not in the menu). */
+  readonly aliases?: readonly string[];
   run(call: CommandCall, services: BridgeServices): void;
 };
 
@@ -34,8 +37,9 @@ export type Command = {
 export function commandComposer(commands: readonly Command[], services: BridgeServices): Composer<TelecodeContext> {
   const composer = new Composer<TelecodeContext>();
   for (const command of commands) {
+    const names = [command.command, ...(command.aliases ?? [])];
     composer.filter(
-      (ctx) => ctx.incoming?.slash?.name === command.command && !ctx.incoming.slash.forOtherBot,
+      (ctx) => names.includes(ctx.incoming?.slash?.name ?? "") && ctx.incoming?.slash?.forOtherBot === false,
       (ctx) => {
         const message = ctx.incoming;
         if (message === undefined) return;
@@ -60,3 +64,8 @@ export function commandComposer(commands: readonly Command[], services: BridgeSe
 }
 
 export const NO_PROJECT = "No project is set up. Add a [projects.NAME] table with a path to the config.";
+
+/** The answer to a word a command does not take: nothing changed, and how to use it (`usage` is HTML). */
+export function unknownWordHtml(command: string, word: string, usage: string): string {
+  return `/${command} does not take “${escapeTelegramHtml(word)}”, so nothing changed. Use ${usage}.`;
+}

@@ -1,9 +1,14 @@
 // /help and /start: what Telecode is, how to use it, and every command.
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
+import type { BridgeServices } from "../services.js";
 import type { Command, CommandCall } from "./command.js";
 
-function help(call: CommandCall): void {
+function help(call: CommandCall, { claudeCommands }: Pick<BridgeServices, "claudeCommands">): void {
   const project = call.settings.project?.name;
+  const claudes = project === undefined ? null : claudeCommands.of(project);
+  const telecodeNames = new Set(call.commands.map((c) => c.command));
+  // Telecode's own commands win: /model here is Telecode's, never the CLI's.
+  const passed = (claudes ?? []).filter((name) => !telecodeNames.has(name.toLowerCase()) && !name.startsWith("_"));
   const list = call.commands
     .filter((c) => c.command !== "start")
     .map((c) => `/${c.command} — ${esc(c.description)}`)
@@ -15,6 +20,9 @@ function help(call: CommandCall): void {
       "Reply to an answer to continue that session; reply to a question or approval to answer it in your own words. A first line like <code>/app /plan</code> picks the project and mode for one message.",
       "",
       list,
+      ...(passed.length === 0
+        ? []
+        : ["", `Claude Code's commands here: ${passed.map((name) => `/${esc(name)}`).join(" ")}`]),
     ].join("\n"),
   );
 }

@@ -1,11 +1,14 @@
 // Every bot command, in menu order (setMyCommands and /help). A new command is a file in this
 // folder and one line here.
+import { atCommand, everyCommand } from "./at-every.js";
 import { cancelCommand } from "./cancel.js";
 import type { Command } from "./command.js";
 import { continueCommand } from "./continue.js";
 import { effortCommand } from "./effort.js";
+import { fileCommand } from "./file.js";
 import { helpCommand, startCommand } from "./help.js";
 import { listenCommand } from "./listen.js";
+import { loopsCommand } from "./loops.js";
 import { modeCommand } from "./mode.js";
 import { modelCommand } from "./model.js";
 import { newCommand } from "./new.js";
@@ -28,6 +31,10 @@ export const COMMANDS: readonly Command[] = [
   continueCommand,
   previewCommand,
   usageCommand,
+  loopsCommand,
+  atCommand,
+  everyCommand,
+  fileCommand,
   restartCommand,
   listenCommand,
   helpCommand,

@@ -1,12 +1,14 @@
 // /listen all|mentions: in a group, answer every message from allowed people, or only when addressed.
-import type { Command } from "./command.js";
+import { unknownWordHtml, type Command } from "./command.js";
 
 export const listenCommand: Command = {
   command: "listen",
   description: "Groups: answer every message, or only when addressed",
   run(call, { store }) {
     const { word, settings } = call;
-    if (word !== "all" && word !== "mentions")
+    if (word !== "" && word !== "all" && word !== "mentions")
+      return call.say(unknownWordHtml("listen", word, "/listen all or /listen mentions"));
+    if (word === "")
       return call.say(
         `In groups I answer ${settings.listenToAll ? "<b>every message</b>" : "<b>only when addressed</b> (mention, reply or command)"}. Use /listen all or /listen mentions.`,
       );

@@ -1,19 +1,45 @@
-// /new: the lane's next message starts a fresh Claude session; the idle one is closed now.
+// /new [PROMPT]: the lane's next message starts a fresh Claude session (the idle one is closed
+// now), or the prompt given starts it at once. Claude's loops of the lane follow the chat into
+// the new session, with a button to stop them.
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
+import { STOP_ALL_CHOICE } from "../buttons/schedule.js";
 import { logFailure } from "../services.js";
 import { NO_PROJECT, type Command } from "./command.js";
 
 export const newCommand: Command = {
   command: "new",
-  description: "Start a fresh Claude session",
-  run(call, { store, sessions, starter, logger }) {
+  description: "Start a fresh Claude session (/new PROMPT starts it now)",
+  run(call, { store, sessions, starter, logger, schedules, callbacks, outbox }) {
     const project = call.settings.project;
     if (project === undefined) return call.say(NO_PROJECT);
     const lane = { chatId: call.message.chatId, project: project.name };
-    starter.startFreshNext(lane);
     store.sessions.clearCurrent(lane.chatId, lane.project);
+    const prompt = call.args.trim();
+    if (prompt !== "") {
+      // "/new fix the login bug": the words start the fresh session at once.
+      starter.start({
+        chatId: lane.chatId,
+        project,
+        prompt,
+        choice: { kind: "new" },
+        promptMessageId: call.message.messageId,
+      });
+      return;
+    }
+    starter.startFreshNext(lane);
     sessions.closeIdle(lane).catch(logFailure(logger, "telegram.close_failed"));
     const busy = sessions.runningRun(lane) !== undefined ? " The task running now finishes in its old session." : "";
-    call.say(`🆕 Your next message starts a fresh session in <b>${esc(lane.project)}</b>.${busy}`);
+    const html = `🆕 Your next message starts a fresh session in <b>${esc(lane.project)}</b>.${busy}`;
+    const loops = schedules.followChat(lane);
+    if (loops.length === 0) return call.say(html);
+    const token = callbacks.register(
+      { kind: "schedule", scheduleIds: loops.map((l) => l.id), list: false },
+      lane.chatId,
+    );
+    const names = loops.map((l) => esc(l.name)).join(", ");
+    const keep = `\nClaude's ${loops.length === 1 ? "loop" : "loops"} here (${names}) ${loops.length === 1 ? "carries" : "carry"} on in the new session. Keep ${loops.length === 1 ? "it" : "them"}, or stop ${loops.length === 1 ? "it" : "them"} now:`;
+    const stop = loops.length === 1 ? "✖️ Stop the loop" : `✖️ Stop the ${loops.length} loops`;
+    const keyboard = { inline_keyboard: [[{ text: stop, callback_data: callbacks.data(token, STOP_ALL_CHOICE) }]] };
+    void outbox.send(lane.chatId, { html: html + keep, keyboard }, { replyTo: call.message.messageId });
   },
 };

@@ -1,13 +1,15 @@
 // /preview on|off: ask before edits and commands with a diff, even in autonomous modes.
 import { logFailure } from "../services.js";
-import type { Command } from "./command.js";
+import { unknownWordHtml, type Command } from "./command.js";
 
 export const previewCommand: Command = {
   command: "preview",
   description: "Ask before edits with a diff: on or off",
   run(call, { store, sessions, logger }) {
     const { word, settings, message } = call;
-    if (word !== "on" && word !== "off")
+    if (word !== "" && word !== "on" && word !== "off")
+      return call.say(unknownWordHtml("preview", word, "/preview on or /preview off"));
+    if (word === "")
       return call.say(
         `Previews are <b>${settings.preview ? "on" : "off"}</b>: with them on, edits and commands wait for your OK with a diff. Use /preview on or off.`,
       );

@@ -1,4 +1,5 @@
-// /usage: the cost of the chat's current session and of today over all chats.
+// /usage: the cost of the chat's current session (the CLI's running total, turns outside
+// Telecode included) and of today's runs over all chats.
 import { formatUsd, localDay } from "../../../domain/index.js";
 import type { Command } from "./command.js";
 
@@ -10,13 +11,7 @@ export const usageCommand: Command = {
     const project = call.settings.project?.name;
     const today = store.usage.forDay(localDay(new Date(clock.now())));
     const current = project === undefined ? null : store.sessions.current(chatId, project);
-    const sessionCost =
-      current === null
-        ? 0
-        : store.runs
-            .recent(chatId, 500)
-            .filter((r) => r.sessionId === current.sessionId)
-            .reduce((sum, r) => sum + (r.costUsd ?? 0), 0);
+    const sessionCost = current === null ? 0 : (store.sessionCosts.lastTotalUsd(current.sessionId) ?? 0);
     call.say(
       [
         `<b>Usage</b>`,

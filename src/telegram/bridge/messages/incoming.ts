@@ -12,29 +12,48 @@ import type { BridgeServices } from "../services.js";
 /** Messages up to this old are never "offline" ones, whatever the config says (clock skew, slow delivery). */
 const MIN_OFFLINE_AGE_MS = 60_000;
 
-export function readIncomingText(
-  deps: Pick<BridgeServices, "config" | "store" | "logger" | "clock" | "outbox" | "control">,
-): Middleware<TelecodeContext> {
+/** How old a message may be when Telecode comes back and still be acted on (limits.offline_max_age_minutes). */
+export function offlineMaxAgeMs(limits: { offlineMaxAgeMinutes: number }): number {
+  return Math.max(MIN_OFFLINE_AGE_MS, limits.offlineMaxAgeMinutes * 60_000);
+}
+
+export type AdmitDeps = Pick<BridgeServices, "config" | "store" | "logger" | "clock" | "outbox" | "control">;
+
+export function readIncomingText(deps: AdmitDeps): Middleware<TelecodeContext> {
   return (ctx, next) => {
     const message = ctx.message;
     if (message?.text === undefined || ctx.person === undefined) return next();
     const incoming = incomingText(message, message.text, ctx.person, deps.control.botUsername());
-    const config = deps.config();
-    if (!isAddressed(incoming, chatSettings(config, deps.store, incoming.chatId).listenToAll)) return;
-    const ageMs = deps.clock.now() - incoming.dateS * 1000;
-    if (ageMs > Math.max(MIN_OFFLINE_AGE_MS, config.limits.offlineMaxAgeMinutes * 60_000)) {
-      deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
-      void deps.outbox.send(
-        incoming.chatId,
-        { html: "I was offline when you sent this; send it again if you still want it." },
-        { replyTo: incoming.messageId },
-      );
-      return;
-    }
+    if (!isAdmitted(deps, incoming)) return;
     if (incoming.slash?.forOtherBot === true) return;
     ctx.incoming = incoming;
     return next();
   };
+}
+
+/**
+ * Whether the bot acts on a message: addressed to it (in groups) and fresh enough. One sent
+ * while Telecode was down for long is answered "send it again" instead.
+ */
+export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
+  const config = deps.config();
+  if (!isAddressed(incoming, chatSettings(config, deps.store, incoming.chatId).listenToAll)) return false;
+  const ageMs = deps.clock.now() - incoming.dateS * 1000;
+  if (ageMs > offlineMaxAgeMs(config.limits)) {
+    deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
+    void deps.outbox.send(
+      incoming.chatId,
+      { html: "I was offline when you sent this; send it again if you still want it." },
+      { replyTo: incoming.messageId },
+    );
+    return false;
+  }
+  return true;
+}
+
+/** A photo's, file's or voice note's message read like text: its caption is the text, and it names no command. */
+export function incomingCaption(message: Message, from: IncomingText["from"], botUsername: string): IncomingText {
+  return { ...incomingText(message, message.caption ?? "", from, botUsername), slash: undefined };
 }
 
 function incomingText(message: Message, text: string, from: IncomingText["from"], botUsername: string): IncomingText {
@@ -49,7 +68,7 @@ function incomingText(message: Message, text: string, from: IncomingText["from"]
     from,
     text,
     body,
-    mentionsBot: (message.entities ?? []).some(
+    mentionsBot: ((message.text === undefined ? message.caption_entities : message.entities) ?? []).some(
       (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
     ),
     slash: readSlashWord(body, botUsername),

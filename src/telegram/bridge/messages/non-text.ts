@@ -1,5 +1,5 @@
-// A message that is not text (a photo, a voice note…): in a private chat the person is told
-// to send the task as text; elsewhere it is left alone.
+// A message the bot cannot read (a sticker, a video, a location…): in a private chat the
+// person is told what it does read; elsewhere it is left alone.
 import { Composer } from "grammy";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
@@ -10,7 +10,9 @@ export function nonTextMessages(deps: Pick<BridgeServices, "outbox">): Composer<
     if (ctx.message.text !== undefined || ctx.chat.type !== "private") return;
     void deps.outbox.send(
       ctx.chat.id,
-      { html: "I can only read text messages; send the task as text." },
+      {
+        html: "I can read text, photos, files and voice notes, but not this kind of message; send the task as one of those.",
+      },
       { replyTo: ctx.message.message_id },
     );
   });

@@ -1,0 +1,98 @@
+// Which conversation "continue the latest one" means in a project: of the CLI's transcripts
+// (CONFIG/projects/<slug>/<session>.jsonl), the one whose own lines say it was active last. Not
+// the file time: a process appends a line without a time when it closes, which makes a session
+// look newer than one a person used since.
+import { open, readdir, realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The CLI folds every character but ASCII letters and digits to "-"; longer names get a hash suffix. */
+const SLUG_MAX_CHARS = 200;
+/** A line's time can trail its file's time by the file system's granularity. */
+const MTIME_SLACK_MS = 2_000;
+const FIRST_TAIL_BYTES = 64 * 1024;
+
+function projectsDir(env: NodeJS.ProcessEnv): string {
+  const configDir = env["CLAUDE_CONFIG_DIR"];
+  if (configDir !== undefined && configDir !== "") return join(configDir, "projects");
+  return join(env["HOME"] ?? homedir(), ".claude", "projects");
+}
+
+async function transcriptDirs(root: string, cwd: string): Promise<string[]> {
+  const slug = cwd.replace(/[^A-Za-z0-9]/g, "-");
+  if (slug.length <= SLUG_MAX_CHARS) return [join(root, slug)];
+  const prefix = slug.slice(0, SLUG_MAX_CHARS);
+  const names = await readdir(root).catch(() => [] as string[]);
+  return names.filter((name) => name.startsWith(prefix)).map((name) => join(root, name));
+}
+
+/** The time (epoch ms) of the last line in `text` that carries one, reading from the end. */
+function lastLineTime(text: string, complete: boolean): number | undefined {
+  const lines = text.split("\n");
+  // Without the file's start, the first piece may be the end of a longer line.
+  const first = complete ? 0 : 1;
+  for (let i = lines.length - 1; i >= first; i--) {
+    const line = lines[i];
+    if (line === undefined || !line.includes('"timestamp"')) continue;
+    try {
+      const parsed: unknown = JSON.parse(line);
+      const time =
+        typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["timestamp"] : undefined;
+      const ms = typeof time === "string" ? Date.parse(time) : Number.NaN;
+      if (Number.isFinite(ms)) return ms;
+    } catch {
+      // a torn or foreign line: look further back
+    }
+  }
+  return undefined;
+}
+
+/** The last activity recorded in one transcript, reading ever larger tails; undefined if none. */
+async function lastActivityMs(file: string, sizeBytes: number): Promise<number | undefined> {
+  const handle = await open(file, "r");
+  try {
+    for (let tail = FIRST_TAIL_BYTES; ; tail *= 4) {
+      const length = Math.min(tail, sizeBytes);
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, sizeBytes - length);
+      const complete = length === sizeBytes;
+      const time = lastLineTime(buffer.subarray(0, bytesRead).toString("utf8"), complete);
+      if (time !== undefined || complete) return time;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The id of the session last active in `cwd`, by the times the CLI wrote in its transcripts
+ * (whoever ran it: Telecode, `telecode run`, plain `claude`); undefined when there is none.
+ * `env` is the CLI's environment (HOME or CLAUDE_CONFIG_DIR say where transcripts are). Never
+ * throws: an unreadable folder or file counts as no session.
+ */
+export async function latestSessionId(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const files: { path: string; id: string; mtimeMs: number; size: number }[] = [];
+  // The CLI names the folder after the directory it runs in, which a symlink resolves.
+  const real = await realpath(cwd).catch(() => cwd);
+  const roots = real === cwd ? [cwd] : [cwd, real];
+  const dirs = (await Promise.all(roots.map((dir) => transcriptDirs(projectsDir(env), dir)))).flat();
+  for (const dir of new Set(dirs)) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.endsWith(".jsonl")) continue;
+      const path = join(dir, name);
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isFile() === true && info.size > 0)
+        files.push({ path, id: name.slice(0, -".jsonl".length), mtimeMs: info.mtimeMs, size: info.size });
+    }
+  }
+  // A line's time is never later than its file's: once the best time beats a file's, it beats the rest.
+  files.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  let best: { id: string; atMs: number } | undefined;
+  for (const file of files) {
+    if (best !== undefined && file.mtimeMs + MTIME_SLACK_MS < best.atMs) break;
+    const atMs = await lastActivityMs(file.path, file.size).catch(() => undefined);
+    if (atMs !== undefined && (best === undefined || atMs > best.atMs)) best = { id: file.id, atMs };
+  }
+  return best?.id;
+}

@@ -1,0 +1,94 @@
+// Schedules in the chat's words: a schedule as a card (its name, its timing, next run, runs and
+// cost so far), and the notices the scheduler's events become (skipped, missed, stopped, failed).
+import { excerpt, formatUsd } from "../../domain/index.js";
+import { escapeTelegramHtml as esc } from "../../render/index.js";
+import {
+  describeSchedule,
+  stateReasonWords,
+  whenInWords,
+  type Schedule,
+  type SchedulerEvent,
+  type TextOptions,
+} from "../../schedule/index.js";
+import type { ScheduleCard } from "../../telegram/index.js";
+
+/** "loop 3f2a1b0c", "wake-up loop 3f2a1b0c", "schedule 3f2a1b0c", "schedule morning-review". */
+export function scheduleName(s: Schedule): string {
+  switch (s.kind) {
+    case "loop":
+      return `loop ${s.id}`;
+    case "wakeup":
+      return `wake-up loop ${s.id}`;
+    case "chat":
+      return `schedule ${s.id}`;
+    case "config":
+      return `schedule ${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}`;
+  }
+}
+
+function runsWords(s: Schedule): string {
+  const runs = s.iterations === 1 ? "1 run" : `${s.iterations} runs`;
+  return s.caps.maxIterations === null ? runs : `${s.iterations} of ${s.caps.maxIterations} runs`;
+}
+
+function costWords(s: Schedule): string {
+  return s.caps.maxCostUsd === null
+    ? formatUsd(s.costUsd)
+    : `${formatUsd(s.costUsd)} of ${formatUsd(s.caps.maxCostUsd)}`;
+}
+
+function nextWords(s: Schedule, options: TextOptions): string {
+  if (s.state === "paused") return "paused";
+  return s.nextFireAt === null ? "nothing due" : `next at ${whenInWords(s.nextFireAt, s.timeZone, options.nowMs)}`;
+}
+
+/** The first line of a prompt, short enough for a list. */
+export function promptLine(prompt: string): string {
+  return excerpt(prompt.trim().split("\n", 1)[0] ?? "", 100);
+}
+
+export function scheduleCard(s: Schedule, options: TextOptions): ScheduleCard {
+  return {
+    id: s.id,
+    name: scheduleName(s),
+    summary: [describeSchedule(s, options), nextWords(s, options), runsWords(s), costWords(s)].join(" · "),
+    prompt: promptLine(s.prompt),
+    paused: s.state === "paused",
+    cancellable: s.kind !== "config",
+  };
+}
+
+/** What the chat is told about a scheduler event (HTML), or null when it is only logged. */
+export function noticeHtml(event: SchedulerEvent, options: TextOptions): string | null {
+  if (event.type === "scheduler_failed") return null;
+  const s = event.schedule;
+  const name = `<b>${esc(scheduleName(s))}</b>`;
+  const at = (ms: number): string => esc(whenInWords(ms, s.timeZone, options.nowMs));
+  switch (event.type) {
+    case "skipped_busy": {
+      const then =
+        event.retryAt !== null
+          ? `It tries again at ${at(event.retryAt)}.`
+          : s.nextFireAt === null
+            ? ""
+            : `It runs again at ${at(s.nextFireAt)}.`;
+      return `⏭ ${name} skipped its run of ${at(event.slotAt)}: a task was running in this chat. ${then} (Said once while the chat stays busy.)`;
+    }
+    case "missed": {
+      const runs = event.slots === 1 ? "its run" : `${event.slots} runs`;
+      const then = s.nextFireAt === null ? "It will not run again." : `It goes on at ${at(s.nextFireAt)}.`;
+      return `⚠️ ${name} missed ${runs} (the last at ${at(event.slotAt)}) while Telecode was not running. ${then}`;
+    }
+    case "capped": {
+      const why =
+        event.reason === "cost"
+          ? `its runs cost ${formatUsd(s.costUsd)}, past its limit of ${formatUsd(s.caps.maxCostUsd ?? 0)}`
+          : stateReasonWords(event.reason);
+      return `⏹ ${name} stopped: ${esc(why)}. Ask Claude for a new loop if you still want it.`;
+    }
+    case "fire_failed": {
+      const why = event.error instanceof Error ? event.error.message : String(event.error);
+      return `⚠️ ${name} could not start run ${event.iteration}: ${esc(why)} See /loops.`;
+    }
+  }
+}

@@ -1,0 +1,202 @@
+// The one scheduler wired into the app: a due schedule runs in its chat's lane as a run (through
+// the bridge), unattended unless it says otherwise; its cost is added up after each run; a loop
+// whose session is gone starts fresh and says so; the scheduler's events become chat notices.
+import type { ToolGuard } from "../../claude/index.js";
+import { schedulerSettingsOf, type Config } from "../../config/index.js";
+import { definedFields, laneId, type Lane, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
+import type { Logger } from "../../ports/index.js";
+import {
+  answerScheduleTool,
+  cancelByClaude,
+  createScheduler,
+  firedPrompt,
+  firedTitle,
+  ScheduleError,
+  type FireOutcome,
+  type Schedule,
+  type Scheduler,
+  type SchedulerClock,
+  type SchedulerEvent,
+  type TextOptions,
+} from "../../schedule/index.js";
+import type { SessionChoice } from "../../sessions/index.js";
+import type { Store } from "../../store/index.js";
+import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge } from "../../telegram/index.js";
+import { escapeTelegramHtml as esc } from "../../render/index.js";
+import { createChatSchedules } from "./chat-schedules.js";
+import { noticeHtml, scheduleName } from "./schedule-words.js";
+
+export type SchedulingDeps = {
+  config: () => Config;
+  store: Store;
+  /** The scheduler's clock: the system's, or a test's manual one. */
+  clock: SchedulerClock;
+  logger: Logger;
+};
+
+/** Where fires go and notices are sent: the Telegram bridge. */
+export type ScheduleTarget = Pick<TelegramBridge, "startScheduled" | "outbox">;
+
+export type AppScheduling = {
+  readonly scheduler: Scheduler;
+  /** The chat's controls, for the Telegram front. */
+  readonly chat: ChatSchedules;
+  /** Answers Claude's scheduling tools in one lane's sessions. */
+  toolGuard(lane: Lane): ToolGuard;
+  /** Every event of a lane's sessions: a CronDelete naming a Telecode loop cancels it. */
+  observe(lane: Lane, event: TelecodeEvent, sessionId: string | undefined): void;
+  /** Takes the config's [[schedules]], handles what came due while Telecode was down, and arms. */
+  start(target: ScheduleTarget): void;
+  /** Nothing fires from now on; runs already started go on. */
+  stop(): Promise<void>;
+  /** The config was reloaded: [loops], [schedule] and [[schedules]] apply now. */
+  configChanged(): void;
+};
+
+const LIVE = ["active", "paused"] as const;
+
+function choiceOf(s: Schedule): SessionChoice {
+  switch (s.session.mode) {
+    case "new":
+      return { kind: "new" };
+    case "continue":
+      return { kind: "current" };
+    case "id":
+      return { kind: "resume", sessionId: s.session.sessionId };
+  }
+}
+
+export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
+  const { config, store, clock, logger } = deps;
+  let target: ScheduleTarget | undefined;
+  /** The wake-up chain whose fired run works in a lane now: ScheduleWakeup there continues it. */
+  const chains = new Map<string, string>();
+  const textOptions = (): TextOptions => ({
+    nowMs: clock.now(),
+    defaultTimeZone: scheduler.settings().defaultTimeZone,
+  });
+  const notify = (chatId: number, html: string): void => {
+    if (target !== undefined) void target.outbox.send(chatId, { html });
+  };
+
+  const onEvent = (event: SchedulerEvent): void => {
+    const fields = event.type === "scheduler_failed" ? { err: event.error } : { scheduleId: event.schedule.id };
+    const failed = event.type === "scheduler_failed" || event.type === "fire_failed";
+    logger.event(
+      `schedule.${event.type}`,
+      { ...fields, ...(event.type === "fire_failed" ? { err: event.error } : {}) },
+      failed ? "error" : "info",
+    );
+    const html = noticeHtml(event, textOptions());
+    if (html !== null && event.type !== "scheduler_failed") notify(event.schedule.chatId, html);
+  };
+
+  const startRun = (s: Schedule, iteration: number, choice: SessionChoice, fresh: boolean): ScheduledRunOutcome => {
+    if (target === undefined) return "busy";
+    const lane = laneId({ chatId: s.chatId, project: s.project });
+    const { permissionMode, model, effort } = s.overrides;
+    const outcome = target.startScheduled({
+      scheduleId: s.id,
+      chatId: s.chatId,
+      project: s.project,
+      prompt: firedPrompt(s, iteration, textOptions()),
+      title: `${firedTitle(s, iteration, textOptions())}${fresh ? " (in a fresh session)" : ""}`,
+      cancellable: s.kind !== "config",
+      choice,
+      unattended: !s.attended,
+      origin: s.kind === "wakeup" ? "wakeup" : "schedule",
+      ...definedFields({ mode: permissionMode ?? undefined, model: model ?? undefined, effort: effort ?? undefined }),
+      onFinished: (completed) => finished(s, iteration, completed, fresh),
+    });
+    if (outcome === "started" && s.kind === "wakeup") chains.set(lane, s.id);
+    return outcome;
+  };
+
+  const finished = (s: Schedule, iteration: number, completed: RunCompleted, fresh: boolean): void => {
+    const lane = laneId({ chatId: s.chatId, project: s.project });
+    if (chains.get(lane) === s.id) chains.delete(lane);
+    try {
+      if (completed.costUsd > 0) scheduler.recordCost(s.id, completed.costUsd);
+      if (fresh && s.session.mode === "id" && completed.sessionId !== undefined)
+        scheduler.moveToSession(s.id, { mode: "id", sessionId: completed.sessionId });
+    } catch (error) {
+      logger.event("schedule.record_failed", { err: error, scheduleId: s.id }, "error");
+    }
+    if (fresh || completed.error?.reason !== "session_not_found" || s.session.mode === "new") return;
+    // The session it continues is gone (its transcript was removed): this iteration starts a fresh one.
+    const name = `<b>${esc(scheduleName(s))}</b>`;
+    notify(
+      s.chatId,
+      `⚠️ ${name}: its session could not be resumed, so it goes on in a fresh session in <b>${esc(s.project)}</b>.`,
+    );
+    const again = startRun(store.schedules.get(s.id) ?? s, iteration, { kind: "new" }, true);
+    if (again !== "started")
+      notify(s.chatId, `⏭ ${name} could not start a fresh session now; it tries again at its next time.`);
+  };
+
+  const fire = (s: Schedule, iteration: number): FireOutcome => {
+    const outcome = startRun(s, iteration, choiceOf(s), false);
+    if (outcome === "no_project")
+      throw new ScheduleError(
+        "schedule.fire_failed",
+        `Project "${s.project}" is no longer in the config. Add it back, or stop this schedule.`,
+        { details: { scheduleId: s.id, project: s.project } },
+      );
+    return outcome === "busy" ? "busy" : "started";
+  };
+
+  const scheduler = createScheduler({
+    clock,
+    repository: store.schedules,
+    settings: schedulerSettingsOf(config()),
+    fire,
+    onEvent,
+  });
+
+  const syncConfig = (): void => {
+    const report = scheduler.replaceConfigSchedules(config().schedules);
+    if (report.added.length + report.changed.length + report.removed.length > 0)
+      logger.event("schedule.config_synced", { ...report });
+  };
+
+  return {
+    scheduler,
+    chat: createChatSchedules({ scheduler, repository: store.schedules, nowMs: () => clock.now() }),
+    toolGuard: (lane) => (call) =>
+      answerScheduleTool(
+        {
+          scheduler,
+          chatId: lane.chatId,
+          project: lane.project,
+          list: () => store.schedules.list({ chatId: lane.chatId, states: LIVE }),
+          nowMs: () => clock.now(),
+          loopsOn: () => store.chats.get(lane.chatId).loops,
+          runningChain: () => chains.get(laneId(lane)),
+        },
+        call,
+      ),
+    observe(lane, event, sessionId) {
+      if (event.type !== "tool_started" || event.name !== "CronDelete" || event.parentToolUseId !== null) return;
+      const id = event.input["id"];
+      if (typeof id !== "string" || sessionId === undefined) return;
+      const result = cancelByClaude({ scheduler, chatId: lane.chatId }, id, sessionId);
+      if (result.kind !== "cancelled") return;
+      logger.event("schedule.cancelled_by_claude", { scheduleId: result.schedule.id, sessionId });
+      notify(lane.chatId, `⏹ <b>${esc(scheduleName(result.schedule))}</b> stopped: Claude cancelled it.`);
+    },
+    start(next) {
+      target = next;
+      syncConfig();
+      scheduler.start();
+    },
+    async stop() {
+      scheduler.stop();
+      await scheduler.whenIdle();
+      target = undefined;
+    },
+    configChanged() {
+      scheduler.updateSettings(schedulerSettingsOf(config()));
+      syncConfig();
+    },
+  };
+}

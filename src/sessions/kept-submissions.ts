@@ -1,0 +1,46 @@
+// A person's submission is kept in the records from the moment it is accepted until its run
+// starts, so a crash or a restart loses none: the next start runs it again. Unattended runs
+// (schedules, webhooks) are fired again by their own source and are not kept.
+import { definedFields, type Lane } from "../domain/index.js";
+import type { Clock } from "../ports/index.js";
+import type { RunInput, SessionRecords } from "./ports.js";
+
+export type Recording = {
+  records: SessionRecords;
+  clock: Clock;
+  /** A records write failed; the run goes on regardless. */
+  report(error: unknown, lane: Lane, runId: string): void;
+};
+
+type Submitted = RunInput & { lane: Lane; unattended?: boolean; promptMessageId?: number };
+
+/** What the records keep of a submission: the prompt, mode and session choice. */
+export function runInputOf(submission: RunInput): RunInput {
+  return { prompt: submission.prompt, mode: submission.mode, choice: submission.choice };
+}
+
+/** Keeps the submission until it starts; true when the records keep it. */
+export function keepSubmission(deps: Recording, submission: Submitted, runId: string): boolean {
+  if (submission.unattended === true) return false;
+  try {
+    return deps.records.runAccepted({
+      runId,
+      lane: submission.lane,
+      input: runInputOf(submission),
+      acceptedAtMs: deps.clock.now(),
+      ...definedFields({ promptMessageId: submission.promptMessageId }),
+    });
+  } catch (error) {
+    deps.report(error, submission.lane, runId);
+    return false;
+  }
+}
+
+/** A kept submission left the queue without starting (cancelled, or it could not start). */
+export function releaseKept(deps: Recording, lane: Lane, runId: string): void {
+  try {
+    deps.records.runLeftQueue(runId);
+  } catch (error) {
+    deps.report(error, lane, runId);
+  }
+}

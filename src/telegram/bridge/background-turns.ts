@@ -1,0 +1,95 @@
+// Turns no run asked for (a job the CLI fired itself, a wake-up, a Monitor event, a background
+// task that finished) shown in the chat as small runs of their own: a title saying who started
+// the turn, its progress, and its answer. They have no Cancel button: they are nobody's run.
+import { laneId, type Lane, type TelecodeEvent, type TurnFinished, type TurnOrigin } from "../../domain/index.js";
+import { escapeTelegramHtml as esc } from "../../render/index.js";
+import type { RunIndex } from "./run-index.js";
+import { RunView, type RunViewDeps } from "./run-view.js";
+
+type Open = { view: RunView; startedAtMs: number; sessionId: string };
+
+type BackgroundDeps = RunViewDeps & {
+  runs: RunIndex<RunView>;
+  /** A project's directory by name (progress shows paths relative to it). */
+  projectPath: (project: string) => string | undefined;
+};
+
+function titleHtml(origin: Exclude<TurnOrigin, "person">, task: string | undefined): string {
+  const about = task === undefined ? "" : `: ${esc(task)}`;
+  switch (origin) {
+    case "schedule":
+      return "⏰ <b>Scheduled</b>: a job Claude Code keeps itself fired";
+    case "wakeup":
+      return "⏰ <b>Wake-up</b>: Claude asked to be woken now";
+    case "monitor":
+      return `👁 <b>Monitor event</b>${about}`;
+    case "subagent":
+      return `🤖 <b>Background task finished</b>${about}`;
+  }
+}
+
+export class BackgroundTurns {
+  readonly #deps: BackgroundDeps;
+  readonly #open = new Map<string, Open>();
+  /** The latest task description seen per lane (what a Monitor watches, what a subagent did). */
+  readonly #lastTask = new Map<string, string>();
+  #count = 0;
+
+  constructor(deps: BackgroundDeps) {
+    this.#deps = deps;
+  }
+
+  /** Every event of a lane, a run's or not: what a Monitor watches is said while a run starts it. */
+  learn(lane: Lane, event: TelecodeEvent): void {
+    if (event.type === "task_changed" && event.description !== undefined)
+      this.#lastTask.set(laneId(lane), event.description);
+  }
+
+  /** Every event no run owns, in order. */
+  observe(lane: Lane, event: TelecodeEvent): void {
+    const id = laneId(lane);
+    if (event.type === "turn_started" && event.origin !== "person" && event.runId === undefined)
+      this.#start(lane, event.origin, event.sessionId);
+    const open = this.#open.get(id);
+    if (open === undefined) {
+      this.#deps.runs.observe(lane, event);
+      return;
+    }
+    open.view.onEvent(event);
+    if (event.type === "turn_finished") {
+      this.#open.delete(id);
+      open.view.onEvent(this.#completion(open, event));
+    }
+  }
+
+  #start(lane: Lane, origin: Exclude<TurnOrigin, "person">, sessionId: string): void {
+    const id = laneId(lane);
+    const view = new RunView(this.#deps, {
+      chatId: lane.chatId,
+      lane,
+      promptMessageId: undefined,
+      start: { mode: this.#deps.runs.cliMode(lane) ?? "default", cwd: this.#deps.projectPath(lane.project) ?? "" },
+      titleHtml: titleHtml(origin, this.#lastTask.get(id)),
+      cancellable: false,
+    });
+    this.#count += 1;
+    const open: Open = { view, startedAtMs: this.#deps.clock.now(), sessionId };
+    this.#open.set(id, open);
+    view.begin({ state: "started", runId: `turn-${this.#count}` });
+  }
+
+  #completion(open: Open, turn: TurnFinished): TelecodeEvent {
+    return {
+      type: "run_completed",
+      runId: open.view.runId ?? "",
+      ok: turn.ok,
+      answer: turn.answer,
+      interrupted: turn.interrupted,
+      cancelled: false,
+      costUsd: turn.costUsd,
+      durationMs: this.#deps.clock.now() - open.startedAtMs,
+      ...(turn.error === undefined ? {} : { error: turn.error }),
+      ...(open.sessionId === "" ? {} : { sessionId: open.sessionId }),
+    };
+  }
+}

@@ -1,0 +1,115 @@
+// Where a person's message goes once read, whatever it holds (words, photos, files, a voice
+// note's words): the open decision it answers (a reply to its prompt, or any open one in the
+// lane), else a run, continuing the session of the answer it replies to.
+import type { ProjectConfig } from "../../../config/index.js";
+import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
+import { parseSessionMark } from "../../../render/index.js";
+import type { SessionChoice } from "../../../sessions/index.js";
+import { chatSettings, findProject } from "../chat-settings.js";
+import type { IncomingText } from "../context.js";
+import type { AnswerSession } from "../run-index.js";
+import type { BridgeServices } from "../services.js";
+
+export type RouteDeps = Pick<
+  BridgeServices,
+  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter"
+>;
+
+/**
+ * What a message holds, in the two forms it can take. Each resolves to undefined when it was
+ * refused (a file too big…): the person has been told, and nothing else happens.
+ */
+export type MessageContent = {
+  /** The words an open decision gets: attachments are saved in `project` and named in them. */
+  asAnswer(project: ProjectConfig): Promise<string | undefined>;
+  /** What a run in `project` starts with: attachments inline where Claude can see them. */
+  asPrompt(project: ProjectConfig): Promise<Prompt | undefined>;
+};
+
+/** Words as both forms. */
+export function wordsContent(text: string): MessageContent {
+  return { asAnswer: () => Promise.resolve(text), asPrompt: () => Promise.resolve(text) };
+}
+
+export type RouteOverrides = { project?: string; mode?: PermissionMode };
+
+export async function routeMessage(
+  deps: RouteDeps,
+  message: IncomingText,
+  content: MessageContent,
+  overrides: RouteOverrides = {},
+): Promise<void> {
+  const config = deps.config();
+  const by = message.from.name;
+  // Words already made for an answer that did not land (the decision closed meanwhile) start the run.
+  let words: string | undefined;
+  if (message.replyTo !== undefined) {
+    const decisionId = deps.prompts.decisionAt(message.chatId, message.replyTo.messageId);
+    if (decisionId !== undefined && deps.answers.verdictFor(decisionId) === "accepted") {
+      const where =
+        decisionProject(deps, message.chatId, decisionId) ?? chatSettings(config, deps.store, message.chatId).project;
+      if (where !== undefined) {
+        words = await content.asAnswer(where);
+        if (words === undefined) return;
+        if (deps.answers.answer(decisionId, { kind: "text", text: words, by }) === "accepted") return;
+      }
+    }
+  }
+  let project =
+    overrides.project === undefined
+      ? chatSettings(config, deps.store, message.chatId).project
+      : findProject(config, overrides.project);
+  let choice: SessionChoice | undefined;
+  const continued =
+    message.replyTo?.fromBot === true ? answerSessionOf(deps, message.chatId, message.replyTo) : undefined;
+  if (continued !== undefined && overrides.project === undefined) {
+    project = findProject(config, continued.project) ?? project;
+    choice = { kind: "resume", sessionId: continued.sessionId };
+  }
+  if (project === undefined) {
+    void deps.outbox.send(
+      message.chatId,
+      { html: "No project is set up. Add a [projects.NAME] table with a path to the config, then send this again." },
+      { replyTo: message.messageId },
+    );
+    return;
+  }
+  const lane = { chatId: message.chatId, project: project.name };
+  if (words === undefined && deps.answers.pendingFor(lane).length > 0) {
+    words = await content.asAnswer(project);
+    if (words === undefined) return;
+  }
+  if (words !== undefined && deps.answers.answerByText(lane, words, by) === "accepted") return;
+  const prompt = words ?? (await content.asPrompt(project));
+  if (prompt === undefined) return;
+  deps.starter.start({
+    chatId: message.chatId,
+    project,
+    prompt,
+    promptMessageId: message.messageId,
+    ...definedFields({ choice, mode: overrides.mode }),
+  });
+}
+
+/** The project of the lane an open decision belongs to. */
+function decisionProject(deps: RouteDeps, chatId: number, decisionId: string): ProjectConfig | undefined {
+  return deps
+    .config()
+    .projects.find((p) =>
+      deps.answers.pendingFor({ chatId, project: p.name }).some((view) => view.decisionId === decisionId),
+    );
+}
+
+/** The session a final answer belongs to: remembered, else read from its footer's session mark. */
+function answerSessionOf(
+  deps: Pick<RouteDeps, "runs" | "store">,
+  chatId: number,
+  target: NonNullable<IncomingText["replyTo"]>,
+): AnswerSession | undefined {
+  const known = deps.runs.answerSession(chatId, target.messageId);
+  if (known !== undefined) return known;
+  const prefix = parseSessionMark(target.text);
+  if (prefix === undefined) return undefined;
+  const record = deps.store.sessions.list(chatId, { limit: 200 }).find((s) => s.sessionId.startsWith(prefix));
+  return record === undefined ? undefined : { sessionId: record.sessionId, project: record.project };
+}

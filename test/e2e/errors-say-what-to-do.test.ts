@@ -1,0 +1,54 @@
+// Errors that say what to do, with the real CLI: one that is not logged in is explained on the
+// phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
+// message again"), and both `telecode` and `telecode run` warn at start when API billing is on
+// without an API key.
+import { describe, expect, it } from "vitest";
+import { useWorld } from "../reliability/helpers.js";
+import { startRig } from "../telegram/bridge/rig.js";
+
+const newWorld = useWorld();
+
+/** The workspace's environment without the test API key. */
+function withoutKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { ANTHROPIC_API_KEY: _key, ...rest } = env;
+  return rest;
+}
+
+describe("a Claude Code that is not logged in", () => {
+  it("in Telegram: says the CLI on the host is not logged in and how to fix it there", async () => {
+    const rig = await startRig({ apiBilling: false });
+    try {
+      const chat = rig.user(1001);
+      rig.tg.sendText(chat, "Hello?");
+      const error = await rig.botMessage(chat, /^❌ /);
+      expect(error.text).toContain("Claude Code is not logged in on the computer running Telecode.");
+      expect(error.text).toContain("run `claude auth login`");
+      expect(error.text).toContain("claude.use_api_billing = true");
+      expect(error.text).not.toContain("Please run /login");
+      expect(error.text).not.toMatch(/send the message again/i);
+      expect(rig.api.requests()).toEqual([]);
+    } finally {
+      await rig.dispose();
+    }
+  });
+
+  it("telecode run warns at start that API billing has no key, and its failure says how to fix it", async () => {
+    const world = await newWorld();
+    await world.writeConfig();
+    const run = await world.run(["--approve", "none", "Hello?"], withoutKey(world.ws.env));
+    expect(run.code).toBe(1);
+    expect(run.err).toContain("⚠ claude.use_api_billing is on, but ANTHROPIC_API_KEY is not set");
+    expect(run.err).toContain("Claude Code is not logged in on the computer running Telecode.");
+    expect(run.err).not.toContain("Please run /login");
+  });
+
+  it("telecode warns at start that API billing has no key", async () => {
+    const world = await newWorld();
+    await world.writeConfig();
+    const serve = world.spawnTelecode(["--config", world.configPath], withoutKey(world.ws.env));
+    await serve.started;
+    expect(serve.stderr()).toContain(
+      "telecode: warning: claude.use_api_billing is on, but ANTHROPIC_API_KEY is not set",
+    );
+  });
+});
