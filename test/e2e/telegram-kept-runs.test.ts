@@ -86,6 +86,8 @@ describe("a kept run across a crash of Telecode", () => {
 
     await rig.startApp();
     expect(rig.tg.message(chat, prompt.messageId)!.buttons.map((b) => b.text)).toContain("✅ Allow");
+    // /status names the run taken in as kept.
+    expect(await rig.command(chat, "status")).toMatch(/• app: a task for .*, kept \(it goes on across a restart\)/);
     const tap = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Approved");
     const answer = await rig.botMessage(chat, isAnswer("Made it after the crash."));
@@ -93,12 +95,13 @@ describe("a kept run across a crash of Telecode", () => {
     await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.text.startsWith("✅ Done") === true, {
       what: "the progress message edited to its summary",
     });
-    // One progress message (edited), one approval, one answer: nothing sent twice.
-    expect(rig.tg.botMessages(chat).map((m) => m.messageId)).toEqual([
-      progress.messageId,
-      prompt.messageId,
-      answer.messageId,
-    ]);
+    // One progress message (edited), one approval, one answer: nothing sent twice (besides /status's reply).
+    expect(
+      rig.tg
+        .botMessages(chat)
+        .filter((m) => !m.text.startsWith("Telecode status"))
+        .map((m) => m.messageId),
+    ).toEqual([progress.messageId, prompt.messageId, answer.messageId]);
     expect(rig.api.requests("[kept-allow]")).toHaveLength(2);
     await rig.app.stop();
   });

@@ -491,8 +491,12 @@ describe("kept runs", () => {
   it("keep a decision's button token with its message, so a restart can make its buttons work again", () => {
     store.runs.start({ runId: "r1", chatId: 1, project: "app" });
     store.decisions.add({ decisionId: "d1", chatId: 1, runId: "r1", kind: "approval", requestId: "q1" });
-    store.decisions.setMessage("d1", 77, "A".repeat(22));
-    expect(reopen().decisions.get("d1")).toMatchObject({ messageId: 77, callbackToken: "A".repeat(22) });
+    store.decisions.setMessage("d1", 77, "<b>🔐 Run a command</b>", "A".repeat(22));
+    expect(reopen().decisions.get("d1")).toMatchObject({
+      messageId: 77,
+      messageHtml: "<b>🔐 Run a command</b>",
+      callbackToken: "A".repeat(22),
+    });
   });
 
   it("count fences up across opens", () => {
