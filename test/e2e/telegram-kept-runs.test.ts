@@ -156,6 +156,32 @@ describe("a kept run across a crash of Telecode", () => {
     await rig.app.stop();
   });
 
+  it("/cancel stops a kept run taken in after the crash for good", async () => {
+    const chat = rig.user(1005);
+    const serve = await serveAgain();
+    rig.script("[kept-cancel]", [
+      reply.bash('node -e "setTimeout(() => {}, 30000)" && touch kept-late.txt', "Wait a long time"),
+      reply.text("never"),
+    ]);
+    rig.tg.sendText(chat, "Run the slow thing [kept-cancel]");
+    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("setTimeout"));
+    await recorded(chat, { decision: false });
+    await crash(serve);
+
+    await rig.startApp();
+    rig.tg.sendCommand(chat, "cancel");
+    await rig.botMessage(chat, "Cancelling");
+    await rig.tg.waitFor(() => /Cancelled/.test(rig.tg.message(chat, progress.messageId)?.text ?? ""), {
+      what: "the cancelled summary",
+    });
+    expect(rig.app.store.runs.recent(chat, 1)[0]?.state).toBe("cancelled");
+    expect(existsSync(join(rig.ws.cwd, "kept-late.txt"))).toBe(false);
+    expect(rig.api.requests("[kept-cancel]")).toHaveLength(1);
+    await rig.app.stop();
+  });
+
   it("a run that finished while Telecode was down is answered once when it is back", async () => {
     const chat = rig.user(1004);
     const serve = await serveAgain();
