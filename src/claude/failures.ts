@@ -80,8 +80,8 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", AGAIN),
   // A session the CLI cannot resume stays unresumable: only a fresh one helps.
   session_not_found: (f) => ({
-    what: sentence(`Claude Code could not find the session to resume${f.detail === undefined ? "" : ` (${f.detail})`}`),
-    hint: "Send /new to start a fresh session, as every message in this one fails the same way.",
+    what: sentence(f.detail ?? "Claude Code could not find the session to resume"),
+    hint: "Start a fresh session, as every message in this one fails the same way.",
   }),
   // The CLI's own advice after its first sentence, when it gives some, knows the case best.
   api_error: (f) => splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, apiErrorHint(f)),

@@ -5,18 +5,9 @@ import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import { controlArgs } from "../support/recorder/steps.js";
 
-const controlArgs = [
-  "--output-format",
-  "stream-json",
-  "--input-format",
-  "stream-json",
-  "--verbose",
-  "--permission-mode",
-  "default",
-  "--permission-prompt-tool",
-  "stdio",
-];
+const cliArgs = controlArgs();
 
 let api: FakeAnthropic | undefined;
 let ws: ClaudeWorkspace | undefined;
@@ -30,7 +21,7 @@ async function runTurn(
   workspace: ClaudeWorkspace,
   prompt: string,
 ): Promise<{ lines: Record<string, unknown>[]; code: number | null }> {
-  const child = spawn(realClaudePath, controlArgs, {
+  const child = spawn(realClaudePath, cliArgs, {
     cwd: workspace.cwd,
     env: workspace.env,
     stdio: ["pipe", "pipe", "pipe"],

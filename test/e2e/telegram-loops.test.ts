@@ -33,6 +33,27 @@ function toolResultText(toolName: string): string[] {
     .map((t) => t.text);
 }
 
+/**
+ * Has the model schedule `prompt` on `cron` with CronCreate in `chat` (the message starts with
+ * `tag`), waits for its answer, and returns the loop Telecode keeps for it.
+ */
+async function makeLoop(
+  r: Rig,
+  chat: number,
+  tag: string,
+  cron: string,
+  prompt: string,
+): Promise<Schedule | undefined> {
+  r.script(tag, [
+    reply.tool("ToolSearch", { query: "select:CronCreate" }),
+    reply.tool("CronCreate", { cron, prompt }),
+    reply.text(`${tag}: scheduled.`),
+  ]);
+  r.tg.sendText(chat, `${tag} schedule a task on ${cron}`);
+  await r.botMessage(chat, isAnswer(`${tag}: scheduled.`));
+  return r.app.store.schedules.list({ chatId: chat }).find((s) => s.prompt === prompt);
+}
+
 /** Moves the scheduler's clock on by `ms` (its timers fire on the way). */
 function advance(ms: number): void {
   clock.advance(ms);
@@ -132,14 +153,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
 
   it("lists the chat's loops with Pause, Resume and Stop buttons that work", async () => {
     const chat = rig.user(1003);
-    rig.script("SETUP-LIST", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "*/5 * * * *", prompt: "LISTTICK check the build" }),
-      reply.text("Every five minutes, then."),
-    ]);
-    rig.tg.sendText(chat, "SETUP-LIST every five minutes, check the build");
-    await rig.botMessage(chat, isAnswer("Every five minutes"));
-    const [loop] = loopsOf(chat);
+    const loop = await makeLoop(rig, chat, "SETUP-LIST", "*/5 * * * *", "LISTTICK check the build");
     const id = loop?.id ?? "";
 
     const ask = rig.tg.sendCommand(chat, "loops");
@@ -178,13 +192,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect((await rig.botMessage(chat, (m) => m.replyToMessageId === off)).text).toContain(
       "Claude may no longer schedule work in this chat",
     );
-    rig.script("SETUP-OFF", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "*/5 * * * *", prompt: "OFF-TICK" }),
-      reply.text("Could not schedule it."),
-    ]);
-    rig.tg.sendText(chat, "SETUP-OFF every five minutes, check the build");
-    await rig.botMessage(chat, isAnswer("Could not schedule it."));
+    await makeLoop(rig, chat, "SETUP-OFF", "*/5 * * * *", "OFF-TICK");
     const denial =
       rig.api
         .requests("SETUP-OFF")
@@ -203,14 +211,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
 
   it("answers a message written while a fired run works on its own, after it", async () => {
     const chat = rig.user(1005);
-    rig.script("SETUP-RACE", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "* * * * *", prompt: "RACETICK check the build" }),
-      reply.text("Racing."),
-    ]);
-    rig.tg.sendText(chat, "SETUP-RACE every minute, check the build");
-    await rig.botMessage(chat, isAnswer("Racing."));
-    const [loop] = loopsOf(chat);
+    const loop = await makeLoop(rig, chat, "SETUP-RACE", "* * * * *", "RACETICK check the build");
     rig.script("RACETICK check the build", [reply.text("RACETICK-ANSWER", { delayMs: 1500 })]);
     rig.script("RACE-PERSON", [reply.text("RACE-PERSON-ANSWER")]);
     advance(60_000);
@@ -264,13 +265,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
 
   it("/new keeps the chat's loops in the new session, with a button that stops them", async () => {
     const chat = rig.user(1007);
-    rig.script("SETUP-NEW", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "0 * * * *", prompt: "NEWTICK hourly check" }),
-      reply.text("Hourly it is."),
-    ]);
-    rig.tg.sendText(chat, "SETUP-NEW every hour, check");
-    await rig.botMessage(chat, isAnswer("Hourly it is."));
+    await makeLoop(rig, chat, "SETUP-NEW", "0 * * * *", "NEWTICK hourly check");
     const fresh = rig.tg.sendCommand(chat, "new");
     const answer = await rig.botMessage(chat, (m) => m.replyToMessageId === fresh);
     expect(answer.text).toContain("Your next message starts a fresh session in app.");
@@ -284,14 +279,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
 
   it("starts a loop whose session cannot be resumed in a fresh session, and says so", async () => {
     const chat = rig.user(1009);
-    rig.script("SETUP-GONE", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "* * * * *", prompt: "GONETICK check the build" }),
-      reply.text("Set up."),
-    ]);
-    rig.tg.sendText(chat, "SETUP-GONE every minute");
-    await rig.botMessage(chat, isAnswer("Set up."));
-    const [loop] = loopsOf(chat);
+    const loop = await makeLoop(rig, chat, "SETUP-GONE", "* * * * *", "GONETICK check the build");
     const before = loop?.session.mode === "id" ? loop.session.sessionId : "";
     // The session's transcript disappears while Telecode is down (no live process keeps it).
     await rig.app.stop();
@@ -311,14 +299,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
 
   it("skips a loop's run while the chat is busy, says so once, and runs it at its next time", async () => {
     const chat = rig.user(1013);
-    rig.script("SETUP-BUSY", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "* * * * *", prompt: "BUSYTICK check" }),
-      reply.text("Every minute."),
-    ]);
-    rig.tg.sendText(chat, "SETUP-BUSY every minute");
-    await rig.botMessage(chat, isAnswer("Every minute."));
-    const [loop] = loopsOf(chat);
+    const loop = await makeLoop(rig, chat, "SETUP-BUSY", "* * * * *", "BUSYTICK check");
     // A long task of the person's is running when the loop comes due.
     rig.script("LONGTASK", [reply.text("LONGTASK-ANSWER", { delayMs: 1500 })]);
     rig.tg.sendText(chat, "LONGTASK take your time");
@@ -441,14 +422,7 @@ describe("config schedules and the cost cap (real CLI, manual schedule clock)", 
 
   it("stops a loop whose runs cost more than its limit, and says so", async () => {
     const chat = rigB.user(1011);
-    rigB.script("SETUP-COST", [
-      reply.tool("ToolSearch", { query: "select:CronCreate" }),
-      reply.tool("CronCreate", { cron: "* * * * *", prompt: "COSTTICK check the build" }),
-      reply.text("Set."),
-    ]);
-    rigB.tg.sendText(chat, "SETUP-COST every minute");
-    await rigB.botMessage(chat, isAnswer("Set."));
-    const [loop] = rigB.app.store.schedules.list({ chatId: chat });
+    const loop = await makeLoop(rigB, chat, "SETUP-COST", "* * * * *", "COSTTICK check the build");
     rigB.script("COSTTICK", [reply.text("COSTTICK-ANSWER", { inputTokens: 2000, outputTokens: 500 })]);
     clockB.advance(60_000);
     await rigB.botMessage(chat, isAnswer("COSTTICK-ANSWER"));

@@ -15,19 +15,10 @@ import {
   type ClaudeWorkspace,
 } from "../support/claude-workspace.js";
 import { makePdf, makePng } from "./samples.js";
+import { controlArgs } from "../support/recorder/steps.js";
 
 const fixtureDir = fileURLToPath(new URL("../fixtures/user-content-blocks/", import.meta.url));
-const controlArgs = [
-  "--output-format",
-  "stream-json",
-  "--input-format",
-  "stream-json",
-  "--verbose",
-  "--permission-mode",
-  "default",
-  "--permission-prompt-tool",
-  "stdio",
-];
+const cliArgs = controlArgs();
 
 let api: FakeAnthropic | undefined;
 let ws: ClaudeWorkspace | undefined;
@@ -37,7 +28,7 @@ afterEach(async () => {
 });
 
 async function runTurn(w: ClaudeWorkspace, blocks: readonly WireUserContentBlock[]): Promise<string[]> {
-  const child = spawn(realClaudePath, controlArgs, { cwd: w.cwd, env: w.env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(realClaudePath, cliArgs, { cwd: w.cwd, env: w.env, stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   child.stdin.write(
     `${JSON.stringify({ type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks: null } })}\n`,

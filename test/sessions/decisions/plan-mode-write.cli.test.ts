@@ -11,20 +11,16 @@ import { routeToolRequest, disarmedGate, type Route } from "../../../src/policy/
 import { createTranslator } from "../../../src/claude/index.js";
 import { decodeLine, encodePermissionAnswer } from "../../../src/wire/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../../support/fake-anthropic/index.js";
-import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
+import {
+  anonymizeWorkspacePaths,
+  makeClaudeWorkspace,
+  realClaudePath,
+  type ClaudeWorkspace,
+} from "../../support/claude-workspace.js";
+import { controlArgs } from "../../support/recorder/steps.js";
 
 const fixtureDir = fileURLToPath(new URL("../../fixtures/plan-mode-write/", import.meta.url));
-const args = [
-  "--output-format",
-  "stream-json",
-  "--input-format",
-  "stream-json",
-  "--verbose",
-  "--permission-mode",
-  "plan",
-  "--permission-prompt-tool",
-  "stdio",
-];
+const args = controlArgs("plan");
 
 let api: FakeAnthropic | undefined;
 let ws: ClaudeWorkspace | undefined;
@@ -32,20 +28,6 @@ afterEach(async () => {
   await api?.close();
   await ws?.cleanup();
 });
-
-/** Rewrites machine paths the way the shared fixtures do. */
-function anonymize(line: string, w: ClaudeWorkspace): string {
-  const slug = w.cwd.replace(/[^A-Za-z0-9]/g, "-");
-  return line
-    .split(w.cwd)
-    .join("/home/user/project")
-    .split(w.home)
-    .join("/home/user")
-    .split(slug)
-    .join("-home-user-project")
-    .split(w.root)
-    .join("/tmp/claude-XXXX");
-}
 
 it("plan mode: Write and Edit asked with decision_reason_type mode are denied and nothing is written", async () => {
   api = await startFakeAnthropic();
@@ -114,6 +96,9 @@ it("plan mode: Write and Edit asked with decision_reason_type mode are denied an
   if (process.env["TELECODE_RECORD_FIXTURES"] === "1") {
     mkdirSync(fixtureDir, { recursive: true });
     const w = ws;
-    writeFileSync(`${fixtureDir}plan-mode-write.stdout.jsonl`, raw.map((l) => anonymize(l, w)).join("\n") + "\n");
+    writeFileSync(
+      `${fixtureDir}plan-mode-write.stdout.jsonl`,
+      raw.map((l) => anonymizeWorkspacePaths(l, w)).join("\n") + "\n",
+    );
   }
 });
