@@ -26,12 +26,15 @@ export class ConversationTranslator {
   lastUsage: WireUsage | undefined;
   /** The model of that message. */
   lastModel: string | undefined;
+  /** API messages whose tokens were reported this turn (the CLI prints one line per content block). */
+  readonly #counted = new Set<string>();
 
   /** A new turn: what the last turn said no longer counts. */
   startTurn(): void {
     this.lastText = "";
     this.lastUsage = undefined;
     this.lastModel = undefined;
+    this.#counted.clear();
   }
 
   assistant(m: WireAssistantMessage, out: TelecodeEvent[]): void {
@@ -45,7 +48,25 @@ export class ConversationTranslator {
         this.lastModel = typeof m.message.model === "string" ? m.message.model : undefined;
       }
     }
+    this.#stepUsage(m, out);
     for (const block of m.message.content) this.#assistantBlock(block, parent, out);
+  }
+
+  /** The tokens of each API message once, when its first line comes. */
+  #stepUsage(m: WireAssistantMessage, out: TelecodeEvent[]): void {
+    const { id, usage, model } = m.message;
+    if (typeof id !== "string" || typeof usage !== "object" || usage === null || this.#counted.has(id)) return;
+    this.#counted.add(id);
+    const count = (n: unknown): number => (typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0);
+    out.push({
+      type: "step_usage",
+      model: typeof model === "string" ? model : "",
+      inputTokens: count(usage.input_tokens),
+      cacheReadTokens: count(usage.cache_read_input_tokens),
+      cacheWriteTokens: count(usage.cache_creation_input_tokens),
+      outputTokens: count(usage.output_tokens),
+      parentToolUseId: m.parent_tool_use_id,
+    });
   }
 
   user(m: WireUserMessage, out: TelecodeEvent[]): void {

@@ -15,6 +15,7 @@ import { dataDirProblem } from "./data-dir.js";
 import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { judgeClaudeVersion, testedRange } from "./doctor-version.js";
+import { checkTriggers } from "./doctor-triggers.js";
 import { checkWebhooks } from "./doctor-webhooks.js";
 import { checkRunSurvival } from "./doctor-survival.js";
 
@@ -155,7 +156,8 @@ async function checkClaude(config: Config, options: DoctorOptions): Promise<Chec
   return results;
 }
 
-function checkState(dir: string): CheckResult[] {
+function checkState(config: Config, nowMs: number): CheckResult[] {
+  const dir = config.state.dir;
   const problem = dataDirProblem(dir);
   if (problem !== undefined) return [fail("data directory", problem.detail, problem.fix)];
   const instance = instanceState(dir);
@@ -184,6 +186,7 @@ function checkState(dir: string): CheckResult[] {
               `stop Telecode and move ${store.path} aside; it starts a new one`,
             ),
       );
+      if (integrity === "ok") results.push(...checkTriggers(config, store, nowMs));
     } finally {
       store.close();
     }
@@ -210,7 +213,7 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   if (config === null) return results;
   if (config.file !== null) results.push(...(await checkTelegram(config)), ...checkWebhooks(config, options.env));
   results.push(...(await checkClaude(config, options)));
-  results.push(...checkState(config.state.dir));
+  results.push(...checkState(config, Date.now()));
   results.push(checkRunSurvival(options));
   return results;
 }

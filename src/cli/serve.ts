@@ -76,7 +76,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
             if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
             current = reload.config;
             logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
-            running?.configChanged();
+            void running?.configChanged();
             if (reload.restartKeys.length > 0)
               io.stderr.write(
                 `telecode: config changed; ${reload.restartKeys.join(", ")} take effect after a restart (/restart in Telegram, or restart the service).\n`,

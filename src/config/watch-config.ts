@@ -56,8 +56,8 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "projects", read: (c) => c.projects, live: true },
   { key: "limits", read: (c) => c.limits, live: true },
   { key: "state.dir", read: (c) => c.state.dir, live: false },
-  { key: "webhook_server", read: (c) => c.webhookServer, live: false },
-  { key: "webhooks", read: (c) => c.webhooks, live: false },
+  { key: "webhook_server", read: (c) => c.webhookServer, live: true },
+  { key: "webhooks", read: (c) => c.webhooks, live: true },
   { key: "files", read: (c) => c.files, live: true },
   { key: "voice", read: (c) => c.voice, live: true },
   { key: "loops", read: (c) => c.loops, live: true },
@@ -90,6 +90,8 @@ export function applyLiveChanges(current: Config, next: Config): Config {
     loops: next.loops,
     schedule: next.schedule,
     schedules: next.schedules,
+    webhookServer: next.webhookServer,
+    webhooks: next.webhooks,
   });
 }
 

@@ -157,6 +157,23 @@ export type QuestionAsked = {
   }[];
 };
 
+/**
+ * One model call's tokens, as the CLI reports them while its turn goes on (once per API message;
+ * output tokens are only the first count, the final one comes with the turn's usage). What a
+ * cost cap watches during a turn; the turn's own cost stays `turn_finished.costUsd`.
+ */
+export type StepUsage = {
+  type: "step_usage";
+  /** The model that answered ("" when the CLI did not say). */
+  model: string;
+  /** Uncached input tokens. */
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  parentToolUseId: string | null;
+};
+
 export type UsageReported = {
   type: "usage";
   inputTokens: number;
@@ -211,6 +228,7 @@ export type TelecodeEvent =
   | ApprovalResolved
   | ApprovalWithdrawn
   | QuestionAsked
+  | StepUsage
   | UsageReported
   | TurnFinished
   | RunCompleted;

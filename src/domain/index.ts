@@ -1,5 +1,6 @@
 // The domain layer's public surface: Telecode's event union and the small pure helpers that
 // build and describe events. No I/O, no wire shapes. Import from here, not from the files.
+export { estimateStepCostUsd } from "./cost-estimate.js";
 export type {
   ToolKind,
   NoteKind,
@@ -22,6 +23,7 @@ export type {
   ApprovalResolved,
   ApprovalWithdrawn,
   QuestionAsked,
+  StepUsage,
   UsageReported,
   TurnFinished,
   RunCompleted,
@@ -34,6 +36,8 @@ export type { ToolDescription } from "./tool-kind.js";
 export {
   excerpt,
   cleanToolDetail,
+  scheduledByTelecode,
+  SCHEDULED_BY_TELECODE,
   relativeToCwd,
   formatCount,
   formatDurationMs,

@@ -4,7 +4,7 @@
 
 import type { NoteKind, TelecodeEvent, ToolKind } from "./events.js";
 import type { RunFailure } from "./run-failure.js";
-import { cleanToolDetail } from "./text-format.js";
+import { cleanToolDetail, scheduledByTelecode } from "./text-format.js";
 
 export type ProgressPhase = "starting" | "working" | "waiting" | "done" | "failed" | "cancelled" | "interrupted";
 
@@ -156,14 +156,16 @@ export function reduceProgress(
         tools: s.tools.map((t) => (t.toolUseId === event.toolUseId ? { ...t, detail: event.detail } : t)),
       };
     case "tool_finished": {
-      const status = event.ok ? "done" : "failed";
+      const scheduled = event.ok ? undefined : scheduledByTelecode(event.detail);
+      const status = event.ok || scheduled !== undefined ? "done" : "failed";
+      const detail = scheduled === undefined ? cleanToolDetail(event.detail) : `scheduled by Telecode: ${scheduled}`;
       const known = s.tools.some((t) => t.toolUseId === event.toolUseId);
       const finished = (t: ProgressTool): ProgressTool => ({
         ...t,
         title: event.title || t.title,
         status,
         finishedAtMs: nowMs,
-        detail: cleanToolDetail(event.detail),
+        detail,
       });
       const tools = known
         ? s.tools.map((t) => (t.toolUseId === event.toolUseId ? finished(t) : t))
@@ -219,6 +221,9 @@ export function reduceProgress(
       const pending = s.pendingDecisions.filter((id) => id !== event.requestId);
       return { ...s, pendingDecisions: pending, phase: pending.length > 0 ? "waiting" : "working" };
     }
+    // A step's tokens are for cost caps; the footer shows the turn's usage.
+    case "step_usage":
+      return s;
     // usage.costUsd is the session's running total, not this run's: the cost comes from the turn.
     case "usage":
       return event.contextPercent === undefined ? s : { ...s, contextPercent: event.contextPercent };

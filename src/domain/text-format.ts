@@ -7,14 +7,33 @@ export function excerpt(text: string, maxChars: number): string {
 }
 
 /**
- * A tool result as a person should read it: the CLI's `<tool_use_error>` wrapper removed, and
- * a `<persisted-output>` note reduced to its first line ("Output too large (1.9MB). Full
- * output saved to: …") without the preview.
+ * A tool result as a person should read it: the CLI's `<tool_use_error>` wrapper and a hook
+ * denial's "PreToolUse:… hook error:" prefix removed, and a `<persisted-output>` note reduced
+ * to its first line ("Output too large (1.9MB). Full output saved to: …") without the preview.
  */
 export function cleanToolDetail(detail: string): string {
   const persisted = /^\s*<persisted-output>\s*([^\n]*)[\s\S]*?(?:<\/persisted-output>|$)/.exec(detail);
   if (persisted !== null) return persisted[1]!.trim();
-  return detail.replace(/<\/?tool_use_error>/g, "").trim();
+  // A hook's denial reads as its reason: "PreToolUse:Bash hook error: " is the CLI's wrapping.
+  return detail
+    .replace(/<\/?tool_use_error>/g, "")
+    .trim()
+    .replace(/^PreToolUse:\S+ hook error:\s*/, "");
+}
+
+/**
+ * How Telecode's scheduling hooks begin the denial that carries out a CronCreate or a
+ * ScheduleWakeup: the CLI reports it as a hook error, but for the person the tool did its job.
+ */
+export const SCHEDULED_BY_TELECODE = "Scheduled by Telecode (this is not an error): ";
+
+/** For a tool result Telecode's scheduling hook wrote: its first sentence, what was scheduled; else undefined. */
+export function scheduledByTelecode(detail: string): string | undefined {
+  const at = detail.indexOf(SCHEDULED_BY_TELECODE);
+  if (at === -1) return undefined;
+  const rest = detail.slice(at + SCHEDULED_BY_TELECODE.length);
+  const end = rest.search(/\.(\s|$)/);
+  return end === -1 ? rest.trim() : rest.slice(0, end + 1);
 }
 
 /** Paths under `cwd` made relative to it ("/home/me/app/src/a.ts" → "src/a.ts"; `cwd` itself → "."). */
@@ -50,10 +69,12 @@ export function formatDurationMs(ms: number): string {
   return `${hours} h ${minutes % 60} min`;
 }
 
-/** US dollars with enough precision for small turns: "$0.0016", "$1.23". */
+/** US dollars with enough precision for small turns: "$0.0016", "$0.50", "$1.23". */
 export function formatUsd(value: number): string {
   if (!Number.isFinite(value)) return "$?";
-  return value >= 1 ? `$${value.toFixed(2)}` : `$${value.toFixed(4)}`;
+  if (value >= 1) return `$${value.toFixed(2)}`;
+  // Cents always, then the digits that say something: $0.50, $0.0364, $0.0008, $0.00.
+  return `$${value.toFixed(4).replace(/(\.\d\d\d*?)0+$/, "$1")}`;
 }
 
 /** Formats epoch milliseconds as wall-clock times in one IANA time zone. */

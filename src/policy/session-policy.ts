@@ -3,7 +3,7 @@
 // every request exactly once. No I/O, no timers: time is an input, timers are effects.
 import type { ApprovalAnswer, TelecodeEvent } from "../domain/index.js";
 import { approvalPrompt, resolveApproval } from "./approval-prompt.js";
-import { routeToolRequest, type DenyReason } from "./decision-table.js";
+import { routeToolRequest } from "./decision-table.js";
 import { noLongerPendingMessage, questionTimedOutMessage, timedOutMessage } from "./messages.js";
 import {
   disarmedGate,
@@ -13,7 +13,7 @@ import {
   planPrompt,
   resolvePlanAnswer,
 } from "./plan-machine.js";
-import type { DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
+import type { DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
 import {
   answerQuestion,
   parseQuestions,
@@ -22,17 +22,17 @@ import {
   startQuestionFlow,
   summarizeAnswers,
 } from "./questions.js";
-import { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed } from "./rearm.js";
+import { decideRearm, initialRearm, onTaskChanged, onTurnClosed } from "./rearm.js";
 import {
   PolicyError,
   type PendingDecision,
   type PendingFlow,
-  type PolicyEffect,
   type PolicyInput,
   type PolicyState,
   type PolicyStep,
 } from "./session-policy-types.js";
 import { defaultDecisionSettings, type DecisionSettings } from "./settings.js";
+import { approvePlanIn, close, denyTitles, timerEffects, withPending } from "./policy-steps.js";
 
 export function initialPolicyState(settings: Partial<DecisionSettings> = {}): PolicyState {
   return {
@@ -44,63 +44,6 @@ export function initialPolicyState(settings: Partial<DecisionSettings> = {}): Po
     rearm: initialRearm,
     pending: new Map(),
     ended: false,
-  };
-}
-
-const denyTitles: Record<DenyReason, (tool: string) => string> = {
-  unattended: (tool) => `Denied ${tool}: nobody is watching this run.`,
-  plan_mode: (tool) => `Blocked ${tool} in plan mode; Claude was told to present its plan first.`,
-  outline_gate: () => "Asked Claude to write the outline before presenting the plan again.",
-  questions_off: () => "Claude asked a question; questions are off, so it was told to use reasonable defaults.",
-  no_questions: () => "Claude sent a question without text; it was told to ask in its reply.",
-};
-
-function timerEffects(state: PolicyState, decisionId: string): PolicyEffect[] {
-  const ms = state.settings.approvalTimeoutMs;
-  return ms !== null && ms > 0 ? [{ type: "startTimer", decisionId, delayMs: ms }] : [];
-}
-
-function withPending(state: PolicyState, p: PendingDecision | undefined, removeId?: string): PolicyState {
-  const pending = new Map(state.pending);
-  if (removeId !== undefined) pending.delete(removeId);
-  if (p) pending.set(p.decisionId, p);
-  return { ...state, pending };
-}
-
-/** Who decided, for the engine's approval_resolved: a person's name, or how it ended. */
-function decidedBy(outcome: DecisionOutcome): string {
-  switch (outcome.reason) {
-    case "person":
-    case "typed_reply":
-      return outcome.by ?? "person";
-    case "timeout":
-      return "timeout";
-    case "withdrawn":
-      return "withdrawn";
-    case "session_end":
-      return "session end";
-  }
-}
-
-/** Ends a pending decision: the only place a pending request is answered. */
-function close(state: PolicyState, p: PendingDecision, answer: ApprovalAnswer, outcome: DecisionOutcome): PolicyStep {
-  return {
-    state: withPending(state, undefined, p.decisionId),
-    effects: [
-      { type: "cancelTimer", decisionId: p.decisionId },
-      { type: "respond", decisionId: p.decisionId, answer, by: decidedBy(outcome) },
-      { type: "settle", decisionId: p.decisionId, outcome },
-    ],
-    verdict: "accepted",
-  };
-}
-
-function approvePlanIn(state: PolicyState, runId: string | undefined, nowMs: number): PolicyState {
-  return {
-    ...state,
-    gate: disarmedGate,
-    previewSkipRunId: runId ?? state.previewSkipRunId,
-    rearm: onPlanApproved(state.rearm, state.turn, nowMs),
   };
 }
 

@@ -112,6 +112,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `  approval withdrawn by Claude Code [${event.requestId}]`;
     case "question_asked":
       return event.questions.map((q) => `? ${q.question} (${q.options.map((o) => o.label).join(" / ")})`).join("\n");
+    case "step_usage":
+      return undefined;
     case "usage": {
       const context = event.contextPercent === undefined ? "" : ` · context ${event.contextPercent}%`;
       return `  tokens ${formatCount(event.inputTokens)} in / ${formatCount(event.outputTokens)} out · session ${formatUsd(event.costUsd)}${context}`;

@@ -1,5 +1,6 @@
 // What the model and the chat read about schedules: the hook denial reasons for CronCreate,
 // ScheduleWakeup, CronDelete and CronList, and the line a fired iteration starts with. Pure.
+import { SCHEDULED_BY_TELECODE } from "../domain/index.js";
 import type { Refusal } from "./caps.js";
 import { describeSchedule, whenInWords, type DescribeOptions } from "./describe.js";
 import type { Schedule, StateReason } from "./schedule-types.js";
@@ -63,7 +64,7 @@ export function loopsOffReason(scope: "chat" | "everywhere"): string {
 /** The denial reason for a CronCreate Telecode stored: the model learns the loop id and how to cancel it. */
 export function loopStoredReason(s: Schedule, options: TextOptions): string {
   return [
-    `Scheduled by Telecode (this is not an error): loop ${s.id}, ${describeSchedule(s, options)}, ${nextWords(s, options)}${limits(s, options)}.`,
+    `${SCHEDULED_BY_TELECODE}loop ${s.id}, ${describeSchedule(s, options)}, ${nextWords(s, options)}${limits(s, options)}.`,
     "Each time it fires, Telecode sends the prompt into this session as a new message; nothing is scheduled in the CLI, so do not create it again.",
     `To stop it, call CronDelete with id "${s.id}" (${CRON_DELETE_NOTE}).`,
   ].join(" ");
@@ -73,7 +74,7 @@ export function loopStoredReason(s: Schedule, options: TextOptions): string {
 export function wakeupStoredReason(s: Schedule, options: TextOptions): string {
   const at = s.nextFireAt === null ? "later" : `at ${whenInWords(s.nextFireAt, s.timeZone, options.nowMs)}`;
   return [
-    `Scheduled by Telecode (this is not an error): this session will be woken ${at} with your prompt as a new message (loop ${s.id}${limits(s, options)}).`,
+    `${SCHEDULED_BY_TELECODE}this session will be woken ${at} with your prompt as a new message (loop ${s.id}${limits(s, options)}).`,
     "To end the loop, call ScheduleWakeup with stop: true.",
   ].join(" ");
 }

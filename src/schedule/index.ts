@@ -26,6 +26,7 @@ export {
   type WakeupResult,
 } from "./create-schedule.js";
 export { canonicalTimeZone, cronProblem } from "./cron.js";
+export { dayIn } from "./zone-clock.js";
 export { describeSchedule, describeTiming, durationInWords, whenInWords, type DescribeOptions } from "./describe.js";
 export { ScheduleError, type ScheduleErrorCode } from "./errors.js";
 export {

@@ -53,6 +53,12 @@ export type SchedulerEvent =
       slots: number;
     }>
   | Readonly<{ type: "capped"; schedule: Schedule; reason: CapReason }>
+  | Readonly<{
+      /** Today's runs reached its day cost cap: this slot starts nothing (the chat was told when the cap was reached). */
+      type: "skipped_day_cost";
+      schedule: Schedule;
+      slotAt: number;
+    }>
   | Readonly<{ type: "fire_failed"; schedule: Schedule; iteration: number; error: unknown }>
   | Readonly<{
       /** The store failed while handling due slots; the scheduler tries again in a minute. */

@@ -163,6 +163,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (moved === null) return;
       if (plan.kind === "capped") emit({ type: "capped", schedule: moved, reason: plan.reason });
       if (plan.kind === "missed") emit({ type: "missed", schedule: moved, slotAt: plan.slotAt, slots: plan.slots });
+      if (plan.kind === "skipped_day_cost") emit({ type: "skipped_day_cost", schedule: moved, slotAt: plan.slotAt });
       return;
     }
     const claimed = repo.update(s.id, plan.claim, expect);

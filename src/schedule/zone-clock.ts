@@ -42,6 +42,11 @@ export function isoDay(date: LocalDate): string {
   return `${date.year}-${pad(date.month)}-${pad(date.day)}`;
 }
 
+/** The calendar day (YYYY-MM-DD) it is at `atMs` in `timeZone`: what a day's spending counts towards. */
+export function dayIn(atMs: number, timeZone: string): string {
+  return isoDay(localDateTime(atMs, timeZone));
+}
+
 /**
  * The instant a clock in `timeZone` shows `hour:minute` on `date`; a time that the clock skips
  * (spring forward) gives the first minute after the gap, a time it shows twice the first one.

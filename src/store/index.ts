@@ -37,5 +37,13 @@ export type { FinishRunInput, KeptRunInput, RunsRepository, StartRunInput } from
 export type { SchedulesRepository } from "./schedules-repo.js";
 export type { SessionCostsRepository } from "./session-costs-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
+export {
+  TRIGGER_RESULTS,
+  type HeldDelivery,
+  type LastResult,
+  type PausedChoice,
+  type TriggerResult,
+  type TriggersRepository,
+} from "./triggers-repo.js";
 export type { UsageRepository } from "./usage-repo.js";
 export type { WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";

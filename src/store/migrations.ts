@@ -195,6 +195,42 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 9,
+    name: "triggers: the chat's pause, webhook day costs, held deliveries, each trigger's last result",
+    // triggers_paused: the last /pause or /resume and the config's [schedule] paused it was
+    // given against (a changed config value wins over it). webhook_day_costs: each webhook's
+    // spending per calendar day and whether the chat was told its day cap was reached.
+    // held_deliveries: webhook deliveries that came while triggers were paused, run on /resume.
+    // trigger_results: what each schedule's and webhook's last fire came to, for /status and doctor.
+    sql: `
+      CREATE TABLE triggers_paused (
+        id            INTEGER PRIMARY KEY CHECK (id = 1),
+        paused        INTEGER NOT NULL CHECK (paused IN (0, 1)),
+        config_paused INTEGER NOT NULL CHECK (config_paused IN (0, 1)),
+        changed_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE webhook_day_costs (
+        webhook_id TEXT NOT NULL,
+        day        TEXT NOT NULL,
+        cost_usd   REAL NOT NULL CHECK (cost_usd >= 0),
+        told       INTEGER NOT NULL DEFAULT 0 CHECK (told IN (0, 1)),
+        PRIMARY KEY (webhook_id, day)
+      ) STRICT;
+      CREATE TABLE held_deliveries (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id TEXT NOT NULL,
+        trigger    TEXT NOT NULL,
+        held_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE trigger_results (
+        trigger_id TEXT PRIMARY KEY,
+        result     TEXT NOT NULL
+          CHECK (result IN ('ok', 'failed', 'cancelled', 'capped', 'day_capped', 'skipped_busy', 'held', 'missed')),
+        at         INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 10,
     name: "kept runs: the keeper, the run's place in its output, decision buttons that outlive a restart",
     sql: `
       ALTER TABLE runs ADD COLUMN keeper_id TEXT;

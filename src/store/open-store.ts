@@ -17,6 +17,7 @@ import type { DecisionRecord, RunRecord } from "./records.js";
 import { createSessionCostsRepository, type SessionCostsRepository } from "./session-costs-repo.js";
 import { createSchedulesRepository, type SchedulesRepository } from "./schedules-repo.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
+import { createTriggersRepository, type TriggersRepository } from "./triggers-repo.js";
 import { createWebhookDeliveriesRepository, type WebhookDeliveriesRepository } from "./webhook-deliveries-repo.js";
 
 export const DATABASE_FILE = "telecode.db";
@@ -51,6 +52,8 @@ export type Store = {
   readonly offsets: OffsetsRepository;
   readonly usage: UsageRepository;
   readonly webhookDeliveries: WebhookDeliveriesRepository;
+  /** The chat's pause, webhook day costs, held deliveries, each trigger's last result. */
+  readonly triggers: TriggersRepository;
   readonly schedules: SchedulesRepository;
   readonly counters: CountersRepository;
   /** The Claude Code slash commands last seen per project. */
@@ -113,6 +116,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       offsets: createOffsetsRepository(db),
       usage: createUsageRepository(db),
       webhookDeliveries: createWebhookDeliveriesRepository(db),
+      triggers: createTriggersRepository(db),
       schedules: createSchedulesRepository(db, now),
       claudeCommands: createClaudeCommandsRepository(db),
       counters: createCountersRepository(db),

@@ -18,7 +18,7 @@ export {
   type TemplateParse,
 } from "./prompt-template.js";
 export { DELIVERY_IDS_KEPT } from "./replay-guard.js";
-export { findMissingSecrets, type MissingSecret } from "./webhook-auth.js";
+export { findMissingSecrets, readWebhookSecrets, type MissingSecret } from "./webhook-auth.js";
 export { startWebhookServer, type StartWebhookServerOptions, type WebhookServer } from "./webhook-server.js";
 export {
   WEBHOOK_AUTHS,

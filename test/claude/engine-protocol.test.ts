@@ -237,7 +237,14 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     const runId = await t.session.startRun("hello");
     await t.events.waitFor(runDone(runId));
     await t.events.waitFor((e) => e.type === "text" && e.text === "after the result");
-    expect(order.slice(order.indexOf("hook"))).toEqual(["hook", "hook-done", "turn_finished", "run_completed", "text"]);
+    expect(order.slice(order.indexOf("hook"))).toEqual([
+      "hook",
+      "hook-done",
+      "turn_finished",
+      "run_completed",
+      "step_usage",
+      "text",
+    ]);
     const modeRequest = (await t.stdin()).find(
       (l) => (l["request"] as { subtype?: string } | undefined)?.subtype === "set_permission_mode",
     );

@@ -10,7 +10,8 @@ import { runDoctor } from "../../src/cli/doctor.js";
 import { describeRange, judgeClaudeVersion, logClaudeVersion, testedRange } from "../../src/cli/doctor-version.js";
 import { createLogger } from "../../src/log/index.js";
 import type { CommandIo } from "../../src/cli/command-io.js";
-import { DATABASE_FILE } from "../../src/store/index.js";
+import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
+import { DATABASE_FILE, openStore } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { recordedVersions, TESTED_RANGE_MODULE, testedRangeSource } from "../support/recorder/tested-range.js";
 
@@ -214,6 +215,45 @@ describe("telecode doctor", () => {
     const damaged = await doctor();
     expect(damaged.code).toBe(1);
     expect(line(damaged.out, "database")).toMatch(/^✗ /);
+  });
+
+  it("lists schedules and webhooks with next fire and last result, and warns while triggers are paused", async () => {
+    const dataDir = join(home, "data");
+    writeConfig(
+      goodConfig(
+        `[state]\ndir = "${dataDir}"\n[[webhooks]]\nid = "github-push"\npath = "/hooks/github"\nauth = "none"\nprompt = "Review {{ref}}"\n`,
+      ),
+    );
+    const store = openStore(dataDir);
+    store.schedules.insert({
+      kind: "config",
+      chatId: 42,
+      project: "app",
+      session: { mode: "new" },
+      timing: { kind: "cron", cron: "0 9 * * *" },
+      timeZone: "Europe/Berlin",
+      prompt: "Review yesterday's commits",
+      note: null,
+      recurring: true,
+      createdBy: { kind: "config", configId: "morning-review" },
+      // 09:00 in Berlin (UTC+1 in winter).
+      nextFireAt: Date.parse("2030-01-02T08:00:00Z"),
+      state: "active",
+      stateReason: null,
+      caps: NO_CAPS,
+      overrides: NO_OVERRIDES,
+      attended: false,
+    });
+    store.triggers.recordResult("webhook:github-push", "day_capped", Date.now());
+    store.triggers.setPausedChoice({ paused: true, configPaused: false, changedAt: Date.now() });
+    store.close();
+
+    const { out } = await doctor();
+    expect(out).toContain("schedule morning-review · next at 09:00 on 2 January 2030 (Europe/Berlin)");
+    expect(out).toMatch(
+      /webhook github-push · on each delivery to http:\/\/127\.0\.0\.1:8765\/hooks\/github \(held: triggers are paused, \/resume\) · last: not run: its day cap was reached at \d\d:\d\d today/,
+    );
+    expect(line(out, "triggers paused")).toContain("by /pause in a chat");
   });
 
   it("prints help and refuses unknown flags", async () => {

@@ -234,16 +234,16 @@ prompt = "Go"
     ]);
   });
 
-  it("take effect only after a restart: the server is bound at start-up", () => {
+  it("apply on reload: the app restarts its webhook server with them", () => {
     const hook = (path: string) => `[[webhooks]]\nid = "gh"\npath = "${path}"\nauth = "none"\nprompt = "Go"\n`;
     const before = load(hook("/hooks/a"))().config;
     const after = load(`[webhook_server]\nlisten = "127.0.0.1:9999"\n${hook("/hooks/b")}`)().config;
     // Two temp homes, so state.dir and the project paths differ too.
     const { appliedKeys, restartKeys } = diffConfig(before, after);
-    expect(restartKeys.filter((k) => k.startsWith("webhook"))).toEqual(["webhook_server", "webhooks"]);
-    expect(appliedKeys.filter((k) => k.startsWith("webhook"))).toEqual([]);
+    expect(appliedKeys.filter((k) => k.startsWith("webhook"))).toEqual(["webhook_server", "webhooks"]);
+    expect(restartKeys.filter((k) => k.startsWith("webhook"))).toEqual([]);
     const running = applyLiveChanges(before, after);
-    expect(running.webhooks[0]?.path).toBe("/hooks/a");
-    expect(running.webhookServer.listen.port).toBe(8765);
+    expect(running.webhooks[0]?.path).toBe("/hooks/b");
+    expect(running.webhookServer.listen.port).toBe(9999);
   });
 });

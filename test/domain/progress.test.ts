@@ -48,6 +48,25 @@ const toolFinished = (id: string, ok: boolean, detail = ""): TelecodeEvent => ({
 });
 
 describe("reduceProgress", () => {
+  it("shows a schedule Telecode's hook took over as done, with what was scheduled, not as a hook error", () => {
+    const reason =
+      "PreToolUse:CronCreate hook error: Scheduled by Telecode (this is not an error): loop f1c928fc, every 5 minutes, next at 08:10 today. Each time it fires, Telecode sends the prompt.";
+    const state = run([toolStarted("t1", "CronCreate */5 * * * *"), toolFinished("t1", false, reason)]);
+    expect(state.tools[0]).toMatchObject({
+      status: "done",
+      detail: "scheduled by Telecode: loop f1c928fc, every 5 minutes, next at 08:10 today.",
+    });
+    const refused = run([
+      toolStarted("t2", "CronCreate"),
+      toolFinished(
+        "t2",
+        false,
+        "<tool_use_error>PreToolUse:CronCreate hook error: Scheduling is turned off.</tool_use_error>",
+      ),
+    ]);
+    expect(refused.tools[0]).toMatchObject({ status: "failed", detail: "Scheduling is turned off." });
+  });
+
   it("follows a run from start to answer: steps, tool lines, waiting on a person, cost and outcome", () => {
     const state = run([
       {

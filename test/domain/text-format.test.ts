@@ -23,8 +23,12 @@ describe("text helpers", () => {
     expect(formatDurationMs(-1)).toBe("?");
   });
 
-  it("formatUsd keeps four decimals below a dollar", () => {
+  it("formatUsd keeps up to four decimals below a dollar, and no zeros past the cents", () => {
     expect(formatUsd(0.0016)).toBe("$0.0016");
+    expect(formatUsd(0.0364)).toBe("$0.0364");
+    expect(formatUsd(0.5)).toBe("$0.50");
+    expect(formatUsd(0.01)).toBe("$0.01");
+    expect(formatUsd(0)).toBe("$0.00");
     expect(formatUsd(7.9338)).toBe("$7.93");
   });
 

@@ -116,7 +116,7 @@ describe("commands", () => {
     const usage = await command(chat, "usage");
     expect(usage).toMatch(/This session: \$0\.\d{4}/);
     expect(usage).toMatch(/Today \(all chats\): \$\d+\.\d+ over \d+ runs?/);
-    expect(usage).not.toContain("This session: $0.0000");
+    expect(usage).not.toMatch(/This session: \$0\.00(?!\d)/);
   });
 
   it("/new with words starts a fresh session with them at once", async () => {

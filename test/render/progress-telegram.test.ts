@@ -229,7 +229,7 @@ describe("the end of a run", () => {
       ],
     ]);
     expect(text(renderProgressSummaryHtml(state, T0 + 5000)).split("\n")).toEqual([
-      "✅ Done · 700 ms · 3 steps · $0.0100",
+      "✅ Done · 700 ms · 3 steps · $0.01",
       "",
       "✗ 📖 Read src/a.ts — File does not exist: src/a.ts",
       "✗ $ Bash rm -rf build — The user doesn't want to proceed with this tool use.",

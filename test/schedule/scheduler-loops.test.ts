@@ -180,6 +180,9 @@ describe("caps", () => {
     expect(h.scheduler.recordCost("config:hourly", 1.2)?.verdict).toBe("day_capped");
     await h.advanceTo(at("2026-06-05T21:30:00Z")); // 23:30 Berlin
     expect(isoTimes(h.fires)).toEqual(["2026-06-05T08:00:00.000Z"]);
+    // Each skipped slot is reported (for /status), none as a notice of its own.
+    const skipped = h.events.filter((e) => e.type === "skipped_day_cost");
+    expect(skipped).toHaveLength(13);
     await h.advanceTo(at("2026-06-05T22:01:00Z")); // 00:01 Berlin, a new day
     expect(isoTimes(h.fires)).toEqual(["2026-06-05T08:00:00.000Z", "2026-06-05T22:00:00.000Z"]);
     expect(h.store.schedules.get("config:hourly")?.state).toBe("active");

@@ -58,6 +58,13 @@ function seed(db: Database.Database, version: number): void {
   if (version >= 7) {
     db.prepare("INSERT INTO session_costs (session_id, total_usd, updated_at) VALUES ('s1', 0.0364, 1800)").run();
   }
+  if (version >= 9) {
+    db.prepare("INSERT INTO triggers_paused (id, paused, config_paused, changed_at) VALUES (1, 1, 0, 1900)").run();
+    db.prepare(
+      "INSERT INTO webhook_day_costs (webhook_id, day, cost_usd, told) VALUES ('gh', '2030-01-01', 1.5, 1)",
+    ).run();
+    db.prepare("INSERT INTO trigger_results (trigger_id, result, at) VALUES ('webhook:gh', 'day_capped', 1950)").run();
+  }
 }
 
 describe("migrations", () => {
@@ -133,6 +140,11 @@ describe("migrations", () => {
           });
         }
         if (from >= 7) expect(store.sessionCosts.lastTotalUsd("s1")).toBe(0.0364);
+        if (from >= 9) {
+          expect(store.triggers.pausedChoice()).toEqual({ paused: true, configPaused: false, changedAt: 1900 });
+          expect(store.triggers.webhookDay("gh", "2030-01-01")).toEqual({ costUsd: 1.5, told: true });
+          expect(store.triggers.lastResults().get("webhook:gh")).toMatchObject({ result: "day_capped", at: 1950 });
+        }
         // Every table of the latest schema takes writes after the upgrade.
         store.chats.update(8, { mode: "auto" });
         const run = store.runs.start({ chatId: 8, project: "app" });
@@ -142,6 +154,16 @@ describe("migrations", () => {
         store.offsets.set(43);
         store.sessionCosts.recordTotalUsd("s-new", 0.5);
         store.webhookDeliveries.add("github-push", "d-2", 2000, 100);
+        store.triggers.setPausedChoice({ paused: false, configPaused: true, changedAt: 2100 });
+        expect(store.triggers.addWebhookCost("gh", "2030-01-02", 0.25)).toBe(0.25);
+        expect(store.triggers.markDayCapTold("gh", "2030-01-02")).toBe(true);
+        expect(store.triggers.markDayCapTold("gh", "2030-01-02")).toBe(false);
+        store.triggers.hold("gh", { prompt: "p" }, 2200);
+        expect(store.triggers.takeHeld()).toEqual([
+          { seq: 1, webhookId: "gh", trigger: { prompt: "p" }, heldAt: 2200 },
+        ]);
+        expect(store.triggers.heldCount()).toBe(0);
+        store.triggers.recordResult("schedule:config:morning", "ok", 2300);
         store.schedules.insert({
           kind: "chat",
           chatId: 8,

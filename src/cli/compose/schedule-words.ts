@@ -58,9 +58,18 @@ export function scheduleCard(s: Schedule, options: TextOptions): ScheduleCard {
   };
 }
 
+/** Said once, when a run brings the schedule's spending today to its day cap. */
+export function dayCapHtml(s: Schedule, options: TextOptions): string {
+  const then =
+    s.nextFireAt === null
+      ? ""
+      : ` Its next run is at ${esc(whenInWords(s.nextFireAt, s.timeZone, options.nowMs))}, if that is another day.`;
+  return `⏹ <b>${esc(scheduleName(s))}</b> reached its day cap: its runs cost ${formatUsd(s.costDayUsd)} today, the most max_day_cost_usd allows (${formatUsd(s.caps.maxDayCostUsd ?? 0)}). Its runs today are skipped.${then} Raise max_day_cost_usd in the config to let them run.`;
+}
+
 /** What the chat is told about a scheduler event (HTML), or null when it is only logged. */
 export function noticeHtml(event: SchedulerEvent, options: TextOptions): string | null {
-  if (event.type === "scheduler_failed") return null;
+  if (event.type === "scheduler_failed" || event.type === "skipped_day_cost") return null;
   const s = event.schedule;
   const name = `<b>${esc(scheduleName(s))}</b>`;
   const at = (ms: number): string => esc(whenInWords(ms, s.timeZone, options.nowMs));

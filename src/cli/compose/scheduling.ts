@@ -20,11 +20,13 @@ import {
   type TextOptions,
 } from "../../schedule/index.js";
 import type { SessionChoice } from "../../sessions/index.js";
-import type { Store } from "../../store/index.js";
+import type { Store, TriggerResult } from "../../store/index.js";
 import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge } from "../../telegram/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
-import { noticeHtml, scheduleName } from "./schedule-words.js";
+import { watchRunCost } from "./run-cost-cap.js";
+import { dayCapHtml, noticeHtml, scheduleName } from "./schedule-words.js";
+import { scheduleResultId } from "./trigger-status.js";
 
 export type SchedulingDeps = {
   config: () => Config;
@@ -32,10 +34,12 @@ export type SchedulingDeps = {
   /** The scheduler's clock: the system's, or a test's manual one. */
   clock: SchedulerClock;
   logger: Logger;
+  /** Whether every trigger is held (`[schedule] paused`, or the chat's /pause). */
+  isPaused: () => boolean;
 };
 
 /** Where fires go and notices are sent: the Telegram bridge. */
-export type ScheduleTarget = Pick<TelegramBridge, "startScheduled" | "outbox">;
+export type ScheduleTarget = Pick<TelegramBridge, "startScheduled" | "outbox" | "sessions">;
 
 export type AppScheduling = {
   readonly scheduler: Scheduler;
@@ -55,6 +59,16 @@ export type AppScheduling = {
 
 const LIVE = ["active", "paused"] as const;
 
+/** The last result an event leaves for /status and doctor; null: it leaves none. */
+const RESULT_OF_EVENT: Readonly<Record<SchedulerEvent["type"], TriggerResult | null>> = {
+  skipped_busy: "skipped_busy",
+  skipped_day_cost: "day_capped",
+  missed: "missed",
+  capped: "capped",
+  fire_failed: "failed",
+  scheduler_failed: null,
+};
+
 function choiceOf(s: Schedule): SessionChoice {
   switch (s.session.mode) {
     case "new":
@@ -68,6 +82,9 @@ function choiceOf(s: Schedule): SessionChoice {
 
 export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
   const { config, store, clock, logger } = deps;
+  const settingsNow = () => ({ ...schedulerSettingsOf(config()), paused: deps.isPaused() });
+  const record = (id: string, result: TriggerResult): void =>
+    store.triggers.recordResult(scheduleResultId(id), result, clock.now());
   let target: ScheduleTarget | undefined;
   /** The wake-up chain whose fired run works in a lane now: ScheduleWakeup there continues it. */
   const chains = new Map<string, string>();
@@ -87,6 +104,8 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       { ...fields, ...(event.type === "fire_failed" ? { err: event.error } : {}) },
       failed ? "error" : "info",
     );
+    const result = RESULT_OF_EVENT[event.type];
+    if (result !== null && event.type !== "scheduler_failed") record(event.schedule.id, result);
     const html = noticeHtml(event, textOptions());
     if (html !== null && event.type !== "scheduler_failed") notify(event.schedule.chatId, html);
   };
@@ -95,28 +114,40 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     if (target === undefined) return "busy";
     const lane = laneId({ chatId: s.chatId, project: s.project });
     const { permissionMode, model, effort } = s.overrides;
+    const watch = watchRunCost(
+      {
+        capUsd: s.caps.maxRunCostUsd,
+        name: scheduleName(s),
+        key: `max_run_cost_usd of [[schedules]] "${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}"`,
+        chatId: s.chatId,
+      },
+      { sessions: target.sessions, notify, logger },
+    );
     const outcome = target.startScheduled({
-      scheduleId: s.id,
+      source: { kind: "schedule", id: s.id, cancellable: s.kind !== "config" },
+      whenBusy: "skip",
       chatId: s.chatId,
       project: s.project,
       prompt: firedPrompt(s, iteration, textOptions()),
       title: `${firedTitle(s, iteration, textOptions())}${fresh ? " (in a fresh session)" : ""}`,
-      cancellable: s.kind !== "config",
       choice,
       unattended: !s.attended,
       origin: s.kind === "wakeup" ? "wakeup" : "schedule",
       ...definedFields({ mode: permissionMode ?? undefined, model: model ?? undefined, effort: effort ?? undefined }),
-      onFinished: (completed) => finished(s, iteration, completed, fresh),
+      onFinished: (completed) => finished(s, iteration, completed, fresh, watch?.isStopped() === true),
+      ...definedFields({ onStep: watch?.onStep }),
     });
     if (outcome === "started" && s.kind === "wakeup") chains.set(lane, s.id);
     return outcome;
   };
 
-  const finished = (s: Schedule, iteration: number, completed: RunCompleted, fresh: boolean): void => {
+  const finished = (s: Schedule, iteration: number, completed: RunCompleted, fresh: boolean, capped: boolean): void => {
     const lane = laneId({ chatId: s.chatId, project: s.project });
     if (chains.get(lane) === s.id) chains.delete(lane);
     try {
-      if (completed.costUsd > 0) scheduler.recordCost(s.id, completed.costUsd);
+      record(s.id, capped ? "capped" : completed.cancelled ? "cancelled" : completed.ok ? "ok" : "failed");
+      const cost = completed.costUsd > 0 ? scheduler.recordCost(s.id, completed.costUsd) : null;
+      if (cost?.verdict === "day_capped") notify(s.chatId, dayCapHtml(cost.schedule, textOptions()));
       if (fresh && s.session.mode === "id" && completed.sessionId !== undefined)
         scheduler.moveToSession(s.id, { mode: "id", sessionId: completed.sessionId });
     } catch (error) {
@@ -142,13 +173,13 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
         `Project "${s.project}" is no longer in the config. Add it back, or stop this schedule.`,
         { details: { scheduleId: s.id, project: s.project } },
       );
-    return outcome === "busy" ? "busy" : "started";
+    return outcome === "busy" || outcome === "refused" ? "busy" : "started";
   };
 
   const scheduler = createScheduler({
     clock,
     repository: store.schedules,
-    settings: schedulerSettingsOf(config()),
+    settings: settingsNow(),
     fire,
     onEvent,
   });
@@ -195,7 +226,7 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       target = undefined;
     },
     configChanged() {
-      scheduler.updateSettings(schedulerSettingsOf(config()));
+      scheduler.updateSettings(settingsNow());
       syncConfig();
     },
   };

@@ -12,6 +12,7 @@ import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
 import { openStore, type Store } from "../../store/index.js";
+import { readWebhookSecrets, type WebhookServer } from "../../triggers/index.js";
 import {
   chatDecisionSettings,
   createTelegramFront,
@@ -22,8 +23,11 @@ import {
 import { createAppKeepers } from "./app-keepers.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
+import { createChatTriggers } from "./chat-triggers.js";
 import { storeKeptRunsBook } from "./kept-runs-book.js";
 import { createAppScheduling } from "./scheduling.js";
+import { createTriggerPause } from "./trigger-pause.js";
+import { createWebhookRuns } from "./webhook-runs.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
 
@@ -58,20 +62,29 @@ export type TelecodeApp = {
   readonly bridge: TelegramBridge;
   readonly store: Store;
   readonly registry: DecisionRegistry;
-  /** The one scheduler: Claude's loops, [[schedules]], /at and /every. */
+  /** The one scheduler: Claude's loops, [[schedules]], /at and /every (webhooks start runs beside it). */
   readonly scheduler: Scheduler;
-  /** The config was reloaded: apply its live scheduling keys ([loops], [schedule], [[schedules]]). */
-  configChanged(): void;
+  /** The webhook server while it runs (null without [[webhooks]], or when it could not start). */
+  readonly webhookServer: WebhookServer | null;
+  /**
+   * The config was reloaded: apply its live trigger keys ([loops], [schedule], [[schedules]]; a
+   * changed [webhook_server] or [[webhooks]] restarts the webhook server). Never rejects.
+   */
+  configChanged(): Promise<void>;
   /** Graceful stop of everything, then the store is closed. */
   stop(options?: { flushTimeoutMs?: number }): Promise<void>;
 };
 
 /**
  * Builds and starts the whole bridge; the store is closed again if starting fails (BridgeError
- * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached).
+ * `telegram.start_aborted` when `options.signal` fired while the Bot API could not be reached;
+ * TriggerError `triggers.secret_missing` when a webhook's secret variable is not set). A webhook
+ * server that cannot listen does not stop the start: its chats are told why webhooks are off.
  */
 export async function startTelecode(options: TelecodeAppOptions): Promise<TelecodeApp> {
   const { config, logger, tuning = {} } = options;
+  // A webhook secret missing from the environment stops the start, naming the variable.
+  readWebhookSecrets(config().webhooks, options.env);
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
@@ -100,12 +113,25 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     journal: storeDecisionJournal(store),
     onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
   });
+  const scheduleClock = tuning.scheduleClock ?? createSystemClock();
+  const now = (): number => scheduleClock.now();
+  const pause = createTriggerPause({ config, store, now });
   const scheduling = createAppScheduling({
     config,
     store,
-    clock: tuning.scheduleClock ?? createSystemClock(),
+    clock: scheduleClock,
     logger: logger.child({ area: "schedule" }),
+    isPaused: () => pause.isPaused(),
   });
+  const webhooks = createWebhookRuns({
+    config,
+    store,
+    now,
+    logger: logger.child({ area: "webhook" }),
+    env: options.env,
+    isPaused: () => pause.isPaused(),
+  });
+  const triggers = createChatTriggers({ config, store, now, pause, scheduling, webhooks });
   let bridge: TelegramBridge;
   try {
     const telegram = createTelegramFront({
@@ -115,6 +141,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       clock,
       answers: registry,
       schedules: scheduling.chat,
+      triggers,
       models: () => models,
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
@@ -171,6 +198,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       }),
     );
     scheduling.start(bridge);
+    await webhooks.start(bridge);
   } catch (error) {
     store.close();
     throw error;
@@ -180,9 +208,16 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     store,
     registry,
     scheduler: scheduling.scheduler,
-    configChanged: () => scheduling.configChanged(),
+    get webhookServer() {
+      return webhooks.server;
+    },
+    async configChanged() {
+      scheduling.configChanged();
+      await webhooks.configChanged();
+    },
     async stop(stopOptions) {
       try {
+        await webhooks.stop();
         await scheduling.stop();
         await bridge.stop(stopOptions);
       } finally {

@@ -41,7 +41,7 @@ import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
 import { startScheduledRun } from "./scheduled-run.js";
-import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome } from "./schedule-port.js";
+import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome, TriggerControls } from "./schedule-port.js";
 import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
 import { startPolling } from "./update-source.js";
 
@@ -58,6 +58,8 @@ export type TelegramFrontOptions = {
   answers: DecisionAnswers;
   /** The chat's side of the scheduler: /loops, /at, /every, their buttons, /new. */
   schedules: ChatSchedules;
+  /** Every trigger at once: /pause, /resume, the triggers /status lists. */
+  triggers: TriggerControls;
   /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
   outbox?: Partial<
     Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">
@@ -103,7 +105,7 @@ export type TelegramBridge = {
   readonly outbox: Outbox;
   /** The bot's @username, once started. */
   readonly botUsername: string;
-  /** Starts a fired schedule's run in its chat (unless the lane is busy or the project is gone). */
+  /** Starts a run nobody typed in its chat: a schedule's fire (skipped when the lane is busy), a webhook delivery (queued). */
   startScheduled(run: ScheduledRun): ScheduledRunOutcome;
 };
 
@@ -210,6 +212,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     starter,
     control,
     schedules: options.schedules,
+    triggers: options.triggers,
     models: options.models ?? (() => undefined),
   };
 

@@ -28,4 +28,6 @@ export type {
   ScheduleCard,
   ScheduledRun,
   ScheduledRunOutcome,
+  RunSource,
+  TriggerControls,
 } from "./schedule-port.js";

@@ -33,7 +33,7 @@ export type RunRequest = {
   /** Whose turn the message starts; default a person's. */
   origin?: TurnOrigin;
   /** How a run no person asked for shows itself (a title, its schedule's buttons). */
-  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "quietFailures">;
+  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "onStep" | "quietFailures">;
   /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
   kept?: { runId: string; messageId: number | undefined };
 };

@@ -13,6 +13,7 @@ import {
   type Lane,
   type ProgressState,
   type RunCompleted,
+  type StepUsage,
   type TelecodeEvent,
 } from "../../domain/index.js";
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
@@ -57,6 +58,8 @@ export type RunViewInit = {
   quoteProgress?: boolean;
   /** Told once, with the run's completion, after the answer was handed to the outbox. */
   onFinished?: (completed: RunCompleted) => void;
+  /** Told each model call's tokens while the run goes on (a trigger's per-run cost cap). */
+  onStep?: (step: StepUsage, runId: string) => void;
   /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
   quietFailures?: readonly FailureReason[];
   /** The project whose outbox is sent after the answer (what Claude put in .telecode/outbox/). */
@@ -74,6 +77,7 @@ export class RunView implements RunObserver {
   readonly #progress: ProgressMessage;
   #state: ProgressState;
   #queued = false;
+  #submitted: SubmitOutcome["state"] | undefined;
   #finished = false;
 
   constructor(deps: RunViewDeps, init: RunViewInit) {
@@ -106,6 +110,11 @@ export class RunView implements RunObserver {
     return this.#progress.sent;
   }
 
+  /** What submit said (started, queued behind the lane's runs, refused); undefined before `begin`. */
+  get submitted(): SubmitOutcome["state"] | undefined {
+    return this.#submitted;
+  }
+
   /**
    * A run taken in after a restart (its kept process ran on): the progress message it had is
    * edited from now on (a new one is sent when it had none), and the time counts from its start.
@@ -132,6 +141,7 @@ export class RunView implements RunObserver {
 
   /** Called with what submit said: starts the progress message, or says it is queued / refused. */
   begin(outcome: SubmitOutcome): void {
+    this.#submitted = outcome.state;
     if (outcome.state === "refused") {
       this.#finished = true;
       void this.#deps.outbox.send(this.chatId, { html: `⏸ ${esc(outcome.reason)}` }, this.#replyToPrompt());
@@ -162,6 +172,7 @@ export class RunView implements RunObserver {
       this.#finish(event);
       return;
     }
+    if (event.type === "step_usage" && this.runId !== undefined) this.#init.onStep?.(event, this.runId);
     if (!this.#progress.live) this.#goLive();
     this.#deps.runs.observe(this.lane, event);
     this.#state = reduceProgress(this.#state, event, this.#deps.clock.now());

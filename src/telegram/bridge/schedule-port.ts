@@ -1,7 +1,7 @@
 // What the bridge needs from the scheduler, declared here so Telegram never imports it: a
 // chat's schedules as cards already in words, the person's controls (pause, resume, cancel,
 // /at, /every, /new), and the request to start a fired schedule's run. Types only.
-import type { Lane, PermissionMode, RunCompleted, TurnOrigin } from "../../domain/index.js";
+import type { Lane, PermissionMode, RunCompleted, StepUsage, TurnOrigin } from "../../domain/index.js";
 import type { SessionChoice } from "../../sessions/index.js";
 
 /** One schedule as the chat shows it. */
@@ -48,16 +48,34 @@ export interface ChatSchedules {
   loopsEnabled(): boolean;
 }
 
-/** A fired schedule's run, as the scheduler's fire asks the bridge to start it. */
+/** Every trigger at once (schedules, loops, webhooks): /pause, /resume, and what /status lists. */
+export interface TriggerControls {
+  isPaused(): boolean;
+  /** Holds (true) or releases (false) every trigger, kept across restarts; false when they already were so. */
+  setPaused(paused: boolean): boolean;
+  /** How many webhook deliveries are kept until /resume. */
+  heldDeliveries(): number;
+  /** The chat's schedules and webhooks: when each fires next and how its last fire went (plain text). */
+  statusLines(chatId: number): readonly string[];
+}
+
+/**
+ * What started a run nobody typed: a schedule (its Pause and Stop buttons come with the run;
+ * `cancellable`: whether Stop cancels it, config schedules are only paused) or a webhook.
+ */
+export type RunSource =
+  Readonly<{ kind: "schedule"; id: string; cancellable: boolean }> | Readonly<{ kind: "webhook"; id: string }>;
+
+/** A run nobody typed (a schedule's fire, a webhook delivery), as a trigger asks the bridge to start it. */
 export type ScheduledRun = Readonly<{
-  scheduleId: string;
+  source: RunSource;
+  /** "skip": a busy lane skips it (a schedule's iteration); "queue": it waits behind the lane's runs (a delivery). */
+  whenBusy: "skip" | "queue";
   chatId: number;
   project: string;
   prompt: string;
-  /** Which schedule, which run, how to stop it (plain text). */
+  /** Which trigger, which run, how to stop it (plain text). */
   title: string;
-  /** Whether its Stop button cancels it (config schedules are only paused). */
-  cancellable: boolean;
   choice: SessionChoice;
   unattended: boolean;
   origin: TurnOrigin;
@@ -65,7 +83,13 @@ export type ScheduledRun = Readonly<{
   model?: string;
   effort?: string;
   onFinished(completed: RunCompleted): void;
+  /** Each model call's tokens while the run goes on (its per-run cost cap watches them). */
+  onStep?(step: StepUsage, runId: string): void;
 }>;
 
-/** "started": the run is on its way; "busy": the lane was busy (the iteration is skipped); "no_project". */
-export type ScheduledRunOutcome = "started" | "busy" | "no_project";
+/**
+ * "started": the run is on its way; "queued": it waits behind the lane's runs; "busy": the lane
+ * was busy (with `whenBusy: "skip"`, nothing was started); "refused": Telecode is stopping (the
+ * chat was told); "no_project".
+ */
+export type ScheduledRunOutcome = "started" | "queued" | "busy" | "refused" | "no_project";

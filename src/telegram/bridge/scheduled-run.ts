@@ -1,6 +1,7 @@
-// A fired schedule's run in its chat: skipped when the lane is busy (the scheduler says so once),
-// else started like a person's run, unattended unless the schedule says otherwise, with a title
-// saying which schedule it is and buttons to pause or stop it; the answer quotes that title.
+// The one way a run nobody typed starts in its chat (a schedule's fire, a webhook delivery):
+// like a person's run, unattended unless its trigger says otherwise, with a title saying which
+// trigger it is (and a schedule's buttons to pause or stop it); the answer quotes that title.
+// A busy lane skips a schedule's iteration (the scheduler says so once) and queues a delivery.
 import { definedFields } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { singleCardKeyboard } from "./schedule-cards.js";
@@ -13,18 +14,22 @@ export function startScheduledRun(
 ): ScheduledRunOutcome {
   const project = deps.config().projects.find((p) => p.name === run.project);
   if (project === undefined) return "no_project";
-  if (deps.sessions.isBusy({ chatId: run.chatId, project: project.name })) return "busy";
-  const buttons = singleCardKeyboard(deps.callbacks, run.chatId, {
-    id: run.scheduleId,
-    paused: false,
-    cancellable: run.cancellable,
-  });
-  deps.logger.event("telegram.schedule_fired", {
+  if (run.whenBusy === "skip" && deps.sessions.isBusy({ chatId: run.chatId, project: project.name })) return "busy";
+  const { source } = run;
+  const buttons =
+    source.kind === "schedule"
+      ? singleCardKeyboard(deps.callbacks, run.chatId, {
+          id: source.id,
+          paused: false,
+          cancellable: source.cancellable,
+        })
+      : undefined;
+  deps.logger.event("telegram.trigger_fired", {
     chatId: run.chatId,
     project: project.name,
-    scheduleId: run.scheduleId,
+    [source.kind === "schedule" ? "scheduleId" : "webhookId"]: source.id,
   });
-  deps.starter.start({
+  const view = deps.starter.start({
     chatId: run.chatId,
     project,
     prompt: run.prompt,
@@ -34,12 +39,20 @@ export function startScheduledRun(
     ...definedFields({ mode: run.mode, model: run.model, effort: run.effort }),
     view: {
       titleHtml: esc(run.title),
-      buttons,
+      ...definedFields({ buttons }),
       quoteProgress: true,
       onFinished: run.onFinished,
+      ...definedFields({ onStep: run.onStep }),
       // The scheduler goes on in a fresh session and says so.
       quietFailures: ["session_not_found"],
     },
   });
-  return "started";
+  switch (view.submitted) {
+    case "queued":
+      return "queued";
+    case "refused":
+      return "refused";
+    default:
+      return "started";
+  }
 }

@@ -15,7 +15,7 @@ import type { MediaPort } from "./media-port.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
-import type { ChatSchedules } from "./schedule-port.js";
+import type { ChatSchedules, TriggerControls } from "./schedule-port.js";
 
 /** The bridge's state as handlers see it. */
 export type BridgeControl = {
@@ -46,6 +46,8 @@ export type BridgeServices = {
   readonly control: BridgeControl;
   /** The chat's schedules: /loops, /at, /every and their buttons. */
   readonly schedules: ChatSchedules;
+  /** Every trigger at once: /pause, /resume, and the triggers /status lists. */
+  readonly triggers: TriggerControls;
   /** Claude Code's own slash commands per project. */
   readonly claudeCommands: ClaudeCommands;
   /** Photos, files and voice notes in; project files out. */

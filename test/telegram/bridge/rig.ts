@@ -42,6 +42,8 @@ export type RigOptions = {
   scheduleClock?: SchedulerClock;
   /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"'] or ["[loops]", …]. */
   toml?: readonly string[];
+  /** More environment for the app (a webhook's secret), on top of the workspace's. */
+  env?: Readonly<Record<string, string>>;
 };
 
 export type Rig = {
@@ -109,7 +111,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const startApp = (): Promise<TelecodeApp> =>
     startTelecode({
       config: () => live.config,
-      env: ws.env,
+      env: { ...ws.env, ...options.env },
       logger,
       tuning: {
         ...TEST_TUNING,

@@ -12,6 +12,7 @@ import { loopsCommand } from "./loops.js";
 import { modeCommand } from "./mode.js";
 import { modelCommand } from "./model.js";
 import { newCommand } from "./new.js";
+import { pauseCommand, resumeCommand } from "./pause.js";
 import { planModeCommand } from "./plan-mode.js";
 import { previewCommand } from "./preview.js";
 import { projectCommand } from "./project.js";
@@ -34,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   loopsCommand,
   atCommand,
   everyCommand,
+  pauseCommand,
+  resumeCommand,
   fileCommand,
   restartCommand,
   listenCommand,

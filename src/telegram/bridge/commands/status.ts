@@ -1,5 +1,6 @@
 // /status: the chat's project, mode (and the CLI's own), model, effort, switches, session and
-// what runs now in each of its lanes (and which runs are kept: they go on across a restart).
+// what runs now in each of its lanes (and which runs are kept: they go on across a restart);
+// its schedules and webhooks, and whether triggers are paused.
 import { formatDurationMs } from "../../../domain/index.js";
 import { describeMode } from "../../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
@@ -12,7 +13,7 @@ export const statusCommand: Command = {
   run: (call, services) => call.say(statusHtml(call, services)),
 };
 
-function statusHtml(call: CommandCall, { store, runs, sessions, clock }: BridgeServices): string {
+function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers }: BridgeServices): string {
   const { config, settings: s } = call;
   const chatId = call.message.chatId;
   const lines = ["<b>Telecode status</b>"];
@@ -49,5 +50,8 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock }: BridgeS
       `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
     );
   }
+  const scheduled = triggers.statusLines(chatId);
+  if (triggers.isPaused()) lines.push("Triggers: ⏸ paused (schedules, loops and webhooks wait for /resume)");
+  if (scheduled.length > 0) lines.push("Schedules and webhooks:", ...scheduled.map((line) => `• ${esc(line)}`));
   return lines.join("\n");
 }

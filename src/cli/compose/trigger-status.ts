@@ -1,0 +1,77 @@
+// Every trigger as /status and `telecode doctor` list it: each live schedule and each webhook,
+// when it fires next (in the schedule's own zone, as people read it) and how its last fire went.
+import type { Config } from "../../config/index.js";
+import { whenInWords, type Schedule } from "../../schedule/index.js";
+import type { LastResult, TriggerResult } from "../../store/index.js";
+import { webhookUrl } from "../../triggers/index.js";
+import { scheduleName } from "./schedule-words.js";
+
+export type TriggerStatus = Readonly<{
+  chatId: number;
+  /** "schedule morning-review", "loop 3f2a1b0c", "webhook github-push". */
+  name: string;
+  /** "next at 09:00 tomorrow (Europe/Berlin)", "paused", "on each delivery to http://…". */
+  next: string;
+  /** "last: ok at 09:00 today"; null when it never fired. */
+  last: string | null;
+}>;
+
+export type TriggerStatusInput = Readonly<{
+  config: Pick<Config, "webhooks" | "webhookServer" | "schedule">;
+  /** Live schedules (active or paused). */
+  schedules: readonly Schedule[];
+  results: ReadonlyMap<string, LastResult>;
+  /** Whether every trigger is held (/pause, `[schedule] paused`). */
+  allPaused: boolean;
+  nowMs: number;
+}>;
+
+const RESULT_WORDS: Readonly<Record<TriggerResult, string>> = {
+  ok: "ok",
+  failed: "failed",
+  cancelled: "cancelled",
+  capped: "stopped at its cost cap",
+  day_capped: "not run: its day cap was reached",
+  skipped_busy: "skipped: the chat was busy",
+  held: "held while paused",
+  missed: "missed while Telecode was down",
+};
+
+/** The trigger ids the last results are kept under. */
+export const scheduleResultId = (scheduleId: string): string => `schedule:${scheduleId}`;
+export const webhookResultId = (webhookId: string): string => `webhook:${webhookId}`;
+
+function lastWords(result: LastResult | undefined, timeZone: string, nowMs: number): string | null {
+  if (result === undefined) return null;
+  return `last: ${RESULT_WORDS[result.result]} at ${whenInWords(result.at, timeZone, nowMs)}`;
+}
+
+export function triggerStatuses(input: TriggerStatusInput): TriggerStatus[] {
+  const { config, results, nowMs, allPaused } = input;
+  const held = allPaused ? " (held: triggers are paused, /resume)" : "";
+  const schedules = input.schedules.map((s): TriggerStatus => {
+    const next =
+      s.state === "paused"
+        ? "paused"
+        : s.nextFireAt === null
+          ? "nothing due"
+          : `next at ${whenInWords(s.nextFireAt, s.timeZone, nowMs)} (${s.timeZone})${held}`;
+    const last =
+      lastWords(results.get(scheduleResultId(s.id)), s.timeZone, nowMs) ??
+      (s.lastFiredAt === null ? null : `last: ran at ${whenInWords(s.lastFiredAt, s.timeZone, nowMs)}`);
+    return { chatId: s.chatId, name: scheduleName(s), next, last };
+  });
+  const zone = config.schedule.timeZone;
+  const webhooks = config.webhooks.map((hook): TriggerStatus => ({
+    chatId: hook.chatId,
+    name: `webhook ${hook.id}`,
+    next: `on each delivery to ${webhookUrl(config.webhookServer.listen, hook.path)}${held}`,
+    last: lastWords(results.get(webhookResultId(hook.id)), zone, nowMs),
+  }));
+  return [...schedules, ...webhooks];
+}
+
+/** One status as a line of plain text. */
+export function triggerLine(status: TriggerStatus): string {
+  return [status.name, status.next, ...(status.last === null ? [] : [status.last])].join(" · ");
+}

@@ -1,0 +1,237 @@
+// Webhooks wired into the app: the server runs while [[webhooks]] exist (restarted when they or
+// the listen address change); each accepted delivery becomes an unattended run in its chat and
+// project through the bridge (queued when the lane is busy), unless triggers are paused (then it
+// is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once).
+import type { Config } from "../../config/index.js";
+import { definedFields, excerpt, formatUsd, type RunCompleted } from "../../domain/index.js";
+import type { Logger } from "../../ports/index.js";
+import { escapeTelegramHtml as esc } from "../../render/index.js";
+import { dayIn } from "../../schedule/index.js";
+import type { Store, TriggerResult } from "../../store/index.js";
+import { watchRunCost } from "./run-cost-cap.js";
+import type { ScheduleTarget } from "./scheduling.js";
+import { webhookResultId } from "./trigger-status.js";
+import {
+  startWebhookServer,
+  type WebhookConfig,
+  type WebhookServer,
+  type WebhookTrigger,
+} from "../../triggers/index.js";
+
+export type WebhookRunsDeps = {
+  config: () => Config;
+  store: Store;
+  /** Epoch ms: the day a webhook's spending counts towards. */
+  now: () => number;
+  logger: Logger;
+  /** Where each webhook's `secret_env` is read. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Whether triggers are held (`[schedule] paused`, /pause). */
+  isPaused: () => boolean;
+};
+
+export type WebhookRuns = {
+  /** The server while it runs (null without webhooks, or when it could not start). */
+  readonly server: WebhookServer | null;
+  /** Starts the server when [[webhooks]] exist; a failure is logged and told, never thrown. */
+  start(target: ScheduleTarget): Promise<void>;
+  /** Stops the server; deliveries already handed on are started first. */
+  stop(): Promise<void>;
+  /** The config was reloaded: a changed [webhook_server] or [[webhooks]] restarts the server. */
+  configChanged(): Promise<void>;
+  /** Triggers were resumed: the deliveries kept while paused run now, oldest first. */
+  releaseHeld(): void;
+};
+
+function resultOf(completed: RunCompleted, capped: boolean): TriggerResult {
+  if (capped) return "capped";
+  if (completed.cancelled) return "cancelled";
+  return completed.ok ? "ok" : "failed";
+}
+
+/** A held delivery read back: the fields a run needs, checked (the row may be from an older Telecode). */
+function heldTrigger(value: unknown): WebhookTrigger | null {
+  if (typeof value !== "object" || value === null) return null;
+  const t = value as Partial<WebhookTrigger>;
+  const ok =
+    typeof t.webhookId === "string" &&
+    typeof t.prompt === "string" &&
+    typeof t.project === "string" &&
+    typeof t.chatId === "number" &&
+    typeof t.receivedAtMs === "number" &&
+    typeof t.overrides === "object" &&
+    t.overrides !== null;
+  return ok ? (value as WebhookTrigger) : null;
+}
+
+export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
+  const { config, store, now, logger } = deps;
+  let target: ScheduleTarget | undefined;
+  let server: WebhookServer | null = null;
+  /** The config the running server was started from (to see whether a reload changes it). */
+  let serving: Pick<Config, "webhookServer" | "webhooks"> | undefined;
+  /** Webhooks whose chat was told a delivery is held, since the last resume. */
+  const toldHeld = new Set<string>();
+
+  const notify = (chatId: number, html: string): void => {
+    if (target !== undefined) void target.outbox.send(chatId, { html });
+  };
+  const dayOf = (ms: number): string => dayIn(ms, config().schedule.timeZone);
+  const record = (webhookId: string, result: TriggerResult): void =>
+    store.triggers.recordResult(webhookResultId(webhookId), result, now());
+
+  const tellDayCap = (trigger: WebhookTrigger, day: string, spentUsd: number, capUsd: number): void => {
+    if (!store.triggers.markDayCapTold(trigger.webhookId, day)) return;
+    notify(
+      trigger.chatId,
+      `⏹ Webhook <b>${esc(trigger.webhookId)}</b> reached its day cap: its runs cost ${formatUsd(spentUsd)} today, the most webhooks.max_cost_usd_per_day allows (${formatUsd(capUsd)}). Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.`,
+    );
+  };
+
+  const finished = (trigger: WebhookTrigger, completed: RunCompleted, capped: boolean): void => {
+    try {
+      record(trigger.webhookId, resultOf(completed, capped));
+      if (completed.costUsd <= 0) return;
+      const day = dayOf(now());
+      const spent = store.triggers.addWebhookCost(trigger.webhookId, day, completed.costUsd);
+      const cap = trigger.overrides.maxCostUsdPerDay;
+      if (cap !== null && spent >= cap) tellDayCap(trigger, day, spent, cap);
+    } catch (error) {
+      logger.event("webhook.record_failed", { err: error, webhookId: trigger.webhookId }, "error");
+    }
+  };
+
+  const hold = (trigger: WebhookTrigger, why: "paused" | "stopping"): void => {
+    store.triggers.hold(trigger.webhookId, trigger, now());
+    record(trigger.webhookId, "held");
+    logger.event("webhook.held", { webhookId: trigger.webhookId, deliveryId: trigger.deliveryId, why });
+    if (why !== "paused" || toldHeld.has(trigger.webhookId)) return;
+    toldHeld.add(trigger.webhookId);
+    notify(
+      trigger.chatId,
+      `⏸ Webhook <b>${esc(trigger.webhookId)}</b> received a delivery while triggers are paused. It is kept, and runs when you send /resume.`,
+    );
+  };
+
+  const run = (trigger: WebhookTrigger): void => {
+    const { webhookId, overrides } = trigger;
+    if (target === undefined) return hold(trigger, "stopping");
+    if (deps.isPaused()) return hold(trigger, "paused");
+    const cap = overrides.maxCostUsdPerDay;
+    if (cap !== null) {
+      const day = dayOf(now());
+      const spent = store.triggers.webhookDay(webhookId, day).costUsd;
+      if (spent >= cap) {
+        record(webhookId, "day_capped");
+        logger.event("webhook.day_capped", { webhookId, deliveryId: trigger.deliveryId, spentUsd: spent, capUsd: cap });
+        return tellDayCap(trigger, day, spent, cap);
+      }
+    }
+    const event = trigger.event === null ? "" : ` · ${trigger.event}`;
+    const watch = watchRunCost(
+      {
+        capUsd: overrides.maxCostUsdPerRun,
+        name: `webhook ${webhookId}`,
+        key: "webhooks.max_cost_usd_per_run",
+        chatId: trigger.chatId,
+      },
+      { sessions: target.sessions, notify, logger },
+    );
+    const outcome = target.startScheduled({
+      source: { kind: "webhook", id: webhookId },
+      whenBusy: "queue",
+      chatId: trigger.chatId,
+      project: trigger.project,
+      prompt: `[Telecode webhook "${webhookId}"${trigger.event === null ? "" : `, event ${trigger.event}`}: a request from outside started this run. Nobody is watching this run: what would wait for an answer is declined.]\n\n${trigger.prompt}`,
+      title: `🪝 webhook ${webhookId}${event}: ${excerpt(trigger.prompt.split("\n", 1)[0] ?? "", 80)}`,
+      choice: { kind: "new" },
+      unattended: true,
+      origin: "schedule",
+      ...definedFields({
+        mode: overrides.permissionMode ?? undefined,
+        model: overrides.model ?? undefined,
+        effort: overrides.effort ?? undefined,
+      }),
+      onFinished: (completed) => finished(trigger, completed, watch?.isStopped() === true),
+      ...definedFields({ onStep: watch?.onStep }),
+    });
+    if (outcome === "refused") return hold(trigger, "stopping");
+    if (outcome === "no_project") {
+      record(webhookId, "failed");
+      logger.event("webhook.no_project", { webhookId, project: trigger.project }, "error");
+      notify(
+        trigger.chatId,
+        `⚠️ Webhook <b>${esc(webhookId)}</b> could not start a run: project <b>${esc(trigger.project)}</b> is no longer in the config. Add it back, or change the webhook's project.`,
+      );
+    }
+  };
+
+  const releaseHeld = (): void => {
+    toldHeld.clear();
+    if (target === undefined || deps.isPaused()) return;
+    for (const held of store.triggers.takeHeld()) {
+      const trigger = heldTrigger(held.trigger);
+      if (trigger === null) {
+        logger.event("webhook.held_unreadable", { webhookId: held.webhookId, seq: held.seq }, "warn");
+        continue;
+      }
+      run(trigger);
+    }
+  };
+
+  const startServer = async (): Promise<void> => {
+    const current = config();
+    serving = { webhookServer: current.webhookServer, webhooks: current.webhooks };
+    try {
+      server = await startWebhookServer({
+        server: current.webhookServer,
+        webhooks: current.webhooks,
+        env: deps.env,
+        onTrigger: run,
+        logger,
+        deliveries: store.webhookDeliveries,
+        now,
+      });
+    } catch (error) {
+      // Telegram and the schedules go on; the person is told why webhooks do not.
+      server = null;
+      const why = error instanceof Error ? error.message : String(error);
+      logger.event("webhook.start_failed", { err: error }, "error");
+      const chats = new Set(current.webhooks.map((hook: WebhookConfig) => hook.chatId));
+      for (const chatId of chats) notify(chatId, `⚠️ Webhooks are off: ${esc(why)}`);
+    }
+  };
+
+  const stopServer = async (): Promise<void> => {
+    const running = server;
+    server = null;
+    await running?.stop();
+  };
+
+  return {
+    get server() {
+      return server;
+    },
+    async start(next) {
+      target = next;
+      await startServer();
+      releaseHeld();
+    },
+    async stop() {
+      await stopServer();
+      target = undefined;
+    },
+    async configChanged() {
+      const current = config();
+      const same =
+        serving !== undefined &&
+        JSON.stringify([serving.webhookServer, serving.webhooks]) ===
+          JSON.stringify([current.webhookServer, current.webhooks]);
+      if (same || target === undefined) return;
+      logger.event("webhook.restarting", { webhooks: current.webhooks.map((hook) => hook.id) });
+      await stopServer();
+      await startServer();
+    },
+    releaseHeld,
+  };
+}

@@ -1,0 +1,70 @@
+// The small steps every decision path of the session policy shares: opening and closing a
+// pending decision (the only place a request is answered), its timer, and who decided.
+import type { ApprovalAnswer } from "../domain/index.js";
+import type { DenyReason } from "./decision-table.js";
+import { disarmedGate } from "./plan-machine.js";
+import type { DecisionOutcome } from "./prompt-types.js";
+import { onPlanApproved } from "./rearm.js";
+import type { PendingDecision, PolicyEffect, PolicyState, PolicyStep } from "./session-policy-types.js";
+
+export const denyTitles: Record<DenyReason, (tool: string) => string> = {
+  unattended: (tool) => `Denied ${tool}: nobody is watching this run.`,
+  plan_mode: (tool) => `Blocked ${tool} in plan mode; Claude was told to present its plan first.`,
+  outline_gate: () => "Asked Claude to write the outline before presenting the plan again.",
+  questions_off: () => "Claude asked a question; questions are off, so it was told to use reasonable defaults.",
+  no_questions: () => "Claude sent a question without text; it was told to ask in its reply.",
+};
+
+export function timerEffects(state: PolicyState, decisionId: string): PolicyEffect[] {
+  const ms = state.settings.approvalTimeoutMs;
+  return ms !== null && ms > 0 ? [{ type: "startTimer", decisionId, delayMs: ms }] : [];
+}
+
+export function withPending(state: PolicyState, p: PendingDecision | undefined, removeId?: string): PolicyState {
+  const pending = new Map(state.pending);
+  if (removeId !== undefined) pending.delete(removeId);
+  if (p) pending.set(p.decisionId, p);
+  return { ...state, pending };
+}
+
+/** Who decided, for the engine's approval_resolved: a person's name, or how it ended. */
+export function decidedBy(outcome: DecisionOutcome): string {
+  switch (outcome.reason) {
+    case "person":
+    case "typed_reply":
+      return outcome.by ?? "person";
+    case "timeout":
+      return "timeout";
+    case "withdrawn":
+      return "withdrawn";
+    case "session_end":
+      return "session end";
+  }
+}
+
+/** Ends a pending decision: the only place a pending request is answered. */
+export function close(
+  state: PolicyState,
+  p: PendingDecision,
+  answer: ApprovalAnswer,
+  outcome: DecisionOutcome,
+): PolicyStep {
+  return {
+    state: withPending(state, undefined, p.decisionId),
+    effects: [
+      { type: "cancelTimer", decisionId: p.decisionId },
+      { type: "respond", decisionId: p.decisionId, answer, by: decidedBy(outcome) },
+      { type: "settle", decisionId: p.decisionId, outcome },
+    ],
+    verdict: "accepted",
+  };
+}
+
+export function approvePlanIn(state: PolicyState, runId: string | undefined, nowMs: number): PolicyState {
+  return {
+    ...state,
+    gate: disarmedGate,
+    previewSkipRunId: runId ?? state.previewSkipRunId,
+    rearm: onPlanApproved(state.rearm, state.turn, nowMs),
+  };
+}
