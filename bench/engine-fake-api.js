@@ -3,6 +3,7 @@
 // test/support/fake-anthropic (TypeScript, not built into dist/); this is only what the bench needs.
 import { Buffer } from "node:buffer";
 import { createServer } from "node:http";
+import process from "node:process";
 
 function sse(res, n, model) {
   const events = [
@@ -27,6 +28,19 @@ function sse(res, n, model) {
   ];
   res.writeHead(200, { "content-type": "text/event-stream", "request-id": `req_bench_${n}` });
   res.end(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+}
+
+/** The real CLI's environment against `api`: its own HOME, temp files in `work`, no traffic elsewhere. */
+export function realCliEnv(api, home, work) {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    TMPDIR: work,
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: "bench-key",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
 }
 
 /** Starts the server on 127.0.0.1; resolves with its base URL and a close function. */

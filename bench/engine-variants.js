@@ -25,6 +25,11 @@ const END = "BENCH-END";
 
 export const wall = () => performance.timeOrigin + performance.now();
 export const rssMiB = () => process.memoryUsage.rss() / MiB;
+/** CPU seconds this process (the consumer) has used since `since` (a process.cpuUsage() reading). */
+const cpuSince = (since) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+};
 export const endLine = JSON.stringify({
   type: "assistant",
   message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] },
@@ -69,6 +74,7 @@ const textOf = (message) => message.message?.content?.[0]?.text;
 export function runFloor(work, script, onText) {
   return new Promise((resolve) => {
     const start = performance.now();
+    const cpu = process.cpuUsage();
     const child = spawn(STAND_IN, [], { env: standInEnv(work, script), stdio: ["pipe", "pipe", "inherit"] });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
     let count = 0;
@@ -82,8 +88,9 @@ export function runFloor(work, script, onText) {
       if (t === END) {
         done = true;
         const seconds = (performance.now() - start) / 1000;
+        const cpuSeconds = cpuSince(cpu);
         child.stdin.end();
-        child.once("close", () => resolve({ seconds, lines: count }));
+        child.once("close", () => resolve({ seconds, cpuSeconds, lines: count }));
       } else if (onText !== undefined && typeof t === "string") onText(t);
     });
     child.stdout.on("data", (chunk) => {
@@ -92,9 +99,18 @@ export function runFloor(work, script, onText) {
   });
 }
 
-/** One Telecode engine session on the stand-in (default mode, every request allowed). */
+/**
+ * One Telecode engine session on the stand-in (default mode, every request allowed). Each is
+ * a new engine, as a new Telecode process would be: the stand-in's probe is kept in `work`
+ * (the warm-up run makes it), so no run but the first has the probe's processes beside it.
+ */
 export function openStandIn(work, script) {
-  return createClaudeEngine({ claudePath: STAND_IN, env: standInEnv(work, script) }).openSession(
+  const engine = createClaudeEngine({
+    claudePath: STAND_IN,
+    env: standInEnv(work, script),
+    probeCacheFile: join(work, "claude-cli.json"),
+  });
+  return engine.openSession(
     { cwd: work, permissionMode: "default", envAllow: ["FAKE_CLAUDE_SCRIPT"], idleMs: 0 },
     allowAllController(),
   );
@@ -107,6 +123,7 @@ const slowly = () => new Promise((resolve) => setImmediate(resolve));
 export async function runEngine(work, script, options = {}) {
   const session = openStandIn(work, script);
   const start = performance.now();
+  const cpu = process.cpuUsage();
   let events = 0;
   let peak = rssMiB();
   await session.startRun("go");
@@ -122,13 +139,15 @@ export async function runEngine(work, script, options = {}) {
     }
   }
   const seconds = (performance.now() - start) / 1000;
+  const cpuSeconds = cpuSince(cpu);
   await session.close();
-  return { seconds, events, peak };
+  return { seconds, cpuSeconds, events, peak };
 }
 
 /** (c) The Agent SDK: query() on the stand-in; consume messages until the end marker. */
 export async function runSdk(work, script, options = {}) {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   let messages = 0;
   let peak = rssMiB();
   const stream = query({
@@ -147,5 +166,5 @@ export async function runSdk(work, script, options = {}) {
       await slowly();
     }
   }
-  return { seconds: (performance.now() - start) / 1000, events: messages, peak };
+  return { seconds: (performance.now() - start) / 1000, cpuSeconds: cpuSince(cpu), events: messages, peak };
 }

@@ -2,7 +2,8 @@
 // SDK's query(), all three fed by the same stand-in CLI replaying recorded stdout as fast as it
 // can, in interleaved rounds (engine-variants.js); line-to-event latency; peak RSS under a slow
 // consumer (each variant in its own process); our RSS with 50 live sessions; and one real CLI
-// driven through N turns against a local fake API.
+// driven through N turns against a local fake API; then the first turn as a person meets it
+// (bench/first-turn.js): `telecode run` against the bare CLI, and the bridge's start.
 // `node bench/engine.bench.js --slow-consumer engine|sdk` runs only that measurement (JSON out).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
-import { startBenchApi } from "./engine-fake-api.js";
+import { realCliEnv, startBenchApi } from "./engine-fake-api.js";
 import {
   endLine,
   FIXTURES,
@@ -24,12 +25,15 @@ import {
   runSdk,
   wall,
 } from "./engine-variants.js";
+import { measureBridgeStart, measureOneTurn } from "./first-turn.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 5;
 const SESSIONS = 50;
 const REAL_TURNS = 20;
 const LATENCY_LINES = 2000;
+const FIRST_TURN_ROUNDS = 7;
+const BRIDGE_CHATS = 11;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
@@ -67,22 +71,22 @@ for (let round = 0; round < ROUNDS; round++) {
   globalThis.gc?.();
   runs.sdk.push(await runSdk(work, replayScript));
 }
-const seconds = Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r.seconds))]));
-const throughputRow = (variant, s, vs) => ({
+const medianOf = (key) => Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r[key]))]));
+const seconds = medianOf("seconds");
+const cpu = medianOf("cpuSeconds");
+const throughputRow = (variant, key, vs) => ({
   variant,
-  "lines/s": Math.round(stream.lines / s).toLocaleString("en-US"),
-  "MB/s": (stream.bytes / 1e6 / s).toFixed(0),
-  seconds: s.toFixed(2),
+  "lines/s": Math.round(stream.lines / seconds[key]).toLocaleString("en-US"),
+  "MB/s": (stream.bytes / 1e6 / seconds[key]).toFixed(0),
+  seconds: seconds[key].toFixed(2),
   "vs floor": vs,
+  "consumer CPU s": cpu[key].toFixed(2),
+  "CPU: floor ÷ this": ratio(cpu.floor / cpu[key]),
 });
 printTable([
-  throughputRow("(a) pipe + split + JSON.parse", seconds.floor, "1.00"),
-  throughputRow(
-    "(b) Telecode engine → events",
-    seconds.engine,
-    `${ratio(seconds.floor / seconds.engine)} (goal ≥ 0.9)`,
-  ),
-  throughputRow("(c) Agent SDK query() → messages", seconds.sdk, ratio(seconds.floor / seconds.sdk)),
+  throughputRow("(a) pipe + split + JSON.parse", "floor", "1.00"),
+  throughputRow("(b) Telecode engine → events", "engine", `${ratio(seconds.floor / seconds.engine)} (goal ≥ 0.9)`),
+  throughputRow("(c) Agent SDK query() → messages", "sdk", ratio(seconds.floor / seconds.sdk)),
 ]);
 process.stdout.write(
   `items per run: Telecode ${runs.engine[0].events.toLocaleString("en-US")} events, SDK ${runs.sdk[0].events.toLocaleString("en-US")} messages; Telecode ÷ SDK throughput ${ratio(seconds.sdk / seconds.engine)}\n\n`,
@@ -190,15 +194,7 @@ const home = mkdtempSync(join(work, "home-"));
 const project = mkdtempSync(join(work, "project-"));
 const real = createClaudeEngine({
   claudePath: REAL_CLI,
-  env: {
-    PATH: process.env.PATH,
-    HOME: home,
-    TMPDIR: work,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: "bench-key",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    DISABLE_AUTOUPDATER: "1",
-  },
+  env: realCliEnv(api, home, work),
 }).openSession({ cwd: project, permissionMode: "default", useApiBilling: true, idleMs: 0 }, allowAllController());
 const turnMs = [];
 const iterator = real.events()[Symbol.asyncIterator]();
@@ -226,6 +222,36 @@ printTable([
     "later turns p50 ms": median(turnMs).toFixed(0),
     "p99 ms": percentile(turnMs, 99).toFixed(0),
   },
+]);
+
+// ------------------------------------------------------------------ the first turn
+
+const one = await measureOneTurn(work, REAL_CLI, FIRST_TURN_ROUNDS);
+const ms = (x) => `${x.toFixed(0)} ms`;
+printTable([
+  {
+    "one turn, whole process (median)": `${FIRST_TURN_ROUNDS} interleaved rounds`,
+    "telecode run": ms(one.telecode),
+    "bare CLI, control mode": ms(one.bare),
+    "telecode ÷ bare": `${ratio(one.telecode / one.bare)} (goal ≤ 1.15)`,
+    "first run ever (probe beside)": ms(one.firstEver),
+    "node -e 0": ms(one.node),
+    "telecode --version": ms(one.version),
+  },
+]);
+process.stdout.write("\n");
+const bridge = await measureBridgeStart(work, BRIDGE_CHATS);
+const bridgeRow = (measure, s, goal = "") => ({
+  "Telegram message arrives →": measure,
+  n: bridge.n,
+  p50: `${ms(s.p50)}${goal}`,
+  p90: ms(s.p90),
+  "first message (probe)": ms(s.first),
+});
+printTable([
+  bridgeRow("CLI process spawned", bridge.spawn, " (goal ≤ 30 ms)"),
+  bridgeRow("progress message sent", bridge.progress),
+  bridgeRow("first progress edit", bridge.edit),
 ]);
 
 rmSync(work, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { median, STAND_IN, standInEnv } from "./stand-in-stream.js";
 const BACKLOG_LINES = 200;
 
 function keptLauncher(work, telecodeBin, clock, fence) {
-  const direct = createDirectLauncher(clock);
+  const direct = createDirectLauncher({ clock });
   return createKeptLauncher({
     keeper: {
       command: [process.execPath, telecodeBin, "keeper"],

@@ -35,7 +35,7 @@ export interface ConnectionOwner {
   closed(connection: CliConnection, closed: TransportClosed): Promise<void>;
 }
 
-type Line = { seq: number; message: WireMessage | WireDecodeProblem };
+type Line = WireMessage | WireDecodeProblem;
 
 /**
  * A kept process re-attached after a restart replays the lines it printed meanwhile. Requests
@@ -99,9 +99,9 @@ export class CliConnection {
       ...(deps.requestIdPrefix === undefined ? {} : { idPrefix: deps.requestIdPrefix }),
     });
     this.#gate = new LineGate<Line>({
-      process: (line) => this.#process(line),
+      process: (seq, message) => this.#process(seq, message),
       // Answers to our own requests cannot wait: the hook we are waiting for may need one.
-      bypass: ({ seq, message }) => {
+      bypass: (message, seq) => {
         if (isDecodeProblem(message) || message.type !== "control_response") return false;
         if (!this.#isBacklog(seq)) this.channel.handleResponse(message);
         return true;
@@ -180,11 +180,11 @@ export class CliConnection {
     await this.finished;
   }
 
-  #take(seq: number, message: WireMessage | WireDecodeProblem): void {
+  #take(seq: number, message: Line): void {
     this.#heardAny = true;
     this.#receivedSeq = seq;
     this.#owner.heard();
-    this.#gate.push({ seq, message });
+    this.#gate.push(seq, message);
   }
 
   #isBacklog(seq: number): boolean {
@@ -198,36 +198,41 @@ export class CliConnection {
   }
 
   /** Handles one decoded line; returns a promise only when a beforeTurnFinished hook must be awaited. */
-  #process({ seq, message }: Line): Promise<void> | undefined {
+  #process(seq: number, message: Line): Promise<void> | undefined {
     this.#lastSeq = seq;
-    if (!isDecodeProblem(message)) {
-      // Printed before this Telecode attached: see LineReplay.
-      if (this.#isBacklog(seq) && (message.type === "control_request" || message.type === "control_response"))
+    const seen = seq <= this.#replay.seenThroughSeq;
+    if (isDecodeProblem(message)) return this.#owner.deliver(this.translator.push(message), seen);
+    // Printed before this Telecode attached: see LineReplay.
+    if (this.#isBacklog(seq) && (message.type === "control_request" || message.type === "control_response"))
+      return undefined;
+    switch (message.type) {
+      case "control_response":
+        this.channel.handleResponse(message);
         return undefined;
-      switch (message.type) {
-        case "control_response":
-          this.channel.handleResponse(message);
-          return undefined;
-        case "control_cancel_request":
-          if (!this.channel.withdraw(message.request_id)) return undefined;
-          break;
-        case "system":
-          if (message.subtype === "init" && typeof message["session_id"] === "string")
-            this.#owner.sessionIdSeen(message["session_id"]);
-          break;
-        case "result":
-          if (message.session_id !== "") this.#owner.sessionIdSeen(message.session_id);
-          break;
-        default:
-          break;
+      case "control_cancel_request":
+        if (!this.channel.withdraw(message.request_id)) return undefined;
+        break;
+      case "control_request": {
+        const events = this.translator.push(message);
+        const pending = this.#owner.deliver(events, seen);
+        const approval = events.find((e) => e.type === "approval_requested");
+        this.#owner.controlRequest(
+          this,
+          message,
+          approval?.type === "approval_requested" ? approval.request : undefined,
+        );
+        return pending;
       }
+      case "system":
+        if (message.subtype === "init" && typeof message["session_id"] === "string")
+          this.#owner.sessionIdSeen(message["session_id"]);
+        break;
+      case "result":
+        if (message.session_id !== "") this.#owner.sessionIdSeen(message.session_id);
+        break;
+      default:
+        break;
     }
-    const events = this.translator.push(message);
-    const pending = this.#owner.deliver(events, seq <= this.#replay.seenThroughSeq);
-    if (!isDecodeProblem(message) && message.type === "control_request") {
-      const approval = events.find((e) => e.type === "approval_requested");
-      this.#owner.controlRequest(this, message, approval?.type === "approval_requested" ? approval.request : undefined);
-    }
-    return pending;
+    return this.#owner.deliver(this.translator.push(message), seen);
   }
 }

@@ -1,7 +1,9 @@
 // The Claude Code engine: opens session handles, each its own object with its own process, ids
 // and pending requests. How a CLI is started is the launcher's business (a direct child
 // process unless the composition root passes another).
+import { definedFields } from "../domain/index.js";
 import { createSystemClock, silentLogger, type Clock, type Logger } from "../ports/index.js";
+import { createCliProbe } from "./cli-probe.js";
 import { createDirectLauncher } from "./direct-launcher.js";
 import { ClaudeError } from "./errors.js";
 import { validateExtraArgs } from "./extra-args.js";
@@ -26,6 +28,11 @@ export type ClaudeEngineOptions = {
   logger?: Logger;
   /** How CLIs are probed and started; default a direct child process per CLI. */
   launcher?: CliLauncher;
+  /**
+   * For the default launcher: the file (in the state directory) where what a CLI binary
+   * supports is kept, so no later process probes it again. Default: memory only.
+   */
+  probeCacheFile?: string;
   /** IANA zone for clock times in notes ("resets 17:46"). Default: this machine's zone. */
   timeZone?: string;
   /** Each session's last known running cost (Telecode keeps it in SQLite); default: memory. */
@@ -41,12 +48,18 @@ function hostTimeZone(): string {
 
 export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
   const clock = options.clock ?? createSystemClock();
+  const logger = options.logger ?? silentLogger;
   const deps = {
     command: options.claudePath ?? "claude",
     baseEnv: options.env,
-    launcher: options.launcher ?? createDirectLauncher(clock),
+    launcher:
+      options.launcher ??
+      createDirectLauncher({
+        clock,
+        probe: createCliProbe({ ...definedFields({ cacheFile: options.probeCacheFile }), logger }),
+      }),
     clock,
-    logger: options.logger ?? silentLogger,
+    logger,
     timeZone: options.timeZone ?? hostTimeZone(),
     costs: options.costs ?? createMemoryCostBook(),
     onInitialized: options.onInitialized,

@@ -20,8 +20,9 @@ export type {
   HookMatchers,
 } from "./spec.js";
 export { createDirectLauncher } from "./direct-launcher.js";
+export type { DirectLauncherOptions } from "./direct-launcher.js";
 export { createCliProbe } from "./cli-probe.js";
-export type { CliProbe } from "./cli-probe.js";
+export type { CliProbe, CliProbeOptions } from "./cli-probe.js";
 export type {
   CliInfo,
   CliLauncher,

@@ -1,15 +1,21 @@
-// Starting one CLI process for a session: its allowlisted environment, what the binary
-// supports, the arguments for this spec, then the launcher's transport.
+// Starting one CLI process for a session: its allowlisted environment, what the binary is
+// known to support, the arguments for this spec, then the launcher's transport. A binary not
+// probed yet is started at once with the newest CLI's flags (flag-fallback.ts drops a refused one).
 import { definedFields } from "../domain/index.js";
-import { buildArgs } from "./args.js";
+import type { Logger } from "../ports/index.js";
+import { buildArgs, type ArgsContext } from "./args.js";
 import { buildChildEnv } from "./env.js";
+import { launchWithFlagFallback } from "./flag-fallback.js";
 import { latestSessionId } from "./latest-session.js";
 import type { SessionSpec } from "./spec.js";
-import type { CliInfo, CliLauncher, CliTransport } from "./transport.js";
+import type { CliInfo, CliLauncher, CliTransport, LaunchRequest } from "./transport.js";
 
-export type LaunchDeps = { command: string; baseEnv: NodeJS.ProcessEnv; launcher: CliLauncher };
+export type LaunchDeps = { command: string; baseEnv: NodeJS.ProcessEnv; launcher: CliLauncher; logger: Logger };
 
 export type Launched = { transport: CliTransport; info: CliInfo; args: readonly string[] };
+
+/** The one flag chosen from what the probe learnt. */
+const HOOK_EVENTS_FLAG = "--include-hook-events";
 
 /** Starts the CLI for `spec`. Throws `claude.not_found` or `claude.spawn_failed`. */
 export async function launchCli(
@@ -27,12 +33,23 @@ export async function launchCli(
   // The CLI's own --continue goes by file times, which closing a process moves: pick by the
   // sessions' own last activity, and leave --continue for a project with no transcript.
   const latest = session.continueLast ? await latestSessionId(spec.cwd, env) : undefined;
-  const args = buildArgs(spec, {
+  const context: ArgsContext = {
     supportsHookEvents: info.supportsHookEvents,
     resume: latest ?? session.resume,
     continueLast: session.continueLast && latest === undefined,
     ...definedFields({ prompt: session.prompt }),
+  };
+  const request: LaunchRequest = { file: info.path, args: buildArgs(spec, context), cwd: spec.cwd, env };
+  if (info.probed) return { transport: await deps.launcher.launch(request), info, args: request.args };
+  const transport = await launchWithFlagFallback(request, {
+    launcher: deps.launcher,
+    logger: deps.logger,
+    without(flag, refused) {
+      if (flag !== HOOK_EVENTS_FLAG) return undefined;
+      const args = buildArgs(spec, { ...context, supportsHookEvents: false });
+      // A flag the config's extra_args asked for stays: the CLI's own error then says it is unknown.
+      return args.includes(flag) ? undefined : { ...refused, args };
+    },
   });
-  const transport = await deps.launcher.launch({ file: info.path, args, cwd: spec.cwd, env });
-  return { transport, info, args };
+  return { transport, info, args: request.args };
 }

@@ -6,17 +6,19 @@
 export const BACKLOG_PAUSE_LINES = 10_000;
 
 export type LineGateOptions<T> = {
-  /** Handles one line; returns a promise only when a hook must be awaited before the next line. */
-  process(item: T): Promise<void> | undefined;
+  /** Handles one line (`seq` numbers it); returns a promise only when a hook must be awaited before the next line. */
+  process(seq: number, item: T): Promise<void> | undefined;
   /** Handles a line at once even while waiting (answers to our own requests); true when it did. */
-  bypass(item: T): boolean;
+  bypass(item: T, seq: number): boolean;
   /** The backlog crossed the pause threshold, or drained: re-check whether to keep reading. */
   onPressure(): void;
 };
 
 export class LineGate<T> {
   readonly #options: LineGateOptions<T>;
-  #backlog: T[] = [];
+  /** Lines waiting for a hook, oldest first from `#head` (no per-line allocation until one waits). */
+  #backlog: { seq: number; item: T }[] = [];
+  #head = 0;
   #suspended: Promise<void> | undefined;
 
   constructor(options: LineGateOptions<T>) {
@@ -25,7 +27,7 @@ export class LineGate<T> {
 
   /** True while the backlog is long enough that reading should pause. */
   get full(): boolean {
-    return this.#backlog.length >= BACKLOG_PAUSE_LINES;
+    return this.#backlog.length - this.#head >= BACKLOG_PAUSE_LINES;
   }
 
   /** Settles once no hook is awaited and the backlog is drained (undefined when idle now). */
@@ -33,23 +35,27 @@ export class LineGate<T> {
     return this.#suspended;
   }
 
-  push(item: T): void {
+  push(seq: number, item: T): void {
     if (this.#suspended !== undefined) {
-      if (this.#options.bypass(item)) return;
-      this.#backlog.push(item);
-      if (this.#backlog.length === BACKLOG_PAUSE_LINES) this.#options.onPressure();
+      if (this.#options.bypass(item, seq)) return;
+      this.#backlog.push({ seq, item });
+      if (this.#backlog.length - this.#head === BACKLOG_PAUSE_LINES) this.#options.onPressure();
       return;
     }
-    const pending = this.#options.process(item);
+    const pending = this.#options.process(seq, item);
     if (pending !== undefined) this.#suspendUntil(pending);
   }
 
   #suspendUntil(pending: Promise<void>): void {
     this.#suspended = pending.then(async () => {
-      for (let next = this.#backlog.shift(); next !== undefined; next = this.#backlog.shift()) {
-        const more = this.#options.process(next);
+      while (this.#head < this.#backlog.length) {
+        const next = this.#backlog[this.#head] as { seq: number; item: T };
+        this.#head += 1;
+        const more = this.#options.process(next.seq, next.item);
         if (more !== undefined) await more;
       }
+      this.#backlog = [];
+      this.#head = 0;
       this.#suspended = undefined;
       this.#options.onPressure();
     });

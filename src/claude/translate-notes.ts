@@ -75,6 +75,8 @@ export function rateLimitWindowKey(info: WireRateLimitEvent["rate_limit_info"]):
  */
 export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter, nowMs?: number): NoteEmitted | undefined {
   const info = m.rate_limit_info;
+  // The CLI reports `allowed` around every model call: it shows nothing, so costs nothing.
+  if (info.status !== "allowed_warning" && info.status !== "rejected") return undefined;
   const label = limitLabel(info.rateLimitType);
   const key = `rate_limit:${info.rateLimitType ?? "usage"}`;
   const resets = resetTime(info, clock, nowMs);

@@ -69,13 +69,19 @@ export interface CliTransport {
   detach?(): Promise<void>;
 }
 
-/** What the CLI at a path supports, learnt once per binary. */
+/** What the CLI at a path supports, learnt once per binary and kept (cli-probe.ts). */
 export type CliInfo = {
   /** The resolved executable path. */
   path: string;
-  /** e.g. "2.1.332", or "" when `--version` printed nothing usable. */
+  /** e.g. "2.1.332"; "" when `--version` printed nothing usable, or not known yet. */
   version: string;
   supportsHookEvents: boolean;
+  /**
+   * False for a binary not probed before: the fields above are the newest CLI's while a probe
+   * runs beside this start, and a flag chosen from them may be refused (launch.ts then starts
+   * the CLI again without it).
+   */
+  probed: boolean;
 };
 
 export type LaunchRequest = {
@@ -89,7 +95,7 @@ export type LaunchRequest = {
 
 /** How the engine starts CLIs; the composition root chooses (direct spawn by default). */
 export interface CliLauncher {
-  /** Finds the CLI and what it supports. Throws `claude.not_found`. */
+  /** Finds the CLI and what it is known to support, without waiting for a probe. Throws `claude.not_found`. */
   probe(command: string, env: NodeJS.ProcessEnv): Promise<CliInfo>;
   /** Starts one CLI process (its output waits for `start`). Throws `claude.not_found` or `claude.spawn_failed`. */
   launch(request: LaunchRequest): Promise<CliTransport>;

@@ -1,7 +1,13 @@
 // Whether the data directory (state.dir) can be used: created when missing, a directory,
 // writable. `telecode doctor` and `telecode` (serve) check it the same way, with the same words.
+// Also names the files in it that more than one command shares.
 import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
+/** What the Claude CLI binaries supported when probed (`telecode` and `telecode run` share it). */
+export function claudeProbeCacheFile(dataDir: string): string {
+  return join(dataDir, "claude-cli.json");
+}
 
 export type DataDirProblem = Readonly<{ detail: string; fix: string }>;
 

@@ -142,11 +142,13 @@ export type ClaudeProbe = { found: true; version: string; path: string } | { fou
 
 /**
  * Finds and asks the CLI for its version exactly as `telecode` and `telecode run` do (the
- * engine's probe, in the environment the engine gives the CLI); `command` is claude.path.
+ * engine's probe, in the environment the engine gives the CLI); `command` is claude.path. With
+ * `cacheFile` (the state directory's), a binary the engine already probed is not asked again.
  */
-export async function probeClaude(command: string, env: Env): Promise<ClaudeProbe> {
+export async function probeClaude(command: string, env: Env, cacheFile?: string): Promise<ClaudeProbe> {
   try {
-    const info = await createCliProbe().probe(command, buildChildEnv({ ...env }));
+    const probe = createCliProbe(cacheFile === undefined ? {} : { cacheFile });
+    const info = await probe.ask(command, buildChildEnv({ ...env }));
     return info.version === ""
       ? { found: false, description: `${info.path} --version printed no version; is it the Claude Code CLI?` }
       : { found: true, version: info.version, path: info.path };

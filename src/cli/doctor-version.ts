@@ -36,10 +36,16 @@ export function judgeClaudeVersion(version: string, range: TestedRange = testedR
 
 /**
  * Probes the CLI once at start and logs `claude.version` with the same words as doctor: info
- * inside the tested range, warn outside it or when the CLI cannot be run. Never throws.
+ * inside the tested range, warn outside it or when the CLI cannot be run. Never throws. With
+ * `cacheFile`, a binary already probed (by an earlier start) is read from it, not run.
  */
-export async function logClaudeVersion(options: { command: string; env: Env; logger: Logger }): Promise<void> {
-  const probe = await probeClaude(options.command, options.env);
+export async function logClaudeVersion(options: {
+  command: string;
+  env: Env;
+  logger: Logger;
+  cacheFile?: string;
+}): Promise<void> {
+  const probe = await probeClaude(options.command, options.env, options.cacheFile);
   const range = describeRange(testedRange());
   if (!probe.found) {
     options.logger.event("claude.version", { found: false, detail: probe.description, tested: range }, "warn");

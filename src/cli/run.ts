@@ -4,7 +4,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { userInfo } from "node:os";
 import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
 import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
@@ -12,10 +11,12 @@ import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../co
 import type { Config } from "../config/index.js";
 import { definedFields, failureText, type PermissionMode, type Prompt, type RunCompleted } from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
-import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
-import { ProgressView, readTypedAnswers, type TypedAnswers } from "../terminal/index.js";
+import type { ProgressView, TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/engine-port.js";
 import type { CommandIo } from "./command-io.js";
+import { claudeProbeCacheFile } from "./data-dir.js";
+import { deferredController } from "./deferred-controller.js";
+import { terminalDecisions, type TerminalOut } from "./run-decisions.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -36,8 +37,6 @@ Options:
   -h, --help              show this help
 
 Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with Ctrl-C.`;
-
-type TerminalOut = NodeJS.WritableStream & { columns?: number };
 
 /** What the command needs from its surroundings beyond CommandIo (tests pass their own). */
 export type RunDeps = {
@@ -65,9 +64,10 @@ type RunOptions = {
 
 class UsageError extends Error {}
 
-/** The terminal's one lane: its decisions are named by it. */
-const TERMINAL_LANE = { chatId: 0, project: "terminal" } as const;
+/** The terminal's side of a run: the progress view, the controller behind it, typed answers. */
+type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
 
+/** The terminal's one lane: its decisions are named by it. */
 function parse(argv: string[]): RunOptions | "help" {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -142,61 +142,6 @@ function specFrom(options: RunOptions, config: Config): SessionSpec {
   return { ...spec, idleMs: 0 };
 }
 
-/**
- * The decision driver (src/policy's machines) behind the terminal: `ask` shows prompts as
- * numbered choices and reads typed answers; `none` makes the run unattended, so whatever would
- * wait for a person is denied with a message the model reads.
- */
-function policyController(
-  options: RunOptions,
-  config: Config,
-  clock: Clock,
-  ui: { view: ProgressView; stdin: NodeJS.ReadableStream; ask: boolean; terminal: TerminalOut | undefined },
-): { controller: SessionController; typed: TypedAnswers | undefined } {
-  const registry = createDecisionRegistry();
-  const lines = createLinePersonPort({
-    write: (line) => ui.view.print(line),
-    answers: registry,
-    by: userInfo().username,
-  });
-  let typed: TypedAnswers | undefined;
-  const port = {
-    ...lines.port,
-    ask: (pending: Parameters<typeof lines.port.ask>[0]) => {
-      ui.view.promptShown(pending.requestId);
-      lines.port.ask(pending);
-      typed?.promptShown();
-    },
-  };
-  const driver = createDecisionDriver({
-    lane: TERMINAL_LANE,
-    settings: decisionSettingsFromConfig(config, modeOf(options, config)),
-    port,
-    registry,
-    clock,
-  });
-  if (ui.ask) {
-    typed = readTypedAnswers({
-      input: ui.stdin,
-      port: lines,
-      onIgnored: (line) => ui.view.print(`(not pending any more: "${line}")`),
-      onTypedAhead: (line) => ui.view.print(`› ${line}`),
-      ...(ui.terminal === undefined ? {} : { terminal: ui.terminal }),
-    });
-    ui.view.attachInput(typed.inputLine);
-  }
-  const controller: SessionController = {
-    observe: (event) => driver.observe(event),
-    decide: (request, ctx) => {
-      ui.view.approvalArrived(request);
-      return driver.decide(request, ctx);
-    },
-    hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
-    beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
-  };
-  return { controller, typed };
-}
-
 /** Runs the command; returns the exit code. */
 export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}): Promise<number> {
   const stdin = deps.stdin ?? process.stdin;
@@ -236,24 +181,34 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   }
 
   const clock = createSystemClock();
-  const view = new ProgressView({
-    out: io.stderr,
-    live: stderrIsTTY,
-    now: () => clock.now(),
-    columns: (io.stderr as TerminalOut).columns ?? 100,
-    answerOnStdout: !options.json,
-    cwd: options.cwd,
-  });
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
   // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.
   const terminal = stdin.isTTY === true && stderrIsTTY ? (io.stderr as TerminalOut) : undefined;
-  const policy =
-    approveMode === "all"
-      ? undefined
-      : policyController(options, config, clock, { view, stdin, ask: approveMode === "ask", terminal });
-  const controller = policy?.controller ?? allowAllController();
+  // The progress view and the prompts (their modules render markdown) load while the CLI
+  // starts: its spawn does not wait for them. Events wait in the session's queue meanwhile.
+  const ui: Promise<TerminalUi> = import("../terminal/index.js").then(({ ProgressView, readTypedAnswers }) => {
+    const view = new ProgressView({
+      out: io.stderr,
+      live: stderrIsTTY,
+      now: () => clock.now(),
+      columns: (io.stderr as TerminalOut).columns ?? 100,
+      answerOnStdout: !options.json,
+      cwd: options.cwd,
+    });
+    if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };
+    const ask = approveMode === "ask";
+    const settings = decisionSettingsFromConfig(config, modeOf(options, config));
+    return { view, ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
+  });
+  const controller =
+    approveMode === "all" ? allowAllController() : deferredController(ui.then((loaded) => loaded.controller));
 
-  const engine = createClaudeEngine({ claudePath: config.claude.path, env: io.env, clock });
+  const engine = createClaudeEngine({
+    claudePath: config.claude.path,
+    env: io.env,
+    clock,
+    probeCacheFile: claudeProbeCacheFile(config.state.dir),
+  });
   let session: SessionHandle;
   try {
     // No scheduler runs here: Claude's scheduling tools are refused, so the CLI never holds a job.
@@ -265,8 +220,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   }
   return drive(session, options, prompt.value, io, {
     clock,
-    view,
-    typed: policy?.typed,
+    ui,
     unattended: approveMode === "none",
     interrupt: deps.interrupt,
     live: stderrIsTTY,
@@ -278,18 +232,18 @@ async function drive(
   options: RunOptions,
   prompt: Prompt,
   io: CommandIo,
-  ui: {
+  how: {
     clock: Clock;
-    view: ProgressView;
-    typed: TypedAnswers | undefined;
+    ui: Promise<TerminalUi>;
     unattended: boolean;
     interrupt: AbortSignal | undefined;
     live: boolean;
   },
 ): Promise<number> {
-  const { view } = ui;
+  let ui: TerminalUi | undefined;
   let interrupted = false;
   let runId: string | undefined;
+  const cancelling = "^C cancelling… (Ctrl-C again to stop at once)";
   const onInterrupt = (): void => {
     if (interrupted) {
       // A second Ctrl-C: stop waiting for the CLI to wind down.
@@ -297,28 +251,32 @@ async function drive(
       return;
     }
     interrupted = true;
-    view.print("^C cancelling… (Ctrl-C again to stop at once)");
+    ui?.view.print(cancelling);
     if (runId !== undefined) void session.cancelRun(runId);
   };
-  if (ui.interrupt !== undefined) ui.interrupt.addEventListener("abort", onInterrupt, { once: true });
+  if (how.interrupt !== undefined) how.interrupt.addEventListener("abort", onInterrupt, { once: true });
   else process.on("SIGINT", onInterrupt);
-  ui.typed?.onInterrupt(onInterrupt);
-  ui.typed?.onInputEnded(() => {
-    view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
-    if (runId !== undefined) void session.cancelRun(runId);
-  });
-  // The live status line's elapsed time moves once a second while nothing else happens.
   let ticker: TimerHandle | undefined;
-  const tick = (): void => {
-    view.refresh();
-    ticker = ui.clock.setTimer(1000, tick);
-  };
-  if (ui.live) ticker = ui.clock.setTimer(1000, tick);
 
   let completed: RunCompleted | undefined;
   try {
-    runId = await session.startRun(prompt, { unattended: ui.unattended });
+    // The prompt goes to the CLI first; the terminal's view finishes loading while it starts.
+    runId = await session.startRun(prompt, { unattended: how.unattended });
     if (interrupted) await session.cancelRun(runId);
+    ui = await how.ui;
+    const { view, typed } = ui;
+    if (interrupted) view.print(cancelling);
+    typed?.onInterrupt(onInterrupt);
+    typed?.onInputEnded(() => {
+      view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
+      if (runId !== undefined) void session.cancelRun(runId);
+    });
+    // The live status line's elapsed time moves once a second while nothing else happens.
+    const tick = (): void => {
+      view.refresh();
+      ticker = how.clock.setTimer(1000, tick);
+    };
+    if (how.live) ticker = how.clock.setTimer(1000, tick);
     for await (const event of session.events()) {
       if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
       view.show(event);
@@ -329,9 +287,11 @@ async function drive(
     }
   } finally {
     ticker?.cancel();
-    if (ui.interrupt === undefined) process.off("SIGINT", onInterrupt);
-    ui.typed?.close();
-    view.finish();
+    if (how.interrupt === undefined) process.off("SIGINT", onInterrupt);
+    // Loaded even when the run could not start: the typed-answer reader must let stdin go.
+    const loaded = ui ?? (await how.ui.catch(() => undefined));
+    loaded?.typed?.close();
+    loaded?.view.finish();
     await session.close();
   }
 

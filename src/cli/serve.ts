@@ -15,6 +15,7 @@ import { BridgeError } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import type { CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
+import { claudeProbeCacheFile } from "./data-dir.js";
 import { logClaudeVersion } from "./doctor-version.js";
 import { telecodeInvocation } from "./invocation.js";
 import { claimDataDir } from "./serve-claim.js";
@@ -64,7 +65,13 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   if (claim === undefined) return 1;
   const { logger } = claim;
   for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
-  await logClaudeVersion({ command: current.claude.path, env: io.env, logger });
+  // The CLI's version reaches the log when `claude --version` answers; serving does not wait for it.
+  const versionLogged = logClaudeVersion({
+    command: current.claude.path,
+    env: io.env,
+    logger,
+    cacheFile: claudeProbeCacheFile(current.state.dir),
+  });
   /** The app running now, told when the config's live keys change. */
   let running: TelecodeApp | undefined;
   const watcher =
@@ -149,6 +156,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     watcher?.close();
+    await versionLogged;
     claim.release();
   }
 }

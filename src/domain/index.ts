@@ -64,3 +64,4 @@ export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";
 export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
+export { TypedError, type TypedErrorOptions } from "./typed-error.js";

@@ -103,9 +103,11 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
     time: (epochMs) => time.format(epochMs),
     date: (epochMs) => date.format(epochMs),
     moment(epochMs, nowMs) {
-      const [year, ymd] = [day.format(epochMs).slice(0, 4), day.format(epochMs)];
-      if (nowMs !== undefined && day.format(nowMs) === ymd) return time.format(epochMs);
-      const sameYear = nowMs === undefined || day.format(nowMs).startsWith(year);
+      const ymd = day.format(epochMs);
+      const year = ymd.slice(0, 4);
+      const today = nowMs === undefined ? undefined : day.format(nowMs);
+      if (today === ymd) return time.format(epochMs);
+      const sameYear = today === undefined || today.startsWith(year);
       return `${date.format(epochMs)}${sameYear ? "" : `, ${year}`} ${time.format(epochMs)}`;
     },
   };

@@ -1,5 +1,6 @@
 // The keeper's typed failures. Callers decide on `code`, never on message text; messages are
 // for people: what happened, then what to do.
+import { TypedError } from "../domain/index.js";
 import { KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
 export type KeeperErrorCode =
@@ -14,20 +15,8 @@ export type KeeperErrorCode =
   | "keeper.stdin_closed"
   | "keeper.bad_line";
 
-export class KeeperError extends Error {
+export class KeeperError extends TypedError<KeeperErrorCode> {
   override readonly name = "KeeperError";
-  readonly code: KeeperErrorCode;
-  readonly details: Readonly<Record<string, unknown>>;
-
-  constructor(
-    code: KeeperErrorCode,
-    message: string,
-    options: { cause?: unknown; details?: Record<string, unknown> } = {},
-  ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-    this.details = Object.freeze({ ...options.details });
-  }
 }
 
 export function isKeeperError(value: unknown, code?: KeeperErrorCode): value is KeeperError {

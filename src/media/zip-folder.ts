@@ -4,7 +4,6 @@
 import { constants } from "node:fs";
 import { lstat, open, opendir } from "node:fs/promises";
 import { join, posix } from "node:path";
-import { Zip, ZipDeflate } from "fflate";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { formatBytes } from "./sizes.js";
 
@@ -90,6 +89,8 @@ async function deflateAll(
   nameOf: (relative: string) => string,
   maxZipBytes: number,
 ): Promise<Buffer | undefined> {
+  // fflate builds its tables when loaded: only when a folder is zipped, not at every start.
+  const { Zip, ZipDeflate } = await import("fflate");
   const chunks: Uint8Array[] = [];
   let size = 0;
   let failure: Error | undefined;

@@ -3,12 +3,10 @@
 // waits for hand-offs still in progress. Hands each accepted delivery on in the background.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
 import type { Logger } from "../ports/index.js";
 import { TriggerError } from "./errors.js";
 import { formatListenAddress, webhookUrl, type ListenAddress } from "./listen-address.js";
 import { createReplayGuard } from "./replay-guard.js";
-import { createWebhookApp } from "./webhook-app.js";
 import { readWebhookSecrets } from "./webhook-auth.js";
 import type {
   DeliveryIdStore,
@@ -72,6 +70,11 @@ function listen(http: Server, address: ListenAddress): Promise<number> {
 export async function startWebhookServer(options: StartWebhookServerOptions): Promise<WebhookServer | null> {
   const { webhooks, logger } = options;
   if (webhooks.length === 0) return null;
+  // Hono is loaded only when webhooks exist: every command that reads the config starts without it.
+  const [{ createAdaptorServer }, { createWebhookApp }] = await Promise.all([
+    import("@hono/node-server"),
+    import("./webhook-app.js"),
+  ]);
   const now = options.now ?? Date.now;
   const secrets = readWebhookSecrets(webhooks, options.env);
   for (const secret of secrets.values()) logger.addSecret(secret.toString("utf8"));

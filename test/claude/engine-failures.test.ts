@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isClaudeError } from "../../src/claude/index.js";
+import { latestSessionId } from "../../src/claude/latest-session.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { makeHarness, processGroupAlive, type Harness } from "./harness.js";
@@ -74,15 +75,23 @@ describe("claude engine failures with the real CLI", () => {
   });
 
   it("ends the run with a clear error when the CLI is killed mid-turn, and resumes next time", async () => {
-    h = await makeHarness({ replies: [reply.bash("bash ./slow.sh", "Wait a while"), reply.text("Resumed fine.")] });
-    await writeSlowScript(h);
-    const { session, events } = h.open();
+    const harness = await makeHarness({
+      replies: [reply.bash("bash ./slow.sh", "Wait a while"), reply.text("Resumed fine.")],
+    });
+    h = harness;
+    await writeSlowScript(harness);
+    const { session, events } = harness.open();
     const runId = await session.startRun("Run the slow command");
     await events.waitFor(isBashStarted);
     const pid = session.pid as number;
     await expect
       .poll(() => processesRunning(["sleep", "41.25"]).length, { timeout: 15_000, interval: 50 })
       .toBeGreaterThan(0);
+    // Resuming needs the session on disk: the CLI writes its transcript a moment after the tool starts.
+    const started = events.events.find((e) => e.type === "session_started");
+    await expect
+      .poll(() => latestSessionId(harness.ws.cwd, harness.ws.env), { timeout: 15_000, interval: 50 })
+      .toBe(started?.type === "session_started" ? started.sessionId : "no session_started");
     process.kill(pid, "SIGKILL");
     const done = await events.waitFor((e) => e.type === "run_completed" && e.runId === runId);
     expect(done).toMatchObject({ ok: false, cancelled: false });
@@ -94,7 +103,7 @@ describe("claude engine failures with the real CLI", () => {
     });
     // The CLI ran Bash in a session of its own; its `sleep` must not outlive the crash.
     expect(processesRunning(["sleep", "41.25"])).toEqual([]);
-    const next = await h.run(session, events, "Try again");
+    const next = await harness.run(session, events, "Try again");
     expect(next).toMatchObject({
       ok: true,
       answer: "Resumed fine.",

@@ -379,6 +379,8 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     await expectPoll(() => t.session.pid === undefined);
     const second = await t.session.startRun("two");
     await t.events.waitFor(runDone(second));
+    // The probe runs beside the first start (niced): wait for it, then it is the only one.
+    await expectPoll(async () => (await t.args()).some((a) => a.includes("--help")));
     const all = await t.args();
     expect(all.filter((a) => a.includes("--help"))).toHaveLength(1);
     const spawns = all.filter((a) => a.includes("--output-format"));
@@ -432,6 +434,6 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
   });
 });
 
-async function expectPoll(condition: () => boolean): Promise<void> {
+async function expectPoll(condition: () => boolean | Promise<boolean>): Promise<void> {
   await expect.poll(condition, { timeout: 10_000, interval: 20 }).toBe(true);
 }

@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 function keptLauncher(fence: number): KeptLauncher {
-  const direct = createDirectLauncher(clock);
+  const direct = createDirectLauncher({ clock });
   return createKeptLauncher({
     keeper: launcherFor(join(dataDir, "keepers")),
     fence,

@@ -151,7 +151,7 @@ export function createInMemoryLauncher(onLaunch: (cli: FakeCliEnd) => void = () 
   const launched: FakeCliEnd[] = [];
   return {
     launched,
-    probe: (command) => Promise.resolve({ path: command, version: "2.1.332", supportsHookEvents: true }),
+    probe: (command) => Promise.resolve({ path: command, version: "2.1.332", supportsHookEvents: true, probed: true }),
     launch(request) {
       const [transport, cli] = createInMemoryTransportPair(request, 90_000 + launched.length);
       launched.push(cli);

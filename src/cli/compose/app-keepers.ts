@@ -2,8 +2,9 @@
 // direct one where a keeper would die with Telecode's service), and taking in at start the
 // runs whose keepers outlived the last Telecode.
 import { join } from "node:path";
-import { createDirectLauncher, type CliLauncher } from "../../claude/index.js";
+import { createCliProbe, createDirectLauncher, type CliLauncher } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
+import { definedFields } from "../../domain/index.js";
 import { keeperLaunchPlan, probeHostFacts } from "../../keeper/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
@@ -28,6 +29,8 @@ export function createAppKeepers(options: {
   logger: Logger;
   /** A keeper's log cap (tests make it small to see it fill). */
   logCapBytes?: number;
+  /** Where the CLI probe keeps what it learnt about each binary. */
+  probeCacheFile?: string;
 }): AppKeepers {
   const { config, store, env, clock } = options;
   const logger = options.logger.child({ area: "keeper" });
@@ -36,7 +39,9 @@ export function createAppKeepers(options: {
   const clientId = `telecode-${process.pid}-${fence}`;
   const keepersDir = join(config().state.dir, "keepers");
   const plan = keeperLaunchPlan(probeHostFacts(env));
-  const direct = createDirectLauncher(clock);
+  // One probe for both launchers: kept CLIs are the same binary.
+  const probe = createCliProbe({ ...definedFields({ cacheFile: options.probeCacheFile }), logger: options.logger });
+  const direct = createDirectLauncher({ clock, probe });
   const kept = createKeptLauncher({
     keeper: {
       command: [process.execPath, join(telecodePackageDir(), "bin", "telecode.js"), "keeper"],

@@ -20,6 +20,7 @@ import {
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
+import { claudeProbeCacheFile } from "../data-dir.js";
 import { createAppKeepers } from "./app-keepers.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
@@ -94,6 +95,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     env: options.env,
     clock,
     logger,
+    probeCacheFile: claudeProbeCacheFile(config().state.dir),
     ...(tuning.keeperLogCapBytes === undefined ? {} : { logCapBytes: tuning.keeperLogCapBytes }),
   });
   // What the CLI offers, as the latest initialize reply listed it (for /model).

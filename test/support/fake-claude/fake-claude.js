@@ -1,20 +1,30 @@
 #!/usr/bin/env node
 /* global process, setTimeout, performance, Buffer */
-// A stand-in for the `claude` binary, for tests and benchmarks that need exact control over
-// what the CLI prints: answers --version/--help, auto-acks initialize, then plays the steps of
-// the JSON script named by FAKE_CLAUDE_SCRIPT. Logs every stdin line to FAKE_CLAUDE_STDIN_LOG.
+// A stand-in `claude` for tests and benchmarks: answers --version/--help, refuses the flags in
+// FAKE_CLAUDE_UNKNOWN_FLAGS, auto-acks initialize, plays the JSON script in FAKE_CLAUDE_SCRIPT,
+// and logs its arguments and stdin lines (FAKE_CLAUDE_ARGS_LOG, FAKE_CLAUDE_STDIN_LOG).
 import { appendFileSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const args = process.argv.slice(2);
 if (process.env.FAKE_CLAUDE_ARGS_LOG) appendFileSync(process.env.FAKE_CLAUDE_ARGS_LOG, `${JSON.stringify(args)}\n`);
+// Flags this stand-in plays an older CLI that does not know: refused like the CLI's parser does.
+const unknownFlags = (process.env.FAKE_CLAUDE_UNKNOWN_FLAGS ?? "").split(",").filter((f) => f !== "");
 if (args.includes("--version")) {
   process.stdout.write("2.1.332 (Claude Code)\n");
   process.exit(0);
 }
 if (args.includes("--help")) {
-  process.stdout.write("Usage: claude [options]\n  --include-hook-events  Include hook events\n");
+  const hookEvents = unknownFlags.includes("--include-hook-events")
+    ? ""
+    : "  --include-hook-events  Include hook events\n";
+  process.stdout.write(`Usage: claude [options]\n${hookEvents}`);
   process.exit(0);
+}
+const refused = args.find((a) => unknownFlags.includes(a));
+if (refused !== undefined) {
+  process.stderr.write(`error: unknown option '${refused}'\n`);
+  process.exit(1);
 }
 
 const script = JSON.parse(readFileSync(process.env.FAKE_CLAUDE_SCRIPT ?? "", "utf8"));
