@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { createClaudeEngine, createDirectLauncher, allowAllController } from "../dist/claude/index.js";
+import { createClaudeEngine, createCliProbe, allowAllController } from "../dist/claude/index.js";
 import { createKeptLauncher } from "../dist/cli/compose/kept-launcher.js";
 import { findKeepers, keeperLaunchPlan } from "../dist/keeper/index.js";
 import { silentLogger } from "../dist/ports/index.js";
@@ -18,7 +18,7 @@ import { median, STAND_IN, standInEnv } from "./stand-in-stream.js";
 const BACKLOG_LINES = 200;
 
 function keptLauncher(work, telecodeBin, clock, fence) {
-  const direct = createDirectLauncher({ clock });
+  const probe = createCliProbe();
   return createKeptLauncher({
     keeper: {
       command: [process.execPath, telecodeBin, "keeper"],
@@ -37,7 +37,7 @@ function keptLauncher(work, telecodeBin, clock, fence) {
     },
     fence,
     clientId: `bench-${fence}`,
-    probe: (command, env) => direct.probe(command, env),
+    probe: (command, env) => probe.ask(command, env),
     logger: silentLogger,
   });
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createClaudeEngine,
-  createDirectLauncher,
+  createCliProbe,
   type ApprovalDecision,
   type SessionController,
   type SessionHandle,
@@ -20,7 +20,7 @@ import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../su
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 import { endKeepers } from "../telegram/bridge/rig.js";
-import { clock, launcherFor } from "../keeper/keeper-harness.js";
+import { launcherFor } from "../keeper/keeper-harness.js";
 
 const tempDir = useTempDirs("kept");
 let api: FakeAnthropic | undefined;
@@ -33,12 +33,12 @@ afterEach(async () => {
 });
 
 function keptLauncher(fence: number): KeptLauncher {
-  const direct = createDirectLauncher({ clock });
+  const probe = createCliProbe();
   return createKeptLauncher({
     keeper: launcherFor(join(dataDir, "keepers")),
     fence,
     clientId: `test-${fence}`,
-    probe: (command, env) => direct.probe(command, env),
+    probe: (command, env) => probe.ask(command, env),
     logger: silentLogger,
   });
 }

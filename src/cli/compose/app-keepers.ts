@@ -54,7 +54,8 @@ export function createAppKeepers(options: {
     },
     fence,
     clientId,
-    probe: (command, probeEnv) => direct.probe(command, probeEnv),
+    // A kept CLI never starts on guessed flags (the respawning wrapper would hide its keeper): its binary's answer is awaited.
+    probe: (command, probeEnv) => probe.ask(command, probeEnv),
     logger,
     ...(options.logCapBytes === undefined ? {} : { logCapBytes: options.logCapBytes }),
   });
