@@ -8,7 +8,7 @@ import { definedFields } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import { LineFramer } from "../wire/index.js";
 import { failureError, type ClaudeError } from "./errors.js";
-import { engineFailure } from "./failures.js";
+import { engineFailure, stdinClosedError } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
 import {
   findTaggedProcesses,
@@ -218,12 +218,7 @@ export class ClaudeProcess implements CliTransport {
   }
 
   #stdinClosed(cause?: unknown): ClaudeError {
-    const tail = this.#stderr.text();
-    const failure = engineFailure("stdin_closed", definedFields({ exit: this.#exit }));
-    return failureError("claude.stdin_closed", failure, {
-      cause,
-      details: { stderrTail: tail, exitCode: this.#exit?.code ?? null, signal: this.#exit?.signal ?? null },
-    });
+    return stdinClosedError({ ...definedFields({ exit: this.#exit }), stderrTail: this.#stderr.text(), cause });
   }
 }
 

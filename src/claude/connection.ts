@@ -1,6 +1,7 @@
 // One CLI process as the engine talks to it: its transport, control channel and stdout
 // pipeline (decode → translate, in order; lines wait while a beforeTurnFinished hook runs).
 // It knows nothing of runs: the session handle that owns it receives the events and requests.
+// A kept process re-attached after a restart replays its backlog here first (see LineReplay).
 import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
 import { decodeLine, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
@@ -8,7 +9,7 @@ import type { WireControlRequest, WireDecodeProblem, WireMessage } from "../wire
 import { CommandIds } from "./command-ids.js";
 import { ControlChannel } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
-import type { CliTransport, TransportClosed } from "./transport.js";
+import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
 import type { SessionCostBook } from "./turn-cost.js";
 
@@ -21,8 +22,11 @@ export interface ConnectionOwner {
   heard(): void;
   /** The CLI named its session (an init or result line). */
   sessionIdSeen(sessionId: string): void;
-  /** Emits events in order; returns a promise only while a beforeTurnFinished hook must be awaited. */
-  deliver(events: readonly TelecodeEvent[]): Promise<void> | undefined;
+  /**
+   * Emits events in order; returns a promise only while a beforeTurnFinished hook must be
+   * awaited. `seen`: the events replay lines a previous Telecode processed (its hooks ran).
+   */
+  deliver(events: readonly TelecodeEvent[], seen?: boolean): Promise<void> | undefined;
   /** A request from the CLI; `approval` is the translator's view of a can_use_tool. */
   controlRequest(connection: CliConnection, message: WireControlRequest, approval: ApprovalRequest | undefined): void;
   /** The line backlog filled or drained: reading may need to pause or resume. */
@@ -32,6 +36,21 @@ export interface ConnectionOwner {
 }
 
 type Line = WireMessage | WireDecodeProblem;
+
+/**
+ * A kept process re-attached after a restart replays the lines it printed meanwhile. Requests
+ * and answers among the lines printed before the re-attach are history: the requests that still
+ * wait come again in the initialize reply (`relist`), hook callbacks are withdrawn by the CLI,
+ * and no answer there is to a request of this connection.
+ */
+export type LineReplay = {
+  /** Lines through this number were printed before this Telecode attached. */
+  backlogThroughSeq: number;
+  /** Lines through this number were processed by the previous Telecode: their turn-closing hooks ran. */
+  seenThroughSeq: number;
+};
+
+const NO_REPLAY: LineReplay = { backlogThroughSeq: 0, seenThroughSeq: 0 };
 
 export class CliConnection {
   readonly transport: CliTransport;
@@ -48,12 +67,21 @@ export class CliConnection {
   readonly #owner: ConnectionOwner;
   readonly #gate: LineGate<Line>;
   #lastSeq = 0;
+  #receivedSeq = 0;
   #heardAny = false;
+  readonly #replay: LineReplay;
 
   constructor(
     transport: CliTransport,
     owner: ConnectionOwner,
-    deps: { clock: Clock; logger: Logger; timeZone: string; costs: SessionCostBook },
+    deps: {
+      clock: Clock;
+      logger: Logger;
+      timeZone: string;
+      costs: SessionCostBook;
+      replay?: LineReplay;
+      requestIdPrefix?: string;
+    },
   ) {
     this.transport = transport;
     this.translator = createTranslator({
@@ -63,17 +91,19 @@ export class CliConnection {
       costs: deps.costs,
     });
     this.#owner = owner;
+    this.#replay = deps.replay ?? NO_REPLAY;
     this.channel = new ControlChannel({
       write: (line) => transport.write(line),
       clock: deps.clock,
       logger: deps.logger,
+      ...(deps.requestIdPrefix === undefined ? {} : { idPrefix: deps.requestIdPrefix }),
     });
     this.#gate = new LineGate<Line>({
       process: (seq, message) => this.#process(seq, message),
       // Answers to our own requests cannot wait: the hook we are waiting for may need one.
-      bypass: (message) => {
+      bypass: (message, seq) => {
         if (isDecodeProblem(message) || message.type !== "control_response") return false;
-        this.channel.handleResponse(message);
+        if (!this.#isBacklog(seq)) this.channel.handleResponse(message);
         return true;
       },
       onPressure: () => owner.pressureChanged(),
@@ -81,6 +111,7 @@ export class CliConnection {
     transport.start({
       onLine: (line, seq) => this.#take(seq, decodeLine(line)),
       onOversizedLine: (report, seq) => this.#take(seq, oversizedLineProblem(report)),
+      onLinesLost: (lost) => this.#linesLost(lost),
     });
     this.finished = transport.closed.then(async (closed) => {
       await this.#gate.settled;
@@ -105,6 +136,38 @@ export class CliConnection {
     return this.#lastSeq;
   }
 
+  /** Resolves once every line received so far was processed (none waits behind a hook). */
+  async drained(): Promise<void> {
+    for (let waiting = this.#gate.settled; waiting !== undefined; waiting = this.#gate.settled) await waiting;
+  }
+
+  /** The sequence number of the last line received (processed or waiting behind a hook). */
+  get receivedSeq(): number {
+    return this.#receivedSeq;
+  }
+
+  /**
+   * The requests the CLI still waits on, as a re-sent initialize lists them (after a
+   * re-attach): each is translated and handed to the owner like a line just printed (one whose
+   * line also came live is answered once all the same: the control channel knows its id).
+   * Returns their request ids.
+   */
+  relistPending(reply: Readonly<Record<string, unknown>>): string[] {
+    const listed = reply["pending_permission_requests"];
+    if (!Array.isArray(listed)) return [];
+    const ids: string[] = [];
+    for (const item of listed) {
+      const message = decodeLine(JSON.stringify(item));
+      if (isDecodeProblem(message) || message.type !== "control_request") continue;
+      ids.push(message.request_id);
+      const events = this.translator.push(message);
+      void this.#owner.deliver(events);
+      const approval = events.find((e) => e.type === "approval_requested");
+      this.#owner.controlRequest(this, message, approval?.type === "approval_requested" ? approval.request : undefined);
+    }
+    return ids;
+  }
+
   /** The line backlog is long enough that reading should pause. */
   get isBacklogged(): boolean {
     return this.#gate.full;
@@ -119,14 +182,29 @@ export class CliConnection {
 
   #take(seq: number, message: Line): void {
     this.#heardAny = true;
+    this.#receivedSeq = seq;
     this.#owner.heard();
     this.#gate.push(seq, message);
+  }
+
+  #isBacklog(seq: number): boolean {
+    return seq <= this.#replay.backlogThroughSeq;
+  }
+
+  #linesLost(lost: LostLines): void {
+    const count = lost.to - lost.from + 1;
+    const text = `${count === 1 ? "1 line" : `${count} lines`} of Claude Code's output could not be replayed (${lost.why}); what they showed is missing here.`;
+    void this.#owner.deliver([{ type: "note", kind: "warning", text, key: "lines_lost" }]);
   }
 
   /** Handles one decoded line; returns a promise only when a beforeTurnFinished hook must be awaited. */
   #process(seq: number, message: Line): Promise<void> | undefined {
     this.#lastSeq = seq;
-    if (isDecodeProblem(message)) return this.#owner.deliver(this.translator.push(message));
+    const seen = seq <= this.#replay.seenThroughSeq;
+    if (isDecodeProblem(message)) return this.#owner.deliver(this.translator.push(message), seen);
+    // Printed before this Telecode attached: see LineReplay.
+    if (this.#isBacklog(seq) && (message.type === "control_request" || message.type === "control_response"))
+      return undefined;
     switch (message.type) {
       case "control_response":
         this.channel.handleResponse(message);
@@ -136,7 +214,7 @@ export class CliConnection {
         break;
       case "control_request": {
         const events = this.translator.push(message);
-        const pending = this.#owner.deliver(events);
+        const pending = this.#owner.deliver(events, seen);
         const approval = events.find((e) => e.type === "approval_requested");
         this.#owner.controlRequest(
           this,
@@ -155,6 +233,6 @@ export class CliConnection {
       default:
         break;
     }
-    return this.#owner.deliver(this.translator.push(message));
+    return this.#owner.deliver(this.translator.push(message), seen);
   }
 }

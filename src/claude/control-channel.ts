@@ -24,6 +24,8 @@ export type ControlChannelOptions = {
   logger: Logger;
   /** Default timeout for our requests. */
   timeoutMs?: number;
+  /** Starts our request ids, so they never match a request a previous Telecode made of the same process. */
+  idPrefix?: string;
 };
 
 export class ControlChannel {
@@ -45,7 +47,7 @@ export class ControlChannel {
     timeoutMs = this.#opts.timeoutMs ?? 15_000,
   ): Promise<Record<string, unknown>> {
     if (this.#closedWith !== undefined) return Promise.reject(this.#closedWith);
-    const id = request.subtype === "initialize" ? `init_${this.#nextId++}` : `telecode_${this.#nextId++}`;
+    const id = `${this.#opts.idPrefix ?? ""}${request.subtype === "initialize" ? "init" : "telecode"}_${this.#nextId++}`;
     return new Promise((resolve, reject) => {
       const timer = this.#opts.clock.setTimer(timeoutMs, () => {
         if (!this.#outgoing.delete(id)) return;
@@ -82,7 +84,12 @@ export class ControlChannel {
     }
     this.#outgoing.delete(r.request_id);
     pending.timer.cancel();
-    if (r.subtype === "success") pending.resolve(r.response ?? {});
+    // An initialize answer lists beside its payload the requests the CLI still waits on.
+    const relisted = r["pending_permission_requests"];
+    if (r.subtype === "success")
+      pending.resolve(
+        Array.isArray(relisted) ? { ...r.response, pending_permission_requests: relisted } : (r.response ?? {}),
+      );
     else
       pending.reject(
         new ClaudeError("claude.control_failed", `Claude Code refused ${pending.subtype}: ${r.error}.`, {

@@ -8,7 +8,14 @@ import { createDirectLauncher } from "./direct-launcher.js";
 import { ClaudeError } from "./errors.js";
 import { validateExtraArgs } from "./extra-args.js";
 import { ClaudeSessionHandle } from "./session-handle.js";
-import type { ClaudeEngine, SessionController, SessionHandle, SessionSpec } from "./spec.js";
+import type {
+  AdoptedSession,
+  ClaudeEngine,
+  KeptProcess,
+  SessionController,
+  SessionHandle,
+  SessionSpec,
+} from "./spec.js";
 import type { CliLauncher } from "./transport.js";
 import { createMemoryCostBook, type SessionCostBook } from "./turn-cost.js";
 
@@ -57,14 +64,22 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     costs: options.costs ?? createMemoryCostBook(),
     onInitialized: options.onInitialized,
   };
+  const open = (spec: SessionSpec, controller: SessionController): ClaudeSessionHandle => {
+    const problems = validateExtraArgs(spec.extraArgs ?? [], spec.allowUnsafeArgs);
+    if (problems.length > 0) {
+      throw new ClaudeError("claude.extra_args", problems.join(" "), { details: { problems } });
+    }
+    return new ClaudeSessionHandle(spec, controller, deps);
+  };
   return {
     /** Opens a session handle (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */
     openSession(spec: SessionSpec, controller: SessionController): SessionHandle {
-      const problems = validateExtraArgs(spec.extraArgs ?? [], spec.allowUnsafeArgs);
-      if (problems.length > 0) {
-        throw new ClaudeError("claude.extra_args", problems.join(" "), { details: { problems } });
-      }
-      return new ClaudeSessionHandle(spec, controller, deps);
+      return open(spec, controller);
+    },
+    /** A handle over a kept process and its run in flight. Throws `claude.extra_args` for flags not allowed. */
+    adoptSession(spec: SessionSpec, controller: SessionController, kept: KeptProcess): AdoptedSession {
+      const handle = open(spec, controller);
+      return { handle, reconciled: handle.adopt(kept) };
     },
   };
 }

@@ -13,7 +13,8 @@ export type ClaudeErrorCode =
   | "claude.run_in_flight"
   | "claude.session_closed"
   | "claude.extra_args"
-  | "claude.attachments_unsupported";
+  | "claude.attachments_unsupported"
+  | "claude.handed_over";
 
 export type ClaudeErrorDetails = {
   exitCode?: number | null;

@@ -10,6 +10,7 @@ import {
   type RunFailure,
 } from "../domain/index.js";
 import type { WireResultMessage } from "../wire/index.js";
+import { failureError, type ClaudeError } from "./errors.js";
 import type { ProcessExit } from "./transport.js";
 
 /** The facts a failure is worded from; each reason reads what it needs. */
@@ -33,6 +34,7 @@ type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
 
 const AGAIN = "Send the message again, or start a fresh session.";
 const RESUME = "Send your message again to resume the session.";
+const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
 const STDERR_QUOTE_CHARS = 1_000;
 /** For failures that repeat: sending the message again would only fail the same way. */
 const SAME_AGAIN = "until then every message fails the same way";
@@ -107,6 +109,14 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
     hint: "Check claude.path and the project directory.",
   }),
+  keeper_lost: () => ({
+    what: "The process keeping Claude Code running ended unexpectedly, and Claude Code with it.",
+    hint: CONTINUE,
+  }),
+  output_lost: () => ({
+    what: "Claude Code finished this run while Telecode was away, but its output was lost (the keeper could not keep its log).",
+    hint: CONTINUE,
+  }),
   internal: (f) => ({ what: f.detail ?? "Telecode failed unexpectedly.", hint: AGAIN }),
 };
 
@@ -121,6 +131,22 @@ export function engineFailure(reason: EngineReason, facts: FailureFacts = {}): R
     failure.signal = facts.exit.signal;
   }
   return failure;
+}
+
+/** What a transport fails a stdin write with once the CLI no longer reads (for another launcher's transports). */
+export function stdinClosedError(
+  options: { exit?: ProcessExit; stderrTail?: string; cause?: unknown } = {},
+): ClaudeError {
+  const exit = options.exit;
+  return failureError("claude.stdin_closed", engineFailure("stdin_closed", definedFields({ exit })), {
+    cause: options.cause,
+    details: { stderrTail: options.stderrTail ?? "", exitCode: exit?.code ?? null, signal: exit?.signal ?? null },
+  });
+}
+
+/** What a launcher throws when the CLI could not be started: `detail` says why. */
+export function startFailedError(detail: string, cause?: unknown): ClaudeError {
+  return failureError("claude.spawn_failed", engineFailure("start_failed", { detail }), { cause });
 }
 
 /** The failure an error ends a run with: its own when it carries one, else an internal one. */

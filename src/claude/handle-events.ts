@@ -37,11 +37,14 @@ export class HandleEvents {
     this.#queue.end();
   }
 
-  /** Emits events in order; returns a promise only while a beforeTurnFinished hook is awaited. */
-  emitAll(events: readonly TelecodeEvent[]): Promise<void> | undefined {
+  /**
+   * Emits events in order; returns a promise only while a beforeTurnFinished hook is awaited.
+   * `seen`: replayed events a previous Telecode processed, whose turns' hooks already ran.
+   */
+  emitAll(events: readonly TelecodeEvent[], seen = false): Promise<void> | undefined {
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as TelecodeEvent;
-      if (event.type === "turn_finished" && this.#options.controller.beforeTurnFinished !== undefined) {
+      if (event.type === "turn_finished" && !seen && this.#options.controller.beforeTurnFinished !== undefined) {
         return this.#finishTurn(event, events.slice(i + 1));
       }
       this.emit(event);

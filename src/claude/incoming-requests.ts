@@ -5,6 +5,7 @@ import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import { encodeControlError, encodeHookOutput, encodePermissionAnswer } from "../wire/index.js";
 import type { WireControlRequest, WireHookCallbackRequest } from "../wire/index.js";
 import type { ControlChannel } from "./control-channel.js";
+import { isClaudeError } from "./errors.js";
 import type { Logger } from "../ports/index.js";
 import type { ApprovalDecision, RunInfo, SessionController, SessionControls } from "./spec.js";
 
@@ -21,6 +22,11 @@ export type IncomingContext = {
   /** Called after an answer was written (the session may now be idle). */
   settled(): void;
 };
+
+/** The process went on without this Telecode: its requests are left for the next one to answer. */
+function isHandedOver(signal: AbortSignal): boolean {
+  return signal.aborted && isClaudeError(signal.reason, "claude.handed_over");
+}
 
 /** Resolves with the promise's value, or rejects as soon as the signal aborts. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -68,6 +74,7 @@ async function onCanUseTool(ctx: IncomingContext, requestId: string, request: Ap
     );
   } catch (error) {
     if (!ctx.channel.isPending(requestId)) return; // withdrawn, or already answered at close
+    if (isHandedOver(signal)) return; // the next Telecode asks again
     if (signal.aborted) {
       decision = { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
     } else {
@@ -95,7 +102,7 @@ async function onHookCallback(
     try {
       output = await untilAborted(hook(request.callback_id, request.input, signal), signal);
     } catch (error) {
-      if (!ctx.channel.isPending(requestId)) return;
+      if (!ctx.channel.isPending(requestId) || isHandedOver(signal)) return;
       // An empty output makes no decision: the normal permission flow still applies.
       ctx.logger.event("claude.hook_callback_failed", { err: error, callbackId: request.callback_id }, "warn");
     }

@@ -11,6 +11,9 @@ export type {
   SessionControls,
   DecideContext,
   ApprovalDecision,
+  AdoptedSession,
+  KeptProcess,
+  KeptRunPlace,
   RunInfo,
   StartRunOptions,
   Effort,
@@ -25,6 +28,7 @@ export type {
   CliLauncher,
   CliTransport,
   LaunchRequest,
+  LostLines,
   ProcessExit,
   StdinWrite,
   TransportClosed,
@@ -36,6 +40,7 @@ export type { ArgsContext } from "./args.js";
 export { AUTH_ENV_KEYS, buildChildEnv, PROVIDER_SWITCH } from "./env.js";
 export type { ChildEnvOptions, ClaudeProvider } from "./env.js";
 export { ClaudeError, isClaudeError } from "./errors.js";
+export { startFailedError, stdinClosedError } from "./failures.js";
 export type { ClaudeErrorCode, ClaudeErrorDetails } from "./errors.js";
 export { allowAllController, denyAllController, askController, NOBODY_TO_APPROVE_MESSAGE } from "./controllers.js";
 export { SESSION_END_MESSAGE } from "./incoming-requests.js";

@@ -9,7 +9,7 @@ export type LineGateOptions<T> = {
   /** Handles one line (`seq` numbers it); returns a promise only when a hook must be awaited before the next line. */
   process(seq: number, item: T): Promise<void> | undefined;
   /** Handles a line at once even while waiting (answers to our own requests); true when it did. */
-  bypass(item: T): boolean;
+  bypass(item: T, seq: number): boolean;
   /** The backlog crossed the pause threshold, or drained: re-check whether to keep reading. */
   onPressure(): void;
 };
@@ -37,7 +37,7 @@ export class LineGate<T> {
 
   push(seq: number, item: T): void {
     if (this.#suspended !== undefined) {
-      if (this.#options.bypass(item)) return;
+      if (this.#options.bypass(item, seq)) return;
       this.#backlog.push({ seq, item });
       if (this.#backlog.length - this.#head === BACKLOG_PAUSE_LINES) this.#options.onPressure();
       return;

@@ -18,6 +18,8 @@ export type ModeRun = {
   connection: CliConnection | undefined;
   /** Ends the process if an interrupt did not end the turn in time. */
   cancelTimer: TimerHandle | undefined;
+  /** The last line of its process received before the run's prompt was written: its own lines come after. */
+  startSeq: number;
 };
 
 /** What the session handle lends a mode. */
@@ -37,8 +39,8 @@ export interface ModeHost {
 export interface ProcessMode {
   /** The process outlives runs: follow-ups reuse it, it idles out, a crash between runs is noted. */
   readonly keepsProcess: boolean;
-  /** Right after a process started. */
-  begin(host: ModeHost, connection: CliConnection): void;
+  /** Right after a process started (or was re-attached); resolves with the initialize reply, undefined without one. */
+  begin(host: ModeHost, connection: CliConnection): Promise<Record<string, unknown> | undefined>;
   /** Gets the run's prompt to the CLI. Throws (a ClaudeError) when the CLI cannot take it. */
   startRun(host: ModeHost, run: ModeRun, prompt: Prompt): Promise<void>;
   /** Ends the run early on its live process. */
@@ -50,19 +52,24 @@ const DEFAULT_CANCEL_GRACE_MS = 5_000;
 export const controlMode: ProcessMode = {
   keepsProcess: true,
   begin(host, connection) {
-    connection.channel
-      .request({ subtype: "initialize", hooks: host.spec().hooks ?? null }, 60_000)
-      .then((reply) => host.initialized(reply))
-      .catch((error: unknown) => {
-        if (!connection.isLive) return;
+    return connection.channel.request({ subtype: "initialize", hooks: host.spec().hooks ?? null }, 60_000).then(
+      (reply) => {
+        host.initialized(reply);
+        return reply;
+      },
+      (error: unknown) => {
+        if (!connection.isLive) return undefined;
         host.logger.event("claude.initialize_failed", { err: error }, "warn");
         host.warn(`Claude Code did not complete the initialize handshake: ${messageOf(error)}`);
-      });
+        return undefined;
+      },
+    );
   },
   async startRun(host, run, prompt) {
     const connection = await host.connection();
     run.connection = connection;
     if (run.done) return;
+    run.startSeq = connection.receivedSeq;
     // The uuid comes back in command_lifecycle: the turn it starts is this run's, and no other is.
     const uuid = connection.commands.issue({ origin: run.origin, runId: run.id });
     const written = await connection.transport.write(encodePrompt(prompt, uuid));
@@ -87,6 +94,7 @@ export const printMode: ProcessMode = {
   keepsProcess: false,
   begin(_host, connection) {
     connection.transport.closeStdin();
+    return Promise.resolve(undefined);
   },
   async startRun(host, run, prompt) {
     // The prompt goes in the arguments, which carry words only.

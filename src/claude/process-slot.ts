@@ -1,11 +1,14 @@
 // A session handle's one process at a time: the live one is reused while the mode keeps
 // processes; otherwise a new one starts (resuming the session) once the previous one has
-// finished. Starting is done once even when two callers ask at the same moment.
+// finished. Starting is done once even when two callers ask at the same moment. A kept
+// process re-attached after a restart is adopted instead of started.
 import type { Clock, Logger } from "../ports/index.js";
-import { CliConnection, type ConnectionOwner } from "./connection.js";
+import { randomBytes } from "node:crypto";
+import { CliConnection, type ConnectionOwner, type LineReplay } from "./connection.js";
 import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
 import type { SessionSpec } from "./spec.js";
+import type { CliTransport } from "./transport.js";
 import type { SessionCostBook } from "./turn-cost.js";
 
 const BYPASS_NOTE =
@@ -73,6 +76,24 @@ export class ProcessSlot {
     await connection.end("close");
   }
 
+  /**
+   * Takes over a kept process re-attached after a restart (its replay waits for this): the
+   * mode's handshake is sent again; resolves with its reply (undefined without one).
+   */
+  adopt(
+    transport: CliTransport,
+    replay: LineReplay,
+  ): { connection: CliConnection; initialized: Promise<Record<string, unknown> | undefined> } {
+    this.#firstSpawn = false;
+    // The previous Telecode's requests may still be answered: ours must not share their ids.
+    const requestIdPrefix = `r${randomBytes(3).toString("hex")}_`;
+    const connection = new CliConnection(transport, this.#deps.owner, { ...this.#deps, replay, requestIdPrefix });
+    this.#current = connection;
+    this.#deps.owner.pressureChanged();
+    this.#deps.logger.event("claude.adopted", { pid: transport.pid, keptId: transport.keptId, ...replay });
+    return { connection, initialized: this.#deps.mode.begin(this.#deps.host, connection) };
+  }
+
   async #launch(prompt: string | undefined): Promise<CliConnection> {
     const spec = this.#deps.spec();
     const logger = this.#deps.logger;
@@ -88,7 +109,7 @@ export class ProcessSlot {
       logger.event("claude.approvals_bypassed", { pid: transport.pid }, "warn");
       this.#deps.host.warn(BYPASS_NOTE);
     }
-    this.#deps.mode.begin(this.#deps.host, connection);
+    void this.#deps.mode.begin(this.#deps.host, connection);
     return connection;
   }
 }

@@ -1,6 +1,7 @@
 // One session's live handle: one process at a time (respawned with --resume, through the
 // process mode), runs that each end with exactly one run_completed, cancel, watchdogs and idle
-// close. Approvals go to the controller; the per-process pipeline is connection.ts.
+// close. Approvals go to the controller; the per-process pipeline is connection.ts. A kept
+// process may be adopted after a restart, or let go of (detach) for the next Telecode.
 import { randomUUID } from "node:crypto";
 import { failureText, type Prompt, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
@@ -8,11 +9,18 @@ import type { CliConnection, ConnectionOwner } from "./connection.js";
 import { ClaudeError, failureError } from "./errors.js";
 import { HandleEvents } from "./handle-events.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
-import { failureOf } from "./failures.js";
+import { engineFailure, failureOf } from "./failures.js";
 import { controlMode, printMode, type ModeHost, type ModeRun, type ProcessMode } from "./process-mode.js";
 import { processEndFailure, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
 import { SessionWatchdogs } from "./session-watchdogs.js";
-import type { SessionController, SessionHandle, SessionSpec, StartRunOptions } from "./spec.js";
+import type {
+  KeptProcess,
+  KeptRunPlace,
+  SessionController,
+  SessionHandle,
+  SessionSpec,
+  StartRunOptions,
+} from "./spec.js";
 import type { LaunchDeps } from "./launch.js";
 import { ProcessSlot } from "./process-slot.js";
 import type { TransportClosed } from "./transport.js";
@@ -49,6 +57,9 @@ export class ClaudeSessionHandle implements SessionHandle {
   #closed = false;
   #closing: Promise<void> | undefined;
   #queueFull = false;
+  #handedOver = false;
+  /** The process lines are acknowledged on once it ended (its run's end is recorded after). */
+  #lastConnection: CliConnection | undefined;
 
   constructor(spec: SessionSpec, controller: SessionController, deps: HandleDeps) {
     this.#spec = { ...spec };
@@ -132,6 +143,69 @@ export class ClaudeSessionHandle implements SessionHandle {
     return this.#slot.current?.lastSeq ?? 0;
   }
 
+  get keptRun(): KeptRunPlace | undefined {
+    const run = this.#run;
+    const keptId = run?.connection?.transport.keptId;
+    return run === undefined || keptId === undefined ? undefined : { keptId, startSeq: run.startSeq };
+  }
+
+  get handedOver(): boolean {
+    return this.#handedOver;
+  }
+
+  acknowledgeLines(seq: number): void {
+    const connection = this.#slot.current ?? this.#lastConnection;
+    if (connection === undefined) return;
+    const run = this.#run;
+    // The run in flight is replayed from its start after a restart: its lines are kept.
+    const runStart = run !== undefined && run.connection === connection ? run.startSeq : connection.lastSeq;
+    connection.transport.ack?.(Math.min(seq, connection.lastSeq, runStart));
+  }
+
+  /** Takes over a kept process and its run in flight (engine.adoptSession); resolves as AdoptedSession.reconciled. */
+  adopt(kept: KeptProcess): Promise<readonly string[] | undefined> {
+    const run: Run = {
+      id: kept.run.id,
+      // Not recorded: its replayed turn is known as Telecode's by its uuid's mark, which answers the run either way.
+      origin: "person",
+      unattended: kept.run.unattended === true,
+      startedAt: kept.run.startedAtMs,
+      connection: undefined,
+      cancelled: false,
+      done: false,
+      cancelTimer: undefined,
+      startSeq: kept.run.startSeq,
+    };
+    this.#run = run;
+    this.#watch.start();
+    const { connection, initialized } = this.#slot.adopt(kept.transport, {
+      backlogThroughSeq: kept.backlogThroughSeq,
+      seenThroughSeq: kept.seenThroughSeq,
+    });
+    run.connection = connection;
+    return initialized.then(async (reply) => {
+      if (reply === undefined) return undefined;
+      const waiting = connection.relistPending(reply);
+      // Idle now, and its replay (all printed before the answer) did not end the run: its end was lost.
+      if (reply["session_state"] === "idle" && waiting.length === 0) {
+        await connection.drained();
+        if (!run.done) this.#completeRun(run, { ok: false, interrupted: true, error: engineFailure("output_lost") });
+      }
+      return waiting;
+    });
+  }
+
+  async detach(): Promise<boolean> {
+    const connection = this.#slot.current;
+    const transport = connection?.transport;
+    if (this.#closed || connection === undefined || transport?.detach === undefined) return false;
+    this.#closed = true;
+    this.#watch.cancelIdle();
+    await transport.detach();
+    await connection.finished;
+    return true;
+  }
+
   events(): AsyncIterable<TelecodeEvent> {
     return this.#events.iterate();
   }
@@ -154,6 +228,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       cancelled: false,
       done: false,
       cancelTimer: undefined,
+      startSeq: 0,
     };
     this.#run = run;
     this.#watch.cancelIdle();
@@ -205,14 +280,19 @@ export class ClaudeSessionHandle implements SessionHandle {
   // ------------------------------------------------------------------ processes
 
   async #onProcessClosed(connection: CliConnection, closed: TransportClosed): Promise<void> {
+    this.#lastConnection = connection;
+    if (closed.handedOver === true) return this.#handOver(connection);
     const { exit, stderrTail } = closed;
-    const failure = processEndFailure({
-      exit,
-      endReason: connection.endReason,
-      silentMs: connection.silentMs,
-      hadOutput: connection.hadOutput,
-      stderrTail,
-    });
+    const lost = closed.lostWithKeeper === true;
+    const failure = lost
+      ? engineFailure("keeper_lost")
+      : processEndFailure({
+          exit,
+          endReason: connection.endReason,
+          silentMs: connection.silentMs,
+          hadOutput: connection.hadOutput,
+          stderrTail,
+        });
     connection.channel.close(
       failureError("claude.exited", failure, {
         details: { exitCode: exit.code, signal: exit.signal, stderrTail },
@@ -233,15 +313,40 @@ export class ClaudeSessionHandle implements SessionHandle {
       expected ? "info" : "warn",
     );
     if (run !== undefined && run.connection === connection && !run.done) {
-      this.#completeRun(run, { ok: false, error: failure });
-    } else if (!expected && this.#mode.keepsProcess) {
-      this.#emit({ type: "note", kind: "warning", text: failureText(failure) });
+      // The caller acknowledges the lines once it recorded the run's end.
+      this.#completeRun(run, lost ? { ok: false, error: failure, interrupted: true } : { ok: false, error: failure });
+    } else {
+      // No run of anyone's was in it: nothing of its output is left to record.
+      connection.transport.ack?.(connection.lastSeq);
+      if (!expected && this.#mode.keepsProcess)
+        this.#emit({ type: "note", kind: "warning", text: failureText(failure) });
     }
     if (this.#run === undefined) this.#watch.stop();
     return Promise.resolve();
   }
 
+  /** The process runs on without this Telecode: stop quietly, answering nothing and completing no run. */
+  #handOver(connection: CliConnection): Promise<void> {
+    this.#handedOver = true;
+    this.#closed = true;
+    // The decisions stay open for whoever has the process now.
+    this.#controller.handedOver?.();
+    connection.channel.close(
+      new ClaudeError("claude.handed_over", "This Telecode let go of the process; another one carries on with it."),
+    );
+    this.#slot.release(connection);
+    this.#watch.cancelIdle();
+    this.#watch.stop();
+    const run = this.#run;
+    run?.cancelTimer?.cancel();
+    this.#run = undefined;
+    this.#deps.logger.event("claude.handed_over", { pid: connection.transport.pid, runId: run?.id });
+    this.#events.end();
+    return Promise.resolve();
+  }
+
   async #close(): Promise<void> {
+    if (this.#handedOver) return;
     this.#closed = true;
     this.#watch.cancelIdle();
     const run = this.#run;

@@ -9,6 +9,7 @@ import type {
   TurnOrigin,
 } from "../domain/index.js";
 import type { ClaudeProvider } from "./env.js";
+import type { CliTransport } from "./transport.js";
 
 export type Effort = "low" | "medium" | "high" | "xhigh" | "max";
 
@@ -101,6 +102,11 @@ export interface SessionController {
   ): Promise<Record<string, unknown>>;
   /** Awaited after a result line is translated and BEFORE its turn_finished (and run_completed) are delivered. */
   beforeTurnFinished?(ctx: { session: SessionControls; turn: TurnFinished }): Promise<void>;
+  /**
+   * The session's kept process went on without this Telecode (a detach, or a newer Telecode
+   * took it over): open decisions stay open for the next one; nothing is settled or answered.
+   */
+  handedOver?(): void;
 }
 
 export type StartRunOptions = {
@@ -108,6 +114,36 @@ export type StartRunOptions = {
   runId?: string;
   /** Whose turn the message starts, as its turn events say: default "person"; a fired schedule's run says so. */
   origin?: TurnOrigin;
+};
+
+/** Where a run's lines are in the output of its kept process (one that outlives Telecode). */
+export type KeptRunPlace = {
+  /** The kept process (CliTransport.keptId). */
+  keptId: string;
+  /** The last line of the process before the run's own lines. */
+  startSeq: number;
+};
+
+/** A run whose kept process outlived a Telecode restart, re-attached and replaying from the run's start. */
+export type KeptProcess = {
+  /** Attached; its lines (from just after `run.startSeq`) wait for the handle. */
+  transport: CliTransport;
+  run: { id: string; startedAtMs: number; startSeq: number; unattended?: boolean };
+  /** Lines through this number were printed before the re-attach (see LineReplay in connection.ts). */
+  backlogThroughSeq: number;
+  /** Lines through this number were processed by the previous Telecode. */
+  seenThroughSeq: number;
+};
+
+/** A session handle over a kept process, and when it has caught up with the CLI's open requests. */
+export type AdoptedSession = {
+  handle: SessionHandle;
+  /**
+   * Resolves once the re-sent initialize was answered and every approval the CLI still waits
+   * on was handed to the controller again (their request ids); undefined when the CLI could not
+   * answer (it had exited, or did not answer in time). Never rejects.
+   */
+  reconciled: Promise<readonly string[] | undefined>;
 };
 
 /**
@@ -128,8 +164,30 @@ export interface SessionHandle extends SessionControls {
   readonly initializeReply: Readonly<Record<string, unknown>> | undefined;
   /** The sequence number of the last stdout line processed from the current process (0: none yet). */
   readonly lastLineSeq: number;
+  /** The run in flight, while its process is kept (it outlives Telecode): where its lines start. */
+  readonly keptRun: KeptRunPlace | undefined;
+  /**
+   * The caller recorded everything through `seq` (clamped to what was processed, of the
+   * current process or, once it ended, the last): a kept process may forget it, never the
+   * lines of the run in flight.
+   */
+  acknowledgeLines(seq: number): void;
+  /**
+   * Lets go of a kept process and its run, both going on without this Telecode (a restart):
+   * events end without a run_completed, nothing is answered or denied. False (nothing done)
+   * when the process is not kept or none runs.
+   */
+  detach(): Promise<boolean>;
+  /** Set once the handle let go of its kept process (it detached, or a newer Telecode took it over). */
+  readonly handedOver: boolean;
 }
 
 export interface ClaudeEngine {
   openSession(spec: SessionSpec, controller: SessionController): SessionHandle;
+  /**
+   * A handle over a kept process re-attached after a restart, with its run in flight: the
+   * replay goes through the normal pipeline, initialize is sent again (same hooks), and the
+   * approvals the CLI still waits on are asked of the controller again by their request ids.
+   */
+  adoptSession(spec: SessionSpec, controller: SessionController, kept: KeptProcess): AdoptedSession;
 }

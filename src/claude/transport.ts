@@ -11,7 +11,17 @@ export type TransportClosed = {
   exit: ProcessExit;
   /** The last part of what the CLI wrote to stderr (at most 64 KiB), trimmed. */
   stderrTail: string;
+  /**
+   * A kept process this Telecode let go of, running on without it: it detached (a restart),
+   * or a newer Telecode took the process over. `exit` says nothing then.
+   */
+  handedOver?: true;
+  /** What kept the process died and ended it with it: how the CLI ended is not known. */
+  lostWithKeeper?: true;
 };
+
+/** Lines a kept process's log no longer had when they were replayed: `why` words it for a warning. */
+export type LostLines = { from: number; to: number; why: string };
 
 /** A stdin write that failed is a value (the process is gone), never a rejection. */
 export type StdinWrite = { ok: true } | { ok: false; error: ClaudeError };
@@ -26,6 +36,8 @@ export type TransportHandlers = {
   onLine(line: string, seq: number): void;
   /** A line over the size limit was dropped; `report` says how long it was and how it began. */
   onOversizedLine(report: OversizedLine, seq: number): void;
+  /** Lines `from`…`to` will never come (a kept process's log lost them); in order with the lines. */
+  onLinesLost?(lost: LostLines): void;
 };
 
 export interface CliTransport {
@@ -49,6 +61,12 @@ export interface CliTransport {
   shutdown(): Promise<TransportClosed>;
   /** Resolves once the process exited and every stdout line was delivered. Never rejects. */
   readonly closed: Promise<TransportClosed>;
+  /** Set for a kept process (one that outlives Telecode): what finds it again after a restart. */
+  readonly keptId?: string;
+  /** A kept process: the lines through `seq` are recorded by the engine's caller and may be forgotten. */
+  ack?(seq: number): void;
+  /** A kept process: let go of it, leaving it running; `closed` then resolves with `handedOver`. */
+  detach?(): Promise<void>;
 }
 
 /** What the CLI at a path supports, learnt once per binary and kept (cli-probe.ts). */

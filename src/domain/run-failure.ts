@@ -25,6 +25,10 @@ export type FailureReason =
   | "not_found"
   /** The CLI could not be started, or refused the run. */
   | "start_failed"
+  /** The process that kept the CLI running across restarts died, and ended the CLI with it. */
+  | "keeper_lost"
+  /** A kept CLI finished the run while Telecode was away, but its output was lost (the keeper's log failed). */
+  | "output_lost"
   /** The session's handle ended before it finished the run. */
   | "session_ended"
   /** Telecode stopped before the run started. */

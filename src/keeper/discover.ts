@@ -63,6 +63,13 @@ export async function reapGoneKeeper(record: KeeperRecord, clock: Clock): Promis
   removeKeeperFiles(record);
 }
 
+/** A keeper found running that refused an attach may have died since: reaps it then (true), else leaves it (false). */
+export async function reapIfGone(record: KeeperRecord, clock: Clock): Promise<boolean> {
+  if (await isSameProcessRunning(record.keeper)) return false;
+  await reapGoneKeeper(record, clock);
+  return true;
+}
+
 export function removeKeeperFiles(record: Pick<KeeperRecord, "dir" | "socketPath">): void {
   rmSync(record.dir, { recursive: true, force: true });
   rmSync(record.socketPath, { force: true });

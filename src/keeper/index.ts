@@ -3,7 +3,7 @@
 // keepers outlive a restart on this host.
 export { attachKeeper } from "./keeper-client.js";
 export type { AttachOptions, KeeperConnection, KeeperEnd, ShutdownTimings } from "./keeper-client.js";
-export { findKeepers, reapGoneKeeper, removeKeeperFiles } from "./discover.js";
+export { findKeepers, reapGoneKeeper, reapIfGone, removeKeeperFiles } from "./discover.js";
 export type { FoundKeeper, KeeperRecord } from "./discover.js";
 export { KeeperError, isKeeperError } from "./errors.js";
 export type { KeeperErrorCode } from "./errors.js";

@@ -1,6 +1,13 @@
 // The session layer's public surface: orchestration of runs over live session handles.
 export { SessionManager } from "./session-manager.js";
-export type { CancelOutcome, SessionManagerDeps, SessionStatus, Submission, SubmitOutcome } from "./session-manager.js";
+export type {
+  AdoptedRun,
+  CancelOutcome,
+  SessionManagerDeps,
+  SessionStatus,
+  Submission,
+  SubmitOutcome,
+} from "./session-manager.js";
 export type {
   BackgroundObserver,
   EnginePort,

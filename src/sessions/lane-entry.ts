@@ -60,6 +60,13 @@ export async function pumpEvents(deps: RoutingDeps, entry: LaneEntry): Promise<v
     deps.report(error, entry.lane, entry.active?.runId);
   }
   const active = entry.active;
+  if (active && entry.handle.handedOver === true) {
+    // The run goes on in its kept process, for the next Telecode to show.
+    entry.active = undefined;
+    deps.onRunCleared();
+    active.observer.handedOver?.();
+    return;
+  }
   // The engine promises a run_completed per run; if its stream ended without one, say so.
   if (active) await routeEvent(deps, entry, sessionEndedCompletion(active, deps.clock.now()));
 }

@@ -39,6 +39,15 @@ export interface SessionHandle {
   readonly isRunning: boolean;
   readonly sessionId: string | undefined;
   readonly pid: number | undefined;
+  /** The run in flight runs in a kept process: it survives a restart of Telecode. */
+  readonly isKept?: boolean;
+  /**
+   * Lets go of a kept process and its run, both going on without this Telecode (a restart):
+   * events end without a run_completed. False (nothing done) when the process is not kept.
+   */
+  detach?(): Promise<boolean>;
+  /** Set once the handle let go of its kept process (it detached, or a newer Telecode took it over). */
+  readonly handedOver?: boolean;
 }
 
 export interface EnginePort {
@@ -91,9 +100,11 @@ export type KeptSubmission = {
 
 export type RunEndState = "completed" | "failed" | "cancelled" | "interrupted";
 
-/** Receives one run's events, in order, ending with its run_completed. */
+/** Receives one run's events, in order, ending with its run_completed (or, for a kept run handed over, with `handedOver`). */
 export interface RunObserver {
   onEvent(event: TelecodeEvent): void | Promise<void>;
+  /** The run goes on without this Telecode (its kept process was let go of): stop showing it, say nothing. */
+  handedOver?(): void;
 }
 
 /** Receives events no run owns: turns the CLI started by itself, even while a run waits for its own turn. */

@@ -1,6 +1,7 @@
 // Orchestrates runs over live session handles: one run at a time per lane, a FIFO queue
 // behind it (kept in the records until each run starts), session choice (current / new /
-// continue / resume), cancel, and drain on stop. Transport-neutral: front ends pass a RunObserver.
+// continue / resume), cancel, and drain on stop (runs in kept processes are let go of instead,
+// and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
 import {
   definedFields,
@@ -16,6 +17,7 @@ import {
   deliver,
   pumpEvents,
   sameSettings,
+  type ActiveRun,
   type LaneEntry,
   type OpenSettings,
   type RoutingDeps,
@@ -27,6 +29,7 @@ import type {
   RunEndState,
   RunObserver,
   SessionChoice,
+  SessionHandle,
   SessionRecords,
 } from "./ports.js";
 import { keepSubmission, releaseKept, runInputOf, type Recording } from "./kept-submissions.js";
@@ -57,6 +60,17 @@ export type SubmitOutcome =
 
 export type CancelOutcome = "cancelled" | "dequeued" | "not_found";
 
+/** A run that was in flight when Telecode stopped, whose kept process ran on: taken in by `adopt`. */
+export type AdoptedRun = {
+  lane: Lane;
+  /** Its handle, already over the re-attached process (the engine's adoptSession). */
+  handle: SessionHandle;
+  /** What the handle was opened with: a later run with other settings gets a fresh handle. */
+  settings: OpenSettings;
+  sessionId: string | undefined;
+  run: ActiveRun;
+};
+
 export type SessionStatus = {
   lane: Lane;
   sessionId: string | undefined;
@@ -64,6 +78,8 @@ export type SessionStatus = {
   runningRunId: string | undefined;
   queued: number;
   mode: PermissionMode;
+  /** The running run's process is kept: it survives a restart of Telecode. */
+  kept: boolean;
 };
 
 /** A submission in the queue; `kept` when the records keep it until it starts (a restart runs it). */
@@ -125,6 +141,27 @@ export class SessionManager {
     if (this.#isBusy(id)) return { state: "queued", runId, position: queue.length };
     this.#startNext(id);
     return { state: "started", runId };
+  }
+
+  /** Takes in a kept run after a restart; false (nothing done) when the lane already has a handle or Telecode is stopping. */
+  adopt(adopted: AdoptedRun): boolean {
+    const id = laneId(adopted.lane);
+    if (!this.#accepting || this.#entries.has(id) || this.#starting.has(id)) return false;
+    const entry: LaneEntry = {
+      lane: adopted.lane,
+      handle: adopted.handle,
+      opened: adopted.settings,
+      sessionId: adopted.sessionId,
+      // The previous Telecode recorded it when the run began.
+      sessionRecorded: adopted.sessionId !== undefined,
+      active: adopted.run,
+      endState: undefined,
+      foreignTurn: false,
+      pump: Promise.resolve(),
+    };
+    entry.pump = pumpEvents(this.#routing, entry);
+    this.#entries.set(id, entry);
+    return true;
   }
 
   /** Cancels a running run (interrupt) or removes a queued one. */
@@ -193,14 +230,16 @@ export class SessionManager {
         runningRunId: e.active?.runId,
         queued: this.#queues.get(laneId(e.lane))?.length ?? 0,
         mode: e.opened.mode,
+        kept: e.active !== undefined && e.handle.isKept === true,
       }));
   }
 
   /**
-   * Stops taking new submissions, lets running runs finish for `drainMs`, then cancels the
-   * rest (recorded as interrupted), and closes every handle through the engine's one shutdown
-   * path. Queued submissions the records keep stay kept (the next start runs them; their
-   * observers hear nothing more from this process); the others are told they did not run.
+   * Stops taking new submissions, lets go of runs whose process is kept (they go on, for the
+   * next Telecode to take in), lets the other running runs finish for `drainMs`, then cancels
+   * the rest (recorded as interrupted), and closes every handle through the engine's one
+   * shutdown path. Queued submissions the records keep stay kept (the next start runs them;
+   * their observers hear nothing more from this process); the others are told they did not run.
    */
   async shutdown(drainMs: number): Promise<void> {
     this.#accepting = false;
@@ -210,6 +249,7 @@ export class SessionManager {
         if (!pending.kept) await this.#completeUnstarted(pending, "interrupted", NOT_STARTED);
       }
     }
+    await this.#detachKept();
     await this.#waitIdle(drainMs);
     this.#stopping = true;
     for (const entry of this.#entries.values()) {
@@ -224,6 +264,18 @@ export class SessionManager {
       entries.map(async (e) => {
         await e.handle.close();
         await e.pump;
+      }),
+    );
+  }
+
+  /** Lets go of every running run whose process is kept; their entries leave once handed over. */
+  async #detachKept(): Promise<void> {
+    const kept = [...this.#entries].filter(([, e]) => e.active !== undefined && e.handle.isKept === true);
+    await Promise.all(
+      kept.map(async ([id, entry]) => {
+        if (!(await entry.handle.detach?.().catch((error: unknown) => this.#report(error, entry.lane)))) return;
+        if (this.#entries.get(id) === entry) this.#entries.delete(id);
+        await entry.pump;
       }),
     );
   }

@@ -27,8 +27,11 @@ export type DecisionsRepository = {
   add(input: AddDecisionInput): DecisionRecord;
   get(decisionId: string): DecisionRecord | null;
   byRequest(runId: string, requestId: string): DecisionRecord | null;
-  /** The prompt's message (showing the decision as pending, with `html` as its text when given). */
-  setMessage(decisionId: string, messageId: number, html?: string): boolean;
+  /**
+   * The prompt's message (showing the decision as pending, with `html` as its text when given),
+   * and its buttons' token (so they work again after a restart) when given.
+   */
+  setMessage(decisionId: string, messageId: number, html?: string, callbackToken?: string): boolean;
   /** The prompt's message now reads `html` (the same decision asked again, edited in place). */
   setMessageHtml(decisionId: string, html: string): boolean;
   /** Telegram shows the decision's recorded state now (its settled edit was delivered). */
@@ -39,8 +42,8 @@ export type DecisionsRepository = {
   resolve(decisionId: string, state: Exclude<DecisionState, "pending">): boolean;
   /** Oldest first; all chats, or one. */
   listPending(chatId?: number): DecisionRecord[];
-  /** Ends every pending decision as expired (after a restart); returns them, message ids included. */
-  expireAll(): DecisionRecord[];
+  /** Ends every pending decision as expired (after a restart) but those of `keepRunIds`; returns them, message ids included. */
+  expireAll(keepRunIds?: ReadonlySet<string>): DecisionRecord[];
 };
 
 export function createDecisionsRepository(db: Database, now: () => number): DecisionsRepository {
@@ -51,7 +54,8 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
     VALUES (@decision_id, @chat_id, @run_id, @kind, @request_id, @message_id, 'pending', @created_at,
       CASE WHEN @message_id IS NULL THEN NULL ELSE 'pending' END)`);
   const setMessage = db.prepare(
-    "UPDATE decisions SET message_id = ?, message_html = COALESCE(?, message_html), shown_state = 'pending' WHERE decision_id = ?",
+    `UPDATE decisions SET message_id = ?, message_html = COALESCE(?, message_html),
+      callback_token = COALESCE(?, callback_token), shown_state = 'pending' WHERE decision_id = ?`,
   );
   const setHtml = db.prepare("UPDATE decisions SET message_html = ? WHERE decision_id = ?");
   const markShown = db.prepare("UPDATE decisions SET shown_state = state WHERE decision_id = ?");
@@ -64,7 +68,9 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
   const pending = db.prepare(
     "SELECT * FROM decisions WHERE state = 'pending' AND (@chat_id IS NULL OR chat_id = @chat_id) ORDER BY created_at, rowid",
   );
-  const expire = db.prepare("UPDATE decisions SET state = 'expired', resolved_at = ? WHERE state = 'pending'");
+  const expire = db.prepare(
+    "UPDATE decisions SET state = 'expired', resolved_at = ? WHERE decision_id = ? AND state = 'pending'",
+  );
 
   const get = (decisionId: string): DecisionRecord | null => {
     const row = select.get(decisionId);
@@ -73,10 +79,10 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
   const listPending = (chatId?: number): DecisionRecord[] =>
     readRows(decisionRow, "decisions", pending.all({ chat_id: chatId ?? null }));
 
-  const expireAll = db.transaction((): DecisionRecord[] => {
-    const open = listPending();
+  const expireAll = db.transaction((keepRunIds: ReadonlySet<string>): DecisionRecord[] => {
+    const open = listPending().filter((d) => !keepRunIds.has(d.runId));
     const at = now();
-    expire.run(at);
+    for (const d of open) expire.run(at, d.decisionId);
     return open.map((d) => ({ ...d, state: "expired" as const, resolvedAt: at }));
   });
 
@@ -106,12 +112,13 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
       const row = selectByRequest.get(runId, requestId);
       return row === undefined ? null : readRow(decisionRow, "decisions", row);
     },
-    setMessage: (decisionId, messageId, html) => setMessage.run(messageId, html ?? null, decisionId).changes > 0,
+    setMessage: (decisionId, messageId, html, callbackToken) =>
+      setMessage.run(messageId, html ?? null, callbackToken ?? null, decisionId).changes > 0,
     setMessageHtml: (decisionId, html) => setHtml.run(html, decisionId).changes > 0,
     markShown: (decisionId) => markShown.run(decisionId).changes > 0,
     listUnshown: () => readRows(decisionRow, "decisions", unshown.all()),
     resolve: (decisionId, state) => resolve.run(state, now(), decisionId).changes > 0,
     listPending,
-    expireAll: () => expireAll(),
+    expireAll: (keepRunIds = new Set()) => expireAll(keepRunIds),
   };
 }

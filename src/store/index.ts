@@ -2,6 +2,7 @@
 // All SQL lives in this folder; everything else goes through these repositories.
 export type { ChatPreferencesPatch, ChatsRepository } from "./chats-repo.js";
 export type { ClaudeCommandsRepository } from "./claude-commands-repo.js";
+export type { CountersRepository } from "./counters-repo.js";
 export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js";
 export { StoreError, type StoreErrorCode } from "./errors.js";
 export {
@@ -32,7 +33,7 @@ export {
   type RunState,
   type SessionRecord,
 } from "./records.js";
-export type { FinishRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
+export type { FinishRunInput, KeptRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
 export type { SchedulesRepository } from "./schedules-repo.js";
 export type { SessionCostsRepository } from "./session-costs-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";

@@ -229,6 +229,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 10,
+    name: "kept runs: the keeper, the run's place in its output, decision buttons that outlive a restart",
+    sql: `
+      ALTER TABLE runs ADD COLUMN keeper_id TEXT;
+      ALTER TABLE runs ADD COLUMN start_seq INTEGER CHECK (start_seq >= 0);
+      ALTER TABLE runs ADD COLUMN last_seq INTEGER CHECK (last_seq >= 0);
+      ALTER TABLE runs ADD COLUMN mode TEXT;
+      ALTER TABLE decisions ADD COLUMN callback_token TEXT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { createChatsRepository, type ChatsRepository } from "./chats-repo.js";
 import { createClaudeCommandsRepository, type ClaudeCommandsRepository } from "./claude-commands-repo.js";
+import { createCountersRepository, type CountersRepository } from "./counters-repo.js";
 import { createDecisionsRepository, type DecisionsRepository } from "./decisions-repo.js";
 import { StoreError } from "./errors.js";
 import { migrate, schemaVersion } from "./migrations.js";
@@ -54,14 +55,17 @@ export type Store = {
   /** The chat's pause, webhook day costs, held deliveries, each trigger's last result. */
   readonly triggers: TriggersRepository;
   readonly schedules: SchedulesRepository;
+  readonly counters: CountersRepository;
   /** The Claude Code slash commands last seen per project. */
   readonly claudeCommands: ClaudeCommandsRepository;
   /**
    * What a start after any stop does first, in one transaction: runs still "running" become
-   * interrupted, pending decisions expire, no session is live. Returns what changed, so the
-   * caller can edit those runs' progress messages and take the buttons off those decisions.
+   * interrupted, pending decisions expire, no session is live; runs in `keepRunIds` (taken in
+   * again: their processes ran on under keepers) and their decisions are left as they are.
+   * Returns what changed, so the caller can edit those runs' progress messages and take the
+   * buttons off those decisions.
    */
-  recoverAfterRestart(reason?: string): RestartRecovery;
+  recoverAfterRestart(reason?: string, keepRunIds?: ReadonlySet<string>): RestartRecovery;
   /** Runs `fn` in one transaction: all of its repository writes land, or none do. */
   transaction<T>(fn: () => T): T;
   /** SQLite's own check; "ok" when the file is sound. */
@@ -115,13 +119,17 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       triggers: createTriggersRepository(db),
       schedules: createSchedulesRepository(db, now),
       claudeCommands: createClaudeCommandsRepository(db),
-      recoverAfterRestart: (reason) =>
+      counters: createCountersRepository(db),
+      recoverAfterRestart: (reason, keepRunIds = new Set()) =>
         transaction(() => ({
           interruptedRuns: runs.markInterrupted(
-            runs.listRunning().map((r) => r.runId),
+            runs
+              .listRunning()
+              .map((r) => r.runId)
+              .filter((runId) => !keepRunIds.has(runId)),
             ...(reason === undefined ? [] : [reason]),
           ),
-          expiredDecisions: decisions.expireAll(),
+          expiredDecisions: decisions.expireAll(keepRunIds),
           sessionsDetached: sessions.markAllNotLive(),
         })),
       transaction,

@@ -136,6 +136,10 @@ export const runRow = z
     cost_usd: z.number().nullable(),
     outcome: z.string().nullable(),
     error: z.string().nullable(),
+    keeper_id: z.string().nullable(),
+    start_seq: z.number().int().min(0).nullable(),
+    last_seq: z.number().int().min(0).nullable(),
+    mode: z.enum(PERMISSION_MODES).nullable(),
     input: runInputJson.nullable(),
     prompt_taken: flag,
   })
@@ -152,6 +156,14 @@ export const runRow = z
     costUsd: r.cost_usd,
     outcome: r.outcome,
     error: r.error,
+    /** The keeper whose process runs it (it survives a restart of Telecode); null for a direct child. */
+    keeperId: r.keeper_id,
+    /** The process's last line before the run's own: a re-attach replays from just after it. */
+    startSeq: r.start_seq,
+    /** The last line of the process this Telecode processed and stored for the run. */
+    lastSeq: r.last_seq,
+    /** The mode the run was asked in (its decisions follow it after a restart). */
+    mode: r.mode,
     /** What the run was asked (kept while it may be continued; null once it ended otherwise). */
     input: r.input,
     /** The CLI began the run's turn, so it has the prompt. */
@@ -200,6 +212,7 @@ export const decisionRow = z
     state: z.enum(DECISION_STATES),
     created_at: epochMs,
     resolved_at: epochMs.nullable(),
+    callback_token: z.string().nullable(),
     message_html: z.string().nullable(),
     shown_state: z.enum(DECISION_STATES).nullable(),
   })
@@ -214,6 +227,8 @@ export const decisionRow = z
     state: r.state,
     createdAt: r.created_at,
     resolvedAt: r.resolved_at,
+    /** The token of the message's buttons, so a restart can make them work again. */
+    callbackToken: r.callback_token,
     /** The prompt's message (its last part) as sent, with the buttons. */
     messageHtml: r.message_html,
     /** The state Telegram is known to show; a restart brings the message to `state` when they differ. */

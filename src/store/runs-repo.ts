@@ -2,6 +2,7 @@
 // restart find runs that were cut off (still "running") and tell the person.
 import { randomUUID } from "node:crypto";
 import type { Database } from "better-sqlite3";
+import type { PermissionMode } from "../domain/index.js";
 import type { RunInput } from "../sessions/index.js";
 import { StoreError } from "./errors.js";
 import { readRow, readRows, runInputText, runRow, type FinishedRunState, type RunRecord } from "./records.js";
@@ -28,11 +29,18 @@ export type FinishRunInput = {
   error?: string | null;
 };
 
+/** Where a kept run is: its keeper, the line before its own, the mode it was asked in. */
+export type KeptRunInput = { keeperId: string; startSeq: number; mode: PermissionMode };
+
 export type RunsRepository = {
   start(input: StartRunInput): RunRecord;
   get(runId: string): RunRecord | null;
   setSession(runId: string, sessionId: string): boolean;
   setProgressMessage(runId: string, messageId: number): boolean;
+  /** The run's process is kept: where to find it again after a restart. */
+  setKept(runId: string, kept: KeptRunInput): boolean;
+  /** The last line of the run's process processed for it (only ever moves forward). */
+  setLastSeq(runId: string, seq: number): boolean;
   /** The CLI began the run's turn in `sessionId` (it has the prompt). */
   setTaken(runId: string, sessionId: string): boolean;
   /**
@@ -58,6 +66,10 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
   const setSession = db.prepare("UPDATE runs SET session_id = ? WHERE run_id = ?");
   const setTaken = db.prepare("UPDATE runs SET session_id = ?, prompt_taken = 1 WHERE run_id = ?");
   const setProgress = db.prepare("UPDATE runs SET progress_message_id = ? WHERE run_id = ?");
+  const setKept = db.prepare(
+    "UPDATE runs SET keeper_id = @keeper_id, start_seq = @start_seq, last_seq = @start_seq, mode = @mode WHERE run_id = @run_id",
+  );
+  const setLastSeq = db.prepare("UPDATE runs SET last_seq = ? WHERE run_id = ? AND (last_seq IS NULL OR last_seq < ?)");
   const finish = db.prepare(`
     UPDATE runs SET state = @state, ended_at = @ended_at, cost_usd = @cost_usd, outcome = @outcome, error = @error,
       input = CASE WHEN @state = 'interrupted' THEN input END
@@ -120,6 +132,9 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     get,
     setSession: (runId, sessionId) => setSession.run(sessionId, runId).changes > 0,
     setProgressMessage: (runId, messageId) => setProgress.run(messageId, runId).changes > 0,
+    setKept: (runId, kept) =>
+      setKept.run({ run_id: runId, keeper_id: kept.keeperId, start_seq: kept.startSeq, mode: kept.mode }).changes > 0,
+    setLastSeq: (runId, seq) => setLastSeq.run(seq, runId, seq).changes > 0,
     setTaken: (runId, sessionId) => setTaken.run(sessionId, runId).changes > 0,
     finish: finishRun,
     listRunning: () => readRows(runRow, "runs", running.all()),

@@ -98,6 +98,16 @@ export class CallbackRegistry<A> {
     return token;
   }
 
+  /**
+   * Registers an action under a token issued before (by an earlier process, whose message
+   * still carries it): its buttons work again. Throws CallbackDataError for a malformed token.
+   */
+  restore(token: string, action: A, chatId: number, messageId: number): void {
+    if (!TOKEN.test(token))
+      throw new CallbackDataError(`callback token must be 22 base64url characters, got "${token}"`);
+    this.#entries.set(token, { action, chatId, messageId, createdAtMs: this.#options.now(), used: false });
+  }
+
   /** The callback data of one button of a registered prompt. */
   data(token: string, choice: string): string {
     return encodeCallbackData({ token, choice });

@@ -25,6 +25,7 @@ export type {
 export {
   BridgeError,
   chatDecisionSettings,
+  chatSettings,
   COMMANDS,
   createTelegramFront,
   INTERRUPTED_NOTE,
@@ -50,6 +51,7 @@ export type {
   ScheduledRun,
   ScheduledRunOutcome,
   RunSource,
+  TakeInKept,
   TriggerControls,
   TelegramBridge,
   TelegramFront,

@@ -1,15 +1,15 @@
 // Restart without loss, from Telegram: messages sent while Telecode was down are handled (old
-// ones answered "send it again"), a run cut off by a graceful stop (SIGTERM to `telecode`)
-// resumes on Continue, and after a crash (SIGKILL) a pending approval is refused cleanly.
+// ones answered "send it again"), a kept run goes on across /restart and SIGTERM, and after a
+// crash with a reboot (its keeper gone too) the run offers Continue and a late tap is refused.
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
+import { INTERRUPTED_NOTE } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { endKeepers, isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let botApiShiftMs = 0;
@@ -24,17 +24,6 @@ const withButton =
   (label: string) =>
   (m: MessageView): boolean =>
     m.buttons.some((b) => b.text === label);
-
-/** Ends the CLI processes a killed `telecode` left behind (they are ours: it started them). */
-function endLeftovers(pids: readonly number[]): void {
-  for (const pid of pids) {
-    try {
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
 
 describe("restart without loss", () => {
   it("handles messages that arrived while it was down, and answers very old ones with 'send it again'", async () => {
@@ -69,43 +58,35 @@ describe("restart without loss", () => {
     expect(rig.app.store.runs.get(runId)?.state).toBe("interrupted");
   });
 
-  it("/restart restarts telecode in place; a run cut off by stopping it (SIGTERM) says so with Continue, and Continue resumes", async () => {
+  it("/restart and SIGTERM let go of a kept run instead of interrupting it: it goes on and answers once", async () => {
     const chat = rig.user(1002);
     await rig.app.stop();
     const serve = spawnServe(rig);
     await serve.started;
+    rig.script("[across]", [
+      reply.bash("sleep 3 && echo across-restarts", "Wait across two restarts"),
+      reply.text("Carried on across both restarts."),
+    ]);
+    rig.tg.sendText(chat, "Do the long thing [across]");
+    const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("sleep 3"));
     rig.tg.sendCommand(chat, "restart");
     await rig.botMessage(chat, "Restarting");
     await serve.restarted;
-    rig.script("[resume]", [
-      reply.bash('node -e "setTimeout(() => {}, 30000)"', "Wait a long time"),
-      reply.text("Resumed and finished."),
-    ]);
-    rig.tg.sendText(chat, "Do the long thing [resume]");
-    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
-    rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
-    const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("Working"));
     serve.child.kill("SIGTERM");
-    const exit = await serve.exited;
-    expect(exit.code).toBe(0);
-    const interrupted = rig.tg.message(chat, progress.messageId)!;
-    expect(interrupted.text).toContain(INTERRUPTED_NOTE);
-    expect(interrupted.text).toMatch(/^⚠️ Interrupted/);
-    expect(interrupted.buttons.map((b) => b.text)).toEqual(["▶️ Continue"]);
+    expect((await serve.exited).code).toBe(0);
+    expect(rig.tg.message(chat, progress.messageId)!.text).not.toContain(INTERRUPTED_NOTE);
+    expect(rig.tg.botMessages(chat).filter(isAnswer("Carried on across both restarts."))).toEqual([]);
 
     await rig.startApp();
-    const query = rig.tg.tapButton(chat, progress.messageId, "▶️ Continue");
-    expect((await rig.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
-    await rig.botMessage(chat, isAnswer("Resumed and finished."));
-    const resumed = rig.api.requests("[resume]").at(-1)!;
-    expect(resumed.lastPrompt).toBe(RESUME_PROMPT);
-    expect(JSON.stringify(resumed.body["messages"])).toContain("Do the long thing [resume]");
-    await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.buttons.length === 0, {
-      what: "Continue taken down",
+    await rig.botMessage(chat, isAnswer("Carried on across both restarts."));
+    await rig.tg.waitFor(() => rig.tg.message(chat, progress.messageId)?.text.startsWith("✅ Done") === true, {
+      what: "the progress message edited to its summary",
     });
+    expect(rig.tg.botMessages(chat).filter(isAnswer("Carried on across both restarts."))).toHaveLength(1);
+    expect(rig.api.requests("[across]").at(-1)!.toolResults[0]?.text).toContain("across-restarts");
   });
 
-  it("after a crash (SIGKILL) a pending approval loses its buttons, and a late tap is refused cleanly", async () => {
+  it("after a crash and a reboot (keepers gone too) a run is interrupted with Continue, its approval loses its buttons, and a late tap is refused cleanly", async () => {
     const chat = rig.user(1003);
     await rig.app.stop();
     const serve = spawnServe(rig);
@@ -124,7 +105,8 @@ describe("restart without loss", () => {
     observer.close();
     serve.child.kill("SIGKILL");
     await serve.exited;
-    endLeftovers(await serve.claudePids());
+    // A reboot ends every process: the keepers and their CLIs too.
+    await endKeepers(rig.dataDir, { leaveFiles: true });
     expect(rig.tg.message(chat, prompt.messageId)!.buttons.length).toBeGreaterThan(0);
     // The orphaned CLI may still send a request before it is ended (its stdin closed); none after.
     const requestsBefore = rig.api.requests("[crash]").length;
@@ -139,6 +121,7 @@ describe("restart without loss", () => {
     });
     expect(rig.app.store.decisions.listPending()).toEqual([]);
     expect(rig.app.store.runs.listRunning()).toEqual([]);
+    expect(readdirSync(join(rig.dataDir, "keepers"))).toEqual([]);
 
     const late = rig.tg.forgeCallback(chat, prompt.messageId, allowData);
     expect((await rig.tg.waitForCallbackAnswer(late)).text).toBe("No longer pending");

@@ -13,7 +13,7 @@ import { capturedIo } from "../support/captured-io.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
-import { spawnedClaudePids } from "../telegram/bridge/rig.js";
+import { endKeepers, spawnedClaudePids } from "../telegram/bridge/rig.js";
 
 export type World = {
   api: FakeAnthropic;
@@ -37,7 +37,10 @@ export type TelecodeProcess = {
   started: Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
   stderr(): string;
-  /** Kills it with SIGKILL, as a crash would, and then the CLIs it left running (they are ours). */
+  /**
+   * Kills it with SIGKILL, and then what it left running (its keepers and their CLIs, and the
+   * CLIs it spawned directly), as a crash of the whole machine would: its runs cannot go on.
+   */
   crash(): Promise<void>;
 };
 
@@ -68,6 +71,8 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
       const gone = running.map((child) => new Promise((resolve) => child.once("close", resolve)));
       for (const child of running) child.kill("SIGKILL");
       await Promise.all(gone);
+      // Kept runs outlive their telecode: their keepers and CLIs end here.
+      await endKeepers(dataDir);
     });
     const world: World = {
       api,
@@ -133,6 +138,7 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
           async crash() {
             child.kill("SIGKILL");
             await exited;
+            await endKeepers(dataDir, { leaveFiles: true });
             for (const pid of await spawnedClaudePids(dataDir, logOffset)) {
               try {
                 process.kill(-pid, "SIGKILL");

@@ -175,6 +175,10 @@ describe("runs", () => {
       error: null,
       input: null,
       promptTaken: false,
+      keeperId: null,
+      startSeq: null,
+      lastSeq: null,
+      mode: null,
     });
     expect(store.runs.setSession("r1", "s1")).toBe(true);
     expect(store.runs.setProgressMessage("r1", 11)).toBe(true);
@@ -451,5 +455,53 @@ describe("recoverAfterRestart", () => {
     // The session stays current, so "continue" resumes it.
     expect(store.sessions.current(1, "app")).toMatchObject({ sessionId: "s1", live: false });
     expect(store.recoverAfterRestart()).toEqual({ interruptedRuns: [], expiredDecisions: [], sessionsDetached: 0 });
+  });
+});
+
+describe("kept runs", () => {
+  it("a restart leaves the runs taken in again, and their decisions, as they are", () => {
+    store.runs.start({ runId: "kept", chatId: 1, project: "app" });
+    store.runs.setKept("kept", { keeperId: "k1", startSeq: 12, mode: "default" });
+    store.runs.start({ runId: "cut", chatId: 1, project: "app" });
+    store.decisions.add({
+      decisionId: "dk",
+      chatId: 1,
+      runId: "kept",
+      kind: "approval",
+      requestId: "q1",
+      messageId: 5,
+    });
+    store.decisions.add({ decisionId: "dc", chatId: 1, runId: "cut", kind: "approval", requestId: "q2", messageId: 6 });
+
+    const recovered = reopen().recoverAfterRestart("stopped", new Set(["kept"]));
+    expect(recovered.interruptedRuns.map((r) => r.runId)).toEqual(["cut"]);
+    expect(recovered.expiredDecisions.map((d) => d.decisionId)).toEqual(["dc"]);
+    expect(store.runs.get("kept")).toMatchObject({ state: "running", keeperId: "k1", startSeq: 12, lastSeq: 12 });
+    expect(store.decisions.get("dk")?.state).toBe("pending");
+  });
+
+  it("record how far a kept run's output was processed, only ever forward", () => {
+    store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+    store.runs.setKept("r1", { keeperId: "k1", startSeq: 3, mode: "plan" });
+    expect(store.runs.setLastSeq("r1", 40)).toBe(true);
+    expect(store.runs.setLastSeq("r1", 20)).toBe(false);
+    expect(store.runs.get("r1")).toMatchObject({ startSeq: 3, lastSeq: 40, mode: "plan" });
+  });
+
+  it("keep a decision's button token with its message, so a restart can make its buttons work again", () => {
+    store.runs.start({ runId: "r1", chatId: 1, project: "app" });
+    store.decisions.add({ decisionId: "d1", chatId: 1, runId: "r1", kind: "approval", requestId: "q1" });
+    store.decisions.setMessage("d1", 77, "<b>🔐 Run a command</b>", "A".repeat(22));
+    expect(reopen().decisions.get("d1")).toMatchObject({
+      messageId: 77,
+      messageHtml: "<b>🔐 Run a command</b>",
+      callbackToken: "A".repeat(22),
+    });
+  });
+
+  it("count fences up across opens", () => {
+    expect(store.counters.next("keeper_fence")).toBe(1);
+    expect(store.counters.next("keeper_fence")).toBe(2);
+    expect(reopen().counters.next("keeper_fence")).toBe(3);
   });
 });

@@ -10,6 +10,8 @@ export function storeDecisionJournal(store: Store): DecisionJournal {
     opened(view) {
       // A decision in a turn the CLI started itself belongs to no run and is not kept.
       if (view.runId === undefined) return;
+      // Opened again after a restart (its kept run asked again): the record is already there.
+      if (store.decisions.get(view.decisionId) !== null) return;
       store.decisions.add({
         decisionId: view.decisionId,
         chatId: view.lane.chatId,

@@ -1,11 +1,15 @@
 // Binds the Claude engine and a decision driver into the session layer's engine port: each
 // opened session gets its own driver (the engine's SessionController), speaking to the front
-// end's PersonPort. Config decides the CLI arguments, environment and watchdog limits.
+// end's PersonPort. Config decides the CLI arguments, environment and watchdog limits. Runs in
+// kept processes are recorded for a restart, and taken in again after one (adoptSession).
 import {
   toolGuardHooks,
+  type AdoptedSession,
   type ClaudeEngine,
   type GuardHooks,
+  type KeptProcess,
   type SessionController,
+  type SessionHandle as EngineSessionHandle,
   type SessionSpec,
   type ToolGuard,
 } from "../../claude/index.js";
@@ -15,7 +19,14 @@ import type { Clock } from "../../ports/index.js";
 import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
 import { answerWithoutScheduler, GUARD_FAILED_REASON, SCHEDULE_TOOLS } from "../../schedule/index.js";
 import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
-import { createDecisionDriver, type DecisionRegistry, type PersonPort } from "../../sessions/decisions/index.js";
+import {
+  createDecisionDriver,
+  type DecisionDriver,
+  type DecisionDriverOptions,
+  type DecisionRegistry,
+  type PersonPort,
+} from "../../sessions/decisions/index.js";
+import type { KeptRunsBook } from "./kept-runs-book.js";
 
 export type EnginePortDeps = {
   engine: ClaudeEngine;
@@ -33,6 +44,10 @@ export type EnginePortDeps = {
   /** Telecode's lines for the system prompt of sessions opened now (the project's outbox). */
   appendSystemPrompt?: (config: Config) => string | undefined;
   onPortError?: (error: unknown) => void;
+  /** Where runs in kept processes are recorded (absent: processes are not kept). */
+  keptRuns?: KeptRunsBook;
+  /** The decision a previous Telecode opened for a request the CLI asks again (after a restart). */
+  recordedDecisionId?: DecisionDriverOptions["recordedDecisionId"];
   onGuardError?: (error: unknown, toolName: string) => void;
 };
 
@@ -104,55 +119,120 @@ function withSystemPrompt(spec: SessionSpec, deps: EnginePortDeps, config: Confi
   return appendSystemPrompt === undefined ? spec : { ...spec, appendSystemPrompt };
 }
 
-export function createEnginePort(deps: EnginePortDeps): EnginePort {
+/** The engine port, and taking in a run whose kept process outlived a restart. */
+export type TelecodeEnginePort = EnginePort & {
+  /** A handle over a re-attached kept process, its run in flight (see ClaudeEngine.adoptSession). */
+  adoptSession(
+    request: OpenRequest,
+    kept: KeptProcess,
+  ): { handle: SessionHandle; reconciled: AdoptedSession["reconciled"] };
+};
+
+export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
+  const open = (request: OpenRequest, kept: KeptProcess | undefined) => {
+    const config = deps.config();
+    const hooks = scheduleHooks(deps.scheduleTools?.(request.lane), deps.onGuardError);
+    const driver = createDecisionDriver({
+      lane: request.lane,
+      settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
+      port: deps.personPort(request.lane),
+      registry: deps.registry,
+      clock: deps.clock,
+      ownHooks: hooks.handlers,
+      ...definedFields({ onPortError: deps.onPortError, recordedDecisionId: deps.recordedDecisionId }),
+    });
+    let session: EngineSessionHandle | undefined;
+    const controller: SessionController = {
+      observe: (event) => {
+        driver.observe(event);
+        deps.sessionEvents?.(request.lane, event, session?.sessionId);
+      },
+      decide: (req, ctx) => driver.decide(req, ctx),
+      hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
+      beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
+      handedOver: () => driver.abandon(),
+    };
+    const spec = withSystemPrompt(specFromConfig(config, request), deps, config);
+    if (kept === undefined) {
+      session = deps.engine.openSession(spec, controller);
+      return { handle: wrap(deps, request, driver, session) };
+    }
+    const adopted = deps.engine.adoptSession(spec, controller, kept);
+    session = adopted.handle;
+    return { handle: wrap(deps, request, driver, session, kept.run.id), reconciled: adopted.reconciled };
+  };
   return {
-    openSession(request: OpenRequest): SessionHandle {
-      const config = deps.config();
-      const hooks = scheduleHooks(deps.scheduleTools?.(request.lane), deps.onGuardError);
-      const driver = createDecisionDriver({
-        lane: request.lane,
-        settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
-        port: deps.personPort(request.lane),
-        registry: deps.registry,
-        clock: deps.clock,
-        ownHooks: hooks.handlers,
-        ...definedFields({ onPortError: deps.onPortError }),
-      });
-      const session = deps.engine.openSession(withSystemPrompt(specFromConfig(config, request), deps, config), {
-        observe: (event) => {
-          driver.observe(event);
-          deps.sessionEvents?.(request.lane, event, session.sessionId);
-        },
-        decide: (req, ctx) => driver.decide(req, ctx),
-        hookCallback: (id, input, signal) => driver.hookCallback(id, input, signal),
-        beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
-      });
-      return {
-        async startRun(prompt, options) {
-          // The chat may have changed its switches (previews, questions) since the session opened.
-          const chat = deps.chatSettings?.(request.lane);
-          if (chat) driver.updateSettings(chat);
-          // A plan chat whose re-arm was deferred goes back to plan mode before the next request.
-          if (session.pid !== undefined) await driver.beforeFollowUp(session);
-          return session.startRun(prompt, options);
-        },
-        cancelRun: (runId) => session.cancelRun(runId),
-        events: () => session.events(),
-        async close() {
-          // Expire open prompts first, so they read "session ended", not "no longer pending".
-          driver.end();
-          await session.close();
-        },
-        get isRunning() {
-          return session.isRunning;
-        },
-        get sessionId() {
-          return session.sessionId;
-        },
-        get pid() {
-          return session.pid;
-        },
-      };
+    openSession: (request) => open(request, undefined).handle,
+    adoptSession(request, kept) {
+      const { handle, reconciled } = open(request, kept);
+      return { handle, reconciled: reconciled ?? Promise.resolve(undefined) };
+    },
+  };
+}
+/** The engine's handle as the session layer uses it, with the decision driver and the kept runs' bookkeeping. */
+function wrap(
+  deps: EnginePortDeps,
+  request: OpenRequest,
+  driver: DecisionDriver,
+  session: EngineSessionHandle,
+  adoptedRunId?: string,
+): SessionHandle {
+  const book = deps.keptRuns;
+  let runId = adoptedRunId;
+  const noteProcessed = (now: boolean): void => {
+    if (runId !== undefined && session.keptRun !== undefined) book?.processed(runId, session.lastLineSeq, now);
+  };
+  async function* events(): AsyncIterable<TelecodeEvent> {
+    for await (const event of session.events()) {
+      yield event;
+      // The consumer asked for the next event: this one is recorded (a run's end too).
+      if (event.type === "run_completed") {
+        runId = undefined;
+        session.acknowledgeLines(Number.MAX_SAFE_INTEGER);
+      } else noteProcessed(false);
+    }
+  }
+  return {
+    async startRun(prompt, options) {
+      // The chat may have changed its switches (previews, questions) since the session opened.
+      const chat = deps.chatSettings?.(request.lane);
+      if (chat) driver.updateSettings(chat);
+      // A plan chat whose re-arm was deferred goes back to plan mode before the next request.
+      if (session.pid !== undefined) await driver.beforeFollowUp(session);
+      const id = await session.startRun(prompt, options);
+      const place = session.keptRun;
+      if (place !== undefined) {
+        runId = id;
+        book?.started(id, place, request.mode);
+        session.acknowledgeLines(place.startSeq);
+      }
+      return id;
+    },
+    cancelRun: (id) => session.cancelRun(id),
+    events,
+    async close() {
+      // Expire open prompts first, so they read "session ended", not "no longer pending".
+      driver.end();
+      await session.close();
+    },
+    async detach() {
+      noteProcessed(true);
+      return session.detach();
+    },
+    get isRunning() {
+      return session.isRunning;
+    },
+    get sessionId() {
+      return session.sessionId;
+    },
+    get pid() {
+      return session.pid;
+    },
+    get isKept() {
+      return session.keptRun !== undefined;
+    },
+    get handedOver() {
+      return session.handedOver;
     },
   };
 }

@@ -1,6 +1,8 @@
-// The Telegram app as `telecode` builds it: the store, the Claude engine, the decision ledger,
-// the Telegram front, the session manager over the engine and that front, and the bridge over
-// the manager. Every concrete part is chosen here and nowhere else.
+// The Telegram app as `telecode` builds it: the store, the Claude engine (its CLIs kept by
+// keepers, so runs survive a restart, where this host lets keepers outlive Telecode), the
+// decision ledger, the Telegram front, the session manager over the engine and that front, and
+// the bridge over the manager, which takes in the kept runs at start. Every concrete part is
+// chosen here and nowhere else.
 import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
@@ -19,9 +21,11 @@ import {
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
 import { claudeProbeCacheFile } from "../data-dir.js";
+import { createAppKeepers } from "./app-keepers.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { createChatTriggers } from "./chat-triggers.js";
+import { storeKeptRunsBook } from "./kept-runs-book.js";
 import { createAppScheduling } from "./scheduling.js";
 import { createTriggerPause } from "./trigger-pause.js";
 import { createWebhookRuns } from "./webhook-runs.js";
@@ -36,6 +40,8 @@ export type AppTuning = Pick<
   clock?: Clock;
   /** The scheduler's clock (default the system's): a test moves it to make schedules come due. */
   scheduleClock?: SchedulerClock;
+  /** A keeper's log cap (tests make it small to see it fill). */
+  keeperLogCapBytes?: number;
 };
 
 export type TelecodeAppOptions = {
@@ -83,13 +89,22 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
+  const keepers = createAppKeepers({
+    config,
+    store,
+    env: options.env,
+    clock,
+    logger,
+    probeCacheFile: claudeProbeCacheFile(config().state.dir),
+    ...(tuning.keeperLogCapBytes === undefined ? {} : { logCapBytes: tuning.keeperLogCapBytes }),
+  });
   // What the CLI offers, as the latest initialize reply listed it (for /model).
   let models: readonly OfferedModel[] | undefined;
   const engine = createClaudeEngine({
     claudePath: config().claude.path,
     env: options.env,
     logger: logger.child({ area: "claude" }),
-    probeCacheFile: claudeProbeCacheFile(config().state.dir),
+    launcher: keepers.launcher,
     costs: storeSessionCostBook(store, logger),
     onInitialized: (reply) => {
       const offered = offeredModels(reply);
@@ -139,23 +154,34 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         onBotApiUnreachable: options.onBotApiUnreachable,
       }),
     });
+    const enginePort = createEnginePort({
+      engine,
+      config,
+      registry,
+      clock,
+      personPort: (lane) => telegram.personPort(lane),
+      chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
+      appendSystemPrompt: ({ files }) =>
+        files.outboxMaxFiles === 0
+          ? undefined
+          : outboxSystemPrompt({ maxFiles: files.outboxMaxFiles, maxFileBytes: files.outboxMaxFileBytes }),
+      onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
+      scheduleTools: (lane) => scheduling.toolGuard(lane),
+      sessionEvents: (lane, event, sessionId) => scheduling.observe(lane, event, sessionId),
+      onGuardError: (error, toolName) => logger.event("schedule.hook_failed", { err: error, toolName }, "error"),
+      keptRuns: storeKeptRunsBook(store, clock, logger),
+      recordedDecisionId: ({ runId, requestId }) => {
+        try {
+          const record = runId === undefined ? null : store.decisions.byRequest(runId, requestId);
+          return record?.state === "pending" ? record.decisionId : undefined;
+        } catch (error) {
+          logger.event("sessions.decision_lookup_failed", { err: error, runId }, "error");
+          return undefined;
+        }
+      },
+    });
     const sessions = new SessionManager({
-      engine: createEnginePort({
-        engine,
-        config,
-        registry,
-        clock,
-        personPort: (lane) => telegram.personPort(lane),
-        chatSettings: (lane) => chatDecisionSettings(config(), store, lane.chatId),
-        appendSystemPrompt: ({ files }) =>
-          files.outboxMaxFiles === 0
-            ? undefined
-            : outboxSystemPrompt({ maxFiles: files.outboxMaxFiles, maxFileBytes: files.outboxMaxFileBytes }),
-        onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
-        scheduleTools: (lane) => scheduling.toolGuard(lane),
-        sessionEvents: (lane, event, sessionId) => scheduling.observe(lane, event, sessionId),
-        onGuardError: (error, toolName) => logger.event("schedule.hook_failed", { err: error, toolName }, "error"),
-      }),
+      engine: enginePort,
       records: storeSessionRecords(store),
       clock,
       background: telegram.background,
@@ -167,7 +193,12 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         ),
     });
     bridge = telegram.bridge(sessions);
-    await bridge.start(definedFields({ signal: options.signal }));
+    await bridge.start(
+      definedFields({
+        signal: options.signal,
+        takeInKept: keepers.takeIn({ engine: enginePort, sessions, bridge }),
+      }),
+    );
     scheduling.start(bridge);
     await webhooks.start(bridge);
   } catch (error) {

@@ -33,6 +33,11 @@ export type DecisionDriverOptions = {
   ownHooks?: ReadonlyMap<string, OwnHookHandler>;
   /** Decision ids must be unique across sessions; default 12 random hex characters. */
   newDecisionId?: () => string;
+  /**
+   * The decision a previous Telecode opened for this request, when the CLI asks it again (a
+   * kept run re-attached after a restart): reusing its id keeps its message and buttons.
+   */
+  recordedDecisionId?: (request: { runId: string | undefined; requestId: string }) => string | undefined;
   /** A front end's port threw; the decision goes on regardless. */
   onPortError?: (error: unknown, call: "ask" | "settled" | "inform") => void;
 };
@@ -53,6 +58,11 @@ export type DecisionDriver = {
   updateSettings(settings: Partial<DecisionSettings>): void;
   /** The session ended: every open decision expires; later taps get "no longer pending". */
   end(): void;
+  /**
+   * The session went on without this process (its kept CLI was handed over): timers stop and
+   * nothing more is settled, asked or answered; open decisions stay open in the record.
+   */
+  abandon(): void;
   /** The machine's state, read-only (mode in effect, open decisions). */
   readonly state: PolicyState;
 };
@@ -63,6 +73,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
   let state = initialPolicyState(options.settings);
   const resolvers = new Map<string, (d: DriverDecision) => void>();
   const timers = new Map<string, TimerHandle>();
+  let abandoned = false;
 
   function viewOf(p: PendingDecision, prompt: PendingDecisionView["prompt"]): PendingDecisionView {
     return {
@@ -149,6 +160,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
   }
 
   function run(input: PolicyInput): { verdict?: AnswerVerdict; modes: string[] } {
+    if (abandoned) return { verdict: "no_longer_pending", modes: [] };
     const step = stepPolicy(state, input);
     state = step.state;
     const modes = apply(step.effects);
@@ -174,7 +186,8 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
       // Withdrawn before we saw it: nobody reads an answer, and the person need not be asked.
       if (ctx.signal.aborted)
         return Promise.resolve({ behavior: "deny", message: noLongerPendingMessage, by: "withdrawn" });
-      let decisionId = newId();
+      const recorded = options.recordedDecisionId?.({ runId: ctx.run?.id, requestId: request.requestId });
+      let decisionId = recorded ?? newId();
       // Ids must not collide with an open decision (a custom generator could repeat itself).
       while (resolvers.has(decisionId) || state.pending.has(decisionId)) decisionId = `${newId()}-${resolvers.size}`;
       const answered = new Promise<DriverDecision>((resolve) => resolvers.set(decisionId, resolve));
@@ -198,6 +211,11 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
     },
     end() {
       run({ type: "session_ended" });
+      for (const t of timers.values()) t.cancel();
+      timers.clear();
+    },
+    abandon() {
+      abandoned = true;
       for (const t of timers.values()) t.cancel();
       timers.clear();
     },

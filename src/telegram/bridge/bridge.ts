@@ -8,8 +8,8 @@ import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
-import type { BackgroundObserver, SessionManager } from "../../sessions/index.js";
-import type { Store } from "../../store/index.js";
+import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
+import type { RunRecord, Store } from "../../store/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
@@ -82,13 +82,19 @@ export type TelegramFrontOptions = {
   models?: () => readonly ModelChoice[] | undefined;
 };
 
+/** What the app does between checking the token and polling: take in the runs whose kept processes ran on. */
+export type TakeInKept = () => Promise<ReadonlySet<string>>;
+
 export type TelegramBridge = {
   /**
-   * Checks the token (getMe, retried while the Bot API cannot be reached), recovers after a
-   * previous stop, registers commands, starts polling. Throws BridgeError
-   * `telegram.start_aborted` when `signal` fires before the Bot API answered.
+   * Checks the token (getMe, retried while the Bot API cannot be reached), takes in kept runs
+   * (`takeInKept`, their ids back), recovers the rest after a previous stop, registers
+   * commands, starts polling (so taps made while down reach the decisions taken in). Throws
+   * BridgeError `telegram.start_aborted` when `signal` fires before the Bot API answered.
    */
-  start(options?: { signal?: AbortSignal }): Promise<void>;
+  start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept }): Promise<void>;
+  /** The observer of a kept run taken in after a restart: its progress message carries on. */
+  keptRunView(run: RunRecord): RunObserver;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -247,7 +253,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
         onUnreachable: options.onBotApiUnreachable,
       });
       logger.event("telegram.started", { bot: bot.botInfo.username });
-      recoverAfterRestart(services);
+      const kept = (await startOptions.takeInKept?.()) ?? new Set<string>();
+      recoverAfterRestart(services, kept);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
       runner = startPolling({
         bot,
@@ -277,6 +284,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       outbox.stop();
       logger.event("telegram.stopped", { stats: outbox.stats() });
     },
+    keptRunView: (run) => starter.resumeKept(run),
     sessions,
     outbox,
     get botUsername() {

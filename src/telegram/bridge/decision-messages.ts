@@ -1,6 +1,7 @@
 // Decisions as Telegram messages (the bridge's PersonPort): prompts with buttons, edited in place
 // and settled with who decided; taps go to the decision ledger, which alone says whether one is
-// open. Records each prompt's message and what it shows, so a restart can bring it up to date.
+// open. Records each prompt's message, what it shows and its button token, so a restart can
+// bring it up to date, and a kept run's decision asked again keeps its message and buttons.
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";
@@ -123,6 +124,7 @@ export class DecisionMessages {
       promptKind: view.prompt.kind,
       choices,
     };
+    if (this.#showAgain(lane, view, action, parts)) return;
     const token = this.#deps.callbacks.register(action, lane.chatId);
     const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
     const live = this.#deps.runs.live(lane);
@@ -135,8 +137,8 @@ export class DecisionMessages {
       if (id === undefined) return;
       this.#deps.callbacks.attachMessage(token, id);
       this.#rememberMessage(`${lane.chatId}:${id}`, view.decisionId);
-      // The ledger's record (the journal) has the row; the message and its text are what a restart needs.
-      this.#record(() => this.#deps.store.decisions.setMessage(view.decisionId, id, shown.lastHtml));
+      // The ledger's record (the journal) has the row; the message, its text and token are what a restart needs.
+      this.#record(() => this.#deps.store.decisions.setMessage(view.decisionId, id, shown.lastHtml, token));
     });
     this.#deps.logger.event("telegram.decision_shown", {
       chatId: lane.chatId,
@@ -145,6 +147,44 @@ export class DecisionMessages {
       kind: view.prompt.kind,
       tool: view.toolName,
     });
+  }
+
+  /**
+   * A decision a previous Telecode showed, asked again after a restart (its kept run goes on):
+   * its message gets its buttons back under the same token, so a tap made meanwhile still
+   * counts. False when there is no such message.
+   */
+  #showAgain(lane: Lane, view: PendingDecisionView, action: DecisionAction, parts: readonly string[]): boolean {
+    let record;
+    try {
+      record = this.#deps.store.decisions.get(view.decisionId);
+    } catch (error) {
+      this.#deps.logger.event("telegram.decision_lookup_failed", { err: error }, "error");
+      return false;
+    }
+    const messageId = record?.messageId ?? null;
+    const token = record?.callbackToken ?? null;
+    if (record?.state !== "pending" || messageId === null || token === null) return false;
+    this.#deps.callbacks.restore(token, action, lane.chatId, messageId);
+    const shown: Shown = {
+      chatId: lane.chatId,
+      token,
+      action,
+      message: Promise.resolve(messageId),
+      lastHtml: parts.at(-1) ?? "",
+    };
+    this.#shown.set(view.decisionId, shown);
+    this.#rememberMessage(`${lane.chatId}:${messageId}`, view.decisionId);
+    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
+    // Usually "not modified"; a question asked again starts from its first part.
+    void this.#deps.outbox.edit(lane.chatId, messageId, { html: shown.lastHtml, keyboard }, { mustDeliver: true });
+    this.#deps.logger.event("telegram.decision_shown_again", {
+      chatId: lane.chatId,
+      runId: view.runId,
+      decisionId: view.decisionId,
+      messageId,
+    });
+    return true;
   }
 
   #settled(decisionId: string, outcome: DecisionOutcome): void {

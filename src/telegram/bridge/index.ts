@@ -1,7 +1,7 @@
 // The Telegram bridge's public surface: the front the session layer is built on, the bridge
 // over it, and the pieces the composition root and tests need (commands, chat switches, texts).
 export { BridgeError, createTelegramFront } from "./bridge.js";
-export type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge.js";
+export type { TakeInKept, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge.js";
 export type { BotApiUnreachable } from "./bot-init.js";
 export type {
   Attachment,
@@ -14,7 +14,7 @@ export type {
   ProjectFile,
   VoiceNote,
 } from "./media-port.js";
-export { chatDecisionSettings } from "./chat-settings.js";
+export { chatDecisionSettings, chatSettings } from "./chat-settings.js";
 export { COMMANDS } from "./commands/index.js";
 export { NOT_AUTHORISED_TEXT } from "./access.js";
 export { RESUME_PROMPT } from "./buttons/resume.js";

@@ -91,7 +91,7 @@ export class ProgressMessage {
       });
   }
 
-  /** Uses a message that already shows the run (sent before a restart) instead of sending one. */
+  /** Uses a message that already shows the run (sent before a restart, or by the Telecode a kept run outlived) instead of sending one. */
   adopt(messageId: number): void {
     this.#sent = Promise.resolve(messageId);
     this.#took(messageId);

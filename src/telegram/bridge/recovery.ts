@@ -1,7 +1,8 @@
 // Picking up after a stop, clean or not, one function per concern: runs the store still has as
 // running are marked interrupted and their progress messages say so with Continue; decision
 // messages are brought to their recorded state; requests left waiting run (or get Retry); each
-// chat that had work cut off gets one "back online" note. (A tap on Continue is buttons/resume.ts.)
+// chat that had work cut off gets one "back online" note. Runs taken in again (their kept
+// processes ran on) are left running, their pending decisions too. (A tap on Continue is buttons/resume.ts.)
 import type { DecisionRecord, QueuedRunRecord, RunRecord } from "../../store/index.js";
 import { showRecordedDecisions } from "./decision-messages-recovery.js";
 import { runKeptRequests, type KeptRequestsDeps } from "./kept-requests.js";
@@ -16,9 +17,12 @@ export type Recovered = {
   dropped: QueuedRunRecord[];
 };
 
-/** Marks what a stop cut off, tells the people concerned, and runs what was waiting; returns what it found. */
-export function recoverAfterRestart(deps: KeptRequestsDeps): Recovered {
-  const { interrupted, expired } = markStopped(deps);
+/**
+ * Marks what a stop cut off (but the runs in `keptRunIds`), tells the people concerned, and
+ * runs what was waiting; returns what it found.
+ */
+export function recoverAfterRestart(deps: KeptRequestsDeps, keptRunIds: ReadonlySet<string> = new Set()): Recovered {
+  const { interrupted, expired } = markStopped(deps, keptRunIds);
   noticeInterruptedRuns(deps, interrupted);
   showRecordedDecisions(deps, new Set(expired.map((d) => d.decisionId)));
   const { resumed, dropped } = runKeptRequests(deps);
@@ -27,12 +31,15 @@ export function recoverAfterRestart(deps: KeptRequestsDeps): Recovered {
 }
 
 /** One transaction: a crash during recovery leaves everything for the next start. */
-function markStopped(deps: Pick<KeptRequestsDeps, "store" | "logger">): {
+function markStopped(
+  deps: Pick<KeptRequestsDeps, "store" | "logger">,
+  keptRunIds: ReadonlySet<string>,
+): {
   interrupted: RunRecord[];
   expired: DecisionRecord[];
 } {
   try {
-    const recovered = deps.store.recoverAfterRestart("Telecode stopped while this run was working");
+    const recovered = deps.store.recoverAfterRestart("Telecode stopped while this run was working", keptRunIds);
     return { interrupted: recovered.interruptedRuns, expired: recovered.expiredDecisions };
   } catch (error) {
     deps.logger.event("telegram.recovery_failed", { err: error }, "error");

@@ -1,6 +1,7 @@
 // The "Continue" button of an interrupted run. It must work after a restart, so its token is
 // the run id (run-token.ts) and the store says what to resume.
 import type { InlineKeyboardMarkup } from "grammy/types";
+import type { RunFailure } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import { runButtonData } from "./run-token.js";
 
@@ -13,6 +14,12 @@ export function resumeKeyboard(runId: string): InlineKeyboardMarkup | undefined 
 }
 
 export const INTERRUPTED_NOTE = "Telecode stopped while this was running. Tap Continue to pick up where it left off.";
+
+/** The note of a kept run interrupted by its keeper (it died, or lost the run's output): what happened, and Continue. */
+export function keptRunNote(failure: RunFailure): string | undefined {
+  if (failure.reason !== "keeper_lost" && failure.reason !== "output_lost") return undefined;
+  return `${failure.what} Tap Continue to pick up where it left off.`;
+}
 
 /** What the progress message of an interrupted run says (after its summary line, when known). */
 export function interruptedHtml(summaryHtml: string | undefined, reason: string = INTERRUPTED_NOTE): string {

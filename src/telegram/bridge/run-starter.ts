@@ -1,5 +1,6 @@
 // The one way a run is started from Telegram: the chat's settings, the session choice (a
 // fresh one after /new), a RunView as the observer, and the session layer's answer shown at once.
+// Also the view of a kept run taken in again after a restart.
 import type { Config, ProjectConfig } from "../../config/index.js";
 import {
   definedFields,
@@ -11,7 +12,7 @@ import {
 } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { SessionChoice, SessionManager } from "../../sessions/index.js";
-import type { Store } from "../../store/index.js";
+import type { RunRecord, Store } from "../../store/index.js";
 import { chatSettings } from "./chat-settings.js";
 import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
 
@@ -57,6 +58,29 @@ export class RunStarter {
   /** The lane's next run starts a new conversation instead of continuing the current one. */
   startFreshNext(lane: Lane): void {
     this.#startFresh.add(laneId(lane));
+  }
+
+  /** The view of a run taken in after a restart (its kept process ran on), over its progress message. */
+  resumeKept(run: RunRecord): RunView {
+    const config = this.#deps.config();
+    const settings = chatSettings(config, this.#deps.store, run.chatId);
+    const cwd = config.projects.find((p) => p.name === run.project)?.path ?? "";
+    const view = new RunView(this.#deps.view, {
+      chatId: run.chatId,
+      lane: { chatId: run.chatId, project: run.project },
+      promptMessageId: run.promptMessageId ?? undefined,
+      start: {
+        mode: run.mode ?? settings.mode,
+        cwd,
+        ...definedFields({ model: settings.model, effort: settings.effort }),
+      },
+    });
+    view.resume({
+      runId: run.runId,
+      progressMessageId: run.progressMessageId ?? undefined,
+      startedAtMs: run.startedAt,
+    });
+    return view;
   }
 
   start(request: RunRequest): RunView {

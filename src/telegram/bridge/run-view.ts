@@ -1,6 +1,7 @@
 // One run as the person sees it in Telegram: the progress message (with Cancel while queued or
 // live), then the answer as new messages, an error with its incident id, or an interrupted note
 // with Continue. A RunObserver: never awaits Telegram, so the session's events never wait on it.
+// A kept run taken in after a restart carries on in the progress message it had.
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
@@ -19,7 +20,7 @@ import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtm
 import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
-import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
+import { interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
@@ -112,6 +113,30 @@ export class RunView implements RunObserver {
   /** What submit said (started, queued behind the lane's runs, refused); undefined before `begin`. */
   get submitted(): SubmitOutcome["state"] | undefined {
     return this.#submitted;
+  }
+
+  /**
+   * A run taken in after a restart (its kept process ran on): the progress message it had is
+   * edited from now on (a new one is sent when it had none), and the time counts from its start.
+   */
+  resume(kept: { runId: string; progressMessageId: number | undefined; startedAtMs: number }): void {
+    this.runId = kept.runId;
+    this.#deps.runs.track(this);
+    if (kept.progressMessageId !== undefined) {
+      this.#progress.adopt(kept.progressMessageId);
+      this.#progress.live = true;
+      this.#deps.runs.setLive(this);
+      this.#progress.markDirty();
+      this.#progress.startHeartbeat();
+    } else this.#goLive();
+    this.#state = { ...this.#state, startedAtMs: kept.startedAtMs };
+  }
+
+  /** The run goes on without this Telecode (its kept process was let go of): the next one shows it. */
+  handedOver(): void {
+    this.#finished = true;
+    this.#progress.stop();
+    this.#deps.runs.finished(this);
   }
 
   /** Called with what submit said: starts the progress message, or says it is queued / refused. */
@@ -212,7 +237,8 @@ export class RunView implements RunObserver {
     this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
-    const html = resume !== undefined ? interruptedHtml(summary) : summary;
+    const note = event.error === undefined ? undefined : keptRunNote(event.error);
+    const html = resume !== undefined ? interruptedHtml(summary, note) : summary;
     // A schedule's buttons stay: the summary is where its answer is found again.
     const rows = this.#init.buttons ?? [];
     const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig, type Config } from "../../../src/config/index.js";
-import { silentLogger, type Logger } from "../../../src/ports/index.js";
+import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
+import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
 import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
@@ -35,6 +36,8 @@ export type RigOptions = {
   logger?: Logger;
   /** The fake Bot API's clock (message dates); default Date.now. */
   botApiNow?: () => number;
+  /** Tuning on top of TEST_TUNING. */
+  tuning?: AppTuning;
   /** The scheduler's clock (a manual one makes schedules come due when the test says). */
   scheduleClock?: SchedulerClock;
   /** More tables for the config file, e.g. ["[voice]", 'api_root = "http://…"'] or ["[loops]", …]. */
@@ -110,8 +113,11 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       config: () => live.config,
       env: { ...ws.env, ...options.env },
       logger,
-      tuning:
-        options.scheduleClock === undefined ? TEST_TUNING : { ...TEST_TUNING, scheduleClock: options.scheduleClock },
+      tuning: {
+        ...TEST_TUNING,
+        ...(options.scheduleClock === undefined ? {} : { scheduleClock: options.scheduleClock }),
+        ...options.tuning,
+      },
     });
   const rig: Rig = {
     tg,
@@ -146,6 +152,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
     async dispose() {
       await rig.app.stop({ flushTimeoutMs: 2000 }).catch(() => undefined);
+      // A stop lets go of kept runs: their keepers and CLIs are ended here.
+      await endKeepers(dataDir);
       await tg.close();
       await api.close();
       await ws.cleanup();
@@ -153,6 +161,31 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
   };
   return rig;
+}
+
+/**
+ * Ends every keeper under the data directory and its CLI (kept runs outlive a stop). With
+ * `leaveFiles`, their files stay, as after a reboot.
+ */
+export async function endKeepers(dataDir: string, options: { leaveFiles?: boolean } = {}): Promise<void> {
+  const clock = createSystemClock();
+  for (const found of await findKeepers(join(dataDir, "keepers"))) {
+    if (found.kind !== "running" && found.kind !== "gone") continue;
+    // A gone keeper's pid may belong to another process by now: only a running one is killed.
+    if (found.kind === "running") {
+      signal(found.record.keeper.pid, "SIGKILL");
+      if (options.leaveFiles === true) signal(-found.record.cli.pid, "SIGKILL");
+    }
+    if (options.leaveFiles !== true) await reapGoneKeeper(found.record, clock);
+  }
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // it ended meanwhile
+  }
 }
 
 /** The final answer: a bot message carrying the answer footer. */

@@ -1,5 +1,6 @@
 // /status: the chat's project, mode (and the CLI's own), model, effort, switches, session and
-// what runs now in each of its lanes; its schedules and webhooks, and whether triggers are paused.
+// what runs now in each of its lanes (and which runs are kept: they go on across a restart);
+// its schedules and webhooks, and whether triggers are paused.
 import { formatDurationMs } from "../../../domain/index.js";
 import { describeMode } from "../../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
@@ -44,7 +45,7 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers 
     const running =
       entry.runningRunId === undefined
         ? "idle"
-        : `a task for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}`;
+        : `a task for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}${entry.kept ? ", kept (it goes on across a restart)" : ""}`;
     lines.push(
       `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
     );

@@ -1,0 +1,142 @@
+// The engine over kept CLIs (the real CLI under a real keeper, against the fake Messages API):
+// a run goes on in a second engine that re-attaches with a higher fence (as a restarted
+// Telecode does), the first one lets go without answering or completing anything, and a lower
+// fence is refused. Needs `npm run build` (the keeper runs bin/telecode.js).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createClaudeEngine,
+  createCliProbe,
+  type ApprovalDecision,
+  type SessionController,
+  type SessionHandle,
+} from "../../src/claude/index.js";
+import { createKeptLauncher, type KeptLauncher } from "../../src/cli/compose/kept-launcher.js";
+import type { TelecodeEvent } from "../../src/domain/index.js";
+import { findKeepers, isKeeperError, type KeeperRecord } from "../../src/keeper/index.js";
+import { silentLogger } from "../../src/ports/index.js";
+import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
+import { useTempDirs } from "../support/temp-dirs.js";
+import { endKeepers } from "../telegram/bridge/rig.js";
+import { launcherFor } from "../keeper/keeper-harness.js";
+
+const tempDir = useTempDirs("kept");
+let api: FakeAnthropic | undefined;
+let ws: ClaudeWorkspace | undefined;
+let dataDir = "";
+afterEach(async () => {
+  await endKeepers(dataDir);
+  await api?.close();
+  await ws?.cleanup();
+});
+
+function keptLauncher(fence: number): KeptLauncher {
+  const probe = createCliProbe();
+  return createKeptLauncher({
+    keeper: launcherFor(join(dataDir, "keepers")),
+    fence,
+    clientId: `test-${fence}`,
+    probe: (command, env) => probe.ask(command, env),
+    logger: silentLogger,
+  });
+}
+
+/** A controller that leaves every approval to the test, and the events it saw. */
+function waitingController(): SessionController & {
+  asked: Promise<{ requestId: string; answer(decision: ApprovalDecision): void; signal: AbortSignal }>;
+} {
+  let ask: (value: { requestId: string; answer(decision: ApprovalDecision): void; signal: AbortSignal }) => void;
+  const asked = new Promise<{ requestId: string; answer(decision: ApprovalDecision): void; signal: AbortSignal }>(
+    (resolve) => (ask = resolve),
+  );
+  return {
+    asked,
+    decide: (request, ctx) =>
+      new Promise((answer) => ask({ requestId: request.requestId, answer, signal: ctx.signal })),
+  };
+}
+
+/** A handle's events as they come, with waits on what arrives. */
+function watch(handle: SessionHandle): {
+  events: TelecodeEvent[];
+  ended: Promise<void>;
+  next(type: string): Promise<TelecodeEvent>;
+} {
+  const events: TelecodeEvent[] = [];
+  const waiters: { type: string; resolve(event: TelecodeEvent): void }[] = [];
+  const ended = (async () => {
+    for await (const event of handle.events()) {
+      events.push(event);
+      for (const w of waiters.filter((w) => w.type === event.type)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(event);
+      }
+    }
+  })();
+  return {
+    events,
+    ended,
+    next: (type) => new Promise((resolve) => waiters.push({ type, resolve })),
+  };
+}
+
+describe("kept CLIs and fences", () => {
+  it("a newer Telecode's fence takes the run over; the older one lets go without a word, and a lower fence is refused", async () => {
+    dataDir = tempDir();
+    api = await startFakeAnthropic({
+      replies: [reply.bash("touch fenced.txt", "Create a file"), reply.text("Fenced.")],
+    });
+    ws = await makeClaudeWorkspace(api.url);
+    const spec = { cwd: ws.cwd, permissionMode: "default", useApiBilling: true };
+
+    const first = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher: keptLauncher(1) });
+    const firstController = waitingController();
+    const a = first.openSession(spec, firstController);
+    const aEvents = watch(a);
+    const runId = await a.startRun([{ type: "text", text: "Create the file" }], { runId: "fenced-run" });
+    const askedA = await firstController.asked;
+    const place = a.keptRun!;
+    const [found] = await findKeepers(join(dataDir, "keepers"));
+    expect(found?.kind).toBe("running");
+    const record = (found as { record: KeeperRecord }).record;
+    expect(record.keeperId).toBe(place.keptId);
+
+    // The restarted Telecode: a higher fence, replaying the run from its start.
+    const second = keptLauncher(2);
+    const { transport, welcome } = await second.reattach(record, place.startSeq);
+    const secondController = waitingController();
+    const adopted = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher: second }).adoptSession(
+      spec,
+      secondController,
+      {
+        transport,
+        run: { id: runId, startedAtMs: Date.now(), startSeq: place.startSeq },
+        backlogThroughSeq: welcome.lastSeq,
+        seenThroughSeq: a.lastLineSeq,
+      },
+    );
+    const bEvents = watch(adopted.handle);
+    expect(await adopted.reconciled).toEqual([askedA.requestId]);
+    const askedB = await secondController.asked;
+    expect(askedB.requestId).toBe(askedA.requestId);
+
+    // The older one was evicted: it ends without completing the run or answering the request.
+    await aEvents.ended;
+    expect(a.handedOver).toBe(true);
+    expect(aEvents.events.some((e) => e.type === "run_completed" || e.type === "approval_resolved")).toBe(false);
+    expect(askedA.signal.aborted).toBe(true);
+
+    // A Telecode with a lower fence may not take it back.
+    await expect(keptLauncher(1).reattach(record, 0)).rejects.toSatisfy((error) =>
+      isKeeperError(error, "keeper.stale_fence"),
+    );
+
+    const completed = bEvents.next("run_completed");
+    askedB.answer({ behavior: "allow", updatedInput: { command: "touch fenced.txt", description: "Create a file" } });
+    expect(await completed).toMatchObject({ type: "run_completed", runId, ok: true, answer: "Fenced." });
+    expect(existsSync(join(ws.cwd, "fenced.txt"))).toBe(true);
+    await adopted.handle.close();
+  });
+});
