@@ -72,7 +72,8 @@ function recordedOutcome(decision: DecisionRecord, expiredNow: boolean): Decisio
     case "denied":
       return { decision: "deny", reason: "person", summary: plan ? "Plan not approved" : "Denied" };
     case "withdrawn":
-      return { decision: "none", reason: "withdrawn", summary: "Withdrawn by Claude" };
+      // Shown at start: the CLI stopped asking while this Telecode was not there to say so.
+      return { decision: "none", reason: "withdrawn", summary: "Withdrawn by Claude while Telecode was restarting" };
     case "expired":
     case "pending":
       return {
