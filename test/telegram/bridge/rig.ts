@@ -151,6 +151,9 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       return tg.waitForBotMessage(chatId, match, { timeoutMs });
     },
     async dispose() {
+      // A `telecode` process a failed test left running is ended with its rig.
+      for (const child of servedBy.get(rig) ?? [])
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await rig.app.stop({ flushTimeoutMs: 2000 }).catch(() => undefined);
       // A stop lets go of kept runs: their keepers and CLIs are ended here.
       await endKeepers(dataDir);
@@ -206,6 +209,9 @@ export type ServeProcess = {
   claudePids(): Promise<number[]>;
 };
 
+/** The `telecode` processes each rig spawned (spawnServe), ended by its dispose. */
+const servedBy = new WeakMap<Rig, Set<ChildProcess>>();
+
 const tsRegister = fileURLToPath(new URL("../../store/helpers/ts-register.js", import.meta.url));
 const serveChild = fileURLToPath(new URL("./serve-child.ts", import.meta.url));
 
@@ -215,6 +221,8 @@ export function spawnServe(rig: Rig): ServeProcess {
     env: rig.ws.env,
     stdio: ["ignore", "ignore", "pipe"],
   });
+  const served = servedBy.get(rig) ?? new Set<ChildProcess>();
+  servedBy.set(rig, served.add(child));
   let stderr = "";
   let markStarted: () => void = () => undefined;
   let markRestarted: () => void = () => undefined;
