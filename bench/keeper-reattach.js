@@ -17,24 +17,29 @@ import { median, STAND_IN, standInEnv } from "./stand-in-stream.js";
 /** Lines each run printed before the restart (replayed at re-attach). */
 const BACKLOG_LINES = 200;
 
+/** How the benches start keepers: plain child processes (no systemd scope), under `work`. */
+export function keeperOptions(work, telecodeBin, clock) {
+  return {
+    command: [process.execPath, telecodeBin, "keeper"],
+    plan: keeperLaunchPlan({
+      platform: process.platform,
+      systemdUnit: null,
+      userManager: false,
+      systemdRun: null,
+      busReachable: false,
+    }),
+    keepersDir: join(work, "keepers"),
+    runtimeDir: undefined,
+    env: { PATH: process.env.PATH, HOME: work },
+    telecodeVersion: "bench",
+    clock,
+  };
+}
+
 function keptLauncher(work, telecodeBin, clock, fence) {
   const probe = createCliProbe();
   return createKeptLauncher({
-    keeper: {
-      command: [process.execPath, telecodeBin, "keeper"],
-      plan: keeperLaunchPlan({
-        platform: process.platform,
-        systemdUnit: null,
-        userManager: false,
-        systemdRun: null,
-        busReachable: false,
-      }),
-      keepersDir: join(work, "keepers"),
-      runtimeDir: undefined,
-      env: { PATH: process.env.PATH, HOME: work },
-      telecodeVersion: "bench",
-      clock,
-    },
+    keeper: keeperOptions(work, telecodeBin, clock),
     fence,
     clientId: `bench-${fence}`,
     probe: (command, env) => probe.ask(command, env),

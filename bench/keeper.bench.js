@@ -15,9 +15,9 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
 import { createSystemClock } from "../dist/ports/index.js";
-import { attachKeeper, keeperLaunchPlan, startKeeper } from "../dist/keeper/index.js";
+import { attachKeeper, startKeeper } from "../dist/keeper/index.js";
 import { splitByteLines } from "./byte-lines.js";
-import { measureReattach } from "./keeper-reattach.js";
+import { keeperOptions, measureReattach } from "./keeper-reattach.js";
 import {
   buildStreamFile,
   END,
@@ -114,21 +114,7 @@ let keeperCount = 0;
 /** (b) The same stand-in under a keeper, read through its socket by the keeper client. */
 async function runKept(script, onText, logCapBytes) {
   keeperCount += 1;
-  const launcher = {
-    command: [process.execPath, TELECODE, "keeper"],
-    plan: keeperLaunchPlan({
-      platform: process.platform,
-      systemdUnit: null,
-      userManager: false,
-      systemdRun: null,
-      busReachable: false,
-    }),
-    keepersDir: join(work, "keepers"),
-    runtimeDir: undefined,
-    env: { PATH: process.env.PATH, HOME: work },
-    telecodeVersion: "bench",
-    clock,
-  };
+  const launcher = keeperOptions(work, TELECODE, clock);
   const { record } = await startKeeper(launcher, {
     keeperId: `bench-${keeperCount}`,
     ...(logCapBytes === undefined ? {} : { logCapBytes }),

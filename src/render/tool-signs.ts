@@ -1,5 +1,5 @@
 // How a tool call is named on screen, the same in Telegram and the terminal: a sign, the
-// tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep TODO").
+// tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep useState").
 import { relativeToCwd, type ToolKind } from "../domain/index.js";
 
 const TOOL_SIGNS: Readonly<Record<string, string>> = {
