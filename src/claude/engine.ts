@@ -48,6 +48,9 @@ function hostTimeZone(): string {
 
 export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
   const clock = options.clock ?? createSystemClock();
+  // Looked up once the first CLI is spawned, not before: the first time-zone lookup loads
+  // ICU's zone data (~9 ms), which would delay every first turn.
+  let timeZone = options.timeZone;
   const logger = options.logger ?? silentLogger;
   const deps = {
     command: options.claudePath ?? "claude",
@@ -60,7 +63,7 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
       }),
     clock,
     logger,
-    timeZone: options.timeZone ?? hostTimeZone(),
+    timeZone: () => (timeZone ??= hostTimeZone()),
     costs: options.costs ?? createMemoryCostBook(),
     onInitialized: options.onInitialized,
   };

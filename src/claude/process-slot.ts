@@ -17,8 +17,8 @@ const BYPASS_NOTE =
 export type ProcessSlotDeps = LaunchDeps & {
   clock: Clock;
   logger: Logger;
-  /** IANA zone for clock times in notes. */
-  timeZone: string;
+  /** IANA zone for clock times in notes, asked when a connection is made. */
+  timeZone: () => string;
   costs: SessionCostBook;
   mode: ProcessMode;
   owner: ConnectionOwner;
@@ -87,7 +87,12 @@ export class ProcessSlot {
     this.#firstSpawn = false;
     // The previous Telecode's requests may still be answered: ours must not share their ids.
     const requestIdPrefix = `r${randomBytes(3).toString("hex")}_`;
-    const connection = new CliConnection(transport, this.#deps.owner, { ...this.#deps, replay, requestIdPrefix });
+    const connection = new CliConnection(transport, this.#deps.owner, {
+      ...this.#deps,
+      timeZone: this.#deps.timeZone(),
+      replay,
+      requestIdPrefix,
+    });
     this.#current = connection;
     this.#deps.owner.pressureChanged();
     this.#deps.logger.event("claude.adopted", { pid: transport.pid, keptId: transport.keptId, ...replay });
@@ -101,7 +106,10 @@ export class ProcessSlot {
     const continueLast = this.#firstSpawn && spec.continue === true && resume === undefined;
     this.#firstSpawn = false;
     const { transport, info, args } = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
-    const connection = new CliConnection(transport, this.#deps.owner, this.#deps);
+    const connection = new CliConnection(transport, this.#deps.owner, {
+      ...this.#deps,
+      timeZone: this.#deps.timeZone(),
+    });
     this.#current = connection;
     this.#deps.owner.pressureChanged();
     logger.event("claude.spawned", { pid: transport.pid, args, cwd: spec.cwd, version: info.version });
