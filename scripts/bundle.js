@@ -1,7 +1,6 @@
 // Bundles the compiled CLI (dist/cli/main.js) into dist/bundle/, the entry bin/telecode.js loads:
 // a few files instead of ~290 modules, so `telecode run` reaches the CLI's spawn sooner. Each
 // subcommand stays its own lazily loaded chunk. Run by `npm run build` after tsc.
-// better-sqlite3 (a native addon) and pino (its transports load files by path) stay external.
 import { rmSync } from "node:fs";
 import { fileURLToPath, URL } from "node:url";
 import { build } from "esbuild";
@@ -25,20 +24,41 @@ const englishOnly = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { main: `${root}dist/cli/main.js` },
+/**
+ * `telecode run` is bundled on its own: shared chunks hold every file any command reaches through
+ * a folder's index.ts, so in the main bundle it would load the scheduler, the media pipeline and
+ * picomatch before spawning the CLI. main.js imports the separately built dist/bundle/run.js.
+ */
+const runApart = {
+  name: "run-apart",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\/run\.js$/ }, (args) =>
+      args.importer === `${root}dist/cli/main.js` ? { path: "./run.js", external: true } : undefined,
+    );
+  },
+};
+
+const common = {
   outdir,
   bundle: true,
   splitting: true,
   format: "esm",
   platform: "node",
   target: "node20",
+  // A native addon, and a logger whose transports load files by path.
   external: ["better-sqlite3", "pino"],
-  plugins: [englishOnly],
   // CommonJS dependencies (grammY's fetch, debug) call require() for Node's own modules.
   banner: {
     js: 'import { createRequire as __telecodeRequire } from "node:module";\nconst require = __telecodeRequire(import.meta.url);',
   },
   logLevel: "warning",
+};
+
+rmSync(outdir, { recursive: true, force: true });
+await build({ ...common, entryPoints: { main: `${root}dist/cli/main.js` }, plugins: [englishOnly, runApart] });
+await build({
+  ...common,
+  entryPoints: { run: `${root}dist/cli/run.js` },
+  chunkNames: "run-[name]-[hash]",
+  plugins: [englishOnly],
 });
