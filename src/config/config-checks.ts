@@ -3,7 +3,7 @@
 // needs, so it runs even when other keys have problems and every problem is reported at once.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { unsafeArgNameProblem, validateExtraArgs } from "../claude/index.js";
 import { formatPath } from "./key-path.js";
 import { expandHome, type Env } from "./paths.js";
@@ -24,7 +24,7 @@ function isTable(value: unknown): value is Record<string, unknown> {
 }
 
 /** `table.key` read with its own schema (its default when absent); undefined when it is itself wrong. */
-function read<T>(raw: Record<string, unknown>, table: string, key: string, schema: z.ZodType<T>): T | undefined {
+function read<T>(raw: Record<string, unknown>, table: string, key: string, schema: z.ZodMiniType<T>): T | undefined {
   const values = raw[table] ?? {};
   if (!isTable(values)) return undefined;
   const parsed = schema.safeParse(values[key]);

@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import type { z } from "zod";
+import * as z from "zod/mini";
 import { UNSAFE_EXTRA_ARGS } from "../claude/index.js";
 import { checkAcrossKeys, type Problem } from "./config-checks.js";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
@@ -39,6 +39,9 @@ function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): stri
   }
   return `${full} is not a known key${hint === undefined ? "" : `; did you mean ${hint}?`}`;
 }
+
+/** Zod's English messages, for the few checks that have no message of their own (zod/mini sets no locale). */
+const ENGLISH = z.locales.en().localeError;
 
 function issueProblems(issue: z.core.$ZodIssue): string[] {
   if (issue.code === "unrecognized_keys") return issue.keys.map((key) => unknownKeyProblem(issue.path, key));
@@ -250,7 +253,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const filePath = text === null ? null : location.path;
   const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
   // Each file is checked once: zod's compiled fast path would cost more to build (~2 ms) than it saves.
-  const parsed = fileSchema.safeParse(raw, { jitless: true });
+  const parsed = fileSchema.safeParse(raw, { jitless: true, error: ENGLISH });
   const problems = [
     ...(parsed.success ? [] : schemaProblems(parsed.error.issues)),
     ...checkAcrossKeys(raw, { baseDir, home: homeDirOf(options.env), env: options.env }),

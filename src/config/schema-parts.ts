@@ -1,6 +1,6 @@
 // The pieces every config table's schema shares: the enums a key may take, common messages and
 // small builders. Messages complete "<key path> …" for a person to read.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { CHOOSABLE_PERMISSION_MODES } from "../domain/index.js";
 
 /** Modes a config may choose; `bypassPermissions` is reachable only via dangerously_skip_permissions. */
@@ -26,7 +26,7 @@ export function tableError(name: string) {
 /** A whole number of `unit` from `min` to `max`, with both bounds in the message. */
 export function wholeNumberIn(unit: string, min: number, max: number) {
   const error = `must be a whole number of ${unit} from ${min} to ${max}`;
-  return z.int({ error }).min(min, { error }).max(max, { error });
+  return z.int({ error }).check(z.minimum(min, { error }), z.maximum(max, { error }));
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -46,8 +46,7 @@ export function duration(unit: "minutes" | "seconds", max: number, maxInWords: s
   const error = `must be a whole number of ${unit} (0 or more)`;
   return z
     .int({ error })
-    .min(0, { error })
-    .max(max, { error: `must be at most ${max} ${unit} (${maxInWords})` });
+    .check(z.minimum(0, { error }), z.maximum(max, { error: `must be at most ${max} ${unit} (${maxInWords})` }));
 }
 
 export function permissionModeSchema() {
