@@ -16,7 +16,7 @@ import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHoo
 import type { CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
-import { terminalDecisions, type TerminalOut } from "./run-decisions.js";
+import type { TerminalOut } from "./run-decisions.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -184,22 +184,24 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   const approveMode = options.approve ?? (stdin.isTTY === true && stderrIsTTY ? "ask" : "none");
   // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.
   const terminal = stdin.isTTY === true && stderrIsTTY ? (io.stderr as TerminalOut) : undefined;
-  // The progress view and the prompts (their modules render markdown) load while the CLI
-  // starts: its spawn does not wait for them. Events wait in the session's queue meanwhile.
-  const ui: Promise<TerminalUi> = import("../terminal/index.js").then(({ ProgressView, readTypedAnswers }) => {
-    const view = new ProgressView({
-      out: io.stderr,
-      live: stderrIsTTY,
-      now: () => clock.now(),
-      columns: (io.stderr as TerminalOut).columns ?? 100,
-      answerOnStdout: !options.json,
-      cwd: options.cwd,
-    });
-    if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };
-    const ask = approveMode === "ask";
-    const settings = decisionSettingsFromConfig(config, modeOf(options, config));
-    return { view, ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
-  });
+  // The progress view, the prompts (their modules render markdown) and the decision driver load
+  // while the CLI starts: its spawn does not wait for them. Events wait in the session's queue meanwhile.
+  const ui: Promise<TerminalUi> = Promise.all([import("../terminal/index.js"), import("./run-decisions.js")]).then(
+    ([{ ProgressView, readTypedAnswers }, { terminalDecisions }]) => {
+      const view = new ProgressView({
+        out: io.stderr,
+        live: stderrIsTTY,
+        now: () => clock.now(),
+        columns: (io.stderr as TerminalOut).columns ?? 100,
+        answerOnStdout: !options.json,
+        cwd: options.cwd,
+      });
+      if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };
+      const ask = approveMode === "ask";
+      const settings = decisionSettingsFromConfig(config, modeOf(options, config));
+      return { view, ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
+    },
+  );
   const controller =
     approveMode === "all" ? allowAllController() : deferredController(ui.then((loaded) => loaded.controller));
 
