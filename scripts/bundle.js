@@ -38,6 +38,28 @@ const runApart = {
   },
 };
 
+/**
+ * Telecode's own modules have no side effects when imported (no module state: DESIGN.md), so a
+ * file none of whose exports a command uses is left out of its chunks, even when it sits behind
+ * a folder's index.ts or builds a constant at load (\`telecode run\` then loads no markdown-it).
+ */
+const ownCodeIsPure = {
+  name: "own-code-is-pure",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === "own-code-is-pure") return undefined;
+      const { path, errors } = await plugin.resolve(args.path, {
+        resolveDir: args.resolveDir,
+        kind: args.kind,
+        importer: args.importer,
+        pluginData: "own-code-is-pure",
+      });
+      if (errors.length > 0 || !path.startsWith(`${root}dist/`)) return undefined;
+      return { path, sideEffects: false };
+    });
+  },
+};
+
 const common = {
   outdir,
   bundle: true,
@@ -55,10 +77,14 @@ const common = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...common, entryPoints: { main: `${root}dist/cli/main.js` }, plugins: [englishOnly, runApart] });
+await build({
+  ...common,
+  entryPoints: { main: `${root}dist/cli/main.js` },
+  plugins: [englishOnly, ownCodeIsPure, runApart],
+});
 await build({
   ...common,
   entryPoints: { run: `${root}dist/cli/run.js` },
   chunkNames: "run-[name]-[hash]",
-  plugins: [englishOnly],
+  plugins: [englishOnly, ownCodeIsPure],
 });
