@@ -12,7 +12,7 @@ import type { Config } from "../config/index.js";
 import { definedFields, failureText, type PermissionMode, type Prompt, type RunCompleted } from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import type { ProgressView, TypedAnswers } from "../terminal/index.js";
-import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/engine-port.js";
+import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/session-spec.js";
 import type { CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";

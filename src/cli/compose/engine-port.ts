@@ -1,23 +1,20 @@
 // Binds the Claude engine and a decision driver into the session layer's engine port: each
 // opened session gets its own driver (the engine's SessionController), speaking to the front
-// end's PersonPort. Config decides the CLI arguments, environment and watchdog limits. Runs in
+// end's PersonPort, with the spec and hooks session-spec.ts derives from config. Runs in
 // kept processes are recorded for a restart, and taken in again after one (adoptSession).
-import {
-  toolGuardHooks,
-  type AdoptedSession,
-  type ClaudeEngine,
-  type GuardHooks,
-  type KeptProcess,
-  type SessionController,
-  type SessionHandle as EngineSessionHandle,
-  type SessionSpec,
-  type ToolGuard,
+import type {
+  AdoptedSession,
+  ClaudeEngine,
+  KeptProcess,
+  SessionController,
+  SessionHandle as EngineSessionHandle,
+  SessionSpec,
+  ToolGuard,
 } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields, type Lane, type TelecodeEvent } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
-import { cliModeFor, type DecisionSettings } from "../../policy/index.js";
-import { answerWithoutScheduler, GUARD_FAILED_REASON, SCHEDULE_TOOLS } from "../../schedule/index.js";
+import type { DecisionSettings } from "../../policy/index.js";
 import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
 import {
   createDecisionDriver,
@@ -27,6 +24,7 @@ import {
   type PersonPort,
 } from "../../sessions/decisions/index.js";
 import type { KeptRunsBook } from "./kept-runs-book.js";
+import { decisionSettingsFromConfig, scheduleHooks, specFromConfig } from "./session-spec.js";
 
 export type EnginePortDeps = {
   engine: ClaudeEngine;
@@ -50,69 +48,6 @@ export type EnginePortDeps = {
   recordedDecisionId?: DecisionDriverOptions["recordedDecisionId"];
   onGuardError?: (error: unknown, toolName: string) => void;
 };
-
-/**
- * The hooks that take Claude's scheduling tools over (CronCreate, CronDelete, CronList,
- * ScheduleWakeup), answered by `guard`; without one, every call is refused (nothing scheduled).
- * Their matchers are the same for every session; the CLI never holds a job of its own.
- */
-export function scheduleHooks(guard?: ToolGuard, onError?: (error: unknown, toolName: string) => void): GuardHooks {
-  return toolGuardHooks(SCHEDULE_TOOLS, guard ?? ((call) => answerWithoutScheduler(call)), {
-    failedReason: GUARD_FAILED_REASON,
-    ...definedFields({ onError }),
-  });
-}
-
-/** `controller` with Telecode's own hook callbacks answered by `hooks` first. */
-export function withGuardHooks(controller: SessionController, hooks: GuardHooks): SessionController {
-  return {
-    ...controller,
-    hookCallback: (id, input, signal) =>
-      hooks.handlers.get(id)?.(input, signal) ?? controller.hookCallback?.(id, input, signal) ?? Promise.resolve({}),
-  };
-}
-
-/** Engine options derived from config: the same for every session. */
-export function specFromConfig(
-  config: Config,
-  request: Pick<OpenRequest, "cwd" | "mode" | "model" | "effort" | "resume" | "continueLatest">,
-): SessionSpec {
-  const { claude, limits } = config;
-  const model = request.model ?? claude.model ?? undefined;
-  const effort = request.effort ?? claude.effort ?? undefined;
-  const spec: SessionSpec = {
-    cwd: request.cwd,
-    permissionMode: cliModeFor(request.mode),
-    allowedTools: claude.allowedTools,
-    extraArgs: claude.extraArgs,
-    allowUnsafeArgs: claude.dangerouslyAllowUnsafeArgs,
-    envAllow: claude.envAllow,
-    provider: claude.provider,
-    useApiBilling: claude.useApiBilling,
-    dangerouslySkipPermissions: claude.dangerouslySkipPermissions,
-    idleMs: limits.idleSessionMinutes * 60_000,
-    stallNoteMs: limits.stallNoteMinutes * 60_000,
-    hardSilenceMs: limits.hardSilenceMinutes * 60_000,
-    hooks: scheduleHooks().matchers,
-    // With loops off everywhere the CLI has no cron tools (and no /loop) at all.
-    disableCron: !config.loops.enabled,
-  };
-  if (model) spec.model = model;
-  if (effort) spec.effort = effort as NonNullable<SessionSpec["effort"]>;
-  if (request.resume) spec.resume = request.resume;
-  if (request.continueLatest) spec.continue = true;
-  return spec;
-}
-
-export function decisionSettingsFromConfig(config: Config, mode: OpenRequest["mode"]): Partial<DecisionSettings> {
-  const { limits } = config;
-  return {
-    mode,
-    rearmPlanMode: limits.planRearm,
-    rearmDeferCeilingMs: limits.rearmCeilingMinutes * 60_000,
-    approvalTimeoutMs: limits.approvalTimeoutMinutes > 0 ? limits.approvalTimeoutMinutes * 60_000 : null,
-  };
-}
 
 function withSystemPrompt(spec: SessionSpec, deps: EnginePortDeps, config: Config): SessionSpec {
   const appendSystemPrompt = deps.appendSystemPrompt?.(config);
