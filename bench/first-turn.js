@@ -44,6 +44,8 @@ function timeProcess(file, args, { cwd, env, stdin }) {
 /**
  * One short turn, `telecode run --approve none` against the bare CLI (control mode, the same
  * flags and stdin lines Telecode writes), `rounds` interleaved pairs after one warm-up pair.
+ * `ratio` is the median of each round's telecode ÷ bare: a pair runs in the same second, so
+ * the ratio holds while the shared machine's load drifts between rounds.
  */
 export async function measureOneTurn(work, realCli, rounds) {
   const api = await startBenchApi();
@@ -68,14 +70,17 @@ export async function measureOneTurn(work, realCli, rounds) {
   const firstEver = await telecode();
   await bare();
   const runs = { telecode: [], bare: [], node: [], version: [] };
+  const ratios = [];
   for (let round = 0; round < rounds; round++) {
     runs.telecode.push(await telecode());
     runs.bare.push(await bare());
+    ratios.push(runs.telecode.at(-1) / runs.bare.at(-1));
     runs.node.push(await nodeAlone());
     runs.version.push(await telecodeVersion());
   }
   await api.close();
-  return { firstEver, ...Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)])), rounds };
+  const medians = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)]));
+  return { firstEver, ...medians, ratio: median(ratios), rounds };
 }
 
 // ------------------------------------------------------------------ the bridge
