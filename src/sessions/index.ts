@@ -16,6 +16,7 @@ export type {
   RunEndState,
   RunInput,
   RunObserver,
+  RunTrigger,
   SessionChoice,
   SessionHandle,
   SessionRecords,

@@ -28,6 +28,7 @@ import type {
   OpenRequest,
   RunEndState,
   RunObserver,
+  RunTrigger,
   SessionChoice,
   SessionHandle,
   SessionRecords,
@@ -46,6 +47,8 @@ export type Submission = {
   unattended?: boolean;
   /** Whose turn the message starts (default "person"): a fired schedule's run says so in its turn events. */
   origin?: TurnOrigin;
+  /** What started a run nobody typed, recorded with it (see RunInput). */
+  trigger?: RunTrigger;
   observer: RunObserver;
   /** The run's id when the front end has one already (a kept request submitted again after a restart). */
   runId?: string;
