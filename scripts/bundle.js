@@ -11,8 +11,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = `${root}dist/bundle`;
 
 /**
- * Zod's classic API re-exports every locale's messages (half of its code), and the config's
- * messages are all its own: the bundle keeps English, the one locale zod installs.
+ * Zod re-exports every locale's messages (half of classic zod's code); Telecode's messages are
+ * its own, and the rest English: the bundle keeps only English, the locale zod installs.
  */
 const englishOnly = {
   name: "zod-english-only",
@@ -80,7 +80,7 @@ rmSync(outdir, { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { main: `${root}dist/cli/main.js` },
-  plugins: [englishOnly, ownCodeIsPure, runApart],
+  plugins: [runApart, englishOnly, ownCodeIsPure],
 });
 await build({
   ...common,
