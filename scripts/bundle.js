@@ -1,8 +1,10 @@
 // Bundles the compiled CLI (dist/cli/main.js) into dist/bundle/, the entry bin/telecode.js loads:
 // a few files instead of ~290 modules, so `telecode run` reaches the CLI's spawn sooner. Each
 // subcommand stays its own lazily loaded chunk. Run by `npm run build` after tsc.
-import { rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import Module, { createRequire } from "node:module";
 import { fileURLToPath, URL } from "node:url";
+import { Script } from "node:vm";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -27,7 +29,8 @@ const englishOnly = {
 /**
  * `telecode run` is bundled on its own: shared chunks hold every file any command reaches through
  * a folder's index.ts, so in the main bundle it would load the scheduler, the media pipeline and
- * picomatch before spawning the CLI. main.js imports the separately built dist/bundle/run.js.
+ * picomatch before spawning the CLI. main.js imports dist/bundle/run.js, scripts/run-loader.js,
+ * which loads the run bundle (run.cjs) with its code cache (run.cache).
  */
 const runApart = {
   name: "run-apart",
@@ -82,9 +85,23 @@ await build({
   entryPoints: { main: `${root}dist/cli/main.js` },
   plugins: [runApart, englishOnly, ownCodeIsPure],
 });
+// One CommonJS file, so V8 can cache its compiled code (Node 20 caches no ES module's): its lazy
+// imports (the view, the decision driver) stay lazy, run only when reached.
+const runBundle = `${outdir}/run.cjs`;
 await build({
   ...common,
-  entryPoints: { run: `${root}dist/cli/run.js` },
-  chunkNames: "run-[name]-[hash]",
+  entryPoints: [`${root}dist/cli/run.js`],
+  outdir: undefined,
+  outfile: runBundle,
+  splitting: false,
+  format: "cjs",
+  banner: undefined,
   plugins: [englishOnly, ownCodeIsPure],
 });
+// The cache holds what V8 compiled while the bundle's top level ran (its modules have no side
+// effects, so running it here does nothing else).
+const script = new Script(Module.wrap(readFileSync(runBundle, "utf8")), { filename: runBundle });
+const loaded = { exports: {} };
+script.runInThisContext()(loaded.exports, createRequire(runBundle), loaded, runBundle, outdir);
+writeFileSync(`${outdir}/run.cache`, script.createCachedData());
+copyFileSync(`${root}scripts/run-loader.js`, `${outdir}/run.js`);
