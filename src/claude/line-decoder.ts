@@ -3,6 +3,8 @@
 // about lines beyond their bytes.
 import { isAscii } from "node:buffer";
 
+const STREAM = { stream: true } as const;
+
 /** Decodes one line's bytes [start, end) of `buf`; see LineFramerOptions.decode. */
 export type LineDecoder = (buf: Buffer, start: number, end: number) => string;
 
@@ -16,7 +18,7 @@ export function createLineDecoder(): LineDecoder {
   return (buf, start, end) => {
     const bytes = buf.subarray(start, end);
     if (isAscii(bytes)) return buf.toString("latin1", start, end);
-    const text = decoder.decode(bytes, { stream: true });
+    const text = decoder.decode(bytes, STREAM);
     return (buf[end - 1] as number) < 0x80 ? text : text + decoder.decode();
   };
 }
