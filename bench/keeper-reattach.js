@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { createClaudeEngine, createCliProbe, allowAllController } from "../dist/claude/index.js";
 import { createKeptLauncher } from "../dist/cli/compose/kept-launcher.js";
-import { findKeepers, keeperLaunchPlan } from "../dist/keeper/index.js";
+import { findKeepers, keeperCommand, keeperLaunchPlan } from "../dist/keeper/index.js";
 import { silentLogger } from "../dist/ports/index.js";
 import { median, STAND_IN, standInEnv } from "./stand-in-stream.js";
 
@@ -20,7 +20,7 @@ const BACKLOG_LINES = 200;
 /** How the benches start keepers: plain child processes (no systemd scope), under `work`. */
 export function keeperOptions(work, telecodeBin, clock) {
   return {
-    command: [process.execPath, telecodeBin, "keeper"],
+    command: keeperCommand(telecodeBin),
     plan: keeperLaunchPlan({
       platform: process.platform,
       systemdUnit: null,
@@ -110,7 +110,11 @@ export async function measureReattach({ work, telecodeBin, clock, writeScript, r
       }),
     );
     results.push(performance.now() - start);
-    for (const handle of adopted) await handle.close();
+    // As Telecode does once it recorded a run's end: the keeper may then remove its files and exit.
+    for (const handle of adopted) {
+      await handle.close();
+      handle.acknowledgeLines(Number.MAX_SAFE_INTEGER);
+    }
   }
   return { medianMs: median(results), rounds: results };
 }

@@ -15,8 +15,18 @@ import { DEFAULT_EXIT_GRACE_MS, type KeeperReady, type KeeperSpec } from "./keep
 import { readKeeperState } from "./keeper-state.js";
 import { scopeCommand, type LaunchPlan } from "./survival.js";
 
+/**
+ * The argv that runs `telecode keeper` from the script at `telecodeBin`. A keeper only moves
+ * bytes, beside the CLI and Telecode on the same cores: V8's parallel collector threads would
+ * cost it more CPU than its short collections save (measured in bench/keeper), so it collects
+ * on its main thread.
+ */
+export function keeperCommand(telecodeBin: string): string[] {
+  return [process.execPath, "--single-threaded-gc", telecodeBin, "keeper"];
+}
+
 export type KeeperLauncher = {
-  /** The argv that runs `telecode keeper`, e.g. [node, …/bin/telecode.js, "keeper"]. */
+  /** The argv that runs `telecode keeper` (see `keeperCommand`). */
   command: readonly string[];
   /** From `keeperLaunchPlan`: whether to start keepers in a systemd scope. */
   plan: LaunchPlan;

@@ -13,14 +13,30 @@ export type FrameDelivery = {
 };
 
 const INIT_MARK = Buffer.from('"subtype":"init"');
+const TYPE_KEY = Buffer.from('{"type":"');
+const SYSTEM_TYPE = Buffer.from('{"type":"system"');
+
+/** Whether bytes [start, end) of `buffer` begin with `prefix`. */
+function startsWith(buffer: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buffer[start + i] !== prefix[i]) return false;
+  return true;
+}
+
+/**
+ * Whether a line may be `system/init`: a line whose first key is `type` says so in its first
+ * bytes (the CLI writes `type` first), so only system lines and lines of another shape are searched.
+ */
+function mayBeInit(buffer: Buffer, start: number, end: number): boolean {
+  if (startsWith(buffer, start, end, TYPE_KEY) && !startsWith(buffer, start, end, SYSTEM_TYPE)) return false;
+  return buffer.subarray(start, end).includes(INIT_MARK);
+}
 
 export class StdoutRecorder {
   readonly #log: KeeperLog;
   readonly #delivery: FrameDelivery;
   readonly #splitter: FrameSplitter;
   readonly #builder = new FrameBuilder();
-  #chunk: Buffer | undefined;
-  #chunkHasInit = false;
 
   constructor(options: {
     log: KeeperLog;
@@ -35,9 +51,7 @@ export class StdoutRecorder {
       maxFrameBytes: options.maxLineBytes,
       onFrame: (buffer, start, end) => {
         this.#builder.add(this.#log.nextSeq + this.#builder.count, buffer, start, end);
-        // A line cut across chunks is checked whole; others only when their chunk has the mark.
-        if ((buffer !== this.#chunk || this.#chunkHasInit) && buffer.subarray(start, end).includes(INIT_MARK))
-          options.onInitLine(buffer.toString("utf8", start, end));
+        if (mayBeInit(buffer, start, end)) options.onInitLine(buffer.toString("utf8", start, end));
       },
       onOversized: () => {
         this.#flush();
@@ -50,12 +64,9 @@ export class StdoutRecorder {
   }
 
   push(chunk: Buffer): void {
-    this.#chunk = chunk;
-    this.#chunkHasInit = chunk.includes(INIT_MARK);
     this.#builder.begin(chunk.length + (chunk.length >> 3) + 64);
     this.#splitter.push(chunk);
     this.#flush();
-    this.#chunk = undefined;
   }
 
   /** stdout closed: a last line without a newline is recorded too. */

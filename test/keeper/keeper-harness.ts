@@ -8,6 +8,7 @@ import { buildArgs } from "../../src/claude/index.js";
 import { createSystemClock } from "../../src/ports/index.js";
 import {
   attachKeeper,
+  keeperCommand,
   keeperLaunchPlan,
   reapGoneKeeper,
   startKeeper,
@@ -34,7 +35,7 @@ export const userLine = (text: string): string => encodeUserMessage(text);
 
 export function launcherFor(keepersDir: string, overrides: Partial<KeeperLauncher> = {}): KeeperLauncher {
   return {
-    command: [process.execPath, telecodeBin, "keeper"],
+    command: keeperCommand(telecodeBin),
     plan: keeperLaunchPlan({
       platform: "linux",
       systemdUnit: null,

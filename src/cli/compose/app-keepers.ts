@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createCliProbe, createDirectLauncher, type CliLauncher } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields } from "../../domain/index.js";
-import { keeperLaunchPlan, probeHostFacts } from "../../keeper/index.js";
+import { keeperCommand, keeperLaunchPlan, probeHostFacts } from "../../keeper/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
 import type { TakeInKept } from "../../telegram/index.js";
@@ -44,7 +44,7 @@ export function createAppKeepers(options: {
   const direct = createDirectLauncher({ clock, probe });
   const kept = createKeptLauncher({
     keeper: {
-      command: [process.execPath, join(telecodePackageDir(), "bin", "telecode.js"), "keeper"],
+      command: keeperCommand(join(telecodePackageDir(), "bin", "telecode.js")),
       plan,
       keepersDir,
       runtimeDir: env["XDG_RUNTIME_DIR"],
