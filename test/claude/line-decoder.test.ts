@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createLineDecoder } from "../../src/claude/line-decoder.js";
 import { LineFramer } from "../../src/wire/index.js";
+import { cutAt } from "../support/chunks.js";
 
 /** The lines a framer with the engine's decoder emits for `chunks`. */
 function frame(chunks: readonly Buffer[]): string[] {
@@ -23,19 +24,6 @@ function byToString(bytes: Buffer): string[] {
     start = end + 1;
   }
   return lines;
-}
-
-/** Cuts `bytes` at the given positions. */
-function cut(bytes: Buffer, positions: readonly number[]): Buffer[] {
-  const points = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let start = 0;
-  for (const point of points) {
-    chunks.push(bytes.subarray(start, point));
-    start = point;
-  }
-  chunks.push(bytes.subarray(start));
-  return chunks;
 }
 
 describe("the engine's line decoder", () => {
@@ -62,7 +50,7 @@ describe("the engine's line decoder", () => {
         const bytes = Buffer.from(values);
         const expected = byToString(bytes);
         expect(frame([bytes])).toEqual(expected);
-        expect(frame(cut(bytes, cuts))).toEqual(expected);
+        expect(frame(cutAt(bytes, cuts))).toEqual(expected);
       }),
       { numRuns: 2000 },
     );
