@@ -1,13 +1,7 @@
 // The session layer's public surface: orchestration of runs over live session handles.
 export { SessionManager } from "./session-manager.js";
-export type {
-  AdoptedRun,
-  CancelOutcome,
-  SessionManagerDeps,
-  SessionStatus,
-  Submission,
-  SubmitOutcome,
-} from "./session-manager.js";
+export type { SessionManagerDeps } from "./session-manager.js";
+export type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
 export type {
   BackgroundObserver,
   EnginePort,
@@ -16,6 +10,7 @@ export type {
   RunEndState,
   RunInput,
   RunObserver,
+  RunTrigger,
   SessionChoice,
   SessionHandle,
   SessionRecords,

@@ -12,11 +12,17 @@ export type Recording = {
   report(error: unknown, lane: Lane, runId: string): void;
 };
 
-type Submitted = RunInput & { lane: Lane; unattended?: boolean; promptMessageId?: number };
+type Submitted = RunInput & { lane: Lane; promptMessageId?: number };
 
-/** What the records keep of a submission: the prompt, mode and session choice. */
+/** What the records keep of a submission: the prompt, mode and session choice, and for a run nobody typed, its trigger. */
 export function runInputOf(submission: RunInput): RunInput {
-  return { prompt: submission.prompt, mode: submission.mode, choice: submission.choice };
+  return {
+    prompt: submission.prompt,
+    mode: submission.mode,
+    choice: submission.choice,
+    ...(submission.unattended === true ? { unattended: true } : {}),
+    ...definedFields({ trigger: submission.trigger }),
+  };
 }
 
 /** Keeps the submission until it starts; true when the records keep it. */

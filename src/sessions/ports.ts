@@ -10,11 +10,22 @@ export type SessionChoice =
   | { kind: "continue" } // the most recent conversation in the project directory (`--continue`)
   | { kind: "resume"; sessionId: string }; // a specific conversation (reply to an older message)
 
+/** What started a run nobody typed, as its front end described it: the session layer only keeps it. */
+export type RunTrigger = Readonly<Record<string, unknown>>;
+
 /**
  * What a run was asked, as the records keep it so a restart can run it (or send its words
- * again): the prompt (words or blocks), the permission mode and the session choice.
+ * again, or take it in with its trigger's view and limits): the prompt (words or blocks), the
+ * permission mode, the session choice, and for a run nobody typed, that nobody watches it and
+ * what started it.
  */
-export type RunInput = { prompt: Prompt; mode: PermissionMode; choice: SessionChoice };
+export type RunInput = {
+  prompt: Prompt;
+  mode: PermissionMode;
+  choice: SessionChoice;
+  unattended?: boolean;
+  trigger?: RunTrigger;
+};
 
 /** What the engine is asked to open; the composition root adds config (args, env, limits). */
 export type OpenRequest = {

@@ -3,84 +3,20 @@
 // continue / resume), cancel, and drain on stop (runs in kept processes are let go of instead,
 // and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import {
-  definedFields,
-  laneId,
-  type Lane,
-  type PermissionMode,
-  type Prompt,
-  type RunFailure,
-  type TurnOrigin,
-} from "../domain/index.js";
+import { definedFields, laneId, type Lane, type RunFailure } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
   pumpEvents,
   sameSettings,
-  type ActiveRun,
   type LaneEntry,
   type OpenSettings,
   type RoutingDeps,
 } from "./lane-entry.js";
-import type {
-  BackgroundObserver,
-  EnginePort,
-  OpenRequest,
-  RunEndState,
-  RunObserver,
-  SessionChoice,
-  SessionHandle,
-  SessionRecords,
-} from "./ports.js";
+import type { BackgroundObserver, EnginePort, OpenRequest, RunEndState, SessionRecords } from "./ports.js";
 import { keepSubmission, releaseKept, runInputOf, type Recording } from "./kept-submissions.js";
 import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
-
-export type Submission = {
-  lane: Lane;
-  prompt: Prompt;
-  cwd: string;
-  mode: PermissionMode;
-  model?: string;
-  effort?: string;
-  choice: SessionChoice;
-  unattended?: boolean;
-  /** Whose turn the message starts (default "person"): a fired schedule's run says so in its turn events. */
-  origin?: TurnOrigin;
-  observer: RunObserver;
-  /** The run's id when the front end has one already (a kept request submitted again after a restart). */
-  runId?: string;
-  /** The front end's id of the message that asked for the run, kept with it. */
-  promptMessageId?: number;
-};
-
-export type SubmitOutcome =
-  | { state: "started"; runId: string }
-  | { state: "queued"; runId: string; position: number }
-  | { state: "refused"; reason: string };
-
-export type CancelOutcome = "cancelled" | "dequeued" | "not_found";
-
-/** A run that was in flight when Telecode stopped, whose kept process ran on: taken in by `adopt`. */
-export type AdoptedRun = {
-  lane: Lane;
-  /** Its handle, already over the re-attached process (the engine's adoptSession). */
-  handle: SessionHandle;
-  /** What the handle was opened with: a later run with other settings gets a fresh handle. */
-  settings: OpenSettings;
-  sessionId: string | undefined;
-  run: ActiveRun;
-};
-
-export type SessionStatus = {
-  lane: Lane;
-  sessionId: string | undefined;
-  pid: number | undefined;
-  runningRunId: string | undefined;
-  queued: number;
-  mode: PermissionMode;
-  /** The running run's process is kept: it survives a restart of Telecode. */
-  kept: boolean;
-};
+import type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
 
 /** A submission in the queue; `kept` when the records keep it until it starts (a restart runs it). */
 type Pending = Submission & { runId: string; kept: boolean };

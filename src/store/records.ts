@@ -100,6 +100,8 @@ const runInputShape = z.object({
     z.object({ kind: z.literal("continue") }),
     z.object({ kind: z.literal("resume"), sessionId: z.string().min(1) }),
   ]),
+  unattended: z.boolean().optional(),
+  trigger: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** A run's input as stored: JSON text that must read back as a RunInput. */

@@ -30,6 +30,7 @@ export {
   createTelegramFront,
   INTERRUPTED_NOTE,
   NOT_AUTHORISED_TEXT,
+  recordedTrigger,
   RESUME_PROMPT,
 } from "./bridge/index.js";
 export type {
@@ -45,12 +46,14 @@ export type {
   OutboxSkip,
   PhotoSize,
   ProjectFile,
+  RecordedTrigger,
   ScheduleAction,
   ScheduleActionResult,
   ScheduleCard,
   ScheduledRun,
   ScheduledRunOutcome,
   RunSource,
+  TriggerRunHooks,
   TakeInKept,
   TriggerControls,
   TelegramBridge,

@@ -18,7 +18,7 @@ export type AppKeepers = {
   /** What the engine launches CLIs with. */
   launcher: CliLauncher;
   /** Takes in the kept runs (for the bridge's start, once the session layer exists). */
-  takeIn(deps: Pick<TakeInDeps, "engine" | "sessions" | "bridge">): TakeInKept;
+  takeIn(deps: Pick<TakeInDeps, "engine" | "sessions" | "bridge" | "resumeTrigger">): TakeInKept;
 };
 
 export function createAppKeepers(options: {
@@ -64,7 +64,7 @@ export function createAppKeepers(options: {
   return {
     launcher: plan.survivesRestart ? kept : direct,
     takeIn:
-      ({ engine, sessions, bridge }) =>
+      ({ engine, sessions, bridge, resumeTrigger }) =>
       () =>
         takeInKeptRuns({
           config,
@@ -73,6 +73,7 @@ export function createAppKeepers(options: {
           engine,
           sessions,
           bridge,
+          resumeTrigger,
           keepersDir,
           fence,
           clientId,

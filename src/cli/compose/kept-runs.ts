@@ -19,7 +19,13 @@ import {
 import type { Clock, Logger } from "../../ports/index.js";
 import type { SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
-import { chatSettings, type TelegramBridge } from "../../telegram/index.js";
+import {
+  chatSettings,
+  recordedTrigger,
+  type RecordedTrigger,
+  type TelegramBridge,
+  type TriggerRunHooks,
+} from "../../telegram/index.js";
 import type { TelecodeEnginePort } from "./engine-port.js";
 import type { KeptLauncher } from "./kept-launcher.js";
 
@@ -30,6 +36,8 @@ export type TakeInDeps = {
   engine: TelecodeEnginePort;
   sessions: SessionManager;
   bridge: Pick<TelegramBridge, "keptRunView">;
+  /** A run nobody typed: its trigger's hooks on it again (cost cap, result), when the trigger still exists. */
+  resumeTrigger(trigger: RecordedTrigger): TriggerRunHooks | undefined;
   keepersDir: string;
   fence: number;
   clientId: string;
@@ -105,12 +113,19 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
     { lane, ...opened, ...(sessionId === undefined ? {} : { resume: sessionId }) },
     {
       transport,
-      run: { id: run.runId, startedAtMs: run.startedAt, startSeq: run.startSeq },
+      run: {
+        id: run.runId,
+        startedAtMs: run.startedAt,
+        startSeq: run.startSeq,
+        // A schedule's or a webhook's run stays one nobody watches: what would ask a person is declined.
+        ...(run.input?.unattended === true ? { unattended: true } : {}),
+      },
       backlogThroughSeq: welcome.lastSeq,
       seenThroughSeq: Math.max(run.startSeq, run.lastSeq ?? 0),
     },
   );
-  const observer = deps.bridge.keptRunView(run);
+  const trigger = recordedTrigger(run.input);
+  const observer = deps.bridge.keptRunView(run, trigger === undefined ? undefined : deps.resumeTrigger(trigger));
   if (
     !deps.sessions.adopt({
       lane,

@@ -19,9 +19,9 @@ import {
   type SchedulerEvent,
   type TextOptions,
 } from "../../schedule/index.js";
-import type { SessionChoice } from "../../sessions/index.js";
+import type { RunTrigger, SessionChoice } from "../../sessions/index.js";
 import type { Store, TriggerResult } from "../../store/index.js";
-import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge } from "../../telegram/index.js";
+import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge, TriggerRunHooks } from "../../telegram/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
 import { watchRunCost } from "./run-cost-cap.js";
@@ -41,6 +41,9 @@ export type SchedulingDeps = {
 /** Where fires go and notices are sent: the Telegram bridge. */
 export type ScheduleTarget = Pick<TelegramBridge, "startScheduled" | "outbox" | "sessions">;
 
+/** What a schedule's run keeps of its iteration, to be followed again after a restart. */
+type ScheduleRunDetail = { scheduleId: string; iteration: number; fresh: boolean };
+
 export type AppScheduling = {
   readonly scheduler: Scheduler;
   /** The chat's controls, for the Telegram front. */
@@ -49,6 +52,11 @@ export type AppScheduling = {
   toolGuard(lane: Lane): ToolGuard;
   /** Every event of a lane's sessions: a CronDelete naming a Telecode loop cancels it. */
   observe(lane: Lane, event: TelecodeEvent, sessionId: string | undefined): void;
+  /**
+   * The hooks on an iteration's run that a restart took in (`detail` as it was recorded), told
+   * through `on`; undefined when its schedule is gone.
+   */
+  resumeRun(detail: RunTrigger, on: ScheduleTarget): TriggerRunHooks | undefined;
   /** Takes the config's [[schedules]], handles what came due while Telecode was down, and arms. */
   start(target: ScheduleTarget): void;
   /** Nothing fires from now on; runs already started go on. */
@@ -110,10 +118,13 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     if (html !== null && event.type !== "scheduler_failed") notify(event.schedule.chatId, html);
   };
 
-  const startRun = (s: Schedule, iteration: number, choice: SessionChoice, fresh: boolean): ScheduledRunOutcome => {
-    if (target === undefined) return "busy";
-    const lane = laneId({ chatId: s.chatId, project: s.project });
-    const { permissionMode, model, effort } = s.overrides;
+  /** One iteration's hooks: its cost cap watched (and told through `on`), its end recorded. */
+  const runHooks = (
+    on: Pick<ScheduleTarget, "sessions" | "outbox">,
+    s: Schedule,
+    iteration: number,
+    fresh: boolean,
+  ): TriggerRunHooks => {
     const watch = watchRunCost(
       {
         capUsd: s.caps.maxRunCostUsd,
@@ -121,8 +132,19 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
         key: `max_run_cost_usd of [[schedules]] "${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}"`,
         chatId: s.chatId,
       },
-      { sessions: target.sessions, notify, logger },
+      { sessions: on.sessions, notify: (chatId, html) => void on.outbox.send(chatId, { html }), logger },
     );
+    return {
+      onFinished: (completed) => finished(s, iteration, completed, fresh, watch?.isStopped() === true),
+      ...definedFields({ onStep: watch?.onStep }),
+    };
+  };
+
+  const startRun = (s: Schedule, iteration: number, choice: SessionChoice, fresh: boolean): ScheduledRunOutcome => {
+    if (target === undefined) return "busy";
+    const lane = laneId({ chatId: s.chatId, project: s.project });
+    const { permissionMode, model, effort } = s.overrides;
+    const detail: ScheduleRunDetail = { scheduleId: s.id, iteration, fresh };
     const outcome = target.startScheduled({
       source: { kind: "schedule", id: s.id, cancellable: s.kind !== "config" },
       whenBusy: "skip",
@@ -134,8 +156,8 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       unattended: !s.attended,
       origin: s.kind === "wakeup" ? "wakeup" : "schedule",
       ...definedFields({ mode: permissionMode ?? undefined, model: model ?? undefined, effort: effort ?? undefined }),
-      onFinished: (completed) => finished(s, iteration, completed, fresh, watch?.isStopped() === true),
-      ...definedFields({ onStep: watch?.onStep }),
+      ...runHooks(target, s, iteration, fresh),
+      detail,
     });
     if (outcome === "started" && s.kind === "wakeup") chains.set(lane, s.id);
     return outcome;
@@ -214,6 +236,14 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       if (result.kind !== "cancelled") return;
       logger.event("schedule.cancelled_by_claude", { scheduleId: result.schedule.id, sessionId });
       notify(lane.chatId, `⏹ <b>${esc(scheduleName(result.schedule))}</b> stopped: Claude cancelled it.`);
+    },
+    resumeRun(detail, on) {
+      const { scheduleId, iteration, fresh } = detail as Partial<ScheduleRunDetail>;
+      if (typeof scheduleId !== "string" || typeof iteration !== "number") return undefined;
+      const s = store.schedules.get(scheduleId);
+      if (s === null) return undefined;
+      if (s.kind === "wakeup") chains.set(laneId({ chatId: s.chatId, project: s.project }), s.id);
+      return runHooks(on, s, iteration, fresh === true);
     },
     start(next) {
       target = next;

@@ -196,7 +196,13 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     await bridge.start(
       definedFields({
         signal: options.signal,
-        takeInKept: keepers.takeIn({ engine: enginePort, sessions, bridge }),
+        takeInKept: keepers.takeIn({
+          engine: enginePort,
+          sessions,
+          bridge,
+          resumeTrigger: ({ source, detail }) =>
+            source.kind === "schedule" ? scheduling.resumeRun(detail, bridge) : webhooks.resumeRun(detail, bridge),
+        }),
       }),
     );
     scheduling.start(bridge);

@@ -7,7 +7,9 @@ import { definedFields, excerpt, formatUsd, type RunCompleted } from "../../doma
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { dayIn } from "../../schedule/index.js";
+import type { RunTrigger } from "../../sessions/index.js";
 import type { Store, TriggerResult } from "../../store/index.js";
+import type { TriggerRunHooks } from "../../telegram/index.js";
 import { watchRunCost } from "./run-cost-cap.js";
 import type { ScheduleTarget } from "./scheduling.js";
 import { webhookResultId } from "./trigger-status.js";
@@ -41,6 +43,11 @@ export type WebhookRuns = {
   configChanged(): Promise<void>;
   /** Triggers were resumed: the deliveries kept while paused run now, oldest first. */
   releaseHeld(): void;
+  /**
+   * The hooks on a delivery's run that a restart took in (`detail` as it was recorded), told
+   * through `on`; undefined when the record cannot be read.
+   */
+  resumeRun(detail: RunTrigger, on: ScheduleTarget): TriggerRunHooks | undefined;
 };
 
 function resultOf(completed: RunCompleted, capped: boolean): TriggerResult {
@@ -101,6 +108,23 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     }
   };
 
+  /** A delivery's run's hooks: its cost cap watched (and told through `on`), its end and cost recorded. */
+  const runHooks = (on: Pick<ScheduleTarget, "sessions" | "outbox">, trigger: WebhookTrigger): TriggerRunHooks => {
+    const watch = watchRunCost(
+      {
+        capUsd: trigger.overrides.maxCostUsdPerRun,
+        name: `webhook ${trigger.webhookId}`,
+        key: "webhooks.max_cost_usd_per_run",
+        chatId: trigger.chatId,
+      },
+      { sessions: on.sessions, notify: (chatId, html) => void on.outbox.send(chatId, { html }), logger },
+    );
+    return {
+      onFinished: (completed) => finished(trigger, completed, watch?.isStopped() === true),
+      ...definedFields({ onStep: watch?.onStep }),
+    };
+  };
+
   const hold = (trigger: WebhookTrigger, why: "paused" | "stopping"): void => {
     store.triggers.hold(trigger.webhookId, trigger, now());
     record(trigger.webhookId, "held");
@@ -128,15 +152,6 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       }
     }
     const event = trigger.event === null ? "" : ` · ${trigger.event}`;
-    const watch = watchRunCost(
-      {
-        capUsd: overrides.maxCostUsdPerRun,
-        name: `webhook ${webhookId}`,
-        key: "webhooks.max_cost_usd_per_run",
-        chatId: trigger.chatId,
-      },
-      { sessions: target.sessions, notify, logger },
-    );
     const outcome = target.startScheduled({
       source: { kind: "webhook", id: webhookId },
       whenBusy: "queue",
@@ -152,8 +167,9 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
         model: overrides.model ?? undefined,
         effort: overrides.effort ?? undefined,
       }),
-      onFinished: (completed) => finished(trigger, completed, watch?.isStopped() === true),
-      ...definedFields({ onStep: watch?.onStep }),
+      ...runHooks(target, trigger),
+      // Its prompt is kept with the run already.
+      detail: { ...trigger, prompt: "" },
     });
     if (outcome === "refused") return hold(trigger, "stopping");
     if (outcome === "no_project") {
@@ -233,5 +249,9 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       await startServer();
     },
     releaseHeld,
+    resumeRun(detail, on) {
+      const trigger = heldTrigger(detail);
+      return trigger === null ? undefined : runHooks(on, trigger);
+    },
   };
 }

@@ -40,8 +40,14 @@ import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
-import { startScheduledRun } from "./scheduled-run.js";
-import type { ChatSchedules, ScheduledRun, ScheduledRunOutcome, TriggerControls } from "./schedule-port.js";
+import { recordedTrigger, startScheduledRun, triggerRunView } from "./scheduled-run.js";
+import type {
+  ChatSchedules,
+  ScheduledRun,
+  ScheduledRunOutcome,
+  TriggerControls,
+  TriggerRunHooks,
+} from "./schedule-port.js";
 import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
 import { startPolling } from "./update-source.js";
 
@@ -93,8 +99,11 @@ export type TelegramBridge = {
    * BridgeError `telegram.start_aborted` when `signal` fires before the Bot API answered.
    */
   start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept }): Promise<void>;
-  /** The observer of a kept run taken in after a restart: its progress message carries on. */
-  keptRunView(run: RunRecord): RunObserver;
+  /**
+   * The observer of a kept run taken in after a restart: its progress message carries on, with
+   * its trigger's title and buttons when one started it, and that trigger's `hooks` on it.
+   */
+  keptRunView(run: RunRecord, hooks?: TriggerRunHooks): RunObserver;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -284,7 +293,13 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       outbox.stop();
       logger.event("telegram.stopped", { stats: outbox.stats() });
     },
-    keptRunView: (run) => starter.resumeKept(run),
+    keptRunView: (run, hooks) => {
+      const trigger = recordedTrigger(run.input);
+      return starter.resumeKept(
+        run,
+        trigger === undefined ? undefined : triggerRunView(services, run.chatId, trigger, hooks),
+      );
+    },
     sessions,
     outbox,
     get botUsername() {

@@ -19,6 +19,8 @@ export { COMMANDS } from "./commands/index.js";
 export { NOT_AUTHORISED_TEXT } from "./access.js";
 export { RESUME_PROMPT } from "./buttons/resume.js";
 export { INTERRUPTED_NOTE } from "./resume-button.js";
+export { recordedTrigger } from "./scheduled-run.js";
+export type { RecordedTrigger } from "./scheduled-run.js";
 export type {
   ChatSchedules,
   NewChatSchedule,
@@ -29,5 +31,6 @@ export type {
   ScheduledRun,
   ScheduledRunOutcome,
   RunSource,
+  TriggerRunHooks,
   TriggerControls,
 } from "./schedule-port.js";

@@ -11,7 +11,7 @@ import {
   type TurnOrigin,
 } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
-import type { SessionChoice, SessionManager } from "../../sessions/index.js";
+import type { RunTrigger, SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
 import { chatSettings } from "./chat-settings.js";
 import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
@@ -32,11 +32,19 @@ export type RunRequest = {
   unattended?: boolean;
   /** Whose turn the message starts; default a person's. */
   origin?: TurnOrigin;
+  /** What started a run nobody typed, recorded with the run. */
+  trigger?: RunTrigger;
   /** How a run no person asked for shows itself (a title, its schedule's buttons). */
-  view?: Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "onStep" | "quietFailures">;
+  view?: TriggerViewInit;
   /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
   kept?: { runId: string; messageId: number | undefined };
 };
+
+/** What a run no person asked for adds to its view. */
+export type TriggerViewInit = Pick<
+  RunViewInit,
+  "titleHtml" | "buttons" | "quoteProgress" | "onFinished" | "onStep" | "quietFailures"
+>;
 
 export type RunStarterDeps = {
   config: () => Config;
@@ -61,19 +69,22 @@ export class RunStarter {
   }
 
   /** The view of a run taken in after a restart (its kept process ran on), over its progress message. */
-  resumeKept(run: RunRecord): RunView {
+  /** The view of a kept run taken in after a restart; `trigger`: how a run nobody typed showed itself. */
+  resumeKept(run: RunRecord, trigger?: TriggerViewInit): RunView {
     const config = this.#deps.config();
     const settings = chatSettings(config, this.#deps.store, run.chatId);
-    const cwd = config.projects.find((p) => p.name === run.project)?.path ?? "";
+    const projectRoot = config.projects.find((p) => p.name === run.project)?.path;
     const view = new RunView(this.#deps.view, {
       chatId: run.chatId,
       lane: { chatId: run.chatId, project: run.project },
       promptMessageId: run.promptMessageId ?? undefined,
       start: {
         mode: run.mode ?? settings.mode,
-        cwd,
+        cwd: projectRoot ?? "",
         ...definedFields({ model: settings.model, effort: settings.effort }),
       },
+      ...definedFields({ projectRoot }),
+      ...trigger,
     });
     view.resume({
       runId: run.runId,
@@ -117,6 +128,7 @@ export class RunStarter {
       ...definedFields({
         unattended: request.unattended,
         origin: request.origin,
+        trigger: request.trigger,
         runId: request.kept?.runId,
         promptMessageId: request.promptMessageId,
       }),

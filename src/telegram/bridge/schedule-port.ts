@@ -2,7 +2,7 @@
 // chat's schedules as cards already in words, the person's controls (pause, resume, cancel,
 // /at, /every, /new), and the request to start a fired schedule's run. Types only.
 import type { Lane, PermissionMode, RunCompleted, StepUsage, TurnOrigin } from "../../domain/index.js";
-import type { SessionChoice } from "../../sessions/index.js";
+import type { RunTrigger, SessionChoice } from "../../sessions/index.js";
 
 /** One schedule as the chat shows it. */
 export type ScheduleCard = Readonly<{
@@ -85,7 +85,12 @@ export type ScheduledRun = Readonly<{
   onFinished(completed: RunCompleted): void;
   /** Each model call's tokens while the run goes on (its per-run cost cap watches them). */
   onStep?(step: StepUsage, runId: string): void;
+  /** What its trigger needs to follow the run again once a restart took it in (kept with the run). */
+  detail: RunTrigger;
 }>;
+
+/** A trigger's hooks on one of its runs, given back after a restart took the run in. */
+export type TriggerRunHooks = Readonly<Pick<ScheduledRun, "onFinished" | "onStep">>;
 
 /**
  * "started": the run is on its way; "queued": it waits behind the lane's runs; "busy": the lane

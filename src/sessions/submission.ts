@@ -1,0 +1,54 @@
+// What the session manager is asked and answers: a submission (a run to start or queue), the
+// outcome of a submit or cancel, a kept run taken in after a restart, and a lane's status.
+import type { Lane, PermissionMode, Prompt, TurnOrigin } from "../domain/index.js";
+import type { ActiveRun, OpenSettings } from "./lane-entry.js";
+import type { RunObserver, RunTrigger, SessionChoice, SessionHandle } from "./ports.js";
+
+export type Submission = {
+  lane: Lane;
+  prompt: Prompt;
+  cwd: string;
+  mode: PermissionMode;
+  model?: string;
+  effort?: string;
+  choice: SessionChoice;
+  unattended?: boolean;
+  /** Whose turn the message starts (default "person"): a fired schedule's run says so in its turn events. */
+  origin?: TurnOrigin;
+  /** What started a run nobody typed, recorded with it (see RunInput). */
+  trigger?: RunTrigger;
+  observer: RunObserver;
+  /** The run's id when the front end has one already (a kept request submitted again after a restart). */
+  runId?: string;
+  /** The front end's id of the message that asked for the run, kept with it. */
+  promptMessageId?: number;
+};
+
+export type SubmitOutcome =
+  | { state: "started"; runId: string }
+  | { state: "queued"; runId: string; position: number }
+  | { state: "refused"; reason: string };
+
+export type CancelOutcome = "cancelled" | "dequeued" | "not_found";
+
+/** A run that was in flight when Telecode stopped, whose kept process ran on: taken in by `adopt`. */
+export type AdoptedRun = {
+  lane: Lane;
+  /** Its handle, already over the re-attached process (the engine's adoptSession). */
+  handle: SessionHandle;
+  /** What the handle was opened with: a later run with other settings gets a fresh handle. */
+  settings: OpenSettings;
+  sessionId: string | undefined;
+  run: ActiveRun;
+};
+
+export type SessionStatus = {
+  lane: Lane;
+  sessionId: string | undefined;
+  pid: number | undefined;
+  runningRunId: string | undefined;
+  queued: number;
+  mode: PermissionMode;
+  /** The running run's process is kept: it survives a restart of Telecode. */
+  kept: boolean;
+};
