@@ -10,6 +10,7 @@ import { LineFramer } from "../wire/index.js";
 import { failureError, type ClaudeError } from "./errors.js";
 import { engineFailure, stdinClosedError } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
+import { createLineDecoder } from "./line-decoder.js";
 import {
   findTaggedProcesses,
   isGroupAlive,
@@ -118,6 +119,7 @@ export class ClaudeProcess implements CliTransport {
     const framer = new LineFramer({
       onLine: (line) => handlers.onLine(line, ++seq),
       onOversizedLine: (report) => handlers.onOversizedLine(report, ++seq),
+      decode: createLineDecoder(),
     });
     this.#framer = framer;
     // Node holds stdout until this listener exists, so nothing printed before is lost.

@@ -4,6 +4,7 @@
 import { definedFields, type TelecodeEvent } from "../domain/index.js";
 import { decodeLine, LineFramer, oversizedLineProblem } from "../wire/index.js";
 import type { WireDecodeProblem, WireMessage } from "../wire/index.js";
+import { createLineDecoder } from "./line-decoder.js";
 import { createTranslator } from "./translator.js";
 
 export type RecordingReader = {
@@ -26,6 +27,7 @@ export function createRecordingReader(options: { timeZone?: string } = {}): Reco
       else pushTranscriptLine(line, push);
     },
     onOversizedLine: (report) => push(oversizedLineProblem(report)),
+    decode: createLineDecoder(),
   });
   const take = (): TelecodeEvent[] => {
     const events = out;

@@ -28,7 +28,15 @@ export type LineFramerOptions = {
   onOversizedLine?: (report: OversizedLine) => void;
   /** Lines longer than this many bytes (a trailing `\r` counted, the `\n` not) are dropped. Default 64 MiB. */
   maxLineBytes?: number;
+  /**
+   * Turns bytes [start, end) of `buf` (one line) into text; it must give exactly what
+   * `buf.toString("utf8", start, end)` gives, which is the default. A caller with I/O at hand
+   * passes a faster one (claude/line-decoder.ts).
+   */
+  decode?: (buf: Buffer, start: number, end: number) => string;
 };
+
+const utf8 = (buf: Buffer, start: number, end: number): string => buf.toString("utf8", start, end);
 
 /**
  * Splits a byte stream into lines. Call `push` for each chunk and `end` once when the
@@ -38,6 +46,7 @@ export class LineFramer {
   readonly #onLine: (line: string) => void;
   readonly #onOversizedLine: ((report: OversizedLine) => void) | undefined;
   readonly #maxLineBytes: number;
+  readonly #decode: (buf: Buffer, start: number, end: number) => string;
   /** Bytes of the current, unfinished line (only while it fits the limit). */
   #pending: Buffer[] = [];
   #pendingBytes = 0;
@@ -53,6 +62,7 @@ export class LineFramer {
       throw new RangeError(`maxLineBytes must be a positive integer, got ${String(max)}`);
     }
     this.#maxLineBytes = max;
+    this.#decode = options.decode ?? utf8;
   }
 
   /** Bytes held for the unfinished line; never above the limit (0 while skipping one). */
@@ -153,7 +163,7 @@ export class LineFramer {
     }
     if (end > start && buf[end - 1] === CARRIAGE_RETURN) end -= 1;
     if (end === start) return;
-    this.#onLine(buf.toString("utf8", start, end));
+    this.#onLine(this.#decode(buf, start, end));
   }
 
   /** Completes the pending line with bytes [start, end) of `buf`. */

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineFramer } from "../../src/wire/index.js";
 import type { OversizedLine } from "../../src/wire/index.js";
+import { cutAt } from "../support/chunks.js";
 
 function frame(chunks: readonly Uint8Array[], maxLineBytes?: number): { lines: string[]; dropped: OversizedLine[] } {
   const lines: string[] = [];
@@ -14,19 +15,6 @@ function frame(chunks: readonly Uint8Array[], maxLineBytes?: number): { lines: s
   for (const chunk of chunks) framer.push(chunk);
   framer.end();
   return { lines, dropped };
-}
-
-/** Cuts `bytes` at the given positions (sorted, deduplicated, within range). */
-function cut(bytes: Buffer, positions: readonly number[]): Buffer[] {
-  const points = [...new Set(positions.map((p) => p % (bytes.length + 1)))].sort((a, b) => a - b);
-  const chunks: Buffer[] = [];
-  let start = 0;
-  for (const point of points) {
-    chunks.push(bytes.subarray(start, point));
-    start = point;
-  }
-  chunks.push(bytes.subarray(start));
-  return chunks;
 }
 
 /** Reference behaviour: split decoded text, strip one \r, drop blanks, drop long lines. */
@@ -126,7 +114,7 @@ describe("LineFramer", () => {
           const bytes = Buffer.from(text, "utf8");
           const expected = referenceLines(bytes, maxLineBytes);
           const whole = frame([bytes], maxLineBytes);
-          const chunked = frame(cut(bytes, cuts), maxLineBytes);
+          const chunked = frame(cutAt(bytes, cuts), maxLineBytes);
           expect(whole.lines).toEqual(expected.lines);
           expect(whole.dropped.map((d) => d.bytes)).toEqual(expected.droppedSizes);
           expect(chunked.lines).toEqual(whole.lines);
