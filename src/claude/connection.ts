@@ -77,7 +77,8 @@ export class CliConnection {
     deps: {
       clock: Clock;
       logger: Logger;
-      timeZone: string;
+      /** Asked when a note first shows a clock time. */
+      timeZone: () => string;
       costs: SessionCostBook;
       replay?: LineReplay;
       requestIdPrefix?: string;

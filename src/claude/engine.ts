@@ -48,8 +48,8 @@ function hostTimeZone(): string {
 
 export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
   const clock = options.clock ?? createSystemClock();
-  // Looked up once the first CLI is spawned, not before: the first time-zone lookup loads
-  // ICU's zone data (~9 ms), which would delay every first turn.
+  // Looked up when a note first shows a clock time, not at a spawn: the first time-zone lookup
+  // loads ICU's zone data (~9 ms), which would compete with every CLI's start.
   let timeZone = options.timeZone;
   const logger = options.logger ?? silentLogger;
   const deps = {

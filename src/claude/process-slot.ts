@@ -89,7 +89,6 @@ export class ProcessSlot {
     const requestIdPrefix = `r${randomBytes(3).toString("hex")}_`;
     const connection = new CliConnection(transport, this.#deps.owner, {
       ...this.#deps,
-      timeZone: this.#deps.timeZone(),
       replay,
       requestIdPrefix,
     });
@@ -106,10 +105,7 @@ export class ProcessSlot {
     const continueLast = this.#firstSpawn && spec.continue === true && resume === undefined;
     this.#firstSpawn = false;
     const { transport, info, args } = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
-    const connection = new CliConnection(transport, this.#deps.owner, {
-      ...this.#deps,
-      timeZone: this.#deps.timeZone(),
-    });
+    const connection = new CliConnection(transport, this.#deps.owner, this.#deps);
     this.#current = connection;
     this.#deps.owner.pressureChanged();
     logger.event("claude.spawned", { pid: transport.pid, args, cwd: spec.cwd, version: info.version });

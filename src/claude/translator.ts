@@ -1,7 +1,7 @@
 // The stateful translation from decoded stdout messages to Telecode events (DESIGN.md §3):
 // deterministic, never throws on content. Control responses and non-approval control requests
 // yield no events (the engine routes and answers those itself).
-import { createClockFormatter } from "../domain/index.js";
+import { createClockFormatter, createLazyClockFormatter } from "../domain/index.js";
 import type { ClockFormatter, TelecodeEvent } from "../domain/index.js";
 import type {
   WireControlRequest,
@@ -22,8 +22,11 @@ import type { TurnFacts } from "./translate-result.js";
 import { TurnOrigins, type CommandInfo, type CommandLookup } from "./turn-origins.js";
 
 export type TranslatorOptions = {
-  /** IANA zone for clock times in notes ("resets 17:46"). Default "UTC". */
-  timeZone?: string;
+  /**
+   * IANA zone for clock times in notes ("resets 17:46"). Default "UTC". A function is asked at
+   * the first clock time (a live session's host zone, looked up only if a note needs it).
+   */
+  timeZone?: string | (() => string);
   /**
    * Epoch ms now, for a live stream: a reset later today then reads "17:46", one on another
    * day "Mar 18 02:00". Without it (a replay) reset times always carry their date.
@@ -57,10 +60,11 @@ export type Translator = {
 
 const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
 
-/** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone. */
+/** Creates a translator for one CLI session's stdout. Throws a RangeError for an unknown time zone given by name. */
 export function createTranslator(options: TranslatorOptions = {}): Translator {
+  const { timeZone } = options;
   return new ClaudeTranslator(
-    createClockFormatter(options.timeZone ?? "UTC"),
+    typeof timeZone === "function" ? createLazyClockFormatter(timeZone) : createClockFormatter(timeZone ?? "UTC"),
     options.now,
     options.commandOf,
     options.costs ?? createMemoryCostBook(),

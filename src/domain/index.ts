@@ -43,6 +43,7 @@ export {
   formatDurationMs,
   formatUsd,
   createClockFormatter,
+  createLazyClockFormatter,
   localDay,
 } from "./text-format.js";
 export type { ClockFormatter } from "./text-format.js";

@@ -113,6 +113,21 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
   };
 }
 
+/**
+ * A formatter for the zone `timeZone()` names, made at its first use: the first time-zone
+ * formatter of a process loads ICU's zone data (~10 ms), which a live session needs only when
+ * a note shows a clock time. The zone must be one the runtime knows (the host's, or checked).
+ */
+export function createLazyClockFormatter(timeZone: () => string): ClockFormatter {
+  let made: ClockFormatter | undefined;
+  const clock = (): ClockFormatter => (made ??= createClockFormatter(timeZone()));
+  return {
+    time: (epochMs) => clock().time(epochMs),
+    date: (epochMs) => clock().date(epochMs),
+    moment: (epochMs, nowMs) => clock().moment(epochMs, nowMs),
+  };
+}
+
 /** YYYY-MM-DD in this machine's time zone: what "today" means for the usage totals. */
 export function localDay(date: Date): string {
   const pad = (n: number): string => String(n).padStart(2, "0");

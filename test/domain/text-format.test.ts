@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createClockFormatter, excerpt, formatCount, formatDurationMs, formatUsd } from "../../src/domain/index.js";
+import {
+  createClockFormatter,
+  createLazyClockFormatter,
+  excerpt,
+  formatCount,
+  formatDurationMs,
+  formatUsd,
+} from "../../src/domain/index.js";
 
 describe("text helpers", () => {
   it("excerpt cuts with an ellipsis and leaves short text alone", () => {
@@ -38,5 +45,18 @@ describe("text helpers", () => {
     expect(utc.date(1_900_000_000_000)).toBe("Mar 17");
     expect(createClockFormatter("America/New_York").time(1_900_000_000_000)).toBe("13:46");
     expect(() => createClockFormatter("Nowhere/Atall")).toThrow(RangeError);
+  });
+
+  it("a lazy clock asks for its zone at its first clock time, once, and formats the same", () => {
+    const asked: string[] = [];
+    const lazy = createLazyClockFormatter(() => {
+      asked.push("zone");
+      return "America/New_York";
+    });
+    expect(asked).toEqual([]);
+    expect(lazy.time(1_900_000_000_000)).toBe("13:46");
+    expect(lazy.moment(1_900_000_000_000, 1_900_000_000_000)).toBe("13:46");
+    expect(lazy.date(1_900_000_000_000)).toBe("Mar 17");
+    expect(asked).toEqual(["zone"]);
   });
 });
