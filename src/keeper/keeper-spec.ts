@@ -1,15 +1,15 @@
 // What `telecode keeper` is started with (read as one JSON object from its stdin, so the CLI's
 // environment never shows in a process listing) and the one line it answers on stdout.
 import { isAbsolute } from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { KEEPER_ID_PATTERN } from "./keeper-paths.js";
 
-const absolutePath = z.string().refine(isAbsolute, { message: "must be an absolute path" });
+const absolutePath = z.string().check(z.refine(isAbsolute, { error: "must be an absolute path" }));
 
 export const keeperSpecSchema = z.object({
-  keeperId: z.string().regex(KEEPER_ID_PATTERN),
+  keeperId: z.string().check(z.regex(KEEPER_ID_PATTERN)),
   cli: z.object({
-    path: z.string().min(1),
+    path: z.string().check(z.minLength(1)),
     args: z.array(z.string()),
     cwd: absolutePath,
     env: z.record(z.string(), z.string()),
@@ -22,9 +22,9 @@ export const keeperSpecSchema = z.object({
     socketPath: absolutePath,
   }),
   /** The log's size cap. */
-  logCapBytes: z.number().int().min(4096),
+  logCapBytes: z.int().check(z.minimum(4096)),
   /** After the CLI exited, how long the log waits for a client to take it. */
-  exitGraceMs: z.number().int().min(0),
+  exitGraceMs: z.int().check(z.minimum(0)),
   telecodeVersion: z.string(),
 });
 export type KeeperSpec = z.infer<typeof keeperSpecSchema>;

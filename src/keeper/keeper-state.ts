@@ -2,31 +2,31 @@
 // is still the same process (pids with start times), plus what it learnt (session id, CLI
 // version, exit). Written atomically (temp file + rename), mode 0600, checked when read back.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod/mini";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import { exitRecordSchema, KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
-const identitySchema = z.object({ pid: z.number().int(), startTime: z.string() });
+const identitySchema = z.object({ pid: z.int(), startTime: z.string() });
 
 export const keeperStateSchema = z.object({
   /** Kept under this name in every version, like `keeper` and `socketPath`: see readKeeperState. */
-  protocol: z.number().int(),
+  protocol: z.int(),
   keeperId: z.string(),
   telecodeVersion: z.string(),
   keeper: identitySchema,
   /** The CLI; `tag` marks it and every process it starts (PROCESS_TAG_VAR), so leftovers can be found. */
-  cli: identitySchema.extend({ tag: z.string() }),
+  cli: z.extend(identitySchema, { tag: z.string() }),
   cwd: z.string(),
   socketPath: z.string(),
   startedAt: z.string(),
   /** The highest fence a client attached with. */
-  fence: z.number().int().min(0),
-  sessionId: z.string().nullable(),
-  cliVersion: z.string().nullable(),
+  fence: z.int().check(z.minimum(0)),
+  sessionId: z.nullable(z.string()),
+  cliVersion: z.nullable(z.string()),
   stdinOpen: z.boolean(),
   /** Set when the disk refused a log write: the log was dropped and lines up to `throughSeq` may be lost. */
-  logDropped: z.object({ code: z.string(), throughSeq: z.number().int() }).nullable(),
-  exit: exitRecordSchema.extend({ lastSeq: z.number().int(), at: z.string() }).nullable(),
+  logDropped: z.nullable(z.object({ code: z.string(), throughSeq: z.int() })),
+  exit: z.nullable(z.extend(exitRecordSchema, { lastSeq: z.int(), at: z.string() })),
 });
 export type KeeperState = z.infer<typeof keeperStateSchema>;
 

@@ -2,7 +2,7 @@
 // A numbered frame `<n> <line>` carries a CLI line (stdout with its sequence number, or a stdin
 // line with the client's write number) unescaped; every other frame is a JSON object `{"t":…}`.
 // The keeper's log file holds the same frames, so a replay is a copy. Pure: no I/O.
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * Bumped on any incompatible change. `hello` keeps `t`, `v` and `fence` in every version, so a
@@ -20,11 +20,11 @@ export type GapReason = (typeof GAP_REASONS)[number];
 export const REFUSAL_CODES = ["protocol_mismatch", "stale_fence", "bad_hello"] as const;
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
-const count = z.number().int().min(0);
+const count = z.int().check(z.minimum(0));
 
 export const exitRecordSchema = z.object({
-  code: z.number().int().nullable(),
-  signal: z.string().nullable(),
+  code: z.nullable(z.int()),
+  signal: z.nullable(z.string()),
   stderrTail: z.string(),
 });
 /** How the CLI ended, with the last of its stderr. */
@@ -32,18 +32,18 @@ export type ExitRecord = z.infer<typeof exitRecordSchema>;
 
 const welcomeSchema = z.object({
   t: z.literal("welcome"),
-  v: z.number().int(),
+  v: z.int(),
   keeperId: z.string(),
   fence: count,
   /** The last stdout sequence number so far (0: none yet). */
   lastSeq: count,
   /** The first sequence number still in the log; replay starts with a gap when it is past `fromSeq + 1`. */
   firstSeq: count,
-  cliPid: z.number().int(),
+  cliPid: z.int(),
   stdinOpen: z.boolean(),
-  sessionId: z.string().nullable(),
-  cliVersion: z.string().nullable(),
-  exit: exitRecordSchema.nullable(),
+  sessionId: z.nullable(z.string()),
+  cliVersion: z.nullable(z.string()),
+  exit: z.nullable(exitRecordSchema),
 });
 export type Welcome = z.infer<typeof welcomeSchema>;
 
@@ -58,9 +58,9 @@ export type Gap = z.infer<typeof gapSchema>;
 const keeperMessageSchema = z.discriminatedUnion("t", [
   welcomeSchema,
   gapSchema,
-  z.object({ t: z.literal("refused"), code: z.enum(REFUSAL_CODES), reason: z.string(), v: z.number().int() }),
+  z.object({ t: z.literal("refused"), code: z.enum(REFUSAL_CODES), reason: z.string(), v: z.int() }),
   /** The stdin write numbered `n` reached the CLI's pipe, or failed with `error`. */
-  z.object({ t: z.literal("stdin"), n: count, error: z.string().optional() }),
+  z.object({ t: z.literal("stdin"), n: count, error: z.optional(z.string()) }),
   z.object({ t: z.literal("exit"), lastSeq: count, exit: exitRecordSchema }),
   z.object({ t: z.literal("evicted"), fence: count }),
 ]);
@@ -68,8 +68,8 @@ export type KeeperMessage = z.infer<typeof keeperMessageSchema>;
 
 const helloSchema = z.object({
   t: z.literal("hello"),
-  v: z.number().int(),
-  client: z.string().max(200),
+  v: z.int(),
+  client: z.string().check(z.maxLength(200)),
   fence: count,
   fromSeq: count,
 });
@@ -95,7 +95,7 @@ export function encodeNumbered(n: number, line: string): string {
 
 export type Decoded<T> = { ok: true; message: T } | { ok: false; problem: string };
 
-function decodeJson<T>(frame: string, schema: z.ZodType<T>): Decoded<T> {
+function decodeJson<T>(frame: string, schema: z.ZodMiniType<T>): Decoded<T> {
   let value: unknown;
   try {
     value = JSON.parse(frame);
