@@ -44,6 +44,8 @@ function keptLauncher(work, telecodeBin, clock, fence) {
     clientId: `bench-${fence}`,
     probe: (command, env) => probe.ask(command, env),
     logger: silentLogger,
+    // Re-attach is measured, not starts: no keeper is started ahead of need.
+    warmDelayMs: null,
   });
 }
 

@@ -1,6 +1,7 @@
 // `telecode keeper` (hidden; Telecode starts it, people do not): reads a keeper spec as JSON on
 // stdin, runs the CLI under a keeper, answers one ready line on stdout, and returns when the
 // keeper is done. Loads no Telegram, SQLite or engine code.
+import { appendFileSync } from "node:fs";
 import { createSystemClock } from "../ports/index.js";
 import { isKeeperError, parseKeeperSpec, runKeeper, type KeeperReady } from "../keeper/index.js";
 import type { CommandIo } from "./command-io.js";
@@ -28,13 +29,22 @@ export async function runKeeperCommand(
     return 0;
   }
   const answer = (ready: KeeperReady): void => void io.stdout.write(`${JSON.stringify(ready)}\n`);
-  const parsed = parseKeeperSpec(await readAll(stdin));
+  const text = await readAll(stdin);
+  // A keeper started ahead of need whose Telecode ended before using it: nothing to do.
+  if (text.trim() === "") return 0;
+  const parsed = parseKeeperSpec(text);
   if (!parsed.ok) {
     answer({ ready: false, code: "keeper.bad_spec", message: `The keeper spec is invalid: ${parsed.problem}.` });
     return 2;
   }
   // Everything the keeper creates (socket, state, log) is for this user only.
   process.umask(0o077);
+  const { stderrPath } = parsed.spec.paths;
+  if (parsed.spec.stderrToFile === true)
+    process.on("uncaughtException", (error) => {
+      appendFileSync(stderrPath, `${error.stack ?? String(error)}\n`, { mode: 0o600 });
+      process.exit(70);
+    });
   let running;
   try {
     running = await runKeeper(parsed.spec, createSystemClock());

@@ -26,6 +26,8 @@ export const keeperSpecSchema = z.object({
   /** After the CLI exited, how long the log waits for a client to take it. */
   exitGraceMs: z.int().check(z.minimum(0)),
   telecodeVersion: z.string(),
+  /** Its own stderr goes nowhere (it was started ahead of need): what it throws is written to paths.stderrPath. */
+  stderrToFile: z.optional(z.boolean()),
 });
 export type KeeperSpec = z.infer<typeof keeperSpecSchema>;
 

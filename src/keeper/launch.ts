@@ -56,12 +56,72 @@ export type StartedKeeper = {
   inOwnScope: boolean;
 };
 
+type KeeperChild = ChildProcessByStdio<Writable, Readable, null>;
+
 /**
- * Starts a keeper running the CLI and resolves with its record once it listens. Throws
- * `keeper.start_failed` with the reason (the CLI missing, the keeper crashing) and leaves no files.
+ * A keeper started before a run needs it (`WarmKeeper.start`): loaded and waiting for its spec
+ * on stdin, so a run's CLI starts without a Node start in front of it. It has no files until
+ * it is used; unused, it ends when told (`end`) or when its Telecode dies (its stdin closes).
  */
-export async function startKeeper(launcher: KeeperLauncher, options: StartKeeperOptions): Promise<StartedKeeper> {
-  const keeperId = options.keeperId ?? randomUUID();
+export class WarmKeeper {
+  readonly keeperId = randomUUID();
+  /** Whether it runs in a systemd scope of its own. */
+  readonly scoped: boolean;
+  readonly #child: KeeperChild;
+  #taken = false;
+
+  private constructor(launcher: KeeperLauncher) {
+    this.scoped = launcher.plan.wrapper === "systemd-scope";
+    this.#child = spawnKeeperProcess(launcher, this.keeperId, this.scoped, "ignore");
+    // An unused keeper must not hold Telecode open.
+    this.#child.unref();
+    (this.#child.stdin as Writable & { unref?: () => void }).unref?.();
+    (this.#child.stdout as Readable & { unref?: () => void }).unref?.();
+  }
+
+  static start(launcher: KeeperLauncher): WarmKeeper {
+    return new WarmKeeper(launcher);
+  }
+
+  /** Its process id (the keeper's, or its systemd-run wrapper's in a scope). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Still waiting for a spec: not used, not ended. */
+  get alive(): boolean {
+    return !this.#taken && this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** Its process, once, for startKeeper to hand a spec to; undefined when it is not alive. */
+  take(): KeeperChild | undefined {
+    if (!this.alive) return undefined;
+    this.#taken = true;
+    return this.#child;
+  }
+
+  /** Ends it unused. */
+  end(): void {
+    if (!this.alive) return;
+    this.#taken = true;
+    this.#child.stdin.destroy();
+    this.#child.kill("SIGTERM");
+  }
+}
+
+/**
+ * Starts a keeper running the CLI and resolves with its record once it listens; `warm`, when
+ * alive, is used instead of starting one (its Node start is then off the critical path).
+ * Throws `keeper.start_failed` with the reason (the CLI missing, the keeper crashing) and
+ * leaves no files.
+ */
+export async function startKeeper(
+  launcher: KeeperLauncher,
+  options: StartKeeperOptions,
+  warm?: WarmKeeper,
+): Promise<StartedKeeper> {
+  const child = options.keeperId === undefined ? warm?.take() : undefined;
+  const keeperId = child === undefined || warm === undefined ? (options.keeperId ?? randomUUID()) : warm.keeperId;
   const paths = keeperPaths({ keepersDir: launcher.keepersDir, keeperId, runtimeDir: launcher.runtimeDir });
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.cli.env)) if (value !== undefined) env[name] = value;
@@ -72,15 +132,22 @@ export async function startKeeper(launcher: KeeperLauncher, options: StartKeeper
     logCapBytes: options.logCapBytes ?? DEFAULT_LOG_CAP_BYTES,
     exitGraceMs: options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS,
     telecodeVersion: launcher.telecodeVersion,
+    stderrToFile: child !== undefined,
   };
   ensurePrivateDir(paths.dir);
   try {
-    let scoped = launcher.plan.wrapper === "systemd-scope";
-    let answer = await spawnKeeper(launcher, spec, scoped);
-    if (answer === undefined && scoped) {
-      // systemd-run failed before the keeper ran (no bus, say): a keeper in our own unit still runs the CLI.
-      scoped = false;
-      answer = await spawnKeeper(launcher, spec, false);
+    let scoped = child === undefined || warm === undefined ? launcher.plan.wrapper === "systemd-scope" : warm.scoped;
+    let answer = child === undefined ? undefined : await handshake(launcher, child, spec);
+    if (answer === undefined) {
+      child?.kill("SIGTERM");
+      // No warm keeper, or it ended before it answered: one is started now, as without it.
+      const cold = { ...spec, stderrToFile: false };
+      answer = await spawnKeeper(launcher, cold, scoped);
+      if (answer === undefined && scoped) {
+        // systemd-run failed before the keeper ran (no bus, say): a keeper in our own unit still runs the CLI.
+        scoped = false;
+        answer = await spawnKeeper(launcher, cold, false);
+      }
     }
     if (answer === undefined || !answer.ready) throw startFailure(answer, paths);
     const state = readKeeperState(paths.statePath);
@@ -92,51 +159,71 @@ export async function startKeeper(launcher: KeeperLauncher, options: StartKeeper
   }
 }
 
-/** Runs the keeper and reads its ready line; undefined when it (or its wrapper) ended without one. */
+/** Runs `telecode keeper` (in a systemd scope when `scoped`), detached, its stderr to `stderr`. */
+function spawnKeeperProcess(
+  launcher: KeeperLauncher,
+  keeperId: string,
+  scoped: boolean,
+  stderr: number | "ignore",
+): KeeperChild {
+  const argv = scoped ? [...scopeCommand(launcher.plan, keeperId), ...launcher.command] : [...launcher.command];
+  const [file = "", ...args] = argv;
+  const child = spawn(file, args, {
+    detached: true,
+    stdio: ["pipe", "pipe", stderr],
+    env: launcher.env,
+  }) as KeeperChild;
+  child.on("error", () => undefined);
+  child.stdin.on("error", () => undefined);
+  return child;
+}
+
+/** Runs a keeper for `spec` and reads its ready line; undefined when it (or its wrapper) ended without one. */
 async function spawnKeeper(
   launcher: KeeperLauncher,
   spec: KeeperSpec,
   scoped: boolean,
 ): Promise<KeeperReady | undefined> {
-  const argv = scoped ? [...scopeCommand(launcher.plan, spec.keeperId), ...launcher.command] : [...launcher.command];
-  const [file = "", ...args] = argv;
   const stderr = openSync(spec.paths.stderrPath, "a", 0o600);
   try {
-    const child = spawn(file, args, {
-      detached: true,
-      stdio: ["pipe", "pipe", stderr],
-      env: launcher.env,
-    }) as ChildProcessByStdio<Writable, Readable, null>;
-    child.on("error", () => undefined);
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(JSON.stringify(spec));
-    const lines = createInterface({ input: child.stdout });
-    const answer = await new Promise<KeeperReady | undefined>((resolve) => {
-      const timer = launcher.clock.setTimer(launcher.readyTimeoutMs ?? 30_000, () => {
-        child.kill("SIGTERM");
-        resolve(undefined);
-      });
-      lines.once("line", (line) => {
-        timer.cancel();
-        try {
-          resolve(JSON.parse(line) as KeeperReady);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      lines.once("close", () => {
-        timer.cancel();
-        resolve(undefined);
-      });
-      child.once("error", () => resolve(undefined));
-    });
-    lines.close();
-    child.stdout.destroy();
-    child.unref();
+    const child = spawnKeeperProcess(launcher, spec.keeperId, scoped, stderr);
+    const answer = await handshake(launcher, child, spec);
+    if (answer === undefined) child.kill("SIGTERM");
     return answer;
   } finally {
     closeSync(stderr);
   }
+}
+
+/** Hands a keeper its spec and reads its ready line; undefined when it ended (or timed out) without one. */
+async function handshake(
+  launcher: KeeperLauncher,
+  child: KeeperChild,
+  spec: KeeperSpec,
+): Promise<KeeperReady | undefined> {
+  if (child.exitCode !== null || child.signalCode !== null) return undefined;
+  child.stdin.end(JSON.stringify(spec));
+  const lines = createInterface({ input: child.stdout });
+  const answer = await new Promise<KeeperReady | undefined>((resolve) => {
+    const timer = launcher.clock.setTimer(launcher.readyTimeoutMs ?? 30_000, () => resolve(undefined));
+    lines.once("line", (line) => {
+      timer.cancel();
+      try {
+        resolve(JSON.parse(line) as KeeperReady);
+      } catch {
+        resolve(undefined);
+      }
+    });
+    lines.once("close", () => {
+      timer.cancel();
+      resolve(undefined);
+    });
+    child.once("error", () => resolve(undefined));
+  });
+  lines.close();
+  child.stdout.destroy();
+  child.unref();
+  return answer;
 }
 
 function startFailure(answer: KeeperReady | undefined, paths: KeeperPaths): KeeperError {

@@ -19,6 +19,7 @@ import {
   type KeeperRecord,
   type StartedKeeper,
   type StartKeeperOptions,
+  type WarmKeeper,
 } from "../../src/keeper/index.js";
 import { encodeControlRequest, encodeUserMessage } from "../../src/wire/index.js";
 
@@ -98,7 +99,7 @@ export function matchesJson(line: string, fields: Record<string, unknown>): bool
 /** Every keeper a test starts is ended after it (its CLI and files too). */
 export function useKeepers(): {
   start(launcher: KeeperLauncher, options: StartKeeperOptions): Promise<KeeperRecord>;
-  startFull(launcher: KeeperLauncher, options: StartKeeperOptions): Promise<StartedKeeper>;
+  startFull(launcher: KeeperLauncher, options: StartKeeperOptions, warm?: WarmKeeper): Promise<StartedKeeper>;
   attach(record: KeeperRecord, options: Partial<AttachOptions> & { sink?: Sink }): Promise<KeeperConnection>;
 } {
   const records: KeeperRecord[] = [];
@@ -119,8 +120,8 @@ export function useKeepers(): {
     async start(launcher, options) {
       return (await this.startFull(launcher, options)).record;
     },
-    async startFull(launcher, options) {
-      const started = await startKeeper(launcher, options);
+    async startFull(launcher, options, warm) {
+      const started = await startKeeper(launcher, options, warm);
       records.push(started.record);
       return started;
     },

@@ -19,6 +19,8 @@ export type AppKeepers = {
   launcher: CliLauncher;
   /** Takes in the kept runs (for the bridge's start, once the session layer exists). */
   takeIn(deps: Pick<TakeInDeps, "engine" | "sessions" | "bridge" | "resumeTrigger">): TakeInKept;
+  /** Telecode is stopping: the keeper started ahead of need ends (kept runs go on). */
+  stop(): void;
 };
 
 export function createAppKeepers(options: {
@@ -61,7 +63,9 @@ export function createAppKeepers(options: {
   });
   // Where a keeper would die with Telecode's service, runs stay direct children (drained on stop, as before).
   if (!plan.survivesRestart) logger.event("keeper.not_used", { why: plan.why }, "warn");
+  if (!plan.survivesRestart) kept.stop();
   return {
+    stop: () => kept.stop(),
     launcher: plan.survivesRestart ? kept : direct,
     takeIn:
       ({ engine, sessions, bridge, resumeTrigger }) =>

@@ -208,6 +208,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     scheduling.start(bridge);
     await webhooks.start(bridge);
   } catch (error) {
+    keepers.stop();
     store.close();
     throw error;
   }
@@ -229,6 +230,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         await scheduling.stop();
         await bridge.stop(stopOptions);
       } finally {
+        keepers.stop();
         store.close();
       }
     },
