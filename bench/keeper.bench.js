@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
 import { createSystemClock } from "../dist/ports/index.js";
+import { createLineDecoder } from "../dist/claude/index.js";
 import { attachKeeper, startKeeper } from "../dist/keeper/index.js";
 import { splitByteLines } from "./byte-lines.js";
 import { keeperOptions, measureReattach } from "./keeper-reattach.js";
@@ -129,6 +130,8 @@ async function runKept(script, onText, logCapBytes) {
     fence: 1,
     fromSeq: 0,
     clock,
+    // As Telecode's kept transport decodes the lines.
+    decode: createLineDecoder(),
     onLine(text, seq) {
       if (!done && sink.line(text)) {
         done = true;

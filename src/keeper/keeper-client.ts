@@ -45,6 +45,11 @@ export type AttachOptions = {
   clock: Clock;
   /** How long connecting and the welcome may take. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * Decodes a line's UTF-8 bytes [start, end) of `buffer`; must give exactly what
+   * `buffer.toString("utf8", start, end)` gives (the default), e.g. faster (claude's line decoder).
+   */
+  decode?: (buffer: Buffer, start: number, end: number) => string;
 };
 
 export type ShutdownTimings = { eofGraceMs?: number; termGraceMs?: number };
@@ -218,7 +223,9 @@ export class KeeperConnection {
   #onFrame(buffer: Buffer, start: number, end: number): void {
     const space = this.#attached ? numberEnd(buffer, start, end) : -1;
     if (space > 0) {
-      this.#options.onLine(buffer.toString("utf8", space + 1, end), readNumber(buffer, start, space));
+      const { decode } = this.#options;
+      const line = decode === undefined ? buffer.toString("utf8", space + 1, end) : decode(buffer, space + 1, end);
+      this.#options.onLine(line, readNumber(buffer, start, space));
       return;
     }
     const decoded = decodeKeeperMessage(buffer.toString("utf8", start, end));

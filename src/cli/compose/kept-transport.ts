@@ -3,6 +3,7 @@
 // keeper is there. A dropped connection to a keeper that still runs is made again.
 import {
   ClaudeError,
+  createLineDecoder,
   stdinClosedError,
   type CliTransport,
   type ProcessExit,
@@ -153,6 +154,8 @@ export class KeptTransport implements CliTransport {
       fence: this.#options.fence,
       fromSeq,
       clock: this.#options.clock,
+      // The CLI's lines decoded as a spawned CLI's are (same text, less CPU).
+      decode: createLineDecoder(),
       onLine: (line, seq) => {
         this.#lastSeq = seq;
         if (this.#handlers === undefined) this.#early.push({ kind: "line", line, seq });
