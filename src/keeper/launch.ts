@@ -202,6 +202,8 @@ async function handshake(
   spec: KeeperSpec,
 ): Promise<KeeperReady | undefined> {
   if (child.exitCode !== null || child.signalCode !== null) return undefined;
+  // A keeper started ahead of need was let go of (unref): its answer is waited for.
+  (child.stdout as Readable & { ref?: () => void }).ref?.();
   child.stdin.end(JSON.stringify(spec));
   const lines = createInterface({ input: child.stdout });
   const answer = await new Promise<KeeperReady | undefined>((resolve) => {

@@ -1,7 +1,8 @@
 // The engine over kept CLIs (the real CLI under a real keeper, against the fake Messages API):
 // a run goes on in a second engine that re-attaches with a higher fence (as a restarted
 // Telecode does), the first one lets go without answering or completing anything, and a lower
-// fence is refused. Needs `npm run build` (the keeper runs bin/telecode.js).
+// fence is refused; a keeper started ahead of need runs the next run's CLI. Needs `npm run
+// build` (the keeper runs bin/telecode.js).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ import {
 import { createKeptLauncher, type KeptLauncher } from "../../src/cli/compose/kept-launcher.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { findKeepers, isKeeperError, type KeeperRecord } from "../../src/keeper/index.js";
-import { silentLogger } from "../../src/ports/index.js";
+import { silentLogger, type LogFields, type Logger } from "../../src/ports/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
@@ -32,15 +33,35 @@ afterEach(async () => {
   await ws?.cleanup();
 });
 
-function keptLauncher(fence: number): KeptLauncher {
+const launchers: KeptLauncher[] = [];
+afterEach(() => {
+  for (const launcher of launchers.splice(0)) launcher.stop();
+});
+
+function keptLauncher(fence: number, options: { warmDelayMs?: number; logger?: Logger } = {}): KeptLauncher {
   const probe = createCliProbe();
-  return createKeptLauncher({
+  const launcher = createKeptLauncher({
     keeper: launcherFor(join(dataDir, "keepers")),
     fence,
     clientId: `test-${fence}`,
     probe: (command, env) => probe.ask(command, env),
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
+    warmDelayMs: options.warmDelayMs ?? null,
   });
+  launchers.push(launcher);
+  return launcher;
+}
+
+/** A logger that keeps the fields of each event by name. */
+function eventLog(): Logger & { fields(name: string): LogFields[] } {
+  const seen: { name: string; fields: LogFields }[] = [];
+  const logger: Logger & { fields(name: string): LogFields[] } = {
+    ...silentLogger,
+    event: (name, fields = {}) => void seen.push({ name, fields }),
+    child: () => logger,
+    fields: (name) => seen.filter((e) => e.name === name).map((e) => e.fields),
+  };
+  return logger;
 }
 
 /** A controller that leaves every approval to the test, and the events it saw. */
@@ -138,5 +159,31 @@ describe("kept CLIs and fences", () => {
     expect(await completed).toMatchObject({ type: "run_completed", runId, ok: true, answer: "Fenced." });
     expect(existsSync(join(ws.cwd, "fenced.txt"))).toBe(true);
     await adopted.handle.close();
+  });
+
+  it("a keeper started ahead of need runs the next run's CLI", async () => {
+    dataDir = tempDir();
+    api = await startFakeAnthropic({ replies: [reply.text("First."), reply.text("Second.")] });
+    ws = await makeClaudeWorkspace(api.url);
+    const spec = { cwd: ws.cwd, permissionMode: "default", useApiBilling: true };
+    const log = eventLog();
+    const launcher = keptLauncher(1, { warmDelayMs: 0, logger: log });
+    const engine = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher });
+    const runOnce = async (text: string, answer: string): Promise<void> => {
+      const handle = engine.openSession(spec, waitingController());
+      const events = watch(handle);
+      const completed = events.next("run_completed");
+      await handle.startRun([{ type: "text", text }]);
+      expect(await completed).toMatchObject({ ok: true, answer });
+      await handle.close();
+    };
+    await runOnce("First", "First.");
+    await runOnce("Second", "Second.");
+    const started = log.fields("keeper.started");
+    expect(started).toHaveLength(2);
+    // Each CLI started in a keeper that was already waiting: one is started when the launcher is
+    // made, and another after each start.
+    expect(started.map((f) => f["ahead"])).toEqual([true, true]);
+    expect(new Set(started.map((f) => f["keeperId"])).size).toBe(2);
   });
 });
