@@ -1,6 +1,7 @@
 // Cuts a byte stream into `\n`-terminated frames without decoding them: the keeper copies CLI
 // lines into its log and socket as bytes, and the client decodes each payload once. A frame
 // over the size limit is skipped (reported with its length), never buffered whole.
+import type { SlabPool } from "./slab-pool.js";
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
@@ -95,18 +96,24 @@ export function readNumber(buffer: Buffer, start: number, end: number): number {
 }
 
 /** Frames are built into slabs this large, so a batch costs no allocation of its own. */
-const SLAB_BYTES = 4 * 1024 * 1024;
+export const SLAB_BYTES = 4 * 1024 * 1024;
 
 /**
  * Builds numbered frames (`<seq> <bytes>\n`) by copying bytes, batch after batch into one slab:
- * the keeper's log and socket take the same bytes, with no decoding and little garbage.
+ * the keeper's log and socket take the same bytes, with no decoding and little garbage. With
+ * a pool, a slab it moved on from goes back to the pool once every holder released it.
  */
 export class FrameBuilder {
-  #slab = Buffer.alloc(0);
+  readonly #pool: SlabPool | undefined;
+  #slab: Buffer = Buffer.alloc(0);
   /** Where the current batch starts in the slab, and how long it is. */
   #start = 0;
   #length = 0;
   #count = 0;
+
+  constructor(pool?: SlabPool) {
+    this.#pool = pool;
+  }
 
   /** Starts a batch, with room for about `bytes` (it grows when needed). */
   begin(bytes: number): void {
@@ -136,7 +143,7 @@ export class FrameBuilder {
     this.#count++;
   }
 
-  /** The batch's frames. The slab is never written there again, so the socket may hold them. */
+  /** The batch's frames. The slab is never written there again while they are held, so the socket may keep them. */
   take(): Buffer {
     const frames = this.#slab.subarray(this.#start, this.#start + this.#length);
     this.begin(0);
@@ -145,8 +152,12 @@ export class FrameBuilder {
 
   /** Moves the current batch to a fresh slab with room for `bytes` more. */
   #newSlab(bytes: number): void {
-    const slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, 2 * (this.#length + bytes)));
+    const wanted = 2 * (this.#length + bytes);
+    // A pool's slabs are its size (at least); without one, SLAB_BYTES.
+    const slab =
+      this.#pool === undefined ? Buffer.allocUnsafe(Math.max(SLAB_BYTES, wanted)) : this.#pool.acquire(wanted);
     this.#slab.copy(slab, 0, this.#start, this.#start + this.#length);
+    this.#pool?.release(this.#slab);
     this.#slab = slab;
     this.#start = 0;
   }

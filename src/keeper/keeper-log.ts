@@ -4,6 +4,7 @@
 // any number, from memory while they are recent, else from the written part of the files.
 import { numberEnd, readNumber } from "./frame-splitter.js";
 import type { LogStorage } from "./log-storage.js";
+import { UNTRACKED, type FrameHolds } from "./slab-pool.js";
 import { encodeMessage, type GapReason } from "./protocol.js";
 import { RecentFrames, type LogRead } from "./recent-frames.js";
 
@@ -21,6 +22,8 @@ export type KeeperLogOptions = {
   recentBytes?: number;
   /** Called after each write reached the disk (or failed): readers may go on, a paused reader of the CLI may resume. */
   onWritten?: () => void;
+  /** The frame builder's slabs: frames are held while a write or the recent frames keep them. */
+  holds?: FrameHolds;
 };
 
 type Segment = {
@@ -56,6 +59,7 @@ export class KeeperLog {
   /** Where the last read ended, so a reader that keeps up does not rescan its segment. */
   #cursor: { name: string; afterSeq: number; position: number } | undefined;
   readonly #recent: RecentFrames;
+  readonly #holds: FrameHolds;
   readonly #onWritten: (() => void) | undefined;
   #pendingBytes = 0;
   /** Bumped when everything is dropped, so writes still in flight from before are ignored. */
@@ -63,7 +67,8 @@ export class KeeperLog {
 
   constructor(options: KeeperLogOptions) {
     this.#onWritten = options.onWritten;
-    this.#recent = new RecentFrames(options.recentBytes ?? 4 * 1024 * 1024);
+    this.#holds = options.holds ?? UNTRACKED;
+    this.#recent = new RecentFrames(options.recentBytes ?? 4 * 1024 * 1024, this.#holds);
     this.#storage = options.storage;
     this.#capBytes = options.capBytes ?? DEFAULT_LOG_CAP_BYTES;
     this.#segmentBytes = options.segmentBytes ?? Math.max(1, Math.floor(this.#capBytes / 8));
@@ -184,7 +189,11 @@ export class KeeperLog {
       const segment = active;
       const generation = this.#generation;
       this.#pendingBytes += piece.length;
-      this.#storage.append(segment.name, piece, (error) => this.#written(segment, piece.length, generation, error));
+      this.#holds.hold(piece);
+      this.#storage.append(segment.name, piece, (error) => {
+        this.#holds.release(piece);
+        this.#written(segment, piece.length, generation, error);
+      });
       active.writeSeqs.push(seq);
       active.writeOffsets.push(active.bytes);
       this.#recent.add(piece, seq, seq + count - 1);

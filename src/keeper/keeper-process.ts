@@ -12,6 +12,7 @@ import { PROCESS_TAG_VAR } from "../process/index.js";
 import { StderrTail } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { KeeperError } from "./errors.js";
+import { SLAB_BYTES } from "./frame-splitter.js";
 import { KeeperLog } from "./keeper-log.js";
 import { createFileStorage } from "./log-storage.js";
 import { ensurePrivateDir } from "./keeper-paths.js";
@@ -22,6 +23,7 @@ import { identifyProcess } from "./process-identity.js";
 import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
 import { reapProcessTree } from "./reap.js";
 import { StdoutRecorder } from "./stdout-recorder.js";
+import { SlabPool } from "./slab-pool.js";
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
@@ -105,12 +107,14 @@ class Keeper implements KeeperHost {
     this.#clock = clock;
     this.keeperId = spec.keeperId;
     this.cliPid = child.pid ?? -1;
+    const slabs = new SlabPool(SLAB_BYTES);
     this.log = new KeeperLog({
       storage: createFileStorage(spec.paths.logDir, clock),
       capBytes: spec.logCapBytes,
       onWritten: () => this.#written(),
+      holds: slabs,
     });
-    this.#server = new KeeperServer(this, clock);
+    this.#server = new KeeperServer(this, clock, slabs);
     this.finished = new Promise((resolve) => (this.#finish = resolve));
     this.#state = new KeeperStateFile(
       spec.paths.statePath,
@@ -136,6 +140,7 @@ class Keeper implements KeeperHost {
       log: this.log,
       delivery: this.#server,
       maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+      slabs,
       onInitLine: (line) => this.#learnFromInit(line),
     });
     // stdout is always read: the CLI must never block on a full pipe, whoever is attached.

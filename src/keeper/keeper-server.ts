@@ -22,6 +22,7 @@ import {
   type RefusalCode,
   type Welcome,
 } from "./protocol.js";
+import { UNTRACKED, type FrameHolds } from "./slab-pool.js";
 
 /** What the server needs from the keeper that owns the CLI. */
 export type KeeperHost = {
@@ -66,10 +67,13 @@ export class KeeperServer implements FrameDelivery {
   #client: Connection | undefined;
   #exit: ExitRecord | undefined;
   readonly #sockets = new Set<Socket>();
+  readonly #holds: FrameHolds;
 
-  constructor(host: KeeperHost, clock: Clock) {
+  /** `holds`: the frame builder's slabs, held while a socket still has to send their frames. */
+  constructor(host: KeeperHost, clock: Clock, holds: FrameHolds = UNTRACKED) {
     this.#host = host;
     this.#clock = clock;
+    this.#holds = holds;
     // Live lines go straight out while less than this is queued; past it, the client reads from the log.
     this.#server = createServer({ highWaterMark: SOCKET_HIGH_WATER_BYTES }, (socket) => this.#accept(socket));
   }
@@ -99,8 +103,14 @@ export class KeeperServer implements FrameDelivery {
     const client = this.#client;
     if (client === undefined || client.waitingForDrain || client.sentSeq !== firstSeq - 1) return false;
     client.sentSeq = lastSeq;
-    if (!client.socket.write(frames)) client.waitingForDrain = true;
+    this.#sendFrames(client, frames);
     return true;
+  }
+
+  /** Writes CLI frames, holding their slab until the socket has sent them (or failed to). */
+  #sendFrames(connection: Connection, frames: Buffer): void {
+    this.#holds.hold(frames);
+    if (!connection.socket.write(frames, () => this.#holds.release(frames))) connection.waitingForDrain = true;
   }
 
   /** A client that is behind reads on from the log (until its socket is full). */
@@ -255,7 +265,7 @@ export class KeeperServer implements FrameDelivery {
       const { frames, throughSeq } = log.read(connection.sentSeq, REPLAY_CHUNK_BYTES);
       if (frames.length === 0) break;
       connection.sentSeq = throughSeq;
-      if (!connection.socket.write(frames)) connection.waitingForDrain = true;
+      this.#sendFrames(connection, frames);
     }
     const exit = this.#exit;
     if (exit !== undefined && !connection.exitSent && connection.sentSeq >= log.lastSeq) {

@@ -1,6 +1,8 @@
 // The newest frames of the keeper's log, kept in memory as they were written (no copy), so a
 // client that falls a little behind is fed without reading the disk. Only ever a cache of what
 // the log holds: whatever the log drops, this drops too.
+import { UNTRACKED, type FrameHolds } from "./slab-pool.js";
+
 /** Frames read back from the log, through sequence number `throughSeq`. */
 export type LogRead = { frames: Buffer; throughSeq: number };
 
@@ -10,15 +12,18 @@ const NEWLINE = 0x0a;
 
 export class RecentFrames {
   readonly #limitBytes: number;
+  readonly #holds: FrameHolds;
   #batches: Batch[] = [];
   #bytes = 0;
 
-  constructor(limitBytes: number) {
+  constructor(limitBytes: number, holds: FrameHolds = UNTRACKED) {
     this.#limitBytes = limitBytes;
+    this.#holds = holds;
   }
 
-  /** Frames numbered `firstSeq`…`lastSeq`, just stored; the oldest batches go past the limit. */
+  /** Frames numbered `firstSeq`…`lastSeq`, just stored (held until dropped); the oldest batches go past the limit. */
   add(frames: Buffer, firstSeq: number, lastSeq: number): void {
+    this.#holds.hold(frames);
     this.#batches.push({ firstSeq, lastSeq, frames });
     this.#bytes += frames.length;
     while (this.#bytes > this.#limitBytes && this.#batches.length > 0) this.#dropFirst();
@@ -30,6 +35,7 @@ export class RecentFrames {
   }
 
   clear(): void {
+    for (const batch of this.#batches) this.#holds.release(batch.frames);
     this.#batches = [];
     this.#bytes = 0;
   }
@@ -49,6 +55,8 @@ export class RecentFrames {
 
   #dropFirst(): void {
     const first = this.#batches.shift();
-    if (first !== undefined) this.#bytes -= first.frames.length;
+    if (first === undefined) return;
+    this.#bytes -= first.frames.length;
+    this.#holds.release(first.frames);
   }
 }

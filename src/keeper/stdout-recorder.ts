@@ -3,6 +3,7 @@
 // which carry the session id and CLI version.
 import { FrameBuilder, FrameSplitter } from "./frame-splitter.js";
 import type { KeeperLog } from "./keeper-log.js";
+import type { SlabPool } from "./slab-pool.js";
 
 /** Where numbered frames go besides the log: a client that is caught up, or one that reads from the log. */
 export type FrameDelivery = {
@@ -36,7 +37,7 @@ export class StdoutRecorder {
   readonly #log: KeeperLog;
   readonly #delivery: FrameDelivery;
   readonly #splitter: FrameSplitter;
-  readonly #builder = new FrameBuilder();
+  readonly #builder: FrameBuilder;
 
   constructor(options: {
     log: KeeperLog;
@@ -44,7 +45,10 @@ export class StdoutRecorder {
     /** A line that looks like `system/init`, decoded. */
     onInitLine(line: string): void;
     maxLineBytes: number;
+    /** Where frames are built: slabs reused once the socket, disk and memory let go of them. */
+    slabs?: SlabPool;
   }) {
+    this.#builder = new FrameBuilder(options.slabs);
     this.#log = options.log;
     this.#delivery = options.delivery;
     this.#splitter = new FrameSplitter({
