@@ -1,7 +1,7 @@
 // What a CLI binary supports is learnt once and kept in the state directory: a later process
 // (a new engine) starts the same binary without probing it, a changed binary is probed again,
 // and a CLI that refuses a flag Telecode guessed is started again without it, losing nothing.
-import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -19,7 +19,8 @@ afterEach(async () => {
   const pids = sessions.map((s) => s.pid).filter((p): p is number => p !== undefined);
   await Promise.all(sessions.map((s) => s.close()));
   for (const pid of pids) expect(processGroupAlive(pid)).toBe(false);
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  // A probe beside a start may still be writing its cache file: removal is retried then.
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true, maxRetries: 5 })));
   dirs = [];
   sessions = [];
 });
@@ -80,15 +81,18 @@ const probes = (all: string[][]): { version: number; help: number } => ({
 });
 const spawns = (all: string[][]): string[][] => all.filter((a) => a.includes("--output-format"));
 
-/** Waits until the cache file (written by the probe that ran beside the start) names the binary. */
-async function cached(ws: Workspace): Promise<Record<string, unknown>> {
+/**
+ * Waits until the cache file (written by the probe that ran beside the start) names the binary
+ * (with `size`: as it is now, after an upgrade).
+ */
+async function cached(ws: Workspace, size?: number): Promise<Record<string, unknown>> {
   let entry: Record<string, unknown> | undefined;
   await expect
     .poll(
       async () => {
         const text = await readFile(ws.cacheFile, "utf8").catch(() => "{}");
         const binaries = (JSON.parse(text) as { binaries?: Record<string, unknown>[] }).binaries ?? [];
-        entry = binaries.find((b) => b["realPath"] === ws.claude);
+        entry = binaries.find((b) => b["realPath"] === ws.claude && (size === undefined || b["size"] === size));
         return entry !== undefined;
       },
       { timeout: 10_000, interval: 20 },
@@ -139,6 +143,8 @@ describe("the CLI probe, kept in the state directory", () => {
         version: 2,
         help: 2,
       });
+    // The new answer is kept (and the state directory is left alone before the test ends).
+    expect(await cached(ws, (await stat(ws.claude)).size)).toMatchObject({ version: "2.1.332" });
   });
 
   it.each([

@@ -8,7 +8,7 @@ import { afterEach } from "vitest";
 export function useTempDirs(prefix = "tmp"): () => string {
   const dirs: string[] = [];
   afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   });
   return () => {
     const dir = mkdtempSync(join(tmpdir(), `telecode-${prefix}-`));
