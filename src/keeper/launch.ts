@@ -65,14 +65,11 @@ type KeeperChild = ChildProcessByStdio<Writable, Readable, null>;
  */
 export class WarmKeeper {
   readonly keeperId = randomUUID();
-  /** Whether it runs in a systemd scope of its own. */
-  readonly scoped: boolean;
   readonly #child: KeeperChild;
   #taken = false;
 
   private constructor(launcher: KeeperLauncher) {
-    this.scoped = launcher.plan.wrapper === "systemd-scope";
-    this.#child = spawnKeeperProcess(launcher, this.keeperId, this.scoped, "ignore");
+    this.#child = spawnKeeperProcess(launcher, this.keeperId, inScope(launcher), "ignore");
     // An unused keeper must not hold Telecode open.
     this.#child.unref();
     (this.#child.stdin as Writable & { unref?: () => void }).unref?.();
@@ -109,6 +106,9 @@ export class WarmKeeper {
   }
 }
 
+/** Whether keepers start in a systemd scope of their own. */
+const inScope = (launcher: KeeperLauncher): boolean => launcher.plan.wrapper === "systemd-scope";
+
 /**
  * Starts a keeper running the CLI and resolves with its record once it listens; `warm`, when
  * alive, is used instead of starting one (its Node start is then off the critical path).
@@ -120,8 +120,36 @@ export async function startKeeper(
   options: StartKeeperOptions,
   warm?: WarmKeeper,
 ): Promise<StartedKeeper> {
-  const child = options.keeperId === undefined ? warm?.take() : undefined;
-  const keeperId = child === undefined || warm === undefined ? (options.keeperId ?? randomUUID()) : warm.keeperId;
+  const ahead = options.keeperId === undefined ? warm?.take() : undefined;
+  if (ahead !== undefined && warm !== undefined) {
+    const scoped = inScope(launcher);
+    const started = await startAs(launcher, options, warm.keeperId, false, async (spec) => ({
+      answer: await handshake(launcher, ahead, { ...spec, stderrToFile: true }),
+      scoped,
+    }));
+    if (started !== undefined) return started;
+    // It ended (or hung) before it answered: one is started now, under a name of its own.
+    ahead.kill("SIGTERM");
+  }
+  const started = await startAs(launcher, options, options.keeperId ?? randomUUID(), true, (spec) =>
+    spawnKeeper(launcher, spec),
+  );
+  // A keeper started now that never answered failed the start (silenceFails): startAs threw.
+  return started as StartedKeeper;
+}
+
+/**
+ * Makes keeper `keeperId`'s directory and spec, and has `run` start it. A keeper that never
+ * answered fails the start when `silenceFails`; otherwise the result is undefined (no files
+ * left), so another keeper may be started.
+ */
+async function startAs(
+  launcher: KeeperLauncher,
+  options: StartKeeperOptions,
+  keeperId: string,
+  silenceFails: boolean,
+  run: (spec: KeeperSpec) => Promise<{ answer: KeeperReady | undefined; scoped: boolean }>,
+): Promise<StartedKeeper | undefined> {
   const paths = keeperPaths({ keepersDir: launcher.keepersDir, keeperId, runtimeDir: launcher.runtimeDir });
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.cli.env)) if (value !== undefined) env[name] = value;
@@ -132,22 +160,13 @@ export async function startKeeper(
     logCapBytes: options.logCapBytes ?? DEFAULT_LOG_CAP_BYTES,
     exitGraceMs: options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS,
     telecodeVersion: launcher.telecodeVersion,
-    stderrToFile: child !== undefined,
   };
   ensurePrivateDir(paths.dir);
   try {
-    let scoped = child === undefined || warm === undefined ? launcher.plan.wrapper === "systemd-scope" : warm.scoped;
-    let answer = child === undefined ? undefined : await handshake(launcher, child, spec);
-    if (answer === undefined) {
-      child?.kill("SIGTERM");
-      // No warm keeper, or it ended before it answered: one is started now, as without it.
-      const cold = { ...spec, stderrToFile: false };
-      answer = await spawnKeeper(launcher, cold, scoped);
-      if (answer === undefined && scoped) {
-        // systemd-run failed before the keeper ran (no bus, say): a keeper in our own unit still runs the CLI.
-        scoped = false;
-        answer = await spawnKeeper(launcher, cold, false);
-      }
+    const { answer, scoped } = await run(spec);
+    if (answer === undefined && !silenceFails) {
+      removeKeeperFiles({ dir: paths.dir, socketPath: paths.socketPath });
+      return undefined;
     }
     if (answer === undefined || !answer.ready) throw startFailure(answer, paths);
     const state = readKeeperState(paths.statePath);
@@ -178,8 +197,23 @@ function spawnKeeperProcess(
   return child;
 }
 
-/** Runs a keeper for `spec` and reads its ready line; undefined when it (or its wrapper) ended without one. */
+/**
+ * Runs a keeper for `spec` (in its own systemd scope when the plan says so, else or when
+ * systemd-run fails before the keeper ran, in Telecode's) and reads its ready line; the answer
+ * is undefined when the keeper ended without one.
+ */
 async function spawnKeeper(
+  launcher: KeeperLauncher,
+  spec: KeeperSpec,
+): Promise<{ answer: KeeperReady | undefined; scoped: boolean }> {
+  if (inScope(launcher)) {
+    const answer = await spawnOnce(launcher, spec, true);
+    if (answer !== undefined) return { answer, scoped: true };
+  }
+  return { answer: await spawnOnce(launcher, spec, false), scoped: false };
+}
+
+async function spawnOnce(
   launcher: KeeperLauncher,
   spec: KeeperSpec,
   scoped: boolean,

@@ -125,7 +125,10 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
     },
   );
   const trigger = recordedTrigger(run.input);
-  const observer = deps.bridge.keptRunView(run, trigger === undefined ? undefined : deps.resumeTrigger(trigger));
+  const observer = deps.bridge.keptRunView(
+    run,
+    trigger === undefined ? undefined : { trigger, hooks: deps.resumeTrigger(trigger) },
+  );
   if (
     !deps.sessions.adopt({
       lane,

@@ -40,7 +40,7 @@ import { recoverAfterRestart } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
-import { recordedTrigger, startScheduledRun, triggerRunView } from "./scheduled-run.js";
+import { startScheduledRun, triggerRunView, type RecordedTrigger } from "./scheduled-run.js";
 import type {
   ChatSchedules,
   ScheduledRun,
@@ -101,9 +101,9 @@ export type TelegramBridge = {
   start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept }): Promise<void>;
   /**
    * The observer of a kept run taken in after a restart: its progress message carries on, with
-   * its trigger's title and buttons when one started it, and that trigger's `hooks` on it.
+   * its trigger's title and buttons when one started it (`started`, with that trigger's hooks).
    */
-  keptRunView(run: RunRecord, hooks?: TriggerRunHooks): RunObserver;
+  keptRunView(run: RunRecord, started?: { trigger: RecordedTrigger; hooks: TriggerRunHooks | undefined }): RunObserver;
   /**
    * Graceful stop: polling ends (later updates wait at Telegram), running runs get
    * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
@@ -293,13 +293,11 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       outbox.stop();
       logger.event("telegram.stopped", { stats: outbox.stats() });
     },
-    keptRunView: (run, hooks) => {
-      const trigger = recordedTrigger(run.input);
-      return starter.resumeKept(
+    keptRunView: (run, started) =>
+      starter.resumeKept(
         run,
-        trigger === undefined ? undefined : triggerRunView(services, run.chatId, trigger, hooks),
-      );
-    },
+        started === undefined ? undefined : triggerRunView(services, run.chatId, started.trigger, started.hooks),
+      ),
     sessions,
     outbox,
     get botUsername() {
