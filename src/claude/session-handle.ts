@@ -335,8 +335,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       new ClaudeError("claude.handed_over", "This Telecode let go of the process; another one carries on with it."),
     );
     this.#slot.release(connection);
-    this.#watch.cancelIdle();
-    this.#watch.stop();
+    this.#watch.dispose();
     const run = this.#run;
     run?.cancelTimer?.cancel();
     this.#run = undefined;
@@ -358,7 +357,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       connection.channel.close(new ClaudeError("claude.session_closed", "The session was closed."));
     });
     if (run !== undefined && !run.done) this.#completeRun(run, { ok: false });
-    this.#watch.stop();
+    this.#watch.dispose();
     this.#events.end();
   }
 

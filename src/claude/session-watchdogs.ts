@@ -55,8 +55,15 @@ export class SessionWatchdogs {
     this.#watch.start();
   }
 
+  /** Between turns: a silence check still pending lapses (or serves the next turn). */
   stop(): void {
     this.#watch.stop();
+  }
+
+  /** The session ended: every timer is cancelled. */
+  dispose(): void {
+    this.#watch.dispose();
+    this.#idleTimer?.cancel();
   }
 
   setPaused(paused: boolean): void {

@@ -1,6 +1,7 @@
 // Watches a busy session's stdout for silence: a stall note after a while (longer while a tool
 // runs), and a hard ceiling that ends the process. Timers are lazy (one check per threshold,
-// not one reset per line) so watching costs nothing on a fast stream.
+// not one reset per line, and a check still pending when a turn ends serves the next turn), so
+// watching costs nothing on a fast stream.
 import type { Clock, TimerHandle } from "../ports/index.js";
 
 export type SilenceWatchOptions = {
@@ -37,11 +38,18 @@ export class SilenceWatch {
     if (this.#active) return;
     this.#active = true;
     this.activity();
-    this.#scheduleStall(this.#stallThreshold());
-    this.#scheduleHard(this.#options.hardSilenceMs);
+    // A check armed for an earlier turn is still due: it measures the silence from this turn's output.
+    if (this.#stallTimer === undefined) this.#scheduleStall(this.#stallThreshold());
+    if (this.#hardTimer === undefined) this.#scheduleHard(this.#options.hardSilenceMs);
   }
 
+  /** Stops watching until the next start: a check still pending lapses when it comes due. */
   stop(): void {
+    this.#active = false;
+  }
+
+  /** Stops watching for good: pending checks are cancelled. */
+  dispose(): void {
     this.#active = false;
     this.#stallTimer?.cancel();
     this.#hardTimer?.cancel();
@@ -69,6 +77,7 @@ export class SilenceWatch {
   #scheduleStall(ms: number): void {
     if (this.#options.stallNoteMs <= 0) return;
     this.#stallTimer = this.#options.clock.setTimer(Math.max(1, ms), () => {
+      this.#stallTimer = undefined;
       if (!this.#active) return;
       const silent = this.#silentMs();
       const threshold = this.#stallThreshold();
@@ -85,10 +94,11 @@ export class SilenceWatch {
   #scheduleHard(ms: number): void {
     if (this.#options.hardSilenceMs <= 0) return;
     this.#hardTimer = this.#options.clock.setTimer(Math.max(1, ms), () => {
+      this.#hardTimer = undefined;
       if (!this.#active) return;
       const silent = this.#silentMs();
       if (silent >= this.#options.hardSilenceMs) {
-        this.stop();
+        this.dispose();
         this.#options.onHardSilence(silent);
       } else {
         this.#scheduleHard(this.#options.hardSilenceMs - silent);

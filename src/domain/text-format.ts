@@ -99,16 +99,26 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
   const time = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   const date = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric" });
   const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+  // The same moment comes again and again (a rate limit's reset, on each of its events): the
+  // last one is kept, for "now" in the same minute (days change on a minute's boundary in every
+  // zone since 1972).
+  let last = { epochMs: Number.NaN, nowMinute: Number.NaN, text: "" };
+  const moment = (epochMs: number, nowMs: number | undefined): string => {
+    const ymd = day.format(epochMs);
+    const year = ymd.slice(0, 4);
+    const today = nowMs === undefined ? undefined : day.format(nowMs);
+    if (today === ymd) return time.format(epochMs);
+    const sameYear = today === undefined || today.startsWith(year);
+    return `${date.format(epochMs)}${sameYear ? "" : `, ${year}`} ${time.format(epochMs)}`;
+  };
   return {
     time: (epochMs) => time.format(epochMs),
     date: (epochMs) => date.format(epochMs),
     moment(epochMs, nowMs) {
-      const ymd = day.format(epochMs);
-      const year = ymd.slice(0, 4);
-      const today = nowMs === undefined ? undefined : day.format(nowMs);
-      if (today === ymd) return time.format(epochMs);
-      const sameYear = today === undefined || today.startsWith(year);
-      return `${date.format(epochMs)}${sameYear ? "" : `, ${year}`} ${time.format(epochMs)}`;
+      const nowMinute = nowMs === undefined ? -1 : Math.floor(nowMs / 60_000);
+      if (epochMs !== last.epochMs || nowMinute !== last.nowMinute)
+        last = { epochMs, nowMinute, text: moment(epochMs, nowMs) };
+      return last.text;
     },
   };
 }

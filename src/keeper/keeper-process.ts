@@ -22,7 +22,7 @@ import { KeeperStateFile } from "./keeper-state.js";
 import { identifyProcess } from "./process-identity.js";
 import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
 import { reapProcessTree } from "./reap.js";
-import { StdoutRecorder } from "./stdout-recorder.js";
+import { StdoutRecorder, type InitFields } from "./stdout-recorder.js";
 import { SlabPool } from "./slab-pool.js";
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
@@ -141,7 +141,7 @@ class Keeper implements KeeperHost {
       delivery: this.#server,
       maxLineBytes: DEFAULT_MAX_LINE_BYTES,
       slabs,
-      onInitLine: (line) => this.#learnFromInit(line),
+      onInit: (fields) => this.#learnFromInit(fields),
     });
     // stdout is always read: the CLI must never block on a full pipe, whoever is attached.
     child.stdout.on("data", (chunk: Buffer) => {
@@ -252,11 +252,8 @@ class Keeper implements KeeperHost {
       this.#state.update({ logDropped: { code: diskError, throughSeq: this.log.lastSeq } }, "soon");
   }
 
-  /** The session id and CLI version, from a `system/init` line (read by search: a parse per init line costs too much). */
-  #learnFromInit(line: string): void {
-    if (!line.includes('"type":"system"')) return;
-    const sessionId = stringField(line, "session_id");
-    const cliVersion = stringField(line, "claude_code_version");
+  /** The session id and CLI version, from a `system/init` line. */
+  #learnFromInit({ sessionId, cliVersion }: InitFields): void {
     if (sessionId !== this.#state.state.sessionId || cliVersion !== this.#state.state.cliVersion)
       this.#state.update({ sessionId, cliVersion }, "soon");
   }
@@ -283,14 +280,4 @@ class Keeper implements KeeperHost {
     await this.#server.close();
     this.#finish?.();
   }
-}
-
-/** The value of `"name":"…"` in a JSON line when it is a plain string (ids and versions have no escapes). */
-function stringField(line: string, name: string): string | null {
-  const key = `"${name}":"`;
-  const start = line.indexOf(key);
-  if (start < 0) return null;
-  const end = line.indexOf('"', start + key.length);
-  const value = line.slice(start + key.length, end);
-  return end < 0 || value.includes("\\") ? null : value;
 }

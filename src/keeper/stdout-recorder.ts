@@ -1,6 +1,6 @@
 // The CLI's stdout as the keeper records it: cut into lines and numbered as bytes (never
 // decoded), handed to a caught-up client first, then logged. Also spots `system/init` lines,
-// which carry the session id and CLI version.
+// and reads the session id and CLI version they carry.
 import { FrameBuilder, FrameSplitter } from "./frame-splitter.js";
 import type { KeeperLog } from "./keeper-log.js";
 import type { SlabPool } from "./slab-pool.js";
@@ -13,9 +13,19 @@ export type FrameDelivery = {
   catchUp(): void;
 };
 
-const INIT_MARK = Buffer.from('"subtype":"init"');
+/** What a `system/init` line tells the keeper; null where the line holds no plain string for it. */
+export type InitFields = { sessionId: string | null; cliVersion: string | null };
+
 const TYPE_KEY = Buffer.from('{"type":"');
 const SYSTEM_TYPE = Buffer.from('{"type":"system"');
+const INIT_PREFIX = Buffer.from('{"type":"system","subtype":"init"');
+const SYSTEM_SUBTYPE_PREFIX = Buffer.from('{"type":"system","subtype":"');
+const INIT_MARK = Buffer.from('"subtype":"init"');
+const SYSTEM_MARK = Buffer.from('"type":"system"');
+const SESSION_KEY = Buffer.from('"session_id":"');
+const VERSION_KEY = Buffer.from('"claude_code_version":"');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /** Whether bytes [start, end) of `buffer` begin with `prefix`. */
 function startsWith(buffer: Buffer, start: number, end: number, prefix: Buffer): boolean {
@@ -25,12 +35,33 @@ function startsWith(buffer: Buffer, start: number, end: number, prefix: Buffer):
 }
 
 /**
- * Whether a line may be `system/init`: a line whose first key is `type` says so in its first
- * bytes (the CLI writes `type` first), so only system lines and lines of another shape are searched.
+ * Whether a line is `system/init`. The CLI writes `type` first and a system line's `subtype`
+ * second, so nearly every line is told by its first bytes; lines of another shape are searched.
  */
-function mayBeInit(buffer: Buffer, start: number, end: number): boolean {
-  if (startsWith(buffer, start, end, TYPE_KEY) && !startsWith(buffer, start, end, SYSTEM_TYPE)) return false;
-  return buffer.subarray(start, end).includes(INIT_MARK);
+function isInit(buffer: Buffer, start: number, end: number): boolean {
+  if (startsWith(buffer, start, end, SYSTEM_SUBTYPE_PREFIX)) return startsWith(buffer, start, end, INIT_PREFIX);
+  const line = buffer.subarray(start, end);
+  if (startsWith(buffer, start, end, TYPE_KEY))
+    return startsWith(buffer, start, end, SYSTEM_TYPE) && line.includes(INIT_MARK);
+  return line.includes(INIT_MARK) && line.includes(SYSTEM_MARK);
+}
+
+/** The value of `"key":"…"` in bytes [start, end) when it is a plain string (ids and versions have no escapes). */
+function stringField(buffer: Buffer, start: number, end: number, key: Buffer): string | null {
+  const at = buffer.indexOf(key, start);
+  if (at < 0 || at + key.length > end) return null;
+  const from = at + key.length;
+  const to = buffer.indexOf(QUOTE, from);
+  if (to < 0 || to > end || buffer.subarray(from, to).includes(BACKSLASH)) return null;
+  return buffer.toString("utf8", from, to);
+}
+
+/** The session id and CLI version of an init line, read from its bytes (the line is never decoded whole). */
+function initFields(buffer: Buffer, start: number, end: number): InitFields {
+  return {
+    sessionId: stringField(buffer, start, end, SESSION_KEY),
+    cliVersion: stringField(buffer, start, end, VERSION_KEY),
+  };
 }
 
 export class StdoutRecorder {
@@ -42,8 +73,8 @@ export class StdoutRecorder {
   constructor(options: {
     log: KeeperLog;
     delivery: FrameDelivery;
-    /** A line that looks like `system/init`, decoded. */
-    onInitLine(line: string): void;
+    /** A `system/init` line's session id and CLI version. */
+    onInit(fields: InitFields): void;
     maxLineBytes: number;
     /** Where frames are built: slabs reused once the socket, disk and memory let go of them. */
     slabs?: SlabPool;
@@ -55,7 +86,7 @@ export class StdoutRecorder {
       maxFrameBytes: options.maxLineBytes,
       onFrame: (buffer, start, end) => {
         this.#builder.add(this.#log.nextSeq + this.#builder.count, buffer, start, end);
-        if (mayBeInit(buffer, start, end)) options.onInitLine(buffer.toString("utf8", start, end));
+        if (isInit(buffer, start, end)) options.onInit(initFields(buffer, start, end));
       },
       onOversized: () => {
         this.#flush();

@@ -59,4 +59,41 @@ describe("SilenceWatch", () => {
     clock.advance(200 * MIN);
     expect(kills).toEqual([]);
   });
+
+  it("lets a check armed for one turn serve the next, measuring from the new turn's output", () => {
+    const { clock, watch, stalls, kills } = setup();
+    watch.start();
+    clock.advance(6 * MIN);
+    watch.stop();
+    clock.advance(1 * MIN);
+    // Turns that follow each other arm no timers of their own.
+    for (let turn = 0; turn < 100; turn++) {
+      watch.start();
+      watch.stop();
+    }
+    watch.start();
+    expect(clock.requestedDelaysMs).toHaveLength(2);
+    // The first turn's check comes due at 10 min: 3 min after this turn's start, so it waits on.
+    clock.advance(9 * MIN);
+    expect(stalls).toEqual([]);
+    clock.advance(1 * MIN);
+    expect(stalls).toEqual([10 * MIN]);
+    watch.stop();
+    // Due while no turn runs, a check lapses: nothing is noted and nothing is armed again.
+    clock.advance(300 * MIN);
+    expect(stalls).toHaveLength(1);
+    expect(kills).toEqual([]);
+    expect(clock.activeTimers).toBe(0);
+  });
+
+  it("cancels its checks when disposed", () => {
+    const { clock, watch, stalls, kills } = setup();
+    watch.start();
+    watch.dispose();
+    expect(clock.activeTimers).toBe(0);
+    clock.advance(300 * MIN);
+    expect([stalls, kills]).toEqual([[], []]);
+    watch.start();
+    expect(clock.activeTimers).toBe(2);
+  });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   createClockFormatter,
@@ -58,5 +59,42 @@ describe("text helpers", () => {
     expect(lazy.moment(1_900_000_000_000, 1_900_000_000_000)).toBe("13:46");
     expect(lazy.date(1_900_000_000_000)).toBe("Mar 17");
     expect(asked).toEqual(["zone"]);
+  });
+
+  it("a moment asked again gives what a fresh formatter says, across midnights and years", () => {
+    const DAY = 86_400_000;
+    // Each zone with its midnight in UTC minutes in early January (Kathmandu is +5:45, Chatham
+    // +13:45): days around New Year 2026, times within minutes of those midnights, and few
+    // distinct moments, so answers are asked again while the day and the year change.
+    const zones: [string, number][] = [
+      ["UTC", 0],
+      ["America/New_York", 300],
+      ["Asia/Kathmandu", -345],
+      ["Australia/Lord_Howe", -660],
+      ["Pacific/Chatham", -825],
+    ];
+    const day = fc.integer({ min: 20_452, max: 20_455 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.array(
+          fc.tuple(
+            day,
+            fc.constantFrom(-1, 0, 1, 600),
+            fc.option(fc.tuple(day, fc.integer({ min: -3, max: 3 }), fc.constantFrom(0, 59_999)), { nil: undefined }),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        ([zone, midnight], asks) => {
+          const kept = createClockFormatter(zone);
+          for (const [epochDay, epochMinute, now] of asks) {
+            const epochMs = epochDay * DAY + (midnight + epochMinute) * 60_000;
+            const nowMs = now === undefined ? undefined : now[0] * DAY + (midnight + now[1]) * 60_000 + now[2];
+            expect(kept.moment(epochMs, nowMs)).toBe(createClockFormatter(zone).moment(epochMs, nowMs));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
