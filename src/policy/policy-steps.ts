@@ -7,8 +7,8 @@ import type { DecisionOutcome } from "./prompt-types.js";
 import { onPlanApproved } from "./rearm.js";
 import type { PendingDecision, PolicyEffect, PolicyState, PolicyStep } from "./session-policy-types.js";
 
-export const denyTitles: Record<DenyReason, (tool: string) => string> = {
-  unattended: (tool) => `Denied ${tool}: nobody is watching this run.`,
+/** What a person reads when policy said no without asking (an unattended run's denial is in its progress only). */
+export const denyTitles: Record<Exclude<DenyReason, "unattended">, (tool: string) => string> = {
   plan_mode: (tool) => `Blocked ${tool} in plan mode; Claude was told to present its plan first.`,
   outline_gate: () => "Asked Claude to write the outline before presenting the plan again.",
   questions_off: () => "Claude asked a question; questions are off, so it was told to use reasonable defaults.",

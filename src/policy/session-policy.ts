@@ -27,6 +27,7 @@ import {
   PolicyError,
   type PendingDecision,
   type PendingFlow,
+  type PolicyEffect,
   type PolicyInput,
   type PolicyState,
   type PolicyStep,
@@ -79,17 +80,19 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
   switch (route.kind) {
     case "allow":
       return { state, effects: [{ type: "respond", decisionId, answer: allow, by: "policy" }] };
-    case "deny":
-      return {
-        state,
-        effects: [
-          { type: "respond", decisionId, answer: { behavior: "deny", message: route.message }, by: "policy" },
-          {
-            type: "inform",
-            info: { kind: "auto_denied", title: denyTitles[route.reason](request.toolName), sections: [] },
-          },
-        ],
+    case "deny": {
+      const respond: PolicyEffect = {
+        type: "respond",
+        decisionId,
+        answer: { behavior: "deny", message: route.message },
+        by: "policy",
       };
+      // An unattended run's denial is told where its tool's line says why; a message for each
+      // denied call would only fill a chat nobody is watching.
+      if (route.reason === "unattended") return { state, effects: [respond] };
+      const title = denyTitles[route.reason](request.toolName);
+      return { state, effects: [respond, { type: "inform", info: { kind: "auto_denied", title, sections: [] } }] };
+    }
     case "plan_auto_approve":
       return {
         state: approvePlanIn(state, run?.id, nowMs),

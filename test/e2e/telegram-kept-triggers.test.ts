@@ -58,13 +58,24 @@ async function underWay(chatId: number, tag: string): Promise<void> {
   }
 }
 
-/** Declined without asking: no Allow button in the chat, the file not made, the model told why. */
-function declinedUnattended(chatId: number, tag: string, file: string): void {
+/**
+ * Declined without asking: no Allow button in the chat, the file not made, the model told why,
+ * and the chat told once, on the tool's line in the run's summary (no message of its own).
+ */
+async function declinedUnattended(chatId: number, tag: string, file: string): Promise<void> {
   expect(rig.tg.botMessages(chatId).some((m) => m.buttons.some((b) => b.text === "✅ Allow"))).toBe(false);
   expect(existsSync(join(rig.ws.cwd, file))).toBe(false);
   const declined = rig.api.requests(tag)[2]?.toolResults[0];
   expect(declined?.isError).toBe(true);
   expect(declined?.text).toContain("this is an unattended run");
+  await vi.waitFor(
+    () => {
+      const told = rig.tg.botMessages(chatId).filter((m) => m.text.includes("this is an unattended run"));
+      expect(told.map((m) => m.text.split("\n")[1])).toEqual([expect.stringMatching(/^✅ Done/)]);
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  expect(rig.tg.botMessages(chatId).some((m) => m.text.startsWith("ℹ️"))).toBe(false);
 }
 afterAll(async () => {
   await rig?.dispose();
@@ -103,7 +114,7 @@ describe("a webhook's run across a restart", () => {
     // The progress message, edited to its summary after the restart, still says which webhook ran.
     const summary = rig.tg.message(OWNER, answer.replyToMessageId ?? -1);
     expect(summary?.text).toContain("🪝 webhook deploys: KEPTHOOK check the deploy of «version»");
-    declinedUnattended(OWNER, "KEPTHOOK", "unattended-after-restart.txt");
+    await declinedUnattended(OWNER, "KEPTHOOK", "unattended-after-restart.txt");
     // The webhook's own hook on the run came back with it: its result is recorded.
     await vi.waitFor(async () => expect(await rig.command(OWNER, "status")).toMatch(/webhook deploys[^]*?last: ok/), {
       timeout: 10_000,
@@ -128,7 +139,7 @@ describe("a schedule's run across a restart", () => {
     const summary = rig.tg.message(SCHEDULED_CHAT, answer.replyToMessageId ?? -1);
     expect(summary?.text).toContain('⏰ schedule "hourly-check" · run 1');
     expect(summary?.buttons.map((b) => b.text)).toContain("⏸ Pause");
-    declinedUnattended(SCHEDULED_CHAT, "KEPTSCHED", "scheduled-after-restart.txt");
+    await declinedUnattended(SCHEDULED_CHAT, "KEPTSCHED", "scheduled-after-restart.txt");
     await vi.waitFor(
       async () => expect(await rig.command(SCHEDULED_CHAT, "status")).toMatch(/schedule "?hourly-check[^]*?last: ok/),
       { timeout: 10_000, interval: 100 },

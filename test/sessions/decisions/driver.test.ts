@@ -74,7 +74,7 @@ describe("the driver is the engine's SessionController", () => {
     expect(driver.state.pending.size).toBe(0);
   });
 
-  it("unattended runs are denied without waiting", async () => {
+  it("unattended runs are denied without waiting, and without a message of their own", async () => {
     const { port, decide } = setup({ mode: "default" });
     await expect(decide(bash, undefined, { id: "cron-1", unattended: true })).resolves.toEqual({
       behavior: "deny",
@@ -82,7 +82,16 @@ describe("the driver is the engine's SessionController", () => {
       by: "policy",
     });
     expect(port.asks).toEqual([]);
-    expect(port.infos[0]?.info.kind).toBe("auto_denied");
+    // The tool's line in the progress says why; nobody is there to read a message per call.
+    expect(port.infos).toEqual([]);
+  });
+
+  it("a denial without asking a person who is there is told to them", async () => {
+    const { port, decide } = setup({ mode: "default", questionsEnabled: false });
+    await expect(decide(question)).resolves.toMatchObject({ behavior: "deny", by: "policy" });
+    expect(port.infos.map((i) => [i.info.kind, i.info.title])).toEqual([
+      ["auto_denied", "Claude asked a question; questions are off, so it was told to use reasonable defaults."],
+    ]);
   });
 
   it("hook callbacks that are not ours get {} at once; ours go to their handler", async () => {
