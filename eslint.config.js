@@ -68,5 +68,13 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
-  { files: ["**/*.cjs"], languageOptions: { sourceType: "commonjs", globals: { module: "writable" } } },
+  {
+    // CommonJS: the dependency-cruiser config, and the loader bin/telecode.js requires for `telecode run`.
+    files: ["**/*.cjs"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { module: "writable", require: "readonly", __dirname: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );
