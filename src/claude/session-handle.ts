@@ -1,8 +1,7 @@
 // One session's live handle: one process at a time (respawned with --resume, through the
-// process mode), runs that each end with exactly one run_completed, cancel, watchdogs and idle
-// close. Approvals go to the controller; the per-process pipeline is connection.ts. A kept
-// process may be adopted after a restart, or let go of (detach) for the next Telecode.
-import { randomUUID } from "node:crypto";
+// process mode), one run at a time (session-runs.ts: each ends with exactly one run_completed),
+// cancel, watchdogs and idle close. Approvals go to the controller; the per-process pipeline is
+// connection.ts. A kept process may be adopted after a restart, or let go of (detach) for the next Telecode.
 import { failureText, type Prompt, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
 import type { Clock, Logger } from "../ports/index.js";
 import type { CliConnection, ConnectionOwner } from "./connection.js";
@@ -10,8 +9,9 @@ import { ClaudeError, failureError } from "./errors.js";
 import { HandleEvents } from "./handle-events.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
 import { engineFailure, failureOf } from "./failures.js";
-import { controlMode, printMode, type ModeHost, type ModeRun, type ProcessMode } from "./process-mode.js";
-import { processEndFailure, runCompletedEvent, type CompletionFields } from "./run-outcome.js";
+import { controlMode, printMode, type ModeHost, type ProcessMode } from "./process-mode.js";
+import { processEndFailure } from "./run-outcome.js";
+import { SessionRuns } from "./session-runs.js";
 import { SessionWatchdogs } from "./session-watchdogs.js";
 import type {
   KeptProcess,
@@ -37,8 +37,6 @@ export type HandleDeps = LaunchDeps & {
   onInitialized: ((reply: Readonly<Record<string, unknown>>) => void) | undefined;
 };
 
-type Run = ModeRun & { unattended: boolean; startedAt: number; cancelled: boolean; done: boolean };
-
 const DEFAULTS = { idleMs: 30 * 60_000, stallNoteMs: 10 * 60_000, hardSilenceMs: 2 * 3_600_000 };
 
 export class ClaudeSessionHandle implements SessionHandle {
@@ -51,8 +49,8 @@ export class ClaudeSessionHandle implements SessionHandle {
   readonly #owner: ConnectionOwner;
   readonly #host: ModeHost;
   readonly #slot: ProcessSlot;
+  readonly #runs: SessionRuns;
   #sessionId: string | undefined;
-  #run: Run | undefined;
   #initReply: Record<string, unknown> | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -77,6 +75,15 @@ export class ClaudeSessionHandle implements SessionHandle {
         this.#updateReading();
       },
       onAbandon: () => void this.close(),
+    });
+    this.#runs = new SessionRuns({
+      clock: deps.clock,
+      emit: (event) => this.#emit(event),
+      sessionId: () => this.#sessionId,
+      completed: () => {
+        if (!(this.#slot.current?.translator.isTurnOpen ?? false)) this.#watch.stop();
+        this.#scheduleIdle();
+      },
     });
     this.#watch = new SessionWatchdogs({
       clock: deps.clock,
@@ -132,7 +139,7 @@ export class ClaudeSessionHandle implements SessionHandle {
   }
 
   get isRunning(): boolean {
-    return this.#run !== undefined;
+    return this.#runs.current !== undefined;
   }
 
   get initializeReply(): Readonly<Record<string, unknown>> | undefined {
@@ -144,9 +151,7 @@ export class ClaudeSessionHandle implements SessionHandle {
   }
 
   get keptRun(): KeptRunPlace | undefined {
-    const run = this.#run;
-    const keptId = run?.connection?.transport.keptId;
-    return run === undefined || keptId === undefined ? undefined : { keptId, startSeq: run.startSeq };
+    return this.#runs.keptPlace;
   }
 
   get handedOver(): boolean {
@@ -156,27 +161,12 @@ export class ClaudeSessionHandle implements SessionHandle {
   acknowledgeLines(seq: number): void {
     const connection = this.#slot.current ?? this.#lastConnection;
     if (connection === undefined) return;
-    const run = this.#run;
-    // The run in flight is replayed from its start after a restart: its lines are kept.
-    const runStart = run !== undefined && run.connection === connection ? run.startSeq : connection.lastSeq;
-    connection.transport.ack?.(Math.min(seq, connection.lastSeq, runStart));
+    connection.transport.ack?.(this.#runs.ackLimit(seq, connection));
   }
 
   /** Takes over a kept process and its run in flight (engine.adoptSession); resolves as AdoptedSession.reconciled. */
   adopt(kept: KeptProcess): Promise<readonly string[] | undefined> {
-    const run: Run = {
-      id: kept.run.id,
-      // Not recorded: its replayed turn is known as Telecode's by its uuid's mark, which answers the run either way.
-      origin: "person",
-      unattended: kept.run.unattended === true,
-      startedAt: kept.run.startedAtMs,
-      connection: undefined,
-      cancelled: false,
-      done: false,
-      cancelTimer: undefined,
-      startSeq: kept.run.startSeq,
-    };
-    this.#run = run;
+    const run = this.#runs.adopt(kept.run);
     this.#watch.start();
     const { connection, initialized } = this.#slot.adopt(kept.transport, {
       backlogThroughSeq: kept.backlogThroughSeq,
@@ -189,7 +179,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       // Idle now, and its replay (all printed before the answer) did not end the run: its end was lost.
       if (reply["session_state"] === "idle" && waiting.length === 0) {
         await connection.drained();
-        if (!run.done) this.#completeRun(run, { ok: false, interrupted: true, error: engineFailure("output_lost") });
+        this.#runs.complete(run, { ok: false, interrupted: true, error: engineFailure("output_lost") });
       }
       return waiting;
     });
@@ -213,41 +203,24 @@ export class ClaudeSessionHandle implements SessionHandle {
   async startRun(prompt: Prompt, options: StartRunOptions = {}): Promise<string> {
     if (this.#closed)
       throw new ClaudeError("claude.session_closed", "This session is closed; open a new one to continue.");
-    if (this.#run !== undefined)
-      throw new ClaudeError(
-        "claude.run_in_flight",
-        "A run is already in progress in this session; wait for it or cancel it first.",
-        { details: { runId: this.#run.id } },
-      );
-    const run: Run = {
-      id: options.runId ?? randomUUID(),
-      origin: options.origin ?? "person",
-      unattended: options.unattended === true,
-      startedAt: this.#deps.clock.now(),
-      connection: undefined,
-      cancelled: false,
-      done: false,
-      cancelTimer: undefined,
-      startSeq: 0,
-    };
-    this.#run = run;
+    const run = this.#runs.begin(options);
     this.#watch.cancelIdle();
     this.#watch.start();
     try {
       await this.#mode.startRun(this.#host, run, prompt);
     } catch (error) {
-      this.#completeRun(run, { ok: false, error: failureOf(error) });
+      this.#runs.complete(run, { ok: false, error: failureOf(error) });
     }
     return run.id;
   }
 
   async cancelRun(runId: string): Promise<void> {
-    const run = this.#run;
+    const run = this.#runs.current;
     if (run === undefined || run.id !== runId || run.done) return;
     run.cancelled = true;
     const connection = run.connection;
     if (connection === undefined || connection.transport.exit !== undefined) {
-      this.#completeRun(run, { ok: false });
+      this.#runs.complete(run, { ok: false });
       return;
     }
     await this.#mode.cancel(this.#host, run, connection);
@@ -300,7 +273,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     );
     this.#slot.release(connection);
     this.#watch.processGone();
-    const run = this.#run;
+    const run = this.#runs.current;
     const expected = connection.endReason !== undefined || (exit.code === 0 && exit.signal === null);
     this.#deps.logger.event(
       "claude.exited",
@@ -314,14 +287,14 @@ export class ClaudeSessionHandle implements SessionHandle {
     );
     if (run !== undefined && run.connection === connection && !run.done) {
       // The caller acknowledges the lines once it recorded the run's end.
-      this.#completeRun(run, lost ? { ok: false, error: failure, interrupted: true } : { ok: false, error: failure });
+      this.#runs.complete(run, lost ? { ok: false, error: failure, interrupted: true } : { ok: false, error: failure });
     } else {
       // No run of anyone's was in it: nothing of its output is left to record.
       connection.transport.ack?.(connection.lastSeq);
       if (!expected && this.#mode.keepsProcess)
         this.#emit({ type: "note", kind: "warning", text: failureText(failure) });
     }
-    if (this.#run === undefined) this.#watch.stop();
+    if (this.#runs.current === undefined) this.#watch.stop();
     return Promise.resolve();
   }
 
@@ -336,9 +309,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     );
     this.#slot.release(connection);
     this.#watch.dispose();
-    const run = this.#run;
-    run?.cancelTimer?.cancel();
-    this.#run = undefined;
+    const run = this.#runs.release();
     this.#deps.logger.event("claude.handed_over", { pid: connection.transport.pid, runId: run?.id });
     this.#events.end();
     return Promise.resolve();
@@ -348,7 +319,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     if (this.#handedOver) return;
     this.#closed = true;
     this.#watch.cancelIdle();
-    const run = this.#run;
+    const run = this.#runs.current;
     if (run !== undefined) run.cancelled = true;
     await this.#slot.close(async (connection) => {
       // Every request the CLI asked gets its answer before stdin closes.
@@ -356,7 +327,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       await Promise.all(connection.channel.pendingIncoming().map((id) => denyForSessionEnd(incoming, id)));
       connection.channel.close(new ClaudeError("claude.session_closed", "The session was closed."));
     });
-    if (run !== undefined && !run.done) this.#completeRun(run, { ok: false });
+    if (run !== undefined) this.#runs.complete(run, { ok: false });
     this.#watch.dispose();
     this.#events.end();
   }
@@ -381,36 +352,14 @@ export class ClaudeSessionHandle implements SessionHandle {
     this.#watch.observe(event);
     if (event.type === "turn_finished") this.#onTurnFinished(event);
     // The last background task ended between runs: the process may idle out again.
-    if (event.type === "task_changed" && event.phase === "finished" && this.#run === undefined) this.#scheduleIdle();
+    if (event.type === "task_changed" && event.phase === "finished" && this.#runs.current === undefined)
+      this.#scheduleIdle();
   }
 
   #onTurnFinished(turn: TurnFinished): void {
-    const run = this.#run;
-    // Only the turn that answers the run's own message completes it (the CLI names it by the
-    // uuid Telecode wrote); a CLI without command_lifecycle lines names none, so a person's turn does.
-    const answersRun = turn.runId === undefined ? turn.origin === "person" : turn.runId === run?.id;
-    if (run !== undefined && !run.done && answersRun) {
-      const fields: CompletionFields = {
-        ok: turn.ok,
-        answer: turn.answer,
-        interrupted: turn.interrupted,
-        costUsd: turn.costUsd,
-      };
-      if (turn.error !== undefined) fields.error = turn.error;
-      this.#completeRun(run, fields);
-    } else if (run === undefined) {
-      this.#watch.stop();
-      this.#scheduleIdle();
-    }
-  }
-
-  #completeRun(run: Run, fields: CompletionFields): void {
-    if (run.done) return;
-    run.done = true;
-    run.cancelTimer?.cancel();
-    if (this.#run === run) this.#run = undefined;
-    this.#emit(runCompletedEvent(run, fields, this.#deps.clock.now(), this.#sessionId));
-    if (!(this.#slot.current?.translator.isTurnOpen ?? false)) this.#watch.stop();
+    if (this.#runs.turnFinished(turn)) return;
+    // A turn nobody's run started (a loop's, a background task's): the session may idle again.
+    this.#watch.stop();
     this.#scheduleIdle();
   }
 
@@ -421,7 +370,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       const connection = this.#slot.live();
       if (
         connection === undefined ||
-        this.#run !== undefined ||
+        this.#runs.current !== undefined ||
         connection.translator.isTurnOpen ||
         connection.channel.pendingCount > 0 ||
         // A Monitor or a background agent still running starts a turn of its own later.
@@ -439,7 +388,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       controller: this.#controller,
       session: this,
       logger: this.#deps.logger,
-      run: () => (this.#run === undefined ? undefined : { id: this.#run.id, unattended: this.#run.unattended }),
+      run: () => this.#runs.info(),
       emit: (event) => this.#emit(event),
       settled: () => this.#scheduleIdle(),
     };
