@@ -32,7 +32,8 @@ let pids: number[] = [];
 afterEach(async () => {
   for (const s of sessions) if (s.pid !== undefined) pids.push(s.pid);
   await Promise.all(sessions.map((s) => s.close()));
-  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  // A probe of the stand-in (run beside its spawn) may still be writing its args log.
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true, maxRetries: 5 })));
   for (const pid of pids) expect(processGroupAlive(pid)).toBe(false);
   dirs = [];
   sessions = [];

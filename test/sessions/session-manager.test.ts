@@ -102,7 +102,7 @@ async function makeRig(
       store.close();
       await api.close();
       await ws.cleanup();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

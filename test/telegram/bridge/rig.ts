@@ -160,7 +160,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       await tg.close();
       await api.close();
       await ws.cleanup();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
   return rig;

@@ -9,7 +9,7 @@ import { capturedIo } from "../../support/captured-io.js";
 
 let home: string | undefined;
 afterEach(async () => {
-  if (home !== undefined) await rm(home, { recursive: true, force: true });
+  if (home !== undefined) await rm(home, { recursive: true, force: true, maxRetries: 5 });
   home = undefined;
 });
 
