@@ -23,7 +23,6 @@ export { createDirectLauncher } from "./direct-launcher.js";
 export type { DirectLauncherOptions } from "./direct-launcher.js";
 export { createCliProbe } from "./cli-probe.js";
 export { createLineDecoder } from "./line-decoder.js";
-export type { LineDecoder } from "./line-decoder.js";
 export type { CliProbe, CliProbeOptions } from "./cli-probe.js";
 export type {
   CliInfo,

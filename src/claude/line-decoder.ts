@@ -2,11 +2,9 @@
 // gives (invalid bytes become U+FFFD the same way, a BOM is kept), in less time. Knows nothing
 // about lines beyond their bytes.
 import { isAscii } from "node:buffer";
+import type { LineDecoder } from "../wire/index.js";
 
 const STREAM = { stream: true } as const;
-
-/** Decodes one line's bytes [start, end) of `buf`; see LineFramerOptions.decode. */
-export type LineDecoder = (buf: Buffer, start: number, end: number) => string;
 
 /**
  * Most lines are plain ASCII and are copied as they are; the others go through a streaming

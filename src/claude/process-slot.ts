@@ -17,7 +17,7 @@ const BYPASS_NOTE =
 export type ProcessSlotDeps = LaunchDeps & {
   clock: Clock;
   logger: Logger;
-  /** IANA zone for clock times in notes, asked when a connection is made. */
+  /** IANA zone for clock times in notes, asked when a note first shows one (see engine.ts). */
   timeZone: () => string;
   costs: SessionCostBook;
   mode: ProcessMode;
@@ -87,11 +87,7 @@ export class ProcessSlot {
     this.#firstSpawn = false;
     // The previous Telecode's requests may still be answered: ours must not share their ids.
     const requestIdPrefix = `r${randomBytes(3).toString("hex")}_`;
-    const connection = new CliConnection(transport, this.#deps.owner, {
-      ...this.#deps,
-      replay,
-      requestIdPrefix,
-    });
+    const connection = new CliConnection(transport, this.#deps.owner, { ...this.#deps, replay, requestIdPrefix });
     this.#current = connection;
     this.#deps.owner.pressureChanged();
     this.#deps.logger.event("claude.adopted", { pid: transport.pid, keptId: transport.keptId, ...replay });

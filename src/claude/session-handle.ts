@@ -29,7 +29,7 @@ import type { SessionCostBook } from "./turn-cost.js";
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
   logger: Logger;
-  /** IANA zone for clock times in notes, asked once a CLI is started (see engine.ts). */
+  /** IANA zone for clock times in notes, asked when a note first shows one (see engine.ts). */
   timeZone: () => string;
   /** Each session's last known running cost, so a resumed session's turns cost what they cost. */
   costs: SessionCostBook;

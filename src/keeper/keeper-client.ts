@@ -4,7 +4,7 @@
 // adapter over it: lines with sequence numbers, writes, close-stdin, shutdown, exit, pause/resume.
 import { createConnection, type Socket } from "node:net";
 import type { Clock } from "../ports/index.js";
-import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
+import { DEFAULT_MAX_LINE_BYTES, type LineDecoder } from "../wire/index.js";
 import { reapGoneKeeper, type KeeperRecord } from "./discover.js";
 import { KeeperError, refusalError } from "./errors.js";
 import { FrameSplitter, numberEnd, readNumber } from "./frame-splitter.js";
@@ -45,11 +45,8 @@ export type AttachOptions = {
   clock: Clock;
   /** How long connecting and the welcome may take. Default 10 s. */
   timeoutMs?: number;
-  /**
-   * Decodes a line's UTF-8 bytes [start, end) of `buffer`; must give exactly what
-   * `buffer.toString("utf8", start, end)` gives (the default), e.g. faster (claude's line decoder).
-   */
-  decode?: (buffer: Buffer, start: number, end: number) => string;
+  /** How a line's bytes become text (the same text as `toString("utf8")`, the default, gives). */
+  decode?: LineDecoder;
 };
 
 export type ShutdownTimings = { eofGraceMs?: number; termGraceMs?: number };

@@ -46,22 +46,19 @@ function isInit(buffer: Buffer, start: number, end: number): boolean {
   return line.includes(INIT_MARK) && line.includes(SYSTEM_MARK);
 }
 
-/** The value of `"key":"…"` in bytes [start, end) when it is a plain string (ids and versions have no escapes). */
-function stringField(buffer: Buffer, start: number, end: number, key: Buffer): string | null {
-  const at = buffer.indexOf(key, start);
-  if (at < 0 || at + key.length > end) return null;
+/** The value of `"key":"…"` in `line` when it is a plain string (ids and versions have no escapes). */
+function stringField(line: Buffer, key: Buffer): string | null {
+  const at = line.indexOf(key);
+  if (at < 0) return null;
   const from = at + key.length;
-  const to = buffer.indexOf(QUOTE, from);
-  if (to < 0 || to > end || buffer.subarray(from, to).includes(BACKSLASH)) return null;
-  return buffer.toString("utf8", from, to);
+  const to = line.indexOf(QUOTE, from);
+  if (to < 0 || line.subarray(from, to).includes(BACKSLASH)) return null;
+  return line.toString("utf8", from, to);
 }
 
 /** The session id and CLI version of an init line, read from its bytes (the line is never decoded whole). */
-function initFields(buffer: Buffer, start: number, end: number): InitFields {
-  return {
-    sessionId: stringField(buffer, start, end, SESSION_KEY),
-    cliVersion: stringField(buffer, start, end, VERSION_KEY),
-  };
+function initFields(line: Buffer): InitFields {
+  return { sessionId: stringField(line, SESSION_KEY), cliVersion: stringField(line, VERSION_KEY) };
 }
 
 export class StdoutRecorder {
@@ -86,7 +83,7 @@ export class StdoutRecorder {
       maxFrameBytes: options.maxLineBytes,
       onFrame: (buffer, start, end) => {
         this.#builder.add(this.#log.nextSeq + this.#builder.count, buffer, start, end);
-        if (isInit(buffer, start, end)) options.onInit(initFields(buffer, start, end));
+        if (isInit(buffer, start, end)) options.onInit(initFields(buffer.subarray(start, end)));
       },
       onOversized: () => {
         this.#flush();

@@ -21,6 +21,13 @@ export type OversizedLine = {
   head: string;
 };
 
+/**
+ * Turns bytes [start, end) of `buf` (one line) into text. It must give exactly what
+ * `buf.toString("utf8", start, end)` gives; a caller with I/O at hand passes a faster one
+ * (claude/line-decoder.ts).
+ */
+export type LineDecoder = (buf: Buffer, start: number, end: number) => string;
+
 export type LineFramerOptions = {
   /** Called once per complete, non-blank line (the `\n` and a trailing `\r` removed). */
   onLine: (line: string) => void;
@@ -28,15 +35,11 @@ export type LineFramerOptions = {
   onOversizedLine?: (report: OversizedLine) => void;
   /** Lines longer than this many bytes (a trailing `\r` counted, the `\n` not) are dropped. Default 64 MiB. */
   maxLineBytes?: number;
-  /**
-   * Turns bytes [start, end) of `buf` (one line) into text; it must give exactly what
-   * `buf.toString("utf8", start, end)` gives, which is the default. A caller with I/O at hand
-   * passes a faster one (claude/line-decoder.ts).
-   */
-  decode?: (buf: Buffer, start: number, end: number) => string;
+  /** How each line's bytes become text. Default `buf.toString("utf8", start, end)`. */
+  decode?: LineDecoder;
 };
 
-const utf8 = (buf: Buffer, start: number, end: number): string => buf.toString("utf8", start, end);
+const utf8: LineDecoder = (buf, start, end) => buf.toString("utf8", start, end);
 
 /**
  * Splits a byte stream into lines. Call `push` for each chunk and `end` once when the
@@ -46,7 +49,7 @@ export class LineFramer {
   readonly #onLine: (line: string) => void;
   readonly #onOversizedLine: ((report: OversizedLine) => void) | undefined;
   readonly #maxLineBytes: number;
-  readonly #decode: (buf: Buffer, start: number, end: number) => string;
+  readonly #decode: LineDecoder;
   /** Bytes of the current, unfinished line (only while it fits the limit). */
   #pending: Buffer[] = [];
   #pendingBytes = 0;
