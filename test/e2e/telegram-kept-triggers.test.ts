@@ -77,6 +77,19 @@ async function declinedUnattended(chatId: number, tag: string, file: string): Pr
   );
   expect(rig.tg.botMessages(chatId).some((m) => m.text.startsWith("ℹ️"))).toBe(false);
 }
+/**
+ * Starts the run `tag` names with `start`, restarts Telecode while its first command runs, and
+ * returns the progress message its answer replies to (edited to the run's summary by then).
+ */
+async function acrossRestart(chatId: number, tag: string, start: () => Promise<void>) {
+  await start();
+  await underWay(chatId, tag);
+  await rig.app.stop();
+  await rig.startApp();
+  const answer = await rig.botMessage(chatId, isAnswer(`${tag}-ANSWER`));
+  return rig.tg.message(chatId, answer.replyToMessageId ?? -1);
+}
+
 afterAll(async () => {
   await rig?.dispose();
 });
@@ -105,14 +118,10 @@ describe("a webhook's run across a restart", () => {
       reply.bash("touch unattended-after-restart.txt", "Create a file"),
       reply.text("KEPTHOOK-ANSWER: the deploy is fine"),
     ]);
-    expect(await deliver({ version: "v42" })).toBe(202);
-    await underWay(OWNER, "KEPTHOOK");
-    await rig.app.stop();
-    await rig.startApp();
-
-    const answer = await rig.botMessage(OWNER, isAnswer("KEPTHOOK-ANSWER"));
+    const summary = await acrossRestart(OWNER, "KEPTHOOK", async () => {
+      expect(await deliver({ version: "v42" })).toBe(202);
+    });
     // The progress message, edited to its summary after the restart, still says which webhook ran.
-    const summary = rig.tg.message(OWNER, answer.replyToMessageId ?? -1);
     expect(summary?.text).toContain("🪝 webhook deploys: KEPTHOOK check the deploy of «version»");
     await declinedUnattended(OWNER, "KEPTHOOK", "unattended-after-restart.txt");
     // The webhook's own hook on the run came back with it: its result is recorded.
@@ -130,13 +139,10 @@ describe("a schedule's run across a restart", () => {
       reply.bash("touch scheduled-after-restart.txt", "Create a file"),
       reply.text("KEPTSCHED-ANSWER: the queue is empty"),
     ]);
-    clock.advance(30 * 60 * 1000);
-    await underWay(SCHEDULED_CHAT, "KEPTSCHED");
-    await rig.app.stop();
-    await rig.startApp();
-
-    const answer = await rig.botMessage(SCHEDULED_CHAT, isAnswer("KEPTSCHED-ANSWER"));
-    const summary = rig.tg.message(SCHEDULED_CHAT, answer.replyToMessageId ?? -1);
+    const summary = await acrossRestart(SCHEDULED_CHAT, "KEPTSCHED", () => {
+      clock.advance(30 * 60 * 1000);
+      return Promise.resolve();
+    });
     expect(summary?.text).toContain('⏰ schedule "hourly-check" · run 1');
     expect(summary?.buttons.map((b) => b.text)).toContain("⏸ Pause");
     await declinedUnattended(SCHEDULED_CHAT, "KEPTSCHED", "scheduled-after-restart.txt");
