@@ -1,12 +1,14 @@
 // bench/keeper: a CLI's stdout through a keeper (frame, number, log to disk, unix socket,
 // client) against reading the CLI's pipe directly, both ending in JSON.parse per line. A
-// stand-in CLI replays recorded stdout as fast as it can; rounds are interleaved in one
-// process and medians reported. Also the latency a keeper adds per line (p50/p99), with the
-// stand-in writing one timestamped line per millisecond. Timing starts when the run's first
-// stdin line is written, so spawning (and the keeper's start) is not counted in either. The
-// CPU seconds each pipeline spends (all its processes, from /proc on Linux) show what the
-// keeper costs where cores are scarce. Last, the time a restart takes to get 10 kept runs live
-// again (bench/keeper-reattach.js).
+// stand-in CLI replays recorded stdout as fast as it can, once per turn; each round runs a
+// session of a few turns each way, turn by turn alternately, and medians are reported. A
+// keeper lives as long as its session, so its later turns are its steady state; a new keeper's
+// first turn is reported too (V8 compiles the keeper's hot code during it). Also the latency a
+// keeper adds per line (p50/p99), with the stand-in writing one timestamped line per
+// millisecond. Timing starts when a turn's stdin line is written, so spawning (and the
+// keeper's start) is not counted in either. The CPU seconds each pipeline spends (all its
+// processes, from /proc on Linux) show what the keeper costs where cores are scarce. Last, the
+// time a restart takes to get 10 kept runs live again (bench/keeper-reattach.js).
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +38,8 @@ import { printTable } from "./table.js";
 const TELECODE = fileURLToPath(new URL("../bin/telecode.js", import.meta.url));
 const MIN_LINES = 100_000;
 const ROUNDS = 5;
+/** Turns per session in the throughput rounds: the first, then the steady state. */
+const TURNS = 3;
 const LATENCY_LINES = 2000;
 const MiB = 1024 * 1024;
 /** The stand-in writes faster than any client reads: a log cap above the stream keeps every line for the client. */
@@ -81,124 +85,172 @@ function consumer(onText) {
   };
 }
 
-/** (a) The CLI's pipe read directly: split on "\n", JSON.parse each line. */
-function runDirect(script, onText) {
-  return new Promise((resolve) => {
-    const child = spawn(STAND_IN, [], { env: standInEnv(script), stdio: ["pipe", "pipe", "inherit"] });
-    const sink = consumer(onText);
-    let start = 0;
-    let ownCpu = 0;
-    let done = false;
-    const lines = splitByteLines((text) => {
-      if (!done && sink.line(text)) {
-        done = true;
-        const seconds = (performance.now() - start) / 1000;
-        const consumerCpu = ownCpuSeconds() - ownCpu;
-        const cpu = consumerCpu + cpuSecondsOf(child.pid);
-        child.stdin.end();
-        child.once("close", () => resolve({ seconds, lines: sink.count, cpu, consumerCpu }));
+/**
+ * Turns of one session: each writes the go line and ends at the end marker. Timing starts when
+ * the turn's stdin line is written; CPU is the consumer's (this process) plus `otherCpu()`, the
+ * session's other processes.
+ */
+function turns({ write, otherCpu, onText }) {
+  let current;
+  return {
+    /** Feeds a line of stdout to the turn in flight. */
+    line(text, seq) {
+      if (current !== undefined && current.sink.line(text)) {
+        const turn = current;
+        current = undefined;
+        turn.finish(seq);
       }
-    });
-    child.stdout.on("data", (chunk) => {
-      if (!done) lines.push(chunk);
-    });
-    child.once("spawn", () => {
-      start = performance.now();
-      ownCpu = ownCpuSeconds();
-      child.stdin.write(`${goLine}\n`);
-    });
+    },
+    turn() {
+      return new Promise((resolve) => {
+        const sink = consumer(onText);
+        const start = performance.now();
+        const ownCpu = ownCpuSeconds();
+        const others = otherCpu();
+        current = {
+          sink,
+          finish(lastSeq) {
+            const seconds = (performance.now() - start) / 1000;
+            const consumerCpu = ownCpuSeconds() - ownCpu;
+            resolve({ seconds, lines: sink.count, consumerCpu, cpu: consumerCpu + otherCpu() - others, lastSeq });
+          },
+        };
+        write(goLine);
+      });
+    },
+  };
+}
+
+/** (a) The CLI's pipe read directly: split on "\n", JSON.parse each line. */
+function openDirect(script, onText) {
+  const child = spawn(STAND_IN, [], { env: standInEnv(script), stdio: ["pipe", "pipe", "inherit"] });
+  const session = turns({
+    write: (line) => child.stdin.write(`${line}\n`),
+    otherCpu: () => cpuSecondsOf(child.pid),
+    onText,
   });
+  const lines = splitByteLines((text) => session.line(text, 0));
+  child.stdout.on("data", (chunk) => lines.push(chunk));
+  const spawned = new Promise((resolve) => child.once("spawn", resolve));
+  const closed = new Promise((resolve) => child.once("close", resolve));
+  return {
+    turn: () => spawned.then(() => session.turn()),
+    close() {
+      child.stdin.end();
+      return closed;
+    },
+  };
 }
 
 let keeperCount = 0;
 
-/** (b) The same stand-in under a keeper, read through its socket by the keeper client. */
-async function runKept(script, onText, logCapBytes) {
+/** (b) The same stand-in under a keeper, read through its socket by the keeper client (acked after each turn, as Telecode acks a finished run). */
+async function openKept(script, onText) {
   keeperCount += 1;
-  const launcher = keeperOptions(work, TELECODE, clock);
-  const { record } = await startKeeper(launcher, {
+  const { record } = await startKeeper(keeperOptions(work, TELECODE, clock), {
     keeperId: `bench-${keeperCount}`,
-    ...(logCapBytes === undefined ? {} : { logCapBytes }),
+    logCapBytes: STREAM_CAP_BYTES,
     cli: { path: STAND_IN, args: [], cwd: work, env: standInEnv(script) },
   });
-  const sink = consumer(onText);
-  let finish;
-  const finished = new Promise((resolve) => (finish = resolve));
-  let done = false;
-  const connection = await attachKeeper(record, {
+  let connection;
+  const session = turns({
+    write: (line) => void connection.write(line),
+    otherCpu: () => cpuSecondsOf(record.keeper.pid) + cpuSecondsOf(record.cli.pid),
+    onText,
+  });
+  connection = await attachKeeper(record, {
     clientId: "bench",
     fence: 1,
     fromSeq: 0,
     clock,
     // As Telecode's kept transport decodes the lines.
     decode: createLineDecoder(),
-    onLine(text, seq) {
-      if (!done && sink.line(text)) {
-        done = true;
-        finish(seq);
-      }
-    },
+    onLine: (text, seq) => session.line(text, seq),
   });
-  const start = performance.now();
-  const ownCpu = ownCpuSeconds();
-  const keeperCpu = cpuSecondsOf(record.keeper.pid);
-  await connection.write(goLine);
-  const lastSeq = await finished;
-  const seconds = (performance.now() - start) / 1000;
-  const consumerCpu = ownCpuSeconds() - ownCpu;
-  const cpu = consumerCpu + cpuSecondsOf(record.keeper.pid) - keeperCpu + cpuSecondsOf(record.cli.pid);
-  const end = await connection.shutdown();
-  connection.ack(end.kind === "exited" ? end.lastSeq : lastSeq);
-  await connection.released;
-  return { seconds, lines: sink.count, cpu, consumerCpu };
+  let lastSeq = 0;
+  return {
+    async turn() {
+      const result = await session.turn();
+      lastSeq = result.lastSeq;
+      connection.ack(lastSeq);
+      return result;
+    },
+    async close() {
+      const end = await connection.shutdown();
+      connection.ack(end.kind === "exited" ? end.lastSeq : lastSeq);
+      await connection.released;
+    },
+  };
+}
+
+/** One turn of a new session of `open`'s kind. */
+async function oneTurn(open, script, onText) {
+  const session = await open(script, onText);
+  const result = await session.turn();
+  await session.close();
+  return result;
 }
 
 // ------------------------------------------------------------------ throughput
 
 const stream = buildStreamFile(work, MIN_LINES);
-const replayScript = writeScript("replay", [
-  { awaitIn: { type: "user" } },
-  { replay: stream.file, times: stream.times },
-  { out: endLine },
-  { awaitIn: { type: "user" } },
-]);
+/** A session of `count` turns, each replaying the whole stream. */
+const replayScript = (count) =>
+  writeScript(`replay-${count}`, [
+    ...Array.from({ length: count }, () => [
+      { awaitIn: { type: "user" } },
+      { replay: stream.file, times: stream.times },
+      { out: endLine },
+    ]).flat(),
+    { awaitIn: { type: "user" } },
+  ]);
 process.stdout.write(
-  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / MiB).toFixed(0)} MiB (recorded fixtures ×${stream.times}) from a stand-in CLI; ${ROUNDS} interleaved rounds, medians\n\n`,
+  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / MiB).toFixed(0)} MiB (recorded fixtures ×${stream.times}) from a stand-in CLI, once per turn; ${ROUNDS} interleaved rounds of a session each way (${TURNS} turns), medians\n\n`,
 );
 
-await runKept(writeScript("warm", [{ awaitIn: { type: "user" } }, { out: endLine }, { awaitIn: { type: "user" } }]));
-const directRuns = [];
-const keptRuns = [];
+await oneTurn(
+  openKept,
+  writeScript("warm", [{ awaitIn: { type: "user" } }, { out: endLine }, { awaitIn: { type: "user" } }]),
+);
+const script = replayScript(TURNS);
+const first = { direct: [], kept: [] };
+const later = { direct: [], kept: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  globalThis.gc?.();
-  directRuns.push(await runDirect(replayScript));
-  globalThis.gc?.();
-  keptRuns.push(await runKept(replayScript, undefined, STREAM_CAP_BYTES));
+  const direct = openDirect(script);
+  const kept = await openKept(script);
+  // Turn by turn, alternating: both processes stay up, the idle one waiting on its stdin.
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const [key, session] of [
+      ["direct", direct],
+      ["kept", kept],
+    ]) {
+      globalThis.gc?.();
+      (turn === 0 ? first : later)[key].push(await session.turn());
+    }
+  }
+  await direct.close();
+  await kept.close();
 }
-const directSeconds = median(directRuns.map((r) => r.seconds));
-const keptSeconds = median(keptRuns.map((r) => r.seconds));
+const throughputRow = (variant, runs, baseline, goal = "") => {
+  const seconds = median(runs.map((r) => r.seconds));
+  return {
+    variant,
+    "lines/s": Math.round(stream.lines / seconds).toLocaleString("en-US"),
+    "MB/s": (stream.bytes / 1e6 / seconds).toFixed(0),
+    seconds: seconds.toFixed(2),
+    "vs direct": `${(median(baseline.map((r) => r.seconds)) / seconds).toFixed(2)}${goal}`,
+    "CPU s, all processes": median(runs.map((r) => r.cpu)).toFixed(2),
+    "CPU s, consumer": median(runs.map((r) => r.consumerCpu)).toFixed(2),
+  };
+};
 printTable([
-  {
-    variant: "(a) CLI pipe + split + JSON.parse",
-    "lines/s": Math.round(stream.lines / directSeconds).toLocaleString("en-US"),
-    "MB/s": (stream.bytes / 1e6 / directSeconds).toFixed(0),
-    seconds: directSeconds.toFixed(2),
-    "vs direct": "1.00",
-    "CPU s, all processes": median(directRuns.map((r) => r.cpu)).toFixed(2),
-    "CPU s, consumer": median(directRuns.map((r) => r.consumerCpu)).toFixed(2),
-  },
-  {
-    variant: "(b) keeper: log + socket + client + JSON.parse",
-    "lines/s": Math.round(stream.lines / keptSeconds).toLocaleString("en-US"),
-    "MB/s": (stream.bytes / 1e6 / keptSeconds).toFixed(0),
-    seconds: keptSeconds.toFixed(2),
-    "vs direct": `${(directSeconds / keptSeconds).toFixed(2)} (goal ≥ 0.8)`,
-    "CPU s, all processes": median(keptRuns.map((r) => r.cpu)).toFixed(2),
-    "CPU s, consumer": median(keptRuns.map((r) => r.consumerCpu)).toFixed(2),
-  },
+  throughputRow("(a) CLI pipe + split + JSON.parse, later turns", later.direct, later.direct),
+  throughputRow("(b) keeper: log + socket + client, later turns", later.kept, later.direct, " (goal ≥ 0.8)"),
+  throughputRow("(a) CLI pipe, a new process's first turn", first.direct, first.direct),
+  throughputRow("(b) keeper, a new keeper's first turn", first.kept, first.direct),
 ]);
 process.stdout.write(
-  `lines per run: ${keptRuns[0].lines.toLocaleString("en-US")} (kept), ${directRuns[0].lines.toLocaleString("en-US")} (direct)\n\n`,
+  `lines per turn: ${later.kept[0].lines.toLocaleString("en-US")} (kept), ${later.direct[0].lines.toLocaleString("en-US")} (direct); a keeper lives as long as its session, so its later turns are the steady state (a new keeper's first turn also compiles its hot code)\n\n`,
 );
 
 // ------------------------------------------------------------------ latency
@@ -213,10 +265,10 @@ const directP = [];
 const keptP = [];
 for (let round = 0; round < ROUNDS; round++) {
   const direct = [];
-  await runDirect(latencyScript, (text) => direct.push(wall() - Number(text.slice(2))));
+  await oneTurn(openDirect, latencyScript, (text) => direct.push(wall() - Number(text.slice(2))));
   directP.push(latencyPercentiles(direct));
   const kept = [];
-  await runKept(latencyScript, (text) => kept.push(wall() - Number(text.slice(2))));
+  await oneTurn(openKept, latencyScript, (text) => kept.push(wall() - Number(text.slice(2))));
   keptP.push(latencyPercentiles(kept));
 }
 printTable([
