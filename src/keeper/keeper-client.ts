@@ -69,6 +69,7 @@ export class KeeperConnection {
   #welcome!: Welcome;
   readonly #record: KeeperRecord;
   readonly #options: AttachOptions;
+  readonly #decode: LineDecoder;
   readonly #socket: Socket;
   readonly #pending = new Map<number, PendingWrite>();
   #writes = 0;
@@ -89,6 +90,7 @@ export class KeeperConnection {
   private constructor(record: KeeperRecord, options: AttachOptions) {
     this.#record = record;
     this.#options = options;
+    this.#decode = options.decode ?? ((buffer, start, end) => buffer.toString("utf8", start, end));
     this.closed = new Promise((resolve) => (this.#settleClosed = resolve));
     this.released = new Promise((resolve) => (this.#settleReleased = resolve));
     this.#opened = new Promise((resolve, reject) => {
@@ -220,9 +222,7 @@ export class KeeperConnection {
   #onFrame(buffer: Buffer, start: number, end: number): void {
     const space = this.#attached ? numberEnd(buffer, start, end) : -1;
     if (space > 0) {
-      const { decode } = this.#options;
-      const line = decode === undefined ? buffer.toString("utf8", space + 1, end) : decode(buffer, space + 1, end);
-      this.#options.onLine(line, readNumber(buffer, start, space));
+      this.#options.onLine(this.#decode(buffer, space + 1, end), readNumber(buffer, start, space));
       return;
     }
     const decoded = decodeKeeperMessage(buffer.toString("utf8", start, end));

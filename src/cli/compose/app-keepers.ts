@@ -60,10 +60,11 @@ export function createAppKeepers(options: {
     probe: (command, probeEnv) => probe.ask(command, probeEnv),
     logger,
     ...(options.logCapBytes === undefined ? {} : { logCapBytes: options.logCapBytes }),
+    // Only re-attaching uses it where runs are direct children: no keeper is started ahead of need.
+    ...(plan.survivesRestart ? {} : { warmDelayMs: null }),
   });
   // Where a keeper would die with Telecode's service, runs stay direct children (drained on stop, as before).
   if (!plan.survivesRestart) logger.event("keeper.not_used", { why: plan.why }, "warn");
-  if (!plan.survivesRestart) kept.stop();
   return {
     stop: () => kept.stop(),
     launcher: plan.survivesRestart ? kept : direct,
