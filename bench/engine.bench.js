@@ -29,6 +29,8 @@ import { measureBridgeStart, measureOneTurn } from "./first-turn.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 5;
+/** Latency rounds: each variant's p99 is a tail statistic, so more rounds than for throughput. */
+const LATENCY_ROUNDS = 9;
 const SESSIONS = 50;
 const REAL_TURNS = 20;
 const LATENCY_LINES = 2000;
@@ -102,28 +104,44 @@ const latencyScript = script("latency", [
 const latency = { floor: [], engine: [], sdk: [] };
 const pcts = (xs) => ({ p50: percentile(xs.slice(100), 50), p99: percentile(xs.slice(100), 99) });
 const probe = (into) => (text) => into.push(wall() - Number(text.slice(2)));
-for (let round = 0; round < ROUNDS; round++) {
-  const samples = { floor: [], engine: [], sdk: [] };
-  await runFloor(work, latencyScript, probe(samples.floor));
-  await runEngine(work, latencyScript, { onText: probe(samples.engine) });
-  await runSdk(work, latencyScript, { onText: probe(samples.sdk) });
-  for (const key of Object.keys(latency)) latency[key].push(pcts(samples[key]));
+const latencyRuns = {
+  floor: (samples) => runFloor(work, latencyScript, probe(samples)),
+  engine: (samples) => runEngine(work, latencyScript, { onText: probe(samples) }),
+  sdk: (samples) => runSdk(work, latencyScript, { onText: probe(samples) }),
+};
+const variants = Object.keys(latencyRuns);
+for (let round = 0; round < LATENCY_ROUNDS; round++) {
+  // Each round starts with another variant, so none always runs after the same one.
+  for (let i = 0; i < variants.length; i++) {
+    const key = variants[(round + i) % variants.length];
+    const samples = [];
+    await latencyRuns[key](samples);
+    latency[key].push(pcts(samples));
+  }
 }
 const p99 = (key) => median(latency[key].map((p) => p.p99));
+/** The ratio of two variants' p99 within each round (noise that hits a round hits both), as median and range. */
+const paired = (key, base) => {
+  const ratios = latency[key].map((p, round) => p.p99 / latency[base][round].p99);
+  return `${ratio(median(ratios))} (${ratio(Math.min(...ratios))}–${ratio(Math.max(...ratios))})`;
+};
 const latencyRow = (variant, key, goal = "") => ({
   variant,
-  "lines × rounds": `${LATENCY_LINES - 100} × ${ROUNDS}`,
+  "lines × rounds": `${LATENCY_LINES - 100} × ${LATENCY_ROUNDS}`,
   "p50 ms": median(latency[key].map((p) => p.p50)).toFixed(3),
   "p99 ms (median of rounds)": p99(key).toFixed(3),
   "p99 ms (best round)": Math.min(...latency[key].map((p) => p.p99)).toFixed(3),
   "p99 vs floor": `${ratio(p99(key) / p99("floor"))}${goal}`,
+  "p99 vs floor, round by round: median (range)": key === "floor" ? "" : paired(key, "floor"),
 });
 printTable([
   latencyRow("(a) pipe + JSON.parse", "floor"),
   latencyRow("(b) Telecode engine → event", "engine", " (goal ≤ 1.2)"),
   latencyRow("(c) Agent SDK query() → message", "sdk"),
 ]);
-process.stdout.write(`Telecode ÷ SDK p99: ${ratio(p99("engine") / p99("sdk"))} (below 1 is better)\n\n`);
+process.stdout.write(
+  `Telecode ÷ SDK p99: ${ratio(p99("engine") / p99("sdk"))}; round by round ${paired("engine", "sdk")} (below 1 is better)\n\n`,
+);
 
 // ------------------------------------------------------------------ backpressure
 
