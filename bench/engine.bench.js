@@ -1,11 +1,13 @@
 // bench/engine: the whole engine against a bare pipe + JSON.parse floor and against the Agent
 // SDK's query(), all three fed by the same stand-in CLI replaying recorded stdout as fast as it
-// can, in interleaved rounds (engine-variants.js); line-to-event latency; peak RSS under a slow
+// can, in interleaved rounds (engine-variants.js); line-to-event latency, from the stand-in's
+// write and from the moment the stdout chunk reached the consumer; peak RSS under a slow
 // consumer (each variant in its own process); our RSS with 50 live sessions; and one real CLI
 // driven through N turns against a local fake API; then the first turn as a person meets it
 // (bench/first-turn.js): `telecode run` against the bare CLI, and the bridge's start.
 // `node bench/engine.bench.js --slow-consumer engine|sdk` runs only that measurement (JSON out).
 import { spawnSync } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -102,8 +104,22 @@ const latencyScript = script("latency", [
   { out: endLine },
 ]);
 const latency = { floor: [], engine: [], sdk: [] };
+const inside = { floor: [], engine: [], sdk: [] };
 const pcts = (xs) => ({ p50: percentile(xs.slice(100), 50), p99: percentile(xs.slice(100), 99) });
-const probe = (into) => (text) => into.push(wall() - Number(text.slice(2)));
+// What the consumer itself adds: from the newest stdout chunk's `data` event (whichever
+// consumer's stream emitted it, timed by a wrapper around EventEmitter#emit during these rounds
+// only) to the item, beside the whole way from the stand-in's write.
+let chunkAt = 0;
+const emit = EventEmitter.prototype.emit;
+EventEmitter.prototype.emit = function (name) {
+  if (name === "data") chunkAt = performance.now();
+  return Reflect.apply(emit, this, arguments);
+};
+const probe = (into) => (text) => {
+  const now = performance.now();
+  into.written.push(wall() - Number(text.slice(2)));
+  into.inside.push(now - chunkAt);
+};
 const latencyRuns = {
   floor: (samples) => runFloor(work, latencyScript, probe(samples)),
   engine: (samples) => runEngine(work, latencyScript, { onText: probe(samples) }),
@@ -114,11 +130,13 @@ for (let round = 0; round < LATENCY_ROUNDS; round++) {
   // Each round starts with another variant, so none always runs after the same one.
   for (let i = 0; i < variants.length; i++) {
     const key = variants[(round + i) % variants.length];
-    const samples = [];
+    const samples = { written: [], inside: [] };
     await latencyRuns[key](samples);
-    latency[key].push(pcts(samples));
+    latency[key].push(pcts(samples.written));
+    inside[key].push(pcts(samples.inside));
   }
 }
+EventEmitter.prototype.emit = emit;
 const p99 = (key) => median(latency[key].map((p) => p.p99));
 /** The ratio of two variants' p99 within each round (noise that hits a round hits both), as median and range. */
 const paired = (key, base) => {
@@ -142,6 +160,21 @@ printTable([
 process.stdout.write(
   `Telecode ÷ SDK p99: ${ratio(p99("engine") / p99("sdk"))}; round by round ${paired("engine", "sdk")} (below 1 is better)\n\n`,
 );
+const us = (ms) => (ms * 1000).toFixed(1);
+const insideOf = (key, p) => median(inside[key].map((r) => r[p]));
+const insideRow = (variant, key) => ({
+  "inside the consumer: stdout chunk → item": variant,
+  "p50 µs": us(insideOf(key, "p50")),
+  "p99 µs (median of rounds)": us(insideOf(key, "p99")),
+  "p99 vs floor": ratio(insideOf(key, "p99") / insideOf("floor", "p99")),
+  "p99 vs SDK": ratio(insideOf(key, "p99") / insideOf("sdk", "p99")),
+});
+printTable([
+  insideRow("(a) pipe + JSON.parse", "floor"),
+  insideRow("(b) Telecode engine → event", "engine"),
+  insideRow("(c) Agent SDK query() → message", "sdk"),
+]);
+process.stdout.write("\n");
 
 // ------------------------------------------------------------------ backpressure
 
