@@ -4,7 +4,7 @@
 // adapter over it: lines with sequence numbers, writes, close-stdin, shutdown, exit, pause/resume.
 import { createConnection, type Socket } from "node:net";
 import type { Clock } from "../ports/index.js";
-import { DEFAULT_MAX_LINE_BYTES, type LineDecoder } from "../wire/index.js";
+import { DEFAULT_MAX_LINE_BYTES, decodeUtf8Line, type LineDecoder } from "../wire/index.js";
 import { reapGoneKeeper, type KeeperRecord } from "./discover.js";
 import { KeeperError, refusalError } from "./errors.js";
 import { FrameSplitter, numberEnd, readNumber } from "./frame-splitter.js";
@@ -90,7 +90,7 @@ export class KeeperConnection {
   private constructor(record: KeeperRecord, options: AttachOptions) {
     this.#record = record;
     this.#options = options;
-    this.#decode = options.decode ?? ((buffer, start, end) => buffer.toString("utf8", start, end));
+    this.#decode = options.decode ?? decodeUtf8Line;
     this.closed = new Promise((resolve) => (this.#settleClosed = resolve));
     this.released = new Promise((resolve) => (this.#settleReleased = resolve));
     this.#opened = new Promise((resolve, reject) => {

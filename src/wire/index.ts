@@ -43,7 +43,7 @@ export type {
   OutgoingControlRequest,
 } from "./types.js";
 export { readBlock } from "./content-blocks.js";
-export { LineFramer, DEFAULT_MAX_LINE_BYTES } from "./line-framer.js";
+export { LineFramer, DEFAULT_MAX_LINE_BYTES, decodeUtf8Line } from "./line-framer.js";
 export type { LineDecoder, LineFramerOptions, OversizedLine } from "./line-framer.js";
 export { decodeLine, isDecodeProblem, oversizedLineProblem, PROBLEM_LINE_MAX_CHARS } from "./decode.js";
 export {

@@ -39,7 +39,8 @@ export type LineFramerOptions = {
   decode?: LineDecoder;
 };
 
-const utf8: LineDecoder = (buf, start, end) => buf.toString("utf8", start, end);
+/** The plain decoder (the default): Buffer's own UTF-8 decoding. */
+export const decodeUtf8Line: LineDecoder = (buf, start, end) => buf.toString("utf8", start, end);
 
 /**
  * Splits a byte stream into lines. Call `push` for each chunk and `end` once when the
@@ -65,7 +66,7 @@ export class LineFramer {
       throw new RangeError(`maxLineBytes must be a positive integer, got ${String(max)}`);
     }
     this.#maxLineBytes = max;
-    this.#decode = options.decode ?? utf8;
+    this.#decode = options.decode ?? decodeUtf8Line;
   }
 
   /** Bytes held for the unfinished line; never above the limit (0 while skipping one). */
