@@ -14,28 +14,19 @@ import { fileURLToPath, URL } from "node:url";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { splitByteLines } from "./byte-lines.js";
+import { END, endLine, FIXTURES, STAND_IN, standInEnv } from "./stand-in-stream.js";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-export const FIXTURES = join(root, "test/golden/fixtures/claude-code-2.1.332");
-export const STAND_IN = join(root, "test/support/fake-claude/fake-claude.js");
-export const REAL_CLI = join(root, "node_modules/.bin/claude");
+export { endLine, FIXTURES, wall } from "./stand-in-stream.js";
+export const REAL_CLI = fileURLToPath(new URL("../node_modules/.bin/claude", import.meta.url));
 export const MiB = 1024 * 1024;
 const MIN_LINES = 200_000;
-const END = "BENCH-END";
 
-export const wall = () => performance.timeOrigin + performance.now();
 export const rssMiB = () => process.memoryUsage.rss() / MiB;
 /** CPU seconds this process (the consumer) has used since `since` (a process.cpuUsage() reading). */
 const cpuSince = (since) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1e6;
 };
-export const endLine = JSON.stringify({
-  type: "assistant",
-  message: { id: "msg_end", type: "message", role: "assistant", content: [{ type: "text", text: END }] },
-  parent_tool_use_id: null,
-  session_id: "sess-bench",
-});
 
 /** A work dir with the stream (every recorded stdout but r2's 1 MB lines, repeated to ≥ 200k lines) and the scripts. */
 export function prepareWork() {
@@ -64,8 +55,6 @@ export function prepareWork() {
     replayScript: script("replay", [{ awaitIn: { type: "user" } }, { replay: streamFile, times }, { out: endLine }]),
   };
 }
-
-const standInEnv = (work, script) => ({ PATH: process.env.PATH, HOME: work, FAKE_CLAUDE_SCRIPT: script });
 
 /** The text of an assistant line or SDK message, if it has one. */
 const textOf = (message) => message.message?.content?.[0]?.text;

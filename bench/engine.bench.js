@@ -28,6 +28,7 @@ import {
   wall,
 } from "./engine-variants.js";
 import { measureBridgeStart, measureOneTurn } from "./first-turn.js";
+import { latencyPercentiles, median, percentile } from "./stand-in-stream.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 5;
@@ -39,8 +40,6 @@ const LATENCY_LINES = 2000;
 const FIRST_TURN_ROUNDS = 15;
 const BRIDGE_CHATS = 11;
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const ratio = (x) => x.toFixed(2);
 
 const { work, stream, script, replayScript } = prepareWork();
@@ -105,7 +104,6 @@ const latencyScript = script("latency", [
 ]);
 const latency = { floor: [], engine: [], sdk: [] };
 const inside = { floor: [], engine: [], sdk: [] };
-const pcts = (xs) => ({ p50: percentile(xs.slice(100), 50), p99: percentile(xs.slice(100), 99) });
 // What the consumer itself adds: from the newest stdout chunk's `data` event (whichever
 // consumer's stream emitted it, timed by a wrapper around EventEmitter#emit during these rounds
 // only) to the item, beside the whole way from the stand-in's write.
@@ -132,8 +130,8 @@ for (let round = 0; round < LATENCY_ROUNDS; round++) {
     const key = variants[(round + i) % variants.length];
     const samples = { written: [], inside: [] };
     await latencyRuns[key](samples);
-    latency[key].push(pcts(samples.written));
-    inside[key].push(pcts(samples.inside));
+    latency[key].push(latencyPercentiles(samples.written));
+    inside[key].push(latencyPercentiles(samples.inside));
   }
 }
 EventEmitter.prototype.emit = emit;
