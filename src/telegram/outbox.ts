@@ -1,13 +1,13 @@
-// Every Bot API write goes through here: per-chat pacing and a global cap, sends before
-// edits, edits of one message coalesced, 429 honoured, transient failures retried with
-// backoff (must-deliver items until they succeed), deleted messages re-sent.
+// Every Bot API write goes through here: per-chat pacing and a global cap (outbox-pacing.ts),
+// sends before edits, edits of one message coalesced, 429 honoured, transient failures retried
+// with backoff (must-deliver items until they succeed), deleted messages re-sent.
 
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { TimerHandle } from "../ports/index.js";
 import { TELEGRAM_CAPTION_LIMIT } from "../render/index.js";
 import { callBotApi } from "./outbox-calls.js";
 import { assertSendable, classifyFailure, type CallFailure } from "./outbox-errors.js";
 import { handleFailure, type FailureHost } from "./outbox-failures.js";
+import { GlobalCap, WakeTimer } from "./outbox-pacing.js";
 import {
   ChatQueue,
   GlobalQueue,
@@ -36,11 +36,11 @@ export class Outbox {
   readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
   readonly #chats = new Map<number, ChatQueue>();
   readonly #global = new GlobalQueue();
-  readonly #recent: number[] = [];
+  readonly #cap: GlobalCap;
+  readonly #wake: WakeTimer;
   readonly #idleWaiters: (() => void)[] = [];
   readonly #stats: OutboxStats = { calls: 0, retries: 0, rateLimited: 0, coalesced: 0, replaced: 0 };
   #inFlight = 0;
-  #timer: { atMs: number; handle: TimerHandle } | undefined;
   #stopped = false;
 
   constructor(options: OutboxOptions) {
@@ -54,6 +54,8 @@ export class Outbox {
       random: Math.random,
       ...options,
     };
+    this.#cap = new GlobalCap(this.#options.globalPerSecond);
+    this.#wake = new WakeTimer(this.#options.clock, () => this.#pump());
   }
 
   /** Sends a new message; resolves with its id once Telegram has it. Throws OutboxError for HTML Telegram would refuse. */
@@ -174,8 +176,7 @@ export class Outbox {
   /** Stops sending: everything still queued resolves "stopped" (must-deliver items are logged as undelivered). */
   stop(): void {
     this.#stopped = true;
-    this.#timer?.handle.cancel();
-    this.#timer = undefined;
+    this.#wake.cancel();
     const jobs: Job[] = [...this.#global.jobs.splice(0)];
     for (const chat of this.#chats.values()) {
       jobs.push(...chat.jobs());
@@ -221,7 +222,7 @@ export class Outbox {
     const now = this.#options.clock.now();
     let wakeAt: number;
     for (;;) {
-      const next = this.#global.takeNext(now, this.#globalSlotAt(now));
+      const next = this.#global.takeNext(now, this.#cap.slotAt(now));
       if ("wakeAt" in next) {
         wakeAt = next.wakeAt;
         break;
@@ -239,7 +240,7 @@ export class Outbox {
         chat.readyAtMs(job, this.#intervalOf(chat)),
         chat.pausedUntilMs,
         job.notBeforeMs,
-        this.#globalSlotAt(now),
+        this.#cap.slotAt(now),
       );
       if (readyAt > now) {
         wakeAt = Math.min(wakeAt, readyAt);
@@ -249,7 +250,7 @@ export class Outbox {
       this.#dispatch(chat, job, now);
     }
     for (const [chatId, chat] of this.#chats) if (this.#forgettable(chat, now)) this.#chats.delete(chatId);
-    this.#schedule(wakeAt, now);
+    this.#wake.at(wakeAt, now);
     if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
@@ -267,29 +268,9 @@ export class Outbox {
     return chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
   }
 
-  /** When the global cap next has room. */
-  #globalSlotAt(now: number): number {
-    while (this.#recent.length > 0 && this.#recent[0]! <= now - 1000) this.#recent.shift();
-    return this.#recent.length < this.#options.globalPerSecond
-      ? now
-      : this.#recent[this.#recent.length - this.#options.globalPerSecond]! + 1000;
-  }
-
-  #schedule(atMs: number, now: number): void {
-    if (this.#timer !== undefined && this.#timer.atMs <= atMs && this.#timer.atMs > now) return;
-    this.#timer?.handle.cancel();
-    this.#timer = undefined;
-    if (atMs === Number.POSITIVE_INFINITY) return;
-    const handle = this.#options.clock.setTimer(Math.max(0, atMs - now), () => {
-      this.#timer = undefined;
-      this.#pump();
-    });
-    this.#timer = { atMs, handle };
-  }
-
   #dispatch(chat: ChatQueue | undefined, job: Job, now: number): void {
     this.#inFlight++;
-    this.#recent.push(now);
+    this.#cap.record(now);
     this.#stats.calls++;
     job.attempts++;
     if (chat !== undefined) {
