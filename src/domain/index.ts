@@ -36,8 +36,10 @@ export type { ToolDescription } from "./tool-kind.js";
 export {
   excerpt,
   cleanToolDetail,
-  scheduledByTelecode,
+  doneByTelecode,
+  LISTED_BY_TELECODE,
   SCHEDULED_BY_TELECODE,
+  STOPPED_BY_TELECODE,
   relativeToCwd,
   formatCount,
   formatDurationMs,

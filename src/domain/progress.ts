@@ -4,7 +4,7 @@
 
 import type { NoteKind, TelecodeEvent, ToolKind } from "./events.js";
 import type { RunFailure } from "./run-failure.js";
-import { cleanToolDetail, scheduledByTelecode } from "./text-format.js";
+import { cleanToolDetail, doneByTelecode } from "./text-format.js";
 
 export type ProgressPhase = "starting" | "working" | "waiting" | "done" | "failed" | "cancelled" | "interrupted";
 
@@ -156,9 +156,10 @@ export function reduceProgress(
         tools: s.tools.map((t) => (t.toolUseId === event.toolUseId ? { ...t, detail: event.detail } : t)),
       };
     case "tool_finished": {
-      const scheduled = event.ok ? undefined : scheduledByTelecode(event.detail);
-      const status = event.ok || scheduled !== undefined ? "done" : "failed";
-      const detail = scheduled === undefined ? cleanToolDetail(event.detail) : `scheduled by Telecode: ${scheduled}`;
+      const cleaned = cleanToolDetail(event.detail);
+      const handled = event.ok ? undefined : doneByTelecode(cleaned);
+      const status = event.ok || handled !== undefined ? "done" : "failed";
+      const detail = handled ?? cleaned;
       const known = s.tools.some((t) => t.toolUseId === event.toolUseId);
       const finished = (t: ProgressTool): ProgressTool => ({
         ...t,

@@ -22,18 +22,27 @@ export function cleanToolDetail(detail: string): string {
 }
 
 /**
- * How Telecode's scheduling hooks begin the denial that carries out a CronCreate or a
- * ScheduleWakeup: the CLI reports it as a hook error, but for the person the tool did its job.
+ * How Telecode's scheduling hooks begin a denial that carries the call out (CronCreate,
+ * ScheduleWakeup, CronList, CronDelete): the CLI reports it as a hook error, but for the person
+ * the tool did its job.
  */
 export const SCHEDULED_BY_TELECODE = "Scheduled by Telecode (this is not an error): ";
+export const LISTED_BY_TELECODE = "Listed by Telecode (this is not an error): ";
+export const STOPPED_BY_TELECODE = "Stopped by Telecode (this is not an error): ";
 
-/** For a tool result Telecode's scheduling hook wrote: its first sentence, what was scheduled; else undefined. */
-export function scheduledByTelecode(detail: string): string | undefined {
-  const at = detail.indexOf(SCHEDULED_BY_TELECODE);
-  if (at === -1) return undefined;
-  const rest = detail.slice(at + SCHEDULED_BY_TELECODE.length);
+const DONE_BY_TELECODE = /(Scheduled|Listed|Stopped) by Telecode \(this is not an error\): /;
+
+/**
+ * For a tool result one of Telecode's scheduling hooks wrote, what it did in a few words
+ * ("listed by Telecode: this chat has 2 loops."); else undefined.
+ */
+export function doneByTelecode(detail: string): string | undefined {
+  const match = DONE_BY_TELECODE.exec(detail);
+  if (match === null) return undefined;
+  const rest = detail.slice(match.index + match[0].length);
   const end = rest.search(/\.(\s|$)/);
-  return end === -1 ? rest.trim() : rest.slice(0, end + 1);
+  const first = end === -1 ? rest.trim() : rest.slice(0, end + 1);
+  return `${match[1]!.toLowerCase()} by Telecode: ${first}`;
 }
 
 /** Paths under `cwd` made relative to it ("/home/me/app/src/a.ts" → "src/a.ts"; `cwd` itself → "."). */

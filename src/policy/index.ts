@@ -65,6 +65,7 @@ export {
   questionsOffMessage,
   questionTimedOutMessage,
   questionUnattendedMessage,
+  refusalInWords,
   stillInPlanModeMessage,
   timedOutMessage,
   unattendedMessage,

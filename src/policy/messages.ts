@@ -81,3 +81,47 @@ export const questionTimedOutMessage =
 
 /** The request was withdrawn by the CLI or its session ended: the CLI no longer reads this. */
 export const noLongerPendingMessage = "This request is no longer pending.";
+
+/**
+ * What the person reads for a tool call that was refused, in place of the words written for
+ * the model above (or the CLI's own, for a call rejected without a message): "denied",
+ * "not allowed: nobody was watching this run". Undefined for any other text (a real failure).
+ * `detail` is the tool result without the CLI's wrappers (cleanToolDetail).
+ */
+export function refusalInWords(detail: string): string | undefined {
+  const text = detail.trimStart();
+  for (const [lead, words] of REFUSALS) {
+    const match = lead.exec(text);
+    if (match !== null) return typeof words === "string" ? words : words(match);
+  }
+  return undefined;
+}
+
+const TOOL = String.raw`\S+`;
+
+/** Each message's fixed lead, as it begins the tool result, and what the person reads for it. */
+const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) => string)])[] = [
+  [new RegExp(`^The person reviewing your work from their phone did not allow this ${TOOL} call\\.`), "denied"],
+  [
+    new RegExp(
+      `^The person did not allow this ${TOOL} call\\. The person replied: "([\\s\\S]*)"\\. Follow what they said`,
+    ),
+    (match) => `denied with a reply: “${match[1] ?? ""}”`,
+  ],
+  [new RegExp(`^Nobody is available to approve this ${TOOL} call:`), "not allowed: nobody was watching this run"],
+  [
+    new RegExp(`^The person did not answer in time, so this ${TOOL} call was not allowed\\.`),
+    "not allowed: no answer in time",
+  ],
+  [new RegExp(`^You are still in plan mode: this ${TOOL} call would change things`), "blocked: still in plan mode"],
+  [/^The person did not approve this plan\./, "plan not approved"],
+  [/^The person wants to read the plan before deciding/, "outline requested"],
+  [/^Write the step-by-step outline of your plan as visible text/, "waiting for the outline first"],
+  [/^The person wants to discuss the plan before approving it\./, "to discuss first"],
+  [/^Questions are turned off for this chat/, "not asked: questions are off in this chat"],
+  [/^Nobody is available to answer questions:/, "not asked: nobody was watching this run"],
+  [/^The person did not answer in time\. Proceed/, "no answer in time"],
+  [/^This request is no longer pending\./, "no longer pending"],
+  // The CLI's own words for a call rejected without a message (an interrupt while it waited).
+  [/^The user doesn't want to proceed with this tool use\./, "not run"],
+];

@@ -4,7 +4,6 @@
 
 import {
   excerpt,
-  relativeToCwd,
   formatDurationMs,
   formatUsd,
   type ClockFormatter,
@@ -14,7 +13,7 @@ import {
   type ProgressTool,
 } from "../domain/index.js";
 import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
-import { toolLabel } from "./tool-signs.js";
+import { toolLabel, whyItFailed } from "./tool-signs.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 
 export type ProgressRenderOptions = {
@@ -82,8 +81,11 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
   const header = `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
   const failed = state.failedTools.map((tool) => {
     const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd)}`;
-    const why = tool.detail === undefined || tool.detail.trim() === "" ? "" : ` — ${oneLine(tool.detail)}`;
-    return escapeTelegramHtml(excerpt(line + relativeToCwd(why, state.cwd), FAILED_LINE_CHARS));
+    const why =
+      tool.detail === undefined || tool.detail.trim() === ""
+        ? ""
+        : ` — ${oneLine(whyItFailed(tool.detail, state.cwd))}`;
+    return escapeTelegramHtml(excerpt(line + why, FAILED_LINE_CHARS));
   });
   return failed.length === 0 ? header : [header, "", ...failed].join("\n");
 }
@@ -103,16 +105,22 @@ function compose(state: ProgressState, options: ProgressRenderOptions, maxTools:
   if (state.pendingDecisions.length > 0) lines.push("", "⏸ Waiting for your answer below");
   if (notes.length > 0) lines.push("", ...notes.map((note) => noteLine(note, options)));
 
+  // Labelled where a bare word would puzzle: "high effort · plan mode", not "high · plan".
   const footer = [
     state.model,
-    state.effort,
-    state.mode,
+    labelled(state.effort, "effort"),
+    labelled(state.mode, "mode"),
     state.contextPercent === undefined ? undefined : `context ${Math.round(state.contextPercent)}%`,
   ]
     .filter((part): part is string => part !== undefined && part !== "")
     .map((part) => escapeTelegramHtml(excerpt(part, 40)));
   if (footer.length > 0) lines.push("", `<i>${footer.join(" · ")}</i>`);
   return lines.join("\n");
+}
+
+/** "plan mode" for "plan"; nothing for nothing. */
+function labelled(value: string | undefined, label: string): string | undefined {
+  return value === undefined || value === "" ? undefined : `${value} ${label}`;
 }
 
 /** The last `max` calls, keeping running ones in view when finished ones would push them out. */
@@ -133,7 +141,7 @@ function toolLine(tool: ProgressTool, nowMs: number, cwd: string | undefined): s
   if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS)
     line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
   if (tool.status === "failed" && tool.detail !== undefined && tool.detail.trim() !== "") {
-    line += ` — <i>${escapeTelegramHtml(excerpt(relativeToCwd(oneLine(tool.detail), cwd), DETAIL_CHARS))}</i>`;
+    line += ` — <i>${escapeTelegramHtml(excerpt(oneLine(whyItFailed(tool.detail, cwd)), DETAIL_CHARS))}</i>`;
   }
   return line;
 }

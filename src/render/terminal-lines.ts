@@ -11,7 +11,7 @@ import {
   relativeToCwd,
 } from "../domain/index.js";
 import type { NoteKind, TelecodeEvent, TurnOrigin } from "../domain/index.js";
-import { toolLabel } from "./tool-signs.js";
+import { toolLabel, whyItFailed } from "./tool-signs.js";
 
 export type TerminalLineOptions = {
   /** Show thinking blocks (default true). */
@@ -70,8 +70,10 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
     case "tool_finished": {
       const mark = event.ok ? "✓" : "✗";
       // A success needs only a glimpse of its output; a failure says why in full.
-      const clean = relativeToCwd(cleanToolDetail(event.detail), options.cwd);
-      const shown = event.ok ? oneLine(clean.split("\n", 1)[0] ?? "", Math.min(max, 80)) : oneLine(clean, max);
+      const clean = cleanToolDetail(event.detail);
+      const shown = event.ok
+        ? oneLine(relativeToCwd(clean, options.cwd).split("\n", 1)[0] ?? "", Math.min(max, 80))
+        : oneLine(whyItFailed(clean, options.cwd), max);
       const detail = shown === "" ? "" : ` — ${shown}`;
       const label = toolLabel(event.name, event.kind, event.title, options.cwd);
       return `${indent(event.parentToolUseId)}${mark} ${oneLine(label, 120)}${detail}`;

@@ -1,6 +1,8 @@
 // How a tool call is named on screen, the same in Telegram and the terminal: a sign, the
-// tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep useState").
+// tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep useState"),
+// and why one failed.
 import { relativeToCwd, type ToolKind } from "../domain/index.js";
+import { refusalInWords } from "../policy/index.js";
 
 const TOOL_SIGNS: Readonly<Record<string, string>> = {
   Bash: "$",
@@ -42,4 +44,13 @@ export function toolLabel(name: string, kind: ToolKind, title: string, cwd?: str
   return shown === name || shown === ""
     ? `${toolSign(name, kind)} ${name}`
     : `${toolSign(name, kind)} ${name} ${shown}`;
+}
+
+/**
+ * Why a call failed, for the person: a refusal in a few words ("denied", "not allowed: nobody
+ * was watching this run") rather than what the model was told; any other failure as it came,
+ * paths under `cwd` made relative.
+ */
+export function whyItFailed(detail: string, cwd?: string): string {
+  return refusalInWords(detail) ?? relativeToCwd(detail, cwd);
 }

@@ -1,6 +1,6 @@
 // What the model and the chat read about schedules: the hook denial reasons for CronCreate,
 // ScheduleWakeup, CronDelete and CronList, and the line a fired iteration starts with. Pure.
-import { SCHEDULED_BY_TELECODE } from "../domain/index.js";
+import { LISTED_BY_TELECODE, SCHEDULED_BY_TELECODE, STOPPED_BY_TELECODE } from "../domain/index.js";
 import type { Refusal } from "./caps.js";
 import { describeSchedule, whenInWords, type DescribeOptions } from "./describe.js";
 import type { Schedule, StateReason } from "./schedule-types.js";
@@ -92,14 +92,14 @@ export function refusedReason(r: Refusal): string {
 export function wakeupStoppedReason(stopped: readonly Schedule[]): string {
   return stopped.length === 0
     ? "There was no wake-up loop to end in this session; nothing changed."
-    : `Done: loop ${stopped.map((s) => s.id).join(", ")} ended; no further wake-up will come.`;
+    : `${STOPPED_BY_TELECODE}loop ${stopped.map((s) => s.id).join(", ")} ended; no further wake-up will come.`;
 }
 
 /** The answer to CronDelete. */
 export function cronDeleteReason(result: CancelResult): string {
   switch (result.kind) {
     case "cancelled":
-      return `Done: loop ${result.schedule.id} is cancelled and will not fire again.`;
+      return `${STOPPED_BY_TELECODE}loop ${result.schedule.id} is cancelled and will not fire again.`;
     case "not_found":
       return `There is no loop "${result.id}" in this chat, so nothing was cancelled. CronList shows the loops Telecode keeps for this chat.`;
     case "not_yours":
@@ -112,7 +112,7 @@ export function cronDeleteReason(result: CancelResult): string {
 /** The answer to CronList: Telecode's live schedules for this chat, one line each. */
 export function cronListReason(schedules: readonly Schedule[], options: TextOptions): string {
   if (schedules.length === 0)
-    return "This chat has no loops. CronCreate makes one; Telecode keeps it and sends its prompt at each fire time.";
+    return `${LISTED_BY_TELECODE}this chat has no loops. CronCreate makes one; Telecode keeps it and sends its prompt at each fire time.`;
   const lines = schedules.map((s) => {
     const runs =
       s.caps.maxIterations === null ? `${s.iterations} runs` : `${s.iterations} of ${s.caps.maxIterations} runs`;
@@ -120,7 +120,7 @@ export function cronListReason(schedules: readonly Schedule[], options: TextOpti
     return `- ${s.id} (${s.kind}): ${describeSchedule(s, options)}, ${nextWords(s, options)}, ${runs}, ${cost}: "${firstLine(s.prompt)}"`;
   });
   return [
-    "Telecode keeps this chat's loops (the CLI's own list is empty by design):",
+    `${LISTED_BY_TELECODE}this chat has ${schedules.length === 1 ? "1 loop" : `${schedules.length} loops`}. Telecode keeps them (the CLI's own list is empty by design):`,
     ...lines,
     `Cancel a loop of this session with CronDelete and its id (${CRON_DELETE_NOTE}).`,
   ].join("\n");
@@ -131,7 +131,7 @@ export function firedTitle(s: Schedule, iteration: number, options: TextOptions)
   const of = s.caps.maxIterations === null ? "" : ` of ${s.caps.maxIterations}`;
   const name = s.createdBy.kind === "config" ? `schedule "${s.createdBy.configId}"` : `loop ${s.id}`;
   const stop = s.kind === "config" ? "pause it with /loops" : "stop it with /loops";
-  return `⏰ ${name} · run ${iteration}${of} · ${describeSchedule(s, options)} · ${stop}: ${firstLine(s.prompt)}`;
+  return `⏰ ${name} · run ${iteration}${of} · ${describeSchedule(s, options)} (${stop}): ${firstLine(s.prompt)}`;
 }
 
 /**

@@ -67,6 +67,23 @@ describe("reduceProgress", () => {
     expect(refused.tools[0]).toMatchObject({ status: "failed", detail: "Scheduling is turned off." });
   });
 
+  it("shows a loop list and a stopped loop Telecode's hook answered as done, with what it did", () => {
+    const listed =
+      "PreToolUse:CronList hook error: Listed by Telecode (this is not an error): this chat has 2 loops. Telecode keeps them (the CLI's own list is empty by design):\n- 3f9a2c1b (loop): every 5 minutes";
+    const stopped =
+      "<tool_use_error>PreToolUse:ScheduleWakeup hook error: Stopped by Telecode (this is not an error): loop 3f9a2c1b ended; no further wake-up will come.</tool_use_error>";
+    const state = run([
+      toolStarted("t1", "CronList"),
+      toolFinished("t1", false, listed),
+      toolStarted("t2", "ScheduleWakeup"),
+      toolFinished("t2", false, stopped),
+    ]);
+    expect(state.tools.map((t) => [t.status, t.detail])).toEqual([
+      ["done", "listed by Telecode: this chat has 2 loops."],
+      ["done", "stopped by Telecode: loop 3f9a2c1b ended; no further wake-up will come."],
+    ]);
+  });
+
   it("follows a run from start to answer: steps, tool lines, waiting on a person, cost and outcome", () => {
     const state = run([
       {

@@ -70,7 +70,9 @@ async function declinedUnattended(chatId: number, tag: string, file: string): Pr
   expect(declined?.text).toContain("this is an unattended run");
   await vi.waitFor(
     () => {
-      const told = rig.tg.botMessages(chatId).filter((m) => m.text.includes("this is an unattended run"));
+      const told = rig.tg
+        .botMessages(chatId)
+        .filter((m) => m.text.includes("— not allowed: nobody was watching this run"));
       expect(told.map((m) => m.text.split("\n")[1])).toEqual([expect.stringMatching(/^✅ Done/)]);
     },
     { timeout: 10_000, interval: 50 },

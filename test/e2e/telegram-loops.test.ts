@@ -90,7 +90,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
       },
       { what: "the fired run's summary" },
     );
-    expect(summary.text).toContain(`⏰ loop ${loop?.id} · run 1 of 50 · every minute · stop it with /loops`);
+    expect(summary.text).toContain(`⏰ loop ${loop?.id} · run 1 of 50 · every minute (stop it with /loops): LOOPTICK`);
     expect(summary.buttons.map((b) => b.text)).toEqual(["⏸ Pause", "✖️ Stop"]);
     // The model was told which loop and which iteration sent the message.
     const fired = rig.api.requests("LOOPTICK check the build")[0]?.lastPrompt ?? "";
@@ -415,7 +415,9 @@ describe("config schedules and the cost cap (real CLI, manual schedule clock)", 
       },
       { what: "the schedule's summary" },
     );
-    expect(summary.text).toContain('⏰ schedule "morning" · run 1 · at 09:00 every day · pause it with /loops');
+    expect(summary.text).toContain(
+      '⏰ schedule "morning" · run 1 · at 09:00 every day (pause it with /loops): CONFIGTASK',
+    );
     expect(summary.buttons.map((b) => b.text)).toEqual(["⏸ Pause"]);
     expect(rigB.api.requests("CONFIGTASK")[0]?.lastPrompt).toContain('Telecode schedule "morning" from the config');
   }, 120_000);

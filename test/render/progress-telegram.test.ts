@@ -10,6 +10,7 @@ import {
   type TelecodeEvent,
   type ToolKind,
 } from "../../src/domain/index.js";
+import { personDeniedMessage, unattendedMessage } from "../../src/policy/index.js";
 import {
   answerFooterOf,
   parseTelegramHtml,
@@ -98,7 +99,7 @@ describe("renderProgressHtml", () => {
         "",
         "⏳ Rate limited (5-hour limit reached) (resumes at 14:30, in 27 min 55 s)",
         "",
-        "claude-opus-4 · high · plan · context 43%",
+        "claude-opus-4 · high effort · plan mode · context 43%",
       ].join("\n"),
     );
   });
@@ -118,6 +119,20 @@ describe("renderProgressHtml", () => {
     expect(lines).toContain("▸ $ Bash sleep 30");
     expect(lines[0]).toBe("⏸ Waiting for you · 1 min · 1 step");
     expect(lines).toContain("⏸ Waiting for your answer below");
+  });
+
+  it("says a refused call was refused in the person's words, not in the words the model read", () => {
+    const state = stateAfter([
+      tool("t1", "touch x", 0),
+      finished("t1", false, 100, personDeniedMessage("Bash")),
+      tool("t2", "touch y", 200),
+      finished("t2", false, 300, `<tool_use_error>${unattendedMessage("Bash")}</tool_use_error>`),
+    ]);
+    expect(
+      text(renderProgressHtml(state, { nowMs: T0 + 400, clock }))
+        .split("\n")
+        .slice(2, 4),
+    ).toEqual(["✗ $ Bash touch x — denied", "✗ $ Bash touch y — not allowed: nobody was watching this run"]);
   });
 
   it("keeps running calls in view when many finish after them", () => {
@@ -232,7 +247,7 @@ describe("the end of a run", () => {
       "✅ Done · 700 ms · 3 steps · $0.01",
       "",
       "✗ 📖 Read src/a.ts — File does not exist: src/a.ts",
-      "✗ $ Bash rm -rf build — The user doesn't want to proceed with this tool use.",
+      "✗ $ Bash rm -rf build — not run",
     ]);
   });
 

@@ -80,7 +80,7 @@ describe("the scheduling tools at the hook", () => {
   it("lists the chat's loops for CronList, and leaves a CronDelete of a job it does not know to the CLI", () => {
     const h = harness("2026-06-05T07:01:00Z");
     const chat = chatOf(h);
-    expect(reason(answerScheduleTool(chat, call("CronList", {})))).toContain("This chat has no loops");
+    expect(reason(answerScheduleTool(chat, call("CronList", {})))).toContain("this chat has no loops");
     answerScheduleTool(chat, call("CronCreate", { cron: "0 9 * * 1-5", prompt: "review the PRs" }));
     const [loop] = h.store.schedules.list({ chatId: 42 });
     expect(reason(answerScheduleTool(chat, call("CronList", {})))).toContain(
@@ -105,7 +105,7 @@ describe("the scheduling tools at the hook", () => {
     answerScheduleTool(again, call("ScheduleWakeup", { delaySeconds: 600, prompt: "/loop poll", reason: "slow" }));
     expect(h.store.schedules.list({ chatId: 42 }).map((s) => [s.id, s.note])).toEqual([[chain?.id, "slow"]]);
     expect(reason(answerScheduleTool(again, call("ScheduleWakeup", { stop: true })))).toContain(
-      `Done: loop ${chain?.id} ended`,
+      `Stopped by Telecode (this is not an error): loop ${chain?.id} ended`,
     );
   });
 

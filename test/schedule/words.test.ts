@@ -223,7 +223,9 @@ describe("what the model reads", () => {
   });
 
   it("answers CronList with Telecode's loops for the chat, and CronDelete with what happened", () => {
-    expect(cronListReason([], options)).toMatch(/^This chat has no loops\./);
+    expect(cronListReason([], options)).toMatch(
+      /^Listed by Telecode \(this is not an error\): this chat has no loops\./,
+    );
     expect(
       cronListReason(
         [
@@ -238,14 +240,14 @@ describe("what the model reads", () => {
       ),
     ).toBe(
       [
-        "Telecode keeps this chat's loops (the CLI's own list is empty by design):",
+        "Listed by Telecode (this is not an error): this chat has 2 loops. Telecode keeps them (the CLI's own list is empty by design):",
         '- 3f9a2c1b (loop): every 5 minutes, next at 12:05 today, 3 of 50 runs, $0.12 of $5.00: "check the build"',
         '- 00c0ffee (loop): every 5 minutes, paused, 3 runs, $0.12: "check the build"',
         "Cancel a loop of this session with CronDelete and its id (Claude Code will answer that it has no such job, because Telecode keeps the loop, not Claude Code; Telecode cancels the loop all the same).",
       ].join("\n"),
     );
     expect(cronDeleteReason({ kind: "cancelled", schedule: schedule() })).toBe(
-      "Done: loop 3f9a2c1b is cancelled and will not fire again.",
+      "Stopped by Telecode (this is not an error): loop 3f9a2c1b is cancelled and will not fire again.",
     );
     expect(cronDeleteReason({ kind: "not_found", id: "nope" })).toMatch(/^There is no loop "nope" in this chat/);
     expect(
@@ -270,10 +272,10 @@ describe("what the model reads", () => {
       /^\[Telecode schedule "morning" from the config, iteration 1: every 5 minutes\./,
     );
     expect(firedTitle(schedule(), 4, options)).toBe(
-      "⏰ loop 3f9a2c1b · run 4 of 50 · every 5 minutes · stop it with /loops: check the build",
+      "⏰ loop 3f9a2c1b · run 4 of 50 · every 5 minutes (stop it with /loops): check the build",
     );
     expect(firedTitle(config, 1, options)).toBe(
-      '⏰ schedule "morning" · run 1 · every 5 minutes · pause it with /loops: check the build',
+      '⏰ schedule "morning" · run 1 · every 5 minutes (pause it with /loops): check the build',
     );
   });
 });
