@@ -57,7 +57,7 @@ function nextWords(s: Schedule, options: TextOptions): string {
 /** The reason given when loops are off in this chat (`/loops off`) or everywhere (`[loops] enabled = false`). */
 export function loopsOffReason(scope: "chat" | "everywhere"): string {
   return scope === "chat"
-    ? "Scheduling is turned off in this chat, so nothing was scheduled. Tell the person they can turn it on with /loops on, or do the work now."
+    ? "Scheduling is turned off in this chat, so nothing was scheduled; the person can turn it on with /loops on. Until then, do the work now."
     : "Scheduling is turned off in Telecode's configuration ([loops] enabled = false), so nothing was scheduled. Do the work now, or tell the person it cannot be scheduled.";
 }
 

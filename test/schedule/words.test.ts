@@ -214,7 +214,7 @@ describe("what the model reads", () => {
 
   it("says why nothing was scheduled when loops are off or a cap refused it", () => {
     expect(loopsOffReason("chat")).toBe(
-      "Scheduling is turned off in this chat, so nothing was scheduled. Tell the person they can turn it on with /loops on, or do the work now.",
+      "Scheduling is turned off in this chat, so nothing was scheduled; the person can turn it on with /loops on. Until then, do the work now.",
     );
     expect(loopsOffReason("everywhere")).toMatch(/\[loops\] enabled = false/);
     expect(refusedReason({ code: "too_many", message: "This chat already has 10 loops." })).toBe(
