@@ -3,7 +3,7 @@
 // iteration into the chat as a scheduled run, across a restart, and the person's controls work.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Schedule } from "../../src/schedule/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
@@ -115,6 +115,11 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     await rig.botMessage(chat, isAnswer("Loop stopped."));
     expect(rig.app.store.schedules.get(loop?.id ?? "")).toMatchObject({ state: "cancelled", stateReason: "claude" });
     await rig.botMessage(chat, `loop ${loop?.id} stopped: Claude cancelled it.`);
+    // Its progress message, once the run is over, lists no failed call: Telecode carried it out.
+    await vi.waitFor(() => {
+      const summary = rig.tg.botMessages(chat).find((m) => /^✅ Done · .* · 1 step · /.test(m.text));
+      expect(summary?.text.split("\n")).toEqual([expect.stringMatching(/^✅ Done/)]);
+    });
     advance(120_000);
     await rig.app.scheduler.whenIdle();
     expect(rig.app.store.schedules.get(loop?.id ?? "")?.iterations).toBe(3);

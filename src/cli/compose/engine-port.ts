@@ -39,6 +39,8 @@ export type EnginePortDeps = {
   scheduleTools?: (lane: Lane) => ToolGuard;
   /** Sees every event of a lane's sessions, with the session it came from (a CronDelete Claude called). */
   sessionEvents?: (lane: Lane, event: TelecodeEvent, sessionId: string | undefined) => void;
+  /** Each event as it is passed on to the front end (a call Telecode carried out reads as done). */
+  shownEvent?: (event: TelecodeEvent) => TelecodeEvent;
   /** Telecode's lines for the system prompt of sessions opened now (the project's outbox). */
   appendSystemPrompt?: (config: Config) => string | undefined;
   onPortError?: (error: unknown) => void;
@@ -119,7 +121,7 @@ function wrap(
   };
   async function* events(): AsyncIterable<TelecodeEvent> {
     for await (const event of session.events()) {
-      yield event;
+      yield deps.shownEvent?.(event) ?? event;
       // The consumer asked for the next event: this one is recorded (a run's end too).
       if (event.type === "run_completed") {
         runId = undefined;

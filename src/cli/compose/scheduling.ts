@@ -9,6 +9,7 @@ import {
   answerScheduleTool,
   cancelByClaude,
   createScheduler,
+  cronDeleteReason,
   firedPrompt,
   firedTitle,
   ScheduleError,
@@ -52,6 +53,11 @@ export type AppScheduling = {
   toolGuard(lane: Lane): ToolGuard;
   /** Every event of a lane's sessions: a CronDelete naming a Telecode loop cancels it. */
   observe(lane: Lane, event: TelecodeEvent, sessionId: string | undefined): void;
+  /**
+   * An event as the person sees it: the end of a CronDelete whose loop `observe` cancelled
+   * (Claude Code itself answers that it has no such job) reads as the loop stopped by Telecode.
+   */
+  shown(event: TelecodeEvent): TelecodeEvent;
   /**
    * The hooks on an iteration's run that a restart took in (`detail` as it was recorded), told
    * through `on`; undefined when its schedule is gone.
@@ -212,6 +218,7 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       logger.event("schedule.config_synced", { ...report });
   };
 
+  const carriedOut = new CarriedOutCalls();
   return {
     scheduler,
     chat: createChatSchedules({ scheduler, repository: store.schedules, nowMs: () => clock.now() }),
@@ -234,8 +241,14 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       if (typeof id !== "string" || sessionId === undefined) return;
       const result = cancelByClaude({ scheduler, chatId: lane.chatId }, id, sessionId);
       if (result.kind !== "cancelled") return;
+      carriedOut.remember(event.toolUseId, cronDeleteReason(result));
       logger.event("schedule.cancelled_by_claude", { scheduleId: result.schedule.id, sessionId });
       notify(lane.chatId, `⏹ <b>${esc(scheduleName(result.schedule))}</b> stopped: Claude cancelled it.`);
+    },
+    shown(event) {
+      if (event.type !== "tool_finished" || event.ok) return event;
+      const detail = carriedOut.take(event.toolUseId);
+      return detail === undefined ? event : { ...event, detail };
     },
     resumeRun(detail, on) {
       const { scheduleId, iteration, fresh } = detail as Partial<ScheduleRunDetail>;
@@ -260,4 +273,22 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       syncConfig();
     },
   };
+}
+
+/** The tool calls Telecode carried out itself although Claude Code failed them, by tool_use id: what to show instead. */
+class CarriedOutCalls {
+  /** A call whose end never came is forgotten after this many newer ones. */
+  static readonly #MAX = 64;
+  readonly #details = new Map<string, string>();
+
+  remember(toolUseId: string, detail: string): void {
+    if (this.#details.size >= CarriedOutCalls.#MAX) this.#details.delete(this.#details.keys().next().value as string);
+    this.#details.set(toolUseId, detail);
+  }
+
+  take(toolUseId: string): string | undefined {
+    const detail = this.#details.get(toolUseId);
+    this.#details.delete(toolUseId);
+    return detail;
+  }
 }

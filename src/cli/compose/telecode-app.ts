@@ -168,6 +168,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       onPortError: (error) => logger.event("telegram.person_port_failed", { err: error }, "error"),
       scheduleTools: (lane) => scheduling.toolGuard(lane),
       sessionEvents: (lane, event, sessionId) => scheduling.observe(lane, event, sessionId),
+      shownEvent: (event) => scheduling.shown(event),
       onGuardError: (error, toolName) => logger.event("schedule.hook_failed", { err: error, toolName }, "error"),
       keptRuns: storeKeptRunsBook(store, clock, logger),
       recordedDecisionId: ({ runId, requestId }) => {
