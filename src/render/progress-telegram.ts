@@ -76,7 +76,8 @@ export function renderProgressHtml(state: ProgressState, options: ProgressRender
  */
 export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): string {
   const phase = PHASES[state.phase];
-  const parts = [elapsed(state, nowMs), steps(state.steps)];
+  const parts = [elapsed(state, nowMs)];
+  if (state.steps > 0) parts.push(steps(state.steps));
   if (state.costUsd > 0) parts.push(formatUsd(state.costUsd));
   const header = `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
   const failed = state.failedTools.map((tool) => {
@@ -93,7 +94,10 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
 function compose(state: ProgressState, options: ProgressRenderOptions, maxTools: number, maxNotes: number): string {
   const now = options.nowMs;
   const phase = PHASES[state.phase];
-  const header = [`<b>${phase.icon} ${phase.label}</b>`, elapsed(state, now), steps(state.steps)];
+  // Nothing worth reading yet is left out: a first "⏳ Starting…" has no "0 ms · 0 steps".
+  const header = [`<b>${phase.icon} ${phase.label}</b>`];
+  if (elapsedMs(state, now) >= 1000) header.push(elapsed(state, now));
+  if (state.steps > 0) header.push(steps(state.steps));
   if (state.backgroundTaskIds.length > 0) header.push(`${state.backgroundTaskIds.length} in background`);
   const lines = [header.join(" · ")];
 
@@ -170,8 +174,12 @@ function noteLine(note: ProgressNote, options: ProgressRenderOptions): string {
   return line;
 }
 
+function elapsedMs(state: ProgressState, nowMs: number): number {
+  return Math.max(0, (state.finishedAtMs ?? nowMs) - state.startedAtMs);
+}
+
 function elapsed(state: ProgressState, nowMs: number): string {
-  return formatDurationMs(Math.max(0, (state.finishedAtMs ?? nowMs) - state.startedAtMs));
+  return formatDurationMs(elapsedMs(state, nowMs));
 }
 
 function steps(count: number): string {

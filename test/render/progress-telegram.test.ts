@@ -135,6 +135,30 @@ describe("renderProgressHtml", () => {
     ).toEqual(["✗ $ Bash touch x — denied", "✗ $ Bash touch y — not allowed: nobody was watching this run"]);
   });
 
+  it("leaves out what is not worth reading yet: the first second, and steps before the first call", () => {
+    const started = stateAfter([]);
+    expect(text(renderProgressHtml(started, { nowMs: T0 + 300, clock })).split("\n")[0]).toBe("⏳ Starting…");
+    expect(text(renderProgressHtml(started, { nowMs: T0 + 1500, clock })).split("\n")[0]).toBe("⏳ Starting… · 1.5 s");
+    const oneCall = stateAfter([tool("t1", "ls", 200)]);
+    expect(text(renderProgressHtml(oneCall, { nowMs: T0 + 400, clock })).split("\n")[0]).toBe("⚙️ Working · 1 step");
+    const answered = stateAfter([
+      [
+        {
+          type: "run_completed",
+          runId: "r",
+          ok: true,
+          answer: "Hi.",
+          interrupted: false,
+          cancelled: false,
+          costUsd: 0.0008,
+          durationMs: 327,
+        },
+        327,
+      ],
+    ]);
+    expect(text(renderProgressSummaryHtml(answered, T0 + 5000))).toBe("✅ Done · 327 ms · $0.0008");
+  });
+
   it("keeps running calls in view when many finish after them", () => {
     const events: [TelecodeEvent, number][] = [tool("long", "npm run e2e", 0)];
     for (let i = 0; i < 10; i++) events.push(tool(`t${i}`, `step ${i}`, i + 1), finished(`t${i}`, true, i + 1));
