@@ -30,19 +30,24 @@ export const SCHEDULED_BY_TELECODE = "Scheduled by Telecode (this is not an erro
 export const LISTED_BY_TELECODE = "Listed by Telecode (this is not an error): ";
 export const STOPPED_BY_TELECODE = "Stopped by Telecode (this is not an error): ";
 
-const DONE_BY_TELECODE = /(Scheduled|Listed|Stopped) by Telecode \(this is not an error\): /;
+const DONE_BY_TELECODE = [SCHEDULED_BY_TELECODE, LISTED_BY_TELECODE, STOPPED_BY_TELECODE];
 
 /**
  * For a tool result one of Telecode's scheduling hooks wrote, what it did in a few words
  * ("listed by Telecode: this chat has 2 loops."); else undefined.
  */
 export function doneByTelecode(detail: string): string | undefined {
-  const match = DONE_BY_TELECODE.exec(detail);
-  if (match === null) return undefined;
-  const rest = detail.slice(match.index + match[0].length);
-  const end = rest.search(/\.(\s|$)/);
-  const first = end === -1 ? rest.trim() : rest.slice(0, end + 1);
-  return `${match[1]!.toLowerCase()} by Telecode: ${first}`;
+  for (const marker of DONE_BY_TELECODE) {
+    const at = detail.indexOf(marker);
+    if (at === -1) continue;
+    const rest = detail.slice(at + marker.length);
+    const end = rest.search(/\.(\s|$)/);
+    const first = end === -1 ? rest.trim() : rest.slice(0, end + 1);
+    // "Listed by Telecode (this is not an error): " → "listed by Telecode"
+    const did = marker.slice(0, marker.indexOf(" ("));
+    return `${did.charAt(0).toLowerCase()}${did.slice(1)}: ${first}`;
+  }
+  return undefined;
 }
 
 /** Paths under `cwd` made relative to it ("/home/me/app/src/a.ts" → "src/a.ts"; `cwd` itself → "."). */
