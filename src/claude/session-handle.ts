@@ -89,6 +89,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       clock: deps.clock,
       stallNoteMs: spec.stallNoteMs ?? DEFAULTS.stallNoteMs,
       hardSilenceMs: spec.hardSilenceMs ?? DEFAULTS.hardSilenceMs,
+      isAwaitingAnswer: () => (this.#slot.current?.channel.pendingCount ?? 0) > 0,
       onStallNote: (note) => this.#emit(note),
       onHardSilence: (silentMs) => {
         const connection = this.#slot.current;

@@ -14,6 +14,8 @@ export type SessionWatchdogsOptions = {
   clock: Clock;
   stallNoteMs: number;
   hardSilenceMs: number;
+  /** The CLI waits for an answer of ours (an approval, a question, a hook): it is not stalled. */
+  isAwaitingAnswer(): boolean;
   onStallNote(note: TelecodeEvent): void;
   onHardSilence(silentMs: number): void;
 };
@@ -35,6 +37,7 @@ export class SessionWatchdogs {
       hardSilenceMs: options.hardSilenceMs,
       toolFactor: TOOL_STALL_FACTOR,
       isToolRunning: () => this.#openTools.size > 0 || this.#liveTasks.size > 0,
+      isAwaitingAnswer: () => options.isAwaitingAnswer(),
       onStall: (silentMs) => options.onStallNote(this.#stallNote(silentMs)),
       onHardSilence: (silentMs) => options.onHardSilence(silentMs),
     });

@@ -1,7 +1,8 @@
 // Watches a busy session's stdout for silence: a stall note after a while (longer while a tool
-// runs), and a hard ceiling that ends the process. Timers are lazy (one check per threshold,
-// not one reset per line, and a check still pending when a turn ends serves the next turn), so
-// watching costs nothing on a fast stream.
+// runs), and a hard ceiling that ends the process. While the CLI waits for an answer of ours (a
+// person may take hours over an approval), its silence does not count. Timers are lazy (one
+// check per threshold, not one reset per line, and a check still pending when a turn ends serves
+// the next turn), so watching costs nothing on a fast stream.
 import type { Clock, TimerHandle } from "../ports/index.js";
 
 export type SilenceWatchOptions = {
@@ -11,6 +12,8 @@ export type SilenceWatchOptions = {
   /** The stall threshold is multiplied by this while `isToolRunning()` (a long Bash is normal). */
   toolFactor: number;
   isToolRunning(): boolean;
+  /** The CLI waits for an answer of ours (an approval, a question): its silence is not a stall. */
+  isAwaitingAnswer(): boolean;
   onStall(silentMs: number): void;
   onHardSilence(silentMs: number): void;
 };
@@ -70,7 +73,7 @@ export class SilenceWatch {
   }
 
   #silentMs(): number {
-    if (this.#paused) this.activity();
+    if (this.#paused || this.#options.isAwaitingAnswer()) this.activity();
     return this.#options.clock.now() - this.#lastOutputAt;
   }
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isClaudeError } from "../../src/claude/index.js";
+import { askController, isClaudeError } from "../../src/claude/index.js";
 import { latestSessionId } from "../../src/claude/latest-session.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
@@ -183,5 +183,20 @@ describe("claude engine failures with the real CLI", () => {
       hint: expect.stringMatching(/^Send your message again/),
     });
     expect(session.pid).toBeUndefined();
+  });
+
+  it("waits for a person's approval past the silence thresholds: no stall note, no silence stop", async () => {
+    h = await makeHarness({ replies: [reply.bash("touch approved.txt", "Make a file"), reply.text("Done.")] });
+    const slowPerson = askController(
+      (request) =>
+        new Promise((resolve) =>
+          setTimeout(() => resolve({ behavior: "allow", updatedInput: { ...request.input }, by: "person" }), 3000),
+        ),
+    );
+    const { session, events } = h.open({ stallNoteMs: 300, hardSilenceMs: 1000 }, slowPerson);
+    const done = await h.run(session, events, "Make a file");
+    expect(done).toMatchObject({ ok: true, answer: "Done." });
+    expect(events.events.some((e) => e.type === "note" && e.kind === "stall")).toBe(false);
+    expect(events.events).toContainEqual(expect.objectContaining({ type: "tool_finished", name: "Bash", ok: true }));
   });
 });

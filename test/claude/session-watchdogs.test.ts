@@ -15,6 +15,7 @@ function setup() {
     clock,
     stallNoteMs: 10 * MIN,
     hardSilenceMs: 120 * MIN,
+    isAwaitingAnswer: () => false,
     onStallNote: (n) => notes.push(n),
     onHardSilence: (ms) => silences.push(ms),
   });

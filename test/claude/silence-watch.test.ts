@@ -1,5 +1,6 @@
 // Stall notes and the hard ceiling, on a fake clock: the threshold grows while a tool runs,
-// output resets it, and a paused reader (slow consumer) is not silence.
+// output resets it, and neither a paused reader (slow consumer) nor a CLI waiting for our answer
+// is silence.
 import { describe, expect, it } from "vitest";
 import { SilenceWatch } from "../../src/claude/silence-watch.js";
 import { createFakeClock } from "../support/fake-clock.js";
@@ -8,13 +9,14 @@ function setup(toolRunning = false) {
   const clock = createFakeClock(1_000_000);
   const stalls: number[] = [];
   const kills: number[] = [];
-  const state = { toolRunning };
+  const state = { toolRunning, awaitingAnswer: false };
   const watch = new SilenceWatch({
     clock,
     stallNoteMs: 10 * 60_000,
     hardSilenceMs: 120 * 60_000,
     toolFactor: 3,
     isToolRunning: () => state.toolRunning,
+    isAwaitingAnswer: () => state.awaitingAnswer,
     onStall: (ms) => stalls.push(ms),
     onHardSilence: (ms) => kills.push(ms),
   });
@@ -46,6 +48,21 @@ describe("SilenceWatch", () => {
     expect(stalls).toEqual([]);
     clock.advance(1 * MIN);
     expect(stalls).toEqual([30 * MIN]);
+  });
+
+  it("does not count time while the CLI waits for an answer of ours, and counts again after it", () => {
+    const { clock, watch, stalls, kills, state } = setup();
+    watch.start();
+    state.awaitingAnswer = true;
+    clock.advance(5 * 60 * MIN);
+    expect(stalls).toEqual([]);
+    expect(kills).toEqual([]);
+    state.awaitingAnswer = false;
+    watch.activity();
+    clock.advance(10 * MIN);
+    expect(stalls).toEqual([10 * MIN]);
+    clock.advance(110 * MIN);
+    expect(kills).toEqual([120 * MIN]);
   });
 
   it("does not count time while we paused reading, and stops when the turn ends", () => {
