@@ -69,43 +69,58 @@ export type CallbackEntry<A> = {
 export type CallbackRegistryOptions = {
   now: () => number;
   randomBytes?: (size: number) => Uint8Array;
-  /** How many tokens are remembered, newest first (default 5000); older taps find nothing. */
+  /**
+   * How many tokens are remembered, newest first (default 5000); older taps find nothing.
+   * Tokens held for an open decision are not counted and never forgotten until released.
+   */
   memory?: number;
 };
+
+type Entry<A> = CallbackEntry<A> & { used: boolean; held: boolean };
 
 /**
  * Maps button tokens to actions for one process. Whether a decision is still open is the
  * decision ledger's to say, not this map's: it only remembers what a token stands for, and
- * which first-tap-wins buttons (a mode, a project) were used.
+ * which first-tap-wins buttons (a mode, a project) were used. A decision's token is held until
+ * the decision settles, however many buttons other chats are shown meanwhile: a person may
+ * answer days later.
  */
 export class CallbackRegistry<A> {
-  readonly #entries = new Map<string, CallbackEntry<A> & { used: boolean }>();
+  readonly #entries = new Map<string, Entry<A>>();
   readonly #options: Required<CallbackRegistryOptions>;
+  #heldCount = 0;
 
   constructor(options: CallbackRegistryOptions) {
     this.#options = { randomBytes: nodeRandomBytes, memory: 5000, ...options };
   }
 
-  /** Registers an action shown in `chatId`; returns its token (one per prompt; buttons differ by choice). */
-  register(action: A, chatId: number): string {
+  /**
+   * Registers an action shown in `chatId`; returns its token (one per prompt; buttons differ by
+   * choice). `held`: remembered until `release`, beside the `memory` newest others.
+   */
+  register(action: A, chatId: number, options: { held?: boolean } = {}): string {
     let token = newCallbackToken(this.#options.randomBytes);
     while (this.#entries.has(token)) token = newCallbackToken(this.#options.randomBytes);
-    this.#entries.set(token, { action, chatId, createdAtMs: this.#options.now(), used: false });
-    if (this.#entries.size > this.#options.memory) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done !== true) this.#entries.delete(oldest.value);
-    }
+    this.#add(token, { action, chatId, createdAtMs: this.#options.now(), used: false, held: options.held === true });
     return token;
   }
 
   /**
-   * Registers an action under a token issued before (by an earlier process, whose message
-   * still carries it): its buttons work again. Throws CallbackDataError for a malformed token.
+   * Registers an open decision's action under a token issued before (by an earlier process,
+   * whose message still carries it): its buttons work again, held until `release`. Throws
+   * CallbackDataError for a malformed token.
    */
   restore(token: string, action: A, chatId: number, messageId: number): void {
     if (!TOKEN.test(token))
       throw new CallbackDataError(`callback token must be 22 base64url characters, got "${token}"`);
-    this.#entries.set(token, { action, chatId, messageId, createdAtMs: this.#options.now(), used: false });
+    this.#add(token, { action, chatId, messageId, createdAtMs: this.#options.now(), used: false, held: true });
+  }
+
+  /** A held token's decision settled: from now on it is remembered like any other, as the newest. */
+  release(token: string): void {
+    const entry = this.#entries.get(token);
+    if (entry === undefined || !entry.held) return;
+    this.#add(token, { ...entry, held: false });
   }
 
   /** The callback data of one button of a registered prompt. */
@@ -122,7 +137,7 @@ export class CallbackRegistry<A> {
   lookup(token: string): CallbackEntry<A> | undefined {
     const entry = this.#entries.get(token);
     if (entry === undefined) return undefined;
-    const { used: _used, ...rest } = entry;
+    const { used: _used, held: _held, ...rest } = entry;
     return rest;
   }
 
@@ -136,5 +151,20 @@ export class CallbackRegistry<A> {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Adds (or moves to the newest place) `token`, then forgets the oldest tokens not held past `memory`. */
+  #add(token: string, entry: Entry<A>): void {
+    const before = this.#entries.get(token);
+    if (before?.held === true) this.#heldCount--;
+    this.#entries.delete(token);
+    this.#entries.set(token, entry);
+    if (entry.held) this.#heldCount++;
+    if (this.#entries.size - this.#heldCount <= this.#options.memory) return;
+    for (const [oldest, candidate] of this.#entries) {
+      if (candidate.held) continue;
+      this.#entries.delete(oldest);
+      return;
+    }
   }
 }

@@ -84,4 +84,24 @@ describe("CallbackRegistry", () => {
     expect(reg.lookup(tokens[2]!)?.action).toBe(3);
     expect(reg.size).toBe(2);
   });
+
+  it("holds an open decision's token however many other buttons are shown, until it is released", () => {
+    const reg = new CallbackRegistry<number>({ now: () => 0, memory: 2 });
+    const decision = reg.register(0, 1, { held: true });
+    const restored = newCallbackToken();
+    reg.restore(restored, -1, 1, 9);
+    const others = [1, 2, 3, 4, 5].map((n) => reg.register(n, 1));
+    expect(reg.lookup(decision)?.action).toBe(0);
+    expect(reg.lookup(restored)?.action).toBe(-1);
+    expect(reg.lookup(others[2]!)).toBeUndefined();
+    expect(reg.size).toBe(4);
+    reg.release(decision);
+    reg.release(restored);
+    // Released, each is remembered as the newest, then forgotten in turn.
+    expect(reg.lookup(decision)?.action).toBe(0);
+    reg.register(6, 1);
+    expect(reg.lookup(decision)).toBeUndefined();
+    expect(reg.lookup(restored)?.action).toBe(-1);
+    expect(reg.size).toBe(2);
+  });
 });

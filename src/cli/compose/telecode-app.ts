@@ -35,7 +35,7 @@ import { storeSessionCostBook, storeSessionRecords } from "./session-records.js"
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
   TelegramFrontOptions,
-  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds"
+  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "buttonMemory"
 > & {
   clock?: Clock;
   /** The scheduler's clock (default the system's): a test moves it to make schedules come due. */

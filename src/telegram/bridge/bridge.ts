@@ -74,6 +74,8 @@ export type TelegramFrontOptions = {
   progressIntervalMs?: number;
   /** While nothing happens: the elapsed time is refreshed this often (default 10 s), typing shown after 4 s. */
   heartbeatMs?: number;
+  /** How many buttons' tokens are remembered besides open decisions' (default 5000; tests make it small). */
+  buttonMemory?: number;
   /** Long-poll timeout asked of getUpdates (default 25 s). */
   pollTimeoutSeconds?: number;
   /** An allowed user sent /restart; the owner of the process stops and starts the bridge. */
@@ -154,7 +156,10 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     ...options.outbox,
     onMessageReplaced: (chatId, oldId, newId) => runs.byMessage(chatId, oldId)?.replaced(newId),
   });
-  const callbacks = new CallbackRegistry<BridgeAction>({ now: () => clock.now() });
+  const callbacks = new CallbackRegistry<BridgeAction>({
+    now: () => clock.now(),
+    ...(options.buttonMemory === undefined ? {} : { memory: options.buttonMemory }),
+  });
   const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
   const lifecycle = { stopping: false };
   const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };

@@ -125,7 +125,7 @@ export class DecisionMessages {
       choices,
     };
     if (this.#showAgain(lane, view, action, parts)) return;
-    const token = this.#deps.callbacks.register(action, lane.chatId);
+    const token = this.#deps.callbacks.register(action, lane.chatId, { held: true });
     const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
     const live = this.#deps.runs.live(lane);
     const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) =>
@@ -191,6 +191,7 @@ export class DecisionMessages {
     const shown = this.#shown.get(decisionId);
     if (shown === undefined) return;
     this.#shown.delete(decisionId);
+    this.#deps.callbacks.release(shown.token);
     const html = renderSettledHtml(shown.lastHtml, outcome);
     void shown.message.then(async (id) => {
       if (id === undefined) return;
