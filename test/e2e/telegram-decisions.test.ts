@@ -1,6 +1,8 @@
 // Approvals, plans and questions through the real bridge: buttons tapped in the local Bot API
 // fake reach the real Claude CLI as its control_response; strangers change nothing.
 import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
@@ -219,21 +221,22 @@ describe("plan-auto", () => {
   });
 });
 
-describe("questions", () => {
-  const ask = reply.tool("AskUserQuestion", {
-    questions: [
-      {
-        question: "Which color should the button be?",
-        header: "Color",
-        multiSelect: false,
-        options: [
-          { label: "Blue", description: "The brand color" },
-          { label: "Green", description: "Signals success" },
-        ],
-      },
-    ],
-  });
+/** Claude asks one question with two options (and the person may type their own). */
+const ask = reply.tool("AskUserQuestion", {
+  questions: [
+    {
+      question: "Which color should the button be?",
+      header: "Color",
+      multiSelect: false,
+      options: [
+        { label: "Blue", description: "The brand color" },
+        { label: "Green", description: "Signals success" },
+      ],
+    },
+  ],
+});
 
+describe("questions", () => {
   it("an option tapped reaches the model as the answer", async () => {
     const chat = rig.user(1006);
     rig.script("[q-tap]", [ask, reply.text("Green it is.")]);
@@ -273,5 +276,76 @@ describe("questions", () => {
     expect(rig.api.requests("[q-type]")[3]?.toolResults[0]?.text).toContain(
       '"Which color should the button be?"="purple"',
     );
+  });
+});
+
+describe("an open decision while the chat does other things", () => {
+  let small: Rig;
+  let dirs: string[];
+  beforeAll(async () => {
+    dirs = await Promise.all(["api", "docs"].map((name) => mkdtemp(join(tmpdir(), `telecode-${name}-project-`))));
+    // Two buttons' tokens remembered besides open decisions', instead of 5000; two more projects.
+    small = await startRig({
+      tuning: { buttonMemory: 2 },
+      toml: ["api", "docs"].flatMap((name, i) => [`[projects.${name}]`, `path = ${JSON.stringify(dirs[i])}`]),
+    });
+  });
+  afterAll(async () => {
+    await small?.dispose();
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  const allowFor = (file: string) => (m: MessageView) => withButton("✅ Allow")(m) && m.text.includes(file);
+
+  it("Allow still works after more buttons than the memory holds were shown elsewhere", async () => {
+    const chat = small.user(1001);
+    const other = small.user(1002);
+    small.script("[held]", [reply.bash("touch held.txt", "Create a file"), reply.text("Created the held file.")]);
+    small.tg.sendText(chat, "Create the file [held]");
+    const prompt = await small.botMessage(chat, withButton("✅ Allow"));
+    for (let i = 0; i < 4; i++) await small.command(other, "mode");
+    const query = small.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    expect((await small.tg.waitForCallbackAnswer(query)).text).toBe("Approved");
+    await small.botMessage(chat, isAnswer("Created the held file."));
+    expect(existsSync(join(small.ws.cwd, "held.txt"))).toBe(true);
+  });
+
+  it("a typed answer reaches a question asked in another project of the chat, not a new run", async () => {
+    const chat = small.user(1003);
+    small.script("[other-project]", [ask, reply.text("Teal in the api it is.")]);
+    small.tg.sendText(chat, "/api Make a button [other-project]");
+    const question = await small.botMessage(chat, withButton("Type an answer"));
+    const query = small.tg.tapButton(chat, question.messageId, "Type an answer");
+    expect((await small.tg.waitForCallbackAnswer(query)).text).toBe("Send your answer as a message");
+    small.tg.sendText(chat, "teal [typed-teal]");
+    await small.botMessage(chat, isAnswer("Teal in the api it is."));
+    expect(small.api.requests("[other-project]")[1]?.toolResults[0]?.text).toContain(
+      '"Which color should the button be?"="teal [typed-teal]"',
+    );
+    // No run was started with the answer as its prompt.
+    expect(small.api.requests("[typed-teal]")).toHaveLength(0);
+  });
+
+  it("with decisions waiting in two other projects, a plain message asks which one it answers", async () => {
+    const chat = small.user(1004);
+    small.script("[two-a]", [reply.bash("touch two-a.txt", "Create a file"), reply.text("Done in app.")]);
+    small.script("[two-b]", [reply.bash("touch two-b.txt", "Create a file"), reply.text("Done in api.")]);
+    small.tg.sendText(chat, "/app Create it [two-a]");
+    const first = await small.botMessage(chat, allowFor("two-a.txt"));
+    small.tg.sendText(chat, "/api Create it [two-b]");
+    const second = await small.botMessage(chat, allowFor("two-b.txt"));
+    await small.command(chat, "project", "docs");
+    small.tg.sendText(chat, "go ahead [which-one]");
+    const asked = await small.botMessage(chat, /waiting for your answer/);
+    expect(asked.text).toBe(
+      "Claude is waiting for your answer in app and api. Reply to the question you are answering (swipe left on it); to give docs a new task, start the message with /docs.",
+    );
+    expect(small.api.requests("[which-one]")).toHaveLength(0);
+    for (const prompt of [first, second]) {
+      const query = small.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+      expect((await small.tg.waitForCallbackAnswer(query)).text).toBe("Approved");
+    }
+    await small.botMessage(chat, isAnswer("Done in app."));
+    await small.botMessage(chat, isAnswer("Done in api."));
   });
 });

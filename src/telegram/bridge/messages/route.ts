@@ -1,9 +1,10 @@
 // Where a person's message goes once read, whatever it holds (words, photos, files, a voice
 // note's words): the open decision it answers (a reply to its prompt, or any open one in the
-// lane), else a run, continuing the session of the answer it replies to.
+// lane, or in the chat's one other project with one), else a run, continuing the session of the
+// answer it replies to.
 import type { ProjectConfig } from "../../../config/index.js";
 import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
-import { parseSessionMark } from "../../../render/index.js";
+import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
 import { chatSettings, findProject } from "../chat-settings.js";
 import type { IncomingText } from "../context.js";
@@ -74,6 +75,11 @@ export async function routeMessage(
     );
     return;
   }
+  if (words === undefined && overrides.project === undefined && continued === undefined) {
+    const waiting = projectForWords(deps, message, project);
+    if (waiting === undefined) return;
+    project = waiting;
+  }
   const lane = { chatId: message.chatId, project: project.name };
   if (words === undefined && deps.answers.pendingFor(lane).length > 0) {
     words = await content.asAnswer(project);
@@ -89,6 +95,28 @@ export async function routeMessage(
     promptMessageId: message.messageId,
     ...definedFields({ choice, mode: overrides.mode }),
   });
+}
+
+/**
+ * Where a message that names no project goes: `project`, unless no decision waits there and one
+ * does in another of the chat's projects (the words answer it, as they would in `project`).
+ * Undefined when several others wait: the person is asked to reply to the question they answer.
+ */
+function projectForWords(deps: RouteDeps, message: IncomingText, project: ProjectConfig): ProjectConfig | undefined {
+  const chatId = message.chatId;
+  const waiting = deps.config().projects.filter((p) => deps.answers.pendingFor({ chatId, project: p.name }).length > 0);
+  if (waiting.length === 0 || waiting.some((p) => p.name === project.name)) return project;
+  if (waiting.length === 1) return waiting[0];
+  const names = escapeTelegramHtml(waiting.map((p) => p.name).join(" and "));
+  const here = escapeTelegramHtml(project.name);
+  void deps.outbox.send(
+    chatId,
+    {
+      html: `Claude is waiting for your answer in ${names}. Reply to the question you are answering (swipe left on it); to give ${here} a new task, start the message with /${here}.`,
+    },
+    { replyTo: message.messageId },
+  );
+  return undefined;
 }
 
 /** The project of the lane an open decision belongs to. */
