@@ -21,6 +21,8 @@ export type ChatCommandContext = Readonly<{ nowMs: number; timeZone: string }>;
 
 const AT_EXAMPLES = "/at 30m check the deploy, /at 14:30 …, /at tomorrow 9:00 … or /at friday 17:00 …";
 const EVERY_EXAMPLES = "/every 2h check the build, /every day 8:30 …, /every weekday 9:00 … or /every monday 10:00 …";
+/** How far ahead /at may be, and the longest /every interval: a year, as the longest loop lifetime. */
+const MAX_SPAN_MS = 365 * 86_400_000;
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   m: 60_000,
@@ -76,18 +78,21 @@ function readDuration(tokens: readonly string[]): Taken<number> {
   return null;
 }
 
-/** "14:30", "9:00", "9am", "5:30pm". */
-function readClock(token: string | undefined): Clock | null {
-  const match = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$/i.exec(token ?? "");
-  if (!match || (match[2] === undefined && match[3] === undefined)) return null;
+/** "14:30", "9:00", "9am", "5:30pm", "9:00 pm", "9 p.m.": a time of day and how many tokens it used. */
+function readClock(tokens: readonly string[]): Taken<Clock> {
+  const match = /^(\d{1,2})(?::(\d{2}))?(?:([ap])\.?m\.?)?$/i.exec(tokens[0] ?? "");
+  if (!match) return null;
+  // "am" or "pm" as a word of its own (the text is split at spaces before the time is read).
+  const halfWord = match[3] === undefined ? /^([ap])\.?m\.?$/i.exec(tokens[1] ?? "") : null;
+  const half = (match[3] ?? halfWord?.[1])?.toLowerCase();
+  if (match[2] === undefined && half === undefined) return null;
   let hour = Number(match[1]);
   const minute = Number(match[2] ?? 0);
-  const half = match[3]?.toLowerCase();
   if (half !== undefined) {
     if (hour < 1 || hour > 12) return null;
-    hour = (hour % 12) + (half === "pm" ? 12 : 0);
+    hour = (hour % 12) + (half === "p" ? 12 : 0);
   }
-  return hour <= 23 && minute <= 59 ? { hour, minute } : null;
+  return hour <= 23 && minute <= 59 ? { value: { hour, minute }, used: halfWord ? 2 : 1 } : null;
 }
 
 /** "monday", "mon,thu", "weekday(s)", "weekend(s)", "day", "daily": days of the week (0 = Sunday). */
@@ -143,12 +148,16 @@ export function parseAt(text: string, ctx: ChatCommandContext): ChatCommandResul
   const tokens = all[0]?.toLowerCase() === "in" ? all.slice(1) : all;
   const skipped = all.length - tokens.length;
   const once = (atMs: number, used: number): ChatCommandResult =>
-    withPrompt(
-      all,
-      skipped + used,
-      { timing: { kind: "once", atMs }, timeZone: ctx.timeZone, recurring: false },
-      AT_EXAMPLES,
-    );
+    atMs - ctx.nowMs > MAX_SPAN_MS
+      ? failed(
+          `That is more than a year away, so nothing was scheduled. Pick a time within 365 days. Try ${AT_EXAMPLES}.`,
+        )
+      : withPrompt(
+          all,
+          skipped + used,
+          { timing: { kind: "once", atMs }, timeZone: ctx.timeZone, recurring: false },
+          AT_EXAMPLES,
+        );
 
   const duration = readDuration(tokens);
   if (duration !== null) {
@@ -158,29 +167,34 @@ export function parseAt(text: string, ctx: ChatCommandContext): ChatCommandResul
       );
     return once(ctx.nowMs + duration.value, duration.used);
   }
-  const clock = readClock(tokens[0]);
+  const clock = readClock(tokens);
   if (clock !== null)
-    return once(nextCronSlot(cronFor(clock, [0, 1, 2, 3, 4, 5, 6]), ctx.timeZone, ctx.nowMs) ?? ctx.nowMs, 1);
+    return once(
+      nextCronSlot(cronFor(clock.value, [0, 1, 2, 3, 4, 5, 6]), ctx.timeZone, ctx.nowMs) ?? ctx.nowMs,
+      clock.used,
+    );
 
   const today = localDateTime(ctx.nowMs, ctx.timeZone);
   const date = readDate(tokens[0], today);
   const days = date === null ? readDays(tokens[0]) : null;
-  const dayClock = readClock(tokens[1]);
+  const dayClock = readClock(tokens.slice(1));
   if (date === null && days === null) return unreadable(tokens[0], AT_EXAMPLES);
   if (dayClock === null)
     return failed(`"${tokens[0]}" needs a time after it (such as 9:00), so nothing was scheduled. Try ${AT_EXAMPLES}.`);
+  const used = 1 + dayClock.used;
   if (days !== null) {
-    const atMs = nextCronSlot(cronFor(dayClock, days), ctx.timeZone, ctx.nowMs);
-    return atMs === null ? unreadable(tokens[0], AT_EXAMPLES) : once(atMs, 2);
+    const atMs = nextCronSlot(cronFor(dayClock.value, days), ctx.timeZone, ctx.nowMs);
+    return atMs === null ? unreadable(tokens[0], AT_EXAMPLES) : once(atMs, used);
   }
-  const atMs = date === null ? null : instantAt(ctx.timeZone, date, dayClock.hour, dayClock.minute);
+  const { hour, minute } = dayClock.value;
+  const atMs = date === null ? null : instantAt(ctx.timeZone, date, hour, minute);
   if (atMs === null)
     return failed(`"${tokens[0]}" is not a date that exists, so nothing was scheduled. Try ${AT_EXAMPLES}.`);
   if (atMs <= ctx.nowMs)
     return failed(
       `${whenInWords(atMs, ctx.timeZone, ctx.nowMs)} has already passed, so nothing was scheduled. Pick a time in the future.`,
     );
-  return once(atMs, 2);
+  return once(atMs, used);
 }
 
 /** `/every WHEN PROMPT`: an interval from now, days of the week at a time, or a raw `cron M H DoM Mon DoW`. */
@@ -204,14 +218,18 @@ export function parseEvery(text: string, ctx: ChatCommandContext): ChatCommandRe
   if (duration !== null) {
     if (duration.value < 60_000)
       return failed(`That is more often than once a minute, so nothing was scheduled. Try ${EVERY_EXAMPLES}.`);
+    if (duration.value > MAX_SPAN_MS)
+      return failed(
+        `That is less often than once a year, so nothing was scheduled. Pick an interval of at most 365 days. Try ${EVERY_EXAMPLES}.`,
+      );
     return recurring({ kind: "every", everyMs: duration.value, anchorMs: ctx.nowMs }, duration.used);
   }
   const days = readDays(tokens[0]);
-  const clock = readClock(tokens[1]);
+  const clock = readClock(tokens.slice(1));
   if (days === null) return unreadable(tokens[0], EVERY_EXAMPLES);
   if (clock === null)
     return failed(
       `"${tokens[0]}" needs a time after it (such as 9:00), so nothing was scheduled. Try ${EVERY_EXAMPLES}.`,
     );
-  return recurring({ kind: "cron", cron: cronFor(clock, days) }, 2);
+  return recurring({ kind: "cron", cron: cronFor(clock.value, days) }, 1 + clock.used);
 }

@@ -162,6 +162,10 @@ export function armWakeup(
         capped: { schedule: capped, reason: cap },
       };
     }
+    // A chain that fired is done and no longer counted: arming it again adds a live loop.
+    const isLive = chain !== null && (chain.state === "active" || chain.state === "paused");
+    const count = liveCount(repo, input.chatId);
+    if (!isLive && count >= settings.caps.maxPerChat) return { ok: false, refusal: tooManyRefusal(count) };
     if (chain !== null) {
       const armed = repo.update(chain.id, {
         timing,
@@ -173,8 +177,6 @@ export function armWakeup(
       });
       if (armed !== null) return { ok: true, schedule: armed };
     }
-    const count = liveCount(repo, input.chatId);
-    if (count >= settings.caps.maxPerChat) return { ok: false, refusal: tooManyRefusal(count) };
     const schedule = repo.insert({
       kind: "wakeup",
       chatId: input.chatId,

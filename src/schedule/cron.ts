@@ -3,7 +3,11 @@
 // Five-field expressions only (minute precision), read the way Vixie cron reads them.
 import { Cron, CronPattern } from "croner";
 
-const OPTIONS = { mode: "5-part", domAndDow: false } as const;
+// "no-wildcard": a minute and hour without `*` or a step is a fixed time, lists and ranges too
+// (`30 2,14 * * *`), as in Vixie cron. Across DST such a time in the gap fires at the first
+// minute after it, and one that occurs twice fires once; croner's default counts only single
+// values, and would skip or repeat the others.
+const OPTIONS = { mode: "5-part", domAndDow: false, fixedTimeRule: "no-wildcard" } as const;
 
 function cronIn(expr: string, timeZone: string): Cron {
   return new Cron(expr, { ...OPTIONS, timezone: timeZone });

@@ -95,7 +95,8 @@ function minuteWords(f: CronFields): string | null {
   if (f.hours.length !== 24 || !f.anyDay || !f.anyWeekday || f.months.length !== 12) return null;
   if (f.minutes.length === 60) return "every minute";
   const step = f.minutes[1] ?? 60;
-  const evenly = f.minutes[0] === 0 && 60 % step === 0 && f.minutes.every((m, i) => m === i * step);
+  // Evenly spaced from :00 and all through the hour: "0,15" is not every 15 minutes.
+  const evenly = f.minutes.length * step === 60 && f.minutes.every((m, i) => m === i * step);
   if (f.minutes.length > 1 && evenly) return `every ${step} minutes`;
   if (f.minutes.length === 1) return f.minutes[0] === 0 ? "every hour" : `every hour at :${pad(f.minutes[0] ?? 0)}`;
   return null;

@@ -5,8 +5,18 @@ import type { SchedulePatch } from "./schedule-store.js";
 import { countSlots, latestSlot, nextSlot } from "./timing.js";
 import { isoDay, localDateTime } from "./zone-clock.js";
 
-/** How long a one-shot whose session is busy waits before trying again (within the grace). */
+/**
+ * How long a one-shot whose session is busy waits before trying again: the first retry always
+ * happens, later ones within the grace.
+ */
 export const BUSY_RETRY_MS = 60_000;
+
+/**
+ * How late a timer may wake for the fire it was armed for and still be on time: far more than a
+ * timer's usual lateness (milliseconds; seconds on a loaded machine), far less than the shortest
+ * gap between two slots (a minute).
+ */
+export const TIMER_SLACK_MS = 10_000;
 
 export type SlotPlan =
   | Readonly<{
@@ -27,7 +37,9 @@ export type SlotPlan =
 /**
  * Plans the slot of `s`, which is due (its `nextFireAt` is at or before `nowMs`). The latest
  * slot not after `nowMs` is the one that counts: slots missed before it are not made up for, and
- * one older than `graceMs` is reported missed instead of fired.
+ * one older than `graceMs` is reported missed instead of fired. The grace is for slots reached
+ * late (Telecode was down or paused, the machine slept): a fire reached within TIMER_SLACK_MS of
+ * its `nextFireAt` is on time and runs whatever the grace, as does a one-shot's first busy retry.
  */
 export function planDueSlot(s: Schedule, nowMs: number, graceMs: number): SlotPlan {
   const { caps } = s;
@@ -42,7 +54,10 @@ export function planDueSlot(s: Schedule, nowMs: number, graceMs: number): SlotPl
   const moveOn: SchedulePatch =
     next === null ? { lastSlotAt: slotAt, nextFireAt: null } : { lastSlotAt: slotAt, nextFireAt: next };
 
-  if (nowMs - slotAt > graceMs) {
+  // The timer armed for this fire woke. A one-shot's later retries are held to the grace, or a
+  // chat busy for hours would keep it waiting all that time.
+  const isOnTime = nowMs - (s.nextFireAt ?? slotAt) <= TIMER_SLACK_MS && (s.recurring || s.busyStreak <= 1);
+  if (!isOnTime && nowMs - slotAt > graceMs) {
     const from = (s.nextFireAt ?? slotAt) - 1;
     const slots = Math.max(1, countSlots(s.timing, s.timeZone, from, nowMs));
     const ended: SchedulePatch = next === null ? { state: "done", stateReason: "missed" } : {};

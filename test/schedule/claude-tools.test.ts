@@ -5,10 +5,11 @@ import { describe, expect, it } from "vitest";
 import {
   answerScheduleTool,
   answerWithoutScheduler,
+  DEFAULT_LOOP_CAPS,
   type ChatScheduling,
   type ScheduleToolCall,
 } from "../../src/schedule/index.js";
-import { SETTINGS, useSchedulerHarness, type Harness } from "./harness.js";
+import { at, SETTINGS, useSchedulerHarness, type Harness } from "./harness.js";
 
 const harness = useSchedulerHarness();
 
@@ -107,6 +108,22 @@ describe("the scheduling tools at the hook", () => {
     expect(reason(answerScheduleTool(again, call("ScheduleWakeup", { stop: true })))).toContain(
       `Stopped by Telecode (this is not an error): loop ${chain?.id} ended`,
     );
+  });
+
+  it("refuses to continue a fired wake-up chain when the chat already has its most live loops", async () => {
+    const h = harness("2026-06-05T07:01:00Z", { ...SETTINGS, caps: { ...DEFAULT_LOOP_CAPS, maxPerChat: 2 } });
+    h.scheduler.start();
+    const chat = chatOf(h);
+    answerScheduleTool(chat, call("ScheduleWakeup", { delaySeconds: 60, prompt: "/loop poll", reason: "build" }));
+    const [chain] = h.store.schedules.list({ chatId: 42 });
+    answerScheduleTool(chat, call("CronCreate", { cron: "0 9 * * *", prompt: "review" }));
+    await h.advanceTo(at("2026-06-05T07:03:00Z")); // the wake-up fired: its chain no longer counts
+    answerScheduleTool(chat, call("CronCreate", { cron: "0 10 * * *", prompt: "report" }));
+    const again = chatOf(h, { runningChain: () => chain?.id });
+    const answer = answerScheduleTool(again, call("ScheduleWakeup", { delaySeconds: 60, prompt: "/loop poll" }));
+    expect(reason(answer)).toContain("This chat already has 2 loops and schedules, the most allowed");
+    expect(h.store.schedules.get(chain!.id)).toMatchObject({ state: "done", stateReason: "fired" });
+    expect(h.store.schedules.count({ chatId: 42, states: ["active", "paused"] })).toBe(2);
   });
 
   it("refuses everything where no scheduler runs (telecode run), except the CLI's own CronDelete", () => {

@@ -132,12 +132,40 @@ describe("slots across DST changes", () => {
     );
   });
 
+  it("reads a list of hours as fixed times, like Vixie cron: after a gap once, on a repeated hour once", () => {
+    const ny = "America/New_York";
+    const iso = (ms: number): string => new Date(ms).toISOString();
+    // 2026-03-08: 02:00 EST jumps to 03:00 EDT, so 02:30 fires at 03:00.
+    expect(slots("30 2,14 * * *", ny, Date.parse("2026-03-07T20:00:00Z"), 3).map(iso)).toEqual([
+      "2026-03-08T07:00:00.000Z", // 03:00 EDT
+      "2026-03-08T18:30:00.000Z", // 14:30 EDT
+      "2026-03-09T06:30:00.000Z", // 02:30 EDT
+    ]);
+    // 2025-11-02: 02:00 EDT falls back to 01:00 EST, so 01:00 comes twice and fires the first time.
+    expect(slots("0 1,13 * * *", ny, Date.parse("2025-11-01T20:00:00Z"), 3).map(iso)).toEqual([
+      "2025-11-02T05:00:00.000Z", // 01:00 EDT
+      "2025-11-02T18:00:00.000Z", // 13:00 EST
+      "2025-11-03T06:00:00.000Z", // 01:00 EST
+    ]);
+    expect(iso(latestCronSlot("0 1,13 * * *", ny, Date.parse("2025-11-02T06:30:00Z"))!)).toBe(
+      "2025-11-02T05:00:00.000Z",
+    );
+  });
+
   it("has no slot between the latest slot at or before an instant and the next one after it", () => {
     fc.assert(
       fc.property(
         zone,
         instant,
-        fc.constantFrom("*/7 * * * *", "30 2 * * *", "0 9 * * 1-5", "15 */3 * * *", "0 0 1 * *"),
+        fc.constantFrom(
+          "*/7 * * * *",
+          "30 2 * * *",
+          "0 9 * * 1-5",
+          "15 */3 * * *",
+          "0 0 1 * *",
+          "30 2,14 * * *",
+          "0 1-3 * * *",
+        ),
         (timeZone, t, cron) => {
           const previous = latestCronSlot(cron, timeZone, t);
           const next = nextCronSlot(cron, timeZone, t);

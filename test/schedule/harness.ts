@@ -49,14 +49,23 @@ export type Harness = {
 
 export const at = (iso: string): number => Date.parse(iso);
 
+export type HarnessOptions = {
+  /** How late every scheduler timer wakes, in ms (real timers wake a few ms late, more under load). */
+  timerLateMs?: number;
+};
+
 /** Call at module level; each call of the returned function makes a fresh harness at `startIso`. */
-export function useSchedulerHarness(): (startIso: string, settings?: SchedulerSettings) => Harness {
+export function useSchedulerHarness(): (
+  startIso: string,
+  settings?: SchedulerSettings,
+  options?: HarnessOptions,
+) => Harness {
   const tempDir = useTempDirs("schedule");
   const open: Harness[] = [];
   afterEach(() => {
     for (const h of open.splice(0)) h.shutDown();
   });
-  return (startIso, settings = SETTINGS) => {
+  return (startIso, settings = SETTINGS, options = {}) => {
     const dir = tempDir();
     const clock = createFakeClock(at(startIso));
     const fires: Fire[] = [];
@@ -73,9 +82,10 @@ export function useSchedulerHarness(): (startIso: string, settings?: SchedulerSe
       now: () => clock.now(),
       setTimer(ms: number, fn: () => void) {
         longestMs = Math.max(longestMs, ms);
-        const timer = { at: clock.now() + ms };
+        const delayMs = ms + (options.timerLateMs ?? 0);
+        const timer = { at: clock.now() + delayMs };
         pending.add(timer);
-        const handle = clock.setTimer(ms, () => {
+        const handle = clock.setTimer(delayMs, () => {
           pending.delete(timer);
           fn();
         });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_TIMER_MS } from "../../src/schedule/index.js";
 import { openStore } from "../../src/store/index.js";
-import { at, configEntry, isoTimes, useSchedulerHarness } from "./harness.js";
+import { at, configEntry, isoTimes, SETTINGS, useSchedulerHarness } from "./harness.js";
 
 const harness = useSchedulerHarness();
 
@@ -162,6 +162,27 @@ describe("restarts", () => {
     ]);
     await h.advanceTo(at("2026-06-06T07:00:00Z"));
     expect(isoTimes(h.fires)).toEqual(["2026-06-06T07:00:00.000Z"]);
+  });
+
+  it("with grace_minutes = 0, fires slots whose timer wakes late and retries a busy one-shot once", async () => {
+    const h = harness("2026-06-05T06:59:00Z", { ...SETTINGS, graceMs: 0 }, { timerLateMs: 3 });
+    const entry = configEntry({ id: "quarter", cron: "*/15 * * * *" });
+    h.scheduler.replaceConfigSchedules([entry, configEntry({ id: "once", cron: "0 9 * * *", runOnce: true })]);
+    h.scheduler.start();
+    h.answer((s) => (s.id === "config:once" && h.clock.now() < at("2026-06-05T07:01:00Z") ? "busy" : "started"));
+    await h.advanceTo(at("2026-06-05T07:20:00Z"));
+    expect(h.fires.map((f) => [f.id, new Date(f.at).toISOString()])).toEqual([
+      ["config:quarter", "2026-06-05T07:00:00.003Z"],
+      ["config:once", "2026-06-05T07:00:00.003Z"],
+      ["config:once", "2026-06-05T07:01:00.006Z"], // the busy retry, a minute later
+      ["config:quarter", "2026-06-05T07:15:00.003Z"],
+    ]);
+    expect(h.events.map((e) => e.type)).toEqual(["skipped_busy"]);
+    h.shutDown();
+    h.clock.advance(15 * 60_000); // down from 09:20 to 09:35 Berlin: 09:30 passes
+    await h.startUp({ config: [entry] });
+    expect(h.fires).toHaveLength(4);
+    expect(h.events.map((e) => e.type)).toEqual(["skipped_busy", "missed"]);
   });
 
   it("fires a run_once schedule once, and never again across restarts and reloads", async () => {

@@ -80,6 +80,9 @@ describe("a schedule in words", () => {
     expect(cron("0 9 1 * *")).toBe("at 09:00 on the 1st of each month");
     expect(cron("0 9 29 2 *")).toBe("at 09:00 on 29 February");
     expect(cron("*/10 9-17 * * 1-5")).toBe('on cron "*/10 9-17 * * 1-5"');
+    expect(cron("0,15 * * * *")).toBe('on cron "0,15 * * * *"'); // not every 15 minutes: :00 and :15 only
+    expect(cron("0,10,20 * * * *")).toBe('on cron "0,10,20 * * * *"');
+    expect(cron("0-4 * * * *")).toBe('on cron "0-4 * * * *"');
   });
 
   it("says intervals and one-shots, with today, tomorrow or the date", () => {
@@ -129,6 +132,12 @@ describe("/at", () => {
     expect(atMs(parseAt("11:00 check", ctx))).toBe(Date.parse("2026-06-06T09:00:00Z")); // passed today: tomorrow
     expect(atMs(parseAt("tomorrow 9:00 check", ctx))).toBe(Date.parse("2026-06-06T07:00:00Z"));
     expect(atMs(parseAt("5:30pm check", ctx))).toBe(Date.parse("2026-06-05T15:30:00Z"));
+    expect(parseAt("9:00 pm call mom", ctx)).toMatchObject({
+      spec: { timing: { atMs: Date.parse("2026-06-05T19:00:00Z") }, prompt: "call mom" },
+    });
+    expect(atMs(parseAt("9 P.M. check", ctx))).toBe(Date.parse("2026-06-05T19:00:00Z"));
+    expect(atMs(parseAt("monday 5:30 pm check", ctx))).toBe(Date.parse("2026-06-08T15:30:00Z"));
+    expect(atMs(parseAt("tomorrow 9 am check", ctx))).toBe(Date.parse("2026-06-06T07:00:00Z"));
     expect(atMs(parseAt("monday 10:00 check", ctx))).toBe(Date.parse("2026-06-08T08:00:00Z"));
     expect(atMs(parseAt("2026-12-24 18:00 check", ctx))).toBe(Date.parse("2026-12-24T17:00:00Z"));
   });
@@ -161,6 +170,10 @@ describe("/at", () => {
       ok: false,
       message: expect.stringContaining("less than a minute"),
     });
+    const tooFar = `That is more than a year away, so nothing was scheduled. Pick a time within 365 days. ${usage}`;
+    expect(parseAt("100000000d check", ctx)).toEqual({ ok: false, message: tooFar });
+    expect(parseAt("2027-06-06 9:00 check", ctx)).toEqual({ ok: false, message: tooFar });
+    expect(atMs(parseAt("365d check", ctx))).toBe(NOW + 365 * 86_400_000);
   });
 });
 
@@ -175,6 +188,9 @@ describe("/every", () => {
     expect(spec(parseEvery("monday 10:00 check", ctx))).toEqual({ kind: "cron", cron: "0 10 * * 1" });
     expect(spec(parseEvery("mon,thu 10:00 check", ctx))).toEqual({ kind: "cron", cron: "0 10 * * 1,4" });
     expect(spec(parseEvery("weekends 11am check", ctx))).toEqual({ kind: "cron", cron: "0 11 * * 0,6" });
+    expect(parseEvery("day 9:30 pm check", ctx)).toMatchObject({
+      spec: { timing: { kind: "cron", cron: "30 21 * * *" }, prompt: "check" },
+    });
     expect(spec(parseEvery("cron */15 9-17 * * 1-5 check", ctx))).toEqual({ kind: "cron", cron: "*/15 9-17 * * 1-5" });
     expect(parseEvery("weekday 9:00 review yesterday's commits", ctx)).toMatchObject({
       ok: true,
@@ -190,6 +206,10 @@ describe("/every", () => {
     expect(spec(parseEvery("30s check", ctx))).toMatch(/is not a time I can read/);
     expect(spec(parseEvery("cron 0 9 * * check", ctx))).toMatch(/nothing was scheduled/);
     expect(spec(parseEvery("2h", ctx))).toMatch(/^There is nothing to run/);
+    expect(spec(parseEvery("99999999999h check", ctx))).toBe(
+      "That is less often than once a year, so nothing was scheduled. Pick an interval of at most 365 days. Try /every 2h check the build, /every day 8:30 …, /every weekday 9:00 … or /every monday 10:00 ….",
+    );
+    expect(spec(parseEvery("365 days check", ctx))).toMatchObject({ everyMs: 365 * 86_400_000 });
   });
 });
 
