@@ -63,6 +63,41 @@ describe("Claude's answers", () => {
     );
   });
 
+  it("bolds words joined by a symbol separately, as in **Ctrl**+**C**", () => {
+    expect(html("Press **Ctrl**+**C** to stop.")).toBe("Press <b>Ctrl</b>+<b>C</b> to stop.");
+    expect(html("Use **GET**/**POST** only")).toBe("Use <b>GET</b>/<b>POST</b> only");
+    expect(html("**Pros**/**Cons**")).toBe("<b>Pros</b>/<b>Cons</b>");
+    expect(html("**foo**=**bar**, **5**×**3**, **a**->**b**")).toBe(
+      "<b>foo</b>=<b>bar</b>, <b>5</b>×<b>3</b>, <b>a</b>-&gt;<b>b</b>",
+    );
+    expect(html("*a*/*b* and **Save as**/**Open**/**Close**")).toBe(
+      "<i>a</i>/<i>b</i> and <b>Save as</b>/<b>Open</b>/<b>Close</b>",
+    );
+  });
+
+  it("leaves paths, globs and arithmetic next to those symbols as written", () => {
+    for (const md of [
+      "src/**/*.ts",
+      "lib/**/*.js and src/**/*.ts",
+      "__init__.py",
+      "edit __pycache__/__init__.py and test*/*spec.ts",
+      "2*3*4, foo*bar*, 5*6*78, a*b*/c, a*b*+*c*d, x**2+y**2",
+      "https://example.com/_a_/_b_",
+    ]) {
+      expect(html(md)).toBe(md);
+    }
+  });
+
+  it("bolds and italicises Chinese and Japanese, which have no spaces between words", () => {
+    expect(html("请注意**重要**的事情。")).toBe("请注意<b>重要</b>的事情。");
+    expect(html("**结论**：可以")).toBe("<b>结论</b>：可以");
+    expect(html("我们，**重要**的是*这个*。")).toBe("我们，<b>重要</b>的是<i>这个</i>。");
+    expect(html("「**注意**」と言った。ひらがなの*テスト*です")).toBe(
+      "「<b>注意</b>」と言った。ひらがなの<i>テスト</i>です",
+    );
+    expect(html("这是一个 **重要** 的问题")).toBe("这是一个 <b>重要</b> 的问题");
+  });
+
   it("links with titles and reference links, and shows entities as characters", () => {
     expect(html('[docs](https://example.com "The docs") and [spec][1].\n\n[1]: https://spec.commonmark.org')).toBe(
       '<a href="https://example.com">docs</a> and <a href="https://spec.commonmark.org">spec</a>.',
