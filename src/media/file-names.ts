@@ -47,13 +47,27 @@ export function sanitiseFileName(raw: string, fallback = "file"): string {
   return truncateName(name);
 }
 
-function truncateName(name: string): string {
-  if (Buffer.byteLength(name) <= MAX_NAME_BYTES) return name;
+/**
+ * `name` with `suffix` put before its extension, at most 255 bytes: the stem loses whole
+ * characters from its end, and an extension of up to 16 characters is kept.
+ */
+function truncateName(name: string, suffix = ""): string {
   const { stem, extension } = splitName(name);
+  if (Buffer.byteLength(name + suffix) <= MAX_NAME_BYTES) return stem + suffix + extension;
   const keep = extension.length <= 16 ? extension : "";
-  let cut = stem;
-  while (Buffer.byteLength(cut + keep) > MAX_NAME_BYTES) cut = [...cut].slice(0, -1).join("");
-  return cut + keep;
+  return cutToBytes(stem, MAX_NAME_BYTES - Buffer.byteLength(suffix + keep)) + suffix + keep;
+}
+
+/** The longest start of `text` that fits in `maxBytes` of UTF-8, never half a character. */
+function cutToBytes(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const ch of text) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > maxBytes) break;
+    end += ch.length;
+  }
+  return text.slice(0, end);
 }
 
 function splitName(name: string): { stem: string; extension: string } {
@@ -61,11 +75,12 @@ function splitName(name: string): { stem: string; extension: string } {
   return dot > 0 ? { stem: name.slice(0, dot), extension: name.slice(dot) } : { stem: name, extension: "" };
 }
 
-/** The n-th name to try for `name`: `report.pdf`, `report_1.pdf`, `report_2.pdf`, … */
+/**
+ * The n-th name to try for `name`: `report.pdf`, `report_1.pdf`, `report_2.pdf`, … A name
+ * already at 255 bytes gives up the end of its stem to the number, so each n names a new file.
+ */
 export function numberedName(name: string, n: number): string {
-  if (n === 0) return name;
-  const { stem, extension } = splitName(name);
-  return truncateName(`${stem}_${n}${extension}`);
+  return n === 0 ? name : truncateName(name, `_${n}`);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   checkMessageTotal,
   checkUpload,
   DEFAULT_DENY_GLOBS,
+  numberedName,
   refusalText,
   sanitiseFileName,
   saveUpload,
@@ -85,6 +86,39 @@ describe("never overwriting, never through a link", () => {
     expect(savedPath(await save(root, "report.pdf", "second"))).toBe(".telecode/uploads/report_1.pdf");
     expect(savedPath(await save(root, "report.pdf", "third"))).toBe(".telecode/uploads/report_2.pdf");
     expect(readFileSync(join(root, ".telecode/uploads/report.pdf"), "utf8")).toBe("first");
+  });
+
+  it("saves a file whose name is already 255 bytes three times, shortening the name for the number", async () => {
+    const { root } = project();
+    for (const sent of [`${"x".repeat(300)}.txt`, `${"ü".repeat(200)}.pdf`]) {
+      const saved = [];
+      for (const content of ["first", "second", "third"]) saved.push(savedPath(await save(root, sent, content)));
+      const names = saved.map((path) => path.split("/").pop()!);
+      expect(new Set(names).size).toBe(3);
+      expect(names[1]).toMatch(/_1\.(txt|pdf)$/);
+      expect(names[2]).toMatch(/_2\.(txt|pdf)$/);
+      for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+      expect(readFileSync(join(root, saved[0]!), "utf8")).toBe("first");
+      expect(readFileSync(join(root, saved[2]!), "utf8")).toBe("third");
+    }
+  });
+
+  it("numbers a name at the limit by cutting whole characters off its stem and keeping its extension", () => {
+    for (const [name, extension] of [
+      [`${"a".repeat(251)}.txt`, ".txt"],
+      [`${"ü".repeat(125)}.pdf`, ".pdf"],
+      [`${"😀".repeat(63)}.md`, ".md"],
+    ] as const) {
+      expect(sanitiseFileName(name)).toBe(name);
+      const tries = [1, 2, 10, 999].map((n) => ({ n, tried: numberedName(name, n) }));
+      expect(new Set([name, ...tries.map((t) => t.tried)]).size).toBe(5);
+      for (const { n, tried } of tries) {
+        expect(Buffer.byteLength(tried)).toBeLessThanOrEqual(255);
+        expect(tried.endsWith(`_${n}${extension}`)).toBe(true);
+        // Half a character would not survive the trip through UTF-8.
+        expect(Buffer.from(tried).toString()).toBe(tried);
+      }
+    }
   });
 
   it("does not write through a symbolic link planted in the uploads folder", async () => {
