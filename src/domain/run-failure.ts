@@ -31,7 +31,7 @@ export type FailureReason =
   | "output_lost"
   /** The session's handle ended before it finished the run. */
   | "session_ended"
-  /** Telecode stopped before the run started. */
+  /** The run never started: Telecode stopped first, or what fired it may no longer (a cap reached while it waited). */
   | "not_started"
   /** Something failed that Telecode did not expect (a bug). */
   | "internal";

@@ -243,6 +243,12 @@ export class SessionManager {
     const next = queue?.shift();
     if (queue?.length === 0) this.#queues.delete(id);
     if (!next || this.#stopping) return;
+    const refusal = next.mayStart?.();
+    if (refusal !== undefined) {
+      if (next.kept) releaseKept(this.#recording, next.lane, next.runId);
+      void this.#completeUnstarted(next, "failed", refusal).then(() => this.#startNext(id));
+      return;
+    }
     this.#starting.add(id);
     this.#startRun(id, next)
       .catch(async (error: unknown) => {

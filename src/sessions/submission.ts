@@ -1,6 +1,6 @@
 // What the session manager is asked and answers: a submission (a run to start or queue), the
 // outcome of a submit or cancel, a kept run taken in after a restart, and a lane's status.
-import type { Lane, PermissionMode, Prompt, TurnOrigin } from "../domain/index.js";
+import type { Lane, PermissionMode, Prompt, RunFailure, TurnOrigin } from "../domain/index.js";
 import type { ActiveRun, OpenSettings } from "./lane-entry.js";
 import type { RunObserver, RunTrigger, SessionChoice, SessionHandle } from "./ports.js";
 
@@ -17,6 +17,11 @@ export type Submission = {
   origin?: TurnOrigin;
   /** What started a run nobody typed, recorded with it (see RunInput). */
   trigger?: RunTrigger;
+  /**
+   * Asked as the run leaves the queue: why it may no longer start (a webhook's day cap was
+   * reached while it waited), or undefined. A refused run ends unstarted with that failure.
+   */
+  mayStart?: () => RunFailure | undefined;
   observer: RunObserver;
   /** The run's id when the front end has one already (a kept request submitted again after a restart). */
   runId?: string;

@@ -17,6 +17,7 @@ const SECRET = "webhook-secret-for-tests";
 const OWNER = 1001;
 const CAPPED_CHAT = 1002;
 const COSTLY_CHAT = 1003;
+const QUEUED_CAP_CHAT = 1004;
 
 let rig: Rig;
 beforeAll(async () => {
@@ -41,6 +42,14 @@ beforeAll(async () => {
       `chat_id = ${CAPPED_CHAT}`,
       "max_cost_usd_per_day = 0.01",
       "[[webhooks]]",
+      'id = "build"',
+      'path = "/hooks/build"',
+      'auth = "hmac-sha256"',
+      'secret_env = "GITHUB_WEBHOOK_SECRET"',
+      'prompt = "BUILD check {{note}}"',
+      `chat_id = ${QUEUED_CAP_CHAT}`,
+      "max_cost_usd_per_day = 0.01",
+      "[[webhooks]]",
       'id = "costly"',
       'path = "/hooks/costly"',
       'auth = "hmac-sha256"',
@@ -60,6 +69,7 @@ beforeAll(async () => {
   rig.user(OWNER);
   rig.user(CAPPED_CHAT);
   rig.user(COSTLY_CHAT);
+  rig.user(QUEUED_CAP_CHAT);
 });
 afterAll(async () => {
   await rig?.dispose();
@@ -172,6 +182,27 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(rig.api.requests("NIGHT-TWO")).toHaveLength(0);
     expect(rig.tg.botMessages(CAPPED_CHAT).filter((m) => m.text.includes("reached its day cap"))).toHaveLength(1);
     expect(await rig.command(CAPPED_CHAT, "status")).toContain("webhook nightly");
+  }, 90_000);
+
+  it("does not start a queued delivery once the run before it reached the day cap, and says why", async () => {
+    // The first run costs more than the webhook's $0.01 a day; the second waits behind it.
+    rig.script("BUILD-ONE", [
+      reply.text("BUILD-ONE-ANSWER", { inputTokens: 20_000, outputTokens: 500, delayMs: 1500 }),
+    ]);
+    rig.script("BUILD-TWO", [reply.text("BUILD-TWO-ANSWER")]);
+    expect(await deliver("/hooks/build", { note: "BUILD-ONE" }, { id: "build-1" })).toBe(202);
+    expect(await deliver("/hooks/build", { note: "BUILD-TWO" }, { id: "build-2" })).toBe(202);
+    await rig.botMessage(QUEUED_CAP_CHAT, isAnswer("BUILD-ONE-ANSWER"));
+    const stopped = await rig.botMessage(QUEUED_CAP_CHAT, /reached its day cap while this delivery waited/);
+    expect(stopped.text).toMatch(
+      /Webhook build reached its day cap while this delivery waited: its runs cost \$0\.\d+ today, the most webhooks\.max_cost_usd_per_day allows \(\$0\.01\)\./,
+    );
+    expect(stopped.text).toContain("raise the cap in the config");
+    expect(rig.app.store.triggers.lastResults().get("webhook:build")?.result).toBe("day_capped");
+    expect(rig.api.requests("BUILD-TWO")).toHaveLength(0);
+    // The chat is told of the cap once, beside the delivery's own message saying why it did not run.
+    const notices = rig.tg.botMessages(QUEUED_CAP_CHAT).filter((m) => m.text.includes("reached its day cap:"));
+    expect(notices).toHaveLength(1);
   }, 90_000);
 
   it("cancels a run mid-way once its cost passes the webhook's per-run cap, and says which cap", async () => {

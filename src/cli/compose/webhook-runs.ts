@@ -1,9 +1,10 @@
 // Webhooks wired into the app: the server runs while [[webhooks]] exist (restarted when they or
 // the listen address change); each accepted delivery becomes an unattended run in its chat and
 // project through the bridge (queued when the lane is busy), unless triggers are paused (then it
-// is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once).
+// is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once),
+// as the delivery arrives or by the time its queued run would start.
 import type { Config } from "../../config/index.js";
-import { definedFields, excerpt, formatUsd, type RunCompleted } from "../../domain/index.js";
+import { definedFields, excerpt, formatUsd, type RunCompleted, type RunFailure } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { dayIn } from "../../schedule/index.js";
@@ -50,6 +51,17 @@ export type WebhookRuns = {
   resumeRun(detail: RunTrigger, on: ScheduleTarget): TriggerRunHooks | undefined;
 };
 
+type DayCapReached = { day: string; spentUsd: number; capUsd: number };
+
+/** Why a delivery's queued run did not start: the day cap was reached while it waited. */
+function dayCapFailure(webhookId: string, reached: DayCapReached): RunFailure {
+  return {
+    reason: "not_started",
+    what: `Webhook ${webhookId} reached its day cap while this delivery waited: its runs cost ${formatUsd(reached.spentUsd)} today, the most webhooks.max_cost_usd_per_day allows (${formatUsd(reached.capUsd)}).`,
+    hint: "Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.",
+  };
+}
+
 function resultOf(completed: RunCompleted, capped: boolean): TriggerResult {
   if (capped) return "capped";
   if (completed.cancelled) return "cancelled";
@@ -93,6 +105,26 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       trigger.chatId,
       `⏹ Webhook <b>${esc(trigger.webhookId)}</b> reached its day cap: its runs cost ${formatUsd(spentUsd)} today, the most webhooks.max_cost_usd_per_day allows (${formatUsd(capUsd)}). Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.`,
     );
+  };
+
+  /** The webhook's day cap, when its runs today have reached it: the day, what they cost, what it allows. */
+  const dayCapReached = (trigger: WebhookTrigger): DayCapReached | undefined => {
+    const capUsd = trigger.overrides.maxCostUsdPerDay;
+    if (capUsd === null) return undefined;
+    const day = dayOf(now());
+    const spentUsd = store.triggers.webhookDay(trigger.webhookId, day).costUsd;
+    return spentUsd >= capUsd ? { day, spentUsd, capUsd } : undefined;
+  };
+
+  /** A delivery the day cap stopped, as it arrived or as its queued run would have started. */
+  const dayCapped = (trigger: WebhookTrigger, reached: DayCapReached): void => {
+    record(trigger.webhookId, "day_capped");
+    logger.event("webhook.day_capped", {
+      webhookId: trigger.webhookId,
+      deliveryId: trigger.deliveryId,
+      spentUsd: reached.spentUsd,
+      capUsd: reached.capUsd,
+    });
   };
 
   const finished = (trigger: WebhookTrigger, completed: RunCompleted, capped: boolean): void => {
@@ -141,16 +173,14 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     const { webhookId, overrides } = trigger;
     if (target === undefined) return hold(trigger, "stopping");
     if (deps.isPaused()) return hold(trigger, "paused");
-    const cap = overrides.maxCostUsdPerDay;
-    if (cap !== null) {
-      const day = dayOf(now());
-      const spent = store.triggers.webhookDay(webhookId, day).costUsd;
-      if (spent >= cap) {
-        record(webhookId, "day_capped");
-        logger.event("webhook.day_capped", { webhookId, deliveryId: trigger.deliveryId, spentUsd: spent, capUsd: cap });
-        return tellDayCap(trigger, day, spent, cap);
-      }
+    const reached = dayCapReached(trigger);
+    if (reached !== undefined) {
+      dayCapped(trigger, reached);
+      return tellDayCap(trigger, reached.day, reached.spentUsd, reached.capUsd);
     }
+    const hooks = runHooks(target, trigger);
+    // Queued behind the lane's runs, it may find the day's cap reached by the time it would start.
+    let stoppedByDayCap = false;
     const event = trigger.event === null ? "" : ` · ${trigger.event}`;
     const outcome = target.startScheduled({
       source: { kind: "webhook", id: webhookId },
@@ -167,7 +197,19 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
         model: overrides.model ?? undefined,
         effort: overrides.effort ?? undefined,
       }),
-      ...runHooks(target, trigger),
+      ...hooks,
+      onFinished: (completed) => {
+        if (!stoppedByDayCap) hooks.onFinished(completed);
+      },
+      mayStart: () => {
+        const capped = dayCapReached(trigger);
+        if (capped === undefined) return undefined;
+        stoppedByDayCap = true;
+        dayCapped(trigger, capped);
+        // This run's own message says so; later deliveries today need not be told again.
+        store.triggers.markDayCapTold(webhookId, capped.day);
+        return dayCapFailure(webhookId, capped);
+      },
       // Its prompt is kept with the run already.
       detail: { ...trigger, prompt: "" },
     });

@@ -8,6 +8,7 @@ import {
   type Lane,
   type PermissionMode,
   type Prompt,
+  type RunFailure,
   type TurnOrigin,
 } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
@@ -36,6 +37,8 @@ export type RunRequest = {
   trigger?: RunTrigger;
   /** How a run no person asked for shows itself (a title, its schedule's buttons). */
   view?: TriggerViewInit;
+  /** Asked as a queued run would start: why it may no longer (see Submission). */
+  mayStart?: () => RunFailure | undefined;
   /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
   kept?: { runId: string; messageId: number | undefined };
 };
@@ -129,6 +132,7 @@ export class RunStarter {
         unattended: request.unattended,
         origin: request.origin,
         trigger: request.trigger,
+        mayStart: request.mayStart,
         runId: request.kept?.runId,
         promptMessageId: request.promptMessageId,
       }),

@@ -1,7 +1,7 @@
 // What the bridge needs from the scheduler, declared here so Telegram never imports it: a
 // chat's schedules as cards already in words, the person's controls (pause, resume, cancel,
 // /at, /every, /new), and the request to start a fired schedule's run. Types only.
-import type { Lane, PermissionMode, RunCompleted, StepUsage, TurnOrigin } from "../../domain/index.js";
+import type { Lane, PermissionMode, RunCompleted, RunFailure, StepUsage, TurnOrigin } from "../../domain/index.js";
 import type { RunTrigger, SessionChoice } from "../../sessions/index.js";
 
 /** One schedule as the chat shows it. */
@@ -85,6 +85,8 @@ export type ScheduledRun = Readonly<{
   onFinished(completed: RunCompleted): void;
   /** Each model call's tokens while the run goes on (its per-run cost cap watches them). */
   onStep?(step: StepUsage, runId: string): void;
+  /** Asked when a queued run would start: why it may no longer (a day cap reached meanwhile), or undefined. */
+  mayStart?(): RunFailure | undefined;
   /** What its trigger needs to follow the run again once a restart took it in (kept with the run). */
   detail: RunTrigger;
 }>;

@@ -89,7 +89,7 @@ export function startScheduledRun(
     unattended: run.unattended,
     origin: run.origin,
     trigger,
-    ...definedFields({ mode: run.mode, model: run.model, effort: run.effort }),
+    ...definedFields({ mode: run.mode, model: run.model, effort: run.effort, mayStart: run.mayStart }),
     view: {
       ...triggerView(deps, run.chatId, trigger),
       onFinished: run.onFinished,
