@@ -1,7 +1,10 @@
 // Downloads a file a person sent through Telegram: getFile (through a port; grammY's
-// `bot.api.getFile` fits) for the path, then the Bot API's file URL, read with a byte cap.
-// The URL holds the bot token, so it never appears in a message or an error.
+// `bot.api.getFile` fits) for the path, then the Bot API's file URL, read with a byte cap; a
+// `--local` server's absolute path is read from disk instead. URL and path hold the bot token,
+// so neither appears in a message or an error.
+import { isAbsolute } from "node:path";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
+import { readLocalTelegramFile } from "./local-telegram-file.js";
 import { formatBytes, TELEGRAM_DOWNLOAD_MAX_BYTES } from "./sizes.js";
 
 /** The Bot API's File object, as far as downloading needs it. */
@@ -20,7 +23,8 @@ export type TelegramFileSource = Readonly<{
  * The bytes of a Telegram file, at most `maxBytes` (pass at most TELEGRAM_DOWNLOAD_MAX_BYTES
  * unless the Bot API server is a local one). Refuses (`media.too_big`, `media.no_download`)
  * when the message's size, Telegram's or the bytes read exceed it, or Telegram gives no path;
- * throws MediaError `media.download_failed` when Telegram refuses or fails.
+ * throws MediaError `media.download_failed` when Telegram refuses or fails. An absolute path
+ * (a `--local` server, which serves no file URL) is read from this machine's disk.
  */
 export async function downloadTelegramFile(
   source: TelegramFileSource,
@@ -55,6 +59,7 @@ export async function downloadTelegramFile(
       "Compress or split it and send it again.",
     );
   }
+  if (isAbsolute(file.file_path)) return readLocalTelegramFile(file.file_path, request, tooBig);
   const url = `${source.apiRoot}/file/bot${source.token}/${file.file_path}`;
   let response: Response;
   try {

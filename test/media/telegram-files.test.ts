@@ -1,11 +1,16 @@
 // Downloading what a person sent, through the fake Bot API with grammY's getFile: the bytes
 // arrive; a file over the limit is refused with the limit in the message, before any download.
-import { beforeEach, describe, expect, it } from "vitest";
+// A `--local` server's absolute paths are read from disk, as that server serves no file URL.
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   downloadTelegramFile,
   isMediaError,
   refusalText,
   TELEGRAM_DOWNLOAD_MAX_BYTES,
+  type TelegramFile,
   type TelegramFileSource,
 } from "../../src/media/index.js";
 import type { FakeBotApi } from "../support/fake-bot-api/index.js";
@@ -61,5 +66,89 @@ describe("downloadTelegramFile", () => {
     );
     expect(isMediaError(error, "media.download_failed")).toBe(true);
     expect(String((error as Error).message)).not.toContain(tg.token);
+  });
+});
+
+describe("downloadTelegramFile from a --local Bot API server", () => {
+  let workDir: string;
+  beforeEach(async () => {
+    workDir = await mkdtemp(join(tmpdir(), "telecode-local-bot-api-"));
+  });
+  afterEach(() => rm(workDir, { recursive: true, force: true }));
+
+  /**
+   * The fake as `telegram-bot-api --local` answers getFile: it saves the file in its working
+   * folder for the bot (named by the token, as the real one is) and gives that absolute path;
+   * the fake, like the real server, answers 404 to a file URL with such a path. `then` changes
+   * the answer or the disk afterwards.
+   */
+  function localSource(then: (file: TelegramFile) => Promise<TelegramFile> | TelegramFile = (file) => file) {
+    return {
+      ...source,
+      getFile: async (fileId: string): Promise<TelegramFile> => {
+        const file = await source.getFile(fileId);
+        const response = await fetch(`${tg.apiRoot}/file/bot${tg.token}/${file.file_path}`);
+        const path = join(workDir, tg.token, file.file_path!);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, Buffer.from(await response.arrayBuffer()));
+        return then({ ...file, file_path: path });
+      },
+    } satisfies TelegramFileSource;
+  }
+
+  function sendLog(bytes: number): string {
+    const id = tg.sendDocument(ALICE, { content: Buffer.alloc(bytes, "x"), fileName: "a.log", mimeType: "text/plain" });
+    return tg.message(ALICE, id)!.document!.fileId;
+  }
+
+  it("reads the file from the absolute path getFile gave", async () => {
+    const pdf = Buffer.from("%PDF-1.7 a report");
+    const id = tg.sendDocument(ALICE, { content: pdf, fileName: "report.pdf", mimeType: "application/pdf" });
+    const fileId = tg.message(ALICE, id)!.document!.fileId;
+    const result = await downloadTelegramFile(localSource(), { fileId, name: "report.pdf", maxBytes: 2000 * MB });
+    expect(result.ok && result.value.equals(pdf)).toBe(true);
+  });
+
+  it("refuses a file on disk over the limit, also when getFile gave no size or too small a one", async () => {
+    const fileId = sendLog(3000);
+    const unsized = await downloadTelegramFile(
+      localSource(({ file_size: _size, ...file }) => file),
+      { fileId, name: "a.log", maxBytes: 1024 },
+    );
+    expect(!unsized.ok && refusalText(unsized.refusal)).toBe(
+      "a.log is 2.9 KB, over the 1 KB limit per file. Compress or split it and send it again.",
+    );
+    const grown = await downloadTelegramFile(
+      localSource(async (file) => {
+        await appendFile(file.file_path!, Buffer.alloc(2000));
+        return file;
+      }),
+      { fileId, name: "a.log", maxBytes: 4096 },
+    );
+    expect(!grown.ok && grown.refusal.message).toBe("a.log is 4.9 KB, over the 4 KB limit per file.");
+  });
+
+  it("says what to do when the path is not on this machine, without the token or the path", async () => {
+    const fileId = sendLog(100);
+    let path = "";
+    const error = await downloadTelegramFile(
+      localSource(async (file) => {
+        path = file.file_path!;
+        await rm(path);
+        return file;
+      }),
+      { fileId, name: "a.log", maxBytes: MB },
+    ).catch((e: unknown) => e);
+    expect(isMediaError(error, "media.download_failed")).toBe(true);
+    const { message, cause } = error as Error;
+    expect(message).toBe(
+      "Could not read a.log where the Bot API server saved it (ENOENT). Run telegram-bot-api with --local " +
+        "on the same machine as Telecode, its files readable by Telecode, and send the file again if the " +
+        "server removed it.",
+    );
+    for (const text of [message, String(cause)]) {
+      expect(text).not.toContain(tg.token);
+      expect(text).not.toContain(path);
+    }
   });
 });
