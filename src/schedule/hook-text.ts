@@ -22,7 +22,7 @@ const REASON_WORDS: Readonly<Record<StateReason, string>> = {
   lifetime: "it reached the end of its lifetime",
   cost: "it reached its cost limit",
   fired: "it has fired",
-  missed: "its time passed while Telecode was not running",
+  missed: "its time passed while Telecode could not run it",
   stopped_by_claude: "Claude ended it",
   never_again: "its schedule has no further dates",
   person: "the person cancelled it",

@@ -30,7 +30,8 @@ export type SlotPlan =
       /** Written when the session was busy: the iteration did not happen. */
       onBusy: SchedulePatch;
     }>
-  | Readonly<{ kind: "missed"; slotAt: number; slots: number; patch: SchedulePatch }>
+  /** `busy`: a one-shot the chat's work kept waiting past the grace (else Telecode could not fire it). */
+  | Readonly<{ kind: "missed"; slotAt: number; slots: number; busy: boolean; patch: SchedulePatch }>
   | Readonly<{ kind: "capped"; reason: CapReason; patch: SchedulePatch }>
   | Readonly<{ kind: "skipped_day_cost"; slotAt: number; patch: SchedulePatch }>;
 
@@ -61,7 +62,8 @@ export function planDueSlot(s: Schedule, nowMs: number, graceMs: number): SlotPl
     const from = (s.nextFireAt ?? slotAt) - 1;
     const slots = Math.max(1, countSlots(s.timing, s.timeZone, from, nowMs));
     const ended: SchedulePatch = next === null ? { state: "done", stateReason: "missed" } : {};
-    return { kind: "missed", slotAt, slots, patch: { ...moveOn, ...ended } };
+    const busy = !s.recurring && s.busyStreak > 0;
+    return { kind: "missed", slotAt, slots, busy, patch: { ...moveOn, ...ended } };
   }
 
   const today = isoDay(localDateTime(nowMs, s.timeZone));

@@ -44,13 +44,15 @@ export type SchedulerEvent =
       retryAt: number | null;
     }>
   | Readonly<{
-      /** Slots passed more than the grace ago (Telecode was down or paused); sent once. */
+      /** Slots passed more than the grace ago (Telecode was down or paused, the computer slept); sent once. */
       type: "missed";
       schedule: Schedule;
       /** The latest missed slot. */
       slotAt: number;
       /** How many slots were missed (counted up to 1000). */
       slots: number;
+      /** A one-shot that waited for the busy chat past the grace, rather than a slot Telecode could not fire. */
+      busy: boolean;
     }>
   | Readonly<{ type: "capped"; schedule: Schedule; reason: CapReason }>
   | Readonly<{

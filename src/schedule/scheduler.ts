@@ -162,7 +162,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       const moved = repo.update(s.id, plan.patch, expect);
       if (moved === null) return;
       if (plan.kind === "capped") emit({ type: "capped", schedule: moved, reason: plan.reason });
-      if (plan.kind === "missed") emit({ type: "missed", schedule: moved, slotAt: plan.slotAt, slots: plan.slots });
+      if (plan.kind === "missed")
+        emit({ type: "missed", schedule: moved, slotAt: plan.slotAt, slots: plan.slots, busy: plan.busy });
       if (plan.kind === "skipped_day_cost") emit({ type: "skipped_day_cost", schedule: moved, slotAt: plan.slotAt });
       return;
     }

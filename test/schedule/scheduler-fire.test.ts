@@ -1,6 +1,7 @@
 // The scheduler firing config schedules on a manual clock and a real SQLite store: each slot
 // once, across DST in both directions, Feb 29, weekday ranges, restarts, run_once, busy sessions.
 import { describe, expect, it } from "vitest";
+import { noticeHtml } from "../../src/cli/compose/schedule-words.js";
 import { MAX_TIMER_MS } from "../../src/schedule/index.js";
 import { openStore } from "../../src/store/index.js";
 import { at, configEntry, isoTimes, SETTINGS, useSchedulerHarness } from "./harness.js";
@@ -158,8 +159,11 @@ describe("restarts", () => {
     await h.startUp({ config: [entry] });
     expect(h.fires).toEqual([]);
     expect(h.events).toEqual([
-      expect.objectContaining({ type: "missed", slotAt: at("2026-06-05T07:00:00Z"), slots: 1 }),
+      expect.objectContaining({ type: "missed", slotAt: at("2026-06-05T07:00:00Z"), slots: 1, busy: false }),
     ]);
+    expect(noticeHtml(h.events[0]!, { nowMs: h.clock.now() })).toBe(
+      "⚠️ <b>schedule morning</b> missed its run (the last at 09:00 today) while Telecode was stopped or paused, or the computer slept. It goes on at 09:00 tomorrow.",
+    );
     await h.advanceTo(at("2026-06-06T07:00:00Z"));
     expect(isoTimes(h.fires)).toEqual(["2026-06-06T07:00:00.000Z"]);
   });
@@ -250,6 +254,10 @@ describe("busy sessions", () => {
     expect(g.fires).toHaveLength(61); // 07:00 … 08:00, then the grace is over
     expect(g.store.schedules.get("config:once")).toMatchObject({ state: "done", stateReason: "missed" });
     expect(g.events.map((e) => e.type)).toEqual(["skipped_busy", "missed"]);
+    expect(g.events[1]).toMatchObject({ type: "missed", busy: true });
+    expect(noticeHtml(g.events[1]!, { nowMs: g.clock.now() })).toBe(
+      "⚠️ <b>schedule once</b> did not run: a task kept this chat busy from 09:00 today for longer than it may wait ([schedule] grace_minutes). It will not run again.",
+    );
   });
 
   it("treats a schedule whose previous fire has not settled as busy", async () => {

@@ -84,9 +84,11 @@ export function noticeHtml(event: SchedulerEvent, options: TextOptions): string 
       return `⏭ ${name} skipped its run of ${at(event.slotAt)}: a task was running in this chat. ${then} (Said once while the chat stays busy.)`;
     }
     case "missed": {
+      if (event.busy)
+        return `⚠️ ${name} did not run: a task kept this chat busy from ${at(event.slotAt)} for longer than it may wait ([schedule] grace_minutes). It will not run again.`;
       const runs = event.slots === 1 ? "its run" : `${event.slots} runs`;
       const then = s.nextFireAt === null ? "It will not run again." : `It goes on at ${at(s.nextFireAt)}.`;
-      return `⚠️ ${name} missed ${runs} (the last at ${at(event.slotAt)}) while Telecode was not running. ${then}`;
+      return `⚠️ ${name} missed ${runs} (the last at ${at(event.slotAt)}) while Telecode was stopped or paused, or the computer slept. ${then}`;
     }
     case "capped": {
       const why =
