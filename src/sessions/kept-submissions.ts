@@ -3,6 +3,7 @@
 // (schedules, webhooks) are fired again by their own source and are not kept.
 import { definedFields, type Lane } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
+import { recordSafely } from "./lane-entry.js";
 import type { RunInput, SessionRecords } from "./ports.js";
 
 export type Recording = {
@@ -44,9 +45,5 @@ export function keepSubmission(deps: Recording, submission: Submitted, runId: st
 
 /** A kept submission left the queue without starting (cancelled, or it could not start). */
 export function releaseKept(deps: Recording, lane: Lane, runId: string): void {
-  try {
-    deps.records.runLeftQueue(runId);
-  } catch (error) {
-    deps.report(error, lane, runId);
-  }
+  recordSafely(deps, lane, runId, () => deps.records.runLeftQueue(runId));
 }

@@ -75,7 +75,7 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   if (event.type === "session_started" && (event.sessionId !== entry.sessionId || !entry.sessionRecorded)) {
     entry.sessionId = event.sessionId;
     entry.sessionRecorded = true;
-    deps.records.rememberSession(entry.lane, event.sessionId);
+    recordSafely(deps, entry.lane, undefined, () => deps.records.rememberSession(entry.lane, event.sessionId));
   }
   const active = entry.active;
   if (event.type === "turn_started") entry.foreignTurn = !answersRun(event, active?.runId);
@@ -86,11 +86,7 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   }
   if (event.type === "turn_started" && !active.taken) {
     active.taken = true;
-    try {
-      deps.records.runTaken(active.runId, event.sessionId);
-    } catch (error) {
-      deps.report(error, entry.lane, active.runId);
-    }
+    recordSafely(deps, entry.lane, active.runId, () => deps.records.runTaken(active.runId, event.sessionId));
   }
   if (event.type !== "run_completed") {
     await deliver(deps, active.observer, event, entry.lane, active.runId);
@@ -101,17 +97,37 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   const state = entry.endState ?? endStateOf(event);
   entry.endState = undefined;
   const sessionId = event.sessionId ?? entry.sessionId;
-  deps.records.runFinished({
-    runId: active.runId,
-    state,
-    costUsd: event.costUsd,
-    endedAtMs: deps.clock.now(),
-    ...(event.error ? { error: failureText(event.error) } : {}),
-    ...(sessionId ? { sessionId } : {}),
-  });
+  recordSafely(deps, entry.lane, active.runId, () =>
+    deps.records.runFinished({
+      runId: active.runId,
+      state,
+      costUsd: event.costUsd,
+      endedAtMs: deps.clock.now(),
+      ...(event.error ? { error: failureText(event.error) } : {}),
+      ...(sessionId ? { sessionId } : {}),
+    }),
+  );
   const completed: RunCompleted = sessionId && !event.sessionId ? { ...event, sessionId } : event;
   await deliver(deps, active.observer, completed, entry.lane, active.runId);
   deps.onRunEnded(entry);
+}
+
+/**
+ * A records write that failed (the disk is full, the database locked) is reported, and the run
+ * goes on as if it had been written: the person still sees the run and its end, and the lane
+ * stays free for the next one.
+ */
+export function recordSafely(
+  deps: Pick<RoutingDeps, "report">,
+  lane: Lane,
+  runId: string | undefined,
+  write: () => void,
+): void {
+  try {
+    write();
+  } catch (error) {
+    deps.report(error, lane, runId);
+  }
 }
 
 /** Whether a turn answers the active run: it names the run, or (a CLI that names none) it is a person's. */

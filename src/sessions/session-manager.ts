@@ -8,6 +8,7 @@ import type { Clock } from "../ports/index.js";
 import {
   deliver,
   pumpEvents,
+  recordSafely,
   sameSettings,
   type LaneEntry,
   type OpenSettings,
@@ -37,8 +38,10 @@ export class SessionManager {
   /** The live entry per lane id. */
   readonly #entries = new Map<string, LaneEntry>();
   readonly #queues = new Map<string, Pending[]>();
-  /** Lanes whose next run is being started (opening a handle, writing the prompt). */
-  readonly #starting = new Set<string>();
+  /** Lanes whose next run is being started (opening a handle, writing the prompt), with that run. */
+  readonly #starting = new Map<string, Pending>();
+  /** Runs being started whose cancel came before the handle had them. */
+  readonly #cancelledWhileStarting = new Set<string>();
   readonly #idleWaiters = new Set<() => void>();
   #accepting = true;
   #stopping = false;
@@ -118,6 +121,11 @@ export class SessionManager {
       await entry.handle.cancelRun(runId);
       return "cancelled";
     }
+    // Its session is still opening (another mode or model closes the old process first).
+    if ([...this.#starting.values()].some((p) => p.runId === runId)) {
+      this.#cancelledWhileStarting.add(runId);
+      return "cancelled";
+    }
     return "not_found";
   }
 
@@ -129,6 +137,7 @@ export class SessionManager {
         .filter((p) => p.lane.chatId === chatId)
         .map((p) => p.runId),
       ...[...this.#entries.values()].flatMap((e) => (e.lane.chatId === chatId && e.active ? [e.active.runId] : [])),
+      ...[...this.#starting.values()].filter((p) => p.lane.chatId === chatId).map((p) => p.runId),
     ];
     const outcomes = await Promise.all(ids.map((id) => this.cancel(id)));
     return outcomes.filter((o) => o !== "not_found").length;
@@ -243,36 +252,49 @@ export class SessionManager {
     const next = queue?.shift();
     if (queue?.length === 0) this.#queues.delete(id);
     if (!next || this.#stopping) return;
-    const refusal = next.mayStart?.();
-    if (refusal !== undefined) {
-      if (next.kept) releaseKept(this.#recording, next.lane, next.runId);
-      void this.#completeUnstarted(next, "failed", refusal).then(() => this.#startNext(id));
-      return;
-    }
-    this.#starting.add(id);
-    this.#startRun(id, next)
-      .catch(async (error: unknown) => {
+    this.#starting.set(id, next);
+    void this.#start(id, next)
+      .catch((error: unknown) => {
         this.#report(error, next.lane, next.runId);
-        if (next.kept) releaseKept(this.#recording, next.lane, next.runId);
-        await this.#completeUnstarted(next, "failed", startFailure(error));
-        this.#startNext(id);
+        return false;
       })
-      .finally(() => this.#starting.delete(id));
+      .then((started) => {
+        // A run that ended meanwhile may have started the next one already: that one is starting now.
+        if (this.#starting.get(id) === next) this.#starting.delete(id);
+        if (!started) this.#startNext(id);
+      });
   }
 
-  async #startRun(id: string, next: Pending): Promise<void> {
-    const entry = await this.#entryFor(id, next);
+  /** Starts `next`; false when it ended without starting (it may no longer, was cancelled, or failed to). */
+  async #start(id: string, next: Pending): Promise<boolean> {
+    const refusal = next.mayStart?.();
+    if (refusal !== undefined) return this.#endUnstarted(next, "failed", refusal);
+    try {
+      const entry = await this.#entryFor(id, next);
+      if (this.#cancelledWhileStarting.delete(next.runId)) return this.#endUnstarted(next, "cancelled", undefined);
+      await this.#startRun(entry, next);
+      return true;
+    } catch (error) {
+      this.#cancelledWhileStarting.delete(next.runId);
+      this.#report(error, next.lane, next.runId);
+      return this.#endUnstarted(next, "failed", startFailure(error));
+    }
+  }
+
+  async #startRun(entry: LaneEntry, next: Pending): Promise<void> {
     const startedAtMs = this.#deps.clock.now();
     entry.active = { runId: next.runId, observer: next.observer, startedAtMs, taken: false };
     entry.endState = undefined;
-    this.#deps.records.runStarted({
-      runId: next.runId,
-      lane: next.lane,
-      sessionId: entry.sessionId ?? entry.handle.sessionId,
-      startedAtMs,
-      input: runInputOf(next),
-      ...definedFields({ promptMessageId: next.promptMessageId }),
-    });
+    recordSafely(this.#routing, next.lane, next.runId, () =>
+      this.#deps.records.runStarted({
+        runId: next.runId,
+        lane: next.lane,
+        sessionId: entry.sessionId ?? entry.handle.sessionId,
+        startedAtMs,
+        input: runInputOf(next),
+        ...definedFields({ promptMessageId: next.promptMessageId }),
+      }),
+    );
     try {
       await entry.handle.startRun(next.prompt, {
         unattended: next.unattended ?? false,
@@ -283,6 +305,13 @@ export class SessionManager {
       entry.active = undefined;
       throw error;
     }
+  }
+
+  /** Ends a run that never reached the engine: its kept submission is let go of, its observer told. */
+  async #endUnstarted(next: Pending, state: RunEndState, error: RunFailure | undefined): Promise<false> {
+    if (next.kept) releaseKept(this.#recording, next.lane, next.runId);
+    await this.#completeUnstarted(next, state, error);
+    return false;
   }
 
   /** The live entry a submission runs in, opening or reopening the lane's handle as its choice says. */

@@ -10,7 +10,7 @@ import { createEnginePort } from "../../src/cli/compose/engine-port.js";
 import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
-import { SessionManager, type Submission } from "../../src/sessions/index.js";
+import { SessionManager, type SessionRecords, type Submission } from "../../src/sessions/index.js";
 import type { Lane } from "../../src/domain/index.js";
 import {
   createDecisionRegistry,
@@ -28,6 +28,8 @@ type Rig = {
   manager: SessionManager;
   asked: PendingDecisionView[];
   registry: ReturnType<typeof createDecisionRegistry>;
+  /** What the manager reported as failed (onError). */
+  errors: unknown[];
   submit(
     prompt: string,
     extra?: Partial<Submission>,
@@ -46,6 +48,7 @@ afterEach(async () => {
 async function makeRig(
   replies: FakeReply[],
   chat: { questionsEnabled: boolean } = { questionsEnabled: true },
+  records: (real: SessionRecords) => SessionRecords = (real) => real,
 ): Promise<Rig> {
   const api = await startFakeAnthropic({ replies });
   const ws = await makeClaudeWorkspace(api.url);
@@ -65,10 +68,12 @@ async function makeRig(
     personPort: () => port,
     chatSettings: () => ({ ...chat }),
   });
+  const errors: unknown[] = [];
   const manager = new SessionManager({
     engine: enginePort,
-    records: storeSessionRecords(store),
+    records: records(storeSessionRecords(store)),
     clock: createSystemClock(),
+    onError: (error) => errors.push(error),
   });
   return {
     api,
@@ -77,6 +82,7 @@ async function makeRig(
     manager,
     asked,
     registry,
+    errors,
     submit(prompt, extra = {}) {
       const events: TelecodeEvent[] = [];
       let finish!: (e: RunCompleted) => void;
@@ -157,6 +163,41 @@ describe("session manager with the real CLI", () => {
     const history = JSON.stringify(rig.api.requests()[2]?.body["messages"]);
     expect(history).toContain("prompt-bravo");
     expect(history).not.toContain("prompt-alpha");
+  });
+
+  it("a cancel while the run's session reopens with another mode ends the run before it starts", async () => {
+    rig = await makeRig([reply.text("First."), reply.text("never used")]);
+    await rig.submit("first task").done;
+    // Another mode needs a new process: the old one is closed first, and the run waits for that.
+    const second = rig.submit("second task", { mode: "acceptEdits" });
+    if (second.outcome.state !== "started") throw new Error("unexpected outcome");
+    await expect(rig.manager.cancel(second.outcome.runId)).resolves.toBe("cancelled");
+    await expect(second.done).resolves.toMatchObject({ ok: false, cancelled: true });
+    expect(second.events.some((e) => e.type === "turn_started")).toBe(false);
+    expect(rig.api.requests()).toHaveLength(1);
+    // The lane is free: the next message runs.
+    await expect(rig.submit("third task", { mode: "acceptEdits" }).done).resolves.toMatchObject({
+      ok: true,
+      answer: "never used",
+    });
+  });
+
+  it("a records write that fails is reported, and runs still end and the next one starts", async () => {
+    rig = await makeRig([reply.text("First."), reply.text("Second.")], undefined, (real) => ({
+      ...real,
+      runStarted: () => {
+        throw new Error("database or disk is full");
+      },
+      runFinished: () => {
+        throw new Error("database or disk is full");
+      },
+    }));
+    const first = rig.submit("first task");
+    const second = rig.submit("second task");
+    await expect(first.done).resolves.toMatchObject({ ok: true, answer: "First." });
+    await expect(second.done).resolves.toMatchObject({ ok: true, answer: "Second." });
+    expect(rig.errors.length).toBeGreaterThanOrEqual(4);
+    expect(rig.manager.status(42)[0]?.runningRunId).toBeUndefined();
   });
 
   it("a chat's changed switches reach its live session at the next message", async () => {
