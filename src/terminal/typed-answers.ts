@@ -84,7 +84,9 @@ export function readTypedAnswers(options: TypedAnswersOptions): TypedAnswers {
   const inputLine: InputLine = {
     isActive: () => port.open.length > 0,
     draw() {
-      if (terminal === undefined || rl === undefined) return;
+      // A closed reader (Ctrl-D) would start reading the terminal again to draw its prompt,
+      // and keep the process alive after the run.
+      if (terminal === undefined || rl === undefined || ended) return;
       visible = true;
       rl.prompt(true);
     },

@@ -57,6 +57,16 @@ describe("telecode run at a terminal", () => {
     expect(screen.at(-1)).toBe("Created the marker file.");
   });
 
+  it("Ctrl-D at an approval cancels the run and exits, instead of waiting on the terminal", async () => {
+    const s = await setup([reply.bash("touch never-made.txt", "Create a file"), reply.text("never used")]);
+    const pty = runAtTerminal(s, "Create a file");
+    await pty.waitFor("Type a number");
+    pty.type("\x04");
+    expect(await pty.exited).toBe(1);
+    expect(pty.screen()).toContain("The input ended, so nobody can answer this prompt: cancelling the run.");
+    expect(existsSync(join(s.cwd, "never-made.txt"))).toBe(false);
+  });
+
   it("keeps what is typed ahead off the live status line and uses it for the prompt that follows", async () => {
     const s = await setup([
       { ...reply.bash("touch typed-ahead.txt", "Create a file"), delayMs: 1500 },
