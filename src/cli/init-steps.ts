@@ -196,13 +196,17 @@ const MODE_CHOICES: SelectOption<Mode>[] = [
   { value: "dontAsk", label: "dontAsk", hint: "refuse whatever is not allowed in advance" },
 ];
 
-export async function askMode(ui: InitUi, given: string | undefined): Promise<Mode> {
-  if (given !== undefined) {
-    const mode = CONFIG_PERMISSION_MODES.find((m) => m === given);
-    if (mode === undefined)
-      throw new InitFailed(`--mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")} (got ${given}).`);
-    return mode;
-  }
+/** The --mode flag, checked before any step runs; undefined when it was not given. */
+export function parseModeFlag(given: string | undefined): Mode | undefined {
+  if (given === undefined) return undefined;
+  const mode = CONFIG_PERMISSION_MODES.find((m) => m === given);
+  if (mode === undefined)
+    throw new InitFailed(`--mode must be one of ${CONFIG_PERMISSION_MODES.join(", ")} (got ${given}).`);
+  return mode;
+}
+
+export async function askMode(ui: InitUi, given: Mode | undefined): Promise<Mode> {
+  if (given !== undefined) return given;
   return ui.interactive ? ui.select("Permission mode for new sessions", MODE_CHOICES, "default") : "default";
 }
 

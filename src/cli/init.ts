@@ -22,6 +22,7 @@ import {
   askProjectDir,
   findUserIds,
   parseAuthFlag,
+  parseModeFlag,
   reportClaude,
 } from "./init-steps.js";
 import { sendSetUpNote, setUpNoteText } from "./init-telegram.js";
@@ -146,7 +147,12 @@ async function setUp(
     if (!(await ui.confirm(`${location.path} exists. Replace it?`, false)))
       throw new InitCancelled("kept the existing file");
   }
+  // Every flag is checked before the steps that wait on Telegram, so a typo costs no message.
   const authFlag = parseAuthFlag(flags.auth);
+  const modeFlag = parseModeFlag(flags.mode);
+  const waitSeconds = Number(flags["wait-seconds"] ?? 300);
+  if (!Number.isFinite(waitSeconds) || waitSeconds <= 0)
+    throw new InitFailed("--wait-seconds must be a positive number of seconds.");
   const apiRoot = (flags["api-root"] ?? DEFAULT_API_ROOT).replace(/\/+$/, "");
   const tokenFromEnv = flags["bot-token"] === undefined && (env["TELECODE_BOT_TOKEN"] ?? "") !== "";
   const { token, bot } = await askBotToken(
@@ -154,9 +160,6 @@ async function setUp(
     flags["bot-token"] ?? (tokenFromEnv ? env["TELECODE_BOT_TOKEN"] : undefined),
     apiRoot,
   );
-  const waitSeconds = Number(flags["wait-seconds"] ?? 300);
-  if (!Number.isFinite(waitSeconds) || waitSeconds <= 0)
-    throw new InitFailed("--wait-seconds must be a positive number of seconds.");
   const users = await findUserIds(ui, {
     given: flags["user-id"] ?? [],
     assumeYes,
@@ -173,7 +176,7 @@ async function setUp(
     homeDir,
     isTelecode: isTelecodeFolder(cwd, packageDir),
   });
-  const permissionMode = await askMode(ui, flags.mode);
+  const permissionMode = await askMode(ui, modeFlag);
   const auth = await askClaudeAuth(ui, authFlag, env);
   const useApiBilling = auth === "api-key";
   await reportClaude(ui, { env, homeDir, platform: deps.platform ?? process.platform, useApiBilling });

@@ -225,6 +225,18 @@ describe("telecode init, non-interactive", () => {
     expect(existsSync(configPath)).toBe(false);
   });
 
+  it("checks --mode and --wait-seconds before it asks Telegram anything", async () => {
+    const before = fake.calls("getMe").length + fake.calls("getUpdates").length;
+    const mode = capture();
+    expect(await runInit(flags("--project-dir", project, "--mode", "plan_auto"), mode)).toBe(1);
+    expect(mode.err()).toContain("--mode must be one of default, acceptEdits, plan, plan-auto");
+    const wait = capture();
+    expect(await runInit(flags("--project-dir", project, "--wait-seconds", "abc"), wait)).toBe(1);
+    expect(wait.err()).toContain("--wait-seconds must be a positive number of seconds.");
+    expect(fake.calls("getMe").length + fake.calls("getUpdates").length).toBe(before);
+    expect(existsSync(configPath)).toBe(false);
+  });
+
   it("replaces an existing config only with --yes", async () => {
     mkdirSync(join(home, ".config", "telecode"), { recursive: true });
     writeFileSync(configPath, "# mine\n");
