@@ -192,7 +192,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
         out: io.stderr,
         live: stderrIsTTY,
         now: () => clock.now(),
-        columns: (io.stderr as TerminalOut).columns ?? 100,
+        columns: () => (io.stderr as TerminalOut).columns,
         answerOnStdout: !options.json,
         cwd: options.cwd,
       });

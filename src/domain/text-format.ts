@@ -3,7 +3,15 @@
 
 /** The text cut to `maxChars` characters, with "…" when cut. */
 export function excerpt(text: string, maxChars: number): string {
-  return text.length > maxChars ? `${text.slice(0, Math.max(0, maxChars - 1))}…` : text;
+  if (text.length <= maxChars) return text;
+  let end = Math.max(0, maxChars - 1);
+  // Never half of a surrogate pair (an emoji): a lone half is not valid text (Telegram refuses it).
+  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**

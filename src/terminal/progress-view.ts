@@ -1,17 +1,17 @@
 // Shows a run's progress on stderr: on a TTY, finished lines scroll above one bottom line that
 // is redrawn in place: the live status (elapsed, current tool, latest note), or, while a prompt
 // waits, the person's input line. Text comes from src/render; this file owns the cursor.
-import { excerpt, formatDurationMs, relativeToCwd } from "../domain/index.js";
+import { formatDurationMs, relativeToCwd } from "../domain/index.js";
 import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
-import { renderTerminalLine } from "../render/index.js";
+import { fitColumns, renderTerminalLine } from "../render/index.js";
 
 export type ProgressViewOptions = {
   out: NodeJS.WritableStream;
   /** Redraw a status line in place (the stream is a TTY). */
   live: boolean;
   now(): number;
-  /** Terminal width for the status line; default 100. */
-  columns?: number;
+  /** The terminal's width now (it may be resized while a run goes on); default 100. */
+  columns?: () => number | undefined;
   /** The answer is printed on stdout: the text that turns out to be it is not printed here too. */
   answerOnStdout?: boolean;
   /** The project directory: paths under it are shown relative to it, from the first line on. */
@@ -186,8 +186,10 @@ export class ProgressView {
       this.#bottom = "input";
       return;
     }
-    const width = Math.max(20, (this.#o.columns ?? 100) - 1);
-    this.#o.out.write(excerpt(this.statusText().replace(/\s*\n\s*/g, " "), width));
+    // One column short of the width, measured as the terminal draws it: a wrapped status line
+    // would leave its first row behind at every redraw.
+    const width = Math.max(20, (this.#o.columns?.() ?? 100) - 1);
+    this.#o.out.write(fitColumns(this.statusText().replace(/\s*\n\s*/g, " "), width));
     this.#bottom = "status";
   }
 

@@ -10,6 +10,11 @@ import {
 } from "../../src/domain/index.js";
 
 describe("text helpers", () => {
+  it("excerpt never cuts an emoji in half", () => {
+    expect(excerpt("ab🎉cd", 4)).toBe("ab…");
+    expect(excerpt("abc🎉de", 6)).toBe("abc🎉…");
+  });
+
   it("excerpt cuts with an ellipsis and leaves short text alone", () => {
     expect(excerpt("hello", 10)).toBe("hello");
     expect(excerpt("hello world", 6)).toBe("hello…");

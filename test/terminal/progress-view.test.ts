@@ -1,6 +1,7 @@
 // Progress on stderr: plain lines without a TTY; on a TTY one status line redrawn in place.
 import { describe, expect, it } from "vitest";
 import { Writable } from "node:stream";
+import { displayWidth } from "../../src/render/index.js";
 import { ProgressView } from "../../src/terminal/index.js";
 
 class Sink extends Writable {
@@ -37,6 +38,31 @@ describe("ProgressView", () => {
     expect(out.text).toContain("npm test");
     expect(out.text).not.toContain("\x1b[");
     expect(out.text).not.toContain("The answer.");
+  });
+
+  it("keeps the live status line within the terminal's width as drawn, wide characters and resizes included", () => {
+    const out = new Sink();
+    const terminal = { columns: 60 };
+    const view = new ProgressView({ out, live: true, now: () => 0, columns: () => terminal.columns });
+    const bash = (id: string, title: string) =>
+      ({
+        type: "tool_started",
+        toolUseId: id,
+        name: "Bash",
+        kind: "command",
+        title,
+        input: {},
+        parentToolUseId: null,
+      }) as const;
+    view.show(bash("t1", "echo 日本語のテキストを表示するコマンドです 🎉🎉🎉 && sleep 3"));
+    terminal.columns = 30;
+    view.show(bash("t2", "echo 次のコマンドも日本語で書かれています"));
+    // Each redraw clears the status line; lines printed above it end with a newline.
+    const drawn = out.text.split("\r\x1b[2K").map((segment) => segment.split("\n").at(-1)!);
+    expect(drawn.length).toBeGreaterThanOrEqual(2);
+    expect(displayWidth(drawn[0]!)).toBeLessThanOrEqual(59);
+    expect(displayWidth(drawn.at(-1)!)).toBeLessThanOrEqual(29);
+    expect(drawn.at(-1)).toMatch(/…$/);
   });
 
   it("shows paths relative to the project from the first line, before the CLI names its directory", () => {
