@@ -12,6 +12,8 @@ export type RecordingReader = {
   push(chunk: Uint8Array): TelecodeEvent[];
   /** The stream ended: the last line and a warning for a turn left open. */
   end(): TelecodeEvent[];
+  /** Lines read so far, and how many of them were not Claude Code's (a file that is no recording has only those). */
+  readonly lines: { read: number; unreadable: number };
 };
 
 /** A reader for one recording. Throws a RangeError for an unknown time zone. */
@@ -20,13 +22,18 @@ export function createRecordingReader(options: { timeZone?: string } = {}): Reco
   let out: TelecodeEvent[] = [];
   const push = (message: WireMessage | WireDecodeProblem): void => void out.push(...translator.push(message));
   let mode: "unknown" | "stdout" | "transcript" = "unknown";
+  let read = 0;
   const framer = new LineFramer({
     onLine: (line) => {
+      read++;
       if (mode === "unknown") mode = isTranscriptLine(line) ? "transcript" : "stdout";
       if (mode === "stdout") push(decodeLine(line));
       else pushTranscriptLine(line, push);
     },
-    onOversizedLine: (report) => push(oversizedLineProblem(report)),
+    onOversizedLine: (report) => {
+      read++;
+      push(oversizedLineProblem(report));
+    },
     decode: createLineDecoder(),
   });
   const take = (): TelecodeEvent[] => {
@@ -43,6 +50,9 @@ export function createRecordingReader(options: { timeZone?: string } = {}): Reco
       framer.end();
       out.push(...translator.end());
       return take();
+    },
+    get lines() {
+      return { read, unreadable: translator.decodeProblemCount };
     },
   };
 }

@@ -12,6 +12,7 @@ import {
 import { PROVIDER_SWITCH } from "../claude/index.js";
 import { instanceState, openStore } from "../store/index.js";
 import { dataDirProblem } from "./data-dir.js";
+import { initCommand } from "./invocation.js";
 import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { judgeClaudeVersion, testedRange } from "./doctor-version.js";
@@ -40,12 +41,17 @@ function warningCheck(warning: ConfigWarning, file: string): CheckResult | undef
   }
 }
 
-function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: Config | null } {
+function checkConfig(options: DoctorOptions, init: string): { results: CheckResult[]; config: Config | null } {
   try {
-    const { config, warnings } = loadConfig({ configPath: options.configPath, env: options.env, cwd: options.cwd });
+    const { config, warnings } = loadConfig({
+      configPath: options.configPath,
+      env: options.env,
+      cwd: options.cwd,
+      initCommand: init,
+    });
     if (config.file === null) {
       const expected = locateConfigFile({ flag: options.configPath, env: options.env, cwd: options.cwd }).path;
-      return { results: [fail("config", `no config file at ${expected}`, "run `telecode init`")], config };
+      return { results: [fail("config", `no config file at ${expected}`, `run \`${init}\``)], config };
     }
     const results = [ok("config", config.file)];
     for (const warning of warnings) {
@@ -58,19 +64,17 @@ function checkConfig(options: DoctorOptions): { results: CheckResult[]; config: 
     const detail = error.problems.length > 0 ? error.problems.join("\n") : error.message;
     const fix =
       error.code === "config.not_found"
-        ? "run `telecode init`, or pass the right --config"
-        : "edit the file (docs/configuration.md lists every key) or run `telecode init`; the other checks run once it loads";
+        ? `run \`${init}\`, or pass the right --config`
+        : `edit the file (docs/configuration.md lists every key) or run \`${init}\`; the other checks run once it loads`;
     return { results: [fail("config", detail, fix)], config: null };
   }
 }
 
-async function checkTelegram(config: Config): Promise<CheckResult[]> {
+async function checkTelegram(config: Config, init: string): Promise<CheckResult[]> {
   const { botToken, apiRoot, allowedUserIds } = config.telegram;
   const results: CheckResult[] = [];
   if (botToken === null) {
-    results.push(
-      fail("bot token", "not set", "set telegram.bot_token or TELECODE_BOT_TOKEN (`telecode init` does it)"),
-    );
+    results.push(fail("bot token", "not set", `set telegram.bot_token or TELECODE_BOT_TOKEN (\`${init}\` does it)`));
   } else {
     const me = await getMe(apiRoot, botToken);
     if (me.ok) {
@@ -89,7 +93,7 @@ async function checkTelegram(config: Config): Promise<CheckResult[]> {
         fail(
           "bot token",
           `rejected by Telegram (${me.description})`,
-          "copy the token from @BotFather (/token) and run `telecode init`",
+          `copy the token from @BotFather (/token) and run \`${init}\``,
         ),
       );
     }
@@ -100,13 +104,11 @@ async function checkTelegram(config: Config): Promise<CheckResult[]> {
       : fail(
           "allowed users",
           "telegram.allowed_user_ids is empty, so nobody can use the bot",
-          "add your user id, or run `telecode init` to find it",
+          `add your user id, or run \`${init}\` to find it`,
         ),
   );
   if (config.projects.length === 0)
-    results.push(
-      fail("projects", "none configured", "add a [projects.NAME] table with a path, or run `telecode init`"),
-    );
+    results.push(fail("projects", "none configured", `add a [projects.NAME] table with a path, or run \`${init}\``));
   for (const project of config.projects)
     results.push(
       ok(
@@ -209,9 +211,11 @@ function checkState(config: Config, nowMs: number): CheckResult[] {
  * not use, a CLI or data directory it names elsewhere).
  */
 export async function collectDoctorChecks(options: DoctorOptions): Promise<CheckResult[]> {
-  const { results, config } = checkConfig(options);
+  // Hints name the set-up command as it runs where the person is (in a clone: npx telecode init).
+  const init = initCommand({ env: options.env, cwd: options.cwd });
+  const { results, config } = checkConfig(options, init);
   if (config === null) return results;
-  if (config.file !== null) results.push(...(await checkTelegram(config)), ...checkWebhooks(config, options.env));
+  if (config.file !== null) results.push(...(await checkTelegram(config, init)), ...checkWebhooks(config, options.env));
   results.push(...(await checkClaude(config, options)));
   results.push(...checkState(config, Date.now()));
   results.push(checkRunSurvival(options));

@@ -51,6 +51,11 @@ export function isTelecodeFolder(dir: string, packageDir = telecodePackageDir())
   }
 }
 
+/** The set-up command as it runs where the person is: "telecode init", "npx telecode init", … */
+export function initCommand(options: { env: NodeJS.ProcessEnv; cwd: string }): string {
+  return `${telecodeInvocation(options).command} init`;
+}
+
 /** How `options.cwd`'s person runs this Telecode (see the file header). Never throws. */
 export function telecodeInvocation(options: { env: NodeJS.ProcessEnv; cwd: string; packageDir?: string }): Invocation {
   const packageDir = options.packageDir ?? telecodePackageDir();

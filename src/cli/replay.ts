@@ -89,6 +89,14 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     io.stdout.off("error", ignoreStreamError);
     await handle.close();
   }
+  const { read, unreadable } = reader.lines;
+  if (read > 0 && unreadable === read) {
+    io.stderr.write(
+      `telecode replay: ${args.file} is not a Claude Code recording: none of its ${read} lines is a stream-json event. ` +
+        "Replay reads what `claude -p --output-format stream-json --verbose` prints, or a Telecode transcript.\n",
+    );
+    return 1;
+  }
   return 0;
 }
 

@@ -16,6 +16,7 @@ import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHoo
 import type { CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
+import { initCommand } from "./invocation.js";
 import type { TerminalOut } from "./run-decisions.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
@@ -165,7 +166,13 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
 
   let config: Config;
   try {
-    const loaded = loadConfig({ configPath: options.config, env: io.env, cwd: process.cwd() });
+    const cwd = process.cwd();
+    const loaded = loadConfig({
+      configPath: options.config,
+      env: io.env,
+      cwd,
+      initCommand: initCommand({ env: io.env, cwd }),
+    });
     config = loaded.config;
     for (const warning of loaded.warnings) io.stderr.write(`⚠ ${warning.message}\n`);
   } catch (error) {

@@ -17,7 +17,7 @@ import type { CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { logClaudeVersion } from "./doctor-version.js";
-import { telecodeInvocation } from "./invocation.js";
+import { initCommand, telecodeInvocation } from "./invocation.js";
 import { claimDataDir } from "./serve-claim.js";
 
 export const SERVE_HELP = `Usage: telecode [--config FILE]
@@ -190,16 +190,16 @@ function isFirstRun(configPath: string | undefined, io: CommandIo): boolean {
 /** The config, checked for serving; undefined (after saying why) when it cannot serve. Warnings are shown (and logged). */
 function load(configPath: string | undefined, io: CommandIo, logger?: Logger): LoadedConfig | undefined {
   try {
-    const { config, warnings } = loadConfig({ configPath, env: io.env });
+    // Named as it works where the person is: after a clone, `telecode` alone is not on PATH.
+    const init = initCommand({ env: io.env, cwd: process.cwd() });
+    const { config, warnings } = loadConfig({ configPath, env: io.env, initCommand: init });
     if (config.file === null && config.telegram.botToken === null) {
-      // Named as it works where the person is: after a clone, `telecode` alone is not on PATH.
-      const { command } = telecodeInvocation({ env: io.env, cwd: process.cwd() });
       io.stderr.write(
-        `telecode: no config file found. Run \`${command} init\` to set up the bot token, your user id and a project.\n`,
+        `telecode: no config file found. Run \`${init}\` to set up the bot token, your user id and a project.\n`,
       );
       return undefined;
     }
-    requireTelegram(config);
+    requireTelegram(config, init);
     for (const warning of warnings) {
       io.stderr.write(`telecode: warning: ${redactSecrets(warning.message, secretsOf(config, io))}\n`);
       logger?.event("config.warning", { ...warning }, "warn");

@@ -21,6 +21,8 @@ export type LoadConfigOptions = {
   configPath?: string | undefined;
   env: Env;
   cwd?: string;
+  /** How the person runs set-up where they are, for hints (default "telecode init"; a clone's is "npx telecode init"). */
+  initCommand?: string;
 };
 
 function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): string {
@@ -54,7 +56,7 @@ function issueProblems(issue: z.core.$ZodIssue): string[] {
   return [`${key} ${issue.message}`];
 }
 
-function readText(path: string, mustExist: boolean): string | null {
+function readText(path: string, mustExist: boolean, initCommand: string): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch (cause) {
@@ -63,15 +65,17 @@ function readText(path: string, mustExist: boolean): string | null {
     if (code === "ENOENT") {
       throw new ConfigError(
         "config.not_found",
-        `No config file at ${path}. Run \`telecode init\` to create one, or pass the right --config path.`,
+        `No config file at ${path}. Run \`${initCommand} --config ${path}\` to create it, or pass the right --config path.`,
         { file: path, cause },
       );
     }
-    throw new ConfigError(
-      "config.unreadable",
-      `Could not read ${path} (${code ?? "error"}). Check the file's permissions.`,
-      { file: path, cause },
-    );
+    const what =
+      code === "EISDIR"
+        ? `${path} is a directory, not a config file. Pass the TOML file itself with --config.`
+        : code === "EACCES" || code === "EPERM"
+          ? `Could not read ${path}: permission denied. Make it readable by the user Telecode runs as.`
+          : `Could not read ${path} (${code ?? "error"}).`;
+    throw new ConfigError("config.unreadable", what, { file: path, cause });
   }
 }
 
@@ -248,7 +252,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     env: options.env,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
-  const text = readText(location.path, location.source !== "default");
+  const text = readText(location.path, location.source !== "default", options.initCommand ?? "telecode init");
   const raw = text === null ? {} : parseToml(location.path, text);
   const filePath = text === null ? null : location.path;
   const baseDir = filePath === null ? (options.cwd ?? process.cwd()) : dirname(filePath);
@@ -272,7 +276,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
  * Checks what serving Telegram needs beyond a loadable config: a bot token, allowed users and
  * a project. Throws ConfigError `config.incomplete` naming every missing piece.
  */
-export function requireTelegram(config: Config): void {
+export function requireTelegram(config: Config, initCommand = "telecode init"): void {
   const problems: string[] = [];
   if (config.telegram.botToken === null)
     problems.push("telegram.bot_token must be set (or TELECODE_BOT_TOKEN in the environment)");
@@ -282,7 +286,7 @@ export function requireTelegram(config: Config): void {
   if (config.file === null) {
     throw new ConfigError(
       "config.incomplete",
-      "No config file was found, and serving Telegram needs a bot token and allowed users. Run `telecode init` to set them up.",
+      `No config file was found, and serving Telegram needs a bot token and allowed users. Run \`${initCommand}\` to set them up.`,
       {
         file: null,
         problems,
@@ -292,7 +296,7 @@ export function requireTelegram(config: Config): void {
   const name = displayName(config.file);
   throw new ConfigError(
     "config.incomplete",
-    `${config.file} is not ready to serve Telegram:\n${problems.map((p) => `  ${name}: ${p}`).join("\n")}\nRun \`telecode init\` or edit the file, then run again.`,
+    `${config.file} is not ready to serve Telegram:\n${problems.map((p) => `  ${name}: ${p}`).join("\n")}\nRun \`${initCommand}\` or edit the file, then run again.`,
     {
       file: config.file,
       problems: problems.map((p) => `${name}: ${p}`),

@@ -124,7 +124,8 @@ describe("telecode doctor", () => {
     expect(code).toBe(1);
     expect(line(out, "config")).toMatch(/^✗ config +no config file at /);
     expect(line(out, "config")).toContain(configPath);
-    expect(out).toContain("fix: run `telecode init`");
+    // Outside a clone, with no `telecode` on PATH, the command is this install's full path.
+    expect(out).toMatch(/fix: run `node \S+\/bin\/telecode\.js init`/);
     expect(line(out, "Claude CLI")).toMatch(/^✓/);
     expect(line(out, "database")).toMatch(/^✓/);
     expect(out).not.toContain("bot token");

@@ -103,6 +103,17 @@ describe("telecode replay", () => {
     expect(stdout).toContain("■ done");
   });
 
+  it("fails with exit 1 and says what it reads for a file that is no recording at all", async () => {
+    const file = join(temp, "notes.md");
+    writeFileSync(file, "# Notes\n\nSome text, not a recording.\n");
+    const { code, stderr } = await replay(file);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `telecode replay: ${file} is not a Claude Code recording: none of its 2 lines is a stream-json event. ` +
+        "Replay reads what `claude -p --output-format stream-json --verbose` prints, or a Telecode transcript.\n",
+    );
+  });
+
   it("fails with one line and exit 1 for a missing file or a directory", async () => {
     const missing = await replay(join(temp, "nope.jsonl"));
     expect(missing.code).toBe(1);

@@ -76,7 +76,13 @@ describe("finding the config file", () => {
     const { home } = tempHome();
     const byFlag = configError(() => loadConfig({ configPath: join(home, "nope.toml"), env: { HOME: home } }));
     expect(byFlag.code).toBe("config.not_found");
-    expect(byFlag.message).toContain("telecode init");
+    expect(byFlag.message).toBe(
+      `No config file at ${join(home, "nope.toml")}. Run \`telecode init --config ${join(home, "nope.toml")}\` to create it, or pass the right --config path.`,
+    );
+    const inClone = configError(() =>
+      loadConfig({ configPath: join(home, "nope.toml"), env: { HOME: home }, initCommand: "npx telecode init" }),
+    );
+    expect(inClone.message).toContain("Run `npx telecode init --config");
     const byEnv = configError(() => loadConfig({ env: { HOME: home, TELECODE_CONFIG: join(home, "nope.toml") } }));
     expect(byEnv.code).toBe("config.not_found");
   });
@@ -293,7 +299,9 @@ paht = "~/a"
     const t = tempHome();
     const dir = join(t.home, "dir.toml");
     mkdirSync(dir);
-    expect(configError(() => loadConfig({ configPath: dir, env: { HOME: t.home } })).code).toBe("config.unreadable");
+    const error = configError(() => loadConfig({ configPath: dir, env: { HOME: t.home } }));
+    expect(error.code).toBe("config.unreadable");
+    expect(error.message).toBe(`${dir} is a directory, not a config file. Pass the TOML file itself with --config.`);
   });
 });
 
