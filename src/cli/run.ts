@@ -16,7 +16,6 @@ import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHoo
 import type { CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
-import { initCommand } from "./invocation.js";
 import type { TerminalOut } from "./run-decisions.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
@@ -166,13 +165,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
 
   let config: Config;
   try {
-    const cwd = process.cwd();
-    const loaded = loadConfig({
-      configPath: options.config,
-      env: io.env,
-      cwd,
-      initCommand: initCommand({ env: io.env, cwd }),
-    });
+    const loaded = loadConfig({ configPath: options.config, env: io.env, cwd: process.cwd() });
     config = loaded.config;
     for (const warning of loaded.warnings) io.stderr.write(`⚠ ${warning.message}\n`);
   } catch (error) {
