@@ -3,7 +3,7 @@
 // continue / resume), cancel, and drain on stop (runs in kept processes are let go of instead,
 // and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import { definedFields, laneId, type Lane, type RunFailure } from "../domain/index.js";
+import { definedFields, failureText, laneId, type Lane, type RunFailure } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
@@ -42,6 +42,8 @@ export class SessionManager {
   readonly #starting = new Map<string, Pending>();
   /** Runs being started whose cancel came before the handle had them. */
   readonly #cancelledWhileStarting = new Set<string>();
+  /** Starts under way, settled once each run started or ended unstarted (a stop waits for them). */
+  readonly #startsInFlight = new Set<Promise<void>>();
   readonly #idleWaiters = new Set<() => void>();
   #accepting = true;
   #stopping = false;
@@ -194,6 +196,8 @@ export class SessionManager {
         if (!pending.kept) await this.#completeUnstarted(pending, "interrupted", NOT_STARTED);
       }
     }
+    // A run whose session is still opening either starts (and drains with the others) or stays queued.
+    await Promise.all(this.#startsInFlight);
     await this.#detachKept();
     await this.#waitIdle(drainMs);
     this.#stopping = true;
@@ -253,7 +257,7 @@ export class SessionManager {
     if (queue?.length === 0) this.#queues.delete(id);
     if (!next || this.#stopping) return;
     this.#starting.set(id, next);
-    void this.#start(id, next)
+    const start = this.#start(id, next)
       .catch((error: unknown) => {
         this.#report(error, next.lane, next.runId);
         return false;
@@ -263,6 +267,8 @@ export class SessionManager {
         if (this.#starting.get(id) === next) this.#starting.delete(id);
         if (!started) this.#startNext(id);
       });
+    this.#startsInFlight.add(start);
+    void start.finally(() => this.#startsInFlight.delete(start));
   }
 
   /** Starts `next`; false when it ended without starting (it may no longer, was cancelled, or failed to). */
@@ -272,6 +278,11 @@ export class SessionManager {
     try {
       const entry = await this.#entryFor(id, next);
       if (this.#cancelledWhileStarting.delete(next.runId)) return this.#endUnstarted(next, "cancelled", undefined);
+      // Telecode began to stop while the session opened: the run is left as if still queued.
+      if (!this.#accepting) {
+        if (!next.kept) await this.#completeUnstarted(next, "interrupted", NOT_STARTED);
+        return false;
+      }
       await this.#startRun(entry, next);
       return true;
     } catch (error) {
@@ -303,6 +314,16 @@ export class SessionManager {
       });
     } catch (error) {
       entry.active = undefined;
+      // Recorded as running above: its end is recorded too, or a restart would find it interrupted.
+      recordSafely(this.#routing, next.lane, next.runId, () =>
+        this.#deps.records.runFinished({
+          runId: next.runId,
+          state: "failed",
+          costUsd: 0,
+          endedAtMs: this.#deps.clock.now(),
+          error: failureText(startFailure(error)),
+        }),
+      );
       throw error;
     }
   }

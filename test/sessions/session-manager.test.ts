@@ -10,7 +10,7 @@ import { createEnginePort } from "../../src/cli/compose/engine-port.js";
 import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
 import { loadConfig } from "../../src/config/index.js";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
-import { SessionManager, type SessionRecords, type Submission } from "../../src/sessions/index.js";
+import { SessionManager, type SessionHandle, type SessionRecords, type Submission } from "../../src/sessions/index.js";
 import type { Lane } from "../../src/domain/index.js";
 import {
   createDecisionRegistry,
@@ -198,6 +198,53 @@ describe("session manager with the real CLI", () => {
     await expect(second.done).resolves.toMatchObject({ ok: true, answer: "Second." });
     expect(rig.errors.length).toBeGreaterThanOrEqual(4);
     expect(rig.manager.status(42)[0]?.runningRunId).toBeUndefined();
+  });
+
+  it("a stop that comes while a run's session reopens leaves that run kept for the next start, not run", async () => {
+    rig = await makeRig([reply.text("First."), reply.text("never used")]);
+    await rig.submit("first task").done;
+    const second = rig.submit("second task", { mode: "acceptEdits" });
+    if (second.outcome.state !== "started") throw new Error("unexpected outcome");
+    await rig.manager.shutdown(0);
+    // Time for a start that escaped the stop to reach the API (it never may).
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(rig.api.requests()).toHaveLength(1);
+    expect(second.events).toEqual([]);
+    expect(rig.store.queuedRuns.get(second.outcome.runId)).not.toBeNull();
+    expect(rig.store.runs.get(second.outcome.runId)).toBeNull();
+  });
+
+  it("records a run whose start failed as failed, not as running", async () => {
+    const store = openStore(await mkdtemp(join(tmpdir(), "telecode-state-")));
+    const failing: SessionHandle = {
+      startRun: () => Promise.reject(new Error("Claude Code refused set_permission_mode")),
+      cancelRun: () => Promise.resolve(),
+      events: async function* () {},
+      close: () => Promise.resolve(),
+      isRunning: false,
+      sessionId: undefined,
+      pid: undefined,
+    };
+    const manager = new SessionManager({
+      engine: { openSession: () => failing },
+      records: storeSessionRecords(store),
+      clock: createSystemClock(),
+    });
+    let completed!: (e: RunCompleted) => void;
+    const done = new Promise<RunCompleted>((resolve) => (completed = resolve));
+    const outcome = manager.submit({
+      lane,
+      prompt: "a task",
+      cwd: tmpdir(),
+      mode: "default",
+      choice: { kind: "current" },
+      observer: { onEvent: (e) => void (e.type === "run_completed" && completed(e)) },
+    });
+    if (outcome.state !== "started") throw new Error("unexpected outcome");
+    await expect(done).resolves.toMatchObject({ ok: false, error: { reason: "start_failed" } });
+    expect(store.runs.get(outcome.runId)).toMatchObject({ state: "failed" });
+    await manager.shutdown(0);
+    store.close();
   });
 
   it("a chat's changed switches reach its live session at the next message", async () => {
