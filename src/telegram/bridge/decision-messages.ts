@@ -193,12 +193,16 @@ export class DecisionMessages {
     this.#shown.delete(decisionId);
     this.#deps.callbacks.release(shown.token);
     const html = renderSettledHtml(shown.lastHtml, outcome);
-    void shown.message.then(async (id) => {
-      if (id === undefined) return;
-      const delivery = await this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
-      // Until Telegram has the edit, a restart finds the message showing less than was decided.
-      if (delivery.ok) this.#record(() => this.#deps.store.decisions.markShown(decisionId));
-    });
+    void shown.message
+      .then(async (id) => {
+        if (id === undefined) return;
+        const delivery = await this.#deps.outbox.edit(shown.chatId, id, { html }, { mustDeliver: true });
+        // Until Telegram has the edit, a restart finds the message showing less than was decided.
+        if (delivery.ok) this.#record(() => this.#deps.store.decisions.markShown(decisionId));
+      })
+      .catch((error: unknown) =>
+        this.#deps.logger.event("telegram.decision_settle_failed", { err: error, decisionId }, "error"),
+      );
     this.#deps.logger.event("telegram.decision_settled", {
       chatId: shown.chatId,
       decisionId,

@@ -36,10 +36,20 @@ export function renderPromptParts(prompt: DecisionPrompt, options: { awaitingTex
   return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT - OUTCOME_ROOM);
 }
 
+/** `text` escaped, cut as text (never through "&amp;", which Telegram would refuse) to fit `maxChars` as HTML. */
+function escapedWithin(text: string, maxChars: number): string {
+  let html = escapeTelegramHtml(excerpt(text, maxChars));
+  for (let keep = maxChars; html.length > maxChars;) {
+    keep -= html.length - maxChars;
+    html = escapeTelegramHtml(excerpt(text, keep));
+  }
+  return html;
+}
+
 /** The prompt's last part once decided: the outcome and who decided, in place of the buttons. */
 export function renderSettledHtml(lastPart: string, outcome: DecisionOutcome): string {
   const icon = outcome.decision === "allow" ? "✅" : outcome.decision === "deny" ? "❌" : "⏹";
-  const line = escapeTelegramHtml(outcomeText(outcome)).slice(0, OUTCOME_ROOM - 40);
+  const line = escapedWithin(outcomeText(outcome), OUTCOME_ROOM - 40);
   return `${withoutHint(lastPart)}\n\n<b>${icon} ${line}</b>`;
 }
 

@@ -80,6 +80,28 @@ describe("decision prompts as Telegram messages", () => {
     );
   });
 
+  it("stay valid HTML when a long typed reply is cut next to an &, < or >", () => {
+    const parts = renderPromptParts({
+      kind: "approval",
+      title: "Allow Bash?",
+      sections: [],
+      choices: [{ id: "allow", label: "Allow", tone: "allow" }],
+      textReplyHint: "A typed reply denies this call.",
+    });
+    for (let at = 320; at < 380; at++) {
+      for (const mark of ["&", "<", ">"]) {
+        const summary = `Denied with your reply: ${"a".repeat(at)}${mark}${"b".repeat(100)}`;
+        const settled = renderSettledHtml(parts.at(-1)!, {
+          decision: "deny",
+          reason: "typed_reply",
+          summary,
+          by: "Ann",
+        });
+        expect(validateTelegramHtml(settled)).toBeUndefined();
+      }
+    }
+  });
+
   it("give every button data under 64 bytes that names its choice again", () => {
     const registry = new CallbackRegistry<string>({ now: () => 0 });
     fc.assert(
