@@ -206,10 +206,15 @@ export class ChatQueue {
     const newer = this.edits.get(job.messageId);
     if (newer === undefined) this.edits.set(job.messageId, job);
     else {
-      // A newer state arrived meanwhile: it wins, and answers the older callers too.
+      // A newer state arrived meanwhile: it wins, and answers the older callers too. A newer
+      // change of the buttons alone keeps the older text (a settled prompt losing its buttons).
       newer.must ||= job.must;
       newer.urgent ||= job.urgent;
       newer.waiters.unshift(...job.waiters);
+      if (newer.change.kind === "keyboard" && job.change.kind === "text") {
+        newer.change = { kind: "text", content: withKeyboard(job.change.content, newer.change.keyboard) };
+        newer.plain = false;
+      }
     }
   }
 }
