@@ -1,7 +1,7 @@
 // The stateful translation from decoded stdout messages to Telecode events (DESIGN.md §3):
 // deterministic, never throws on content. Control responses and non-approval control requests
 // yield no events (the engine routes and answers those itself).
-import { createClockFormatter, createLazyClockFormatter } from "../domain/index.js";
+import { createClockFormatter, createLazyClockFormatter, TURN_CUT_OFF_NOTE } from "../domain/index.js";
 import type { ClockFormatter, TelecodeEvent } from "../domain/index.js";
 import type {
   WireControlRequest,
@@ -199,6 +199,7 @@ class ClaudeTranslator implements Translator {
         type: "note",
         kind: "warning",
         text: "Claude Code's output ended in the middle of a turn; it did not report a result.",
+        key: TURN_CUT_OFF_NOTE,
       },
     ];
   }

@@ -100,6 +100,9 @@ export type ToolFinished = {
 export type TextEmitted = { type: "text"; text: string; parentToolUseId: string | null };
 export type ThinkingEmitted = { type: "thinking"; text: string; parentToolUseId: string | null };
 
+/** The key of the note saying a process's output ended in the middle of a turn (no result will come). */
+export const TURN_CUT_OFF_NOTE = "turn_cut_off";
+
 export type NoteEmitted = {
   type: "note";
   kind: NoteKind;

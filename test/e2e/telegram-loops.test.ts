@@ -347,6 +347,36 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     await rig.startApp();
   }, 120_000);
 
+  it("ends a Monitor's turn whose Claude Code died before it finished, instead of leaving it working", async () => {
+    const chat = rig.user(1015);
+    rig.script("SETUP-CUTOFF", [
+      reply.tool("ToolSearch", { query: "select:Monitor" }),
+      reply.tool("Monitor", {
+        description: "watch the flaky build",
+        timeout_ms: 60_000,
+        command: "sleep 1; echo CUTOFF-EVENT; sleep 60",
+      }),
+      reply.text("Watching the flaky build."),
+    ]);
+    rig.script("CUTOFF-EVENT", [reply.hang()]);
+    rig.tg.sendText(chat, "SETUP-CUTOFF watch the build");
+    await rig.botMessage(chat, isAnswer("Watching the flaky build."));
+    const own = await rig.botMessage(chat, (m) => m.text.startsWith("👁 Monitor event: watch the flaky build"));
+    await rig.tg.waitFor(() => rig.api.requests("CUTOFF-EVENT").length > 0, { what: "the Monitor turn's request" });
+    const pid = rig.app.bridge.sessions.status(chat)[0]?.pid;
+    if (pid === undefined) throw new Error("no live Claude Code process");
+    process.kill(pid, "SIGKILL");
+    const ended = await rig.tg.waitFor(
+      () => {
+        const m = rig.tg.message(chat, own.messageId);
+        return m !== undefined && m.text.includes("Interrupted") ? m : undefined;
+      },
+      { what: "the Monitor turn's message ended" },
+    );
+    expect(ended.text).not.toMatch(/Working|Starting/);
+    expect(ended.buttons).toEqual([]);
+  }, 120_000);
+
   it("passes Claude Code's own slash commands to the session and lists them in /help", async () => {
     const chat = rig.user(1008);
     rig.script("HELLO-SLASH", [reply.text("Hello there.")]);

@@ -1,7 +1,15 @@
 // Turns no run asked for (a job the CLI fired itself, a wake-up, a Monitor event, a background
 // task that finished) shown in the chat as small runs of their own: a title saying who started
 // the turn, its progress, and its answer. They have no Cancel button: they are nobody's run.
-import { laneId, type Lane, type TelecodeEvent, type TurnFinished, type TurnOrigin } from "../../domain/index.js";
+import {
+  excerpt,
+  laneId,
+  TURN_CUT_OFF_NOTE,
+  type Lane,
+  type TelecodeEvent,
+  type TurnFinished,
+  type TurnOrigin,
+} from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { RunIndex } from "./run-index.js";
 import { RunView, type RunViewDeps } from "./run-view.js";
@@ -15,7 +23,8 @@ type BackgroundDeps = RunViewDeps & {
 };
 
 function titleHtml(origin: Exclude<TurnOrigin, "person">, task: string | undefined): string {
-  const about = task === undefined ? "" : `: ${esc(task)}`;
+  // A task's description can be long (a subagent's whole brief): the title stays a line.
+  const about = task === undefined ? "" : `: ${esc(excerpt(task, 200))}`;
   switch (origin) {
     case "schedule":
       return "⏰ <b>Scheduled</b>: a job Claude Code keeps itself fired";
@@ -43,13 +52,18 @@ export class BackgroundTurns {
   learn(lane: Lane, event: TelecodeEvent): void {
     if (event.type === "task_changed" && event.description !== undefined)
       this.#lastTask.set(laneId(lane), event.description);
+    // Claude Code runs one turn at a time: a person's turn beginning means a turn left open is over.
+    if (event.type === "turn_started" && (event.origin === "person" || event.runId !== undefined))
+      this.#cutOff(laneId(lane));
   }
 
   /** Every event no run owns, in order. */
   observe(lane: Lane, event: TelecodeEvent): void {
     const id = laneId(lane);
-    if (event.type === "turn_started" && event.origin !== "person" && event.runId === undefined)
+    if (event.type === "turn_started" && event.origin !== "person" && event.runId === undefined) {
+      this.#cutOff(id);
       this.#start(lane, event.origin, event.sessionId);
+    }
     const open = this.#open.get(id);
     if (open === undefined) {
       this.#deps.runs.observe(lane, event);
@@ -59,7 +73,25 @@ export class BackgroundTurns {
     if (event.type === "turn_finished") {
       this.#open.delete(id);
       open.view.onEvent(this.#completion(open, event));
-    }
+    } else if (event.type === "note" && event.key === TURN_CUT_OFF_NOTE) this.#cutOff(id);
+  }
+
+  /** A turn that will never finish (its process ended, or another turn began): shown as interrupted. */
+  #cutOff(id: string): void {
+    const open = this.#open.get(id);
+    if (open === undefined) return;
+    this.#open.delete(id);
+    open.view.onEvent({
+      type: "run_completed",
+      runId: open.view.runId ?? "",
+      ok: false,
+      answer: "",
+      interrupted: true,
+      cancelled: false,
+      costUsd: 0,
+      durationMs: this.#deps.clock.now() - open.startedAtMs,
+      ...(open.sessionId === "" ? {} : { sessionId: open.sessionId }),
+    });
   }
 
   #start(lane: Lane, origin: Exclude<TurnOrigin, "person">, sessionId: string): void {

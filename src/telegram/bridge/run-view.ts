@@ -236,7 +236,8 @@ export class RunView implements RunObserver {
       );
     this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
-    const resume = interrupted ? resumeKeyboard(event.runId) : undefined;
+    // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
+    const resume = interrupted && this.#init.cancellable !== false ? resumeKeyboard(event.runId) : undefined;
     const note = event.error === undefined ? undefined : keptRunNote(event.error);
     const html = resume !== undefined ? interruptedHtml(summary, note) : summary;
     // A schedule's buttons stay: the summary is where its answer is found again.
@@ -249,7 +250,8 @@ export class RunView implements RunObserver {
         this.#progress.id ?? id,
         keyboard === undefined ? { html } : { html, keyboard },
         // The summary replaces any progress edit still waiting, and goes one pacing interval early.
-        { mustDeliver: interrupted, urgent: true },
+        // It must arrive: else the message would read "Working", with Cancel, after the answer.
+        { mustDeliver: true, urgent: true },
       );
     });
   }
