@@ -389,7 +389,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       controller: this.#controller,
       session: this,
       logger: this.#deps.logger,
-      run: () => this.#runs.info(),
+      run: () => this.#runs.info(this.#watch.hasLiveTasks),
       emit: (event) => this.#emit(event),
       settled: () => this.#scheduleIdle(),
     };

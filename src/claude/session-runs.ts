@@ -23,6 +23,8 @@ export type SessionRunsDeps = {
 export class SessionRuns {
   readonly #deps: SessionRunsDeps;
   #run: Run | undefined;
+  /** The run that ran last: what it left running in the background (an agent, a Monitor) is its. */
+  #last: Run | undefined;
 
   constructor(deps: SessionRunsDeps) {
     this.#deps = deps;
@@ -40,9 +42,13 @@ export class SessionRuns {
     return run === undefined || keptId === undefined ? undefined : { keptId, startSeq: run.startSeq };
   }
 
-  /** The run in flight as decisions see it. */
-  info(): { id: string; unattended: boolean } | undefined {
-    const run = this.#run;
+  /**
+   * The run in flight as decisions see it; with none in flight and `backgroundWork` (an agent
+   * or a Monitor still running), the run that started it: an unattended run's background
+   * agent asks nobody, even after its run ended.
+   */
+  info(backgroundWork = false): { id: string; unattended: boolean } | undefined {
+    const run = this.#run ?? (backgroundWork ? this.#last : undefined);
     return run === undefined ? undefined : { id: run.id, unattended: run.unattended };
   }
 
@@ -81,6 +87,7 @@ export class SessionRuns {
     run.done = true;
     run.cancelTimer?.cancel();
     if (this.#run === run) this.#run = undefined;
+    this.#last = run;
     this.#deps.emit(runCompletedEvent(run, fields, this.#deps.clock.now(), this.#deps.sessionId()));
     this.#deps.completed();
   }

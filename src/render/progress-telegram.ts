@@ -127,14 +127,14 @@ function labelled(value: string | undefined, label: string): string | undefined 
   return value === undefined || value === "" ? undefined : `${value} ${label}`;
 }
 
-/** The last `max` calls, keeping running ones in view when finished ones would push them out. */
+/** At most `max` calls, in order: every running one (the newest, past `max`), then the latest finished ones. */
 function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] {
   if (max <= 0) return [];
-  const recent = tools.slice(-max);
-  const hiddenRunning = tools.slice(0, -max).filter((t) => t.status === "running");
-  if (hiddenRunning.length === 0) return recent;
-  const running = hiddenRunning.slice(-max);
-  const keep = new Set([...running, ...recent.slice(running.length)]);
+  if (tools.length <= max) return [...tools];
+  const running = tools.filter((t) => t.status === "running").slice(-max);
+  const room = max - running.length;
+  const finished = room === 0 ? [] : tools.filter((t) => t.status !== "running").slice(-room);
+  const keep = new Set([...running, ...finished]);
   return tools.filter((t) => keep.has(t));
 }
 

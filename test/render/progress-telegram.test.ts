@@ -170,6 +170,20 @@ describe("renderProgressHtml", () => {
     ]);
   });
 
+  it("keeps every running call in view, also one started before calls that are still running", () => {
+    const events: [TelecodeEvent, number][] = [tool("a1", "first agent", 0), tool("a2", "second agent", 1)];
+    for (let i = 0; i < 5; i++) events.push(tool(`b${i}`, `echo ${i}`, i + 2), finished(`b${i}`, true, i + 2));
+    const lines = text(renderProgressHtml(stateAfter(events), { nowMs: T0 + 20, maxToolLines: 6 })).split("\n");
+    expect(lines.filter((l) => /^[▸✓]/.test(l))).toEqual([
+      "▸ $ Bash first agent",
+      "▸ $ Bash second agent",
+      "✓ $ Bash echo 1",
+      "✓ $ Bash echo 2",
+      "✓ $ Bash echo 3",
+      "✓ $ Bash echo 4",
+    ]);
+  });
+
   it("shows Claude's latest words between tool calls, cut to the last sentences that fit", () => {
     const narration = `${"Background sentence that is long enough to matter. ".repeat(8)}Now I **edit** \`src/app.ts\` to fix the bug.`;
     const state = stateAfter([

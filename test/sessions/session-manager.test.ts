@@ -1,5 +1,6 @@
 // The session layer over the real engine, CLI, decision driver and SQLite store: one run at a
 // time per chat and project, the queue behind it, cancel, new/resume choices, drain on stop.
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -245,6 +246,32 @@ describe("session manager with the real CLI", () => {
     expect(store.runs.get(outcome.runId)).toMatchObject({ state: "failed" });
     await manager.shutdown(0);
     store.close();
+  });
+
+  it("an unattended run's background agent asks nobody, also once the run has ended", async () => {
+    rig = await makeRig([
+      reply.tool("Agent", {
+        description: "Make a file",
+        prompt: "BG-AGENT-TASK: create agent-made.txt and report back.",
+        subagent_type: "general-purpose",
+      }),
+      reply.text("Started the agent."),
+      reply.text("The agent could not create the file."),
+    ]);
+    // The agent asks for its Bash call after the run's own turn has ended.
+    rig.api.script(
+      [
+        { ...reply.bash("touch agent-made.txt", "Create a file"), delayMs: 1500 },
+        reply.text("Agent report: not allowed."),
+      ],
+      "BG-AGENT-TASK",
+    );
+    const run = rig.submit("use an agent", { unattended: true });
+    await expect(run.done).resolves.toMatchObject({ ok: true, answer: "Started the agent." });
+    await rig.api.waitForRequests(2, "BG-AGENT-TASK");
+    expect(rig.asked).toEqual([]);
+    expect(rig.api.requests("BG-AGENT-TASK")[1]?.toolResults[0]).toMatchObject({ isError: true });
+    expect(existsSync(join(rig.ws.cwd, "agent-made.txt"))).toBe(false);
   });
 
   it("a chat's changed switches reach its live session at the next message", async () => {
