@@ -28,7 +28,7 @@ export function toApprovalRequest(requestId: string, incoming: WireIncomingReque
 
 /** A short excerpt of a tool result's content (text blocks joined; other blocks named). */
 export function resultDetail(content: unknown): string {
-  if (typeof content === "string") return excerpt(content.trim(), TOOL_DETAIL_MAX_CHARS);
+  if (typeof content === "string") return excerpt(withoutHandBackFrame(content).trim(), TOOL_DETAIL_MAX_CHARS);
   if (!Array.isArray(content)) return "";
   let text = "";
   for (const block of content as unknown[]) {
@@ -45,7 +45,26 @@ export function resultDetail(content: unknown): string {
     text = text === "" ? part : `${text}\n${part}`;
     if (text.length > TOOL_DETAIL_MAX_CHARS) break;
   }
-  return excerpt(text.trim(), TOOL_DETAIL_MAX_CHARS);
+  return excerpt(withoutHandBackFrame(text).trim(), TOOL_DETAIL_MAX_CHARS);
+}
+
+const HAND_BACK = "[Subagent hand-back]";
+const REPORT_FOLLOWS = "The report follows:\n";
+
+/**
+ * A subagent's report without the frame Claude Code puts around it for the model (the tools it
+ * used, a ~500-character notice, its agent id and usage), dedented: the frame alone would fill
+ * the excerpt, and in the foreground the report is shown nowhere else.
+ */
+function withoutHandBackFrame(text: string): string {
+  const at = text.indexOf(REPORT_FOLLOWS);
+  if (at < 0 || !text.includes(HAND_BACK)) return text;
+  const report = text.slice(at + REPORT_FOLLOWS.length);
+  const end = report.search(/\nagentId: |\n<usage>/);
+  return (end < 0 ? report : report.slice(0, end))
+    .split("\n")
+    .map((line) => line.replace(/^ {2}/, ""))
+    .join("\n");
 }
 
 const LOCAL_COMMAND = /^<local-command-(stdout|stderr)>([\s\S]*?)<\/local-command-\1>/;

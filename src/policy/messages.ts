@@ -122,6 +122,11 @@ const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) =
   [/^Nobody is available to answer questions:/, "not asked: nobody was watching this run"],
   [/^The person did not answer in time\. Proceed/, "no answer in time"],
   [/^This request is no longer pending\./, "no longer pending"],
-  // The CLI's own words for a call rejected without a message (an interrupt while it waited).
+  // The CLI's own words for a call an interrupt stopped: while it ran (it says so later on), or
+  // while it waited to run.
+  [
+    /^The user doesn't want to proceed with this tool use\.[\s\S]*this call was stopped while running/,
+    "stopped while running; it may have run in part",
+  ],
   [/^The user doesn't want to proceed with this tool use\./, "not run"],
 ];

@@ -98,7 +98,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       if (event.phase === "updated") return undefined;
       const what = event.description ?? event.taskType ?? event.taskId;
       const status = event.status === undefined ? "" : ` (${event.status})`;
-      return `  ◇ background task ${event.phase}: ${what}${status}`;
+      const kind = event.backgrounded === true ? "background task" : "task";
+      return `  ◇ ${kind} ${event.phase}: ${what}${status}`;
     }
     case "approval_requested": {
       const r = event.request;

@@ -53,6 +53,16 @@ describe("refusalInWords", () => {
     ]);
   });
 
+  it("tells a call stopped while it ran from one stopped before it ran", () => {
+    // Claude Code 2.1.332's words for a Bash call an interrupt stopped while it ran (fixture i-interrupt-during-bash).
+    const stopped =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed. Correction to the text above: this call was stopped while running, not refused before it ran. It may have run in part or in full, and its changes may have been written.";
+    expect(refusalInWords(stopped)).toBe("stopped while running; it may have run in part");
+    expect(refusalInWords("The user doesn't want to proceed with this tool use. The tool use was rejected.")).toBe(
+      "not run",
+    );
+  });
+
   it("leaves a real failure alone, even one that quotes a refusal later on", () => {
     expect(refusalInWords("File does not exist: src/a.ts")).toBeUndefined();
     expect(refusalInWords("Exit code 1\nThe person did not approve this plan.")).toBeUndefined();

@@ -37,6 +37,18 @@ describe("renderTerminalLine", () => {
     );
   });
 
+  it("calls a task a background task only when it runs in the background", () => {
+    const task = (backgrounded: boolean): TelecodeEvent => ({
+      type: "task_changed",
+      taskId: "a1",
+      phase: "started",
+      description: "List project files",
+      backgrounded,
+    });
+    expect(renderTerminalLine(task(false), {})).toBe("  ◇ task started: List project files");
+    expect(renderTerminalLine(task(true), {})).toBe("  ◇ background task started: List project files");
+  });
+
   it("never shows the CLI's <tool_use_error> or <persisted-output> wrappers", () => {
     expect(
       renderTerminalLine(finished("Bash", "cron", false, "<tool_use_error>Error: No such tool</tool_use_error>")),
