@@ -13,6 +13,7 @@ export {
   type InstanceLock,
   type InstanceState,
 } from "./instance-lock.js";
+export type { InboxEntry, InboxRepository } from "./inbox-repo.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations.js";
 export type { OffsetsRepository } from "./offsets-repo.js";
 export type { AddQueuedRunInput, QueuedRunsRepository } from "./queued-runs-repo.js";

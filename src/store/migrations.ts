@@ -240,6 +240,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE decisions ADD COLUMN callback_token TEXT;
     `,
   },
+  {
+    version: 11,
+    name: "the inbox: Telegram updates taken and not yet handled, handled after a crash",
+    sql: `
+      CREATE TABLE inbox (
+        update_id INTEGER PRIMARY KEY,
+        body      TEXT NOT NULL,
+        taken_at  INTEGER NOT NULL,
+        attempts  INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

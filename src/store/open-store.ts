@@ -8,6 +8,7 @@ import { createClaudeCommandsRepository, type ClaudeCommandsRepository } from ".
 import { createCountersRepository, type CountersRepository } from "./counters-repo.js";
 import { createDecisionsRepository, type DecisionsRepository } from "./decisions-repo.js";
 import { StoreError } from "./errors.js";
+import { createInboxRepository, type InboxRepository } from "./inbox-repo.js";
 import { migrate, schemaVersion } from "./migrations.js";
 import { createOffsetsRepository, type OffsetsRepository } from "./offsets-repo.js";
 import { createQueuedRunsRepository, type QueuedRunsRepository } from "./queued-runs-repo.js";
@@ -50,6 +51,8 @@ export type Store = {
   readonly queuedRuns: QueuedRunsRepository;
   readonly decisions: DecisionsRepository;
   readonly offsets: OffsetsRepository;
+  /** Telegram updates taken and not yet handled. */
+  readonly inbox: InboxRepository;
   readonly usage: UsageRepository;
   readonly webhookDeliveries: WebhookDeliveriesRepository;
   /** The chat's pause, webhook day costs, held deliveries, each trigger's last result. */
@@ -114,6 +117,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       queuedRuns: createQueuedRunsRepository(db, now),
       decisions,
       offsets: createOffsetsRepository(db),
+      inbox: createInboxRepository(db, now),
       usage: createUsageRepository(db),
       webhookDeliveries: createWebhookDeliveriesRepository(db),
       triggers: createTriggersRepository(db),

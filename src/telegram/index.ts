@@ -32,6 +32,7 @@ export {
   NOT_AUTHORISED_TEXT,
   recordedTrigger,
   RESUME_PROMPT,
+  SET_ASIDE_TEXT,
 } from "./bridge/index.js";
 export type {
   Attachment,

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { reply, type RecordedRequest } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import {
@@ -14,7 +14,7 @@ import {
   type FakeTranscription,
 } from "../support/fake-transcription/index.js";
 import { makePdf, makePng } from "../media/samples.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let voice: FakeTranscription;
@@ -258,6 +258,29 @@ describe("voice notes", () => {
     expect(rig.api.requests("[q-voice]")[1]?.toolResults[0]?.text).toContain(
       '"Which layout do you mean?"="the list one"',
     );
+  });
+
+  it("a voice note a crash caught mid-transcription is transcribed and run after the restart", async () => {
+    const chat = rig.user(1018);
+    await rig.app.stop();
+    const serve = spawnServe(rig);
+    await serve.started;
+    voice.script([transcriptionReply.hang()]);
+    const heardBefore = voice.requests().length;
+    rig.tg.sendVoice(chat, { content: Buffer.from("OggS crash"), durationS: 2 });
+    await vi.waitFor(() => expect(voice.requests().length).toBe(heardBefore + 1), { timeout: 20_000, interval: 10 });
+    serve.child.kill("SIGKILL");
+    await serve.exited;
+
+    voice.script([transcriptionReply.text("rename the helper [crash-voice]")]);
+    rig.script("[crash-voice]", [reply.text("Renamed.")]);
+    await rig.startApp();
+    const echo = await rig.botMessage(chat, "🎙");
+    expect(echo.text).toBe("🎙 rename the helper [crash-voice]");
+    await rig.botMessage(chat, isAnswer("Renamed."));
+    expect(rig.api.requests("[crash-voice]")).toHaveLength(1);
+    expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("🎙"))).toHaveLength(1);
+    await vi.waitFor(() => expect(rig.app.store.inbox.unfinished()).toEqual([]));
   });
 
   it("a server that does not answer in time is reported with what to do", async () => {

@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { INTERRUPTED_NOTE } from "../../src/telegram/index.js";
+import { INTERRUPTED_NOTE, SET_ASIDE_TEXT } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { endKeepers, isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
@@ -39,6 +39,30 @@ describe("restart without loss", () => {
     await rig.botMessage(chat, "I was offline when you sent this; send it again if you still want it.");
     expect(rig.api.requests("[stale]")).toEqual([]);
     expect(rig.app.store.offsets.get()).toBeGreaterThan(0);
+  });
+
+  it("a message that two crashes caught mid-way is set aside with a note, so Telecode can start", async () => {
+    const chat = rig.user(1005);
+    const sentId = rig.tg.sendText(chat, "/status");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === sentId);
+    await rig.app.stop();
+    // What the store holds after a crash, a restart that tried the message again, and a second crash.
+    const store = openStore(rig.dataDir);
+    const from = { id: chat, is_bot: false, first_name: `Ann${chat}` };
+    const message = {
+      message_id: sentId,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: chat, type: "private" },
+      from,
+    };
+    store.inbox.keep([{ update_id: 900_000, message: { ...message, text: "Crashes it [poison]" } }]);
+    store.inbox.unfinished();
+    store.close();
+    await rig.startApp();
+    const note = await rig.botMessage(chat, SET_ASIDE_TEXT);
+    expect(note.replyToMessageId).toBe(sentId);
+    expect(rig.api.requests("[poison]")).toEqual([]);
+    expect(rig.app.store.inbox.unfinished()).toEqual([]);
   });
 
   it("a run cut off before its progress message existed gets a notice with Continue, as a reply to its prompt", async () => {

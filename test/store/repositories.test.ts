@@ -395,6 +395,20 @@ describe("offsets", () => {
   });
 });
 
+describe("inbox", () => {
+  it("keeps updates until they are done, and counts each start that finds one unfinished", () => {
+    const text = { update_id: 7, message: { message_id: 1, text: "hi" } };
+    store.inbox.keep([text, { update_id: 8, callback_query: { id: "q" } }]);
+    store.inbox.keep([{ update_id: 7, message: { message_id: 1, text: "changed" } }]);
+    store.inbox.done(8);
+    clock = 2_000;
+    expect(reopen().inbox.unfinished()).toEqual([{ updateId: 7, update: text, takenAt: 1_000, attempts: 0 }]);
+    expect(reopen().inbox.unfinished()).toEqual([{ updateId: 7, update: text, takenAt: 1_000, attempts: 1 }]);
+    store.inbox.done(7);
+    expect(store.inbox.unfinished()).toEqual([]);
+  });
+});
+
 describe("usage", () => {
   it("add cost and a run per day and read days back in order", () => {
     expect(store.usage.forDay("2030-01-01")).toEqual({ day: "2030-01-01", costUsd: 0, runs: 0 });

@@ -36,7 +36,7 @@ import { readIncomingText } from "./messages/incoming.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
-import { recoverAfterRestart } from "./recovery.js";
+import { recoverAfterRestart, tellSetAside } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
@@ -49,7 +49,7 @@ import type {
   TriggerRunHooks,
 } from "./schedule-port.js";
 import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
-import { startPolling } from "./update-source.js";
+import { replayUnfinished, startPolling } from "./update-source.js";
 
 export { BridgeError };
 
@@ -208,6 +208,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   const { bot, outbox, sessions, lifecycle, view, ...shared } = parts;
   const { store, logger, clock } = options;
   let runner: RunnerHandle | undefined;
+  let replaying: Promise<void> = Promise.resolve();
   const control: BridgeControl = {
     isStopping: () => lifecycle.stopping,
     requestRestart: () => options.onRestartRequested?.(),
@@ -270,14 +271,9 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       const kept = (await startOptions.takeInKept?.()) ?? new Set<string>();
       recoverAfterRestart(services, kept);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
-      runner = startPolling({
-        bot,
-        store,
-        logger,
-        clock,
-        timeoutSeconds: options.pollTimeoutSeconds ?? 25,
-        handle: (update: Update) => bot.handleUpdate(update),
-      });
+      const handle = (update: Update): Promise<void> => bot.handleUpdate(update);
+      replaying = replayUnfinished({ store, logger, handle, setAside: (message) => tellSetAside(services, message) });
+      runner = startPolling({ bot, store, logger, clock, timeoutSeconds: options.pollTimeoutSeconds ?? 25, handle });
       runner.task()?.catch((error: unknown) => {
         logger.event("telegram.polling_failed", { err: error }, "error");
         options.onPollingFailed?.(error);
@@ -290,6 +286,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       logger.event("telegram.stopping", { drainMs, running: parts.runs.all().length });
       // Updates not taken stay with Telegram and are handled after the restart, not lost.
       await runner?.stop();
+      await replaying;
       await sessions.shutdown(drainMs);
       const deadline = clock.now() + (stopOptions.flushTimeoutMs ?? 15_000);
       while (outbox.pending() > 0 && clock.now() < deadline)

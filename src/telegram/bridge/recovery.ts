@@ -69,6 +69,18 @@ function noticeInterruptedRuns(deps: Pick<KeptRequestsDeps, "logger" | "outbox">
   }
 }
 
+export const SET_ASIDE_TEXT =
+  "Telecode stopped unexpectedly twice while handling this message, so it set the message aside to be able to start. Send it again if you still want it.";
+
+/** Tells the sender of a message a crash caught twice that it was set aside (strangers are told nothing). */
+export function tellSetAside(
+  deps: Pick<KeptRequestsDeps, "config" | "outbox">,
+  message: { chat: { id: number }; message_id: number; from?: { id: number } },
+): void {
+  if (message.from === undefined || !deps.config().telegram.allowedUserIds.includes(message.from.id)) return;
+  void deps.outbox.send(message.chat.id, { html: SET_ASIDE_TEXT }, { replyTo: message.message_id, mustDeliver: true });
+}
+
 /** One short note per chat that had runs interrupted or requests waiting, saying what happens to them. */
 function sendBackOnlineNotes(
   deps: Pick<KeptRequestsDeps, "logger" | "outbox">,

@@ -1,6 +1,8 @@
 // Long polling for the bridge: grammY's runner (updates handled concurrently, so taps are
-// answered while runs stream) fed by getUpdates from the stored offset, which is saved as
-// updates are taken, so a restart neither loses what arrived while down nor repeats anything.
+// answered while runs stream) fed by getUpdates from the stored offset. The offset is saved as
+// updates are taken, together with the updates themselves (the inbox), and each is forgotten
+// once handled: a restart neither loses what arrived while down nor repeats what was handled,
+// and a message a crash caught mid-way is handled again (`replayUnfinished`).
 import {
   createConcurrentSink,
   createRunner,
@@ -48,9 +50,13 @@ export function startPolling(options: PollingOptions): RunnerHandle {
           );
           const last = updates.at(-1)?.update_id;
           if (last !== undefined) {
+            // The next getUpdates confirms these to Telegram; from now on the inbox holds them.
+            // (Should this write fail, they are asked for again: nothing was confirmed.)
+            store.transaction(() => {
+              store.inbox.keep(updates);
+              store.offsets.set(last + 1);
+            });
             offset = last + 1;
-            // The next getUpdates confirms these to Telegram; from now on they are ours to handle.
-            store.offsets.set(offset);
           }
           return updates;
         } catch (error) {
@@ -67,13 +73,55 @@ export function startPolling(options: PollingOptions): RunnerHandle {
       }
     },
   };
-  const sink = createConcurrentSink<Update>({ consume: (update) => options.handle(update) }, (error) => {
+  const sink = createConcurrentSink<Update>({ consume: (update) => handleOnce(options, update) }, (error) => {
     logger.event("telegram.update_failed", { err: error }, "error");
     return Promise.resolve();
   });
   const runner = createRunner(createSource(supplier), sink);
   runner.start();
   return runner;
+}
+
+export type ReplayOptions = Pick<PollingOptions, "store" | "logger" | "handle"> & {
+  /** Tells the person a message of theirs was set aside (see `replayUnfinished`). */
+  setAside: (message: NonNullable<Update["message"]>) => void;
+};
+
+/**
+ * Hands the updates an earlier process took and did not finish to `handle`, oldest first, before
+ * polling starts, so a chat's later messages queue behind them. A tap is not tried again (the
+ * buttons were brought to their recorded state; the person can tap again). A message already
+ * tried after one crash is set aside with a note, so no message can keep Telecode from starting.
+ */
+export function replayUnfinished(options: ReplayOptions): Promise<void> {
+  const { store, logger } = options;
+  const handled: Promise<void>[] = [];
+  for (const entry of store.inbox.unfinished()) {
+    const update = entry.update as Update;
+    const message = update.message;
+    const fields = { updateId: entry.updateId, chatId: message?.chat.id, attempts: entry.attempts };
+    if (message === undefined || entry.attempts > 0) {
+      logger.event("telegram.update_set_aside", fields, "warn");
+      if (message !== undefined) options.setAside(message);
+      store.inbox.done(entry.updateId);
+      continue;
+    }
+    logger.event("telegram.update_replayed", fields);
+    handled.push(handleOnce(options, update));
+  }
+  return Promise.allSettled(handled).then(() => undefined);
+}
+
+/** Handles `update`, then forgets it: a failure was reported by the handler, and is not tried again. */
+function handleOnce(options: Pick<PollingOptions, "store" | "logger" | "handle">, update: Update): Promise<void> {
+  return options.handle(update).finally(() => {
+    try {
+      options.store.inbox.done(update.update_id);
+    } catch (error) {
+      // Left in the inbox, it is offered again once after a restart: better twice than never.
+      options.logger.event("telegram.inbox_failed", { updateId: update.update_id, err: error }, "error");
+    }
+  });
 }
 
 function abortableDelay(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
