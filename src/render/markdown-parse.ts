@@ -39,9 +39,10 @@ export function parseMarkdown(markdown: string): ParsedMarkdown {
  * assistant's answers those are code, paths and URLs, so here a delimiter run opens only at a
  * word's start (after brackets, quotes or dashes) and closes only at its end (before closing
  * punctuation, a dash, or "'s"). Chinese and Japanese have no spaces, so their characters and
- * full-width punctuation count as a word's edge (`请注意**重要**的事情`). Two emphasised words
- * joined by a symbol (`**Ctrl**+**C**`, `*a*=*b*`) close and open at the symbol. Looks at
- * most PHRASE_LOOK + WORD_LOOK characters either side of the run.
+ * full-width punctuation count as a word's edge (`请注意**重要**的事情`), and so does a backtick: a
+ * code span right after `**Path:**` is a word of its own. Two emphasised words joined by a
+ * symbol (`**Ctrl**+**C**`, `*a*=*b*`) close and open at the symbol. Looks at most PHRASE_LOOK +
+ * WORD_LOOK characters either side of the run.
  */
 function wordBoundEmphasis(state: StateInline, silent: boolean): boolean {
   const start = state.pos;
@@ -88,7 +89,7 @@ const CJK_EDGE =
 function opensWord(src: string, at: number): boolean {
   for (let i = at - 1; i >= Math.max(0, at - WORD_LOOK); i--) {
     const ch = src[i]!;
-    if (isSpace(ch) || CJK_EDGE.test(ch)) return true;
+    if (isSpace(ch) || ch === "`" || CJK_EDGE.test(ch)) return true;
     if (!OPENING.test(ch)) return false;
   }
   return at <= WORD_LOOK;
@@ -104,8 +105,8 @@ function closesWord(src: string, at: number): boolean {
   }
   for (; i < limit; i++) {
     const ch = src[i]!;
-    // A dash or a link's "](" ends the word as far as emphasis is concerned.
-    if (isSpace(ch) || DASH.test(ch) || ch === "]" || CJK_EDGE.test(ch)) return true;
+    // A dash, a link's "](" or a code span ends the word as far as emphasis is concerned.
+    if (isSpace(ch) || DASH.test(ch) || ch === "]" || ch === "`" || CJK_EDGE.test(ch)) return true;
     if (!CLOSING.test(ch)) return false;
   }
   return i >= src.length;

@@ -88,6 +88,14 @@ describe("Claude's answers", () => {
     }
   });
 
+  it("bolds a phrase that touches a code span, as CommonMark does", () => {
+    expect(html("**Path:**`src/app.ts`")).toBe("<b>Path:</b><code>src/app.ts</code>");
+    expect(html("**bold**`code`**x**")).toBe("<b>bold</b><code>code</code><b>x</b>");
+    expect(html("`a`**+**`b`")).toBe("<code>a</code><b>+</b><code>b</code>");
+    expect(html("`cfg`*optional*")).toBe("<code>cfg</code><i>optional</i>");
+    expect(html("`src/**/*.ts` and `a*b*c`")).toBe("<code>src/**/*.ts</code> and <code>a*b*c</code>");
+  });
+
   it("bolds and italicises Chinese and Japanese, which have no spaces between words", () => {
     expect(html("请注意**重要**的事情。")).toBe("请注意<b>重要</b>的事情。");
     expect(html("**结论**：可以")).toBe("<b>结论</b>：可以");
