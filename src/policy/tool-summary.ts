@@ -16,7 +16,18 @@ function str(input: Readonly<Record<string, unknown>>, key: string): string | un
 
 function editSections(path: string, oldText: string, newText: string): PromptSection[] {
   const lines = compactLineDiff(oldText, newText, { contextLines: 2, maxLines: 40 });
-  return [{ kind: "diff", path, lines }];
+  const unseen = unseenChange(oldText, newText, lines.length === 0);
+  return [{ kind: "diff", path, lines }, ...(unseen ? [{ kind: "text" as const, text: unseen }] : [])];
+}
+
+/** What a line diff cannot show: a change only to the final line break, or only to whitespace. */
+function unseenChange(oldText: string, newText: string, noLines: boolean): string | undefined {
+  if (oldText === newText) return "Changes nothing: the old and the new text are the same.";
+  if (noLines) {
+    return `Only ${newText.endsWith("\n") ? "adds" : "removes"} a line break at the end of the text it replaces.`;
+  }
+  const visible = (text: string): string => text.replace(/\s+/g, "");
+  return visible(oldText) === visible(newText) ? "Only whitespace changes: spaces, tabs or line breaks." : undefined;
 }
 
 function fileHead(label: string, content: string): PromptSection {

@@ -90,6 +90,35 @@ describe("what an approval shows", () => {
     });
   });
 
+  it("Edit: says so when the change is one a diff cannot show", () => {
+    const sections = (old_string: string, new_string: string) =>
+      approvalPrompt(req("Edit", { file_path: "/p/app.ts", old_string, new_string })).sections;
+    expect(sections("end()", "end()\n")).toEqual([
+      { kind: "diff", path: "/p/app.ts", lines: [] },
+      { kind: "text", text: "Only adds a line break at the end of the text it replaces." },
+    ]);
+    expect(sections("end()\n", "end()")[1]).toEqual({
+      kind: "text",
+      text: "Only removes a line break at the end of the text it replaces.",
+    });
+    expect(sections("a = 1;  \nb = 2;", "a = 1;\nb = 2;")).toEqual([
+      {
+        kind: "diff",
+        path: "/p/app.ts",
+        lines: [
+          { op: "removed", text: "a = 1;  " },
+          { op: "added", text: "a = 1;" },
+          { op: "context", text: "b = 2;" },
+        ],
+      },
+      { kind: "text", text: "Only whitespace changes: spaces, tabs or line breaks." },
+    ]);
+    expect(sections("same", "same")[1]).toMatchObject({
+      text: "Changes nothing: the old and the new text are the same.",
+    });
+    expect(sections("a = 1;", "a = 2;")).toHaveLength(1);
+  });
+
   it("Write: the path and the first lines, with how many more", () => {
     const content = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
     const prompt = approvalPrompt(req("Write", { file_path: "/p/new.txt", content }));

@@ -114,6 +114,7 @@ function sectionHtml(section: PromptSection): string {
     case "code":
       return `${section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n` : ""}<pre>${escapeTelegramHtml(section.text)}</pre>`;
     case "diff":
+      if (section.lines.length === 0) return `<b>${escapeTelegramHtml(section.path)}</b>`;
       return `<b>${escapeTelegramHtml(section.path)}</b>\n<pre>${escapeTelegramHtml(section.lines.map(diffLineText).join("\n"))}</pre>`;
     case "markdown": {
       const body = markdownToTelegramHtml(section.text);

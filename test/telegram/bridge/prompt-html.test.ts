@@ -4,7 +4,12 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DecisionOutcome, DecisionPrompt, PromptSection } from "../../../src/policy/index.js";
+import {
+  approvalPrompt,
+  type DecisionOutcome,
+  type DecisionPrompt,
+  type PromptSection,
+} from "../../../src/policy/index.js";
 import { telegramHtmlToText, validateTelegramHtml } from "../../../src/render/index.js";
 import { CALLBACK_DATA_MAX_BYTES, CallbackRegistry, decodeCallbackData } from "../../../src/telegram/index.js";
 import { keyboardOf, renderPromptParts, renderSettledHtml } from "../../../src/telegram/bridge/prompt-html.js";
@@ -77,6 +82,20 @@ describe("decision prompts as Telegram messages", () => {
         );
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("show an Edit that only adds a line break as its file and what it does, with no empty block", () => {
+    const prompt = approvalPrompt({
+      requestId: "r1",
+      toolName: "Edit",
+      input: { file_path: "/p/app.ts", old_string: "end()", new_string: "end()\n" },
+      permissionSuggestions: [],
+    });
+    const [html] = renderPromptParts(prompt);
+    expect(html).not.toContain("<pre>");
+    expect(telegramHtmlToText(html!)).toContain(
+      "/p/app.ts\n\nOnly adds a line break at the end of the text it replaces.",
     );
   });
 
