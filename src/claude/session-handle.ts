@@ -101,7 +101,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     this.#owner = {
       heard: () => this.#watch.activity(),
       sessionIdSeen: (sessionId) => void (this.#sessionId = sessionId),
-      deliver: (events) => this.#events.emitAll(events),
+      deliver: (events, seen) => this.#events.emitAll(events, seen),
       controlRequest: (connection, message, approval) =>
         void handleControlRequest(this.#incoming(connection), message, approval),
       pressureChanged: () => this.#updateReading(),

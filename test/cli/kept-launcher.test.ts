@@ -1,7 +1,8 @@
 // The engine over kept CLIs (the real CLI under a real keeper, against the fake Messages API):
 // a run goes on in a second engine that re-attaches with a higher fence (as a restarted
 // Telecode does), the first one lets go without answering or completing anything, and a lower
-// fence is refused; a keeper started ahead of need runs the next run's CLI. Needs `npm run
+// fence is refused; a turn the first one saw finish does not run its end-of-turn hook again;
+// a keeper started ahead of need runs the next run's CLI. Needs `npm run
 // build` (the keeper runs bin/telecode.js).
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -158,6 +159,55 @@ describe("kept CLIs and fences", () => {
     askedB.answer({ behavior: "allow", updatedInput: { command: "touch fenced.txt", description: "Create a file" } });
     expect(await completed).toMatchObject({ type: "run_completed", runId, ok: true, answer: "Fenced." });
     expect(existsSync(join(ws.cwd, "fenced.txt"))).toBe(true);
+    await adopted.handle.close();
+  });
+
+  it("a turn the older Telecode saw finish is replayed without running its end-of-turn hook again", async () => {
+    dataDir = tempDir();
+    api = await startFakeAnthropic({ replies: [reply.text("Finished once.")] });
+    ws = await makeClaudeWorkspace(api.url);
+    const spec = { cwd: ws.cwd, permissionMode: "default", useApiBilling: true };
+    // The hook re-arms plan mode after an approved plan: run twice, it would do so mid-way through later work.
+    const closings: string[] = [];
+    const closingCounted = (who: string): SessionController => ({
+      ...waitingController(),
+      beforeTurnFinished: () => Promise.resolve(void closings.push(who)),
+    });
+
+    const a = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher: keptLauncher(1) }).openSession(
+      spec,
+      closingCounted("first"),
+    );
+    const watchA = watch(a);
+    const finishedA = watchA.next("turn_finished");
+    const completedA = watchA.next("run_completed");
+    const runId = await a.startRun([{ type: "text", text: "Say it" }], { runId: "seen-run" });
+    const place = a.keptRun!;
+    // What a Telecode records as processed once it has shown the turn's end.
+    await finishedA;
+    const seenThroughSeq = a.lastLineSeq;
+    await completedA;
+    expect(closings).toEqual(["first"]);
+
+    // A restarted Telecode that finds the run still recorded as running replays it from its start.
+    const [found] = await findKeepers(join(dataDir, "keepers"));
+    const { transport, welcome } = await keptLauncher(2).reattach(
+      (found as { record: KeeperRecord }).record,
+      place.startSeq,
+    );
+    const adopted = createClaudeEngine({ claudePath: realClaudePath, env: ws.env }).adoptSession(
+      spec,
+      closingCounted("second"),
+      {
+        transport,
+        run: { id: runId, startedAtMs: Date.now(), startSeq: place.startSeq },
+        backlogThroughSeq: welcome.lastSeq,
+        seenThroughSeq,
+      },
+    );
+    const completedB = watch(adopted.handle).next("run_completed");
+    expect(await completedB).toMatchObject({ runId, ok: true, answer: "Finished once." });
+    expect(closings).toEqual(["first"]);
     await adopted.handle.close();
   });
 
