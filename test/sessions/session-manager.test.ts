@@ -1,5 +1,6 @@
 // The session layer over the real engine, CLI, decision driver and SQLite store: one run at a
-// time per chat and project, the queue behind it, cancel, new/resume choices, drain on stop.
+// time per chat and project, the queue behind it, cancel (also while plan mode is restored),
+// new/resume choices, drain on stop.
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import {
   type PendingDecisionView,
   type PersonPort,
 } from "../../src/sessions/decisions/index.js";
+import type { DecisionSettings } from "../../src/policy/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
@@ -48,7 +50,7 @@ afterEach(async () => {
 
 async function makeRig(
   replies: FakeReply[],
-  chat: { questionsEnabled: boolean } = { questionsEnabled: true },
+  chat: Partial<DecisionSettings> = { questionsEnabled: true },
   records: (real: SessionRecords) => SessionRecords = (real) => real,
 ): Promise<Rig> {
   const api = await startFakeAnthropic({ replies });
@@ -300,6 +302,39 @@ describe("session manager with the real CLI", () => {
     expect(rig.manager.status(42)[0]?.pid).toBe(pid);
     expect(rig.asked).toHaveLength(1);
     expect(rig.api.requests()[3]?.toolResults[0]?.text).toContain("reasonable defaults");
+  });
+
+  it("a Cancel that comes while plan mode is being restored before the next message ends that run", async () => {
+    const chat: Partial<DecisionSettings> = { rearmPlanMode: false };
+    rig = await makeRig(
+      [
+        reply.tool("ExitPlanMode", {}, "Here is my plan."),
+        reply.text("Plan approved; done."),
+        reply.text("This answer should never be shown."),
+      ],
+      chat,
+    );
+    const plan = rig.submit("plan a change", { mode: "plan" });
+    await vi.waitFor(() => expect(rig?.asked).toHaveLength(1), { timeout: 20_000, interval: 20 });
+    rig.registry.answer(rig.asked[0]!.decisionId, { kind: "choice", choiceId: "approve", by: "ann" });
+    await expect(plan.done).resolves.toMatchObject({ ok: true });
+    // The approval left the CLI in default mode; with re-arm back on, the next message first
+    // restores plan mode. The CLI is held still, so that takes until the test lets it go on.
+    chat.rearmPlanMode = true;
+    const pid = rig.manager.status(42)[0]!.pid!;
+    process.kill(pid, "SIGSTOP");
+    try {
+      const next = rig.submit("carry on", { mode: "plan" });
+      const runId = next.outcome.state === "started" ? next.outcome.runId : "";
+      await vi.waitFor(() => expect(rig?.store.runs.get(runId)?.state).toBe("running"), { interval: 5 });
+      expect(await rig.manager.cancel(runId)).toBe("cancelled");
+      process.kill(pid, "SIGCONT");
+      const done = await next.done;
+      expect(done).toMatchObject({ ok: false, cancelled: true });
+      expect(done.answer ?? "").not.toContain("never be shown");
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
   });
 
   it("refuses new work while stopping, lets the running run finish within the drain time and keeps the queued one", async () => {
