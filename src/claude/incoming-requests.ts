@@ -17,7 +17,8 @@ export type IncomingContext = {
   controller: SessionController;
   session: SessionControls;
   logger: Logger;
-  run(): RunInfo | undefined;
+  /** The run a request belongs to; `agentId` names the subagent it comes from, if any. */
+  run(agentId?: string): RunInfo | undefined;
   emit(event: TelecodeEvent): void;
   /** Called after an answer was written (the session may now be idle). */
   settled(): void;
@@ -69,7 +70,7 @@ async function onCanUseTool(ctx: IncomingContext, requestId: string, request: Ap
   let decision: ApprovalDecision;
   try {
     decision = await untilAborted(
-      ctx.controller.decide(request, { signal, run: ctx.run(), session: ctx.session }),
+      ctx.controller.decide(request, { signal, run: ctx.run(request.agentId), session: ctx.session }),
       signal,
     );
   } catch (error) {

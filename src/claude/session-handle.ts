@@ -274,6 +274,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     );
     this.#slot.release(connection);
     this.#watch.processGone();
+    this.#runs.tasksGone();
     const run = this.#runs.current;
     const expected = connection.endReason !== undefined || (exit.code === 0 && exit.signal === null);
     this.#deps.logger.event(
@@ -351,6 +352,7 @@ export class ClaudeSessionHandle implements SessionHandle {
 
   #onEmitted(event: TelecodeEvent): void {
     this.#watch.observe(event);
+    if (event.type === "task_changed") this.#runs.taskChanged(event);
     if (event.type === "turn_finished") this.#onTurnFinished(event);
     // The last background task ended between runs: the process may idle out again.
     if (event.type === "task_changed" && event.phase === "finished" && this.#runs.current === undefined)
@@ -389,7 +391,7 @@ export class ClaudeSessionHandle implements SessionHandle {
       controller: this.#controller,
       session: this,
       logger: this.#deps.logger,
-      run: () => this.#runs.info(this.#watch.hasLiveTasks),
+      run: (agentId) => this.#runs.info(this.#watch.hasLiveTasks, agentId),
       emit: (event) => this.#emit(event),
       settled: () => this.#scheduleIdle(),
     };

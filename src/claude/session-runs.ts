@@ -2,7 +2,7 @@
 // run_completed), by the turn that answers it, its process's end, a cancel or the session's
 // close; and what a kept run needs kept: where its lines begin, until its end is recorded.
 import { randomUUID } from "node:crypto";
-import type { TelecodeEvent, TurnFinished } from "../domain/index.js";
+import type { TaskChanged, TelecodeEvent, TurnFinished } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import type { CliConnection } from "./connection.js";
 import { ClaudeError } from "./errors.js";
@@ -25,6 +25,8 @@ export class SessionRuns {
   #run: Run | undefined;
   /** The run that ran last: what it left running in the background (an agent, a Monitor) is its. */
   #last: Run | undefined;
+  /** Each live task (a subagent, a background agent) and the run in flight when it started. */
+  readonly #taskRuns = new Map<string, Run>();
 
   constructor(deps: SessionRunsDeps) {
     this.#deps = deps;
@@ -43,13 +45,32 @@ export class SessionRuns {
   }
 
   /**
-   * The run in flight as decisions see it; with none in flight and `backgroundWork` (an agent
-   * or a Monitor still running), the run that started it: an unattended run's background
-   * agent asks nobody, even after its run ended.
+   * The run a request belongs to, as decisions see it: for one from inside a subagent
+   * (`agentId`), the run in flight when that agent started, so a background agent of an
+   * unattended run asks nobody and one of a person's run asks the person, whatever runs now.
+   * Otherwise the run in flight; with none and `backgroundWork` (an agent or a Monitor still
+   * running), the run that ran last.
    */
-  info(backgroundWork = false): { id: string; unattended: boolean } | undefined {
-    const run = this.#run ?? (backgroundWork ? this.#last : undefined);
+  info(backgroundWork = false, agentId?: string): { id: string; unattended: boolean } | undefined {
+    const run =
+      (agentId === undefined ? undefined : this.#taskRuns.get(agentId)) ??
+      this.#run ??
+      (backgroundWork ? this.#last : undefined);
     return run === undefined ? undefined : { id: run.id, unattended: run.unattended };
+  }
+
+  /** A task started or ended: which run started it is kept while it lives. */
+  taskChanged(event: TaskChanged): void {
+    if (event.phase === "finished") this.#taskRuns.delete(event.taskId);
+    else if (!this.#taskRuns.has(event.taskId)) {
+      const run = this.#run ?? this.#last;
+      if (run !== undefined) this.#taskRuns.set(event.taskId, run);
+    }
+  }
+
+  /** The process is gone, and every task it ran with it. */
+  tasksGone(): void {
+    this.#taskRuns.clear();
   }
 
   /** Starts a run; throws `claude.run_in_flight` while another is in flight. */

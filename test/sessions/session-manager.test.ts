@@ -276,6 +276,34 @@ describe("session manager with the real CLI", () => {
     expect(existsSync(join(rig.ws.cwd, "agent-made.txt"))).toBe(false);
   });
 
+  it("a person's background agent asks the person while a scheduled run is in flight", async () => {
+    rig = await makeRig([
+      reply.tool("Agent", {
+        description: "Make a file",
+        prompt: "PERSON-AGENT-TASK: create person-agent.txt and report back.",
+        subagent_type: "general-purpose",
+      }),
+      reply.text("Started the agent."),
+    ]);
+    rig.api.script(
+      [
+        { ...reply.bash("touch person-agent.txt", "Create a file"), delayMs: 1500 },
+        reply.text("Agent report: made it."),
+      ],
+      "PERSON-AGENT-TASK",
+    );
+    // The loop's turn is still waiting on the API when the person's agent asks.
+    rig.api.script([reply.text("Loop done.", { delayMs: 4000 })], "LOOP-TICK");
+    const person = rig.submit("use an agent");
+    await expect(person.done).resolves.toMatchObject({ ok: true, answer: "Started the agent." });
+    const loop = rig.submit("LOOP-TICK check the build", { unattended: true });
+    await vi.waitFor(() => expect(rig?.asked).toHaveLength(1), { timeout: 20_000, interval: 20 });
+    expect(rig.asked[0]?.runId).toBe(person.outcome.state === "started" ? person.outcome.runId : "?");
+    rig.registry.answer(rig.asked[0]!.decisionId, { kind: "choice", choiceId: "allow", by: "ann" });
+    await expect(loop.done).resolves.toMatchObject({ ok: true, answer: "Loop done." });
+    await vi.waitFor(() => expect(existsSync(join(rig!.ws.cwd, "person-agent.txt"))).toBe(true), { timeout: 20_000 });
+  });
+
   it("a chat's changed switches reach its live session at the next message", async () => {
     const ask = reply.tool("AskUserQuestion", {
       questions: [
