@@ -103,7 +103,10 @@ export const printMode: ProcessMode = {
         "claude.attachments_unsupported",
         engineFailure("start_failed", { detail: "print mode passes only words, not images or PDFs" }),
       );
-    run.connection = await host.connection(promptText(prompt));
+    const connection = await host.connection(promptText(prompt));
+    run.connection = connection;
+    // Cancelled while it started: it has the prompt already, in its arguments, so it is ended.
+    if (run.done) await connection.end("cancel");
   },
   async cancel(_host, _run, connection) {
     await connection.end("cancel");

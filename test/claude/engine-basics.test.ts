@@ -1,6 +1,6 @@
 // The engine against the real CLI and the fake API: text replies, approvals, the live
 // process, resume. Each test has its own fake API, HOME and git repository.
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { denyAllController, NOBODY_TO_APPROVE_MESSAGE } from "../../src/claude/index.js";
@@ -8,6 +8,22 @@ import { reply } from "../support/fake-anthropic/index.js";
 import { makeHarness, type Harness } from "./harness.js";
 
 let h: Harness | undefined;
+
+/** Pids of live processes with `argument` among their arguments. */
+function processesWithArgument(argument: string): number[] {
+  return readdirSync("/proc").flatMap((entry) => {
+    try {
+      return /^\d+$/.test(entry) &&
+        readFileSync(join("/proc", entry, "cmdline"), "utf8")
+          .split("\0")
+          .includes(argument)
+        ? [Number(entry)]
+        : [];
+    } catch {
+      return []; // it ended while we looked
+    }
+  });
+}
 afterEach(async () => {
   await h?.dispose();
   h = undefined;
@@ -115,5 +131,22 @@ describe("claude engine with the real CLI", () => {
     const second = await h.run(session, events, "And again");
     expect(second).toMatchObject({ ok: true, answer: "Printed again.", sessionId: first.sessionId });
     expect(JSON.stringify(h.api.requests()[1]?.body["messages"])).toContain("-p looks like a flag");
+  });
+
+  it("ends a print-mode run cancelled while its process starts: the prompt in its arguments never runs", async () => {
+    h = await makeHarness({ replies: [reply.bash("touch printed.txt", "Make a file"), reply.text("Made it.")] });
+    const { session, events } = h.open({ print: true, permissionMode: "bypassPermissions" });
+    const prompt = "PRINT-CANCELLED make the file";
+    const starting = session.startRun([{ type: "text", text: prompt }], { runId: "print-cancelled" });
+    await session.cancelRun("print-cancelled");
+    await starting;
+    // Its process was started with the prompt in its arguments, and is gone by now.
+    expect(processesWithArgument(prompt)).toEqual([]);
+    expect(await events.waitFor((e) => e.type === "run_completed")).toMatchObject({
+      runId: "print-cancelled",
+      ok: false,
+      cancelled: true,
+    });
+    expect(h.api.requests()).toEqual([]);
   });
 });
