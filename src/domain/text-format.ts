@@ -108,7 +108,7 @@ export type ClockFormatter = {
   /**
    * A moment people can place: "17:46" on the same day as `nowMs`, "Mar 17 17:46" on another
    * day of its year, "Mar 17, 2030 17:46" in another year. Without `nowMs` (a replay, where
-   * "today" means nothing), always with the date.
+   * "today" means nothing), always with the date and the year.
    */
   moment(epochMs: number, nowMs?: number): string;
 };
@@ -130,7 +130,7 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
     const year = ymd.slice(0, 4);
     const today = nowMs === undefined ? undefined : day.format(nowMs);
     if (today === ymd) return time.format(epochMs);
-    const sameYear = today === undefined || today.startsWith(year);
+    const sameYear = today !== undefined && today.startsWith(year);
     return `${date.format(epochMs)}${sameYear ? "" : `, ${year}`} ${time.format(epochMs)}`;
   };
   return {

@@ -268,18 +268,23 @@ describe("translator", () => {
       rl({ status: "allowed_warning", utilization: 0.95 }),
       rl({ status: "rejected" }),
     ];
-    // Read back later (a replay), a reset time says its day.
+    // Read back later (a replay, of any year), a reset time says its day and year.
     expect(ofType(run(lines), "note")).toEqual([
-      { type: "note", kind: "rate_limit", key: "rate_limit:five_hour", text: "5h limit 91% used, resets Mar 17 17:46" },
       {
         type: "note",
         kind: "rate_limit",
         key: "rate_limit:five_hour",
-        text: "Rate limited until Mar 17 17:46 (5h limit reached)",
+        text: "5h limit 91% used, resets Mar 17, 2030 17:46",
+      },
+      {
+        type: "note",
+        kind: "rate_limit",
+        key: "rate_limit:five_hour",
+        text: "Rate limited until Mar 17, 2030 17:46 (5h limit reached)",
         untilMs: 1900000000000,
       },
     ]);
-    expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets Mar 17 23:16");
+    expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets Mar 17, 2030 23:16");
   });
 
   it("rate limits read live: a reset later today is a time, one on another day or year has its date", () => {
@@ -316,7 +321,7 @@ describe("translator", () => {
       apiStatus: 429,
       resetsAtMs: 1900000000000,
       what: "API error 429: You've hit your 5-hour limit.",
-      hint: "The limit resets on Mar 17 at 17:46; until then every message fails the same way.",
+      hint: "The limit resets on Mar 17, 2030 at 17:46; until then every message fails the same way.",
     });
     const loggedOut = run([init(), result({ is_error: true, result: "Invalid API key · Please run /login" })]);
     expect(ofType(loggedOut, "turn_finished")[0]?.error).toMatchObject({

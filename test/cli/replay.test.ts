@@ -133,9 +133,9 @@ describe("telecode replay", () => {
     expect((await replay("--time-zone", "Mars/Olympus", fixture("a-print-text.stdout.jsonl"))).code).toBe(2);
   });
 
-  it("honours --time-zone for clock times", async () => {
+  it("honours --time-zone for clock times, and gives their year: a replay may be of any year", async () => {
     const { stdout } = await replay("--time-zone", "Asia/Kolkata", fixture("l-rate-limit-warning.stdout.jsonl"));
-    expect(stdout).toContain("5h limit 91% used, resets Mar 17 23:16");
+    expect(stdout).toContain("5h limit 91% used, resets Mar 17, 2030 23:16");
   });
 
   it("works through the built bin (exit codes reach the shell)", () => {

@@ -53,6 +53,15 @@ describe("text helpers", () => {
     expect(() => createClockFormatter("Nowhere/Atall")).toThrow(RangeError);
   });
 
+  it("a moment is the time today, the date and time this year, and the year too otherwise or in a replay", () => {
+    const utc = createClockFormatter();
+    const moment = 1_900_000_000_000; // 2030-03-17 17:46 UTC
+    expect(utc.moment(moment, moment + 60_000)).toBe("17:46");
+    expect(utc.moment(moment, moment + 10 * 86_400_000)).toBe("Mar 17 17:46");
+    expect(utc.moment(moment, moment + 365 * 86_400_000)).toBe("Mar 17, 2030 17:46");
+    expect(utc.moment(moment)).toBe("Mar 17, 2030 17:46");
+  });
+
   it("a lazy clock asks for its zone at its first clock time, once, and formats the same", () => {
     const asked: string[] = [];
     const lazy = createLazyClockFormatter(() => {
