@@ -208,7 +208,8 @@ export class ClaudeSessionHandle implements SessionHandle {
     this.#watch.cancelIdle();
     this.#watch.start();
     try {
-      await this.#mode.startRun(this.#host, run, prompt);
+      await options.beforePrompt?.();
+      if (!run.done) await this.#mode.startRun(this.#host, run, prompt);
     } catch (error) {
       this.#runs.complete(run, { ok: false, error: failureOf(error) });
     }

@@ -114,6 +114,11 @@ export type StartRunOptions = {
   runId?: string;
   /** Whose turn the message starts, as its turn events say: default "person"; a fired schedule's run says so. */
   origin?: TurnOrigin;
+  /**
+   * Work to finish before the prompt is written (putting a live process back in plan mode).
+   * The run is in flight meanwhile: a cancel then ends it without the prompt ever being sent.
+   */
+  beforePrompt?: () => Promise<void>;
 };
 
 /** Where a run's lines are in the output of its kept process (one that outlives Telecode). */

@@ -129,39 +129,24 @@ function wrap(
       } else noteProcessed(false);
     }
   }
-  /** A run waiting for plan mode to be restored before the engine has it, and whether a cancel came meanwhile. */
-  let preparing: { runId: string | undefined; cancelled: boolean } | undefined;
   return {
     async startRun(prompt, options) {
       // The chat may have changed its switches (previews, questions) since the session opened.
       const chat = deps.chatSettings?.(request.lane);
       if (chat) driver.updateSettings(chat);
-      const preparation = { runId: options?.runId, cancelled: false };
-      // A plan chat whose re-arm was deferred goes back to plan mode before the next request.
-      if (session.pid !== undefined) {
-        preparing = preparation;
-        try {
-          await driver.beforeFollowUp(session);
-        } finally {
-          preparing = undefined;
-        }
-      }
-      const id = await session.startRun(prompt, options);
+      // A plan chat whose re-arm was deferred goes back to plan mode before the next request
+      // (inside the run, so a Cancel meanwhile ends it before its prompt is sent).
+      const rearm = session.pid === undefined ? undefined : () => driver.beforeFollowUp(session);
+      const id = await session.startRun(prompt, { ...options, ...definedFields({ beforePrompt: rearm }) });
       const place = session.keptRun;
       if (place !== undefined) {
         runId = id;
         book?.started(id, place, request.mode);
         session.acknowledgeLines(place.startSeq);
       }
-      // Cancelled while plan mode was being restored: the engine has the run now, so it can end it.
-      if (preparation.cancelled) await session.cancelRun(id);
       return id;
     },
-    cancelRun(id) {
-      if (preparing === undefined || preparing.runId !== id) return session.cancelRun(id);
-      preparing.cancelled = true;
-      return Promise.resolve();
-    },
+    cancelRun: (id) => session.cancelRun(id),
     events,
     async close() {
       // Expire open prompts first, so they read "session ended", not "no longer pending".
