@@ -41,6 +41,9 @@ type Rig = {
 };
 
 const lane: Lane = { chatId: 42, project: "app" };
+/** Claude starting a subagent (in the background, as the CLI runs Agent calls) with `prompt`. */
+const startAgent = (prompt: string): FakeReply =>
+  reply.tool("Agent", { description: "Make a file", prompt, subagent_type: "general-purpose" });
 let rig: Rig | undefined;
 
 afterEach(async () => {
@@ -252,11 +255,7 @@ describe("session manager with the real CLI", () => {
 
   it("an unattended run's background agent asks nobody, also once the run has ended", async () => {
     rig = await makeRig([
-      reply.tool("Agent", {
-        description: "Make a file",
-        prompt: "BG-AGENT-TASK: create agent-made.txt and report back.",
-        subagent_type: "general-purpose",
-      }),
+      startAgent("BG-AGENT-TASK: create agent-made.txt and report back."),
       reply.text("Started the agent."),
       reply.text("The agent could not create the file."),
     ]);
@@ -278,11 +277,7 @@ describe("session manager with the real CLI", () => {
 
   it("a person's background agent asks the person while a scheduled run is in flight", async () => {
     rig = await makeRig([
-      reply.tool("Agent", {
-        description: "Make a file",
-        prompt: "PERSON-AGENT-TASK: create person-agent.txt and report back.",
-        subagent_type: "general-purpose",
-      }),
+      startAgent("PERSON-AGENT-TASK: create person-agent.txt and report back."),
       reply.text("Started the agent."),
     ]);
     rig.api.script(
