@@ -149,6 +149,30 @@ describe("files", () => {
     );
   });
 
+  it("a screen recording and a video note are saved as files the prompt names, not refused", async () => {
+    const chat = rig.user(1019);
+    rig.script("[video]", [reply.text("The button jumps when the keyboard opens.")]);
+    const recording = Buffer.from("fake mp4 bytes");
+    rig.tg.sendVideo(
+      chat,
+      { content: recording, durationS: 12, width: 886, height: 1920, mimeType: "video/quicktime" },
+      { caption: "what goes wrong here? [video]" },
+    );
+    await rig.botMessage(chat, isAnswer("The button jumps when the keyboard opens."));
+    const uploads = join(rig.ws.cwd, ".telecode/uploads");
+    expect(readFileSync(join(uploads, "video.mov"))).toEqual(recording);
+    expect(texts(userBlocks(rig.api.requests("[video]")[0])).join("")).toContain(
+      "I sent you a file; it is saved in the project at .telecode/uploads/video.mov (14 B, video/quicktime).\n\nwhat goes wrong here? [video]",
+    );
+
+    rig.script("I sent you a file; it is saved in the project at .telecode/uploads/video_note.mp4", [
+      reply.text("Seen the note."),
+    ]);
+    rig.tg.sendVideoNote(chat, { content: Buffer.from("round"), durationS: 5, length: 384 });
+    await rig.botMessage(chat, isAnswer("Seen the note."));
+    expect(readFileSync(join(uploads, "video_note.mp4"), "utf8")).toBe("round");
+  });
+
   it("a file named ../../etc/passwd is saved as passwd inside the uploads folder, nowhere else", async () => {
     const chat = rig.user(1007);
     rig.script("[passwd]", [reply.text("Saved safely.")]);

@@ -19,6 +19,8 @@ import {
   type AudioInput,
   type DocumentInput,
   type PhotoInput,
+  type VideoInput,
+  type VideoNoteInput,
   type VoiceInput,
 } from "./user-media.js";
 
@@ -124,6 +126,16 @@ export class FakeBotApi {
   /** A person sends a music/audio file. */
   sendAudio(chatId: number, audio: AudioInput, options: MediaOptions = {}): number {
     return this.sendMedia(chatId, { audio }, options);
+  }
+
+  /** A video (caption in `options`); `mimeType` and `fileName` are left out as Telegram may. */
+  sendVideo(chatId: number, video: VideoInput, options: MediaOptions = {}): number {
+    return this.sendMedia(chatId, { video }, options);
+  }
+
+  /** A round video message: no caption, no name, no MIME type. */
+  sendVideoNote(chatId: number, videoNote: VideoNoteInput, options: From & { replyTo?: number } = {}): number {
+    return this.sendMedia(chatId, { videoNote }, options);
   }
 
   /** A person sends several photos or files at once: one message per item sharing a media_group_id. */

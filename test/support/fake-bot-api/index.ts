@@ -6,4 +6,13 @@ export type { FakeBotApiOptions, MessageMatch, MessageView, WaitOptions } from "
 export type { Fault, FaultOptions } from "./server.js";
 export type { CallbackAnswer, CallRecord, FakeUser, InlineKeyboard, MessageRevision } from "./state.js";
 export { NOT_MODIFIED } from "./methods.js";
-export type { AlbumItem, AudioInput, DocumentInput, PhotoInput, PhotoSizeInput, VoiceInput } from "./user-media.js";
+export type {
+  AlbumItem,
+  AudioInput,
+  DocumentInput,
+  PhotoInput,
+  PhotoSizeInput,
+  VideoInput,
+  VideoNoteInput,
+  VoiceInput,
+} from "./user-media.js";

@@ -1,5 +1,6 @@
 // What the fake keeps of files: every file a person or the bot sent, by file_id, with the
-// path getFile hands out, and the Bot API's JSON for photos, documents, voice notes and audio.
+// path getFile hands out, and the Bot API's JSON for photos, documents, voice notes, audio,
+// videos and video notes.
 // No HTTP here.
 
 export type StoredFile = {
@@ -30,6 +31,27 @@ export type StoredVoice = {
 
 export type StoredAudio = StoredVoice & { fileName: string | undefined; title: string | undefined };
 
+export type StoredVideo = {
+  fileId: string;
+  fileUniqueId: string;
+  durationS: number;
+  width: number;
+  height: number;
+  /** Telegram leaves both out at times (a video recorded in the app has no name). */
+  mimeType: string | undefined;
+  fileName: string | undefined;
+  content: Buffer;
+};
+
+/** A round video message: square, no name and no MIME type. */
+export type StoredVideoNote = {
+  fileId: string;
+  fileUniqueId: string;
+  durationS: number;
+  length: number;
+  content: Buffer;
+};
+
 /** The media fields a message may hold (at most one kind, as in Telegram). */
 export type StoredMedia = {
   document: StoredDocument | undefined;
@@ -37,6 +59,8 @@ export type StoredMedia = {
   photo: StoredPhotoSize[] | undefined;
   voice: StoredVoice | undefined;
   audio: StoredAudio | undefined;
+  video: StoredVideo | undefined;
+  videoNote: StoredVideoNote | undefined;
   mediaGroupId: string | undefined;
 };
 
@@ -45,11 +69,13 @@ export const NO_MEDIA: StoredMedia = {
   photo: undefined,
   voice: undefined,
   audio: undefined,
+  video: undefined,
+  videoNote: undefined,
   mediaGroupId: undefined,
 };
 
 /** Telegram's folder per kind of file, as seen in real file_path values. */
-export type FileFolder = "photos" | "documents" | "voice" | "music";
+export type FileFolder = "photos" | "documents" | "voice" | "music" | "videos" | "video_notes";
 
 /** Bots download at most 20 MB through getFile (core.telegram.org/bots/api#getfile). */
 export const BOT_DOWNLOAD_MAX_BYTES = 20 * 1024 * 1024;
@@ -122,7 +148,30 @@ export function mediaJson(
       ...(a.title === undefined ? {} : { title: a.title }),
     };
   }
-  const hasMedia = media.document ?? media.photo ?? media.voice ?? media.audio;
+  if (media.video !== undefined) {
+    const v = media.video;
+    json.video = {
+      file_id: v.fileId,
+      file_unique_id: v.fileUniqueId,
+      duration: v.durationS,
+      width: v.width,
+      height: v.height,
+      file_size: v.content.length,
+      ...(v.mimeType === undefined ? {} : { mime_type: v.mimeType }),
+      ...(v.fileName === undefined ? {} : { file_name: v.fileName }),
+    };
+  }
+  if (media.videoNote !== undefined) {
+    const n = media.videoNote;
+    json.video_note = {
+      file_id: n.fileId,
+      file_unique_id: n.fileUniqueId,
+      duration: n.durationS,
+      length: n.length,
+      file_size: n.content.length,
+    };
+  }
+  const hasMedia = media.document ?? media.photo ?? media.voice ?? media.audio ?? media.video;
   if (hasMedia !== undefined && caption.text !== undefined) {
     json.caption = caption.text;
     if (caption.entities.length > 0) json.caption_entities = caption.entities;

@@ -1,5 +1,5 @@
 // What a simulated person can send besides text: a photo (Telegram's several sizes), a
-// document, a voice note, an audio file, an album. Each becomes a stored message and a
+// document, a voice note, an audio file, a video, a video note, an album. Each becomes a stored message and a
 // `message` update, shaped as the Bot API delivers them; the files can be fetched with getFile.
 import { extname } from "node:path";
 import { readImageInfo } from "../../../src/media/index.js";
@@ -18,10 +18,26 @@ export type VoiceInput = { content: Buffer; durationS: number; mimeType?: string
 
 export type AudioInput = { content: Buffer; durationS: number; mimeType?: string; fileName?: string; title?: string };
 
+export type VideoInput = {
+  content: Buffer;
+  durationS: number;
+  width: number;
+  height: number;
+  mimeType?: string;
+  fileName?: string;
+};
+
+export type VideoNoteInput = { content: Buffer; durationS: number; length: number };
+
 export type AlbumItem = ({ photo: PhotoInput } | { document: DocumentInput }) & { caption?: string };
 
 export type UserMedia =
-  { photo: PhotoInput } | { document: DocumentInput } | { voice: VoiceInput } | { audio: AudioInput };
+  | { photo: PhotoInput }
+  | { document: DocumentInput }
+  | { voice: VoiceInput }
+  | { audio: AudioInput }
+  | { video: VideoInput }
+  | { videoNote: VideoNoteInput };
 
 export type UserMediaOptions = {
   from: number;
@@ -52,6 +68,25 @@ function storedMedia(world: FakeWorld, media: UserMedia): Partial<StoredMessage>
   if ("voice" in media) {
     const { content, durationS, mimeType = "audio/ogg" } = media.voice;
     return { voice: { ...world.files.add(content, "voice", ".oga"), durationS, mimeType, content } };
+  }
+  if ("video" in media) {
+    const { content, durationS, width, height, mimeType, fileName } = media.video;
+    const extension = fileName === undefined ? ".mp4" : extname(fileName);
+    return {
+      video: {
+        ...world.files.add(content, "videos", extension),
+        durationS,
+        width,
+        height,
+        mimeType,
+        fileName,
+        content,
+      },
+    };
+  }
+  if ("videoNote" in media) {
+    const { content, durationS, length } = media.videoNote;
+    return { videoNote: { ...world.files.add(content, "video_notes", ".mp4"), durationS, length, content } };
   }
   const { content, durationS, mimeType = "audio/mpeg", fileName, title } = media.audio;
   return {

@@ -1,6 +1,8 @@
 // Photos and files a person sends, alone or as an album: read like a text message (the
 // caption is the text), then routed like one — a run whose prompt carries them, or the
-// answer to an open question or approval. An album waits until its last part has come.
+// answer to an open question or approval. An album waits until its last part has come. A
+// video or a video note (a screen recording of a bug) comes as a file: saved in the project,
+// where Claude can take it apart with the tools it has.
 import { Composer } from "grammy";
 import type { Message } from "grammy/types";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
@@ -18,7 +20,7 @@ export function attachmentMessages(deps: BridgeServices): Composer<TelecodeConte
   const albums = new AlbumCollector<Part>(deps.clock, (album) => {
     routeAlbum(deps, album)?.catch(logFailure(deps.logger, "telegram.album_failed"));
   });
-  messages.on(["message:photo", "message:document"], (ctx) => {
+  messages.on(["message:photo", "message:document", "message:video", "message:video_note"], (ctx) => {
     const attachment = attachmentOf(ctx.message);
     if (ctx.person === undefined || attachment === undefined) return;
     const incoming = incomingCaption(ctx.message, ctx.person, deps.control.botUsername());
@@ -78,15 +80,26 @@ function attachmentOf(message: Message): Attachment | undefined {
     }));
     return { kind: "photo", sizes };
   }
-  const document = message.document;
-  if (document === undefined) return undefined;
+  const file = message.document ?? message.video ?? message.video_note;
+  if (file === undefined) return undefined;
+  // A video recorded in the app has no name, a video note neither name nor type.
+  const video = message.document === undefined;
+  const mimeType = ("mime_type" in file ? file.mime_type : undefined) ?? (video ? "video/mp4" : undefined);
+  const fileName =
+    ("file_name" in file ? file.file_name : undefined) ??
+    (video ? `${message.video_note === undefined ? "video" : "video_note"}${videoExtension(mimeType)}` : undefined);
   return {
     kind: "document",
-    document: {
-      fileId: document.file_id,
-      fileName: document.file_name,
-      mimeType: document.mime_type,
-      sizeBytes: document.file_size,
-    },
+    document: { fileId: file.file_id, fileName, mimeType, sizeBytes: file.file_size },
   };
+}
+
+const VIDEO_EXTENSIONS: Readonly<Record<string, string>> = {
+  "video/quicktime": ".mov",
+  "video/webm": ".webm",
+  "video/x-matroska": ".mkv",
+};
+
+function videoExtension(mimeType: string | undefined): string {
+  return (mimeType === undefined ? undefined : VIDEO_EXTENSIONS[mimeType]) ?? ".mp4";
 }
