@@ -72,6 +72,19 @@ describe("a message in Telegram", () => {
     });
   });
 
+  it("a long paste the app sent as two messages runs as the one message it was", async () => {
+    const chat = rig.user(1012);
+    rig.script("[split-paste]", [reply.text("Read all of it.")]);
+    const head = ["Why does this fail? [split-paste]", ...Array<string>(260).fill("ERROR at step 1")].join("\n");
+    rig.tg.sendText(chat, head);
+    rig.tg.sendText(chat, "ERROR at step 2: the last line of the log");
+    await rig.botMessage(chat, isAnswer("Read all of it."));
+    expect(rig.api.requests("[split-paste]").map((r) => r.lastPrompt)).toEqual([
+      `${head}\nERROR at step 2: the last line of the log`,
+    ]);
+    expect(rig.tg.botMessages(chat).filter((m) => m.text.includes("Queued"))).toEqual([]);
+  });
+
   it("the Cancel buttons: on a queued message it never runs, on a progress message the run stops", async () => {
     const chat = rig.user(1010);
     rig.script("[cb1]", [reply.text("too late", { delayMs: 20_000 })]);

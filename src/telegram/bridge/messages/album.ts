@@ -34,6 +34,11 @@ export class AlbumCollector<T> {
     this.#onAlbum = onAlbum;
   }
 
+  /** Whether parts of `key` are being held. */
+  has(key: string): boolean {
+    return this.#open.has(key);
+  }
+
   /** Adds a part of album `key` (chat and media_group_id); the wait starts again. */
   add(key: string, part: AlbumPart<T>): void {
     const open = this.#open.get(key);

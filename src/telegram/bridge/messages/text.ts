@@ -1,23 +1,60 @@
 // A person's text message that names no command: a directive line → a run with those
 // settings; an unknown or dotted command → a hint; a reply to a prompt, or text while one is
 // open → the answer; a reply to an answer → that session continues; anything else → a run.
+// Telegram's apps send a text over 4,096 characters (a pasted log) as several messages, one
+// right after another: those are joined again and read as the one message they were.
 import { Composer } from "grammy";
 import { escapeTelegramHtml } from "../../../render/index.js";
 import { chatSettings } from "../chat-settings.js";
 import { dotCommandOf, nearestCommand, readDirectives } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
-import type { BridgeServices } from "../services.js";
+import { logFailure, type BridgeServices } from "../services.js";
+import { AlbumCollector, type Album } from "./album.js";
 import { routeMessage, wordsContent } from "./route.js";
 
 export type TextDeps = Pick<
   BridgeServices,
-  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter" | "control" | "claudeCommands"
+  | "config"
+  | "store"
+  | "outbox"
+  | "runs"
+  | "prompts"
+  | "answers"
+  | "starter"
+  | "control"
+  | "claudeCommands"
+  | "clock"
+  | "logger"
 > & { commandNames: readonly string[] };
+
+/**
+ * A text at least this long may be the first part of a longer one the app split (at 4,096
+ * characters, or a little before, at a line break or a space): the parts that follow it
+ * within a second are joined to it.
+ */
+export const SPLIT_TEXT_CHARS = 3800;
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
-  messages.on("message:text", (ctx) => (ctx.incoming === undefined ? undefined : handleText(deps, ctx.incoming)));
+  const parts = new AlbumCollector<IncomingText>(deps.clock, (split) => {
+    handleText(deps, joinSplitText(split))?.catch(logFailure(deps.logger, "telegram.split_text_failed"));
+  });
+  messages.on("message:text", (ctx) => {
+    const message = ctx.incoming;
+    if (message === undefined) return;
+    const key = `${message.chatId}:${message.from.id}`;
+    if (!parts.has(key) && message.text.length < SPLIT_TEXT_CHARS) return handleText(deps, message);
+    parts.add(key, { messageId: message.messageId, caption: message.body, item: message });
+    return undefined;
+  });
   return messages;
+}
+
+/** The parts of a split text as the one message they were: the first's place, every part's words. */
+function joinSplitText(split: Album<IncomingText>): IncomingText {
+  const [first, ...rest] = split.items as [IncomingText, ...IncomingText[]];
+  const join = (pick: (part: IncomingText) => string): string => [first, ...rest].map(pick).join("\n");
+  return { ...first, text: join((part) => part.text), body: join((part) => part.body) };
 }
 
 function handleText(deps: TextDeps, message: IncomingText): Promise<void> | undefined {
