@@ -100,6 +100,16 @@ export class FileStore {
   }
 }
 
+/** The fields every file object of the Bot API has. */
+function fileJson(file: { fileId: string; fileUniqueId: string; content: Buffer }): Record<string, unknown> {
+  return { file_id: file.fileId, file_unique_id: file.fileUniqueId, file_size: file.content.length };
+}
+
+/** `fields` without those left undefined (the Bot API leaves optional fields out). */
+function present(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
 /** The Bot API's JSON for a message's media (and its caption, which only media messages have). */
 export function mediaJson(
   media: StoredMedia,
@@ -107,70 +117,25 @@ export function mediaJson(
 ): Record<string, unknown> {
   const json: Record<string, unknown> = {};
   if (media.mediaGroupId !== undefined) json.media_group_id = media.mediaGroupId;
-  if (media.document !== undefined) {
-    const d = media.document;
-    json.document = {
-      file_id: d.fileId,
-      file_unique_id: d.fileUniqueId,
-      file_name: d.fileName,
-      mime_type: d.mimeType,
-      file_size: d.content.length,
-    };
-  }
-  if (media.photo !== undefined) {
-    json.photo = media.photo.map((size) => ({
-      file_id: size.fileId,
-      file_unique_id: size.fileUniqueId,
-      width: size.width,
-      height: size.height,
-      file_size: size.content.length,
-    }));
-  }
-  if (media.voice !== undefined) {
-    const v = media.voice;
-    json.voice = {
-      file_id: v.fileId,
-      file_unique_id: v.fileUniqueId,
-      duration: v.durationS,
-      mime_type: v.mimeType,
-      file_size: v.content.length,
-    };
-  }
-  if (media.audio !== undefined) {
-    const a = media.audio;
+  const { document: d, photo, voice: v, audio: a, video, videoNote: n } = media;
+  if (d !== undefined) json.document = { ...fileJson(d), file_name: d.fileName, mime_type: d.mimeType };
+  if (photo !== undefined)
+    json.photo = photo.map((size) => ({ ...fileJson(size), width: size.width, height: size.height }));
+  if (v !== undefined) json.voice = { ...fileJson(v), duration: v.durationS, mime_type: v.mimeType };
+  if (a !== undefined) {
     json.audio = {
-      file_id: a.fileId,
-      file_unique_id: a.fileUniqueId,
-      duration: a.durationS,
-      mime_type: a.mimeType,
-      file_size: a.content.length,
-      ...(a.fileName === undefined ? {} : { file_name: a.fileName }),
-      ...(a.title === undefined ? {} : { title: a.title }),
+      ...fileJson(a),
+      ...present({ duration: a.durationS, mime_type: a.mimeType, file_name: a.fileName, title: a.title }),
     };
   }
-  if (media.video !== undefined) {
-    const v = media.video;
+  if (video !== undefined) {
+    const { durationS, width, height, mimeType, fileName } = video;
     json.video = {
-      file_id: v.fileId,
-      file_unique_id: v.fileUniqueId,
-      duration: v.durationS,
-      width: v.width,
-      height: v.height,
-      file_size: v.content.length,
-      ...(v.mimeType === undefined ? {} : { mime_type: v.mimeType }),
-      ...(v.fileName === undefined ? {} : { file_name: v.fileName }),
+      ...fileJson(video),
+      ...present({ duration: durationS, width, height, mime_type: mimeType, file_name: fileName }),
     };
   }
-  if (media.videoNote !== undefined) {
-    const n = media.videoNote;
-    json.video_note = {
-      file_id: n.fileId,
-      file_unique_id: n.fileUniqueId,
-      duration: n.durationS,
-      length: n.length,
-      file_size: n.content.length,
-    };
-  }
+  if (n !== undefined) json.video_note = { ...fileJson(n), duration: n.durationS, length: n.length };
   const hasMedia = media.document ?? media.photo ?? media.voice ?? media.audio ?? media.video;
   if (hasMedia !== undefined && caption.text !== undefined) {
     json.caption = caption.text;
