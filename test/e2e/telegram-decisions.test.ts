@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
-import { reply } from "../support/fake-anthropic/index.js";
+import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer, STRANGER_ID, startRig, type Rig } from "../telegram/bridge/rig.js";
 
@@ -222,19 +222,7 @@ describe("plan-auto", () => {
 });
 
 /** Claude asks one question with two options (and the person may type their own). */
-const ask = reply.tool("AskUserQuestion", {
-  questions: [
-    {
-      question: "Which color should the button be?",
-      header: "Color",
-      multiSelect: false,
-      options: [
-        { label: "Blue", description: "The brand color" },
-        { label: "Green", description: "Signals success" },
-      ],
-    },
-  ],
-});
+const ask = reply.tool("AskUserQuestion", COLOR_QUESTION);
 
 describe("questions", () => {
   it("an option tapped reaches the model as the answer", async () => {

@@ -14,7 +14,7 @@ import {
   type DecisionRegistry,
   type PendingDecisionView,
 } from "../../../src/sessions/decisions/index.js";
-import { reply, type FakeReply } from "../../support/fake-anthropic/index.js";
+import { COLOR_QUESTION, reply, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { makeHarness, type Harness } from "../../claude/harness.js";
 import { lane, recordingPort } from "./fakes.js";
 
@@ -135,19 +135,7 @@ describe("plan mode with the real CLI", () => {
 });
 
 describe("questions with the real CLI", () => {
-  const ask = reply.tool("AskUserQuestion", {
-    questions: [
-      {
-        question: "Which color should the button be?",
-        header: "Color",
-        multiSelect: false,
-        options: [
-          { label: "Blue", description: "The brand color" },
-          { label: "Green", description: "Signals success" },
-        ],
-      },
-    ],
-  });
+  const ask = reply.tool("AskUserQuestion", COLOR_QUESTION);
 
   it("an option tapped reaches the model as the answer", async () => {
     const { harness, session, events } = await open([ask, reply.text("Green it is.")], { mode: "default" }, () =>

@@ -2,6 +2,7 @@
 export { startFakeAnthropic } from "./server.js";
 export type { FakeAnthropic, FakeAnthropicOptions } from "./server.js";
 export { reply } from "./scenario.js";
+export { COLOR_QUESTION } from "./questions.js";
 export type {
   FakeBlock,
   FakeReply,

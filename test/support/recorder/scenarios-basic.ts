@@ -1,7 +1,7 @@
 // Scenarios a–h2: print mode, permission requests allowed and denied, plan mode and
 // ExitPlanMode, AskUserQuestion, and a second turn in the same process. Each mirrors the
 // shared recording of the same name (fixtures README, "Scenarios").
-import { reply, type FakeMessageReply, type RecordedRequest } from "../fake-anthropic/index.js";
+import { COLOR_QUESTION, reply, type FakeMessageReply, type RecordedRequest } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
 import { allowTool, controlRun, denyTool, printArgs, thenPrompt } from "./steps.js";
 
@@ -22,19 +22,7 @@ const writePlan = (text: string | undefined, content: string) =>
     ],
   }));
 
-const question = {
-  questions: [
-    {
-      question: "Which color should the button be?",
-      header: "Color",
-      multiSelect: false,
-      options: [
-        { label: "Blue", description: "The brand color" },
-        { label: "Green", description: "Signals success" },
-      ],
-    },
-  ],
-};
+const question = COLOR_QUESTION;
 
 const planScenario = (name: string, description: string, allowExtra: Record<string, unknown>): Scenario => ({
   name,
