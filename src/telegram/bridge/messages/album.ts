@@ -1,6 +1,7 @@
 // An album (several photos or files sent at once) reaches the bot as one update per item with
 // a shared media_group_id and no sign of which is last: the parts are held until none came for
-// a short while, then handed on together, in the order they were sent.
+// a short while, then handed on together, in the order they were sent. A long text the app split
+// into several messages is held the same way (text.ts).
 import type { Clock, TimerHandle } from "../../../ports/index.js";
 
 /** How long after an album's latest part it is taken as complete (Telegram sends them within a second). */
