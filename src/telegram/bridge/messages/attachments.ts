@@ -80,18 +80,25 @@ function attachmentOf(message: Message): Attachment | undefined {
     }));
     return { kind: "photo", sizes };
   }
-  const file = message.document ?? message.video ?? message.video_note;
-  if (file === undefined) return undefined;
+  const document = message.document;
+  if (document !== undefined) {
+    return {
+      kind: "document",
+      document: {
+        fileId: document.file_id,
+        fileName: document.file_name,
+        mimeType: document.mime_type,
+        sizeBytes: document.file_size,
+      },
+    };
+  }
   // A video recorded in the app has no name, a video note neither name nor type.
-  const video = message.document === undefined;
-  const mimeType = ("mime_type" in file ? file.mime_type : undefined) ?? (video ? "video/mp4" : undefined);
+  const video = message.video ?? message.video_note;
+  if (video === undefined) return undefined;
+  const mimeType = message.video?.mime_type ?? "video/mp4";
   const fileName =
-    ("file_name" in file ? file.file_name : undefined) ??
-    (video ? `${message.video_note === undefined ? "video" : "video_note"}${videoExtension(mimeType)}` : undefined);
-  return {
-    kind: "document",
-    document: { fileId: file.file_id, fileName, mimeType, sizeBytes: file.file_size },
-  };
+    message.video?.file_name ?? `${message.video === undefined ? "video_note" : "video"}${videoExtension(mimeType)}`;
+  return { kind: "document", document: { fileId: video.file_id, fileName, mimeType, sizeBytes: video.file_size } };
 }
 
 const VIDEO_EXTENSIONS: Readonly<Record<string, string>> = {
@@ -100,6 +107,6 @@ const VIDEO_EXTENSIONS: Readonly<Record<string, string>> = {
   "video/x-matroska": ".mkv",
 };
 
-function videoExtension(mimeType: string | undefined): string {
-  return (mimeType === undefined ? undefined : VIDEO_EXTENSIONS[mimeType]) ?? ".mp4";
+function videoExtension(mimeType: string): string {
+  return VIDEO_EXTENSIONS[mimeType] ?? ".mp4";
 }

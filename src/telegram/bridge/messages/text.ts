@@ -51,10 +51,9 @@ export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
 }
 
 /** The parts of a split text as the one message they were: the first's place, every part's words. */
-function joinSplitText(split: Album<IncomingText>): IncomingText {
-  const [first, ...rest] = split.items as [IncomingText, ...IncomingText[]];
-  const join = (pick: (part: IncomingText) => string): string => [first, ...rest].map(pick).join("\n");
-  return { ...first, text: join((part) => part.text), body: join((part) => part.body) };
+function joinSplitText({ items }: Album<IncomingText>): IncomingText {
+  const join = (pick: (part: IncomingText) => string): string => items.map(pick).join("\n");
+  return { ...items[0]!, text: join((part) => part.text), body: join((part) => part.body) };
 }
 
 function handleText(deps: TextDeps, message: IncomingText): Promise<void> | undefined {
