@@ -21,7 +21,13 @@ import {
 } from "../../src/sessions/decisions/index.js";
 import type { DecisionSettings } from "../../src/policy/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
+import {
+  COLOR_QUESTION,
+  reply,
+  startFakeAnthropic,
+  type FakeAnthropic,
+  type FakeReply,
+} from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 
 type Rig = {
@@ -300,19 +306,8 @@ describe("session manager with the real CLI", () => {
   });
 
   it("a chat's changed switches reach its live session at the next message", async () => {
-    const ask = reply.tool("AskUserQuestion", {
-      questions: [
-        {
-          question: "Which colour?",
-          header: "Colour",
-          multiSelect: false,
-          options: [
-            { label: "Blue", description: "Calm" },
-            { label: "Green", description: "Fresh" },
-          ],
-        },
-      ],
-    });
+    const ask = reply.tool("AskUserQuestion", COLOR_QUESTION);
+
     const chat = { questionsEnabled: true };
     rig = await makeRig([ask, reply.text("Asked."), ask, reply.text("Chose myself.")], chat);
     const first = rig.submit("pick a colour");
