@@ -2,8 +2,9 @@
 // strips types with the TypeScript compiler already in devDependencies. Test-only.
 //
 // Tests spawn `telecode` from the sources dozens of times; stripping ~300 files takes seconds
-// each time, so the output is kept in node_modules/.cache, named by a hash of the source and
-// the compiler's version: an edited file is stripped again, an unchanged one read back.
+// each time, so the output is kept in node_modules/.cache, named by a hash of the source, the
+// compiler's version and this file (its options): an edited file is stripped again, an
+// unchanged one read back.
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -19,6 +20,10 @@ try {
 const require = createRequire(import.meta.url);
 // The compiler itself is loaded only when some file is not in the cache (it takes ~0.3 s).
 const compilerVersion = JSON.parse(readFileSync(require.resolve("typescript/package.json"), "utf8")).version;
+const stripper = createHash("sha256")
+  .update(compilerVersion)
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .digest("hex");
 
 export async function resolve(specifier, context, next) {
   // Our sources import "./x.js" where only x.ts exists: asked first, without a failed lookup.
@@ -37,7 +42,7 @@ export async function resolve(specifier, context, next) {
 export async function load(url, context, next) {
   if (!url.startsWith("file:") || !url.endsWith(".ts")) return next(url, context);
   const source = await readFile(fileURLToPath(url), "utf8");
-  const key = createHash("sha256").update(compilerVersion).update("\0").update(source).digest("hex");
+  const key = createHash("sha256").update(stripper).update(source).digest("hex");
   const cached = `${cacheDir}${key}.js`;
   try {
     return { format: "module", source: readFileSync(cached, "utf8"), shortCircuit: true };
