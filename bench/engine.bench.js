@@ -41,6 +41,9 @@ const FIRST_TURN_ROUNDS = 15;
 const BRIDGE_CHATS = 11;
 
 const ratio = (x) => x.toFixed(2);
+/** Per-round ratios (noise that hits a round hits both of its runs) as "median (min–max)". */
+const roundByRound = (ratios) =>
+  `${ratio(median(ratios))} (${ratio(Math.min(...ratios))}–${ratio(Math.max(...ratios))})`;
 
 const { work, stream, script, replayScript } = prepareWork();
 
@@ -77,12 +80,15 @@ for (let round = 0; round < ROUNDS; round++) {
 const medianOf = (key) => Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r[key]))]));
 const seconds = medianOf("seconds");
 const cpu = medianOf("cpuSeconds");
+/** Floor seconds ÷ this variant's, round by round. */
+const vsFloorByRound = (key) => roundByRound(runs[key].map((r, round) => runs.floor[round].seconds / r.seconds));
 const throughputRow = (variant, key, vs) => ({
   variant,
   "lines/s": Math.round(stream.lines / seconds[key]).toLocaleString("en-US"),
   "MB/s": (stream.bytes / 1e6 / seconds[key]).toFixed(0),
   seconds: seconds[key].toFixed(2),
   "vs floor": vs,
+  "vs floor, round by round: median (range)": key === "floor" ? "" : vsFloorByRound(key),
   "consumer CPU s": cpu[key].toFixed(2),
   "CPU: floor ÷ this": ratio(cpu.floor / cpu[key]),
 });
@@ -92,7 +98,7 @@ printTable([
   throughputRow("(c) Agent SDK query() → messages", "sdk", ratio(seconds.floor / seconds.sdk)),
 ]);
 process.stdout.write(
-  `items per run: Telecode ${runs.engine[0].events.toLocaleString("en-US")} events, SDK ${runs.sdk[0].events.toLocaleString("en-US")} messages; Telecode ÷ SDK throughput ${ratio(seconds.sdk / seconds.engine)}\n\n`,
+  `items per run: Telecode ${runs.engine[0].events.toLocaleString("en-US")} events, SDK ${runs.sdk[0].events.toLocaleString("en-US")} messages; Telecode ÷ SDK throughput ${ratio(seconds.sdk / seconds.engine)}; round by round ${roundByRound(runs.engine.map((r, round) => runs.sdk[round].seconds / r.seconds))}\n\n`,
 );
 
 // ------------------------------------------------------------------ latency
@@ -137,10 +143,7 @@ for (let round = 0; round < LATENCY_ROUNDS; round++) {
 EventEmitter.prototype.emit = emit;
 const p99 = (key) => median(latency[key].map((p) => p.p99));
 /** The ratio of two variants' p99 within each round (noise that hits a round hits both), as median and range. */
-const paired = (key, base) => {
-  const ratios = latency[key].map((p, round) => p.p99 / latency[base][round].p99);
-  return `${ratio(median(ratios))} (${ratio(Math.min(...ratios))}–${ratio(Math.max(...ratios))})`;
-};
+const paired = (key, base) => roundByRound(latency[key].map((p, round) => p.p99 / latency[base][round].p99));
 const latencyRow = (variant, key, goal = "") => ({
   variant,
   "lines × rounds": `${LATENCY_LINES - 100} × ${LATENCY_ROUNDS}`,
