@@ -252,6 +252,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 12,
+    name: "an interrupted run's Continue, once tapped, is spent across restarts",
+    sql: `
+      ALTER TABLE runs ADD COLUMN resumed_at INTEGER;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

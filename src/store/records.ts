@@ -144,6 +144,7 @@ export const runRow = z
     mode: z.enum(PERMISSION_MODES).nullable(),
     input: runInputJson.nullable(),
     prompt_taken: flag,
+    resumed_at: epochMs.nullable(),
   })
   .transform((r) => ({
     runId: r.run_id,
@@ -170,6 +171,8 @@ export const runRow = z
     input: r.input,
     /** The CLI began the run's turn, so it has the prompt. */
     promptTaken: r.prompt_taken,
+    /** When a person tapped Continue on it (interrupted runs continue once). */
+    resumedAt: r.resumed_at,
   }));
 
 export type RunRecord = z.output<typeof runRow>;

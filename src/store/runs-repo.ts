@@ -56,6 +56,8 @@ export type RunsRepository = {
   recent(chatId: number, limit?: number): RunRecord[];
   /** Forgets the inputs of runs that ended before `beforeMs` (Continue then resumes without them). */
   forgetInputs(beforeMs: number): number;
+  /** Spends an interrupted run's Continue: true the first time only, across restarts. */
+  claimResume(runId: string): boolean;
 };
 
 export function createRunsRepository(db: Database, now: () => number): RunsRepository {
@@ -76,6 +78,9 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     WHERE run_id = @run_id AND state = 'running'`);
   const forgetInputs = db.prepare(
     "UPDATE runs SET input = NULL WHERE input IS NOT NULL AND state <> 'running' AND ended_at < ?",
+  );
+  const claimResume = db.prepare(
+    "UPDATE runs SET resumed_at = ? WHERE run_id = ? AND state = 'interrupted' AND resumed_at IS NULL",
   );
   const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
   const recent = db.prepare("SELECT * FROM runs WHERE chat_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?");
@@ -141,5 +146,6 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     markInterrupted: (runIds, reason = "Telecode stopped while this was running") => markInterrupted(runIds, reason),
     recent: (chatId, limit = 20) => readRows(runRow, "runs", recent.all(chatId, limit)),
     forgetInputs: (beforeMs) => forgetInputs.run(beforeMs).changes,
+    claimResume: (runId) => claimResume.run(now(), runId).changes > 0,
   };
 }

@@ -181,6 +181,7 @@ describe("Continue after a crash", () => {
     await world.tg.waitFor(() => world.tg.message(chat, progress.messageId)?.text.includes(INTERRUPTED_NOTE), {
       what: "the Starting… message saying it was interrupted",
     });
+    const button = world.tg.message(chat, progress.messageId)!.buttons.find((b) => b.text === "▶️ Continue")!;
     const query = world.tg.tapButton(chat, progress.messageId, "▶️ Continue");
     expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
     await world.tg.waitForBotMessage(chat, isAnswer("Built it."), { timeoutMs: 60_000 });
@@ -192,6 +193,15 @@ describe("Continue after a crash", () => {
     });
     second.child.kill("SIGTERM");
     await second.exited;
+
+    // A tap that reaches a later Telecode (the edit taking the button down was lost) continues nothing.
+    const third = world.spawnTelecode(["--config", world.configPath]);
+    await third.started;
+    const late = world.tg.forgeCallback(chat, progress.messageId, button.data!);
+    expect((await world.tg.waitForCallbackAnswer(late)).text).toBe("Already continued");
+    expect(world.api.requests("[orig]")).toHaveLength(1);
+    third.child.kill("SIGTERM");
+    await third.exited;
   }, 240_000);
 
   it("resumes the session that had the request when the CLI got it, not the chat's other one", async () => {

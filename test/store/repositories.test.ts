@@ -179,6 +179,7 @@ describe("runs", () => {
       startSeq: null,
       lastSeq: null,
       mode: null,
+      resumedAt: null,
     });
     expect(store.runs.setSession("r1", "s1")).toBe(true);
     expect(store.runs.setProgressMessage("r1", 11)).toBe(true);
@@ -245,6 +246,21 @@ describe("runs", () => {
     expect(store.runs.get("cut")?.input).toEqual(input);
     expect(store.runs.forgetInputs(2_001)).toBe(1);
     expect(store.runs.get("cut")?.input).toBeNull();
+  });
+
+  it("spend an interrupted run's Continue once, across a reopen, and only an interrupted run's", () => {
+    store.runs.start({ runId: "cut", chatId: 1, project: "app" });
+    store.runs.start({ runId: "live", chatId: 1, project: "app" });
+    expect(store.runs.claimResume("cut")).toBe(false);
+    store.runs.markInterrupted(["cut"]);
+    expect(store.runs.get("cut")?.resumedAt).toBeNull();
+    clock = 5_000;
+    expect(store.runs.claimResume("cut")).toBe(true);
+    expect(store.runs.claimResume("cut")).toBe(false);
+    expect(reopen().runs.claimResume("cut")).toBe(false);
+    expect(store.runs.get("cut")?.resumedAt).toBe(5_000);
+    expect(store.runs.claimResume("live")).toBe(false);
+    expect(store.runs.claimResume("unknown")).toBe(false);
   });
 
   it("refuse to read back an input that is not a run's input", () => {

@@ -1,6 +1,7 @@
 // The Continue button of an interrupted run: it must work after a restart, so its token is the
 // run id and the store says what to resume. A tap continues that run once: in its session when
 // the CLI had its prompt, else by sending the person's own request again where it was meant to go.
+// The store spends the tap, so a second one (a double tap, or after a restart) continues nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
@@ -21,8 +22,6 @@ const RESUME_TRIGGER = buttonTrigger(RESUME_CHOICE);
 export function resumeButtons(
   deps: Pick<BridgeServices, "outbox" | "store" | "logger" | "config" | "starter">,
 ): Composer<TelecodeContext> {
-  /** Runs already resumed by a tap (one tap resumes once). */
-  const resumed = new Set<string>();
   const buttons = new Composer<TelecodeContext>();
   buttons.callbackQuery(RESUME_TRIGGER, (ctx) => {
     const tap = readTap(ctx);
@@ -34,8 +33,9 @@ export function resumeButtons(
       takeDown(deps.outbox, tap);
       return;
     }
-    if (resumed.has(runId)) {
-      toast(deps.outbox, tap, "Already continuing");
+    if (run.resumedAt !== null) {
+      toast(deps.outbox, tap, "Already continued");
+      takeDown(deps.outbox, tap);
       return;
     }
     const project = deps.config().projects.find((p) => p.name === run.project);
@@ -43,7 +43,12 @@ export function resumeButtons(
       toast(deps.outbox, tap, `Project ${run.project} is no longer set up`);
       return;
     }
-    resumed.add(runId);
+    // Spent in the store before anything starts: a second tap, now or after a restart, continues nothing.
+    const claimed = claim(deps, runId);
+    if (claimed !== true) {
+      toast(deps.outbox, tap, claimed === false ? "Already continued" : "Could not continue; tap again");
+      return;
+    }
     toast(deps.outbox, tap, "Continuing…");
     takeDown(deps.outbox, tap);
     const again = continuation(deps, run);
@@ -85,6 +90,16 @@ function continuation(
     choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
     ...definedFields({ mode: input?.mode }),
   };
+}
+
+/** True when this tap spent the run's Continue; undefined when the store failed. */
+function claim(deps: Pick<BridgeServices, "store" | "logger">, runId: string): boolean | undefined {
+  try {
+    return deps.store.runs.claimResume(runId);
+  } catch (error) {
+    deps.logger.event("telegram.resume_claim_failed", { err: error, runId }, "error");
+    return undefined;
+  }
 }
 
 function lookup(deps: Pick<BridgeServices, "store" | "logger">, runId: string): RunRecord | null {
