@@ -58,6 +58,8 @@ export type RunsRepository = {
   forgetInputs(beforeMs: number): number;
   /** Spends an interrupted run's Continue: true the first time only, across restarts. */
   claimResume(runId: string): boolean;
+  /** Deletes the runs that ended before `beforeMs`, their decisions with them; returns how many. */
+  pruneEnded(beforeMs: number): number;
 };
 
 export function createRunsRepository(db: Database, now: () => number): RunsRepository {
@@ -82,6 +84,7 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
   const claimResume = db.prepare(
     "UPDATE runs SET resumed_at = ? WHERE run_id = ? AND state = 'interrupted' AND resumed_at IS NULL",
   );
+  const pruneEnded = db.prepare("DELETE FROM runs WHERE state <> 'running' AND ended_at < ?");
   const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
   const recent = db.prepare("SELECT * FROM runs WHERE chat_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?");
 
@@ -147,5 +150,6 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     recent: (chatId, limit = 20) => readRows(runRow, "runs", recent.all(chatId, limit)),
     forgetInputs: (beforeMs) => forgetInputs.run(beforeMs).changes,
     claimResume: (runId) => claimResume.run(now(), runId).changes > 0,
+    pruneEnded: (beforeMs) => pruneEnded.run(beforeMs).changes,
   };
 }

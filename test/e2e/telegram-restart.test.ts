@@ -82,6 +82,29 @@ describe("restart without loss", () => {
     expect(rig.app.store.runs.get(runId)?.state).toBe("interrupted");
   });
 
+  it("a start forgets the runs that ended over 30 days ago, their decisions with them", async () => {
+    const chat = rig.user(1005);
+    await rig.app.stop();
+    const day = 24 * 60 * 60_000;
+    const past = (daysAgo: number) => openStore(rig.dataDir, { now: () => Date.now() - daysAgo * day });
+    for (const [runId, daysAgo] of [
+      ["month-old", 31],
+      ["week-old", 8],
+    ] as const) {
+      const store = past(daysAgo);
+      store.runs.start({ runId, chatId: chat, project: "app" });
+      store.decisions.add({ decisionId: `d-${runId}`, chatId: chat, runId, kind: "approval", requestId: "q" });
+      store.decisions.resolve(`d-${runId}`, "approved");
+      store.runs.finish(runId, { state: "completed" });
+      store.close();
+    }
+    await rig.startApp();
+    const { runs, decisions } = rig.app.store;
+    expect([runs.get("month-old"), decisions.get("d-month-old")]).toEqual([null, null]);
+    expect(runs.get("week-old")?.state).toBe("completed");
+    expect(decisions.get("d-week-old")?.state).toBe("approved");
+  });
+
   it("/restart and SIGTERM let go of a kept run instead of interrupting it: it goes on and answers once", async () => {
     const chat = rig.user(1002);
     await rig.app.stop();

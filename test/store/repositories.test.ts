@@ -263,6 +263,29 @@ describe("runs", () => {
     expect(store.runs.claimResume("unknown")).toBe(false);
   });
 
+  it("delete the runs that ended before a time, their decisions with them, never a running one", () => {
+    store.runs.start({ runId: "old", chatId: 1, project: "app" });
+    store.decisions.add({ decisionId: "d-old", chatId: 1, runId: "old", kind: "approval", requestId: "q1" });
+    store.runs.start({ runId: "still", chatId: 1, project: "app" });
+    store.runs.start({ runId: "cut", chatId: 1, project: "app" });
+    clock = 2_000;
+    store.runs.finish("old", { state: "completed" });
+    store.runs.markInterrupted(["cut"]);
+    clock = 9_000;
+    store.runs.start({ runId: "new", chatId: 1, project: "app" });
+    store.runs.finish("new", { state: "failed" });
+
+    expect(store.runs.pruneEnded(2_001)).toBe(2);
+    expect(["old", "still", "cut", "new"].map((id) => store.runs.get(id)?.state ?? null)).toEqual([
+      null,
+      "running",
+      null,
+      "failed",
+    ]);
+    expect(store.decisions.get("d-old")).toBeNull();
+    expect(store.runs.pruneEnded(2_001)).toBe(0);
+  });
+
   it("refuse to read back an input that is not a run's input", () => {
     store.runs.start({ runId: "r1", chatId: 1, project: "app" });
     store.close();

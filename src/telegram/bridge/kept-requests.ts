@@ -13,6 +13,8 @@ export const RETRY_CHOICE = "retry";
 
 /** Dropped requests (and the inputs of ended runs) are kept this long for Retry and Continue. */
 const KEEP_FOR_MS = 7 * 24 * 60 * 60_000;
+/** Ended runs and their decisions: nothing reads them once this old (a Continue then answers "No longer pending"). */
+const RUNS_KEPT_MS = 30 * 24 * 60 * 60_000;
 
 export type KeptRequestsDeps = Pick<BridgeServices, "store" | "logger" | "outbox" | "config" | "clock" | "starter">;
 
@@ -34,6 +36,7 @@ export function runKeptRequests(deps: KeptRequestsDeps): { resumed: QueuedRunRec
   try {
     store.queuedRuns.pruneDropped(clock.now() - KEEP_FOR_MS);
     store.runs.forgetInputs(clock.now() - KEEP_FOR_MS);
+    store.runs.pruneEnded(clock.now() - RUNS_KEPT_MS);
     waiting = store.queuedRuns.listWaiting();
   } catch (error) {
     logger.event("telegram.kept_requests_failed", { err: error }, "error");
