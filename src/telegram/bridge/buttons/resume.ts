@@ -4,6 +4,7 @@
 // The store spends the tap, so a second one (a double tap, or after a restart) continues nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
+import type { EventName } from "../../../ports/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
 import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
@@ -27,7 +28,7 @@ export function resumeButtons(
     const tap = readTap(ctx);
     if (tap?.token === undefined) return;
     const runId = runIdFromToken(tap.token);
-    const run = lookup(deps, runId);
+    const run = fromStore(deps, "telegram.resume_lookup_failed", runId, () => deps.store.runs.get(runId), null);
     if (run === null || run.chatId !== tap.chatId || run.state !== "interrupted") {
       toast(deps.outbox, tap, "No longer pending");
       takeDown(deps.outbox, tap);
@@ -44,7 +45,13 @@ export function resumeButtons(
       return;
     }
     // Spent in the store before anything starts: a second tap, now or after a restart, continues nothing.
-    const claimed = claim(deps, runId);
+    const claimed = fromStore<boolean | undefined>(
+      deps,
+      "telegram.resume_claim_failed",
+      runId,
+      () => deps.store.runs.claimResume(runId),
+      undefined,
+    );
     if (claimed !== true) {
       toast(deps.outbox, tap, claimed === false ? "Already continued" : "Could not continue; tap again");
       return;
@@ -92,21 +99,18 @@ function continuation(
   };
 }
 
-/** True when this tap spent the run's Continue; undefined when the store failed. */
-function claim(deps: Pick<BridgeServices, "store" | "logger">, runId: string): boolean | undefined {
+/** A store call for a tap; when it throws, the failure is logged as `event` and the tap gets `failed`. */
+function fromStore<T>(
+  deps: Pick<BridgeServices, "logger">,
+  event: EventName,
+  runId: string,
+  call: () => T,
+  failed: T,
+): T {
   try {
-    return deps.store.runs.claimResume(runId);
+    return call();
   } catch (error) {
-    deps.logger.event("telegram.resume_claim_failed", { err: error, runId }, "error");
-    return undefined;
-  }
-}
-
-function lookup(deps: Pick<BridgeServices, "store" | "logger">, runId: string): RunRecord | null {
-  try {
-    return deps.store.runs.get(runId);
-  } catch (error) {
-    deps.logger.event("telegram.resume_lookup_failed", { err: error, runId }, "error");
-    return null;
+    deps.logger.event(event, { err: error, runId }, "error");
+    return failed;
   }
 }
