@@ -4,7 +4,7 @@
 // pathToClaudeCodeExecutable pointing at the stand-in. Plus the stream and the stand-in's scripts.
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -14,7 +14,7 @@ import { fileURLToPath, URL } from "node:url";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { splitByteLines } from "./byte-lines.js";
-import { END, endLine, FIXTURES, STAND_IN, standInEnv } from "./stand-in-stream.js";
+import { END, endLine, recordedStdout, STAND_IN, standInEnv } from "./stand-in-stream.js";
 
 export { endLine, FIXTURES, wall } from "./stand-in-stream.js";
 export const REAL_CLI = fileURLToPath(new URL("../node_modules/.bin/claude", import.meta.url));
@@ -31,13 +31,7 @@ const cpuSince = (since) => {
 /** A work dir with the stream (every recorded stdout but r2's 1 MB lines, repeated to ≥ 200k lines) and the scripts. */
 export function prepareWork() {
   const work = mkdtempSync(join(tmpdir(), "telecode-bench-"));
-  const files = readdirSync(FIXTURES)
-    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
-    .sort();
-  const once = files
-    .map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd())
-    .filter((text) => text !== "")
-    .join("\n");
+  const once = recordedStdout();
   const linesOnce = once.split("\n").length;
   const times = Math.ceil(MIN_LINES / linesOnce);
   const streamFile = join(work, "stream.jsonl");

@@ -5,13 +5,11 @@
 // JSON.parses the same strings in the same batches. What is left between the two is what
 // Telecode adds after decoding: decoder checks, translator, control requests, event delivery
 // and the consumer's for-await. Interleaved rounds; the best round of each is the least disturbed.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { setImmediate } from "node:timers";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
-import { END, endLine, FIXTURES, median } from "./stand-in-stream.js";
+import { END, endLine, median, recordedStdout } from "./stand-in-stream.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 11;
@@ -19,11 +17,7 @@ const REPEAT = 100;
 /** Lines per macrotask: about what one 64 KiB read of the recorded stream holds. */
 const BATCH = 20;
 
-const once = readdirSync(FIXTURES)
-  .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
-  .sort()
-  .flatMap((name) => readFileSync(join(FIXTURES, name), "utf8").split("\n"))
-  .filter((line) => line.trim() !== "");
+const once = recordedStdout().split("\n");
 const lines = [...Array.from({ length: REPEAT }, () => once).flat(), endLine];
 
 /** Calls `each(line, seq)` for every line, BATCH per macrotask, from `from` on. */

@@ -27,6 +27,16 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
+/** Every recorded stdout (r2's 1 MiB lines left out, empty ones skipped) as one text, without a final newline. */
+export function recordedStdout() {
+  return readdirSync(FIXTURES)
+    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
+    .sort()
+    .map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd())
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
 /** Every fixture's stdout once (r2's 1 MiB lines left out) in `work`, and how often to replay it for `minLines`. */
 export function buildStreamFile(work, minLines) {
   const files = readdirSync(FIXTURES)

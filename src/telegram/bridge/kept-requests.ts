@@ -1,6 +1,7 @@
 // Requests a stop left waiting (queued, or accepted but not yet started): at start each runs
 // again in the order it came, in the message that showed it, or, when older than
 // limits.offline_max_age_minutes, its message says so with a Retry button (buttons/retry.ts).
+// First, what Retry and Continue no longer need is forgotten (old dropped requests, inputs, runs).
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { formatDurationMs } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";

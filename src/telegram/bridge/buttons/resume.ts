@@ -34,11 +34,6 @@ export function resumeButtons(
       takeDown(deps.outbox, tap);
       return;
     }
-    if (run.resumedAt !== null) {
-      toast(deps.outbox, tap, "Already continued");
-      takeDown(deps.outbox, tap);
-      return;
-    }
     const project = deps.config().projects.find((p) => p.name === run.project);
     if (project === undefined) {
       toast(deps.outbox, tap, `Project ${run.project} is no longer set up`);
@@ -52,8 +47,13 @@ export function resumeButtons(
       () => deps.store.runs.claimResume(runId),
       undefined,
     );
-    if (claimed !== true) {
-      toast(deps.outbox, tap, claimed === false ? "Already continued" : "Could not continue; tap again");
+    if (claimed === undefined) {
+      toast(deps.outbox, tap, "Could not continue; tap again");
+      return;
+    }
+    if (!claimed) {
+      toast(deps.outbox, tap, "Already continued");
+      takeDown(deps.outbox, tap);
       return;
     }
     toast(deps.outbox, tap, "Continuing…");
