@@ -49,7 +49,14 @@ export {
   localDay,
 } from "./text-format.js";
 export type { ClockFormatter } from "./text-format.js";
-export { startProgress, reduceProgress, tickProgress, isProgressFinal, DEFAULT_PROGRESS_LIMITS } from "./progress.js";
+export {
+  startProgress,
+  reduceProgress,
+  runDurationMs,
+  tickProgress,
+  isProgressFinal,
+  DEFAULT_PROGRESS_LIMITS,
+} from "./progress.js";
 export type {
   ProgressState,
   ProgressPhase,

@@ -91,6 +91,14 @@ const MAX_FAILED_TOOLS = 6;
 
 const FINAL_PHASES: ReadonlySet<ProgressPhase> = new Set(["done", "failed", "cancelled", "interrupted"]);
 
+/**
+ * How long the run took: once it ended, the engine's own measure (what the answer's footer and
+ * the terminal say too, so no two messages disagree); until then, the time since it went live.
+ */
+export function runDurationMs(state: ProgressState, nowMs: number): number {
+  return state.outcome?.durationMs ?? Math.max(0, (state.finishedAtMs ?? nowMs) - state.startedAtMs);
+}
+
 export function startProgress(start: ProgressStart): ProgressState {
   return {
     phase: "starting",

@@ -6,6 +6,7 @@ import {
   excerpt,
   formatDurationMs,
   formatUsd,
+  runDurationMs,
   type ClockFormatter,
   type ProgressNote,
   type ProgressPhase,
@@ -96,7 +97,7 @@ function compose(state: ProgressState, options: ProgressRenderOptions, maxTools:
   const phase = PHASES[state.phase];
   // Nothing worth reading yet is left out: a first "⏳ Starting…" has no "0 ms · 0 steps".
   const header = [`<b>${phase.icon} ${phase.label}</b>`];
-  if (elapsedMs(state, now) >= 1000) header.push(elapsed(state, now));
+  if (runDurationMs(state, now) >= 1000) header.push(elapsed(state, now));
   if (state.steps > 0) header.push(steps(state.steps));
   if (state.backgroundTaskIds.length > 0) header.push(`${state.backgroundTaskIds.length} in background`);
   const lines = [header.join(" · ")];
@@ -174,12 +175,8 @@ function noteLine(note: ProgressNote, options: ProgressRenderOptions): string {
   return line;
 }
 
-function elapsedMs(state: ProgressState, nowMs: number): number {
-  return Math.max(0, (state.finishedAtMs ?? nowMs) - state.startedAtMs);
-}
-
 function elapsed(state: ProgressState, nowMs: number): string {
-  return formatDurationMs(elapsedMs(state, nowMs));
+  return formatDurationMs(runDurationMs(state, nowMs));
 }
 
 function steps(count: number): string {

@@ -2,7 +2,7 @@
 // with a footer of cost, turns, duration and session) and the error message with its
 // incident id. Pure; the bot decides when to send them.
 
-import { formatDurationMs, formatUsd, type ProgressState } from "../domain/index.js";
+import { formatDurationMs, formatUsd, runDurationMs, type ProgressState } from "../domain/index.js";
 import { formatSessionMark } from "./session-footer.js";
 import { escapeTelegramHtml, renderTelegramMarkdown, type RenderFallback } from "./telegram-html.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
@@ -21,8 +21,7 @@ export function answerFooterOf(state: ProgressState): AnswerFooter {
   return {
     costUsd: state.costUsd,
     turns: state.turns,
-    durationMs:
-      state.outcome?.durationMs ?? Math.max(0, (state.finishedAtMs ?? state.lastEventAtMs) - state.startedAtMs),
+    durationMs: runDurationMs(state, state.lastEventAtMs),
     ...(state.sessionId === undefined ? {} : { sessionId: state.sessionId }),
   };
 }

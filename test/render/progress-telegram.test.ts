@@ -255,6 +255,26 @@ describe("the end of a run", () => {
     expect(text(renderProgressSummaryHtml(done, T0 + 999_999))).toBe("✅ Done · 2 min 5 s · 1 step · $0.0421");
   });
 
+  it("says how long the run took as the answer's footer does, though its message went live later", () => {
+    // Queued behind another run: the message went live 4.6 s after the engine started the run.
+    const queued = reduceProgress(
+      startProgress({ startedAtMs: T0 + 4600 }),
+      {
+        type: "run_completed",
+        runId: "r",
+        ok: true,
+        answer: "",
+        interrupted: false,
+        cancelled: false,
+        costUsd: 0.0008,
+        durationMs: 5000,
+      },
+      T0 + 5000,
+    );
+    expect(text(renderProgressSummaryHtml(queued, T0 + 9000))).toBe("✅ Done · 5 s · $0.0008");
+    expect(text(renderFinalAnswer("Hi.", answerFooterOf(queued)).parts[0]!.html)).toContain("$0.0008 · 0 turns · 5 s");
+  });
+
   it("keeps failed and denied steps in the summary, without the CLI's wrappers, paths relative", () => {
     const state = stateAfter([
       [
