@@ -253,12 +253,31 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     advance(30 * 60_000);
     await rig.botMessage(chat, isAnswer("ATTASK-ANSWER"));
     expect(rig.api.requests("ATTASK")[0]?.lastPrompt).toContain("set by the person, iteration 1");
+    // Buttons left on a schedule that ran its once go when tapped.
+    const late = rig.tg.tapButton(chat, confirmation.messageId, "⏸ Pause");
+    expect((await rig.tg.waitForCallbackAnswer(late)).text).toBe("It has ended");
+    await rig.tg.waitFor(() => rig.tg.message(chat, confirmation.messageId)?.buttons.length === 0 || undefined, {
+      what: "the ended schedule's buttons taken down",
+    });
 
     const every = rig.tg.sendCommand(chat, "every", "2h EVERYTASK check the logs");
     const made = await rig.botMessage(chat, (m) => m.replyToMessageId === every);
     expect(made.text).toContain("every 2 hours");
+    const pause = rig.tg.tapButton(chat, made.messageId, "⏸ Pause");
+    expect((await rig.tg.waitForCallbackAnswer(pause)).text).toBe("Paused");
+    const resumable = await rig.tg.waitFor(
+      () => {
+        const texts = rig.tg.message(chat, made.messageId)?.buttons.map((b) => b.text);
+        return texts?.includes("▶️ Resume") === true ? texts : undefined;
+      },
+      { what: "Resume in place of Pause" },
+    );
+    expect(resumable).toEqual(["▶️ Resume", "✖️ Stop"]);
     const stop = rig.tg.tapButton(chat, made.messageId, "✖️ Stop");
     expect((await rig.tg.waitForCallbackAnswer(stop)).text).toBe("Stopped");
+    await rig.tg.waitFor(() => rig.tg.message(chat, made.messageId)?.buttons.length === 0 || undefined, {
+      what: "the stopped schedule's buttons taken down",
+    });
     advance(3 * 3_600_000);
     await rig.app.scheduler.whenIdle();
     expect(rig.api.requests("EVERYTASK")).toEqual([]);
@@ -280,6 +299,18 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     const tap = rig.tg.tapButton(chat, answer.messageId, "✖️ Stop the loop");
     expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Stopped 1");
     expect(rig.app.store.schedules.get(loop?.id ?? "")?.state).toBe("cancelled");
+    // The message no longer asks "Keep it, or stop it now:" under no button: it says what the tap did.
+    const after = await rig.tg.waitFor(
+      () => {
+        const m = rig.tg.message(chat, answer.messageId);
+        return m?.text.includes("stopped") === true ? m : undefined;
+      },
+      { what: "the /new answer saying the loop stopped" },
+    );
+    expect(after.text).toBe(
+      `🆕 Your next message starts a fresh session in app.\n⏹ Claude's loop here (loop ${loop?.id}) is stopped.`,
+    );
+    expect(after.buttons).toEqual([]);
   }, 120_000);
 
   it("starts a loop whose session cannot be resumed in a fresh session, and says so", async () => {

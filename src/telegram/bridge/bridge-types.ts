@@ -11,7 +11,11 @@ export type BridgeAction =
     }
   | { kind: "mode"; modes: readonly PermissionMode[] }
   | { kind: "project"; names: readonly string[] }
-  /** Pause, Resume and Stop buttons of schedules (a /loops list, a fired run, a confirmation); `list`: the message is the /loops list. */
-  | { kind: "schedule"; scheduleIds: readonly string[]; list: boolean };
+  /**
+   * Pause, Resume and Stop buttons of schedules (a /loops list, a fired run, a confirmation);
+   * `list`: the message is the /loops list; `stoppedHtml`: what a message whose one button stops
+   * them all (/new's) says once tapped.
+   */
+  | { kind: "schedule"; scheduleIds: readonly string[]; list: boolean; stoppedHtml?: string };
 
 export type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;

@@ -1,10 +1,11 @@
 // The Pause, Resume and Stop buttons of schedules (under the /loops list, a confirmation of /at
 // or /every, a fired run): a tap acts on the schedule through the scheduler and says what it
-// did; under the list, the list is shown again as it is now.
+// did; under the list, the list is shown again as it is now; elsewhere the buttons follow the
+// schedule (Resume once paused, none once it ended).
 import type { Composer } from "grammy";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
-import { scheduleListMessage } from "../schedule-cards.js";
+import { scheduleListMessage, singleCardKeyboard } from "../schedule-cards.js";
 import type { ScheduleAction } from "../schedule-port.js";
 import type { BridgeServices } from "../services.js";
 import { buttonComposer, toast } from "./tap.js";
@@ -36,7 +37,10 @@ export function scheduleButtons(
       const stopped = action.scheduleIds.filter((id) => deps.schedules.act(chatId, id, "cancel").ok);
       deps.logger.event("telegram.schedules_stopped", { chatId, scheduleIds: stopped });
       toast(deps.outbox, tap, stopped.length === 0 ? "Nothing left to stop" : `Stopped ${stopped.length}`);
-      if (tap.messageId !== undefined) void deps.outbox.editKeyboard(chatId, tap.messageId, undefined);
+      if (tap.messageId === undefined) return;
+      // The message no longer asks: it says what the tap did (editing the text takes the button down too).
+      if (action.stoppedHtml === undefined) void deps.outbox.editKeyboard(chatId, tap.messageId, undefined);
+      else void deps.outbox.edit(chatId, tap.messageId, { html: action.stoppedHtml });
       return;
     }
     const op = ACTIONS[choice.charAt(2)];
@@ -47,8 +51,15 @@ export function scheduleButtons(
     const result = deps.schedules.act(chatId, id, op);
     deps.logger.event("telegram.schedule_tapped", { chatId, scheduleId: id, action: op, ok: result.ok });
     toast(deps.outbox, tap, result.toast);
-    if (!action.list || tap.messageId === undefined) return;
-    const list = scheduleListMessage(deps.callbacks, chatId, deps.schedules.list(chatId), listHeader(deps, chatId));
-    void deps.outbox.edit(chatId, tap.messageId, list);
+    if (tap.messageId === undefined) return;
+    if (action.list) {
+      const list = scheduleListMessage(deps.callbacks, chatId, deps.schedules.list(chatId), listHeader(deps, chatId));
+      void deps.outbox.edit(chatId, tap.messageId, list);
+      return;
+    }
+    // One schedule's buttons (a confirmation, a fired run) follow it: Resume once paused, none once it ended.
+    const keyboard =
+      result.card === null ? undefined : { inline_keyboard: singleCardKeyboard(deps.callbacks, chatId, result.card) };
+    void deps.outbox.editKeyboard(chatId, tap.messageId, keyboard);
   });
 }

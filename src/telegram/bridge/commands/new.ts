@@ -32,13 +32,16 @@ export const newCommand: Command = {
     const html = `🆕 Your next message starts a fresh session in <b>${esc(lane.project)}</b>.${busy}`;
     const loops = schedules.followChat(lane);
     if (loops.length === 0) return call.say(html);
+    const one = loops.length === 1;
+    const names = loops.map((l) => esc(l.name)).join(", ");
+    const theLoops = `Claude's ${one ? "loop" : "loops"} here (${names})`;
+    const keep = `\n${theLoops} ${one ? "carries" : "carry"} on in the new session. Keep ${one ? "it" : "them"}, or stop ${one ? "it" : "them"} now:`;
+    const stoppedHtml = `${html}\n⏹ ${theLoops} ${one ? "is" : "are"} stopped.`;
     const token = callbacks.register(
-      { kind: "schedule", scheduleIds: loops.map((l) => l.id), list: false },
+      { kind: "schedule", scheduleIds: loops.map((l) => l.id), list: false, stoppedHtml },
       lane.chatId,
     );
-    const names = loops.map((l) => esc(l.name)).join(", ");
-    const keep = `\nClaude's ${loops.length === 1 ? "loop" : "loops"} here (${names}) ${loops.length === 1 ? "carries" : "carry"} on in the new session. Keep ${loops.length === 1 ? "it" : "them"}, or stop ${loops.length === 1 ? "it" : "them"} now:`;
-    const stop = loops.length === 1 ? "✖️ Stop the loop" : `✖️ Stop the ${loops.length} loops`;
+    const stop = one ? "✖️ Stop the loop" : `✖️ Stop the ${loops.length} loops`;
     const keyboard = { inline_keyboard: [[{ text: stop, callback_data: callbacks.data(token, STOP_ALL_CHOICE) }]] };
     void outbox.send(lane.chatId, { html: html + keep, keyboard }, { replyTo: call.message.messageId });
   },
