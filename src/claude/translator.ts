@@ -198,7 +198,7 @@ class ClaudeTranslator implements Translator {
       {
         type: "note",
         kind: "warning",
-        text: "Claude Code's output ended in the middle of a turn; it did not report a result.",
+        text: "Claude Code stopped before it finished this turn.",
         key: TURN_CUT_OFF_NOTE,
       },
     ];

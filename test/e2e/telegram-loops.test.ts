@@ -405,6 +405,8 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
       { what: "the Monitor turn's message ended" },
     );
     expect(ended.text).not.toMatch(/Working|Starting/);
+    expect(ended.text).toContain("⚠️ Interrupted");
+    expect(ended.text).toContain("Claude Code stopped before it finished this turn.");
     expect(ended.buttons).toEqual([]);
   }, 120_000);
 

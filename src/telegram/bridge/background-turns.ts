@@ -73,11 +73,14 @@ export class BackgroundTurns {
     if (event.type === "turn_finished") {
       this.#open.delete(id);
       open.view.onEvent(this.#completion(open, event));
-    } else if (event.type === "note" && event.key === TURN_CUT_OFF_NOTE) this.#cutOff(id);
+    } else if (event.type === "note" && event.key === TURN_CUT_OFF_NOTE) this.#cutOff(id, event.text);
   }
 
-  /** A turn that will never finish (its process ended, or another turn began): shown as interrupted. */
-  #cutOff(id: string): void {
+  /**
+   * A turn that will never finish (its process ended, or another turn began): shown as
+   * interrupted, with `why` under it when known (the summary keeps no notes).
+   */
+  #cutOff(id: string, why?: string): void {
     const open = this.#open.get(id);
     if (open === undefined) return;
     this.#open.delete(id);
@@ -90,6 +93,7 @@ export class BackgroundTurns {
       cancelled: false,
       costUsd: 0,
       durationMs: this.#deps.clock.now() - open.startedAtMs,
+      ...(why === undefined ? {} : { error: { reason: "exited", what: why, hint: "" } }),
       ...(open.sessionId === "" ? {} : { sessionId: open.sessionId }),
     });
   }

@@ -239,7 +239,14 @@ export class RunView implements RunObserver {
     // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
     const resume = interrupted && this.#init.cancellable !== false ? resumeKeyboard(event.runId) : undefined;
     const note = event.error === undefined ? undefined : keptRunNote(event.error);
-    const html = resume !== undefined ? interruptedHtml(summary, note) : summary;
+    // Without Continue, an interruption still says why when it is known.
+    const why = interrupted && event.error !== undefined ? event.error.what : undefined;
+    const html =
+      resume !== undefined
+        ? interruptedHtml(summary, note)
+        : why === undefined
+          ? summary
+          : interruptedHtml(summary, why);
     // A schedule's buttons stay: the summary is where its answer is found again.
     const rows = this.#init.buttons ?? [];
     const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
