@@ -104,6 +104,29 @@ describe("sending and editing as Telegram does", () => {
     expect(now.revisions.map((r) => r.text)).toEqual(["starting…", "working · step 2", "done"]);
   });
 
+  it("writes every chat out as a person reads it: whole texts, who sent them, replies, buttons", async () => {
+    const asked = tg.sendText(ALICE, "Create the file");
+    await bot.api.sendMessage(ALICE, "<b>🔐 Run</b>: touch a.txt\n\nCreate a file", {
+      parse_mode: "HTML",
+      reply_parameters: { message_id: asked },
+      reply_markup: new InlineKeyboard().text("✅ Allow", "v1.a").text("❌ Deny", "v1.d"),
+    });
+    expect(tg.transcript()).toBe(
+      [
+        "",
+        "chat 1001:",
+        "  #1 user 1001:",
+        "    Create the file",
+        "  #2 bot (reply to #1):",
+        "    🔐 Run: touch a.txt",
+        "    ",
+        "    Create a file",
+        "    [✅ Allow] [❌ Deny]",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("refuses an edit that changes nothing, an edit of a deleted message, and a deletion of a missing one", async () => {
     const sent = await bot.api.sendMessage(ALICE, "same");
     expect((await apiError(bot.api.editMessageText(ALICE, sent.message_id, "same"))).description).toBe(

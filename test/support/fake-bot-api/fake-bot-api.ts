@@ -2,6 +2,8 @@
 // a reply, a photo, a file, a voice note, an album; tap a button), views of what the bot sent
 // as a person would see it now, the call log, fault injection, and waits instead of sleeps.
 
+import { appendFileSync } from "node:fs";
+import process from "node:process";
 import { BotApiServer, type Fault, type FaultOptions } from "./server.js";
 import {
   FakeWorld,
@@ -62,7 +64,10 @@ export class FakeBotApi {
     return this.world.bot;
   }
 
+  /** With TELECODE_TEST_TRANSCRIPT=FILE, every chat is appended to FILE as a person reads it (see transcript()). */
   close(): Promise<void> {
+    const file = process.env["TELECODE_TEST_TRANSCRIPT"];
+    if (file !== undefined && file !== "") appendFileSync(file, this.transcript());
     return this.server.close();
   }
 
@@ -356,6 +361,25 @@ export class FakeBotApi {
       return `chat ${chat.id}:\n${lines.join("\n")}`;
     });
     return chats.join("\n");
+  }
+
+  /** Every chat as a person reads it: each message whole, who sent it, what it replies to, its buttons. */
+  transcript(): string {
+    const chats = [...this.world.chats.values()].map((chat) => {
+      const messages = [...chat.messages.values()].map((m) => {
+        const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
+        const reply = m.replyToMessageId === undefined ? "" : ` (reply to #${m.replyToMessageId})`;
+        const body = (m.text ?? m.caption ?? "").replaceAll("\n", "\n    ");
+        const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`);
+        return [
+          `  #${m.messageId} ${who}${reply}:`,
+          `    ${body}`,
+          ...(buttons.length === 0 ? [] : [`    ${buttons.join(" ")}`]),
+        ].join("\n");
+      });
+      return `chat ${chat.id}:\n${messages.join("\n")}`;
+    });
+    return `\n${chats.join("\n\n")}\n`;
   }
 
   private requireChat(chatId: number) {
