@@ -5,7 +5,7 @@ import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { createRecordingReader, type RecordingReader } from "../claude/index.js";
 import type { TelecodeEvent } from "../domain/index.js";
-import { renderTerminalLine } from "../render/index.js";
+import { renderTerminalLine, TurnSteps } from "../render/index.js";
 import type { CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode replay FILE [--json] [--time-zone ZONE]
@@ -114,9 +114,11 @@ async function replayStream(
   json: boolean,
   out: NodeJS.WritableStream,
 ): Promise<void> {
+  const steps = new TurnSteps();
   const lines = (events: readonly TelecodeEvent[]): string[] =>
     events.flatMap((event) => {
-      const text = json ? JSON.stringify(event) : renderTerminalLine(event);
+      steps.observe(event);
+      const text = json ? JSON.stringify(event) : renderTerminalLine(event, { steps: steps.count });
       return text === undefined ? [] : [text];
     });
   for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 })) {

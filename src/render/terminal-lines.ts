@@ -1,5 +1,6 @@
 // Renders one Telecode event as plain terminal text (used by `telecode replay` and the
-// terminal front end). Pure and stateless: one event in, the text to print (or nothing) out.
+// terminal front end). Pure: one event in, the text to print (or nothing) out; the steps a
+// turn's closing line counts come from TurnSteps, which its caller feeds every event.
 // No colours or cursor control here; a front end may add them around these lines.
 import {
   cleanToolDetail,
@@ -20,7 +21,28 @@ export type TerminalLineOptions = {
   maxDetailChars?: number;
   /** The project directory: paths under it are shown relative to it. */
   cwd?: string;
+  /** The tool calls of the turn a turn_finished closes (TurnSteps), said on its line. */
+  steps?: number;
 };
+
+/**
+ * Counts a turn's steps as the Telegram progress counts a run's: each tool call once,
+ * subagents' included. (The CLI's own num_turns counts model calls, not steps.)
+ */
+export class TurnSteps {
+  readonly #calls = new Set<string>();
+
+  /** Takes every event, in order. */
+  observe(event: TelecodeEvent): void {
+    if (event.type === "turn_started") this.#calls.clear();
+    else if (event.type === "tool_started") this.#calls.add(event.toolUseId);
+  }
+
+  /** The steps of the turn under way (or just finished). */
+  get count(): number {
+    return this.#calls.size;
+  }
+}
 
 const NOTE_ICONS: Readonly<Record<NoteKind, string>> = {
   rate_limit: "⏳",
@@ -40,10 +62,6 @@ function oneLine(text: string, maxChars: number): string {
   return excerpt(text.replace(/\s*\n\s*/g, " ⏎ "), maxChars);
 }
 
-/**
- * The text for one event: one or more lines joined by "\n" (no trailing newline), or
- * undefined for events a terminal does not show (task progress; thinking when hidden).
- */
 /** Who started a turn that no person's message started, as a terminal line says it. */
 const ORIGIN_WORDS: Readonly<Record<Exclude<TurnOrigin, "person">, string>> = {
   schedule: "started by a schedule",
@@ -52,6 +70,10 @@ const ORIGIN_WORDS: Readonly<Record<Exclude<TurnOrigin, "person">, string>> = {
   subagent: "started by a background task that finished",
 };
 
+/**
+ * The text for one event: one or more lines joined by "\n" (no trailing newline), or
+ * undefined for events a terminal does not show (task progress; thinking when hidden).
+ */
 export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOptions = {}): string | undefined {
   const max = options.maxDetailChars ?? 300;
   switch (event.type) {
@@ -122,7 +144,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `  tokens ${formatCount(event.inputTokens)} in / ${formatCount(event.outputTokens)} out · session ${formatUsd(event.costUsd)}${context}`;
     }
     case "turn_finished": {
-      const stats = `${event.numTurns} step${event.numTurns === 1 ? "" : "s"} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
+      const steps = options.steps === undefined ? "" : `${options.steps} step${options.steps === 1 ? "" : "s"} · `;
+      const stats = `${steps}${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
       if (event.interrupted) return `■ interrupted · ${stats}`;
       if (!event.ok)
         return `■ failed: ${event.error === undefined ? "unknown error" : failureText(event.error)} · ${stats}`;

@@ -3,7 +3,7 @@
 // waits, the person's input line. Text comes from src/render; this file owns the cursor.
 import { formatDurationMs, relativeToCwd } from "../domain/index.js";
 import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
-import { fitColumns, renderTerminalLine } from "../render/index.js";
+import { fitColumns, renderTerminalLine, TurnSteps } from "../render/index.js";
 
 export type ProgressViewOptions = {
   out: NodeJS.WritableStream;
@@ -42,6 +42,7 @@ export class ProgressView {
   readonly #prompted = new Set<string>();
   /** The tool call each approval request is about (from approval_requested). */
   readonly #toolOfRequest = new Map<string, string>();
+  readonly #steps = new TurnSteps();
   /** Assistant text not printed yet: it may turn out to be the answer, which stdout shows. */
   #heldText: string[] = [];
   #input: InputLine | undefined;
@@ -89,6 +90,7 @@ export class ProgressView {
     if (event.type === "run_completed" || this.#isShownElsewhere(event)) return;
     const text = renderTerminalLine(event, {
       showThinking: false,
+      steps: this.#steps.count,
       ...(this.#o.cwd === undefined ? {} : { cwd: this.#o.cwd }),
     });
     if (text !== undefined) this.print(text);
@@ -125,6 +127,7 @@ export class ProgressView {
   }
 
   #track(event: TelecodeEvent): void {
+    this.#steps.observe(event);
     switch (event.type) {
       case "tool_started": {
         const title = relativeToCwd(event.title, this.#o.cwd);
@@ -157,6 +160,8 @@ export class ProgressView {
         // Asked: the prompt shows it; not asked: the approval_resolved line says what happened.
         return true;
       case "approval_resolved":
+      case "approval_withdrawn":
+        // The prompt's own outcome line says it ("→ No longer pending").
         return this.#prompted.has(event.requestId);
       case "tool_started":
         return DECISION_TOOLS.has(event.name) || this.#wasPrompted(event.toolUseId);

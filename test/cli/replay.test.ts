@@ -45,7 +45,7 @@ describe("telecode replay", () => {
       "✓ $ Bash touch created-by-test.txt && echo made — made",
       "Created the marker file.",
       "  tokens 200 in / 40 out · session $0.0016 · context 0%",
-      "■ done · 2 steps · 243 ms · $0.0016",
+      "■ done · 1 step · 243 ms · $0.0016",
       "",
     ]);
   });

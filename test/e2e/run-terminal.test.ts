@@ -54,6 +54,8 @@ describe("telecode run at a terminal", () => {
     expect(screen.join("\n")).not.toMatch(/approval needed|allowed by/);
     expect(screen.filter((l) => SPINNER_LINE.test(l))).toEqual([]);
     expect(count(screen, "Created the marker file.")).toBe(1);
+    // Steps are tool calls, as in Telegram's "✅ Done · 1 step", not the CLI's model calls.
+    expect(screen.filter((l) => /^■ done · 1 step · /.test(l))).toHaveLength(1);
     expect(screen.at(-1)).toBe("Created the marker file.");
   });
 
@@ -64,6 +66,9 @@ describe("telecode run at a terminal", () => {
     pty.type("\x04");
     expect(await pty.exited).toBe(1);
     expect(pty.screen()).toContain("The input ended, so nobody can answer this prompt: cancelling the run.");
+    // The prompt's "→ No longer pending" says it; no line with the request's id repeats it.
+    expect(pty.screen()).toContain("→ No longer pending");
+    expect(pty.screen().join("\n")).not.toContain("approval withdrawn");
     expect(existsSync(join(s.cwd, "never-made.txt"))).toBe(false);
   });
 
