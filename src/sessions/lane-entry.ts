@@ -27,6 +27,8 @@ export type LaneEntry = {
   sessionId: string | undefined;
   /** `sessionId` is recorded as the lane's current session (a resumed one only once the CLI started it). */
   sessionRecorded: boolean;
+  /** The CLI no longer has the session the handle resumes: the lane's next run needs another handle. */
+  sessionLost: boolean;
   active: ActiveRun | undefined;
   /** How the active run must be recorded whatever its run_completed says (a stop interrupts it). */
   endState: RunEndState | undefined;
@@ -97,19 +99,42 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   const state = entry.endState ?? endStateOf(event);
   entry.endState = undefined;
   const sessionId = event.sessionId ?? entry.sessionId;
+  const error =
+    event.error?.reason === "session_not_found" && sessionId !== undefined
+      ? { ...event.error, hint: forgetLostSession(deps, entry, sessionId) }
+      : event.error;
   recordSafely(deps, entry.lane, active.runId, () =>
     deps.records.runFinished({
       runId: active.runId,
       state,
       costUsd: event.costUsd,
       endedAtMs: deps.clock.now(),
-      ...(event.error ? { error: failureText(event.error) } : {}),
+      ...(error ? { error: failureText(error) } : {}),
       ...(sessionId ? { sessionId } : {}),
     }),
   );
-  const completed: RunCompleted = sessionId && !event.sessionId ? { ...event, sessionId } : event;
+  const completed: RunCompleted = {
+    ...event,
+    ...(sessionId ? { sessionId } : {}),
+    ...(error === undefined ? {} : { error }),
+  };
   await deliver(deps, active.observer, completed, entry.lane, active.runId);
   deps.onRunEnded(entry);
+}
+
+/**
+ * The session a run resumed is gone (the CLI's transcript was removed): the lane lets go of it,
+ * so the next message does not fail the same way. Returns what the person can do now.
+ */
+function forgetLostSession(deps: RoutingDeps, entry: LaneEntry, sessionId: string): string {
+  if (entry.sessionId === sessionId) entry.sessionLost = true;
+  let wasCurrent = false;
+  recordSafely(deps, entry.lane, entry.active?.runId, () => {
+    wasCurrent = deps.records.forgetSession(entry.lane, sessionId);
+  });
+  return wasCurrent
+    ? "The next message starts a fresh session."
+    : "It can no longer be continued; other messages go on in the current session.";
 }
 
 /**

@@ -71,6 +71,11 @@ export interface SessionRecords {
   lastSessionId(lane: Lane): string | undefined;
   rememberSession(lane: Lane, sessionId: string): void;
   /**
+   * The CLI no longer has `sessionId` (its transcript is gone): when it is the lane's current
+   * session, the next message starts a fresh one. True when it was the current one.
+   */
+  forgetSession(lane: Lane, sessionId: string): boolean;
+  /**
    * A person's submission was accepted (it starts now or waits in the queue). True when the
    * records keep it until it starts, so a restart can run it; the next start submits it again.
    */

@@ -95,6 +95,7 @@ export class SessionManager {
       sessionId: adopted.sessionId,
       // The previous Telecode recorded it when the run began.
       sessionRecorded: adopted.sessionId !== undefined,
+      sessionLost: false,
       active: adopted.run,
       endState: undefined,
       foreignTurn: false,
@@ -345,9 +346,9 @@ export class SessionManager {
       ...(next.effort ? { effort: next.effort } : {}),
     };
     const choice = next.choice;
-    const same = existing !== undefined && sameSettings(existing.opened, wanted);
+    const same = existing !== undefined && !existing.sessionLost && sameSettings(existing.opened, wanted);
     if (existing && choice.kind === "current" && same) return existing;
-    const currentId = existing?.sessionId ?? existing?.handle.sessionId;
+    const currentId = existing?.sessionLost === true ? undefined : (existing?.sessionId ?? existing?.handle.sessionId);
     if (existing && choice.kind === "resume" && same && currentId === choice.sessionId) return existing;
     if (existing) {
       this.#entries.delete(id);
@@ -369,6 +370,7 @@ export class SessionManager {
       opened: wanted,
       sessionId: resume,
       sessionRecorded: false,
+      sessionLost: false,
       active: undefined,
       endState: undefined,
       foreignTurn: false,

@@ -1,16 +1,18 @@
 // Issue 16, errors people read: a session the CLI cannot resume says the CLI's reason in the
-// terminal and in Telegram (not "error_during_execution"); a config is checked in one pass
+// terminal and in Telegram (not "error_during_execution"), and the chat lets go of it; a config is checked in one pass
 // (schema problems do not hide project checks); a duration past Node's timer limit is refused
 // at load instead of firing at once.
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
+import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 import { useWorld } from "./helpers.js";
 
 const newWorld = useWorld();
 const UNKNOWN_SESSION = "0b0e9a43-1111-4222-8333-944445555666";
+const sessionOf = (m: MessageView): string | undefined => /session ([0-9a-f]{8})/.exec(m.text)?.[1];
 
 describe("resuming a session the CLI does not have", () => {
   it("telecode run --resume shows the CLI's reason", async () => {
@@ -44,6 +46,36 @@ describe("resuming a session the CLI does not have", () => {
       const error = await rig.botMessage(chat, /^❌ /);
       expect(error.text).toMatch(/^❌ No conversation found with session ID: [0-9a-f-]{36}/);
       expect(error.text).not.toContain("error_during_execution");
+      // It was the chat's current session: the chat lets go of it instead of failing every message.
+      expect(error.text).toContain("The next message starts a fresh session.");
+      rig.script("[after-lost]", [reply.text("A fresh start.")]);
+      rig.tg.sendText(chat, "Start again [after-lost]");
+      const fresh = await rig.botMessage(chat, isAnswer("A fresh start."));
+      expect(sessionOf(fresh)).toBeDefined();
+      expect(sessionOf(fresh)).not.toBe(sessionOf(answer));
+    });
+
+    it("a reply to an older answer whose transcript is gone leaves the current session as it is", async () => {
+      const chat = rig.user(1002);
+      rig.script("[older]", [reply.text("The older answer.")]);
+      rig.tg.sendText(chat, "Old topic [older]");
+      const older = await rig.botMessage(chat, isAnswer("The older answer."));
+      await rig.command(chat, "new");
+      rig.script("[newer]", [reply.text("The newer answer.")]);
+      rig.tg.sendText(chat, "New topic [newer]");
+      const newer = await rig.botMessage(chat, isAnswer("The newer answer."));
+      await rig.app.stop();
+      const transcripts = join(rig.ws.home, ".claude", "projects", rig.ws.cwd.replace(/[^A-Za-z0-9]/g, "-"));
+      const [lost] = (await readdir(transcripts)).filter((f) => f.startsWith(sessionOf(older)!));
+      await rm(join(transcripts, lost!));
+      await rig.startApp();
+      rig.tg.sendText(chat, "More on the old one", { replyTo: older.messageId });
+      const error = await rig.botMessage(chat, /^❌ /);
+      expect(error.text).toContain("It can no longer be continued; other messages go on in the current session.");
+      rig.script("[still-newer]", [reply.text("Still in the newer one.")]);
+      rig.tg.sendText(chat, "And the new topic? [still-newer]");
+      const next = await rig.botMessage(chat, isAnswer("Still in the newer one."));
+      expect(sessionOf(next)).toBe(sessionOf(newer));
     });
   });
 });

@@ -14,6 +14,11 @@ export function storeSessionRecords(store: Store): SessionRecords {
     rememberSession(lane, sessionId) {
       store.sessions.record({ sessionId, chatId: lane.chatId, project: lane.project });
     },
+    forgetSession(lane, sessionId) {
+      if (store.sessions.current(lane.chatId, lane.project)?.sessionId !== sessionId) return false;
+      store.sessions.clearCurrent(lane.chatId, lane.project);
+      return true;
+    },
     runAccepted({ runId, lane, input, acceptedAtMs, promptMessageId }) {
       store.queuedRuns.add({
         runId,
