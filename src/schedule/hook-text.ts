@@ -126,12 +126,16 @@ export function cronListReason(schedules: readonly Schedule[], options: TextOpti
   ].join("\n");
 }
 
-/** A short title for a fired iteration's run in the chat: which schedule, which run, how to stop it. */
+/**
+ * A short title for a fired iteration's run in the chat: which schedule, which run (a one-shot
+ * has only the one, whatever its cap says), how to stop it.
+ */
 export function firedTitle(s: Schedule, iteration: number, options: TextOptions): string {
   const of = s.caps.maxIterations === null ? "" : ` of ${s.caps.maxIterations}`;
+  const run = s.recurring ? ` · run ${iteration}${of}` : "";
   const name = s.createdBy.kind === "config" ? `schedule "${s.createdBy.configId}"` : `loop ${s.id}`;
   const stop = s.kind === "config" ? "pause it with /loops" : "stop it with /loops";
-  return `⏰ ${name} · run ${iteration}${of} · ${describeSchedule(s, options)} (${stop}): ${firstLine(s.prompt)}`;
+  return `⏰ ${name}${run} · ${describeSchedule(s, options)} (${stop}): ${firstLine(s.prompt)}`;
 }
 
 /**

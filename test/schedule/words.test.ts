@@ -297,5 +297,10 @@ describe("what the model reads", () => {
     expect(firedTitle(config, 1, options)).toBe(
       '⏰ schedule "morning" · run 1 · every 5 minutes (pause it with /loops): check the build',
     );
+    // A one-shot (a wake-up Claude asked for) has one run: no "run 1 of 50".
+    const once = schedule({ recurring: false, timing: { kind: "once", atMs: NOW + 120_000 } });
+    expect(firedTitle(once, 1, options)).toMatch(
+      /^⏰ loop 3f9a2c1b · once at \S+ today \(stop it with \/loops\): check the build$/,
+    );
   });
 });
