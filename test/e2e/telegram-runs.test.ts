@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, validateTelegramHtml } from "../../src/render/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { NOT_MODIFIED, type MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -50,7 +50,6 @@ describe("a message in Telegram", () => {
     rig.script("[cont-b]", [reply.text("Second answer, same session.")]);
     rig.tg.sendText(chat, "More please [cont-b]", { replyTo: first.messageId });
     const second = await rig.botMessage(chat, isAnswer("Second answer"));
-    const sessionOf = (m: MessageView): string | undefined => /session ([0-9a-f]{8})/.exec(m.text)?.[1];
     expect(sessionOf(second)).toBe(sessionOf(first));
     const history = JSON.stringify(rig.api.requests("[cont-b]")[0]?.body["messages"]);
     expect(history).toContain("Start [cont-a]");

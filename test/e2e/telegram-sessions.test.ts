@@ -9,7 +9,7 @@ import { localDay } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { realClaudePath } from "../support/claude-workspace.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, olderAndNewer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 const run = promisify(execFile);
 
@@ -25,8 +25,6 @@ afterAll(async () => {
 function costOf(answer: MessageView): string | undefined {
   return /(\$\d+\.\d+) · \d+ turns?/.exec(answer.text)?.[1];
 }
-
-const sessionOf = (m: MessageView): string | undefined => /session ([0-9a-f]{8})/.exec(m.text)?.[1];
 
 /** Plain `claude -p` in the project, as a person at a terminal would run it. */
 async function terminalClaude(prompt: string): Promise<string> {
@@ -83,13 +81,7 @@ describe("sessions and their numbers", () => {
 
   it("/status after a reply to an older answer names the session that reply continued", async () => {
     const chat = rig.user(1003);
-    rig.script("[old]", [reply.text("The older answer.")]);
-    rig.tg.sendText(chat, "Old topic [old]");
-    const older = await rig.botMessage(chat, isAnswer("The older answer."));
-    await rig.command(chat, "new");
-    rig.script("[newer]", [reply.text("The newer answer.")]);
-    rig.tg.sendText(chat, "New topic [newer]");
-    const newer = await rig.botMessage(chat, isAnswer("The newer answer."));
+    const { older, newer } = await olderAndNewer(rig, chat, "status");
     expect(sessionOf(newer)).not.toBe(sessionOf(older));
 
     rig.script("[back]", [reply.text("Back on the old topic.")]);

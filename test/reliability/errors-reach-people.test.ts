@@ -6,13 +6,11 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
-import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, olderAndNewer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 import { useWorld } from "./helpers.js";
 
 const newWorld = useWorld();
 const UNKNOWN_SESSION = "0b0e9a43-1111-4222-8333-944445555666";
-const sessionOf = (m: MessageView): string | undefined => /session ([0-9a-f]{8})/.exec(m.text)?.[1];
 
 describe("resuming a session the CLI does not have", () => {
   it("telecode run --resume shows the CLI's reason", async () => {
@@ -57,13 +55,7 @@ describe("resuming a session the CLI does not have", () => {
 
     it("a reply to an older answer whose transcript is gone leaves the current session as it is", async () => {
       const chat = rig.user(1002);
-      rig.script("[older]", [reply.text("The older answer.")]);
-      rig.tg.sendText(chat, "Old topic [older]");
-      const older = await rig.botMessage(chat, isAnswer("The older answer."));
-      await rig.command(chat, "new");
-      rig.script("[newer]", [reply.text("The newer answer.")]);
-      rig.tg.sendText(chat, "New topic [newer]");
-      const newer = await rig.botMessage(chat, isAnswer("The newer answer."));
+      const { older, newer } = await olderAndNewer(rig, chat, "gone");
       await rig.app.stop();
       const transcripts = join(rig.ws.home, ".claude", "projects", rig.ws.cwd.replace(/[^A-Za-z0-9]/g, "-"));
       const [lost] = (await readdir(transcripts)).filter((f) => f.startsWith(sessionOf(older)!));

@@ -7,6 +7,7 @@ import {
   reduceProgress,
   startProgress,
   type ProgressState,
+  type RunCompleted,
   type TelecodeEvent,
   type ToolKind,
 } from "../../src/domain/index.js";
@@ -24,6 +25,11 @@ import { timedRun } from "../domain/progress-events.js";
 
 const T0 = Date.UTC(2026, 0, 5, 14, 0, 0);
 const clock = createClockFormatter("UTC");
+
+/** A run that ended well, with the facts a test cares about. */
+function succeeded(facts: Pick<RunCompleted, "costUsd" | "durationMs"> & Partial<RunCompleted>): RunCompleted {
+  return { type: "run_completed", runId: "r", ok: true, answer: "", interrupted: false, cancelled: false, ...facts };
+}
 
 function stateAfter(events: readonly [TelecodeEvent, number][]): ProgressState {
   return events.reduce(
@@ -141,21 +147,7 @@ describe("renderProgressHtml", () => {
     expect(text(renderProgressHtml(started, { nowMs: T0 + 1500, clock })).split("\n")[0]).toBe("⏳ Starting… · 1.5 s");
     const oneCall = stateAfter([tool("t1", "ls", 200)]);
     expect(text(renderProgressHtml(oneCall, { nowMs: T0 + 400, clock })).split("\n")[0]).toBe("⚙️ Working · 1 step");
-    const answered = stateAfter([
-      [
-        {
-          type: "run_completed",
-          runId: "r",
-          ok: true,
-          answer: "Hi.",
-          interrupted: false,
-          cancelled: false,
-          costUsd: 0.0008,
-          durationMs: 327,
-        },
-        327,
-      ],
-    ]);
+    const answered = stateAfter([[succeeded({ answer: "Hi.", costUsd: 0.0008, durationMs: 327 }), 327]]);
     expect(text(renderProgressSummaryHtml(answered, T0 + 5000))).toBe("✅ Done · 327 ms · $0.0008");
   });
 
@@ -235,20 +227,7 @@ describe("the end of a run", () => {
   const done = stateAfter([
     [{ type: "turn_started", sessionId: "0a1b2c3d-4e5f", turn: 1, origin: "person" }, 100],
     tool("t1", "ls", 200),
-    [
-      {
-        type: "run_completed",
-        runId: "r",
-        ok: true,
-        answer: "",
-        interrupted: false,
-        cancelled: false,
-        costUsd: 0.0421,
-        durationMs: 125_000,
-        sessionId: "0a1b2c3d-4e5f",
-      },
-      125_000,
-    ],
+    [succeeded({ costUsd: 0.0421, durationMs: 125_000, sessionId: "0a1b2c3d-4e5f" }), 125_000],
   ]);
 
   it("summarises the progress message in one line", () => {
@@ -259,16 +238,7 @@ describe("the end of a run", () => {
     // Queued behind another run: the message went live 4.6 s after the engine started the run.
     const queued = reduceProgress(
       startProgress({ startedAtMs: T0 + 4600 }),
-      {
-        type: "run_completed",
-        runId: "r",
-        ok: true,
-        answer: "",
-        interrupted: false,
-        cancelled: false,
-        costUsd: 0.0008,
-        durationMs: 5000,
-      },
+      succeeded({ costUsd: 0.0008, durationMs: 5000 }),
       T0 + 5000,
     );
     expect(text(renderProgressSummaryHtml(queued, T0 + 9000))).toBe("✅ Done · 5 s · $0.0008");
@@ -287,19 +257,7 @@ describe("the end of a run", () => {
       finished("t2", false, 400, "The user doesn't want to proceed with this tool use."),
       tool("t3", "ls", 500),
       finished("t3", true, 600, "a b"),
-      [
-        {
-          type: "run_completed",
-          runId: "r",
-          ok: true,
-          answer: "",
-          interrupted: false,
-          cancelled: false,
-          costUsd: 0.01,
-          durationMs: 700,
-        },
-        700,
-      ],
+      [succeeded({ costUsd: 0.01, durationMs: 700 }), 700],
     ]);
     expect(text(renderProgressSummaryHtml(state, T0 + 5000)).split("\n")).toEqual([
       "✅ Done · 700 ms · 3 steps · $0.01",

@@ -11,7 +11,7 @@ import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
 import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
 import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
-import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
+import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
@@ -196,6 +196,25 @@ export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
   return (m) =>
     /reply to continue|turns? · /.test(m.text) &&
     (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
+}
+
+/** The short session id an answer's footer names ("session 1a2b3c4d — reply to continue"). */
+export const sessionOf = (m: MessageView): string | undefined => /session ([0-9a-f]{8})/.exec(m.text)?.[1];
+
+/** A chat with two sessions: an answer, /new, and another answer (`tag` keeps their scripts apart). */
+export async function olderAndNewer(
+  rig: Rig,
+  chat: number,
+  tag: string,
+): Promise<{ older: MessageView; newer: MessageView }> {
+  rig.script(`[${tag}-older]`, [reply.text("The older answer.")]);
+  rig.tg.sendText(chat, `Old topic [${tag}-older]`);
+  const older = await rig.botMessage(chat, isAnswer("The older answer."));
+  await rig.command(chat, "new");
+  rig.script(`[${tag}-newer]`, [reply.text("The newer answer.")]);
+  rig.tg.sendText(chat, `New topic [${tag}-newer]`);
+  const newer = await rig.botMessage(chat, isAnswer("The newer answer."));
+  return { older, newer };
 }
 
 export type ServeProcess = {
