@@ -238,5 +238,9 @@ export function checkClaudeLogin(options: {
       : "run `claude auth login`, or set claude.use_api_billing = true and ANTHROPIC_API_KEY";
   if (options.platform === "darwin")
     return { status: "unknown", description: "no stored login found (on macOS it may be in the keychain)", fix };
-  return { status: "missing", description: "the Claude CLI is not logged in", fix };
+  return {
+    status: "missing",
+    description: "Claude Code is not logged in on this machine (no stored login, no CLAUDE_CODE_OAUTH_TOKEN)",
+    fix,
+  };
 }

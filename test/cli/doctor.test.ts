@@ -184,7 +184,7 @@ describe("telecode doctor", () => {
     writeConfig(goodConfig());
     const none = await doctor();
     expect(none.code).toBe(1);
-    expect(line(none.out, "Claude login")).toMatch(/^✗ .*not logged in/);
+    expect(line(none.out, "Claude login")).toMatch(/^✗ .*Claude Code is not logged in on this machine/);
     const keyOnly = await doctor({ ANTHROPIC_API_KEY: "sk-ant-api03-testtesttest" });
     expect(keyOnly.out).toContain("set claude.use_api_billing = true");
     expect(keyOnly.out).not.toContain("testtesttest");
