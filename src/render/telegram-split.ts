@@ -1,7 +1,8 @@
 // Splits well-formed Telegram HTML into messages by what Telegram counts: the visible text
-// after entity parsing, in UTF-16 code units. Prefers block boundaries, then lines, then
-// spaces; never cuts inside a grapheme cluster; tags open at a cut are closed and reopened
-// in the next part; a continued code block keeps its first line's indentation. Pure.
+// after entity parsing, in UTF-16 code units. Prefers block boundaries (a short paragraph
+// that introduces a code block goes with it), then lines, then spaces; never cuts inside a
+// grapheme cluster; tags open at a cut are closed and reopened in the next part; a continued
+// code block keeps its first line's indentation. Pure.
 
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 
@@ -24,6 +25,8 @@ const SEGMENT_WINDOW = 512;
 /** Cuts this good or better are taken if they leave the part at least half full. */
 const PRIORITIES = [4, 3, 2, 1, 0];
 const BLOCK_TAGS = new Set(["pre", "code", "blockquote"]);
+/** A paragraph this short before a code block ("Run this:") is its lead-in: no good cut between them. */
+const LEAD_IN_CHARS = 200;
 
 /**
  * Splits `html` (well-formed Telegram HTML, e.g. from markdownToTelegramHtml) into parts whose
@@ -169,11 +172,27 @@ function cutPriority(tokens: readonly Token[], index: number, stack: readonly To
   const before = tokens[index - 1]!;
   if (before.open !== undefined) return undefined;
   if (before.raw === "\n") {
-    if (stack.length === 0) return tokens[index - 2]?.raw === "\n" ? 4 : 3;
+    if (stack.length === 0) {
+      if (tokens[index - 2]?.raw !== "\n") return 3;
+      return tokens[index]?.open === "pre" && isLeadIn(tokens, index - 2) ? 3 : 4;
+    }
     return stack.every((t) => BLOCK_TAGS.has(t.open!)) ? 2 : 1;
   }
   if (before.space === true) return 1;
   return 0;
+}
+
+/** Whether the paragraph ending before tokens[end] is short enough to be a lead-in. */
+function isLeadIn(tokens: readonly Token[], end: number): boolean {
+  let visible = 0;
+  for (let i = end - 1; i >= 0; i--) {
+    const token = tokens[i]!;
+    // Its start: a blank line, or the end of the block before it.
+    if ((token.raw === "\n" && tokens[i - 1]?.raw === "\n") || token.close === "pre") return true;
+    visible += token.visible;
+    if (visible > LEAD_IN_CHARS) return false;
+  }
+  return true;
 }
 
 function closing(stack: readonly Token[]): string {

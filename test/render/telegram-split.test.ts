@@ -44,6 +44,19 @@ describe("splitTelegramHtml", () => {
     for (const part of parts) expect(validateTelegramHtml(part)).toBeUndefined();
   });
 
+  it("keeps a short paragraph that introduces a code block with its block", () => {
+    const step = (n: number): string =>
+      `Step ${n}: run this.\n\n\`\`\`ts\n${Array.from({ length: 12 }, (_, i) => `const value${n}_${i} = compute(${i}) < limit && flag;`).join("\n")}\n\`\`\``;
+    const html = markdownToTelegramHtml(Array.from({ length: 12 }, (_, n) => step(n)).join("\n\n"));
+    const parts = splitTelegramHtml(html, undefined, { numbered: true });
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      const text = textOf(part);
+      expect(text).not.toMatch(/run this\.$/);
+      if (part !== parts[0]) expect(text.split("\n")[1]).toMatch(/^Step \d+: run this\.$/);
+    }
+  });
+
   it("never cuts inside an emoji sequence", () => {
     const emoji = ["👨‍👩‍👧‍👦", "🇩🇪", "👋🏽", "1️⃣", "🏳️‍🌈", "é"];
     const text = Array.from({ length: 300 }, (_, i) => emoji[i % emoji.length]).join("");
