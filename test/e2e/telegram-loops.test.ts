@@ -154,6 +154,39 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect(bash[0]?.text).toContain("Nobody is available to approve this Bash call");
     expect(rig.api.requests("WAKETICK check the build")[0]?.lastPrompt).toContain("Nobody is watching this run");
     expect(rig.app.store.schedules.get(wake?.id ?? "")).toMatchObject({ iterations: 1, state: "done" });
+    // A one-shot that ran has nothing left to pause or stop: its run's summary has no buttons.
+    const woken = await rig.tg.waitFor(
+      () =>
+        rig.tg.botMessages(chat).find((m) => m.text.startsWith(`⏰ loop ${wake?.id}`) && m.text.includes("✅ Done")),
+      { what: "the wake-up run's summary" },
+    );
+    expect(woken.buttons).toEqual([]);
+  }, 120_000);
+
+  it("a loop paused while its run works shows Resume on that run's summary", async () => {
+    const chat = rig.user(1016);
+    const loop = await makeLoop(rig, chat, "SETUP-PAUSED", "* * * * *", "PAUSETICK check the build");
+    rig.script("PAUSETICK check the build", [reply.hang()]);
+    advance(60_000);
+    const running = await rig.botMessage(
+      chat,
+      (m) => m.text.startsWith(`⏰ loop ${loop?.id}`) && m.buttons.some((b) => b.text === "⏹ Cancel"),
+    );
+    expect(running.buttons.map((b) => b.text)).toEqual(["⏹ Cancel", "⏸ Pause", "✖️ Stop"]);
+    const pause = rig.tg.tapButton(chat, running.messageId, "⏸ Pause");
+    expect((await rig.tg.waitForCallbackAnswer(pause)).text).toBe("Paused");
+    const cancel = rig.tg.tapButton(chat, running.messageId, "⏹ Cancel");
+    await rig.tg.waitForCallbackAnswer(cancel);
+    // The summary's buttons are the schedule's as it is then, not as it was when the run began.
+    const summary = await rig.tg.waitFor(
+      () => {
+        const m = rig.tg.message(chat, running.messageId);
+        return m?.text.includes("⏹ Cancelled") === true ? m : undefined;
+      },
+      { what: "the paused loop's run summary" },
+    );
+    expect(summary.buttons.map((b) => b.text)).toEqual(["▶️ Resume", "✖️ Stop"]);
+    rig.app.scheduler.cancel(loop?.id ?? "", "person");
   }, 120_000);
 
   it("lists the chat's loops with Pause, Resume and Stop buttons that work", async () => {

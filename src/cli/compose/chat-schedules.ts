@@ -24,14 +24,21 @@ export function createChatSchedules(deps: ChatSchedulesDeps): ChatSchedules {
   const { scheduler, repository } = deps;
   const options = (): TextOptions => ({ nowMs: deps.nowMs(), defaultTimeZone: scheduler.settings().defaultTimeZone });
   const card = (s: Schedule) => scheduleCard(s, options());
+  /** The card of a schedule still running or paused; null once it ended. */
+  const liveCard = (s: Schedule | null) =>
+    s === null || (s.state !== "active" && s.state !== "paused") ? null : card(s);
   const result = (ok: boolean, toast: string, s: Schedule | null): ScheduleActionResult => ({
     ok,
     toast,
-    card: s === null || (s.state !== "active" && s.state !== "paused") ? null : card(s),
+    card: liveCard(s),
   });
 
   return {
     list: (chatId) => repository.list({ chatId, states: LIVE }).map(card),
+    card(chatId, id) {
+      const s = repository.get(id);
+      return s?.chatId === chatId ? liveCard(s) : null;
+    },
     act(chatId, id, action) {
       const s = repository.get(id);
       if (s === null || s.chatId !== chatId) return result(false, "No longer pending", null);

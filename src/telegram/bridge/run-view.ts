@@ -50,8 +50,11 @@ export type RunViewInit = {
   start: { mode: string; model?: string; effort?: string; cwd: string };
   /** A line (HTML) above the progress and its summary: who started a run no person asked for. */
   titleHtml?: string;
-  /** Buttons shown under the Cancel button while the run works (a schedule's Pause and Stop). */
-  buttons?: InlineKeyboardButton[][];
+  /**
+   * Buttons under the Cancel button and on the summary, asked for at each edit: a schedule's
+   * Pause or Resume and Stop as the schedule is now (none once it ended).
+   */
+  buttons?: () => InlineKeyboardButton[][];
   /** false: no Cancel button (a turn the CLI started itself is no run to cancel). Default true. */
   cancellable?: boolean;
   /** The answer quotes the progress message (it says which schedule the answer is for). */
@@ -248,7 +251,7 @@ export class RunView implements RunObserver {
           ? summary
           : interruptedHtml(summary, why);
     // A schedule's buttons stay: the summary is where its answer is found again.
-    const rows = this.#init.buttons ?? [];
+    const rows = this.#init.buttons?.() ?? [];
     const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
@@ -281,7 +284,7 @@ export class RunView implements RunObserver {
         ? undefined
         : runButtonData(this.runId, CANCEL_CHOICE);
     const cancel = data === undefined ? [] : [[{ text: "⏹ Cancel", callback_data: data }]];
-    const rows = [...cancel, ...(this.#init.buttons ?? [])];
+    const rows = [...cancel, ...(this.#init.buttons?.() ?? [])];
     return rows.length === 0 ? undefined : { inline_keyboard: rows };
   }
 

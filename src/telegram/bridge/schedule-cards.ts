@@ -1,10 +1,11 @@
 // Schedules as the chat shows them: the /loops list (each schedule in words, its next run, runs
-// and cost) and the Pause / Resume / Stop buttons under a list, a confirmation or a fired run.
+// and cost) and the Pause / Resume / Stop buttons under a list, a confirmation or a fired run
+// (whose buttons follow the schedule while its message is edited).
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { BridgeAction } from "./bridge-types.js";
-import type { ScheduleCard } from "./schedule-port.js";
+import type { ChatSchedules, ScheduleCard } from "./schedule-port.js";
 
 /** A schedule's first line: its name, then its schedule, next run, runs and cost. */
 export function cardHtml(card: ScheduleCard, number?: number): string {
@@ -37,6 +38,23 @@ export function singleCardKeyboard(
 ): InlineKeyboardButton[][] {
   const token = callbacks.register({ kind: "schedule", scheduleIds: [card.id], list: false }, chatId);
   return [cardButtons(callbacks, token, card, 0)];
+}
+
+/**
+ * The buttons of one schedule as it is whenever asked (a fired run's, at each edit of its
+ * message): Pause or Resume, and Stop; none once it ended. One token serves every edit.
+ */
+export function liveCardButtons(
+  callbacks: CallbackRegistry<BridgeAction>,
+  schedules: Pick<ChatSchedules, "card">,
+  chatId: number,
+  scheduleId: string,
+): () => InlineKeyboardButton[][] {
+  const token = callbacks.register({ kind: "schedule", scheduleIds: [scheduleId], list: false }, chatId);
+  return () => {
+    const card = schedules.card(chatId, scheduleId);
+    return card === null ? [] : [cardButtons(callbacks, token, card, 0)];
+  };
 }
 
 /** The /loops list: every live schedule of the chat, numbered, with its buttons. */

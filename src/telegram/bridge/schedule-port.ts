@@ -40,6 +40,8 @@ export type NewScheduleResult =
 export interface ChatSchedules {
   /** The chat's live schedules (loops, wake-ups, /at and /every, config entries), oldest first. */
   list(chatId: number): readonly ScheduleCard[];
+  /** One of the chat's schedules as it is now; null once it ended (or when it is not this chat's). */
+  card(chatId: number, scheduleId: string): ScheduleCard | null;
   act(chatId: number, scheduleId: string, action: ScheduleAction): ScheduleActionResult;
   create(request: NewChatSchedule): NewScheduleResult;
   /** /new: Claude's loops of the lane follow the chat into its new session. Returns those. */

@@ -7,14 +7,14 @@ import { definedFields } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { RunInput, RunTrigger } from "../../sessions/index.js";
 import type { RunViewInit } from "./run-view.js";
-import { singleCardKeyboard } from "./schedule-cards.js";
+import { liveCardButtons } from "./schedule-cards.js";
 import type { RunSource, ScheduledRun, ScheduledRunOutcome } from "./schedule-port.js";
 import type { BridgeServices } from "./services.js";
 
 /** A run nobody typed, as its records keep it: what started it, its title, and its trigger's own `detail`. */
 export type RecordedTrigger = Readonly<{ source: RunSource; title: string; detail: RunTrigger }>;
 
-type TriggerViewDeps = Pick<BridgeServices, "callbacks">;
+type TriggerViewDeps = Pick<BridgeServices, "callbacks" | "schedules">;
 
 /** How a trigger's run shows itself: its title (quoted by the answer), a schedule's buttons. */
 function triggerView(
@@ -24,9 +24,7 @@ function triggerView(
 ): Pick<RunViewInit, "titleHtml" | "buttons" | "quoteProgress" | "quietFailures"> {
   const { source } = trigger;
   const buttons =
-    source.kind === "schedule"
-      ? singleCardKeyboard(deps.callbacks, chatId, { id: source.id, paused: false, cancellable: source.cancellable })
-      : undefined;
+    source.kind === "schedule" ? liveCardButtons(deps.callbacks, deps.schedules, chatId, source.id) : undefined;
   return {
     titleHtml: esc(trigger.title),
     ...definedFields({ buttons }),
@@ -68,7 +66,7 @@ export function triggerRunView(
 }
 
 export function startScheduledRun(
-  deps: Pick<BridgeServices, "config" | "sessions" | "starter" | "callbacks" | "logger">,
+  deps: Pick<BridgeServices, "config" | "sessions" | "starter" | "callbacks" | "schedules" | "logger">,
   run: ScheduledRun,
 ): ScheduledRunOutcome {
   const project = deps.config().projects.find((p) => p.name === run.project);
