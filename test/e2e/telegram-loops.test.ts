@@ -170,11 +170,20 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     advance(60_000);
     const running = await rig.botMessage(
       chat,
-      (m) => m.text.startsWith(`⏰ loop ${loop?.id}`) && m.buttons.some((b) => b.text === "⏹ Cancel"),
+      (m) => m.text.startsWith(`⏰ loop ${loop?.id}`) && m.text.includes("⚙️ Working"),
     );
     expect(running.buttons.map((b) => b.text)).toEqual(["⏹ Cancel", "⏸ Pause", "✖️ Stop"]);
     const pause = rig.tg.tapButton(chat, running.messageId, "⏸ Pause");
     expect((await rig.tg.waitForCallbackAnswer(pause)).text).toBe("Paused");
+    // The run goes on, so its message keeps Cancel beside the schedule's Resume.
+    const paused = await rig.tg.waitFor(
+      () => {
+        const m = rig.tg.message(chat, running.messageId);
+        return m?.buttons.some((b) => b.text === "▶️ Resume") === true ? m : undefined;
+      },
+      { what: "the working run's buttons after Pause" },
+    );
+    expect(paused.buttons.map((b) => b.text)).toEqual(["⏹ Cancel", "▶️ Resume", "✖️ Stop"]);
     const cancel = rig.tg.tapButton(chat, running.messageId, "⏹ Cancel");
     await rig.tg.waitForCallbackAnswer(cancel);
     // The summary's buttons are the schedule's as it is then, not as it was when the run began.

@@ -47,7 +47,8 @@ export class ProgressMessage {
   #lastRenderAtMs = Number.NEGATIVE_INFINITY;
   #lastEditAtMs = 0;
   #lastTypingAtMs = 0;
-  #lastHtml = "";
+  /** What the message shows now (its text and buttons), so an unchanged render edits nothing. */
+  #lastShown = "";
   #flushTimer: TimerHandle | undefined;
   #heartbeat: TimerHandle | undefined;
 
@@ -69,7 +70,7 @@ export class ProgressMessage {
   /** Sends the message (silently, as a reply to `replyTo`); later changes are edits. */
   send(content: { html: string; keyboard?: InlineKeyboardMarkup | undefined }, replyTo: number | undefined): void {
     if (this.live) {
-      this.#lastHtml = content.html;
+      this.#lastShown = shownAs(content.html, content.keyboard);
       this.#lastEditAtMs = this.#deps.clock.now();
     }
     const message =
@@ -166,9 +167,15 @@ export class ProgressMessage {
     const now = this.#deps.clock.now();
     this.#lastRenderAtMs = now;
     const { html, keyboard } = this.#init.render(now);
-    if (html === this.#lastHtml) return;
-    this.#lastHtml = html;
+    const shown = shownAs(html, keyboard);
+    if (shown === this.#lastShown) return;
+    this.#lastShown = shown;
     this.#lastEditAtMs = now;
     void this.#deps.outbox.edit(this.#init.chatId, this.#id, keyboard === undefined ? { html } : { html, keyboard });
   }
+}
+
+/** A message's text and buttons as one comparable string. */
+function shownAs(html: string, keyboard: InlineKeyboardMarkup | undefined): string {
+  return keyboard === undefined ? html : `${html}\n${JSON.stringify(keyboard.inline_keyboard)}`;
 }

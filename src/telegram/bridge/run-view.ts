@@ -183,6 +183,11 @@ export class RunView implements RunObserver {
     this.#progress.markDirty();
   }
 
+  /** The buttons `init.buttons` gives changed (a schedule was paused): the message shows them next. */
+  buttonsChanged(): void {
+    if (!this.#finished) this.#progress.markDirty();
+  }
+
   /** The progress message, once sent, was re-sent under a new id (the person deleted it). */
   replaced(newMessageId: number): void {
     this.#progress.replaced(newMessageId);

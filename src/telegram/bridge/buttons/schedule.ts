@@ -28,7 +28,10 @@ export function listHeader(deps: Pick<BridgeServices, "schedules" | "store">, ch
 }
 
 export function scheduleButtons(
-  deps: Pick<BridgeServices, "outbox" | "callbacks" | "prompts" | "answers" | "schedules" | "store" | "logger">,
+  deps: Pick<
+    BridgeServices,
+    "outbox" | "callbacks" | "prompts" | "answers" | "schedules" | "store" | "logger" | "runs"
+  >,
 ): Composer<TelecodeContext> {
   return buttonComposer(deps, SCHEDULE_TRIGGER, "schedule", (tap, action) => {
     const choice = tap.choice ?? "";
@@ -57,7 +60,13 @@ export function scheduleButtons(
       void deps.outbox.edit(chatId, tap.messageId, list);
       return;
     }
-    // One schedule's buttons (a confirmation, a fired run) follow it: Resume once paused, none once it ended.
+    // A run still working shows its own buttons (Cancel, then the schedule's as it is now).
+    const run = deps.runs.byMessage(chatId, tap.messageId);
+    if (run !== undefined) {
+      run.buttonsChanged();
+      return;
+    }
+    // One schedule's buttons (a confirmation, a fired run's summary) follow it: Resume once paused, none once it ended.
     const keyboard =
       result.card === null ? undefined : { inline_keyboard: singleCardKeyboard(deps.callbacks, chatId, result.card) };
     void deps.outbox.editKeyboard(chatId, tap.messageId, keyboard);
