@@ -36,6 +36,20 @@ export function stateReasonWords(reason: StateReason | null): string {
   return reason === null ? "it was stopped" : REASON_WORDS[reason];
 }
 
+/** "loop 3f2a1b0c", "wake-up loop 3f2a1b0c", "schedule 3f2a1b0c", "schedule morning-review". */
+export function scheduleName(s: Schedule): string {
+  switch (s.kind) {
+    case "loop":
+      return `loop ${s.id}`;
+    case "wakeup":
+      return `wake-up loop ${s.id}`;
+    case "chat":
+      return `schedule ${s.id}`;
+    case "config":
+      return `schedule ${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}`;
+  }
+}
+
 function firstLine(text: string, max = 60): string {
   const line = text.trim().split("\n", 1)[0] ?? "";
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -133,9 +147,8 @@ export function cronListReason(schedules: readonly Schedule[], options: TextOpti
 export function firedTitle(s: Schedule, iteration: number, options: TextOptions): string {
   const of = s.caps.maxIterations === null ? "" : ` of ${s.caps.maxIterations}`;
   const run = s.recurring ? ` · run ${iteration}${of}` : "";
-  const name = s.createdBy.kind === "config" ? `schedule "${s.createdBy.configId}"` : `loop ${s.id}`;
   const stop = s.kind === "config" ? "pause it with /loops" : "stop it with /loops";
-  return `⏰ ${name}${run} · ${describeSchedule(s, options)} (${stop}): ${firstLine(s.prompt)}`;
+  return `⏰ ${scheduleName(s)}${run} · ${describeSchedule(s, options)} (${stop}): ${firstLine(s.prompt)}`;
 }
 
 /**

@@ -38,6 +38,7 @@ export {
   loopsOffReason,
   loopStoredReason,
   refusedReason,
+  scheduleName,
   stateReasonWords,
   wakeupStoppedReason,
   wakeupStoredReason,

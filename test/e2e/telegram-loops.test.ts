@@ -157,7 +157,9 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     // A one-shot that ran has nothing left to pause or stop: its run's summary has no buttons.
     const woken = await rig.tg.waitFor(
       () =>
-        rig.tg.botMessages(chat).find((m) => m.text.startsWith(`⏰ loop ${wake?.id}`) && m.text.includes("✅ Done")),
+        rig.tg
+          .botMessages(chat)
+          .find((m) => m.text.startsWith(`⏰ wake-up loop ${wake?.id}`) && m.text.includes("✅ Done")),
       { what: "the wake-up run's summary" },
     );
     expect(woken.buttons).toEqual([]);
@@ -290,10 +292,15 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     const confirmation = await rig.botMessage(chat, (m) => m.replyToMessageId === at);
     expect(confirmation.text).toContain("⏰ Scheduled in app: it runs in this chat's session. It runs once.");
     expect(confirmation.text).toContain("ATTASK check the deploy");
+    // A one-shot's card says when it runs once, not again as "next at".
+    expect(confirmation.text).toMatch(/⏰ schedule \w+ · once at \S+ today · 0 runs · \$0\.00\n/);
     expect(confirmation.buttons.map((b) => b.text)).toEqual(["⏸ Pause", "✖️ Stop"]);
     rig.script("ATTASK", [reply.text("ATTASK-ANSWER: the deploy is fine")]);
     advance(30 * 60_000);
-    await rig.botMessage(chat, isAnswer("ATTASK-ANSWER"));
+    const answer = await rig.botMessage(chat, isAnswer("ATTASK-ANSWER"));
+    // The run is named as the confirmation named it.
+    const id = /⏰ schedule (\w+)/.exec(confirmation.text)?.[1];
+    expect(rig.tg.message(chat, answer.replyToMessageId ?? 0)?.text).toContain(`⏰ schedule ${id} · once at`);
     expect(rig.api.requests("ATTASK")[0]?.lastPrompt).toContain("set by the person, iteration 1");
     // Buttons left on a schedule that ran its once go when tapped.
     const late = rig.tg.tapButton(chat, confirmation.messageId, "⏸ Pause");
@@ -526,7 +533,7 @@ describe("config schedules and the cost cap (real CLI, manual schedule clock)", 
       { what: "the schedule's summary" },
     );
     expect(summary.text).toContain(
-      '⏰ schedule "morning" · run 1 · at 09:00 every day (pause it with /loops): CONFIGTASK',
+      "⏰ schedule morning · run 1 · at 09:00 every day (pause it with /loops): CONFIGTASK",
     );
     expect(summary.buttons.map((b) => b.text)).toEqual(["⏸ Pause"]);
     expect(rigB.api.requests("CONFIGTASK")[0]?.lastPrompt).toContain('Telecode schedule "morning" from the config');

@@ -295,12 +295,14 @@ describe("what the model reads", () => {
       "⏰ loop 3f9a2c1b · run 4 of 50 · every 5 minutes (stop it with /loops): check the build",
     );
     expect(firedTitle(config, 1, options)).toBe(
-      '⏰ schedule "morning" · run 1 · every 5 minutes (pause it with /loops): check the build',
+      "⏰ schedule morning · run 1 · every 5 minutes (pause it with /loops): check the build",
     );
+    // Each kind is named as /loops names it.
+    expect(firedTitle(schedule({ kind: "chat" }), 2, options)).toMatch(/^⏰ schedule 3f9a2c1b · run 2 of 50 /);
     // A one-shot (a wake-up Claude asked for) has one run: no "run 1 of 50".
     const once = schedule({ recurring: false, timing: { kind: "once", atMs: NOW + 120_000 } });
-    expect(firedTitle(once, 1, options)).toMatch(
-      /^⏰ loop 3f9a2c1b · once at \S+ today \(stop it with \/loops\): check the build$/,
+    expect(firedTitle({ ...once, kind: "wakeup" }, 1, options)).toMatch(
+      /^⏰ wake-up loop 3f9a2c1b · once at \S+ today \(stop it with \/loops\): check the build$/,
     );
   });
 });

@@ -4,6 +4,7 @@ import { excerpt, formatUsd } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import {
   describeSchedule,
+  scheduleName,
   stateReasonWords,
   whenInWords,
   type Schedule,
@@ -11,20 +12,6 @@ import {
   type TextOptions,
 } from "../../schedule/index.js";
 import type { ScheduleCard } from "../../telegram/index.js";
-
-/** "loop 3f2a1b0c", "wake-up loop 3f2a1b0c", "schedule 3f2a1b0c", "schedule morning-review". */
-export function scheduleName(s: Schedule): string {
-  switch (s.kind) {
-    case "loop":
-      return `loop ${s.id}`;
-    case "wakeup":
-      return `wake-up loop ${s.id}`;
-    case "chat":
-      return `schedule ${s.id}`;
-    case "config":
-      return `schedule ${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}`;
-  }
-}
 
 function runsWords(s: Schedule): string {
   const runs = s.iterations === 1 ? "1 run" : `${s.iterations} runs`;
@@ -39,6 +26,8 @@ function costWords(s: Schedule): string {
 
 function nextWords(s: Schedule, options: TextOptions): string {
   if (s.state === "paused") return "paused";
+  // A one-shot's timing already says when it runs ("once at 14:30 today").
+  if (s.timing.kind === "once" && s.nextFireAt === s.timing.atMs) return "";
   return s.nextFireAt === null ? "nothing due" : `next at ${whenInWords(s.nextFireAt, s.timeZone, options.nowMs)}`;
 }
 
@@ -51,7 +40,9 @@ export function scheduleCard(s: Schedule, options: TextOptions): ScheduleCard {
   return {
     id: s.id,
     name: scheduleName(s),
-    summary: [describeSchedule(s, options), nextWords(s, options), runsWords(s), costWords(s)].join(" · "),
+    summary: [describeSchedule(s, options), nextWords(s, options), runsWords(s), costWords(s)]
+      .filter((part) => part !== "")
+      .join(" · "),
     prompt: promptLine(s.prompt),
     paused: s.state === "paused",
     cancellable: s.kind !== "config",

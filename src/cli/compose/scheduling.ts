@@ -13,6 +13,7 @@ import {
   firedPrompt,
   firedTitle,
   ScheduleError,
+  scheduleName,
   type FireOutcome,
   type Schedule,
   type Scheduler,
@@ -26,7 +27,7 @@ import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge, TriggerRunHook
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
 import { watchRunCost } from "./run-cost-cap.js";
-import { dayCapHtml, noticeHtml, scheduleName } from "./schedule-words.js";
+import { dayCapHtml, noticeHtml } from "./schedule-words.js";
 import { scheduleResultId } from "./trigger-status.js";
 
 export type SchedulingDeps = {

@@ -1,10 +1,9 @@
 // Every trigger as /status and `telecode doctor` list it: each live schedule and each webhook,
 // when it fires next (in the schedule's own zone, as people read it) and how its last fire went.
 import type { Config } from "../../config/index.js";
-import { whenInWords, type Schedule } from "../../schedule/index.js";
+import { scheduleName, whenInWords, type Schedule } from "../../schedule/index.js";
 import type { LastResult, TriggerResult } from "../../store/index.js";
 import { webhookUrl } from "../../triggers/index.js";
-import { scheduleName } from "./schedule-words.js";
 
 export type TriggerStatus = Readonly<{
   chatId: number;
