@@ -227,6 +227,13 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
       what: "the run cancelled by its cap",
     });
     expect(rig.tg.botMessages(COSTLY_CHAT).some(isAnswer("COSTLY-NEVER"))).toBe(false);
+    // The estimate prices tokens as Claude Code does: the run's summary shows the CLI's own figure, the same.
+    const about = /about (\$\d+\.\d+)/.exec(told.text)?.[1];
+    const summary = await rig.botMessage(
+      COSTLY_CHAT,
+      (m) => m.text.startsWith("🪝 webhook costly") && m.text.includes("⏹"),
+    );
+    expect(summary.text).toContain(`· ${about}`);
     expect(await rig.command(COSTLY_CHAT, "status")).toContain("webhook costly · on each delivery");
   }, 90_000);
 
