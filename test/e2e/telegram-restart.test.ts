@@ -117,7 +117,9 @@ describe("restart without loss", () => {
     rig.tg.sendText(chat, "Do the long thing [across]");
     const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("sleep 3"));
     rig.tg.sendCommand(chat, "restart");
-    await rig.botMessage(chat, "Restarting");
+    expect((await rig.botMessage(chat, "Restarting")).text).toBe(
+      "🔄 Restarting. The running task goes on meanwhile and shows here again afterwards.",
+    );
     await serve.restarted;
     serve.child.kill("SIGTERM");
     expect((await serve.exited).code).toBe(0);
