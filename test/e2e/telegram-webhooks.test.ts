@@ -260,12 +260,18 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
       const told = await rig.botMessage(OWNER, "Webhooks are off");
       expect(told.text).toContain(`Could not listen for webhooks on 127.0.0.1:${busyPort}`);
       expect(told.text).toContain("webhook_server.listen");
-      expect(await rig.command(OWNER, "status")).toContain("Telecode status");
+      // /status does not list an address nothing listens on.
+      const status = await rig.command(OWNER, "status");
+      expect(status).toContain(
+        `webhook github-push · ⚠️ off, nothing is listening: Could not listen for webhooks on 127.0.0.1:${busyPort}`,
+      );
+      expect(status).not.toContain("on each delivery to");
     } finally {
       blocker.close();
     }
     await reload(original);
     expect(rig.app.webhookServer).not.toBeNull();
+    expect(await rig.command(OWNER, "status")).toContain("webhook github-push · on each delivery to");
   }, 90_000);
 
   it("does not start while a webhook's secret variable is unset, and names the variable", async () => {

@@ -15,7 +15,7 @@ export type ChatTriggersDeps = {
   now: () => number;
   pause: TriggerPause;
   scheduling: Pick<AppScheduling, "scheduler">;
-  webhooks: Pick<WebhookRuns, "releaseHeld">;
+  webhooks: Pick<WebhookRuns, "releaseHeld" | "startFailure">;
 };
 
 export function createChatTriggers(deps: ChatTriggersDeps): TriggerControls {
@@ -35,6 +35,7 @@ export function createChatTriggers(deps: ChatTriggersDeps): TriggerControls {
         schedules: store.schedules.list({ chatId, states: ["active", "paused"] }),
         results: store.triggers.lastResults(),
         allPaused: pause.isPaused(),
+        webhooksOff: deps.webhooks.startFailure,
         nowMs: deps.now(),
       })
         .filter((status) => status.chatId === chatId)

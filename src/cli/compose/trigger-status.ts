@@ -22,6 +22,8 @@ export type TriggerStatusInput = Readonly<{
   results: ReadonlyMap<string, LastResult>;
   /** Whether every trigger is held (/pause, `[schedule] paused`). */
   allPaused: boolean;
+  /** Why the webhook server could not start, while it is off for that reason. */
+  webhooksOff?: string | undefined;
   nowMs: number;
 }>;
 
@@ -61,10 +63,14 @@ export function triggerStatuses(input: TriggerStatusInput): TriggerStatus[] {
     return { chatId: s.chatId, name: scheduleName(s), next, last };
   });
   const zone = config.schedule.timeZone;
+  const off = input.webhooksOff;
   const webhooks = config.webhooks.map((hook): TriggerStatus => ({
     chatId: hook.chatId,
     name: `webhook ${hook.id}`,
-    next: `on each delivery to ${webhookUrl(config.webhookServer.listen, hook.path)}${held}`,
+    next:
+      off === undefined
+        ? `on each delivery to ${webhookUrl(config.webhookServer.listen, hook.path)}${held}`
+        : `⚠️ off, nothing is listening: ${off}`,
     last: lastWords(results.get(webhookResultId(hook.id)), zone, nowMs),
   }));
   return [...schedules, ...webhooks];

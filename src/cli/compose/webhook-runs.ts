@@ -36,6 +36,8 @@ export type WebhookRunsDeps = {
 export type WebhookRuns = {
   /** The server while it runs (null without webhooks, or when it could not start). */
   readonly server: WebhookServer | null;
+  /** Why the server could not start (what the chat was told), while it is off for that reason. */
+  readonly startFailure: string | undefined;
   /** Starts the server when [[webhooks]] exist; a failure is logged and told, never thrown. */
   start(target: ScheduleTarget): Promise<void>;
   /** Stops the server; deliveries already handed on are started first. */
@@ -87,6 +89,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
   const { config, store, now, logger } = deps;
   let target: ScheduleTarget | undefined;
   let server: WebhookServer | null = null;
+  let startFailure: string | undefined;
   /** The config the running server was started from (to see whether a reload changes it). */
   let serving: Pick<Config, "webhookServer" | "webhooks"> | undefined;
   /** Webhooks whose chat was told a delivery is held, since the last resume. */
@@ -240,6 +243,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
   const startServer = async (): Promise<void> => {
     const current = config();
     serving = { webhookServer: current.webhookServer, webhooks: current.webhooks };
+    startFailure = undefined;
     try {
       server = await startWebhookServer({
         server: current.webhookServer,
@@ -254,6 +258,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       // Telegram and the schedules go on; the person is told why webhooks do not.
       server = null;
       const why = error instanceof Error ? error.message : String(error);
+      startFailure = why;
       logger.event("webhook.start_failed", { err: error }, "error");
       const chats = new Set(current.webhooks.map((hook: WebhookConfig) => hook.chatId));
       for (const chatId of chats) notify(chatId, `⚠️ Webhooks are off: ${esc(why)}`);
@@ -269,6 +274,9 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
   return {
     get server() {
       return server;
+    },
+    get startFailure() {
+      return startFailure;
     },
     async start(next) {
       target = next;
