@@ -193,11 +193,15 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(await deliver("/hooks/build", { note: "BUILD-ONE" }, { id: "build-1" })).toBe(202);
     expect(await deliver("/hooks/build", { note: "BUILD-TWO" }, { id: "build-2" })).toBe(202);
     await rig.botMessage(QUEUED_CAP_CHAT, isAnswer("BUILD-ONE-ANSWER"));
-    const stopped = await rig.botMessage(QUEUED_CAP_CHAT, /reached its day cap while this delivery waited/);
-    expect(stopped.text).toMatch(
-      /Webhook build reached its day cap while this delivery waited: its runs cost \$0\.\d+ today, the most webhooks\.max_cost_usd_per_day allows \(\$0\.01\)\./,
+    const stopped = await rig.botMessage(QUEUED_CAP_CHAT, /reached its day cap \(\$0\.01\) while this delivery waited/);
+    expect(stopped.text).toContain("⚠️ Not run: webhook build reached its day cap ($0.01) while this delivery waited.");
+    // The details are the cap notice's, said once.
+    expect(stopped.text).not.toContain("raise the cap");
+    const notice = await rig.botMessage(QUEUED_CAP_CHAT, "reached its day cap:");
+    expect(notice.text).toMatch(
+      /Webhook build reached its day cap: its runs cost \$0\.\d+ today, the most webhooks\.max_cost_usd_per_day allows \(\$0\.01\)\./,
     );
-    expect(stopped.text).toContain("raise the cap in the config");
+    expect(notice.text).toContain("raise the cap in the config");
     expect(rig.app.store.triggers.lastResults().get("webhook:build")?.result).toBe("day_capped");
     expect(rig.api.requests("BUILD-TWO")).toHaveLength(0);
     // The chat is told of the cap once, beside the delivery's own message saying why it did not run.

@@ -55,12 +55,15 @@ export type WebhookRuns = {
 
 type DayCapReached = { day: string; spentUsd: number; capUsd: number };
 
-/** Why a delivery's queued run did not start: the day cap was reached while it waited. */
+/**
+ * Why a delivery's queued run did not start: the day cap was reached while it waited. Short: the
+ * chat's day-cap notice beside it says what the runs cost and how to raise the cap.
+ */
 function dayCapFailure(webhookId: string, reached: DayCapReached): RunFailure {
   return {
     reason: "not_started",
-    what: `Webhook ${webhookId} reached its day cap while this delivery waited: its runs cost ${formatUsd(reached.spentUsd)} today, the most webhooks.max_cost_usd_per_day allows (${formatUsd(reached.capUsd)}).`,
-    hint: "Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.",
+    what: `Not run: webhook ${webhookId} reached its day cap (${formatUsd(reached.capUsd)}) while this delivery waited.`,
+    hint: "",
   };
 }
 
