@@ -59,13 +59,14 @@ describe("a message in Telegram", () => {
     const chat = rig.user(1003);
     rig.script("[q1]", [reply.text("First done.", { delayMs: 2500 })]);
     rig.script("[q2]", [reply.text("Second done.")]);
-    rig.tg.sendText(chat, "First [q1]");
+    const first = rig.tg.sendText(chat, "First [q1]");
     await rig.botMessage(chat, /Starting|Working/);
-    rig.tg.sendText(chat, "Second [q2]");
+    const second = rig.tg.sendText(chat, "Second [q2]");
     const queued = await rig.botMessage(chat, "Queued — will run after the current task");
     expect(queued.buttons.map((b) => b.text)).toEqual(["⏹ Cancel"]);
-    await rig.botMessage(chat, isAnswer("First done."));
-    await rig.botMessage(chat, isAnswer("Second done."));
+    // Each answer quotes what it answers: the first comes below the second's message.
+    expect((await rig.botMessage(chat, isAnswer("First done."))).replyToMessageId).toBe(first);
+    expect((await rig.botMessage(chat, isAnswer("Second done."))).replyToMessageId).toBe(second);
     await rig.tg.waitFor(() => /Done/.test(rig.tg.message(chat, queued.messageId)!.text), {
       what: "the queued message became the second run's progress",
     });

@@ -7,6 +7,8 @@ export type RunRef = {
   readonly runId: string | undefined;
   readonly chatId: number;
   readonly lane: Lane;
+  /** The message that asked for the run (none for a schedule's or a webhook's). */
+  readonly promptMessageId: number | undefined;
   /** Resolves with the progress (or queued) message id once Telegram has it. */
   progressMessage(): Promise<number | undefined>;
 };
@@ -23,6 +25,8 @@ export class RunIndex<V extends RunRef = RunRef> {
   readonly #byMessage = new Map<string, V>();
   readonly #answers = new Map<string, AnswerSession>();
   readonly #cliModes = new Map<string, string>();
+  /** Per chat, the newest message that asked for a run. */
+  readonly #latestPrompts = new Map<number, number>();
   readonly #onEvent: ((lane: Lane, event: TelecodeEvent) => void) | undefined;
 
   /** `onEvent` sees every event of every lane too (a run's or not). */
@@ -41,6 +45,15 @@ export class RunIndex<V extends RunRef = RunRef> {
 
   track(view: V): void {
     if (view.runId !== undefined) this.#byRun.set(view.runId, view);
+    const prompt = view.promptMessageId;
+    if (prompt !== undefined && prompt > (this.#latestPrompts.get(view.chatId) ?? 0))
+      this.#latestPrompts.set(view.chatId, prompt);
+  }
+
+  /** Whether the chat asked for another run after `view`'s prompt (its answer then quotes the prompt). */
+  askedSince(view: V): boolean {
+    const prompt = view.promptMessageId;
+    return prompt !== undefined && (this.#latestPrompts.get(view.chatId) ?? 0) > prompt;
   }
 
   attachMessage(view: V, messageId: number): void {

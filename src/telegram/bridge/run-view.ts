@@ -72,6 +72,7 @@ export type RunViewInit = {
 export class RunView implements RunObserver {
   readonly chatId: number;
   readonly lane: Lane;
+  readonly promptMessageId: number | undefined;
   runId: string | undefined;
   /** Someone tapped Cancel: later taps read "Already cancelling". */
   cancelRequested = false;
@@ -88,6 +89,7 @@ export class RunView implements RunObserver {
     this.#init = init;
     this.chatId = init.chatId;
     this.lane = init.lane;
+    this.promptMessageId = init.promptMessageId;
     this.#state = startProgress({ startedAtMs: deps.clock.now(), ...init.start });
     this.#progress = new ProgressMessage(deps, {
       chatId: init.chatId,
@@ -297,8 +299,11 @@ export class RunView implements RunObserver {
     return definedFields({ replyTo: this.#init.promptMessageId });
   }
 
-  /** In a busy chat (a group, or after a queue) the answer quotes the message it answers. */
+  /**
+   * In a busy chat (a group, after a queue, or once another task was asked for since) the answer
+   * quotes the message it answers.
+   */
   #quoteReplyTo(): number | undefined {
-    return this.#queued || this.chatId < 0 ? this.#init.promptMessageId : undefined;
+    return this.#queued || this.chatId < 0 || this.#deps.runs.askedSince(this) ? this.#init.promptMessageId : undefined;
   }
 }
