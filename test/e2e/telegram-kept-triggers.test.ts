@@ -145,7 +145,7 @@ describe("a schedule's run across a restart", () => {
       clock.advance(30 * 60 * 1000);
       return Promise.resolve();
     });
-    expect(summary?.text).toContain('⏰ schedule hourly-check · run 1');
+    expect(summary?.text).toContain("⏰ schedule hourly-check · run 1");
     expect(summary?.buttons.map((b) => b.text)).toContain("⏸ Pause");
     await declinedUnattended(SCHEDULED_CHAT, "KEPTSCHED", "scheduled-after-restart.txt");
     await vi.waitFor(
