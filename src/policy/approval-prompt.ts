@@ -55,6 +55,8 @@ function why(request: ApprovalRequest): PromptSection[] {
 export type ApprovalPromptOptions = {
   /** Shown when the call is asked only because the chat previews changes. */
   preview?: boolean;
+  /** The project's root: file paths in it are shown relative to it. */
+  projectRoot?: string | undefined;
 };
 
 export function approvalPrompt(request: ApprovalRequest, options: ApprovalPromptOptions = {}): DecisionPrompt {
@@ -65,8 +67,12 @@ export function approvalPrompt(request: ApprovalRequest, options: ApprovalPrompt
     allows.length === 0 ? [] : [{ kind: "text", label: "“Always allow” covers", text: allows.join("; ") }];
   return {
     kind: "approval",
-    title: toolCallTitle(request.toolName, request.input),
-    sections: [...describeToolCall(request.toolName, request.input), ...why(request), ...alwaysSection],
+    title: toolCallTitle(request.toolName, request.input, options.projectRoot),
+    sections: [
+      ...describeToolCall(request.toolName, request.input, options.projectRoot),
+      ...why(request),
+      ...alwaysSection,
+    ],
     choices: [
       { id: approvalChoiceIds.allow, label: "Allow", tone: "allow" },
       ...(always

@@ -126,7 +126,10 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
         prompt = questionPrompt(questions);
       } else {
         flow = { kind: "approval", preview: route.ask === "preview" };
-        prompt = approvalPrompt(request, { preview: route.ask === "preview" });
+        prompt = approvalPrompt(request, {
+          preview: route.ask === "preview",
+          projectRoot: state.settings.projectRoot,
+        });
       }
       const pending: PendingDecision = { decisionId, request, runId: run?.id, flow };
       return {

@@ -15,6 +15,8 @@ export type DecisionSettings = {
   rearmDeferCeilingMs: number;
   /** Deny a request nobody answered after this long; null waits as long as the session lives. */
   approvalTimeoutMs: number | null;
+  /** Where the session works: prompts show the file paths in it relative to it. */
+  projectRoot?: string | undefined;
 };
 
 export const defaultDecisionSettings: DecisionSettings = {

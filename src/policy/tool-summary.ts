@@ -1,6 +1,6 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
 // Write the path and first lines, anything else its key input fields. Reads input defensively.
-import { excerpt } from "../domain/index.js";
+import { excerpt, relativeToCwd } from "../domain/index.js";
 import { compactLineDiff } from "./line-diff.js";
 import type { PromptSection } from "./prompt-types.js";
 import { headLines, oneLine } from "./text.js";
@@ -45,11 +45,21 @@ function keyFields(input: Readonly<Record<string, unknown>>): PromptSection[] {
   return fields.length === 0 ? [] : [{ kind: "fields", fields }];
 }
 
+/** A file path of the input, relative to the project when inside it. */
+function pathOf(input: Readonly<Record<string, unknown>>, key: string, root: string | undefined): string | undefined {
+  const path = str(input, key);
+  return path === undefined ? undefined : relativeToCwd(path, root);
+}
+
 /**
- * The "what it will do" part of an approval prompt for `toolName` with `input`.
- * Unknown shapes fall back to key fields; never throws.
+ * The "what it will do" part of an approval prompt for `toolName` with `input` (file paths
+ * relative to `root`, the project, when inside it). Unknown shapes fall back to key fields; never throws.
  */
-export function describeToolCall(toolName: string, input: Readonly<Record<string, unknown>>): PromptSection[] {
+export function describeToolCall(
+  toolName: string,
+  input: Readonly<Record<string, unknown>>,
+  root?: string,
+): PromptSection[] {
   switch (toolName) {
     case "Bash": {
       const command = str(input, "command") ?? "";
@@ -60,13 +70,13 @@ export function describeToolCall(toolName: string, input: Readonly<Record<string
       ];
     }
     case "Edit": {
-      const path = str(input, "file_path") ?? "(no path)";
+      const path = pathOf(input, "file_path", root) ?? "(no path)";
       const sections = editSections(path, str(input, "old_string") ?? "", str(input, "new_string") ?? "");
       if (input["replace_all"] === true) sections.push({ kind: "text", text: "Replaces every occurrence." });
       return sections;
     }
     case "MultiEdit": {
-      const path = str(input, "file_path") ?? "(no path)";
+      const path = pathOf(input, "file_path", root) ?? "(no path)";
       const edits = Array.isArray(input["edits"]) ? (input["edits"] as unknown[]) : [];
       const sections = edits.slice(0, 5).flatMap((e) => {
         const edit = typeof e === "object" && e !== null ? (e as Record<string, unknown>) : {};
@@ -77,12 +87,12 @@ export function describeToolCall(toolName: string, input: Readonly<Record<string
       return sections;
     }
     case "Write": {
-      const path = str(input, "file_path") ?? "(no path)";
+      const path = pathOf(input, "file_path", root) ?? "(no path)";
       const content = str(input, "content") ?? "";
       return [fileHead(path, content)];
     }
     case "NotebookEdit": {
-      const path = str(input, "notebook_path") ?? "(no path)";
+      const path = pathOf(input, "notebook_path", root) ?? "(no path)";
       const mode = str(input, "edit_mode") ?? "replace";
       const cell = str(input, "cell_id");
       return [
@@ -125,17 +135,17 @@ export function describeToolCall(toolName: string, input: Readonly<Record<string
   }
 }
 
-/** A short title: "Bash: npm test", "Edit src/app.ts", "WebFetch https://…". */
-export function toolCallTitle(toolName: string, input: Readonly<Record<string, unknown>>): string {
+/** A short title: "Run: npm test", "Edit src/app.ts" (relative to `root` when inside it), "WebFetch https://…". */
+export function toolCallTitle(toolName: string, input: Readonly<Record<string, unknown>>, root?: string): string {
   switch (toolName) {
     case "Bash":
       return `Run: ${oneLine(input["command"] ?? "", 80)}`;
     case "Edit":
     case "MultiEdit":
     case "Write":
-      return `${toolName} ${oneLine(input["file_path"] ?? "", 80)}`;
+      return `${toolName} ${oneLine(pathOf(input, "file_path", root) ?? input["file_path"] ?? "", 80)}`;
     case "NotebookEdit":
-      return `NotebookEdit ${oneLine(input["notebook_path"] ?? "", 80)}`;
+      return `NotebookEdit ${oneLine(pathOf(input, "notebook_path", root) ?? input["notebook_path"] ?? "", 80)}`;
     case "WebFetch":
       return `WebFetch ${oneLine(input["url"] ?? "", 80)}`;
     default:

@@ -370,8 +370,12 @@ describe("files back to the phone", () => {
     ]);
     rig.tg.sendText(chat, "Write the report [outbox]");
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    // The file is named within the project, as the person knows it.
+    expect(prompt.text).toMatch(/^🔐 Write \.telecode\/outbox\/report\.md\n/);
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     const answer = await rig.botMessage(chat, isAnswer("The report and the chart are in the outbox."));
+    const summary = rig.tg.message(chat, prompt.replyToMessageId ?? 0);
+    expect(summary?.text).toContain("✎ Write .telecode/outbox/report.md");
     const report = await rig.botMessage(chat, (m) => m.document?.fileName === "report.md");
     const chart = await rig.botMessage(chat, (m) => m.photo !== undefined);
     expect(report.messageId).toBeGreaterThan(answer.messageId);

@@ -130,6 +130,26 @@ describe("what an approval shows", () => {
     ]);
   });
 
+  it("file tools name a file in the project relative to it, one outside it in full", () => {
+    const root = { projectRoot: "/home/me/app" };
+    const write = approvalPrompt(req("Write", { file_path: "/home/me/app/src/new.ts", content: "x" }), root);
+    expect(write.title).toBe("Write src/new.ts");
+    expect(write.sections[0]).toMatchObject({ kind: "code", label: "src/new.ts" });
+    const edit = approvalPrompt(
+      req("Edit", { file_path: "/home/me/app/a.ts", old_string: "a", new_string: "b" }),
+      root,
+    );
+    expect(edit.title).toBe("Edit a.ts");
+    expect(edit.sections[0]).toMatchObject({ kind: "diff", path: "a.ts" });
+    expect(approvalPrompt(req("Write", { file_path: "/etc/hosts", content: "x" }), root).title).toBe(
+      "Write /etc/hosts",
+    );
+    // A command is shown as it will run.
+    expect(approvalPrompt(req("Bash", { command: "cat /home/me/app/a.ts" }), root).title).toBe(
+      "Run: cat /home/me/app/a.ts",
+    );
+  });
+
   it("other tools: their key fields, shortened, scalars first", () => {
     const prompt = approvalPrompt(
       req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }),

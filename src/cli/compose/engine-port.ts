@@ -71,7 +71,11 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
     const hooks = scheduleHooks(deps.scheduleTools?.(request.lane), deps.onGuardError);
     const driver = createDecisionDriver({
       lane: request.lane,
-      settings: { ...decisionSettingsFromConfig(config, request.mode), ...deps.chatSettings?.(request.lane) },
+      settings: {
+        ...decisionSettingsFromConfig(config, request.mode),
+        ...deps.chatSettings?.(request.lane),
+        projectRoot: request.cwd,
+      },
       port: deps.personPort(request.lane),
       registry: deps.registry,
       clock: deps.clock,
