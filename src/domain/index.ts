@@ -38,6 +38,8 @@ export {
   cleanToolDetail,
   doneByTelecode,
   LISTED_BY_TELECODE,
+  LOOPS_OFF_IN_CHAT,
+  LOOPS_OFF_IN_CONFIG,
   SCHEDULED_BY_TELECODE,
   STOPPED_BY_TELECODE,
   relativeToCwd,

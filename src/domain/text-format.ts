@@ -40,6 +40,10 @@ export const STOPPED_BY_TELECODE = "Stopped by Telecode (this is not an error): 
 
 const DONE_BY_TELECODE = [SCHEDULED_BY_TELECODE, LISTED_BY_TELECODE, STOPPED_BY_TELECODE];
 
+/** How Telecode's scheduling hooks begin a refusal because loops are off (/loops off, or the config). */
+export const LOOPS_OFF_IN_CHAT = "Scheduling is turned off in this chat";
+export const LOOPS_OFF_IN_CONFIG = "Scheduling is turned off in Telecode's configuration";
+
 /**
  * For a tool result one of Telecode's scheduling hooks wrote, what it did in a few words
  * ("listed by Telecode: this chat has 2 loops."); else undefined.

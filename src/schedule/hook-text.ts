@@ -1,6 +1,12 @@
 // What the model and the chat read about schedules: the hook denial reasons for CronCreate,
 // ScheduleWakeup, CronDelete and CronList, and the line a fired iteration starts with. Pure.
-import { LISTED_BY_TELECODE, SCHEDULED_BY_TELECODE, STOPPED_BY_TELECODE } from "../domain/index.js";
+import {
+  LISTED_BY_TELECODE,
+  LOOPS_OFF_IN_CHAT,
+  LOOPS_OFF_IN_CONFIG,
+  SCHEDULED_BY_TELECODE,
+  STOPPED_BY_TELECODE,
+} from "../domain/index.js";
 import type { Refusal } from "./caps.js";
 import { describeSchedule, whenInWords, type DescribeOptions } from "./describe.js";
 import type { Schedule, StateReason } from "./schedule-types.js";
@@ -71,8 +77,8 @@ function nextWords(s: Schedule, options: TextOptions): string {
 /** The reason given when loops are off in this chat (`/loops off`) or everywhere (`[loops] enabled = false`). */
 export function loopsOffReason(scope: "chat" | "everywhere"): string {
   return scope === "chat"
-    ? "Scheduling is turned off in this chat, so nothing was scheduled; the person can turn it on with /loops on. Until then, do the work now."
-    : "Scheduling is turned off in Telecode's configuration ([loops] enabled = false), so nothing was scheduled. Do the work now, or tell the person it cannot be scheduled.";
+    ? `${LOOPS_OFF_IN_CHAT}, so nothing was scheduled; the person can turn it on with /loops on. Until then, do the work now.`
+    : `${LOOPS_OFF_IN_CONFIG} ([loops] enabled = false), so nothing was scheduled. Do the work now, or tell the person it cannot be scheduled.`;
 }
 
 /** The denial reason for a CronCreate Telecode stored: the model learns the loop id and how to cancel it. */

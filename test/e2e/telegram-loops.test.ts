@@ -250,6 +250,11 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect(denial).toContain("Scheduling is turned off in this chat");
     expect(denial).toContain("/loops on");
     expect(loopsOf(chat)).toEqual([]);
+    // The person reads why in their own terms, not the words written for Claude.
+    const summary = await rig.botMessage(chat, (m) => m.text.startsWith("✅ Done") && m.text.includes("CronCreate"));
+    expect(summary.text).toContain(
+      "✗ 🔧 CronCreate — not scheduled: loops are off in this chat (/loops on allows them)",
+    );
 
     const on = rig.tg.sendCommand(chat, "loops", "on");
     expect((await rig.botMessage(chat, (m) => m.replyToMessageId === on)).text).toContain(

@@ -15,6 +15,7 @@ import {
   timedOutMessage,
   unattendedMessage,
 } from "../../src/policy/index.js";
+import { loopsOffReason } from "../../src/schedule/index.js";
 
 describe("refusalInWords", () => {
   it("puts every refusal the model reads into a few words for the person", () => {
@@ -34,6 +35,8 @@ describe("refusalInWords", () => {
         questionTimedOutMessage,
         noLongerPendingMessage,
         "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).",
+        loopsOffReason("chat"),
+        loopsOffReason("everywhere"),
       ].map(refusalInWords),
     ).toEqual([
       "denied",
@@ -50,6 +53,8 @@ describe("refusalInWords", () => {
       "no answer in time",
       "no longer pending",
       "not run",
+      "not scheduled: loops are off in this chat (/loops on allows them)",
+      "not scheduled: loops are off in the config ([loops] enabled)",
     ]);
   });
 
