@@ -132,7 +132,7 @@ describe("commands", () => {
     expect(history).not.toContain("Something old");
   });
 
-  it("/model refuses a name Claude Code does not offer, with the names it does, once a session has started", async () => {
+  it("/model offers Claude Code's models as buttons and refuses a name it does not offer, once a session has started", async () => {
     const chat = rig.user(1008);
     rig.script("[models]", [reply.text("Listed.")]);
     rig.tg.sendText(chat, "Start a session [models]");
@@ -146,7 +146,24 @@ describe("commands", () => {
     expect(rig.app.store.chats.get(chat).model).toBeNull();
     expect(await command(chat, "model", "Sonnet")).toContain("Model is now sonnet from the next message.");
     expect(await command(chat, "model", "claude-haiku-5-5")).toContain("Model is now claude-haiku-5-5");
-    expect(await command(chat, "model")).toContain("Claude Code offers default (claude-opus-5-5), opus");
+    // Without a name: what each model is and costs, as Claude Code describes it, and a button each.
+    const ask = rig.tg.sendCommand(chat, "model");
+    const picker = await rig.botMessage(chat, (m) => m.replyToMessageId === ask);
+    expect(picker.text).toContain("Model: claude-haiku-5-5. Claude Code offers:");
+    expect(picker.text).toContain("• opus — Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok");
+    expect(picker.buttons.map((b) => b.text)).toEqual(["default", "opus", "fable", "sonnet", "• haiku"]);
+    const tap = rig.tg.tapButton(chat, picker.messageId, "sonnet");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Model: sonnet");
+    await rig.tg.waitFor(() => rig.tg.message(chat, picker.messageId)?.text.startsWith("Model is now sonnet"), {
+      what: "the picker saying what was chosen",
+    });
+    expect(rig.app.store.chats.get(chat).model).toBe("sonnet");
+    const again = rig.tg.sendCommand(chat, "model");
+    const back = await rig.botMessage(chat, (m) => m.replyToMessageId === again);
+    rig.tg.tapButton(chat, back.messageId, "default");
+    await rig.tg.waitFor(() => rig.app.store.chats.get(chat).model === null || undefined, {
+      what: "the CLI's default chosen again",
+    });
   });
 
   it("a directive line picks the mode for one message; /continue resumes the latest conversation in the project", async () => {

@@ -11,6 +11,7 @@ export type BridgeAction =
     }
   | { kind: "mode"; modes: readonly PermissionMode[] }
   | { kind: "project"; names: readonly string[] }
+  | { kind: "model"; names: readonly string[] }
   /**
    * Pause, Resume and Stop buttons of schedules (a /loops list, a fired run, a confirmation);
    * `list`: the message is the /loops list; `stoppedHtml`: what a message whose one button stops

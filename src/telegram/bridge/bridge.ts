@@ -21,6 +21,7 @@ import { BackgroundTurns } from "./background-turns.js";
 import { cancelButtons } from "./buttons/cancel.js";
 import { decisionButtons } from "./buttons/decision.js";
 import { modeButtons } from "./buttons/mode.js";
+import { modelButtons } from "./buttons/model.js";
 import { projectButtons } from "./buttons/project.js";
 import { resumeButtons } from "./buttons/resume.js";
 import { scheduleButtons } from "./buttons/schedule.js";
@@ -244,6 +245,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(decisionButtons(services));
   handlers.use(cancelButtons(services));
   handlers.use(modeButtons(services));
+  handlers.use(modelButtons(services));
   handlers.use(projectButtons(services));
   handlers.use(resumeButtons(services));
   handlers.use(scheduleButtons(services));

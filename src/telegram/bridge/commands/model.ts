@@ -1,7 +1,9 @@
-// /model [NAME|default]: the chat's model from the next message. A name the CLI does not offer
-// (its initialize reply lists them) is refused with the names it does; before any session has
-// started, the name is kept and Claude Code checks it at the next message.
+// /model [NAME|default]: the chat's model from the next message. Without a name, the models the
+// CLI offers (its initialize reply lists them, with what each costs) as buttons. A name the CLI
+// does not offer is refused with the names it does; before any session has started, the name is
+// kept and Claude Code checks it at the next message.
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
+import { modelKeyboard } from "../buttons/model.js";
 import type { ModelChoice } from "../services.js";
 import type { Command } from "./command.js";
 
@@ -10,6 +12,12 @@ function listHtml(models: readonly ModelChoice[]): string {
   return models
     .map((m) => `<code>${esc(m.name)}</code>${m.resolvesTo === undefined ? "" : ` (${esc(m.resolvesTo)})`}`)
     .join(", ");
+}
+
+/** "• <b>opus</b> — Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok". */
+function offerHtml(m: ModelChoice): string {
+  const about = m.description ?? m.resolvesTo;
+  return `• <b>${esc(m.name)}</b>${about === undefined ? "" : ` — ${esc(about)}`}`;
 }
 
 /** The offered name `word` means, by name or by the model it resolves to (any case). */
@@ -25,14 +33,25 @@ function findModel(models: readonly ModelChoice[], word: string): string | undef
 export const modelCommand: Command = {
   command: "model",
   description: "Show or set the model",
-  run(call, { store, models }) {
+  run(call, { store, models, outbox, callbacks }) {
     const { word, settings } = call;
     const offered = models();
     if (word === "") {
-      const choices = offered === undefined ? "" : ` Claude Code offers ${listHtml(offered)}.`;
-      return call.say(
-        `Model: <b>${esc(settings.model ?? "the CLI's default")}</b>.${choices} Use /model NAME, or /model default.`,
+      const now = `Model: <b>${esc(settings.model ?? "the CLI's default")}</b>.`;
+      if (offered === undefined || offered.length === 0)
+        return call.say(
+          `${now} The models Claude Code offers are listed once a session has started. Use /model NAME, or /model default.`,
+        );
+      const keyboard = modelKeyboard(callbacks, call.message.chatId, offered, settings.model);
+      void outbox.send(
+        call.message.chatId,
+        {
+          html: `${now} Claude Code offers:\n${offered.map(offerHtml).join("\n")}\nChoose one (it applies from the next message):`,
+          keyboard,
+        },
+        { replyTo: call.message.messageId },
       );
+      return;
     }
     if (word === "default") {
       store.chats.update(call.message.chatId, { model: null });
