@@ -17,7 +17,11 @@ const DEFAULT_MODEL = "default";
 export function currentModelName(models: readonly ModelChoice[], model: string | undefined): string | undefined {
   if (model === undefined) return DEFAULT_MODEL;
   const wanted = model.toLowerCase();
-  return models.find((m) => m.name.toLowerCase() === wanted || m.resolvesTo?.toLowerCase() === wanted)?.name;
+  // A model set by its full name is the offered name for it, not "default" (which may stand for it today).
+  return (
+    models.find((m) => m.name.toLowerCase() === wanted) ??
+    models.find((m) => m.name !== DEFAULT_MODEL && m.resolvesTo?.toLowerCase() === wanted)
+  )?.name;
 }
 
 /** One button per offered model, the chat's current one marked. */
