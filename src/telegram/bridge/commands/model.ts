@@ -32,7 +32,7 @@ function findModel(models: readonly ModelChoice[], word: string): string | undef
 
 export const modelCommand: Command = {
   command: "model",
-  description: "Show or set the model",
+  description: "Choose the model (each with what it costs)",
   run(call, { store, models, outbox, callbacks }) {
     const { word, settings } = call;
     const offered = models();
