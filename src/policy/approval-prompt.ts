@@ -1,6 +1,6 @@
 // The approval prompt for an ordinary tool call and how its answers become CLI answers:
 // Allow, Deny, and "Always allow in this session" when the CLI offers permission suggestions.
-import type { ApprovalAnswer, ApprovalRequest, PermissionUpdate } from "../domain/index.js";
+import { relativeToCwd, type ApprovalAnswer, type ApprovalRequest, type PermissionUpdate } from "../domain/index.js";
 import { personDeniedMessage, personRepliedMessage } from "./messages.js";
 import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
 import { describeToolCall, toolCallTitle } from "./tool-summary.js";
@@ -20,10 +20,11 @@ export function sessionPermissionUpdates(suggestions: ApprovalRequest["permissio
 
 /**
  * What "Always allow in this session" allows, one item per rule the CLI suggested:
- * "Bash(npm test:*)", "every Read call", "files in /home/me/app". A compound command's rule may
- * cover only part of it, so the person sees exactly which calls will not be asked again.
+ * "Bash(npm test:*)", "every Read call", "files in this project", "files in /etc". A compound
+ * command's rule may cover only part of it, so the person sees exactly which calls will not be
+ * asked again. Directories in the project (`root`) are named relative to it.
  */
-export function describeSessionPermissions(updates: readonly PermissionUpdate[]): string[] {
+export function describeSessionPermissions(updates: readonly PermissionUpdate[], root?: string): string[] {
   const items: string[] = [];
   for (const update of updates) {
     if (update.type === "addRules" && Array.isArray(update["rules"])) {
@@ -39,10 +40,15 @@ export function describeSessionPermissions(updates: readonly PermissionUpdate[])
       }
     } else if (update.type === "addDirectories" && Array.isArray(update["directories"])) {
       for (const directory of update["directories"] as unknown[])
-        if (typeof directory === "string") items.push(`files in ${directory}`);
+        if (typeof directory === "string") items.push(filesIn(directory, root));
     }
   }
   return items;
+}
+
+function filesIn(directory: string, root: string | undefined): string {
+  const shown = relativeToCwd(directory, root);
+  return shown === "." ? "files in this project" : `files in ${shown}`;
 }
 
 function why(request: ApprovalRequest): PromptSection[] {
@@ -62,7 +68,7 @@ export type ApprovalPromptOptions = {
 export function approvalPrompt(request: ApprovalRequest, options: ApprovalPromptOptions = {}): DecisionPrompt {
   const updates = sessionPermissionUpdates(request.permissionSuggestions);
   const always = updates.length > 0;
-  const allows = describeSessionPermissions(updates);
+  const allows = describeSessionPermissions(updates, options.projectRoot);
   const alwaysSection: PromptSection[] =
     allows.length === 0 ? [] : [{ kind: "text", label: "“Always allow” covers", text: allows.join("; ") }];
   return {

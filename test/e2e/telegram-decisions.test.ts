@@ -38,6 +38,8 @@ describe("approvals", () => {
     const progress = rig.tg.botMessages(chat)[0]!;
     expect(prompt.replyToMessageId).toBe(progress.messageId);
     expect(prompt.text).toContain("touch allowed.txt");
+    // The CLI suggests the project's directory: named as the person knows it.
+    expect(prompt.text).toContain("“Always allow” covers: Bash(touch allowed.txt); files in this project");
     expect(prompt.buttons.map((b) => b.text)).toEqual(["✅ Allow", "Always allow in this session", "❌ Deny"]);
     expect(await tap(chat, prompt, "✅ Allow")).toBe("Approved");
     await rig.botMessage(chat, isAnswer("Created it."));

@@ -150,6 +150,22 @@ describe("what an approval shows", () => {
     );
   });
 
+  it("Always allow names the project's own directory as this project", () => {
+    const text = (root: string) =>
+      approvalPrompt(bash, { projectRoot: root }).sections.find(
+        (s) => s.kind === "text" && s.label?.startsWith("“Always"),
+      );
+    expect(text("/home/user/project")).toMatchObject({
+      text: "Bash(touch created-by-test.txt && echo made); files in this project",
+    });
+    expect(text("/home/user")).toMatchObject({
+      text: "Bash(touch created-by-test.txt && echo made); files in project",
+    });
+    expect(text("/elsewhere")).toMatchObject({
+      text: "Bash(touch created-by-test.txt && echo made); files in /home/user/project",
+    });
+  });
+
   it("other tools: their key fields, shortened, scalars first", () => {
     const prompt = approvalPrompt(
       req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }),
