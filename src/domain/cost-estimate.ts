@@ -1,7 +1,8 @@
 // A model call's cost estimated from its tokens at list prices, for a per-run cost cap that
 // must act while a turn goes on (the CLI reports a turn's cost only at its end). Pure; an
 // estimate, never a bill: the turn's own cost stays the CLI's figure. The prices are the ones
-// Claude Code 2.1.332 itself uses for its cost figures (its model catalog's pricing tiers).
+// Claude Code 2.1.332 itself uses for its cost figures (its model catalog's pricing tiers); a
+// model newer than the table is priced as the running CLI states it in its list of models.
 import type { StepUsage } from "./events.js";
 
 /** US dollars per million tokens; cache writes are the 5-minute kind (the CLI's default). */
@@ -72,19 +73,41 @@ const UNKNOWN = FABLE_5;
 /** What may follow a model id and still be that model: nothing, a date, a provider suffix; not "-5" (another version). */
 const CONTINUES_VERSION = /^(?:-\d(?!\d{7})|\d)/;
 
-/** The prices of `model` ("claude-opus-5-5", "claude-sonnet-4-5-20250929", "us.anthropic.claude-opus-4-1-v1:0"). */
-function pricesOf(model: string): Prices {
+/** A model's list prices in US dollars per million tokens, as Claude Code states them for the models it offers. */
+export type ListPrices = Readonly<{ input: number; output: number }>;
+
+/** Where the prices of a model Telecode's table does not know may be found (the CLI's own list). */
+export type OfferedPrices = (model: string) => ListPrices | undefined;
+
+/** The prices in a model's description as Claude Code writes it ("Opus 5.5 · … · $4/$20 per Mtok"). */
+export function pricesInDescription(description: string): ListPrices | undefined {
+  const match = /\$(\d+(?:\.\d+)?)\/\$(\d+(?:\.\d+)?) per Mtok/.exec(description);
+  return match === null ? undefined : { input: Number(match[1]), output: Number(match[2]) };
+}
+
+/**
+ * The prices of `model` ("claude-opus-5-5", "claude-sonnet-4-5-20250929", "us.anthropic.claude-opus-4-1-v1:0"):
+ * the table's, else what the CLI states for it (`offered`), else its family's, else the dearest.
+ */
+function pricesOf(model: string, offered: OfferedPrices | undefined): Prices {
   let best = "";
   for (const id of MODELS.keys()) {
     const at = model.indexOf(id);
     if (at >= 0 && id.length > best.length && !CONTINUES_VERSION.test(model.slice(at + id.length))) best = id;
   }
-  return MODELS.get(best) ?? FAMILIES.find(([family]) => family.test(model))?.[1] ?? UNKNOWN;
+  const known = MODELS.get(best);
+  if (known !== undefined) return known;
+  const stated = offered?.(model);
+  if (stated !== undefined) return tier(stated.input, stated.output);
+  return FAMILIES.find(([family]) => family.test(model))?.[1] ?? UNKNOWN;
 }
 
 /** The estimated USD cost of one model call. */
-export function estimateStepCostUsd(step: Omit<StepUsage, "type" | "parentToolUseId">): number {
-  const prices = pricesOf(step.model);
+export function estimateStepCostUsd(
+  step: Omit<StepUsage, "type" | "parentToolUseId">,
+  offered?: OfferedPrices,
+): number {
+  const prices = pricesOf(step.model, offered);
   return (
     (step.inputTokens * prices.input +
       step.cacheReadTokens * prices.cacheRead +

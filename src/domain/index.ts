@@ -1,6 +1,7 @@
 // The domain layer's public surface: Telecode's event union and the small pure helpers that
 // build and describe events. No I/O, no wire shapes. Import from here, not from the files.
-export { estimateStepCostUsd } from "./cost-estimate.js";
+export { estimateStepCostUsd, pricesInDescription } from "./cost-estimate.js";
+export type { ListPrices, OfferedPrices } from "./cost-estimate.js";
 export type {
   ToolKind,
   NoteKind,

@@ -2,7 +2,7 @@
 // provider ids included), cache reads and writes priced per model, a new version of a known
 // family priced like its newest, and an unknown model like the dearest (never free).
 import { describe, expect, it } from "vitest";
-import { estimateStepCostUsd } from "../../src/domain/index.js";
+import { estimateStepCostUsd, pricesInDescription } from "../../src/domain/index.js";
 
 const step = (model: string, tokens: Partial<Record<"input" | "read" | "write" | "output", number>>) => ({
   model,
@@ -51,5 +51,17 @@ describe("estimateStepCostUsd", () => {
     expect(inputOf("claude-sonnet-6-1")).toBeCloseTo(2);
     expect(inputOf("")).toBeCloseTo(10);
     expect(estimateStepCostUsd(step("some-gateway-alias", { input: 1000, output: 1000 }))).toBeGreaterThan(0);
+  });
+
+  it("prices a model the table does not know as the running CLI states it, before its family's", () => {
+    const stated = pricesInDescription("Opus 6 · Best for everyday, complex tasks · $3.5/$17.5 per Mtok");
+    expect(stated).toEqual({ input: 3.5, output: 17.5 });
+    const offered = (model: string) => (model === "claude-opus-6" ? stated : undefined);
+    expect(estimateStepCostUsd(step("claude-opus-6", { input: M }), offered)).toBeCloseTo(3.5);
+    expect(estimateStepCostUsd(step("claude-opus-6", { output: M }), offered)).toBeCloseTo(17.5);
+    expect(estimateStepCostUsd(step("claude-opus-6", { write: M }), offered)).toBeCloseTo(4.375);
+    // The table knows the models it lists, cache prices included; the CLI's list is for the others.
+    expect(estimateStepCostUsd(step("claude-opus-5-5", { read: M }), () => ({ input: 9, output: 9 }))).toBeCloseTo(0.2);
+    expect(pricesInDescription("Use the default model")).toBeUndefined();
   });
 });

@@ -1,7 +1,13 @@
 // A trigger's per-run cost cap, enforced while its run goes on: each model call's tokens are
 // priced at list prices (the CLI reports a turn's cost only at its end), and a run whose estimate
 // passes the cap is cancelled, with a message naming the cap, the amount and how to change it.
-import { estimateStepCostUsd, formatUsd, type StepUsage } from "../../domain/index.js";
+import {
+  estimateStepCostUsd,
+  formatUsd,
+  pricesInDescription,
+  type OfferedPrices,
+  type StepUsage,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { SessionManager } from "../../sessions/index.js";
@@ -21,6 +27,8 @@ export type RunCostWatchDeps = {
   sessions: Pick<SessionManager, "cancel">;
   notify(chatId: number, html: string): void;
   logger: Logger;
+  /** What the running CLI states a model costs, for one Telecode's table does not know. */
+  offeredPrices?: OfferedPrices | undefined;
 };
 
 export type RunCostWatch = {
@@ -28,6 +36,17 @@ export type RunCostWatch = {
   /** Whether the cap stopped the run. */
   isStopped(): boolean;
 };
+
+/** The models the running CLI offers, as its initialize reply lists them (undefined before one has). */
+type Offers = () => readonly { name: string; resolvesTo?: string; description?: string }[] | undefined;
+
+/** A model's prices as the running CLI states them in its list of models ("… · $4/$20 per Mtok"). */
+export function pricesOfOffers(offers: Offers): OfferedPrices {
+  return (model) => {
+    const offered = offers()?.find((m) => m.resolvesTo === model || m.name === model);
+    return offered?.description === undefined ? undefined : pricesInDescription(offered.description);
+  };
+}
 
 /** A watch for one run; undefined when there is no cap. */
 export function watchRunCost(cap: RunCostCap, deps: RunCostWatchDeps): RunCostWatch | undefined {
@@ -37,7 +56,7 @@ export function watchRunCost(cap: RunCostCap, deps: RunCostWatchDeps): RunCostWa
   let stopped = false;
   return {
     onStep(step, runId) {
-      spentUsd += estimateStepCostUsd(step);
+      spentUsd += estimateStepCostUsd(step, deps.offeredPrices);
       if (stopped || spentUsd <= capUsd) return;
       stopped = true;
       deps.logger.event("trigger.run_cost_capped", { runId, name: cap.name, spentUsd, capUsd }, "warn");

@@ -3,7 +3,14 @@
 // whose session is gone starts fresh and says so; the scheduler's events become chat notices.
 import type { ToolGuard } from "../../claude/index.js";
 import { schedulerSettingsOf, type Config } from "../../config/index.js";
-import { definedFields, laneId, type Lane, type RunCompleted, type TelecodeEvent } from "../../domain/index.js";
+import {
+  definedFields,
+  laneId,
+  type Lane,
+  type OfferedPrices,
+  type RunCompleted,
+  type TelecodeEvent,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import {
   answerScheduleTool,
@@ -38,6 +45,8 @@ export type SchedulingDeps = {
   logger: Logger;
   /** Whether every trigger is held (`[schedule] paused`, or the chat's /pause). */
   isPaused: () => boolean;
+  /** What the running CLI states a model costs (cost caps, for a model the table does not know). */
+  offeredPrices?: OfferedPrices;
 };
 
 /** Where fires go and notices are sent: the Telegram bridge. */
@@ -139,7 +148,12 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
         key: `max_run_cost_usd of [[schedules]] "${s.createdBy.kind === "config" ? s.createdBy.configId : s.id}"`,
         chatId: s.chatId,
       },
-      { sessions: on.sessions, notify: (chatId, html) => void on.outbox.send(chatId, { html }), logger },
+      {
+        sessions: on.sessions,
+        notify: (chatId, html) => void on.outbox.send(chatId, { html }),
+        logger,
+        offeredPrices: deps.offeredPrices,
+      },
     );
     return {
       onFinished: (completed) => finished(s, iteration, completed, fresh, watch?.isStopped() === true),

@@ -25,6 +25,7 @@ import { createAppKeepers } from "./app-keepers.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { createChatTriggers } from "./chat-triggers.js";
+import { pricesOfOffers } from "./run-cost-cap.js";
 import { storeKeptRunsBook } from "./kept-runs-book.js";
 import { createAppScheduling } from "./scheduling.js";
 import { createTriggerPause } from "./trigger-pause.js";
@@ -115,6 +116,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     journal: storeDecisionJournal(store),
     onJournalError: (error) => logger.event("sessions.decision_record_failed", { err: error }, "error"),
   });
+  const offeredPrices = pricesOfOffers(() => models);
   const scheduleClock = tuning.scheduleClock ?? createSystemClock();
   const now = (): number => scheduleClock.now();
   const pause = createTriggerPause({ config, store, now });
@@ -124,6 +126,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     clock: scheduleClock,
     logger: logger.child({ area: "schedule" }),
     isPaused: () => pause.isPaused(),
+    offeredPrices,
   });
   const webhooks = createWebhookRuns({
     config,
@@ -132,6 +135,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     logger: logger.child({ area: "webhook" }),
     env: options.env,
     isPaused: () => pause.isPaused(),
+    offeredPrices,
   });
   const triggers = createChatTriggers({ config, store, now, pause, scheduling, webhooks });
   let bridge: TelegramBridge;

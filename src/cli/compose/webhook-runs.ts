@@ -4,7 +4,14 @@
 // is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once),
 // as the delivery arrives or by the time its queued run would start.
 import type { Config } from "../../config/index.js";
-import { definedFields, excerpt, formatUsd, type RunCompleted, type RunFailure } from "../../domain/index.js";
+import {
+  definedFields,
+  excerpt,
+  formatUsd,
+  type OfferedPrices,
+  type RunCompleted,
+  type RunFailure,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { dayIn } from "../../schedule/index.js";
@@ -31,6 +38,8 @@ export type WebhookRunsDeps = {
   env: Readonly<Record<string, string | undefined>>;
   /** Whether triggers are held (`[schedule] paused`, /pause). */
   isPaused: () => boolean;
+  /** What the running CLI states a model costs (cost caps, for a model the table does not know). */
+  offeredPrices?: OfferedPrices;
 };
 
 export type WebhookRuns = {
@@ -155,7 +164,12 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
         key: "webhooks.max_cost_usd_per_run",
         chatId: trigger.chatId,
       },
-      { sessions: on.sessions, notify: (chatId, html) => void on.outbox.send(chatId, { html }), logger },
+      {
+        sessions: on.sessions,
+        notify: (chatId, html) => void on.outbox.send(chatId, { html }),
+        logger,
+        offeredPrices: deps.offeredPrices,
+      },
     );
     return {
       onFinished: (completed) => finished(trigger, completed, watch?.isStopped() === true),
