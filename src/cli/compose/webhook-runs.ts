@@ -4,14 +4,7 @@
 // is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once),
 // as the delivery arrives or by the time its queued run would start.
 import type { Config } from "../../config/index.js";
-import {
-  definedFields,
-  excerpt,
-  formatUsd,
-  type OfferedPrices,
-  type RunCompleted,
-  type RunFailure,
-} from "../../domain/index.js";
+import { definedFields, excerpt, formatUsd, type OfferedPrices, type RunCompleted } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { dayIn } from "../../schedule/index.js";
@@ -19,6 +12,7 @@ import type { RunTrigger } from "../../sessions/index.js";
 import type { Store, TriggerResult } from "../../store/index.js";
 import type { TriggerRunHooks } from "../../telegram/index.js";
 import { watchRunCost } from "./run-cost-cap.js";
+import { dayCapFailure, heldTrigger, resultOf, type DayCapReached } from "./webhook-run-parts.js";
 import type { ScheduleTarget } from "./scheduling.js";
 import { webhookResultId } from "./trigger-status.js";
 import {
@@ -61,41 +55,6 @@ export type WebhookRuns = {
    */
   resumeRun(detail: RunTrigger, on: ScheduleTarget): TriggerRunHooks | undefined;
 };
-
-type DayCapReached = { day: string; spentUsd: number; capUsd: number };
-
-/**
- * Why a delivery's queued run did not start: the day cap was reached while it waited. Short: the
- * chat's day-cap notice beside it says what the runs cost and how to raise the cap.
- */
-function dayCapFailure(webhookId: string, reached: DayCapReached): RunFailure {
-  return {
-    reason: "not_started",
-    what: `Not run: webhook ${webhookId} reached its day cap (${formatUsd(reached.capUsd)}) while this delivery waited.`,
-    hint: "",
-  };
-}
-
-function resultOf(completed: RunCompleted, capped: boolean): TriggerResult {
-  if (capped) return "capped";
-  if (completed.cancelled) return "cancelled";
-  return completed.ok ? "ok" : "failed";
-}
-
-/** A held delivery read back: the fields a run needs, checked (the row may be from an older Telecode). */
-function heldTrigger(value: unknown): WebhookTrigger | null {
-  if (typeof value !== "object" || value === null) return null;
-  const t = value as Partial<WebhookTrigger>;
-  const ok =
-    typeof t.webhookId === "string" &&
-    typeof t.prompt === "string" &&
-    typeof t.project === "string" &&
-    typeof t.chatId === "number" &&
-    typeof t.receivedAtMs === "number" &&
-    typeof t.overrides === "object" &&
-    t.overrides !== null;
-  return ok ? (value as WebhookTrigger) : null;
-}
 
 export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
   const { config, store, now, logger } = deps;
