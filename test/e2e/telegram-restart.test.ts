@@ -118,7 +118,7 @@ describe("restart without loss", () => {
     const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("sleep 3"));
     rig.tg.sendCommand(chat, "restart");
     expect((await rig.botMessage(chat, "Restarting")).text).toBe(
-      "🔄 Restarting. The running task goes on meanwhile and shows here again afterwards.",
+      "🔄 Restarting. The running task goes on meanwhile; its progress carries on afterwards.",
     );
     await serve.restarted;
     serve.child.kill("SIGTERM");

@@ -22,16 +22,16 @@ describe("whatHappensToRuns", () => {
       "The running tasks get 60 s to finish; what still runs then is interrupted and can be continued afterwards.",
     );
     expect(whatHappensToRuns([lane(true)], 0)).toBe(
-      "The running task is interrupted now; it can be continued afterwards.",
+      "The running task is interrupted now and can be continued afterwards.",
     );
     expect(whatHappensToRuns([lane(true, true), lane(true)], 0)).toBe(
-      "A kept task goes on meanwhile (see /status) and shows here again afterwards. The other running task is interrupted now; it can be continued afterwards.",
+      "The kept task goes on meanwhile; its progress carries on afterwards. The other running task is interrupted now and can be continued afterwards.",
     );
     expect(whatHappensToRuns([lane(true, true)], 0)).toBe(
-      "The running task goes on meanwhile and shows here again afterwards.",
+      "The running task goes on meanwhile; its progress carries on afterwards.",
     );
     expect(whatHappensToRuns([lane(true, true), lane(true)], 30)).toBe(
-      "A kept task goes on meanwhile (see /status) and shows here again afterwards. The other running task gets 30 s to finish; what still runs then is interrupted and can be continued afterwards.",
+      "The kept task goes on meanwhile; its progress carries on afterwards. The other running task gets 30 s to finish; what still runs then is interrupted and can be continued afterwards.",
     );
   });
 });

@@ -14,22 +14,32 @@ export const restartCommand: Command = {
   },
 };
 
-/** What the restart does to the runs working now, in every chat. */
+/**
+ * What the restart does to the runs working now, in every chat (so it names no chat): kept ones
+ * go on, the others get the drain time.
+ */
 export function whatHappensToRuns(lanes: readonly SessionStatus[], drainSeconds: number): string {
   const running = lanes.filter((lane) => lane.runningRunId !== undefined);
+  if (running.length === 0) return "Nothing is running; back in a moment.";
   const kept = running.filter((lane) => lane.kept).length;
   const drained = running.length - kept;
-  if (running.length === 0) return "Nothing is running; back in a moment.";
-  const keptWords =
-    drained === 0
-      ? `The running ${kept === 1 ? "task goes" : "tasks go"} on meanwhile and ${kept === 1 ? "shows" : "show"} here again afterwards.`
-      : `${kept === 1 ? "A kept task goes" : "Kept tasks go"} on meanwhile (see /status) and ${kept === 1 ? "shows" : "show"} here again afterwards.`;
-  if (drained === 0) return keptWords;
-  const one = drained === 1;
-  const them = `${kept === 0 ? "The" : "The other"} running ${one ? "task" : "tasks"}`;
-  const drainWords =
-    drainSeconds === 0
-      ? `${them} ${one ? "is" : "are"} interrupted now; ${one ? "it" : "each"} can be continued afterwards.`
-      : `${them} ${one ? "gets" : "get"} ${drainSeconds} s to finish; what still runs then is interrupted and can be continued afterwards.`;
-  return kept === 0 ? drainWords : `${keptWords} ${drainWords}`;
+  const parts: string[] = [];
+  if (kept > 0) {
+    const which = drained === 0 ? "running" : "kept";
+    parts.push(
+      kept === 1
+        ? `The ${which} task goes on meanwhile; its progress carries on afterwards.`
+        : `The ${which} tasks go on meanwhile; their progress carries on afterwards.`,
+    );
+  }
+  if (drained > 0) {
+    const one = drained === 1;
+    const them = `The ${kept === 0 ? "" : "other "}running ${one ? "task" : "tasks"}`;
+    parts.push(
+      drainSeconds === 0
+        ? `${them} ${one ? "is" : "are"} interrupted now and can be continued afterwards.`
+        : `${them} ${one ? "gets" : "get"} ${drainSeconds} s to finish; what still runs then is interrupted and can be continued afterwards.`,
+    );
+  }
+  return parts.join(" ");
 }
