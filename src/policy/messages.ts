@@ -100,6 +100,11 @@ export function refusalInWords(detail: string): string | undefined {
 
 const TOOL = String.raw`\S+`;
 
+/** A text other modules write (Telecode's own hooks), as the lead of a refusal, taken literally. */
+function leading(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+}
+
 /** Each message's fixed lead, as it begins the tool result, and what the person reads for it. */
 const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) => string)])[] = [
   [new RegExp(`^The person reviewing your work from their phone did not allow this ${TOOL} call\\.`), "denied"],
@@ -123,8 +128,8 @@ const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) =
   [/^Nobody is available to answer questions:/, "not asked: nobody was watching this run"],
   [/^The person did not answer in time\. Proceed/, "no answer in time"],
   [/^This request is no longer pending\./, "no longer pending"],
-  [new RegExp(`^${LOOPS_OFF_IN_CHAT}`), "not scheduled: loops are off in this chat (/loops on allows them)"],
-  [new RegExp(`^${LOOPS_OFF_IN_CONFIG}`), "not scheduled: loops are off in the config ([loops] enabled)"],
+  [leading(LOOPS_OFF_IN_CHAT), "not scheduled: loops are off in this chat (/loops on allows them)"],
+  [leading(LOOPS_OFF_IN_CONFIG), "not scheduled: loops are off in the config ([loops] enabled)"],
   // The CLI's own words for a call an interrupt stopped: while it ran (it says so later on), or
   // while it waited to run.
   [
