@@ -373,8 +373,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     const before = loop?.session.mode === "id" ? loop.session.sessionId : "";
     // The session's transcript disappears while Telecode is down (no live process keeps it).
     await rig.app.stop();
-    const slug = rig.ws.cwd.replace(/[^A-Za-z0-9]/g, "-");
-    await rm(join(rig.ws.home, ".claude", "projects", slug, `${before}.jsonl`));
+    await rm(join(rig.ws.transcripts, `${before}.jsonl`));
     await rig.startApp();
     rig.script("GONETICK", [reply.text("GONETICK-ANSWER: all green")]);
     advance(60_000);

@@ -57,9 +57,8 @@ describe("resuming a session the CLI does not have", () => {
       const chat = rig.user(1002);
       const { older, newer } = await olderAndNewer(rig, chat, "gone");
       await rig.app.stop();
-      const transcripts = join(rig.ws.home, ".claude", "projects", rig.ws.cwd.replace(/[^A-Za-z0-9]/g, "-"));
-      const [lost] = (await readdir(transcripts)).filter((f) => f.startsWith(sessionOf(older)!));
-      await rm(join(transcripts, lost!));
+      const [lost] = (await readdir(rig.ws.transcripts)).filter((f) => f.startsWith(sessionOf(older)!));
+      await rm(join(rig.ws.transcripts, lost!));
       await rig.startApp();
       rig.tg.sendText(chat, "More on the old one", { replyTo: older.messageId });
       const error = await rig.botMessage(chat, /^❌ /);

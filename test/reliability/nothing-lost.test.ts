@@ -2,6 +2,7 @@
 // in order after the restart (their Cancel still works) or, when too old, get Retry; Continue
 // sends the request itself when the CLI never had it, and resumes the right session when it
 // did; an approval whose "Allow" edit was lost shows no live buttons; one "back online" note.
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -221,6 +222,15 @@ describe("Continue after a crash", () => {
       store.runs.listRunning().find((r) => r.promptTaken && r.progressMessageId !== null),
     );
     const progress = taken.progressMessageId!;
+    // The CLI has written the message down (it may send the request before its transcript is on disk).
+    await vi.waitFor(
+      async () => {
+        const files = (await readdir(world.ws.transcripts)).filter((f) => f.endsWith(".jsonl"));
+        const texts = await Promise.all(files.map((f) => readFile(join(world.ws.transcripts, f), "utf8")));
+        if (!texts.some((t) => t.includes("A second conversation [two]"))) throw new Error("not written yet");
+      },
+      { timeout: 30_000, interval: 20 },
+    );
     await first.crash();
     // The person answers the first conversation after the crash, so it is the chat's latest.
     const second = world.spawnTelecode(["--config", world.configPath]);

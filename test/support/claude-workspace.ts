@@ -18,6 +18,8 @@ export type ClaudeWorkspace = {
   cwd: string;
   /** The environment for the CLI: offline, fake API, test key, fresh HOME. */
   env: NodeJS.ProcessEnv;
+  /** Where the CLI keeps the project's session transcripts, one `<session id>.jsonl` each. */
+  transcripts: string;
   cleanup(): Promise<void>;
 };
 
@@ -44,6 +46,7 @@ export async function makeClaudeWorkspace(apiUrl: string, extraEnv: NodeJS.Proce
     home,
     cwd,
     env,
+    transcripts: join(home, ".claude", "projects", cwd.replace(/[^A-Za-z0-9]/g, "-")),
     cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 3 }),
   };
 }
