@@ -57,6 +57,16 @@ describe("markdownToTelegramHtml", () => {
     );
   });
 
+  it("reads an image as its alt text linked to the picture; a link in the alt with no label as its URL", () => {
+    // Found by the letters property: the empty link's path was lost.
+    expect(markdownToTelegramHtml("![[](src/a.ts)](https://x.io/a_b?c=1&d=2)")).toBe(
+      '<a href="https://x.io/a_b?c=1&amp;d=2">src/a.ts</a>',
+    );
+    expect(markdownToTelegramHtml("![see [the docs](https://d.io)](https://x.io/i.png)")).toBe(
+      '<a href="https://x.io/i.png">see the docs</a>',
+    );
+  });
+
   it("escapes HTML the model writes instead of passing it to Telegram", () => {
     const html = markdownToTelegramHtml("Use <details> & <br/> here, and `<b>` in code");
     expect(html).toBe("Use &lt;details&gt; &amp; &lt;br/&gt; here, and <code>&lt;b&gt;</code> in code");
