@@ -7,6 +7,7 @@ import { createCliProbe } from "./cli-probe.js";
 import { createDirectLauncher } from "./direct-launcher.js";
 import { ClaudeError } from "./errors.js";
 import { validateExtraArgs } from "./extra-args.js";
+import { sessionEnv } from "./launch.js";
 import { ClaudeSessionHandle } from "./session-handle.js";
 import type {
   AdoptedSession,
@@ -17,6 +18,7 @@ import type {
   SessionSpec,
 } from "./spec.js";
 import type { CliLauncher } from "./transport.js";
+import { hasConversation } from "./transcripts.js";
 import { createMemoryCostBook, type SessionCostBook } from "./turn-cost.js";
 
 export type ClaudeEngineOptions = {
@@ -78,6 +80,9 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     /** Opens a session handle (no process yet: it starts with the first run). Throws `claude.extra_args` for flags not allowed. */
     openSession(spec: SessionSpec, controller: SessionController): SessionHandle {
       return open(spec, controller);
+    },
+    hasConversation(spec: SessionSpec, sessionId: string): Promise<boolean> {
+      return hasConversation(spec.cwd, sessionId, sessionEnv(deps.baseEnv, spec));
     },
     /** A handle over a kept process and its run in flight. Throws `claude.extra_args` for flags not allowed. */
     adoptSession(spec: SessionSpec, controller: SessionController, kept: KeptProcess): AdoptedSession {

@@ -6,7 +6,7 @@ import type { Logger } from "../ports/index.js";
 import { buildArgs, type ArgsContext } from "./args.js";
 import { buildChildEnv } from "./env.js";
 import { launchWithFlagFallback } from "./flag-fallback.js";
-import { latestSessionId } from "./latest-session.js";
+import { latestSessionId } from "./transcripts.js";
 import type { SessionSpec } from "./spec.js";
 import type { CliInfo, CliLauncher, CliTransport, LaunchRequest } from "./transport.js";
 
@@ -17,18 +17,23 @@ export type Launched = { transport: CliTransport; info: CliInfo; args: readonly 
 /** The one flag chosen from what the probe learnt. */
 const HOOK_EVENTS_FLAG = "--include-hook-events";
 
+/** The environment the CLI gets for `spec` (it also says where its transcripts are). */
+export function sessionEnv(baseEnv: NodeJS.ProcessEnv, spec: SessionSpec): NodeJS.ProcessEnv {
+  return buildChildEnv(baseEnv, {
+    envAllow: spec.envAllow,
+    useApiBilling: spec.useApiBilling,
+    provider: spec.provider,
+    disableCron: spec.disableCron,
+  });
+}
+
 /** Starts the CLI for `spec`. Throws `claude.not_found` or `claude.spawn_failed`. */
 export async function launchCli(
   deps: LaunchDeps,
   spec: SessionSpec,
   session: { resume: string | undefined; continueLast: boolean; prompt: string | undefined },
 ): Promise<Launched> {
-  const env = buildChildEnv(deps.baseEnv, {
-    envAllow: spec.envAllow,
-    useApiBilling: spec.useApiBilling,
-    provider: spec.provider,
-    disableCron: spec.disableCron,
-  });
+  const env = sessionEnv(deps.baseEnv, spec);
   const info = await deps.launcher.probe(deps.command, env);
   // The CLI's own --continue goes by file times, which closing a process moves: pick by the
   // sessions' own last activity, and leave --continue for a project with no transcript.

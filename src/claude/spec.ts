@@ -195,4 +195,9 @@ export interface ClaudeEngine {
    * approvals the CLI still waits on are asked of the controller again by their request ids.
    */
   adoptSession(spec: SessionSpec, controller: SessionController, kept: KeptProcess): AdoptedSession;
+  /**
+   * Whether the CLI can resume `sessionId` under `spec` (its transcript holds a message; one
+   * killed moments after taking a first message has none). Never throws.
+   */
+  hasConversation(spec: SessionSpec, sessionId: string): Promise<boolean>;
 }

@@ -63,6 +63,8 @@ export interface SessionHandle {
 
 export interface EnginePort {
   openSession(request: OpenRequest): SessionHandle;
+  /** Whether the CLI can still resume `sessionId` in the lane's project (see SessionManager.hasConversation). */
+  hasConversation(request: Pick<OpenRequest, "lane" | "cwd">, sessionId: string): Promise<boolean>;
 }
 
 /** The records the session layer keeps (implemented over SQLite in src/store). */

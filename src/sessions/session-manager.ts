@@ -147,6 +147,15 @@ export class SessionManager {
   }
 
   /** Whether the lane has a run starting, running or queued (a schedule's fire then skips its turn). */
+  /**
+   * Whether the CLI can still resume `sessionId` in `cwd`: it wrote the conversation down (one
+   * killed moments after taking a first message has not). Never throws: when the engine cannot
+   * tell, the answer is yes, and a resume that fails says so itself.
+   */
+  hasConversation(lane: Lane, cwd: string, sessionId: string): Promise<boolean> {
+    return this.#deps.engine.hasConversation({ lane, cwd }, sessionId).catch(() => true);
+  }
+
   isBusy(lane: Lane): boolean {
     const id = laneId(lane);
     return this.#isBusy(id) || (this.#queues.get(id)?.length ?? 0) > 0;

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { askController, isClaudeError } from "../../src/claude/index.js";
-import { latestSessionId } from "../../src/claude/latest-session.js";
+import { latestSessionId } from "../../src/claude/transcripts.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { makeHarness, processGroupAlive, type Harness } from "./harness.js";

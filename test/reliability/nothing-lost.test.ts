@@ -1,8 +1,8 @@
 // Issue 16, nothing lost in a crash, with real processes killed by SIGKILL: queued messages run
 // in order after the restart (their Cancel still works) or, when too old, get Retry; Continue
-// sends the request itself when the CLI never had it, and resumes the right session when it
-// did; an approval whose "Allow" edit was lost shows no live buttons; one "back online" note.
-import { readdir, readFile } from "node:fs/promises";
+// sends the request itself when the CLI never had it (or was stopped before writing it down),
+// and resumes the right session when it did; an approval whose "Allow" edit was lost shows no live buttons; one "back online" note.
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -247,6 +247,38 @@ describe("Continue after a crash", () => {
     const history = JSON.stringify(resumed.body["messages"]);
     expect(history).toContain("A second conversation [two]");
     expect(history).not.toContain("Start a conversation [one]");
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 240_000);
+  it("sends the request again in a new session when the CLI was stopped before it wrote anything down", async () => {
+    const world = await startedWorld();
+    world.api.script([reply.hang(), reply.text("Built it after all.")], "[gone]");
+    const first = world.spawnTelecode(["--config", world.configPath]);
+    await first.started;
+    world.tg.sendText(chat, "Build the thing [gone]");
+    await world.api.waitForRequests(1, "[gone]");
+    const taken = await onDisk(world, (store) =>
+      store.runs.listRunning().find((r) => r.promptTaken && r.progressMessageId !== null),
+    );
+    await first.crash();
+    // As if the CLI had been killed before its transcript reached the disk: nothing of the session is there.
+    const files = (await readdir(world.ws.transcripts)).filter((f) => f.endsWith(".jsonl"));
+    await Promise.all(files.map((f) => rm(join(world.ws.transcripts, f))));
+
+    const second = world.spawnTelecode(["--config", world.configPath]);
+    await second.started;
+    await world.tg.waitFor(() => world.tg.message(chat, taken.progressMessageId!)?.text.includes(INTERRUPTED_NOTE), {
+      what: "the progress message saying it was interrupted",
+    });
+    const query = world.tg.tapButton(chat, taken.progressMessageId!, "▶️ Continue");
+    expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
+    await world.tg.waitForBotMessage(chat, isAnswer("Built it after all."), { timeoutMs: 60_000 });
+    const again = world.api.requests("[gone]").at(-1)!;
+    expect(again.lastPrompt).toBe("Build the thing [gone]");
+    expect(JSON.stringify(again.body["messages"])).not.toContain(RESUME_PROMPT);
+    expect(
+      world.tg.botMessages(chat).filter((m) => /No conversation found|no longer be continued/.test(m.text)),
+    ).toEqual([]);
     second.child.kill("SIGTERM");
     await second.exited;
   }, 240_000);

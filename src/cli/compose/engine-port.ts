@@ -104,6 +104,8 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
   };
   return {
     openSession: (request) => open(request, undefined).handle,
+    hasConversation: (request, sessionId) =>
+      deps.engine.hasConversation(specFromConfig(deps.config(), { ...request, mode: "default" }), sessionId),
     adoptSession(request, kept) {
       const { handle, reconciled } = open(request, kept);
       return { handle, reconciled: reconciled ?? Promise.resolve(undefined) };

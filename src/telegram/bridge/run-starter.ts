@@ -71,7 +71,6 @@ export class RunStarter {
     this.#startFresh.add(laneId(lane));
   }
 
-  /** The view of a run taken in after a restart (its kept process ran on), over its progress message. */
   /** The view of a kept run taken in after a restart; `trigger`: how a run nobody typed showed itself. */
   resumeKept(run: RunRecord, trigger?: TriggerViewInit): RunView {
     const config = this.#deps.config();

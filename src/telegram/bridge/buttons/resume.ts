@@ -1,6 +1,7 @@
 // The Continue button of an interrupted run: it must work after a restart, so its token is the
 // run id and the store says what to resume. A tap continues that run once: in its session when
-// the CLI had its prompt, else by sending the person's own request again where it was meant to go.
+// the CLI had its prompt and wrote it down, else by sending the person's own request again where
+// it was meant to go (a new session when the CLI wrote nothing of its own down).
 // The store spends the tap, so a second one (a double tap, or after a restart) continues nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
@@ -21,10 +22,10 @@ export const RESUME_PROMPT =
 const RESUME_TRIGGER = buttonTrigger(RESUME_CHOICE);
 
 export function resumeButtons(
-  deps: Pick<BridgeServices, "outbox" | "store" | "logger" | "config" | "starter">,
+  deps: Pick<BridgeServices, "outbox" | "store" | "logger" | "config" | "starter" | "sessions">,
 ): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
-  buttons.callbackQuery(RESUME_TRIGGER, (ctx) => {
+  buttons.callbackQuery(RESUME_TRIGGER, async (ctx) => {
     const tap = readTap(ctx);
     if (tap?.token === undefined) return;
     const runId = runIdFromToken(tap.token);
@@ -58,7 +59,7 @@ export function resumeButtons(
     }
     toast(deps.outbox, tap, "Continuing…");
     takeDown(deps.outbox, tap);
-    const again = continuation(deps, run);
+    const again = await continuation(deps, run, project.path);
     deps.logger.event("telegram.run_resumed", {
       chatId: run.chatId,
       runId,
@@ -75,17 +76,25 @@ export function resumeButtons(
   return buttons;
 }
 
-/** What continuing `run` sends, and where. */
-function continuation(
-  deps: Pick<BridgeServices, "store">,
+/** What continuing `run` sends, and where (`cwd`: its project's directory). */
+async function continuation(
+  deps: Pick<BridgeServices, "store" | "sessions">,
   run: RunRecord,
-): { prompt: Prompt; choice: SessionChoice; mode?: PermissionMode } {
+  cwd: string,
+): Promise<{ prompt: Prompt; choice: SessionChoice; mode?: PermissionMode }> {
   const input = run.input;
-  if (input !== null && !run.promptTaken) {
-    // The CLI never had the prompt: the request itself goes again, to the session it was meant for.
+  const lane = { chatId: run.chatId, project: run.project };
+  // A CLI stopped moments after taking a first message may not have written it down yet: then
+  // there is no conversation to resume.
+  const written = run.sessionId !== null && (await deps.sessions.hasConversation(lane, cwd, run.sessionId));
+  if (input !== null && (!run.promptTaken || !written)) {
+    // The CLI never had the prompt, or kept nothing of it: the request itself goes again, to
+    // the session it was meant for, or a new one when that session was never written down.
     const choice: SessionChoice =
       run.sessionId !== null
-        ? { kind: "resume", sessionId: run.sessionId }
+        ? written
+          ? { kind: "resume", sessionId: run.sessionId }
+          : { kind: "new" }
         : input.choice.kind === "continue"
           ? { kind: "continue" }
           : { kind: "new" };

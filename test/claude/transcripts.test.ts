@@ -1,13 +1,13 @@
-// Which session "continue the latest one" picks from the CLI's transcripts: by the times their
-// lines carry, not by file times (the real CLI's own transcripts are exercised end to end in
-// test/e2e/telegram-sessions.test.ts).
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+// What the CLI's transcripts tell: which session "continue the latest one" picks, by the times
+// their lines carry, not by file times; and whether a session can be resumed at all (the real
+// CLI's own transcripts are exercised end to end in test/e2e/telegram-sessions.test.ts).
+import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { latestSessionId } from "../../src/claude/latest-session.js";
+import { hasConversation, latestSessionId } from "../../src/claude/transcripts.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
-const tempDir = useTempDirs("latest-session");
+const tempDir = useTempDirs("transcripts");
 const CWD = "/home/ann/code/my app";
 const SLUG = "-home-ann-code-my-app";
 
@@ -70,5 +70,35 @@ describe("latestSessionId", () => {
     expect(await latestSessionId(CWD, { HOME: home })).toBeUndefined();
     write(join(home, ".claude", "projects", SLUG), "empty", `${JSON.stringify({ type: "cost-state" })}\n`, new Date());
     expect(await latestSessionId(CWD, { HOME: home })).toBeUndefined();
+  });
+});
+
+describe("hasConversation", () => {
+  it("is true once the transcript holds a message, whichever directory names the project", async () => {
+    const home = tempDir();
+    const dir = join(home, ".claude", "projects", SLUG);
+    write(dir, "kept", transcript("kept", "2030-01-01T10:00:00.000Z"), new Date());
+    expect(await hasConversation(CWD, "kept", { HOME: home })).toBe(true);
+    // The CLI names the folder after the real directory: a symlink to the project finds it too.
+    const real = join(tempDir(), "real project");
+    mkdirSync(real);
+    const link = join(tempDir(), "link");
+    symlinkSync(real, link);
+    const realDir = join(home, ".claude", "projects", real.replace(/[^A-Za-z0-9]/g, "-"));
+    write(realDir, "linked", transcript("linked", "2030-01-01T10:00:00.000Z"), new Date());
+    expect(await hasConversation(link, "linked", { HOME: home })).toBe(true);
+  });
+
+  it("is false with no transcript, one with no message yet, or an id that names no file", async () => {
+    const home = tempDir();
+    const dir = join(home, ".claude", "projects", SLUG);
+    expect(await hasConversation(CWD, "never-written", { HOME: home })).toBe(false);
+    // What a CLI stopped right after starting may leave: no message line (the CLI then says "No conversation found").
+    write(dir, "started", `${JSON.stringify({ type: "summary", summary: "x", leafUuid: "a" })}\n`, new Date());
+    expect(await hasConversation(CWD, "started", { HOME: home })).toBe(false);
+    write(dir, "empty", "", new Date());
+    expect(await hasConversation(CWD, "empty", { HOME: home })).toBe(false);
+    write(join(home, ".claude", "projects"), "outside", transcript("outside", "2030-01-01T10:00:00.000Z"), new Date());
+    expect(await hasConversation(CWD, `../outside`, { HOME: home })).toBe(false);
   });
 });

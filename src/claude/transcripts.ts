@@ -1,7 +1,7 @@
-// Which conversation "continue the latest one" means in a project: of the CLI's transcripts
-// (CONFIG/projects/<slug>/<session>.jsonl), the one whose own lines say it was active last. Not
-// the file time: a process appends a line without a time when it closes, which makes a session
-// look newer than one a person used since.
+// What the CLI's transcripts (CONFIG/projects/<slug>/<session>.jsonl) tell about a project's
+// conversations: which one "continue the latest one" means (the one whose own lines say it was
+// active last; not the file time: a process appends a line without a time when it closes, which
+// makes a session look newer than one a person used since), and whether one can be resumed.
 import { open, readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -64,6 +64,48 @@ async function lastActivityMs(file: string, sizeBytes: number): Promise<number |
   }
 }
 
+/** The folders that may hold `cwd`'s transcripts: the CLI names them after the real directory. */
+async function projectDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<Set<string>> {
+  const real = await realpath(cwd).catch(() => cwd);
+  const roots = real === cwd ? [cwd] : [cwd, real];
+  return new Set((await Promise.all(roots.map((dir) => transcriptDirs(projectsDir(env), dir)))).flat());
+}
+
+/** A session id the CLI makes (a UUID); anything else names no transcript file. */
+const SESSION_ID = /^[A-Za-z0-9-]{1,100}$/;
+/** How much of a transcript is read looking for its first message (it is near the start). */
+const MESSAGE_SEARCH_BYTES = 1024 * 1024;
+const MESSAGE_LINE = /"type":"(?:user|assistant)"/;
+
+/**
+ * Whether the CLI can resume `sessionId` in `cwd`: its transcript holds a message. A CLI killed
+ * within moments of taking a first message has not written it yet, and `--resume` then fails
+ * with "No conversation found". Never throws: an unreadable transcript counts as none.
+ */
+export async function hasConversation(cwd: string, sessionId: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  if (!SESSION_ID.test(sessionId)) return false;
+  for (const dir of await projectDirs(cwd, env)) {
+    const head = await readHead(join(dir, `${sessionId}.jsonl`), MESSAGE_SEARCH_BYTES);
+    if (head !== undefined && MESSAGE_LINE.test(head)) return true;
+  }
+  return false;
+}
+
+/** Up to `maxBytes` from the start of `file`, or undefined when it cannot be read. */
+async function readHead(file: string, maxBytes: number): Promise<string | undefined> {
+  const handle = await open(file, "r").catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const buffer = Buffer.alloc(maxBytes);
+    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The id of the session last active in `cwd`, by the times the CLI wrote in its transcripts
  * (whoever ran it: Telecode, `telecode run`, plain `claude`); undefined when there is none.
@@ -72,11 +114,7 @@ async function lastActivityMs(file: string, sizeBytes: number): Promise<number |
  */
 export async function latestSessionId(cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const files: { path: string; id: string; mtimeMs: number; size: number }[] = [];
-  // The CLI names the folder after the directory it runs in, which a symlink resolves.
-  const real = await realpath(cwd).catch(() => cwd);
-  const roots = real === cwd ? [cwd] : [cwd, real];
-  const dirs = (await Promise.all(roots.map((dir) => transcriptDirs(projectsDir(env), dir)))).flat();
-  for (const dir of new Set(dirs)) {
+  for (const dir of await projectDirs(cwd, env)) {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
       if (!name.endsWith(".jsonl")) continue;
