@@ -21,7 +21,7 @@ export class CommandIds {
       const oldest = this.#issued.keys().next().value;
       if (oldest !== undefined) this.#issued.delete(oldest);
     }
-    this.#issued.set(uuid, info);
+    this.#issued.set(uuid, { ...info, uuid });
     return uuid;
   }
 

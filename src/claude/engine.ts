@@ -1,7 +1,7 @@
 // The Claude Code engine: opens session handles, each its own object with its own process, ids
 // and pending requests. How a CLI is started is the launcher's business (a direct child
 // process unless the composition root passes another).
-import { definedFields } from "../domain/index.js";
+import { definedFields, type WrittenDown } from "../domain/index.js";
 import { createSystemClock, silentLogger, type Clock, type Logger } from "../ports/index.js";
 import { createCliProbe } from "./cli-probe.js";
 import { createDirectLauncher } from "./direct-launcher.js";
@@ -18,7 +18,7 @@ import type {
   SessionSpec,
 } from "./spec.js";
 import type { CliLauncher } from "./transport.js";
-import { hasConversation } from "./transcripts.js";
+import { writtenDown } from "./transcripts.js";
 import { createMemoryCostBook, type SessionCostBook } from "./turn-cost.js";
 
 export type ClaudeEngineOptions = {
@@ -81,8 +81,8 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     openSession(spec: SessionSpec, controller: SessionController): SessionHandle {
       return open(spec, controller);
     },
-    hasConversation(spec: SessionSpec, sessionId: string): Promise<boolean> {
-      return hasConversation(spec.cwd, sessionId, sessionEnv(deps.baseEnv, spec));
+    writtenDown(spec: SessionSpec, sessionId: string, messageUuid?: string): Promise<WrittenDown> {
+      return writtenDown(spec.cwd, sessionId, sessionEnv(deps.baseEnv, spec), messageUuid);
     },
     /** A handle over a kept process and its run in flight. Throws `claude.extra_args` for flags not allowed. */
     adoptSession(spec: SessionSpec, controller: SessionController, kept: KeptProcess): AdoptedSession {

@@ -7,6 +7,7 @@ import type {
   TelecodeEvent,
   TurnFinished,
   TurnOrigin,
+  WrittenDown,
 } from "../domain/index.js";
 import type { ClaudeProvider } from "./env.js";
 import type { CliTransport } from "./transport.js";
@@ -196,8 +197,9 @@ export interface ClaudeEngine {
    */
   adoptSession(spec: SessionSpec, controller: SessionController, kept: KeptProcess): AdoptedSession;
   /**
-   * Whether the CLI can resume `sessionId` under `spec` (its transcript holds a message; one
-   * killed moments after taking a first message has none). Never throws.
+   * What the CLI wrote down of `sessionId` under `spec`: nothing it can resume, the
+   * conversation, or the conversation with the message written with `messageUuid` in it (a CLI
+   * killed moments after taking a message may not have written it yet). Never throws.
    */
-  hasConversation(spec: SessionSpec, sessionId: string): Promise<boolean>;
+  writtenDown(spec: SessionSpec, sessionId: string, messageUuid?: string): Promise<WrittenDown>;
 }

@@ -5,6 +5,7 @@
 import { open, readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { WrittenDown } from "../domain/index.js";
 
 /** The CLI folds every character but ASCII letters and digits to "-"; longer names get a hash suffix. */
 const SLUG_MAX_CHARS = 200;
@@ -73,34 +74,58 @@ async function projectDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<Set<str
 
 /** A session id the CLI makes (a UUID); anything else names no transcript file. */
 const SESSION_ID = /^[A-Za-z0-9-]{1,100}$/;
-/** How much of a transcript is read looking for its first message (it is near the start). */
-const MESSAGE_SEARCH_BYTES = 1024 * 1024;
-const MESSAGE_LINE = /"type":"(?:user|assistant)"/;
+/** A conversation starts with a user message. */
+const USER_LINE = Buffer.from('"type":"user"');
+const SCAN_BYTES = 1024 * 1024;
 
 /**
- * Whether the CLI can resume `sessionId` in `cwd`: its transcript holds a message. A CLI killed
- * within moments of taking a first message has not written it yet, and `--resume` then fails
- * with "No conversation found". Never throws: an unreadable transcript counts as none.
+ * What the CLI wrote down of a session: nothing it can resume ("nothing": no transcript, or
+ * none with a message), its conversation, or its conversation holding the message written
+ * with `messageUuid` ("message"). A CLI killed moments after taking a message may not have
+ * written it yet; `--resume` of a session with no message fails with "No conversation found".
+ * Never throws: an unreadable transcript counts as nothing written.
  */
-export async function hasConversation(cwd: string, sessionId: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  if (!SESSION_ID.test(sessionId)) return false;
+export async function writtenDown(
+  cwd: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+  messageUuid?: string,
+): Promise<WrittenDown> {
+  if (!SESSION_ID.test(sessionId)) return "nothing";
+  const message = messageUuid === undefined ? undefined : Buffer.from(`"uuid":${JSON.stringify(messageUuid)}`);
+  let found: WrittenDown = "nothing";
   for (const dir of await projectDirs(cwd, env)) {
-    const head = await readHead(join(dir, `${sessionId}.jsonl`), MESSAGE_SEARCH_BYTES);
-    if (head !== undefined && MESSAGE_LINE.test(head)) return true;
+    const seen = await scanFile(
+      join(dir, `${sessionId}.jsonl`),
+      message === undefined ? [USER_LINE] : [USER_LINE, message],
+    );
+    if (message !== undefined && seen.has(message)) return "message";
+    if (seen.has(USER_LINE)) found = "conversation";
   }
-  return false;
+  return found;
 }
 
-/** Up to `maxBytes` from the start of `file`, or undefined when it cannot be read. */
-async function readHead(file: string, maxBytes: number): Promise<string | undefined> {
+/** Which of `needles` occur in `file`, read a chunk at a time (none when it cannot be read). */
+async function scanFile(file: string, needles: readonly Buffer[]): Promise<Set<Buffer>> {
+  const seen = new Set<Buffer>();
   const handle = await open(file, "r").catch(() => undefined);
-  if (handle === undefined) return undefined;
+  if (handle === undefined) return seen;
+  // Each chunk starts with the previous one's last bytes, so a needle across the cut is found.
+  const overlap = Math.max(...needles.map((n) => n.length)) - 1;
+  const buffer = Buffer.alloc(SCAN_BYTES + overlap);
   try {
-    const buffer = Buffer.alloc(maxBytes);
-    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
+    let kept = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, kept, SCAN_BYTES, null);
+      if (bytesRead === 0) return seen;
+      const filled = buffer.subarray(0, kept + bytesRead);
+      for (const needle of needles) if (!seen.has(needle) && filled.includes(needle)) seen.add(needle);
+      if (seen.size === needles.length) return seen;
+      kept = Math.min(overlap, filled.length);
+      filled.copy(buffer, 0, filled.length - kept);
+    }
   } catch {
-    return undefined;
+    return new Set();
   } finally {
     await handle.close();
   }

@@ -251,6 +251,7 @@ class ClaudeTranslator implements Translator {
       turn: this.#turnNumber,
       origin: this.#turn.origin,
       ...(this.#turn.runId === undefined ? {} : { runId: this.#turn.runId }),
+      ...(this.#turn.uuid === undefined ? {} : { promptUuid: this.#turn.uuid }),
     });
   }
 

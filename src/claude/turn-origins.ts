@@ -4,8 +4,8 @@
 import type { TaskChanged, TelecodeEvent, TurnOrigin } from "../domain/index.js";
 import type { WireCommandLifecycle, WireResultMessage } from "../wire/index.js";
 
-/** What Telecode wrote a message for: whose turn it starts, and the run it belongs to. */
-export type CommandInfo = Readonly<{ origin: TurnOrigin; runId?: string }>;
+/** What Telecode wrote a message for: whose turn it starts, the run it belongs to, and the uuid it carried. */
+export type CommandInfo = Readonly<{ origin: TurnOrigin; runId?: string; uuid?: string }>;
 
 /**
  * The commands Telecode wrote, by the uuid on their user line. Given in a live session; a replay

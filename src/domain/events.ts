@@ -71,6 +71,8 @@ export type TurnStarted = {
   origin: TurnOrigin;
   /** The run this turn answers, when Telecode wrote its message (live sessions only). */
   runId?: string;
+  /** The uuid on that message: the CLI's transcript records the message under it. */
+  promptUuid?: string;
 };
 
 export type ToolStarted = {

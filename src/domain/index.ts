@@ -75,6 +75,7 @@ export { laneId } from "./lane.js";
 export { carriedFailure, failureText } from "./run-failure.js";
 export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";
+export type { WrittenDown } from "./written-down.js";
 export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
 export { TypedError, type TypedErrorOptions } from "./typed-error.js";

@@ -88,7 +88,9 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   }
   if (event.type === "turn_started" && !active.taken) {
     active.taken = true;
-    recordSafely(deps, entry.lane, active.runId, () => deps.records.runTaken(active.runId, event.sessionId));
+    recordSafely(deps, entry.lane, active.runId, () =>
+      deps.records.runTaken(active.runId, event.sessionId, event.promptUuid),
+    );
   }
   if (event.type !== "run_completed") {
     await deliver(deps, active.observer, event, entry.lane, active.runId);

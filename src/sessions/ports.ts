@@ -1,7 +1,7 @@
 // What the session layer needs from the outside, declared here so it never imports a
 // concrete adapter: an engine that opens session handles and a store that records them (the
 // clock comes from src/ports). The composition root (src/cli) passes the real ones in.
-import type { Lane, PermissionMode, Prompt, TelecodeEvent, TurnOrigin } from "../domain/index.js";
+import type { Lane, PermissionMode, Prompt, TelecodeEvent, TurnOrigin, WrittenDown } from "../domain/index.js";
 
 /** How the next run picks its CLI conversation. */
 export type SessionChoice =
@@ -63,8 +63,12 @@ export interface SessionHandle {
 
 export interface EnginePort {
   openSession(request: OpenRequest): SessionHandle;
-  /** Whether the CLI can still resume `sessionId` in the lane's project (see SessionManager.hasConversation). */
-  hasConversation(request: Pick<OpenRequest, "lane" | "cwd">, sessionId: string): Promise<boolean>;
+  /** What the CLI wrote down of `sessionId` in the lane's project (see SessionManager.writtenDown). */
+  writtenDown(
+    request: Pick<OpenRequest, "lane" | "cwd">,
+    sessionId: string,
+    messageUuid?: string,
+  ): Promise<WrittenDown>;
 }
 
 /** The records the session layer keeps (implemented over SQLite in src/store). */
@@ -94,7 +98,7 @@ export interface SessionRecords {
     promptMessageId?: number;
   }): void;
   /** The CLI began the run's turn in `sessionId`: it has the prompt, so Continue resumes that session. */
-  runTaken(runId: string, sessionId: string): void;
+  runTaken(runId: string, sessionId: string, promptUuid?: string): void;
   runFinished(run: {
     runId: string;
     state: RunEndState;

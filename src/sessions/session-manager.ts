@@ -3,7 +3,7 @@
 // continue / resume), cancel, and drain on stop (runs in kept processes are let go of instead,
 // and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import { definedFields, failureText, laneId, type Lane, type RunFailure } from "../domain/index.js";
+import { definedFields, failureText, laneId, type Lane, type RunFailure, type WrittenDown } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import {
   deliver,
@@ -148,12 +148,15 @@ export class SessionManager {
 
   /** Whether the lane has a run starting, running or queued (a schedule's fire then skips its turn). */
   /**
-   * Whether the CLI can still resume `sessionId` in `cwd`: it wrote the conversation down (one
-   * killed moments after taking a first message has not). Never throws: when the engine cannot
-   * tell, the answer is yes, and a resume that fails says so itself.
+   * What the CLI wrote down of `sessionId` in `cwd`, and whether the message written with
+   * `messageUuid` is in it (a CLI killed moments after taking a message may not have written
+   * it yet). Never throws: when the engine cannot tell, the answer is "conversation", and a
+   * resume that fails says so itself.
    */
-  hasConversation(lane: Lane, cwd: string, sessionId: string): Promise<boolean> {
-    return this.#deps.engine.hasConversation({ lane, cwd }, sessionId).catch(() => true);
+  writtenDown(lane: Lane, cwd: string, sessionId: string, messageUuid?: string): Promise<WrittenDown> {
+    return this.#deps.engine
+      .writtenDown({ lane, cwd }, sessionId, messageUuid)
+      .catch((): WrittenDown => "conversation");
   }
 
   isBusy(lane: Lane): boolean {

@@ -259,6 +259,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN resumed_at INTEGER;
     `,
   },
+  {
+    version: 13,
+    name: "the uuid of the message that started a run's turn: Continue looks for it in the CLI's transcript",
+    sql: `
+      ALTER TABLE runs ADD COLUMN prompt_uuid TEXT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -145,6 +145,7 @@ export const runRow = z
     input: runInputJson.nullable(),
     prompt_taken: flag,
     resumed_at: epochMs.nullable(),
+    prompt_uuid: z.string().nullable(),
   })
   .transform((r) => ({
     runId: r.run_id,
@@ -173,6 +174,8 @@ export const runRow = z
     promptTaken: r.prompt_taken,
     /** When a person tapped Continue on it (interrupted runs continue once). */
     resumedAt: r.resumed_at,
+    /** The uuid of the message Telecode wrote for it, as the CLI's transcript records it (null: not known). */
+    promptUuid: r.prompt_uuid,
   }));
 
 export type RunRecord = z.output<typeof runRow>;

@@ -41,8 +41,8 @@ export type RunsRepository = {
   setKept(runId: string, kept: KeptRunInput): boolean;
   /** The last line of the run's process processed for it (only ever moves forward). */
   setLastSeq(runId: string, seq: number): boolean;
-  /** The CLI began the run's turn in `sessionId` (it has the prompt). */
-  setTaken(runId: string, sessionId: string): boolean;
+  /** The CLI began the run's turn in `sessionId` (it has the prompt, written with `promptUuid`). */
+  setTaken(runId: string, sessionId: string, promptUuid?: string): boolean;
   /**
    * Ends a running run; false (and no change) when it had already ended. Its input is kept only
    * when it was interrupted (Continue may send it again).
@@ -68,7 +68,7 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     INSERT INTO runs (run_id, chat_id, project, session_id, state, prompt_message_id, progress_message_id, started_at, input)
     VALUES (@run_id, @chat_id, @project, @session_id, 'running', @prompt_message_id, @progress_message_id, @started_at, @input)`);
   const setSession = db.prepare("UPDATE runs SET session_id = ? WHERE run_id = ?");
-  const setTaken = db.prepare("UPDATE runs SET session_id = ?, prompt_taken = 1 WHERE run_id = ?");
+  const setTaken = db.prepare("UPDATE runs SET session_id = ?, prompt_taken = 1, prompt_uuid = ? WHERE run_id = ?");
   const setProgress = db.prepare("UPDATE runs SET progress_message_id = ? WHERE run_id = ?");
   const setKept = db.prepare(
     "UPDATE runs SET keeper_id = @keeper_id, start_seq = @start_seq, last_seq = @start_seq, mode = @mode WHERE run_id = @run_id",
@@ -143,7 +143,7 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     setKept: (runId, kept) =>
       setKept.run({ run_id: runId, keeper_id: kept.keeperId, start_seq: kept.startSeq, mode: kept.mode }).changes > 0,
     setLastSeq: (runId, seq) => setLastSeq.run(seq, runId, seq).changes > 0,
-    setTaken: (runId, sessionId) => setTaken.run(sessionId, runId).changes > 0,
+    setTaken: (runId, sessionId, promptUuid) => setTaken.run(sessionId, promptUuid ?? null, runId).changes > 0,
     finish: finishRun,
     listRunning: () => readRows(runRow, "runs", running.all()),
     markInterrupted: (runIds, reason = "Telecode stopped while this was running") => markInterrupted(runIds, reason),

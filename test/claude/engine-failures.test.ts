@@ -188,7 +188,8 @@ describe("claude engine failures with the real CLI", () => {
   it("waits for a person's approval past the silence thresholds: no stall note, no silence stop", async () => {
     h = await makeHarness({ replies: [reply.bash("touch approved.txt", "Make a file"), reply.text("Done.")] });
     // Only the wait on the person is asserted: on a slow machine an ordinary gap before the
-    // question may earn a stall note, and that note would be right.
+    // question may earn a stall note, and that note would be right. The hard limit leaves the
+    // CLI 6 s of silence after the answer (a loaded machine has taken over 3 s).
     const window = { from: -1, to: -1 };
     const slowPerson = askController((request) => {
       window.from = events.events.length;
@@ -196,10 +197,10 @@ describe("claude engine failures with the real CLI", () => {
         setTimeout(() => {
           window.to = events.events.length;
           resolve({ behavior: "allow", updatedInput: { ...request.input }, by: "person" });
-        }, 5000),
+        }, 8000),
       );
     });
-    const { session, events } = h.open({ stallNoteMs: 1000, hardSilenceMs: 3000 }, slowPerson);
+    const { session, events } = h.open({ stallNoteMs: 1000, hardSilenceMs: 6000 }, slowPerson);
     const done = await h.run(session, events, "Make a file");
     expect(done).toMatchObject({ ok: true, answer: "Done." });
     expect(window.from).toBeGreaterThanOrEqual(0);

@@ -1,7 +1,9 @@
 // Turns the CLI starts by itself, with the real CLI: a Monitor's event starts a turn while no
 // run is waiting, and a person's message written during that turn gets its own answer (the
 // CLI queues it behind the fired turn; each turn keeps its own origin and answer).
-import { afterEach, describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunCompleted, TelecodeEvent, TurnFinished, TurnStarted } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { makeHarness, type Harness } from "./harness.js";
@@ -41,6 +43,7 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     expect(setup.answer).toBe("Monitor armed.");
     const monitorTurn: TurnStarted = await events.waitFor(isTurn("turn_started", "monitor"));
     expect(monitorTurn.runId).toBeUndefined();
+    expect(monitorTurn.promptUuid).toBeUndefined();
 
     const from = events.events.length;
     const runId = await session.startRun("PERSON-QUESTION what is the status?");
@@ -58,6 +61,11 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     const turns = events.events.filter((e) => e.type === "turn_started" || e.type === "turn_finished");
     const personStart = turns.findIndex((e) => e.type === "turn_started" && e.runId === runId);
     expect(personStart).toBeGreaterThan(turns.indexOf(monitorDone));
+    // It names the uuid on the message Telecode wrote, which the CLI's transcript keeps.
+    const { promptUuid } = turns[personStart] as TurnStarted;
+    expect(promptUuid).toMatch(/^7e1ec0de-/);
+    const transcript = join(h.ws.transcripts, `${completed.sessionId}.jsonl`);
+    await vi.waitFor(async () => expect(await readFile(transcript, "utf8")).toContain(`"uuid":"${promptUuid}"`));
     expect(turns.slice(personStart).map((e) => `${e.type}:${e.origin}`)).toEqual([
       "turn_started:person",
       "turn_finished:person",

@@ -4,7 +4,7 @@
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasConversation, latestSessionId } from "../../src/claude/transcripts.js";
+import { latestSessionId, writtenDown } from "../../src/claude/transcripts.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 const tempDir = useTempDirs("transcripts");
@@ -73,12 +73,16 @@ describe("latestSessionId", () => {
   });
 });
 
-describe("hasConversation", () => {
-  it("is true once the transcript holds a message, whichever directory names the project", async () => {
+describe("writtenDown", () => {
+  it("finds the conversation, and the message asked about, whichever directory names the project", async () => {
     const home = tempDir();
     const dir = join(home, ".claude", "projects", SLUG);
-    write(dir, "kept", transcript("kept", "2030-01-01T10:00:00.000Z"), new Date());
-    expect(await hasConversation(CWD, "kept", { HOME: home })).toBe(true);
+    const uuid = "7e1ec0de-0000-4000-8000-000000000001";
+    const asked = `${JSON.stringify({ type: "user", uuid, message: { role: "user", content: "again" } })}\n`;
+    write(dir, "kept", transcript("kept", "2030-01-01T10:00:00.000Z", asked), new Date());
+    expect(await writtenDown(CWD, "kept", { HOME: home })).toBe("conversation");
+    expect(await writtenDown(CWD, "kept", { HOME: home }, uuid)).toBe("message");
+    expect(await writtenDown(CWD, "kept", { HOME: home }, "7e1ec0de-0000-4000-8000-000000000002")).toBe("conversation");
     // The CLI names the folder after the real directory: a symlink to the project finds it too.
     const real = join(tempDir(), "real project");
     mkdirSync(real);
@@ -86,19 +90,34 @@ describe("hasConversation", () => {
     symlinkSync(real, link);
     const realDir = join(home, ".claude", "projects", real.replace(/[^A-Za-z0-9]/g, "-"));
     write(realDir, "linked", transcript("linked", "2030-01-01T10:00:00.000Z"), new Date());
-    expect(await hasConversation(link, "linked", { HOME: home })).toBe(true);
+    expect(await writtenDown(link, "linked", { HOME: home })).toBe("conversation");
   });
 
-  it("is false with no transcript, one with no message yet, or an id that names no file", async () => {
+  it("finds a message past the first read, and one cut across two reads", async () => {
     const home = tempDir();
     const dir = join(home, ".claude", "projects", SLUG);
-    expect(await hasConversation(CWD, "never-written", { HOME: home })).toBe(false);
+    const uuid = "7e1ec0de-0000-4000-8000-00000000000a";
+    const line = `${JSON.stringify({ type: "user", uuid, message: { role: "user", content: "late" } })}\n`;
+    const head = transcript("long", "2030-01-01T10:00:00.000Z");
+    // A filler line whose length puts the message's uuid across the 1 MiB mark, then another MiB.
+    const cut = 1024 * 1024 - head.length - line.indexOf(uuid) - 20;
+    const filler = (n: number): string => `${JSON.stringify({ type: "attachment", content: "x".repeat(n) })}\n`;
+    write(dir, "cut", head + filler(cut - 40) + line, new Date());
+    expect(await writtenDown(CWD, "cut", { HOME: home }, uuid)).toBe("message");
+    write(dir, "far", head + filler(2 * 1024 * 1024) + line, new Date());
+    expect(await writtenDown(CWD, "far", { HOME: home }, uuid)).toBe("message");
+  });
+
+  it("is nothing with no transcript, one with no message yet, or an id that names no file", async () => {
+    const home = tempDir();
+    const dir = join(home, ".claude", "projects", SLUG);
+    expect(await writtenDown(CWD, "never-written", { HOME: home })).toBe("nothing");
     // What a CLI stopped right after starting may leave: no message line (the CLI then says "No conversation found").
     write(dir, "started", `${JSON.stringify({ type: "summary", summary: "x", leafUuid: "a" })}\n`, new Date());
-    expect(await hasConversation(CWD, "started", { HOME: home })).toBe(false);
+    expect(await writtenDown(CWD, "started", { HOME: home }, "7e1ec0de-0000-4000-8000-000000000001")).toBe("nothing");
     write(dir, "empty", "", new Date());
-    expect(await hasConversation(CWD, "empty", { HOME: home })).toBe(false);
+    expect(await writtenDown(CWD, "empty", { HOME: home })).toBe("nothing");
     write(join(home, ".claude", "projects"), "outside", transcript("outside", "2030-01-01T10:00:00.000Z"), new Date());
-    expect(await hasConversation(CWD, `../outside`, { HOME: home })).toBe(false);
+    expect(await writtenDown(CWD, "../outside", { HOME: home })).toBe("nothing");
   });
 });

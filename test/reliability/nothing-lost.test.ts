@@ -2,7 +2,7 @@
 // in order after the restart (their Cancel still works) or, when too old, get Retry; Continue
 // sends the request itself when the CLI never had it (or was stopped before writing it down),
 // and resumes the right session when it did; an approval whose "Allow" edit was lost shows no live buttons; one "back online" note.
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
@@ -40,6 +40,21 @@ async function onDisk<T>(world: World, read: (store: Store) => T | undefined | f
   } finally {
     store.close();
   }
+}
+
+/** The CLI's transcript that holds `text`, once the CLI has written it (it may send the request first). */
+async function transcriptHolding(world: World, text: string): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const files = (await readdir(world.ws.transcripts)).filter((f) => f.endsWith(".jsonl"));
+      for (const f of files) {
+        const path = join(world.ws.transcripts, f);
+        if ((await readFile(path, "utf8")).includes(text)) return path;
+      }
+      throw new Error("not written yet");
+    },
+    { timeout: 30_000, interval: 20 },
+  );
 }
 
 async function startedWorld(): Promise<World> {
@@ -222,15 +237,7 @@ describe("Continue after a crash", () => {
       store.runs.listRunning().find((r) => r.promptTaken && r.progressMessageId !== null),
     );
     const progress = taken.progressMessageId!;
-    // The CLI has written the message down (it may send the request before its transcript is on disk).
-    await vi.waitFor(
-      async () => {
-        const files = (await readdir(world.ws.transcripts)).filter((f) => f.endsWith(".jsonl"));
-        const texts = await Promise.all(files.map((f) => readFile(join(world.ws.transcripts, f), "utf8")));
-        if (!texts.some((t) => t.includes("A second conversation [two]"))) throw new Error("not written yet");
-      },
-      { timeout: 30_000, interval: 20 },
-    );
+    await transcriptHolding(world, "A second conversation [two]");
     await first.crash();
     // The person answers the first conversation after the crash, so it is the chat's latest.
     const second = world.spawnTelecode(["--config", world.configPath]);
@@ -279,6 +286,48 @@ describe("Continue after a crash", () => {
     expect(
       world.tg.botMessages(chat).filter((m) => /No conversation found|no longer be continued/.test(m.text)),
     ).toEqual([]);
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 240_000);
+  it("sends the request again into its session when the CLI had not written that message down", async () => {
+    const world = await startedWorld();
+    world.api.script([reply.text("First answer.")], "[first]");
+    world.api.script([reply.hang(), reply.text("Second answer, after all.")], "[second]");
+    const first = world.spawnTelecode(["--config", world.configPath]);
+    await first.started;
+    world.tg.sendText(chat, "Start a conversation [first]");
+    await world.tg.waitForBotMessage(chat, isAnswer("First answer."), { timeoutMs: 60_000 });
+    world.tg.sendText(chat, "Then do this [second]");
+    await world.api.waitForRequests(1, "[second]");
+    const taken = await onDisk(world, (store) =>
+      store.runs.listRunning().find((r) => r.promptTaken && r.promptUuid !== null && r.progressMessageId !== null),
+    );
+    const file = await transcriptHolding(world, "Then do this [second]");
+    await first.crash();
+    // As if the CLI had been killed before that message reached its transcript.
+    const text = await readFile(file, "utf8");
+    expect(text).toContain(taken.promptUuid);
+    await writeFile(
+      file,
+      text
+        .split("\n")
+        .filter((line) => !line.includes(taken.promptUuid!))
+        .join("\n"),
+    );
+
+    const second = world.spawnTelecode(["--config", world.configPath]);
+    await second.started;
+    await world.tg.waitFor(() => world.tg.message(chat, taken.progressMessageId!)?.text.includes(INTERRUPTED_NOTE), {
+      what: "the progress message saying it was interrupted",
+    });
+    const query = world.tg.tapButton(chat, taken.progressMessageId!, "▶️ Continue");
+    expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
+    await world.tg.waitForBotMessage(chat, isAnswer("Second answer, after all."), { timeoutMs: 60_000 });
+    const again = world.api.requests("[second]").at(-1)!;
+    expect(again.lastPrompt).toBe("Then do this [second]");
+    const history = JSON.stringify(again.body["messages"]);
+    expect(history).toContain("Start a conversation [first]");
+    expect(history).not.toContain(RESUME_PROMPT);
     second.child.kill("SIGTERM");
     await second.exited;
   }, 240_000);

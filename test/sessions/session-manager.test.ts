@@ -238,7 +238,7 @@ describe("session manager with the real CLI", () => {
       pid: undefined,
     };
     const manager = new SessionManager({
-      engine: { openSession: () => failing, hasConversation: () => Promise.resolve(true) },
+      engine: { openSession: () => failing, writtenDown: () => Promise.resolve("conversation") },
       records: storeSessionRecords(store),
       clock: createSystemClock(),
     });

@@ -180,6 +180,7 @@ describe("runs", () => {
       lastSeq: null,
       mode: null,
       resumedAt: null,
+      promptUuid: null,
     });
     expect(store.runs.setSession("r1", "s1")).toBe(true);
     expect(store.runs.setProgressMessage("r1", 11)).toBe(true);

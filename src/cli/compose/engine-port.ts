@@ -104,8 +104,8 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
   };
   return {
     openSession: (request) => open(request, undefined).handle,
-    hasConversation: (request, sessionId) =>
-      deps.engine.hasConversation(specFromConfig(deps.config(), { ...request, mode: "default" }), sessionId),
+    writtenDown: (request, sessionId, messageUuid) =>
+      deps.engine.writtenDown(specFromConfig(deps.config(), { ...request, mode: "default" }), sessionId, messageUuid),
     adoptSession(request, kept) {
       const { handle, reconciled } = open(request, kept);
       return { handle, reconciled: reconciled ?? Promise.resolve(undefined) };

@@ -48,8 +48,8 @@ export function storeSessionRecords(store: Store): SessionRecords {
         });
       });
     },
-    runTaken(runId, sessionId) {
-      store.runs.setTaken(runId, sessionId);
+    runTaken(runId, sessionId, promptUuid) {
+      store.runs.setTaken(runId, sessionId, promptUuid);
     },
     runFinished({ runId, state, costUsd, error, sessionId }) {
       store.transaction(() => {

@@ -1,10 +1,10 @@
 // The Continue button of an interrupted run: it must work after a restart, so its token is the
 // run id and the store says what to resume. A tap continues that run once: in its session when
 // the CLI had its prompt and wrote it down, else by sending the person's own request again where
-// it was meant to go (a new session when the CLI wrote nothing of its own down).
+// it was meant to go (a new session when the CLI wrote nothing of that session down).
 // The store spends the tap, so a second one (a double tap, or after a restart) continues nothing.
 import { Composer } from "grammy";
-import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
+import { definedFields, type PermissionMode, type Prompt, type WrittenDown } from "../../../domain/index.js";
 import type { EventName } from "../../../ports/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
 import type { RunRecord } from "../../../store/index.js";
@@ -83,18 +83,25 @@ async function continuation(
   cwd: string,
 ): Promise<{ prompt: Prompt; choice: SessionChoice; mode?: PermissionMode }> {
   const input = run.input;
-  const lane = { chatId: run.chatId, project: run.project };
-  // A CLI stopped moments after taking a first message may not have written it down yet: then
-  // there is no conversation to resume.
-  const written = run.sessionId !== null && (await deps.sessions.hasConversation(lane, cwd, run.sessionId));
-  if (input !== null && (!run.promptTaken || !written)) {
+  // A CLI stopped moments after taking a message may not have written it down yet.
+  const written: WrittenDown =
+    run.sessionId === null
+      ? "nothing"
+      : await deps.sessions.writtenDown(
+          { chatId: run.chatId, project: run.project },
+          cwd,
+          run.sessionId,
+          run.promptUuid ?? undefined,
+        );
+  const lost = !run.promptTaken || (run.promptUuid !== null ? written !== "message" : written === "nothing");
+  if (input !== null && lost) {
     // The CLI never had the prompt, or kept nothing of it: the request itself goes again, to
-    // the session it was meant for, or a new one when that session was never written down.
+    // the session it was meant for (a new one when that session was never written down).
     const choice: SessionChoice =
       run.sessionId !== null
-        ? written
-          ? { kind: "resume", sessionId: run.sessionId }
-          : { kind: "new" }
+        ? written === "nothing"
+          ? { kind: "new" }
+          : { kind: "resume", sessionId: run.sessionId }
         : input.choice.kind === "continue"
           ? { kind: "continue" }
           : { kind: "new" };
