@@ -266,6 +266,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN prompt_uuid TEXT;
     `,
   },
+  {
+    version: 14,
+    name: "a finished run's summary until its progress message shows it: a restart shows it then",
+    sql: `
+      ALTER TABLE runs ADD COLUMN pending_summary TEXT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

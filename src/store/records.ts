@@ -146,6 +146,7 @@ export const runRow = z
     prompt_taken: flag,
     resumed_at: epochMs.nullable(),
     prompt_uuid: z.string().nullable(),
+    pending_summary: z.string().nullable(),
   })
   .transform((r) => ({
     runId: r.run_id,
@@ -176,6 +177,8 @@ export const runRow = z
     resumedAt: r.resumed_at,
     /** The uuid of the message Telecode wrote for it, as the CLI's transcript records it (null: not known). */
     promptUuid: r.prompt_uuid,
+    /** The summary its progress message is to show, until Telegram confirmed it (the front end's own text). */
+    pendingSummary: r.pending_summary,
   }));
 
 export type RunRecord = z.output<typeof runRow>;

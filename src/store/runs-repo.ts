@@ -58,6 +58,10 @@ export type RunsRepository = {
   forgetInputs(beforeMs: number): number;
   /** Spends an interrupted run's Continue: true the first time only, across restarts. */
   claimResume(runId: string): boolean;
+  /** The summary the run's progress message is to show (null: shown); the front end's own text. */
+  setPendingSummary(runId: string, summary: string | null): boolean;
+  /** Ended runs whose progress message may not show their summary yet (a stop came first). */
+  listPendingSummaries(): RunRecord[];
   /** Deletes the runs that ended before `beforeMs`, their decisions with them; returns how many. */
   pruneEnded(beforeMs: number): number;
 };
@@ -83,6 +87,10 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
   );
   const claimResume = db.prepare(
     "UPDATE runs SET resumed_at = ? WHERE run_id = ? AND state = 'interrupted' AND resumed_at IS NULL",
+  );
+  const setPendingSummary = db.prepare("UPDATE runs SET pending_summary = ? WHERE run_id = ?");
+  const pendingSummaries = db.prepare(
+    "SELECT * FROM runs WHERE pending_summary IS NOT NULL AND progress_message_id IS NOT NULL ORDER BY ended_at, rowid",
   );
   const pruneEnded = db.prepare("DELETE FROM runs WHERE state <> 'running' AND ended_at < ?");
   const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
@@ -150,6 +158,8 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     recent: (chatId, limit = 20) => readRows(runRow, "runs", recent.all(chatId, limit)),
     forgetInputs: (beforeMs) => forgetInputs.run(beforeMs).changes,
     claimResume: (runId) => claimResume.run(now(), runId).changes > 0,
+    setPendingSummary: (runId, summary) => setPendingSummary.run(summary, runId).changes > 0,
+    listPendingSummaries: () => readRows(runRow, "runs", pendingSummaries.all()),
     pruneEnded: (beforeMs) => pruneEnded.run(beforeMs).changes,
   };
 }

@@ -1,7 +1,9 @@
 // Issue 16, nothing lost in a crash, with real processes killed by SIGKILL: queued messages run
 // in order after the restart (their Cancel still works) or, when too old, get Retry; Continue
 // sends the request itself when the CLI never had it (or was stopped before writing it down),
-// and resumes the right session when it did; an approval whose "Allow" edit was lost shows no live buttons; one "back online" note.
+// and resumes the right session when it did; a finished run's summary a crash kept from its
+// progress message is shown after the restart; an approval whose "Allow" edit was lost shows
+// no live buttons; one "back online" note.
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -367,6 +369,39 @@ describe("decision messages after a crash", () => {
       what: "the approval's buttons gone",
     });
     expect(world.tg.message(chat, prompt.messageId)!.text).toMatch(/✅ Allowed$/);
+    second.child.kill("SIGTERM");
+    await second.exited;
+  }, 240_000);
+});
+
+describe("progress messages after a crash", () => {
+  it("a run that finished just before the crash shows its summary, not 'Working' with Cancel", async () => {
+    const world = await startedWorld();
+    world.api.script([reply.text("Quick answer.")], "[quick]");
+    const first = world.spawnTelecode(["--config", world.configPath]);
+    await first.started;
+    // From now on Telegram fails every edit in the chat: the summary edit never lands.
+    world.tg.injectFault(
+      "editMessageText",
+      { kind: "error", code: 500, description: "Internal Server Error" },
+      { chatId: chat, times: 10_000 },
+    );
+    world.tg.sendText(chat, "Answer quickly [quick]");
+    await world.tg.waitForBotMessage(chat, isAnswer("Quick answer."), { timeoutMs: 60_000 });
+    const run = await onDisk(world, (store) => store.runs.recent(chat, 1).find((r) => r.pendingSummary !== null));
+    expect(world.tg.message(chat, run.progressMessageId!)!.buttons.map((b) => b.text)).toEqual(["⏹ Cancel"]);
+    await first.crash();
+    world.tg.clearFaults();
+
+    const second = world.spawnTelecode(["--config", world.configPath]);
+    await second.started;
+    await world.tg.waitFor(() => world.tg.message(chat, run.progressMessageId!)?.text.startsWith("✅ Done"), {
+      what: "the progress message showing the run done",
+    });
+    expect(world.tg.message(chat, run.progressMessageId!)!.buttons).toEqual([]);
+    await onDisk(world, (store) => store.runs.get(run.runId)?.pendingSummary === null);
+    // Nothing was interrupted: no "back online" note about it.
+    expect(world.tg.botMessages(chat).filter((m) => m.text.startsWith("🟢"))).toEqual([]);
     second.child.kill("SIGTERM");
     await second.exited;
   }, 240_000);

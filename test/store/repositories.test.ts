@@ -181,6 +181,7 @@ describe("runs", () => {
       mode: null,
       resumedAt: null,
       promptUuid: null,
+      pendingSummary: null,
     });
     expect(store.runs.setSession("r1", "s1")).toBe(true);
     expect(store.runs.setProgressMessage("r1", 11)).toBe(true);
@@ -238,8 +239,8 @@ describe("runs", () => {
     store.runs.start({ runId: "cut", chatId: 1, project: "app", input, progressMessageId: 12 });
     store.runs.start({ runId: "done", chatId: 1, project: "app", input: { ...input, prompt: "Hi" } });
     expect(store.runs.get("cut")).toMatchObject({ input, promptTaken: false, progressMessageId: 12 });
-    expect(store.runs.setTaken("cut", "s2")).toBe(true);
-    expect(store.runs.get("cut")).toMatchObject({ promptTaken: true, sessionId: "s2" });
+    expect(store.runs.setTaken("cut", "s2", "7e1ec0de-uuid")).toBe(true);
+    expect(store.runs.get("cut")).toMatchObject({ promptTaken: true, sessionId: "s2", promptUuid: "7e1ec0de-uuid" });
     clock = 2_000;
     store.runs.finish("done", { state: "completed" });
     store.runs.markInterrupted(["cut"]);
@@ -247,6 +248,23 @@ describe("runs", () => {
     expect(store.runs.get("cut")?.input).toEqual(input);
     expect(store.runs.forgetInputs(2_001)).toBe(1);
     expect(store.runs.get("cut")?.input).toBeNull();
+  });
+
+  it("keep a finished run's summary until it is shown, and list only those with a progress message", () => {
+    store.runs.start({ runId: "shown", chatId: 1, project: "app", progressMessageId: 5 });
+    store.runs.start({ runId: "kept", chatId: 1, project: "app", progressMessageId: 6 });
+    store.runs.start({ runId: "quiet", chatId: 1, project: "app" });
+    for (const runId of ["shown", "kept", "quiet"]) {
+      store.runs.finish(runId, { state: "completed" });
+      expect(store.runs.setPendingSummary(runId, `{"html":"${runId}"}`)).toBe(true);
+    }
+    expect(store.runs.setPendingSummary("shown", null)).toBe(true);
+    expect(store.runs.setPendingSummary("never", "x")).toBe(false);
+    expect(
+      reopen()
+        .runs.listPendingSummaries()
+        .map((r) => [r.runId, r.pendingSummary]),
+    ).toEqual([["kept", '{"html":"kept"}']]);
   });
 
   it("spend an interrupted run's Continue once, across a reopen, and only an interrupted run's", () => {

@@ -1,11 +1,13 @@
 // Picking up after a stop, clean or not, one function per concern: runs the store still has as
-// running are marked interrupted and their progress messages say so with Continue; decision
+// running are marked interrupted and their progress messages say so with Continue; summaries a
+// stop kept from finished runs' progress messages are shown (pending-summaries.ts); decision
 // messages are brought to their recorded state; requests left waiting run (or get Retry); each
 // chat that had work cut off gets one "back online" note. Runs taken in again (their kept
 // processes ran on) are left running, their pending decisions too. (A tap on Continue is buttons/resume.ts.)
 import type { DecisionRecord, QueuedRunRecord, RunRecord } from "../../store/index.js";
 import { showRecordedDecisions } from "./decision-messages-recovery.js";
 import { runKeptRequests, type KeptRequestsDeps } from "./kept-requests.js";
+import { showPendingSummaries } from "./pending-summaries.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
 
 export type Recovered = {
@@ -23,6 +25,7 @@ export type Recovered = {
  */
 export function recoverAfterRestart(deps: KeptRequestsDeps, keptRunIds: ReadonlySet<string> = new Set()): Recovered {
   const { interrupted, expired } = markStopped(deps, keptRunIds);
+  showPendingSummaries(deps);
   noticeInterruptedRuns(deps, interrupted);
   showRecordedDecisions(deps, new Set(expired.map((d) => d.decisionId)));
   const { resumed, dropped } = runKeptRequests(deps);

@@ -18,6 +18,7 @@ import {
 } from "../../domain/index.js";
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
 import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
+import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
 import { interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
@@ -262,14 +263,8 @@ export class RunView implements RunObserver {
     const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
-      return this.#deps.outbox.edit(
-        this.chatId,
-        this.#progress.id ?? id,
-        keyboard === undefined ? { html } : { html, keyboard },
-        // The summary replaces any progress edit still waiting, and goes one pacing interval early.
-        // It must arrive: else the message would read "Working", with Cancel, after the answer.
-        { mustDeliver: true, urgent: true },
-      );
+      const target = { chatId: this.chatId, messageId: this.#progress.id ?? id, runId: event.runId };
+      return showSummary(this.#deps, target, keyboard === undefined ? { html } : { html, keyboard });
     });
   }
 
