@@ -153,7 +153,10 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     await rig.startApp();
     const status = await rig.command(OWNER, "status");
     expect(status).toContain("Triggers: ⏸ paused");
-    expect(status).toMatch(/webhook github-push · on each delivery to http:\/\/127\.0\.0\.1:\d+\/hooks\/github/);
+    // The address it listens on now: the config's port 0 stands for the one the system gave.
+    expect(status).toContain(
+      `webhook github-push · on each delivery to http://127.0.0.1:${rig.app.webhookServer!.address.port}/hooks/github`,
+    );
     expect(status).toContain("last: held while paused");
     expect(status).toMatch(
       /schedule leap-day · next at 09:00 on 29 February 20\d\d \(Asia\/Tokyo\) \(held: triggers are paused/,

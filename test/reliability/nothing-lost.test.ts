@@ -13,7 +13,7 @@ import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer } from "../telegram/bridge/rig.js";
-import { USER_ID, useWorld, type World } from "./helpers.js";
+import { USER_ID, useWorld, type TelecodeProcess, type World } from "./helpers.js";
 
 const newWorld = useWorld();
 const chat = USER_ID;
@@ -57,6 +57,19 @@ async function transcriptHolding(world: World, text: string): Promise<string> {
     },
     { timeout: 30_000, interval: 20 },
   );
+}
+
+/** Starts Telecode again and taps Continue on the interrupted run's message; returns it once `answer` came. */
+async function continueAfterRestart(world: World, messageId: number, answer: string): Promise<TelecodeProcess> {
+  const again = world.spawnTelecode(["--config", world.configPath]);
+  await again.started;
+  await world.tg.waitFor(() => world.tg.message(chat, messageId)?.text.includes(INTERRUPTED_NOTE), {
+    what: "the progress message saying it was interrupted",
+  });
+  const query = world.tg.tapButton(chat, messageId, "▶️ Continue");
+  expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
+  await world.tg.waitForBotMessage(chat, isAnswer(answer), { timeoutMs: 60_000 });
+  return again;
 }
 
 async function startedWorld(): Promise<World> {
@@ -274,14 +287,7 @@ describe("Continue after a crash", () => {
     const files = (await readdir(world.ws.transcripts)).filter((f) => f.endsWith(".jsonl"));
     await Promise.all(files.map((f) => rm(join(world.ws.transcripts, f))));
 
-    const second = world.spawnTelecode(["--config", world.configPath]);
-    await second.started;
-    await world.tg.waitFor(() => world.tg.message(chat, taken.progressMessageId!)?.text.includes(INTERRUPTED_NOTE), {
-      what: "the progress message saying it was interrupted",
-    });
-    const query = world.tg.tapButton(chat, taken.progressMessageId!, "▶️ Continue");
-    expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
-    await world.tg.waitForBotMessage(chat, isAnswer("Built it after all."), { timeoutMs: 60_000 });
+    const second = await continueAfterRestart(world, taken.progressMessageId!, "Built it after all.");
     const again = world.api.requests("[gone]").at(-1)!;
     expect(again.lastPrompt).toBe("Build the thing [gone]");
     expect(JSON.stringify(again.body["messages"])).not.toContain(RESUME_PROMPT);
@@ -317,14 +323,7 @@ describe("Continue after a crash", () => {
         .join("\n"),
     );
 
-    const second = world.spawnTelecode(["--config", world.configPath]);
-    await second.started;
-    await world.tg.waitFor(() => world.tg.message(chat, taken.progressMessageId!)?.text.includes(INTERRUPTED_NOTE), {
-      what: "the progress message saying it was interrupted",
-    });
-    const query = world.tg.tapButton(chat, taken.progressMessageId!, "▶️ Continue");
-    expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");
-    await world.tg.waitForBotMessage(chat, isAnswer("Second answer, after all."), { timeoutMs: 60_000 });
+    const second = await continueAfterRestart(world, taken.progressMessageId!, "Second answer, after all.");
     const again = world.api.requests("[second]").at(-1)!;
     expect(again.lastPrompt).toBe("Then do this [second]");
     const history = JSON.stringify(again.body["messages"]);

@@ -15,7 +15,7 @@ export type ChatTriggersDeps = {
   now: () => number;
   pause: TriggerPause;
   scheduling: Pick<AppScheduling, "scheduler">;
-  webhooks: Pick<WebhookRuns, "releaseHeld" | "startFailure">;
+  webhooks: Pick<WebhookRuns, "releaseHeld" | "startFailure" | "server">;
 };
 
 export function createChatTriggers(deps: ChatTriggersDeps): TriggerControls {
@@ -36,6 +36,7 @@ export function createChatTriggers(deps: ChatTriggersDeps): TriggerControls {
         results: store.triggers.lastResults(),
         allPaused: pause.isPaused(),
         webhooksOff: deps.webhooks.startFailure,
+        webhooksAt: deps.webhooks.server?.address,
         nowMs: deps.now(),
       })
         .filter((status) => status.chatId === chatId)

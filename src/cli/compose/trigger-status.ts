@@ -3,7 +3,7 @@
 import type { Config } from "../../config/index.js";
 import { scheduleName, whenInWords, type Schedule } from "../../schedule/index.js";
 import type { LastResult, TriggerResult } from "../../store/index.js";
-import { webhookUrl } from "../../triggers/index.js";
+import { webhookUrl, type ListenAddress } from "../../triggers/index.js";
 
 export type TriggerStatus = Readonly<{
   chatId: number;
@@ -24,6 +24,8 @@ export type TriggerStatusInput = Readonly<{
   allPaused: boolean;
   /** Why the webhook server could not start, while it is off for that reason. */
   webhooksOff?: string | undefined;
+  /** Where the webhook server listens now (the port it was given when the config says 0). */
+  webhooksAt?: ListenAddress | undefined;
   nowMs: number;
 }>;
 
@@ -69,7 +71,7 @@ export function triggerStatuses(input: TriggerStatusInput): TriggerStatus[] {
     name: `webhook ${hook.id}`,
     next:
       off === undefined
-        ? `on each delivery to ${webhookUrl(config.webhookServer.listen, hook.path)}${held}`
+        ? `on each delivery to ${webhookUrl(input.webhooksAt ?? config.webhookServer.listen, hook.path)}${held}`
         : `⚠️ off, nothing is listening: ${off}`,
     last: lastWords(results.get(webhookResultId(hook.id)), zone, nowMs),
   }));
