@@ -80,7 +80,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", AGAIN),
   // A session the CLI cannot resume stays unresumable: only a fresh one helps.
   session_not_found: (f) => ({
-    what: sentence(f.detail ?? "Claude Code could not find the session to resume"),
+    what: lostSessionText(f.detail),
     hint: "Start a fresh session, as every message in this one fails the same way.",
   }),
   // The CLI's own advice after its first sentence, when it gives some, knows the case best.
@@ -224,6 +224,18 @@ export function resultFailure(
   const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
   return engineFailure("cli_error", { detail: `Claude Code ended the turn with an error: ${result.subtype}${why}.` });
 }
+
+/**
+ * The CLI's "No conversation found with session ID: <uuid>" in words a person can act on, the
+ * session named as everywhere else (its first eight characters).
+ */
+function lostSessionText(detail: string | undefined): string {
+  const id = detail === undefined ? undefined : LOST_SESSION_ID.exec(detail)?.[1];
+  if (id === undefined) return sentence(detail ?? "Claude Code could not find the session to resume");
+  return `Claude Code no longer has session ${id.slice(0, 8)} on this computer (its transcript is gone), so the message was not run.`;
+}
+
+const LOST_SESSION_ID = /no conversation found with session id:?\s*([0-9A-Za-z-]+)/i;
 
 /** Ends `text` with a full stop unless it ends a sentence already. */
 function sentence(text: string): string {

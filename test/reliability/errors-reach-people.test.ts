@@ -1,5 +1,5 @@
-// Issue 16, errors people read: a session the CLI cannot resume says the CLI's reason in the
-// terminal and in Telegram (not "error_during_execution"), and the chat lets go of it; a config is checked in one pass
+// Issue 16, errors people read: a session the CLI cannot resume says so, in the terminal and
+// in Telegram (not "error_during_execution"), and the chat lets go of it; a config is checked in one pass
 // (schema problems do not hide project checks); a duration past Node's timer limit is refused
 // at load instead of firing at once.
 import { readdir, rm } from "node:fs/promises";
@@ -13,12 +13,14 @@ const newWorld = useWorld();
 const UNKNOWN_SESSION = "0b0e9a43-1111-4222-8333-944445555666";
 
 describe("resuming a session the CLI does not have", () => {
-  it("telecode run --resume shows the CLI's reason", async () => {
+  it("telecode run --resume says the session is gone", async () => {
     const world = await newWorld();
     await world.writeConfig();
     const run = await world.run(["--resume", UNKNOWN_SESSION, "--approve", "none", "Carry on"]);
     expect(run.code).toBe(1);
-    expect(run.err).toContain(`error: No conversation found with session ID: ${UNKNOWN_SESSION}`);
+    expect(run.err).toContain(
+      `error: Claude Code no longer has session ${UNKNOWN_SESSION.slice(0, 8)} on this computer (its transcript is gone), so the message was not run.`,
+    );
     expect(world.api.requests()).toEqual([]);
   });
 
@@ -42,7 +44,9 @@ describe("resuming a session the CLI does not have", () => {
       await rig.startApp();
       rig.tg.sendText(chat, "Carry on", { replyTo: answer.messageId });
       const error = await rig.botMessage(chat, /^❌ /);
-      expect(error.text).toMatch(/^❌ No conversation found with session ID: [0-9a-f-]{36}/);
+      expect(error.text).toMatch(
+        /^❌ Claude Code no longer has session [0-9a-f]{8} on this computer \(its transcript is gone\), so the message was not run\./,
+      );
       expect(error.text).not.toContain("error_during_execution");
       // It was the chat's current session: the chat lets go of it instead of failing every message.
       expect(error.text).toContain("The next message starts a fresh session.");

@@ -292,7 +292,9 @@ describe("Continue after a crash", () => {
     expect(again.lastPrompt).toBe("Build the thing [gone]");
     expect(JSON.stringify(again.body["messages"])).not.toContain(RESUME_PROMPT);
     expect(
-      world.tg.botMessages(chat).filter((m) => /No conversation found|no longer be continued/.test(m.text)),
+      world.tg
+        .botMessages(chat)
+        .filter((m) => /No conversation found|no longer has session|no longer be continued/.test(m.text)),
     ).toEqual([]);
     second.child.kill("SIGTERM");
     await second.exited;
