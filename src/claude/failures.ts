@@ -232,7 +232,12 @@ export function resultFailure(
 function lostSessionText(detail: string | undefined): string {
   const id = detail === undefined ? undefined : LOST_SESSION_ID.exec(detail)?.[1];
   if (id === undefined) return sentence(detail ?? "Claude Code could not find the session to resume");
-  return `Claude Code no longer has session ${id.slice(0, 8)} on this computer (its transcript is gone), so the message was not run.`;
+  return `${sessionGoneWords(id)}, so the message was not run.`;
+}
+
+/** "Claude Code no longer has session 0b04c6dd on this computer (its transcript is gone)". */
+export function sessionGoneWords(sessionId: string): string {
+  return `Claude Code no longer has session ${sessionId.slice(0, 8)} on this computer (its transcript is gone)`;
 }
 
 const LOST_SESSION_ID = /no conversation found with session id:?\s*([0-9A-Za-z-]+)/i;

@@ -6,13 +6,19 @@ import type { Logger } from "../ports/index.js";
 import { buildArgs, type ArgsContext } from "./args.js";
 import { buildChildEnv } from "./env.js";
 import { launchWithFlagFallback } from "./flag-fallback.js";
-import { latestSessionId } from "./transcripts.js";
+import { latestSessionId, writtenDown } from "./transcripts.js";
 import type { SessionSpec } from "./spec.js";
 import type { CliInfo, CliLauncher, CliTransport, LaunchRequest } from "./transport.js";
 
 export type LaunchDeps = { command: string; baseEnv: NodeJS.ProcessEnv; launcher: CliLauncher; logger: Logger };
 
-export type Launched = { transport: CliTransport; info: CliInfo; args: readonly string[] };
+export type Launched = {
+  transport: CliTransport;
+  info: CliInfo;
+  args: readonly string[];
+  /** The session it was to resume, when Claude Code no longer had it and a fresh one started (spec.freshIfGone). */
+  gone?: string;
+};
 
 /** The one flag chosen from what the probe learnt. */
 const HOOK_EVENTS_FLAG = "--include-hook-events";
@@ -38,14 +44,21 @@ export async function launchCli(
   // The CLI's own --continue goes by file times, which closing a process moves: pick by the
   // sessions' own last activity, and leave --continue for a project with no transcript.
   const latest = session.continueLast ? await latestSessionId(spec.cwd, env) : undefined;
+  const gone =
+    spec.freshIfGone === true &&
+    session.resume !== undefined &&
+    (await writtenDown(spec.cwd, session.resume, env)) === "nothing"
+      ? session.resume
+      : undefined;
   const context: ArgsContext = {
     supportsHookEvents: info.supportsHookEvents,
-    resume: latest ?? session.resume,
+    resume: latest ?? (gone === undefined ? session.resume : undefined),
     continueLast: session.continueLast && latest === undefined,
     ...definedFields({ prompt: session.prompt }),
   };
   const request: LaunchRequest = { file: info.path, args: buildArgs(spec, context), cwd: spec.cwd, env };
-  if (info.probed) return { transport: await deps.launcher.launch(request), info, args: request.args };
+  const more = gone === undefined ? {} : { gone };
+  if (info.probed) return { transport: await deps.launcher.launch(request), info, args: request.args, ...more };
   const transport = await launchWithFlagFallback(request, {
     launcher: deps.launcher,
     logger: deps.logger,
@@ -56,5 +69,5 @@ export async function launchCli(
       return args.includes(flag) ? undefined : { ...refused, args };
     },
   });
-  return { transport, info, args: request.args };
+  return { transport, info, args: request.args, ...more };
 }

@@ -32,8 +32,8 @@ export interface ModeHost {
   connection(prompt?: string): Promise<CliConnection>;
   /** The initialize handshake's reply. */
   initialized(reply: Record<string, unknown>): void;
-  /** A warning note for the person. */
-  warn(text: string): void;
+  /** A warning note for the person (`key`: one a front end may show in its own way). */
+  warn(text: string, key?: string): void;
 }
 
 export interface ProcessMode {

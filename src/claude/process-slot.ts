@@ -4,7 +4,9 @@
 // process re-attached after a restart is adopted instead of started.
 import type { Clock, Logger } from "../ports/index.js";
 import { randomBytes } from "node:crypto";
+import { SESSION_GONE_NOTE } from "../domain/index.js";
 import { CliConnection, type ConnectionOwner, type LineReplay } from "./connection.js";
+import { sessionGoneWords } from "./failures.js";
 import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
 import type { SessionSpec } from "./spec.js";
@@ -100,11 +102,15 @@ export class ProcessSlot {
     const resume = this.#deps.sessionId();
     const continueLast = this.#firstSpawn && spec.continue === true && resume === undefined;
     this.#firstSpawn = false;
-    const { transport, info, args } = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
+    const { transport, info, args, gone } = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
     const connection = new CliConnection(transport, this.#deps.owner, this.#deps);
     this.#current = connection;
     this.#deps.owner.pressureChanged();
     logger.event("claude.spawned", { pid: transport.pid, args, cwd: spec.cwd, version: info.version });
+    if (gone !== undefined) {
+      logger.event("claude.session_gone", { sessionId: gone, pid: transport.pid }, "warn");
+      this.#deps.host.warn(`${sessionGoneWords(gone)}, so this message starts a fresh session.`, SESSION_GONE_NOTE);
+    }
     if (spec.dangerouslySkipPermissions === true) {
       logger.event("claude.approvals_bypassed", { pid: transport.pid }, "warn");
       this.#deps.host.warn(BYPASS_NOTE);

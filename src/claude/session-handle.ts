@@ -116,7 +116,7 @@ export class ClaudeSessionHandle implements SessionHandle {
         this.#initReply = reply;
         deps.onInitialized?.(reply);
       },
-      warn: (text) => this.#emit({ type: "note", kind: "warning", text }),
+      warn: (text, key) => this.#emit({ type: "note", kind: "warning", text, ...(key === undefined ? {} : { key }) }),
     };
     this.#slot = new ProcessSlot({
       ...deps,

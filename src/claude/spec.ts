@@ -26,6 +26,12 @@ export type SessionSpec = {
   permissionMode: string;
   /** Resume this CLI session id on the first spawn. */
   resume?: string;
+  /**
+   * A session to resume that Claude Code no longer has (its transcript is gone: the CLI deletes
+   * old ones) is replaced by a fresh one, and a note says so. Without it, such a run fails
+   * with session_not_found.
+   */
+  freshIfGone?: boolean;
   /** Continue the most recent conversation in `cwd` on the first spawn. */
   continue?: boolean;
   model?: string;

@@ -76,7 +76,8 @@ async function projectDirs(cwd: string, env: NodeJS.ProcessEnv): Promise<Set<str
 const SESSION_ID = /^[A-Za-z0-9-]{1,100}$/;
 /** A conversation starts with a user message. */
 const USER_LINE = Buffer.from('"type":"user"');
-const SCAN_BYTES = 1024 * 1024;
+/** Read a piece at a time: a conversation's first message is near the start. */
+const SCAN_BYTES = 64 * 1024;
 
 /**
  * What the CLI wrote down of a session: nothing it can resume ("nothing": no transcript, or

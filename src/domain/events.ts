@@ -105,6 +105,9 @@ export type ThinkingEmitted = { type: "thinking"; text: string; parentToolUseId:
 /** The key of the note saying a process's output ended in the middle of a turn (no result will come). */
 export const TURN_CUT_OFF_NOTE = "turn_cut_off";
 
+/** The key of the note saying the session to resume was gone, so a fresh one started in its place. */
+export const SESSION_GONE_NOTE = "session_gone";
+
 export type NoteEmitted = {
   type: "note";
   kind: NoteKind;

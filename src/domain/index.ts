@@ -31,7 +31,7 @@ export type {
   TelecodeEvent,
   TelecodeEventType,
 } from "./events.js";
-export { CHOOSABLE_PERMISSION_MODES, PERMISSION_MODES, TURN_CUT_OFF_NOTE } from "./events.js";
+export { CHOOSABLE_PERMISSION_MODES, PERMISSION_MODES, SESSION_GONE_NOTE, TURN_CUT_OFF_NOTE } from "./events.js";
 export { describeTool, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
 export type { ToolDescription } from "./tool-kind.js";
 export {

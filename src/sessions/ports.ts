@@ -35,6 +35,8 @@ export type OpenRequest = {
   model?: string;
   effort?: string;
   resume?: string;
+  /** The session to resume is the lane's own: when Claude Code no longer has it, start a fresh one (said in a note). */
+  freshIfGone?: boolean;
   continueLatest?: boolean;
 };
 

@@ -376,6 +376,8 @@ export class SessionManager {
           ? (currentId ?? this.#deps.records.lastSessionId(next.lane))
           : undefined;
     if (resume) request.resume = resume;
+    // The lane's own session, not one the person asked for by replying: gone, it gives way to a fresh one.
+    if (resume && choice.kind === "current") request.freshIfGone = true;
     const entry: LaneEntry = {
       lane: next.lane,
       handle: this.#deps.engine.openSession(request),

@@ -1,12 +1,13 @@
 // The engine when things go wrong, against the real CLI: cancel during a long Bash, API
-// errors retried and exhausted, the CLI killed mid-turn, a missing binary, bad flags, silence.
+// errors retried and exhausted, the CLI killed mid-turn, a session it no longer has, a missing
+// binary, bad flags, silence.
 import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { askController, isClaudeError } from "../../src/claude/index.js";
 import { latestSessionId } from "../../src/claude/transcripts.js";
-import type { TelecodeEvent } from "../../src/domain/index.js";
+import { SESSION_GONE_NOTE, type TelecodeEvent } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { makeHarness, processGroupAlive, type Harness } from "./harness.js";
 
@@ -110,6 +111,28 @@ describe("claude engine failures with the real CLI", () => {
       sessionId: done.type === "run_completed" ? done.sessionId : "",
     });
     expect(session.pid).not.toBe(pid);
+  });
+
+  it("fails to resume a session the CLI no longer has, or starts a fresh one in its place when asked to", async () => {
+    const gone = "0b0e9a43-1111-4222-8333-944445555666";
+    h = await makeHarness({ replies: [reply.text("Fresh start.")] });
+    const strict = h.open({ resume: gone });
+    const failed = await h.run(strict.session, strict.events, "Carry on");
+    expect(failed).toMatchObject({ ok: false, error: { reason: "session_not_found" } });
+    expect(failed.error?.what).toBe(
+      "Claude Code no longer has session 0b0e9a43 on this computer (its transcript is gone), so the message was not run.",
+    );
+
+    const lenient = h.open({ resume: gone, freshIfGone: true });
+    const done = await h.run(lenient.session, lenient.events, "Carry on");
+    expect(done).toMatchObject({ ok: true, answer: "Fresh start." });
+    expect(done.sessionId).not.toBe(gone);
+    expect(lenient.events.events).toContainEqual({
+      type: "note",
+      kind: "warning",
+      key: SESSION_GONE_NOTE,
+      text: "Claude Code no longer has session 0b0e9a43 on this computer (its transcript is gone), so this message starts a fresh session.",
+    });
   });
 
   it("ends the process group, grandchildren included, when a session closes during a tool", async () => {

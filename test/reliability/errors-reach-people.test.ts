@@ -1,5 +1,6 @@
 // Issue 16, errors people read: a session the CLI cannot resume says so, in the terminal and
-// in Telegram (not "error_during_execution"), and the chat lets go of it; a config is checked in one pass
+// in Telegram (not "error_during_execution"), and the chat lets go of it (a plain message then
+// starts a fresh session and says so); a config is checked in one pass
 // (schema problems do not hide project checks); a duration past Node's timer limit is refused
 // at load instead of firing at once.
 import { readdir, rm } from "node:fs/promises";
@@ -55,6 +56,33 @@ describe("resuming a session the CLI does not have", () => {
       const fresh = await rig.botMessage(chat, isAnswer("A fresh start."));
       expect(sessionOf(fresh)).toBeDefined();
       expect(sessionOf(fresh)).not.toBe(sessionOf(answer));
+    });
+
+    it("a message in a chat whose session is gone starts a fresh one, and says so", async () => {
+      const chat = rig.user(1003);
+      rig.script("[month-ago]", [reply.text("Long ago.")]);
+      rig.tg.sendText(chat, "Start something [month-ago]");
+      const answer = await rig.botMessage(chat, isAnswer("Long ago."));
+      await rig.app.stop();
+      // The CLI deletes transcripts it has not used for a while (cleanupPeriodDays, 30 by default).
+      const [lost] = (await readdir(rig.ws.transcripts)).filter((f) => f.startsWith(sessionOf(answer)!));
+      await rm(join(rig.ws.transcripts, lost!));
+      await rig.startApp();
+      rig.script("[back]", [reply.text("Starting over.")]);
+      rig.tg.sendText(chat, "Where were we? [back]");
+      const notice = await rig.botMessage(chat, /^⚠️ /);
+      expect(notice.text).toBe(
+        `⚠️ Claude Code no longer has session ${sessionOf(answer)} on this computer (its transcript is gone), so this message starts a fresh session.`,
+      );
+      const fresh = await rig.botMessage(chat, isAnswer("Starting over."));
+      expect(sessionOf(fresh)).not.toBe(sessionOf(answer));
+      expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("❌"))).toEqual([]);
+      const [request] = rig.api.requests("[back]");
+      expect(JSON.stringify(request!.body["messages"])).not.toContain("Start something");
+      // The fresh session is the chat's from now on.
+      rig.script("[after]", [reply.text("Still fresh.")]);
+      rig.tg.sendText(chat, "And then? [after]");
+      expect(sessionOf(await rig.botMessage(chat, isAnswer("Still fresh.")))).toBe(sessionOf(fresh));
     });
 
     it("a reply to an older answer whose transcript is gone leaves the current session as it is", async () => {

@@ -38,7 +38,7 @@ export function withGuardHooks(controller: SessionController, hooks: GuardHooks)
 /** Engine options derived from config: the same for every session. */
 export function specFromConfig(
   config: Config,
-  request: Pick<OpenRequest, "cwd" | "mode" | "model" | "effort" | "resume" | "continueLatest">,
+  request: Pick<OpenRequest, "cwd" | "mode" | "model" | "effort" | "resume" | "freshIfGone" | "continueLatest">,
 ): SessionSpec {
   const { claude, limits } = config;
   const model = request.model ?? claude.model ?? undefined;
@@ -63,6 +63,7 @@ export function specFromConfig(
   if (model) spec.model = model;
   if (effort) spec.effort = effort as NonNullable<SessionSpec["effort"]>;
   if (request.resume) spec.resume = request.resume;
+  if (request.freshIfGone) spec.freshIfGone = true;
   if (request.continueLatest) spec.continue = true;
   return spec;
 }

@@ -6,6 +6,7 @@ import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
   reduceProgress,
+  SESSION_GONE_NOTE,
   startProgress,
   tickProgress,
   type ClockFormatter,
@@ -179,6 +180,9 @@ export class RunView implements RunObserver {
       return;
     }
     if (event.type === "step_usage" && this.runId !== undefined) this.#init.onStep?.(event, this.runId);
+    // That the conversation starts over is worth a message of its own: the answer knows nothing before it.
+    if (event.type === "note" && event.key === SESSION_GONE_NOTE)
+      void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(event.text)}` }, this.#replyToPrompt());
     if (!this.#progress.live) this.#goLive();
     this.#deps.runs.observe(this.lane, event);
     this.#state = reduceProgress(this.#state, event, this.#deps.clock.now());
