@@ -33,6 +33,16 @@ export function sessionEnv(baseEnv: NodeJS.ProcessEnv, spec: SessionSpec): NodeJ
   });
 }
 
+/** The session to resume when Claude Code no longer has it and `spec` asks for a fresh one then. */
+async function goneSession(
+  spec: SessionSpec,
+  resume: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
+  if (spec.freshIfGone !== true || resume === undefined) return undefined;
+  return (await writtenDown(spec.cwd, resume, env)) === "nothing" ? resume : undefined;
+}
+
 /** Starts the CLI for `spec`. Throws `claude.not_found` or `claude.spawn_failed`. */
 export async function launchCli(
   deps: LaunchDeps,
@@ -40,16 +50,13 @@ export async function launchCli(
   session: { resume: string | undefined; continueLast: boolean; prompt: string | undefined },
 ): Promise<Launched> {
   const env = sessionEnv(deps.baseEnv, spec);
-  const info = await deps.launcher.probe(deps.command, env);
-  // The CLI's own --continue goes by file times, which closing a process moves: pick by the
-  // sessions' own last activity, and leave --continue for a project with no transcript.
-  const latest = session.continueLast ? await latestSessionId(spec.cwd, env) : undefined;
-  const gone =
-    spec.freshIfGone === true &&
-    session.resume !== undefined &&
-    (await writtenDown(spec.cwd, session.resume, env)) === "nothing"
-      ? session.resume
-      : undefined;
+  const [info, latest, gone] = await Promise.all([
+    deps.launcher.probe(deps.command, env),
+    // The CLI's own --continue goes by file times, which closing a process moves: pick by the
+    // sessions' own last activity, and leave --continue for a project with no transcript.
+    session.continueLast ? latestSessionId(spec.cwd, env) : undefined,
+    goneSession(spec, session.resume, env),
+  ]);
   const context: ArgsContext = {
     supportsHookEvents: info.supportsHookEvents,
     resume: latest ?? (gone === undefined ? session.resume : undefined),

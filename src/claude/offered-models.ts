@@ -1,14 +1,8 @@
 // The models the CLI offers, from its initialize reply (`models`: the names `--model` and
 // set_model take, such as "opus", and what each resolves to). Never throws on odd shapes.
+import type { OfferedModel } from "../domain/index.js";
 
-export type OfferedModel = Readonly<{
-  /** The name to pass: "default", "opus", "sonnet", … */
-  name: string;
-  /** The model it stands for now ("claude-opus-5-5"), when the CLI says. */
-  resolvesTo?: string;
-  /** The CLI's one-line description ("Opus 5.5 · Best for everyday, complex tasks · …"). */
-  description?: string;
-}>;
+export type { OfferedModel };
 
 function text(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;

@@ -76,6 +76,8 @@ export { carriedFailure, failureText } from "./run-failure.js";
 export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";
 export type { WrittenDown } from "./written-down.js";
+export { DEFAULT_MODEL_NAME, offeredModel } from "./offered-model.js";
+export type { OfferedModel } from "./offered-model.js";
 export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
 export { TypedError, type TypedErrorOptions } from "./typed-error.js";

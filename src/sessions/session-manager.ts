@@ -146,7 +146,6 @@ export class SessionManager {
     return outcomes.filter((o) => o !== "not_found").length;
   }
 
-  /** Whether the lane has a run starting, running or queued (a schedule's fire then skips its turn). */
   /**
    * What the CLI wrote down of `sessionId` in `cwd`, and whether the message written with
    * `messageUuid` is in it (a CLI killed moments after taking a message may not have written
@@ -159,6 +158,7 @@ export class SessionManager {
       .catch((): WrittenDown => "conversation");
   }
 
+  /** Whether the lane has a run starting, running or queued (a schedule's fire then skips its turn). */
   isBusy(lane: Lane): boolean {
     const id = laneId(lane);
     return this.#isBusy(id) || (this.#queues.get(id)?.length ?? 0) > 0;

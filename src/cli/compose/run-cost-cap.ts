@@ -4,7 +4,9 @@
 import {
   estimateStepCostUsd,
   formatUsd,
+  offeredModel,
   pricesInDescription,
+  type OfferedModel,
   type OfferedPrices,
   type StepUsage,
 } from "../../domain/index.js";
@@ -37,13 +39,13 @@ export type RunCostWatch = {
   isStopped(): boolean;
 };
 
-/** The models the running CLI offers, as its initialize reply lists them (undefined before one has). */
-type Offers = () => readonly { name: string; resolvesTo?: string; description?: string }[] | undefined;
-
-/** A model's prices as the running CLI states them in its list of models ("… · $4/$20 per Mtok"). */
-export function pricesOfOffers(offers: Offers): OfferedPrices {
+/**
+ * A model's prices as the running CLI states them in its list of models ("… · $4/$20 per
+ * Mtok"); `offers` is that list, undefined before a CLI has given one.
+ */
+export function pricesOfOffers(offers: () => readonly OfferedModel[] | undefined): OfferedPrices {
   return (model) => {
-    const offered = offers()?.find((m) => m.resolvesTo === model || m.name === model);
+    const offered = offeredModel(offers() ?? [], model);
     return offered?.description === undefined ? undefined : pricesInDescription(offered.description);
   };
 }

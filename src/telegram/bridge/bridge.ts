@@ -5,7 +5,7 @@ import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
 import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
-import { createClockFormatter, type ClockFormatter, type Lane } from "../../domain/index.js";
+import { createClockFormatter, type ClockFormatter, type Lane, type OfferedModel } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
 import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
@@ -49,7 +49,7 @@ import type {
   TriggerControls,
   TriggerRunHooks,
 } from "./schedule-port.js";
-import type { BridgeControl, BridgeServices, ModelChoice } from "./services.js";
+import type { BridgeControl, BridgeServices } from "./services.js";
 import { replayUnfinished, startPolling } from "./update-source.js";
 
 export { BridgeError };
@@ -88,7 +88,7 @@ export type TelegramFrontOptions = {
   /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
   media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
   /** The models the CLI offers, once a session has started (for /model); undefined before. */
-  models?: () => readonly ModelChoice[] | undefined;
+  models?: () => readonly OfferedModel[] | undefined;
 };
 
 /** What the app does between checking the token and polling: take in the runs whose kept processes ran on. */

@@ -2,6 +2,7 @@
 // and handed to each handler factory; each takes the part it needs. Also the bridge's own
 // lifecycle as handlers see it, and the one way they log work nobody awaits.
 import type { Config } from "../../config/index.js";
+import type { OfferedModel } from "../../domain/index.js";
 import type { Clock, EventName, Logger } from "../../ports/index.js";
 import type { DecisionAnswers } from "../../sessions/decisions/index.js";
 import type { SessionManager } from "../../sessions/index.js";
@@ -27,9 +28,6 @@ export type BridgeControl = {
   botUsername: () => string;
 };
 
-/** A model the CLI offers (from its initialize reply): the name to pass and what it stands for. */
-export type ModelChoice = Readonly<{ name: string; resolvesTo?: string; description?: string }>;
-
 export type BridgeServices = {
   readonly config: () => Config;
   readonly store: Store;
@@ -53,7 +51,7 @@ export type BridgeServices = {
   /** Photos, files and voice notes in; project files out. */
   readonly media: MediaPort;
   /** The models the CLI offers, once a session has started in this process (undefined before). */
-  readonly models: () => readonly ModelChoice[] | undefined;
+  readonly models: () => readonly OfferedModel[] | undefined;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

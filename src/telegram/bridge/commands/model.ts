@@ -2,32 +2,28 @@
 // CLI offers (its initialize reply lists them, with what each costs) as buttons. A name the CLI
 // does not offer is refused with the names it does; before any session has started, the name is
 // kept and Claude Code checks it at the next message.
+import { offeredModel, type OfferedModel } from "../../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import { modelKeyboard } from "../buttons/model.js";
-import type { ModelChoice } from "../services.js";
 import type { Command } from "./command.js";
 
 /** "opus (claude-opus-5-5), sonnet (claude-sonnet-5-5)". */
-function listHtml(models: readonly ModelChoice[]): string {
+function listHtml(models: readonly OfferedModel[]): string {
   return models
     .map((m) => `<code>${esc(m.name)}</code>${m.resolvesTo === undefined ? "" : ` (${esc(m.resolvesTo)})`}`)
     .join(", ");
 }
 
 /** "• <b>opus</b> — Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok". */
-function offerHtml(m: ModelChoice): string {
+function offerHtml(m: OfferedModel): string {
   const about = m.description ?? m.resolvesTo;
   return `• <b>${esc(m.name)}</b>${about === undefined ? "" : ` — ${esc(about)}`}`;
 }
 
-/** The offered name `word` means, by name or by the model it resolves to (any case). */
-function findModel(models: readonly ModelChoice[], word: string): string | undefined {
-  const wanted = word.toLowerCase();
-  for (const m of models) {
-    if (m.name.toLowerCase() === wanted) return m.name;
-    if (m.resolvesTo?.toLowerCase() === wanted) return m.resolvesTo;
-  }
-  return undefined;
+/** What to set for `word`: an offered name as offered, a full model id as that model's. */
+function findModel(models: readonly OfferedModel[], word: string): string | undefined {
+  const offered = offeredModel(models, word);
+  return offered?.name.toLowerCase() === word.toLowerCase() ? offered.name : offered?.resolvesTo;
 }
 
 export const modelCommand: Command = {
