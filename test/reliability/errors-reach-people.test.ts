@@ -68,13 +68,19 @@ describe("resuming a session the CLI does not have", () => {
       const [lost] = (await readdir(rig.ws.transcripts)).filter((f) => f.startsWith(sessionOf(answer)!));
       await rm(join(rig.ws.transcripts, lost!));
       await rig.startApp();
-      rig.script("[back]", [reply.text("Starting over.")]);
+      // A slow answer: the progress message is edited many times while the run works.
+      rig.script("[back]", [reply.text("Starting over.", { delayMs: 1500 })]);
       rig.tg.sendText(chat, "Where were we? [back]");
       const notice = await rig.botMessage(chat, /^⚠️ /);
       expect(notice.text).toBe(
         `⚠️ Claude Code no longer has session ${sessionOf(answer)} on this computer (its transcript is gone), so this message starts a fresh session.`,
       );
       const fresh = await rig.botMessage(chat, isAnswer("Starting over."));
+      // Said once, in its own message: the progress message does not repeat it.
+      const saying = rig.tg
+        .writeCalls(chat)
+        .filter((c) => String(c.params["text"] ?? "").includes("no longer has session"));
+      expect(saying.map((c) => c.method)).toEqual(["sendMessage"]);
       expect(sessionOf(fresh)).not.toBe(sessionOf(answer));
       expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("❌"))).toEqual([]);
       const [request] = rig.api.requests("[back]");

@@ -180,11 +180,13 @@ export class RunView implements RunObserver {
       return;
     }
     if (event.type === "step_usage" && this.runId !== undefined) this.#init.onStep?.(event, this.runId);
-    // That the conversation starts over is worth a message of its own: the answer knows nothing before it.
-    if (event.type === "note" && event.key === SESSION_GONE_NOTE)
-      void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(event.text)}` }, this.#replyToPrompt());
+    // That the conversation starts over is worth a message of its own (the answer knows nothing
+    // before it), and only that one: the progress message does not repeat it.
+    const ownMessage = event.type === "note" && event.key === SESSION_GONE_NOTE;
+    if (ownMessage) void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(event.text)}` }, this.#replyToPrompt());
     if (!this.#progress.live) this.#goLive();
     this.#deps.runs.observe(this.lane, event);
+    if (ownMessage) return;
     this.#state = reduceProgress(this.#state, event, this.#deps.clock.now());
     this.#progress.record();
     this.#progress.markDirty();
