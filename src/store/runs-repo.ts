@@ -45,7 +45,7 @@ export type RunsRepository = {
   setTaken(runId: string, sessionId: string, promptUuid?: string): boolean;
   /**
    * Ends a running run; false (and no change) when it had already ended. Its input is kept only
-   * when it was interrupted (Continue may send it again).
+   * when it was interrupted or failed (Continue, or "Run it in a new session", may send it again).
    */
   finish(runId: string, input: FinishRunInput): boolean;
   /** Oldest first. */
@@ -56,7 +56,10 @@ export type RunsRepository = {
   recent(chatId: number, limit?: number): RunRecord[];
   /** Forgets the inputs of runs that ended before `beforeMs` (Continue then resumes without them). */
   forgetInputs(beforeMs: number): number;
-  /** Spends an interrupted run's Continue: true the first time only, across restarts. */
+  /**
+   * Spends the one taking-up of an interrupted run (its Continue) or a failed one (its request
+   * run again): true the first time only, across restarts.
+   */
   claimResume(runId: string): boolean;
   /** The summary the run's progress message is to show (null: shown); the front end's own text. */
   setPendingSummary(runId: string, summary: string | null): boolean;
@@ -80,13 +83,13 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
   const setLastSeq = db.prepare("UPDATE runs SET last_seq = ? WHERE run_id = ? AND (last_seq IS NULL OR last_seq < ?)");
   const finish = db.prepare(`
     UPDATE runs SET state = @state, ended_at = @ended_at, cost_usd = @cost_usd, outcome = @outcome, error = @error,
-      input = CASE WHEN @state = 'interrupted' THEN input END
+      input = CASE WHEN @state IN ('interrupted', 'failed') THEN input END
     WHERE run_id = @run_id AND state = 'running'`);
   const forgetInputs = db.prepare(
     "UPDATE runs SET input = NULL WHERE input IS NOT NULL AND state <> 'running' AND ended_at < ?",
   );
   const claimResume = db.prepare(
-    "UPDATE runs SET resumed_at = ? WHERE run_id = ? AND state = 'interrupted' AND resumed_at IS NULL",
+    "UPDATE runs SET resumed_at = ? WHERE run_id = ? AND state IN ('interrupted', 'failed') AND resumed_at IS NULL",
   );
   const setPendingSummary = db.prepare("UPDATE runs SET pending_summary = ? WHERE run_id = ?");
   const pendingSummaries = db.prepare(

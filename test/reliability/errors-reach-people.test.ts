@@ -1,6 +1,6 @@
 // Issue 16, errors people read: a session the CLI cannot resume says so, in the terminal and
-// in Telegram (not "error_during_execution"), and the chat lets go of it (a plain message then
-// starts a fresh session and says so); a config is checked in one pass
+// in Telegram (not "error_during_execution") with a button that runs it in a new session, and
+// the chat lets go of it (a plain message then starts a fresh session and says so); a config is checked in one pass
 // (schema problems do not hide project checks); a duration past Node's timer limit is refused
 // at load instead of firing at once.
 import { readdir, rm } from "node:fs/promises";
@@ -43,7 +43,7 @@ describe("resuming a session the CLI does not have", () => {
       // The CLI's transcripts are gone (cleared by hand, another machine, `claude purge`).
       await rm(join(rig.ws.home, ".claude", "projects"), { recursive: true, force: true });
       await rig.startApp();
-      rig.tg.sendText(chat, "Carry on", { replyTo: answer.messageId });
+      rig.tg.sendText(chat, "Carry on [carry]", { replyTo: answer.messageId });
       const error = await rig.botMessage(chat, /^❌ /);
       expect(error.text).toMatch(
         /^❌ Claude Code no longer has session [0-9a-f]{8} on this computer \(its transcript is gone\), so the message was not run\./,
@@ -51,11 +51,27 @@ describe("resuming a session the CLI does not have", () => {
       expect(error.text).not.toContain("error_during_execution");
       // It was the chat's current session: the chat lets go of it instead of failing every message.
       expect(error.text).toContain("The next message starts a fresh session.");
+      // The message need not be typed again: a tap sends it into a new session.
+      expect(error.buttons.map((b) => b.text)).toEqual(["▶️ Run it in a new session"]);
+      const data = error.buttons[0]!.data!;
+      rig.script("[carry]", [reply.text("Carried on afresh.")]);
+      const tap = rig.tg.tapButton(chat, error.messageId, "▶️ Run it in a new session");
+      expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Running it in a new session");
+      const again = await rig.botMessage(chat, isAnswer("Carried on afresh."));
+      expect(sessionOf(again)).toBeDefined();
+      expect(sessionOf(again)).not.toBe(sessionOf(answer));
+      const [request] = rig.api.requests("[carry]");
+      expect(request!.lastPrompt).toBe("Carry on [carry]");
+      expect(JSON.stringify(request!.body["messages"])).not.toContain("Start something");
+      expect(rig.tg.message(chat, error.messageId)?.buttons).toEqual([]);
+      // A second tap (from a client that still shows the button) runs nothing.
+      const late = rig.tg.forgeCallback(chat, error.messageId, data);
+      expect((await rig.tg.waitForCallbackAnswer(late)).text).toBe("Already sent again");
       rig.script("[after-lost]", [reply.text("A fresh start.")]);
       rig.tg.sendText(chat, "Start again [after-lost]");
       const fresh = await rig.botMessage(chat, isAnswer("A fresh start."));
-      expect(sessionOf(fresh)).toBeDefined();
-      expect(sessionOf(fresh)).not.toBe(sessionOf(answer));
+      expect(sessionOf(fresh)).toBe(sessionOf(again));
+      expect(rig.api.requests("[carry]")).toHaveLength(1);
     });
 
     it("a message in a chat whose session is gone starts a fresh one, and says so", async () => {
@@ -79,7 +95,7 @@ describe("resuming a session the CLI does not have", () => {
       // Said once, in its own message: the progress message does not repeat it.
       const saying = rig.tg
         .writeCalls(chat)
-        .filter((c) => String(c.params["text"] ?? "").includes("no longer has session"));
+        .filter((c) => typeof c.params["text"] === "string" && c.params["text"].includes("no longer has session"));
       expect(saying.map((c) => c.method)).toEqual(["sendMessage"]);
       expect(sessionOf(fresh)).not.toBe(sessionOf(answer));
       expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("❌"))).toEqual([]);

@@ -260,6 +260,9 @@ describe("Continue after a crash", () => {
     world.api.script([reply.text("Back in the first one.")], "[again]");
     world.tg.sendText(chat, "More on the first [again]", { replyTo: answer.messageId });
     await world.tg.waitForBotMessage(chat, isAnswer("Back in the first one."), { timeoutMs: 60_000 });
+    await world.tg.waitFor(() => world.tg.message(chat, progress)?.text.includes(INTERRUPTED_NOTE), {
+      what: "the progress message saying it was interrupted",
+    });
 
     const query = world.tg.tapButton(chat, progress, "▶️ Continue");
     expect((await world.tg.waitForCallbackAnswer(query)).text).toBe("Continuing…");

@@ -227,7 +227,7 @@ describe("runs", () => {
     expect(store.runs.listRunning()).toEqual([]);
   });
 
-  it("keep a run's input while it may be continued: until it ends, and after it was interrupted", () => {
+  it("keep a run's input while it may be taken up again: until it ends, and after it was interrupted or failed", () => {
     const input = {
       prompt: [
         { type: "image" as const, mediaType: "image/png" as const, base64: "iVBORw0KGgo=" },
@@ -238,16 +238,20 @@ describe("runs", () => {
     };
     store.runs.start({ runId: "cut", chatId: 1, project: "app", input, progressMessageId: 12 });
     store.runs.start({ runId: "done", chatId: 1, project: "app", input: { ...input, prompt: "Hi" } });
+    store.runs.start({ runId: "broke", chatId: 1, project: "app", input: { ...input, prompt: "Again" } });
     expect(store.runs.get("cut")).toMatchObject({ input, promptTaken: false, progressMessageId: 12 });
     expect(store.runs.setTaken("cut", "s2", "7e1ec0de-uuid")).toBe(true);
     expect(store.runs.get("cut")).toMatchObject({ promptTaken: true, sessionId: "s2", promptUuid: "7e1ec0de-uuid" });
     clock = 2_000;
     store.runs.finish("done", { state: "completed" });
+    store.runs.finish("broke", { state: "failed", error: "gone" });
     store.runs.markInterrupted(["cut"]);
     expect(reopen().runs.get("done")?.input).toBeNull();
     expect(store.runs.get("cut")?.input).toEqual(input);
-    expect(store.runs.forgetInputs(2_001)).toBe(1);
+    expect(store.runs.get("broke")?.input).toEqual({ ...input, prompt: "Again" });
+    expect(store.runs.forgetInputs(2_001)).toBe(2);
     expect(store.runs.get("cut")?.input).toBeNull();
+    expect(store.runs.get("broke")?.input).toBeNull();
   });
 
   it("keep a finished run's summary until it is shown, and list only those with a progress message", () => {
@@ -267,9 +271,13 @@ describe("runs", () => {
     ).toEqual([["kept", '{"html":"kept"}']]);
   });
 
-  it("spend an interrupted run's Continue once, across a reopen, and only an interrupted run's", () => {
+  it("spend an interrupted or failed run's taking-up once, across a reopen, and no other run's", () => {
     store.runs.start({ runId: "cut", chatId: 1, project: "app" });
     store.runs.start({ runId: "live", chatId: 1, project: "app" });
+    store.runs.start({ runId: "broke", chatId: 1, project: "app" });
+    store.runs.start({ runId: "fine", chatId: 1, project: "app" });
+    store.runs.finish("broke", { state: "failed", error: "gone" });
+    store.runs.finish("fine", { state: "completed" });
     expect(store.runs.claimResume("cut")).toBe(false);
     store.runs.markInterrupted(["cut"]);
     expect(store.runs.get("cut")?.resumedAt).toBeNull();
@@ -280,6 +288,9 @@ describe("runs", () => {
     expect(store.runs.get("cut")?.resumedAt).toBe(5_000);
     expect(store.runs.claimResume("live")).toBe(false);
     expect(store.runs.claimResume("unknown")).toBe(false);
+    expect(store.runs.claimResume("fine")).toBe(false);
+    expect(store.runs.claimResume("broke")).toBe(true);
+    expect(reopen().runs.claimResume("broke")).toBe(false);
   });
 
   it("delete the runs that ended before a time, their decisions with them, never a running one", () => {

@@ -2,6 +2,7 @@
 // split, remembered so a reply continues its session, and as a file when long), an error with
 // its incident id, and what a queued message that never ran says.
 import { randomBytes } from "node:crypto";
+import type { InlineKeyboardMarkup } from "grammy/types";
 import { excerpt, failureText, type ProgressState, type RunCompleted, type RunFailure } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import {
@@ -59,8 +60,16 @@ export function sendAnswer(
   }
 }
 
-/** Says what went wrong and what to do, with a short incident id that finds the details in the log. */
-export function sendRunError(deps: ResultDeps, chatId: number, event: RunCompleted): void {
+/**
+ * Says what went wrong and what to do, with a short incident id that finds the details in the
+ * log, and the buttons that do it when there are any.
+ */
+export function sendRunError(
+  deps: ResultDeps,
+  chatId: number,
+  event: RunCompleted,
+  keyboard?: InlineKeyboardMarkup,
+): void {
   const incidentId = randomBytes(3).toString("hex");
   const failure = event.error ?? UNEXPLAINED;
   deps.logger.event(
@@ -76,7 +85,10 @@ export function sendRunError(deps: ResultDeps, chatId: number, event: RunComplet
     "error",
   );
   const html = renderRunErrorHtml({ what: excerpt(failure.what, 300), hint: excerpt(failure.hint, 300), incidentId });
-  void deps.outbox.send(chatId, { html }, { mustDeliver: true, urgent: true });
+  void deps.outbox.send(chatId, keyboard === undefined ? { html } : { html, keyboard }, {
+    mustDeliver: true,
+    urgent: true,
+  });
 }
 
 /** A queued message that never ran. */

@@ -22,7 +22,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
-import { interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
+import { freshStartKeyboard, interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
@@ -246,7 +246,7 @@ export class RunView implements RunObserver {
       );
     else if (event.ok) sendAnswer(this.#deps, target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
-      sendRunError(this.#deps, this.chatId, event);
+      sendRunError(this.#deps, this.chatId, event, this.#runAgainKeyboard(event));
     if (this.#init.projectRoot !== undefined && !unstarted)
       void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
@@ -272,6 +272,12 @@ export class RunView implements RunObserver {
       const target = { chatId: this.chatId, messageId: this.#progress.id ?? id, runId: event.runId };
       return showSummary(this.#deps, target, keyboard === undefined ? { html } : { html, keyboard });
     });
+  }
+
+  /** A person's request whose session Claude Code no longer has can go into a new one at a tap. */
+  #runAgainKeyboard(event: RunCompleted): InlineKeyboardMarkup | undefined {
+    if (event.error?.reason !== "session_not_found" || this.#init.cancellable === false) return undefined;
+    return freshStartKeyboard(event.runId);
   }
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {

@@ -1,68 +1,53 @@
-// The Continue button of an interrupted run: it must work after a restart, so its token is the
-// run id and the store says what to resume. A tap continues that run once: in its session when
-// the CLI had its prompt and wrote it down, else by sending the person's own request again where
-// it was meant to go (a new session when the CLI wrote nothing of that session down).
-// The store spends the tap, so a second one (a double tap, or after a restart) continues nothing.
+// The buttons that take a person's request up again; their token is the run id and the store
+// says what to run, so they work after a restart. Continue, on an interrupted run, continues it
+// once: in its session when the CLI had its prompt and wrote it down, else by sending the
+// person's own request again where it was meant to go (a new session when the CLI wrote nothing
+// of that session down). "Run it in a new session", on a run whose session Claude Code no longer
+// has, sends the request again into a new session. The store spends the tap, so a second one (a
+// double tap, or after a restart) runs nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt, type WrittenDown } from "../../../domain/index.js";
 import type { EventName } from "../../../ports/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
-import type { RunRecord } from "../../../store/index.js";
+import type { ProjectConfig } from "../../../config/index.js";
+import type { RunRecord, RunState } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
-import { RESUME_CHOICE } from "../resume-button.js";
+import { FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
 import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
-import { readTap, takeDown, toast } from "./tap.js";
+import { readTap, takeDown, toast, type Tap } from "./tap.js";
 
 /** What the model reads when a person continues an interrupted run. */
 export const RESUME_PROMPT =
   "Telecode was restarted while you were working on my last request, so that work was interrupted. Check where it stopped and continue.";
 
-const RESUME_TRIGGER = buttonTrigger(RESUME_CHOICE);
+type ResumeDeps = Pick<BridgeServices, "outbox" | "store" | "logger" | "config" | "starter" | "sessions">;
 
-export function resumeButtons(
-  deps: Pick<BridgeServices, "outbox" | "store" | "logger" | "config" | "starter" | "sessions">,
-): Composer<TelecodeContext> {
+/** What a tap's toast says: it is under way, it was done before, or the store failed. */
+type TapWords = { going: string; done: string; retry: string };
+const CONTINUE_WORDS: TapWords = {
+  going: "Continuing…",
+  done: "Already continued",
+  retry: "Could not continue; tap again",
+};
+const FRESH_WORDS: TapWords = {
+  going: "Running it in a new session",
+  done: "Already sent again",
+  retry: "Could not send it again; tap again",
+};
+
+export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
-  buttons.callbackQuery(RESUME_TRIGGER, async (ctx) => {
+  buttons.callbackQuery(buttonTrigger(RESUME_CHOICE), async (ctx) => {
     const tap = readTap(ctx);
-    if (tap?.token === undefined) return;
-    const runId = runIdFromToken(tap.token);
-    const run = fromStore(deps, "telegram.resume_lookup_failed", runId, () => deps.store.runs.get(runId), null);
-    if (run === null || run.chatId !== tap.chatId || run.state !== "interrupted") {
-      toast(deps.outbox, tap, "No longer pending");
-      takeDown(deps.outbox, tap);
-      return;
-    }
-    const project = deps.config().projects.find((p) => p.name === run.project);
-    if (project === undefined) {
-      toast(deps.outbox, tap, `Project ${run.project} is no longer set up`);
-      return;
-    }
-    // Spent in the store before anything starts: a second tap, now or after a restart, continues nothing.
-    const claimed = fromStore<boolean | undefined>(
-      deps,
-      "telegram.resume_claim_failed",
-      runId,
-      () => deps.store.runs.claimResume(runId),
-      undefined,
-    );
-    if (claimed === undefined) {
-      toast(deps.outbox, tap, "Could not continue; tap again");
-      return;
-    }
-    if (!claimed) {
-      toast(deps.outbox, tap, "Already continued");
-      takeDown(deps.outbox, tap);
-      return;
-    }
-    toast(deps.outbox, tap, "Continuing…");
-    takeDown(deps.outbox, tap);
+    const taken = tap === undefined ? undefined : takeUp(deps, tap, "interrupted", CONTINUE_WORDS);
+    if (tap === undefined || taken === undefined) return;
+    const { run, project } = taken;
     const again = await continuation(deps, run, project.path);
     deps.logger.event("telegram.run_resumed", {
       chatId: run.chatId,
-      runId,
+      runId: run.runId,
       choice: again.choice.kind,
       resent: again.prompt !== RESUME_PROMPT,
     });
@@ -73,7 +58,64 @@ export function resumeButtons(
       ...definedFields({ promptMessageId: tap.messageId }),
     });
   });
+  buttons.callbackQuery(buttonTrigger(FRESH_CHOICE), (ctx) => {
+    const tap = readTap(ctx);
+    const taken = tap === undefined ? undefined : takeUp(deps, tap, "failed", FRESH_WORDS);
+    if (taken === undefined) return;
+    const { run, project } = taken;
+    if (run.input === null) return;
+    deps.logger.event("telegram.run_resumed", { chatId: run.chatId, runId: run.runId, choice: "new", resent: true });
+    deps.starter.start({
+      chatId: run.chatId,
+      project,
+      prompt: run.input.prompt,
+      choice: { kind: "new" },
+      mode: run.input.mode,
+      ...definedFields({ promptMessageId: run.promptMessageId ?? undefined }),
+    });
+  });
   return buttons;
+}
+
+/**
+ * The run a tap names, with its project, once the store has spent the tap; undefined (and the
+ * person told why) when it is not this chat's, not in `state` any more, or already taken up.
+ */
+function takeUp(
+  deps: ResumeDeps,
+  tap: Tap,
+  state: RunState,
+  words: TapWords,
+): { run: RunRecord; project: ProjectConfig } | undefined {
+  if (tap.token === undefined) return undefined;
+  const runId = runIdFromToken(tap.token);
+  const run = fromStore(deps, "telegram.resume_lookup_failed", runId, () => deps.store.runs.get(runId), null);
+  // A failed run is run again from its request: one whose request was forgotten has nothing to send.
+  if (run === null || run.chatId !== tap.chatId || run.state !== state || (state === "failed" && run.input === null)) {
+    toast(deps.outbox, tap, "No longer pending");
+    takeDown(deps.outbox, tap);
+    return undefined;
+  }
+  const project = deps.config().projects.find((p) => p.name === run.project);
+  if (project === undefined) {
+    toast(deps.outbox, tap, `Project ${run.project} is no longer set up`);
+    return undefined;
+  }
+  // Spent in the store before anything starts: a second tap, now or after a restart, runs nothing.
+  const claimed = fromStore<boolean | undefined>(
+    deps,
+    "telegram.resume_claim_failed",
+    runId,
+    () => deps.store.runs.claimResume(runId),
+    undefined,
+  );
+  if (claimed === undefined) {
+    toast(deps.outbox, tap, words.retry);
+    return undefined;
+  }
+  toast(deps.outbox, tap, claimed ? words.going : words.done);
+  takeDown(deps.outbox, tap);
+  return claimed ? { run, project } : undefined;
 }
 
 /** What continuing `run` sends, and where (`cwd`: its project's directory). */
