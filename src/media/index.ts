@@ -34,6 +34,7 @@ export {
   defaultPrompt,
   INLINE_PDF_MAX_BYTES,
   isInlinePdf,
+  answerWithFiles,
   savedFilesText,
   type InlinePdf,
   type RunContentInput,

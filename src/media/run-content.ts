@@ -45,6 +45,18 @@ export function savedFilesText(saved: readonly SavedFileNote[]): string {
   return `I sent you ${saved.length} files; they are saved in the project:\n${saved.map((f) => `- ${describe(f)}`).join("\n")}`;
 }
 
+/**
+ * An answer's words with the files saved for it: Claude's text says where each file is; the
+ * text shown back to the person names them ("like this sketch 📎 photo.png").
+ */
+export function answerWithFiles(words: string, saved: readonly SavedFileNote[]): { text: string; shown?: string } {
+  const typed = words.trim();
+  const text = [typed, savedFilesText(saved)].filter((part) => part !== "").join("\n\n");
+  if (saved.length === 0) return { text };
+  const names = saved.map((file) => file.path.slice(file.path.lastIndexOf("/") + 1)).join(", ");
+  return { text, shown: [typed, `📎 ${names}`].filter((part) => part !== "").join(" ") };
+}
+
 /** The words that stand in for a missing caption. */
 export function defaultPrompt(images: number, pdfs: number): string {
   if (images === 1 && pdfs === 0) return "Here is an image.";

@@ -2,7 +2,13 @@
 // Allow, Deny, and "Always allow in this session" when the CLI offers permission suggestions.
 import { relativeToCwd, type ApprovalAnswer, type ApprovalRequest, type PermissionUpdate } from "../domain/index.js";
 import { personDeniedMessage, personRepliedMessage } from "./messages.js";
-import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
+import {
+  shownWords,
+  type DecisionOutcome,
+  type DecisionPrompt,
+  type PersonAnswer,
+  type PromptSection,
+} from "./prompt-types.js";
 import { describeToolCall, toolCallTitle } from "./tool-summary.js";
 
 export const approvalChoiceIds = { allow: "allow", always: "always", deny: "deny" } as const;
@@ -99,7 +105,12 @@ export function resolveApproval(request: ApprovalRequest, answer: PersonAnswer):
   if (answer.kind === "text") {
     return {
       answer: { behavior: "deny", message: personRepliedMessage(request.toolName, answer.text) },
-      outcome: { decision: "deny", reason: "typed_reply", ...by, summary: `Denied with your reply: ${answer.text}` },
+      outcome: {
+        decision: "deny",
+        reason: "typed_reply",
+        ...by,
+        summary: `Denied with your reply: ${shownWords(answer)}`,
+      },
     };
   }
   switch (answer.choiceId) {

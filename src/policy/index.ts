@@ -81,4 +81,6 @@ export type {
   PersonAnswer,
   PromptChoice,
   PromptSection,
+  TypedWords,
 } from "./prompt-types.js";
+export { shownWords } from "./prompt-types.js";

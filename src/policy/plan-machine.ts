@@ -4,7 +4,13 @@
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from "../domain/index.js";
 import { discussPlanMessage, outlineRequestedMessage, personRepliedMessage, planDeniedMessage } from "./messages.js";
 import { isPlanChat } from "./modes.js";
-import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
+import {
+  shownWords,
+  type DecisionOutcome,
+  type DecisionPrompt,
+  type PersonAnswer,
+  type PromptSection,
+} from "./prompt-types.js";
 
 /** Characters of visible text (or of the plan field) that count as a written outline. */
 export const outlineMinChars = 200;
@@ -113,7 +119,12 @@ export function resolvePlanAnswer(
   if (answer.kind === "text") {
     return {
       answer: { behavior: "deny", message: personRepliedMessage("ExitPlanMode", answer.text) },
-      outcome: { decision: "deny", reason: "typed_reply", ...by, summary: `Not approved; you replied: ${answer.text}` },
+      outcome: {
+        decision: "deny",
+        reason: "typed_reply",
+        ...by,
+        summary: `Not approved; you replied: ${shownWords(answer)}`,
+      },
       approved: false,
       gate: disarmedGate,
     };

@@ -40,9 +40,18 @@ export type DecisionPrompt = {
   step?: { index: number; count: number };
 };
 
+/**
+ * Words a person gave as an answer: `text` is what Claude gets; `shown`, when set, is how the
+ * settled prompt shows the answer back (Claude's text also names the files saved for it).
+ */
+export type TypedWords = { text: string; shown?: string };
+
 /** What the person did: tapped a choice or typed text. `by` names them for the record. */
 export type PersonAnswer =
-  { kind: "choice"; choiceId: string; by?: string } | { kind: "text"; text: string; by?: string };
+  { kind: "choice"; choiceId: string; by?: string } | ({ kind: "text"; by?: string } & TypedWords);
+
+/** The typed answer as the person's chat shows it back. */
+export const shownWords = (words: TypedWords): string => words.shown ?? words.text;
 
 /** How a decision ended, for the front end to show in place of the buttons. */
 export type DecisionOutcome = {

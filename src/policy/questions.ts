@@ -2,7 +2,13 @@
 // (toggles plus Done when multi-select) and "type an answer"; the last answer builds the allow
 // the CLI accepts (fixture g2: updatedInput = input + answers keyed by question text).
 import type { ApprovalAnswer } from "../domain/index.js";
-import type { DecisionPrompt, PersonAnswer, PromptChoice, PromptSection } from "./prompt-types.js";
+import {
+  shownWords,
+  type DecisionPrompt,
+  type PersonAnswer,
+  type PromptChoice,
+  type PromptSection,
+} from "./prompt-types.js";
 
 export type Question = {
   question: string;
@@ -17,6 +23,8 @@ export type QuestionFlow = {
   index: number;
   /** Answers so far, keyed by question text. */
   answers: Readonly<Record<string, string>>;
+  /** The same answers as the settled prompt shows them (see TypedWords.shown). */
+  shown: Readonly<Record<string, string>>;
   /** Options toggled on for the current multi-select question (indexes). */
   selected: readonly number[];
   /** The person chose "type an answer": the next typed text answers the current question. */
@@ -54,7 +62,7 @@ export function parseQuestions(input: Readonly<Record<string, unknown>>): Questi
 }
 
 export function startQuestionFlow(questions: readonly Question[]): QuestionFlow {
-  return { questions, index: 0, answers: {}, selected: [], awaitingText: false };
+  return { questions, index: 0, answers: {}, shown: {}, selected: [], awaitingText: false };
 }
 
 /** Choice ids carry the question index, so a tap on an earlier question's button is recognised. */
@@ -104,14 +112,18 @@ export type QuestionStep =
   /** The flow moved on or changed (toggle, next question): show the new prompt. */
   | { kind: "continue"; flow: QuestionFlow }
   /** Every question has an answer: send this to the CLI. */
-  | { kind: "complete"; answers: Readonly<Record<string, string>> }
+  | { kind: "complete"; answers: Readonly<Record<string, string>>; shown: Readonly<Record<string, string>> }
   /** The tap belongs to an earlier question (already answered) or names no choice. */
   | { kind: "stale" };
 
-function record(flow: QuestionFlow, q: Question, answer: string): QuestionStep {
+function record(flow: QuestionFlow, q: Question, answer: string, shownAs = answer): QuestionStep {
   const answers = { ...flow.answers, [q.question]: answer };
-  if (flow.index + 1 >= flow.questions.length) return { kind: "complete", answers };
-  return { kind: "continue", flow: { ...flow, index: flow.index + 1, answers, selected: [], awaitingText: false } };
+  const shown = { ...flow.shown, [q.question]: shownAs };
+  if (flow.index + 1 >= flow.questions.length) return { kind: "complete", answers, shown };
+  return {
+    kind: "continue",
+    flow: { ...flow, index: flow.index + 1, answers, shown, selected: [], awaitingText: false },
+  };
 }
 
 /**
@@ -126,7 +138,7 @@ export function answerQuestion(flow: QuestionFlow, answer: PersonAnswer): Questi
     const text = answer.text.trim();
     if (text === "")
       return { kind: "continue", flow: { ...base, hint: "An empty answer does not count; type some text." } };
-    return record(base, q, text);
+    return record(base, q, text, shownWords(answer).trim());
   }
   const id = answer.choiceId;
   if (id === typeChoiceId(flow.index)) return { kind: "continue", flow: { ...base, awaitingText: true } };

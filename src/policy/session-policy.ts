@@ -171,7 +171,7 @@ function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, 
         }
         case "complete": {
           const by = answer.by !== undefined ? { by: answer.by } : {};
-          const summary = summarizeAnswers(p.flow.flow.questions, step.answers);
+          const summary = summarizeAnswers(p.flow.flow.questions, step.shown);
           return close(state, p, questionAnswerResponse(p.request.input, step.answers), {
             decision: "allow",
             reason: "person",

@@ -252,6 +252,10 @@ describe("answers with attachments", () => {
     expect(answer).toContain('"Which layout do you mean?"="like this sketch');
     expect(answer).toContain("I sent you a file; it is saved in the project at .telecode/uploads/photo.png (");
     expect(existsSync(join(rig.ws.cwd, ".telecode/uploads/photo.png"))).toBe(true);
+    // The question shows the answer as the person gave it, not the words Claude got.
+    const settled = rig.tg.message(chat, question.messageId)!;
+    expect(settled.text).toContain("Layout: like this sketch 📎 photo.png");
+    expect(settled.text).not.toContain("I sent you a file");
   });
 });
 

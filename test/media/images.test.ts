@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  answerWithFiles,
   buildRunContent,
   checkInlineImages,
   isInlinePdf,
@@ -169,6 +170,19 @@ describe("buildRunContent", () => {
     expect(savedFilesText([saved[0]!])).toBe(
       "I sent you a file; it is saved in the project at .telecode/uploads/server.log (35.2 KB, text/plain).",
     );
+  });
+
+  it("an answer with files tells Claude where they are and shows the person their names", () => {
+    const saved = [
+      { path: ".telecode/uploads/server.log", sizeBytes: 36_045, mediaType: "text/plain" },
+      { path: ".telecode/uploads/photo_1.png", sizeBytes: 74, mediaType: "image/png" },
+    ];
+    expect(answerWithFiles("  this one ", saved)).toEqual({
+      text: `this one\n\n${savedFilesText(saved)}`,
+      shown: "this one 📎 server.log, photo_1.png",
+    });
+    expect(answerWithFiles("", [saved[1]!])).toEqual({ text: savedFilesText([saved[1]!]), shown: "📎 photo_1.png" });
+    expect(answerWithFiles("just words", [])).toEqual({ text: "just words" });
   });
 });
 

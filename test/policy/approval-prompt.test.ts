@@ -235,6 +235,16 @@ describe("what each answer sends", () => {
     const answer = resolveApproval(bash, { kind: "text", text: "no, use pnpm" })?.answer;
     expect(answer?.behavior === "deny" && answer.message).toMatch(/The person replied: "no, use pnpm"/);
   });
+  it("a typed reply with a file is shown back with the file's name, not with Claude's words", () => {
+    const typed = {
+      kind: "text" as const,
+      text: "see this\n\nI sent you a file; it is saved…",
+      shown: "see this 📎 log.txt",
+    };
+    const resolved = resolveApproval(bash, typed);
+    expect(resolved?.answer.behavior === "deny" && resolved.answer.message).toContain("I sent you a file");
+    expect(resolved?.outcome.summary).toBe("Denied with your reply: see this 📎 log.txt");
+  });
   it("preview prompts say why they appear", () => {
     const m = machine({ mode: "auto", previewChanges: true });
     const prompt = asked(m.request(req("Write", { file_path: "a", content: "b" })));

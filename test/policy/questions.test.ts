@@ -91,6 +91,21 @@ describe("one question (fixture g2)", () => {
     });
   });
 
+  it("an answer with a file gives Claude where the file is, and shows the person only its name", () => {
+    const m = machine();
+    m.request(g2);
+    const claudeGets =
+      "like the logo\n\nI sent you a file; it is saved in the project at .telecode/uploads/logo.png (3 KiB, image/png).";
+    const step = m.answer(g2.requestId, { kind: "text", text: claudeGets, shown: "like the logo 📎 logo.png" });
+    expect(responded(step)).toEqual({
+      behavior: "allow",
+      updatedInput: { ...g2.input, answers: { "Which color should the button be?": claudeGets } },
+    });
+    expect(step.effects.find((e) => e.type === "settle")).toMatchObject({
+      outcome: { decision: "allow", summary: "Color: like the logo 📎 logo.png" },
+    });
+  });
+
   it("an empty typed answer is not taken", () => {
     const m = machine();
     m.request(g2);

@@ -4,6 +4,7 @@
 import type { Config } from "../../config/index.js";
 import {
   accept,
+  answerWithFiles,
   buildRunContent,
   checkMessageTotal,
   checkUpload,
@@ -23,7 +24,6 @@ import {
   receivePhotoAsFile,
   receiveVoice,
   refusalText,
-  savedFilesText,
   voiceEcho,
   type InlineImage,
   type InlinePdf,
@@ -95,7 +95,7 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
           if (!received.ok) return received;
           saved.push(received.value);
         }
-        return accept([words.trim(), savedFilesText(saved)].filter((part) => part !== "").join("\n\n"));
+        return accept(answerWithFiles(words, saved));
       }),
     transcribe: (voice) =>
       told("Nothing was run; send the voice note again.", async () => {

@@ -2,7 +2,14 @@
 // and the engine's session controls (time comes from src/ports' Clock). Declared here (structurally equal to
 // the engine's types) so this folder never imports a concrete adapter.
 import type { Lane } from "../../domain/index.js";
-import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "../../policy/index.js";
+import type {
+  AnswerVerdict,
+  DecisionOutcome,
+  DecisionPrompt,
+  InfoMessage,
+  PersonAnswer,
+  TypedWords,
+} from "../../policy/index.js";
 
 /** One open decision as a front end sees it. `decisionId` is what answers name. */
 export type PendingDecisionView = {
@@ -44,7 +51,7 @@ export interface DecisionAnswers {
    * typed text, else the oldest open one (for an approval: a deny carrying the words).
    * "no_pending" means nothing was open: treat the text as a normal message.
    */
-  answerByText(lane: Lane, text: string, by?: string): "accepted" | "no_pending";
+  answerByText(lane: Lane, words: string | TypedWords, by?: string): "accepted" | "no_pending";
   /** Open decisions of a lane, oldest first. */
   pendingFor(lane: Lane): readonly PendingDecisionView[];
 }

@@ -89,11 +89,12 @@ export function createDecisionRegistry(options: DecisionRegistryOptions = {}): D
       return entry ? entry.deliver(answer) : "no_longer_pending";
     },
     verdictFor: verdict,
-    answerByText(lane, text, by) {
+    answerByText(lane, words, by) {
       const open = inLane(lane);
       const target = open.find((e) => e.view.awaitingText) ?? open[0];
       if (!target) return "no_pending";
-      target.deliver({ kind: "text", text, ...definedFields({ by }) });
+      const typed = typeof words === "string" ? { text: words } : words;
+      target.deliver({ kind: "text", ...typed, ...definedFields({ by }) });
       return "accepted";
     },
     pendingFor(lane) {

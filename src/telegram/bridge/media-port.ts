@@ -2,6 +2,7 @@
 // as a port the composition root implements over src/media: plain data in, and out a value or
 // the sentences to tell the person (what happened, what to do). Types only.
 import type { Prompt } from "../../domain/index.js";
+import type { TypedWords } from "../../policy/index.js";
 
 /** A value, or what to tell the person instead. */
 export type MediaOutcome<T> = { ok: true; value: T } | { ok: false; say: string };
@@ -61,8 +62,11 @@ export interface MediaPort {
     words: string,
     attachments: readonly Attachment[],
   ): Promise<MediaOutcome<{ prompt: Prompt; notes: readonly string[] }>>;
-  /** The words an answer to a question or approval carries: `words`, then the attachments saved in the project and named. */
-  answer(projectRoot: string, words: string, attachments: readonly Attachment[]): Promise<MediaOutcome<string>>;
+  /**
+   * The words an answer to a question or approval carries: for Claude, `words` and then the
+   * attachments saved in the project and named; shown back as `words` and the files' names.
+   */
+  answer(projectRoot: string, words: string, attachments: readonly Attachment[]): Promise<MediaOutcome<TypedWords>>;
   /** What a voice note says (`[voice]`'s server), and the line that echoes it in the chat. */
   transcribe(voice: VoiceNote): Promise<MediaOutcome<{ words: string; echo: string }>>;
   /** `/file get PATH`: a file of the project, or a folder zipped. */

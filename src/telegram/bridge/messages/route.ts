@@ -5,6 +5,7 @@
 import type { ProjectConfig } from "../../../config/index.js";
 import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
 import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
+import type { TypedWords } from "../../../policy/index.js";
 import type { SessionChoice } from "../../../sessions/index.js";
 import { chatSettings, findProject } from "../chat-settings.js";
 import type { IncomingText } from "../context.js";
@@ -22,14 +23,14 @@ export type RouteDeps = Pick<
  */
 export type MessageContent = {
   /** The words an open decision gets: attachments are saved in `project` and named in them. */
-  asAnswer(project: ProjectConfig): Promise<string | undefined>;
+  asAnswer(project: ProjectConfig): Promise<TypedWords | undefined>;
   /** What a run in `project` starts with: attachments inline where Claude can see them. */
   asPrompt(project: ProjectConfig): Promise<Prompt | undefined>;
 };
 
 /** Words as both forms. */
 export function wordsContent(text: string): MessageContent {
-  return { asAnswer: () => Promise.resolve(text), asPrompt: () => Promise.resolve(text) };
+  return { asAnswer: () => Promise.resolve({ text }), asPrompt: () => Promise.resolve(text) };
 }
 
 export type RouteOverrides = { project?: string; mode?: PermissionMode };
@@ -43,7 +44,7 @@ export async function routeMessage(
   const config = deps.config();
   const by = message.from.name;
   // Words already made for an answer that did not land (the decision closed meanwhile) start the run.
-  let words: string | undefined;
+  let words: TypedWords | undefined;
   if (message.replyTo !== undefined) {
     const decisionId = deps.prompts.decisionAt(message.chatId, message.replyTo.messageId);
     if (decisionId !== undefined && deps.answers.verdictFor(decisionId) === "accepted") {
@@ -52,7 +53,7 @@ export async function routeMessage(
       if (where !== undefined) {
         words = await content.asAnswer(where);
         if (words === undefined) return;
-        if (deps.answers.answer(decisionId, { kind: "text", text: words, by }) === "accepted") return;
+        if (deps.answers.answer(decisionId, { kind: "text", ...words, by }) === "accepted") return;
       }
     }
   }
@@ -86,7 +87,7 @@ export async function routeMessage(
     if (words === undefined) return;
   }
   if (words !== undefined && deps.answers.answerByText(lane, words, by) === "accepted") return;
-  const prompt = words ?? (await content.asPrompt(project));
+  const prompt = words?.text ?? (await content.asPrompt(project));
   if (prompt === undefined) return;
   deps.starter.start({
     chatId: message.chatId,
