@@ -1,26 +1,19 @@
 // Orchestrates runs over live session handles: one run at a time per lane, a FIFO queue
 // behind it (kept in the records until each run starts), session choice (current / new /
-// continue / resume), cancel, and drain on stop (runs in kept processes are let go of instead,
+// continue / resume: lane-opening.ts), cancel, and drain on stop (runs in kept processes are let go of instead,
 // and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import { definedFields, failureText, laneId, type Lane, type RunFailure, type WrittenDown } from "../domain/index.js";
+import { laneId, type Lane, type RunFailure, type WrittenDown } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
-import {
-  deliver,
-  pumpEvents,
-  recordSafely,
-  sameSettings,
-  type LaneEntry,
-  type OpenSettings,
-  type RoutingDeps,
-} from "./lane-entry.js";
-import type { BackgroundObserver, EnginePort, OpenRequest, RunEndState, SessionRecords } from "./ports.js";
-import { keepSubmission, releaseKept, runInputOf, type Recording } from "./kept-submissions.js";
+import { deliver, pumpEvents, type LaneEntry, type RoutingDeps } from "./lane-entry.js";
+import { fitsLiveHandle, liveSessionOf, openEntry, startRunOn, type StartingRun } from "./lane-opening.js";
+import type { BackgroundObserver, EnginePort, RunEndState, SessionRecords } from "./ports.js";
+import { keepSubmission, releaseKept, type Recording } from "./kept-submissions.js";
 import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
 import type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
 
 /** A submission in the queue; `kept` when the records keep it until it starts (a restart runs it). */
-type Pending = Submission & { runId: string; kept: boolean };
+type Pending = StartingRun & { kept: boolean };
 
 export type SessionManagerDeps = {
   engine: EnginePort;
@@ -296,48 +289,12 @@ export class SessionManager {
         if (!next.kept) await this.#completeUnstarted(next, "interrupted", NOT_STARTED);
         return false;
       }
-      await this.#startRun(entry, next);
+      await startRunOn(this.#routing, entry, next);
       return true;
     } catch (error) {
       this.#cancelledWhileStarting.delete(next.runId);
       this.#report(error, next.lane, next.runId);
       return this.#endUnstarted(next, "failed", startFailure(error));
-    }
-  }
-
-  async #startRun(entry: LaneEntry, next: Pending): Promise<void> {
-    const startedAtMs = this.#deps.clock.now();
-    entry.active = { runId: next.runId, observer: next.observer, startedAtMs, taken: false };
-    entry.endState = undefined;
-    recordSafely(this.#routing, next.lane, next.runId, () =>
-      this.#deps.records.runStarted({
-        runId: next.runId,
-        lane: next.lane,
-        sessionId: entry.sessionId ?? entry.handle.sessionId,
-        startedAtMs,
-        input: runInputOf(next),
-        ...definedFields({ promptMessageId: next.promptMessageId }),
-      }),
-    );
-    try {
-      await entry.handle.startRun(next.prompt, {
-        unattended: next.unattended ?? false,
-        runId: next.runId,
-        ...(next.origin === undefined ? {} : { origin: next.origin }),
-      });
-    } catch (error) {
-      entry.active = undefined;
-      // Recorded as running above: its end is recorded too, or a restart would find it interrupted.
-      recordSafely(this.#routing, next.lane, next.runId, () =>
-        this.#deps.records.runFinished({
-          runId: next.runId,
-          state: "failed",
-          costUsd: 0,
-          endedAtMs: this.#deps.clock.now(),
-          error: failureText(startFailure(error)),
-        }),
-      );
-      throw error;
     }
   }
 
@@ -351,46 +308,20 @@ export class SessionManager {
   /** The live entry a submission runs in, opening or reopening the lane's handle as its choice says. */
   async #entryFor(id: string, next: Pending): Promise<LaneEntry> {
     const existing = this.#entries.get(id);
-    const wanted: OpenSettings = {
-      cwd: next.cwd,
-      mode: next.mode,
-      ...(next.model ? { model: next.model } : {}),
-      ...(next.effort ? { effort: next.effort } : {}),
-    };
-    const choice = next.choice;
-    const same = existing !== undefined && !existing.sessionLost && sameSettings(existing.opened, wanted);
-    if (existing && choice.kind === "current" && same) return existing;
-    const currentId = existing?.sessionLost === true ? undefined : (existing?.sessionId ?? existing?.handle.sessionId);
-    if (existing && choice.kind === "resume" && same && currentId === choice.sessionId) return existing;
+    if (existing !== undefined && fitsLiveHandle(existing, next)) return existing;
+    const current = liveSessionOf(existing);
     if (existing) {
       this.#entries.delete(id);
       await existing.handle.close();
       await existing.pump;
     }
-    const request: OpenRequest = { lane: next.lane, ...wanted };
-    if (choice.kind === "continue") request.continueLatest = true;
-    const resume =
-      choice.kind === "resume"
-        ? choice.sessionId
-        : choice.kind === "current"
-          ? (currentId ?? this.#deps.records.lastSessionId(next.lane))
-          : undefined;
-    if (resume) request.resume = resume;
-    // The lane's own session, not one the person asked for by replying: gone, it gives way to a fresh one.
-    if (resume && choice.kind === "current") request.freshIfGone = true;
-    const entry: LaneEntry = {
-      lane: next.lane,
-      handle: this.#deps.engine.openSession(request),
-      opened: wanted,
-      sessionId: resume,
-      sessionRecorded: false,
-      sessionLost: false,
-      active: undefined,
-      endState: undefined,
-      foreignTurn: false,
-      pump: Promise.resolve(),
+    const records = this.#deps.records;
+    const opening = {
+      engine: this.#deps.engine,
+      routing: this.#routing,
+      lastSessionId: (lane: Lane) => records.lastSessionId(lane),
     };
-    entry.pump = pumpEvents(this.#routing, entry);
+    const entry = openEntry(opening, next, current);
     this.#entries.set(id, entry);
     return entry;
   }
