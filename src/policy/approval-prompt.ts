@@ -1,15 +1,10 @@
 // The approval prompt for an ordinary tool call and how its answers become CLI answers:
 // Allow, Deny, and "Always allow in this session" when the CLI offers permission suggestions.
 import { relativeToCwd, type ApprovalAnswer, type ApprovalRequest, type PermissionUpdate } from "../domain/index.js";
-import { personDeniedMessage, personRepliedMessage } from "./messages.js";
-import {
-  shownWords,
-  type DecisionOutcome,
-  type DecisionPrompt,
-  type PersonAnswer,
-  type PromptSection,
-} from "./prompt-types.js";
+import { personDeniedMessage } from "./messages.js";
+import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
 import { describeToolCall, toolCallTitle } from "./tool-summary.js";
+import { typedReplyDenial } from "./typed-reply.js";
 
 export const approvalChoiceIds = { allow: "allow", always: "always", deny: "deny" } as const;
 
@@ -102,17 +97,7 @@ export type ApprovalResolution = { answer: ApprovalAnswer; outcome: DecisionOutc
 /** Maps the person's answer to the CLI answer; undefined when the choice is not one of this prompt's. */
 export function resolveApproval(request: ApprovalRequest, answer: PersonAnswer): ApprovalResolution | undefined {
   const by = answer.by !== undefined ? { by: answer.by } : {};
-  if (answer.kind === "text") {
-    return {
-      answer: { behavior: "deny", message: personRepliedMessage(request.toolName, answer.text) },
-      outcome: {
-        decision: "deny",
-        reason: "typed_reply",
-        ...by,
-        summary: `Denied with your reply: ${shownWords(answer)}`,
-      },
-    };
-  }
+  if (answer.kind === "text") return typedReplyDenial(request.toolName, answer, "Denied with your reply:");
   switch (answer.choiceId) {
     case approvalChoiceIds.allow:
       return {

@@ -2,15 +2,10 @@
 // Pause & Outline arms, the post-outline prompt (Approve Plan / Deny / Let's discuss), and the
 // CLI answer for each choice. Pure; the caller keeps the gate in its state.
 import type { ApprovalAnswer, ApprovalRequest, PermissionMode } from "../domain/index.js";
-import { discussPlanMessage, outlineRequestedMessage, personRepliedMessage, planDeniedMessage } from "./messages.js";
+import { discussPlanMessage, outlineRequestedMessage, planDeniedMessage } from "./messages.js";
 import { isPlanChat } from "./modes.js";
-import {
-  shownWords,
-  type DecisionOutcome,
-  type DecisionPrompt,
-  type PersonAnswer,
-  type PromptSection,
-} from "./prompt-types.js";
+import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
+import { typedReplyDenial } from "./typed-reply.js";
 
 /** Characters of visible text (or of the plan field) that count as a written outline. */
 export const outlineMinChars = 200;
@@ -118,13 +113,7 @@ export function resolvePlanAnswer(
   const by = answer.by !== undefined ? { by: answer.by } : {};
   if (answer.kind === "text") {
     return {
-      answer: { behavior: "deny", message: personRepliedMessage("ExitPlanMode", answer.text) },
-      outcome: {
-        decision: "deny",
-        reason: "typed_reply",
-        ...by,
-        summary: `Not approved; you replied: ${shownWords(answer)}`,
-      },
+      ...typedReplyDenial("ExitPlanMode", answer, "Not approved; you replied:"),
       approved: false,
       gate: disarmedGate,
     };
