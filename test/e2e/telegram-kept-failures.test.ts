@@ -1,6 +1,6 @@
 // What goes wrong around a kept run, from Telegram: its keeper killed (the run is interrupted
 // with Continue, and Continue resumes the conversation), its CLI crashing (the run fails as it
-// always did), the keeper's disk failing while Telecode is away (the CLI lives on; the lost
+// always did, and "Send it again" sends the request again in its session), the keeper's disk failing while Telecode is away (the CLI lives on; the lost
 // lines are a warning, and Continue goes on in the same process), and a keeper left by a
 // Telecode speaking another protocol (left to finish; new runs get new keepers).
 import { mkdirSync, renameSync, existsSync, writeFileSync } from "node:fs";
@@ -74,9 +74,9 @@ describe("a kept run when things go wrong", () => {
     expect(JSON.stringify(resumed.body["messages"])).toContain("Sleep long [keeper-killed]");
   });
 
-  it("its CLI crashing: the run fails with what happened, as a direct child's would", async () => {
+  it("its CLI crashing: the run fails with what happened, and a tap sends it again in its session", async () => {
     const chat = rig.user(1002);
-    rig.script("[cli-crash]", [reply.bash(LONG, "Wait long")]);
+    rig.script("[cli-crash]", [reply.bash(LONG, "Wait long"), reply.text("Slept after all.")]);
     rig.tg.sendText(chat, "Sleep long [cli-crash]");
     const progress = await startLong(chat);
     const record = await keeperOf(chat);
@@ -89,6 +89,19 @@ describe("a kept run when things go wrong", () => {
     });
     // The failure was recorded, so the keeper was told it may go: its files are removed.
     await rig.tg.waitFor(() => !existsSync(record.dir), { what: "the keeper's files removed" });
+
+    // "Send your message again to resume the session": one tap does it.
+    expect(error.buttons.map((b) => b.text)).toEqual(["🔁 Send it again"]);
+    const tap = rig.tg.tapButton(chat, error.messageId, "🔁 Send it again");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Sending it again");
+    const answer = await rig.botMessage(chat, isAnswer("Slept after all."));
+    const [again, crashed] = rig.app.store.runs.recent(chat, 2);
+    expect(crashed?.state).toBe("failed");
+    expect(again?.sessionId).toBe(crashed?.sessionId);
+    expect(answer.text).toContain(`session ${crashed!.sessionId!.slice(0, 8)}`);
+    const resent = rig.api.requests("[cli-crash]").at(-1)!;
+    expect(resent.lastPrompt).toBe("Sleep long [cli-crash]");
+    expect(rig.tg.message(chat, error.messageId)?.buttons).toEqual([]);
   });
 
   it("its keeper's disk failing: the CLI lives, the lines lost are a warning when replayed, the run goes on", async () => {

@@ -1,26 +1,47 @@
-// The buttons that take a person's request up again: "Continue" on an interrupted run, and "Run
-// it in a new session" on one whose session Claude Code no longer has. They must work after a
-// restart, so their token is the run id (run-token.ts) and the store says what to run.
+// The buttons that take a person's request up again: "Continue" on an interrupted run; on a
+// failed one, "Send it again" when Claude Code stopped mid-work, and "Run it in a new session"
+// when it no longer has the session. They must work after a restart, so their token is the run
+// id (run-token.ts) and the store says what to run.
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { RunFailure } from "../../domain/index.js";
+import type { FailureReason, RunFailure } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import { runButtonData } from "./run-token.js";
 
 export const RESUME_CHOICE = "resume";
+export const AGAIN_CHOICE = "again";
 export const FRESH_CHOICE = "fresh";
 
-/** The Continue button for `runId`; none when the id is not a UUID (nothing to encode). */
-export function resumeKeyboard(runId: string): InlineKeyboardMarkup | undefined {
-  const data = runButtonData(runId, RESUME_CHOICE);
-  return data === undefined ? undefined : { inline_keyboard: [[{ text: "▶️ Continue", callback_data: data }]] };
+const LABELS = {
+  [RESUME_CHOICE]: "▶️ Continue",
+  [AGAIN_CHOICE]: "🔁 Send it again",
+  [FRESH_CHOICE]: "▶️ Run it in a new session",
+} as const;
+
+/** A one-button keyboard for `runId`; none when the id is not a UUID (nothing to encode). */
+function runKeyboard(runId: string, choice: keyof typeof LABELS): InlineKeyboardMarkup | undefined {
+  const data = runButtonData(runId, choice);
+  return data === undefined ? undefined : { inline_keyboard: [[{ text: LABELS[choice], callback_data: data }]] };
 }
 
-/** The button that sends `runId`'s request again, into a new session (its own is gone). */
-export function freshStartKeyboard(runId: string): InlineKeyboardMarkup | undefined {
-  const data = runButtonData(runId, FRESH_CHOICE);
-  return data === undefined
-    ? undefined
-    : { inline_keyboard: [[{ text: "▶️ Run it in a new session", callback_data: data }]] };
+/** The Continue button of an interrupted run. */
+export function resumeKeyboard(runId: string): InlineKeyboardMarkup | undefined {
+  return runKeyboard(runId, RESUME_CHOICE);
+}
+
+/** Failures whose request can run again at a tap, and where: its own session, or a new one. */
+const AGAIN_AFTER: Partial<Record<FailureReason, typeof AGAIN_CHOICE | typeof FRESH_CHOICE>> = {
+  // Claude Code stopped mid-work; the session is kept ("Send your message again to resume the session").
+  exited: AGAIN_CHOICE,
+  silence: AGAIN_CHOICE,
+  stdin_closed: AGAIN_CHOICE,
+  // Claude Code no longer has the session: only a new one can take the request.
+  session_not_found: FRESH_CHOICE,
+};
+
+/** The button that runs a failed run's request again, when its failure is one a second try can mend. */
+export function runAgainKeyboard(runId: string, failure: RunFailure | undefined): InlineKeyboardMarkup | undefined {
+  const choice = failure === undefined ? undefined : AGAIN_AFTER[failure.reason];
+  return choice === undefined ? undefined : runKeyboard(runId, choice);
 }
 
 export const INTERRUPTED_NOTE = "Telecode stopped while this was running. Tap Continue to pick up where it left off.";

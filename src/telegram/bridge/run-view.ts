@@ -22,7 +22,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
-import { freshStartKeyboard, interruptedHtml, keptRunNote, resumeKeyboard } from "./resume-button.js";
+import { interruptedHtml, keptRunNote, resumeKeyboard, runAgainKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
@@ -274,10 +274,9 @@ export class RunView implements RunObserver {
     });
   }
 
-  /** A person's request whose session Claude Code no longer has can go into a new one at a tap. */
+  /** A person's request can run again at a tap after some failures (a run nobody asked for cannot). */
   #runAgainKeyboard(event: RunCompleted): InlineKeyboardMarkup | undefined {
-    if (event.error?.reason !== "session_not_found" || this.#init.cancellable === false) return undefined;
-    return freshStartKeyboard(event.runId);
+    return this.#init.cancellable === false ? undefined : runAgainKeyboard(event.runId, event.error);
   }
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {

@@ -2,18 +2,19 @@
 // says what to run, so they work after a restart. Continue, on an interrupted run, continues it
 // once: in its session when the CLI had its prompt and wrote it down, else by sending the
 // person's own request again where it was meant to go (a new session when the CLI wrote nothing
-// of that session down). "Run it in a new session", on a run whose session Claude Code no longer
-// has, sends the request again into a new session. The store spends the tap, so a second one (a
-// double tap, or after a restart) runs nothing.
+// of that session down). On a failed run, "Send it again" sends the request again into its own
+// session (Claude Code stopped mid-work), "Run it in a new session" into a new one (Claude Code
+// no longer has its session). The store spends the tap, so a second one (a double tap, or after
+// a restart) runs nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt, type WrittenDown } from "../../../domain/index.js";
 import type { EventName } from "../../../ports/index.js";
-import type { SessionChoice } from "../../../sessions/index.js";
+import type { RunInput, SessionChoice } from "../../../sessions/index.js";
 import type { ProjectConfig } from "../../../config/index.js";
 import type { RunRecord, RunState } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
-import { FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
+import { AGAIN_CHOICE, FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
 import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
 import { readTap, takeDown, toast, type Tap } from "./tap.js";
@@ -31,11 +32,12 @@ const CONTINUE_WORDS: TapWords = {
   done: "Already continued",
   retry: "Could not continue; tap again",
 };
-const FRESH_WORDS: TapWords = {
-  going: "Running it in a new session",
+const AGAIN_WORDS: TapWords = {
+  going: "Sending it again",
   done: "Already sent again",
   retry: "Could not send it again; tap again",
 };
+const FRESH_WORDS: TapWords = { ...AGAIN_WORDS, going: "Running it in a new session" };
 
 export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
@@ -58,22 +60,42 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
       ...definedFields({ promptMessageId: tap.messageId }),
     });
   });
-  buttons.callbackQuery(buttonTrigger(FRESH_CHOICE), (ctx) => {
-    const tap = readTap(ctx);
-    const taken = tap === undefined ? undefined : takeUp(deps, tap, "failed", FRESH_WORDS);
-    if (taken === undefined) return;
-    const { run, project } = taken;
-    if (run.input === null) return;
-    deps.logger.event("telegram.run_resumed", { chatId: run.chatId, runId: run.runId, choice: "new", resent: true });
-    deps.starter.start({
-      chatId: run.chatId,
-      project,
-      prompt: run.input.prompt,
-      choice: { kind: "new" },
-      mode: run.input.mode,
-      ...definedFields({ promptMessageId: run.promptMessageId ?? undefined }),
-    });
-  });
+  // A failed run's request goes again: into its own session (Claude Code stopped mid-work), or
+  // into a new one (Claude Code no longer has its session).
+  const sendAgain =
+    (words: TapWords, where: (run: RunRecord, input: RunInput) => SessionChoice) =>
+    (ctx: TelecodeContext): void => {
+      const tap = readTap(ctx);
+      const taken = tap === undefined ? undefined : takeUp(deps, tap, "failed", words);
+      const input = taken?.run.input;
+      if (taken === undefined || input === null || input === undefined) return;
+      const { run, project } = taken;
+      const choice = where(run, input);
+      deps.logger.event("telegram.run_resumed", {
+        chatId: run.chatId,
+        runId: run.runId,
+        choice: choice.kind,
+        resent: true,
+      });
+      deps.starter.start({
+        chatId: run.chatId,
+        project,
+        prompt: input.prompt,
+        choice,
+        mode: input.mode,
+        ...definedFields({ promptMessageId: run.promptMessageId ?? undefined }),
+      });
+    };
+  buttons.callbackQuery(
+    buttonTrigger(AGAIN_CHOICE),
+    sendAgain(AGAIN_WORDS, (run, input) =>
+      run.sessionId === null ? input.choice : { kind: "resume", sessionId: run.sessionId },
+    ),
+  );
+  buttons.callbackQuery(
+    buttonTrigger(FRESH_CHOICE),
+    sendAgain(FRESH_WORDS, () => ({ kind: "new" })),
+  );
   return buttons;
 }
 
