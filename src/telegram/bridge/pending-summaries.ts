@@ -23,14 +23,14 @@ export async function showSummary(
   if (runId !== undefined) keep(deps, runId, null);
 }
 
-/** At a start: each summary a stop kept from its progress message is shown now. Returns how many. */
-export function showPendingSummaries(deps: PendingSummaryDeps): number {
+/** At a start: each summary a stop kept from its progress message is shown now. */
+export function showPendingSummaries(deps: PendingSummaryDeps): void {
   let runs;
   try {
     runs = deps.store.runs.listPendingSummaries();
   } catch (error) {
     deps.logger.event("telegram.recovery_failed", { err: error }, "error");
-    return 0;
+    return;
   }
   for (const run of runs) {
     const content = readSummary(run.pendingSummary);
@@ -41,7 +41,6 @@ export function showPendingSummaries(deps: PendingSummaryDeps): number {
     deps.logger.event("telegram.summary_shown_late", { chatId: run.chatId, runId: run.runId });
     void showSummary(deps, { chatId: run.chatId, messageId: run.progressMessageId, runId: run.runId }, content);
   }
-  return runs.length;
 }
 
 function keep(deps: PendingSummaryDeps, runId: string, summary: string | null): void {

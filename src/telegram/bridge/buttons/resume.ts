@@ -11,7 +11,7 @@ import { definedFields, type PermissionMode, type Prompt, type WrittenDown } fro
 import type { EventName } from "../../../ports/index.js";
 import type { RunInput, SessionChoice } from "../../../sessions/index.js";
 import type { ProjectConfig } from "../../../config/index.js";
-import type { RunRecord, RunState } from "../../../store/index.js";
+import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
 import { AGAIN_CHOICE, FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
@@ -43,7 +43,8 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
   const buttons = new Composer<TelecodeContext>();
   buttons.callbackQuery(buttonTrigger(RESUME_CHOICE), async (ctx) => {
     const tap = readTap(ctx);
-    const taken = tap === undefined ? undefined : takeUp(deps, tap, "interrupted", CONTINUE_WORDS);
+    const taken =
+      tap === undefined ? undefined : takeUp(deps, tap, (run) => run.state === "interrupted", CONTINUE_WORDS);
     if (tap === undefined || taken === undefined) return;
     const { run, project } = taken;
     const again = await continuation(deps, run, project.path);
@@ -61,12 +62,14 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
     });
   });
   // A failed run's request goes again: into its own session (Claude Code stopped mid-work), or
-  // into a new one (Claude Code no longer has its session).
+  // into a new one (Claude Code no longer has its session). One whose request was forgotten has
+  // nothing to send.
   const sendAgain =
     (words: TapWords, where: (run: RunRecord, input: RunInput) => SessionChoice) =>
     (ctx: TelecodeContext): void => {
       const tap = readTap(ctx);
-      const taken = tap === undefined ? undefined : takeUp(deps, tap, "failed", words);
+      const usable = (run: RunRecord): boolean => run.state === "failed" && run.input !== null;
+      const taken = tap === undefined ? undefined : takeUp(deps, tap, usable, words);
       const input = taken?.run.input;
       if (taken === undefined || input === null || input === undefined) return;
       const { run, project } = taken;
@@ -101,19 +104,19 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
 
 /**
  * The run a tap names, with its project, once the store has spent the tap; undefined (and the
- * person told why) when it is not this chat's, not in `state` any more, or already taken up.
+ * person told why) when it is not this chat's, no longer one the button can take up (`usable`),
+ * or already taken up.
  */
 function takeUp(
   deps: ResumeDeps,
   tap: Tap,
-  state: RunState,
+  usable: (run: RunRecord) => boolean,
   words: TapWords,
 ): { run: RunRecord; project: ProjectConfig } | undefined {
   if (tap.token === undefined) return undefined;
   const runId = runIdFromToken(tap.token);
   const run = fromStore(deps, "telegram.resume_lookup_failed", runId, () => deps.store.runs.get(runId), null);
-  // A failed run is run again from its request: one whose request was forgotten has nothing to send.
-  if (run === null || run.chatId !== tap.chatId || run.state !== state || (state === "failed" && run.input === null)) {
+  if (run === null || run.chatId !== tap.chatId || !usable(run)) {
     toast(deps.outbox, tap, "No longer pending");
     takeDown(deps.outbox, tap);
     return undefined;
