@@ -52,9 +52,19 @@ function filesIn(directory: string, root: string | undefined): string {
   return shown === "." ? "files in this project" : `files in ${shown}`;
 }
 
+/**
+ * Reasons the CLI gives for every call of a kind, which tell the person nothing the prompt
+ * does not already say (it asks, so the call needs approval): left out of the prompt.
+ */
+const SAYS_NOTHING = new Set([
+  "This command requires approval",
+  "This connector call requires your approval to proceed.",
+]);
+
 function why(request: ApprovalRequest): PromptSection[] {
   const out: PromptSection[] = [];
-  if (request.decisionReason) out.push({ kind: "text", label: "Why it asks", text: request.decisionReason });
+  if (request.decisionReason && !SAYS_NOTHING.has(request.decisionReason.trim()))
+    out.push({ kind: "text", label: "Why it asks", text: request.decisionReason });
   if (request.agentId) out.push({ kind: "text", text: "Requested by a subagent." });
   return out;
 }

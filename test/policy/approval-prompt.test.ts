@@ -47,6 +47,19 @@ describe("what an approval shows", () => {
     ]);
   });
 
+  it("leaves out the CLI's generic reason, which says only that the call needs approval", () => {
+    const prompt = approvalPrompt({ ...bash, decisionReason: "This command requires approval" });
+    expect(prompt.sections).toEqual([
+      { kind: "text", text: "Create a marker file" },
+      { kind: "code", label: "command", text: "touch created-by-test.txt && echo made" },
+      {
+        kind: "text",
+        label: "“Always allow” covers",
+        text: "Bash(touch created-by-test.txt && echo made); files in /home/user/project",
+      },
+    ]);
+  });
+
   it("says what Always allow will allow: the CLI's rule, which may cover only part of a compound command", () => {
     const prompt = approvalPrompt(
       req(
