@@ -2,7 +2,7 @@
 // note, the silence watch (stall note, hard ceiling) and the idle timer. It decides nothing
 // about processes or runs: the session says when to watch and what to do when a timer fires.
 import { excerpt } from "../domain/index.js";
-import type { TelecodeEvent } from "../domain/index.js";
+import type { TaskChanged, TelecodeEvent, ToolStarted } from "../domain/index.js";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import { stallNoteText } from "./run-outcome.js";
 import { SilenceWatch } from "./silence-watch.js";
@@ -23,8 +23,9 @@ export type SessionWatchdogsOptions = {
 export class SessionWatchdogs {
   readonly #clock: Clock;
   readonly #watch: SilenceWatch;
-  readonly #openTools = new Map<string, string>();
-  readonly #liveTasks = new Map<string, string>();
+  /** What is running, by id; worded only when a stall note names it (most never are). */
+  readonly #openTools = new Map<string, ToolStarted>();
+  readonly #liveTasks = new Map<string, TaskChanged>();
   /** Tasks running in the background (a Monitor, a background agent or shell command). */
   readonly #backgroundTasks = new Set<string>();
   #idleTimer: TimerHandle | undefined;
@@ -80,12 +81,7 @@ export class SessionWatchdogs {
         this.#watch.start();
         break;
       case "tool_started":
-        this.#openTools.set(
-          event.toolUseId,
-          event.kind === "command"
-            ? `${event.name} \`${excerpt(event.title, 80)}\``
-            : `${event.name} ${excerpt(event.title, 80)}`,
-        );
+        this.#openTools.set(event.toolUseId, event);
         break;
       case "tool_finished":
         this.#openTools.delete(event.toolUseId);
@@ -97,10 +93,7 @@ export class SessionWatchdogs {
           this.#backgroundTasks.delete(event.taskId);
         } else {
           if (event.backgrounded === true) this.#backgroundTasks.add(event.taskId);
-          this.#liveTasks.set(
-            event.taskId,
-            `background task ${excerpt(event.description ?? event.taskType ?? event.taskId, 80)}`,
-          );
+          this.#liveTasks.set(event.taskId, event);
         }
         break;
       case "turn_finished":
@@ -133,7 +126,19 @@ export class SessionWatchdogs {
       type: "note",
       kind: "stall",
       key: "stall",
-      text: stallNoteText(silentMs, [...this.#openTools.values(), ...this.#liveTasks.values()]),
+      text: stallNoteText(silentMs, [
+        ...Array.from(this.#openTools.values(), toolLabel),
+        ...Array.from(this.#liveTasks.values(), taskLabel),
+      ]),
     };
   }
+}
+
+function toolLabel(tool: ToolStarted): string {
+  const title = excerpt(tool.title, 80);
+  return tool.kind === "command" ? `${tool.name} \`${title}\`` : `${tool.name} ${title}`;
+}
+
+function taskLabel(task: TaskChanged): string {
+  return `background task ${excerpt(task.description ?? task.taskType ?? task.taskId, 80)}`;
 }
