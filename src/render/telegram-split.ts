@@ -1,8 +1,8 @@
 // Splits well-formed Telegram HTML into messages by what Telegram counts: the visible text
 // after entity parsing, in UTF-16 code units. Prefers block boundaries (a short paragraph
-// that introduces a code block goes with it), then lines, then spaces; never cuts inside a
-// grapheme cluster; tags open at a cut are closed and reopened in the next part; a continued
-// code block keeps its first line's indentation. Pure.
+// that introduces a code block goes with it), then lines, then sentence ends, then spaces;
+// never cuts inside a grapheme cluster; tags open at a cut are closed and reopened in the next
+// part; a continued code block keeps its first line's indentation. Pure.
 
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
 
@@ -23,10 +23,13 @@ const NOT_ASCII = /\P{ASCII}+/gu;
 /** Characters handed to the grapheme segmenter at once (longer strings slow it down). */
 const SEGMENT_WINDOW = 512;
 /** Cuts this good or better are taken if they leave the part at least half full. */
-const PRIORITIES = [4, 3, 2, 1, 0];
+const PRIORITIES = [5, 4, 3, 2, 1, 0];
 const BLOCK_TAGS = new Set(["pre", "code", "blockquote"]);
 /** A paragraph this short before a code block ("Run this:") is its lead-in: no good cut between them. */
 const LEAD_IN_CHARS = 200;
+/** What ends a sentence, and what may close around its end ("done.)" "it works!”"). */
+const SENTENCE_END = new Set([".", "!", "?", "…"]);
+const CLOSERS = new Set([")", "]", '"', "'", "”", "’", "»", "&quot;"]);
 
 /**
  * Splits `html` (well-formed Telegram HTML, e.g. from markdownToTelegramHtml) into parts whose
@@ -173,13 +176,23 @@ function cutPriority(tokens: readonly Token[], index: number, stack: readonly To
   if (before.open !== undefined) return undefined;
   if (before.raw === "\n") {
     if (stack.length === 0) {
-      if (tokens[index - 2]?.raw !== "\n") return 3;
-      return tokens[index]?.open === "pre" && isLeadIn(tokens, index - 2) ? 3 : 4;
+      if (tokens[index - 2]?.raw !== "\n") return 4;
+      return tokens[index]?.open === "pre" && isLeadIn(tokens, index - 2) ? 4 : 5;
     }
-    return stack.every((t) => BLOCK_TAGS.has(t.open!)) ? 2 : 1;
+    return stack.every((t) => BLOCK_TAGS.has(t.open!)) ? 3 : 1;
   }
-  if (before.space === true) return 1;
+  if (before.space === true) return endsSentence(tokens, index - 1, stack) ? 2 : 1;
   return 0;
+}
+
+/** Whether the text before the space at tokens[space] ends a sentence (in prose, not in code). */
+function endsSentence(tokens: readonly Token[], space: number, stack: readonly Token[]): boolean {
+  if (stack.some((t) => t.open === "pre" || t.open === "code")) return false;
+  let i = space - 1;
+  while (i >= 0 && tokens[i]!.visible === 0) i--;
+  if (i > 0 && CLOSERS.has(tokens[i]!.raw)) i--;
+  while (i >= 0 && tokens[i]!.visible === 0) i--;
+  return i >= 0 && SENTENCE_END.has(tokens[i]!.raw);
 }
 
 /** Whether the paragraph ending before tokens[end] is short enough to be a lead-in. */

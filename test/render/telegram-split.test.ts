@@ -57,6 +57,17 @@ describe("splitTelegramHtml", () => {
     }
   });
 
+  it("cuts a paragraph too long for one message after a sentence, not between two words of one", () => {
+    const sentence = (i: number): string => `Check ${i} passed on this line, **as it should** (see the log).`;
+    const html = markdownToTelegramHtml(Array.from({ length: 150 }, (_, i) => sentence(i)).join(" "));
+    const parts = splitTelegramHtml(html, undefined, { numbered: true });
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      const [, ...body] = textOf(part).split("\n");
+      expect(body.join("\n")).toMatch(/^Check \d+ passed .*\(see the log\)\.$/s);
+    }
+  });
+
   it("never cuts inside an emoji sequence", () => {
     const emoji = ["👨‍👩‍👧‍👦", "🇩🇪", "👋🏽", "1️⃣", "🏳️‍🌈", "é"];
     const text = Array.from({ length: 300 }, (_, i) => emoji[i % emoji.length]).join("");
