@@ -13,6 +13,7 @@ import {
   type ChatType,
   type Entity,
   type FakeUser,
+  type StoredMessage,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
 import {
@@ -371,9 +372,11 @@ export class FakeBotApi {
         const reply = m.replyToMessageId === undefined ? "" : ` (reply to #${m.replyToMessageId})`;
         const body = (m.text ?? m.caption ?? "").replaceAll("\n", "\n    ");
         const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`);
+        const attached = attachmentOf(m);
         return [
           `  #${m.messageId} ${who}${reply}:`,
-          `    ${body}`,
+          ...(attached === undefined ? [] : [`    ${attached}`]),
+          ...(body === "" && attached !== undefined ? [] : [`    ${body}`]),
           ...(buttons.length === 0 ? [] : [`    ${buttons.join(" ")}`]),
         ].join("\n");
       });
@@ -395,6 +398,18 @@ export class FakeBotApi {
       throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
+}
+
+/** What a message carries besides text, as a chat shows it: "[file report.md, 12 B]", "[photo 800×600]". */
+function attachmentOf(m: StoredMessage): string | undefined {
+  if (m.document !== undefined) return `[file ${m.document.fileName}, ${m.document.content.length} B]`;
+  const photo = m.photo?.at(-1);
+  if (photo !== undefined) return `[photo ${photo.width}×${photo.height}]`;
+  if (m.voice !== undefined) return "[voice note]";
+  if (m.audio !== undefined) return "[audio]";
+  if (m.video !== undefined) return "[video]";
+  if (m.videoNote !== undefined) return "[video note]";
+  return undefined;
 }
 
 /** The entities Telegram marks in a person's text: a leading bot command and @mentions. */
