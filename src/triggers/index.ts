@@ -14,6 +14,7 @@ export {
   MAX_PAYLOAD_CHARS,
   parsePromptTemplate,
   renderWebhookPrompt,
+  webhookSummary,
   type PromptTemplate,
   type TemplateParse,
 } from "./prompt-template.js";

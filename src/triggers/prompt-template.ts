@@ -83,6 +83,28 @@ function quote(text: string): string {
   return JSON.stringify(text).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
 }
 
+/** Each field's value in a summary is cut to this many characters. */
+const SUMMARY_FIELD_CHARS = 60;
+
+/**
+ * What a delivery asks, for the person who sees its run in the chat: the template's first line
+ * with each field's value in place ("review the push to refs/heads/main by octocat"), each value
+ * on one line and cut short. Only people read it; Claude gets renderWebhookPrompt's text.
+ */
+export function webhookSummary(template: PromptTemplate, payload: unknown): string {
+  const byLabel = new Map(template.fields.map((field) => [field.label, field.path]));
+  const text = template.parts
+    .map((part) => {
+      if (part.kind === "text") return part.text;
+      const value = textOf(lookUp(payload, byLabel.get(part.label) ?? []))
+        .replace(/\s+/g, " ")
+        .trim();
+      return value.length > SUMMARY_FIELD_CHARS ? `${value.slice(0, SUMMARY_FIELD_CHARS - 1)}…` : value;
+    })
+    .join("");
+  return text.split("\n", 1)[0] ?? "";
+}
+
 /**
  * The prompt for one delivery. Without fields it is the template as written. With fields, each
  * {{…}} reads «name» in the instructions, and the values follow as JSON strings inside an

@@ -7,7 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "../ports/index.js";
 import { TriggerError } from "./errors.js";
 import { decodePayload, isAcceptedContentType } from "./payload.js";
-import { parsePromptTemplate, renderWebhookPrompt, type PromptTemplate } from "./prompt-template.js";
+import { parsePromptTemplate, renderWebhookPrompt, webhookSummary, type PromptTemplate } from "./prompt-template.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limiter.js";
 import type { ReplayGuard } from "./replay-guard.js";
 import { isBearerValid, isSignatureValid } from "./webhook-auth.js";
@@ -124,6 +124,7 @@ export function createWebhookApp(options: WebhookAppOptions): Hono {
         deliveryId,
         event,
         prompt,
+        summary: webhookSummary(template, decoded.payload),
         project: hook.project,
         chatId: hook.chatId,
         overrides: hook.overrides,

@@ -56,6 +56,8 @@ export type WebhookTrigger = Readonly<{
   event: string | null;
   /** The webhook's template with the payload's fields in an "untrusted external input" block. */
   prompt: string;
+  /** What it asks, for the chat: the template's first line with the values in place (see webhookSummary). */
+  summary?: string;
   project: string;
   chatId: number;
   overrides: RunOverrides;

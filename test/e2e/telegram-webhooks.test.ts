@@ -109,7 +109,9 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
 
     const answer = await rig.botMessage(OWNER, isAnswer("HOOK-ONE-ANSWER"));
     const summary = rig.tg.message(OWNER, answer.replyToMessageId ?? -1);
-    expect(summary?.text).toContain("🪝 webhook github-push · push: HOOKRUN review the push to «ref» by «pusher.name»");
+    expect(summary?.text).toContain(
+      "🪝 webhook github-push · push: HOOKRUN review the push to refs/heads/main by HOOK-ONE",
+    );
     const prompt = rig.api.requests("HOOK-ONE")[0]?.lastPrompt ?? "";
     expect(prompt).toContain('[Telecode webhook "github-push", event push');
     expect(prompt).toContain("<untrusted_external_input>");

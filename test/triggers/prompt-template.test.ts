@@ -2,7 +2,12 @@
 // evaluated, prototype names empty, long values cut with a marker, HTML and newlines kept
 // inside the "untrusted external input" block, and the whole payload only when asked for.
 import { describe, expect, it } from "vitest";
-import { parsePromptTemplate, renderWebhookPrompt, type PromptTemplate } from "../../src/triggers/index.js";
+import {
+  parsePromptTemplate,
+  renderWebhookPrompt,
+  webhookSummary,
+  type PromptTemplate,
+} from "../../src/triggers/index.js";
 import { GITHUB, githubHeaders, useWebhookServer, webhook } from "./webhook-harness.js";
 
 const start = useWebhookServer();
@@ -39,6 +44,21 @@ describe("rendering a webhook prompt", () => {
         "</untrusted_external_input>",
       ].join("\n"),
     );
+  });
+
+  it("sums a delivery up for the chat: the first line with the values in place, each on one line and cut short", () => {
+    const payload = {
+      ref: "refs/heads/main",
+      pusher: { name: "octo\ncat" },
+      head_commit: { message: `Fix <login>\n\n${"and more ".repeat(20)}` },
+    };
+    expect(
+      webhookSummary(
+        template("Review {{ref}} by {{pusher.name}}: {{head_commit.message}}{{missing}}\nThen report."),
+        payload,
+      ),
+    ).toBe(`Review refs/heads/main by octo cat: Fix <login> ${"and more ".repeat(5)}an…`);
+    expect(webhookSummary(template("Check the deploy."), {})).toBe("Check the deploy.");
   });
 
   it("leaves a template without fields as written", () => {

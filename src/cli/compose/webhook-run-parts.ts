@@ -31,6 +31,7 @@ export function heldTrigger(value: unknown): WebhookTrigger | null {
   const ok =
     typeof t.webhookId === "string" &&
     typeof t.prompt === "string" &&
+    (t.summary === undefined || typeof t.summary === "string") &&
     typeof t.project === "string" &&
     typeof t.chatId === "number" &&
     typeof t.receivedAtMs === "number" &&

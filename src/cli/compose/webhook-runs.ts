@@ -167,7 +167,8 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       chatId: trigger.chatId,
       project: trigger.project,
       prompt: `[Telecode webhook "${webhookId}"${trigger.event === null ? "" : `, event ${trigger.event}`}: a request from outside started this run. Nobody is watching this run: what would wait for an answer is declined.]\n\n${trigger.prompt}`,
-      title: `🪝 webhook ${webhookId}${event}: ${excerpt(trigger.prompt.split("\n", 1)[0] ?? "", 80)}`,
+      // A delivery held by an older Telecode has no summary: its prompt's first line names the fields.
+      title: `🪝 webhook ${webhookId}${event}: ${excerpt(trigger.summary ?? trigger.prompt.split("\n", 1)[0] ?? "", 80)}`,
       choice: { kind: "new" },
       unattended: true,
       origin: "schedule",
