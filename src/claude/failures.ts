@@ -43,10 +43,16 @@ const SAME_AGAIN = "until then every message fails the same way";
 function apiErrorHint(f: FailureFacts): string {
   if (f.terminalReason === "prompt_too_long")
     return "The conversation is too long for the model: start a fresh session, as every message in this one fails the same way.";
-  const status = f.apiStatus ?? 0;
-  if (status >= 400 && status < 500 && status !== 408 && status !== 409)
+  if (!apiErrorPasses(f))
     return `Sending it again fails the same way: check the model and settings (\`telecode doctor\` on the computer running Telecode).`;
   return "Send the message again in a minute; Claude Code already retried.";
+}
+
+/** Whether an API failure is the API's own (overloaded, a 5xx, a timeout), which a later try may pass. */
+function apiErrorPasses(f: FailureFacts): boolean {
+  if (f.terminalReason === "prompt_too_long") return false;
+  const status = f.apiStatus ?? 0;
+  return !(status >= 400 && status < 500 && status !== 408 && status !== 409);
 }
 
 /** "at 17:46" today, "on Mar 18 at 02:00" another day. */
@@ -124,6 +130,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
 export function engineFailure(reason: EngineReason, facts: FailureFacts = {}): RunFailure {
   const failure: RunFailure = { reason, ...FAILURE_TEXT[reason](facts) };
   if (facts.apiStatus !== undefined) failure.apiStatus = facts.apiStatus;
+  if (reason === "api_error" && apiErrorPasses(facts)) failure.passing = true;
   if (facts.resetsAtMs !== undefined) failure.resetsAtMs = facts.resetsAtMs;
   if (facts.silentMs !== undefined) failure.silentMs = facts.silentMs;
   if (facts.exit !== undefined) {

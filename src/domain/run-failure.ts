@@ -46,6 +46,8 @@ export type RunFailure = {
   resetsAtMs?: number;
   /** The API's HTTP status, for API failures. */
   apiStatus?: number;
+  /** An API failure on the API's side (overloaded, a 5xx): the same request may well pass later. */
+  passing?: true;
   /** How the CLI exited, for `exited`, `exited_before_output` and `silence`. */
   exitCode?: number | null;
   signal?: string | null;

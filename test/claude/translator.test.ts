@@ -373,9 +373,12 @@ describe("translator", () => {
     expect(failure({ api_error_status: 404, result: "model: claude-nope not found" })?.hint).toMatch(
       /fails the same way/,
     );
-    expect(failure({ api_error_status: 500, result: "API Error: 500 Internal server error" })?.hint).toBe(
-      "Send the message again in a minute; Claude Code already retried.",
-    );
+    const serverSide = failure({ api_error_status: 500, result: "API Error: 500 Internal server error" });
+    expect(serverSide?.hint).toBe("Send the message again in a minute; Claude Code already retried.");
+    // Only the API's own failures may pass on a later try (the chat offers "Send it again" for them).
+    expect(serverSide?.passing).toBe(true);
+    expect(tooLong?.passing).toBeUndefined();
+    expect(failure({ api_error_status: 404, result: "model: claude-nope not found" })?.passing).toBeUndefined();
   });
 
   it("notes compaction with token counts, and mode changes from status and init", () => {

@@ -231,11 +231,36 @@ describe("Telegram's limits and accidents", () => {
 describe("a run that fails", () => {
   it("says what happened and what to do, with an incident id, and the progress message says Failed", async () => {
     const chat = rig.user(1009);
-    rig.script("[fail]", [reply.error(500), reply.error(500)]);
+    rig.script("[fail]", [reply.error(500), reply.error(500), reply.text("Worked the second time.")]);
     rig.tg.sendText(chat, "Break it [fail]");
     const error = await rig.botMessage(chat, /^❌ /);
     expect(error.text).toMatch(/\(incident [0-9a-f]{6}\)$/);
     expect(error.text).not.toMatch(/at .*\.js:\d+/);
     await rig.tg.waitFor(() => /Failed/.test(progressOf(chat)!.text), { what: "the failed summary" });
+
+    // The API failed on its side ("Send the message again in a minute"): one tap sends it again.
+    expect(error.buttons.map((b) => b.text)).toEqual(["🔁 Send it again"]);
+    const tap = rig.tg.tapButton(chat, error.messageId, "🔁 Send it again");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Sending it again");
+    const answer = await rig.botMessage(chat, isAnswer("Worked the second time."));
+    const [again, failed] = rig.app.store.runs.recent(chat, 2);
+    expect(failed?.state).toBe("failed");
+    expect(again?.sessionId).toBe(failed?.sessionId);
+    expect(answer.text).toContain(`session ${failed!.sessionId!.slice(0, 8)}`);
+    expect(rig.api.requests("[fail]").at(-1)?.lastPrompt).toBe("Break it [fail]");
+  });
+
+  it("offers no second try when the request itself is refused: it would fail the same way again", async () => {
+    const chat = rig.user(1013);
+    rig.script("[refused]", [
+      reply.error(400, {
+        errorType: "invalid_request_error",
+        message: "prompt is too long: 1050000 tokens > 1000000 maximum",
+      }),
+    ]);
+    rig.tg.sendText(chat, "Do it [refused]");
+    const error = await rig.botMessage(chat, /^❌ /);
+    expect(error.text).toMatch(/^❌ API error 400: Prompt is too long/);
+    expect(error.buttons).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The buttons that take a person's request up again: "Continue" on an interrupted run; on a
-// failed one, "Send it again" when Claude Code stopped mid-work, and "Run it in a new session"
-// when it no longer has the session. They must work after a restart, so their token is the run
+// failed one, "Send it again" when Claude Code stopped mid-work or the API failed on its side,
+// and "Run it in a new session" when it no longer has the session. They must work after a restart, so their token is the run
 // id (run-token.ts) and the store says what to run.
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { FailureReason, RunFailure } from "../../domain/index.js";
@@ -40,8 +40,14 @@ const AGAIN_AFTER: Partial<Record<FailureReason, typeof AGAIN_CHOICE | typeof FR
 
 /** The button that runs a failed run's request again, when its failure is one a second try can mend. */
 export function runAgainKeyboard(runId: string, failure: RunFailure | undefined): InlineKeyboardMarkup | undefined {
-  const choice = failure === undefined ? undefined : AGAIN_AFTER[failure.reason];
+  const choice = failure === undefined ? undefined : againChoice(failure);
   return choice === undefined ? undefined : runKeyboard(runId, choice);
+}
+
+function againChoice(failure: RunFailure): typeof AGAIN_CHOICE | typeof FRESH_CHOICE | undefined {
+  // The API failed on its side (overloaded, a 5xx): the same request may pass in its session later.
+  if (failure.reason === "api_error") return failure.passing === true ? AGAIN_CHOICE : undefined;
+  return AGAIN_AFTER[failure.reason];
 }
 
 export const INTERRUPTED_NOTE = "Telecode stopped while this was running. Tap Continue to pick up where it left off.";
