@@ -170,8 +170,11 @@ export function describeExit(exit: ProcessExit | undefined): string {
   return exit.signal !== null ? `signal ${exit.signal}` : `code ${String(exit.code)}`;
 }
 
-/** Errors are cut to this many characters; the whole text stays in the turn's `answer`. */
-const ERROR_MAX_CHARS = 300;
+/**
+ * Errors are cut to this many characters (Claude Code's own advice runs to a few sentences, an
+ * error page from a proxy to far more); the whole text stays in the turn's `answer`.
+ */
+const ERROR_MAX_CHARS = 600;
 
 const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
   error_max_turns: "Claude Code stopped: the maximum number of turns was reached.",

@@ -260,7 +260,10 @@ describe("a run that fails", () => {
     ]);
     rig.tg.sendText(chat, "Do it [refused]");
     const error = await rig.botMessage(chat, /^❌ /);
-    expect(error.text).toMatch(/^❌ API error 400: Prompt is too long/);
+    // Claude Code's advice, whole.
+    expect(error.text).toMatch(
+      /^❌ API error 400: Prompt is too long .* start with less context\.? \(incident [0-9a-f]{6}\)$/s,
+    );
     expect(error.buttons).toEqual([]);
   });
 });
