@@ -13,7 +13,7 @@ import { readKeeperState } from "../../src/keeper/keeper-state.js";
 import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { expectSentAgain, isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -91,17 +91,11 @@ describe("a kept run when things go wrong", () => {
     await rig.tg.waitFor(() => !existsSync(record.dir), { what: "the keeper's files removed" });
 
     // "Send your message again to resume the session": one tap does it.
-    expect(error.buttons.map((b) => b.text)).toEqual(["🔁 Send it again"]);
-    const tap = rig.tg.tapButton(chat, error.messageId, "🔁 Send it again");
-    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Sending it again");
-    const answer = await rig.botMessage(chat, isAnswer("Slept after all."));
-    const [again, crashed] = rig.app.store.runs.recent(chat, 2);
-    expect(crashed?.state).toBe("failed");
-    expect(again?.sessionId).toBe(crashed?.sessionId);
-    expect(answer.text).toContain(`session ${crashed!.sessionId!.slice(0, 8)}`);
-    const resent = rig.api.requests("[cli-crash]").at(-1)!;
-    expect(resent.lastPrompt).toBe("Sleep long [cli-crash]");
-    expect(rig.tg.message(chat, error.messageId)?.buttons).toEqual([]);
+    await expectSentAgain(rig, chat, error, {
+      marker: "[cli-crash]",
+      prompt: "Sleep long [cli-crash]",
+      answerText: "Slept after all.",
+    });
   });
 
   it("its keeper's disk failing: the CLI lives, the lines lost are a warning when replayed, the run goes on", async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, validateTelegramHtml } from "../../src/render/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { NOT_MODIFIED, type MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { expectSentAgain, isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -239,15 +239,11 @@ describe("a run that fails", () => {
     await rig.tg.waitFor(() => /Failed/.test(progressOf(chat)!.text), { what: "the failed summary" });
 
     // The API failed on its side ("Send the message again in a minute"): one tap sends it again.
-    expect(error.buttons.map((b) => b.text)).toEqual(["🔁 Send it again"]);
-    const tap = rig.tg.tapButton(chat, error.messageId, "🔁 Send it again");
-    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Sending it again");
-    const answer = await rig.botMessage(chat, isAnswer("Worked the second time."));
-    const [again, failed] = rig.app.store.runs.recent(chat, 2);
-    expect(failed?.state).toBe("failed");
-    expect(again?.sessionId).toBe(failed?.sessionId);
-    expect(answer.text).toContain(`session ${failed!.sessionId!.slice(0, 8)}`);
-    expect(rig.api.requests("[fail]").at(-1)?.lastPrompt).toBe("Break it [fail]");
+    await expectSentAgain(rig, chat, error, {
+      marker: "[fail]",
+      prompt: "Break it [fail]",
+      answerText: "Worked the second time.",
+    });
   });
 
   it("offers no second try when the request itself is refused: it would fail the same way again", async () => {

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
 import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
@@ -196,6 +197,31 @@ export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
   return (m) =>
     /reply to continue|turns? · /.test(m.text) &&
     (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
+}
+
+/**
+ * Taps "🔁 Send it again" under a failed run's `error` and checks what a person should see: the
+ * tap acknowledged, the request (`prompt`, scripted under `marker`) sent again in the failed
+ * run's session, its answer (`answerText`) naming that session, and the button gone.
+ */
+export async function expectSentAgain(
+  rig: Rig,
+  chat: number,
+  error: MessageView,
+  expected: { marker: string; prompt: string; answerText: string },
+): Promise<void> {
+  expect(error.buttons.map((b) => b.text)).toEqual(["🔁 Send it again"]);
+  const tap = rig.tg.tapButton(chat, error.messageId, "🔁 Send it again");
+  expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Sending it again");
+  const answer = await rig.botMessage(chat, isAnswer(expected.answerText));
+  const [again, failed] = rig.app.store.runs.recent(chat, 2);
+  expect(failed?.state).toBe("failed");
+  expect(again?.sessionId).toBe(failed?.sessionId);
+  expect(answer.text).toContain(`session ${failed!.sessionId!.slice(0, 8)}`);
+  expect(rig.api.requests(expected.marker).at(-1)?.lastPrompt).toBe(expected.prompt);
+  await rig.tg.waitFor(() => rig.tg.message(chat, error.messageId)?.buttons.length === 0, {
+    what: "the Send it again button taken down",
+  });
 }
 
 /** The short session id an answer's footer names ("session 1a2b3c4d — reply to continue"). */
