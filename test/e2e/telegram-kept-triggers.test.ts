@@ -124,7 +124,7 @@ describe("a webhook's run across a restart", () => {
       expect(await deliver({ version: "v42" })).toBe(202);
     });
     // The progress message, edited to its summary after the restart, still says which webhook ran.
-    expect(summary?.text).toContain("🪝 webhook deploys: KEPTHOOK check the deploy of «version»");
+    expect(summary?.text).toContain("🪝 webhook deploys: KEPTHOOK check the deploy of v42");
     await declinedUnattended(OWNER, "KEPTHOOK", "unattended-after-restart.txt");
     // The webhook's own hook on the run came back with it: its result is recorded.
     await vi.waitFor(async () => expect(await rig.command(OWNER, "status")).toMatch(/webhook deploys[^]*?last: ok/), {
