@@ -2,9 +2,8 @@
 // same recorded stream: (a) the floor, a bare pipe + split + JSON.parse; (b) Telecode's engine
 // (spawn → framer → decoder → translator → events); (c) the Agent SDK's query() with
 // pathToClaudeCodeExecutable pointing at the stand-in. Plus the stream and the stand-in's scripts.
-import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -14,12 +13,14 @@ import { fileURLToPath, URL } from "node:url";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { splitByteLines } from "./byte-lines.js";
-import { END, endLine, recordedStdout, STAND_IN, standInEnv } from "./stand-in-stream.js";
+import { buildStreamFile, END, endLine, STAND_IN, standInEnv, writeScript } from "./stand-in-stream.js";
 
 export { endLine, FIXTURES, wall } from "./stand-in-stream.js";
 export const REAL_CLI = fileURLToPath(new URL("../node_modules/.bin/claude", import.meta.url));
 export const MiB = 1024 * 1024;
 const MIN_LINES = 200_000;
+/** Timed lines per latency run; the stand-in writes one a millisecond. */
+export const LATENCY_LINES = 2000;
 
 export const rssMiB = () => process.memoryUsage.rss() / MiB;
 /** CPU seconds this process (the consumer) has used since `since` (a process.cpuUsage() reading). */
@@ -28,25 +29,29 @@ const cpuSince = (since) => {
   return (used.user + used.system) / 1e6;
 };
 
-/** A work dir with the stream (every recorded stdout but r2's 1 MB lines, repeated to ≥ 200k lines) and the scripts. */
-export function prepareWork() {
-  const work = mkdtempSync(join(tmpdir(), "telecode-bench-"));
-  const once = recordedStdout();
-  const linesOnce = once.split("\n").length;
-  const times = Math.ceil(MIN_LINES / linesOnce);
-  const streamFile = join(work, "stream.jsonl");
-  writeFileSync(streamFile, `${once}\n`);
+/**
+ * The work dir (a new one, or the given one again) with the stream (every recorded stdout but
+ * r2's 1 MB lines, repeated to ≥ 200k lines) and the scripts.
+ */
+export function prepareWork(work = mkdtempSync(join(tmpdir(), "telecode-bench-"))) {
+  const stream = buildStreamFile(work, MIN_LINES);
   // The SDK closes the CLI's stdin after the first result it reads; the stand-in keeps replaying.
-  const script = (name, steps) => {
-    const file = join(work, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ steps, exitOnEof: false }));
-    return file;
-  };
+  const script = (name, steps) => writeScript(work, name, steps, { exitOnEof: false });
   return {
     work,
-    stream: { lines: linesOnce * times + 1, bytes: (Buffer.byteLength(once) + 1) * times },
+    stream: { lines: stream.lines, bytes: stream.bytes },
     script,
-    replayScript: script("replay", [{ awaitIn: { type: "user" } }, { replay: streamFile, times }, { out: endLine }]),
+    /** A tenth of the stream: what each measured run consumes first, so its code runs optimized. */
+    warmScript: script("warm", [
+      { awaitIn: { type: "user" } },
+      { replay: stream.file, times: Math.ceil(stream.times / 10) },
+      { out: endLine },
+    ]),
+    replayScript: script("replay", [
+      { awaitIn: { type: "user" } },
+      { replay: stream.file, times: stream.times },
+      { out: endLine },
+    ]),
   };
 }
 

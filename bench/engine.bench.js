@@ -1,34 +1,21 @@
 // bench/engine: the whole engine against a bare pipe + JSON.parse floor and against the Agent
 // SDK's query(), all three fed by the same stand-in CLI replaying recorded stdout as fast as it
-// can, in interleaved rounds (engine-variants.js); line-to-event latency, from the stand-in's
-// write and from the moment the stdout chunk reached the consumer; peak RSS under a slow
-// consumer (each variant in its own process); our RSS with 50 live sessions; and one real CLI
+// can, in interleaved rounds, each variant in a process of its own (engine-one.js, engine-variants.js);
+// line-to-event latency, from the stand-in's write and from the moment the stdout chunk reached
+// the consumer; peak RSS under a slow consumer; our RSS with 50 live sessions; and one real CLI
 // driven through N turns against a local fake API; then the first turn as a person meets it
 // (bench/first-turn.js): `telecode run` against the bare CLI, and the bridge's start.
-// `node bench/engine.bench.js --slow-consumer engine|sdk` runs only that measurement (JSON out).
-import { spawnSync } from "node:child_process";
-import { EventEmitter } from "node:events";
+import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, URL } from "node:url";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { realCliEnv, startBenchApi } from "./engine-fake-api.js";
-import {
-  endLine,
-  FIXTURES,
-  openStandIn,
-  prepareWork,
-  REAL_CLI,
-  rssMiB,
-  runEngine,
-  runFloor,
-  runSdk,
-  wall,
-} from "./engine-variants.js";
+import { FIXTURES, LATENCY_LINES, openStandIn, prepareWork, REAL_CLI, rssMiB } from "./engine-variants.js";
 import { measureBridgeStart, measureOneTurn } from "./first-turn.js";
-import { latencyPercentiles, median, percentile } from "./stand-in-stream.js";
+import { median, percentile } from "./stand-in-stream.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 5;
@@ -36,7 +23,6 @@ const ROUNDS = 5;
 const LATENCY_ROUNDS = 9;
 const SESSIONS = 50;
 const REAL_TURNS = 20;
-const LATENCY_LINES = 2000;
 const FIRST_TURN_ROUNDS = 15;
 const BRIDGE_CHATS = 11;
 
@@ -45,38 +31,50 @@ const ratio = (x) => x.toFixed(2);
 const roundByRound = (ratios) =>
   `${ratio(median(ratios))} (${ratio(Math.min(...ratios))}–${ratio(Math.max(...ratios))})`;
 
-const { work, stream, script, replayScript } = prepareWork();
+const { work, stream, script } = prepareWork();
 
-// ------------------------------------------------------------------ slow consumer, in a child process
-
-const slowFlag = process.argv.indexOf("--slow-consumer");
-if (slowFlag !== -1) {
-  globalThis.gc?.();
-  const before = rssMiB();
-  const run = process.argv[slowFlag + 1] === "sdk" ? runSdk : runEngine;
-  const result = await run(work, replayScript, { slow: true });
-  process.stdout.write(JSON.stringify({ ...result, before }));
-  rmSync(work, { recursive: true, force: true });
-  process.exit(0);
+/** A consumer in a process of its own (bench/engine-one.js), ready once it has warmed up. */
+const oneRun = fileURLToPath(new URL("engine-one.js", import.meta.url));
+async function consumerProcess(variant) {
+  const child = fork(oneRun, [variant, work], {
+    execArgv: ["--expose-gc"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const replies = [];
+  let waiting;
+  child.on("message", (reply) => (waiting ? waiting.resolve(reply) : replies.push(reply)));
+  child.on("exit", (code, signal) => waiting?.reject(new Error(`the ${variant} consumer exited (${code ?? signal})`)));
+  const next = () =>
+    replies.length > 0
+      ? Promise.resolve(replies.shift())
+      : new Promise((resolve, reject) => (waiting = { resolve: (r) => ((waiting = undefined), resolve(r)), reject }));
+  await next(); // "ready"
+  return {
+    measure: (kind) => (child.send(kind), next()),
+    close: () => new Promise((resolve) => (child.once("exit", resolve), child.disconnect())),
+  };
+}
+const VARIANTS = ["floor", "engine", "sdk"];
+// One after another: each writes the work dir's scripts as it starts.
+const consumers = {};
+for (const key of VARIANTS) consumers[key] = await consumerProcess(key);
+/** `count` rounds of every variant; each round starts with another, so none always runs after the same one. */
+async function rounds(count, kind) {
+  const results = Object.fromEntries(VARIANTS.map((key) => [key, []]));
+  for (let round = 0; round < count; round++)
+    for (let i = 0; i < VARIANTS.length; i++) {
+      const key = VARIANTS[(round + i) % VARIANTS.length];
+      results[key].push(await consumers[key].measure(kind));
+    }
+  return results;
 }
 
 // ------------------------------------------------------------------ throughput
 
 process.stdout.write(
-  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / (1024 * 1024)).toFixed(0)} MiB (recorded fixtures) replayed by a stand-in process; ${ROUNDS} interleaved rounds of floor, Telecode, Agent SDK; medians\n\n`,
+  `stream: ${stream.lines.toLocaleString("en-US")} lines, ${(stream.bytes / (1024 * 1024)).toFixed(0)} MiB (recorded fixtures) replayed by a stand-in process; ${ROUNDS} interleaved rounds of floor, Telecode, Agent SDK, each variant in a process of its own; medians\n\n`,
 );
-const warm = script("warm", [{ awaitIn: { type: "user" } }, { out: endLine }]);
-await runEngine(work, warm); // probe cache, JIT
-await runSdk(work, warm);
-const runs = { floor: [], engine: [], sdk: [] };
-for (let round = 0; round < ROUNDS; round++) {
-  globalThis.gc?.();
-  runs.floor.push(await runFloor(work, replayScript));
-  globalThis.gc?.();
-  runs.engine.push(await runEngine(work, replayScript));
-  globalThis.gc?.();
-  runs.sdk.push(await runSdk(work, replayScript));
-}
+const runs = await rounds(ROUNDS, "throughput");
 const medianOf = (key) => Object.fromEntries(Object.entries(runs).map(([k, rs]) => [k, median(rs.map((r) => r[key]))]));
 const seconds = medianOf("seconds");
 const cpu = medianOf("cpuSeconds");
@@ -103,44 +101,10 @@ process.stdout.write(
 
 // ------------------------------------------------------------------ latency
 
-const latencyScript = script("latency", [
-  { awaitIn: { type: "user" } },
-  { timed: LATENCY_LINES, intervalMs: 1 },
-  { out: endLine },
-]);
-const latency = { floor: [], engine: [], sdk: [] };
-const inside = { floor: [], engine: [], sdk: [] };
-// What the consumer itself adds: from the newest stdout chunk's `data` event (whichever
-// consumer's stream emitted it, timed by a wrapper around EventEmitter#emit during these rounds
-// only) to the item, beside the whole way from the stand-in's write.
-let chunkAt = 0;
-const emit = EventEmitter.prototype.emit;
-EventEmitter.prototype.emit = function (name) {
-  if (name === "data") chunkAt = performance.now();
-  return Reflect.apply(emit, this, arguments);
-};
-const probe = (into) => (text) => {
-  const now = performance.now();
-  into.written.push(wall() - Number(text.slice(2)));
-  into.inside.push(now - chunkAt);
-};
-const latencyRuns = {
-  floor: (samples) => runFloor(work, latencyScript, probe(samples)),
-  engine: (samples) => runEngine(work, latencyScript, { onText: probe(samples) }),
-  sdk: (samples) => runSdk(work, latencyScript, { onText: probe(samples) }),
-};
-const variants = Object.keys(latencyRuns);
-for (let round = 0; round < LATENCY_ROUNDS; round++) {
-  // Each round starts with another variant, so none always runs after the same one.
-  for (let i = 0; i < variants.length; i++) {
-    const key = variants[(round + i) % variants.length];
-    const samples = { written: [], inside: [] };
-    await latencyRuns[key](samples);
-    latency[key].push(latencyPercentiles(samples.written));
-    inside[key].push(latencyPercentiles(samples.inside));
-  }
-}
-EventEmitter.prototype.emit = emit;
+const measured = await rounds(LATENCY_ROUNDS, "latency");
+await Promise.all(Object.values(consumers).map((c) => c.close()));
+const latency = Object.fromEntries(VARIANTS.map((key) => [key, measured[key].map((r) => r.written)]));
+const inside = Object.fromEntries(VARIANTS.map((key) => [key, measured[key].map((r) => r.inside)]));
 const p99 = (key) => median(latency[key].map((p) => p.p99));
 /** The ratio of two variants' p99 within each round (noise that hits a round hits both), as median and range. */
 const paired = (key, base) => roundByRound(latency[key].map((p, round) => p.p99 / latency[base][round].p99));
@@ -179,17 +143,14 @@ process.stdout.write("\n");
 
 // ------------------------------------------------------------------ backpressure
 
-const here = fileURLToPath(import.meta.url);
-const slowRun = (variant) => {
-  const child = spawnSync(process.execPath, ["--expose-gc", here, "--slow-consumer", variant], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    maxBuffer: 1024 * 1024,
-  });
-  if (child.status !== 0) throw new Error(`slow-consumer ${variant} run failed (exit ${child.status})`);
-  return JSON.parse(child.stdout);
-};
-const slow = { engine: slowRun("engine"), sdk: slowRun("sdk") };
+/** Peak RSS in a fresh process: nothing of the rounds above is in its heap. */
+async function slowRun(variant) {
+  const consumer = await consumerProcess(variant);
+  const result = await consumer.measure("slow");
+  await consumer.close();
+  return result;
+}
+const slow = { engine: await slowRun("engine"), sdk: await slowRun("sdk") };
 const slowRow = (consumer, r, goal = "") => ({
   consumer,
   lines: stream.lines.toLocaleString("en-US"),

@@ -39,10 +39,7 @@ export function recordedStdout() {
 
 /** Every fixture's stdout once (r2's 1 MiB lines left out) in `work`, and how often to replay it for `minLines`. */
 export function buildStreamFile(work, minLines) {
-  const files = readdirSync(FIXTURES)
-    .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
-    .sort();
-  const once = files.map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd()).join("\n");
+  const once = recordedStdout();
   const linesOnce = once.split("\n").length;
   const times = Math.ceil(minLines / linesOnce);
   const file = join(work, "stream.jsonl");
@@ -50,10 +47,10 @@ export function buildStreamFile(work, minLines) {
   return { file, times, lines: linesOnce * times + 1, bytes: (Buffer.byteLength(once) + 1) * times };
 }
 
-/** A stand-in script in `work`; returns its path. */
-export function writeScript(work, name, steps) {
+/** A stand-in script in `work` (`options` such as exitOnEof beside its steps); returns its path. */
+export function writeScript(work, name, steps, options = {}) {
   const file = join(work, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ steps }));
+  writeFileSync(file, JSON.stringify({ steps, ...options }));
   return file;
 }
 

@@ -1,0 +1,69 @@
+// One bench/engine consumer in a process of its own, as in real use, for all of its runs:
+//   fork("bench/engine-one.js", [<floor|engine|sdk>, <work dir>]), then send it
+//   "throughput", "latency" or "slow" and receive each result as a message.
+// In one process shared by all three variants the SDK's runs left heap and JIT state behind
+// that slowed whichever run came next (Telecode measured 0.85–0.90 of the floor with the SDK's
+// runs between, 0.92–1.00 without), and the floor's latency suffered from the others' heaps.
+// The process first consumes a tenth of the stream, so each measured run finds its code
+// optimized, as in a bridge that has been running a while.
+import { EventEmitter } from "node:events";
+import { performance } from "node:perf_hooks";
+import process from "node:process";
+import { LATENCY_LINES, endLine, prepareWork, rssMiB, runEngine, runFloor, runSdk, wall } from "./engine-variants.js";
+import { latencyPercentiles } from "./stand-in-stream.js";
+
+const [variant, dir] = process.argv.slice(2);
+const { work, script, replayScript, warmScript } = prepareWork(dir);
+
+/** The variant as one function: (script, { onText, slow }) → { seconds, cpuSeconds, events, peak }. */
+const consumers = {
+  floor: (file, options = {}) => runFloor(work, file, options.onText),
+  engine: (file, options) => runEngine(work, file, options),
+  sdk: (file, options) => runSdk(work, file, options),
+};
+const consume = consumers[variant];
+if (consume === undefined) throw new Error(`unknown variant "${variant}": floor, engine or sdk`);
+
+/** From the stand-in's write, and from the newest stdout chunk's `data` event, to the consumer's item. */
+async function latency() {
+  const file = script("latency", [
+    { awaitIn: { type: "user" } },
+    { timed: LATENCY_LINES, intervalMs: 1 },
+    { out: endLine },
+  ]);
+  const written = [];
+  const inside = [];
+  let chunkAt = 0;
+  // Every EventEmitter's emit is wrapped, so the stdout stream each consumer reads from is timed
+  // however it is built; only this process's one consumer emits `data` here.
+  const emit = EventEmitter.prototype.emit;
+  EventEmitter.prototype.emit = function (name) {
+    if (name === "data") chunkAt = performance.now();
+    return Reflect.apply(emit, this, arguments);
+  };
+  await consume(file, {
+    onText: (text) => {
+      inside.push(performance.now() - chunkAt);
+      written.push(wall() - Number(text.slice(2)));
+    },
+  });
+  EventEmitter.prototype.emit = emit;
+  return { written: latencyPercentiles(written), inside: latencyPercentiles(inside) };
+}
+
+const measures = {
+  throughput: () => consume(replayScript, {}),
+  latency,
+  slow: async () => {
+    const before = rssMiB();
+    return { ...(await consume(replayScript, { slow: true })), before };
+  },
+};
+
+await consume(warmScript, {});
+process.on("message", async (measure) => {
+  if (measures[measure] === undefined) throw new Error(`unknown measure "${measure}": throughput, latency or slow`);
+  globalThis.gc?.();
+  process.send(await measures[measure]());
+});
+process.send("ready");
