@@ -252,8 +252,9 @@ describe("answers with attachments", () => {
     expect(answer).toContain('"Which layout do you mean?"="like this sketch');
     expect(answer).toContain("I sent you a file; it is saved in the project at .telecode/uploads/photo.png (");
     expect(existsSync(join(rig.ws.cwd, ".telecode/uploads/photo.png"))).toBe(true);
-    // The question shows the answer as the person gave it, not the words Claude got.
-    const settled = rig.tg.message(chat, question.messageId)!;
+    // The question shows the answer as the person gave it, not the words Claude got. Its edit is
+    // paced like any other and may come after the answer.
+    const settled = await rig.botMessage(chat, (m) => m.messageId === question.messageId && m.text.includes("📎"));
     expect(settled.text).toContain("Layout: like this sketch 📎 photo.png");
     expect(settled.text).not.toContain("I sent you a file");
   });
@@ -376,10 +377,14 @@ describe("files back to the phone", () => {
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
     // The file is named within the project, as the person knows it.
     expect(prompt.text).toMatch(/^🔐 Write \.telecode\/outbox\/report\.md\n/);
+    // So is the progress message's step, while it waits (its edits are paced; the summary that
+    // replaces it once the run is over lists only failed steps).
+    await rig.botMessage(
+      chat,
+      (m) => m.messageId === prompt.replyToMessageId && m.text.includes("✎ Write .telecode/outbox/report.md"),
+    );
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     const answer = await rig.botMessage(chat, isAnswer("The report and the chart are in the outbox."));
-    const summary = rig.tg.message(chat, prompt.replyToMessageId ?? 0);
-    expect(summary?.text).toContain("✎ Write .telecode/outbox/report.md");
     const report = await rig.botMessage(chat, (m) => m.document?.fileName === "report.md");
     const chart = await rig.botMessage(chat, (m) => m.photo !== undefined);
     expect(report.messageId).toBeGreaterThan(answer.messageId);
