@@ -1,10 +1,11 @@
 // bench/engine: the whole engine against a bare pipe + JSON.parse floor and against the Agent
 // SDK's query(), all three fed by the same stand-in CLI replaying recorded stdout as fast as it
-// can, in interleaved rounds, each variant in a process of its own (engine-one.js, engine-variants.js);
-// line-to-event latency, from the stand-in's write and from the moment the stdout chunk reached
-// the consumer; peak RSS under a slow consumer; our RSS with 50 live sessions; and one real CLI
-// driven through N turns against a local fake API; then the first turn as a person meets it
-// (bench/first-turn.js): `telecode run` against the bare CLI, and the bridge's start.
+// can, in interleaved rounds, each variant in a process of its own (engine-one.js,
+// engine-variants.js); line-to-event latency, from the stand-in's write and from the moment the
+// stdout chunk reached the consumer; peak RSS under a slow consumer; our RSS with 50 live
+// sessions; and one real CLI driven through N turns against a local fake API; then the first
+// turn as a person meets it (bench/first-turn.js): `telecode run` against the bare CLI, and the
+// bridge's start.
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -40,17 +41,14 @@ async function consumerProcess(variant) {
     execArgv: ["--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  const replies = [];
-  let waiting;
-  child.on("message", (reply) => (waiting ? waiting.resolve(reply) : replies.push(reply)));
-  child.on("exit", (code, signal) => waiting?.reject(new Error(`the ${variant} consumer exited (${code ?? signal})`)));
-  const next = () =>
-    replies.length > 0
-      ? Promise.resolve(replies.shift())
-      : new Promise((resolve, reject) => (waiting = { resolve: (r) => ((waiting = undefined), resolve(r)), reject }));
-  await next(); // "ready"
+  // The child speaks only when asked (or once, when ready): one reply is awaited at a time.
+  let awaited;
+  child.on("message", (reply) => awaited?.resolve(reply));
+  child.on("exit", (code, signal) => awaited?.reject(new Error(`the ${variant} consumer exited (${code ?? signal})`)));
+  const reply = () => new Promise((resolve, reject) => (awaited = { resolve, reject }));
+  await reply(); // "ready"
   return {
-    measure: (kind) => (child.send(kind), next()),
+    measure: (kind) => (child.send(kind), reply()),
     close: () => new Promise((resolve) => (child.once("exit", resolve), child.disconnect())),
   };
 }

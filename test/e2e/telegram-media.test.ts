@@ -379,10 +379,11 @@ describe("files back to the phone", () => {
     expect(prompt.text).toMatch(/^🔐 Write \.telecode\/outbox\/report\.md\n/);
     // So is the progress message's step, while it waits (its edits are paced; the summary that
     // replaces it once the run is over lists only failed steps).
-    await rig.botMessage(
+    const progress = await rig.botMessage(
       chat,
-      (m) => m.messageId === prompt.replyToMessageId && m.text.includes("✎ Write .telecode/outbox/report.md"),
+      (m) => m.messageId === prompt.replyToMessageId && m.text.includes("✎ Write"),
     );
+    expect(progress.text).toContain("✎ Write .telecode/outbox/report.md");
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     const answer = await rig.botMessage(chat, isAnswer("The report and the chart are in the outbox."));
     const report = await rig.botMessage(chat, (m) => m.document?.fileName === "report.md");
