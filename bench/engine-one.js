@@ -9,8 +9,8 @@
 import { EventEmitter } from "node:events";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { LATENCY_LINES, endLine, prepareWork, rssMiB, runEngine, runFloor, runSdk, wall } from "./engine-variants.js";
-import { latencyPercentiles } from "./stand-in-stream.js";
+import { LATENCY_LINES, endLine, prepareWork, rssMiB, runEngine, runFloor, runSdk } from "./engine-variants.js";
+import { latencyPercentiles, sinceWritten } from "./stand-in-stream.js";
 
 const [variant, dir] = process.argv.slice(2);
 const { work, script, replayScript, warmScript } = prepareWork(dir);
@@ -44,7 +44,7 @@ async function latency() {
   await consume(file, {
     onText: (text) => {
       inside.push(performance.now() - chunkAt);
-      written.push(wall() - Number(text.slice(2)));
+      written.push(sinceWritten(text));
     },
   });
   EventEmitter.prototype.emit = emit;

@@ -15,7 +15,7 @@ import { allowAllController, createClaudeEngine } from "../dist/claude/index.js"
 import { splitByteLines } from "./byte-lines.js";
 import { buildStreamFile, END, endLine, STAND_IN, standInEnv, writeScript } from "./stand-in-stream.js";
 
-export { endLine, FIXTURES, wall } from "./stand-in-stream.js";
+export { endLine, FIXTURES } from "./stand-in-stream.js";
 export const REAL_CLI = fileURLToPath(new URL("../node_modules/.bin/claude", import.meta.url));
 export const MiB = 1024 * 1024;
 const MIN_LINES = 200_000;

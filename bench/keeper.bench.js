@@ -30,7 +30,7 @@ import {
   median,
   STAND_IN,
   standInEnv as standInEnvIn,
-  wall,
+  sinceWritten,
   writeScript as writeStandInScript,
 } from "./stand-in-stream.js";
 import { printTable } from "./table.js";
@@ -265,10 +265,10 @@ const directP = [];
 const keptP = [];
 for (let round = 0; round < ROUNDS; round++) {
   const direct = [];
-  await oneTurn(openDirect, latencyScript, (text) => direct.push(wall() - Number(text.slice(2))));
+  await oneTurn(openDirect, latencyScript, (text) => direct.push(sinceWritten(text)));
   directP.push(latencyPercentiles(direct));
   const kept = [];
-  await oneTurn(openKept, latencyScript, (text) => kept.push(wall() - Number(text.slice(2))));
+  await oneTurn(openKept, latencyScript, (text) => kept.push(sinceWritten(text)));
   keptP.push(latencyPercentiles(kept));
 }
 printTable([

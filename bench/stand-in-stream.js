@@ -21,8 +21,13 @@ export const endLine = JSON.stringify({
   session_id: "sess-bench",
 });
 
-/** Epoch milliseconds with sub-millisecond precision (what the stand-in's timed lines carry). */
+/** Epoch milliseconds with sub-millisecond precision, within this process. */
 export const wall = () => performance.timeOrigin + performance.now();
+/**
+ * How long ago the stand-in wrote a timed line ("T <ms>"): both read the host's monotonic clock,
+ * the same in every process (each process's `performance.timeOrigin` may be a few ms off).
+ */
+export const sinceWritten = (text) => Number(process.hrtime.bigint()) / 1e6 - Number(text.slice(2));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global process, setTimeout, performance, Buffer */
+/* global process, setTimeout, Buffer */
 // A stand-in `claude` for tests and benchmarks: answers --version/--help, refuses the flags in
 // FAKE_CLAUDE_UNKNOWN_FLAGS, auto-acks initialize, plays the JSON script in FAKE_CLAUDE_SCRIPT,
 // and logs its arguments and stdin lines (FAKE_CLAUDE_ARGS_LOG, FAKE_CLAUDE_STDIN_LOG).
@@ -127,10 +127,13 @@ async function replay(file, times) {
   }
 }
 
-/** Writes `count` assistant text lines "T <wall-clock ms>", one every `intervalMs` (latency probes). */
+/**
+ * Writes `count` assistant text lines "T <ms on the host's monotonic clock>", one every
+ * `intervalMs` (latency probes; the clock is the same in the reading process).
+ */
 async function timed(count, intervalMs) {
   for (let i = 0; i < count; i++) {
-    const at = performance.timeOrigin + performance.now();
+    const at = Number(process.hrtime.bigint()) / 1e6;
     await write({
       type: "assistant",
       message: {
