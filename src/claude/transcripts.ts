@@ -78,12 +78,14 @@ const SESSION_ID = /^[A-Za-z0-9-]{1,100}$/;
 const USER_LINE = Buffer.from('"type":"user"');
 /** Read a piece at a time: a conversation's first message is near the start. */
 const SCAN_BYTES = 64 * 1024;
+const NEWLINE = 0x0a;
 
 /**
  * What the CLI wrote down of a session: nothing it can resume ("nothing": no transcript, or
  * none with a message), its conversation, or its conversation holding the message written
  * with `messageUuid` ("message"). A CLI killed moments after taking a message may not have
- * written it yet; `--resume` of a session with no message fails with "No conversation found".
+ * written it yet, or only the start of its line; `--resume` of a session with no whole message
+ * fails with "No conversation found".
  * Never throws: an unreadable transcript counts as nothing written.
  */
 export async function writtenDown(
@@ -106,9 +108,15 @@ export async function writtenDown(
   return found;
 }
 
-/** Which of `needles` occur in `file`, read a chunk at a time (none when it cannot be read). */
+/**
+ * Which of `needles` occur in a complete line of `file` (one its newline ends), read a chunk at
+ * a time; none when it cannot be read. A CLI killed while writing leaves its last line cut, and
+ * a cut user line does not make a conversation it can resume.
+ */
 async function scanFile(file: string, needles: readonly Buffer[]): Promise<Set<Buffer>> {
   const seen = new Set<Buffer>();
+  /** Found, but no newline has come after it yet. */
+  const unended = new Set<Buffer>();
   const handle = await open(file, "r").catch(() => undefined);
   if (handle === undefined) return seen;
   // Each chunk starts with the previous one's last bytes, so a needle across the cut is found.
@@ -120,7 +128,13 @@ async function scanFile(file: string, needles: readonly Buffer[]): Promise<Set<B
       const { bytesRead } = await handle.read(buffer, kept, SCAN_BYTES, null);
       if (bytesRead === 0) return seen;
       const filled = buffer.subarray(0, kept + bytesRead);
-      for (const needle of needles) if (!seen.has(needle) && filled.includes(needle)) seen.add(needle);
+      for (const needle of needles) {
+        if (seen.has(needle)) continue;
+        const at = filled.indexOf(needle);
+        if (at < 0 && !unended.has(needle)) continue;
+        if (filled.indexOf(NEWLINE, at < 0 ? kept : at + needle.length) < 0) unended.add(needle);
+        else seen.add(needle);
+      }
       if (seen.size === needles.length) return seen;
       kept = Math.min(overlap, filled.length);
       filled.copy(buffer, 0, filled.length - kept);

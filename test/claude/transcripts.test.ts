@@ -120,4 +120,27 @@ describe("writtenDown", () => {
     write(join(home, ".claude", "projects"), "outside", transcript("outside", "2030-01-01T10:00:00.000Z"), new Date());
     expect(await writtenDown(CWD, "../outside", { HOME: home })).toBe("nothing");
   });
+
+  it("counts a message only once its line is whole: a CLI killed while writing leaves the line cut", async () => {
+    const home = tempDir();
+    const dir = join(home, ".claude", "projects", SLUG);
+    const uuid = "7e1ec0de-0000-4000-8000-00000000000c";
+    const queued = `${JSON.stringify({ type: "queue-operation", operation: "enqueue" })}\n`;
+    const message = `${JSON.stringify({ type: "user", uuid, message: { role: "user", content: "Sleep long" } })}\n`;
+    // Claude Code 2.1.332 killed mid-write: its type and uuid are on disk, the line's end is not
+    // (it then answers --resume with "No conversation found").
+    write(dir, "torn", queued + message.slice(0, message.indexOf(uuid) + uuid.length + 12), new Date());
+    expect(await writtenDown(CWD, "torn", { HOME: home })).toBe("nothing");
+    expect(await writtenDown(CWD, "torn", { HOME: home }, uuid)).toBe("nothing");
+    // Whole, with the next line cut: resumable.
+    const next = `${JSON.stringify({ type: "attachment", content: "x".repeat(100) })}`;
+    write(dir, "whole", queued + message + next.slice(0, 40), new Date());
+    expect(await writtenDown(CWD, "whole", { HOME: home }, uuid)).toBe("message");
+    // The line's end in a later read than its start.
+    const long = `${JSON.stringify({ type: "user", uuid, message: { role: "user", content: "y".repeat(200_000) } })}\n`;
+    write(dir, "long", queued + long, new Date());
+    expect(await writtenDown(CWD, "long", { HOME: home }, uuid)).toBe("message");
+    write(dir, "long-torn", queued + long.slice(0, 150_000), new Date());
+    expect(await writtenDown(CWD, "long-torn", { HOME: home }, uuid)).toBe("nothing");
+  });
 });

@@ -1,9 +1,11 @@
 // What goes wrong around a kept run, from Telegram: its keeper killed (the run is interrupted
 // with Continue, and Continue resumes the conversation), its CLI crashing (the run fails as it
-// always did, and "Send it again" sends the request again in its session), the keeper's disk failing while Telecode is away (the CLI lives on; the lost
-// lines are a warning, and Continue goes on in the same process), and a keeper left by a
-// Telecode speaking another protocol (left to finish; new runs get new keepers).
-import { mkdirSync, renameSync, existsSync, writeFileSync } from "node:fs";
+// always did, and "Send it again" sends the request again in its session, or in a new one when
+// the CLI was killed before its transcript held the request whole), the keeper's disk failing
+// while Telecode is away (the CLI lives on; the lost lines are a warning, and Continue goes on in
+// the same process), and a keeper left by a Telecode speaking another protocol (left to finish;
+// new runs get new keepers).
+import { mkdirSync, readFileSync, renameSync, existsSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -11,6 +13,7 @@ import { findKeepers, type KeeperRecord } from "../../src/keeper/index.js";
 import { identifyProcess, isSameProcessRunning } from "../../src/keeper/process-identity.js";
 import { readKeeperState } from "../../src/keeper/keeper-state.js";
 import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
+import { transcriptHolding } from "../support/claude-workspace.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { expectSentAgain, isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
@@ -80,6 +83,8 @@ describe("a kept run when things go wrong", () => {
     rig.tg.sendText(chat, "Sleep long [cli-crash]");
     const progress = await startLong(chat);
     const record = await keeperOf(chat);
+    // Claude Code writes its transcript in batches: killed before the first, it has no session to resume.
+    await transcriptHolding(rig.ws, "Sleep long [cli-crash]");
     process.kill(record.cli.pid, "SIGKILL");
 
     const error = await rig.botMessage(chat, /exited unexpectedly \(signal SIGKILL\)/);
@@ -96,6 +101,34 @@ describe("a kept run when things go wrong", () => {
       prompt: "Sleep long [cli-crash]",
       answerText: "Slept after all.",
     });
+  });
+
+  it("its CLI killed while writing its transcript: Send it again runs the request in a new session", async () => {
+    const chat = rig.user(1005);
+    rig.script("[torn]", [reply.bash(LONG, "Wait long"), reply.text("Slept in a new session.")]);
+    rig.tg.sendText(chat, "Sleep long [torn]");
+    await startLong(chat);
+    const record = await keeperOf(chat);
+    const file = await transcriptHolding(rig.ws, "Sleep long [torn]");
+    process.kill(record.cli.pid, "SIGKILL");
+    const error = await rig.botMessage(chat, /exited unexpectedly \(signal SIGKILL\)/);
+    await rig.tg.waitFor(() => !existsSync(record.dir), { what: "the keeper's files removed" });
+    // As if the kill had come while the CLI wrote its first lines: the message's line is cut.
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.slice(0, text.indexOf("Sleep long [torn]")));
+
+    const tap = rig.tg.tapButton(chat, error.messageId, "🔁 Send it again");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Sending it again");
+    const answer = await rig.botMessage(chat, isAnswer("Slept in a new session."));
+    const [again, failed] = rig.app.store.runs.recent(chat, 2);
+    expect(again?.sessionId).not.toBe(failed?.sessionId);
+    expect(answer.text).toContain(`session ${again!.sessionId!.slice(0, 8)}`);
+    const request = rig.api.requests("[torn]").at(-1)!;
+    expect(request.lastPrompt).toBe("Sleep long [torn]");
+    expect(JSON.stringify(request.body["messages"])).not.toContain("Wait long");
+    expect(rig.tg.botMessages(chat).filter((m) => /No conversation found|no longer has session/.test(m.text))).toEqual(
+      [],
+    );
   });
 
   it("its keeper's disk failing: the CLI lives, the lines lost are a warning when replayed, the run goes on", async () => {

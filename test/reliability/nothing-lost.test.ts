@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";
 import { DATABASE_FILE, openStore, type Store } from "../../src/store/index.js";
 import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
+import { transcriptHolding } from "../support/claude-workspace.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer } from "../telegram/bridge/rig.js";
@@ -42,21 +43,6 @@ async function onDisk<T>(world: World, read: (store: Store) => T | undefined | f
   } finally {
     store.close();
   }
-}
-
-/** The CLI's transcript that holds `text`, once the CLI has written it (it may send the request first). */
-async function transcriptHolding(world: World, text: string): Promise<string> {
-  return vi.waitFor(
-    async () => {
-      const files = (await readdir(world.ws.transcripts)).filter((f) => f.endsWith(".jsonl"));
-      for (const f of files) {
-        const path = join(world.ws.transcripts, f);
-        if ((await readFile(path, "utf8")).includes(text)) return path;
-      }
-      throw new Error("not written yet");
-    },
-    { timeout: 30_000, interval: 20 },
-  );
 }
 
 /** Starts Telecode again and taps Continue on the interrupted run's message; returns it once `answer` came. */
@@ -252,7 +238,7 @@ describe("Continue after a crash", () => {
       store.runs.listRunning().find((r) => r.promptTaken && r.progressMessageId !== null),
     );
     const progress = taken.progressMessageId!;
-    await transcriptHolding(world, "A second conversation [two]");
+    await transcriptHolding(world.ws, "A second conversation [two]");
     await first.crash();
     // The person answers the first conversation after the crash, so it is the chat's latest.
     const second = world.spawnTelecode(["--config", world.configPath]);
@@ -315,7 +301,7 @@ describe("Continue after a crash", () => {
     const taken = await onDisk(world, (store) =>
       store.runs.listRunning().find((r) => r.promptTaken && r.promptUuid !== null && r.progressMessageId !== null),
     );
-    const file = await transcriptHolding(world, "Then do this [second]");
+    const file = await transcriptHolding(world.ws, "Then do this [second]");
     await first.crash();
     // As if the CLI had been killed before that message reached its transcript.
     const text = await readFile(file, "utf8");

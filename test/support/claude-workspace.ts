@@ -1,10 +1,11 @@
 // A fresh HOME, TMPDIR and git repository per real-CLI test, plus the offline environment the
 // CLI needs to talk to the fake Messages API. Removes everything on cleanup.
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { vi } from "vitest";
 
 const run = promisify(execFile);
 
@@ -66,4 +67,24 @@ export function anonymizeWorkspacePaths(text: string, w: ClaudeWorkspace): strin
     .join("-home-user-project")
     .split(w.root)
     .join("/tmp/claude-XXXX");
+}
+
+/**
+ * The transcript (its path) that holds `text` in a whole line, once the CLI has written it: the
+ * CLI writes its transcript in batches, so it may send a request before the line is on disk.
+ */
+export async function transcriptHolding(ws: ClaudeWorkspace, text: string): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const files = (await readdir(ws.transcripts).catch(() => [] as string[])).filter((f) => f.endsWith(".jsonl"));
+      for (const f of files) {
+        const path = join(ws.transcripts, f);
+        const lines = (await readFile(path, "utf8")).split("\n");
+        // The last piece has no newline yet: it may be a line cut mid-write.
+        if (lines.slice(0, -1).some((line) => line.includes(text))) return path;
+      }
+      throw new Error(`no transcript holds ${JSON.stringify(text)} yet`);
+    },
+    { timeout: 30_000, interval: 20 },
+  );
 }

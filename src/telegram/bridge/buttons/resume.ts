@@ -3,9 +3,9 @@
 // once: in its session when the CLI had its prompt and wrote it down, else by sending the
 // person's own request again where it was meant to go (a new session when the CLI wrote nothing
 // of that session down). On a failed run, "Send it again" sends the request again into its own
-// session (Claude Code stopped mid-work), "Run it in a new session" into a new one (Claude Code
-// no longer has its session). The store spends the tap, so a second one (a double tap, or after
-// a restart) runs nothing.
+// session (Claude Code stopped mid-work; a new one when it wrote nothing of it down), "Run it in
+// a new session" into a new one (Claude Code no longer has its session). The store spends the
+// tap, so a second one (a double tap, or after a restart) runs nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt, type WrittenDown } from "../../../domain/index.js";
 import type { EventName } from "../../../ports/index.js";
@@ -65,15 +65,15 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
   // into a new one (Claude Code no longer has its session). One whose request was forgotten has
   // nothing to send.
   const sendAgain =
-    (words: TapWords, where: (run: RunRecord, input: RunInput) => SessionChoice) =>
-    (ctx: TelecodeContext): void => {
+    (words: TapWords, where: (run: RunRecord, input: RunInput, cwd: string) => Promise<SessionChoice>) =>
+    async (ctx: TelecodeContext): Promise<void> => {
       const tap = readTap(ctx);
       const usable = (run: RunRecord): boolean => run.state === "failed" && run.input !== null;
       const taken = tap === undefined ? undefined : takeUp(deps, tap, usable, words);
       const input = taken?.run.input;
       if (taken === undefined || input === null || input === undefined) return;
       const { run, project } = taken;
-      const choice = where(run, input);
+      const choice = await where(run, input, project.path);
       deps.logger.event("telegram.run_resumed", {
         chatId: run.chatId,
         runId: run.runId,
@@ -91,13 +91,17 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
     };
   buttons.callbackQuery(
     buttonTrigger(AGAIN_CHOICE),
-    sendAgain(AGAIN_WORDS, (run, input) =>
-      run.sessionId === null ? input.choice : { kind: "resume", sessionId: run.sessionId },
-    ),
+    sendAgain(AGAIN_WORDS, async (run, input, cwd) => {
+      if (run.sessionId === null) return input.choice;
+      // A CLI killed before it wrote its new session down left nothing to resume.
+      return (await writtenDownOf(deps, run, cwd)) === "nothing"
+        ? { kind: "new" }
+        : { kind: "resume", sessionId: run.sessionId };
+    }),
   );
   buttons.callbackQuery(
     buttonTrigger(FRESH_CHOICE),
-    sendAgain(FRESH_WORDS, () => ({ kind: "new" })),
+    sendAgain(FRESH_WORDS, () => Promise.resolve({ kind: "new" })),
   );
   return buttons;
 }
@@ -151,15 +155,7 @@ async function continuation(
 ): Promise<{ prompt: Prompt; choice: SessionChoice; mode?: PermissionMode }> {
   const input = run.input;
   // A CLI stopped moments after taking a message may not have written it down yet.
-  const written: WrittenDown =
-    run.sessionId === null
-      ? "nothing"
-      : await deps.sessions.writtenDown(
-          { chatId: run.chatId, project: run.project },
-          cwd,
-          run.sessionId,
-          run.promptUuid ?? undefined,
-        );
+  const written = await writtenDownOf(deps, run, cwd);
   const lost = !run.promptTaken || (run.promptUuid !== null ? written !== "message" : written === "nothing");
   if (input !== null && lost) {
     // The CLI never had the prompt, or kept nothing of it: the request itself goes again, to
@@ -180,6 +176,13 @@ async function continuation(
     choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
     ...definedFields({ mode: input?.mode }),
   };
+}
+
+/** What the CLI wrote down of `run`'s session (and of its message) in the project at `cwd`. */
+function writtenDownOf(deps: Pick<BridgeServices, "sessions">, run: RunRecord, cwd: string): Promise<WrittenDown> {
+  if (run.sessionId === null) return Promise.resolve("nothing");
+  const lane = { chatId: run.chatId, project: run.project };
+  return deps.sessions.writtenDown(lane, cwd, run.sessionId, run.promptUuid ?? undefined);
 }
 
 /** A store call for a tap; when it throws, the failure is logged as `event` and the tap gets `failed`. */
