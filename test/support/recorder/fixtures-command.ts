@@ -14,6 +14,7 @@ import {
 import { recordScenarios } from "./record.js";
 import { SANITISED_VALUES } from "./sanitise.js";
 import type { Scenario } from "./scenario.js";
+import { SCENARIOS } from "./scenarios.js";
 import { FIXTURES_ROOT, updateTestedRange } from "./tested-range.js";
 
 export const FIXTURES_HELP = `Usage: npm run fixtures -- --cli PATH|VERSION [options]
@@ -31,6 +32,12 @@ writes sanitised recordings to test/golden/fixtures/claude-code-VERSION/.
 `;
 
 /** A README for a recorded folder: where it came from and what was normalised. */
+/** The scenarios with recordings in `dir`, in the recorder's order. */
+function recordedIn(dir: string): Scenario[] {
+  const files = readdirSync(dir);
+  return SCENARIOS.filter((s) => files.some((file) => file.startsWith(`${s.name}.`)));
+}
+
 function readme(version: string, scenarios: readonly Scenario[]): string {
   return [
     `# Claude Code ${version} stream-json recordings`,
@@ -100,8 +107,8 @@ export async function main(argv: string[], output: CommandOutput = processOutput
       log,
     });
     const recorded = scenarios.filter((s) => outcomes.some((o) => o.name === s.name && o.failure === undefined));
-    if (!existsSync(join(outDir, "README.md")) || values.replace)
-      await writeFile(join(outDir, "README.md"), readme(cli.version, recorded));
+    // The folder's README describes every scenario it holds, those recorded before this run too.
+    await writeFile(join(outDir, "README.md"), readme(cli.version, recordedIn(outDir)));
     if (values.out === undefined) log(`tested range: ${(await updateTestedRange()).join(", ")}`);
     const failed = outcomes.filter((o) => o.failure !== undefined);
     const seconds = outcomes.reduce((sum, o) => sum + o.seconds, 0);
