@@ -3,4 +3,4 @@
 // range travels as code: `telecode doctor` and the start-up log compare the installed CLI with it.
 
 /** Every Claude Code version with recorded fixtures, oldest first. */
-export const TESTED_CLAUDE_VERSIONS: readonly string[] = ["2.1.332"];
+export const TESTED_CLAUDE_VERSIONS: readonly string[] = ["2.1.321", "2.1.332"];

@@ -16,6 +16,9 @@ import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.
 import { recordedVersions, TESTED_RANGE_MODULE, testedRangeSource } from "../support/recorder/tested-range.js";
 
 const REAL_CLAUDE = resolve("node_modules/.bin/claude");
+/** The range Telecode ships (every version with recordings; the pinned 2.1.332 is the newest). */
+const RANGE = describeRange(testedRange());
+const RANGE_RE = RANGE.replace(/\./g, "\\.");
 
 let fake: FakeBotApi;
 let home: string;
@@ -86,7 +89,9 @@ describe("telecode doctor", () => {
     expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
     expect(line(out, "allowed users")).toContain("42");
     expect(line(out, "project app")).toContain(`${project} (default)`);
-    expect(line(out, "Claude CLI")).toMatch(/^✓ Claude CLI +2\.1\.332, within the tested range \(2\.1\.332\) \(\//);
+    expect(line(out, "Claude CLI")).toMatch(
+      new RegExp(`^✓ Claude CLI +2\\.1\\.332, within the tested range \\(${RANGE_RE}\\) \\(/`),
+    );
     expect(line(out, "Claude CLI")).toContain(`(${REAL_CLAUDE})`);
     expect(line(out, "Claude login")).toContain("logged in");
     expect(line(out, "database")).toContain(join(home, ".local", "share", "telecode", DATABASE_FILE));
@@ -170,12 +175,16 @@ describe("telecode doctor", () => {
     writeConfig(goodConfig());
     const older = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.0.1") });
     expect(older.code).toBe(0);
-    expect(line(older.out, "Claude CLI")).toMatch(/^! .*2\.0\.1 is older than the tested range \(2\.1\.332\)/);
+    expect(line(older.out, "Claude CLI")).toMatch(
+      new RegExp(`^! .*2\\.0\\.1 is older than the tested range \\(${RANGE_RE}\\)`),
+    );
     expect(older.out).toContain("fix: update it: npm i -g @anthropic-ai/claude-code@2.1.332");
     const newer = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.1.400") });
     expect(newer.code).toBe(0);
     expect(line(newer.out, "Claude CLI")).toMatch(
-      /^! .*2\.1\.400 is newer than the tested range \(2\.1\.332\); it may print lines Telecode does not know yet/,
+      new RegExp(
+        `^! .*2\\.1\\.400 is newer than the tested range \\(${RANGE_RE}\\); it may print lines Telecode does not know yet`,
+      ),
     );
   });
 
@@ -306,13 +315,12 @@ describe("the tested Claude CLI range", () => {
       expect.objectContaining({
         level: 40,
         version: "2.1.400",
-        detail:
-          "Claude CLI 2.1.400 is newer than the tested range (2.1.332); it may print lines Telecode does not know yet",
+        detail: `Claude CLI 2.1.400 is newer than the tested range (${RANGE}); it may print lines Telecode does not know yet`,
       }),
       expect.objectContaining({
         level: 30,
         version: "2.1.332",
-        detail: "Claude CLI 2.1.332, within the tested range (2.1.332)",
+        detail: `Claude CLI 2.1.332, within the tested range (${RANGE})`,
       }),
       expect.objectContaining({
         level: 40,
