@@ -5,103 +5,17 @@
 // JSON.parses the same strings in the same batches. What is left between the two is what
 // Telecode adds after decoding: decoder checks, translator, control requests, event delivery
 // and the consumer's for-await. Interleaved rounds; the best round of each is the least disturbed.
-import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { setImmediate } from "node:timers";
-import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
-import { END, endLine, median, recordedStdout } from "./stand-in-stream.js";
+import { BATCH, parseRun as parseLines, pipelineLines, telecodeRun as telecodeLines } from "./pipeline-harness.js";
+import { median } from "./stand-in-stream.js";
 import { printTable } from "./table.js";
 
 const ROUNDS = 11;
 const REPEAT = 100;
-/** Lines per macrotask: about what one 64 KiB read of the recorded stream holds. */
-const BATCH = 20;
 
-const once = recordedStdout().split("\n");
-const lines = [...Array.from({ length: REPEAT }, () => once).flat(), endLine];
-
-/** Calls `each(line, seq)` for every line, BATCH per macrotask, from `from` on. */
-function feed(each, from = 0) {
-  const end = Math.min(from + BATCH, lines.length);
-  for (let i = from; i < end; i++) if (each(lines[i], i + 1) === false) return;
-  if (end < lines.length) setImmediate(feed, each, end);
-}
-
-/** A launcher whose one CLI answers control requests and, once the prompt is written, prints every line. */
-function inMemoryLauncher() {
-  return {
-    probe: (command) => Promise.resolve({ path: command, version: "2.1.332", supportsHookEvents: true, probed: true }),
-    launch() {
-      let handlers;
-      let exit;
-      let markClosed = () => undefined;
-      const closed = new Promise((resolve) => (markClosed = resolve));
-      let seq = 0;
-      const transport = {
-        pid: 1,
-        get exit() {
-          return exit;
-        },
-        start(next) {
-          handlers = next;
-        },
-        write(line) {
-          // Answers to the CLI's permission requests need nothing back (and are not parsed here).
-          if (line.startsWith('{"type":"control_response"')) return Promise.resolve({ ok: true });
-          const message = JSON.parse(line);
-          if (message.type === "control_request") {
-            const response = { subtype: "success", request_id: message.request_id, response: { commands: [] } };
-            setImmediate(() => handlers.onLine(JSON.stringify({ type: "control_response", response }), ++seq));
-          } else if (message.type === "user" && seq < lines.length) {
-            setImmediate(() => feed((line) => handlers.onLine(line, ++seq)));
-          }
-          return Promise.resolve({ ok: true });
-        },
-        closeStdin() {
-          exit ??= { code: 0, signal: null };
-          markClosed({ exit, stderrTail: "" });
-        },
-        pause() {},
-        resume() {},
-        shutdown() {
-          transport.closeStdin();
-          return closed;
-        },
-        closed,
-      };
-      return Promise.resolve(transport);
-    },
-  };
-}
-
-/** Milliseconds from the prompt to the end marker's text event, and how many events came. */
-async function telecodeRun() {
-  const engine = createClaudeEngine({ claudePath: "claude", env: {}, launcher: inMemoryLauncher(), timeZone: "UTC" });
-  const session = engine.openSession({ cwd: "/", permissionMode: "default", idleMs: 0 }, allowAllController());
-  const start = performance.now();
-  await session.startRun("go");
-  let events = 0;
-  for await (const event of session.events()) {
-    events += 1;
-    if (event.type === "text" && event.text === END) break;
-  }
-  const ms = performance.now() - start;
-  await session.close();
-  return { ms, events };
-}
-
-/** The baseline: JSON.parse of the same lines in the same batches. */
-function parseRun() {
-  return new Promise((resolve) => {
-    const start = performance.now();
-    feed((line) => {
-      const value = JSON.parse(line);
-      if (value.type !== "assistant" || value.message.content[0]?.text !== END) return true;
-      resolve({ ms: performance.now() - start });
-      return false;
-    });
-  });
-}
+const lines = pipelineLines(REPEAT);
+const telecodeRun = () => telecodeLines(lines);
+const parseRun = () => parseLines(lines);
 
 await telecodeRun(); // JIT
 const runs = { parse: [], telecode: [] };
