@@ -148,7 +148,8 @@ async function scanFile(file: string, needles: readonly Buffer[]): Promise<Set<B
 
 /**
  * The id of the session last active in `cwd`, by the times the CLI wrote in its transcripts
- * (whoever ran it: Telecode, `telecode run`, plain `claude`); undefined when there is none.
+ * (whoever ran it: Telecode, `telecode run`, plain `claude`), among those it can resume (a whole
+ * message written down); undefined when there is none.
  * `env` is the CLI's environment (HOME or CLAUDE_CONFIG_DIR say where transcripts are). Never
  * throws: an unreadable folder or file counts as no session.
  */
@@ -170,7 +171,9 @@ export async function latestSessionId(cwd: string, env: NodeJS.ProcessEnv): Prom
   for (const file of files) {
     if (best !== undefined && file.mtimeMs + MTIME_SLACK_MS < best.atMs) break;
     const atMs = await lastActivityMs(file.path, file.size).catch(() => undefined);
-    if (atMs !== undefined && (best === undefined || atMs > best.atMs)) best = { id: file.id, atMs };
+    if (atMs === undefined || (best !== undefined && atMs <= best.atMs)) continue;
+    // A CLI killed while writing its first lines leaves a session --resume cannot open.
+    if ((await scanFile(file.path, [USER_LINE])).has(USER_LINE)) best = { id: file.id, atMs };
   }
   return best?.id;
 }

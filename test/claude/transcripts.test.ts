@@ -65,6 +65,16 @@ describe("latestSessionId", () => {
     expect(await latestSessionId(CWD, { HOME: tempDir(), CLAUDE_CONFIG_DIR: config })).toBe("long");
   });
 
+  it("passes over a newer session the CLI was killed while writing: --resume could not open it", async () => {
+    const home = tempDir();
+    const dir = join(home, ".claude", "projects", SLUG);
+    write(dir, "used", transcript("used", "2030-01-01T10:00:00.000Z"), new Date("2030-01-01T10:00:00Z"));
+    const queued = `${JSON.stringify({ type: "queue-operation", timestamp: "2030-01-01T11:00:00.000Z" })}\n`;
+    const message = JSON.stringify({ type: "user", timestamp: "2030-01-01T11:00:00.000Z", message: { content: "hi" } });
+    write(dir, "torn", queued + message.slice(0, 40), new Date("2030-01-01T11:00:00Z"));
+    expect(await latestSessionId(CWD, { HOME: home })).toBe("used");
+  });
+
   it("finds nothing in a project with no transcripts, or none with a timed line", async () => {
     const home = tempDir();
     expect(await latestSessionId(CWD, { HOME: home })).toBeUndefined();
