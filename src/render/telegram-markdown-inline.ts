@@ -96,17 +96,16 @@ export function renderInlinePlain(tokens: readonly Token[]): string {
 
 /**
  * An image's alt text as plain text: the words of its label, without syntax (nested images too);
- * a link in it with an empty label reads as its URL, as one outside does (closeLink).
+ * a link or an image in it with an empty label reads as its URL, as one outside does (closeLink).
  */
 function altText(image: Token): string {
   let text = "";
   const links: { href: string; start: number }[] = [];
-  const stack: Token[][] = [[...(image.children ?? [])].reverse()];
-  while (stack.length > 0) {
-    const next = stack.at(-1)!.pop();
-    if (next === undefined) stack.pop();
-    else if (next.type === "image") stack.push([...(next.children ?? [])].reverse());
-    else if (next.type === "softbreak" || next.type === "hardbreak") text += " ";
+  for (const next of image.children ?? []) {
+    if (next.type === "image") {
+      const inner = altText(next);
+      text += inner === "" ? hrefOf(next) : inner;
+    } else if (next.type === "softbreak" || next.type === "hardbreak") text += " ";
     else if (next.type === "text" || next.type === "code_inline") text += next.content;
     else if (next.type === "link_open") links.push({ href: hrefOf(next), start: text.length });
     else if (next.type === "link_close") {

@@ -57,10 +57,16 @@ describe("markdownToTelegramHtml", () => {
     );
   });
 
-  it("reads an image as its alt text linked to the picture; a link in the alt with no label as its URL", () => {
-    // Found by the letters property: the empty link's path was lost.
+  it("reads an image as its alt text linked to the picture; a link or image in the alt with no label as its URL", () => {
+    // Found by the letters property: the empty link's path was lost, and then an empty image's.
     expect(markdownToTelegramHtml("![[](src/a.ts)](https://x.io/a_b?c=1&d=2)")).toBe(
       '<a href="https://x.io/a_b?c=1&amp;d=2">src/a.ts</a>',
+    );
+    expect(markdownToTelegramHtml("![![](src/a.ts)](https://x.io/a_b?c=1&d=2)")).toBe(
+      '<a href="https://x.io/a_b?c=1&amp;d=2">src/a.ts</a>',
+    );
+    expect(markdownToTelegramHtml("![a ![b](c.png) d](https://x.io/i.png)")).toBe(
+      '<a href="https://x.io/i.png">a b d</a>',
     );
     expect(markdownToTelegramHtml("![see [the docs](https://d.io)](https://x.io/i.png)")).toBe(
       '<a href="https://x.io/i.png">see the docs</a>',
