@@ -169,6 +169,8 @@ describe("Telegram's limits and accidents", () => {
     rig.tg.sendText(chat, "Run it [deleted]");
     const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    // The prompt shows its answer first, so the injected "not modified" lands on a progress edit.
+    await rig.botMessage(chat, (m) => m.messageId === prompt.messageId && m.text.includes("✅ Allowed"));
     const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("Working"));
     rig.tg.injectFault(
       "editMessageText",

@@ -165,7 +165,7 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     );
     expect(rig.api.requests("HOOK-HELD")).toHaveLength(0);
 
-    expect(await rig.command(OWNER, "resume")).toContain("1 webhook delivery kept while paused run now");
+    expect(await rig.command(OWNER, "resume")).toContain("The webhook delivery kept while paused runs now.");
     await rig.botMessage(OWNER, isAnswer("HOOK-HELD-ANSWER"));
     expect(rig.app.store.triggers.heldCount()).toBe(0);
     expect(await rig.command(OWNER, "status")).toContain("webhook github-push · on each delivery");

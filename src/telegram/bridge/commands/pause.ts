@@ -25,7 +25,9 @@ export const resumeCommand: Command = {
     const deliveries =
       held === 0
         ? ""
-        : ` ${held === 1 ? "1 webhook delivery" : `${held} webhook deliveries`} kept while paused run now.`;
+        : held === 1
+          ? " The webhook delivery kept while paused runs now."
+          : ` The ${held} webhook deliveries kept while paused run now, oldest first.`;
     call.say(
       `▶️ Schedules, loops and webhooks run again. A slot that came due while paused runs once if it is recent.${deliveries}`,
     );
