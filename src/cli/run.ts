@@ -194,6 +194,8 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
         now: () => clock.now(),
         columns: () => (io.stderr as TerminalOut).columns,
         answerOnStdout: !options.json,
+        // "error: …" is the run's last line when it fails.
+        failureSaidAfter: true,
         cwd: options.cwd,
       });
       if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };

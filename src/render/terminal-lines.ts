@@ -23,6 +23,8 @@ export type TerminalLineOptions = {
   cwd?: string;
   /** The tool calls of the turn a turn_finished closes (TurnSteps), said on its line. */
   steps?: number;
+  /** A failed turn's error is said on a line of its own afterwards: its ■ line only says it failed. */
+  failureSaidAfter?: boolean;
 };
 
 /**
@@ -147,6 +149,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       const steps = options.steps === undefined ? "" : `${options.steps} step${options.steps === 1 ? "" : "s"} · `;
       const stats = `${steps}${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
       if (event.interrupted) return `■ interrupted · ${stats}`;
+      if (!event.ok && options.failureSaidAfter === true) return `■ failed · ${stats}`;
       if (!event.ok)
         return `■ failed: ${event.error === undefined ? "unknown error" : failureText(event.error)} · ${stats}`;
       return `■ done · ${stats}`;

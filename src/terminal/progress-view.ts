@@ -16,6 +16,8 @@ export type ProgressViewOptions = {
   answerOnStdout?: boolean;
   /** The project directory: paths under it are shown relative to it, from the first line on. */
   cwd?: string;
+  /** The caller prints a failed run's error last: a failed turn's line does not say it too. */
+  failureSaidAfter?: boolean;
 };
 
 /** The bottom line while a prompt waits for typed input; owned by the input reader. */
@@ -91,6 +93,7 @@ export class ProgressView {
     const text = renderTerminalLine(event, {
       showThinking: false,
       steps: this.#steps.count,
+      failureSaidAfter: this.#o.failureSaidAfter === true,
       ...(this.#o.cwd === undefined ? {} : { cwd: this.#o.cwd }),
     });
     if (text !== undefined) this.print(text);

@@ -58,4 +58,24 @@ describe("renderTerminalLine", () => {
       "✓ $ Bash seq — Output too large (1.9MB). Full output saved to: /t/x.txt",
     );
   });
+
+  it("says why a turn failed on its ■ line, or only that it failed when the error follows on a line of its own", () => {
+    const failed: TelecodeEvent = {
+      type: "turn_finished",
+      ok: false,
+      answer: "",
+      error: { reason: "api_error", what: "API error 529: Overloaded.", hint: "Send the message again in a minute." },
+      interrupted: false,
+      costUsd: 0,
+      numTurns: 1,
+      durationMs: 736,
+      origin: "person",
+    };
+    expect(renderTerminalLine(failed, { steps: 0 })).toBe(
+      "■ failed: API error 529: Overloaded. Send the message again in a minute. · 0 steps · 736 ms · $0.00",
+    );
+    expect(renderTerminalLine(failed, { steps: 0, failureSaidAfter: true })).toBe(
+      "■ failed · 0 steps · 736 ms · $0.00",
+    );
+  });
 });
