@@ -459,7 +459,9 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     );
     expect(ended.text).not.toMatch(/Working|Starting/);
     expect(ended.text).toContain("⚠️ Interrupted");
-    expect(ended.text).toContain("Claude Code stopped before it finished this turn.");
+    expect(ended.text).toContain(
+      "Claude Code stopped before it finished this turn. Its Monitor ended with it: ask Claude to watch again if you still need it.",
+    );
     expect(ended.buttons).toEqual([]);
   }, 120_000);
 

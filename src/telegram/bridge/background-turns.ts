@@ -14,7 +14,10 @@ import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { RunIndex } from "./run-index.js";
 import { RunView, type RunViewDeps } from "./run-view.js";
 
-type Open = { view: RunView; startedAtMs: number; sessionId: string };
+type Open = { view: RunView; startedAtMs: number; sessionId: string; origin: Exclude<TurnOrigin, "person"> };
+
+/** Said under a Monitor's turn cut off by its Claude Code ending: the watch ended with the process. */
+const MONITOR_ENDED_HINT = "Its Monitor ended with it: ask Claude to watch again if you still need it.";
 
 type BackgroundDeps = RunViewDeps & {
   runs: RunIndex<RunView>;
@@ -73,7 +76,9 @@ export class BackgroundTurns {
     if (event.type === "turn_finished") {
       this.#open.delete(id);
       open.view.onEvent(this.#completion(open, event));
-    } else if (event.type === "note" && event.key === TURN_CUT_OFF_NOTE) this.#cutOff(id, event.text);
+    } else if (event.type === "note" && event.key === TURN_CUT_OFF_NOTE)
+      // Claude Code ended: a Monitor it ran ended with it.
+      this.#cutOff(id, open.origin === "monitor" ? `${event.text} ${MONITOR_ENDED_HINT}` : event.text);
   }
 
   /**
@@ -109,7 +114,7 @@ export class BackgroundTurns {
       cancellable: false,
     });
     this.#count += 1;
-    const open: Open = { view, startedAtMs: this.#deps.clock.now(), sessionId };
+    const open: Open = { view, startedAtMs: this.#deps.clock.now(), sessionId, origin };
     this.#open.set(id, open);
     view.begin({ state: "started", runId: `turn-${this.#count}` });
   }
