@@ -550,9 +550,14 @@ describe("config schedules and the cost cap (real CLI, manual schedule clock)", 
     const loop = await makeLoop(rigB, chat, "SETUP-COST", "* * * * *", "COSTTICK check the build");
     rigB.script("COSTTICK", [reply.text("COSTTICK-ANSWER", { inputTokens: 2000, outputTokens: 500 })]);
     clockB.advance(60_000);
-    await rigB.botMessage(chat, isAnswer("COSTTICK-ANSWER"));
+    const answer = await rigB.botMessage(chat, isAnswer("COSTTICK-ANSWER"));
     const notice = await rigB.botMessage(chat, `loop ${loop?.id} stopped: its runs cost`);
     expect(notice.text).toContain("past its limit of $0.0005");
+    // The run's answer first, then why there will be no more; the stopped loop's run has no buttons.
+    expect(answer.messageId).toBeLessThan(notice.messageId);
+    await rigB.tg.waitFor(() => rigB.tg.message(chat, answer.replyToMessageId!)?.buttons.length === 0, {
+      what: "the stopped loop's Pause and Stop gone",
+    });
     expect(rigB.app.store.schedules.get(loop?.id ?? "")).toMatchObject({ state: "capped", stateReason: "cost" });
     clockB.advance(120_000);
     await rigB.app.scheduler.whenIdle();

@@ -239,11 +239,17 @@ export class RunView implements RunObserver {
     });
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
     const state = this.#state;
-    // An answer that quotes its progress message waits until that message exists.
-    if (event.ok && this.#init.quoteProgress === true)
-      void this.#progress.sent.then((id) =>
-        sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state),
-      );
+    // An answer that quotes its progress message waits until that message exists; onFinished
+    // waits with it, so what the run's end makes a trigger say (a loop's stop) comes after it.
+    const progressId = this.#progress.id;
+    const answerWaits = event.ok && this.#init.quoteProgress === true && progressId === undefined;
+    if (answerWaits)
+      void this.#progress.sent.then((id) => {
+        sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state);
+        this.#init.onFinished?.(event);
+      });
+    else if (event.ok && this.#init.quoteProgress === true)
+      sendAnswer(this.#deps, { ...target, quoteReplyTo: progressId }, event, state);
     else if (event.ok) sendAnswer(this.#deps, target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
       sendRunError(this.#deps, this.chatId, event, this.#runAgainKeyboard(event));
@@ -251,7 +257,7 @@ export class RunView implements RunObserver {
       void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
       );
-    this.#init.onFinished?.(event);
+    if (!answerWaits) this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
     const resume = interrupted && this.#init.cancellable !== false ? resumeKeyboard(event.runId) : undefined;
@@ -264,11 +270,12 @@ export class RunView implements RunObserver {
         : why === undefined
           ? summary
           : interruptedHtml(summary, why);
-    // A schedule's buttons stay: the summary is where its answer is found again.
-    const rows = this.#init.buttons?.() ?? [];
-    const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
+      // A schedule's buttons stay (the summary is where its answer is found again), as they are
+      // once onFinished has told the schedule how the run ended (a loop stopped has none).
+      const rows = this.#init.buttons?.() ?? [];
+      const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
       const target = { chatId: this.chatId, messageId: this.#progress.id ?? id, runId: event.runId };
       return showSummary(this.#deps, target, keyboard === undefined ? { html } : { html, keyboard });
     });
