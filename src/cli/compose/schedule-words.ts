@@ -13,12 +13,15 @@ import {
 } from "../../schedule/index.js";
 import type { ScheduleCard } from "../../telegram/index.js";
 
+// Before its first run a schedule without caps says nothing of runs or cost ("0 runs · $0.00").
 function runsWords(s: Schedule): string {
+  if (s.iterations === 0 && s.caps.maxIterations === null) return "";
   const runs = s.iterations === 1 ? "1 run" : `${s.iterations} runs`;
   return s.caps.maxIterations === null ? runs : `${s.iterations} of ${s.caps.maxIterations} runs`;
 }
 
 function costWords(s: Schedule): string {
+  if (s.costUsd === 0 && s.caps.maxCostUsd === null) return "";
   return s.caps.maxCostUsd === null
     ? formatUsd(s.costUsd)
     : `${formatUsd(s.costUsd)} of ${formatUsd(s.caps.maxCostUsd)}`;
