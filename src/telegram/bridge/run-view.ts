@@ -245,8 +245,11 @@ export class RunView implements RunObserver {
     const answerWaits = event.ok && this.#init.quoteProgress === true && progressId === undefined;
     if (answerWaits)
       void this.#progress.sent.then((id) => {
-        sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state);
-        this.#init.onFinished?.(event);
+        try {
+          sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state);
+        } finally {
+          this.#init.onFinished?.(event);
+        }
       });
     else if (event.ok && this.#init.quoteProgress === true)
       sendAnswer(this.#deps, { ...target, quoteReplyTo: progressId }, event, state);
