@@ -63,3 +63,16 @@ export function interruptedHtml(summaryHtml: string | undefined, reason: string 
   const head = summaryHtml ?? "<b>⚠️ Interrupted</b>";
   return `${head}\n${escapeTelegramHtml(reason)}`;
 }
+
+/**
+ * The progress message's last text: the summary, and for an interrupted run what to do (a kept
+ * run's note, beside Continue) or, where there is no Continue, why it stopped when that is known.
+ */
+export function endedSummaryHtml(
+  summaryHtml: string,
+  end: { interrupted: boolean; continuable: boolean; error: RunFailure | undefined },
+): string {
+  if (end.continuable)
+    return interruptedHtml(summaryHtml, end.error === undefined ? undefined : keptRunNote(end.error));
+  return end.interrupted && end.error !== undefined ? interruptedHtml(summaryHtml, end.error.what) : summaryHtml;
+}

@@ -22,7 +22,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
-import { interruptedHtml, keptRunNote, resumeKeyboard, runAgainKeyboard } from "./resume-button.js";
+import { endedSummaryHtml, resumeKeyboard, runAgainKeyboard } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
@@ -264,15 +264,7 @@ export class RunView implements RunObserver {
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
     const resume = interrupted && this.#init.cancellable !== false ? resumeKeyboard(event.runId) : undefined;
-    const note = event.error === undefined ? undefined : keptRunNote(event.error);
-    // Without Continue, an interruption still says why when it is known.
-    const why = interrupted && event.error !== undefined ? event.error.what : undefined;
-    const html =
-      resume !== undefined
-        ? interruptedHtml(summary, note)
-        : why === undefined
-          ? summary
-          : interruptedHtml(summary, why);
+    const html = endedSummaryHtml(summary, { interrupted, continuable: resume !== undefined, error: event.error });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
       // A schedule's buttons stay (the summary is where its answer is found again), as they are
