@@ -161,7 +161,10 @@ describe("restart without loss", () => {
     const requestsBefore = rig.api.requests("[crash]").length;
 
     await rig.startApp();
-    await rig.botMessage(chat, "Telecode restarted, so this request is no longer pending");
+    await rig.botMessage(
+      chat,
+      "Telecode restarted, so this request is no longer pending. Tap Continue on the interrupted task to pick up where it left off.",
+    );
     await rig.tg.waitFor(() => rig.tg.message(chat, prompt.messageId)?.buttons.length === 0, {
       what: "the approval's buttons taken down",
     });

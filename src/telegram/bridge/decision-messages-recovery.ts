@@ -8,7 +8,9 @@ import { renderSettledHtml } from "./prompt-html.js";
 import type { BridgeServices } from "./services.js";
 
 /** What a decision still pending when Telecode stopped says afterwards. */
-export const RESTARTED_DECISION_NOTE = "Telecode restarted, so this request is no longer pending. Reply to continue.";
+// Its run was interrupted by the same stop, and its progress message carries Continue.
+export const RESTARTED_DECISION_NOTE =
+  "Telecode restarted, so this request is no longer pending. Tap Continue on the interrupted task to pick up where it left off.";
 
 type Deps = Pick<BridgeServices, "store" | "logger" | "outbox">;
 
