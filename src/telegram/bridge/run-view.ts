@@ -242,7 +242,8 @@ export class RunView implements RunObserver {
     // An answer that quotes its progress message waits until that message exists; onFinished
     // waits with it, so what the run's end makes a trigger say (a loop's stop) comes after it.
     const progressId = this.#progress.id;
-    const answerWaits = event.ok && this.#init.quoteProgress === true && progressId === undefined;
+    const quotesProgress = event.ok && this.#init.quoteProgress === true;
+    const answerWaits = quotesProgress && progressId === undefined;
     if (answerWaits)
       void this.#progress.sent.then((id) => {
         try {
@@ -251,9 +252,8 @@ export class RunView implements RunObserver {
           this.#init.onFinished?.(event);
         }
       });
-    else if (event.ok && this.#init.quoteProgress === true)
-      sendAnswer(this.#deps, { ...target, quoteReplyTo: progressId }, event, state);
-    else if (event.ok) sendAnswer(this.#deps, target, event, state);
+    else if (event.ok)
+      sendAnswer(this.#deps, quotesProgress ? { ...target, quoteReplyTo: progressId } : target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
       sendRunError(this.#deps, this.chatId, event, this.#runAgainKeyboard(event));
     if (this.#init.projectRoot !== undefined && !unstarted)

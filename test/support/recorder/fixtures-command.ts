@@ -31,13 +31,13 @@ writes sanitised recordings to test/golden/fixtures/claude-code-VERSION/.
   --update-range      only regenerate src/cli/doctor-tested-range.ts from the folders present
 `;
 
-/** A README for a recorded folder: where it came from and what was normalised. */
 /** The scenarios with recordings in `dir`, in the recorder's order. */
 function recordedIn(dir: string): Scenario[] {
   const files = readdirSync(dir);
   return SCENARIOS.filter((s) => files.some((file) => file.startsWith(`${s.name}.`)));
 }
 
+/** A README for a recorded folder: where it came from and what was normalised. */
 function readme(version: string, scenarios: readonly Scenario[]): string {
   return [
     `# Claude Code ${version} stream-json recordings`,
