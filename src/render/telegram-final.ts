@@ -26,10 +26,13 @@ export function answerFooterOf(state: ProgressState): AnswerFooter {
   };
 }
 
-/** "$0.0421 · 3 turns · 2 min 5 s · session 1a2b3c4d — reply to continue", in italics. */
+/**
+ * "$0.0421 · 3 turns · 2 min 5 s · session 1a2b3c4d — reply to continue", in italics. A run that
+ * cost nothing (a local command such as /context) says no cost, as its progress line does.
+ */
 function renderAnswerFooterHtml(footer: AnswerFooter): string {
   const parts = [
-    formatUsd(footer.costUsd),
+    ...(footer.costUsd > 0 ? [formatUsd(footer.costUsd)] : []),
     footer.turns === 1 ? "1 turn" : `${footer.turns} turns`,
     formatDurationMs(footer.durationMs),
   ];

@@ -481,7 +481,10 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
 
     // /context runs inside the CLI (no model call) and its output comes back as the answer.
     rig.tg.sendText(chat, "/context");
-    await rig.botMessage(chat, isAnswer("Context Usage"));
+    const context = await rig.botMessage(chat, isAnswer("Context Usage"));
+    // It cost nothing, and its footer says no cost ("$0.00" would only be noise).
+    expect(context.text).toMatch(/\n1 turn · .* · session [0-9a-f]{8} — reply to continue$/);
+    expect(context.text).not.toContain("$0.00");
     // /loop is Claude Code's skill: the model reads it and calls CronCreate, which Telecode keeps.
     rig.script("SKILLTICK", [
       reply.tool("ToolSearch", { query: "select:CronCreate" }),

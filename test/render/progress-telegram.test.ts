@@ -281,6 +281,13 @@ describe("the end of a run", () => {
     expect(text(renderFinalAnswer("", answerFooterOf(done)).parts[0]!.html)).toMatch(/^\(no text in the answer\)/);
   });
 
+  it("leaves the cost out of the footer of a run that cost nothing, as the progress line does", () => {
+    const local = { ...answerFooterOf(done), costUsd: 0 };
+    expect(text(renderFinalAnswer("Context Usage", local).parts[0]!.html)).toBe(
+      "Context Usage\n\n1 turn · 2 min 5 s · session 0a1b2c3d — reply to continue",
+    );
+  });
+
   it("words an error as what happened, what to do, and the incident id", () => {
     const html = renderRunErrorHtml({
       what: "Claude Code exited with <code 1>",
