@@ -291,6 +291,8 @@ export class Outbox {
   }
 
   #succeeded(chat: ChatQueue | undefined, job: Job, messageId: number | undefined): void {
+    if (job.kind === "send" && job.replyTo !== undefined && messageId !== undefined)
+      chat?.sentReply(messageId, job.replyTo);
     if (job.kind === "send" && job.replaces !== undefined && chat !== undefined && messageId !== undefined) {
       chat.redirects.set(job.replaces, messageId);
       this.#stats.replaced++;

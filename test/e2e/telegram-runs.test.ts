@@ -166,7 +166,7 @@ describe("Telegram's limits and accidents", () => {
       reply.bash('node -e "setTimeout(() => console.log(1), 1500)"', "Wait"),
       reply.text("Finished anyway."),
     ]);
-    rig.tg.sendText(chat, "Run it [deleted]");
+    const asked = rig.tg.sendText(chat, "Run it [deleted]");
     const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
     rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     // The prompt shows its answer first, so the injected "not modified" lands on a progress edit.
@@ -184,6 +184,8 @@ describe("Telegram's limits and accidents", () => {
       { what: "a re-sent progress message" },
     );
     expect(resent.buttons).toEqual([]);
+    // It answers the request, as the deleted one did, so the person sees what it belongs to.
+    expect(resent.replyToMessageId).toBe(asked);
     expect(
       rig.tg.calls("editMessageText").some((c) => c.chatId === chat && c.description?.includes("not modified")),
     ).toBe(true);

@@ -266,9 +266,10 @@ describe("Telegram's errors and faults", () => {
     expect(timeline("editMessageText")).toEqual(["1000:400"]);
   });
 
-  it("re-sends a progress message the person deleted, and sends later edits to the new one", async () => {
+  it("re-sends a progress message the person deleted, as a reply to the same message, and sends later edits to the new one", async () => {
     const box = outbox();
-    const sent = await box.send(ALICE, html("step 1"));
+    const asked = tg.sendText(ALICE, "run it");
+    const sent = await box.send(ALICE, html("step 1"), { replyTo: asked });
     if (!sent.ok) throw new Error("send failed");
     tg.userDeletesMessage(ALICE, sent.messageId);
     const edit = box.edit(ALICE, sent.messageId, {
@@ -280,12 +281,28 @@ describe("Telegram's errors and faults", () => {
     if (!result.ok) throw new Error("edit failed");
     expect(result.replaced).toBe(true);
     expect(replaced).toEqual([[ALICE, sent.messageId, result.messageId]]);
-    expect(tg.message(ALICE, result.messageId)).toMatchObject({ text: "step 2", buttons: [{ text: "Cancel" }] });
+    expect(tg.message(ALICE, result.messageId)).toMatchObject({
+      text: "step 2",
+      buttons: [{ text: "Cancel" }],
+      replyToMessageId: asked,
+    });
 
     const next = box.edit(ALICE, sent.messageId, html("step 3"));
     await driveUntilDone(box, clock);
     expect(await next).toEqual({ ok: true, messageId: result.messageId });
     expect(tg.botMessages(ALICE).map((m) => m.text)).toEqual(["step 3"]);
+
+    // A message that answered nothing comes back answering nothing.
+    const sending = box.send(ALICE, html("status"));
+    await driveUntilDone(box, clock);
+    const plain = await sending;
+    if (!plain.ok) throw new Error("send failed");
+    tg.userDeletesMessage(ALICE, plain.messageId);
+    const again = box.edit(ALICE, plain.messageId, html("status, later"));
+    await driveUntilDone(box, clock);
+    const back = await again;
+    if (!back.ok) throw new Error("edit failed");
+    expect(tg.message(ALICE, back.messageId)?.replyToMessageId).toBeUndefined();
   });
 
   it("falls back to plain text when Telegram cannot parse the HTML", async () => {
