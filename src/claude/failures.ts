@@ -109,7 +109,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   }),
   not_found: (f) => ({
     what: `Claude Code CLI not found (looked for: ${f.lookedFor ?? "claude"}).`,
-    hint: "Install it with `npm i -g @anthropic-ai/claude-code` or set claude.path.",
+    hint: `On the computer running Telecode, install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude.path to its full path (\`which claude\` there prints it); ${SAME_AGAIN}.`,
   }),
   start_failed: (f) => ({
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,

@@ -162,7 +162,7 @@ describe("claude engine failures with the real CLI", () => {
     expect(done.error).toEqual({
       reason: "not_found",
       what: `Claude Code CLI not found (looked for: ${missing}).`,
-      hint: "Install it with `npm i -g @anthropic-ai/claude-code` or set claude.path.",
+      hint: "On the computer running Telecode, install it with `npm i -g @anthropic-ai/claude-code`, or set claude.path to its full path (`which claude` there prints it); until then every message fails the same way.",
     });
   });
 

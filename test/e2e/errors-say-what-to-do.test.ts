@@ -1,4 +1,5 @@
-// Errors that say what to do, with the real CLI: one that is not logged in is explained on the
+// Errors that say what to do: a CLI that is not where the config says is explained on the phone
+// with where Telecode looked; with the real CLI, one that is not logged in is explained on the
 // phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
 // message again"), and both `telecode` and `telecode run` warn at start when API billing is on
 // without an API key.
@@ -13,6 +14,28 @@ function withoutKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { ANTHROPIC_API_KEY: _key, ...rest } = env;
   return rest;
 }
+
+describe("a Claude Code that is not there", () => {
+  it("in Telegram: says where Telecode looked for the CLI, and how to fix it on the host", async () => {
+    const missing = "/nonexistent/telecode-test/claude";
+    const rig = await startRig({ claudePath: missing });
+    try {
+      const chat = rig.user(1001);
+      const asked = rig.tg.sendText(chat, "Hello?");
+      const error = await rig.botMessage(chat, /^❌ /);
+      expect(error.text).toMatch(
+        new RegExp(
+          `^❌ Claude Code CLI not found \\(looked for: ${missing}\\)\\. On the computer running Telecode, install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude\\.path to its full path \\(\`which claude\` there prints it\\); until then every message fails the same way\\. \\(incident [0-9a-f]+\\)$`,
+        ),
+      );
+      // The request's progress says it failed; nothing reached the API.
+      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && /^❌ Failed/.test(m.text));
+      expect(rig.api.requests()).toEqual([]);
+    } finally {
+      await rig.dispose();
+    }
+  });
+});
 
 describe("a Claude Code that is not logged in", () => {
   it("in Telegram: says the CLI on the host is not logged in and how to fix it there", async () => {

@@ -32,6 +32,8 @@ export type RigOptions = {
   limits?: Record<string, number>;
   /** Extra lines for the [claude] table, e.g. "dangerously_skip_permissions = true". */
   claude?: readonly string[];
+  /** claude.path (default: the pinned real CLI). */
+  claudePath?: string;
   /** claude.use_api_billing (default true: the workspace's test key reaches the CLI). */
   apiBilling?: boolean;
   logger?: Logger;
@@ -91,7 +93,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       `allowed_user_ids = [${ALLOWED_IDS.join(", ")}]`,
       `api_root = "${tg.apiRoot}"`,
       "[claude]",
-      `path = "${realClaudePath}"`,
+      `path = "${options.claudePath ?? realClaudePath}"`,
       `use_api_billing = ${options.apiBilling ?? true}`,
       `permission_mode = "${options.mode ?? "default"}"`,
       ...(options.claude ?? []),
