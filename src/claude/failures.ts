@@ -71,7 +71,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     const quoted = tail === "" ? "(nothing on stderr)" : excerpt(tail.slice(-STDERR_QUOTE_CHARS), STDERR_QUOTE_CHARS);
     return {
       what: sentence(`Claude Code exited with ${describeExit(f.exit)} before any output: ${quoted}`),
-      hint: "Check claude.extra_args, and that `claude` starts in a terminal.",
+      hint: "On the computer running Telecode, check that `claude` starts in a terminal, and claude.extra_args in the config.",
     };
   },
   exited: (f) => {
@@ -113,7 +113,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   }),
   start_failed: (f) => ({
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
-    hint: "Check claude.path and the project directory.",
+    hint: "On the computer running Telecode, check claude.path and that the project's directory exists.",
   }),
   keeper_lost: () => ({
     what: "The process keeping Claude Code running ended unexpectedly, and Claude Code with it.",

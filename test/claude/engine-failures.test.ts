@@ -189,6 +189,7 @@ describe("claude engine failures with the real CLI", () => {
       what: expect.stringMatching(
         /^Claude Code exited with code 1 before any output: .*--max-budget-usd must be a number/,
       ),
+      hint: "On the computer running Telecode, check that `claude` starts in a terminal, and claude.extra_args in the config.",
     });
   });
 
