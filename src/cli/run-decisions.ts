@@ -7,6 +7,7 @@ import type { DecisionSettings } from "../policy/index.js";
 import type { Clock } from "../ports/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import type { ProgressView, readTypedAnswers, TypedAnswers } from "../terminal/index.js";
+import { readEditSite } from "./compose/edit-sites.js";
 
 /** The terminal stderr, with its width when it has one. */
 export type TerminalOut = NodeJS.WritableStream & { columns?: number };
@@ -48,6 +49,7 @@ export function terminalDecisions(
     port,
     registry,
     clock,
+    editSite: readEditSite,
   });
   if (ui.ask) {
     typed = ui.readTypedAnswers({

@@ -38,6 +38,21 @@ export type ApprovalRequest = {
   blockedPath?: string;
   /** Set when the request comes from inside a subagent. */
   agentId?: string;
+  /** Where an Edit's old text is in its file, read when the request arrived (absent if not found once). */
+  editSite?: EditSite;
+};
+
+/**
+ * An Edit's place in its file: the text around `old_string` (the rest of its first and last
+ * lines and a few whole lines beyond), and the line number the text before it starts on.
+ */
+export type EditSite = {
+  /** 1-based line number of the first line of `before`. */
+  firstLine: number;
+  /** From the start of the first context line up to `old_string`. */
+  before: string;
+  /** From the end of `old_string` to the end of the last context line. */
+  after: string;
 };
 
 /** A permission rule change the CLI suggested ("always allow …"), passed back as it came. */

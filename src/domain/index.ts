@@ -8,6 +8,7 @@ export type {
   PermissionMode,
   TurnOrigin,
   ApprovalRequest,
+  EditSite,
   ApprovalAnswer,
   PermissionUpdate,
   SessionStarted,

@@ -15,6 +15,11 @@ export function diffLineText(line: DiffLine): string {
   }
 }
 
+/** A diff's heading: its file, and the line its change starts on when known ("src/a.ts · line 42"). */
+export function diffHeading(section: Extract<PromptSection, { kind: "diff" }>): string {
+  return section.line === undefined ? section.path : `${section.path} · line ${section.line}`;
+}
+
 export function sectionLines(section: PromptSection): string[] {
   switch (section.kind) {
     case "text":
@@ -23,7 +28,7 @@ export function sectionLines(section: PromptSection): string[] {
     case "markdown":
       return [...(section.label ? [`${section.label}:`] : []), ...section.text.split("\n").map((l) => `  ${l}`)];
     case "diff":
-      return [section.path, ...section.lines.map(diffLineText)];
+      return [diffHeading(section), ...section.lines.map(diffLineText)];
     case "fields":
       return section.fields.map((f) => `${f.name}: ${f.value}`);
   }

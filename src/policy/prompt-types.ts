@@ -10,7 +10,7 @@ export type PromptSection =
   /** Verbatim text in a fixed-width block: a command, the first lines of a file. */
   | { kind: "code"; text: string; label?: string }
   /** A compact line diff (Edit, MultiEdit), with the file it applies to. */
-  | { kind: "diff"; path: string; lines: readonly DiffLine[] }
+  | { kind: "diff"; path: string; lines: readonly DiffLine[]; line?: number }
   /** Markdown written by the model: a plan. Long text is split by the front end. */
   | { kind: "markdown"; text: string; label?: string }
   /** Key input fields of a tool call, values already shortened. */

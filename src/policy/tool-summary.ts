@@ -1,6 +1,7 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
 // Write the path and first lines, anything else its key input fields. Reads input defensively.
-import { excerpt, relativeToCwd } from "../domain/index.js";
+import { excerpt, relativeToCwd, type EditSite } from "../domain/index.js";
+import { firstChangedLine } from "./edit-site.js";
 import { compactLineDiff } from "./line-diff.js";
 import type { PromptSection } from "./prompt-types.js";
 import { headLines, oneLine } from "./text.js";
@@ -14,10 +15,17 @@ function str(input: Readonly<Record<string, unknown>>, key: string): string | un
   return typeof v === "string" ? v : undefined;
 }
 
-function editSections(path: string, oldText: string, newText: string): PromptSection[] {
-  const lines = compactLineDiff(oldText, newText, { contextLines: 2, maxLines: 40 });
-  const unseen = unseenChange(oldText, newText, lines.length === 0);
-  return [{ kind: "diff", path, lines }, ...(unseen ? [{ kind: "text" as const, text: unseen }] : [])];
+/** An Edit as a diff; with its site in the file, whole lines and the line number of the change. */
+function editSections(path: string, oldText: string, newText: string, site?: EditSite): PromptSection[] {
+  const unseen = unseenChange(oldText, newText, compactLineDiff(oldText, newText).length === 0);
+  const [before, after] = site === undefined ? ["", ""] : [site.before, site.after];
+  const [a, b] = [before + oldText + after, before + newText + after];
+  const lines = compactLineDiff(a, b, { contextLines: 2, maxLines: 40 });
+  const diff: PromptSection =
+    site === undefined || lines.length === 0
+      ? { kind: "diff", path, lines }
+      : { kind: "diff", path, lines, line: firstChangedLine(site, a, b) };
+  return [diff, ...(unseen ? [{ kind: "text" as const, text: unseen }] : [])];
 }
 
 /** What a line diff cannot show: a change only to the final line break, or only to whitespace. */
@@ -59,6 +67,7 @@ export function describeToolCall(
   toolName: string,
   input: Readonly<Record<string, unknown>>,
   root?: string,
+  editSite?: EditSite,
 ): PromptSection[] {
   switch (toolName) {
     case "Bash": {
@@ -71,8 +80,10 @@ export function describeToolCall(
     }
     case "Edit": {
       const path = pathOf(input, "file_path", root) ?? "(no path)";
-      const sections = editSections(path, str(input, "old_string") ?? "", str(input, "new_string") ?? "");
-      if (input["replace_all"] === true) sections.push({ kind: "text", text: "Replaces every occurrence." });
+      const replaceAll = input["replace_all"] === true;
+      const site = replaceAll ? undefined : editSite;
+      const sections = editSections(path, str(input, "old_string") ?? "", str(input, "new_string") ?? "", site);
+      if (replaceAll) sections.push({ kind: "text", text: "Replaces every occurrence." });
       return sections;
     }
     case "MultiEdit": {

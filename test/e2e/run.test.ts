@@ -1,6 +1,6 @@
 // `telecode run` end to end: the command dispatcher, config loading, the engine and the real
 // CLI against the fake Messages API, with approvals allowed, denied, events as JSON, Ctrl-C.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -120,6 +120,29 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(await exit).toBe(0);
     expect(io.stdout.text).toBe("Created the marker file.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(true);
+  });
+
+  it("--approve ask: an Edit shows its file, the line it changes and the lines around it", async () => {
+    let project = "";
+    const file = (): string => join(project, "server.js");
+    const { io, config, cwd } = await setup([
+      reply.dynamic(() => reply.tool("Read", { file_path: file() })),
+      reply.dynamic(() => reply.tool("Edit", { file_path: file(), old_string: "3000", new_string: "8080" })),
+      reply.text("Moved to 8080."),
+    ]);
+    project = cwd;
+    writeFileSync(file(), "function main() {\n  const port = 3000;\n  listen(port);\n}\n");
+    const stdin = new PassThrough();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "ask", "Move the port"], io, { stdin });
+    await io.stderr.waitFor("[1] Allow");
+    expect(io.stderr.text).toContain(
+      ["server.js · line 2", "    function main() {", "  -   const port = 3000;", "  +   const port = 8080;"].join(
+        "\n",
+      ),
+    );
+    stdin.write("1\n");
+    expect(await exit).toBe(0);
+    expect(readFileSync(file(), "utf8")).toContain("const port = 8080;");
   });
 
   it("--approve ask: a typed reply denies with the person's words, which the model reads", async () => {

@@ -1,6 +1,6 @@
 // Approvals, plans and questions through the real bridge: buttons tapped in the local Bot API
 // fake reach the real Claude CLI as its control_response; strangers change nothing.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +70,34 @@ describe("approvals", () => {
     await rig.tg.waitFor(() => /Denied \(Ann1002\)/.test(rig.tg.message(chat, prompt.messageId)?.text ?? ""), {
       what: "the settled denial",
     });
+  });
+
+  it("an Edit shows its change as whole lines under the file and line number; Allow makes it", async () => {
+    const chat = rig.user(1011);
+    const file = join(rig.ws.cwd, "server.js");
+    const lines = ["// server", "", "function main() {", "  const port = 3000;", "  listen(port);", "}", ""];
+    writeFileSync(file, lines.join("\n"));
+    rig.script("[edit]", [
+      reply.tool("Read", { file_path: file }),
+      reply.tool("Edit", { file_path: file, old_string: "port = 3000", new_string: "port = Number(process.env.PORT)" }),
+      reply.text("The port comes from PORT now."),
+    ]);
+    rig.tg.sendText(chat, "Read the port from the environment [edit]");
+    const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
+    expect(prompt.text).toContain(
+      [
+        "server.js · line 4",
+        "  ",
+        "  function main() {",
+        "-   const port = 3000;",
+        "+   const port = Number(process.env.PORT);",
+        "    listen(port);",
+        "  }",
+      ].join("\n"),
+    );
+    expect(await tap(chat, prompt, "✅ Allow")).toBe("Approved");
+    await rig.botMessage(chat, isAnswer("The port comes from PORT now."));
+    expect(readFileSync(file, "utf8")).toContain("  const port = Number(process.env.PORT);\n");
   });
 
   it("two quick taps on Allow: one answer reaches the CLI, the second tap reads 'Already answered'", async () => {

@@ -2,7 +2,14 @@
 // the engine calls it as its SessionController; it carries out the machine's effects (answer
 // the CLI, ask / inform the person, timers, set_permission_mode) and owns no decisions itself.
 import { randomBytes } from "node:crypto";
-import type { ApprovalAnswer, ApprovalRequest, Lane, TelecodeEvent, TurnFinished } from "../../domain/index.js";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  EditSite,
+  Lane,
+  TelecodeEvent,
+  TurnFinished,
+} from "../../domain/index.js";
 import {
   initialPolicyState,
   noLongerPendingMessage,
@@ -40,6 +47,8 @@ export type DecisionDriverOptions = {
   recordedDecisionId?: (request: { runId: string | undefined; requestId: string }) => string | undefined;
   /** A front end's port threw; the decision goes on regardless. */
   onPortError?: (error: unknown, call: "ask" | "settled" | "inform") => void;
+  /** Where an Edit lands in its file (read then), for its prompt; undefined when unknown. */
+  editSite?: (request: ApprovalRequest) => EditSite | undefined;
 };
 
 export type DecisionDriver = {
@@ -85,6 +94,16 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
       prompt,
       awaitingText: p.flow.kind === "question" && p.flow.flow.awaitingText,
     };
+  }
+
+  function withEditSite(request: ApprovalRequest): ApprovalRequest {
+    if (request.toolName !== "Edit" || options.editSite === undefined) return request;
+    try {
+      const site = options.editSite(request);
+      return site === undefined ? request : { ...request, editSite: site };
+    } catch {
+      return request;
+    }
   }
 
   function callPort(call: "ask" | "settled" | "inform", fn: () => void): void {
@@ -192,7 +211,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
       while (resolvers.has(decisionId) || state.pending.has(decisionId)) decisionId = `${newId()}-${resolvers.size}`;
       const answered = new Promise<DriverDecision>((resolve) => resolvers.set(decisionId, resolve));
       const onAbort = (): void => void run({ type: "withdrawn", decisionId });
-      run({ type: "request", decisionId, request, run: ctx.run, nowMs: clock.now() });
+      run({ type: "request", decisionId, request: withEditSite(request), run: ctx.run, nowMs: clock.now() });
       if (resolvers.has(decisionId)) ctx.signal.addEventListener("abort", onAbort, { once: true });
       return answered.finally(() => ctx.signal.removeEventListener("abort", onAbort));
     },

@@ -3,6 +3,7 @@
 // choice-code.ts's), and the settled form. Pure: no Bot API calls.
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
+  diffHeading,
   diffLineText,
   outcomeText,
   type DecisionOutcome,
@@ -113,9 +114,11 @@ function sectionHtml(section: PromptSection): string {
         : escapeTelegramHtml(section.text);
     case "code":
       return `${section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n` : ""}<pre>${escapeTelegramHtml(section.text)}</pre>`;
-    case "diff":
-      if (section.lines.length === 0) return `<b>${escapeTelegramHtml(section.path)}</b>`;
-      return `<b>${escapeTelegramHtml(section.path)}</b>\n<pre>${escapeTelegramHtml(section.lines.map(diffLineText).join("\n"))}</pre>`;
+    case "diff": {
+      const heading = `<b>${escapeTelegramHtml(diffHeading(section))}</b>`;
+      if (section.lines.length === 0) return heading;
+      return `${heading}\n<pre>${escapeTelegramHtml(section.lines.map(diffLineText).join("\n"))}</pre>`;
+    }
     case "markdown": {
       const body = markdownToTelegramHtml(section.text);
       return section.label ? `<b>${escapeTelegramHtml(section.label)}</b>\n${body}` : body;
