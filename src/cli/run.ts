@@ -201,7 +201,11 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
       if (approveMode === "all") return { view, controller: allowAllController(), typed: undefined };
       const ask = approveMode === "ask";
       const settings = { ...decisionSettingsFromConfig(config, modeOf(options, config)), projectRoot: options.cwd };
-      return { view, ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers }) };
+      const denyGlobs = config.files.denyGlobs;
+      return {
+        view,
+        ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers, denyGlobs }),
+      };
     },
   );
   const controller =
