@@ -3,7 +3,7 @@
 import type { EditSite } from "../domain/index.js";
 
 /** Whole lines shown above and below the lines an Edit changes. */
-export const EDIT_SITE_CONTEXT_LINES = 2;
+const EDIT_SITE_CONTEXT_LINES = 2;
 
 /** Offset of the start of the line holding `offset`. */
 function lineStart(text: string, offset: number): number {
