@@ -146,8 +146,12 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `  tokens ${formatCount(event.inputTokens)} in / ${formatCount(event.outputTokens)} out · session ${formatUsd(event.costUsd)}${context}`;
     }
     case "turn_finished": {
-      const steps = options.steps === undefined ? "" : `${options.steps} step${options.steps === 1 ? "" : "s"} · `;
-      const stats = `${steps}${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
+      // As on the phone: no "0 steps", no "$0.00".
+      const stats = [
+        ...(options.steps ? [`${options.steps} step${options.steps === 1 ? "" : "s"}`] : []),
+        formatDurationMs(event.durationMs),
+        ...(event.costUsd > 0 ? [formatUsd(event.costUsd)] : []),
+      ].join(" · ");
       if (event.interrupted) return `■ interrupted · ${stats}`;
       if (!event.ok && options.failureSaidAfter === true) return `■ failed · ${stats}`;
       if (!event.ok)

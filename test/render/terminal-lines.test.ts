@@ -72,10 +72,12 @@ describe("renderTerminalLine", () => {
       origin: "person",
     };
     expect(renderTerminalLine(failed, { steps: 0 })).toBe(
-      "■ failed: API error 529: Overloaded. Send the message again in a minute. · 0 steps · 736 ms · $0.00",
+      "■ failed: API error 529: Overloaded. Send the message again in a minute. · 736 ms",
     );
-    expect(renderTerminalLine(failed, { steps: 0, failureSaidAfter: true })).toBe(
-      "■ failed · 0 steps · 736 ms · $0.00",
+    expect(renderTerminalLine(failed, { steps: 0, failureSaidAfter: true })).toBe("■ failed · 736 ms");
+    // Steps and cost appear once there are some, as on the phone.
+    expect(renderTerminalLine({ ...failed, costUsd: 0.0123 }, { steps: 2, failureSaidAfter: true })).toBe(
+      "■ failed · 2 steps · 736 ms · $0.0123",
     );
   });
 });
