@@ -37,7 +37,7 @@ export {
 export type { Question, QuestionFlow, QuestionStep } from "./questions.js";
 export { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed } from "./rearm.js";
 export type { RearmDecision, RearmState } from "./rearm.js";
-export { initialPolicyState, stepPolicy } from "./session-policy.js";
+export { asksPerson, initialPolicyState, stepPolicy } from "./session-policy.js";
 export { PolicyError } from "./session-policy-types.js";
 export type {
   PendingDecision,

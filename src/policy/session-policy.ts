@@ -1,9 +1,9 @@
 // One session's decisions as a pure machine: (state, input) → (state, effects). Routes each
 // request through the decision table, runs the plan, question and re-arm machines, and answers
 // every request exactly once. No I/O, no timers: time is an input, timers are effects.
-import type { ApprovalAnswer, TelecodeEvent } from "../domain/index.js";
+import type { ApprovalAnswer, ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import { approvalPrompt, resolveApproval } from "./approval-prompt.js";
-import { routeToolRequest } from "./decision-table.js";
+import { routeToolRequest, type Route } from "./decision-table.js";
 import { noLongerPendingMessage, questionTimedOutMessage, timedOutMessage } from "./messages.js";
 import {
   disarmedGate,
@@ -32,7 +32,7 @@ import {
   type PolicyState,
   type PolicyStep,
 } from "./session-policy-types.js";
-import { defaultDecisionSettings, type DecisionSettings } from "./settings.js";
+import { defaultDecisionSettings, type DecisionSettings, type RunInfo } from "./settings.js";
 import { approvePlanIn, close, denyTitles, timerEffects, withPending } from "./policy-steps.js";
 
 export function initialPolicyState(settings: Partial<DecisionSettings> = {}): PolicyState {
@@ -46,6 +46,26 @@ export function initialPolicyState(settings: Partial<DecisionSettings> = {}): Po
     pending: new Map(),
     ended: false,
   };
+}
+
+/** How the decision table routes `request` in `state`. */
+function routeOf(state: PolicyState, request: ApprovalRequest, run: RunInfo | undefined): Route {
+  const s = state.settings;
+  return routeToolRequest({
+    request,
+    mode: s.mode,
+    previewChanges: s.previewChanges,
+    questionsEnabled: s.questionsEnabled,
+    cliMode: state.cliMode,
+    unattended: run?.unattended === true,
+    planApprovedInRun: run !== undefined && state.previewSkipRunId === run.id,
+    gate: state.gate,
+  });
+}
+
+/** Whether `request` would be put to the person now (what it shows is worth preparing then). */
+export function asksPerson(state: PolicyState, request: ApprovalRequest, run: RunInfo | undefined): boolean {
+  return !state.ended && routeOf(state, request, run).kind === "ask";
 }
 
 function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "request" }>): PolicyStep {
@@ -65,17 +85,7 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
       ],
     };
   }
-  const s = state.settings;
-  const route = routeToolRequest({
-    request,
-    mode: s.mode,
-    previewChanges: s.previewChanges,
-    questionsEnabled: s.questionsEnabled,
-    cliMode: state.cliMode,
-    unattended: run?.unattended === true,
-    planApprovedInRun: run !== undefined && state.previewSkipRunId === run.id,
-    gate: state.gate,
-  });
+  const route = routeOf(state, request, run);
   const allow: ApprovalAnswer = { behavior: "allow", updatedInput: { ...request.input } };
   switch (route.kind) {
     case "allow":
@@ -115,8 +125,8 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
         const afterOutline = route.ask === "plan_after_outline";
         flow = { kind: "plan", afterOutline };
         const caption = planApprovalCaption({
-          chatMode: s.mode,
-          rearmEnabled: s.rearmPlanMode,
+          chatMode: state.settings.mode,
+          rearmEnabled: state.settings.rearmPlanMode,
           agentsDeferringRearm: state.rearm.deferringTasks.length,
         });
         prompt = planPrompt(request, afterOutline, caption);

@@ -11,6 +11,7 @@ import type {
   TurnFinished,
 } from "../../domain/index.js";
 import {
+  asksPerson,
   initialPolicyState,
   noLongerPendingMessage,
   stepPolicy,
@@ -96,8 +97,10 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
     };
   }
 
-  function withEditSite(request: ApprovalRequest): ApprovalRequest {
-    if (request.toolName !== "Edit" || options.editSite === undefined) return request;
+  /** An Edit put to the person, with its site in the file (read only when it will be shown). */
+  function withEditSite(request: ApprovalRequest, run: RunInfo | undefined): ApprovalRequest {
+    if (request.toolName !== "Edit" || options.editSite === undefined || !asksPerson(state, request, run))
+      return request;
     try {
       const site = options.editSite(request);
       return site === undefined ? request : { ...request, editSite: site };
@@ -211,7 +214,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
       while (resolvers.has(decisionId) || state.pending.has(decisionId)) decisionId = `${newId()}-${resolvers.size}`;
       const answered = new Promise<DriverDecision>((resolve) => resolvers.set(decisionId, resolve));
       const onAbort = (): void => void run({ type: "withdrawn", decisionId });
-      run({ type: "request", decisionId, request: withEditSite(request), run: ctx.run, nowMs: clock.now() });
+      run({ type: "request", decisionId, request: withEditSite(request, ctx.run), run: ctx.run, nowMs: clock.now() });
       if (resolvers.has(decisionId)) ctx.signal.addEventListener("abort", onAbort, { once: true });
       return answered.finally(() => ctx.signal.removeEventListener("abort", onAbort));
     },

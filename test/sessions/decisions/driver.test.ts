@@ -116,6 +116,52 @@ describe("the driver is the engine's SessionController", () => {
   });
 });
 
+describe("an Edit's site in its file", () => {
+  const edit: ApprovalRequest = {
+    requestId: "e1",
+    toolName: "Edit",
+    input: { file_path: "/p/x.ts", old_string: "old()", new_string: "new()" },
+    permissionSuggestions: [],
+  };
+
+  it("is read only for an Edit put to the person, and shows in its prompt", async () => {
+    const reads: string[] = [];
+    const driverIn = (mode: DecisionSettings["mode"], port: RecordingPort) =>
+      createDecisionDriver({
+        lane: lane("chat-e"),
+        settings: { mode },
+        port,
+        registry: createDecisionRegistry(),
+        clock: createFakeClock(1_000),
+        editSite: (request) => {
+          reads.push(request.requestId);
+          return { firstLine: 10, before: "a\n", after: "\nb" };
+        },
+      });
+    // Allowed without asking: nothing is read.
+    const auto = driverIn("auto", recordingPort());
+    await expect(auto.decide(edit, { signal: new AbortController().signal, run })).resolves.toMatchObject({
+      behavior: "allow",
+    });
+    expect(reads).toEqual([]);
+    // Asked: read once, and the prompt says where the change is.
+    const port = recordingPort();
+    void driverIn("default", port).decide(edit, { signal: new AbortController().signal, run });
+    expect(reads).toEqual(["e1"]);
+    expect(port.asks[0]?.prompt.sections[0]).toEqual({
+      kind: "diff",
+      path: "/p/x.ts",
+      line: 11,
+      lines: [
+        { op: "context", text: "a" },
+        { op: "removed", text: "old()" },
+        { op: "added", text: "new()" },
+        { op: "context", text: "b" },
+      ],
+    });
+  });
+});
+
 describe("exactly once", () => {
   it("the first tap wins; a second tap is told 'already answered' and changes nothing", async () => {
     const { port, registry, decide } = setup();
