@@ -7,7 +7,7 @@ import type { DecisionSettings } from "../policy/index.js";
 import type { Clock } from "../ports/index.js";
 import { createDecisionDriver, createDecisionRegistry, createLinePersonPort } from "../sessions/decisions/index.js";
 import type { ProgressView, readTypedAnswers, TypedAnswers } from "../terminal/index.js";
-import { editSiteReader } from "./compose/edit-sites.js";
+import { fileNowReader } from "./compose/file-now.js";
 
 /** The terminal stderr, with its width when it has one. */
 export type TerminalOut = NodeJS.WritableStream & { columns?: number };
@@ -26,7 +26,7 @@ export function terminalDecisions(
     ask: boolean;
     terminal: TerminalOut | undefined;
     readTypedAnswers: typeof readTypedAnswers;
-    /** files.deny_globs: an Edit of such a file shows only its own lines. */
+    /** files.deny_globs: nothing of such a file is read for an Edit or Write prompt. */
     denyGlobs: readonly string[];
   },
 ): { controller: SessionController; typed: TypedAnswers | undefined } {
@@ -51,7 +51,7 @@ export function terminalDecisions(
     port,
     registry,
     clock,
-    editSite: editSiteReader(ui.denyGlobs),
+    fileNow: fileNowReader(ui.denyGlobs),
   });
   if (ui.ask) {
     typed = ui.readTypedAnswers({

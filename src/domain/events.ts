@@ -38,9 +38,12 @@ export type ApprovalRequest = {
   blockedPath?: string;
   /** Set when the request comes from inside a subagent. */
   agentId?: string;
-  /** Where an Edit's old text is in its file, read when the request arrived (absent if not found once). */
-  editSite?: EditSite;
+  /** The file an Edit or Write targets, as it was when the request was put to the person. */
+  fileNow?: FileNow;
 };
+
+/** A file an Edit or Write targets: missing, or how many lines it has and where an Edit lands. */
+export type FileNow = { exists: false } | { exists: true; lines: number; editSite?: EditSite };
 
 /**
  * An Edit's place in its file: the text around `old_string` (the rest of its first and last

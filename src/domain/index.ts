@@ -9,6 +9,7 @@ export type {
   TurnOrigin,
   ApprovalRequest,
   EditSite,
+  FileNow,
   ApprovalAnswer,
   PermissionUpdate,
   SessionStarted,

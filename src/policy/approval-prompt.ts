@@ -86,7 +86,7 @@ export function approvalPrompt(request: ApprovalRequest, options: ApprovalPrompt
     kind: "approval",
     title: toolCallTitle(request.toolName, request.input, options.projectRoot),
     sections: [
-      ...describeToolCall(request.toolName, request.input, options.projectRoot, request.editSite),
+      ...describeToolCall(request.toolName, request.input, options.projectRoot, request.fileNow),
       ...why(request),
       ...alwaysSection,
     ],

@@ -1,6 +1,6 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
 // Write the path and first lines, anything else its key input fields. Reads input defensively.
-import { excerpt, relativeToCwd, type EditSite } from "../domain/index.js";
+import { excerpt, relativeToCwd, type EditSite, type FileNow } from "../domain/index.js";
 import { firstChangedLine } from "./edit-site.js";
 import { compactLineDiff } from "./line-diff.js";
 import type { PromptSection } from "./prompt-types.js";
@@ -38,6 +38,14 @@ function unseenChange(oldText: string, newText: string, noLines: boolean): strin
   return visible(oldText) === visible(newText) ? "Only whitespace changes: spaces, tabs or line breaks." : undefined;
 }
 
+/** What a Write does to the file there now: "Creates a new file.", or replaces its lines. */
+function writtenOver(fileNow: FileNow | undefined): PromptSection[] {
+  if (fileNow === undefined) return [];
+  if (!fileNow.exists) return [{ kind: "text", text: "Creates a new file." }];
+  const now = fileNow.lines === 0 ? "empty now" : `${fileNow.lines} line${fileNow.lines === 1 ? "" : "s"} now`;
+  return [{ kind: "text", text: `Replaces the whole file (${now}).` }];
+}
+
 function fileHead(label: string, content: string): PromptSection {
   const head = headLines(content, writeHeadLines);
   const more = head.omitted > 0 ? `\n… ${head.omitted} more line${head.omitted === 1 ? "" : "s"}` : "";
@@ -67,7 +75,7 @@ export function describeToolCall(
   toolName: string,
   input: Readonly<Record<string, unknown>>,
   root?: string,
-  editSite?: EditSite,
+  fileNow?: FileNow,
 ): PromptSection[] {
   switch (toolName) {
     case "Bash": {
@@ -81,7 +89,7 @@ export function describeToolCall(
     case "Edit": {
       const path = pathOf(input, "file_path", root) ?? "(no path)";
       const replaceAll = input["replace_all"] === true;
-      const site = replaceAll ? undefined : editSite;
+      const site = replaceAll || fileNow?.exists !== true ? undefined : fileNow.editSite;
       const sections = editSections(path, str(input, "old_string") ?? "", str(input, "new_string") ?? "", site);
       if (replaceAll) sections.push({ kind: "text", text: "Replaces every occurrence." });
       return sections;
@@ -100,7 +108,7 @@ export function describeToolCall(
     case "Write": {
       const path = pathOf(input, "file_path", root) ?? "(no path)";
       const content = str(input, "content") ?? "";
-      return [fileHead(path, content)];
+      return [...writtenOver(fileNow), fileHead(path, content)];
     }
     case "NotebookEdit": {
       const path = pathOf(input, "notebook_path", root) ?? "(no path)";

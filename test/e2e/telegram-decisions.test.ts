@@ -100,6 +100,25 @@ describe("approvals", () => {
     expect(readFileSync(file, "utf8")).toContain("  const port = Number(process.env.PORT);\n");
   });
 
+  it("a Write over a file says it replaces the whole file and how long it is now; Deny keeps it", async () => {
+    const chat = rig.user(1012);
+    const file = join(rig.ws.cwd, "notes.md");
+    writeFileSync(file, "# Notes\n\n- keep this\n");
+    rig.script("[write-over]", [
+      reply.tool("Read", { file_path: file }),
+      reply.tool("Write", { file_path: file, content: "# Notes\n" }),
+      reply.text("Left it as it was."),
+    ]);
+    rig.tg.sendText(chat, "Tidy the notes [write-over]");
+    const prompt = await rig.botMessage(chat, withButton("❌ Deny"));
+    expect(prompt.text).toMatch(
+      /^🔐 Write notes\.md\n\nReplaces the whole file \(3 lines now\)\.\n\nnotes\.md\n# Notes\n/,
+    );
+    expect(await tap(chat, prompt, "❌ Deny")).toBe("Denied");
+    await rig.botMessage(chat, isAnswer("Left it as it was."));
+    expect(readFileSync(file, "utf8")).toBe("# Notes\n\n- keep this\n");
+  });
+
   it("two quick taps on Allow: one answer reaches the CLI, the second tap reads 'Already answered'", async () => {
     const chat = rig.user(1003);
     rig.script("[double]", [reply.bash("echo once >> double.txt", "Append a line"), reply.text("Appended.")]);

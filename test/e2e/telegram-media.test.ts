@@ -376,7 +376,7 @@ describe("files back to the phone", () => {
     rig.tg.sendText(chat, "Write the report [outbox]");
     const prompt = await rig.botMessage(chat, withButton("✅ Allow"));
     // The file is named within the project, as the person knows it.
-    expect(prompt.text).toMatch(/^🔐 Write \.telecode\/outbox\/report\.md\n/);
+    expect(prompt.text).toMatch(/^🔐 Write \.telecode\/outbox\/report\.md\n\nCreates a new file\.\n/);
     // So is the progress message's step, while it waits (its edits are paced; the summary that
     // replaces it once the run is over lists only failed steps).
     const progress = await rig.botMessage(

@@ -143,6 +143,21 @@ describe("what an approval shows", () => {
     ]);
   });
 
+  it("Write: says first whether it creates the file or replaces the whole of one, when the file was read", () => {
+    const sections = (fileNow?: ApprovalRequest["fileNow"]) =>
+      approvalPrompt(req("Write", { file_path: "/p/a.ts", content: "x" }, fileNow === undefined ? {} : { fileNow }))
+        .sections;
+    expect(sections({ exists: false })[0]).toEqual({ kind: "text", text: "Creates a new file." });
+    expect(sections({ exists: true, lines: 312 })[0]).toEqual({
+      kind: "text",
+      text: "Replaces the whole file (312 lines now).",
+    });
+    expect(sections({ exists: true, lines: 1 })[0]).toMatchObject({ text: "Replaces the whole file (1 line now)." });
+    expect(sections({ exists: true, lines: 0 })[0]).toMatchObject({ text: "Replaces the whole file (empty now)." });
+    // Not read (a file files.deny_globs covers, one too large): the new content only, as before.
+    expect(sections()).toEqual([{ kind: "code", label: "/p/a.ts", text: "x" }]);
+  });
+
   it("file tools name a file in the project relative to it, one outside it in full", () => {
     const root = { projectRoot: "/home/me/app" };
     const write = approvalPrompt(req("Write", { file_path: "/home/me/app/src/new.ts", content: "x" }), root);

@@ -62,7 +62,7 @@ describe("an Edit's site in its file", () => {
       toolName: "Edit",
       input: { file_path: "/p/src/main.ts", old_string: "port = 3000", new_string: "port = Number(env.PORT)" },
       permissionSuggestions: [],
-      editSite: findEditSite(file, "port = 3000")!,
+      fileNow: { exists: true, lines: 6, editSite: findEditSite(file, "port = 3000")! },
     });
     expect(promptLines(prompt).slice(0, 8)).toEqual([
       "? Edit /p/src/main.ts",
@@ -82,7 +82,7 @@ describe("an Edit's site in its file", () => {
       toolName: "Edit",
       input: { file_path: "/p/a.ts", old_string: "port", new_string: "p", replace_all: true },
       permissionSuggestions: [],
-      editSite: { firstLine: 3, before: "const ", after: " = 1;" },
+      fileNow: { exists: true, lines: 9, editSite: { firstLine: 3, before: "const ", after: " = 1;" } },
     });
     expect(prompt.sections[0]).toEqual({
       kind: "diff",

@@ -23,7 +23,7 @@ import {
   type DecisionRegistry,
   type PersonPort,
 } from "../../sessions/decisions/index.js";
-import { editSiteReader } from "./edit-sites.js";
+import { fileNowReader } from "./file-now.js";
 import type { KeptRunsBook } from "./kept-runs-book.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig } from "./session-spec.js";
 
@@ -81,7 +81,7 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
       registry: deps.registry,
       clock: deps.clock,
       ownHooks: hooks.handlers,
-      editSite: editSiteReader(config.files.denyGlobs),
+      fileNow: fileNowReader(config.files.denyGlobs),
       ...definedFields({ onPortError: deps.onPortError, recordedDecisionId: deps.recordedDecisionId }),
     });
     let session: EngineSessionHandle | undefined;

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type {
   ApprovalAnswer,
   ApprovalRequest,
-  EditSite,
+  FileNow,
   Lane,
   TelecodeEvent,
   TurnFinished,
@@ -26,6 +26,9 @@ import {
 import type { Clock, TimerHandle } from "../../ports/index.js";
 import type { DecisionSessionControls, OwnHookHandler, PendingDecisionView, PersonPort } from "./ports.js";
 import type { DecisionRegistry } from "./registry.js";
+
+/** The tools whose prompt shows what their file holds now. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write"]);
 
 /** What decide() resolves to: the engine's ApprovalDecision (the answer plus who decided). */
 export type DriverDecision = ApprovalAnswer & { by?: string };
@@ -48,8 +51,8 @@ export type DecisionDriverOptions = {
   recordedDecisionId?: (request: { runId: string | undefined; requestId: string }) => string | undefined;
   /** A front end's port threw; the decision goes on regardless. */
   onPortError?: (error: unknown, call: "ask" | "settled" | "inform") => void;
-  /** Where an Edit lands in its file (read then), for its prompt; undefined when unknown. */
-  editSite?: (request: ApprovalRequest) => EditSite | undefined;
+  /** The file an Edit or Write targets, read when it is put to the person; undefined when unknown. */
+  fileNow?: (request: ApprovalRequest) => FileNow | undefined;
 };
 
 export type DecisionDriver = {
@@ -97,13 +100,13 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
     };
   }
 
-  /** An Edit put to the person, with its site in the file (read only when it will be shown). */
-  function withEditSite(request: ApprovalRequest, run: RunInfo | undefined): ApprovalRequest {
-    if (request.toolName !== "Edit" || options.editSite === undefined || !asksPerson(state, request, run))
+  /** An Edit or Write put to the person, with its file as it is now (read only when shown). */
+  function withFileNow(request: ApprovalRequest, run: RunInfo | undefined): ApprovalRequest {
+    if (!FILE_TOOLS.has(request.toolName) || options.fileNow === undefined || !asksPerson(state, request, run))
       return request;
     try {
-      const site = options.editSite(request);
-      return site === undefined ? request : { ...request, editSite: site };
+      const fileNow = options.fileNow(request);
+      return fileNow === undefined ? request : { ...request, fileNow };
     } catch {
       return request;
     }
@@ -214,7 +217,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
       while (resolvers.has(decisionId) || state.pending.has(decisionId)) decisionId = `${newId()}-${resolvers.size}`;
       const answered = new Promise<DriverDecision>((resolve) => resolvers.set(decisionId, resolve));
       const onAbort = (): void => void run({ type: "withdrawn", decisionId });
-      run({ type: "request", decisionId, request: withEditSite(request, ctx.run), run: ctx.run, nowMs: clock.now() });
+      run({ type: "request", decisionId, request: withFileNow(request, ctx.run), run: ctx.run, nowMs: clock.now() });
       if (resolvers.has(decisionId)) ctx.signal.addEventListener("abort", onAbort, { once: true });
       return answered.finally(() => ctx.signal.removeEventListener("abort", onAbort));
     },

@@ -116,7 +116,7 @@ describe("the driver is the engine's SessionController", () => {
   });
 });
 
-describe("an Edit's site in its file", () => {
+describe("the file an Edit targets", () => {
   const edit: ApprovalRequest = {
     requestId: "e1",
     toolName: "Edit",
@@ -133,9 +133,9 @@ describe("an Edit's site in its file", () => {
         port,
         registry: createDecisionRegistry(),
         clock: createFakeClock(1_000),
-        editSite: (request) => {
+        fileNow: (request) => {
           reads.push(request.requestId);
-          return { firstLine: 10, before: "a\n", after: "\nb" };
+          return { exists: true, lines: 12, editSite: { firstLine: 10, before: "a\n", after: "\nb" } };
         },
       });
     // Allowed without asking: nothing is read.
