@@ -102,21 +102,21 @@ describe("approvals", () => {
 
   it("a Write over a file says it replaces the whole file and how long it is now; Deny keeps it", async () => {
     const chat = rig.user(1012);
-    const file = join(rig.ws.cwd, "notes.md");
-    writeFileSync(file, "# Notes\n\n- keep this\n");
+    const file = join(rig.ws.cwd, "todo.md");
+    writeFileSync(file, "# Todo\n\n- keep this\n");
     rig.script("[write-over]", [
       reply.tool("Read", { file_path: file }),
-      reply.tool("Write", { file_path: file, content: "# Notes\n" }),
+      reply.tool("Write", { file_path: file, content: "# Todo\n" }),
       reply.text("Left it as it was."),
     ]);
-    rig.tg.sendText(chat, "Tidy the notes [write-over]");
+    rig.tg.sendText(chat, "Tidy the todo list [write-over]");
     const prompt = await rig.botMessage(chat, withButton("❌ Deny"));
     expect(prompt.text).toMatch(
-      /^🔐 Write notes\.md\n\nReplaces the whole file \(3 lines now\)\.\n\nnotes\.md\n# Notes\n/,
+      /^🔐 Write todo\.md\n\nReplaces the whole file \(3 lines now\)\.\n\ntodo\.md\n# Todo\n/,
     );
     expect(await tap(chat, prompt, "❌ Deny")).toBe("Denied");
     await rig.botMessage(chat, isAnswer("Left it as it was."));
-    expect(readFileSync(file, "utf8")).toBe("# Notes\n\n- keep this\n");
+    expect(readFileSync(file, "utf8")).toBe("# Todo\n\n- keep this\n");
   });
 
   it("two quick taps on Allow: one answer reaches the CLI, the second tap reads 'Already answered'", async () => {
