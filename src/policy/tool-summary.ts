@@ -1,5 +1,6 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
-// Write the path and first lines, anything else its key input fields. Reads input defensively.
+// Write whether it replaces a file and the first lines, anything else its key input fields.
+// Reads input defensively.
 import { excerpt, relativeToCwd, type EditSite, type FileNow } from "../domain/index.js";
 import { firstChangedLine } from "./edit-site.js";
 import { compactLineDiff } from "./line-diff.js";
@@ -69,7 +70,8 @@ function pathOf(input: Readonly<Record<string, unknown>>, key: string, root: str
 
 /**
  * The "what it will do" part of an approval prompt for `toolName` with `input` (file paths
- * relative to `root`, the project, when inside it). Unknown shapes fall back to key fields; never throws.
+ * relative to `root`, the project, when inside it; `fileNow`, the file an Edit or Write targets
+ * as read when asked). Unknown shapes fall back to key fields; never throws.
  */
 export function describeToolCall(
   toolName: string,
