@@ -25,10 +25,17 @@ function lineEndBelow(text: string, offset: number, lines: number): number {
   return end === -1 ? text.length : end;
 }
 
-function countLines(text: string, end: number): number {
+/** Line breaks in `text` before offset `end`. */
+function countBreaks(text: string, end: number): number {
   let count = 0;
   for (let at = text.indexOf("\n"); at !== -1 && at < end; at = text.indexOf("\n", at + 1)) count++;
   return count;
+}
+
+/** How many lines a file's text has: a last line without its "\n" counts too. */
+export function lineCount(text: string): number {
+  const breaks = countBreaks(text, text.length);
+  return text === "" || text.endsWith("\n") ? breaks : breaks + 1;
 }
 
 /**
@@ -50,7 +57,7 @@ export function findEditSite(
   const last = oldString.endsWith("\n") ? end - 1 : end;
   const stop = lineEndBelow(fileText, last, contextLines);
   return {
-    firstLine: countLines(fileText, start) + 1,
+    firstLine: countBreaks(fileText, start) + 1,
     before: fileText.slice(start, at),
     after: fileText.slice(end, Math.max(end, stop)),
   };

@@ -52,7 +52,7 @@ export type { ClosedHow, PendingBook } from "./pending-book.js";
 export { compactLineDiff } from "./line-diff.js";
 export { describeToolCall, toolCallTitle } from "./tool-summary.js";
 export { diffHeading, diffLineText, infoLines, outcomeText, promptLines, sectionLines } from "./prompt-text.js";
-export { findEditSite } from "./edit-site.js";
+export { findEditSite, lineCount } from "./edit-site.js";
 export { headLines, oneLine, splitLongText } from "./text.js";
 export { answerFromTypedLine } from "./typed-reply.js";
 export {

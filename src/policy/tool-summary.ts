@@ -16,17 +16,19 @@ function str(input: Readonly<Record<string, unknown>>, key: string): string | un
   return typeof v === "string" ? v : undefined;
 }
 
+const diffOptions = { contextLines: 2, maxLines: 40 };
+
 /** An Edit as a diff; with its site in the file, whole lines and the line number of the change. */
 function editSections(path: string, oldText: string, newText: string, site?: EditSite): PromptSection[] {
-  const unseen = unseenChange(oldText, newText, compactLineDiff(oldText, newText).length === 0);
-  const [before, after] = site === undefined ? ["", ""] : [site.before, site.after];
-  const [a, b] = [before + oldText + after, before + newText + after];
-  const lines = compactLineDiff(a, b, { contextLines: 2, maxLines: 40 });
-  const diff: PromptSection =
-    site === undefined || lines.length === 0
-      ? { kind: "diff", path, lines }
-      : { kind: "diff", path, lines, line: firstChangedLine(site, a, b) };
-  return [diff, ...(unseen ? [{ kind: "text" as const, text: unseen }] : [])];
+  const own = compactLineDiff(oldText, newText, diffOptions);
+  const unseen = unseenChange(oldText, newText, own.length === 0);
+  const notes = unseen ? [{ kind: "text" as const, text: unseen }] : [];
+  if (site === undefined || own.length === 0) return [{ kind: "diff", path, lines: own }, ...notes];
+  const [a, b] = [site.before + oldText + site.after, site.before + newText + site.after];
+  return [
+    { kind: "diff", path, lines: compactLineDiff(a, b, diffOptions), line: firstChangedLine(site, a, b) },
+    ...notes,
+  ];
 }
 
 /** What a line diff cannot show: a change only to the final line break, or only to whitespace. */

@@ -6,15 +6,10 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { ApprovalRequest, FileNow } from "../../domain/index.js";
 import { denyMatcher } from "../../media/index.js";
-import { findEditSite } from "../../policy/index.js";
+import { findEditSite, lineCount } from "../../policy/index.js";
 
 /** Larger files are not read for a prompt (the Edit still shows its own lines). */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
-
-function lineCount(text: string): number {
-  const breaks = text.split("\n").length - 1;
-  return text === "" || text.endsWith("\n") ? breaks : breaks + 1;
-}
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
