@@ -103,9 +103,9 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   not_logged_in: (f) => ({
     what:
       f.apiStatus === 401 || /invalid api key/i.test(f.detail ?? "")
-        ? "Claude Code's API key or login was refused on the computer running Telecode."
-        : "Claude Code is not logged in on the computer running Telecode.",
-    hint: `There, run \`claude auth login\` in a terminal, or set ANTHROPIC_API_KEY for Telecode with claude.use_api_billing = true; ${SAME_AGAIN}.`,
+        ? "Claude Code's API key or login was refused."
+        : "Claude Code is not logged in.",
+    hint: `On the computer running Telecode, run \`claude auth login\` in a terminal, or set ANTHROPIC_API_KEY for Telecode with claude.use_api_billing = true; ${SAME_AGAIN}.`,
   }),
   not_found: (f) => ({
     what: `Claude Code CLI not found (looked for: ${f.lookedFor ?? "claude"}).`,

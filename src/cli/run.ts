@@ -9,7 +9,13 @@ import type { SessionHandle, Effort, SessionController, SessionSpec } from "../c
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
-import { definedFields, failureText, type PermissionMode, type Prompt, type RunCompleted } from "../domain/index.js";
+import {
+  definedFields,
+  type PermissionMode,
+  type Prompt,
+  type RunCompleted,
+  type WrittenDown,
+} from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import type { ProgressView, TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/session-spec.js";
@@ -217,16 +223,18 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     clock,
     probeCacheFile: claudeProbeCacheFile(config.state.dir),
   });
+  const spec = specFrom(options, config);
   let session: SessionHandle;
   try {
     // No scheduler runs here: Claude's scheduling tools are refused, so the CLI never holds a job.
-    session = engine.openSession(specFrom(options, config), withGuardHooks(controller, scheduleHooks()));
+    session = engine.openSession(spec, withGuardHooks(controller, scheduleHooks()));
   } catch (error) {
     if (!isClaudeError(error, "claude.extra_args")) throw error;
     io.stderr.write(`telecode run: ${error.message}\n`);
     return 2;
   }
   return drive(session, options, prompt.value, io, {
+    writtenDown: (sessionId) => engine.writtenDown(spec, sessionId),
     clock,
     ui,
     unattended: approveMode === "none",
@@ -246,6 +254,8 @@ async function drive(
     unattended: boolean;
     interrupt: AbortSignal | undefined;
     live: boolean;
+    /** What the CLI wrote down of a session, for the hint after a failure. */
+    writtenDown: (sessionId: string) => Promise<WrittenDown>;
   },
 ): Promise<number> {
   let ui: TerminalUi | undefined;
@@ -316,7 +326,13 @@ async function drive(
     return 1;
   }
   if (!completed.ok) {
-    io.stderr.write(`error: ${completed.error === undefined ? "the run failed" : failureText(completed.error)}\n`);
+    // Loaded only now: the render layer is not on the way to the CLI's spawn.
+    const { terminalFailureText } = await import("../render/index.js");
+    // --resume is worth naming only for a session the CLI wrote a message of down.
+    const id = completed.sessionId;
+    const resumable = id !== undefined && (await how.writtenDown(id)) !== "nothing" ? id : undefined;
+    const why = completed.error === undefined ? "the run failed" : terminalFailureText(completed.error, resumable);
+    io.stderr.write(`error: ${why}\n`);
     return 1;
   }
   if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);

@@ -25,6 +25,8 @@ export type TerminalLineOptions = {
   steps?: number;
   /** A failed turn's error is said on a line of its own afterwards: its ■ line only says it failed. */
   failureSaidAfter?: boolean;
+  /** End approval lines with the request's id, to match them up in a replay (default true). */
+  requestIds?: boolean;
 };
 
 /**
@@ -78,6 +80,7 @@ const ORIGIN_WORDS: Readonly<Record<Exclude<TurnOrigin, "person">, string>> = {
  */
 export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOptions = {}): string | undefined {
   const max = options.maxDetailChars ?? 300;
+  const idOf = (requestId: string): string => (options.requestIds === false ? "" : ` [${requestId}]`);
   switch (event.type) {
     case "session_started": {
       const version = event.cliVersion === undefined ? "" : ` · Claude Code ${event.cliVersion}`;
@@ -131,12 +134,12 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       const description =
         r.description === undefined || r.description === about ? "" : ` (${oneLine(r.description, 120)})`;
       const why = r.decisionReason === undefined ? "" : ` — ${r.decisionReason}`;
-      return `? approval needed: ${r.toolName}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why} [${r.requestId}]`;
+      return `? approval needed: ${r.toolName}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why}${idOf(r.requestId)}`;
     }
     case "approval_resolved":
-      return `${event.decision === "allow" ? "✓ allowed" : "✗ denied"} by ${event.by} [${event.requestId}]`;
+      return `${event.decision === "allow" ? "✓ allowed" : "✗ denied"} by ${event.by}${idOf(event.requestId)}`;
     case "approval_withdrawn":
-      return `  approval withdrawn by Claude Code [${event.requestId}]`;
+      return `  approval withdrawn by Claude Code${idOf(event.requestId)}`;
     case "question_asked":
       return event.questions.map((q) => `? ${q.question} (${q.options.map((o) => o.label).join(" / ")})`).join("\n");
     case "step_usage":

@@ -94,6 +94,8 @@ export class ProgressView {
       showThinking: false,
       steps: this.#steps.count,
       failureSaidAfter: this.#o.failureSaidAfter === true,
+      // The person matches an approval line to its prompt by where it is, not by an id.
+      requestIds: false,
       ...(this.#o.cwd === undefined ? {} : { cwd: this.#o.cwd }),
     });
     if (text !== undefined) this.print(text);

@@ -326,8 +326,8 @@ describe("translator", () => {
     const loggedOut = run([init(), result({ is_error: true, result: "Invalid API key · Please run /login" })]);
     expect(ofType(loggedOut, "turn_finished")[0]?.error).toMatchObject({
       reason: "not_logged_in",
-      what: "Claude Code's API key or login was refused on the computer running Telecode.",
-      hint: expect.stringContaining("`claude auth login`"),
+      what: "Claude Code's API key or login was refused.",
+      hint: expect.stringMatching(/^On the computer running Telecode, run `claude auth login`/),
     });
   });
 
@@ -359,7 +359,7 @@ describe("translator", () => {
     const notLoggedIn = failure({ result: "Not logged in · Please run /login", terminal_reason: "api_error" });
     expect(notLoggedIn).toMatchObject({
       reason: "not_logged_in",
-      what: "Claude Code is not logged in on the computer running Telecode.",
+      what: "Claude Code is not logged in.",
     });
     expect(notLoggedIn?.hint).toContain("`claude auth login`");
     expect(notLoggedIn?.hint).toContain("claude.use_api_billing = true");

@@ -1,8 +1,10 @@
 // Errors that say what to do: a CLI that is not where the config says is explained on the phone
-// with where Telecode looked; with the real CLI, one that is not logged in is explained on the
+// and in the terminal with where Telecode looked; with the real CLI, one that is not logged in is explained on the
 // phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
 // message again"), and both `telecode` and `telecode run` warn at start when API billing is on
 // without an API key.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useWorld } from "../reliability/helpers.js";
 import { startRig } from "../telegram/bridge/rig.js";
@@ -35,6 +37,19 @@ describe("a Claude Code that is not there", () => {
       await rig.dispose();
     }
   });
+
+  it("telecode run: says where it looked and how to fix it in this terminal", async () => {
+    const world = await newWorld();
+    const missing = "/nonexistent/telecode-test/claude";
+    const config = join(world.ws.root, "missing-cli.toml");
+    await writeFile(config, `[claude]\npath = ${JSON.stringify(missing)}\nuse_api_billing = true\n`);
+    const run = await world.telecode(["run", "--cwd", world.ws.cwd, "--config", config, "Hello?"]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `error: Claude Code CLI not found (looked for: ${missing}). Install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude.path in the config to its full path (\`which claude\` prints it).\n`,
+    );
+    expect(world.api.requests()).toEqual([]);
+  });
 });
 
 describe("a Claude Code that is not logged in", () => {
@@ -44,8 +59,9 @@ describe("a Claude Code that is not logged in", () => {
       const chat = rig.user(1001);
       rig.tg.sendText(chat, "Hello?");
       const error = await rig.botMessage(chat, /^❌ /);
-      expect(error.text).toContain("Claude Code is not logged in on the computer running Telecode.");
-      expect(error.text).toContain("run `claude auth login`");
+      expect(error.text).toContain(
+        "Claude Code is not logged in. On the computer running Telecode, run `claude auth login` in a terminal",
+      );
       expect(error.text).toContain("claude.use_api_billing = true");
       expect(error.text).not.toContain("Please run /login");
       expect(error.text).not.toMatch(/send the message again/i);
@@ -61,7 +77,10 @@ describe("a Claude Code that is not logged in", () => {
     const run = await world.run(["--approve", "none", "Hello?"], withoutKey(world.ws.env));
     expect(run.code).toBe(1);
     expect(run.err).toContain("⚠ claude.use_api_billing is on, but ANTHROPIC_API_KEY is not set");
-    expect(run.err).toContain("Claude Code is not logged in on the computer running Telecode.");
+    // At the terminal the person is at that computer: no "On the computer running Telecode".
+    expect(run.err).toContain(
+      "error: Claude Code is not logged in. Run `claude auth login`, or set ANTHROPIC_API_KEY and claude.use_api_billing = true in the config.\n",
+    );
     expect(run.err).not.toContain("Please run /login");
   });
 

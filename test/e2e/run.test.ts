@@ -1,6 +1,6 @@
 // `telecode run` end to end: the command dispatcher, config loading, the engine and the real
 // CLI against the fake Messages API, with approvals allowed, denied, events as JSON, Ctrl-C.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -12,6 +12,7 @@ import { unattendedMessage } from "../../src/policy/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
+import { transcriptHolding, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { makePng } from "../media/samples.js";
 
 class Capture extends Writable {
@@ -43,13 +44,36 @@ afterEach(async () => {
 async function setup(
   replies: FakeReply[],
   extraEnv: NodeJS.ProcessEnv = {},
-): Promise<{ io: { stdout: Capture; stderr: Capture; env: NodeJS.ProcessEnv }; config: string; cwd: string }> {
+): Promise<{
+  io: { stdout: Capture; stderr: Capture; env: NodeJS.ProcessEnv };
+  config: string;
+  cwd: string;
+  ws: ClaudeWorkspace;
+}> {
   current = await startRunWorkspace(replies, extraEnv);
   return {
     io: { stdout: new Capture(), stderr: new Capture(), env: current.env },
     config: current.config,
     cwd: current.cwd,
+    ws: current.ws,
   };
+}
+
+/** The pid of the Claude Code CLI this process started (Linux: read from /proc). */
+function claudeChildPid(): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // "pid (comm) state ppid …": comm may hold spaces, so read after the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("claude"))
+        return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  throw new Error("no Claude Code CLI among this process's children");
 }
 
 const touch = reply.bash("touch created-by-run.txt && echo made", "Create a marker file");
@@ -65,7 +89,8 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stdout.text).toBe("Created the marker file.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(true);
     expect(io.stderr.text).toContain("touch created-by-run.txt && echo made");
-    expect(io.stderr.text).toContain("✓ allowed by approve all");
+    // No request id at the end: the line is read by a person, not matched up.
+    expect(io.stderr.text).toContain("✓ allowed by approve all\n");
   });
 
   it("--approve none: denies with a message the model reads, and the run still answers", async () => {
@@ -260,6 +285,31 @@ describe("telecode run (real CLI, fake API)", () => {
       "telecode run: notes.txt is not a PNG, JPEG, GIF or WebP image I can read. Send a PNG, JPEG, GIF or WebP image instead.\n",
     );
     expect(current?.api.requests()).toHaveLength(1);
+  });
+
+  it("a CLI killed mid-run: the error names the --resume that goes on in the same session, and it does", async () => {
+    const { io, config, cwd, ws } = await setup([reply.bash("bash ./slow.sh", "Wait"), reply.text("Picked up again.")]);
+    await writeFile(join(cwd, "slow.sh"), "sleep 42.5\n");
+    const exit = main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io);
+    await io.stderr.waitFor("✓ allowed by approve all");
+    // Killed once it wrote the session down (it writes in batches): there is something to resume.
+    await transcriptHolding(ws, "Run the slow script");
+    process.kill(claudeChildPid(), "SIGKILL");
+    expect(await exit).toBe(1);
+    const said = /\nerror: (.*)\n$/.exec(io.stderr.text)?.[1] ?? io.stderr.text;
+    expect(said).toMatch(
+      /^Claude Code exited unexpectedly \(signal SIGKILL\)\. To go on in the same session, run: telecode run --resume [0-9a-f-]{36} PROMPT$/,
+    );
+    // Never the phone's "send your message again", which here would start a fresh session.
+    expect(said).not.toMatch(/message/i);
+
+    const sessionId = /--resume (\S+)/.exec(said)?.[1] ?? "";
+    const again = { ...io, stdout: new Capture(), stderr: new Capture() };
+    const args = ["run", "--cwd", cwd, "--config", config, "--approve", "none", "--resume", sessionId, "go on"];
+    expect(await main(args, again)).toBe(0);
+    expect(again.stdout.text).toBe("Picked up again.\n");
+    // The resumed conversation still holds the first prompt.
+    expect(JSON.stringify(current?.api.requests()[1]?.body["messages"])).toContain("Run the slow script");
   });
 
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {

@@ -37,6 +37,19 @@ describe("renderTerminalLine", () => {
     );
   });
 
+  it("ends approval lines with the request's id for a replay, and leaves it out when asked", () => {
+    const resolved: TelecodeEvent = {
+      type: "approval_resolved",
+      requestId: "r-1",
+      decision: "allow",
+      by: "approve all",
+    };
+    expect(renderTerminalLine(resolved)).toBe("✓ allowed by approve all [r-1]");
+    expect(renderTerminalLine(resolved, { requestIds: false })).toBe("✓ allowed by approve all");
+    const withdrawn: TelecodeEvent = { type: "approval_withdrawn", requestId: "r-1" };
+    expect(renderTerminalLine(withdrawn, { requestIds: false })).toBe("  approval withdrawn by Claude Code");
+  });
+
   it("calls a task a background task only when it runs in the background", () => {
     const task = (backgrounded: boolean): TelecodeEvent => ({
       type: "task_changed",

@@ -1,0 +1,37 @@
+// A failed run as `telecode run` says it on its last line. The engine words each failure for a
+// person on a phone ("Send your message again to resume the session", "On the computer running
+// Telecode, …"); at the terminal the person is at that computer, and running the command again
+// starts a fresh session unless it names the old one with --resume. Pure.
+import { failureText, type FailureReason, type RunFailure } from "../domain/index.js";
+
+/** The hint, given the session --resume can go on with (one the CLI wrote down), if any. */
+type TerminalHint = (resumable: string | undefined) => string;
+
+/** Going on where a crashed or stopped CLI left the session: only --resume keeps it. */
+const resumeHint: TerminalHint = (resumable) =>
+  resumable === undefined
+    ? "Claude Code had written nothing of the session down yet, so run it again to start afresh."
+    : `To go on in the same session, run: telecode run --resume ${resumable} PROMPT`;
+
+/** What to do, for the failures whose engine hint is written for the chat; the others keep theirs. */
+const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
+  silence: resumeHint,
+  exited: resumeHint,
+  stdin_closed: resumeHint,
+  session_not_found: () => "Leave out --resume and --continue to start a fresh session.",
+  not_logged_in: () =>
+    "Run `claude auth login`, or set ANTHROPIC_API_KEY and claude.use_api_billing = true in the config.",
+  not_found: () =>
+    "Install it with `npm i -g @anthropic-ai/claude-code`, or set claude.path in the config to its full path (`which claude` prints it).",
+  start_failed: () => "Check claude.path in the config, and that the project directory (--cwd) exists.",
+  exited_before_output: () => "Check that `claude` starts in this terminal, and claude.extra_args in the config.",
+};
+
+/**
+ * The failure as one line for the terminal: what happened, then what to do there. `resumable` is
+ * the run's session when the CLI wrote it down, so that --resume can go on with it.
+ */
+export function terminalFailureText(failure: RunFailure, resumable?: string): string {
+  const hint = TERMINAL_HINT[failure.reason];
+  return hint === undefined ? failureText(failure) : `${failure.what} ${hint(resumable)}`;
+}

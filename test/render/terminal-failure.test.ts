@@ -1,0 +1,61 @@
+// How `telecode run` words a failed run: the engine's facts, with what to do at a terminal where
+// the chat's hint would mislead there, and the chat's hint where it reads the same.
+import { describe, expect, it } from "vitest";
+import type { FailureReason, RunFailure } from "../../src/domain/index.js";
+import { terminalFailureText } from "../../src/render/index.js";
+
+const SESSION = "0c12821a-8f3f-4e5d-8342-7fe049de9b8b";
+
+function failure(
+  reason: FailureReason,
+  what: string,
+  hint = "Send your message again to resume the session.",
+): RunFailure {
+  return { reason, what, hint };
+}
+
+describe("terminalFailureText", () => {
+  it("after a crash, a stall or a closed input, names the --resume that goes on in the session", () => {
+    for (const reason of ["exited", "silence", "stdin_closed"] as const) {
+      const text = terminalFailureText(failure(reason, "Claude Code exited unexpectedly (signal SIGKILL)."), SESSION);
+      expect(text).toBe(
+        `Claude Code exited unexpectedly (signal SIGKILL). To go on in the same session, run: telecode run --resume ${SESSION} PROMPT`,
+      );
+    }
+  });
+
+  it("when the CLI had written nothing of the session down, says to run it again instead", () => {
+    expect(terminalFailureText(failure("exited", "Claude Code exited unexpectedly (code 1)."))).toBe(
+      "Claude Code exited unexpectedly (code 1). Claude Code had written nothing of the session down yet, so run it again to start afresh.",
+    );
+  });
+
+  it("says how to fix the setup here, not on 'the computer running Telecode'", () => {
+    const cases: [FailureReason, string][] = [
+      ["not_found", "Install it with `npm i -g @anthropic-ai/claude-code`, or set claude.path in the config"],
+      ["not_logged_in", "Run `claude auth login`, or set ANTHROPIC_API_KEY and claude.use_api_billing = true"],
+      ["start_failed", "Check claude.path in the config, and that the project directory (--cwd) exists."],
+      ["exited_before_output", "Check that `claude` starts in this terminal, and claude.extra_args in the config."],
+    ];
+    for (const [reason, hint] of cases) {
+      const text = terminalFailureText(
+        failure(reason, "What happened.", "On the computer running Telecode, fix it."),
+        SESSION,
+      );
+      expect(text).toContain(`What happened. ${hint}`);
+      expect(text).not.toContain("computer running Telecode");
+    }
+  });
+
+  it("a session the CLI no longer has: start afresh by leaving out --resume", () => {
+    const gone = failure("session_not_found", "Claude Code no longer has session 0c12821a on this computer.");
+    expect(terminalFailureText(gone, SESSION)).toBe(
+      "Claude Code no longer has session 0c12821a on this computer. Leave out --resume and --continue to start a fresh session.",
+    );
+  });
+
+  it("keeps the engine's hint where it reads the same in a terminal (an API error's, Claude Code's own advice)", () => {
+    const api = failure("api_error", "API error 500: fake 500.", "Try again in a moment.");
+    expect(terminalFailureText(api, SESSION)).toBe("API error 500: fake 500. Try again in a moment.");
+  });
+});
