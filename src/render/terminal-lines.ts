@@ -99,7 +99,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       // A success needs only a glimpse of its output; a failure says why in full.
       const clean = cleanToolDetail(event.detail);
       const shown = event.ok
-        ? oneLine(relativeToCwd(clean, options.cwd).split("\n", 1)[0] ?? "", Math.min(max, 80))
+        ? oneLine(successGlimpse(event.name, clean, options.cwd), Math.min(max, 80))
         : oneLine(whyItFailed(clean, options.cwd), max);
       const detail = shown === "" ? "" : ` — ${shown}`;
       const label = toolLabel(event.name, event.kind, event.title, options.cwd);
@@ -145,6 +145,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
     case "step_usage":
       return undefined;
     case "usage": {
+      // A turn that failed before the model answered used nothing worth a line.
+      if (event.inputTokens === 0 && event.outputTokens === 0 && event.costUsd === 0) return undefined;
       const context = event.contextPercent === undefined ? "" : ` · context ${event.contextPercent}%`;
       return `  tokens ${formatCount(event.inputTokens)} in / ${formatCount(event.outputTokens)} out · session ${formatUsd(event.costUsd)}${context}`;
     }
@@ -172,6 +174,19 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `■ run ${event.runId} ${state} · ${formatDurationMs(event.durationMs)} · ${formatUsd(event.costUsd)}`;
     }
   }
+}
+
+/** Claude Code's note to the model after a file tool: "(file state is current in your context — …)". */
+const NOTE_TO_MODEL = /\s*\(file state is current in your context[^)]*\)/;
+
+/**
+ * The first line of a successful tool's output, without what Claude Code tells the model there.
+ * A Read's output is the file itself (numbered, and cut short in the event), which the ✓ line's
+ * "📖 Read path" already names: nothing more is shown.
+ */
+function successGlimpse(name: string, detail: string, cwd: string | undefined): string {
+  if (name === "Read") return "";
+  return relativeToCwd(detail.replace(NOTE_TO_MODEL, ""), cwd).split("\n", 1)[0] ?? "";
 }
 
 /** A compact "key: value" view of a tool input for the approval line. */

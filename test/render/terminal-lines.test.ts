@@ -32,8 +32,36 @@ describe("renderTerminalLine", () => {
     expect(renderTerminalLine(finished("Write", "/home/me/app/a.ts", true, "File created"), { cwd })).toBe(
       "✓ ✎ Write a.ts — File created",
     );
-    expect(renderTerminalLine(finished("Read", "/home/me/app/b.ts", true, "1 line"), { cwd })).toBe(
-      "✓ 📖 Read b.ts — 1 line",
+    // A Read's output is the file; its line names it already.
+    expect(renderTerminalLine(finished("Read", "/home/me/app/b.ts", true, "1\tconst a = 1;\n2\t"), { cwd })).toBe(
+      "✓ 📖 Read b.ts",
+    );
+  });
+
+  it("leaves out what Claude Code tells the model after a file tool", () => {
+    const cwd = "/home/me/app";
+    const note = " (file state is current in your context — no need to Read it back)";
+    expect(
+      renderTerminalLine(
+        finished("Edit", "/home/me/app/a.ts", true, `The file /home/me/app/a.ts has been updated successfully.${note}`),
+        { cwd },
+      ),
+    ).toBe("✓ ✎ Edit a.ts — The file a.ts has been updated successfully.");
+    expect(
+      renderTerminalLine(
+        finished("Write", "/home/me/app/b.ts", true, `File created successfully at: /home/me/app/b.ts${note}`),
+        {
+          cwd,
+        },
+      ),
+    ).toBe("✓ ✎ Write b.ts — File created successfully at: b.ts");
+  });
+
+  it("shows no usage line for a turn that used nothing (it failed before the model answered)", () => {
+    const none: TelecodeEvent = { type: "usage", inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    expect(renderTerminalLine(none)).toBeUndefined();
+    expect(renderTerminalLine({ ...none, outputTokens: 20, costUsd: 0.0008 })).toBe(
+      "  tokens 0 in / 20 out · session $0.0008",
     );
   });
 
