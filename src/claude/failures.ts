@@ -185,6 +185,8 @@ const SUBTYPE_ERRORS: Readonly<Record<string, string>> = {
 const RATE_LIMITED = /hit your .*limit|usage limit|rate limit/i;
 const NOT_LOGGED_IN = /please run \/login|not logged in|invalid api key|authentication/i;
 const NO_SESSION = /no conversation found with session id/i;
+/** The CLI's refusal of a --resume that is neither a session's id nor its title (`telecode run --resume`). */
+const UNKNOWN_RESUME = /provided value "([^"]*)" is not a uuid and does not match any session title/i;
 
 /**
  * The failure of a failed, not interrupted turn. `limitResets` is when the usage limit a
@@ -229,7 +231,8 @@ export function resultFailure(
     : [];
   if (reasons.length > 0) {
     const detail = excerpt(reasons.join("; "), ERROR_MAX_CHARS);
-    return engineFailure(reasons.some((r) => NO_SESSION.test(r)) ? "session_not_found" : "cli_error", { detail });
+    const lost = reasons.some((r) => NO_SESSION.test(r) || UNKNOWN_RESUME.test(r));
+    return engineFailure(lost ? "session_not_found" : "cli_error", { detail });
   }
   const why = result.terminal_reason !== undefined ? ` (${result.terminal_reason})` : "";
   return engineFailure("cli_error", { detail: `Claude Code ended the turn with an error: ${result.subtype}${why}.` });
@@ -240,6 +243,9 @@ export function resultFailure(
  * session named as everywhere else (its first eight characters).
  */
 function lostSessionText(detail: string | undefined): string {
+  const named = detail === undefined ? undefined : UNKNOWN_RESUME.exec(detail)?.[1];
+  if (named !== undefined)
+    return `Claude Code has no session with the id or title “${named}” in this project, so the message was not run.`;
   const id = detail === undefined ? undefined : LOST_SESSION_ID.exec(detail)?.[1];
   if (id === undefined) return sentence(detail ?? "Claude Code could not find the session to resume");
   return `${sessionGoneWords(id)}, so the message was not run.`;

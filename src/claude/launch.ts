@@ -18,6 +18,8 @@ export type Launched = {
   args: readonly string[];
   /** The session it was to resume, when Claude Code no longer had it and a fresh one started (spec.freshIfGone). */
   gone?: string;
+  /** It was to continue the project's latest session, and the project has none it can resume: a fresh one started. */
+  nothingToContinue?: true;
 };
 
 /** The one flag chosen from what the probe learnt. */
@@ -64,7 +66,8 @@ export async function launchCli(
     ...definedFields({ prompt: session.prompt }),
   };
   const request: LaunchRequest = { file: info.path, args: buildArgs(spec, context), cwd: spec.cwd, env };
-  const more = gone === undefined ? {} : { gone };
+  const more: Pick<Launched, "gone" | "nothingToContinue"> = definedFields({ gone });
+  if (context.continueLast) more.nothingToContinue = true;
   if (info.probed) return { transport: await deps.launcher.launch(request), info, args: request.args, ...more };
   const transport = await launchWithFlagFallback(request, {
     launcher: deps.launcher,

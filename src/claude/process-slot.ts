@@ -13,6 +13,10 @@ import type { SessionSpec } from "./spec.js";
 import type { CliTransport } from "./transport.js";
 import type { SessionCostBook } from "./turn-cost.js";
 
+/** A --continue (/continue, `telecode run --continue`) in a project where Claude Code has no session to resume. */
+const NOTHING_TO_CONTINUE =
+  "There is no earlier Claude Code session in this project to continue, so this message starts a fresh one.";
+
 const BYPASS_NOTE =
   "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.";
 
@@ -102,7 +106,8 @@ export class ProcessSlot {
     const resume = this.#deps.sessionId();
     const continueLast = this.#firstSpawn && spec.continue === true && resume === undefined;
     this.#firstSpawn = false;
-    const { transport, info, args, gone } = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
+    const launched = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
+    const { transport, info, args, gone } = launched;
     const connection = new CliConnection(transport, this.#deps.owner, this.#deps);
     this.#current = connection;
     this.#deps.owner.pressureChanged();
@@ -110,6 +115,10 @@ export class ProcessSlot {
     if (gone !== undefined) {
       logger.event("claude.session_gone", { sessionId: gone, pid: transport.pid }, "warn");
       this.#deps.host.warn(`${sessionGoneWords(gone)}, so this message starts a fresh session.`, SESSION_GONE_NOTE);
+    }
+    if (launched.nothingToContinue === true) {
+      logger.event("claude.nothing_to_continue", { cwd: spec.cwd, pid: transport.pid });
+      this.#deps.host.warn(NOTHING_TO_CONTINUE, SESSION_GONE_NOTE);
     }
     if (spec.dangerouslySkipPermissions === true) {
       logger.event("claude.approvals_bypassed", { pid: transport.pid }, "warn");

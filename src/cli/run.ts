@@ -27,6 +27,7 @@ import type { TerminalOut } from "./run-decisions.js";
 const HELP = `Usage: telecode run [options] PROMPT
 
 Runs Claude Code once in this terminal: progress on stderr, the answer on stdout.
+Without PROMPT, the prompt is read from piped stdin (echo "fix the test" | telecode run).
 
 Options:
   --cwd DIR               project directory (default: the current directory)
@@ -35,7 +36,7 @@ Options:
                           what needs a person (default without a TTY)
   --model MODEL           model for this run
   --effort LEVEL          ${EFFORTS.join(" | ")}
-  --resume ID             continue the session with this id
+  --resume ID             continue the session with this id (or title)
   --continue              continue the most recent session in the directory
   --image FILE            attach an image (PNG, JPEG, GIF or WebP) to the prompt; repeatable
   --json                  print every event as one JSON line on stdout instead of the answer

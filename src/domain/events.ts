@@ -123,7 +123,10 @@ export type ThinkingEmitted = { type: "thinking"; text: string; parentToolUseId:
 /** The key of the note saying a process's output ended in the middle of a turn (no result will come). */
 export const TURN_CUT_OFF_NOTE = "turn_cut_off";
 
-/** The key of the note saying the session to resume was gone, so a fresh one started in its place. */
+/**
+ * The key of the note saying the session asked for was not there (gone, or nothing to continue),
+ * so a fresh one started in its place.
+ */
 export const SESSION_GONE_NOTE = "session_gone";
 
 export type NoteEmitted = {

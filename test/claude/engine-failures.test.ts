@@ -123,6 +123,14 @@ describe("claude engine failures with the real CLI", () => {
       "Claude Code no longer has session 0b0e9a43 on this computer (its transcript is gone), so the message was not run.",
     );
 
+    // `telecode run --resume` takes a session's title too; a name that is neither is said as such.
+    const unknown = h.open({ resume: "not-a-session" });
+    const refused = await h.run(unknown.session, unknown.events, "Carry on");
+    expect(refused.error).toMatchObject({
+      reason: "session_not_found",
+      what: "Claude Code has no session with the id or title “not-a-session” in this project, so the message was not run.",
+    });
+
     const lenient = h.open({ resume: gone, freshIfGone: true });
     const done = await h.run(lenient.session, lenient.events, "Carry on");
     expect(done).toMatchObject({ ok: true, answer: "Fresh start." });

@@ -13,7 +13,7 @@ import {
   SESSION_END_MESSAGE,
 } from "../../src/claude/index.js";
 import type { ApprovalDecision, SessionHandle, SessionController, SessionSpec } from "../../src/claude/index.js";
-import type { TelecodeEvent } from "../../src/domain/index.js";
+import { SESSION_GONE_NOTE, type TelecodeEvent } from "../../src/domain/index.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeScript } from "../support/fake-claude/index.js";
 import { collect, processGroupAlive, type Collector } from "./harness.js";
 
@@ -367,6 +367,15 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     expect(b).toContain("--resume");
     expect(b?.[b.indexOf("--resume") + 1]).toBe("sess-42");
     expect(b).not.toContain("--continue");
+    // The project had no session to continue: said once, for the first process.
+    expect(t.events.events.filter((e) => e.type === "note" && e.key === SESSION_GONE_NOTE)).toEqual([
+      {
+        type: "note",
+        kind: "warning",
+        key: SESSION_GONE_NOTE,
+        text: "There is no earlier Claude Code session in this project to continue, so this message starts a fresh one.",
+      },
+    ]);
   });
 
   it("probes --help once per binary, and warns at every start when approvals are bypassed", async () => {

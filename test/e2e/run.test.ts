@@ -133,6 +133,21 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
   });
 
+  it("without PROMPT, reads the prompt from piped stdin; with nothing there, says PROMPT is missing", async () => {
+    const { io, config, cwd } = await setup([reply.text("Read it from the pipe.")]);
+    const piped = new PassThrough();
+    piped.end("Summarise this\nsecond line\n");
+    expect(await runRun(["--cwd", cwd, "--config", config], io, { stdin: piped, stderrIsTTY: false })).toBe(0);
+    expect(io.stdout.text).toBe("Read it from the pipe.\n");
+    expect(current?.api.requests()[0]?.lastPrompt).toBe("Summarise this\nsecond line");
+
+    const empty = new PassThrough();
+    empty.end("\n");
+    const usage = { ...io, stdout: new Capture(), stderr: new Capture() };
+    expect(await runRun(["--cwd", cwd, "--config", config], usage, { stdin: empty, stderrIsTTY: false })).toBe(2);
+    expect(usage.stderr.text).toMatch(/^telecode run: missing PROMPT/);
+  });
+
   it("--approve ask: shows the approval with numbered choices and runs the tool when the person types 1", async () => {
     const { io, config, cwd } = await setup([touch, reply.text("Created the marker file.")]);
     const stdin = new PassThrough();
@@ -285,6 +300,22 @@ describe("telecode run (real CLI, fake API)", () => {
       "telecode run: notes.txt is not a PNG, JPEG, GIF or WebP image I can read. Send a PNG, JPEG, GIF or WebP image instead.\n",
     );
     expect(current?.api.requests()).toHaveLength(1);
+  });
+
+  it("--continue says when the project has no session to continue, and goes on in the latest one when it has", async () => {
+    const { io, config, cwd } = await setup([reply.text("Started afresh."), reply.text("Continued.")]);
+    const args = ["run", "--cwd", cwd, "--config", config, "--approve", "none", "--continue"];
+    expect(await main([...args, "First words"], io)).toBe(0);
+    expect(io.stderr.text).toContain(
+      "⚠ There is no earlier Claude Code session in this project to continue, so this message starts a fresh one.\n",
+    );
+    expect(io.stdout.text).toBe("Started afresh.\n");
+
+    const again = { ...io, stdout: new Capture(), stderr: new Capture() };
+    expect(await main([...args, "More words"], again)).toBe(0);
+    expect(again.stderr.text).not.toContain("no earlier Claude Code session");
+    expect(again.stdout.text).toBe("Continued.\n");
+    expect(JSON.stringify(current?.api.requests()[1]?.body["messages"])).toContain("First words");
   });
 
   it("a CLI killed mid-run: the error names the --resume that goes on in the same session, and it does", async () => {

@@ -1,8 +1,9 @@
 // Sessions and their numbers through the real bridge and the real CLI: what a turn costs after a
-// restart, /continue picking the conversation last active in the project (also one a person had
+// restart, /continue saying when there is nothing to continue and picking the conversation last active in the project (also one a person had
 // with plain `claude` in a terminal), /usage adding up runs' own costs, and /status naming the
 // session a reply continued.
 import { execFile } from "node:child_process";
+import { readdir } from "node:fs/promises";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localDay } from "../../src/domain/index.js";
@@ -36,6 +37,19 @@ async function terminalClaude(prompt: string): Promise<string> {
 }
 
 describe("sessions and their numbers", () => {
+  // First in the file: the project has no conversation yet.
+  it("/continue in a project with no conversation yet says so, and answers in a fresh session", async () => {
+    expect(await readdir(rig.ws.transcripts).catch(() => [])).toEqual([]);
+    const chat = rig.user(1004);
+    rig.script("[nothing-yet]", [reply.text("Fresh, then.")]);
+    const asked = rig.tg.sendCommand(chat, "continue", "where were we? [nothing-yet]");
+    const note = await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text.startsWith("⚠️"));
+    expect(note.text).toBe(
+      "⚠️ There is no earlier Claude Code session in this project to continue, so this message starts a fresh one.",
+    );
+    await rig.botMessage(chat, isAnswer("Fresh, then."));
+  });
+
   it("after a restart, the next answer costs what its own turn cost, and /usage today adds it", async () => {
     const chat = rig.user(1001);
     rig.script("[r1]", [reply.text("Before the restart.")]);
