@@ -47,3 +47,8 @@ export function keepSubmission(deps: Recording, submission: Submitted, runId: st
 export function releaseKept(deps: Recording, lane: Lane, runId: string): void {
   recordSafely(deps, lane, runId, () => deps.records.runLeftQueue(runId));
 }
+
+/** A kept submission is to run with another prompt: the records keep that one instead. */
+export function amendKept(deps: Recording, submission: Submitted, runId: string): void {
+  recordSafely(deps, submission.lane, runId, () => deps.records.runAmended(runId, runInputOf(submission)));
+}

@@ -90,6 +90,8 @@ export interface SessionRecords {
   runAccepted(run: KeptSubmission): boolean;
   /** An accepted submission left the queue without starting (cancelled, or it could not start). */
   runLeftQueue(runId: string): void;
+  /** An accepted submission's input changed before it started (the person edited its message). */
+  runAmended(runId: string, input: RunInput): void;
   /** The run starts: it is recorded as running, with its input (an accepted one leaves the queue). */
   runStarted(run: {
     runId: string;

@@ -3,12 +3,12 @@
 // continue / resume: lane-opening.ts), cancel, and drain on stop (runs in kept processes are let go of instead,
 // and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import { laneId, type Lane, type RunFailure, type WrittenDown } from "../domain/index.js";
+import { laneId, type Lane, type Prompt, type RunFailure, type WrittenDown } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import { deliver, pumpEvents, type LaneEntry, type RoutingDeps } from "./lane-entry.js";
 import { fitsLiveHandle, liveSessionOf, openEntry, startRunOn, type StartingRun } from "./lane-opening.js";
 import type { BackgroundObserver, EnginePort, RunEndState, SessionRecords } from "./ports.js";
-import { keepSubmission, releaseKept, type Recording } from "./kept-submissions.js";
+import { amendKept, keepSubmission, releaseKept, type Recording } from "./kept-submissions.js";
 import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
 import type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
 
@@ -123,6 +123,27 @@ export class SessionManager {
       return "cancelled";
     }
     return "not_found";
+  }
+
+  /**
+   * A queued run the chat's message `promptMessageId` asked for takes the prompt `amend` makes of
+   * its own (the person edited the message before it started): "amended"; "unchanged" when
+   * `amend` gives none; "not_queued" when no queued run came from that message.
+   */
+  amendQueued(
+    chatId: number,
+    promptMessageId: number,
+    amend: (prompt: Prompt) => Prompt | undefined,
+  ): "amended" | "unchanged" | "not_queued" {
+    const pending = [...this.#queues.values()]
+      .flat()
+      .find((p) => p.lane.chatId === chatId && p.promptMessageId === promptMessageId);
+    if (pending === undefined) return "not_queued";
+    const prompt = amend(pending.prompt);
+    if (prompt === undefined) return "unchanged";
+    pending.prompt = prompt;
+    if (pending.kept) amendKept(this.#recording, pending, pending.runId);
+    return "amended";
   }
 
   /** Cancels every running and queued run of a chat; returns how many. */

@@ -20,6 +20,8 @@ export type QueuedRunsRepository = {
   get(runId: string): QueuedRunRecord | null;
   /** The message that shows the request; false when it is not kept. */
   setMessage(runId: string, messageId: number): boolean;
+  /** What a waiting request runs with now (the person edited its message); false when none waits. */
+  setInput(runId: string, input: RunInput): boolean;
   /** Removes the request and returns it as it was (null when it was not kept): one caller wins. */
   take(runId: string): QueuedRunRecord | null;
   /** Waiting requests, oldest first (the order they came in). */
@@ -38,6 +40,7 @@ export function createQueuedRunsRepository(db: Database, now: () => number): Que
   const select = db.prepare("SELECT * FROM queued_runs WHERE run_id = ?");
   const remove = db.prepare("DELETE FROM queued_runs WHERE run_id = ?");
   const setMessage = db.prepare("UPDATE queued_runs SET message_id = ? WHERE run_id = ?");
+  const setInput = db.prepare("UPDATE queued_runs SET input = ? WHERE run_id = ? AND state = 'waiting'");
   const waiting = db.prepare("SELECT * FROM queued_runs WHERE state = 'waiting' ORDER BY queued_at, rowid");
   const drop = db.prepare("UPDATE queued_runs SET state = 'dropped' WHERE run_id = ? AND state = 'waiting'");
   const prune = db.prepare("DELETE FROM queued_runs WHERE state = 'dropped' AND queued_at < ?");
@@ -64,6 +67,7 @@ export function createQueuedRunsRepository(db: Database, now: () => number): Que
       }).changes > 0,
     get,
     setMessage: (runId, messageId) => setMessage.run(messageId, runId).changes > 0,
+    setInput: (runId, input) => setInput.run(runInputText(input), runId).changes > 0,
     take: (runId) => take(runId),
     listWaiting: () => readRows(queuedRunRow, "queued_runs", waiting.all()),
     markDropped: (runId) => drop.run(runId).changes > 0,

@@ -54,6 +54,8 @@ export type RunsRepository = {
   markInterrupted(runIds: readonly string[], reason?: string): RunRecord[];
   /** Most recent first. */
   recent(chatId: number, limit?: number): RunRecord[];
+  /** The latest run the chat's message `messageId` started, if one did (and is still kept). */
+  startedBy(chatId: number, messageId: number): RunRecord | null;
   /** Forgets the inputs of runs that ended before `beforeMs` (Continue then resumes without them). */
   forgetInputs(beforeMs: number): number;
   /**
@@ -98,6 +100,9 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
   const pruneEnded = db.prepare("DELETE FROM runs WHERE state <> 'running' AND ended_at < ?");
   const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
   const recent = db.prepare("SELECT * FROM runs WHERE chat_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?");
+  const startedBy = db.prepare(
+    "SELECT * FROM runs WHERE chat_id = ? AND prompt_message_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1",
+  );
 
   const get = (runId: string): RunRecord | null => {
     const row = select.get(runId);
@@ -159,6 +164,10 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     listRunning: () => readRows(runRow, "runs", running.all()),
     markInterrupted: (runIds, reason = "Telecode stopped while this was running") => markInterrupted(runIds, reason),
     recent: (chatId, limit = 20) => readRows(runRow, "runs", recent.all(chatId, limit)),
+    startedBy: (chatId, messageId) => {
+      const row = startedBy.get(chatId, messageId);
+      return row === undefined ? null : readRow(runRow, "runs", row);
+    },
     forgetInputs: (beforeMs) => forgetInputs.run(beforeMs).changes,
     claimResume: (runId) => claimResume.run(now(), runId).changes > 0,
     setPendingSummary: (runId, summary) => setPendingSummary.run(summary, runId).changes > 0,

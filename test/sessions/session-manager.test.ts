@@ -146,6 +146,23 @@ describe("session manager with the real CLI", () => {
     expect(rig.store.sessions.current(42, "app")?.sessionId).toBe(a.sessionId);
   });
 
+  it("a queued message edited before it runs runs with the edit, and the records keep the edit", async () => {
+    rig = await makeRig([reply.text("First.", { delayMs: 1500 }), reply.text("Second.")]);
+    const first = rig.submit("first task");
+    const second = rig.submit("second task", { promptMessageId: 9 });
+    if (second.outcome.state !== "queued") throw new Error("unexpected outcome");
+    expect(rig.manager.amendQueued(42, 9, () => undefined)).toBe("unchanged");
+    expect(rig.manager.amendQueued(42, 8, () => "nothing came from message 8")).toBe("not_queued");
+    expect(
+      rig.manager.amendQueued(42, 9, (prompt) => (typeof prompt === "string" ? `${prompt}, edited` : undefined)),
+    ).toBe("amended");
+    expect(rig.store.queuedRuns.get(second.outcome.runId)?.input?.prompt).toBe("second task, edited");
+    await first.done;
+    await expect(second.done).resolves.toMatchObject({ ok: true, answer: "Second." });
+    expect(rig.api.requests()[1]?.lastPrompt).toBe("second task, edited");
+    expect(rig.manager.amendQueued(42, 9, () => "too late")).toBe("not_queued");
+  });
+
   it("cancels a queued message before it runs and a running one by interrupt", async () => {
     rig = await makeRig([reply.bash("sleep 20 && echo finished", "Wait a while"), reply.text("never used")]);
     const running = rig.submit("long task");

@@ -336,6 +336,16 @@ describe("runs", () => {
     store.runs.start({ runId: "elsewhere", chatId: 2, project: "app" });
     expect(store.runs.recent(1, 2).map((r) => r.runId)).toEqual(["c", "b"]);
   });
+
+  it("find the latest run a chat's message started, in that chat only", () => {
+    store.runs.start({ runId: "first", chatId: 1, project: "app", promptMessageId: 7 });
+    clock += 1;
+    store.runs.start({ runId: "again", chatId: 1, project: "app", promptMessageId: 7 });
+    store.runs.start({ runId: "other-chat", chatId: 2, project: "app", promptMessageId: 8 });
+    expect(store.runs.startedBy(1, 7)?.runId).toBe("again");
+    expect(store.runs.startedBy(1, 8)).toBeNull();
+    expect(store.runs.startedBy(2, 8)?.runId).toBe("other-chat");
+  });
 });
 
 describe("decisions", () => {
@@ -436,6 +446,16 @@ describe("queued runs", () => {
     ]);
     expect(store.queuedRuns.take("a")).toMatchObject({ runId: "a", input, state: "waiting" });
     expect(store.queuedRuns.take("a")).toBeNull();
+  });
+
+  it("take an edited request's new input while it waits, and not once it was taken or dropped", () => {
+    store.queuedRuns.add({ runId: "q", chatId: 1, project: "app", input, queuedAt: 10 });
+    const edited = { ...input, prompt: "Then do that" };
+    expect(store.queuedRuns.setInput("q", edited)).toBe(true);
+    expect(reopen().queuedRuns.get("q")?.input).toEqual(edited);
+    expect(store.queuedRuns.markDropped("q")).toBe(true);
+    expect(store.queuedRuns.setInput("q", input)).toBe(false);
+    expect(store.queuedRuns.setInput("nope", input)).toBe(false);
   });
 
   it("keep a dropped request for Retry, out of the waiting list, until it is pruned", () => {

@@ -33,6 +33,9 @@ export function storeSessionRecords(store: Store): SessionRecords {
     runLeftQueue(runId) {
       store.queuedRuns.take(runId);
     },
+    runAmended(runId, input) {
+      store.queuedRuns.setInput(runId, input);
+    },
     runStarted({ runId, lane, sessionId, input, promptMessageId }) {
       // One transaction: a crash leaves the request either waiting or running, never both or neither.
       store.transaction(() => {

@@ -34,6 +34,7 @@ import { DecisionMessages } from "./decision-messages.js";
 import type { FileDownloads, MediaPort } from "./media-port.js";
 import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
+import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
@@ -257,6 +258,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(attachmentMessages(services));
   handlers.use(voiceMessages(services));
   handlers.use(nonTextMessages(services));
+  handlers.use(editedMessages(services));
 
   return {
     async start(startOptions = {}) {

@@ -26,7 +26,7 @@ export type PollingOptions = {
   handle: (update: Update) => Promise<void>;
 };
 
-const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+const ALLOWED_UPDATES = ["message", "edited_message", "callback_query"] as const;
 const MAX_RETRY_MS = 30_000;
 
 export function startPolling(options: PollingOptions): RunnerHandle {

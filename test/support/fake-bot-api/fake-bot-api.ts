@@ -108,6 +108,18 @@ export class FakeBotApi {
     return message.messageId;
   }
 
+  /** The person edits the text of a message they sent, as Telegram's apps let them. */
+  editText(chatId: number, messageId: number, text: string): void {
+    const message = this.requireChat(chatId).messages.get(messageId);
+    if (message?.fromUserId === undefined || message.text === undefined)
+      throw new Error(`fake Bot API: chat ${chatId} has no text message ${messageId} from a person to edit`);
+    message.text = text;
+    message.entities = userEntities(text);
+    message.editDateS = Math.floor(this.world.now() / 1000);
+    message.revisions.push(this.world.revision(message));
+    this.world.enqueueUpdate("edited_message", this.world.messageJson(message));
+  }
+
   /** A person sends `/command args`. */
   sendCommand(chatId: number, command: string, args = "", options: From & { replyTo?: number } = {}): number {
     const name = command.startsWith("/") ? command : `/${command}`;

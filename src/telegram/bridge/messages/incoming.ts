@@ -56,7 +56,13 @@ export function incomingCaption(message: Message, from: IncomingText["from"], bo
   return { ...incomingText(message, message.caption ?? "", from, botUsername), slash: undefined };
 }
 
-function incomingText(message: Message, text: string, from: IncomingText["from"], botUsername: string): IncomingText {
+/** A message read as the handlers need it: `text` is its words (its caption, for media). */
+export function incomingText(
+  message: Message,
+  text: string,
+  from: IncomingText["from"],
+  botUsername: string,
+): IncomingText {
   const username = botUsername.toLowerCase();
   const reply = message.reply_to_message;
   const body = stripMention(text, botUsername);
