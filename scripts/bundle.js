@@ -98,10 +98,16 @@ await build({
   banner: undefined,
   plugins: [englishOnly, ownCodeIsPure],
 });
+// What makes `telecode run` slower to start must not creep in unnoticed: an import of a folder's
+// whole index (a dynamic import keeps all of it) once brought markdown-it and the Telegram
+// renderers in, half again the bundle's size.
+const runCode = readFileSync(runBundle, "utf8");
+for (const unwanted of ["node_modules/markdown-it/", "node_modules/grammy/", "node_modules/better-sqlite3/"])
+  if (runCode.includes(unwanted)) throw new Error(`the telecode run bundle includes ${unwanted}: it must not`);
 // The cache holds what V8 compiled while the bundle's top level ran (its modules have no side
 // effects, so running it here does nothing else). Caching the code of a whole turn as well (a
 // run against a stand-in CLI at build time) was measured: it saved no time.
-const script = new Script(Module.wrap(readFileSync(runBundle, "utf8")), { filename: runBundle });
+const script = new Script(Module.wrap(runCode), { filename: runBundle });
 const loaded = { exports: {} };
 script.runInThisContext()(loaded.exports, createRequire(runBundle), loaded, runBundle, outdir);
 writeFileSync(`${outdir}/run.cache`, script.createCachedData());

@@ -327,8 +327,8 @@ async function drive(
     return 1;
   }
   if (!completed.ok) {
-    // Loaded only now: the render layer is not on the way to the CLI's spawn.
-    const { terminalFailureText } = await import("../render/index.js");
+    // Loaded with the terminal's view, off the way to the CLI's spawn.
+    const { terminalFailureText } = await import("../terminal/index.js");
     // --resume is worth naming only for a session the CLI wrote a message of down.
     const id = completed.sessionId;
     const resumable = id !== undefined && (await how.writtenDown(id)) !== "nothing" ? id : undefined;
