@@ -106,8 +106,8 @@ export class ProcessSlot {
     const resume = this.#deps.sessionId();
     const continueLast = this.#firstSpawn && spec.continue === true && resume === undefined;
     this.#firstSpawn = false;
-    const launched = await launchCli(this.#deps, spec, { resume, continueLast, prompt });
-    const { transport, info, args, gone } = launched;
+    const session = { resume, continueLast, prompt };
+    const { transport, info, args, gone, nothingToContinue } = await launchCli(this.#deps, spec, session);
     const connection = new CliConnection(transport, this.#deps.owner, this.#deps);
     this.#current = connection;
     this.#deps.owner.pressureChanged();
@@ -116,7 +116,7 @@ export class ProcessSlot {
       logger.event("claude.session_gone", { sessionId: gone, pid: transport.pid }, "warn");
       this.#deps.host.warn(`${sessionGoneWords(gone)}, so this message starts a fresh session.`, SESSION_GONE_NOTE);
     }
-    if (launched.nothingToContinue === true) {
+    if (nothingToContinue === true) {
       logger.event("claude.nothing_to_continue", { cwd: spec.cwd, pid: transport.pid });
       this.#deps.host.warn(NOTHING_TO_CONTINUE, SESSION_GONE_NOTE);
     }

@@ -331,7 +331,10 @@ async function drive(
     const { terminalFailureText } = await import("../terminal/index.js");
     // --resume is worth naming only for a session the CLI wrote a message of down.
     const id = completed.sessionId;
-    const resumable = id !== undefined && (await how.writtenDown(id)) !== "nothing" ? id : undefined;
+    const resumable =
+      id !== undefined && (await how.writtenDown(id)) !== "nothing"
+        ? { sessionId: id, ...(options.cwd === process.cwd() ? {} : { cwd: options.cwd }) }
+        : undefined;
     const why = completed.error === undefined ? "the run failed" : terminalFailureText(completed.error, resumable);
     io.stderr.write(`error: ${why}\n`);
     return 1;

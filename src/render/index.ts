@@ -24,6 +24,7 @@ export { splitTelegramHtml } from "./telegram-split.js";
 export type { SplitOptions } from "./telegram-split.js";
 export { renderTerminalLine, TurnSteps } from "./terminal-lines.js";
 export { terminalFailureText } from "./terminal-failure.js";
+export type { Resumable } from "./terminal-failure.js";
 export { displayWidth, fitColumns } from "./terminal-width.js";
 export type { TerminalLineOptions } from "./terminal-lines.js";
 export { renderProgressHtml, renderProgressSummaryHtml } from "./progress-telegram.js";

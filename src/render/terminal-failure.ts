@@ -4,14 +4,27 @@
 // starts a fresh session unless it names the old one with --resume. Pure.
 import { failureText, type FailureReason, type RunFailure } from "../domain/index.js";
 
-/** The hint, given the session --resume can go on with (one the CLI wrote down), if any. */
-type TerminalHint = (resumable: string | undefined) => string;
+/**
+ * The session `telecode run --resume` can go on with (one the CLI wrote down), and the project
+ * directory to name with --cwd when it is not the current one (sessions belong to a directory).
+ */
+export type Resumable = { sessionId: string; cwd?: string };
+
+/** The hint, given the session --resume can go on with, if any. */
+type TerminalHint = (resumable: Resumable | undefined) => string;
+
+/** `word` as one shell word: as it is when that is safe, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
 
 /** Going on where a crashed or stopped CLI left the session: only --resume keeps it. */
-const resumeHint: TerminalHint = (resumable) =>
-  resumable === undefined
-    ? "Claude Code had written nothing of the session down yet, so run it again to start afresh."
-    : `To go on in the same session, run: telecode run --resume ${resumable} PROMPT`;
+const resumeHint: TerminalHint = (resumable) => {
+  if (resumable === undefined)
+    return "Claude Code had written nothing of the session down yet, so run it again to start afresh.";
+  const cwd = resumable.cwd === undefined ? "" : ` --cwd ${shellWord(resumable.cwd)}`;
+  return `To go on in the same session, run: telecode run${cwd} --resume ${resumable.sessionId} PROMPT`;
+};
 
 /** What to do, for the failures whose engine hint is written for the chat; the others keep theirs. */
 const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
@@ -31,7 +44,7 @@ const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
  * The failure as one line for the terminal: what happened, then what to do there. `resumable` is
  * the run's session when the CLI wrote it down, so that --resume can go on with it.
  */
-export function terminalFailureText(failure: RunFailure, resumable?: string): string {
+export function terminalFailureText(failure: RunFailure, resumable?: Resumable): string {
   const hint = TERMINAL_HINT[failure.reason];
   return hint === undefined ? failureText(failure) : `${failure.what} ${hint(resumable)}`;
 }

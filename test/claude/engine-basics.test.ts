@@ -1,28 +1,20 @@
 // The engine against the real CLI and the fake API: text replies, approvals, the live
 // process, resume. Each test has its own fake API, HOME and git repository.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { denyAllController, NOBODY_TO_APPROVE_MESSAGE } from "../../src/claude/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
+import { listProcesses } from "../support/processes.js";
 import { makeHarness, type Harness } from "./harness.js";
 
 let h: Harness | undefined;
 
 /** Pids of live processes with `argument` among their arguments. */
 function processesWithArgument(argument: string): number[] {
-  return readdirSync("/proc").flatMap((entry) => {
-    try {
-      return /^\d+$/.test(entry) &&
-        readFileSync(join("/proc", entry, "cmdline"), "utf8")
-          .split("\0")
-          .includes(argument)
-        ? [Number(entry)]
-        : [];
-    } catch {
-      return []; // it ended while we looked
-    }
-  });
+  return listProcesses()
+    .filter((p) => p.argv.includes(argument))
+    .map((p) => p.pid);
 }
 afterEach(async () => {
   await h?.dispose();

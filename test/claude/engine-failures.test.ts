@@ -1,7 +1,6 @@
 // The engine when things go wrong, against the real CLI: cancel during a long Bash, API
 // errors retried and exhausted, the CLI killed mid-turn, a session it no longer has, a missing
 // binary, bad flags, silence.
-import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { askController, isClaudeError } from "../../src/claude/index.js";
 import { latestSessionId } from "../../src/claude/transcripts.js";
 import { SESSION_GONE_NOTE, type TelecodeEvent } from "../../src/domain/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
+import { processesRunning } from "../support/processes.js";
 import { makeHarness, processGroupAlive, type Harness } from "./harness.js";
 
 let h: Harness | undefined;
@@ -18,21 +18,6 @@ afterEach(async () => {
 });
 
 const isBashStarted = (e: TelecodeEvent): boolean => e.type === "tool_started" && e.name === "Bash";
-
-/** Pids of live processes whose command line is exactly `argv`. */
-function processesRunning(argv: string[]): number[] {
-  const want = `${argv.join("\0")}\0`;
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(join("/proc", entry, "cmdline"), "utf8") === want) pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
 
 /** A slow command the CLI's sleep guard does not recognise: its grandchild is `sleep 41.25`. */
 async function writeSlowScript(harness: Harness): Promise<void> {

@@ -1,6 +1,5 @@
 // Test harness for engine tests against the real CLI: fake API + fresh workspace + engine +
 // an event collector with condition waits, and a check that no process of ours survives.
-import { readdirSync, readFileSync } from "node:fs";
 import { expect } from "vitest";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { allowAllController, createClaudeEngine } from "../../src/claude/index.js";
@@ -8,6 +7,7 @@ import type { ClaudeEngine, SessionHandle, SessionController, SessionSpec } from
 import { silentLogger, type Logger } from "../../src/ports/index.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import { listProcesses } from "../support/processes.js";
 
 export type Collector = {
   events: TelecodeEvent[];
@@ -113,20 +113,8 @@ export async function makeHarness(
  * that PID 1 has not reaped yet is dead already); elsewhere, the signal-0 probe.
  */
 export function processGroupAlive(pgid: number): boolean {
-  if (process.platform === "linux") {
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        // "pid (comm) state ppid pgrp ...": comm may hold spaces, so parse after the last ")".
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
-      } catch {
-        // the process ended while we looked
-      }
-    }
-    return false;
-  }
+  if (process.platform === "linux")
+    return listProcesses().some((p) => p.pgrp === pgid && p.state !== "Z" && p.state !== "X");
   try {
     process.kill(-pgid, 0);
     return true;

@@ -1,6 +1,6 @@
 // `telecode run` end to end: the command dispatcher, config loading, the engine and the real
 // CLI against the fake Messages API, with approvals allowed, denied, events as JSON, Ctrl-C.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -13,6 +13,7 @@ import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
 import { transcriptHolding, type ClaudeWorkspace } from "../support/claude-workspace.js";
+import { listProcesses } from "../support/processes.js";
 import { makePng } from "../media/samples.js";
 
 class Capture extends Writable {
@@ -61,19 +62,9 @@ async function setup(
 
 /** The pid of the Claude Code CLI this process started (Linux: read from /proc). */
 function claudeChildPid(): number {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // "pid (comm) state ppid …": comm may hold spaces, so read after the last ")".
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("claude"))
-        return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  throw new Error("no Claude Code CLI among this process's children");
+  const cli = listProcesses().find((p) => p.ppid === process.pid && p.argv.some((arg) => arg.includes("claude")));
+  if (cli === undefined) throw new Error("no Claude Code CLI among this process's children");
+  return cli.pid;
 }
 
 const touch = reply.bash("touch created-by-run.txt && echo made", "Create a marker file");
@@ -328,15 +319,19 @@ describe("telecode run (real CLI, fake API)", () => {
     process.kill(claudeChildPid(), "SIGKILL");
     expect(await exit).toBe(1);
     const said = /\nerror: (.*)\n$/.exec(io.stderr.text)?.[1] ?? io.stderr.text;
+    // The run was in another directory than this process's: the command names it.
     expect(said).toMatch(
-      /^Claude Code exited unexpectedly \(signal SIGKILL\)\. To go on in the same session, run: telecode run --resume [0-9a-f-]{36} PROMPT$/,
+      new RegExp(
+        `^Claude Code exited unexpectedly \\(signal SIGKILL\\)\\. To go on in the same session, run: telecode run --cwd ${cwd} --resume [0-9a-f-]{36} PROMPT$`,
+      ),
     );
     // Never the phone's "send your message again", which here would start a fresh session.
     expect(said).not.toMatch(/message/i);
 
-    const sessionId = /--resume (\S+)/.exec(said)?.[1] ?? "";
+    // The command as printed (from this process's directory), with a prompt and this test's config.
+    const printed = (/run: telecode (.*) PROMPT$/.exec(said)?.[1] ?? "").split(" ");
     const again = { ...io, stdout: new Capture(), stderr: new Capture() };
-    const args = ["run", "--cwd", cwd, "--config", config, "--approve", "none", "--resume", sessionId, "go on"];
+    const args = [...printed, "--config", config, "--approve", "none", "go on"];
     expect(await main(args, again)).toBe(0);
     expect(again.stdout.text).toBe("Picked up again.\n");
     // The resumed conversation still holds the first prompt.

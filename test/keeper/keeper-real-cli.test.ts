@@ -1,7 +1,7 @@
 // The keeper with the real CLI against the fake Messages API: a run survives its client going
 // away, a re-attach replays exactly what was missed, an approval left open across a detach is
 // answered after it, and a dead keeper or a crashed CLI is noticed. Needs `npm run build`.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { isSameProcessRunning } from "../../src/keeper/process-identity.js";
 import { encodePermissionAnswer } from "../../src/wire/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
+import { processesRunning } from "../support/processes.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 import { controlArgs, initializeLine, launcherFor, Sink, useKeepers, userLine } from "./keeper-harness.js";
 
@@ -35,13 +36,7 @@ async function startRealKeeper(replies: Parameters<typeof startFakeAnthropic>[0]
 
 /** How many `sleep 42.75` processes run (the slow tool of the kill test). */
 function sleepsRunning(): number {
-  return readdirSync("/proc").filter((entry) => {
-    try {
-      return /^\d+$/.test(entry) && readFileSync(join("/proc", entry, "cmdline"), "utf8") === "sleep\u000042.75\u0000";
-    } catch {
-      return false;
-    }
-  }).length;
+  return processesRunning(["sleep", "42.75"]).length;
 }
 
 /** The answer that allows a `can_use_tool` request as asked. */

@@ -5,6 +5,7 @@ import type { FailureReason, RunFailure } from "../../src/domain/index.js";
 import { terminalFailureText } from "../../src/render/index.js";
 
 const SESSION = "0c12821a-8f3f-4e5d-8342-7fe049de9b8b";
+const RESUMABLE = { sessionId: SESSION };
 
 function failure(
   reason: FailureReason,
@@ -17,11 +18,21 @@ function failure(
 describe("terminalFailureText", () => {
   it("after a crash, a stall or a closed input, names the --resume that goes on in the session", () => {
     for (const reason of ["exited", "silence", "stdin_closed"] as const) {
-      const text = terminalFailureText(failure(reason, "Claude Code exited unexpectedly (signal SIGKILL)."), SESSION);
+      const text = terminalFailureText(failure(reason, "Claude Code exited unexpectedly (signal SIGKILL)."), RESUMABLE);
       expect(text).toBe(
         `Claude Code exited unexpectedly (signal SIGKILL). To go on in the same session, run: telecode run --resume ${SESSION} PROMPT`,
       );
     }
+  });
+
+  it("names the project directory when the run was in another one, as one shell word", () => {
+    const crashed = failure("exited", "Claude Code exited unexpectedly (code 1).");
+    expect(terminalFailureText(crashed, { sessionId: SESSION, cwd: "/home/me/app" })).toContain(
+      `run: telecode run --cwd /home/me/app --resume ${SESSION} PROMPT`,
+    );
+    expect(terminalFailureText(crashed, { sessionId: SESSION, cwd: "/home/me/Ann's app" })).toContain(
+      `run: telecode run --cwd '/home/me/Ann'\\''s app' --resume ${SESSION} PROMPT`,
+    );
   });
 
   it("when the CLI had written nothing of the session down, says to run it again instead", () => {
@@ -40,7 +51,7 @@ describe("terminalFailureText", () => {
     for (const [reason, hint] of cases) {
       const text = terminalFailureText(
         failure(reason, "What happened.", "On the computer running Telecode, fix it."),
-        SESSION,
+        RESUMABLE,
       );
       expect(text).toContain(`What happened. ${hint}`);
       expect(text).not.toContain("computer running Telecode");
@@ -49,13 +60,13 @@ describe("terminalFailureText", () => {
 
   it("a session the CLI no longer has: start afresh by leaving out --resume", () => {
     const gone = failure("session_not_found", "Claude Code no longer has session 0c12821a on this computer.");
-    expect(terminalFailureText(gone, SESSION)).toBe(
+    expect(terminalFailureText(gone, RESUMABLE)).toBe(
       "Claude Code no longer has session 0c12821a on this computer. Leave out --resume and --continue to start a fresh session.",
     );
   });
 
   it("keeps the engine's hint where it reads the same in a terminal (an API error's, Claude Code's own advice)", () => {
     const api = failure("api_error", "API error 500: fake 500.", "Try again in a moment.");
-    expect(terminalFailureText(api, SESSION)).toBe("API error 500: fake 500. Try again in a moment.");
+    expect(terminalFailureText(api, RESUMABLE)).toBe("API error 500: fake 500. Try again in a moment.");
   });
 });

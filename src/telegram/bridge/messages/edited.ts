@@ -22,18 +22,15 @@ export function editedMessages(deps: EditedDeps): Composer<TelecodeContext> {
     if (ctx.person === undefined) return;
     const chatId = message.chat.id;
     const messageId = message.message_id;
-    const words =
+    const edited =
       message.text === undefined
         ? undefined
         : incomingText(message, message.text, ctx.person, deps.control.botUsername());
     // Only a plain text's words replace a plain text prompt: a directive or command line is read
     // otherwise, and a long paste the app split was joined from parts, of which this is one.
+    const words = edited?.slash === undefined && edited?.body.trim() ? edited.body : undefined;
     const outcome = deps.sessions.amendQueued(chatId, messageId, (prompt) =>
-      words === undefined || words.slash !== undefined || words.body.trim() === ""
-        ? undefined
-        : typeof prompt === "string" && prompt.length < SPLIT_TEXT_CHARS
-          ? words.body
-          : undefined,
+      words !== undefined && typeof prompt === "string" && prompt.length < SPLIT_TEXT_CHARS ? words : undefined,
     );
     const ran = outcome === "not_queued" && deps.store.runs.startedBy(chatId, messageId) !== null;
     deps.logger.event("telegram.message_edited", { chatId, messageId, outcome: ran ? "ran" : outcome });
