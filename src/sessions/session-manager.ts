@@ -128,14 +128,19 @@ export class SessionManager {
   /**
    * A queued run the chat's message `promptMessageId` asked for takes the prompt `amend` makes of
    * its own (the person edited the message before it started): "amended"; "unchanged" when
-   * `amend` gives none; "not_queued" when no queued run came from that message.
+   * `amend` gives none; "not_queued" when no run waits with that message's prompt. A run whose
+   * session is still opening (the lane's old process closing first) has not sent its prompt
+   * either, so it is amended too.
    */
   amendQueued(
     chatId: number,
     promptMessageId: number,
     amend: (prompt: Prompt) => Prompt | undefined,
   ): "amended" | "unchanged" | "not_queued" {
-    const pending = [...this.#queues.values()]
+    const opening = [...this.#starting].flatMap(([id, p]) =>
+      this.#entries.get(id)?.active?.runId === p.runId ? [] : [p],
+    );
+    const pending = [...this.#queues.values(), opening]
       .flat()
       .find((p) => p.lane.chatId === chatId && p.promptMessageId === promptMessageId);
     if (pending === undefined) return "not_queued";

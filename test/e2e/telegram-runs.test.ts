@@ -5,7 +5,6 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, validateTelegramHtml } from "../../src/render/index.js";
-import { EDIT_APPLIED, EDIT_NOT_REACHING } from "../../src/telegram/bridge/messages/edited.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { NOT_MODIFIED, type MessageView } from "../support/fake-bot-api/index.js";
 import { expectSentAgain, isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
@@ -84,34 +83,6 @@ describe("a message in Telegram", () => {
       `${head}\nERROR at step 2: the last line of the log`,
     ]);
     expect(rig.tg.botMessages(chat).filter((m) => m.text.includes("Queued"))).toEqual([]);
-  });
-
-  it("an edit of a queued message changes what it runs; an edit of one that started does not, and says so", async () => {
-    const chat = rig.user(1014);
-    rig.script("[edit-slow]", [reply.text("Slow done.", { delayMs: 3_000 })]);
-    rig.script("[edit-q]", [reply.text("Ran the edited one.")]);
-    const slow = rig.tg.sendText(chat, "Take your time [edit-slow]");
-    await rig.api.waitForRequests(1, "[edit-slow]");
-    const queued = rig.tg.sendText(chat, "Fix the tset [edit-q]");
-    await rig.botMessage(chat, "Queued — will run after the current task");
-    rig.tg.editText(chat, queued, "Fix the test, and the docs [edit-q]");
-    const changed = await rig.botMessage(chat, (m) => m.replyToMessageId === queued && m.text.startsWith("✏️"));
-    expect(changed.text).toBe(EDIT_APPLIED);
-
-    rig.tg.editText(chat, slow, "Take all the time you need [edit-slow]");
-    const notice = await rig.botMessage(chat, (m) => m.replyToMessageId === slow && m.text.startsWith("✏️"));
-    expect(notice.text).toBe(EDIT_NOT_REACHING);
-    await rig.botMessage(chat, isAnswer("Ran the edited one."));
-    expect(rig.api.requests("[edit-q]").map((r) => r.lastPrompt)).toEqual(["Fix the test, and the docs [edit-q]"]);
-    expect(rig.api.requests("[edit-slow]").map((r) => r.lastPrompt)).toEqual(["Take your time [edit-slow]"]);
-    // A message that started nothing (a command) is edited without a word.
-    const status = rig.tg.sendCommand(chat, "status");
-    await rig.botMessage(chat, (m) => m.replyToMessageId === status);
-    rig.tg.editText(chat, status, "/usage");
-    // The chat's messages go out in order: once a later command is answered, the edit was handled.
-    const later = rig.tg.sendCommand(chat, "usage");
-    await rig.botMessage(chat, (m) => m.replyToMessageId === later);
-    expect(rig.tg.botMessages(chat).filter((m) => m.replyToMessageId === status)).toHaveLength(1);
   });
 
   it("the Cancel buttons: on a queued message it never runs, on a progress message the run stops", async () => {

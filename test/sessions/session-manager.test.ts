@@ -163,6 +163,19 @@ describe("session manager with the real CLI", () => {
     expect(rig.manager.amendQueued(42, 9, () => "too late")).toBe("not_queued");
   });
 
+  it("a message edited while its session opens (the old process closing for another mode) runs with the edit", async () => {
+    rig = await makeRig([reply.text("First."), reply.text("Second.")]);
+    await rig.submit("first task").done;
+    const pid = rig.manager.status(42)[0]?.pid;
+    const second = rig.submit("second task", { promptMessageId: 10, mode: "acceptEdits" });
+    expect(second.outcome.state).toBe("started");
+    expect(rig.manager.amendQueued(42, 10, () => "second task, edited")).toBe("amended");
+    await expect(second.done).resolves.toMatchObject({ ok: true, answer: "Second." });
+    expect(rig.manager.status(42)[0]?.pid).not.toBe(pid);
+    expect(rig.api.requests()[1]?.lastPrompt).toBe("second task, edited");
+    expect(rig.manager.amendQueued(42, 10, () => "too late")).toBe("not_queued");
+  });
+
   it("cancels a queued message before it runs and a running one by interrupt", async () => {
     rig = await makeRig([reply.bash("sleep 20 && echo finished", "Wait a while"), reply.text("never used")]);
     const running = rig.submit("long task");

@@ -17,6 +17,11 @@ export type BridgeAction =
    * `list`: the message is the /loops list; `stoppedHtml`: what a message whose one button stops
    * them all (/new's) says once tapped.
    */
-  | { kind: "schedule"; scheduleIds: readonly string[]; list: boolean; stoppedHtml?: string };
+  | { kind: "schedule"; scheduleIds: readonly string[]; list: boolean; stoppedHtml?: string }
+  /**
+   * The buttons under the notice that an edited message did not reach Claude: run `text` (the
+   * edited words of message `messageId`) after, or instead of, run `runId` its first words started.
+   */
+  | { kind: "edit"; runId: string; messageId: number; text: string };
 
 export type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;

@@ -251,6 +251,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(resumeButtons(services));
   handlers.use(scheduleButtons(services));
   handlers.use(retryButtons(services));
+  const edits = editedMessages(services);
+  handlers.use(edits.buttons);
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
@@ -258,7 +260,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(attachmentMessages(services));
   handlers.use(voiceMessages(services));
   handlers.use(nonTextMessages(services));
-  handlers.use(editedMessages(services));
+  handlers.use(edits.messages);
 
   return {
     async start(startOptions = {}) {

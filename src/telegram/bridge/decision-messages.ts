@@ -46,6 +46,8 @@ export class DecisionMessages {
   readonly #shown = new Map<string, Shown>();
   /** Which decision each message shows ("chat:message" → decision id), settled ones too (bounded). */
   readonly #byMessage = new Map<string, string>();
+  /** The person's messages whose words answered a decision ("chat:message"; bounded). */
+  readonly #typedAnswers = new Set<string>();
 
   constructor(deps: DecisionMessagesDeps) {
     this.#deps = deps;
@@ -68,6 +70,18 @@ export class DecisionMessages {
   /** The decision whose prompt is message `messageId` (open or settled), if this process showed it. */
   decisionAt(chatId: number, messageId: number): string | undefined {
     return this.#byMessage.get(`${chatId}:${messageId}`);
+  }
+
+  /** The person's message `messageId` answered a decision with its words. */
+  tookTypedAnswer(chatId: number, messageId: number): void {
+    this.#typedAnswers.add(`${chatId}:${messageId}`);
+    if (this.#typedAnswers.size > SETTLED_MESSAGES)
+      this.#typedAnswers.delete(this.#typedAnswers.values().next().value!);
+  }
+
+  /** Whether the person's message `messageId` answered a decision (in this process). */
+  wasTypedAnswer(chatId: number, messageId: number): boolean {
+    return this.#typedAnswers.has(`${chatId}:${messageId}`);
   }
 
   /** A tap on a decision button: answered at once (the caller shows the toast), work follows. */

@@ -91,13 +91,7 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
     };
   buttons.callbackQuery(
     buttonTrigger(AGAIN_CHOICE),
-    sendAgain(AGAIN_WORDS, async (run, input, cwd) => {
-      if (run.sessionId === null) return input.choice;
-      // A CLI killed before it wrote its new session down left nothing to resume.
-      return (await writtenDownOf(deps, run, cwd)) === "nothing"
-        ? { kind: "new" }
-        : { kind: "resume", sessionId: run.sessionId };
-    }),
+    sendAgain(AGAIN_WORDS, (run, _input, cwd) => sessionForAgain(deps, run, cwd)),
   );
   buttons.callbackQuery(
     buttonTrigger(FRESH_CHOICE),
@@ -176,6 +170,22 @@ async function continuation(
     choice: sessionId === undefined ? { kind: "current" } : { kind: "resume", sessionId },
     ...definedFields({ mode: input?.mode }),
   };
+}
+
+/**
+ * Where `run`'s request (or a new version of it) goes again: into its session, but a new one when
+ * the CLI was killed before it wrote that session down; where it was first meant to go when it
+ * never had one.
+ */
+export async function sessionForAgain(
+  deps: Pick<BridgeServices, "sessions">,
+  run: RunRecord,
+  cwd: string,
+): Promise<SessionChoice> {
+  if (run.sessionId === null) return run.input?.choice ?? { kind: "current" };
+  return (await writtenDownOf(deps, run, cwd)) === "nothing"
+    ? { kind: "new" }
+    : { kind: "resume", sessionId: run.sessionId };
 }
 
 /** What the CLI wrote down of `run`'s session (and of its message) in the project at `cwd`. */

@@ -1,23 +1,37 @@
 // A person edits a message they sent: Telegram's apps make it easy (a typo fixed a moment
-// later), but Claude Code works from a message as it was sent. An edit of a text still queued
-// behind a running task changes what that task runs with; an edit of a message that already
-// started a run (or cannot be changed: a command line, an attachment's caption) does not reach
-// Claude, and the person is told so instead of believing it did. Other edits are left alone.
+// later), but Claude Code works from a message as it was sent. An edit of a text still waiting
+// to run (queued, or its session still opening) changes what that run starts with. An edit of
+// words that already started a run is offered as a new request, after that run or instead of it
+// (buttons/edit-run.ts); one that cannot run on its own (a command line, an attachment's
+// caption, part of a long paste) or that answered a question is only said not to reach Claude,
+// so the person does not believe it did. Other edits are left alone.
 import { Composer } from "grammy";
+import { editRunButtons, editRunKeyboard, type EditRunDeps } from "../buttons/edit-run.js";
 import type { TelecodeContext } from "../context.js";
-import type { BridgeServices } from "../services.js";
 import { incomingText } from "./incoming.js";
 import { SPLIT_TEXT_CHARS } from "./text.js";
 
-export type EditedDeps = Pick<BridgeServices, "store" | "sessions" | "outbox" | "logger" | "control">;
+export type EditedDeps = EditRunDeps & { control: { botUsername(): string } };
 
 export const EDIT_APPLIED = "✏️ Changed: the queued message runs as you edited it.";
 export const EDIT_NOT_REACHING =
   "✏️ This edit does not reach Claude, which works from the message as first sent. Send the change as a new message.";
+export const EDIT_AFTER_ANSWER =
+  "✏️ This edit does not reach Claude, which has your answer as first sent. Send the change as a new message.";
+export const EDIT_WHILE_RUNNING = "✏️ Claude is working from the message as first sent; this edit does not reach it.";
+export const EDIT_AFTER_RUN = "✏️ Claude worked from the message as first sent; this edit did not reach it.";
 
-export function editedMessages(deps: EditedDeps): Composer<TelecodeContext> {
-  const edits = new Composer<TelecodeContext>();
-  edits.on("edited_message", (ctx) => {
+/** Offers remembered per edited message, so a later edit's offer takes the earlier one's place. */
+const REMEMBERED_OFFERS = 200;
+
+/** The edits of messages, and the buttons their notices carry (register `buttons` with the other buttons). */
+export function editedMessages(deps: EditedDeps): {
+  messages: Composer<TelecodeContext>;
+  buttons: Composer<TelecodeContext>;
+} {
+  const offers = new Map<string, { token: string; notice: Promise<number | undefined> }>();
+  const messages = new Composer<TelecodeContext>();
+  messages.on("edited_message", (ctx) => {
     const message = ctx.editedMessage;
     if (ctx.person === undefined) return;
     const chatId = message.chat.id;
@@ -26,17 +40,48 @@ export function editedMessages(deps: EditedDeps): Composer<TelecodeContext> {
       message.text === undefined
         ? undefined
         : incomingText(message, message.text, ctx.person, deps.control.botUsername());
-    // Only a plain text's words replace a plain text prompt: a directive or command line is read
+    // Only a plain text's words stand for a request: a directive or command line is read
     // otherwise, and a long paste the app split was joined from parts, of which this is one.
-    const words = edited?.slash === undefined && edited?.body.trim() ? edited.body : undefined;
+    const words =
+      edited?.slash === undefined && edited?.body.trim() && edited.body.length < SPLIT_TEXT_CHARS
+        ? edited.body
+        : undefined;
     const outcome = deps.sessions.amendQueued(chatId, messageId, (prompt) =>
       words !== undefined && typeof prompt === "string" && prompt.length < SPLIT_TEXT_CHARS ? words : undefined,
     );
-    const ran = outcome === "not_queued" && deps.store.runs.startedBy(chatId, messageId) !== null;
-    deps.logger.event("telegram.message_edited", { chatId, messageId, outcome: ran ? "ran" : outcome });
-    if (outcome === "not_queued" && !ran) return;
-    const html = outcome === "amended" ? EDIT_APPLIED : EDIT_NOT_REACHING;
-    void deps.outbox.send(chatId, { html }, { replyTo: messageId });
+    const answered = outcome === "not_queued" && deps.prompts.wasTypedAnswer(chatId, messageId);
+    const run = outcome === "not_queued" && !answered ? deps.store.runs.startedBy(chatId, messageId) : null;
+    const seen = outcome !== "not_queued" ? outcome : answered ? "answered" : run !== null ? "ran" : outcome;
+    deps.logger.event("telegram.message_edited", { chatId, messageId, outcome: seen });
+    const reply = (html: string): void => void deps.outbox.send(chatId, { html }, { replyTo: messageId });
+    if (outcome === "amended") return reply(EDIT_APPLIED);
+    if (outcome === "unchanged" || answered) return reply(answered ? EDIT_AFTER_ANSWER : EDIT_NOT_REACHING);
+    if (run === null) return;
+    if (words === undefined) return reply(EDIT_NOT_REACHING);
+    offerRun(chatId, messageId, run.runId, words);
   });
-  return edits;
+
+  /** The notice under an edit of words that started run `runId`, with buttons that run the edited `words`. */
+  function offerRun(chatId: number, messageId: number, runId: string, words: string): void {
+    const key = `${chatId}:${messageId}`;
+    const earlier = offers.get(key);
+    offers.delete(key);
+    void earlier?.notice.then((id) => {
+      if (id !== undefined) void deps.outbox.editKeyboard(chatId, id, undefined);
+    });
+    const running = deps.runs.byRun(runId) !== undefined;
+    const token = deps.callbacks.register({ kind: "edit", runId, messageId, text: words }, chatId);
+    const content = {
+      html: running ? EDIT_WHILE_RUNNING : EDIT_AFTER_RUN,
+      keyboard: editRunKeyboard(deps.callbacks, token, running),
+    };
+    const notice = deps.outbox
+      .send(chatId, content, { replyTo: messageId })
+      .then((delivery) => (delivery.ok ? delivery.messageId : undefined));
+    offers.set(key, { token, notice });
+    if (offers.size > REMEMBERED_OFFERS) offers.delete(offers.keys().next().value!);
+  }
+
+  const latest = (chatId: number, messageId: number): string | undefined => offers.get(`${chatId}:${messageId}`)?.token;
+  return { messages, buttons: editRunButtons(deps, latest) };
 }

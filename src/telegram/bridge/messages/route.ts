@@ -53,7 +53,8 @@ export async function routeMessage(
       if (where !== undefined) {
         words = await content.asAnswer(where);
         if (words === undefined) return;
-        if (deps.answers.answer(decisionId, { kind: "text", ...words, by }) === "accepted") return;
+        if (deps.answers.answer(decisionId, { kind: "text", ...words, by }) === "accepted")
+          return tookAnswer(deps, message);
       }
     }
   }
@@ -86,7 +87,8 @@ export async function routeMessage(
     words = await content.asAnswer(project);
     if (words === undefined) return;
   }
-  if (words !== undefined && deps.answers.answerByText(lane, words, by) === "accepted") return;
+  if (words !== undefined && deps.answers.answerByText(lane, words, by) === "accepted")
+    return tookAnswer(deps, message);
   const prompt = words?.text ?? (await content.asPrompt(project));
   if (prompt === undefined) return;
   deps.starter.start({
@@ -118,6 +120,11 @@ function projectForWords(deps: RouteDeps, message: IncomingText, project: Projec
     { replyTo: message.messageId },
   );
   return undefined;
+}
+
+/** The message's words answered a decision: an edit of it then cannot change what Claude was told. */
+function tookAnswer(deps: Pick<RouteDeps, "prompts">, message: IncomingText): void {
+  deps.prompts.tookTypedAnswer(message.chatId, message.messageId);
 }
 
 /** The project of the lane an open decision belongs to. */

@@ -1,0 +1,149 @@
+// A person edits a message they sent, through the real bridge, engine and Claude CLI: a queued
+// message runs as edited; the edited words of one that already ran are offered as a new request,
+// after that run or instead of it; an edited answer or command is said not to reach Claude, or
+// passed over.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  EDIT_AFTER_ANSWER,
+  EDIT_AFTER_RUN,
+  EDIT_APPLIED,
+  EDIT_NOT_REACHING,
+  EDIT_WHILE_RUNNING,
+} from "../../src/telegram/bridge/messages/edited.js";
+import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
+import type { MessageView } from "../support/fake-bot-api/index.js";
+import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+/** The bot's notice about an edit of message `edited`, newer than message `after`. */
+const editNotice = (chat: number, edited: number, after = 0): Promise<MessageView> =>
+  rig.botMessage(chat, (m) => m.replyToMessageId === edited && m.messageId > after && m.text.startsWith("✏️"));
+
+async function tap(chat: number, message: MessageView, label: string): Promise<string | undefined> {
+  return (await rig.tg.waitForCallbackAnswer(rig.tg.tapButton(chat, message.messageId, label))).text;
+}
+
+const buttonsOf = (m: MessageView): string[] => m.buttons.map((b) => b.text);
+
+describe("an edited message", () => {
+  it("still queued runs as edited; one already running can run, edited, after it in the same session", async () => {
+    const chat = rig.user(1001);
+    rig.script("[edit-slow]", [reply.text("Slow done.", { delayMs: 3_000 }), reply.text("Took all the time.")]);
+    rig.script("[edit-q]", [reply.text("Ran the edited one.")]);
+    const slow = rig.tg.sendText(chat, "Take your time [edit-slow]");
+    await rig.api.waitForRequests(1, "[edit-slow]");
+    const queued = rig.tg.sendText(chat, "Fix the tset [edit-q]");
+    await rig.botMessage(chat, "Queued — will run after the current task");
+    rig.tg.editText(chat, queued, "Fix the test, and the docs [edit-q]");
+    expect((await editNotice(chat, queued)).text).toBe(EDIT_APPLIED);
+
+    rig.tg.editText(chat, slow, "Take all the time you need [edit-slow]");
+    const notice = await editNotice(chat, slow);
+    expect(notice.text).toBe(EDIT_WHILE_RUNNING);
+    expect(buttonsOf(notice)).toEqual(["⏹ Stop it and run the edit", "▶ Run the edit after it"]);
+    expect(await tap(chat, notice, "▶ Run the edit after it")).toBe("The edit runs next");
+    await rig.tg.waitFor(
+      () => /runs once the current task ends \(chosen by /.test(rig.tg.message(chat, notice.messageId)!.text),
+      {
+        what: "the notice saying what was chosen",
+      },
+    );
+    expect(rig.tg.message(chat, notice.messageId)!.buttons).toEqual([]);
+
+    const first = await rig.botMessage(chat, isAnswer("Slow done."));
+    const edited = await rig.botMessage(chat, isAnswer("Took all the time."));
+    expect(sessionOf(edited)).toBe(sessionOf(first));
+    expect(rig.api.requests("[edit-slow]").map((r) => r.lastPrompt)).toEqual([
+      "Take your time [edit-slow]",
+      "Take all the time you need [edit-slow]",
+    ]);
+    await rig.botMessage(chat, isAnswer("Ran the edited one."));
+    expect(rig.api.requests("[edit-q]").map((r) => r.lastPrompt)).toEqual(["Fix the test, and the docs [edit-q]"]);
+  });
+
+  it("running can be stopped for the edit, which runs in its place", async () => {
+    const chat = rig.user(1002);
+    rig.script("[edit-stop]", [reply.text("too late", { delayMs: 20_000 }), reply.text("Ran the fixed one.")]);
+    const sent = rig.tg.sendText(chat, "Refactor the paser [edit-stop]");
+    await rig.api.waitForRequests(1, "[edit-stop]");
+    rig.tg.editText(chat, sent, "Refactor the parser [edit-stop]");
+    const notice = await editNotice(chat, sent);
+    expect(await tap(chat, notice, "⏹ Stop it and run the edit")).toBe("Stopping it; the edit runs next");
+    await rig.botMessage(chat, isAnswer("Ran the fixed one."));
+    await rig.tg.waitFor(() => rig.tg.message(chat, notice.messageId)!.text.includes("chosen by"), {
+      what: "the offer saying what was chosen",
+    });
+    expect(rig.tg.message(chat, notice.messageId)!.text).toBe(
+      "✏️ Stopped the run of the message as first sent; the edited message runs next (chosen by Ann1002).",
+    );
+    expect(rig.app.store.runs.recent(chat).map((r) => r.state)).toEqual(["completed", "cancelled"]);
+    expect(rig.api.requests("[edit-stop]").at(-1)?.lastPrompt).toBe("Refactor the parser [edit-stop]");
+    expect(rig.tg.botMessages(chat).filter(isAnswer("too late"))).toEqual([]);
+  });
+
+  it("that ran already can run as edited; a later edit's offer takes the earlier one's place", async () => {
+    const chat = rig.user(1003);
+    rig.script("[edit-done]", [reply.text("Done once."), reply.text("Done as edited.")]);
+    const sent = rig.tg.sendText(chat, "Count the files [edit-done]");
+    await rig.botMessage(chat, isAnswer("Done once."));
+    rig.tg.editText(chat, sent, "Count the fils [edit-done]");
+    const earlier = await editNotice(chat, sent);
+    expect(earlier.text).toBe(EDIT_AFTER_RUN);
+    expect(buttonsOf(earlier)).toEqual(["▶ Run the edited message"]);
+    rig.tg.editText(chat, sent, "Count the files and folders [edit-done]");
+    const later = await editNotice(chat, sent, earlier.messageId);
+    await rig.tg.waitFor(() => rig.tg.message(chat, earlier.messageId)!.buttons.length === 0, {
+      what: "the earlier offer's button taken down",
+    });
+    expect(await tap(chat, later, "▶ Run the edited message")).toBe("Running the edit");
+    await rig.botMessage(chat, isAnswer("Done as edited."));
+    expect(rig.api.requests("[edit-done]").map((r) => r.lastPrompt)).toEqual([
+      "Count the files [edit-done]",
+      "Count the files and folders [edit-done]",
+    ]);
+    await rig.tg.waitFor(() => rig.tg.message(chat, later.messageId)!.text.includes("chosen by"), {
+      what: "the offer saying what was chosen",
+    });
+    expect(rig.tg.message(chat, later.messageId)).toMatchObject({
+      text: "✏️ The edited message runs now (chosen by Ann1003).",
+      buttons: [],
+    });
+  });
+
+  it("that answered a question, or was a command, does not reach Claude: said so, or passed over", async () => {
+    const chat = rig.user(1004);
+    rig.script("[edit-ask]", [
+      reply.tool("AskUserQuestion", COLOR_QUESTION),
+      reply.text("Teal it is."),
+      reply.text("Counted the lines."),
+    ]);
+    rig.tg.sendText(chat, "Make a button [edit-ask]");
+    await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "Type an answer"));
+    const answer = rig.tg.sendText(chat, "teal");
+    await rig.botMessage(chat, isAnswer("Teal it is."));
+    rig.tg.editText(chat, answer, "teal, like the logo");
+    expect((await editNotice(chat, answer)).text).toBe(EDIT_AFTER_ANSWER);
+
+    const directive = rig.tg.sendText(chat, "/plan count the lines [edit-ask]");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === directive);
+    rig.tg.editText(chat, directive, "/plan count the words [edit-ask]");
+    expect((await editNotice(chat, directive)).text).toBe(EDIT_NOT_REACHING);
+    await rig.botMessage(chat, isAnswer("Counted the lines."));
+
+    // A message that started nothing (a command) is edited without a word.
+    const status = rig.tg.sendCommand(chat, "status");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === status);
+    rig.tg.editText(chat, status, "/usage");
+    // The chat's messages go out in order: once a later command is answered, the edit was handled.
+    const later = rig.tg.sendCommand(chat, "usage");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === later);
+    expect(rig.tg.botMessages(chat).filter((m) => m.replyToMessageId === status)).toHaveLength(1);
+  });
+});
