@@ -3,7 +3,9 @@
 // as a person would see it now, the call log, fault injection, and waits instead of sleeps.
 
 import { appendFileSync } from "node:fs";
+import { relative } from "node:path";
 import process from "node:process";
+import { expect } from "vitest";
 import { BotApiServer, type Fault, type FaultOptions } from "./server.js";
 import {
   FakeWorld,
@@ -65,10 +67,15 @@ export class FakeBotApi {
     return this.world.bot;
   }
 
-  /** With TELECODE_TEST_TRANSCRIPT=FILE, every chat is appended to FILE as a person reads it (see transcript()). */
+  /**
+   * With TELECODE_TEST_TRANSCRIPT=FILE, every chat is appended to FILE as a person reads it (see
+   * transcript()), under the name of the test file (files running at once may use the same chats).
+   */
   close(): Promise<void> {
     const file = process.env["TELECODE_TEST_TRANSCRIPT"];
-    if (file !== undefined && file !== "") appendFileSync(file, this.transcript());
+    if (file !== undefined && file !== "") {
+      appendFileSync(file, `\n=== ${testFileName()}\n${this.transcript()}`);
+    }
     return this.server.close();
   }
 
@@ -433,4 +440,13 @@ function userEntities(text: string): Entity[] {
     entities.push({ type: "mention", offset: mention.index, length: mention[0].length });
   }
   return entities;
+}
+
+/** The running test file, relative to the project; a placeholder outside vitest (a benchmark). */
+function testFileName(): string {
+  try {
+    return relative(process.cwd(), expect.getState().testPath ?? "");
+  } catch {
+    return "(not a test)";
+  }
 }
