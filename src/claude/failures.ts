@@ -115,6 +115,10 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
     hint: "On the computer running Telecode, check claude.path and that the project's directory exists.",
   }),
+  prompt_unsupported: (f) => ({
+    what: `Claude Code cannot take this message as it runs here (${f.detail ?? "no reason given"}).`,
+    hint: "Send the words alone, without the images or PDFs.",
+  }),
   keeper_lost: () => ({
     what: "The process keeping Claude Code running ended unexpectedly, and Claude Code with it.",
     hint: CONTINUE,

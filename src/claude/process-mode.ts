@@ -101,7 +101,7 @@ export const printMode: ProcessMode = {
     if (hasAttachments(prompt))
       throw failureError(
         "claude.attachments_unsupported",
-        engineFailure("start_failed", { detail: "print mode passes only words, not images or PDFs" }),
+        engineFailure("prompt_unsupported", { detail: "in print mode it takes words only" }),
       );
     const connection = await host.connection(promptText(prompt));
     run.connection = connection;

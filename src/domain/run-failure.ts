@@ -25,6 +25,8 @@ export type FailureReason =
   | "not_found"
   /** The CLI could not be started, or refused the run. */
   | "start_failed"
+  /** The prompt holds what the way the CLI runs cannot pass (print mode takes words only). */
+  | "prompt_unsupported"
   /** The process that kept the CLI running across restarts died, and ended the CLI with it. */
   | "keeper_lost"
   /** A kept CLI finished the run while Telecode was away, but its output was lost (the keeper's log failed). */

@@ -125,6 +125,25 @@ describe("claude engine with the real CLI", () => {
     expect(JSON.stringify(h.api.requests()[1]?.body["messages"])).toContain("-p looks like a flag");
   });
 
+  it("refuses a print-mode run with an image before starting a process, saying to send the words alone", async () => {
+    h = await makeHarness({ replies: [reply.text("never")] });
+    const { session, events } = h.open({ print: true });
+    const prompt = "PRINT-IMAGE what is in it";
+    const image = { type: "image", mediaType: "image/png", base64: "iVBORw0KGgo=" } as const;
+    await session.startRun([{ type: "text", text: prompt }, image], { runId: "print-image" });
+    expect(await events.waitFor((e) => e.type === "run_completed")).toMatchObject({
+      runId: "print-image",
+      ok: false,
+      error: {
+        reason: "prompt_unsupported",
+        what: "Claude Code cannot take this message as it runs here (in print mode it takes words only).",
+        hint: "Send the words alone, without the images or PDFs.",
+      },
+    });
+    expect(processesWithArgument(prompt)).toEqual([]);
+    expect(h.api.requests()).toEqual([]);
+  });
+
   it("ends a print-mode run cancelled while its process starts: the prompt in its arguments never runs", async () => {
     h = await makeHarness({ replies: [reply.bash("touch printed.txt", "Make a file"), reply.text("Made it.")] });
     const { session, events } = h.open({ print: true, permissionMode: "bypassPermissions" });
