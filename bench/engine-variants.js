@@ -3,7 +3,7 @@
 // (spawn → framer → decoder → translator → events); (c) the Agent SDK's query() with
 // pathToClaudeCodeExecutable pointing at the stand-in. Plus the stream and the stand-in's scripts.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -87,18 +87,30 @@ export function runFloor(work, script, onText) {
   });
 }
 
+/** The engine of this process (one, as a Telecode process has) and the script its stand-ins play now. */
+let standInEngine;
+let playing;
+
 /**
- * One Telecode engine session on the stand-in (default mode, every request allowed). Each is
- * a new engine, as a new Telecode process would be: the stand-in's probe is kept in `work`
- * (the warm-up run makes it), so no run but the first has the probe's processes beside it.
+ * One Telecode engine session on the stand-in (default mode, every request allowed). All of a
+ * process's sessions are opened on one engine, as Telecode's are; the stand-in's probe is kept in
+ * `work` (the warm-up run makes it), as an installed CLI's is. The engine's environment is fixed,
+ * so the script each stand-in plays is named by a file of this process's that is replaced (never
+ * rewritten in place, as stand-ins still starting may be reading it) when the script changes.
  */
 export function openStandIn(work, script) {
-  const engine = createClaudeEngine({
+  const pointer = join(work, `script-of-${process.pid}.json`);
+  if (playing !== script) {
+    copyFileSync(script, `${pointer}.next`);
+    renameSync(`${pointer}.next`, pointer);
+    playing = script;
+  }
+  standInEngine ??= createClaudeEngine({
     claudePath: STAND_IN,
-    env: standInEnv(work, script),
+    env: standInEnv(work, pointer),
     probeCacheFile: join(work, "claude-cli.json"),
   });
-  return engine.openSession(
+  return standInEngine.openSession(
     { cwd: work, permissionMode: "default", envAllow: ["FAKE_CLAUDE_SCRIPT"], idleMs: 0 },
     allowAllController(),
   );
