@@ -102,6 +102,9 @@ describe("an edited message", () => {
     await rig.tg.waitFor(() => rig.tg.message(chat, earlier.messageId)!.buttons.length === 0, {
       what: "the earlier offer's button taken down",
     });
+    // A tap that was on its way when the button came down runs nothing.
+    const stale = rig.tg.forgeCallback(chat, earlier.messageId, earlier.buttons[0]!.data!);
+    expect((await rig.tg.waitForCallbackAnswer(stale)).text).toBe("A later edit replaced this one");
     expect(await tap(chat, later, "▶ Run the edited message")).toBe("Running the edit");
     await rig.botMessage(chat, isAnswer("Done as edited."));
     expect(rig.api.requests("[edit-done]").map((r) => r.lastPrompt)).toEqual([

@@ -4,7 +4,9 @@
 // edit a later edit of the same message replaced runs nothing.
 import type { Composer } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
+import type { ProjectConfig } from "../../../config/index.js";
 import { escapeTelegramHtml } from "../../../render/index.js";
+import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../../callback-data.js";
 import type { BridgeAction } from "../bridge-types.js";
 import type { TelecodeContext } from "../context.js";
@@ -20,8 +22,6 @@ export type EditRunDeps = Pick<
   BridgeServices,
   "config" | "store" | "logger" | "outbox" | "callbacks" | "prompts" | "answers" | "runs" | "sessions" | "starter"
 >;
-
-type EditAction = Extract<BridgeAction, { kind: "edit" }>;
 
 /** Two buttons while the first words' run is under way (stop it, or run after it); one once it ended. */
 export function editRunKeyboard(
@@ -51,18 +51,34 @@ export function editRunButtons(
       toast(deps.outbox, tap, "A later edit replaced this one");
       return takeDown(deps.outbox, tap);
     }
+    const run = runOf(deps, action.runId);
+    if (run === undefined) return toast(deps.outbox, tap, "Could not look up the run; tap again");
+    const project = deps.config().projects.find((p) => p.name === run?.project);
+    if (run === null || project === undefined) {
+      toast(deps.outbox, tap, run === null ? "No longer pending" : `Project ${run.project} is no longer set up`);
+      return takeDown(deps.outbox, tap);
+    }
     if (!deps.callbacks.claimOnce(tap.token)) return toast(deps.outbox, tap, "Already chosen");
-    runEdit(deps, tap, tap.chatId, action).catch(logFailure(deps.logger, "telegram.edit_run_failed"));
+    runEdit(deps, tap, { run, project, text: action.text, messageId: action.messageId }).catch(
+      logFailure(deps.logger, "telegram.edit_run_failed"),
+    );
   });
 }
 
-async function runEdit(deps: EditRunDeps, tap: Tap, chatId: number, action: EditAction): Promise<void> {
-  const run = deps.store.runs.get(action.runId);
-  const project = deps.config().projects.find((p) => p.name === run?.project);
-  if (run === null || project === undefined) {
-    toast(deps.outbox, tap, run === null ? "No longer pending" : `Project ${run.project} is no longer set up`);
-    return takeDown(deps.outbox, tap);
+/** The run the first words started; undefined when the store failed (logged). */
+function runOf(deps: EditRunDeps, runId: string): RunRecord | null | undefined {
+  try {
+    return deps.store.runs.get(runId);
+  } catch (error) {
+    deps.logger.event("telegram.edit_run_lookup_failed", { err: error, runId }, "error");
+    return undefined;
   }
+}
+
+type EditRun = { run: RunRecord; project: ProjectConfig; text: string; messageId: number };
+
+/** Says what happens in the toast and the notice, stops the first run when asked, and starts the edit's. */
+async function runEdit(deps: EditRunDeps, tap: Tap, { run, project, text, messageId }: EditRun): Promise<void> {
   const view = deps.runs.byRun(run.runId);
   const stop = tap.choice === STOP_CHOICE && view !== undefined;
   toast(deps.outbox, tap, stop ? "Stopping it; the edit runs next" : view ? "The edit runs next" : "Running the edit");
@@ -72,19 +88,19 @@ async function runEdit(deps: EditRunDeps, tap: Tap, chatId: number, action: Edit
     : view
       ? `✏️ The edited message runs once the current task ends (chosen by ${by}).`
       : `✏️ The edited message runs now (chosen by ${by}).`;
-  if (tap.messageId !== undefined) void deps.outbox.edit(chatId, tap.messageId, { html });
+  if (tap.messageId !== undefined) void deps.outbox.edit(run.chatId, tap.messageId, { html });
   if (stop && !view.cancelRequested) {
     view.cancelRequested = true;
     await deps.sessions.cancel(run.runId);
   }
   const choice = await sessionForAgain(deps, run, project.path);
-  deps.logger.event("telegram.edit_run", { chatId, runId: run.runId, stopped: stop, choice: choice.kind });
+  deps.logger.event("telegram.edit_run", { chatId: run.chatId, runId: run.runId, stopped: stop, choice: choice.kind });
   deps.starter.start({
-    chatId,
+    chatId: run.chatId,
     project,
-    prompt: action.text,
+    prompt: text,
     choice,
-    promptMessageId: action.messageId,
+    promptMessageId: messageId,
     ...(run.mode === null ? {} : { mode: run.mode }),
   });
 }
