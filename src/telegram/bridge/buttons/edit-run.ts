@@ -13,7 +13,7 @@ import type { TelecodeContext } from "../context.js";
 import { columnKeyboard } from "../prompt-html.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { sessionForAgain } from "./resume.js";
-import { buttonComposer, takeDown, toast, type Tap } from "./tap.js";
+import { buttonComposer, fromStore, takeDown, toast, type Tap } from "./tap.js";
 
 const STOP_CHOICE = "es";
 const NEXT_CHOICE = "en";
@@ -51,28 +51,20 @@ export function editRunButtons(
       toast(deps.outbox, tap, "A later edit replaced this one");
       return takeDown(deps.outbox, tap);
     }
-    const run = runOf(deps, action.runId);
+    const lookup = (): RunRecord | null => deps.store.runs.get(action.runId);
+    const run = fromStore(deps, "telegram.edit_run_lookup_failed", action.runId, lookup, undefined);
     if (run === undefined) return toast(deps.outbox, tap, "Could not look up the run; tap again");
-    const project = deps.config().projects.find((p) => p.name === run?.project);
-    if (run === null || project === undefined) {
-      toast(deps.outbox, tap, run === null ? "No longer pending" : `Project ${run.project} is no longer set up`);
+    if (run === null) {
+      toast(deps.outbox, tap, "No longer pending");
       return takeDown(deps.outbox, tap);
     }
+    const project = deps.config().projects.find((p) => p.name === run.project);
+    if (project === undefined) return toast(deps.outbox, tap, `Project ${run.project} is no longer set up`);
     if (!deps.callbacks.claimOnce(tap.token)) return toast(deps.outbox, tap, "Already chosen");
     runEdit(deps, tap, { run, project, text: action.text, messageId: action.messageId }).catch(
       logFailure(deps.logger, "telegram.edit_run_failed"),
     );
   });
-}
-
-/** The run the first words started; undefined when the store failed (logged). */
-function runOf(deps: EditRunDeps, runId: string): RunRecord | null | undefined {
-  try {
-    return deps.store.runs.get(runId);
-  } catch (error) {
-    deps.logger.event("telegram.edit_run_lookup_failed", { err: error, runId }, "error");
-    return undefined;
-  }
 }
 
 type EditRun = { run: RunRecord; project: ProjectConfig; text: string; messageId: number };

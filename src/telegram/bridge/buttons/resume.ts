@@ -8,7 +8,6 @@
 // tap, so a second one (a double tap, or after a restart) runs nothing.
 import { Composer } from "grammy";
 import { definedFields, type PermissionMode, type Prompt, type WrittenDown } from "../../../domain/index.js";
-import type { EventName } from "../../../ports/index.js";
 import type { RunInput, SessionChoice } from "../../../sessions/index.js";
 import type { ProjectConfig } from "../../../config/index.js";
 import type { RunRecord } from "../../../store/index.js";
@@ -17,7 +16,7 @@ import type { TelecodeContext } from "../context.js";
 import { AGAIN_CHOICE, FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
 import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
-import { readTap, takeDown, toast, type Tap } from "./tap.js";
+import { fromStore, readTap, takeDown, toast, type Tap } from "./tap.js";
 
 /** What the model reads when a person continues an interrupted run. */
 export const RESUME_PROMPT =
@@ -193,20 +192,4 @@ function writtenDownOf(deps: Pick<BridgeServices, "sessions">, run: RunRecord, c
   if (run.sessionId === null) return Promise.resolve("nothing");
   const lane = { chatId: run.chatId, project: run.project };
   return deps.sessions.writtenDown(lane, cwd, run.sessionId, run.promptUuid ?? undefined);
-}
-
-/** A store call for a tap; when it throws, the failure is logged as `event` and the tap gets `failed`. */
-function fromStore<T>(
-  deps: Pick<BridgeServices, "logger">,
-  event: EventName,
-  runId: string,
-  call: () => T,
-  failed: T,
-): T {
-  try {
-    return call();
-  } catch (error) {
-    deps.logger.event(event, { err: error, runId }, "error");
-    return failed;
-  }
 }

@@ -1,9 +1,11 @@
 // What every button handler shares: the tap as plain data, its toast (every tap gets one at
-// once), taking a message's buttons down, finding the action behind the tap's token, and
-// refusing a tap no action takes without taking down buttons that are still live.
+// once), taking a message's buttons down, finding the action behind the tap's token, refusing a
+// tap no action takes without taking down buttons that are still live, and a store call whose
+// failure the tap's toast can say.
 import { Composer } from "grammy";
 import type { Outbox } from "../../outbox.js";
 import { decodeCallbackData, type CallbackEntry, type CallbackRegistry } from "../../callback-data.js";
+import type { EventName, Logger } from "../../../ports/index.js";
 import type { DecisionAnswers } from "../../../sessions/decisions/index.js";
 import type { BridgeAction } from "../bridge-types.js";
 import type { Person, TelecodeContext } from "../context.js";
@@ -102,4 +104,14 @@ export function buttonComposer<K extends BridgeAction["kind"]>(
     if (entry !== undefined) handle(tap, entry.action);
   });
   return buttons;
+}
+
+/** A store call for a tap; when it throws, the failure is logged as `event` and the tap gets `failed`. */
+export function fromStore<T>(deps: { logger: Logger }, event: EventName, runId: string, call: () => T, failed: T): T {
+  try {
+    return call();
+  } catch (error) {
+    deps.logger.event(event, { err: error, runId }, "error");
+    return failed;
+  }
 }
