@@ -23,6 +23,9 @@ export type AddDecisionInput = {
   messageId?: number | null;
 };
 
+/** How a person's decision reads on its message: "Allowed" by "Ann". */
+export type DecisionHow = { summary: string; by?: string | undefined };
+
 export type DecisionsRepository = {
   add(input: AddDecisionInput): DecisionRecord;
   get(decisionId: string): DecisionRecord | null;
@@ -38,8 +41,11 @@ export type DecisionsRepository = {
   markShown(decisionId: string): boolean;
   /** Decisions whose message does not show their recorded state yet (an edit a crash lost), oldest first. */
   listUnshown(): DecisionRecord[];
-  /** pending → state; false when it was no longer pending (someone already decided). */
-  resolve(decisionId: string, state: Exclude<DecisionState, "pending">): boolean;
+  /**
+   * pending → state; false when it was no longer pending (someone already decided). `how`: the
+   * outcome line its message shows and who decided, so a restart can show the same.
+   */
+  resolve(decisionId: string, state: Exclude<DecisionState, "pending">, how?: DecisionHow): boolean;
   /** Oldest first; all chats, or one. */
   listPending(chatId?: number): DecisionRecord[];
   /** Ends every pending decision as expired (after a restart) but those of `keepRunIds`; returns them, message ids included. */
@@ -63,7 +69,8 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
     "SELECT * FROM decisions WHERE message_id IS NOT NULL AND shown_state IS NOT state ORDER BY created_at, rowid",
   );
   const resolve = db.prepare(
-    "UPDATE decisions SET state = ?, resolved_at = ? WHERE decision_id = ? AND state = 'pending'",
+    `UPDATE decisions SET state = ?, resolved_at = ?, outcome_summary = ?, decided_by = ?
+      WHERE decision_id = ? AND state = 'pending'`,
   );
   const pending = db.prepare(
     "SELECT * FROM decisions WHERE state = 'pending' AND (@chat_id IS NULL OR chat_id = @chat_id) ORDER BY created_at, rowid",
@@ -117,7 +124,8 @@ export function createDecisionsRepository(db: Database, now: () => number): Deci
     setMessageHtml: (decisionId, html) => setHtml.run(html, decisionId).changes > 0,
     markShown: (decisionId) => markShown.run(decisionId).changes > 0,
     listUnshown: () => readRows(decisionRow, "decisions", unshown.all()),
-    resolve: (decisionId, state) => resolve.run(state, now(), decisionId).changes > 0,
+    resolve: (decisionId, state, how) =>
+      resolve.run(state, now(), how?.summary ?? null, how?.by ?? null, decisionId).changes > 0,
     listPending,
     expireAll: (keepRunIds = new Set()) => expireAll(keepRunIds),
   };

@@ -273,6 +273,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN pending_summary TEXT;
     `,
   },
+  {
+    version: 15,
+    name: "how a decision ended as its message says it, and who decided: a restart shows the same",
+    sql: `
+      ALTER TABLE decisions ADD COLUMN outcome_summary TEXT;
+      ALTER TABLE decisions ADD COLUMN decided_by TEXT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -226,6 +226,8 @@ export const decisionRow = z
     callback_token: z.string().nullable(),
     message_html: z.string().nullable(),
     shown_state: z.enum(DECISION_STATES).nullable(),
+    outcome_summary: z.string().nullable(),
+    decided_by: z.string().nullable(),
   })
   .transform((r) => ({
     decisionId: r.decision_id,
@@ -244,6 +246,10 @@ export const decisionRow = z
     messageHtml: r.message_html,
     /** The state Telegram is known to show; a restart brings the message to `state` when they differ. */
     shownState: r.shown_state,
+    /** The outcome line its message shows once settled ("Allowed", "Color: teal"), when a person decided. */
+    outcomeSummary: r.outcome_summary,
+    /** Who decided, as outcomes name them ("Ann"). */
+    decidedBy: r.decided_by,
   }));
 
 export type DecisionRecord = z.output<typeof decisionRow>;

@@ -358,7 +358,8 @@ describe("decision messages after a crash", () => {
     await world.tg.waitFor(() => world.tg.message(chat, prompt.messageId)?.buttons.length === 0, {
       what: "the approval's buttons gone",
     });
-    expect(world.tg.message(chat, prompt.messageId)!.text).toMatch(/✅ Allowed$/);
+    // As the lost edit would have said it: who allowed it is kept with the decision.
+    expect(world.tg.message(chat, prompt.messageId)!.text).toMatch(/✅ Allowed \(User1001\)$/);
     second.child.kill("SIGTERM");
     await second.exited;
   }, 240_000);

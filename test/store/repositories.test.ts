@@ -358,9 +358,15 @@ describe("decisions", () => {
     expect(d).toMatchObject({ state: "pending", messageId: null, createdAt: 1_000, resolvedAt: null });
     expect(store.decisions.setMessage("d1", 50)).toBe(true);
     clock = 3_000;
-    expect(store.decisions.resolve("d1", "approved")).toBe(true);
-    expect(store.decisions.resolve("d1", "denied")).toBe(false);
-    expect(store.decisions.get("d1")).toMatchObject({ state: "approved", messageId: 50, resolvedAt: 3_000 });
+    expect(store.decisions.resolve("d1", "approved", { summary: "Allowed", by: "Ann" })).toBe(true);
+    expect(store.decisions.resolve("d1", "denied", { summary: "Denied", by: "Bob" })).toBe(false);
+    expect(store.decisions.get("d1")).toMatchObject({
+      state: "approved",
+      messageId: 50,
+      resolvedAt: 3_000,
+      outcomeSummary: "Allowed",
+      decidedBy: "Ann",
+    });
     expect(store.decisions.byRequest("r1", "req-1")?.decisionId).toBe("d1");
     expect(store.decisions.byRequest("r1", "other")).toBeNull();
   });
@@ -384,6 +390,7 @@ describe("decisions", () => {
     store.decisions.add({ decisionId: "b", chatId: 2, runId: "r2", kind: "question", requestId: "2", messageId: 8 });
     store.decisions.add({ decisionId: "c", chatId: 1, runId: "r1", kind: "plan", requestId: "3" });
     store.decisions.resolve("c", "withdrawn");
+    expect(store.decisions.get("c")).toMatchObject({ outcomeSummary: null, decidedBy: null });
     expect(store.decisions.listPending(1).map((d) => d.decisionId)).toEqual(["a"]);
 
     clock = 6_000;

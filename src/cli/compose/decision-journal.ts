@@ -21,7 +21,14 @@ export function storeDecisionJournal(store: Store): DecisionJournal {
       });
     },
     closed(view, outcome) {
-      store.decisions.resolve(view.decisionId, storedState(view, outcome));
+      const state = storedState(view, outcome);
+      // A decided one keeps its outcome line, so a restart that must show it shows the same.
+      const decided = state !== "withdrawn" && state !== "expired";
+      store.decisions.resolve(
+        view.decisionId,
+        state,
+        decided ? { summary: outcome.summary, by: outcome.by } : undefined,
+      );
     },
     closedHow(decisionId) {
       const record = store.decisions.get(decisionId);

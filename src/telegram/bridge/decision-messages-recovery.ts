@@ -63,16 +63,24 @@ function showOutcome(deps: Deps, decision: DecisionRecord, messageId: number, ou
   );
 }
 
-/** The outcome line for a decision's recorded state (who decided is not recorded). */
+/**
+ * The outcome line for a decision's recorded state: as its message would have said it, and who
+ * decided, when recorded (decisions recorded before that was kept read "Allowed", "Answered").
+ */
 function recordedOutcome(decision: DecisionRecord, expiredNow: boolean): DecisionOutcome {
   const plan = decision.kind === "plan";
+  const decided = (fallback: string) => ({
+    reason: "person" as const,
+    summary: decision.outcomeSummary ?? fallback,
+    ...(decision.decidedBy === null ? {} : { by: decision.decidedBy }),
+  });
   switch (decision.state) {
     case "approved":
-      return { decision: "allow", reason: "person", summary: plan ? "Plan approved" : "Allowed" };
+      return { decision: "allow", ...decided(plan ? "Plan approved" : "Allowed") };
     case "answered":
-      return { decision: "allow", reason: "person", summary: "Answered" };
+      return { decision: "allow", ...decided("Answered") };
     case "denied":
-      return { decision: "deny", reason: "person", summary: plan ? "Plan not approved" : "Denied" };
+      return { decision: "deny", ...decided(plan ? "Plan not approved" : "Denied") };
     case "withdrawn":
       // Shown at start: the CLI stopped asking while this Telecode was not there to say so.
       return { decision: "none", reason: "withdrawn", summary: "Withdrawn by Claude while Telecode was restarting" };
