@@ -149,6 +149,12 @@ export class CallbackRegistry<A> {
     return true;
   }
 
+  /** A claimed tap whose work failed before it was done: the next tap may try again. */
+  unclaim(token: string): void {
+    const entry = this.#entries.get(token);
+    if (entry !== undefined) entry.used = false;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

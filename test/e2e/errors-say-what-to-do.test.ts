@@ -2,9 +2,11 @@
 // and in the terminal with where Telecode looked; with the real CLI, one that is not logged in is explained on the
 // phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
 // message again"), and both `telecode` and `telecode run` warn at start when API billing is on
-// without an API key.
+// without an API key. A database that fails under the bridge is said to have failed, to a
+// command and to a tap, never met with silence or a success that did not happen.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { useWorld } from "../reliability/helpers.js";
 import { startRig } from "../telegram/bridge/rig.js";
@@ -92,5 +94,47 @@ describe("a Claude Code that is not logged in", () => {
     expect(serve.stderr()).toContain(
       "telecode: warning: claude.use_api_billing is on, but ANTHROPIC_API_KEY is not set",
     );
+  });
+});
+
+describe("a database that fails under the bridge", () => {
+  it("a command and a tap are told it failed and what to do; a tap that failed can be tapped again", async () => {
+    const rig = await startRig();
+    // Another connection to the same file, as a damaged or tampered-with database would be.
+    const other = new Database(rig.app.store.path);
+    try {
+      const chat = rig.user(1001);
+      const asked = rig.tg.sendCommand(chat, "mode");
+      const menu = await rig.botMessage(chat, (m) => m.replyToMessageId === asked);
+
+      other.exec("ALTER TABLE usage_daily RENAME TO usage_daily_away");
+      const usage = rig.tg.sendCommand(chat, "usage");
+      const failed = await rig.botMessage(chat, (m) => m.replyToMessageId === usage);
+      expect(failed.text).toBe(
+        "⚠️ Telecode could not finish handling this message: its database failed (no such table: usage_daily). Run `telecode doctor` on the computer running Telecode, then send the message again.",
+      );
+      other.exec("ALTER TABLE usage_daily_away RENAME TO usage_daily");
+
+      for (const when of ["INSERT", "UPDATE"])
+        other.exec(
+          `CREATE TRIGGER refuse_${when} BEFORE ${when} ON chats BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`,
+        );
+      const tap = rig.tg.tapButton(chat, menu.messageId, "acceptEdits · edits without asking");
+      expect(await rig.tg.waitForCallbackAnswer(tap)).toMatchObject({
+        text: "That did not work: Telecode's database failed. Run telecode doctor on the computer running it, then tap again.",
+        showAlert: true,
+      });
+      // Not stored, so not said to be: the menu is as it was, and the mode too.
+      expect(rig.tg.message(chat, menu.messageId)!.text).toBe("Mode is default. Choose another:");
+      expect(rig.app.store.chats.get(chat).mode).toBeNull();
+
+      other.exec("DROP TRIGGER refuse_INSERT; DROP TRIGGER refuse_UPDATE");
+      const again = rig.tg.tapButton(chat, menu.messageId, "acceptEdits · edits without asking");
+      expect((await rig.tg.waitForCallbackAnswer(again)).text).toBe("Mode: acceptEdits");
+      expect(rig.app.store.chats.get(chat).mode).toBe("acceptEdits");
+    } finally {
+      other.close();
+      await rig.dispose();
+    }
   });
 });

@@ -75,6 +75,10 @@ describe("CallbackRegistry", () => {
     expect(reg.claimOnce(t)).toBe(true);
     expect(reg.claimOnce(t)).toBe(false);
     expect(reg.claimOnce(newCallbackToken())).toBe(false);
+    // The winning tap's work failed: the next tap may try again, and then wins alone.
+    reg.unclaim(t);
+    expect(reg.claimOnce(t)).toBe(true);
+    expect(reg.claimOnce(t)).toBe(false);
   });
 
   it("forgets the oldest tokens beyond its memory", () => {

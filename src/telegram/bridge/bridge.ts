@@ -31,6 +31,7 @@ import { ClaudeCommands } from "./claude-commands.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
+import { handlerFailed } from "./handler-failed.js";
 import type { FileDownloads, MediaPort } from "./media-port.js";
 import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
@@ -240,9 +241,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     logger.event("telegram.tap", { chatId: ctx.chat?.id, messageId: ctx.msgId, userId: ctx.from.id });
     return next();
   });
-  const handlers = bot.errorBoundary((error) =>
-    logger.event("telegram.handler_failed", { err: error.error, updateId: error.ctx.update.update_id }, "error"),
-  );
+  const handlers = bot.errorBoundary((error) => handlerFailed(services, error));
   handlers.use(decisionButtons(services));
   handlers.use(cancelButtons(services));
   handlers.use(modeButtons(services));

@@ -21,7 +21,10 @@ export function pickKeyboard<T extends string>(
   );
 }
 
-/** Stores the picked option (via `store`) and edits the message to say it; a tap naming none does nothing. */
+/**
+ * Stores the picked option (via `store`) and edits the message to say it; a tap naming none does
+ * nothing. A `store` that throws leaves the buttons as they were and rethrows.
+ */
 export function pick(
   deps: Pick<BridgeServices, "outbox" | "callbacks">,
   tap: Tap,
@@ -38,8 +41,14 @@ export function pick(
     toast(deps.outbox, tap, "Already answered");
     return;
   }
+  try {
+    store(chatId, picked);
+  } catch (error) {
+    // Not stored, so not said to be: the error boundary tells the person, who may tap again.
+    deps.callbacks.unclaim(tap.token);
+    throw error;
+  }
   toast(deps.outbox, tap, `${what}: ${picked}`);
-  store(chatId, picked);
   if (tap.messageId !== undefined)
     void deps.outbox.edit(chatId, tap.messageId, {
       html: `${what} is now <b>${escapeTelegramHtml(picked)}</b> (chosen by ${escapeTelegramHtml(tap.from.name)}).`,
