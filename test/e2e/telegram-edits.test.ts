@@ -149,4 +149,46 @@ describe("an edited message", () => {
     await rig.botMessage(chat, (m) => m.replyToMessageId === later);
     expect(rig.tg.botMessages(chat).filter((m) => m.replyToMessageId === status)).toHaveLength(1);
   });
+
+  it("offered before a restart, still runs after it; an offer an edit since then replaced says so", async () => {
+    const chat = rig.user(1005);
+    rig.script("[edit-kept]", [reply.text("Read it once."), reply.text("Read it as edited.")]);
+    rig.script("[edit-twice]", [reply.text("Listed once."), reply.text("Listed as edited twice.")]);
+    const kept = rig.tg.sendText(chat, "Sumarise the log [edit-kept]");
+    await rig.botMessage(chat, isAnswer("Read it once."));
+    rig.tg.editText(chat, kept, "Summarise the log [edit-kept]");
+    const keptNotice = await editNotice(chat, kept);
+    const twice = rig.tg.sendText(chat, "List the fils [edit-twice]");
+    await rig.botMessage(chat, isAnswer("Listed once."));
+    rig.tg.editText(chat, twice, "List the files [edit-twice]");
+    const before = await editNotice(chat, twice);
+
+    await rig.app.stop();
+    await rig.startApp();
+    rig.tg.editText(chat, twice, "List the files and folders [edit-twice]");
+    const since = await editNotice(chat, twice, before.messageId);
+    expect(await tap(chat, before, "▶ Run the edited message")).toBe("A later edit replaced this one");
+    await rig.tg.waitFor(() => rig.tg.message(chat, before.messageId)!.buttons.length === 0, {
+      what: "the replaced offer's button taken down",
+    });
+
+    expect(await tap(chat, keptNotice, "▶ Run the edited message")).toBe("Running the edit");
+    await rig.botMessage(chat, isAnswer("Read it as edited."));
+    expect(await tap(chat, since, "▶ Run the edited message")).toBe("Running the edit");
+    await rig.botMessage(chat, isAnswer("Listed as edited twice."));
+    expect(rig.api.requests("[edit-kept]").map((r) => r.lastPrompt)).toEqual([
+      "Sumarise the log [edit-kept]",
+      "Summarise the log [edit-kept]",
+    ]);
+    expect(rig.api.requests("[edit-twice]").map((r) => r.lastPrompt)).toEqual([
+      "List the fils [edit-twice]",
+      "List the files and folders [edit-twice]",
+    ]);
+    // The first tap won: the notice says what was chosen, and a second tap runs nothing.
+    await rig.tg.waitFor(() => rig.tg.message(chat, keptNotice.messageId)!.buttons.length === 0, {
+      what: "the kept offer's button taken down",
+    });
+    const again = rig.tg.forgeCallback(chat, keptNotice.messageId, keptNotice.buttons[0]!.data!);
+    expect((await rig.tg.waitForCallbackAnswer(again)).text).toBe("Already chosen");
+  });
 });

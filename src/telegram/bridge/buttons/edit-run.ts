@@ -17,6 +17,8 @@ import { buttonComposer, fromStore, takeDown, toast, type Tap } from "./tap.js";
 
 const STOP_CHOICE = "es";
 const NEXT_CHOICE = "en";
+/** The data of the edit buttons. */
+export const EDIT_RUN_TRIGGER = buttonTrigger(`${STOP_CHOICE}|${NEXT_CHOICE}`);
 
 export type EditRunDeps = Pick<
   BridgeServices,
@@ -45,7 +47,7 @@ export function editRunButtons(
   deps: EditRunDeps,
   latest: (chatId: number, messageId: number) => string | undefined,
 ): Composer<TelecodeContext> {
-  return buttonComposer(deps, buttonTrigger(`${STOP_CHOICE}|${NEXT_CHOICE}`), "edit", (tap, action) => {
+  return buttonComposer(deps, EDIT_RUN_TRIGGER, "edit", (tap, action) => {
     if (tap.chatId === undefined || tap.token === undefined) return;
     if (latest(tap.chatId, action.messageId) !== tap.token) {
       toast(deps.outbox, tap, "A later edit replaced this one");

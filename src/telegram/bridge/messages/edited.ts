@@ -2,12 +2,14 @@
 // later), but Claude Code works from a message as it was sent. An edit of a text still waiting
 // to run (queued, or its session still opening) changes what that run starts with. An edit of
 // words that already started a run is offered as a new request, after that run or instead of it
-// (buttons/edit-run.ts); one that cannot run on its own (a command line, an attachment's
-// caption, part of a long paste) or that answered a question is only said not to reach Claude,
-// so the person does not believe it did. Other edits are left alone.
+// (buttons/edit-run.ts, also after a restart); one that cannot run on its own (a command line,
+// an attachment's caption, part of a long paste) or that answered a question is only said not
+// to reach Claude, so the person does not believe it did. Other edits are left alone.
 import { Composer } from "grammy";
-import { editRunButtons, editRunKeyboard, type EditRunDeps } from "../buttons/edit-run.js";
-import type { TelecodeContext } from "../context.js";
+import type { Message } from "grammy/types";
+import { EDIT_RUN_TRIGGER, editRunButtons, editRunKeyboard, type EditRunDeps } from "../buttons/edit-run.js";
+import { readTap } from "../buttons/tap.js";
+import type { Person, TelecodeContext } from "../context.js";
 import { incomingText } from "./incoming.js";
 import { SPLIT_TEXT_CHARS } from "./text.js";
 
@@ -36,16 +38,7 @@ export function editedMessages(deps: EditedDeps): {
     if (ctx.person === undefined) return;
     const chatId = message.chat.id;
     const messageId = message.message_id;
-    const edited =
-      message.text === undefined
-        ? undefined
-        : incomingText(message, message.text, ctx.person, deps.control.botUsername());
-    // Only a plain text's words stand for a request: a directive or command line is read
-    // otherwise, and a long paste the app split was joined from parts, of which this is one.
-    const words =
-      edited?.slash === undefined && edited?.body.trim() && edited.body.length < SPLIT_TEXT_CHARS
-        ? edited.body
-        : undefined;
+    const words = wordsOf(message, ctx.person);
     const outcome = deps.sessions.amendQueued(chatId, messageId, (prompt) =>
       words !== undefined && typeof prompt === "string" && prompt.length < SPLIT_TEXT_CHARS ? words : undefined,
     );
@@ -82,6 +75,47 @@ export function editedMessages(deps: EditedDeps): {
     if (offers.size > REMEMBERED_OFFERS) offers.delete(offers.keys().next().value!);
   }
 
+  /**
+   * Only a plain text's words stand for a request: a directive or command line is read
+   * otherwise, and a long paste the app split was joined from parts, of which this is one.
+   */
+  function wordsOf(message: Message, person: Person): string | undefined {
+    if (message.text === undefined) return undefined;
+    const edited = incomingText(message, message.text, person, deps.control.botUsername());
+    return edited.slash === undefined && edited.body.trim() && edited.body.length < SPLIT_TEXT_CHARS
+      ? edited.body
+      : undefined;
+  }
+
+  // Offers live in memory; after a restart a notice's tap finds its offer again from the notice
+  // itself: it replies to the edited message, which Telegram sends along as it reads now.
+  const buttons = new Composer<TelecodeContext>();
+  buttons.callbackQuery(EDIT_RUN_TRIGGER, (ctx, next) => {
+    const tap = readTap(ctx);
+    const notice = ctx.callbackQuery.message;
+    if (tap?.token === undefined || tap.chatId === undefined || deps.callbacks.lookup(tap.token) !== undefined)
+      return next();
+    if (notice === undefined || !("reply_to_message" in notice) || !isOfferNotice(notice)) return next();
+    const edited = notice.reply_to_message;
+    const words = edited?.from?.is_bot === false ? wordsOf(edited, tap.from) : undefined;
+    if (edited === undefined || words === undefined) return next();
+    const run = deps.store.runs.startedBy(tap.chatId, edited.message_id);
+    if (run !== null) {
+      const action = { kind: "edit" as const, runId: run.runId, messageId: edited.message_id, text: words };
+      deps.callbacks.restore(tap.token, action, tap.chatId, notice.message_id);
+      deps.callbacks.release(tap.token);
+      // An edit made since the restart has its own notice, which replaced this one.
+      const key = `${tap.chatId}:${edited.message_id}`;
+      if (!offers.has(key)) offers.set(key, { token: tap.token, notice: Promise.resolve(notice.message_id) });
+    }
+    return next();
+  });
   const latest = (chatId: number, messageId: number): string | undefined => offers.get(`${chatId}:${messageId}`)?.token;
-  return { messages, buttons: editRunButtons(deps, latest) };
+  buttons.use(editRunButtons(deps, latest));
+  return { messages, buttons };
+}
+
+/** A notice of ours offering to run an edit (its text as sent, before a tap changed it). */
+function isOfferNotice(notice: Message): boolean {
+  return notice.from?.is_bot === true && (notice.text === EDIT_WHILE_RUNNING || notice.text === EDIT_AFTER_RUN);
 }
