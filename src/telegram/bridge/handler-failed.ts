@@ -10,7 +10,7 @@ import type { BridgeServices } from "./services.js";
 const LOGGED_AS = "telegram.handler_failed";
 
 /** What failed, in a few words a person can act on (no stack, no paths of the machine). */
-export function failureInWords(error: unknown): { what: string; doctor: boolean } {
+function failureInWords(error: unknown): { what: string; doctor: boolean } {
   const code = (error as { code?: unknown } | null)?.code;
   // SQLite's own errors, and the store's (codes "store.…", written for people already).
   const database =
