@@ -87,7 +87,9 @@ describe("a kept run across a crash of Telecode", () => {
     await rig.startApp();
     expect(rig.tg.message(chat, prompt.messageId)!.buttons.map((b) => b.text)).toContain("✅ Allow");
     // /status names the run taken in as kept.
-    expect(await rig.command(chat, "status")).toMatch(/• app: a task for .*, kept \(it goes on across a restart\)/);
+    expect(await rig.command(chat, "status")).toMatch(
+      /• app: a task for [\d.]+ m?s that a restart of Telecode does not stop \(pid \d+\)$/m,
+    );
     const tap = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Approved");
     const answer = await rig.botMessage(chat, isAnswer("Made it after the crash."));

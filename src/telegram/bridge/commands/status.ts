@@ -45,7 +45,7 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers 
     const running =
       entry.runningRunId === undefined
         ? "idle"
-        : `a task for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}${entry.kept ? ", kept (it goes on across a restart)" : ""}`;
+        : `a task for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}${entry.kept ? " that a restart of Telecode does not stop" : ""}`;
     lines.push(
       `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
     );
