@@ -96,8 +96,10 @@ export function editedMessages(deps: EditedDeps): {
     if (tap?.token === undefined || tap.chatId === undefined || deps.callbacks.lookup(tap.token) !== undefined)
       return next();
     if (notice === undefined || !("reply_to_message" in notice) || !isOfferNotice(notice)) return next();
+    // Its edit date says Telegram sent the message as edited, not as first sent.
     const edited = notice.reply_to_message;
-    const words = edited?.from?.is_bot === false ? wordsOf(edited, tap.from) : undefined;
+    const asEdited = edited?.from?.is_bot === false && edited.edit_date !== undefined;
+    const words = asEdited ? wordsOf(edited, tap.from) : undefined;
     if (edited === undefined || words === undefined) return next();
     const run = deps.store.runs.startedBy(tap.chatId, edited.message_id);
     if (run !== null) {
