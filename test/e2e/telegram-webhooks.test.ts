@@ -3,6 +3,8 @@
 // fake Bot API chat under the webhook's title; bad signatures and replays start nothing; /pause
 // keeps deliveries (across a restart) until /resume; caps stop a costly run and refuse a
 // delivery past the day's cap; /status lists schedules and webhooks; reloads restart the server.
+// A delivery whose handling fails (a damaged database) is said to have failed in its chat.
+import Database from "better-sqlite3";
 import { createHmac } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
@@ -188,6 +190,24 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(rig.tg.botMessages(CAPPED_CHAT).filter((m) => m.text.includes("reached its day cap"))).toHaveLength(1);
     expect(await rig.command(CAPPED_CHAT, "status")).toContain("webhook nightly");
   }, 90_000);
+
+  it("says in the chat that a delivery could not be handled, instead of dropping it in silence", async () => {
+    // Another connection damages the database under the running app: the day's costs are gone.
+    const other = new Database(rig.app.store.path);
+    try {
+      other.exec("ALTER TABLE webhook_day_costs RENAME TO webhook_day_costs_away");
+      expect(await deliver("/hooks/nightly", { note: "NIGHT-LOST" }, { id: "night-lost" })).toBe(202);
+      const told = await rig.botMessage(CAPPED_CHAT, "could not run a delivery");
+      expect(told.text).toBe(
+        "⚠️ Webhook nightly could not run a delivery (push): no such table: webhook_day_costs. Nothing ran for it. Its sender was told it arrived, so send it again from there if it still matters; `telecode doctor` on the computer running Telecode checks the set-up.",
+      );
+      expect(rig.api.requests("NIGHT-LOST")).toHaveLength(0);
+      expect(rig.app.store.triggers.lastResults().get("webhook:nightly")?.result).toBe("failed");
+    } finally {
+      other.exec("ALTER TABLE webhook_day_costs_away RENAME TO webhook_day_costs");
+      other.close();
+    }
+  });
 
   it("does not start a queued delivery once the run before it reached the day cap, and says why", async () => {
     // The first run costs more than the webhook's $0.01 a day; the second waits behind it.

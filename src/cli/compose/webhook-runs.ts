@@ -148,7 +148,23 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     );
   };
 
-  const run = (trigger: WebhookTrigger): void => {
+  /** A delivery that could not be handled: its sender has its answer already, so the chat is told. */
+  const failed = (trigger: WebhookTrigger, error: unknown): void => {
+    const { webhookId, deliveryId } = trigger;
+    logger.event("webhook.delivery_failed", { webhookId, deliveryId, err: error }, "error");
+    try {
+      record(webhookId, "failed");
+    } catch (recordError) {
+      logger.event("webhook.record_failed", { err: recordError, webhookId }, "error");
+    }
+    const why = error instanceof Error ? error.message : String(error);
+    notify(
+      trigger.chatId,
+      `⚠️ Webhook <b>${esc(webhookId)}</b> could not run a delivery${trigger.event === null ? "" : ` (${esc(trigger.event)})`}: ${esc(why)}. Nothing ran for it. Its sender was told it arrived, so send it again from there if it still matters; \`telecode doctor\` on the computer running Telecode checks the set-up.`,
+    );
+  };
+
+  const startDelivery = (trigger: WebhookTrigger): void => {
     const { webhookId, overrides } = trigger;
     if (target === undefined) return hold(trigger, "stopping");
     if (deps.isPaused()) return hold(trigger, "paused");
@@ -201,6 +217,15 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
         trigger.chatId,
         `⚠️ Webhook <b>${esc(webhookId)}</b> could not start a run: project <b>${esc(trigger.project)}</b> is no longer in the config. Add it back, or change the webhook's project.`,
       );
+    }
+  };
+
+  /** Runs a delivery; one whose handling fails is said to have failed, never dropped in silence. */
+  const run = (trigger: WebhookTrigger): void => {
+    try {
+      startDelivery(trigger);
+    } catch (error) {
+      failed(trigger, error);
     }
   };
 
