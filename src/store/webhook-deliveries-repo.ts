@@ -8,6 +8,8 @@ export type WebhookDeliveriesRepository = {
   recent(webhookId: string, limit: number): string[];
   /** Records a delivery (again: no change) and forgets that webhook's ids beyond the newest `keep`. */
   add(webhookId: string, deliveryId: string, receivedAtMs: number, keep: number): void;
+  /** Forgets one delivery. */
+  remove(webhookId: string, deliveryId: string): void;
 };
 
 function checkCount(name: string, value: number): void {
@@ -27,6 +29,7 @@ export function createWebhookDeliveriesRepository(db: Database): WebhookDeliveri
     DELETE FROM webhook_deliveries WHERE webhook_id = :webhook AND rowid <= (
       SELECT rowid FROM webhook_deliveries WHERE webhook_id = :webhook ORDER BY rowid DESC LIMIT 1 OFFSET :keep
     )`);
+  const remove = db.prepare("DELETE FROM webhook_deliveries WHERE webhook_id = ? AND delivery_id = ?");
   const add = db.transaction((webhookId: string, deliveryId: string, receivedAtMs: number, keep: number) => {
     if (insert.run(webhookId, deliveryId, receivedAtMs).changes > 0) prune.run({ webhook: webhookId, keep });
   });
@@ -41,6 +44,9 @@ export function createWebhookDeliveriesRepository(db: Database): WebhookDeliveri
       if (deliveryId === "" || !Number.isSafeInteger(receivedAtMs))
         throw new StoreError("store.invalid_input", "a delivery needs a non-empty id and a whole-millisecond time");
       add(webhookId, deliveryId, receivedAtMs, keep);
+    },
+    remove: (webhookId, deliveryId) => {
+      remove.run(webhookId, deliveryId);
     },
   };
 }

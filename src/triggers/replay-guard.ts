@@ -10,6 +10,8 @@ export type ReplayGuard = {
   hasSeen(webhookId: string, deliveryId: string): boolean;
   /** Records an accepted delivery (in memory, and in the store when there is one). */
   record(webhookId: string, deliveryId: string, receivedAtMs: number): void;
+  /** Forgets an accepted delivery that was not run, so its redelivery is accepted. */
+  forget(webhookId: string, deliveryId: string): void;
 };
 
 export function createReplayGuard(options: {
@@ -39,6 +41,10 @@ export function createReplayGuard(options: {
         ids.delete(oldest);
       }
       options.store?.add(webhookId, deliveryId, receivedAtMs, capacity);
+    },
+    forget(webhookId, deliveryId) {
+      idsOf(webhookId).delete(deliveryId);
+      options.store?.remove(webhookId, deliveryId);
     },
   };
 }

@@ -79,6 +79,7 @@ export async function startWebhookServer(options: StartWebhookServerOptions): Pr
   const secrets = readWebhookSecrets(webhooks, options.env);
   for (const secret of secrets.values()) logger.addSecret(secret.toString("utf8"));
 
+  const replay = createReplayGuard({ webhookIds: webhooks.map((h) => h.id), store: options.deliveries });
   const inFlight = new Set<Promise<void>>();
   const handOff = (trigger: WebhookTrigger): void => {
     const done = Promise.resolve()
@@ -86,6 +87,13 @@ export async function startWebhookServer(options: StartWebhookServerOptions): Pr
       .catch((err: unknown) => {
         const { webhookId, deliveryId } = trigger;
         logger.event("webhook.handler_failed", { webhookId, deliveryId, err }, "error");
+        // Not run: the sender's redelivery (the same id) is run, not taken for a replay.
+        if (deliveryId === null) return;
+        try {
+          replay.forget(webhookId, deliveryId);
+        } catch (error) {
+          logger.event("webhook.forget_failed", { webhookId, deliveryId, err: error }, "error");
+        }
       });
     inFlight.add(done);
     void done.then(() => inFlight.delete(done));
@@ -95,7 +103,7 @@ export async function startWebhookServer(options: StartWebhookServerOptions): Pr
     server: options.server,
     webhooks,
     secrets,
-    replay: createReplayGuard({ webhookIds: webhooks.map((h) => h.id), store: options.deliveries }),
+    replay,
     now,
     logger,
     handOff,

@@ -67,7 +67,8 @@ export type WebhookTrigger = Readonly<{
 /**
  * Called once per accepted delivery, after the 202 has been sent. It should return once the
  * run is queued, not when it ends: stopping the server waits for calls still in progress.
- * A throw or rejection is logged (`webhook.handler_failed`); the sender has its 202 already.
+ * It throws (or rejects) only when the delivery was not run: that is logged
+ * (`webhook.handler_failed`) and its id forgotten, so the sender's redelivery is run.
  */
 export type TriggerHandler = (trigger: WebhookTrigger) => void | Promise<void>;
 
@@ -77,4 +78,6 @@ export type DeliveryIdStore = {
   recent(webhookId: string, limit: number): readonly string[];
   /** Records an accepted delivery and forgets that webhook's oldest beyond the newest `keep`. */
   add(webhookId: string, deliveryId: string, receivedAtMs: number, keep: number): void;
+  /** Forgets one delivery (it was not run): the same id is accepted again. */
+  remove(webhookId: string, deliveryId: string): void;
 };

@@ -20,6 +20,7 @@ const OWNER = 1001;
 const CAPPED_CHAT = 1002;
 const COSTLY_CHAT = 1003;
 const QUEUED_CAP_CHAT = 1004;
+const FRAGILE_CHAT = 1005;
 
 let rig: Rig;
 beforeAll(async () => {
@@ -59,6 +60,14 @@ beforeAll(async () => {
       'prompt = "COSTLY look into {{note}}"',
       `chat_id = ${COSTLY_CHAT}`,
       "max_cost_usd_per_run = 0.5",
+      "[[webhooks]]",
+      'id = "fragile"',
+      'path = "/hooks/fragile"',
+      'auth = "hmac-sha256"',
+      'secret_env = "GITHUB_WEBHOOK_SECRET"',
+      'prompt = "FRAGILE look into {{note}}"',
+      `chat_id = ${FRAGILE_CHAT}`,
+      "max_cost_usd_per_day = 5",
       // A schedule that is not due for years, for what /status lists.
       "[[schedules]]",
       'id = "leap-day"',
@@ -72,6 +81,7 @@ beforeAll(async () => {
   rig.user(CAPPED_CHAT);
   rig.user(COSTLY_CHAT);
   rig.user(QUEUED_CAP_CHAT);
+  rig.user(FRAGILE_CHAT);
 });
 afterAll(async () => {
   await rig?.dispose();
@@ -191,22 +201,26 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(await rig.command(CAPPED_CHAT, "status")).toContain("webhook nightly");
   }, 90_000);
 
-  it("says in the chat that a delivery could not be handled, instead of dropping it in silence", async () => {
+  it("says in the chat that a delivery could not be run, and runs its redelivery once it can", async () => {
     // Another connection damages the database under the running app: the day's costs are gone.
     const other = new Database(rig.app.store.path);
     try {
       other.exec("ALTER TABLE webhook_day_costs RENAME TO webhook_day_costs_away");
-      expect(await deliver("/hooks/nightly", { note: "NIGHT-LOST" }, { id: "night-lost" })).toBe(202);
-      const told = await rig.botMessage(CAPPED_CHAT, "could not run a delivery");
+      expect(await deliver("/hooks/fragile", { note: "FRAGILE-LOST" }, { id: "fragile-lost" })).toBe(202);
+      const told = await rig.botMessage(FRAGILE_CHAT, "could not run a delivery");
       expect(told.text).toBe(
-        "⚠️ Webhook nightly could not run a delivery (push): no such table: webhook_day_costs. Nothing ran for it. Its sender was told it arrived, so send it again from there if it still matters; `telecode doctor` on the computer running Telecode checks the set-up.",
+        "⚠️ Webhook fragile could not run a delivery (push): no such table: webhook_day_costs. Nothing ran for it. Once `telecode doctor` on the computer running Telecode finds nothing wrong, redeliver it from its sender if it still matters.",
       );
-      expect(rig.api.requests("NIGHT-LOST")).toHaveLength(0);
-      expect(rig.app.store.triggers.lastResults().get("webhook:nightly")?.result).toBe("failed");
+      expect(rig.app.store.triggers.lastResults().get("webhook:fragile")?.result).toBe("failed");
     } finally {
       other.exec("ALTER TABLE webhook_day_costs_away RENAME TO webhook_day_costs");
       other.close();
     }
+    // GitHub's "Redeliver" sends the same delivery id: it is run, not taken for a replay.
+    rig.script("FRAGILE-LOST", [reply.text("FRAGILE-LOST-ANSWER")]);
+    expect(await deliver("/hooks/fragile", { note: "FRAGILE-LOST" }, { id: "fragile-lost" })).toBe(202);
+    await rig.botMessage(FRAGILE_CHAT, isAnswer("FRAGILE-LOST-ANSWER"));
+    expect(rig.api.requests("FRAGILE-LOST")).toHaveLength(1);
   });
 
   it("does not start a queued delivery once the run before it reached the day cap, and says why", async () => {

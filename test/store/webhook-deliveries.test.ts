@@ -25,6 +25,10 @@ describe("webhook deliveries", () => {
     expect(store.webhookDeliveries.recent("deploy", 10)).toEqual(["a"]);
     expect(store.webhookDeliveries.recent("other", 10)).toEqual([]);
     expect(store.webhookDeliveries.recent("github", 1)).toEqual(["b"]);
+    // One that was not run is forgotten: only that webhook's.
+    store.webhookDeliveries.remove("github", "a");
+    expect(store.webhookDeliveries.recent("github", 10)).toEqual(["b"]);
+    expect(store.webhookDeliveries.recent("deploy", 10)).toEqual(["a"]);
   });
 
   it("keep only each webhook's newest ids, and a repeat does not count twice", () => {

@@ -54,16 +54,20 @@ describe("accepting a delivery", () => {
     expect(hooks.triggers.map((t) => t.deliveryId)).toEqual(["d-1"]);
   });
 
-  it("keeps serving when the hand-off fails, and logs the failure", async () => {
+  it("keeps serving when the hand-off fails, logs the failure, and runs the failed one's redelivery", async () => {
+    let failures = 1;
     const hooks = await start({
       onTrigger: (t) => {
-        if (t.deliveryId === "d-1") throw new Error("queue is full");
+        if (t.deliveryId === "d-1" && failures-- > 0) throw new Error("queue is full");
       },
     });
     expect((await deliver(hooks, "d-1")).status).toBe(202);
     expect((await deliver(hooks, "d-2")).status).toBe(202);
+    // Not run, so not remembered: the same id again is a redelivery, not a replay.
+    expect((await deliver(hooks, "d-1")).status).toBe(202);
+    expect((await deliver(hooks, "d-1")).status).toBe(200);
     await hooks.server.stop();
-    expect(hooks.triggers.map((t) => t.deliveryId)).toEqual(["d-1", "d-2"]);
+    expect(hooks.triggers.map((t) => t.deliveryId)).toEqual(["d-1", "d-2", "d-1"]);
     const failure = hooks.logLines().find((l) => l["event"] === "webhook.handler_failed");
     expect(failure).toMatchObject({ webhookId: "github", deliveryId: "d-1", err: { message: "queue is full" } });
   });

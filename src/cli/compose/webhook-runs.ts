@@ -148,19 +148,24 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     );
   };
 
-  /** A delivery that could not be handled: its sender has its answer already, so the chat is told. */
-  const failed = (trigger: WebhookTrigger, error: unknown): void => {
-    const { webhookId, deliveryId } = trigger;
-    logger.event("webhook.delivery_failed", { webhookId, deliveryId, err: error }, "error");
+  /**
+   * A delivery that could not be handled: its sender has its 202 already, so the chat is told.
+   * One just received can be redelivered (the server forgets its id); one kept while paused is gone.
+   */
+  const failed = (trigger: WebhookTrigger, error: unknown, kept: boolean): void => {
     try {
-      record(webhookId, "failed");
+      record(trigger.webhookId, "failed");
     } catch (recordError) {
-      logger.event("webhook.record_failed", { err: recordError, webhookId }, "error");
+      logger.event("webhook.record_failed", { err: recordError, webhookId: trigger.webhookId }, "error");
     }
     const why = error instanceof Error ? error.message : String(error);
+    const event = trigger.event === null ? "" : ` (${esc(trigger.event)})`;
+    const again = kept
+      ? "It was the delivery kept while paused: ask its sender for a new one if it still matters."
+      : "Once `telecode doctor` on the computer running Telecode finds nothing wrong, redeliver it from its sender if it still matters.";
     notify(
       trigger.chatId,
-      `⚠️ Webhook <b>${esc(webhookId)}</b> could not run a delivery${trigger.event === null ? "" : ` (${esc(trigger.event)})`}: ${esc(why)}. Nothing ran for it. Its sender was told it arrived, so send it again from there if it still matters; \`telecode doctor\` on the computer running Telecode checks the set-up.`,
+      `⚠️ Webhook <b>${esc(trigger.webhookId)}</b> could not run a delivery${event}: ${esc(why)}. Nothing ran for it. ${esc(again)}`,
     );
   };
 
@@ -220,12 +225,16 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     }
   };
 
-  /** Runs a delivery; one whose handling fails is said to have failed, never dropped in silence. */
+  /**
+   * Runs a delivery the server just accepted. One whose handling fails is said so in its chat,
+   * never dropped in silence, and the throw tells the server it was not run.
+   */
   const run = (trigger: WebhookTrigger): void => {
     try {
       startDelivery(trigger);
     } catch (error) {
-      failed(trigger, error);
+      failed(trigger, error, false);
+      throw error;
     }
   };
 
@@ -238,7 +247,16 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
         logger.event("webhook.held_unreadable", { webhookId: held.webhookId, seq: held.seq }, "warn");
         continue;
       }
-      run(trigger);
+      try {
+        startDelivery(trigger);
+      } catch (error) {
+        logger.event(
+          "webhook.handler_failed",
+          { webhookId: trigger.webhookId, deliveryId: trigger.deliveryId, err: error },
+          "error",
+        );
+        failed(trigger, error, true);
+      }
     }
   };
 
