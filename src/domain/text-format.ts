@@ -43,6 +43,8 @@ const DONE_BY_TELECODE = [SCHEDULED_BY_TELECODE, LISTED_BY_TELECODE, STOPPED_BY_
 /** How Telecode's scheduling hooks begin a refusal because loops are off (/loops off, or the config). */
 export const LOOPS_OFF_IN_CHAT = "Scheduling is turned off in this chat";
 export const LOOPS_OFF_IN_CONFIG = "Scheduling is turned off in Telecode's configuration";
+/** How they begin a refusal because Telecode failed to carry the call out (its database, say). */
+export const SCHEDULING_FAILED = "Telecode failed to carry out this scheduling call";
 
 /**
  * For a tool result one of Telecode's scheduling hooks wrote, what it did in a few words

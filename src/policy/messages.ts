@@ -1,6 +1,6 @@
 // The words the model reads when Telecode says no. Written for the model: the person is on a
 // phone, sees only what the agent writes, and decided; the agent should adapt, not retry.
-import { LOOPS_OFF_IN_CHAT, LOOPS_OFF_IN_CONFIG } from "../domain/index.js";
+import { LOOPS_OFF_IN_CHAT, LOOPS_OFF_IN_CONFIG, SCHEDULING_FAILED } from "../domain/index.js";
 
 /** The person tapped Deny on a tool call. */
 export function personDeniedMessage(toolName: string): string {
@@ -130,6 +130,7 @@ const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) =
   [/^This request is no longer pending\./, "no longer pending"],
   [leading(LOOPS_OFF_IN_CHAT), "not scheduled: loops are off in this chat (/loops on allows them)"],
   [leading(LOOPS_OFF_IN_CONFIG), "not scheduled: loops are off in the config ([loops] enabled)"],
+  [leading(SCHEDULING_FAILED), "failed: Telecode could not carry it out (`telecode doctor` checks why)"],
   // The CLI's own words for a call an interrupt stopped: while it ran (it says so later on), or
   // while it waited to run.
   [

@@ -5,6 +5,7 @@ import {
   LOOPS_OFF_IN_CHAT,
   LOOPS_OFF_IN_CONFIG,
   SCHEDULED_BY_TELECODE,
+  SCHEDULING_FAILED,
   STOPPED_BY_TELECODE,
 } from "../domain/index.js";
 import type { Refusal } from "./caps.js";
@@ -79,6 +80,12 @@ export function loopsOffReason(scope: "chat" | "everywhere"): string {
   return scope === "chat"
     ? `${LOOPS_OFF_IN_CHAT}, so nothing was scheduled; the person can turn it on with /loops on. Until then, do the work now.`
     : `${LOOPS_OFF_IN_CONFIG} ([loops] enabled = false), so nothing was scheduled. Do the work now, or tell the person it cannot be scheduled.`;
+}
+
+/** The denial reason for a scheduling call Telecode failed to carry out (it threw `error`). */
+export function schedulingFailedReason(toolName: string, error: unknown): string {
+  const why = error instanceof Error ? error.message : String(error);
+  return `${SCHEDULING_FAILED} (${toolName}): ${why}. Nothing was scheduled, listed or cancelled. Tell the person; on the computer running Telecode, \`telecode doctor\` checks what is wrong, and then they can ask again.`;
 }
 
 /** The denial reason for a CronCreate Telecode stored: the model learns the loop id and how to cancel it. */

@@ -36,6 +36,7 @@ export {
   firedTitle,
   GUARD_FAILED_REASON,
   loopsOffReason,
+  schedulingFailedReason,
   loopStoredReason,
   refusedReason,
   scheduleName,

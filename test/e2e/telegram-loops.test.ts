@@ -1,6 +1,7 @@
 // Claude's loops end to end (issue 9): the real CLI calls CronCreate, ScheduleWakeup, CronList and
 // CronDelete; Telecode's hooks take them over, the scheduler (on a manual clock) fires each
 // iteration into the chat as a scheduled run, across a restart, and the person's controls work.
+import Database from "better-sqlite3";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -261,6 +262,34 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
       "Claude may schedule work in this chat again",
     );
     expect(rig.app.store.chats.get(chat).loops).toBe(true);
+  }, 120_000);
+
+  it("refuses a CronCreate it fails to store, saying why to Claude and to the person", async () => {
+    const chat = rig.user(1018);
+    // Another connection makes the schedules table refuse new rows, as a failing disk would.
+    const other = new Database(rig.app.store.path);
+    try {
+      other.exec(
+        "CREATE TRIGGER refuse_schedules BEFORE INSERT ON schedules BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+      );
+      await makeLoop(rig, chat, "SETUP-BROKEN", "*/5 * * * *", "BROKEN-TICK");
+    } finally {
+      other.exec("DROP TRIGGER refuse_schedules");
+      other.close();
+    }
+    const denial =
+      rig.api
+        .requests("SETUP-BROKEN")
+        .flatMap((r) => r.toolResults)
+        .at(-1)?.text ?? "";
+    expect(denial).toContain(
+      "Telecode failed to carry out this scheduling call (CronCreate): disk I/O error. Nothing was scheduled, listed or cancelled.",
+    );
+    expect(loopsOf(chat)).toEqual([]);
+    const summary = await rig.botMessage(chat, (m) => m.text.startsWith("✅ Done") && m.text.includes("CronCreate"));
+    expect(summary.text).toContain(
+      "✗ 🔧 CronCreate — failed: Telecode could not carry it out (`telecode doctor` checks why)",
+    );
   }, 120_000);
 
   it("answers a message written while a fired run works on its own, after it", async () => {

@@ -21,6 +21,7 @@ import {
   firedTitle,
   ScheduleError,
   scheduleName,
+  schedulingFailedReason,
   type FireOutcome,
   type Schedule,
   type Scheduler,
@@ -237,19 +238,24 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
   return {
     scheduler,
     chat: createChatSchedules({ scheduler, repository: store.schedules, nowMs: () => clock.now() }),
-    toolGuard: (lane) => (call) =>
-      answerScheduleTool(
-        {
-          scheduler,
-          chatId: lane.chatId,
-          project: lane.project,
-          list: () => store.schedules.list({ chatId: lane.chatId, states: LIVE }),
-          nowMs: () => clock.now(),
-          loopsOn: () => store.chats.get(lane.chatId).loops,
-          runningChain: () => chains.get(laneId(lane)),
-        },
-        call,
-      ),
+    toolGuard: (lane) => (call) => {
+      const chat = {
+        scheduler,
+        chatId: lane.chatId,
+        project: lane.project,
+        list: () => store.schedules.list({ chatId: lane.chatId, states: LIVE }),
+        nowMs: () => clock.now(),
+        loopsOn: () => store.chats.get(lane.chatId).loops,
+        runningChain: () => chains.get(laneId(lane)),
+      };
+      try {
+        return answerScheduleTool(chat, call);
+      } catch (error) {
+        // Refused with why, in words Claude and the person can act on (not a bare hook error).
+        logger.event("schedule.tool_failed", { chatId: lane.chatId, tool: call.toolName, err: error }, "error");
+        return { decision: "deny", reason: schedulingFailedReason(call.toolName, error) };
+      }
+    },
     observe(lane, event, sessionId) {
       if (event.type !== "tool_started" || event.name !== "CronDelete" || event.parentToolUseId !== null) return;
       const id = event.input["id"];
