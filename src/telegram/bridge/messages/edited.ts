@@ -104,6 +104,8 @@ export function editedMessages(deps: EditedDeps): {
     const run = deps.store.runs.startedBy(tap.chatId, edited.message_id);
     if (run !== null) {
       const action = { kind: "edit" as const, runId: run.runId, messageId: edited.message_id, text: words };
+      // Known again under its own token, and remembered like any other offer (not held: its
+      // buttons end with the first tap, or with a later edit).
       deps.callbacks.restore(tap.token, action, tap.chatId, notice.message_id);
       deps.callbacks.release(tap.token);
       // An edit made since the restart has its own notice, which replaced this one.
