@@ -1,9 +1,8 @@
 // `telecode doctor`: prints every check as ✓ / ! / ✗ with a fix under each ✗, and exits 1
 // when anything must be fixed. The checks themselves live in doctor-checks.ts.
-import { parseArgs } from "node:util";
 import { redactSecrets } from "../log/index.js";
 import { collectDoctorChecks, type CheckResult } from "./doctor-checks.js";
-import type { CommandIo } from "./command-io.js";
+import { parseConfigArgs, type CommandIo } from "./command-io.js";
 
 export const DOCTOR_HELP = `Usage: telecode doctor [--config FILE]
 
@@ -30,21 +29,8 @@ export type DoctorDeps = { cwd?: string; platform?: NodeJS.Platform };
 
 /** Runs `telecode doctor`; returns 0 when nothing is wrong, 1 otherwise, 2 for bad usage. */
 export async function runDoctor(argv: string[], io: CommandIo, deps: DoctorDeps = {}): Promise<number> {
-  let values: { config?: string | undefined; help?: boolean | undefined };
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
-    }).values;
-  } catch (error) {
-    io.stderr.write(`telecode doctor: ${error instanceof Error ? error.message : String(error)}\n\n${DOCTOR_HELP}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout.write(DOCTOR_HELP);
-    return 0;
-  }
+  const values = parseConfigArgs(argv, io, { prefix: "telecode doctor", help: DOCTOR_HELP });
+  if (typeof values === "number") return values;
   const checks = await collectDoctorChecks({
     configPath: values.config,
     env: io.env,

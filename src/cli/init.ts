@@ -2,7 +2,6 @@
 // or taking it from a flag, checking the token and the CLI, and writing the file with mode 0600.
 import { existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
-import { parseArgs } from "node:util";
 import {
   DEFAULT_API_ROOT,
   homeDirOf,
@@ -13,7 +12,7 @@ import {
   writeConfigFile,
 } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
-import type { CommandIo } from "./command-io.js";
+import { parseCommandArgs, type CommandIo } from "./command-io.js";
 import { describeUser } from "./doctor-probes.js";
 import {
   askBotToken,
@@ -66,7 +65,7 @@ export type InitDeps = {
 };
 
 function parse(argv: string[]) {
-  return parseArgs({
+  return parseCommandArgs({
     args: argv,
     strict: true,
     allowPositionals: false,

@@ -3,7 +3,6 @@
 // approvals asked at the terminal, allowed, or denied. Exit 0 ok, 1 error/cancelled, 2 usage, 130 Ctrl-C.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
 import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
@@ -19,7 +18,7 @@ import {
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import type { ProgressView, TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/session-spec.js";
-import type { CommandIo } from "./command-io.js";
+import { parseCommandArgs, type CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
 import type { TerminalOut } from "./run-decisions.js";
@@ -76,7 +75,7 @@ type TerminalUi = { view: ProgressView; controller: SessionController; typed: Ty
 
 /** The terminal's one lane: its decisions are named by it. */
 function parse(argv: string[]): RunOptions | "help" {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
@@ -166,7 +165,8 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     const dir = await stat(options.cwd).catch(() => undefined);
     if (dir?.isDirectory() !== true) throw new UsageError(`--cwd ${options.cwd} is not a directory`);
   } catch (error) {
-    io.stderr.write(`telecode run: ${error instanceof Error ? error.message : String(error)}.\n\n${HELP}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`telecode run: ${/[.?!]$/.test(message) ? message : `${message}.`}\n\n${HELP}\n`);
     return 2;
   }
 

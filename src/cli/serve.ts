@@ -1,7 +1,6 @@
 // `telecode` (serve): loads the config, starts the app (compose/telecode-app.ts) and runs
 // until SIGINT/SIGTERM (exit 0 after a graceful stop) or /restart (stopped and started again
 // in this process), re-reading the config as it changes.
-import { parseArgs } from "node:util";
 import {
   ConfigError,
   loadConfig,
@@ -13,7 +12,7 @@ import {
 import { redactSecrets } from "../log/index.js";
 import { BridgeError } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
-import type { CommandIo } from "./command-io.js";
+import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { logClaudeVersion } from "./doctor-version.js";
@@ -32,21 +31,8 @@ type StopReason = "signal" | "restart" | "polling_failed";
 
 /** Runs the bridge until stopped; returns the exit code (0 after a graceful stop, 1 when it cannot start). */
 export async function runServe(argv: string[], io: CommandIo): Promise<number> {
-  let values: { config?: string | undefined; help?: boolean | undefined };
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: { config: { type: "string" }, help: { type: "boolean", short: "h" } },
-    }).values;
-  } catch (error) {
-    io.stderr.write(`telecode: ${error instanceof Error ? error.message : String(error)}\n\n${SERVE_HELP}`);
-    return 2;
-  }
-  if (values.help === true) {
-    io.stdout.write(SERVE_HELP);
-    return 0;
-  }
+  const values = parseConfigArgs(argv, io, { prefix: "telecode", help: SERVE_HELP });
+  if (typeof values === "number") return values;
   if (isFirstRun(values.config, io) && process.stdin.isTTY === true) {
     // First run at a terminal: set up now instead of sending the person elsewhere.
     io.stderr.write(

@@ -4,11 +4,11 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile, type Config } from "../config/index.js";
 import { findOnPath, keeperLaunchPlan } from "../keeper/index.js";
 import { redactSecrets } from "../log/index.js";
-import type { CommandIo } from "./command-io.js";
+import { closestKey } from "../config/suggest.js";
+import { parseCommandArgs, type CommandIo } from "./command-io.js";
 import {
   LAUNCHD_LABEL,
   renderLaunchdPlist,
@@ -93,7 +93,7 @@ export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}
   let flags: Flags;
   let positionals: string[];
   try {
-    const parsed = parseArgs({
+    const parsed = parseCommandArgs({
       args: argv,
       strict: true,
       allowPositionals: true,
@@ -116,7 +116,9 @@ export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}
   }
   const [action, ...extra] = positionals;
   if ((action !== "install" && action !== "uninstall") || extra.length > 0) {
-    io.stderr.write(`telecode service: say install or uninstall.\n\n${SERVICE_HELP}`);
+    const meant = action === undefined || extra.length > 0 ? undefined : closestKey(action, ["install", "uninstall"]);
+    const said = meant === undefined ? "say install or uninstall." : `"${action}": did you mean ${meant}?`;
+    io.stderr.write(`telecode service: ${said}\n\n${SERVICE_HELP}`);
     return 2;
   }
   const platform = flags.platform ?? deps.platform ?? process.platform;

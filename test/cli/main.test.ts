@@ -51,10 +51,39 @@ describe("telecode", () => {
     });
   }
 
+  it("calls an unknown option of doctor and serve a usage error, names it and shows the command's help", async () => {
+    for (const [argv, prefix, usage] of [
+      [["doctor", "--bogus"], "telecode doctor: ", "Usage: telecode doctor"],
+      [["serve", "--bogus"], "telecode: ", "Usage: telecode [--config FILE]"],
+    ] as const) {
+      const result = await run([...argv]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`${prefix}Unknown option '--bogus'`);
+      expect(result.stderr).toContain(usage);
+      expect(result.stdout).toBe("");
+    }
+  });
+
+  it("names the option meant by a mistyped one", async () => {
+    for (const [argv, said] of [
+      [["doctor", "--confg", "x"], "telecode doctor: Unknown option '--confg': did you mean --config?\n"],
+      [["run", "--aprove", "none", "hi"], "telecode run: Unknown option '--aprove': did you mean --approve?\n"],
+      [["run", "--permission=plan", "hi"], "telecode run: Unknown option '--permission': did you mean --permission-mode?\n"],
+      [["init", "--bot-tokn", "x"], "telecode init: Unknown option '--bot-tokn': did you mean --bot-token?\n"],
+    ] as const) {
+      const result = await run([...argv]);
+      expect(result.code).toBe(2);
+      expect(result.stderr.split("\n")[0] + "\n").toBe(said);
+    }
+  });
+
   it("calls an unknown command a usage error and shows the commands", async () => {
+    const typo = await run(["doctr"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('telecode: unknown command "doctr"; did you mean `telecode doctor`?');
     const result = await run(["frobnicate"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown command "frobnicate"');
+    expect(result.stderr).toContain('unknown command "frobnicate"\n');
     expect(result.stderr).toContain("Usage: telecode [command] [options]");
     expect(result.stdout).toBe("");
   });

@@ -234,7 +234,11 @@ describe("telecode service on macOS", () => {
 describe("telecode service usage", () => {
   it("needs install or uninstall, and a supported platform", () => {
     expect(service([]).code).toBe(2);
-    expect(service(["start"]).err).toContain("say install or uninstall");
+    expect(service(["start"]).err).toContain("say install or uninstall.");
+    const typo = service(["instal", "--dry-runn"]);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain("telecode service: Unknown option '--dry-runn': did you mean --dry-run?");
+    expect(service(["instal"]).err).toContain('telecode service: "instal": did you mean install?');
     expect(service(["install", "--platform", "win32"]).code).toBe(2);
     expect(service(["--help"]).out).toContain("Usage: telecode service install|uninstall");
   });
