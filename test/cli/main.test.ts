@@ -68,7 +68,10 @@ describe("telecode", () => {
     for (const [argv, said] of [
       [["doctor", "--confg", "x"], "telecode doctor: Unknown option '--confg': did you mean --config?\n"],
       [["run", "--aprove", "none", "hi"], "telecode run: Unknown option '--aprove': did you mean --approve?\n"],
-      [["run", "--permission=plan", "hi"], "telecode run: Unknown option '--permission': did you mean --permission-mode?\n"],
+      [
+        ["run", "--permission=plan", "hi"],
+        "telecode run: Unknown option '--permission': did you mean --permission-mode?\n",
+      ],
       [["init", "--bot-tokn", "x"], "telecode init: Unknown option '--bot-tokn': did you mean --bot-token?\n"],
     ] as const) {
       const result = await run([...argv]);
