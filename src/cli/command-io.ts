@@ -2,7 +2,7 @@
 // commands take. Its own module so the commands and the entry that dispatches to them do not
 // import each other.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { closestKey } from "../config/suggest.js";
+import { closestName } from "../domain/index.js";
 
 export type CommandIo = {
   stdout: NodeJS.WritableStream;
@@ -47,7 +47,7 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnTy
   } catch (error) {
     const unknown = /^Unknown option '(-[^']*)'/.exec(error instanceof Error ? error.message : "")?.[1];
     const names = Object.keys(config.options ?? {}).map((name) => `--${name}`);
-    const meant = unknown === undefined ? undefined : closestKey(unknown, names);
+    const meant = unknown === undefined ? undefined : closestName(unknown, names);
     throw meant === undefined ? error : new Error(`Unknown option '${unknown}': did you mean ${meant}?`);
   }
 }

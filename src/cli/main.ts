@@ -72,8 +72,8 @@ export async function main(
   if (first === "keeper") return (await import("./keeper.js")).runKeeperCommand(rest, io);
   const command = commands[first];
   if (!command) {
-    const { closestKey } = await import("../config/suggest.js");
-    const meant = closestKey(first, Object.keys(commands));
+    const { closestName } = await import("../domain/index.js");
+    const meant = closestName(first, Object.keys(commands));
     const hint = meant === undefined ? "" : `; did you mean \`telecode ${meant}\`?`;
     io.stderr.write(`telecode: unknown command "${first}"${hint}\n\n${usage()}\n`);
     return 2;

@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, homeDirOf, loadConfig, locateConfigFile, type Config } from "../config/index.js";
+import { closestName } from "../domain/index.js";
 import { findOnPath, keeperLaunchPlan } from "../keeper/index.js";
 import { redactSecrets } from "../log/index.js";
-import { closestKey } from "../config/suggest.js";
 import { parseCommandArgs, type CommandIo } from "./command-io.js";
 import {
   LAUNCHD_LABEL,
@@ -116,7 +116,7 @@ export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}
   }
   const [action, ...extra] = positionals;
   if ((action !== "install" && action !== "uninstall") || extra.length > 0) {
-    const meant = action === undefined || extra.length > 0 ? undefined : closestKey(action, ["install", "uninstall"]);
+    const meant = action === undefined || extra.length > 0 ? undefined : closestName(action, ["install", "uninstall"]);
     const said = meant === undefined ? "say install or uninstall." : `"${action}": did you mean ${meant}?`;
     io.stderr.write(`telecode service: ${said}\n\n${SERVICE_HELP}`);
     return 2;

@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import * as z from "zod/mini";
 import { UNSAFE_EXTRA_ARGS } from "../claude/index.js";
+import { closestName } from "../domain/index.js";
 import { checkAcrossKeys, type Problem } from "./config-checks.js";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
@@ -13,7 +14,6 @@ import { displayName, expandHome, homeDirOf, locateConfigFile, resolveDataDir, t
 import { buildFilesConfig, buildVoiceConfig } from "./media-config.js";
 import { ENTRY_TABLES, fileSchema, KNOWN_KEYS, USER_IDS_EXPECTED, type FileConfig } from "./schema.js";
 import { buildScheduling } from "./schedule-config.js";
-import { closestKey } from "./suggest.js";
 import { buildWebhooks } from "./webhooks-config.js";
 
 export type LoadConfigOptions = {
@@ -30,7 +30,7 @@ function unknownKeyProblem(tablePath: readonly PropertyKey[], key: string): stri
   const full = formatPath([...tablePath, key]);
   const entryTable = ENTRY_TABLES[String(tablePath[0])];
   const table = entryTable !== undefined && tablePath.length === 2 ? entryTable : where;
-  let hint = closestKey(key, KNOWN_KEYS[table] ?? []);
+  let hint = closestName(key, KNOWN_KEYS[table] ?? []);
   if (hint !== undefined) hint = where === "" ? hint : `${where}.${hint}`;
   else {
     // The right key in the wrong table ("bot_token" at the top level) is a common slip.

@@ -1,6 +1,7 @@
 // Builds the validated [webhook_server] and [[webhooks]] config: defaults resolved (the default
 // project, the first allowed user as chat), and the checks that span tables: duplicate ids and
 // paths, unknown projects, and unauthenticated webhooks on an address other machines can reach.
+import { closestName } from "../domain/index.js";
 import {
   formatListenAddress,
   isLoopbackHost,
@@ -9,7 +10,6 @@ import {
   type WebhookServerConfig,
 } from "../triggers/index.js";
 import type { ProjectConfig } from "./config-types.js";
-import { closestKey } from "./suggest.js";
 import type { FileWebhook, FileWebhookServer } from "./webhooks-schema.js";
 
 export type WebhooksContext = {
@@ -37,7 +37,7 @@ function projectOf(hook: FileWebhook, key: string, context: WebhooksContext, pro
   }
   const names = context.projects.map((p) => p.name);
   if (!names.includes(hook.project)) {
-    const hint = closestKey(hook.project, names);
+    const hint = closestName(hook.project, names);
     problems.push(
       `${key}.project ${JSON.stringify(hook.project)} is not a [projects.NAME] table${hint === undefined ? "" : `; did you mean ${JSON.stringify(hint)}?`}`,
     );

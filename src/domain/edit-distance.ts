@@ -1,5 +1,5 @@
-// How far apart two words are, for "did you mean …" hints (config keys, mistyped commands).
-// Pure.
+// How far apart two words are, and the word likely meant, for "did you mean …" hints (config
+// keys, mistyped commands and options). Pure.
 
 /** Optimal-string-alignment distance: insertions, deletions, substitutions and swaps of neighbours. */
 export function editDistance(a: string, b: string): number {
@@ -19,4 +19,20 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return at(a.length, b.length);
+}
+
+/** The closest candidate when it is close enough to be a likely typo, else undefined. */
+export function closestName(word: string, candidates: readonly string[]): string | undefined {
+  const lowered = word.toLowerCase();
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(lowered, candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  if (!best) return undefined;
+  const allowed = Math.max(2, Math.floor(Math.max(word.length, best.candidate.length) / 3));
+  if (best.distance <= allowed) return best.candidate;
+  // A shortened or extended name ("allowed_users" for "allowed_user_ids") is still a good hint.
+  const prefix = candidates.find((c) => c.startsWith(lowered.slice(0, 7)) && lowered.length >= 7);
+  return prefix;
 }

@@ -72,7 +72,7 @@ export type {
   ProgressStart,
   ProgressLimits,
 } from "./progress.js";
-export { editDistance } from "./edit-distance.js";
+export { closestName, editDistance } from "./edit-distance.js";
 export { definedFields } from "./defined-fields.js";
 export { laneId } from "./lane.js";
 export { carriedFailure, failureText } from "./run-failure.js";
