@@ -111,6 +111,9 @@ class BlockWriter {
       fresh.length === 0 ? undefined : "  ".repeat(fresh[0]!.depth) + fresh.map((item) => item.marker).join(" ");
     for (const item of fresh) item.started = true;
     if (html === "" && marker === undefined) return;
+    // An item's lines after its marker line sit under it, as its nested lists do.
+    const owner = items.at(-1);
+    if (owner !== undefined && kind === "text") html = indentLines(html, "  ".repeat(owner.depth + 1), marker === undefined);
     const inList = items.length > 0;
     const quoted = this.quoteDepth > 0 && kind === "text";
     if (this.#quoteOpen && !quoted) this.#closeQuote();
@@ -139,6 +142,12 @@ class BlockWriter {
     this.#html += "</blockquote>";
     this.#quoteOpen = false;
   }
+}
+
+/** Each line after the first (and the first too, when `first`) begins with `indent`. */
+function indentLines(html: string, indent: string, first: boolean): string {
+  const rest = html.replaceAll("\n", `\n${indent}`);
+  return first && html !== "" ? indent + rest : rest;
 }
 
 /** A task list item (`- [ ] todo`): its box replaces the bullet, or follows the number. */

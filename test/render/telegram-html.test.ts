@@ -57,6 +57,36 @@ describe("markdownToTelegramHtml", () => {
     );
   });
 
+  it("indents an item's lines after its marker line under it, as deep as its nested lists, code aside", () => {
+    const md = [
+      "1. **Parser** (`src/parse.ts`)",
+      "   Handles empty input now.",
+      "   - Added a guard",
+      "     for `null`",
+      "",
+      "2. **Docs**",
+      "",
+      "   Updated the README.",
+      "",
+      "   ```bash",
+      "   npm test",
+      "   ```",
+      "3. Done.",
+    ].join("\n");
+    expect(markdownToTelegramHtml(md)).toBe(
+      [
+        "1. <b>Parser</b> (<code>src/parse.ts</code>)",
+        "  Handles empty input now.",
+        "  ◦ Added a guard",
+        "    for <code>null</code>",
+        "2. <b>Docs</b>",
+        "  Updated the README.",
+        '<pre><code class="language-bash">npm test</code></pre>',
+        "3. Done.",
+      ].join("\n"),
+    );
+  });
+
   it("reads an image as its alt text linked to the picture; a link or image in the alt with no label as its URL", () => {
     // Found by the letters property: the empty link's path was lost, and then an empty image's.
     expect(markdownToTelegramHtml("![[](src/a.ts)](https://x.io/a_b?c=1&d=2)")).toBe(
