@@ -113,7 +113,8 @@ class BlockWriter {
     if (html === "" && marker === undefined) return;
     // An item's lines after its marker line sit under it, as its nested lists do.
     const owner = items.at(-1);
-    if (owner !== undefined && kind === "text") html = indentLines(html, "  ".repeat(owner.depth + 1), marker === undefined);
+    if (owner !== undefined && kind === "text")
+      html = indentLines(html, "  ".repeat(owner.depth + 1), marker === undefined);
     const inList = items.length > 0;
     const quoted = this.quoteDepth > 0 && kind === "text";
     if (this.#quoteOpen && !quoted) this.#closeQuote();
