@@ -137,6 +137,8 @@ describe("commands", () => {
     rig.script("[models]", [reply.text("Listed.")]);
     rig.tg.sendText(chat, "Start a session [models]");
     await rig.botMessage(chat, isAnswer("Listed."));
+    // Once Claude Code has listed its models, /status says which one "default" is.
+    expect(await command(chat, "status")).toContain("· Model: default (claude-opus-5-5) ·");
     const refused = await command(chat, "model", "gpt-5");
     expect(refused).toMatch(
       /^Claude Code does not offer “gpt-5”, so the model stays the CLI's default\. Choose one of /,
@@ -152,12 +154,14 @@ describe("commands", () => {
     expect(picker.text).toContain("Model: claude-haiku-5-5. Claude Code offers:");
     expect(picker.text).toContain("• opus — Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok");
     expect(picker.buttons.map((b) => b.text)).toEqual(["default", "opus", "fable", "sonnet", "• haiku"]);
+    expect(await command(chat, "status")).toContain("· Model: claude-haiku-5-5 ·");
     const tap = rig.tg.tapButton(chat, picker.messageId, "sonnet");
     expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Model: sonnet");
     await rig.tg.waitFor(() => rig.tg.message(chat, picker.messageId)?.text.startsWith("Model is now sonnet"), {
       what: "the picker saying what was chosen",
     });
     expect(rig.app.store.chats.get(chat).model).toBe("sonnet");
+    expect(await command(chat, "status")).toContain("· Model: sonnet (claude-sonnet-5-5) ·");
     const again = rig.tg.sendCommand(chat, "model");
     const back = await rig.botMessage(chat, (m) => m.replyToMessageId === again);
     rig.tg.tapButton(chat, back.messageId, "default");

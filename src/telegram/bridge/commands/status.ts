@@ -1,7 +1,7 @@
 // /status: the chat's project, mode (and the CLI's own), model, effort, switches, session and
 // what runs now in each of its lanes (and which runs are kept: they go on across a restart);
 // its schedules and webhooks, and whether triggers are paused.
-import { formatDurationMs } from "../../../domain/index.js";
+import { formatDurationMs, offeredModel } from "../../../domain/index.js";
 import { describeMode } from "../../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { BridgeServices } from "../services.js";
@@ -13,7 +13,7 @@ export const statusCommand: Command = {
   run: (call, services) => call.say(statusHtml(call, services)),
 };
 
-function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers }: BridgeServices): string {
+function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers, models }: BridgeServices): string {
   const { config, settings: s } = call;
   const chatId = call.message.chatId;
   const lines = ["<b>Telecode status</b>"];
@@ -32,7 +32,11 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers 
     cliMode === undefined
       ? esc(s.mode)
       : `${esc(describeMode(s.mode, cliMode))} (Claude Code is in ${esc(cliMode)} mode)`;
-  lines.push(`Mode: ${modeLine} · Model: ${esc(s.model ?? "default")} · Effort: ${esc(s.effort ?? "default")}`);
+  // "default" and "sonnet" say which model they are, once Claude Code has listed its models.
+  const model = s.model ?? "default";
+  const resolved = offeredModel(models() ?? [], model)?.resolvesTo;
+  const modelLine = resolved === undefined || resolved === model ? esc(model) : `${esc(model)} (${esc(resolved)})`;
+  lines.push(`Mode: ${modeLine} · Model: ${modelLine} · Effort: ${esc(s.effort ?? "default")}`);
   lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
   const current = lane === undefined ? null : store.sessions.current(chatId, lane.project);
   lines.push(
