@@ -7,6 +7,7 @@ export type ClaudeErrorCode =
   | "claude.not_found"
   | "claude.exited"
   | "claude.spawn_failed"
+  | "claude.project_missing"
   | "claude.stdin_closed"
   | "claude.control_timeout"
   | "claude.control_failed"

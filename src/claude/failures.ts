@@ -111,6 +111,10 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: `Claude Code CLI not found (looked for: ${f.lookedFor ?? "claude"}).`,
     hint: `On the computer running Telecode, install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude.path to its full path (\`which claude\` there prints it); ${SAME_AGAIN}.`,
   }),
+  project_missing: (f) => ({
+    what: `The project's folder ${f.detail ?? ""} does not exist, so Claude Code was not started there.`,
+    hint: `On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now (/project switches to another); ${SAME_AGAIN}.`,
+  }),
   start_failed: (f) => ({
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
     hint: "On the computer running Telecode, check claude.path and that the project's directory exists.",
@@ -153,6 +157,11 @@ export function stdinClosedError(
     cause: options.cause,
     details: { stderrTail: options.stderrTail ?? "", exitCode: exit?.code ?? null, signal: exit?.signal ?? null },
   });
+}
+
+/** What starting the CLI throws when the project's folder `cwd` is not there. */
+export function projectMissingError(cwd: string, cause?: unknown): ClaudeError {
+  return failureError("claude.project_missing", engineFailure("project_missing", { detail: cwd }), { cause });
 }
 
 /** What a launcher throws when the CLI could not be started: `detail` says why. */

@@ -1,10 +1,12 @@
 // Starting one CLI process for a session: its allowlisted environment, what the binary is
 // known to support, the arguments for this spec, then the launcher's transport. A binary not
 // probed yet is started at once with the newest CLI's flags (flag-fallback.ts drops a refused one).
+import { stat } from "node:fs/promises";
 import { definedFields } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import { buildArgs, type ArgsContext } from "./args.js";
 import { buildChildEnv } from "./env.js";
+import { projectMissingError } from "./failures.js";
 import { launchWithFlagFallback } from "./flag-fallback.js";
 import { latestSessionId, writtenDown } from "./transcripts.js";
 import type { SessionSpec } from "./spec.js";
@@ -45,12 +47,27 @@ async function goneSession(
   return (await writtenDown(spec.cwd, resume, env)) === "nothing" ? resume : undefined;
 }
 
-/** Starts the CLI for `spec`. Throws `claude.not_found` or `claude.spawn_failed`. */
+/**
+ * The project's folder must be there: spawning in a missing one fails as if the CLI were
+ * missing (both are ENOENT), and a folder created in its place would run Claude on nothing.
+ */
+async function requireProjectFolder(cwd: string): Promise<void> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(cwd)).isDirectory();
+  } catch (error) {
+    throw projectMissingError(cwd, error);
+  }
+  if (!isFolder) throw projectMissingError(cwd);
+}
+
+/** Starts the CLI for `spec`. Throws `claude.project_missing`, `claude.not_found` or `claude.spawn_failed`. */
 export async function launchCli(
   deps: LaunchDeps,
   spec: SessionSpec,
   session: { resume: string | undefined; continueLast: boolean; prompt: string | undefined },
 ): Promise<Launched> {
+  await requireProjectFolder(spec.cwd);
   const env = sessionEnv(deps.baseEnv, spec);
   const [info, latest, gone] = await Promise.all([
     deps.launcher.probe(deps.command, env),

@@ -23,6 +23,8 @@ export type FailureReason =
   | "not_logged_in"
   /** The CLI binary was not found. */
   | "not_found"
+  /** The project's folder does not exist (moved, deleted, or on a drive not mounted). */
+  | "project_missing"
   /** The CLI could not be started, or refused the run. */
   | "start_failed"
   /** The prompt holds what the way the CLI runs cannot pass (print mode takes words only). */

@@ -17,6 +17,7 @@ export type MediaRefusalCode =
   | "media.not_a_file"
   | "media.bad_path"
   | "media.zip_too_big"
+  | "media.project_missing"
   | "voice.not_configured"
   | "voice.no_api_key"
   | "voice.failed"

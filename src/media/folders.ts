@@ -1,7 +1,7 @@
 // Folders Telecode writes into inside a project: created on demand, kept out of git by a
 // `.gitignore` of their own, and checked to stay inside the project after links are resolved.
 import { constants } from "node:fs";
-import { mkdir, open, realpath } from "node:fs/promises";
+import { mkdir, open, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 
@@ -19,10 +19,17 @@ export function displayPath(root: string, path: string): string {
 /**
  * Creates `dir` (relative to `projectRoot`, or absolute) with a `.gitignore` that ignores
  * everything in it, and returns its real path. A folder configured inside the project must
- * still be inside it once symbolic links are resolved; otherwise this refuses.
+ * still be inside it once symbolic links are resolved; otherwise this refuses. A project whose
+ * own folder is gone is refused too: making the folder would put an empty project in its place.
  */
 export async function ensureOwnFolder(projectRoot: string, dir: string): Promise<MediaResult<string>> {
   const wanted = resolve(projectRoot, dir);
+  if (!(await isFolder(projectRoot)))
+    return refuse(
+      "media.project_missing",
+      `The project's folder ${projectRoot} does not exist, so nothing was saved.`,
+      "On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.",
+    );
   try {
     await mkdir(wanted, { recursive: true });
     const [realRoot, realDir] = await Promise.all([realpath(projectRoot), realpath(wanted)]);
@@ -37,6 +44,14 @@ export async function ensureOwnFolder(projectRoot: string, dir: string): Promise
     return accept(realDir);
   } catch (cause) {
     throw new MediaError("media.io_failed", `Could not prepare the folder ${wanted}.`, { cause });
+  }
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
   }
 }
 

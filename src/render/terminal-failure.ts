@@ -36,6 +36,7 @@ const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
     "Run `claude auth login`, or set ANTHROPIC_API_KEY and claude.use_api_billing = true in the config.",
   not_found: () =>
     "Install it with `npm i -g @anthropic-ai/claude-code`, or set claude.path in the config to its full path (`which claude` prints it).",
+  project_missing: () => "Run it again with --cwd naming a folder that exists.",
   start_failed: () => "Check claude.path in the config, and that the project directory (--cwd) exists.",
   exited_before_output: () => "Check that `claude` starts in this terminal, and claude.extra_args in the config.",
 };

@@ -2,9 +2,11 @@
 // and in the terminal with where Telecode looked; with the real CLI, one that is not logged in is explained on the
 // phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
 // message again"), and both `telecode` and `telecode run` warn at start when API billing is on
-// without an API key. A database that fails under the bridge is said to have failed, to a
+// without an API key. A project whose folder has gone is said to be gone, never recreated empty
+// for Claude to work in, nor blamed on the CLI. A database that fails under the bridge is said to have failed, to a
 // command and to a tap, never met with silence or a success that did not happen.
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -51,6 +53,38 @@ describe("a Claude Code that is not there", () => {
       `error: Claude Code CLI not found (looked for: ${missing}). Install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude.path in the config to its full path (\`which claude\` prints it).\n`,
     );
     expect(world.api.requests()).toEqual([]);
+  });
+});
+
+describe("a project whose folder has gone", () => {
+  it("says the folder is gone and how to fix it on the host; makes no empty folder in its place", async () => {
+    const rig = await startRig();
+    try {
+      const chat = rig.user(1001);
+      await rm(rig.ws.cwd, { recursive: true, force: true });
+      const asked = rig.tg.sendText(chat, "Hello?");
+      const error = await rig.botMessage(chat, /^❌ /);
+      expect(error.text).toMatch(
+        new RegExp(
+          `^❌ The project's folder ${rig.ws.cwd} does not exist, so Claude Code was not started there\\. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now \\(/project switches to another\\); until then every message fails the same way\\. \\(incident [0-9a-f]+\\)$`,
+        ),
+      );
+      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && /^❌ Failed/.test(m.text));
+      // A photo for the same project is refused with the same reason, not saved into a new folder.
+      const photo = rig.tg.sendDocument(
+        chat,
+        { content: Buffer.from("ERROR boom\n"), fileName: "server.log", mimeType: "text/plain" },
+        { caption: "why does it fail?" },
+      );
+      const refused = await rig.botMessage(chat, (m) => m.replyToMessageId === photo);
+      expect(refused.text).toBe(
+        `The project's folder ${rig.ws.cwd} does not exist, so nothing was saved. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.`,
+      );
+      expect(existsSync(rig.ws.cwd)).toBe(false);
+      expect(rig.api.requests()).toEqual([]);
+    } finally {
+      await rig.dispose();
+    }
   });
 });
 

@@ -28,6 +28,23 @@ async function projectWithOutbox(): Promise<{ root: string; outbox: string }> {
   return { root, outbox: join(root, OUTBOX_DIR) };
 }
 
+describe("prepareOutbox", () => {
+  it("makes the outbox with its .gitignore, but never the project's own folder when that is gone", async () => {
+    const { outbox } = await projectWithOutbox();
+    expect(readFileSync(join(outbox, ".gitignore"), "utf8")).toContain("*");
+    const gone = join(tempDir(), "moved-away");
+    const refused = await prepareOutbox(gone);
+    expect(refused).toEqual({
+      ok: false,
+      refusal: expect.objectContaining({
+        code: "media.project_missing",
+        message: `The project's folder ${gone} does not exist, so nothing was saved.`,
+      }),
+    });
+    expect(existsSync(gone)).toBe(false);
+  });
+});
+
 describe("planOutbox", () => {
   it("sends images as photos and other files as documents, and skips what must not go", async () => {
     const { root, outbox } = await projectWithOutbox();

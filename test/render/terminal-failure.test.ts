@@ -46,6 +46,7 @@ describe("terminalFailureText", () => {
       ["not_found", "Install it with `npm i -g @anthropic-ai/claude-code`, or set claude.path in the config"],
       ["not_logged_in", "Run `claude auth login`, or set ANTHROPIC_API_KEY and claude.use_api_billing = true"],
       ["start_failed", "Check claude.path in the config, and that the project directory (--cwd) exists."],
+      ["project_missing", "Run it again with --cwd naming a folder that exists."],
       ["exited_before_output", "Check that `claude` starts in this terminal, and claude.extra_args in the config."],
     ];
     for (const [reason, hint] of cases) {
