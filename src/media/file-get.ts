@@ -6,7 +6,7 @@ import { lstat, open, realpath } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { denyMatcher } from "./file-names.js";
-import { isInside } from "./folders.js";
+import { isInside, projectMissing } from "./folders.js";
 import { formatBytes, TELEGRAM_UPLOAD_MAX_BYTES } from "./sizes.js";
 import { zipFolder, type ZipLimits } from "./zip-folder.js";
 
@@ -40,7 +40,14 @@ export async function readFileForSending(
 ): Promise<MediaResult<OutgoingFile>> {
   const asked = requested.trim();
   if (asked === "" || asked.includes("\0")) return refuse("media.bad_path", "Which file should I send?", HOW_TO_ASK);
-  const root = await realpath(projectRoot);
+  let root: string;
+  try {
+    root = await realpath(projectRoot);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return projectMissing(projectRoot, "nothing was sent");
+    throw error;
+  }
   const target = resolve(root, asked);
   if (!isInside(root, target)) {
     return refuse("media.outside_project", `${asked} is outside the project, so I will not send it.`, HOW_TO_ASK);

@@ -3,7 +3,7 @@
 import { constants } from "node:fs";
 import { mkdir, open, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
+import { accept, MediaError, refuse, type MediaRefusal, type MediaResult } from "./errors.js";
 
 /** Whether `path` is `root` or below it (both absolute, already resolved). */
 export function isInside(root: string, path: string): boolean {
@@ -24,12 +24,7 @@ export function displayPath(root: string, path: string): string {
  */
 export async function ensureOwnFolder(projectRoot: string, dir: string): Promise<MediaResult<string>> {
   const wanted = resolve(projectRoot, dir);
-  if (!(await isFolder(projectRoot)))
-    return refuse(
-      "media.project_missing",
-      `The project's folder ${projectRoot} does not exist, so nothing was saved.`,
-      "On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.",
-    );
+  if (!(await isFolder(projectRoot))) return projectMissing(projectRoot, "nothing was saved");
   try {
     await mkdir(wanted, { recursive: true });
     const [realRoot, realDir] = await Promise.all([realpath(projectRoot), realpath(wanted)]);
@@ -45,6 +40,15 @@ export async function ensureOwnFolder(projectRoot: string, dir: string): Promise
   } catch (cause) {
     throw new MediaError("media.io_failed", `Could not prepare the folder ${wanted}.`, { cause });
   }
+}
+
+/** The refusal for a project whose folder is gone: "The project's folder … does not exist, so `outcome`." */
+export function projectMissing(projectRoot: string, outcome: string): { ok: false; refusal: MediaRefusal } {
+  return refuse(
+    "media.project_missing",
+    `The project's folder ${projectRoot} does not exist, so ${outcome}.`,
+    "On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.",
+  );
 }
 
 async function isFolder(path: string): Promise<boolean> {

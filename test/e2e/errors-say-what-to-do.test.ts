@@ -3,7 +3,7 @@
 // phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
 // message again"), and both `telecode` and `telecode run` warn at start when API billing is on
 // without an API key. A project whose folder has gone is said to be gone, never recreated empty
-// for Claude to work in, nor blamed on the CLI. A database that fails under the bridge is said to have failed, to a
+// for Claude to work in, nor blamed on the CLI; a file sent there or asked for says the same. A database that fails under the bridge is said to have failed, to a
 // command and to a tap, never met with silence or a success that did not happen.
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
@@ -79,6 +79,10 @@ describe("a project whose folder has gone", () => {
       const refused = await rig.botMessage(chat, (m) => m.replyToMessageId === photo);
       expect(refused.text).toBe(
         `The project's folder ${rig.ws.cwd} does not exist, so nothing was saved. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.`,
+      );
+      // And /file get says so too, rather than failing with an unexpected error.
+      expect(await rig.command(chat, "file", "get notes.md")).toBe(
+        `The project's folder ${rig.ws.cwd} does not exist, so nothing was sent. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.`,
       );
       expect(existsSync(rig.ws.cwd)).toBe(false);
       expect(rig.api.requests()).toEqual([]);
