@@ -3,8 +3,9 @@
 // phone and in the terminal (how to fix it on the host, never the CLI's "/login" or "send the
 // message again"), and both `telecode` and `telecode run` warn at start when API billing is on
 // without an API key. A project whose folder has gone is said to be gone, never recreated empty
-// for Claude to work in, nor blamed on the CLI; a file sent there or asked for says the same. A database that fails under the bridge is said to have failed, to a
-// command and to a tap, never met with silence or a success that did not happen.
+// for Claude to work in, nor blamed on the CLI; a file sent there or asked for says the same. A
+// database that fails under the bridge is said to have failed, to a command and to a tap, never
+// met with silence or a success that did not happen.
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
