@@ -59,6 +59,14 @@ export type RunFailure = {
   silentMs?: number;
 };
 
+/** Failures every later run repeats until something on the host is fixed: a login, the CLI, the project's folder. */
+const UNTIL_FIXED: ReadonlySet<FailureReason> = new Set(["not_logged_in", "not_found", "project_missing"]);
+
+/** Whether every later run would fail the same way until someone fixes the host (see UNTIL_FIXED). */
+export function failsUntilFixed(failure: RunFailure): boolean {
+  return UNTIL_FIXED.has(failure.reason);
+}
+
 /** The failure as one line of text (logs, the store, a terminal). */
 export function failureText(failure: RunFailure): string {
   return `${failure.what} ${failure.hint}`.trim();

@@ -2,7 +2,7 @@
 // CronDelete; Telecode's hooks take them over, the scheduler (on a manual clock) fires each
 // iteration into the chat as a scheduled run, across a restart, and the person's controls work.
 import Database from "better-sqlite3";
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Schedule } from "../../src/schedule/index.js";
@@ -413,6 +413,33 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect(moved?.session.mode === "id" ? moved.session.sessionId : before).not.toBe(before);
     expect(rig.tg.botMessages(chat).some((m) => m.text.includes("could not find the session"))).toBe(false);
     rig.app.scheduler.cancel(loop?.id ?? "", "person");
+  }, 120_000);
+
+  it("pauses a loop whose run failed as every run would (the project's folder gone), and says so once", async () => {
+    const chat = rig.user(1019);
+    const loop = await makeLoop(rig, chat, "SETUP-FOLDER", "* * * * *", "FOLDERTICK check the build");
+    const id = loop?.id ?? "";
+    // The folder goes while Telecode is down (no live process of the session goes on in it).
+    await rig.app.stop();
+    await rm(rig.ws.cwd, { recursive: true, force: true });
+    await rig.startApp();
+    try {
+      advance(60_000);
+      const held = await rig.botMessage(chat, `loop ${id} is paused`);
+      expect(held.text).toBe(
+        `⏸ loop ${id} is paused: its next runs would fail the same way. Once that is fixed, tap its Resume, or resume it in /loops.`,
+      );
+      await rig.botMessage(chat, /^❌ The project's folder .* does not exist, so Claude Code was not started there\./);
+      expect(rig.app.store.schedules.get(id)).toMatchObject({ state: "paused", iterations: 1 });
+      // Its later slots start nothing, and say nothing more.
+      advance(10 * 60_000);
+      await rig.app.scheduler.whenIdle();
+      expect(rig.app.store.schedules.get(id)?.iterations).toBe(1);
+      expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("❌ The project's folder"))).toHaveLength(1);
+    } finally {
+      await mkdir(rig.ws.cwd, { recursive: true });
+      rig.app.scheduler.cancel(id, "person");
+    }
   }, 120_000);
 
   it("skips a loop's run while the chat is busy, says so once, and runs it at its next time", async () => {

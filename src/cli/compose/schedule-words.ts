@@ -61,6 +61,11 @@ export function dayCapHtml(s: Schedule, options: TextOptions): string {
   return `⏹ <b>${esc(scheduleName(s))}</b> reached its day cap: its runs cost ${formatUsd(s.costDayUsd)} today, the most max_day_cost_usd allows (${formatUsd(s.caps.maxDayCostUsd ?? 0)}). Its runs today are skipped.${then} Raise max_day_cost_usd in the config to let them run.`;
 }
 
+/** Said when a run failed in a way its next runs would repeat (no login, no CLI, no project folder). */
+export function heldUntilFixedHtml(s: Schedule): string {
+  return `⏸ <b>${esc(scheduleName(s))}</b> is paused: its next runs would fail the same way. Once that is fixed, tap its Resume, or resume it in /loops.`;
+}
+
 /** What the chat is told about a scheduler event (HTML), or null when it is only logged. */
 export function noticeHtml(event: SchedulerEvent, options: TextOptions): string | null {
   if (event.type === "scheduler_failed" || event.type === "skipped_day_cost") return null;

@@ -5,6 +5,7 @@ import type { ToolGuard } from "../../claude/index.js";
 import { schedulerSettingsOf, type Config } from "../../config/index.js";
 import {
   definedFields,
+  failsUntilFixed,
   laneId,
   type Lane,
   type OfferedPrices,
@@ -35,7 +36,7 @@ import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge, TriggerRunHook
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
 import { watchRunCost } from "./run-cost-cap.js";
-import { dayCapHtml, noticeHtml } from "./schedule-words.js";
+import { dayCapHtml, heldUntilFixedHtml, noticeHtml } from "./schedule-words.js";
 import { scheduleResultId } from "./trigger-status.js";
 
 export type SchedulingDeps = {
@@ -196,6 +197,11 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
         scheduler.moveToSession(s.id, { mode: "id", sessionId: completed.sessionId });
     } catch (error) {
       logger.event("schedule.record_failed", { err: error, scheduleId: s.id }, "error");
+    }
+    // Its next runs would fail the same way: it waits for the fix rather than fail at every slot.
+    if (completed.error !== undefined && failsUntilFixed(completed.error) && s.recurring) {
+      if (scheduler.pause(s.id) !== null) notify(s.chatId, heldUntilFixedHtml(s));
+      return;
     }
     if (fresh || completed.error?.reason !== "session_not_found" || s.session.mode === "new") return;
     // The session it continues is gone (its transcript was removed): this iteration starts a fresh one.
