@@ -87,6 +87,11 @@ export type Scheduler = {
   pause(id: string): Schedule | null;
   /** Resumes from the next slot after now (a paused schedule does not make up for what it skipped). */
   resume(id: string): Schedule | null;
+  /**
+   * Skips an active recurring schedule's slots until `atMs` (a usage limit's reset): its next
+   * run is its first slot after then. null when there is no such schedule.
+   */
+  deferUntil(id: string, atMs: number): Schedule | null;
   /** Holds or releases every schedule; on release, due slots are handled like after a restart. */
   setPaused(paused: boolean): void;
   /** Adds a finished run's cost (USD) to its schedule and enforces the cost caps; null for an unknown id. */
@@ -308,6 +313,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       const resumed = repo.update(id, { state: "active", busyStreak: 0, nextFireAt }, { state: "paused" });
       if (resumed !== null) reschedule();
       return resumed;
+    },
+    deferUntil(id, atMs) {
+      const s = repo.get(id);
+      if (s === null || s.state !== "active" || s.timing.kind === "once") return null;
+      const nextFireAt = nextSlot(s.timing, s.timeZone, Math.max(atMs, clock.now()));
+      const deferred = repo.update(id, { nextFireAt }, { state: "active" });
+      if (deferred !== null) reschedule();
+      return deferred;
     },
     setPaused(paused) {
       settings = { ...settings, paused };

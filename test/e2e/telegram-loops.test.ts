@@ -647,3 +647,57 @@ describe("[loops] enabled = false (real CLI)", () => {
     );
   }, 120_000);
 });
+
+describe("a usage limit (a subscription-style token, real CLI, manual schedule clock)", () => {
+  const encode = (o: object): string => Buffer.from(JSON.stringify(o)).toString("base64url");
+  // Unified rate-limit headers count only for a subscription-style token (fixture l2's README).
+  const token = `${encode({ alg: "none", typ: "JWT" })}.${encode({ aud: "claude-gateway", sub: "t" })}.x`;
+  const RESETS_AT_S = 1_900_000_000;
+  let rigD: Rig;
+  let clockD: FakeClock;
+  beforeAll(async () => {
+    clockD = createFakeClock(START);
+    rigD = await startRig({
+      scheduleClock: clockD,
+      toml: ["[schedule]", 'timezone = "UTC"'],
+      env: { ANTHROPIC_AUTH_TOKEN: token },
+      unsetEnv: ["ANTHROPIC_API_KEY"],
+    });
+  });
+  afterAll(async () => {
+    await rigD?.dispose();
+  });
+
+  it("skips a loop's runs until the limit resets, says so once, rather than fail at every slot", async () => {
+    const chat = rigD.user(1001);
+    const loop = await makeLoop(rigD, chat, "SETUP-LIMIT", "* * * * *", "LIMITTICK check the build");
+    const id = loop?.id ?? "";
+    const limited = reply.error(429, {
+      errorType: "rate_limit_error",
+      headers: {
+        "anthropic-ratelimit-unified-status": "rejected",
+        "anthropic-ratelimit-unified-reset": String(RESETS_AT_S),
+        "anthropic-ratelimit-unified-representative-claim": "five_hour",
+        "retry-after": "1",
+      },
+    });
+    rigD.script("LIMITTICK", [limited, limited]);
+    clockD.advance(60_000);
+    const waits = await rigD.botMessage(chat, `loop ${id} waits for the usage limit`);
+    expect(waits.text).toBe(
+      `⏭ loop ${id} waits for the usage limit: its runs until the limit resets are skipped. Its next run is at 17:47 on 17 March 2030.`,
+    );
+    await rigD.botMessage(chat, /^❌ API error 429: You've hit your 5-hour limit\./);
+    expect(rigD.app.store.schedules.get(id)).toMatchObject({
+      state: "active",
+      iterations: 1,
+      nextFireAt: Date.parse("2030-03-17T17:47:00Z"), // the first minute after the reset (17:46:40)
+    });
+    // The slots before the reset start nothing, and say nothing more.
+    clockD.advance(10 * 60_000);
+    await rigD.app.scheduler.whenIdle();
+    expect(rigD.app.store.schedules.get(id)?.iterations).toBe(1);
+    expect(rigD.tg.botMessages(chat).filter((m) => m.text.startsWith("❌"))).toHaveLength(1);
+    rigD.app.scheduler.cancel(id, "person");
+  }, 120_000);
+});

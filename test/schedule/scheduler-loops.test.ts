@@ -224,6 +224,25 @@ describe("cancel, pause and resume", () => {
     expect(h.events).toEqual([]);
   });
 
+  it("defers a schedule's slots until a usage limit resets, and then fires at its first slot after it", async () => {
+    const h = harness("2026-06-05T07:01:00Z");
+    h.scheduler.start();
+    const s = created(h.scheduler.create(loop()));
+    expect(h.scheduler.deferUntil(s.id, at("2026-06-05T07:41:30Z"))).toMatchObject({
+      state: "active",
+      nextFireAt: at("2026-06-05T07:45:00Z"),
+    });
+    await h.advanceTo(at("2026-06-05T07:44:00Z"));
+    expect(h.fires).toEqual([]);
+    await h.advanceTo(at("2026-06-05T07:46:00Z"));
+    expect(isoTimes(h.fires)).toEqual(["2026-06-05T07:45:00.000Z"]);
+    // A reset already past defers to the next slot from now; a paused schedule is left as it is.
+    expect(h.scheduler.deferUntil(s.id, at("2026-06-05T07:00:00Z"))?.nextFireAt).toBe(at("2026-06-05T07:50:00Z"));
+    h.scheduler.pause(s.id);
+    expect(h.scheduler.deferUntil(s.id, at("2026-06-05T09:00:00Z"))).toBeNull();
+    expect(h.events).toEqual([]);
+  });
+
   it("holds everything while paused, then fires a slot within the grace once and reports older ones", async () => {
     const h = harness("2026-06-05T06:01:00Z");
     h.scheduler.replaceConfigSchedules([

@@ -66,6 +66,13 @@ export function heldUntilFixedHtml(s: Schedule): string {
   return `⏸ <b>${esc(scheduleName(s))}</b> is paused: its next runs would fail the same way. Once that is fixed, tap its Resume, or resume it in /loops.`;
 }
 
+/** Said when a run hit a usage limit: the schedule's slots until it resets are skipped. */
+export function waitsForLimitHtml(s: Schedule, options: TextOptions): string {
+  const next =
+    s.nextFireAt === null ? "" : ` Its next run is at ${esc(whenInWords(s.nextFireAt, s.timeZone, options.nowMs))}.`;
+  return `⏭ <b>${esc(scheduleName(s))}</b> waits for the usage limit: its runs until the limit resets are skipped.${next}`;
+}
+
 /** What the chat is told about a scheduler event (HTML), or null when it is only logged. */
 export function noticeHtml(event: SchedulerEvent, options: TextOptions): string | null {
   if (event.type === "scheduler_failed" || event.type === "skipped_day_cost") return null;

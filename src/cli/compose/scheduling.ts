@@ -5,7 +5,6 @@ import type { ToolGuard } from "../../claude/index.js";
 import { schedulerSettingsOf, type Config } from "../../config/index.js";
 import {
   definedFields,
-  failsUntilFixed,
   laneId,
   type Lane,
   type OfferedPrices,
@@ -36,7 +35,9 @@ import type { ChatSchedules, ScheduledRunOutcome, TelegramBridge, TriggerRunHook
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { createChatSchedules } from "./chat-schedules.js";
 import { watchRunCost } from "./run-cost-cap.js";
-import { dayCapHtml, heldUntilFixedHtml, noticeHtml } from "./schedule-words.js";
+import { CarriedOutCalls } from "./carried-out-calls.js";
+import { holdAfterFailure } from "./schedule-holds.js";
+import { dayCapHtml, noticeHtml } from "./schedule-words.js";
 import { scheduleResultId } from "./trigger-status.js";
 
 export type SchedulingDeps = {
@@ -198,11 +199,7 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
     } catch (error) {
       logger.event("schedule.record_failed", { err: error, scheduleId: s.id }, "error");
     }
-    // Its next runs would fail the same way: it waits for the fix rather than fail at every slot.
-    if (completed.error !== undefined && failsUntilFixed(completed.error) && s.recurring) {
-      if (scheduler.pause(s.id) !== null) notify(s.chatId, heldUntilFixedHtml(s));
-      return;
-    }
+    if (holdAfterFailure({ scheduler, notify, textOptions }, s, completed.error)) return;
     if (fresh || completed.error?.reason !== "session_not_found" || s.session.mode === "new") return;
     // The session it continues is gone (its transcript was removed): this iteration starts a fresh one.
     const name = `<b>${esc(scheduleName(s))}</b>`;
@@ -300,22 +297,4 @@ export function createAppScheduling(deps: SchedulingDeps): AppScheduling {
       syncConfig();
     },
   };
-}
-
-/** The tool calls Telecode carried out itself although Claude Code failed them, by tool_use id: what to show instead. */
-class CarriedOutCalls {
-  /** A call whose end never came is forgotten after this many newer ones. */
-  static readonly #MAX = 64;
-  readonly #details = new Map<string, string>();
-
-  remember(toolUseId: string, detail: string): void {
-    if (this.#details.size >= CarriedOutCalls.#MAX) this.#details.delete(this.#details.keys().next().value as string);
-    this.#details.set(toolUseId, detail);
-  }
-
-  take(toolUseId: string): string | undefined {
-    const detail = this.#details.get(toolUseId);
-    this.#details.delete(toolUseId);
-    return detail;
-  }
 }

@@ -47,6 +47,8 @@ export type RigOptions = {
   toml?: readonly string[];
   /** More environment for the app (a webhook's secret), on top of the workspace's. */
   env?: Readonly<Record<string, string>>;
+  /** Names of the workspace's environment the app does not get (its API key, for a token's login). */
+  unsetEnv?: readonly string[];
 };
 
 export type Rig = {
@@ -114,7 +116,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const startApp = (): Promise<TelecodeApp> =>
     startTelecode({
       config: () => live.config,
-      env: { ...ws.env, ...options.env },
+      env: withoutNames({ ...ws.env, ...options.env }, options.unsetEnv ?? []),
       logger,
       tuning: {
         ...TEST_TUNING,
@@ -315,4 +317,8 @@ export async function spawnedClaudePids(dataDir: string, fromByte = 0): Promise<
     const entry = JSON.parse(line) as { event?: string; pid?: number };
     return entry.event === "claude.spawned" && typeof entry.pid === "number" ? [entry.pid] : [];
   });
+}
+
+function withoutNames(env: NodeJS.ProcessEnv, names: readonly string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
 }
