@@ -1,5 +1,6 @@
 // The checks behind `telecode doctor`, as data: each is ✓, ! (worth knowing) or ✗ (must be
 // fixed, with how). Runs what it can even when the config does not load.
+import { statSync } from "node:fs";
 import {
   ConfigError,
   homeDirOf,
@@ -38,6 +39,8 @@ function warningCheck(warning: ConfigWarning, file: string): CheckResult | undef
       return warn("approvals", warning.message, "remove claude.dangerously_allow_unsafe_args unless you mean it");
     case "claude.api_key_missing":
       return undefined; // the Claude login check says it, with its fix
+    case "project.folder_missing":
+      return undefined; // the project's own check says it
   }
 }
 
@@ -109,13 +112,19 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
   );
   if (config.projects.length === 0)
     results.push(fail("projects", "none configured", `add a [projects.NAME] table with a path, or run \`${init}\``));
-  for (const project of config.projects)
+  for (const project of config.projects) {
+    const label = `project ${project.name}`;
+    const path = `${project.path}${project.isDefault || config.projects.length === 1 ? " (default)" : ""}`;
     results.push(
-      ok(
-        `project ${project.name}`,
-        `${project.path}${project.isDefault || config.projects.length === 1 ? " (default)" : ""}`,
-      ),
+      statSync(project.path, { throwIfNoEntry: false })?.isDirectory() === true
+        ? ok(label, path)
+        : fail(
+            label,
+            `${path} is not an existing folder, so its messages fail`,
+            `put the folder back (or mount its drive), or fix projects.${project.name}.path`,
+          ),
     );
+  }
   return results;
 }
 

@@ -1,23 +1,15 @@
 // Checks beyond one key's schema: extra_args against the unsafe flags allowed, the provider
-// against API billing, project directories, and TELECODE_BOT_TOKEN. Each reads only the keys it
+// against API billing, one default project, and TELECODE_BOT_TOKEN. Each reads only the keys it
 // needs, so it runs even when other keys have problems and every problem is reported at once.
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
 import type * as z from "zod/mini";
 import { unsafeArgNameProblem, validateExtraArgs } from "../claude/index.js";
-import { formatPath } from "./key-path.js";
-import { expandHome, type Env } from "./paths.js";
+import type { Env } from "./paths.js";
 import { BOT_TOKEN_PATTERN, PROJECT_NAME, projectSchema, TABLE_FIELDS, TOKEN_EXPECTED } from "./schema.js";
 
 /** One problem: the table it belongs to (for ordering), where it is, and its sentence. */
 export type Problem = { table: string; source: "file" | "env"; text: string };
 
-export type CheckContext = {
-  /** What relative paths in the file are relative to. */
-  baseDir: string;
-  home: string;
-  env: Env;
-};
+export type CheckContext = { env: Env };
 
 function isTable(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
@@ -29,14 +21,6 @@ function read<T>(raw: Record<string, unknown>, table: string, key: string, schem
   if (!isTable(values)) return undefined;
   const parsed = schema.safeParse(values[key]);
   return parsed.success ? parsed.data : undefined;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function claudeProblems(raw: Record<string, unknown>): Problem[] {
@@ -61,7 +45,7 @@ function claudeProblems(raw: Record<string, unknown>): Problem[] {
   return problems.map((text) => ({ table: "claude", source: "file", text }));
 }
 
-function projectProblems(raw: Record<string, unknown>, ctx: CheckContext): Problem[] {
+function projectProblems(raw: Record<string, unknown>): Problem[] {
   const projects = raw["projects"];
   if (!isTable(projects)) return [];
   const problems: string[] = [];
@@ -69,9 +53,6 @@ function projectProblems(raw: Record<string, unknown>, ctx: CheckContext): Probl
   for (const [name, value] of Object.entries(projects)) {
     const parsed = projectSchema.safeParse(value);
     if (!PROJECT_NAME.test(name) || !parsed.success) continue;
-    const path = resolve(ctx.baseDir, expandHome(parsed.data.path, ctx.home));
-    if (!isDirectory(path))
-      problems.push(`${formatPath(["projects", name, "path"])} must be an existing directory (${path} is not)`);
     if (parsed.data.default) defaults.push(name);
   }
   if (defaults.length > 1)
@@ -88,5 +69,5 @@ function environmentProblems(ctx: CheckContext): Problem[] {
 
 /** Every problem the checks find in the parsed TOML (`raw`) and the environment. */
 export function checkAcrossKeys(raw: Record<string, unknown>, ctx: CheckContext): Problem[] {
-  return [...environmentProblems(ctx), ...claudeProblems(raw), ...projectProblems(raw, ctx)];
+  return [...environmentProblems(ctx), ...claudeProblems(raw), ...projectProblems(raw)];
 }

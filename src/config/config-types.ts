@@ -111,7 +111,11 @@ export type Config = Readonly<{
 }>;
 
 export type ConfigWarningCode =
-  "config.readable_by_others" | "claude.skip_permissions" | "claude.unsafe_args" | "claude.api_key_missing";
+  | "config.readable_by_others"
+  | "claude.skip_permissions"
+  | "claude.unsafe_args"
+  | "claude.api_key_missing"
+  | "project.folder_missing";
 
 export type ConfigWarning = Readonly<{ code: ConfigWarningCode; message: string }>;
 

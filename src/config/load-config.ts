@@ -94,7 +94,7 @@ function parseToml(path: string, text: string): Record<string, unknown> {
   }
 }
 
-/** The projects in file order; their directories were checked by checkAcrossKeys. */
+/** The projects in file order (a folder that is missing now is a warning: see warningsFor). */
 function buildProjects(file: FileConfig, baseDir: string, home: string): ProjectConfig[] {
   return Object.entries(file.projects).map(([name, project]) =>
     Object.freeze({ name, path: resolve(baseDir, expandHome(project.path, home)), isDefault: project.default }),
@@ -191,6 +191,15 @@ function warningsFor(config: Config, env: NodeJS.ProcessEnv): ConfigWarning[] {
       message: `claude.dangerously_allow_unsafe_args lets ${unsafe.join(", ")} reach Claude Code (${reasons.join("; ")}), so approvals can be bypassed. Remove it unless you mean it.`,
     });
   }
+  // A folder missing now (a drive not mounted, a folder moved) fails only that project's runs, each
+  // saying so; it does not keep Telecode, or `telecode run` elsewhere, from starting.
+  for (const project of config.projects) {
+    if (statSync(project.path, { throwIfNoEntry: false })?.isDirectory() === true) continue;
+    warnings.push({
+      code: "project.folder_missing",
+      message: `projects.${project.name}.path: ${project.path} is not an existing folder now, so messages for project ${project.name} fail (saying so) until it is.`,
+    });
+  }
   const hasKey = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"].some((name) => (env[name] ?? "") !== "");
   if (config.claude.useApiBilling && config.claude.provider === "anthropic" && !hasKey) {
     warnings.push({
@@ -260,7 +269,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const parsed = fileSchema.safeParse(raw, { jitless: true, error: ENGLISH });
   const problems = [
     ...(parsed.success ? [] : schemaProblems(parsed.error.issues)),
-    ...checkAcrossKeys(raw, { baseDir, home: homeDirOf(options.env), env: options.env }),
+    ...checkAcrossKeys(raw, { env: options.env }),
   ];
   if (!parsed.success || problems.length > 0) throw invalid(location.path, filePath !== null, problems);
   const spanning: string[] = [];

@@ -79,6 +79,19 @@ const line = (out: string, label: string): string =>
   out.split("\n").find((l) => l.slice(2).startsWith(label)) ?? `(no line for ${label})`;
 
 describe("telecode doctor", () => {
+  it("fails a project whose folder is missing now, with how to fix it, and checks the rest", async () => {
+    const ext = join(home, "ext", "app");
+    writeConfig(goodConfig(`[projects.ext]\npath = "${ext}"\n`));
+    const { code, out } = await doctor();
+    expect(code).toBe(1);
+    expect(line(out, "project ext")).toContain(`✗ project ext`);
+    expect(out).toContain(`${ext} is not an existing folder, so its messages fail`);
+    expect(out).toContain("put the folder back (or mount its drive), or fix projects.ext.path");
+    expect(line(out, "project app")).toContain(`✓ project app`);
+    expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
+    expect(out).toContain("1 problem to fix.");
+  });
+
   it("passes with a working setup and lists what it checked", async () => {
     writeConfig(goodConfig());
     const { code, out } = await doctor();

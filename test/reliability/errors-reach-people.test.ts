@@ -126,17 +126,31 @@ describe("resuming a session the CLI does not have", () => {
 });
 
 describe("config problems", () => {
-  it("are all reported in one pass: schema problems and project directories together", async () => {
+  it("are all reported in one pass; a project folder missing now is a warning, not one of them", async () => {
     const world = await newWorld();
+    const gone = join(world.ws.root, "gone");
     await world.writeConfig({
-      claude: ["use_api_billing = true", 'effort = "extreme"'],
-      extra: ["[projects.gone]", `path = ${JSON.stringify(join(world.ws.root, "gone"))}`],
+      claude: ["use_api_billing = true", 'effort = "extreme"', "allowed_tools = [5]"],
+      extra: ["[projects.gone]", `path = ${JSON.stringify(gone)}`],
     });
     const serve = await world.telecode(["--config", world.configPath]);
     expect(serve.code).toBe(1);
     expect(serve.err).toContain("has 2 problems");
     expect(serve.err).toContain("config.toml: claude.effort must be one of");
-    expect(serve.err).toContain(`config.toml: projects.gone.path must be an existing directory`);
+    expect(serve.err).toContain("config.toml: claude.allowed_tools[0] must be a string");
+    expect(serve.err).not.toContain("projects.gone");
+  });
+
+  it("a project folder missing now does not keep `telecode run` elsewhere from running", async () => {
+    const world = await newWorld([reply.text("Ran here.")]);
+    const gone = join(world.ws.root, "gone");
+    await world.writeConfig({ extra: ["[projects.gone]", `path = ${JSON.stringify(gone)}`] });
+    const run = await world.run(["--approve", "none", "Hello"]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("Ran here.");
+    expect(run.err).toContain(
+      `⚠ projects.gone.path: ${gone} is not an existing folder now, so messages for project gone fail (saying so) until it is.`,
+    );
   });
 
   it("a duration past Node's timer limit is refused with its key and maximum, before any run", async () => {
