@@ -81,6 +81,9 @@ describe("a project whose folder has gone", () => {
       expect(refused.text).toBe(
         `The project's folder ${rig.ws.cwd} does not exist, so nothing was saved. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.`,
       );
+      expect(await rig.command(chat, "status")).toContain(
+        `Project: app — ${rig.ws.cwd} ⚠️ not an existing folder now: its messages fail until it is`,
+      );
       // And /file get says so too, rather than failing with an unexpected error.
       expect(await rig.command(chat, "file", "get notes.md")).toBe(
         `The project's folder ${rig.ws.cwd} does not exist, so nothing was sent. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.`,
