@@ -6,6 +6,7 @@ import {
   definedFields,
   excerpt,
   formatDurationMs,
+  sentence,
   type FailureReason,
   type RunFailure,
 } from "../domain/index.js";
@@ -270,11 +271,6 @@ export function sessionGoneWords(sessionId: string): string {
 }
 
 const LOST_SESSION_ID = /no conversation found with session id:?\s*([0-9A-Za-z-]+)/i;
-
-/** Ends `text` with a full stop unless it ends a sentence already. */
-function sentence(text: string): string {
-  return /[.!?…]$/.test(text) ? text : `${text}.`;
-}
 
 /** The first sentence as what happened; the rest, when there is any, as what to do. */
 function splitDetail(detail: string, fallbackHint: string): { what: string; hint: string } {

@@ -1,9 +1,9 @@
 // The checks behind `telecode doctor`, as data: each is ✓, ! (worth knowing) or ✗ (must be
 // fixed, with how). Runs what it can even when the config does not load.
-import { statSync } from "node:fs";
 import {
   ConfigError,
   homeDirOf,
+  isExistingFolder,
   loadConfig,
   locateConfigFile,
   type Config,
@@ -116,7 +116,7 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
     const label = `project ${project.name}`;
     const path = `${project.path}${project.isDefault || config.projects.length === 1 ? " (default)" : ""}`;
     results.push(
-      statSync(project.path, { throwIfNoEntry: false })?.isDirectory() === true
+      isExistingFolder(project.path)
         ? ok(label, path)
         : fail(
             label,

@@ -14,7 +14,7 @@ export type {
 } from "./config-types.js";
 export { ConfigError, type ConfigErrorCode } from "./errors.js";
 export type { FilesConfig, VoiceConfig } from "./media-config.js";
-export { loadConfig, requireTelegram, type LoadConfigOptions } from "./load-config.js";
+export { isExistingFolder, loadConfig, requireTelegram, type LoadConfigOptions } from "./load-config.js";
 export { expandHome, homeDirOf, locateConfigFile, resolveDataDir, type ConfigLocation, type Env } from "./paths.js";
 export { schedulerSettingsOf } from "./schedule-config.js";
 export { BOT_TOKEN_PATTERN, CONFIG_PERMISSION_MODES, DEFAULT_API_ROOT, EFFORTS, type Effort } from "./schema.js";

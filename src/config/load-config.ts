@@ -163,6 +163,11 @@ function buildConfig(
   });
 }
 
+/** Whether `path` is a folder now: a project's may be moved, or on a drive not mounted. */
+export function isExistingFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
 function warningsFor(config: Config, env: NodeJS.ProcessEnv): ConfigWarning[] {
   const warnings: ConfigWarning[] = [];
   if (config.file !== null) {
@@ -194,7 +199,7 @@ function warningsFor(config: Config, env: NodeJS.ProcessEnv): ConfigWarning[] {
   // A folder missing now (a drive not mounted, a folder moved) fails only that project's runs, each
   // saying so; it does not keep Telecode, or `telecode run` elsewhere, from starting.
   for (const project of config.projects) {
-    if (statSync(project.path, { throwIfNoEntry: false })?.isDirectory() === true) continue;
+    if (isExistingFolder(project.path)) continue;
     warnings.push({
       code: "project.folder_missing",
       message: `projects.${project.name}.path: ${project.path} is not an existing folder now, so messages for project ${project.name} fail (saying so) until it is.`,

@@ -50,6 +50,7 @@ export {
   formatCount,
   formatDurationMs,
   formatUsd,
+  sentence,
   createClockFormatter,
   createLazyClockFormatter,
   localDay,

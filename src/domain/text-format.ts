@@ -97,6 +97,11 @@ export function formatDurationMs(ms: number): string {
   return `${hours} h ${minutes % 60} min`;
 }
 
+/** `text` ending a sentence: a full stop added unless it ends with one (or `!`, `?`, `…`) already. */
+export function sentence(text: string): string {
+  return text === "" || /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
 /** US dollars with enough precision for small turns: "$0.0016", "$0.50", "$1.23". */
 export function formatUsd(value: number): string {
   if (!Number.isFinite(value)) return "$?";

@@ -2,7 +2,7 @@
 // with a footer of cost, turns, duration and session) and the error message with its
 // incident id. Pure; the bot decides when to send them.
 
-import { formatDurationMs, formatUsd, runDurationMs, type ProgressState } from "../domain/index.js";
+import { formatDurationMs, formatUsd, runDurationMs, sentence, type ProgressState } from "../domain/index.js";
 import { formatSessionMark } from "./session-footer.js";
 import { escapeTelegramHtml, renderTelegramMarkdown, type RenderFallback } from "./telegram-html.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
@@ -80,7 +80,7 @@ export type RunErrorMessage = {
 
 /** "❌ What happened. What to do. (incident ab12cd)" — never a stack trace. */
 export function renderRunErrorHtml(error: RunErrorMessage): string {
-  const text = `${sentence(error.what)} ${sentence(error.hint)}`.trim();
+  const text = `${sentence(clip(error.what))} ${sentence(clip(error.hint))}`.trim();
   return (
     splitTelegramHtml(
       `❌ ${escapeTelegramHtml(text)} <i>(incident ${escapeTelegramHtml(error.incidentId)})</i>`,
@@ -89,7 +89,6 @@ export function renderRunErrorHtml(error: RunErrorMessage): string {
   );
 }
 
-function sentence(text: string): string {
-  const trimmed = text.trim().slice(0, 1000);
-  return trimmed === "" || /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+function clip(text: string): string {
+  return text.trim().slice(0, 1000);
 }

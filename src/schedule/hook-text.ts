@@ -6,6 +6,7 @@ import {
   LOOPS_OFF_IN_CONFIG,
   SCHEDULED_BY_TELECODE,
   SCHEDULING_FAILED,
+  sentence,
   STOPPED_BY_TELECODE,
 } from "../domain/index.js";
 import type { Refusal } from "./caps.js";
@@ -85,7 +86,7 @@ export function loopsOffReason(scope: "chat" | "everywhere"): string {
 /** The denial reason for a scheduling call Telecode failed to carry out (it threw `error`). */
 export function schedulingFailedReason(toolName: string, error: unknown): string {
   const why = error instanceof Error ? error.message : String(error);
-  return `${SCHEDULING_FAILED} (${toolName}): ${why}. Nothing was scheduled, listed or cancelled. Tell the person; on the computer running Telecode, \`telecode doctor\` checks what is wrong, and then they can ask again.`;
+  return `${SCHEDULING_FAILED} (${toolName}): ${sentence(why)} Nothing was scheduled, listed or cancelled. Tell the person; on the computer running Telecode, \`telecode doctor\` checks what is wrong, and then they can ask again.`;
 }
 
 /** The denial reason for a CronCreate Telecode stored: the model learns the loop id and how to cancel it. */

@@ -7,9 +7,17 @@ import {
   formatCount,
   formatDurationMs,
   formatUsd,
+  sentence,
 } from "../../src/domain/index.js";
 
 describe("text helpers", () => {
+  it("sentence ends a message with one full stop, never two", () => {
+    expect(sentence("no such table: usage_daily")).toBe("no such table: usage_daily.");
+    expect(sentence("Could not prepare the folder /p/.telecode.")).toBe("Could not prepare the folder /p/.telecode.");
+    expect(sentence("Really?")).toBe("Really?");
+    expect(sentence("")).toBe("");
+  });
+
   it("excerpt never cuts an emoji in half", () => {
     expect(excerpt("ab🎉cd", 4)).toBe("ab…");
     expect(excerpt("abc🎉de", 6)).toBe("abc🎉…");

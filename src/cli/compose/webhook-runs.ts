@@ -4,7 +4,14 @@
 // is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once),
 // as the delivery arrives or by the time its queued run would start.
 import type { Config } from "../../config/index.js";
-import { definedFields, excerpt, formatUsd, type OfferedPrices, type RunCompleted } from "../../domain/index.js";
+import {
+  definedFields,
+  excerpt,
+  formatUsd,
+  sentence,
+  type OfferedPrices,
+  type RunCompleted,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { dayIn } from "../../schedule/index.js";
@@ -165,7 +172,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       : "Once `telecode doctor` on the computer running Telecode finds nothing wrong, redeliver it from its sender if it still matters.";
     notify(
       trigger.chatId,
-      `⚠️ Webhook <b>${esc(trigger.webhookId)}</b> could not run a delivery${event}: ${esc(why)}. Nothing ran for it. ${esc(again)}`,
+      `⚠️ Webhook <b>${esc(trigger.webhookId)}</b> could not run a delivery${event}: ${esc(sentence(why))} Nothing ran for it. ${esc(again)}`,
     );
   };
 

@@ -1,7 +1,7 @@
 // /status: the chat's project, mode (and the CLI's own), model, effort, switches, session and
 // what runs now in each of its lanes (and which runs are kept: they go on across a restart);
 // its schedules and webhooks, and whether triggers are paused.
-import { statSync } from "node:fs";
+import { isExistingFolder } from "../../../config/index.js";
 import { formatDurationMs, offeredModel } from "../../../domain/index.js";
 import { describeMode } from "../../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
@@ -25,7 +25,7 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   lines.push(
     s.project === undefined
       ? "Project: none set up"
-      : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>${isFolder(s.project.path) ? "" : " ⚠️ not an existing folder now: its messages fail until it is"}`,
+      : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>${isExistingFolder(s.project.path) ? "" : " ⚠️ not an existing folder now: its messages fail until it is"}`,
   );
   const lane = s.project === undefined ? undefined : { chatId, project: s.project.name };
   const cliMode = lane === undefined ? undefined : runs.cliMode(lane);
@@ -59,8 +59,4 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   if (triggers.isPaused()) lines.push("Triggers: ⏸ paused (schedules, loops and webhooks wait for /resume)");
   if (scheduled.length > 0) lines.push("Schedules and webhooks:", ...scheduled.map((line) => `• ${esc(line)}`));
   return lines.join("\n");
-}
-
-function isFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
