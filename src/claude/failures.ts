@@ -114,7 +114,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   }),
   project_missing: (f) => ({
     what: `The project's folder ${f.detail ?? ""} does not exist, so Claude Code was not started there.`,
-    hint: `On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now (/project switches to another); ${SAME_AGAIN}.`,
+    hint: `On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now (/project switches to another); until then every message in this project fails the same way.`,
   }),
   start_failed: (f) => ({
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,

@@ -67,7 +67,7 @@ describe("a project whose folder has gone", () => {
       const error = await rig.botMessage(chat, /^❌ /);
       expect(error.text).toMatch(
         new RegExp(
-          `^❌ The project's folder ${rig.ws.cwd} does not exist, so Claude Code was not started there\\. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now \\(/project switches to another\\); until then every message fails the same way\\. \\(incident [0-9a-f]+\\)$`,
+          `^❌ The project's folder ${rig.ws.cwd} does not exist, so Claude Code was not started there\\. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now \\(/project switches to another\\); until then every message in this project fails the same way\\. \\(incident [0-9a-f]+\\)$`,
         ),
       );
       await rig.botMessage(chat, (m) => m.replyToMessageId === asked && /^❌ Failed/.test(m.text));
