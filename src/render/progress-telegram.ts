@@ -12,6 +12,7 @@ import {
   type ProgressPhase,
   type ProgressState,
   type ProgressTool,
+  TURN_CUT_OFF_NOTE,
 } from "../domain/index.js";
 import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
 import { toolLabel, whyItFailed } from "./tool-signs.js";
@@ -73,7 +74,7 @@ export function renderProgressHtml(state: ProgressState, options: ProgressRender
 
 /**
  * The progress message once the run is over: "✅ Done · 2 min 5 s · 14 steps · $0.0421", then
- * the steps that failed or were denied (✗), which a person should not miss.
+ * the steps that failed or were denied (✗) and the warnings, which a person should not miss.
  */
 export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): string {
   const phase = PHASES[state.phase];
@@ -89,7 +90,26 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
         : ` — ${oneLine(whyItFailed(tool.detail, state.cwd))}`;
     return escapeTelegramHtml(excerpt(line + why, FAILED_LINE_CHARS));
   });
-  return failed.length === 0 ? header : [header, "", ...failed].join("\n");
+  const notes = state.notes.filter((note) => isKeptNote(note, state)).slice(-SUMMARY_NOTES);
+  return [[header], failed, notes.map(noteText)]
+    .filter((block) => block.length > 0)
+    .map((block) => block.join("\n"))
+    .join("\n\n");
+}
+
+/** The notes a finished run's summary keeps, at most. */
+const SUMMARY_NOTES = 3;
+
+/**
+ * Whether a finished run's summary keeps a note: warnings and usage limits, which a person
+ * should not miss, unless what ended the run says the same (Claude Code stopped mid-turn, a
+ * usage limit reached until a time).
+ */
+function isKeptNote(note: ProgressNote, state: ProgressState): boolean {
+  if (note.kind !== "warning" && note.kind !== "rate_limit") return false;
+  const outcome = state.outcome;
+  if (outcome === undefined || outcome.ok) return true;
+  return note.key !== TURN_CUT_OFF_NOTE && (note.untilMs === undefined || outcome.error?.reason !== "rate_limited");
 }
 
 function compose(state: ProgressState, options: ProgressRenderOptions, maxTools: number, maxNotes: number): string {
@@ -166,8 +186,12 @@ function narrationHtml(text: string): string {
   return markdownToTelegramHtml(shown);
 }
 
+function noteText(note: ProgressNote): string {
+  return `${NOTE_ICONS[note.kind]} ${escapeTelegramHtml(excerpt(oneLine(note.text), NOTE_CHARS))}`;
+}
+
 function noteLine(note: ProgressNote, options: ProgressRenderOptions): string {
-  let line = `${NOTE_ICONS[note.kind]} ${escapeTelegramHtml(excerpt(oneLine(note.text), NOTE_CHARS))}`;
+  let line = noteText(note);
   if (note.untilMs !== undefined && note.untilMs > options.nowMs) {
     const at = options.clock === undefined ? "" : ` at ${options.clock.time(note.untilMs)}`;
     line += ` (resumes${at}, in ${formatDurationMs(note.untilMs - options.nowMs)})`;

@@ -10,6 +10,7 @@ import {
   type RunCompleted,
   type TelecodeEvent,
   type ToolKind,
+  TURN_CUT_OFF_NOTE,
 } from "../../src/domain/index.js";
 import { personDeniedMessage, unattendedMessage } from "../../src/policy/index.js";
 import {
@@ -265,6 +266,52 @@ describe("the end of a run", () => {
       "✗ 📖 Read src/a.ts — File does not exist: src/a.ts",
       "✗ $ Bash rm -rf build — not run",
     ]);
+  });
+
+  it("keeps the warnings and usage limits a person should not miss, not the ones the error says", () => {
+    const note = (kind: "warning" | "rate_limit" | "info" | "compaction", text: string, extra = {}) =>
+      [{ type: "note", kind, text, ...extra }, 100] as [TelecodeEvent, number];
+    const notes = [
+      note("info", "Loaded 3 skills"),
+      note("compaction", "Context compacted (auto): 5,020 → 2,613 tokens"),
+      note("rate_limit", "5h limit 91% used, resets 17:46", { key: "rate_limit:five_hour" }),
+      note("warning", "Hook PreToolUse:Bash failed (exit 1): no such file"),
+      note("warning", "Claude Code stopped before it finished this turn.", { key: TURN_CUT_OFF_NOTE }),
+    ];
+    const ok = stateAfter([...notes, [succeeded({ costUsd: 0.01, durationMs: 700 }), 700]]);
+    expect(text(renderProgressSummaryHtml(ok, T0 + 5000)).split("\n")).toEqual([
+      "✅ Done · 700 ms · $0.01",
+      "",
+      "⏳ 5h limit 91% used, resets 17:46",
+      "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file",
+      "⚠️ Claude Code stopped before it finished this turn.",
+    ]);
+
+    const limited = note("rate_limit", "Rate limited until 17:46 (5h limit reached)", {
+      key: "rate_limit:five_hour",
+      untilMs: T0 + 3_600_000,
+    });
+    const error = { reason: "rate_limited", what: "API error 429: You've hit your 5-hour limit.", hint: "" } as const;
+    const failed = stateAfter([
+      ...notes,
+      limited,
+      [{ ...succeeded({ costUsd: 0, durationMs: 700 }), ok: false, error }, 700],
+    ]);
+    expect(text(renderProgressSummaryHtml(failed, T0 + 5000)).split("\n")).toEqual([
+      "❌ Failed · 700 ms",
+      "",
+      "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file",
+    ]);
+    // Interrupted: the summary says the turn was cut short; a limit met on the way stays.
+    const cut = stateAfter([
+      ...notes,
+      [{ ...succeeded({ costUsd: 0, durationMs: 700 }), ok: false, interrupted: true }, 700],
+    ]);
+    expect(
+      text(renderProgressSummaryHtml(cut, T0 + 5000))
+        .split("\n")
+        .slice(2),
+    ).toEqual(["⏳ 5h limit 91% used, resets 17:46", "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file"]);
   });
 
   it("ends the final answer with cost, turns, duration and the session to reply to", () => {
