@@ -2,7 +2,7 @@
 // API retries, rate limits, compaction, hooks, and other system messages. Text only: it
 // decides nothing about state (the translator owns which notes to emit and when).
 import { formatCount, formatDurationMs } from "../domain/index.js";
-import type { ClockFormatter, NoteEmitted } from "../domain/index.js";
+import type { ClockFormatter, NoteEmitted, UsageLimitReported } from "../domain/index.js";
 import type {
   WireRateLimitEvent,
   WireSystemApiRetry,
@@ -109,6 +109,28 @@ export function rateLimitNote(m: WireRateLimitEvent, clock: ClockFormatter, nowM
     default:
       return undefined;
   }
+}
+
+const LIMIT_STATES: Readonly<Record<string, UsageLimitReported["state"]>> = {
+  allowed: "ok",
+  allowed_warning: "warning",
+  rejected: "reached",
+};
+
+/** Where the limit a rate-limit event names stands, or undefined for a status Telecode does not know. */
+export function usageLimitEvent(m: WireRateLimitEvent): UsageLimitReported | undefined {
+  const info = m.rate_limit_info;
+  const state = LIMIT_STATES[info.status];
+  if (state === undefined) return undefined;
+  const used = info.utilization;
+  return {
+    type: "usage_limit",
+    limit: limitLabel(info.rateLimitType),
+    state,
+    ...(typeof used === "number" && Number.isFinite(used) ? { usedPercent: Math.round(used * 100) } : {}),
+    ...(isValidResetsAt(info.resetsAt) ? { resetsAtMs: info.resetsAt * 1000 } : {}),
+    extraUsage: state === "reached" && isCoveredByOverage(info),
+  };
 }
 
 function field(m: WireSystemMessage, name: string): string | undefined {

@@ -12,7 +12,14 @@ import type {
   WireSystemMessage,
 } from "../wire/index.js";
 import { isDecodeProblem } from "../wire/index.js";
-import { apiRetryText, compactionText, otherSystemNote, rateLimitNote, rateLimitWindowKey } from "./translate-notes.js";
+import {
+  apiRetryText,
+  compactionText,
+  otherSystemNote,
+  rateLimitNote,
+  rateLimitWindowKey,
+  usageLimitEvent,
+} from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
 import { toApprovalRequest } from "./translate-blocks.js";
 import { createMemoryCostBook, resultTotalUsd, turnCostUsd, type SessionCostBook } from "./turn-cost.js";
@@ -146,6 +153,8 @@ class ClaudeTranslator implements Translator {
           this.#result(m);
           break;
         case "rate_limit_event": {
+          const limit = usageLimitEvent(m);
+          if (limit !== undefined) this.#out.push(limit);
           const info = m.rate_limit_info;
           if (info.status === "allowed_warning") {
             const window = rateLimitWindowKey(info);

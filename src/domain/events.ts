@@ -142,6 +142,22 @@ export type NoteEmitted = {
 export type ModeChanged = { type: "mode_changed"; mode: string };
 
 /**
+ * Where one of the login's usage limits stands, as the CLI reported it after a model call
+ * (a subscription login only; it reports when the state changes). `usedPercent` comes only near
+ * the limit; `extraUsage`: the limit is reached and extra usage carries on past it.
+ */
+export type UsageLimitReported = {
+  type: "usage_limit";
+  /** Which limit, as people read it: "5h", "7-day", "7-day Opus". */
+  limit: string;
+  state: "ok" | "warning" | "reached";
+  usedPercent?: number;
+  /** When the limit's window resets (epoch ms). */
+  resetsAtMs?: number;
+  extraUsage: boolean;
+};
+
+/**
  * A background task of the CLI started, progressed or ended (system/task_started →
  * "started"; task_progress → "updated"; task_notification, or task_updated whose
  * patch.status is completed/failed/killed → "finished"). Subagents have taskType
@@ -252,6 +268,7 @@ export type TelecodeEvent =
   | ThinkingEmitted
   | NoteEmitted
   | ModeChanged
+  | UsageLimitReported
   | TaskChanged
   | ApprovalRequested
   | ApprovalResolved

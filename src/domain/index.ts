@@ -21,6 +21,7 @@ export type {
   ThinkingEmitted,
   NoteEmitted,
   ModeChanged,
+  UsageLimitReported,
   TaskChanged,
   ApprovalRequested,
   ApprovalResolved,

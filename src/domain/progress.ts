@@ -230,8 +230,10 @@ export function reduceProgress(
       const pending = s.pendingDecisions.filter((id) => id !== event.requestId);
       return { ...s, pendingDecisions: pending, phase: pending.length > 0 ? "waiting" : "working" };
     }
-    // A step's tokens are for cost caps; the footer shows the turn's usage.
+    // A step's tokens are for cost caps; the footer shows the turn's usage. A usage limit's
+    // warning or reset comes as a note.
     case "step_usage":
+    case "usage_limit":
       return s;
     // usage.costUsd is the session's running total, not this run's: the cost comes from the turn.
     case "usage":

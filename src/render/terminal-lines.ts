@@ -142,7 +142,9 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `  approval withdrawn by Claude Code${idOf(event.requestId)}`;
     case "question_asked":
       return event.questions.map((q) => `? ${q.question} (${q.options.map((o) => o.label).join(" / ")})`).join("\n");
+    // Where a usage limit stands is for /usage; a warning or a reached limit comes as a note too.
     case "step_usage":
+    case "usage_limit":
       return undefined;
     case "usage": {
       // A turn that failed before the model answered used nothing worth a line.

@@ -285,6 +285,19 @@ describe("translator", () => {
       },
     ]);
     expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets Mar 17, 2030 23:16");
+    // Where the limit stands comes with every event, a repeated warning's new share too.
+    const resetsAtMs = 1900000000000;
+    expect(ofType(run(lines), "usage_limit")).toEqual([
+      { type: "usage_limit", limit: "5h", state: "ok", resetsAtMs, extraUsage: false },
+      { type: "usage_limit", limit: "5h", state: "warning", usedPercent: 91, resetsAtMs, extraUsage: false },
+      { type: "usage_limit", limit: "5h", state: "warning", usedPercent: 95, resetsAtMs, extraUsage: false },
+      { type: "usage_limit", limit: "5h", state: "reached", resetsAtMs, extraUsage: false },
+    ]);
+    const overage = run([rl({ status: "rejected", rateLimitType: "seven_day", isUsingOverage: true, resetsAt: 1e20 })]);
+    expect(ofType(overage, "usage_limit")).toEqual([
+      { type: "usage_limit", limit: "7-day", state: "reached", extraUsage: true },
+    ]);
+    expect(ofType(run([rl({ status: "suspended" })]), "usage_limit")).toEqual([]);
   });
 
   it("rate limits read live: a reset later today is a time, one on another day or year has its date", () => {

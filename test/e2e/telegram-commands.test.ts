@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
+import { fiveHourHeaders, GATEWAY_TOKEN } from "../support/fake-anthropic/usage-limits.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
@@ -117,6 +118,8 @@ describe("commands", () => {
     expect(usage).toMatch(/This session: \$0\.\d{4}/);
     expect(usage).toMatch(/Today \(all chats\): \$\d+\.\d+ over \d+ runs?/);
     expect(usage).not.toMatch(/This session: \$0\.00(?!\d)/);
+    // An API key: no usage limits to report, and the amounts are what it is billed.
+    expect(usage.split("\n")).toHaveLength(3);
   });
 
   it("/new with words starts a fresh session with them at once", async () => {
@@ -185,6 +188,39 @@ describe("commands", () => {
     await rig.botMessage(chat, isAnswer("Continued the latest one."));
     const history = JSON.stringify(rig.api.requests("[continued]")[0]?.body["messages"]);
     expect(history).toContain("think about it [directive]");
+  });
+});
+
+describe("/usage with a token Claude Code reports usage limits for", () => {
+  let limited: Rig;
+  beforeAll(async () => {
+    limited = await startRig({ env: { ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN }, unsetEnv: ["ANTHROPIC_API_KEY"] });
+  });
+  afterAll(async () => {
+    await limited?.dispose();
+  });
+
+  it("says where the limit stands, and with a subscription login what the amounts mean", async () => {
+    const chat = limited.user(1001);
+    const nearly = {
+      ...fiveHourHeaders("allowed_warning", "0.91"),
+      "anthropic-ratelimit-unified-5h-surpassed-threshold": "0.9",
+    };
+    limited.script("[limit]", [reply.text("Nearly out.", { headers: nearly })]);
+    limited.tg.sendText(chat, "Use some [limit]");
+    await limited.botMessage(chat, isAnswer("Nearly out."));
+    const usage = (await limited.command(chat, "usage")).split("\n");
+    // The reset is years ahead, so it carries the date (in this machine's zone).
+    expect(usage.slice(3)).toEqual([expect.stringMatching(/^5h limit: 91% used, resets Mar 1[78], 2030 \d\d:\d\d$/)]);
+
+    const config = limited.config;
+    limited.config = { ...config, claude: { ...config.claude, useApiBilling: false } };
+    const subscription = (await limited.command(chat, "usage")).split("\n");
+    limited.config = config;
+    expect(subscription.slice(3)).toEqual([
+      usage[3],
+      "The amounts are what the same tokens would cost on the API; your Claude subscription covers them, up to its usage limits.",
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Schedule } from "../../src/schedule/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
+import { fiveHourHeaders, GATEWAY_TOKEN } from "../support/fake-anthropic/usage-limits.js";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
@@ -649,10 +650,6 @@ describe("[loops] enabled = false (real CLI)", () => {
 });
 
 describe("a usage limit (a subscription-style token, real CLI, manual schedule clock)", () => {
-  const encode = (o: object): string => Buffer.from(JSON.stringify(o)).toString("base64url");
-  // Unified rate-limit headers count only for a subscription-style token (fixture l2's README).
-  const token = `${encode({ alg: "none", typ: "JWT" })}.${encode({ aud: "claude-gateway", sub: "t" })}.x`;
-  const RESETS_AT_S = 1_900_000_000;
   let rigD: Rig;
   let clockD: FakeClock;
   beforeAll(async () => {
@@ -660,7 +657,7 @@ describe("a usage limit (a subscription-style token, real CLI, manual schedule c
     rigD = await startRig({
       scheduleClock: clockD,
       toml: ["[schedule]", 'timezone = "UTC"'],
-      env: { ANTHROPIC_AUTH_TOKEN: token },
+      env: { ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN },
       unsetEnv: ["ANTHROPIC_API_KEY"],
     });
   });
@@ -674,12 +671,7 @@ describe("a usage limit (a subscription-style token, real CLI, manual schedule c
     const id = loop?.id ?? "";
     const limited = reply.error(429, {
       errorType: "rate_limit_error",
-      headers: {
-        "anthropic-ratelimit-unified-status": "rejected",
-        "anthropic-ratelimit-unified-reset": String(RESETS_AT_S),
-        "anthropic-ratelimit-unified-representative-claim": "five_hour",
-        "retry-after": "1",
-      },
+      headers: { ...fiveHourHeaders("rejected", "1.0"), "retry-after": "1" },
     });
     rigD.script("LIMITTICK", [limited, limited]);
     clockD.advance(60_000);

@@ -28,6 +28,7 @@ import { scheduleButtons } from "./buttons/schedule.js";
 import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
 import { ClaudeCommands } from "./claude-commands.js";
+import { UsageLimits } from "./usage-limits.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
@@ -148,8 +149,11 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   const { store, logger, clock } = options;
   const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
   const claudeCommands = new ClaudeCommands(store, logger);
+  const usageLimits = new UsageLimits();
+  const clockFormatter = localClockFormatter();
   const runs = new RunIndex<RunView>((lane, event) => {
     claudeCommands.observe(lane, event);
+    usageLimits.observe(event);
     background.learn(lane, event);
   });
   const outbox = new Outbox({
@@ -177,7 +181,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     progressIntervalMs: options.progressIntervalMs ?? 1000,
     heartbeatMs: options.heartbeatMs ?? 10_000,
     media,
-    clockFormatter: localClockFormatter(),
+    clockFormatter,
   };
   const background = new BackgroundTurns({
     ...view,
@@ -191,7 +195,20 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     bridge(sessions) {
       if (built) throw new BridgeError("telegram.already_started", "This Telegram front already has a bridge.");
       built = true;
-      const parts = { bot, runs, outbox, callbacks, prompts, sessions, claudeCommands, view, lifecycle, media };
+      const parts = {
+        bot,
+        runs,
+        outbox,
+        callbacks,
+        prompts,
+        sessions,
+        claudeCommands,
+        usageLimits,
+        clockFormatter,
+        view,
+        lifecycle,
+        media,
+      };
       return composeBridge(options, parts);
     },
   };
@@ -199,7 +216,15 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
 
 type Parts = Pick<
   BridgeServices,
-  "runs" | "outbox" | "callbacks" | "prompts" | "sessions" | "claudeCommands" | "media"
+  | "runs"
+  | "outbox"
+  | "callbacks"
+  | "prompts"
+  | "sessions"
+  | "claudeCommands"
+  | "usageLimits"
+  | "clockFormatter"
+  | "media"
 > & {
   bot: Bot<TelecodeContext>;
   view: RunViewDeps;

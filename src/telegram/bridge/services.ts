@@ -2,7 +2,7 @@
 // and handed to each handler factory; each takes the part it needs. Also the bridge's own
 // lifecycle as handlers see it, and the one way they log work nobody awaits.
 import type { Config } from "../../config/index.js";
-import type { OfferedModel } from "../../domain/index.js";
+import type { ClockFormatter, OfferedModel } from "../../domain/index.js";
 import type { Clock, EventName, Logger } from "../../ports/index.js";
 import type { DecisionAnswers } from "../../sessions/decisions/index.js";
 import type { SessionManager } from "../../sessions/index.js";
@@ -16,6 +16,7 @@ import type { MediaPort } from "./media-port.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
+import type { UsageLimits } from "./usage-limits.js";
 import type { ChatSchedules, TriggerControls } from "./schedule-port.js";
 
 /** The bridge's state as handlers see it. */
@@ -52,6 +53,10 @@ export type BridgeServices = {
   readonly media: MediaPort;
   /** The models the CLI offers, once a session has started in this process (undefined before). */
   readonly models: () => readonly OfferedModel[] | undefined;
+  /** The login's usage limits as the CLI last reported them. */
+  readonly usageLimits: UsageLimits;
+  /** Wall-clock times in this machine's zone, as run notes show them. */
+  readonly clockFormatter: ClockFormatter;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

@@ -1,29 +1,12 @@
 // Scenarios i–l2: interrupts (during a tool, while streaming, with a permission pending), the
 // consumer's own control requests (set_permission_mode, set_model), API errors and retries, and
 // the rate-limit events a Claude gateway token gets.
-import { Buffer } from "node:buffer";
 import { reply } from "../fake-anthropic/index.js";
+import { fiveHourHeaders as fiveHour, GATEWAY_TOKEN } from "../fake-anthropic/usage-limits.js";
 import type { Scenario } from "./scenario.js";
 import { controlRequest, controlRun, interrupt, thenPrompt } from "./steps.js";
 
-/** The rate-limit headers are read only for subscribers or a Claude gateway: an unsigned JWT for aud claude-gateway. */
-const GATEWAY_TOKEN = [
-  Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url"),
-  Buffer.from(JSON.stringify({ aud: "claude-gateway", sub: "fixture-recorder" })).toString("base64url"),
-  "",
-].join(".");
 const gatewayEnv = { ANTHROPIC_API_KEY: null, ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN };
-
-/** The five-hour window resets at this fixed time (2030-03-17 17:46 UTC), so recordings stay stable. */
-const RESETS_AT = "1900000000";
-const fiveHour = (status: string, utilization: string): Record<string, string> => ({
-  "anthropic-ratelimit-unified-status": status,
-  "anthropic-ratelimit-unified-reset": RESETS_AT,
-  "anthropic-ratelimit-unified-representative-claim": "five_hour",
-  "anthropic-ratelimit-unified-5h-status": status,
-  "anthropic-ratelimit-unified-5h-reset": RESETS_AT,
-  "anthropic-ratelimit-unified-5h-utilization": utilization,
-});
 
 /** 160 characters: 40 deltas of 4 at 100 ms, so the stream is still running when the interrupt comes. */
 const LONG_TEXT = "This is a long answer that streams slowly, four characters at a time. ".repeat(3).slice(0, 160);
