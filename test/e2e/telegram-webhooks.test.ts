@@ -6,7 +6,7 @@
 // A delivery whose handling fails (a damaged database) is said to have failed in its chat.
 import Database from "better-sqlite3";
 import { createHmac } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTelecode } from "../../src/cli/compose/telecode-app.js";
@@ -21,6 +21,7 @@ const CAPPED_CHAT = 1002;
 const COSTLY_CHAT = 1003;
 const QUEUED_CAP_CHAT = 1004;
 const FRAGILE_CHAT = 1005;
+const GONE_CHAT = 1006;
 
 let rig: Rig;
 beforeAll(async () => {
@@ -68,6 +69,13 @@ beforeAll(async () => {
       'prompt = "FRAGILE look into {{note}}"',
       `chat_id = ${FRAGILE_CHAT}`,
       "max_cost_usd_per_day = 5",
+      "[[webhooks]]",
+      'id = "gone"',
+      'path = "/hooks/gone"',
+      'auth = "hmac-sha256"',
+      'secret_env = "GITHUB_WEBHOOK_SECRET"',
+      'prompt = "GONE look into {{note}}"',
+      `chat_id = ${GONE_CHAT}`,
       // A schedule that is not due for years, for what /status lists.
       "[[schedules]]",
       'id = "leap-day"',
@@ -82,6 +90,7 @@ beforeAll(async () => {
   rig.user(COSTLY_CHAT);
   rig.user(QUEUED_CAP_CHAT);
   rig.user(FRAGILE_CHAT);
+  rig.user(GONE_CHAT);
 });
 afterAll(async () => {
   await rig?.dispose();
@@ -181,6 +190,42 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     await rig.botMessage(OWNER, isAnswer("HOOK-HELD-ANSWER"));
     expect(rig.app.store.triggers.heldCount()).toBe(0);
     expect(await rig.command(OWNER, "status")).toContain("webhook github-push · on each delivery");
+  }, 120_000);
+
+  it("holds a webhook whose runs would all fail, keeps its deliveries, and runs them on /resume once fixed", async () => {
+    const away = `${rig.ws.cwd}-away`;
+    await rename(rig.ws.cwd, away);
+    try {
+      expect(await deliver("/hooks/gone", { note: "GONE-ONE" }, { id: "gone-1" })).toBe(202);
+      const held = await rig.botMessage(GONE_CHAT, "is held");
+      expect(held.text).toBe(
+        "⏸ Webhook gone is held: its runs would fail the same way until that is fixed. This delivery is kept, with any that come meanwhile; once it is fixed, send /resume to run them.",
+      );
+      // The run's own message says what is wrong, first.
+      const failure = rig.tg.botMessages(GONE_CHAT).find((m) => m.text.startsWith("❌"));
+      expect(failure?.text).toContain("does not exist, so Claude Code was not started there.");
+      expect(failure!.messageId).toBeLessThan(held.messageId);
+
+      expect(await deliver("/hooks/gone", { note: "GONE-TWO" }, { id: "gone-2" })).toBe(202);
+      await rig.tg.waitFor(() => rig.app.store.triggers.heldCount() === 2, { what: "both deliveries kept" });
+      const status = await rig.command(GONE_CHAT, "status");
+      expect(status).toContain(
+        `webhook gone · on each delivery to http://127.0.0.1:${rig.app.webhookServer!.address.port}/hooks/gone (⏸ held until this is fixed, then /resume: The project's folder ${rig.ws.cwd} does not exist, so Claude Code was not started there.) · last: failed at`,
+      );
+    } finally {
+      await rename(away, rig.ws.cwd);
+    }
+    rig.script("GONE-ONE", [reply.text("GONE-ONE-ANSWER")]);
+    rig.script("GONE-TWO", [reply.text("GONE-TWO-ANSWER")]);
+    expect(await rig.command(GONE_CHAT, "resume")).toBe(
+      "▶️ Triggers are not paused. The 2 webhook deliveries kept until a failure was fixed run now, oldest first.",
+    );
+    await rig.botMessage(GONE_CHAT, isAnswer("GONE-TWO-ANSWER"));
+    await rig.botMessage(GONE_CHAT, isAnswer("GONE-ONE-ANSWER"));
+    // Told once; the delivery that came while held started nothing and said nothing.
+    expect(rig.tg.botMessages(GONE_CHAT).filter((m) => /is held|^❌/.test(m.text))).toHaveLength(2);
+    expect(rig.app.store.triggers.heldCount()).toBe(0);
+    expect(await rig.command(GONE_CHAT, "status")).not.toContain("held until");
   }, 120_000);
 
   it("refuses deliveries once the webhook's day cap is reached, and says so once", async () => {

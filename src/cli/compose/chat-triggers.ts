@@ -15,7 +15,7 @@ export type ChatTriggersDeps = {
   now: () => number;
   pause: TriggerPause;
   scheduling: Pick<AppScheduling, "scheduler">;
-  webhooks: Pick<WebhookRuns, "releaseHeld" | "startFailure" | "server">;
+  webhooks: Pick<WebhookRuns, "releaseHeld" | "heldUntilFixed" | "startFailure" | "server">;
 };
 
 export function createChatTriggers(deps: ChatTriggersDeps): TriggerControls {
@@ -37,6 +37,7 @@ export function createChatTriggers(deps: ChatTriggersDeps): TriggerControls {
         allPaused: pause.isPaused(),
         webhooksOff: deps.webhooks.startFailure,
         webhooksAt: deps.webhooks.server?.address,
+        webhooksHeld: deps.webhooks.heldUntilFixed(),
         nowMs: deps.now(),
       })
         .filter((status) => status.chatId === chatId)

@@ -26,6 +26,8 @@ export type TriggerStatusInput = Readonly<{
   webhooksOff?: string | undefined;
   /** Where the webhook server listens now (the port it was given when the config says 0). */
   webhooksAt?: ListenAddress | undefined;
+  /** Webhooks held until a failure is fixed, each with what its runs fail on. */
+  webhooksHeld?: ReadonlyMap<string, string>;
   nowMs: number;
 }>;
 
@@ -66,15 +68,19 @@ export function triggerStatuses(input: TriggerStatusInput): TriggerStatus[] {
   });
   const zone = config.schedule.timeZone;
   const off = input.webhooksOff;
-  const webhooks = config.webhooks.map((hook): TriggerStatus => ({
-    chatId: hook.chatId,
-    name: `webhook ${hook.id}`,
-    next:
-      off === undefined
-        ? `on each delivery to ${webhookUrl(input.webhooksAt ?? config.webhookServer.listen, hook.path)}${held}`
-        : `⚠️ off, nothing is listening: ${off}`,
-    last: lastWords(results.get(webhookResultId(hook.id)), zone, nowMs),
-  }));
+  const webhooks = config.webhooks.map((hook): TriggerStatus => {
+    const failing = input.webhooksHeld?.get(hook.id);
+    const until = failing === undefined ? "" : ` (⏸ held until this is fixed, then /resume: ${failing})`;
+    return {
+      chatId: hook.chatId,
+      name: `webhook ${hook.id}`,
+      next:
+        off === undefined
+          ? `on each delivery to ${webhookUrl(input.webhooksAt ?? config.webhookServer.listen, hook.path)}${held}${until}`
+          : `⚠️ off, nothing is listening: ${off}`,
+      last: lastWords(results.get(webhookResultId(hook.id)), zone, nowMs),
+    };
+  });
   return [...schedules, ...webhooks];
 }
 

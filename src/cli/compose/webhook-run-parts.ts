@@ -1,4 +1,4 @@
-// The plain pieces of a webhook delivery's run: why a queued run did not start (the day cap),
+// The plain pieces of a webhook delivery's run: why a queued run did not start (the day cap, a hold),
 // the result a finished run is recorded with, and a held delivery read back from SQLite.
 import { formatUsd, type RunCompleted, type RunFailure } from "../../domain/index.js";
 import type { TriggerResult } from "../../store/index.js";
@@ -14,6 +14,15 @@ export function dayCapFailure(webhookId: string, reached: DayCapReached): RunFai
   return {
     reason: "not_started",
     what: `Not run: webhook ${webhookId} reached its day cap (${formatUsd(reached.capUsd)}) while this delivery waited.`,
+    hint: "",
+  };
+}
+
+/** Why a delivery's queued run did not start: its webhook was held (see webhook-holds.ts) while it waited. */
+export function heldFailure(webhookId: string): RunFailure {
+  return {
+    reason: "not_started",
+    what: `Not run: webhook ${webhookId} is held until its failure is fixed. This delivery is kept, and /resume runs it.`,
     hint: "",
   };
 }

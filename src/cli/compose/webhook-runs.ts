@@ -1,25 +1,20 @@
 // Webhooks wired into the app: the server runs while [[webhooks]] exist (restarted when they or
 // the listen address change); each accepted delivery becomes an unattended run in its chat and
-// project through the bridge (queued when the lane is busy), unless triggers are paused (then it
-// is kept in SQLite and run on /resume) or the webhook's day cap is reached (the chat is told once),
-// as the delivery arrives or by the time its queued run would start.
+// project through the bridge (queued when the lane is busy), unless triggers are paused or the
+// webhook is held until a failure is fixed (then it is kept in SQLite and run on /resume), or its
+// day cap is reached (the chat is told once), as the delivery arrives or by the time its queued
+// run would start.
 import type { Config } from "../../config/index.js";
-import {
-  definedFields,
-  excerpt,
-  formatUsd,
-  sentence,
-  type OfferedPrices,
-  type RunCompleted,
-} from "../../domain/index.js";
+import { definedFields, excerpt, sentence, type OfferedPrices, type RunCompleted } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
-import { dayIn } from "../../schedule/index.js";
 import type { RunTrigger } from "../../sessions/index.js";
 import type { Store, TriggerResult } from "../../store/index.js";
 import type { TriggerRunHooks } from "../../telegram/index.js";
 import { watchRunCost } from "./run-cost-cap.js";
-import { dayCapFailure, heldTrigger, resultOf, type DayCapReached } from "./webhook-run-parts.js";
+import { createWebhookHolds } from "./webhook-holds.js";
+import { createDayCaps } from "./webhook-day-caps.js";
+import { dayCapFailure, heldFailure, heldTrigger, resultOf } from "./webhook-run-parts.js";
 import type { ScheduleTarget } from "./scheduling.js";
 import { webhookResultId } from "./trigger-status.js";
 import {
@@ -54,8 +49,10 @@ export type WebhookRuns = {
   stop(): Promise<void>;
   /** The config was reloaded: a changed [webhook_server] or [[webhooks]] restarts the server. */
   configChanged(): Promise<void>;
-  /** Triggers were resumed: the deliveries kept while paused run now, oldest first. */
+  /** Triggers were resumed: the deliveries kept (while paused, or until a failure is fixed) run now, oldest first. */
   releaseHeld(): void;
+  /** The webhooks held until a failure is fixed, each with what its runs fail on. */
+  heldUntilFixed(): ReadonlyMap<string, string>;
   /**
    * The hooks on a delivery's run that a restart took in (`detail` as it was recorded), told
    * through `on`; undefined when the record cannot be read.
@@ -76,46 +73,20 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
   const notify = (chatId: number, html: string): void => {
     if (target !== undefined) void target.outbox.send(chatId, { html });
   };
-  const dayOf = (ms: number): string => dayIn(ms, config().schedule.timeZone);
+  const holds = createWebhookHolds(notify);
   const record = (webhookId: string, result: TriggerResult): void =>
     store.triggers.recordResult(webhookResultId(webhookId), result, now());
-
-  const tellDayCap = (trigger: WebhookTrigger, day: string, spentUsd: number, capUsd: number): void => {
-    if (!store.triggers.markDayCapTold(trigger.webhookId, day)) return;
-    notify(
-      trigger.chatId,
-      `⏹ Webhook <b>${esc(trigger.webhookId)}</b> reached its day cap: its runs cost ${formatUsd(spentUsd)} today, the most webhooks.max_cost_usd_per_day allows (${formatUsd(capUsd)}). Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.`,
-    );
-  };
-
-  /** The webhook's day cap, when its runs today have reached it: the day, what they cost, what it allows. */
-  const dayCapReached = (trigger: WebhookTrigger): DayCapReached | undefined => {
-    const capUsd = trigger.overrides.maxCostUsdPerDay;
-    if (capUsd === null) return undefined;
-    const day = dayOf(now());
-    const spentUsd = store.triggers.webhookDay(trigger.webhookId, day).costUsd;
-    return spentUsd >= capUsd ? { day, spentUsd, capUsd } : undefined;
-  };
-
-  /** A delivery the day cap stopped, as it arrived or as its queued run would have started. */
-  const dayCapped = (trigger: WebhookTrigger, reached: DayCapReached): void => {
-    record(trigger.webhookId, "day_capped");
-    logger.event("webhook.day_capped", {
-      webhookId: trigger.webhookId,
-      deliveryId: trigger.deliveryId,
-      spentUsd: reached.spentUsd,
-      capUsd: reached.capUsd,
-    });
-  };
+  const dayCaps = createDayCaps({ ...deps, notify, recordStopped: (webhookId) => record(webhookId, "day_capped") });
 
   const finished = (trigger: WebhookTrigger, completed: RunCompleted, capped: boolean): void => {
     try {
       record(trigger.webhookId, resultOf(completed, capped));
-      if (completed.costUsd <= 0) return;
-      const day = dayOf(now());
-      const spent = store.triggers.addWebhookCost(trigger.webhookId, day, completed.costUsd);
-      const cap = trigger.overrides.maxCostUsdPerDay;
-      if (cap !== null && spent >= cap) tellDayCap(trigger, day, spent, cap);
+      // Nothing ran (no login, no CLI, no project folder): the delivery is kept for /resume. A
+      // run a restart took in has no prompt here, and its failure said so already.
+      const error = completed.error;
+      if (error !== undefined && trigger.prompt !== "" && holds.holdAfter(trigger.webhookId, trigger.chatId, error))
+        store.triggers.hold(trigger.webhookId, trigger, now());
+      dayCaps.spent(trigger, completed.costUsd);
     } catch (error) {
       logger.event("webhook.record_failed", { err: error, webhookId: trigger.webhookId }, "error");
     }
@@ -143,9 +114,10 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     };
   };
 
-  const hold = (trigger: WebhookTrigger, why: "paused" | "stopping"): void => {
+  const hold = (trigger: WebhookTrigger, why: "paused" | "stopping" | "until_fixed"): void => {
     store.triggers.hold(trigger.webhookId, trigger, now());
-    record(trigger.webhookId, "held");
+    // Held until fixed, its last result stays the failure that held it.
+    if (why !== "until_fixed") record(trigger.webhookId, "held");
     logger.event("webhook.held", { webhookId: trigger.webhookId, deliveryId: trigger.deliveryId, why });
     if (why !== "paused" || toldHeld.has(trigger.webhookId)) return;
     toldHeld.add(trigger.webhookId);
@@ -180,14 +152,13 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     const { webhookId, overrides } = trigger;
     if (target === undefined) return hold(trigger, "stopping");
     if (deps.isPaused()) return hold(trigger, "paused");
-    const reached = dayCapReached(trigger);
-    if (reached !== undefined) {
-      dayCapped(trigger, reached);
-      return tellDayCap(trigger, reached.day, reached.spentUsd, reached.capUsd);
-    }
+    if (holds.isHeld(webhookId)) return hold(trigger, "until_fixed");
+    const reached = dayCaps.reached(trigger);
+    if (reached !== undefined) return dayCaps.stopped(trigger, reached, true);
     const hooks = runHooks(target, trigger);
-    // Queued behind the lane's runs, it may find the day's cap reached by the time it would start.
-    let stoppedByDayCap = false;
+    // Queued behind the lane's runs, it may find the day's cap reached, or its webhook held, by
+    // the time it would start.
+    let notStarted = false;
     const event = trigger.event === null ? "" : ` · ${trigger.event}`;
     const outcome = target.startScheduled({
       source: { kind: "webhook", id: webhookId },
@@ -207,15 +178,18 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       }),
       ...hooks,
       onFinished: (completed) => {
-        if (!stoppedByDayCap) hooks.onFinished(completed);
+        if (!notStarted) hooks.onFinished(completed);
       },
       mayStart: () => {
-        const capped = dayCapReached(trigger);
+        if (holds.isHeld(webhookId)) {
+          notStarted = true;
+          hold(trigger, "until_fixed");
+          return heldFailure(webhookId);
+        }
+        const capped = dayCaps.reached(trigger);
         if (capped === undefined) return undefined;
-        stoppedByDayCap = true;
-        dayCapped(trigger, capped);
-        // This run's own message says so; later deliveries today need not be told again.
-        store.triggers.markDayCapTold(webhookId, capped.day);
+        notStarted = true;
+        dayCaps.stopped(trigger, capped, false);
         return dayCapFailure(webhookId, capped);
       },
       // Its prompt is kept with the run already.
@@ -247,6 +221,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
 
   const releaseHeld = (): void => {
     toldHeld.clear();
+    holds.releaseAll();
     if (target === undefined || deps.isPaused()) return;
     for (const held of store.triggers.takeHeld()) {
       const trigger = heldTrigger(held.trigger);
@@ -326,6 +301,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       await startServer();
     },
     releaseHeld,
+    heldUntilFixed: () => holds.held(),
     resumeRun(detail, on) {
       const trigger = heldTrigger(detail);
       return trigger === null ? undefined : runHooks(on, trigger);
