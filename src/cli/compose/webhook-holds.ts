@@ -3,7 +3,7 @@
 // ones that come meanwhile are kept in SQLite, the chat is told once, and /resume runs them. The
 // holds live in memory: at the next start the kept deliveries run, and the first to fail the
 // same way holds its webhook again.
-import { failsUntilFixed, type RunFailure } from "../../domain/index.js";
+import type { RunFailure } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 
 export type WebhookHolds = {
@@ -11,10 +11,10 @@ export type WebhookHolds = {
   /** The webhooks held now, each with what its runs fail on. */
   held(): ReadonlyMap<string, string>;
   /**
-   * A run of `webhookId` failed with `failure`: holds the webhook when its next runs would fail
-   * the same way, telling `chatId` once. True when it is held.
+   * A run of `webhookId` failed with `failure`, as its next runs would (`failsUntilFixed`), and
+   * its delivery is kept: holds the webhook, telling `chatId` once.
    */
-  holdAfter(webhookId: string, chatId: number, failure: RunFailure): boolean;
+  hold(webhookId: string, chatId: number, failure: RunFailure): void;
   /** /resume: every held webhook runs again. */
   releaseAll(): void;
 };
@@ -24,15 +24,13 @@ export function createWebhookHolds(notify: (chatId: number, html: string) => voi
   return {
     isHeld: (webhookId) => held.has(webhookId),
     held: () => held,
-    holdAfter(webhookId, chatId, failure) {
-      if (!failsUntilFixed(failure)) return false;
-      if (held.has(webhookId)) return true;
+    hold(webhookId, chatId, failure) {
+      if (held.has(webhookId)) return;
       held.set(webhookId, failure.what);
       notify(
         chatId,
         `⏸ Webhook <b>${esc(webhookId)}</b> is held: its runs would fail the same way until that is fixed. This delivery is kept, with any that come meanwhile; once it is fixed, send /resume to run them.`,
       );
-      return true;
     },
     releaseAll: () => held.clear(),
   };

@@ -5,7 +5,14 @@
 // day cap is reached (the chat is told once), as the delivery arrives or by the time its queued
 // run would start.
 import type { Config } from "../../config/index.js";
-import { definedFields, excerpt, sentence, type OfferedPrices, type RunCompleted } from "../../domain/index.js";
+import {
+  definedFields,
+  excerpt,
+  failsUntilFixed,
+  sentence,
+  type OfferedPrices,
+  type RunCompleted,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { RunTrigger } from "../../sessions/index.js";
@@ -81,11 +88,13 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
   const finished = (trigger: WebhookTrigger, completed: RunCompleted, capped: boolean): void => {
     try {
       record(trigger.webhookId, resultOf(completed, capped));
-      // Nothing ran (no login, no CLI, no project folder): the delivery is kept for /resume. A
-      // run a restart took in has no prompt here, and its failure said so already.
+      // Nothing ran (no login, no CLI, no project folder): the delivery is kept for /resume, and
+      // the webhook held. A run a restart took in has no prompt here; its failure said so already.
       const error = completed.error;
-      if (error !== undefined && trigger.prompt !== "" && holds.holdAfter(trigger.webhookId, trigger.chatId, error))
+      if (error !== undefined && failsUntilFixed(error) && trigger.prompt !== "") {
         store.triggers.hold(trigger.webhookId, trigger, now());
+        holds.hold(trigger.webhookId, trigger.chatId, error);
+      }
       dayCaps.spent(trigger, completed.costUsd);
     } catch (error) {
       logger.event("webhook.record_failed", { err: error, webhookId: trigger.webhookId }, "error");
