@@ -221,6 +221,14 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
       usage[3],
       "The amounts are what the same tokens would cost on the API; your Claude subscription covers them, up to its usage limits.",
     ]);
+
+    // The latest report of a limit is the one shown.
+    limited.script("[eased]", [reply.text("Fine again.", { headers: fiveHourHeaders("allowed", "0.2") })]);
+    limited.tg.sendText(chat, "Use a little [eased]");
+    await limited.botMessage(chat, isAnswer("Fine again."));
+    expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
+      /^5h limit: below its warning level, resets Mar 1[78], 2030 \d\d:\d\d$/,
+    );
   });
 });
 

@@ -33,16 +33,17 @@ export const usageCommand: Command = {
 
 /** "5h limit: 91% used, resets 17:46". */
 function limitLine(limit: UsageLimitReported, clock: ClockFormatter, nowMs: number): string {
-  const where =
-    limit.state === "ok"
-      ? "below its warning level"
-      : limit.state === "warning"
-        ? limit.usedPercent === undefined
-          ? "almost used up"
-          : `${limit.usedPercent}% used`
-        : limit.extraUsage
-          ? "reached, extra usage carries on"
-          : "reached";
   const resets = limit.resetsAtMs === undefined ? "" : `, resets ${clock.moment(limit.resetsAtMs, nowMs)}`;
-  return `${limit.limit} limit: ${where}${resets}`;
+  return `${limit.limit} limit: ${whereItStands(limit)}${resets}`;
+}
+
+function whereItStands(limit: UsageLimitReported): string {
+  switch (limit.state) {
+    case "ok":
+      return "below its warning level";
+    case "warning":
+      return limit.usedPercent === undefined ? "almost used up" : `${limit.usedPercent}% used`;
+    case "reached":
+      return limit.extraUsage ? "reached, extra usage carries on" : "reached";
+  }
 }
