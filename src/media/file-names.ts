@@ -89,8 +89,11 @@ export function numberedName(name: string, n: number): string {
  * case-insensitively, dot files included. Undefined when none does.
  */
 export function denyMatcher(globs: readonly string[]): (relativePath: string) => string | undefined {
-  const tests = globs.map((glob) => ({ glob, test: picomatch(glob, { dot: true, nocase: true }) }));
+  // Compiled at the first path, not here: a session makes its matcher before it spawns the CLI,
+  // and compiling the globs (~1 ms) would delay every first turn for a check most never need.
+  let tests: { glob: string; test: (path: string) => boolean }[] | undefined;
   return (relativePath) => {
+    tests ??= globs.map((glob) => ({ glob, test: picomatch(glob, { dot: true, nocase: true }) }));
     const parts = relativePath.split("/").filter((part) => part !== "" && part !== ".");
     for (let start = 0; start < parts.length; start++) {
       const tail = parts.slice(start).join("/");
