@@ -3,6 +3,7 @@
 // approvals asked at the terminal, allowed, or denied. Exit 0 ok, 1 error/cancelled, 2 usage, 130 Ctrl-C.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { setImmediate } from "node:timers";
 import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
 import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
@@ -192,9 +193,12 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
   // Both ends are a terminal: the typed answer is edited on the bottom line, under the progress.
   const terminal = stdin.isTTY === true && stderrIsTTY ? (io.stderr as TerminalOut) : undefined;
   // The progress view, the prompts (their modules render markdown) and the decision driver load
-  // while the CLI starts: its spawn does not wait for them. Events wait in the session's queue meanwhile.
-  const ui: Promise<TerminalUi> = Promise.all([import("../terminal/index.js"), import("./run-decisions.js")]).then(
-    ([{ ProgressView, readTypedAnswers }, { terminalDecisions }]) => {
+  // while the CLI starts: its spawn does not wait for them. Events wait in the session's queue
+  // meanwhile. They start in the next macrotask: bundled, an import is a module's set-up run in
+  // a microtask, which would otherwise come before the spawn.
+  const ui: Promise<TerminalUi> = nextMacrotask()
+    .then(() => Promise.all([import("../terminal/index.js"), import("./run-decisions.js")]))
+    .then(([{ ProgressView, readTypedAnswers }, { terminalDecisions }]) => {
       const view = new ProgressView({
         out: io.stderr,
         live: stderrIsTTY,
@@ -213,8 +217,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
         view,
         ...terminalDecisions(settings, clock, { view, stdin, ask, terminal, readTypedAnswers, denyGlobs }),
       };
-    },
-  );
+    });
   const controller =
     approveMode === "all" ? allowAllController() : deferredController(ui.then((loaded) => loaded.controller));
 
@@ -341,4 +344,9 @@ async function drive(
   }
   if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);
   return 0;
+}
+
+/** Resolves in the event loop's next check phase, after the microtasks queued now. */
+function nextMacrotask(): Promise<void> {
+  return new Promise((done) => setImmediate(done));
 }
