@@ -1,7 +1,7 @@
 // Starting one CLI process for a session: its allowlisted environment, what the binary is
 // known to support, the arguments for this spec, then the launcher's transport. A binary not
 // probed yet is started at once with the newest CLI's flags (flag-fallback.ts drops a refused one).
-import { stat } from "node:fs/promises";
+import { statSync } from "node:fs";
 import { definedFields } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import { buildArgs, type ArgsContext } from "./args.js";
@@ -50,11 +50,13 @@ async function goneSession(
 /**
  * The project's folder must be there: spawning in a missing one fails as if the CLI were
  * missing (both are ENOENT), and a folder created in its place would run Claude on nothing.
+ * Synchronous, as the spawn that follows is (its child's chdir blocks it just the same): an
+ * awaited stat was a trip through the thread pool that let other work in before every spawn.
  */
-async function requireProjectFolder(cwd: string): Promise<void> {
+function requireProjectFolder(cwd: string): void {
   let isFolder: boolean;
   try {
-    isFolder = (await stat(cwd)).isDirectory();
+    isFolder = statSync(cwd).isDirectory();
   } catch (error) {
     throw projectMissingError(cwd, error);
   }
@@ -67,7 +69,7 @@ export async function launchCli(
   spec: SessionSpec,
   session: { resume: string | undefined; continueLast: boolean; prompt: string | undefined },
 ): Promise<Launched> {
-  await requireProjectFolder(spec.cwd);
+  requireProjectFolder(spec.cwd);
   const env = sessionEnv(deps.baseEnv, spec);
   const [info, latest, gone] = await Promise.all([
     deps.launcher.probe(deps.command, env),
