@@ -229,6 +229,17 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
     expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
       /^5h limit: below its warning level, resets Mar 1[78], 2030 \d\d:\d\d$/,
     );
+
+    const rejected = reply.error(429, {
+      errorType: "rate_limit_error",
+      headers: { ...fiveHourHeaders("rejected", "1.0"), "retry-after": "1" },
+    });
+    limited.script("[spent]", [rejected, rejected]);
+    limited.tg.sendText(chat, "Use more [spent]");
+    await limited.botMessage(chat, /^❌ API error 429/);
+    expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
+      /^5h limit: reached, resets Mar 1[78], 2030 \d\d:\d\d$/,
+    );
   });
 });
 
