@@ -6,7 +6,7 @@ import type { Command } from "./command.js";
 
 export const usageCommand: Command = {
   command: "usage",
-  description: "Cost of this session and today",
+  description: "Cost of this session and today, and your usage limits",
   run(call, { store, clock, usageLimits, clockFormatter }) {
     const chatId = call.message.chatId;
     const project = call.settings.project?.name;
