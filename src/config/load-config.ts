@@ -163,9 +163,16 @@ function buildConfig(
   });
 }
 
-/** Whether `path` is a folder now: a project's may be moved, or on a drive not mounted. */
+/**
+ * Whether `path` is a folder now: a project's may be moved, or on a drive not mounted. Any
+ * path that cannot be a folder (gone, through a file, unreadable) is not one, never a throw.
+ */
 export function isExistingFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function warningsFor(config: Config, env: NodeJS.ProcessEnv): ConfigWarning[] {

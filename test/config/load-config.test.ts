@@ -1,6 +1,6 @@
 // Loading the config: where it is found, defaults, overrides, and every error a person can
 // make, each named with the file, the key and what was expected, all reported at once.
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, locateConfigFile, requireTelegram } from "../../src/config/index.js";
@@ -261,6 +261,11 @@ dir = 3
       message: `projects.ext.path: ${join(t.home, "ext", "app")} is not an existing folder now, so messages for project ext fail (saying so) until it is.`,
     });
     expect(loaded.warnings.filter((w) => w.code === "project.folder_missing")).toHaveLength(1);
+
+    // A path through a file (ENOTDIR, not ENOENT) is a missing folder too, not a crash.
+    writeFileSync(join(t.home, "notes.txt"), "");
+    t.writeConfig(`[projects.a]\npath = "~/a"\ndefault = true\n[projects.odd]\npath = "~/notes.txt/app"\n`);
+    expect(loadConfig({ env: { HOME: t.home } }).warnings.map((w) => w.code)).toContain("project.folder_missing");
   });
 
   it("refuses bypassPermissions as a mode and points at the explicit switch", () => {
