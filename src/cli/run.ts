@@ -3,7 +3,7 @@
 // approvals asked at the terminal, allowed, or denied. Exit 0 ok, 1 error/cancelled, 2 usage, 130 Ctrl-C.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { setImmediate } from "node:timers";
+import { setImmediate as nextMacrotask } from "node:timers/promises";
 import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
 import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
@@ -344,9 +344,4 @@ async function drive(
   }
   if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);
   return 0;
-}
-
-/** Resolves in the event loop's next check phase, after the microtasks queued now. */
-function nextMacrotask(): Promise<void> {
-  return new Promise((done) => setImmediate(done));
 }
