@@ -12,8 +12,11 @@ import type { DayCapReached } from "./webhook-run-parts.js";
 export type DayCaps = {
   /** The webhook's day cap, when its runs today have reached it: the day, what they cost, what it allows. */
   reached(trigger: WebhookTrigger): DayCapReached | undefined;
-  /** A delivery the day cap stopped, as it arrived (the chat is told, once a day) or as its queued run would have started. */
-  stopped(trigger: WebhookTrigger, reached: DayCapReached, tell: boolean): void;
+  /**
+   * A delivery the day cap stopped: as it arrived (`tellChat`: the chat is told, once a day), or
+   * as its queued run would have started (that run's own message says so).
+   */
+  stopped(trigger: WebhookTrigger, reached: DayCapReached, tellChat: boolean): void;
   /** A finished run's cost counts towards its webhook's day; the chat is told when that reaches the cap. */
   spent(trigger: WebhookTrigger, costUsd: number): void;
 };
@@ -46,7 +49,7 @@ export function createDayCaps(deps: DayCapsDeps): DayCaps {
       const spentUsd = store.triggers.webhookDay(trigger.webhookId, day).costUsd;
       return spentUsd >= capUsd ? { day, spentUsd, capUsd } : undefined;
     },
-    stopped(trigger, reached, told) {
+    stopped(trigger, reached, tellChat) {
       deps.recordStopped(trigger.webhookId);
       deps.logger.event("webhook.day_capped", {
         webhookId: trigger.webhookId,
@@ -54,8 +57,8 @@ export function createDayCaps(deps: DayCapsDeps): DayCaps {
         spentUsd: reached.spentUsd,
         capUsd: reached.capUsd,
       });
-      if (told) tell(trigger, reached.day, reached.spentUsd, reached.capUsd);
-      // The stopped run's own message says so; later deliveries today need not be told again.
+      if (tellChat) tell(trigger, reached.day, reached.spentUsd, reached.capUsd);
+      // Later deliveries today need not be told again.
       else store.triggers.markDayCapTold(trigger.webhookId, reached.day);
     },
     spent(trigger, costUsd) {
