@@ -67,6 +67,19 @@ export function failsUntilFixed(failure: RunFailure): boolean {
   return UNTIL_FIXED.has(failure.reason);
 }
 
+/** Failures that come before Claude Code was started: its run took no time worth telling. */
+const BEFORE_START: ReadonlySet<FailureReason> = new Set([
+  "not_found",
+  "project_missing",
+  "prompt_unsupported",
+  "not_started",
+]);
+
+/** Whether the run failed before Claude Code was started (no CLI, no folder, a prompt it cannot take). */
+export function failedBeforeStart(failure: RunFailure): boolean {
+  return BEFORE_START.has(failure.reason);
+}
+
 /** The failure as one line of text (logs, the store, a terminal). */
 export function failureText(failure: RunFailure): string {
   return `${failure.what} ${failure.hint}`.trim();

@@ -4,6 +4,7 @@
 
 import {
   excerpt,
+  failedBeforeStart,
   formatDurationMs,
   formatUsd,
   runDurationMs,
@@ -81,7 +82,12 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
   const parts = [elapsed(state, nowMs)];
   if (state.steps > 0) parts.push(steps(state.steps));
   if (state.costUsd > 0) parts.push(formatUsd(state.costUsd));
-  const header = `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
+  // A run that failed before Claude Code started took no time worth a "· 0 ms".
+  const error = state.outcome?.error;
+  const header =
+    state.phase === "failed" && error !== undefined && failedBeforeStart(error)
+      ? `<b>${phase.icon} Not started</b>`
+      : `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
   const failed = state.failedTools.map((tool) => {
     const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd)}`;
     const why =

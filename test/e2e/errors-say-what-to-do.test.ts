@@ -36,7 +36,7 @@ describe("a Claude Code that is not there", () => {
         ),
       );
       // The request's progress says it failed; nothing reached the API.
-      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && /^❌ Failed/.test(m.text));
+      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text === "❌ Not started");
       expect(rig.api.requests()).toEqual([]);
     } finally {
       await rig.dispose();
@@ -70,7 +70,7 @@ describe("a project whose folder has gone", () => {
           `^❌ The project's folder ${rig.ws.cwd} does not exist, so Claude Code was not started there\\. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now \\(/project switches to another\\); until then every message in this project fails the same way\\. \\(incident [0-9a-f]+\\)$`,
         ),
       );
-      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && /^❌ Failed/.test(m.text));
+      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text === "❌ Not started");
       // A photo for the same project is refused with the same reason, not saved into a new folder.
       const photo = rig.tg.sendDocument(
         chat,

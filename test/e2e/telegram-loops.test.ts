@@ -431,6 +431,11 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
         `⏸ loop ${id} is paused: its next runs would fail the same way. Once that is fixed, tap its Resume, or resume it in /loops.`,
       );
       await rig.botMessage(chat, /^❌ The project's folder .* does not exist, so Claude Code was not started there\./);
+      // The run's own message says it never started, not "Failed · 0 ms".
+      const run = await rig.botMessage(chat, (m) => m.text.startsWith(`⏰ loop ${id} · run 1`));
+      await rig.tg.waitFor(() => rig.tg.message(chat, run.messageId)?.text.split("\n")[1] === "❌ Not started", {
+        what: "the loop's run saying it was not started",
+      });
       expect(rig.app.store.schedules.get(id)).toMatchObject({ state: "paused", iterations: 1 });
       // Its later slots start nothing, and say nothing more.
       advance(10 * 60_000);

@@ -314,6 +314,17 @@ describe("the end of a run", () => {
     ).toEqual(["⏳ 5h limit 91% used, resets 17:46", "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file"]);
   });
 
+  it("says a run that failed before Claude Code started was not started, with no duration", () => {
+    const failedWith = (reason: "project_missing" | "not_found" | "exited_before_output") =>
+      stateAfter([
+        [{ ...succeeded({ costUsd: 0, durationMs: 0 }), ok: false, error: { reason, what: "w", hint: "" } }, 0],
+      ]);
+    expect(text(renderProgressSummaryHtml(failedWith("project_missing"), T0))).toBe("❌ Not started");
+    expect(text(renderProgressSummaryHtml(failedWith("not_found"), T0))).toBe("❌ Not started");
+    // Claude Code was started and failed: how long it took is worth saying.
+    expect(text(renderProgressSummaryHtml(failedWith("exited_before_output"), T0))).toBe("❌ Failed · 0 ms");
+  });
+
   it("ends the final answer with cost, turns, duration and the session to reply to", () => {
     const { parts } = renderFinalAnswer("**Fixed** the bug.", answerFooterOf(done));
     expect(parts).toEqual([{ html: expect.any(String), silent: false }]);
