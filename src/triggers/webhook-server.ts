@@ -42,6 +42,20 @@ export type WebhookServer = {
 const REQUEST_TIMEOUT_MS = 30_000;
 const HEADERS_TIMEOUT_MS = 15_000;
 
+/** Why listening failed, in words rather than an errno code where it is a common one. */
+function whyNotListening(cause: NodeJS.ErrnoException): string {
+  switch (cause.code) {
+    case "EADDRINUSE":
+      return "another program uses that address (EADDRINUSE)";
+    case "EACCES":
+      return "Telecode may not use that port (EACCES; ports below 1024 need privileges)";
+    case "EADDRNOTAVAIL":
+      return "this computer has no such address (EADDRNOTAVAIL)";
+    default:
+      return cause.code ?? cause.message;
+  }
+}
+
 function listen(http: Server, address: ListenAddress): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (cause: NodeJS.ErrnoException): void => {
@@ -49,7 +63,7 @@ function listen(http: Server, address: ListenAddress): Promise<number> {
       reject(
         new TriggerError(
           "triggers.listen_failed",
-          `Could not listen for webhooks on ${where} (${cause.code ?? cause.message}). Stop what uses that address, or choose another webhook_server.listen.`,
+          `Telecode could not listen for webhooks on ${where}: ${whyNotListening(cause)}. On the computer running Telecode, stop what uses that address, or set webhook_server.listen to another.`,
           { cause, details: { listen: where } },
         ),
       );

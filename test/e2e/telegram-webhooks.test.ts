@@ -346,12 +346,13 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
       await reload(original.replace('listen = "127.0.0.1:0"', `listen = "127.0.0.1:${busyPort}"`));
       expect(rig.app.webhookServer).toBeNull();
       const told = await rig.botMessage(OWNER, "Webhooks are off");
-      expect(told.text).toContain(`Could not listen for webhooks on 127.0.0.1:${busyPort}`);
-      expect(told.text).toContain("webhook_server.listen");
+      expect(told.text).toBe(
+        `⚠️ Webhooks are off. Telecode could not listen for webhooks on 127.0.0.1:${busyPort}: another program uses that address (EADDRINUSE). On the computer running Telecode, stop what uses that address, or set webhook_server.listen to another.`,
+      );
       // /status does not list an address nothing listens on.
       const status = await rig.command(OWNER, "status");
       expect(status).toContain(
-        `webhook github-push · ⚠️ off, nothing is listening: Could not listen for webhooks on 127.0.0.1:${busyPort}`,
+        `webhook github-push · ⚠️ off, nothing is listening. Telecode could not listen for webhooks on 127.0.0.1:${busyPort}:`,
       );
       expect(status).not.toContain("on each delivery to");
     } finally {

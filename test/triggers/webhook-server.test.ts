@@ -230,7 +230,9 @@ describe("listening", () => {
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ code: "triggers.listen_failed" });
-    expect((error as Error).message).toContain(`127.0.0.1:${hooks.server.address.port} (EADDRINUSE)`);
+    expect((error as Error).message).toContain(
+      `127.0.0.1:${hooks.server.address.port}: another program uses that address (EADDRINUSE)`,
+    );
     expect(hooks.server.urls.get("github")).toBe(hooks.url("/hooks/github"));
   });
 });

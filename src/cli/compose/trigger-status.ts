@@ -77,7 +77,7 @@ export function triggerStatuses(input: TriggerStatusInput): TriggerStatus[] {
       next:
         off === undefined
           ? `on each delivery to ${webhookUrl(input.webhooksAt ?? config.webhookServer.listen, hook.path)}${held}${until}`
-          : `⚠️ off, nothing is listening: ${off}`,
+          : `⚠️ off, nothing is listening. ${off}`,
       last: lastWords(results.get(webhookResultId(hook.id)), zone, nowMs),
     };
   });

@@ -272,7 +272,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       startFailure = why;
       logger.event("webhook.start_failed", { err: error }, "error");
       const chats = new Set(current.webhooks.map((hook: WebhookConfig) => hook.chatId));
-      for (const chatId of chats) notify(chatId, `⚠️ Webhooks are off: ${esc(why)}`);
+      for (const chatId of chats) notify(chatId, `⚠️ Webhooks are off. ${esc(why)}`);
     }
   };
 
