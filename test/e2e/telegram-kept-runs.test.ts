@@ -88,7 +88,7 @@ describe("a kept run across a crash of Telecode", () => {
     expect(rig.tg.message(chat, prompt.messageId)!.buttons.map((b) => b.text)).toContain("✅ Allow");
     // /status names the run taken in as kept.
     expect(await rig.command(chat, "status")).toMatch(
-      /• app: a task for [\d.]+ m?s that a restart of Telecode does not stop \(pid \d+\)$/m,
+      /• app: working for [\d.]+ m?s \(pid \d+\) · goes on if Telecode restarts$/m,
     );
     const tap = rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
     expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Approved");

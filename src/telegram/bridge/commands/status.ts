@@ -39,20 +39,30 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   const modelLine = resolved === undefined || resolved === model ? esc(model) : `${esc(model)} (${esc(resolved)})`;
   lines.push(`Mode: ${modeLine} · Model: ${modelLine} · Effort: ${esc(s.effort ?? "default")}`);
   lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
-  const current = lane === undefined ? null : store.sessions.current(chatId, lane.project);
-  lines.push(
-    `Session: ${current === null ? "none yet (the next message starts one)" : `<code>${esc(current.sessionId.slice(0, 8))}</code>`}`,
-  );
   const live = sessions.status(chatId);
+  // A first message's run has no session in the store until Claude Code names one.
+  const running = live.find((entry) => entry.lane.project === lane?.project && entry.runningRunId !== undefined);
+  const sessionId =
+    (lane === undefined ? null : store.sessions.current(chatId, lane.project))?.sessionId ?? running?.sessionId;
+  lines.push(
+    `Session: ${
+      sessionId !== undefined
+        ? `<code>${esc(sessionId.slice(0, 8))}</code>`
+        : running !== undefined
+          ? "starting with the running task"
+          : "none yet (the next message starts one)"
+    }`,
+  );
   if (live.length === 0) lines.push("Running: nothing");
   for (const entry of live) {
     const view = entry.runningRunId === undefined ? undefined : runs.byRun(entry.runningRunId);
     const running =
       entry.runningRunId === undefined
         ? "idle"
-        : `a task for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}${entry.kept ? " that a restart of Telecode does not stop" : ""}`;
+        : `working for ${formatDurationMs(clock.now() - (view?.startedAtMs ?? clock.now()))}`;
+    const kept = entry.runningRunId !== undefined && entry.kept ? " · goes on if Telecode restarts" : "";
     lines.push(
-      `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}`,
+      `• ${esc(entry.lane.project)}: ${running}${entry.queued > 0 ? `, ${entry.queued} queued` : ""}${entry.pid === undefined ? "" : ` (pid ${entry.pid})`}${kept}`,
     );
   }
   const scheduled = triggers.statusLines(chatId);
