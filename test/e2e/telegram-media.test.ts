@@ -173,6 +173,30 @@ describe("files", () => {
     expect(readFileSync(join(uploads, "video_note.mp4"), "utf8")).toBe("round");
   });
 
+  it("a sticker or a location is answered with what kind it cannot read and what it reads; nothing runs", async () => {
+    const chat = rig.user(1020);
+    const sticker = rig.tg.sendOther(chat, {
+      sticker: {
+        file_id: "s1",
+        file_unique_id: "u1",
+        type: "regular",
+        width: 512,
+        height: 512,
+        is_animated: false,
+        is_video: false,
+        emoji: "👍",
+      },
+    });
+    expect((await rig.botMessage(chat, (m) => m.replyToMessageId === sticker)).text).toBe(
+      "I can't read stickers. Send the task as text, a photo, a video, a file or a voice note.",
+    );
+    const location = rig.tg.sendOther(chat, { location: { latitude: 52.37, longitude: 4.89 } });
+    expect((await rig.botMessage(chat, (m) => m.replyToMessageId === location)).text).toBe(
+      "I can't read locations. Send the task as text, a photo, a video, a file or a voice note.",
+    );
+    expect(rig.app.store.runs.recent(chat)).toEqual([]);
+  });
+
   it("a file named ../../etc/passwd is saved as passwd inside the uploads folder, nowhere else", async () => {
     const chat = rig.user(1007);
     rig.script("[passwd]", [reply.text("Saved safely.")]);

@@ -163,6 +163,16 @@ export class FakeBotApi {
     return this.sendMedia(chatId, { videoNote }, options);
   }
 
+  /** A person sends what is neither text nor media: `{ sticker: {...} }`, `{ location: {...} }`, as Telegram's JSON. */
+  sendOther(chatId: number, json: Record<string, unknown>, options: From = {}): number {
+    const message = this.world.newMessage(this.requireChat(chatId), {
+      fromUserId: this.sender(chatId, options.from),
+      other: json,
+    });
+    this.world.enqueueUpdate("message", this.world.messageJson(message));
+    return message.messageId;
+  }
+
   /** A person sends several photos or files at once: one message per item sharing a media_group_id. */
   sendMediaGroup(chatId: number, items: readonly AlbumItem[], options: From & { replyTo?: number } = {}): number[] {
     if (items.length < 2 || items.length > 10) throw new Error("fake Bot API: an album has 2 to 10 items");
@@ -428,6 +438,7 @@ function attachmentOf(m: StoredMessage): string | undefined {
   if (m.audio !== undefined) return "[audio]";
   if (m.video !== undefined) return "[video]";
   if (m.videoNote !== undefined) return "[video note]";
+  if (m.other !== undefined) return `[${Object.keys(m.other).join(", ")}]`;
   return undefined;
 }
 

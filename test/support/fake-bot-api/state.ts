@@ -37,6 +37,8 @@ export type StoredMessage = StoredMedia & {
   revisions: MessageRevision[];
   caption: string | undefined;
   captionEntities: Entity[];
+  /** What the fake does not model, as Telegram's JSON: `{ sticker: {...} }`, `{ location: {...} }`. */
+  other: Record<string, unknown> | undefined;
 };
 
 export type StoredChat = {
@@ -146,6 +148,7 @@ export class FakeWorld {
       ...NO_MEDIA,
       caption: undefined,
       captionEntities: [],
+      other: undefined,
       ...fields,
     };
     message.revisions.push(this.revision(message));
@@ -226,6 +229,6 @@ export class FakeWorld {
     }
     Object.assign(json, mediaJson(message, { text: message.caption, entities: message.captionEntities }));
     if (message.keyboard !== undefined) json.reply_markup = message.keyboard;
-    return json;
+    return { ...json, ...message.other };
   }
 }

@@ -1,20 +1,33 @@
-// A message the bot cannot read (a sticker, a video, a location…): in a private chat the
-// person is told what it does read; elsewhere it is left alone.
+// A message the bot cannot read (a sticker, a location, a poll…): in a private chat the
+// person is told which kind it cannot read and what it does read; elsewhere it is left alone.
 import { Composer } from "grammy";
+import type { Message } from "grammy/types";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
+
+/** The kinds of message a person may send that carry no task, as the reply names them. */
+const UNREADABLE: readonly (readonly [keyof Message, string])[] = [
+  ["sticker", "stickers"],
+  ["location", "locations"],
+  ["venue", "places"],
+  ["contact", "contacts"],
+  ["poll", "polls"],
+  ["dice", "dice"],
+  ["game", "games"],
+  ["story", "stories"],
+];
+
+/** What the bot says to a message it cannot read: which kind, and what it reads instead. */
+export function unreadableText(message: Message): string {
+  const kind = UNREADABLE.find(([field]) => message[field] !== undefined)?.[1] ?? "this kind of message";
+  return `I can't read ${kind}. Send the task as text, a photo, a video, a file or a voice note.`;
+}
 
 export function nonTextMessages(deps: Pick<BridgeServices, "outbox">): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
   messages.on("message", (ctx) => {
     if (ctx.message.text !== undefined || ctx.chat.type !== "private") return;
-    void deps.outbox.send(
-      ctx.chat.id,
-      {
-        html: "I can read text, photos, files and voice notes, but not this kind of message; send the task as one of those.",
-      },
-      { replyTo: ctx.message.message_id },
-    );
+    void deps.outbox.send(ctx.chat.id, { html: unreadableText(ctx.message) }, { replyTo: ctx.message.message_id });
   });
   return messages;
 }
