@@ -284,5 +284,9 @@ describe("busy sessions", () => {
     await h.advanceTo(at("2026-06-05T08:00:00Z"));
     expect(h.fires).toHaveLength(1);
     expect(h.events).toEqual([expect.objectContaining({ type: "fire_failed", iteration: 1 })]);
+    // The chat reads what failed as a sentence, that nothing ran, and when it tries again.
+    expect(noticeHtml(h.events[0]!, { nowMs: h.clock.now() })).toBe(
+      "⚠️ <b>schedule morning</b> could not start run 1: spawn failed. Nothing ran for it. It tries again at 09:00 tomorrow. See /loops.",
+    );
   });
 });

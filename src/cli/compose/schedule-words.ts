@@ -1,6 +1,6 @@
 // Schedules in the chat's words: a schedule as a card (its name, its timing, next run, runs and
 // cost so far), and the notices the scheduler's events become (skipped, missed, stopped, failed).
-import { excerpt, formatUsd } from "../../domain/index.js";
+import { excerpt, formatUsd, sentence } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import {
   describeSchedule,
@@ -105,7 +105,8 @@ export function noticeHtml(event: SchedulerEvent, options: TextOptions): string 
     }
     case "fire_failed": {
       const why = event.error instanceof Error ? event.error.message : String(event.error);
-      return `⚠️ ${name} could not start run ${event.iteration}: ${esc(why)} See /loops.`;
+      const then = s.nextFireAt === null ? "It will not run again." : `It tries again at ${at(s.nextFireAt)}.`;
+      return `⚠️ ${name} could not start run ${event.iteration}: ${esc(sentence(why))} Nothing ran for it. ${then} See /loops.`;
     }
   }
 }
