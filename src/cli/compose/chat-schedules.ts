@@ -84,11 +84,11 @@ export function createChatSchedules(deps: ChatSchedulesDeps): ChatSchedules {
         createdBy: { kind: "person", userId: request.userId },
       });
       if (!made.ok) return { ok: false, message: made.refusal.message };
-      const once = made.schedule.recurring ? "" : " It runs once.";
+      // The card below says when ("once at 08:49 today", "every 2 hours · next at …").
       return {
         ok: true,
         card: card(made.schedule),
-        confirmation: `⏰ Scheduled in ${request.project}: it runs in this chat's session.${once}`,
+        confirmation: `✅ Scheduled in ${request.project}, in this chat's session:`,
       };
     },
     followChat: (lane) => scheduler.followChat(lane.chatId, lane.project).map(card),
