@@ -281,6 +281,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE decisions ADD COLUMN decided_by TEXT;
     `,
   },
+  {
+    version: 16,
+    name: "the login's usage limits as Claude Code last reported them: /usage shows them after a restart",
+    sql: `
+      CREATE TABLE usage_limits (
+        name TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        used_percent REAL,
+        resets_at INTEGER,
+        extra_usage INTEGER NOT NULL,
+        reported_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,6 +1,9 @@
-// Spending and run counts per calendar day, for /usage and daily limits. The caller decides
-// what "day" means (its time zone) and passes it as YYYY-MM-DD.
+// Spending and run counts per calendar day, for /usage and daily limits (the caller decides
+// what "day" means, its time zone, and passes it as YYYY-MM-DD); and the login's usage limits
+// as Claude Code last reported them.
 import type { Database } from "better-sqlite3";
+import { z } from "zod";
+import type { UsageLimitReported } from "../domain/index.js";
 import { StoreError } from "./errors.js";
 import { readRow, readRows, usageRow, type DailyUsage } from "./records.js";
 
@@ -11,7 +14,28 @@ export type UsageRepository = {
   forDay(day: string): DailyUsage;
   /** Days with usage from `fromDay` to `toDay` inclusive, oldest first. */
   between(fromDay: string, toDay: string): DailyUsage[];
+  /** Each limit's latest report, in the order the limits were first reported. */
+  limits(): UsageLimitReported[];
+  /** Keeps `limit` as its limit's latest report. */
+  saveLimit(limit: UsageLimitReported, reportedAtMs: number): void;
 };
+
+const limitRow = z
+  .object({
+    name: z.string(),
+    state: z.enum(["ok", "warning", "reached"]),
+    used_percent: z.number().nullable(),
+    resets_at: z.number().int().nullable(),
+    extra_usage: z.union([z.literal(0), z.literal(1)]),
+  })
+  .transform((r): UsageLimitReported => ({
+    type: "usage_limit",
+    limit: r.name,
+    state: r.state,
+    ...(r.used_percent === null ? {} : { usedPercent: r.used_percent }),
+    ...(r.resets_at === null ? {} : { resetsAtMs: r.resets_at }),
+    extraUsage: r.extra_usage === 1,
+  }));
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -25,6 +49,11 @@ export function createUsageRepository(db: Database): UsageRepository {
     ON CONFLICT (day) DO UPDATE SET cost_usd = usage_daily.cost_usd + excluded.cost_usd, runs = usage_daily.runs + 1`);
   const select = db.prepare("SELECT * FROM usage_daily WHERE day = ?");
   const range = db.prepare("SELECT * FROM usage_daily WHERE day BETWEEN ? AND ? ORDER BY day");
+  const limits = db.prepare("SELECT * FROM usage_limits ORDER BY rowid");
+  const saveLimit = db.prepare(`
+    INSERT INTO usage_limits (name, state, used_percent, resets_at, extra_usage, reported_at) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (name) DO UPDATE SET state = excluded.state, used_percent = excluded.used_percent,
+      resets_at = excluded.resets_at, extra_usage = excluded.extra_usage, reported_at = excluded.reported_at`);
 
   const forDay = (day: string): DailyUsage => {
     checkDay(day);
@@ -45,6 +74,17 @@ export function createUsageRepository(db: Database): UsageRepository {
       checkDay(fromDay);
       checkDay(toDay);
       return readRows(usageRow, "usage_daily", range.all(fromDay, toDay));
+    },
+    limits: () => readRows(limitRow, "usage_limits", limits.all()),
+    saveLimit: (limit, reportedAtMs) => {
+      saveLimit.run(
+        limit.limit,
+        limit.state,
+        limit.usedPercent ?? null,
+        limit.resetsAtMs === undefined ? null : Math.round(limit.resetsAtMs),
+        limit.extraUsage ? 1 : 0,
+        Math.round(reportedAtMs),
+      );
     },
   };
 }

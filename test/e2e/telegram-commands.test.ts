@@ -240,6 +240,12 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
     expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
       /^5h limit: reached, resets Mar 1[78], 2030 \d\d:\d\d$/,
     );
+    // A restart does not forget it: no run needs to meet the limit again to show it.
+    await limited.app.stop();
+    await limited.startApp();
+    expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
+      /^5h limit: reached, resets Mar 1[78], 2030 \d\d:\d\d$/,
+    );
   });
 });
 

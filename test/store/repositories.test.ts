@@ -506,6 +506,24 @@ describe("inbox", () => {
 });
 
 describe("usage", () => {
+  it("keeps each usage limit's latest report, in the order the limits came first", () => {
+    expect(store.usage.limits()).toEqual([]);
+    const fiveHour = {
+      type: "usage_limit",
+      limit: "5h",
+      state: "warning",
+      usedPercent: 91,
+      extraUsage: false,
+    } as const;
+    store.usage.saveLimit({ ...fiveHour, resetsAtMs: 5_000 }, 1_000);
+    store.usage.saveLimit({ type: "usage_limit", limit: "7-day", state: "ok", extraUsage: false }, 1_000);
+    store.usage.saveLimit({ ...fiveHour, state: "reached", usedPercent: 100, extraUsage: true }, 2_000);
+    expect(reopen().usage.limits()).toEqual([
+      { type: "usage_limit", limit: "5h", state: "reached", usedPercent: 100, extraUsage: true },
+      { type: "usage_limit", limit: "7-day", state: "ok", extraUsage: false },
+    ]);
+  });
+
   it("add cost and a run per day and read days back in order", () => {
     expect(store.usage.forDay("2030-01-01")).toEqual({ day: "2030-01-01", costUsd: 0, runs: 0 });
     store.usage.add("2030-01-02", 0.5);

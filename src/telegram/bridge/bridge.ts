@@ -149,7 +149,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   const { store, logger, clock } = options;
   const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
   const claudeCommands = new ClaudeCommands(store, logger);
-  const usageLimits = new UsageLimits();
+  const usageLimits = new UsageLimits({ store: store.usage, logger, now: () => clock.now() });
   const clockFormatter = localClockFormatter();
   const runs = new RunIndex<RunView>((lane, event) => {
     claudeCommands.observe(lane, event);
