@@ -9,8 +9,9 @@ import {
   type Config,
   type LoadedConfig,
 } from "../config/index.js";
+import { sentence } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
-import { BridgeError } from "../telegram/index.js";
+import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
@@ -66,7 +67,14 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       : watchConfig(
           current.file,
           (reload) => {
-            if (!reload.ok) return logger.event("config.reload_failed", { error: reload.error.message }, "warn");
+            if (!reload.ok) {
+              logger.event("config.reload_failed", { error: reload.error.message }, "warn");
+              // Whoever edited the file is at this terminal: the settings before the edit stay.
+              io.stderr.write(
+                `telecode: the config file changed but could not be read, so the settings before the change stay in use: ${redactSecrets(reload.error.message, secretsOf(current, io))}\n`,
+              );
+              return;
+            }
             current = reload.config;
             logger.event("config.reloaded", { applied: reload.appliedKeys, needRestart: reload.restartKeys });
             void running?.configChanged();
@@ -79,6 +87,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         );
   let signalled = 0;
   let stop: (reason: StopReason) => void = () => undefined;
+  /** The chat that sent /restart, and the restart for the next start to tell it about. */
+  const restart: { from: number | undefined; next: Restarted | undefined } = { from: undefined, next: undefined };
   // A signal also ends a start still waiting for the Bot API.
   const stopping = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -105,7 +115,11 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
           config: () => current,
           env: io.env,
           logger,
-          onRestartRequested: () => stop("restart"),
+          onRestartRequested: (chatId) => {
+            restart.from = chatId;
+            stop("restart");
+          },
+          ...(restart.next === undefined ? {} : { restarted: restart.next }),
           onPollingFailed: () => stop("polling_failed"),
           onBotApiUnreachable: ({ apiRoot, reason, retryInMs }) =>
             io.stderr.write(
@@ -122,6 +136,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         return 1;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
+      restart.next = undefined;
       running = app;
       const reason = await stopped;
       running = undefined;
@@ -133,7 +148,13 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         return 1;
       }
       if (reason !== "restart") return 0;
-      current = load(values.config, io, logger)?.config ?? current;
+      const problems: string[] = [];
+      current = load(values.config, io, logger, (problem) => problems.push(problem))?.config ?? current;
+      if (restart.from !== undefined) {
+        const [problem] = problems.map((text) => redactSecrets(text, secretsOf(current, io)));
+        restart.next = { chatId: restart.from, ...(problem === undefined ? {} : { configProblem: problem }) };
+        restart.from = undefined;
+      }
       // A restart is when a new bot token takes effect; the log must redact it too.
       for (const secret of secretsOf(current, io)) logger.addSecret(secret);
       logger.event("serve.restarting", {});
@@ -174,7 +195,13 @@ function isFirstRun(configPath: string | undefined, io: CommandIo): boolean {
 }
 
 /** The config, checked for serving; undefined (after saying why) when it cannot serve. Warnings are shown (and logged). */
-function load(configPath: string | undefined, io: CommandIo, logger?: Logger): LoadedConfig | undefined {
+/** The config, or undefined after saying why on stderr (and to `onProblem`, redacted, when given). */
+function load(
+  configPath: string | undefined,
+  io: CommandIo,
+  logger?: Logger,
+  onProblem?: (problem: string) => void,
+): LoadedConfig | undefined {
   try {
     // Named as it works where the person is: after a clone, `telecode` alone is not on PATH.
     const init = initCommand({ env: io.env, cwd: process.cwd() });
@@ -195,6 +222,9 @@ function load(configPath: string | undefined, io: CommandIo, logger?: Logger): L
     if (error instanceof ConfigError) {
       // A config error may quote a value from the file; a pasted token must not reach the terminal.
       io.stderr.write(`telecode: ${redactSecrets(error.message, secretsOf(undefined, io))}\n`);
+      // Elsewhere than this terminal, the problems alone: the message's last line says to run again.
+      const problems = error.problems.length > 0 ? error.problems.map(sentence).join(" ") : error.message;
+      onProblem?.(redactSecrets(problems, secretsOf(undefined, io)));
       return undefined;
     }
     throw error;

@@ -48,6 +48,7 @@ export type {
   PhotoSize,
   ProjectFile,
   RecordedTrigger,
+  Restarted,
   ScheduleAction,
   ScheduleActionResult,
   ScheduleCard,

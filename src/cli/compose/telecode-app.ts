@@ -17,6 +17,7 @@ import {
   chatDecisionSettings,
   createTelegramFront,
   type BotApiUnreachable,
+  type Restarted,
   type TelegramBridge,
   type TelegramFrontOptions,
 } from "../../telegram/index.js";
@@ -52,7 +53,10 @@ export type TelecodeAppOptions = {
   env: NodeJS.ProcessEnv;
   logger: Logger;
   tuning?: AppTuning;
-  onRestartRequested?: () => void;
+  /** A person sent /restart in `chatId`. */
+  onRestartRequested?: (chatId: number) => void;
+  /** This start is a /restart's: the chat that asked is told it is back. */
+  restarted?: Restarted;
   onPollingFailed?: (error: unknown) => void;
   /** The Bot API could not be reached at start; it is tried again (until `signal`). */
   onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
@@ -201,6 +205,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     await bridge.start(
       definedFields({
         signal: options.signal,
+        restarted: options.restarted,
         takeInKept: keepers.takeIn({
           engine: enginePort,
           sessions,

@@ -40,7 +40,7 @@ import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
-import { recoverAfterRestart, tellSetAside } from "./recovery.js";
+import { recoverAfterRestart, tellSetAside, type Restarted } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
@@ -82,8 +82,8 @@ export type TelegramFrontOptions = {
   buttonMemory?: number;
   /** Long-poll timeout asked of getUpdates (default 25 s). */
   pollTimeoutSeconds?: number;
-  /** An allowed user sent /restart; the owner of the process stops and starts the bridge. */
-  onRestartRequested?: () => void;
+  /** An allowed user sent /restart in `chatId`; the owner of the process stops and starts the bridge. */
+  onRestartRequested?: (chatId: number) => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
   /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
@@ -104,7 +104,7 @@ export type TelegramBridge = {
    * commands, starts polling (so taps made while down reach the decisions taken in). Throws
    * BridgeError `telegram.start_aborted` when `signal` fires before the Bot API answered.
    */
-  start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept }): Promise<void>;
+  start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept; restarted?: Restarted }): Promise<void>;
   /**
    * The observer of a kept run taken in after a restart: its progress message carries on, with
    * its trigger's title and buttons when one started it (`started`, with that trigger's hooks).
@@ -239,7 +239,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   let replaying: Promise<void> = Promise.resolve();
   const control: BridgeControl = {
     isStopping: () => lifecycle.stopping,
-    requestRestart: () => options.onRestartRequested?.(),
+    requestRestart: (chatId) => options.onRestartRequested?.(chatId),
     botUsername: () => bot.botInfo.username,
   };
   const starter = new RunStarter({ config: options.config, store, logger, sessions, view });
@@ -299,7 +299,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       });
       logger.event("telegram.started", { bot: bot.botInfo.username });
       const kept = (await startOptions.takeInKept?.()) ?? new Set<string>();
-      recoverAfterRestart(services, kept);
+      recoverAfterRestart(services, kept, startOptions.restarted);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
       const handle = (update: Update): Promise<void> => bot.handleUpdate(update);
       replaying = replayUnfinished({ store, logger, handle, setAside: (message) => tellSetAside(services, message) });

@@ -20,6 +20,7 @@ export { NOT_AUTHORISED_TEXT } from "./access.js";
 export { RESUME_PROMPT } from "./buttons/resume.js";
 export { INTERRUPTED_NOTE } from "./resume-button.js";
 export { SET_ASIDE_TEXT } from "./recovery.js";
+export type { Restarted } from "./recovery.js";
 export { recordedTrigger } from "./scheduled-run.js";
 export type { RecordedTrigger } from "./scheduled-run.js";
 export type {

@@ -4,11 +4,19 @@
 // messages are brought to their recorded state; requests left waiting run (or get Retry); each
 // chat that had work cut off gets one "back online" note. Runs taken in again (their kept
 // processes ran on) are left running, their pending decisions too. (A tap on Continue is buttons/resume.ts.)
+import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { DecisionRecord, QueuedRunRecord, RunRecord } from "../../store/index.js";
 import { showRecordedDecisions } from "./decision-messages-recovery.js";
 import { runKeptRequests, type KeptRequestsDeps } from "./kept-requests.js";
 import { showPendingSummaries } from "./pending-summaries.js";
 import { interruptedHtml, resumeKeyboard } from "./resume-button.js";
+
+/** A /restart: the chat that asked, told once Telecode is back, and what was wrong with the config file then. */
+export type Restarted = {
+  chatId: number;
+  /** The config file could not be read at the restart, so the settings from before stay (redacted). */
+  configProblem?: string;
+};
 
 export type Recovered = {
   interrupted: RunRecord[];
@@ -23,13 +31,17 @@ export type Recovered = {
  * Marks what a stop cut off (but the runs in `keptRunIds`), tells the people concerned, and
  * runs what was waiting; returns what it found.
  */
-export function recoverAfterRestart(deps: KeptRequestsDeps, keptRunIds: ReadonlySet<string> = new Set()): Recovered {
+export function recoverAfterRestart(
+  deps: KeptRequestsDeps,
+  keptRunIds: ReadonlySet<string> = new Set(),
+  restarted?: Restarted,
+): Recovered {
   const { interrupted, expired } = markStopped(deps, keptRunIds);
   showPendingSummaries(deps);
   noticeInterruptedRuns(deps, interrupted);
   showRecordedDecisions(deps, new Set(expired.map((d) => d.decisionId)));
   const { resumed, dropped } = runKeptRequests(deps);
-  sendBackOnlineNotes(deps, { interrupted, resumed, dropped });
+  sendBackOnlineNotes(deps, { interrupted, resumed, dropped }, restarted);
   return { interrupted, expired, resumed, dropped };
 }
 
@@ -84,12 +96,17 @@ export function tellSetAside(
   void deps.outbox.send(message.chat.id, { html: SET_ASIDE_TEXT }, { replyTo: message.message_id, mustDeliver: true });
 }
 
-/** One short note per chat that had runs interrupted or requests waiting, saying what happens to them. */
+/**
+ * One short note per chat that had runs interrupted or requests waiting, saying what happens to
+ * them; the chat that sent /restart gets one in any case, saying it restarted.
+ */
 function sendBackOnlineNotes(
   deps: Pick<KeptRequestsDeps, "logger" | "outbox">,
   cut: { interrupted: RunRecord[]; resumed: QueuedRunRecord[]; dropped: QueuedRunRecord[] },
+  restarted: Restarted | undefined,
 ): void {
   const chats = new Map<number, { interrupted: number; resumed: number; dropped: number }>();
+  if (restarted !== undefined) chats.set(restarted.chatId, { interrupted: 0, resumed: 0, dropped: 0 });
   const count = (chatId: number, key: "interrupted" | "resumed" | "dropped"): void => {
     const counts = chats.get(chatId) ?? { interrupted: 0, resumed: 0, dropped: 0 };
     counts[key] += 1;
@@ -100,12 +117,21 @@ function sendBackOnlineNotes(
   for (const request of cut.dropped) count(request.chatId, "dropped");
   for (const [chatId, counts] of chats) {
     deps.logger.event("telegram.back_online_note", { chatId, ...counts });
-    void deps.outbox.send(chatId, { html: backOnlineHtml(counts) });
+    void deps.outbox.send(chatId, {
+      html: backOnlineHtml(counts, chatId === restarted?.chatId ? restarted : undefined),
+    });
   }
 }
 
-function backOnlineHtml(counts: { interrupted: number; resumed: number; dropped: number }): string {
-  const lines = ["🟢 Telecode is back online."];
+function backOnlineHtml(
+  counts: { interrupted: number; resumed: number; dropped: number },
+  restarted: Restarted | undefined,
+): string {
+  const lines = [restarted === undefined ? "🟢 Telecode is back online." : "🟢 Telecode restarted and is back online."];
+  if (restarted?.configProblem !== undefined)
+    lines.push(
+      `⚠️ The config file could not be read, so the settings from before the restart stay in use: ${esc(restarted.configProblem)} Fix it on the computer running Telecode (\`telecode doctor\` checks it), then /restart again.`,
+    );
   const { interrupted, resumed, dropped } = counts;
   if (interrupted === 1) lines.push("A task was interrupted: tap its Continue to pick up where it stopped.");
   if (interrupted > 1)

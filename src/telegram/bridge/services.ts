@@ -23,8 +23,8 @@ import type { ChatSchedules, TriggerControls } from "./schedule-port.js";
 export type BridgeControl = {
   /** The bridge is stopping: no new work, runs ending now were interrupted. */
   isStopping: () => boolean;
-  /** A person asked for /restart. */
-  requestRestart: () => void;
+  /** A person asked for /restart in `chatId` (told there once Telecode is back). */
+  requestRestart: (chatId: number) => void;
   /** The bot's @username (known once started). */
   botUsername: () => string;
 };

@@ -106,4 +106,41 @@ describe("telecode (serve) hot reload", () => {
     serve.child.kill("SIGTERM");
     expect((await serve.exited).code).toBe(0);
   });
+
+  it("says on the terminal that a saved file it cannot read changes nothing, and after /restart tells the chat", async () => {
+    const rig = await startRig();
+    await rig.app.stop();
+    onTestFinished(() => rig.dispose());
+    const serve = spawnServe(rig);
+    await serve.started;
+    const chat = rig.user(1002);
+    const original = await readFile(rig.configPath, "utf8");
+    const told = stderrShows(serve.child, "could not be read, so the settings before the change stay in use");
+    await writeFile(rig.configPath, `${original}\n[claude]\npermision_mode = "plan"\n`, { mode: 0o600 });
+    await told;
+
+    rig.tg.sendCommand(chat, "restart");
+    await rig.botMessage(chat, "🔄 Restarting.");
+    await serve.restarted;
+    const back = await rig.botMessage(chat, "🟢 Telecode restarted");
+    expect(back.text.split("\n")[0]).toBe("🟢 Telecode restarted and is back online.");
+    expect(back.text).toContain(
+      "⚠️ The config file could not be read, so the settings from before the restart stay in use:",
+    );
+    expect(back.text).toContain(
+      "Fix it on the computer running Telecode (`telecode doctor` checks it), then /restart again.",
+    );
+    expect(back.text).not.toContain(rig.tg.token.split(":")[1]);
+
+    // Mended: the next /restart says only that it is back.
+    await writeFile(rig.configPath, original, { mode: 0o600 });
+    rig.tg.sendCommand(chat, "restart");
+    await rig.tg.waitFor(
+      () => rig.tg.botMessages(chat).filter((m) => m.text.startsWith("🟢 Telecode restarted")).length === 2,
+      { what: "the second restart's note", timeoutMs: 60_000 },
+    );
+    expect(rig.tg.botMessages(chat).at(-1)?.text).toBe("🟢 Telecode restarted and is back online.");
+    serve.child.kill("SIGTERM");
+    expect((await serve.exited).code).toBe(0);
+  });
 });

@@ -10,7 +10,7 @@ export const restartCommand: Command = {
     if (control.isStopping()) return call.say("Telecode is already restarting.");
     logger.event("telegram.restart_requested", { chatId: call.message.chatId, userId: call.message.from.id });
     call.say(`🔄 Restarting. ${whatHappensToRuns(sessions.status(), call.config.limits.drainSeconds)}`);
-    control.requestRestart();
+    control.requestRestart(call.message.chatId);
   },
 };
 
