@@ -194,8 +194,10 @@ function isFirstRun(configPath: string | undefined, io: CommandIo): boolean {
   }
 }
 
-/** The config, checked for serving; undefined (after saying why) when it cannot serve. Warnings are shown (and logged). */
-/** The config, or undefined after saying why on stderr (and to `onProblem`, redacted, when given). */
+/**
+ * The config, checked for serving; undefined when it cannot serve, after saying why on stderr
+ * (and to `onProblem`, the file's problems alone, redacted). Warnings are shown (and logged).
+ */
 function load(
   configPath: string | undefined,
   io: CommandIo,

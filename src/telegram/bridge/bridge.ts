@@ -103,6 +103,7 @@ export type TelegramBridge = {
    * (`takeInKept`, their ids back), recovers the rest after a previous stop, registers
    * commands, starts polling (so taps made while down reach the decisions taken in). Throws
    * BridgeError `telegram.start_aborted` when `signal` fires before the Bot API answered.
+   * `restarted`: the /restart this start follows; its chat is told Telecode is back.
    */
   start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept; restarted?: Restarted }): Promise<void>;
   /**
