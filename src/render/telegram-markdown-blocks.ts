@@ -4,6 +4,7 @@
 
 import type { Token } from "markdown-it";
 import { escapeHtml, renderInline, renderInlinePlain } from "./telegram-markdown-inline.js";
+import { TableText } from "./telegram-markdown-table.js";
 
 const BULLETS = ["•", "◦", "▪"];
 const RULE = "──────────";
@@ -21,7 +22,7 @@ export function renderBlocks(tokens: readonly Token[]): string {
   const out = new BlockWriter();
   const lists: List[] = [];
   const items: Item[] = [];
-  let table: string[][] | undefined;
+  let table: TableText | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     switch (token.type) {
@@ -75,16 +76,23 @@ export function renderBlocks(tokens: readonly Token[]): string {
         break;
       }
       case "table_open":
-        table = [];
+        table = new TableText();
         break;
       case "tr_open":
-        table?.push([]);
+        table?.row();
+        break;
+      case "th_open":
+      case "td_open":
+        table?.cell(String(token.attrGet("style") ?? ""));
+        break;
+      case "thead_close":
+        table?.endHead();
         break;
       case "inline":
-        if (table !== undefined) table.at(-1)?.push(renderInlinePlain(token.children ?? []).trim());
+        table?.text(renderInlinePlain(token.children ?? []).trim());
         break;
       case "table_close":
-        out.block(`<pre>${escapeHtml(alignTable(table ?? []))}</pre>`, "code", items);
+        out.block(`<pre>${escapeHtml(table?.render() ?? "")}</pre>`, "code", items);
         table = undefined;
         break;
       default:
@@ -178,22 +186,4 @@ function renderCode(token: Token): string {
   return language === undefined
     ? `${caption}<pre>${escapeHtml(text)}</pre>`
     : `${caption}<pre><code class="language-${escapeHtml(language)}">${escapeHtml(text)}</code></pre>`;
-}
-
-function alignTable(rows: readonly string[][]): string {
-  const columns = rows.reduce((max, row) => Math.max(max, row.length), 0);
-  const widths = Array.from({ length: columns }, (_, c) =>
-    rows.reduce((max, row) => Math.max(max, [...(row[c] ?? "")].length), 0),
-  );
-  return rows
-    .map((row) =>
-      widths
-        .map((width, c) => {
-          const cell = row[c] ?? "";
-          return cell + " ".repeat(width - [...cell].length);
-        })
-        .join(" | ")
-        .trimEnd(),
-    )
-    .join("\n");
 }

@@ -118,7 +118,7 @@ describe("Claude's answers", () => {
       "Code:\n\n<pre>indented = True\nprint(indented)</pre>",
     );
     expect(html("| File | Change |\n|---|---|\n| `src/app.ts` | **added** a [link](https://x.io) |\n")).toBe(
-      "<pre>File       | Change\nsrc/app.ts | added a link (https://x.io)</pre>",
+      "<pre>File       | Change\n-----------+----------------------------\nsrc/app.ts | added a link (https://x.io)</pre>",
     );
   });
 

@@ -110,7 +110,11 @@ describe("markdownToTelegramHtml", () => {
   });
 
   it("shows tables as aligned monospace and keeps unclosed emphasis as typed", () => {
-    expect(markdownToTelegramHtml("| a | bb |\n|---|---|\n| ccc | d |")).toBe("<pre>a   | bb\nccc | d</pre>");
+    expect(markdownToTelegramHtml("| a | bb |\n|---|---|\n| ccc | d |")).toBe("<pre>a   | bb\n----+---\nccc | d</pre>");
+    // Aligned as the delimiter row says: numbers to the right, a centred column in the middle.
+    expect(
+      markdownToTelegramHtml("| file | lines | ok |\n|---|---:|:---:|\n| a.ts | 120 | yes |\n| b.ts | 3 | no |"),
+    ).toBe("<pre>file | lines | ok\n-----+-------+----\na.ts |   120 | yes\nb.ts |     3 | no</pre>");
     expect(markdownToTelegramHtml("**bold never closed and *half")).toBe("**bold never closed and *half");
     expect(markdownToTelegramHtml("***both***")).toBe("<i><b>both</b></i>");
   });

@@ -63,7 +63,7 @@ export function readerViewOfSpecHtml(html: string, markdown: string): string | u
   const lists: { ordered: boolean; next: number }[] = [];
   const links: { url: string; linkable: boolean; key: string; start: number }[] = [];
   let pendingItem: { ordered: boolean; number: number } | undefined;
-  let table: { rows: string[][]; cell: string | undefined } | undefined;
+  let table: { rows: string[][]; cell: string | undefined; headRows: number } | undefined;
   let preLanguage = "";
   const flushItem = (task: string | undefined): void => {
     if (pendingItem === undefined) return;
@@ -196,6 +196,13 @@ export function readerViewOfSpecHtml(html: string, markdown: string): string | u
       case "table":
         if (closing) {
           const rows = table!.rows.map((row) => row.join(" | "));
+          // A rule under the header, as wide as each column (docs/markdown.md).
+          const { headRows } = table!;
+          if (headRows > 0 && headRows < rows.length) {
+            const width = (c: number): number => Math.max(...table!.rows.map((row) => [...(row[c] ?? "")].length));
+            const columns = Math.max(...table!.rows.map((row) => row.length));
+            rows.splice(headRows, 0, Array.from({ length: columns }, (_, c) => "-".repeat(width(c))).join("-+-"));
+          }
           table = undefined;
           on("table", -1);
           on("pre", 1);
@@ -204,7 +211,7 @@ export function readerViewOfSpecHtml(html: string, markdown: string): string | u
           on("pre", -1);
         } else {
           flushItem(undefined);
-          table = { rows: [], cell: undefined };
+          table = { rows: [], cell: undefined, headRows: 0 };
           on("table", 1);
         }
         break;
@@ -219,6 +226,8 @@ export function readerViewOfSpecHtml(html: string, markdown: string): string | u
         } else table!.cell = "";
         break;
       case "thead":
+        if (closing) table!.headRows = table!.rows.length;
+        break;
       case "tbody":
         break;
       default:
