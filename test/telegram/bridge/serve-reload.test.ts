@@ -30,6 +30,19 @@ function stderrShows(child: ReturnType<typeof spawnServe>["child"], text: string
   });
 }
 
+/**
+ * A rig of its own (the first test leaves a token in its file this process may not use), served
+ * by a `telecode` process: its chat 1002 and the config file as it was.
+ */
+async function servingRig() {
+  const rig = await startRig();
+  await rig.app.stop();
+  onTestFinished(() => rig.dispose());
+  const serve = spawnServe(rig);
+  await serve.started;
+  return { rig, serve, chat: rig.user(1002), original: await readFile(rig.configPath, "utf8") };
+}
+
 describe("telecode (serve) hot reload", () => {
   it("warns about a readable file, applies allowed users, mode and model from a saved file, and keeps a new token for the restart", async () => {
     await chmod(rig.configPath, 0o644);
@@ -75,14 +88,7 @@ describe("telecode (serve) hot reload", () => {
   });
 
   it("takes [[schedules]] added to a saved file at once: /loops lists the new schedule", async () => {
-    // A rig of its own: the test above left a token in the file this process may not use.
-    const rig = await startRig();
-    await rig.app.stop();
-    onTestFinished(() => rig.dispose());
-    const serve = spawnServe(rig);
-    await serve.started;
-    const chat = rig.user(1002);
-    const original = await readFile(rig.configPath, "utf8");
+    const { rig, serve, chat, original } = await servingRig();
     // A key that needs a restart rides along, so the terminal says when the reload was handled.
     const edited =
       original.replace("use_api_billing = true", 'use_api_billing = true\nallowed_tools = ["Read"]') +
@@ -108,13 +114,7 @@ describe("telecode (serve) hot reload", () => {
   });
 
   it("says on the terminal that a saved file it cannot read changes nothing, and after /restart tells the chat", async () => {
-    const rig = await startRig();
-    await rig.app.stop();
-    onTestFinished(() => rig.dispose());
-    const serve = spawnServe(rig);
-    await serve.started;
-    const chat = rig.user(1002);
-    const original = await readFile(rig.configPath, "utf8");
+    const { rig, serve, chat, original } = await servingRig();
     const told = stderrShows(serve.child, "could not be read, so the settings before the change stay in use");
     await writeFile(rig.configPath, `${original}\n[claude]\npermision_mode = "plan"\n`, { mode: 0o600 });
     await told;
