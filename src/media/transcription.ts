@@ -34,7 +34,7 @@ export type Audio = Readonly<{ bytes: Uint8Array; mimeType: string; durationS?: 
 
 const NOT_CONFIGURED = "Voice notes are not transcribed here yet.";
 const HOW_TO_CONFIGURE =
-  "Set [voice] api_root (and api_key_env if the server needs a key) in the config; docs/configuration.md shows how.";
+  "Type the message instead; or, on the computer running Telecode, set [voice] api_root (and api_key_env if the server needs a key) in the config, as docs/configuration.md shows.";
 
 /** The one line a person gets for a voice note when `[voice]` is not set up. */
 export const VOICE_NOT_CONFIGURED_HINT = `${NOT_CONFIGURED} ${HOW_TO_CONFIGURE}`;

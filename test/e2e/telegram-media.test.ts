@@ -354,7 +354,9 @@ describe("voice notes", () => {
     try {
       rig.tg.sendVoice(chat, { content: Buffer.from("OggS"), durationS: 1 });
       const hint = await rig.botMessage(chat, "[voice]");
-      expect(hint.text).toMatch(/^Voice notes are not transcribed here yet\. Set \[voice\] api_root/);
+      expect(hint.text).toBe(
+        "Voice notes are not transcribed here yet. Type the message instead; or, on the computer running Telecode, set [voice] api_root (and api_key_env if the server needs a key) in the config, as docs/configuration.md shows.",
+      );
       expect(hint.text).not.toContain("\n");
     } finally {
       rig.config = before;
