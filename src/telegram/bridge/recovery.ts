@@ -2,7 +2,7 @@
 // running are marked interrupted and their progress messages say so with Continue; summaries a
 // stop kept from finished runs' progress messages are shown (pending-summaries.ts); decision
 // messages are brought to their recorded state; requests left waiting run (or get Retry); each
-// chat that had work cut off gets one "back online" note. Runs taken in again (their kept
+// chat that had work cut off, and the one that sent /restart, gets one "back online" note. Runs taken in again (their kept
 // processes ran on) are left running, their pending decisions too. (A tap on Continue is buttons/resume.ts.)
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { DecisionRecord, QueuedRunRecord, RunRecord } from "../../store/index.js";

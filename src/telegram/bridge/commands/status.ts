@@ -41,14 +41,14 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
   const live = sessions.status(chatId);
   // A first message's run has no session in the store until Claude Code names one.
-  const running = live.find((entry) => entry.lane.project === lane?.project && entry.runningRunId !== undefined);
+  const working = live.find((entry) => entry.lane.project === lane?.project && entry.runningRunId !== undefined);
   const sessionId =
-    (lane === undefined ? null : store.sessions.current(chatId, lane.project))?.sessionId ?? running?.sessionId;
+    (lane === undefined ? null : store.sessions.current(chatId, lane.project))?.sessionId ?? working?.sessionId;
   lines.push(
     `Session: ${
       sessionId !== undefined
         ? `<code>${esc(sessionId.slice(0, 8))}</code>`
-        : running !== undefined
+        : working !== undefined
           ? "starting with the running task"
           : "none yet (the next message starts one)"
     }`,
