@@ -24,6 +24,7 @@ describe("recorder sanitiser", () => {
         cwd: place.project,
         memory: `${place.home}/.claude/projects/-tmp-telecode-test-Ab12-project/memory/`,
         socket: `${place.tmp}/claude-1000/4242.sock`,
+        messaging_socket_path: `${place.tmp}/cc-socks/4242.sock`,
         text: "check your inference gateway (127.0.0.1:43117).",
         pid: 4242,
       }),
@@ -32,6 +33,7 @@ describe("recorder sanitiser", () => {
       cwd: "/home/user/project",
       memory: "/home/user/.claude/projects/-home-user-project/memory/",
       socket: "/tmp/claude-XXXX/10000.sock",
+      messaging_socket_path: "/tmp/cc-socks/10000.sock",
       text: "check your inference gateway (127.0.0.1:PORT).",
       pid: 10000,
     });

@@ -61,6 +61,8 @@ export class Sanitiser {
       [new RegExp(`127\\.0\\.0\\.1:${place.apiPort === "" ? "\\d+" : place.apiPort}\\b`, "g"), "127.0.0.1:PORT"],
       [/"pid":\d+/g, '"pid":10000'],
       [/(\/tmp\/claude-XXXX\/)\d+\.sock/g, "$110000.sock"],
+      // 2.1.321 and later keep the messaging socket in a folder of its own: /tmp/cc-socks/PID.sock.
+      [/(\/tmp\/cc-socks\/)\d+\.sock/g, "$110000.sock"],
     ];
     this.#keep = new Set(keep);
   }
