@@ -16,7 +16,8 @@ import { dataDirProblem } from "./data-dir.js";
 import { initCommand } from "./invocation.js";
 import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
-import { judgeClaudeVersion, testedRange } from "./doctor-version.js";
+import { PINNED_CLAUDE_VERSION } from "./doctor-tested-range.js";
+import { judgeClaudeVersion } from "./doctor-version.js";
 import { checkTriggers } from "./doctor-triggers.js";
 import { checkWebhooks } from "./doctor-webhooks.js";
 import { checkRunSurvival } from "./doctor-survival.js";
@@ -136,7 +137,7 @@ async function checkClaude(config: Config, options: DoctorOptions): Promise<Chec
       fail(
         "Claude CLI",
         probe.description,
-        `npm i -g @anthropic-ai/claude-code@${testedRange().newest}, or set claude.path`,
+        `npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}, or set claude.path`,
       ),
     );
   else {

@@ -6,7 +6,6 @@ import { buildChildEnv, createCliProbe, isClaudeError, type ClaudeProvider } fro
 import { carriedFailure } from "../domain/index.js";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
-import { TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
 
 export type BotInfo = { id: number; username: string; firstName: string };
 
@@ -167,11 +166,6 @@ export function compareVersions(a: string, b: string): number {
     if (d !== 0) return d < 0 ? -1 : 1;
   }
   return 0;
-}
-
-/** The newest CLI version Telecode is tested with (recorded fixtures): the one to install. */
-export function testedClaudeVersion(): string {
-  return TESTED_CLAUDE_VERSIONS.at(-1) ?? "unknown";
 }
 
 export type LoginCheck =

@@ -4,7 +4,7 @@
 import type { Env } from "../config/index.js";
 import type { Logger } from "../ports/index.js";
 import { compareVersions, probeClaude } from "./doctor-probes.js";
-import { TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
+import { PINNED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
 
 export type TestedRange = Readonly<{ oldest: string; newest: string }>;
 
@@ -22,7 +22,7 @@ export type VersionVerdict = Readonly<{ status: "ok" | "warn"; detail: string; f
 /** How `version` relates to the tested range, in the words doctor prints after "Claude CLI". */
 export function judgeClaudeVersion(version: string, range: TestedRange = testedRange()): VersionVerdict {
   const tested = `the tested range (${describeRange(range)})`;
-  const install = `npm i -g @anthropic-ai/claude-code@${range.newest}`;
+  const install = `npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}`;
   if (compareVersions(version, range.oldest) < 0)
     return { status: "warn", detail: `${version} is older than ${tested}`, fix: `update it: ${install}` };
   if (compareVersions(version, range.newest) > 0)

@@ -17,10 +17,10 @@ import {
   getMe,
   getMessages,
   probeClaude,
-  testedClaudeVersion,
   type BotInfo,
   type TelegramUser,
 } from "./doctor-probes.js";
+import { PINNED_CLAUDE_VERSION } from "./doctor-tested-range.js";
 import { InitFailed, type InitUi, type SelectOption } from "./init-ui.js";
 
 type Mode = ClaudeConfig["permissionMode"];
@@ -217,7 +217,7 @@ export async function reportClaude(
 ): Promise<void> {
   const command = options.env["TELECODE_CLAUDE_PATH"] || "claude";
   const probe = await probeClaude(command, options.env);
-  const tested = testedClaudeVersion();
+  const tested = PINNED_CLAUDE_VERSION;
   if (!probe.found)
     ui.warn(
       `${probe.description} Install it with \`npm i -g @anthropic-ai/claude-code@${tested}\`, or set claude.path.`,

@@ -13,7 +13,13 @@ import type { CommandIo } from "../../src/cli/command-io.js";
 import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
 import { DATABASE_FILE, openStore } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
-import { recordedVersions, TESTED_RANGE_MODULE, testedRangeSource } from "../support/recorder/tested-range.js";
+import {
+  pinnedVersion,
+  recordedVersions,
+  TESTED_RANGE_MODULE,
+  testedRangeSource,
+} from "../support/recorder/tested-range.js";
+import { PINNED_CLAUDE_VERSION } from "../../src/cli/doctor-tested-range.js";
 
 const REAL_CLAUDE = resolve("node_modules/.bin/claude");
 /** The range Telecode ships (every version with recordings; the pinned 2.1.332 is the newest). */
@@ -306,6 +312,11 @@ describe("the tested Claude CLI range", () => {
       status: "warn",
       fix: "if something misbehaves: npm i -g @anthropic-ai/claude-code@2.1.332",
     });
+    // What npm installs is the pinned version, though a newer one is tested (from the Agent SDK's binary).
+    expect(judgeClaudeVersion("2.1.8", testedRange(["2.1.9", "2.1.500"]))).toMatchObject({
+      fix: `update it: npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}`,
+    });
+    expect(PINNED_CLAUDE_VERSION).toBe(pinnedVersion());
   });
 
   it("is logged at start as claude.version, a warning outside the range", async () => {
