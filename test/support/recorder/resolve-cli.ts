@@ -38,7 +38,41 @@ export async function cliVersion(path: string): Promise<string> {
 
 const looksLikeVersion = (spec: string): boolean => /^(\d+\.\d+\.\d+\S*|latest|next|stable)$/.test(spec);
 
-/** `spec` is a path to a claude binary, or a version / dist-tag of @anthropic-ai/claude-code to install. */
+/**
+ * The Agent SDK's package for this platform that may hold CLI `version` as its `claude` binary:
+ * the SDK 0.3.N has shipped CLI 2.1.N, sometimes before @anthropic-ai/claude-code has it on npm.
+ * Undefined for a version outside that pairing (a caller checks the binary's own version).
+ */
+export function sdkPlatformPackage(version: string, platform: string, arch: string): string | undefined {
+  const patch = /^2\.1\.(\d+)$/.exec(version)?.[1];
+  return patch === undefined ? undefined : `@anthropic-ai/claude-agent-sdk-${platform}-${arch}@0.3.${patch}`;
+}
+
+/** Installs `pkg` into `dir` with npm; returns why it could not (npm's last words), or undefined. */
+async function npmInstall(dir: string, pkg: string): Promise<string | undefined> {
+  try {
+    await run("npm", ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error", pkg], {
+      timeout: 600_000,
+    });
+    return undefined;
+  } catch (error) {
+    const stderr = (error as { stderr?: unknown }).stderr;
+    // "npm error code ETARGET", then what it means ("npm error notarget No matching version …").
+    const said = (typeof stderr === "string" ? stderr : String(error))
+      .split("\n")
+      .find((l) => l.startsWith("npm error") && !l.startsWith("npm error code"));
+    return (said ?? String(error).split("\n", 1)[0] ?? "npm failed")
+      .replace(/^npm error\s*(\w+\s)?/, "")
+      .replace(/\.$/, "");
+  }
+}
+
+/**
+ * `spec` is a path to a claude binary, or a version / dist-tag of @anthropic-ai/claude-code to
+ * install. A version npm's @anthropic-ai/claude-code does not have yet is looked for in the
+ * Agent SDK's platform package (see sdkPlatformPackage), and used only if its binary says it is
+ * that version.
+ */
 export async function resolveCli(spec: string, log: (line: string) => void): Promise<ResolvedCli> {
   if (!looksLikeVersion(spec) || existsSync(spec)) {
     const path = resolve(spec);
@@ -51,33 +85,31 @@ export async function resolveCli(spec: string, log: (line: string) => void): Pro
   const dir = await mkdtemp(join(tmpdir(), "telecode-claude-"));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   log(`installing @anthropic-ai/claude-code@${spec} into ${dir} …`);
-  try {
-    await run(
-      "npm",
-      [
-        "install",
-        "--prefix",
-        dir,
-        "--no-save",
-        "--no-audit",
-        "--no-fund",
-        "--loglevel=error",
-        `@anthropic-ai/claude-code@${spec}`,
-      ],
-      { timeout: 600_000 },
-    );
-  } catch (error) {
-    await cleanup();
-    const why = error instanceof Error ? error.message.split("\n").slice(0, 3).join(" ") : String(error);
-    throw new CliNotUsable(
-      `npm could not install @anthropic-ai/claude-code@${spec}: ${why}. Check the version and the registry.`,
-    );
+  const why = await npmInstall(dir, `@anthropic-ai/claude-code@${spec}`);
+  let path = join(dir, "node_modules", ".bin", "claude");
+  if (why !== undefined) {
+    const sdk = sdkPlatformPackage(spec, process.platform, process.arch);
+    const sdkWhy = sdk === undefined ? "no Agent SDK package pairs with it" : await tryingSdk(dir, sdk, log);
+    if (sdkWhy !== undefined) {
+      await cleanup();
+      throw new CliNotUsable(
+        `npm could not install @anthropic-ai/claude-code@${spec}: ${why}; ${sdk ?? "the Agent SDK"}: ${sdkWhy}. Check the version and the registry.`,
+      );
+    }
+    path = join(dir, "node_modules", ...(sdk ?? "").replace(/@[^@]*$/, "").split("/"), "claude");
   }
-  const path = join(dir, "node_modules", ".bin", "claude");
   try {
-    return { path, version: await cliVersion(path), cleanup };
+    const version = await cliVersion(path);
+    if (why !== undefined && version !== spec)
+      throw new CliNotUsable(`the Agent SDK's binary is Claude Code ${version}, not ${spec}.`);
+    return { path, version, cleanup };
   } catch (error) {
     await cleanup();
     throw error;
   }
+}
+
+async function tryingSdk(dir: string, sdk: string, log: (line: string) => void): Promise<string | undefined> {
+  log(`not on npm as @anthropic-ai/claude-code; trying the Agent SDK's ${sdk} …`);
+  return npmInstall(dir, sdk);
 }
