@@ -92,7 +92,7 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
       // the webhook held. A run a restart took in has no prompt here; its failure said so already.
       const error = completed.error;
       if (error !== undefined && failsUntilFixed(error) && trigger.prompt !== "") {
-        store.triggers.hold(trigger.webhookId, trigger, now());
+        hold(trigger, "until_fixed");
         holds.hold(trigger.webhookId, trigger.chatId, error);
       }
       dayCaps.spent(trigger, completed.costUsd);
