@@ -118,9 +118,9 @@ export function resolvePlanAnswer(
       gate: disarmedGate,
     };
   }
-  const deny = (message: string, summary: string, gate: OutlineGate): PlanResolution => ({
+  const deny = (message: string, summary: string, gate: OutlineGate, steered = false): PlanResolution => ({
     answer: { behavior: "deny", message },
-    outcome: { decision: "deny", reason: "person", ...by, summary },
+    outcome: { decision: "deny", reason: "person", ...by, summary, ...(steered ? { steered: true as const } : {}) },
     approved: false,
     gate,
   });
@@ -137,9 +137,9 @@ export function resolvePlanAnswer(
     case planChoiceIds.outline:
       return afterOutline
         ? undefined
-        : deny(outlineRequestedMessage, "Outline requested", armGate(planTextOf(request)));
+        : deny(outlineRequestedMessage, "Outline requested", armGate(planTextOf(request)), true);
     case planChoiceIds.discuss:
-      return afterOutline ? deny(discussPlanMessage, "Let's discuss", disarmedGate) : undefined;
+      return afterOutline ? deny(discussPlanMessage, "Let's discuss", disarmedGate, true) : undefined;
     default:
       return undefined;
   }

@@ -61,6 +61,8 @@ export type DecisionOutcome = {
   by?: string;
   /** One short line: "Allowed", "Plan approved", "Outline requested", "Withdrawn by Claude". */
   summary: string;
+  /** The person asked for something else (an outline, a talk): a deny to the CLI, no refusal to them. */
+  steered?: true;
 };
 
 export type InfoKind =

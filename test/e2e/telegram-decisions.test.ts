@@ -236,6 +236,10 @@ describe("plan mode", () => {
     expect(plan.buttons.map((b) => b.text)).toEqual(["✅ Approve", "❌ Deny", "Pause & Outline"]);
     expect(plan.text).toContain("Plan ready for review");
     expect(await tap(chat, plan, "Pause & Outline")).toBe("Outlining plan…");
+    // Asking for an outline is no refusal: the plan message says so without a ❌.
+    await rig.tg.waitFor(() => rig.tg.message(chat, plan.messageId)?.text.endsWith("↩️ Outline requested (Ann1005)"), {
+      what: "the plan message settled as an outline requested",
+    });
     const again = await rig.botMessage(chat, withButton("✅ Approve Plan"));
     expect(again.buttons.map((b) => b.text)).toEqual(["✅ Approve Plan", "❌ Deny", "Let's discuss"]);
     expect(await tap(chat, again, "✅ Approve Plan")).toBe("Approved");
@@ -363,13 +367,13 @@ describe("an open decision while the chat does other things", () => {
     expect(small.api.requests("[typed-teal]")).toHaveLength(0);
   });
 
-  it("with decisions waiting in two other projects, a plain message asks which one it answers", async () => {
+  it("with decisions waiting in two other projects, a plain message asks which one it answers; each answer quotes its task", async () => {
     const chat = small.user(1004);
     small.script("[two-a]", [reply.bash("touch two-a.txt", "Create a file"), reply.text("Done in app.")]);
     small.script("[two-b]", [reply.bash("touch two-b.txt", "Create a file"), reply.text("Done in api.")]);
-    small.tg.sendText(chat, "/app Create it [two-a]");
+    const askedApp = small.tg.sendText(chat, "/app Create it [two-a]");
     const first = await small.botMessage(chat, allowFor("two-a.txt"));
-    small.tg.sendText(chat, "/api Create it [two-b]");
+    const askedApi = small.tg.sendText(chat, "/api Create it [two-b]");
     const second = await small.botMessage(chat, allowFor("two-b.txt"));
     await small.command(chat, "project", "docs");
     small.tg.sendText(chat, "go ahead [which-one]");
@@ -382,7 +386,8 @@ describe("an open decision while the chat does other things", () => {
       const query = small.tg.tapButton(chat, prompt.messageId, "✅ Allow");
       expect((await small.tg.waitForCallbackAnswer(query)).text).toBe("Approved");
     }
-    await small.botMessage(chat, isAnswer("Done in app."));
-    await small.botMessage(chat, isAnswer("Done in api."));
+    // The two worked side by side: each answer quotes the message it answers.
+    expect((await small.botMessage(chat, isAnswer("Done in app."))).replyToMessageId).toBe(askedApp);
+    expect((await small.botMessage(chat, isAnswer("Done in api."))).replyToMessageId).toBe(askedApi);
   });
 });

@@ -95,7 +95,8 @@ describe("a kept run when things go wrong", () => {
     // The failure was recorded, so the keeper was told it may go: its files are removed.
     await rig.tg.waitFor(() => !existsSync(record.dir), { what: "the keeper's files removed" });
 
-    // "Send your message again to resume the session": one tap does it.
+    // The session is kept: one tap sends the message again into it.
+    expect(error.text).toMatch(/\(signal SIGKILL\)\. Tap Send it again to resume the session\. \(incident/);
     await expectSentAgain(rig, chat, error, {
       marker: "[cli-crash]",
       prompt: "Sleep long [cli-crash]",

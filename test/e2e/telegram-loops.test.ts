@@ -381,7 +381,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     const [loop] = loopsOf(chat);
     expect(loop?.session).toEqual({ mode: "continue" });
     const tap = rig.tg.tapButton(chat, answer.messageId, "✖️ Stop the loop");
-    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Stopped 1");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Stopped");
     expect(rig.app.store.schedules.get(loop?.id ?? "")?.state).toBe("cancelled");
     // The message no longer asks "Keep it, or stop it now:" under no button: it says what the tap did.
     const after = await rig.tg.waitFor(

@@ -50,7 +50,9 @@ describe("resuming a session the CLI does not have", () => {
       );
       expect(error.text).not.toContain("error_during_execution");
       // It was the chat's current session: the chat lets go of it instead of failing every message.
-      expect(error.text).toContain("The next message starts a fresh session.");
+      expect(error.text).toContain(
+        "so the message was not run. Tap Run it in a new session to run it now. The next message starts a fresh session.",
+      );
       // The message need not be typed again: a tap sends it into a new session.
       expect(error.buttons.map((b) => b.text)).toEqual(["▶️ Run it in a new session"]);
       const data = error.buttons[0]!.data!;

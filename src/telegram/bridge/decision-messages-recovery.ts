@@ -4,7 +4,7 @@
 import type { DecisionOutcome } from "../../policy/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import type { DecisionRecord } from "../../store/index.js";
-import { renderSettledHtml } from "./prompt-html.js";
+import { outcomeIcon, renderSettledHtml } from "./prompt-html.js";
 import type { BridgeServices } from "./services.js";
 
 /** What a decision still pending when Telecode stopped says afterwards. */
@@ -55,10 +55,9 @@ function showOutcome(deps: Deps, decision: DecisionRecord, messageId: number, ou
   }
   // A message recorded before its text was kept: its buttons go, and a reply says how it ended.
   void outbox.editKeyboard(decision.chatId, messageId, undefined).then((delivery) => markShown(delivery.ok));
-  const icon = outcome.decision === "allow" ? "✅" : outcome.decision === "deny" ? "❌" : "⏹";
   void outbox.send(
     decision.chatId,
-    { html: `${icon} ${escapeTelegramHtml(outcome.summary)}` },
+    { html: `${outcomeIcon(outcome)} ${escapeTelegramHtml(outcome.summary)}` },
     { replyTo: messageId, silent: true },
   );
 }

@@ -49,9 +49,15 @@ function escapedWithin(text: string, maxChars: number): string {
 
 /** The prompt's last part once decided: the outcome and who decided, in place of the buttons. */
 export function renderSettledHtml(lastPart: string, outcome: DecisionOutcome): string {
-  const icon = outcome.decision === "allow" ? "✅" : outcome.decision === "deny" ? "❌" : "⏹";
   const line = escapedWithin(outcomeText(outcome), OUTCOME_ROOM - 40);
-  return `${withoutHint(lastPart)}\n\n<b>${icon} ${line}</b>`;
+  return `${withoutHint(lastPart)}\n\n<b>${outcomeIcon(outcome)} ${line}</b>`;
+}
+
+/** ✅ allowed, ❌ refused, ↩️ asked for something else (an outline), ⏹ nobody's answer needed now. */
+export function outcomeIcon(outcome: DecisionOutcome): string {
+  if (outcome.decision === "allow") return "✅";
+  if (outcome.decision === "deny") return outcome.steered === true ? "↩️" : "❌";
+  return "⏹";
 }
 
 export function renderInfoParts(info: InfoMessage): string[] {

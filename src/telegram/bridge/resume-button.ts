@@ -38,10 +38,28 @@ const AGAIN_AFTER: Partial<Record<FailureReason, typeof AGAIN_CHOICE | typeof FR
   session_not_found: FRESH_CHOICE,
 };
 
-/** The button that runs a failed run's request again, when its failure is one a second try can mend. */
-export function runAgainKeyboard(runId: string, failure: RunFailure | undefined): InlineKeyboardMarkup | undefined {
+/** A failed run's button that runs its request again, and the advice that names the button. */
+export type RunAgain = { keyboard: InlineKeyboardMarkup; hint: string };
+
+/**
+ * The advice beside the button: the failure's own says to send the message again (or, for an
+ * API failure, the CLI's words, kept), where one tap does it.
+ */
+const AGAIN_HINTS: Record<typeof AGAIN_CHOICE | typeof FRESH_CHOICE, (failure: RunFailure) => string> = {
+  [AGAIN_CHOICE]: (failure) =>
+    failure.reason === "api_error" ? failure.hint : "Tap Send it again to resume the session.",
+  [FRESH_CHOICE]: (failure) => `Tap Run it in a new session to run it now. ${failure.hint}`,
+};
+
+/**
+ * The button that runs a failed run's request again, when its failure is one a second try can
+ * mend, with the advice that names it (the failure's own hint says to send the message again).
+ */
+export function runAgain(runId: string, failure: RunFailure | undefined): RunAgain | undefined {
   const choice = failure === undefined ? undefined : againChoice(failure);
-  return choice === undefined ? undefined : runKeyboard(runId, choice);
+  if (failure === undefined || choice === undefined) return undefined;
+  const keyboard = runKeyboard(runId, choice);
+  return keyboard === undefined ? undefined : { keyboard, hint: AGAIN_HINTS[choice](failure) };
 }
 
 function againChoice(failure: RunFailure): typeof AGAIN_CHOICE | typeof FRESH_CHOICE | undefined {

@@ -27,6 +27,8 @@ export class RunIndex<V extends RunRef = RunRef> {
   readonly #cliModes = new Map<string, string>();
   /** Per chat, the newest message that asked for a run. */
   readonly #latestPrompts = new Map<number, number>();
+  /** Runs that shared their chat with another run at some point (both answers then quote their prompts). */
+  readonly #overlapped = new WeakSet<V>();
   readonly #onEvent: ((lane: Lane, event: TelecodeEvent) => void) | undefined;
 
   /** `onEvent` sees every event of every lane too (a run's or not). */
@@ -44,14 +46,23 @@ export class RunIndex<V extends RunRef = RunRef> {
   }
 
   track(view: V): void {
+    for (const other of this.#byRun.values())
+      if (other.chatId === view.chatId && other !== view) {
+        this.#overlapped.add(other);
+        this.#overlapped.add(view);
+      }
     if (view.runId !== undefined) this.#byRun.set(view.runId, view);
     const prompt = view.promptMessageId;
     if (prompt !== undefined && prompt > (this.#latestPrompts.get(view.chatId) ?? 0))
       this.#latestPrompts.set(view.chatId, prompt);
   }
 
-  /** Whether the chat asked for another run after `view`'s prompt (its answer then quotes the prompt). */
-  askedSince(view: V): boolean {
+  /**
+   * Whether the chat asked for another run after `view`'s prompt, or another run worked beside
+   * it there: its answer then quotes the prompt, as answers may not come in the order asked.
+   */
+  sharedChat(view: V): boolean {
+    if (this.#overlapped.has(view)) return true;
     const prompt = view.promptMessageId;
     return prompt !== undefined && (this.#latestPrompts.get(view.chatId) ?? 0) > prompt;
   }

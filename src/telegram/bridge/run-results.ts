@@ -2,7 +2,6 @@
 // split, remembered so a reply continues its session, and as a file when long), an error with
 // its incident id, and what a queued message that never ran says.
 import { randomBytes } from "node:crypto";
-import type { InlineKeyboardMarkup } from "grammy/types";
 import { excerpt, failureText, type ProgressState, type RunCompleted, type RunFailure } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import {
@@ -12,6 +11,7 @@ import {
   renderRunErrorHtml,
 } from "../../render/index.js";
 import type { Outbox } from "../outbox.js";
+import type { RunAgain } from "./resume-button.js";
 import type { RunIndex } from "./run-index.js";
 
 /** Answers longer than this also arrive as a Markdown file (easier to read and keep). */
@@ -64,12 +64,7 @@ export function sendAnswer(
  * Says what went wrong and what to do, with a short incident id that finds the details in the
  * log, and the buttons that do it when there are any.
  */
-export function sendRunError(
-  deps: ResultDeps,
-  chatId: number,
-  event: RunCompleted,
-  keyboard?: InlineKeyboardMarkup,
-): void {
+export function sendRunError(deps: ResultDeps, chatId: number, event: RunCompleted, again?: RunAgain): void {
   const incidentId = randomBytes(3).toString("hex");
   const failure = event.error ?? UNEXPLAINED;
   deps.logger.event(
@@ -84,8 +79,9 @@ export function sendRunError(
     },
     "error",
   );
-  const html = renderRunErrorHtml({ what: excerpt(failure.what, 300), hint: excerpt(failure.hint, 300), incidentId });
-  void deps.outbox.send(chatId, keyboard === undefined ? { html } : { html, keyboard }, {
+  const hint = again?.hint ?? failure.hint;
+  const html = renderRunErrorHtml({ what: excerpt(failure.what, 300), hint: excerpt(hint, 300), incidentId });
+  void deps.outbox.send(chatId, again === undefined ? { html } : { html, keyboard: again.keyboard }, {
     mustDeliver: true,
     urgent: true,
   });

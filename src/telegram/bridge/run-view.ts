@@ -22,7 +22,7 @@ import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
 import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
-import { endedSummaryHtml, resumeKeyboard, runAgainKeyboard } from "./resume-button.js";
+import { endedSummaryHtml, resumeKeyboard, runAgain, type RunAgain } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
@@ -255,7 +255,7 @@ export class RunView implements RunObserver {
     else if (event.ok)
       sendAnswer(this.#deps, quotesProgress ? { ...target, quoteReplyTo: progressId } : target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
-      sendRunError(this.#deps, this.chatId, event, this.#runAgainKeyboard(event));
+      sendRunError(this.#deps, this.chatId, event, this.#runAgain(event));
     if (this.#init.projectRoot !== undefined && !unstarted)
       void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
@@ -277,8 +277,8 @@ export class RunView implements RunObserver {
   }
 
   /** A person's request can run again at a tap after some failures (a run nobody asked for cannot). */
-  #runAgainKeyboard(event: RunCompleted): InlineKeyboardMarkup | undefined {
-    return this.#init.cancellable === false ? undefined : runAgainKeyboard(event.runId, event.error);
+  #runAgain(event: RunCompleted): RunAgain | undefined {
+    return this.#init.cancellable === false ? undefined : runAgain(event.runId, event.error);
   }
 
   #renderOptions(nowMs: number): { nowMs: number; clock?: ClockFormatter } {
@@ -308,10 +308,10 @@ export class RunView implements RunObserver {
   }
 
   /**
-   * In a busy chat (a group, after a queue, or once another task was asked for since) the answer
-   * quotes the message it answers.
+   * In a busy chat (a group, after a queue, once another task was asked for since or worked
+   * beside it) the answer quotes the message it answers.
    */
   #quoteReplyTo(): number | undefined {
-    return this.#queued || this.chatId < 0 || this.#deps.runs.askedSince(this) ? this.#init.promptMessageId : undefined;
+    return this.#queued || this.chatId < 0 || this.#deps.runs.sharedChat(this) ? this.#init.promptMessageId : undefined;
   }
 }

@@ -104,7 +104,7 @@ describe("sending and editing as Telegram does", () => {
     expect(now.revisions.map((r) => r.text)).toEqual(["starting…", "working · step 2", "done"]);
   });
 
-  it("writes every chat out as a person reads it: whole texts, who sent them, replies, buttons", async () => {
+  it("writes every chat out as a person reads it: whole texts, who sent them, replies, buttons, taps", async () => {
     const asked = tg.sendText(ALICE, "Create the file");
     await bot.api.sendMessage(ALICE, "<b>🔐 Run</b>: touch a.txt\n\nCreate a file", {
       parse_mode: "HTML",
@@ -123,6 +123,20 @@ describe("sending and editing as Telegram does", () => {
         "    Create a file",
         "    [✅ Allow] [❌ Deny]",
         "",
+      ].join("\n"),
+    );
+
+    const tap = tg.tapButton(ALICE, 2, "✅ Allow");
+    await bot.api.answerCallbackQuery(tap, { text: "Allowed" });
+    await bot.api.sendMessage(ALICE, "Done");
+    tg.forgeCallback(ALICE, 2, "v1.old");
+    expect(tg.transcript()).toContain(
+      [
+        "    [✅ Allow] [❌ Deny]",
+        '  ↳ user 1001 taps [✅ Allow] on #2 → toast "Allowed"',
+        "  #3 bot:",
+        "    Done",
+        '  ↳ user 1001 taps data "v1.old" on #2 (never answered)',
       ].join("\n"),
     );
   });

@@ -15,9 +15,9 @@ import {
   type ChatType,
   type Entity,
   type FakeUser,
-  type StoredMessage,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
+import { transcriptOf } from "./transcript.js";
 import {
   sendUserMedia,
   type AlbumItem,
@@ -216,7 +216,10 @@ export class FakeBotApi {
         `fake Bot API: message ${messageId} in chat ${chatId} has no button "${dataOrText}"; it has: ${shown}`,
       );
     }
-    return this.forgeCallback(chatId, messageId, button.callback_data, options);
+    const id = this.forgeCallback(chatId, messageId, button.callback_data, options);
+    const query = this.world.callbackQueries.get(id);
+    if (query !== undefined) query.label = button.text;
+    return id;
   }
 
   /** A callback query with any data, as an old or forged client could send: no button check. */
@@ -225,7 +228,16 @@ export class FakeBotApi {
     const from = this.sender(chatId, options.from);
     const message = chat.messages.get(messageId);
     const id = this.world.newQueryId();
-    this.world.callbackQueries.set(id, { id, chatId, messageId, fromUserId: from, data, answer: undefined });
+    const afterMessageId = chat.nextMessageId - 1;
+    this.world.callbackQueries.set(id, {
+      id,
+      chatId,
+      messageId,
+      fromUserId: from,
+      data,
+      answer: undefined,
+      afterMessageId,
+    });
     this.world.enqueueUpdate("callback_query", {
       id,
       from: this.world.userJson(from),
@@ -393,25 +405,9 @@ export class FakeBotApi {
     return chats.join("\n");
   }
 
-  /** Every chat as a person reads it: each message whole, who sent it, what it replies to, its buttons. */
+  /** Every chat as a person reads it (see transcript.ts). */
   transcript(): string {
-    const chats = [...this.world.chats.values()].map((chat) => {
-      const messages = [...chat.messages.values()].map((m) => {
-        const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
-        const reply = m.replyToMessageId === undefined ? "" : ` (reply to #${m.replyToMessageId})`;
-        const body = (m.text ?? m.caption ?? "").replaceAll("\n", "\n    ");
-        const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`);
-        const attached = attachmentOf(m);
-        return [
-          `  #${m.messageId} ${who}${reply}:`,
-          ...(attached === undefined ? [] : [`    ${attached}`]),
-          ...(body === "" && attached !== undefined ? [] : [`    ${body}`]),
-          ...(buttons.length === 0 ? [] : [`    ${buttons.join(" ")}`]),
-        ].join("\n");
-      });
-      return `chat ${chat.id}:\n${messages.join("\n")}`;
-    });
-    return `\n${chats.join("\n\n")}\n`;
+    return transcriptOf(this.world);
   }
 
   private requireChat(chatId: number) {
@@ -427,19 +423,6 @@ export class FakeBotApi {
       throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
-}
-
-/** What a message carries besides text, as a chat shows it: "[file report.md, 12 B]", "[photo 800×600]". */
-function attachmentOf(m: StoredMessage): string | undefined {
-  if (m.document !== undefined) return `[file ${m.document.fileName}, ${m.document.content.length} B]`;
-  const photo = m.photo?.at(-1);
-  if (photo !== undefined) return `[photo ${photo.width}×${photo.height}]`;
-  if (m.voice !== undefined) return "[voice note]";
-  if (m.audio !== undefined) return "[audio]";
-  if (m.video !== undefined) return "[video]";
-  if (m.videoNote !== undefined) return "[video note]";
-  if (m.other !== undefined) return `[${Object.keys(m.other).join(", ")}]`;
-  return undefined;
 }
 
 /** The entities Telegram marks in a person's text: a leading bot command and @mentions. */

@@ -61,6 +61,10 @@ export type StoredCallbackQuery = {
   fromUserId: number;
   data: string;
   answer: CallbackAnswer | undefined;
+  /** The button's text when a person tapped it (undefined for forged data), for the transcript. */
+  label?: string | undefined;
+  /** The chat's newest message when it was tapped: the transcript shows the tap after it. */
+  afterMessageId?: number;
 };
 
 export type CallRecord = {

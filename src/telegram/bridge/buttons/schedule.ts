@@ -39,7 +39,7 @@ export function scheduleButtons(
       const chatId = tap.chatId;
       const stopped = action.scheduleIds.filter((id) => deps.schedules.act(chatId, id, "cancel").ok);
       deps.logger.event("telegram.schedules_stopped", { chatId, scheduleIds: stopped });
-      toast(deps.outbox, tap, stopped.length === 0 ? "Nothing left to stop" : `Stopped ${stopped.length}`);
+      toast(deps.outbox, tap, stoppedToast(stopped.length));
       if (tap.messageId === undefined) return;
       // The message no longer asks: it says what the tap did (editing the text takes the button down too).
       if (action.stoppedHtml === undefined) void deps.outbox.editKeyboard(chatId, tap.messageId, undefined);
@@ -71,4 +71,10 @@ export function scheduleButtons(
       result.card === null ? undefined : { inline_keyboard: singleCardKeyboard(deps.callbacks, chatId, result.card) };
     void deps.outbox.editKeyboard(chatId, tap.messageId, keyboard);
   });
+}
+
+/** The toast for a Stop-them-all tap: how many it stopped, in words. */
+function stoppedToast(count: number): string {
+  if (count === 0) return "Nothing left to stop";
+  return count === 1 ? "Stopped" : `Stopped all ${count}`;
 }
