@@ -137,6 +137,9 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `? approval needed: ${r.toolName}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why}${idOf(r.requestId)}`;
     }
     case "approval_resolved":
+      // Telecode's own rules decided: a refusal is told, with why, on the tool's line that follows.
+      if (event.by === "policy")
+        return event.decision === "allow" ? `✓ allowed without asking${idOf(event.requestId)}` : undefined;
       return `${event.decision === "allow" ? "✓ allowed" : "✗ denied"} by ${event.by}${idOf(event.requestId)}`;
     case "approval_withdrawn":
       return `  approval withdrawn by Claude Code${idOf(event.requestId)}`;

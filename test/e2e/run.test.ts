@@ -94,6 +94,11 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stdout.text).toBe("Nobody approved, so I did not create it.\n");
     expect(existsSync(join(cwd, "created-by-run.txt"))).toBe(false);
     expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain(unattendedMessage("Bash"));
+    // One line says it and why: the tool's.
+    expect(io.stderr.text).toContain(
+      "✗ $ Bash touch created-by-run.txt && echo made — not allowed: nobody was watching this run\n",
+    );
+    expect(io.stderr.text).not.toContain("denied by");
   });
 
   it("refuses Claude's scheduling tools: no scheduler runs here, and the CLI holds no job", async () => {

@@ -74,6 +74,9 @@ describe("renderTerminalLine", () => {
     };
     expect(renderTerminalLine(resolved)).toBe("✓ allowed by approve all [r-1]");
     expect(renderTerminalLine(resolved, { requestIds: false })).toBe("✓ allowed by approve all");
+    // Telecode's own rules: an allow says it was not asked; a refusal's why is on the tool's line.
+    expect(renderTerminalLine({ ...resolved, by: "policy" })).toBe("✓ allowed without asking [r-1]");
+    expect(renderTerminalLine({ ...resolved, decision: "deny", by: "policy" })).toBeUndefined();
     const withdrawn: TelecodeEvent = { type: "approval_withdrawn", requestId: "r-1" };
     expect(renderTerminalLine(withdrawn, { requestIds: false })).toBe("  approval withdrawn by Claude Code");
   });
