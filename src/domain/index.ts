@@ -85,4 +85,4 @@ export { DEFAULT_MODEL_NAME, offeredModel } from "./offered-model.js";
 export type { OfferedModel } from "./offered-model.js";
 export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
-export { TypedError, type TypedErrorOptions } from "./typed-error.js";
+export { hostFailureInWords, isDatabaseFailure, TypedError, type TypedErrorOptions } from "./typed-error.js";

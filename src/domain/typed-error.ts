@@ -14,3 +14,20 @@ export class TypedError<Code extends string> extends Error {
     this.details = Object.freeze({ ...options.details });
   }
 }
+
+/** Whether `error` is Telecode's database failing: SQLite's own errors, or the store's ("store.…"). */
+export function isDatabaseFailure(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !(error instanceof Error)) return false;
+  return code.startsWith("SQLITE_") || (error instanceof TypedError && code.startsWith("store."));
+}
+
+/**
+ * What failed on the computer running Telecode, in words for a chat: the database's own message,
+ * or, for anything else, the log event that has the rest (never a stack or a machine's path).
+ */
+export function hostFailureInWords(error: unknown, loggedAs: string): string {
+  return isDatabaseFailure(error)
+    ? `Telecode's database failed (${error.message})`
+    : `an unexpected error (in Telecode's log as ${loggedAs})`;
+}

@@ -254,7 +254,7 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
       expect(await deliver("/hooks/fragile", { note: "FRAGILE-LOST" }, { id: "fragile-lost" })).toBe(202);
       const told = await rig.botMessage(FRAGILE_CHAT, "could not run a delivery");
       expect(told.text).toBe(
-        "⚠️ Webhook fragile could not run a delivery (push): no such table: webhook_day_costs. Nothing ran for it. Once `telecode doctor` on the computer running Telecode finds nothing wrong, redeliver it from its sender if it still matters.",
+        "⚠️ Webhook fragile could not run a delivery (push): Telecode's database failed (no such table: webhook_day_costs). Nothing ran for it. Once `telecode doctor` on the computer running Telecode finds nothing wrong, redeliver it from its sender if it still matters.",
       );
       expect(rig.app.store.triggers.lastResults().get("webhook:fragile")?.result).toBe("failed");
     } finally {

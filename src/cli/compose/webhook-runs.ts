@@ -9,7 +9,7 @@ import {
   definedFields,
   excerpt,
   failsUntilFixed,
-  sentence,
+  hostFailureInWords,
   type OfferedPrices,
   type RunCompleted,
 } from "../../domain/index.js";
@@ -146,14 +146,14 @@ export function createWebhookRuns(deps: WebhookRunsDeps): WebhookRuns {
     } catch (recordError) {
       logger.event("webhook.record_failed", { err: recordError, webhookId: trigger.webhookId }, "error");
     }
-    const why = error instanceof Error ? error.message : String(error);
+    const why = hostFailureInWords(error, "webhook.handler_failed");
     const event = trigger.event === null ? "" : ` (${esc(trigger.event)})`;
     const again = kept
       ? "It was the delivery kept while paused: ask its sender for a new one if it still matters."
       : "Once `telecode doctor` on the computer running Telecode finds nothing wrong, redeliver it from its sender if it still matters.";
     notify(
       trigger.chatId,
-      `⚠️ Webhook <b>${esc(trigger.webhookId)}</b> could not run a delivery${event}: ${esc(sentence(why))} Nothing ran for it. ${esc(again)}`,
+      `⚠️ Webhook <b>${esc(trigger.webhookId)}</b> could not run a delivery${event}: ${esc(why)}. Nothing ran for it. ${esc(again)}`,
     );
   };
 

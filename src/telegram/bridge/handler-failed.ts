@@ -2,7 +2,7 @@
 // never goes unanswered in silence. What failed is on the computer running Telecode, so the
 // chat says what kind of failure it was and where to look; the log has the rest.
 import type { BotError } from "grammy";
-import { TypedError } from "../../domain/index.js";
+import { isDatabaseFailure } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import type { TelecodeContext } from "./context.js";
 import type { BridgeServices } from "./services.js";
@@ -11,12 +11,7 @@ const LOGGED_AS = "telegram.handler_failed";
 
 /** What failed, in a few words a person can act on (no stack, no paths of the machine). */
 function failureInWords(error: unknown): { what: string; doctor: boolean } {
-  const code = (error as { code?: unknown } | null)?.code;
-  // SQLite's own errors, and the store's (codes "store.…", written for people already).
-  const database =
-    typeof code === "string" &&
-    (code.startsWith("SQLITE_") || (error instanceof TypedError && code.startsWith("store.")));
-  if (database && error instanceof Error) return { what: `its database failed (${error.message})`, doctor: true };
+  if (isDatabaseFailure(error)) return { what: `its database failed (${error.message})`, doctor: true };
   return { what: `an unexpected error (in its log as ${LOGGED_AS})`, doctor: false };
 }
 
