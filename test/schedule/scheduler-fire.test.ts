@@ -2,7 +2,7 @@
 // once, across DST in both directions, Feb 29, weekday ranges, restarts, run_once, busy sessions.
 import { describe, expect, it } from "vitest";
 import { noticeHtml } from "../../src/cli/compose/schedule-words.js";
-import { MAX_TIMER_MS } from "../../src/schedule/index.js";
+import { MAX_TIMER_MS, ScheduleError, type SchedulerEvent } from "../../src/schedule/index.js";
 import { openStore } from "../../src/store/index.js";
 import { at, configEntry, isoTimes, SETTINGS, useSchedulerHarness } from "./harness.js";
 
@@ -284,9 +284,21 @@ describe("busy sessions", () => {
     await h.advanceTo(at("2026-06-05T08:00:00Z"));
     expect(h.fires).toHaveLength(1);
     expect(h.events).toEqual([expect.objectContaining({ type: "fire_failed", iteration: 1 })]);
-    // The chat reads what failed as a sentence, that nothing ran, and when it tries again.
+    // The chat reads what failed (an error of no known kind stays in the log), that nothing ran,
+    // and when it tries again.
     expect(noticeHtml(h.events[0]!, { nowMs: h.clock.now() })).toBe(
-      "⚠️ <b>schedule morning</b> could not start run 1: spawn failed. Nothing ran for it. It tries again at 09:00 tomorrow. See /loops.",
+      "⚠️ <b>schedule morning</b> could not start run 1: an unexpected error (in Telecode's log as schedule.fire_failed). Nothing ran for it. It tries again at 09:00 tomorrow. See /loops.",
+    );
+    const gone = new ScheduleError(
+      "schedule.fire_failed",
+      'Project "web" is no longer in the config. Add it back, or stop this schedule.',
+    );
+    expect(noticeHtml({ ...h.events[0]!, error: gone } as SchedulerEvent, { nowMs: h.clock.now() })).toContain(
+      'could not start run 1: Project "web" is no longer in the config. Add it back, or stop this schedule. Nothing ran for it.',
+    );
+    const database = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    expect(noticeHtml({ ...h.events[0]!, error: database } as SchedulerEvent, { nowMs: h.clock.now() })).toContain(
+      "could not start run 1: Telecode's database failed (database is locked). Nothing ran for it.",
     );
   });
 });

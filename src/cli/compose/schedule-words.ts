@@ -1,10 +1,11 @@
 // Schedules in the chat's words: a schedule as a card (its name, its timing, next run, runs and
 // cost so far), and the notices the scheduler's events become (skipped, missed, stopped, failed).
-import { excerpt, formatUsd, sentence } from "../../domain/index.js";
+import { excerpt, formatUsd, hostFailureInWords, sentence } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import {
   describeSchedule,
   scheduleName,
+  ScheduleError,
   stateReasonWords,
   whenInWords,
   type Schedule,
@@ -104,9 +105,14 @@ export function noticeHtml(event: SchedulerEvent, options: TextOptions): string 
       return `⏹ ${name} stopped: ${esc(why)}. Ask Claude for a new loop if you still want it.`;
     }
     case "fire_failed": {
-      const why = event.error instanceof Error ? event.error.message : String(event.error);
+      // The scheduler's own errors are written for people; anything else stays in the log.
+      const error = event.error;
+      const why =
+        error instanceof ScheduleError
+          ? sentence(error.message)
+          : `${hostFailureInWords(error, "schedule.fire_failed")}.`;
       const then = s.nextFireAt === null ? "It will not run again." : `It tries again at ${at(s.nextFireAt)}.`;
-      return `⚠️ ${name} could not start run ${event.iteration}: ${esc(sentence(why))} Nothing ran for it. ${then} See /loops.`;
+      return `⚠️ ${name} could not start run ${event.iteration}: ${esc(why)} Nothing ran for it. ${then} See /loops.`;
     }
   }
 }
