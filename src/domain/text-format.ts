@@ -80,7 +80,7 @@ export function formatCount(value: number): string {
   return sign + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/** Milliseconds as a short duration: "450 ms", "8 s", "1.5 s", "2 min 5 s". */
+/** Milliseconds as a short duration: "450 ms", "8 s", "1.5 s", "2 min 5 s", "2 h", "3 d 4 h". */
 export function formatDurationMs(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return "?";
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -94,7 +94,9 @@ export function formatDurationMs(ms: number): string {
   const seconds = totalSeconds % 60;
   if (minutes < 60) return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
   const hours = Math.floor(minutes / 60);
-  return `${hours} h ${minutes % 60} min`;
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
 }
 
 /** `text` ending a sentence: a full stop added unless it ends with one (or `!`, `?`, `…`) already. */

@@ -41,6 +41,10 @@ describe("text helpers", () => {
     expect(formatDurationMs(35_400)).toBe("35 s");
     expect(formatDurationMs(125_000)).toBe("2 min 5 s");
     expect(formatDurationMs(3_700_000)).toBe("1 h 1 min");
+    expect(formatDurationMs(7_200_000)).toBe("2 h");
+    // A week-long limit's wait reads in days, not in hundreds of hours.
+    expect(formatDurationMs((6 * 24 + 16) * 3_600_000 + 60_000)).toBe("6 d 16 h");
+    expect(formatDurationMs(2 * 24 * 3_600_000)).toBe("2 d");
     expect(formatDurationMs(-1)).toBe("?");
   });
 

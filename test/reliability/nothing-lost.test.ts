@@ -149,7 +149,7 @@ describe("queued messages and a crash", () => {
     const dropped = await world.tg.waitForBotMessage(chat, withButton("🔁 Retry"));
     expect(dropped.messageId).toBe(kept!.messageId);
     expect(dropped.text).toBe(
-      "⚠️ Telecode came back 2 h 0 min after you sent this, so it did not run (it may no longer be wanted). Tap Retry to run it now.",
+      "⚠️ Telecode came back 2 h after you sent this, so it did not run (it may no longer be wanted). Tap Retry to run it now.",
     );
     await world.tg.waitForBotMessage(
       chat,

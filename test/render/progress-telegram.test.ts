@@ -111,6 +111,23 @@ describe("renderProgressHtml", () => {
     );
   });
 
+  it("says how long a usage limit holds the run, without repeating the time its note names", () => {
+    const limited = (text: string, untilMs: number) =>
+      stateAfter([[{ type: "note", kind: "rate_limit", key: "rl", text, untilMs }, 1000]]);
+    const line = (state: ProgressState) =>
+      text(renderProgressHtml(state, { nowMs: T0 + 5000, clock }))
+        .split("\n")
+        .find((l) => l.startsWith("⏳ Rate"));
+    expect(line(limited("Rate limited until 14:30 (5h limit reached)", T0 + 30 * 60_000))).toBe(
+      "⏳ Rate limited until 14:30 (5h limit reached) (resumes in 29 min 55 s)",
+    );
+    // A weekly limit days away: the wait in days and hours.
+    const nextWeek = T0 + 5000 + (6 * 24 + 3) * 3_600_000;
+    expect(line(limited("Rate limited until Jan 11 17:00 (7-day limit reached)", nextWeek))).toBe(
+      "⏳ Rate limited until Jan 11 17:00 (7-day limit reached) (resumes in 6 d 3 h)",
+    );
+  });
+
   it("shows a running line's own time only after a minute, and says when it waits for a person", () => {
     const state = stateAfter([
       tool("t1", "sleep 30", 0),
