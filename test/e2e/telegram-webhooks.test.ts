@@ -283,7 +283,7 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     expect(stopped.text).not.toContain("raise the cap");
     const notice = await rig.botMessage(QUEUED_CAP_CHAT, "reached its day cap:");
     expect(notice.text).toMatch(
-      /Webhook build reached its day cap: its runs cost \$0\.\d+ today, the most webhooks\.max_cost_usd_per_day allows \(\$0\.01\)\./,
+      /Webhook build reached its day cap: its runs cost \$0\.\d+ today, past the \$0\.01 a day that webhooks\.max_cost_usd_per_day allows\./,
     );
     expect(notice.text).toContain("raise the cap in the config");
     expect(rig.app.store.triggers.lastResults().get("webhook:build")?.result).toBe("day_capped");

@@ -38,7 +38,7 @@ export function createDayCaps(deps: DayCapsDeps): DayCaps {
     if (!store.triggers.markDayCapTold(trigger.webhookId, day)) return;
     deps.notify(
       trigger.chatId,
-      `⏹ Webhook <b>${esc(trigger.webhookId)}</b> reached its day cap: its runs cost ${formatUsd(spentUsd)} today, the most webhooks.max_cost_usd_per_day allows (${formatUsd(capUsd)}). Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.`,
+      `⏹ Webhook <b>${esc(trigger.webhookId)}</b> reached its day cap: its runs cost ${formatUsd(spentUsd)} today, past the ${formatUsd(capUsd)} a day that webhooks.max_cost_usd_per_day allows. Deliveries start nothing more until tomorrow; raise the cap in the config to let them run.`,
     );
   };
   return {
