@@ -29,6 +29,7 @@ export {
   COMMANDS,
   createTelegramFront,
   INTERRUPTED_NOTE,
+  NOT_AUTHORISED_TAP_TEXT,
   NOT_AUTHORISED_TEXT,
   recordedTrigger,
   RESUME_PROMPT,

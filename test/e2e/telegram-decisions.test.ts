@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
+import { NOT_AUTHORISED_TAP_TEXT, NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
 import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer, STRANGER_ID, startRig, type Rig } from "../telegram/bridge/rig.js";
@@ -164,7 +164,7 @@ describe("approvals", () => {
     await rig.botMessage(chat, isAnswer("Made it."));
   });
 
-  it("a stranger's message and tap do nothing: no CLI process, no state change", async () => {
+  it("a stranger's message and tap do nothing but say the bot is private: no CLI process, no state change", async () => {
     const chat = rig.user(1004);
     rig.tg.addUser({ id: STRANGER_ID, firstName: "Mallory" });
     const group = -100_200;
@@ -184,7 +184,15 @@ describe("approvals", () => {
     expect(await tap(group, prompt, "❌ Deny", chat)).toBe("Denied");
     await rig.botMessage(group, isAnswer("Not created."));
 
-    expect(rig.tg.callbackAnswer(strangerTap)).toBeUndefined();
+    // Their spinner stops with a toast only they see; nothing else happens.
+    expect(rig.tg.callbackAnswer(strangerTap)?.text).toBe(NOT_AUTHORISED_TAP_TEXT);
+    // With telegram.notify_unauthorised = false they are not answered at all.
+    rig.config = { ...rig.config, telegram: { ...rig.config.telegram, notifyUnauthorised: false } };
+    const allow = prompt.buttons.find((b) => b.text === "✅ Allow")!.data!;
+    const unanswered = rig.tg.forgeCallback(group, prompt.messageId, allow, { from: STRANGER_ID });
+    const late = rig.tg.forgeCallback(group, prompt.messageId, allow, { from: chat });
+    expect((await rig.tg.waitForCallbackAnswer(late)).text).toBe("Already answered");
+    expect(rig.tg.callbackAnswer(unanswered)).toBeUndefined();
     expect(existsSync(join(rig.ws.cwd, "group.txt"))).toBe(false);
     expect(rig.tg.botMessages(STRANGER_ID).map((m) => m.text)).toEqual([NOT_AUTHORISED_TEXT]);
     expect(rig.api.requests("[stranger]")).toEqual([]);

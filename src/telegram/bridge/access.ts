@@ -1,6 +1,7 @@
 // Who may use the bot, as the first middleware: only configured user ids get past it (their
 // name is put on the context); strangers are logged and, in a private chat, told once that the
-// bot is private. Starts nothing. In groups the bot acts only on messages addressed to it.
+// bot is private (a tap, anywhere, in a toast only they see). Starts nothing. In groups the bot
+// acts only on messages addressed to it.
 import type { Middleware } from "grammy";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../ports/index.js";
@@ -8,6 +9,8 @@ import type { Outbox } from "../outbox.js";
 import type { ChatKind, IncomingText, TelecodeContext } from "./context.js";
 
 export const NOT_AUTHORISED_TEXT = "This is a private Telecode bot; it only answers the people it was set up for.";
+/** A stranger's tap (in a group the buttons are in everyone's view): their spinner stops with this. */
+export const NOT_AUTHORISED_TAP_TEXT = "Only the people this Telecode bot was set up for can use its buttons.";
 
 export type AccessDeps = { config: () => Config; logger: Logger; outbox: Outbox };
 
@@ -18,10 +21,15 @@ export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
     chatId: number | undefined,
     chatKind: ChatKind | undefined,
     userId: number,
+    queryId: string | undefined,
   ) => {
     deps.logger.event("telegram.unauthorised", { kind, userId, chatId }, "warn");
-    if (chatId === undefined || chatKind !== "private" || kind !== "message") return;
-    if (!deps.config().telegram.notifyUnauthorised || told.has(chatId)) return;
+    if (!deps.config().telegram.notifyUnauthorised) return;
+    if (queryId !== undefined) {
+      void deps.outbox.answerCallback(queryId, { text: NOT_AUTHORISED_TAP_TEXT });
+      return;
+    }
+    if (chatId === undefined || chatKind !== "private" || told.has(chatId)) return;
     told.add(chatId);
     void deps.outbox.send(chatId, { html: NOT_AUTHORISED_TEXT });
   };
@@ -31,7 +39,7 @@ export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
     if (from === undefined || (!isTap && from.is_bot)) return;
     if (!deps.config().telegram.allowedUserIds.includes(from.id)) {
       const chat = ctx.callbackQuery?.message?.chat ?? ctx.chat;
-      refuse(isTap ? "tap" : "message", chat?.id, chat?.type, from.id);
+      refuse(isTap ? "tap" : "message", chat?.id, chat?.type, from.id, ctx.callbackQuery?.id);
       return;
     }
     ctx.person = { id: from.id, name: displayNameOf(from) };

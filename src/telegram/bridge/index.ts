@@ -16,7 +16,7 @@ export type {
 } from "./media-port.js";
 export { chatDecisionSettings, chatSettings } from "./chat-settings.js";
 export { COMMANDS } from "./commands/index.js";
-export { NOT_AUTHORISED_TEXT } from "./access.js";
+export { NOT_AUTHORISED_TAP_TEXT, NOT_AUTHORISED_TEXT } from "./access.js";
 export { RESUME_PROMPT } from "./buttons/resume.js";
 export { INTERRUPTED_NOTE } from "./resume-button.js";
 export { SET_ASIDE_TEXT } from "./recovery.js";
