@@ -17,6 +17,7 @@ export {
   disarmedGate,
   gateAfterText,
   isGateSatisfied,
+  isSteeredPlanSummary,
   outlineMinChars,
   planApprovalCaption,
   planChoiceIds,

@@ -105,6 +105,14 @@ export type PlanResolution = {
 };
 
 /** Maps an answer on a plan prompt; undefined when the choice is not offered by that prompt. */
+/** The outcomes of a plan's answers that ask for something else than yes or no (see DecisionOutcome.steered). */
+const STEERED_SUMMARIES = { outline: "Outline requested", discuss: "Let's discuss" } as const;
+
+/** Whether a plan decision's recorded summary is one of the steering answers (a store keeps only the words). */
+export function isSteeredPlanSummary(summary: string | null): boolean {
+  return summary === STEERED_SUMMARIES.outline || summary === STEERED_SUMMARIES.discuss;
+}
+
 export function resolvePlanAnswer(
   request: ApprovalRequest,
   afterOutline: boolean,
@@ -137,9 +145,9 @@ export function resolvePlanAnswer(
     case planChoiceIds.outline:
       return afterOutline
         ? undefined
-        : deny(outlineRequestedMessage, "Outline requested", armGate(planTextOf(request)), true);
+        : deny(outlineRequestedMessage, STEERED_SUMMARIES.outline, armGate(planTextOf(request)), true);
     case planChoiceIds.discuss:
-      return afterOutline ? deny(discussPlanMessage, "Let's discuss", disarmedGate, true) : undefined;
+      return afterOutline ? deny(discussPlanMessage, STEERED_SUMMARIES.discuss, disarmedGate, true) : undefined;
     default:
       return undefined;
   }

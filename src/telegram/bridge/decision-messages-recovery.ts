@@ -1,7 +1,7 @@
 // After a stop, every decision message is brought to the state the ledger recorded: one still
 // pending lost its buttons with the restart, and one whose settled edit a crash lost (an Allow
 // recorded, its message still showing buttons) reads as decided. Nothing live-looking stays.
-import type { DecisionOutcome } from "../../policy/index.js";
+import { isSteeredPlanSummary, type DecisionOutcome } from "../../policy/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import type { DecisionRecord } from "../../store/index.js";
 import { outcomeIcon, renderSettledHtml } from "./prompt-html.js";
@@ -66,7 +66,7 @@ function showOutcome(deps: Deps, decision: DecisionRecord, messageId: number, ou
  * The outcome line for a decision's recorded state: as its message would have said it, and who
  * decided, when recorded (decisions recorded before that was kept read "Allowed", "Answered").
  */
-function recordedOutcome(decision: DecisionRecord, expiredNow: boolean): DecisionOutcome {
+export function recordedOutcome(decision: DecisionRecord, expiredNow: boolean): DecisionOutcome {
   const plan = decision.kind === "plan";
   const decided = (fallback: string) => ({
     reason: "person" as const,
@@ -78,8 +78,11 @@ function recordedOutcome(decision: DecisionRecord, expiredNow: boolean): Decisio
       return { decision: "allow", ...decided(plan ? "Plan approved" : "Allowed") };
     case "answered":
       return { decision: "allow", ...decided("Answered") };
-    case "denied":
-      return { decision: "deny", ...decided(plan ? "Plan not approved" : "Denied") };
+    case "denied": {
+      // An outline asked for is no refusal, as the live message showed it.
+      const steered = plan && isSteeredPlanSummary(decision.outcomeSummary);
+      return { decision: "deny", ...decided(plan ? "Plan not approved" : "Denied"), ...(steered ? { steered } : {}) };
+    }
     case "withdrawn":
       // Shown at start: the CLI stopped asking while this Telecode was not there to say so.
       return { decision: "none", reason: "withdrawn", summary: "Withdrawn by Claude while Telecode was restarting" };
