@@ -67,6 +67,7 @@ export {
   questionsOffMessage,
   questionTimedOutMessage,
   questionUnattendedMessage,
+  isSteeringAnswer,
   refusalInWords,
   stillInPlanModeMessage,
   timedOutMessage,

@@ -105,6 +105,21 @@ function leading(text: string): RegExp {
   return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
 }
 
+/**
+ * The leads of the answers by which a person asks for something else than a yes or no (an
+ * outline, a talk): refusals to the CLI, not to the person (see DecisionOutcome.steered).
+ */
+const STEERS = [
+  /^The person wants to read the plan before deciding/,
+  /^The person wants to discuss the plan before approving it\./,
+] as const;
+
+/** Whether a refused call's result is the person steering (an outline asked for), not refusing. */
+export function isSteeringAnswer(detail: string): boolean {
+  const text = detail.trimStart();
+  return STEERS.some((lead) => lead.test(text));
+}
+
 /** Each message's fixed lead, as it begins the tool result, and what the person reads for it. */
 const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) => string)])[] = [
   [new RegExp(`^The person reviewing your work from their phone did not allow this ${TOOL} call\\.`), "denied"],
@@ -121,9 +136,9 @@ const REFUSALS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) =
   ],
   [new RegExp(`^You are still in plan mode: this ${TOOL} call would change things`), "blocked: still in plan mode"],
   [/^The person did not approve this plan\./, "plan not approved"],
-  [/^The person wants to read the plan before deciding/, "outline requested"],
+  [STEERS[0], "outline requested"],
   [/^Write the step-by-step outline of your plan as visible text/, "waiting for the outline first"],
-  [/^The person wants to discuss the plan before approving it\./, "to discuss first"],
+  [STEERS[1], "to discuss first"],
   [/^Questions are turned off for this chat/, "not asked: questions are off in this chat"],
   [/^Nobody is available to answer questions:/, "not asked: nobody was watching this run"],
   [/^The person did not answer in time\. Proceed/, "no answer in time"],

@@ -15,6 +15,7 @@ import {
   type ProgressTool,
   TURN_CUT_OFF_NOTE,
 } from "../domain/index.js";
+import { isSteeringAnswer } from "../policy/index.js";
 import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
 import { toolLabel, whyItFailed } from "./tool-signs.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
@@ -88,14 +89,17 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
     state.phase === "failed" && error !== undefined && failedBeforeStart(error)
       ? `<b>${phase.icon} Not started</b>`
       : `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
-  const failed = state.failedTools.map((tool) => {
-    const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd)}`;
-    const why =
-      tool.detail === undefined || tool.detail.trim() === ""
-        ? ""
-        : ` — ${oneLine(whyItFailed(tool.detail, state.cwd))}`;
-    return escapeTelegramHtml(excerpt(line + why, FAILED_LINE_CHARS));
-  });
+  // An outline the person asked for is no failure to be reminded of.
+  const failed = state.failedTools
+    .filter((tool) => !isSteered(tool))
+    .map((tool) => {
+      const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd)}`;
+      const why =
+        tool.detail === undefined || tool.detail.trim() === ""
+          ? ""
+          : ` — ${oneLine(whyItFailed(tool.detail, state.cwd))}`;
+      return escapeTelegramHtml(excerpt(line + why, FAILED_LINE_CHARS));
+    });
   const notes = state.notes.filter((note) => isKeptNote(note, state)).slice(-SUMMARY_NOTES);
   return [[header], failed, notes.map(noteText)]
     .filter((block) => block.length > 0)
@@ -168,13 +172,22 @@ function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] 
 function toolLine(tool: ProgressTool, nowMs: number, cwd: string | undefined): string {
   const indent = tool.parentToolUseId === null ? "" : "  ";
   const label = toolLabel(tool.name, tool.kind, oneLine(tool.title), cwd);
-  let line = `${indent}${TOOL_MARKS[tool.status]} ${escapeTelegramHtml(excerpt(label, TITLE_CHARS))}`;
+  let line = `${indent}${toolMark(tool)} ${escapeTelegramHtml(excerpt(label, TITLE_CHARS))}`;
   if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS)
     line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
   if (tool.status === "failed" && tool.detail !== undefined && tool.detail.trim() !== "") {
     line += ` — <i>${escapeTelegramHtml(excerpt(oneLine(whyItFailed(tool.detail, cwd)), DETAIL_CHARS))}</i>`;
   }
   return line;
+}
+
+/** ▸ ✓ ✗, and ↩ for a call the person answered by asking for something else (an outline). */
+function toolMark(tool: ProgressTool): string {
+  return isSteered(tool) ? "↩" : TOOL_MARKS[tool.status];
+}
+
+function isSteered(tool: ProgressTool): boolean {
+  return tool.status === "failed" && tool.detail !== undefined && isSteeringAnswer(tool.detail);
 }
 
 /** The last sentences of Claude's latest text that fit, on one line, its Markdown rendered. */

@@ -239,7 +239,7 @@ describe("plan mode", () => {
       },
       reply.text("Approved; the work is done."),
     ]);
-    rig.tg.sendText(chat, "Plan the change [plan]");
+    const asked = rig.tg.sendText(chat, "Plan the change [plan]");
     const plan = await rig.botMessage(chat, withButton("Pause & Outline"));
     expect(plan.buttons.map((b) => b.text)).toEqual(["✅ Approve", "❌ Deny", "Pause & Outline"]);
     expect(plan.text).toContain("Plan ready for review");
@@ -253,6 +253,9 @@ describe("plan mode", () => {
     expect(await tap(chat, again, "✅ Approve Plan")).toBe("Approved");
     await rig.botMessage(chat, isAnswer("Approved; the work is done."));
     expect(rig.api.requests("[plan]")[1]?.toolResults[0]?.text).toContain("step-by-step outline");
+    // The outline asked for is no failure in the run's summary.
+    const summary = await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text.startsWith("✅ Done"));
+    expect(summary.text).not.toContain("outline requested");
 
     rig.script("[plan-next]", [
       reply.tool("Write", { file_path: "notes.md", content: "x\n" }),

@@ -12,7 +12,7 @@ import {
   type ToolKind,
   TURN_CUT_OFF_NOTE,
 } from "../../src/domain/index.js";
-import { personDeniedMessage, unattendedMessage } from "../../src/policy/index.js";
+import { outlineRequestedMessage, personDeniedMessage, unattendedMessage } from "../../src/policy/index.js";
 import {
   answerFooterOf,
   parseTelegramHtml,
@@ -109,6 +109,24 @@ describe("renderProgressHtml", () => {
         "claude-opus-4 · high effort · plan mode · context 43%",
       ].join("\n"),
     );
+  });
+
+  it("marks a plan the person asked to outline with ↩, and the summary does not list it as failed", () => {
+    const state = stateAfter([
+      tool("p1", "ExitPlanMode", 1000, null, "ExitPlanMode", "tool"),
+      finished("p1", false, 2000, outlineRequestedMessage, "ExitPlanMode"),
+      tool("b1", "rm -rf build", 3000),
+      finished("b1", false, 4000, personDeniedMessage("Bash")),
+    ]);
+    const live = text(renderProgressHtml(state, { nowMs: T0 + 5000, clock })).split("\n");
+    expect(live).toContain("↩ 📋 ExitPlanMode — outline requested");
+    expect(live).toContain("✗ $ Bash rm -rf build — denied");
+    const ended = reduceProgress(state, succeeded({ costUsd: 0.01, durationMs: 5000 }), T0 + 5000);
+    expect(text(renderProgressSummaryHtml(ended, T0 + 5000)).split("\n")).toEqual([
+      "✅ Done · 5 s · 2 steps · $0.01",
+      "",
+      "✗ $ Bash rm -rf build — denied",
+    ]);
   });
 
   it("says how long a usage limit holds the run, without repeating the time its note names", () => {
