@@ -58,6 +58,7 @@ export { headLines, oneLine, splitLongText } from "./text.js";
 export { answerFromTypedLine } from "./typed-reply.js";
 export {
   discussPlanMessage,
+  isSteeringAnswer,
   noLongerPendingMessage,
   outlineRequestedMessage,
   outlineStillMissingMessage,
@@ -67,7 +68,6 @@ export {
   questionsOffMessage,
   questionTimedOutMessage,
   questionUnattendedMessage,
-  isSteeringAnswer,
   refusalInWords,
   stillInPlanModeMessage,
   timedOutMessage,

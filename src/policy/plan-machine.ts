@@ -104,7 +104,6 @@ export type PlanResolution = {
   gate: OutlineGate;
 };
 
-/** Maps an answer on a plan prompt; undefined when the choice is not offered by that prompt. */
 /** The outcomes of a plan's answers that ask for something else than yes or no (see DecisionOutcome.steered). */
 const STEERED_SUMMARIES = { outline: "Outline requested", discuss: "Let's discuss" } as const;
 
@@ -113,6 +112,7 @@ export function isSteeredPlanSummary(summary: string | null): boolean {
   return summary === STEERED_SUMMARIES.outline || summary === STEERED_SUMMARIES.discuss;
 }
 
+/** Maps an answer on a plan prompt; undefined when the choice is not offered by that prompt. */
 export function resolvePlanAnswer(
   request: ApprovalRequest,
   afterOutline: boolean,
