@@ -126,6 +126,22 @@ describe("sending and editing as Telegram does", () => {
       ].join("\n"),
     );
 
+    // With edits: a message's earlier texts, one line each, above what it says now.
+    await bot.api.editMessageText(ALICE, 2, "🔐 Run: touch a.txt\n\n✅ Allowed");
+    expect(tg.transcript({ edits: true })).toContain(
+      [
+        "  #2 bot (reply to #1):",
+        "    ~ was: 🔐 Run: touch a.txt ⏎  ⏎ Create a file [✅ Allow] [❌ Deny]",
+        "    🔐 Run: touch a.txt",
+        "    ",
+        "    ✅ Allowed",
+      ].join("\n"),
+    );
+    expect(tg.transcript()).not.toContain("~ was:");
+    await bot.api.editMessageText(ALICE, 2, "🔐 Run: touch a.txt\n\nCreate a file", {
+      reply_markup: new InlineKeyboard().text("✅ Allow", "v1.a").text("❌ Deny", "v1.d"),
+    });
+
     const tap = tg.tapButton(ALICE, 2, "✅ Allow");
     await bot.api.answerCallbackQuery(tap, { text: "Allowed" });
     await bot.api.sendMessage(ALICE, "Done");

@@ -69,12 +69,14 @@ export class FakeBotApi {
 
   /**
    * With TELECODE_TEST_TRANSCRIPT=FILE, every chat is appended to FILE as a person reads it (see
-   * transcript()), under the name of the test file (files running at once may use the same chats).
+   * transcript()), under the name of the test file (files running at once may use the same chats);
+   * with TELECODE_TEST_TRANSCRIPT_EDITS=1 too, each edited message's earlier texts as well.
    */
   close(): Promise<void> {
     const file = process.env["TELECODE_TEST_TRANSCRIPT"];
     if (file !== undefined && file !== "") {
-      appendFileSync(file, `\n=== ${testFileName()}\n${this.transcript()}`);
+      const edits = process.env["TELECODE_TEST_TRANSCRIPT_EDITS"] === "1";
+      appendFileSync(file, `\n=== ${testFileName()}\n${this.transcript({ edits })}`);
     }
     return this.server.close();
   }
@@ -405,9 +407,9 @@ export class FakeBotApi {
     return chats.join("\n");
   }
 
-  /** Every chat as a person reads it (see transcript.ts). */
-  transcript(): string {
-    return transcriptOf(this.world);
+  /** Every chat as a person reads it (see transcript.ts); with `edits`, edited messages' earlier texts too. */
+  transcript(options: { edits?: boolean } = {}): string {
+    return transcriptOf(this.world, options);
   }
 
   private requireChat(chatId: number) {

@@ -1,9 +1,10 @@
 // Every chat of a fake Bot API world as a person reads it: each message whole, who sent it,
 // what it replies to, what it carries, its buttons; and each tap on a button, shown after the
-// message that was newest then, with the toast or alert that answered it.
-import type { CallbackAnswer, FakeWorld, StoredCallbackQuery, StoredMessage } from "./state.js";
+// message that was newest then, with the toast or alert that answered it. With `edits`, each
+// earlier text of an edited message too (a progress message's live states), one line each.
+import type { CallbackAnswer, FakeWorld, MessageRevision, StoredCallbackQuery, StoredMessage } from "./state.js";
 
-export function transcriptOf(world: FakeWorld): string {
+export function transcriptOf(world: FakeWorld, options: { edits?: boolean } = {}): string {
   const taps = [...world.callbackQueries.values()];
   const chats = [...world.chats.values()].map((chat) => {
     const ids = [...chat.messages.keys()];
@@ -14,25 +15,33 @@ export function transcriptOf(world: FakeWorld): string {
         .filter((q) => (q.afterMessageId ?? 0) >= messageId && (next === undefined || (q.afterMessageId ?? 0) < next))
         .map(tapLine);
     const messages = [...chat.messages.values()].map((m, index) =>
-      [...messageLines(m), ...tapsAfter(m.messageId, ids[index + 1])].join("\n"),
+      [...messageLines(m, options.edits === true), ...tapsAfter(m.messageId, ids[index + 1])].join("\n"),
     );
     return `chat ${chat.id}:\n${messages.join("\n")}`;
   });
   return `\n${chats.join("\n\n")}\n`;
 }
 
-function messageLines(m: StoredMessage): string[] {
+function messageLines(m: StoredMessage, edits: boolean): string[] {
   const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
   const reply = m.replyToMessageId === undefined ? "" : ` (reply to #${m.replyToMessageId})`;
   const body = (m.text ?? m.caption ?? "").replaceAll("\n", "\n    ");
   const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`);
   const attached = attachmentOf(m);
+  const earlier = edits ? m.revisions.slice(0, -1).map((r) => `    ~ was: ${oneLineWithButtons(r)}`) : [];
   return [
     `  #${m.messageId} ${who}${reply}:`,
+    ...earlier,
     ...(attached === undefined ? [] : [`    ${attached}`]),
     ...(body === "" && attached !== undefined ? [] : [`    ${body}`]),
     ...(buttons.length === 0 ? [] : [`    ${buttons.join(" ")}`]),
   ];
+}
+
+/** An earlier state of a message on one line: its text (line breaks as ⏎) and its buttons. */
+function oneLineWithButtons(r: MessageRevision): string {
+  const buttons = (r.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`);
+  return [r.text.replaceAll("\n", " ⏎ "), ...buttons].join(" ");
 }
 
 function tapLine(q: StoredCallbackQuery): string {
