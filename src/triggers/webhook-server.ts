@@ -42,17 +42,24 @@ export type WebhookServer = {
 const REQUEST_TIMEOUT_MS = 30_000;
 const HEADERS_TIMEOUT_MS = 15_000;
 
-/** Why listening failed, in words rather than an errno code where it is a common one. */
-function whyNotListening(cause: NodeJS.ErrnoException): string {
+/** Why listening failed, in words rather than an errno code where it is a common one, and what to do. */
+function whyNotListening(cause: NodeJS.ErrnoException): { why: string; fix: string } {
+  const elsewhere = "set webhook_server.listen to another";
   switch (cause.code) {
     case "EADDRINUSE":
-      return "another program uses that address (EADDRINUSE)";
+      return {
+        why: "another program uses that address (EADDRINUSE)",
+        fix: `stop what uses that address, or ${elsewhere}`,
+      };
     case "EACCES":
-      return "Telecode may not use that port (EACCES; ports below 1024 need privileges)";
+      return {
+        why: "Telecode may not use that port (EACCES; ports below 1024 need privileges)",
+        fix: "set webhook_server.listen to a port of 1024 or above",
+      };
     case "EADDRNOTAVAIL":
-      return "this computer has no such address (EADDRNOTAVAIL)";
+      return { why: "this computer has no such address (EADDRNOTAVAIL)", fix: `${elsewhere}, such as 127.0.0.1` };
     default:
-      return cause.code ?? cause.message;
+      return { why: cause.code ?? cause.message, fix: `check that nothing else uses that address, or ${elsewhere}` };
   }
 }
 
@@ -60,10 +67,11 @@ function listen(http: Server, address: ListenAddress): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (cause: NodeJS.ErrnoException): void => {
       const where = formatListenAddress(address);
+      const { why, fix } = whyNotListening(cause);
       reject(
         new TriggerError(
           "triggers.listen_failed",
-          `Telecode could not listen for webhooks on ${where}: ${whyNotListening(cause)}. On the computer running Telecode, stop what uses that address, or set webhook_server.listen to another.`,
+          `Telecode could not listen for webhooks on ${where}: ${why}. On the computer running Telecode, ${fix}.`,
           { cause, details: { listen: where } },
         ),
       );

@@ -235,4 +235,16 @@ describe("listening", () => {
     );
     expect(hooks.server.urls.get("github")).toBe(hooks.url("/hooks/github"));
   });
+
+  it("says what to do for an address this computer does not have: not to stop what uses it", async () => {
+    // 192.0.2.1 is set aside for documentation: no host has it.
+    const error = await start({ server: { listen: { host: "192.0.2.1", port: 0 } } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: "triggers.listen_failed" });
+    expect((error as Error).message).toBe(
+      "Telecode could not listen for webhooks on 192.0.2.1:0: this computer has no such address (EADDRNOTAVAIL). On the computer running Telecode, set webhook_server.listen to another, such as 127.0.0.1.",
+    );
+  });
 });
