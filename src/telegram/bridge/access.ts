@@ -16,13 +16,14 @@ export type AccessDeps = { config: () => Config; logger: Logger; outbox: Outbox 
 
 export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
   const told = new Set<number>();
+  /** `queryId`: the stranger's tap, when it was one (else a message). */
   const refuse = (
-    kind: "message" | "tap",
     chatId: number | undefined,
     chatKind: ChatKind | undefined,
     userId: number,
     queryId: string | undefined,
   ) => {
+    const kind = queryId === undefined ? "message" : "tap";
     deps.logger.event("telegram.unauthorised", { kind, userId, chatId }, "warn");
     if (!deps.config().telegram.notifyUnauthorised) return;
     if (queryId !== undefined) {
@@ -39,7 +40,7 @@ export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
     if (from === undefined || (!isTap && from.is_bot)) return;
     if (!deps.config().telegram.allowedUserIds.includes(from.id)) {
       const chat = ctx.callbackQuery?.message?.chat ?? ctx.chat;
-      refuse(isTap ? "tap" : "message", chat?.id, chat?.type, from.id, ctx.callbackQuery?.id);
+      refuse(chat?.id, chat?.type, from.id, ctx.callbackQuery?.id);
       return;
     }
     ctx.person = { id: from.id, name: displayNameOf(from) };

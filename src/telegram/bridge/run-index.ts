@@ -25,9 +25,10 @@ export class RunIndex<V extends RunRef = RunRef> {
   readonly #byMessage = new Map<string, V>();
   readonly #answers = new Map<string, AnswerSession>();
   readonly #cliModes = new Map<string, string>();
-  /** Per chat, the newest message that asked for a run. */
-  readonly #latestPrompts = new Map<number, number>();
-  /** Runs that shared their chat with another run at some point (both answers then quote their prompts). */
+  /**
+   * Runs that shared their chat with another at some point: one asked for after them, queued
+   * behind them, or working beside them in another project (both answers then quote their prompts).
+   */
   readonly #overlapped = new WeakSet<V>();
   readonly #onEvent: ((lane: Lane, event: TelecodeEvent) => void) | undefined;
 
@@ -52,9 +53,6 @@ export class RunIndex<V extends RunRef = RunRef> {
         this.#overlapped.add(view);
       }
     if (view.runId !== undefined) this.#byRun.set(view.runId, view);
-    const prompt = view.promptMessageId;
-    if (prompt !== undefined && prompt > (this.#latestPrompts.get(view.chatId) ?? 0))
-      this.#latestPrompts.set(view.chatId, prompt);
   }
 
   /**
@@ -62,9 +60,7 @@ export class RunIndex<V extends RunRef = RunRef> {
    * it there: its answer then quotes the prompt, as answers may not come in the order asked.
    */
   sharedChat(view: V): boolean {
-    if (this.#overlapped.has(view)) return true;
-    const prompt = view.promptMessageId;
-    return prompt !== undefined && (this.#latestPrompts.get(view.chatId) ?? 0) > prompt;
+    return this.#overlapped.has(view);
   }
 
   attachMessage(view: V, messageId: number): void {
