@@ -151,7 +151,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       const problems: string[] = [];
       current = load(values.config, io, logger, (problem) => problems.push(problem))?.config ?? current;
       if (restart.from !== undefined) {
-        const [problem] = problems.map((text) => redactSecrets(text, secretsOf(current, io)));
+        const [problem] = problems;
         restart.next = { chatId: restart.from, ...(problem === undefined ? {} : { configProblem: problem }) };
         restart.from = undefined;
       }
@@ -196,7 +196,8 @@ function isFirstRun(configPath: string | undefined, io: CommandIo): boolean {
 
 /**
  * The config, checked for serving; undefined when it cannot serve, after saying why on stderr
- * (and to `onProblem`, the file's problems alone, redacted). Warnings are shown (and logged).
+ * (and to `onProblem`, the file's problems alone), redacted (a file that fails may quote a
+ * token). Warnings are shown (and logged).
  */
 function load(
   configPath: string | undefined,
@@ -223,10 +224,13 @@ function load(
   } catch (error) {
     if (error instanceof ConfigError) {
       // A config error may quote a value from the file; a pasted token must not reach the terminal.
-      io.stderr.write(`telecode: ${redactSecrets(error.message, secretsOf(undefined, io))}\n`);
+      // The file could not be read, so its own secrets are not known: the environment's, and
+      // anything shaped like a token or a key (redactSecrets), are taken out.
+      const secrets = secretsOf(undefined, io);
+      io.stderr.write(`telecode: ${redactSecrets(error.message, secrets)}\n`);
       // Elsewhere than this terminal, the problems alone: the message's last line says to run again.
       const problems = error.problems.length > 0 ? error.problems.map(sentence).join(" ") : error.message;
-      onProblem?.(redactSecrets(problems, secretsOf(undefined, io)));
+      onProblem?.(redactSecrets(problems, secrets));
       return undefined;
     }
     throw error;

@@ -116,7 +116,10 @@ describe("telecode (serve) hot reload", () => {
   it("says on the terminal that a saved file it cannot read changes nothing, and after /restart tells the chat", async () => {
     const { rig, serve, chat, original } = await servingRig();
     const told = stderrShows(serve.child, "could not be read, so the settings before the change stay in use");
-    await writeFile(rig.configPath, `${original}\n[claude]\npermision_mode = "plan"\n`, { mode: 0o600 });
+    // A mistake that quotes what was typed, here the bot token pasted in the wrong place.
+    const pasted = ["[[webhooks]]", 'id = "leak"', 'path = "/hooks/leak"', 'auth = "none"', 'prompt = "x"'];
+    const broken = [...pasted, `project = "${rig.tg.token}"`].join("\n");
+    await writeFile(rig.configPath, `${original}\n${broken}\n`, { mode: 0o600 });
     await told;
 
     rig.tg.sendCommand(chat, "restart");
@@ -130,6 +133,8 @@ describe("telecode (serve) hot reload", () => {
     expect(back.text).toContain(
       "Fix it on the computer running Telecode (`telecode doctor` checks it), then /restart again.",
     );
+    // The problem is told, the token it quotes is not.
+    expect(back.text).toContain("is not a [projects.NAME] table");
     expect(back.text).not.toContain(rig.tg.token.split(":")[1]);
 
     // Mended: the next /restart says only that it is back.
@@ -141,6 +146,10 @@ describe("telecode (serve) hot reload", () => {
     );
     expect(rig.tg.botMessages(chat).at(-1)?.text).toBe("🟢 Telecode restarted and is back online.");
     serve.child.kill("SIGTERM");
-    expect((await serve.exited).code).toBe(0);
+    const exit = await serve.exited;
+    expect(exit.code).toBe(0);
+    // Nor on the terminal, when the file changed or at the restart.
+    expect(exit.stderr).toContain("is not a [projects.NAME] table");
+    expect(exit.stderr).not.toContain(rig.tg.token.split(":")[1]);
   });
 });
