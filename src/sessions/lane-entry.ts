@@ -136,7 +136,7 @@ function forgetLostSession(deps: RoutingDeps, entry: LaneEntry, sessionId: strin
   });
   return wasCurrent
     ? "The next message starts a fresh session."
-    : "It can no longer be continued; other messages go on in the current session.";
+    : "That session can no longer be continued; other messages go on in the current one.";
 }
 
 /**

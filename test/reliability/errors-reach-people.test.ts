@@ -118,7 +118,9 @@ describe("resuming a session the CLI does not have", () => {
       await rig.startApp();
       rig.tg.sendText(chat, "More on the old one", { replyTo: older.messageId });
       const error = await rig.botMessage(chat, /^❌ /);
-      expect(error.text).toContain("It can no longer be continued; other messages go on in the current session.");
+      expect(error.text).toContain(
+        "Tap Run it in a new session to run it now. That session can no longer be continued; other messages go on in the current one.",
+      );
       rig.script("[still-newer]", [reply.text("Still in the newer one.")]);
       rig.tg.sendText(chat, "And the new topic? [still-newer]");
       const next = await rig.botMessage(chat, isAnswer("Still in the newer one."));
