@@ -96,7 +96,7 @@ export function renderInlinePlain(tokens: readonly Token[]): string {
 
 /**
  * An image's alt text as plain text: the words of its label, without syntax (nested images too);
- * a link or an image in it with an empty label reads as its URL, as one outside does (closeLink).
+ * a link or an image in it with a blank label reads as its URL, as one outside does (closeLink).
  */
 function altText(image: Token): string {
   let text = "";
@@ -104,13 +104,13 @@ function altText(image: Token): string {
   for (const next of image.children ?? []) {
     if (next.type === "image") {
       const inner = altText(next);
-      text += inner === "" ? hrefOf(next) : inner;
+      text += inner.trim() === "" ? hrefOf(next) : inner;
     } else if (next.type === "softbreak" || next.type === "hardbreak") text += " ";
     else if (next.type === "text" || next.type === "code_inline") text += next.content;
     else if (next.type === "link_open") links.push({ href: hrefOf(next), start: text.length });
     else if (next.type === "link_close") {
       const link = links.pop();
-      if (link !== undefined && text.length === link.start) text += link.href;
+      if (link !== undefined && text.slice(link.start).trim() === "") text = text.slice(0, link.start) + link.href;
     }
   }
   return text;
@@ -127,21 +127,21 @@ function openLink(token: Token, insideLink: boolean, startLength: number): OpenL
   return { href, linkable: !plain && !insideLink && isLinkable(href), plain, startLength };
 }
 
-/** Closes a link: an empty label shows the URL; a target Telegram cannot open follows the label. */
+/** Closes a link: a blank label shows the URL instead; a target Telegram cannot open follows the label. */
 function closeLink(html: string, link: OpenLink | undefined): string {
   if (link === undefined || link.plain) return html;
   const label = html.slice(link.startLength).replace(/<[^>]*>/g, "");
-  // An empty label shows the URL itself, which Telegram links by itself.
+  // A blank label shows the URL itself, which Telegram links by itself.
   if (link.linkable)
     return label.trim() === "" ? html.slice(0, link.startLength) + escapeHtml(link.href) : `${html}</a>`;
   if (link.href === "") return html;
   const shown = escapeHtml(asTyped(link.href));
-  return label.trim() === "" ? html + shown : `${html} (${shown})`;
+  return label.trim() === "" ? html.slice(0, link.startLength) + shown : `${html} (${shown})`;
 }
 
 function withTarget(text: string, start: number, href: string): string {
   if (href === "") return text;
-  return text.slice(start).trim() === "" ? text + asTyped(href) : `${text} (${asTyped(href)})`;
+  return text.slice(start).trim() === "" ? text.slice(0, start) + asTyped(href) : `${text} (${asTyped(href)})`;
 }
 
 /** A link target shown as text reads as typed, not percent-encoded as markdown-it stores it. */

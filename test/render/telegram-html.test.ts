@@ -101,6 +101,11 @@ describe("markdownToTelegramHtml", () => {
     expect(markdownToTelegramHtml("![see [the docs](https://d.io)](https://x.io/i.png)")).toBe(
       '<a href="https://x.io/i.png">see the docs</a>',
     );
+    // A label of spaces is as empty as none (found the same way), and leaves no space behind.
+    expect(markdownToTelegramHtml("![[ ](https://x.io/a_b?c=1&d=2)](src/a.ts)")).toBe(
+      "https://x.io/a_b?c=1&amp;d=2 (src/a.ts)",
+    );
+    expect(markdownToTelegramHtml("See ![ ](src/a.ts) and [ ](docs/b.md).")).toBe("See src/a.ts and docs/b.md.");
   });
 
   it("escapes HTML the model writes instead of passing it to Telegram", () => {
@@ -257,10 +262,12 @@ const letters = (s: string): string => (s.match(/\p{L}/gu) ?? []).sort().join(""
  * references typed in `md` ("&amp;", shown decoded, or as typed in code), link reference
  * definitions (syntax, not text) do not count. Digits are left out: an ordered list is numbered
  * 1, 2, 3 however its items were typed (the spec and Claude corpora check numbers as written).
+ * Control characters are dropped before the Markdown is read, so a line they start may be a
+ * definition; a definition's label has a letter that is not a space (`[]: x` is text).
  */
 const readable = (text: string, md: string): string => {
   const references = new Set(md.match(/&#?[a-z0-9]+;/gi) ?? []);
-  let clean = text.replace(/^ {0,3}\[[^\]\n]*\]:.*$/gm, "");
+  let clean = text.replace(/[^\P{Cc}\t\n]/gu, "").replace(/^ {0,3}\[[^\]\n]*[^\]\s][^\]\n]*\]:.*$/gm, "");
   for (const reference of references) clean = clean.split(reference).join("");
   return letters(clean);
 };
