@@ -1,6 +1,6 @@
 // markdown-it's block tokens -> Telegram HTML: headings become bold, lists get bullets (task
-// items ☐/☑), quotes flatten to one level (Telegram cannot nest them, nor put code inside),
-// tables become aligned monospace blocks. One loop over the flat token stream, no recursion.
+// items ☐/☑), quotes flatten to one level (Telegram cannot nest them, nor put code inside) and
+// a GitHub alert's marker becomes its heading, tables become aligned monospace blocks. One loop over the flat token stream, no recursion.
 
 import type { Token } from "markdown-it";
 import { escapeHtml, renderInline, renderInlinePlain } from "./telegram-markdown-inline.js";
@@ -13,6 +13,16 @@ const LANGUAGE = /^[\p{L}\p{N}_+#.-]{1,32}$/u;
 const TASK = /^\[([ xX])\][ \t]/;
 /** `title="app.py"` and the like in an info string: the file name is what a reader needs. */
 const FILE_NAME = /^(?:title|filename|file|name)=(["']?)([^"'\s]+)\1$/;
+
+/** GitHub's alerts: `> [!NOTE]` and its kin open a quote with a heading instead of the marker. */
+const ALERT = /^\[!(note|tip|important|warning|caution)\][ \t]*$/i;
+const ALERTS = {
+  note: "ℹ️ Note",
+  tip: "💡 Tip",
+  important: "❗ Important",
+  warning: "⚠️ Warning",
+  caution: "🛑 Caution",
+};
 
 type List = { ordered: boolean; next: number; markup: string };
 type Item = { marker: string; depth: number; started: boolean };
@@ -32,8 +42,10 @@ export function renderBlocks(tokens: readonly Token[]): string {
         const children = inline?.children ?? [];
         const heading = token.type === "heading_open";
         if (!heading && items.length > 0 && !items.at(-1)!.started) markTask(children, items.at(-1)!);
+        const alert = tokens[i - 1]?.type === "blockquote_open" && !heading ? takeAlert(children) : undefined;
         const html = renderInline(children, { bold: heading });
-        out.block(heading && html.trim() !== "" ? `<b>${html}</b>` : html, "text", items);
+        if (alert !== undefined) out.block(html === "" ? alert : `${alert}\n${html}`, "text", items);
+        else out.block(heading && html.trim() !== "" ? `<b>${html}</b>` : html, "text", items);
         i += 2;
         break;
       }
@@ -167,6 +179,19 @@ function markTask(children: Token[], item: Item): void {
   const box = task[1] === " " ? "☐" : "☑";
   first.content = first.content.slice(task[0].length);
   item.marker = /^\d/.test(item.marker) ? `${item.marker} ${box}` : box;
+}
+
+/**
+ * A GitHub alert's marker (`> [!WARNING]` alone on a quote's first line), taken out of the
+ * quote's first paragraph and returned as the heading a reader sees instead ("⚠️ Warning").
+ */
+function takeAlert(children: Token[]): string | undefined {
+  const first = children[0];
+  const kind = first?.type === "text" ? ALERT.exec(first.content)?.[1]?.toLowerCase() : undefined;
+  const next = children[1];
+  if (kind === undefined || (next !== undefined && !next.type.endsWith("break"))) return undefined;
+  children.splice(0, 2);
+  return `<b>${ALERTS[kind as keyof typeof ALERTS]}</b>`;
 }
 
 /**

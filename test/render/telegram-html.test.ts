@@ -129,6 +129,19 @@ describe("markdownToTelegramHtml", () => {
       "<blockquote>a\n\nb</blockquote>\n\n<pre>x</pre>",
     );
   });
+
+  it("opens a GitHub alert's quote with its heading instead of the [!KIND] marker", () => {
+    expect(markdownToTelegramHtml("> [!WARNING]\n> This deletes the *cache*.")).toBe(
+      "<blockquote><b>⚠️ Warning</b>\nThis deletes the <i>cache</i>.</blockquote>",
+    );
+    expect(markdownToTelegramHtml("> [!tip]\n>\n> Run it twice.")).toBe(
+      "<blockquote><b>💡 Tip</b>\n\nRun it twice.</blockquote>",
+    );
+    // Only a marker alone on a quote's first line is one, as on GitHub.
+    expect(markdownToTelegramHtml("> [!NOTE] inline\n\n[!NOTE]\ntext")).toBe(
+      "<blockquote>[!NOTE] inline</blockquote>\n\n[!NOTE]\ntext",
+    );
+  });
 });
 
 describe("markdownToTelegramParts", () => {
