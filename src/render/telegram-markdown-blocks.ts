@@ -1,9 +1,10 @@
 // markdown-it's block tokens -> Telegram HTML: headings become bold, lists get bullets (task
 // items ☐/☑), quotes flatten to one level (Telegram cannot nest them, nor put code inside) and
-// a GitHub alert's marker becomes its heading, tables become aligned monospace blocks. One loop over the flat token stream, no recursion.
+// a GitHub alert's marker becomes its heading, tables become aligned monospace blocks (or, too
+// wide for a phone, records). One loop over the flat token stream, no recursion.
 
 import type { Token } from "markdown-it";
-import { escapeHtml, renderInline, renderInlinePlain } from "./telegram-markdown-inline.js";
+import { escapeHtml, renderInline } from "./telegram-markdown-inline.js";
 import { TableText } from "./telegram-markdown-table.js";
 
 const BULLETS = ["•", "◦", "▪"];
@@ -101,12 +102,14 @@ export function renderBlocks(tokens: readonly Token[]): string {
         table?.endHead();
         break;
       case "inline":
-        table?.text(renderInlinePlain(token.children ?? []).trim());
+        table?.text(token.children ?? []);
         break;
-      case "table_close":
-        out.block(`<pre>${escapeHtml(table?.render() ?? "")}</pre>`, "code", items);
+      case "table_close": {
+        const rendered = table?.render();
+        if (rendered !== undefined) out.block(rendered.html, rendered.kind, items);
         table = undefined;
         break;
+      }
       default:
         break;
     }

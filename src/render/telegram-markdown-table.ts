@@ -1,11 +1,24 @@
-// A Markdown table as monospace text for a <pre> block: columns padded to one width, aligned as
-// the table's delimiter row says (`---:` right, `:---:` centred), and a rule under the header,
-// as psql prints one. Filled cell by cell from markdown-it's tokens.
+// A Markdown table for Telegram, filled cell by cell from markdown-it's tokens. One that fits a
+// phone's width is monospace text for a <pre> block: columns padded to one width, aligned as the
+// delimiter row says (`---:` right, `:---:` centred), a rule under the header, as psql prints
+// one. A wider one would wrap into a jumble there, so each row becomes a short record instead:
+// its first cell in bold, then one "Header: cell" line per other cell, formatting kept.
+
+import type { Token } from "markdown-it";
+import { escapeHtml, renderInline, renderInlinePlain } from "./telegram-markdown-inline.js";
 
 export type CellAlign = "left" | "right" | "center";
 
+/**
+ * Monospace characters a phone shows on one line of a code block in portrait (about 40 on a
+ * 6-inch screen); a table wider than this is shown as records.
+ */
+const PHONE_COLUMNS = 40;
+
+type Cell = { plain: string; tokens: readonly Token[] };
+
 export class TableText {
-  readonly #rows: string[][] = [];
+  readonly #rows: Cell[][] = [];
   /** Each column's alignment, from its header cell. */
   readonly #aligns: CellAlign[] = [];
   #headRows = 0;
@@ -20,12 +33,12 @@ export class TableText {
     this.#align = style.includes("right") ? "right" : style.includes("center") ? "center" : "left";
   }
 
-  /** The current cell's text. */
-  text(text: string): void {
+  /** The current cell's inline tokens. */
+  text(tokens: readonly Token[]): void {
     const row = this.#rows.at(-1);
     if (row === undefined) return;
     this.#aligns[row.length] ??= this.#align;
-    row.push(text);
+    row.push({ plain: renderInlinePlain(tokens).trim(), tokens });
   }
 
   /** The header rows end here (thead_close): the rule goes under them. */
@@ -33,8 +46,17 @@ export class TableText {
     this.#headRows = this.#rows.length;
   }
 
-  render(): string {
-    const rows = this.#rows;
+  /** The table as Telegram HTML: a <pre> block (`code`) when it fits a phone, else records (`text`). */
+  render(): { html: string; kind: "code" | "text" } {
+    const text = this.#monospace();
+    const fits = text.split("\n").every((line) => length(line) <= PHONE_COLUMNS);
+    return fits || this.#rows.length <= this.#headRows
+      ? { html: `<pre>${escapeHtml(text)}</pre>`, kind: "code" }
+      : { html: this.#records(), kind: "text" };
+  }
+
+  #monospace(): string {
+    const rows = this.#rows.map((row) => row.map((cell) => cell.plain));
     const columns = rows.reduce((max, row) => Math.max(max, row.length), 0);
     const widths = Array.from({ length: columns }, (_, c) =>
       rows.reduce((max, row) => Math.max(max, length(row[c])), 0),
@@ -48,6 +70,25 @@ export class TableText {
     if (this.#headRows > 0 && this.#headRows < rows.length)
       lines.splice(this.#headRows, 0, widths.map((width) => "-".repeat(width)).join("-+-"));
     return lines.join("\n");
+  }
+
+  /** Each body row as its first cell in bold and a "Header: cell" line per other cell that has text. */
+  #records(): string {
+    const header = this.#headRows > 0 ? this.#rows[this.#headRows - 1]! : [];
+    return this.#rows
+      .slice(this.#headRows)
+      .map((row) => {
+        const lines = row.flatMap((cell, c) => {
+          if (cell.plain === "") return [];
+          if (c === 0) return [`<b>${renderInline(cell.tokens, { bold: true }).trim()}</b>`];
+          const label = header[c]?.plain ?? "";
+          const html = renderInline(cell.tokens).trim();
+          return [label === "" ? html : `${escapeHtml(label)}: ${html}`];
+        });
+        return lines.join("\n");
+      })
+      .filter((record) => record !== "")
+      .join("\n\n");
   }
 }
 

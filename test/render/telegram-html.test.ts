@@ -114,6 +114,33 @@ describe("markdownToTelegramHtml", () => {
     expect(validateTelegramHtml(html)).toBeUndefined();
   });
 
+  it("shows a table too wide for a phone as records: the first cell in bold, then Header: cell", () => {
+    const md = [
+      "| File | Change | Lines |",
+      "|---|---|--:|",
+      "| `src/engine/spawn.ts` | Split the spawn logic out of **the process** | 120 |",
+      "| README.md | | 4 |",
+    ].join("\n");
+    expect(markdownToTelegramHtml(`Changes:\n\n${md}\n\nDone.`)).toBe(
+      [
+        "Changes:",
+        "",
+        "<b><code>src/engine/spawn.ts</code></b>",
+        "Change: Split the spawn logic out of <b>the process</b>",
+        "Lines: 120",
+        "",
+        "<b>README.md</b>",
+        "Lines: 4",
+        "",
+        "Done.",
+      ].join("\n"),
+    );
+    // As wide as a phone shows (40 characters) is still a table.
+    const fits = `| ${"a".repeat(19)} | ${"b".repeat(18)} |\n|---|---|\n| c | d |`;
+    expect(markdownToTelegramHtml(fits)).toMatch(/^<pre>/);
+    expect(markdownToTelegramHtml(fits.replace("a |", "aa |"))).toBe(`<b>c</b>\n${"b".repeat(18)}: d`);
+  });
+
   it("shows tables as aligned monospace and keeps unclosed emphasis as typed", () => {
     expect(markdownToTelegramHtml("| a | bb |\n|---|---|\n| ccc | d |")).toBe("<pre>a   | bb\n----+---\nccc | d</pre>");
     // Aligned as the delimiter row says: numbers to the right, a centred column in the middle.
@@ -239,10 +266,14 @@ const markdownPiece = fc.oneof(
   },
 );
 const markdown = fc.array(markdownPiece, { maxLength: 60 }).map((pieces) => pieces.join(""));
-/** GFM drops a row's cells past the header's count (as GitHub does): here only whole tables have pipes. */
+/**
+ * GFM drops a row's cells past the header's count (as GitHub does): here only whole tables have
+ * pipes, and they end at a blank line. Text that went on as its rows could make one too wide for
+ * a phone, and a wide table's records show its headers as labels (their own property, below).
+ */
 const markdownWithWholeTables = fc
   .array(
-    markdownPiece.map((piece) => (piece === TABLE ? piece : piece.replace(/\|/g, "¦"))),
+    markdownPiece.map((piece) => (piece === TABLE ? `${piece}\n` : piece.replace(/\|/g, "¦"))),
     { maxLength: 60 },
   )
   .map((pieces) => pieces.join(""));
@@ -284,6 +315,11 @@ const readable = (text: string, md: string): string => {
   for (const reference of references) clean = clean.split(reference).join("");
   return letters(clean);
 };
+const counts = (s: string): Map<string, number> => {
+  const map = new Map<string, number>();
+  for (const c of s) map.set(c, (map.get(c) ?? 0) + 1);
+  return map;
+};
 const squeeze = (s: string): string => s.replace(/\s+/g, "");
 
 describe("properties", () => {
@@ -305,6 +341,33 @@ describe("properties", () => {
         expect(readable(textWithTargets(markdownToTelegramHtml(md)), md)).toBe(readable(md, md));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it("any table keeps every body cell's letters, each header's but the first's, and is valid", () => {
+    const cell = fc.stringMatching(/^[a-z`*_ ]{0,30}$/);
+    const table = fc
+      .integer({ min: 1, max: 5 })
+      .chain((columns) =>
+        fc.tuple(
+          fc.array(cell, { minLength: columns, maxLength: columns }),
+          fc.array(fc.array(cell, { minLength: columns, maxLength: columns }), { maxLength: 4 }),
+        ),
+      );
+    fc.assert(
+      fc.property(table, ([header, rows]) => {
+        const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\s+/g, " ")).join(" | ")} |`;
+        const md = [line(header), `|${header.map(() => "---").join("|")}|`, ...rows.map(line)].join("\n");
+        const text = textOf(markdownToTelegramHtml(md));
+        // Every letter of the body as often as it is there, and of a label (a header but the
+        // first, above a cell with letters) at least once.
+        const shown = counts(letters(text));
+        for (const [letter, n] of counts(letters(rows.flat().join(""))))
+          expect(shown.get(letter)).toBeGreaterThanOrEqual(n);
+        const labels = header.filter((_, c) => c > 0 && rows.some((row) => letters(row[c]!) !== ""));
+        for (const letter of letters(labels.join(""))) expect(shown.has(letter)).toBe(true);
+      }),
+      { numRuns: 500 },
     );
   });
 
