@@ -35,7 +35,9 @@ export function renderInline(tokens: readonly Token[], context: InlineContext = 
         break;
       case "code_inline":
         // Telegram allows no entity but formatting inside a link, so code there is plain text.
-        html += links.length > 0 ? escapeHtml(token.content) : `<code>${escapeHtml(token.content)}</code>`;
+        html += links.some((link) => link.linkable)
+          ? escapeHtml(token.content)
+          : `<code>${escapeHtml(token.content)}</code>`;
         break;
       case "softbreak":
       case "hardbreak":
@@ -127,7 +129,10 @@ function openLink(token: Token, insideLink: boolean, startLength: number): OpenL
   return { href, linkable: !plain && !insideLink && isLinkable(href), plain, startLength };
 }
 
-/** Closes a link: a blank label shows the URL instead; a target Telegram cannot open follows the label. */
+/**
+ * Closes a link: a blank label shows the URL instead; a target Telegram cannot open follows the
+ * label, unless the label says it already (`[src/a.ts](src/a.ts)`).
+ */
 function closeLink(html: string, link: OpenLink | undefined): string {
   if (link === undefined || link.plain) return html;
   const label = html.slice(link.startLength).replace(/<[^>]*>/g, "");
@@ -136,12 +141,21 @@ function closeLink(html: string, link: OpenLink | undefined): string {
     return label.trim() === "" ? html.slice(0, link.startLength) + escapeHtml(link.href) : `${html}</a>`;
   if (link.href === "") return html;
   const shown = escapeHtml(asTyped(link.href));
-  return label.trim() === "" ? html.slice(0, link.startLength) + shown : `${html} (${shown})`;
+  if (label.trim() === "") return html.slice(0, link.startLength) + shown;
+  return namesTarget(label, shown) ? html : `${html} (${shown})`;
 }
 
 function withTarget(text: string, start: number, href: string): string {
   if (href === "") return text;
-  return text.slice(start).trim() === "" ? text.slice(0, start) + asTyped(href) : `${text} (${asTyped(href)})`;
+  const label = text.slice(start);
+  if (label.trim() === "") return text.slice(0, start) + asTyped(href);
+  return namesTarget(label, asTyped(href)) ? text : `${text} (${asTyped(href)})`;
+}
+
+/** A label that is its target, give or take a leading `./`, needs no "(target)" after it. */
+function namesTarget(label: string, target: string): boolean {
+  const bare = (s: string) => s.trim().replace(/^\.\//, "");
+  return bare(label) === bare(target);
 }
 
 /** A link target shown as text reads as typed, not percent-encoded as markdown-it stores it. */

@@ -108,6 +108,17 @@ describe("markdownToTelegramHtml", () => {
     expect(markdownToTelegramHtml("See ![ ](src/a.ts) and [ ](docs/b.md).")).toBe("See src/a.ts and docs/b.md.");
   });
 
+  it("names a file link's target once, and keeps code in a link Telegram cannot open as code", () => {
+    // Claude Code links the files it changed, often by their own path.
+    expect(markdownToTelegramHtml("Added `foo()` to [`src/a.ts`](src/a.ts) and [b.ts](./b.ts).")).toBe(
+      "Added <code>foo()</code> to <code>src/a.ts</code> and b.ts.",
+    );
+    expect(markdownToTelegramHtml("See [app.ts:42](src/app.ts#L42) and [`run`](https://x.io/run).")).toBe(
+      'See app.ts:42 (src/app.ts#L42) and <a href="https://x.io/run">run</a>.',
+    );
+    expect(markdownToTelegramHtml("| f |\n|-|\n| [x.ts](x.ts) |")).toBe("<pre>f\n----\nx.ts</pre>");
+  });
+
   it("escapes HTML the model writes instead of passing it to Telegram", () => {
     const html = markdownToTelegramHtml("Use <details> & <br/> here, and `<b>` in code");
     expect(html).toBe("Use &lt;details&gt; &amp; &lt;br/&gt; here, and <code>&lt;b&gt;</code> in code");

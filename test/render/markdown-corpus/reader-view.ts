@@ -53,7 +53,7 @@ export function readerViewOfSpecHtml(html: string, markdown: string): string | u
       runs.push({ text, formats: new Set([`pre:${preLanguage}`]) });
       return;
     }
-    if ([...set].some((k) => k.startsWith("a:") || k === "link")) set.delete("code");
+    if ([...set].some((k) => k.startsWith("a:"))) set.delete("code");
     set.delete("link");
     runs.push({ text, formats: set });
   };
