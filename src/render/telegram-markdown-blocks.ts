@@ -168,9 +168,9 @@ class BlockWriter {
   }
 }
 
-/** Each line after the first (and the first too, when `first`) begins with `indent`. */
+/** Each line after the first (and the first too, when `first`) begins with `indent`; blank lines stay blank. */
 function indentLines(html: string, indent: string, first: boolean): string {
-  const rest = html.replaceAll("\n", `\n${indent}`);
+  const rest = html.replace(/\n(?=[^\n])/g, `\n${indent}`);
   return first && html !== "" ? indent + rest : rest;
 }
 

@@ -146,6 +146,11 @@ describe("markdownToTelegramHtml", () => {
         "Done.",
       ].join("\n"),
     );
+    // In a list item, the records sit under its marker; the blank line between them stays blank.
+    const wide = "| Option | Pros |\n|---|---|\n| A | simple, and it needs no migration at all |\n| B | fast |";
+    expect(markdownToTelegramHtml(`- Choices:\n\n  ${wide.replaceAll("\n", "\n  ")}`)).toBe(
+      "• Choices:\n  <b>A</b>\n  Pros: simple, and it needs no migration at all\n\n  <b>B</b>\n  Pros: fast",
+    );
     // As wide as a phone shows (40 characters) is still a table.
     const fits = `| ${"a".repeat(19)} | ${"b".repeat(18)} |\n|---|---|\n| c | d |`;
     expect(markdownToTelegramHtml(fits)).toMatch(/^<pre>/);
