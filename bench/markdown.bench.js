@@ -49,6 +49,9 @@ const hostile = {
   "*a **b repeated": (n) => "*a **b ".repeat(n / 7),
   "backtick runs": (n) => "` a ``".repeat(n / 6),
   "table rows": (n) => "|a|b|\n|-|-|\n" + "|1|2|\n".repeat((n - 12) / 6),
+  // Too wide for a phone: each row becomes a record.
+  "wide table rows": (n) =>
+    "| file | what changed and why |\n|-|-|\n" + "| `src/a.ts` | **guard** added before the call |\n".repeat(n / 52),
   "> nested": (n) => `${">".repeat(n)} x`,
   "- nested on one line": (n) => `${"- ".repeat(n / 2)}x`,
   "list indented deeper each line": (n) => {

@@ -97,22 +97,28 @@ export function renderInlinePlain(tokens: readonly Token[]): string {
 }
 
 /**
- * An image's alt text as plain text: the words of its label, without syntax (nested images too);
- * a link or an image in it with a blank label reads as its URL, as one outside does (closeLink).
+ * An image's alt text as plain text: the words of its label, without syntax; a link or an image
+ * in it reads as one outside does in plain text (withTarget): its target after its label, or
+ * instead of a blank one, so the alt loses nothing the model wrote.
  */
 function altText(image: Token): string {
   let text = "";
-  const links: { href: string; start: number }[] = [];
+  const links: { href: string; start: number; bare: boolean }[] = [];
   for (const next of image.children ?? []) {
     if (next.type === "image") {
-      const inner = altText(next);
-      text += inner.trim() === "" ? hrefOf(next) : inner;
+      const start = text.length;
+      text = withTarget(text + altText(next), start, hrefOf(next));
     } else if (next.type === "softbreak" || next.type === "hardbreak") text += " ";
     else if (next.type === "text" || next.type === "code_inline") text += next.content;
-    else if (next.type === "link_open") links.push({ href: hrefOf(next), start: text.length });
+    else if (next.type === "link_open")
+      links.push({
+        href: hrefOf(next),
+        start: text.length,
+        bare: next.markup === "linkify" || next.markup === "autolink",
+      });
     else if (next.type === "link_close") {
       const link = links.pop();
-      if (link !== undefined && text.slice(link.start).trim() === "") text = text.slice(0, link.start) + link.href;
+      if (link !== undefined && !link.bare) text = withTarget(text, link.start, link.href);
     }
   }
   return text;

@@ -11,6 +11,7 @@ import { commonmarkExamples, gfmExtensionExamples, type SpecExample } from "./ma
 const INTRAWORD = "emphasis inside a word stays as typed (2*3*4, __init__.py, src/**/*.ts)";
 const INFO = 'a code block\'s info string after the language shows above the code (title="app.py" → app.py)';
 const EMPTY_FENCE = "an empty code block shows its fence as typed (Telegram cannot show an empty block)";
+const ALT_TARGET = "a link or image inside an image's description keeps its target after its words, as outside";
 
 /** Where the reader sees something other than the spec's HTML, and why. */
 const DIFFERENCES: Readonly<Record<string, string>> = {
@@ -34,6 +35,9 @@ const DIFFERENCES: Readonly<Record<string, string>> = {
   "commonmark-416": INTRAWORD,
   "commonmark-417": INTRAWORD,
   "commonmark-429": INTRAWORD,
+  "commonmark-520": ALT_TARGET,
+  "commonmark-574": ALT_TARGET,
+  "commonmark-575": ALT_TARGET,
   "gfm-491": "a single ~tilde~ is not strikethrough (markdown-it; and '~5 min' means about five minutes)",
   "gfm-493": "~~~three tildes~~~ strike through (markdown-it counts runs of two)",
 };
