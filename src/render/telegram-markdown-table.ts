@@ -2,7 +2,8 @@
 // phone's width is monospace text for a <pre> block: columns padded to one width, aligned as the
 // delimiter row says (`---:` right, `:---:` centred), a rule under the header, as psql prints
 // one. A wider one would wrap into a jumble there, so each row becomes a short record instead:
-// its first cell in bold, then one "Header: cell" line per other cell, formatting kept.
+// its first cell in bold, then one "Header: cell" line per other cell, formatting kept (a table
+// of two columns, one "first — second" line per row).
 
 import type { Token } from "markdown-it";
 import { escapeHtml, renderInline, renderInlinePlain } from "./telegram-markdown-inline.js";
@@ -72,9 +73,13 @@ export class TableText {
     return lines.join("\n");
   }
 
-  /** Each body row as its first cell in bold and a "Header: cell" line per other cell that has text. */
+  /**
+   * Each body row as its first cell in bold and a "Header: cell" line per other cell that has
+   * text; a table of two columns as one line per row, "first — second", like a list.
+   */
   #records(): string {
     const header = this.#headRows > 0 ? this.#rows[this.#headRows - 1]! : [];
+    const pairs = this.#rows.every((row) => row.length <= 2);
     return this.#rows
       .slice(this.#headRows)
       .map((row) => {
@@ -83,12 +88,12 @@ export class TableText {
           if (c === 0) return [`<b>${renderInline(cell.tokens, { bold: true }).trim()}</b>`];
           const label = header[c]?.plain ?? "";
           const html = renderInline(cell.tokens).trim();
-          return [label === "" ? html : `${escapeHtml(label)}: ${html}`];
+          return [label === "" || pairs ? html : `${escapeHtml(label)}: ${html}`];
         });
-        return lines.join("\n");
+        return lines.join(pairs ? " — " : "\n");
       })
       .filter((record) => record !== "")
-      .join("\n\n");
+      .join(pairs ? "\n" : "\n\n");
   }
 }
 

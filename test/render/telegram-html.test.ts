@@ -130,7 +130,7 @@ describe("markdownToTelegramHtml", () => {
     expect(validateTelegramHtml(html)).toBeUndefined();
   });
 
-  it("shows a table too wide for a phone as records: the first cell in bold, then Header: cell", () => {
+  it("shows a table too wide for a phone as records: the first cell in bold, then Header: cell (two columns: a list)", () => {
     const md = [
       "| File | Change | Lines |",
       "|---|---|--:|",
@@ -152,14 +152,21 @@ describe("markdownToTelegramHtml", () => {
       ].join("\n"),
     );
     // In a list item, the records sit under its marker; the blank line between them stays blank.
-    const wide = "| Option | Pros |\n|---|---|\n| A | simple, and it needs no migration at all |\n| B | fast |";
+    const wide =
+      "| Option | Pros | Cons |\n|---|---|---|\n| A | simple, and it needs no migration | slow |\n| B | fast | |";
     expect(markdownToTelegramHtml(`- Choices:\n\n  ${wide.replaceAll("\n", "\n  ")}`)).toBe(
-      "• Choices:\n  <b>A</b>\n  Pros: simple, and it needs no migration at all\n\n  <b>B</b>\n  Pros: fast",
+      "• Choices:\n  <b>A</b>\n  Pros: simple, and it needs no migration\n  Cons: slow\n\n  <b>B</b>\n  Pros: fast",
+    );
+    // Two columns read as a list: one "first — second" line per row.
+    const pairs =
+      "| Command | What it does |\n|---|---|\n| `npm test` | runs every test, once it is built |\n| | a row without a key |";
+    expect(markdownToTelegramHtml(pairs)).toBe(
+      "<b><code>npm test</code></b> — runs every test, once it is built\na row without a key",
     );
     // As wide as a phone shows (40 characters) is still a table.
     const fits = `| ${"a".repeat(19)} | ${"b".repeat(18)} |\n|---|---|\n| c | d |`;
     expect(markdownToTelegramHtml(fits)).toMatch(/^<pre>/);
-    expect(markdownToTelegramHtml(fits.replace("a |", "aa |"))).toBe(`<b>c</b>\n${"b".repeat(18)}: d`);
+    expect(markdownToTelegramHtml(fits.replace("a |", "aa |"))).toBe("<b>c</b> — d");
   });
 
   it("shows tables as aligned monospace and keeps unclosed emphasis as typed", () => {
@@ -381,7 +388,7 @@ describe("properties", () => {
     );
   });
 
-  it("any table keeps every body cell's letters, each header's but the first's, and is valid", () => {
+  it("any table keeps every body cell's letters, and each label's past two columns, and is valid", () => {
     const cell = fc.stringMatching(/^[a-z`*_ ]{0,30}$/);
     const table = fc
       .integer({ min: 1, max: 5 })
@@ -397,11 +404,13 @@ describe("properties", () => {
         const md = [line(header), `|${header.map(() => "---").join("|")}|`, ...rows.map(line)].join("\n");
         const text = textOf(markdownToTelegramHtml(md));
         // Every letter of the body as often as it is there, and of a label (a header but the
-        // first, above a cell with letters) at least once.
+        // first, above a cell with letters, in a table of three columns or more) at least once.
         const shown = counts(letters(text));
         for (const [letter, n] of counts(letters(rows.flat().join(""))))
           expect(shown.get(letter)).toBeGreaterThanOrEqual(n);
-        const labels = header.filter((_, c) => c > 0 && rows.some((row) => letters(row[c]!) !== ""));
+        const labels = header.filter(
+          (_, c) => c > 0 && header.length > 2 && rows.some((row) => letters(row[c]!) !== ""),
+        );
         for (const letter of letters(labels.join(""))) expect(shown.has(letter)).toBe(true);
       }),
       { numRuns: 500 },
