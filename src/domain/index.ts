@@ -39,6 +39,7 @@ export { describeTool, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
 export type { ToolDescription } from "./tool-kind.js";
 export {
   excerpt,
+  excerptPath,
   cleanToolDetail,
   doneByTelecode,
   LISTED_BY_TELECODE,

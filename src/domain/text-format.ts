@@ -10,6 +10,21 @@ export function excerpt(text: string, maxChars: number): string {
   return `${text.slice(0, end)}…`;
 }
 
+/**
+ * A path cut to `maxChars` in its middle, so its file name stays ("src/…/widgets/Chart.test.tsx");
+ * cut at its end, as `excerpt` does, when even the name does not fit.
+ */
+export function excerptPath(path: string, maxChars: number): string {
+  if (path.length <= maxChars) return path;
+  const parts = path.split("/");
+  const head = `${parts[0]}/…/`;
+  let tail = parts.at(-1)!;
+  if (parts.length < 3 || head.length + tail.length > maxChars) return excerpt(path, maxChars);
+  for (let i = parts.length - 2; i >= 1 && head.length + parts[i]!.length + 1 + tail.length <= maxChars; i--)
+    tail = `${parts[i]}/${tail}`;
+  return head + tail;
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

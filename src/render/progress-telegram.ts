@@ -93,7 +93,7 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
   const failed = state.failedTools
     .filter((tool) => !isSteered(tool))
     .map((tool) => {
-      const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd)}`;
+      const line = `✗ ${toolLabel(tool.name, tool.kind, oneLine(tool.title), state.cwd, TITLE_CHARS)}`;
       const why =
         tool.detail === undefined || tool.detail.trim() === ""
           ? ""
@@ -171,7 +171,7 @@ function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] 
 
 function toolLine(tool: ProgressTool, nowMs: number, cwd: string | undefined): string {
   const indent = tool.parentToolUseId === null ? "" : "  ";
-  const label = toolLabel(tool.name, tool.kind, oneLine(tool.title), cwd);
+  const label = toolLabel(tool.name, tool.kind, oneLine(tool.title), cwd, TITLE_CHARS);
   let line = `${indent}${toolMark(tool)} ${escapeTelegramHtml(excerpt(label, TITLE_CHARS))}`;
   if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS)
     line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;

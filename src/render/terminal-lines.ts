@@ -91,7 +91,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
         ? `── turn ${event.turn} ──`
         : `── turn ${event.turn} (${ORIGIN_WORDS[event.origin]}) ──`;
     case "tool_started":
-      return `${indent(event.parentToolUseId)}▸ ${oneLine(toolLabel(event.name, event.kind, event.title, options.cwd), max)}`;
+      return `${indent(event.parentToolUseId)}▸ ${oneLine(toolLabel(event.name, event.kind, event.title, options.cwd, max), max)}`;
     case "tool_updated":
       return `  … ${oneLine(event.detail, max)}`;
     case "tool_finished": {
@@ -102,7 +102,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
         ? oneLine(successGlimpse(event.name, clean, options.cwd), Math.min(max, 80))
         : oneLine(whyItFailed(clean, options.cwd), max);
       const detail = shown === "" ? "" : ` — ${shown}`;
-      const label = toolLabel(event.name, event.kind, event.title, options.cwd);
+      const label = toolLabel(event.name, event.kind, event.title, options.cwd, 120);
       return `${indent(event.parentToolUseId)}${mark} ${oneLine(label, 120)}${detail}`;
     }
     case "text": {

@@ -1,7 +1,7 @@
 // How a tool call is named on screen, the same in Telegram and the terminal: a sign, the
 // tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep useState"),
 // and why one failed.
-import { relativeToCwd, type ToolKind } from "../domain/index.js";
+import { excerpt, excerptPath, relativeToCwd, type ToolKind } from "../domain/index.js";
 import { refusalInWords } from "../policy/index.js";
 
 const TOOL_SIGNS: Readonly<Record<string, string>> = {
@@ -38,12 +38,17 @@ export function toolSign(name: string, kind: ToolKind): string {
   return TOOL_SIGNS[name] ?? KIND_SIGNS[kind];
 }
 
-/** "✎ Write src/app.ts": the sign, the name, and the title with paths under `cwd` made relative. */
-export function toolLabel(name: string, kind: ToolKind, title: string, cwd?: string): string {
+/**
+ * "✎ Write src/app.ts": the sign, the name, and the title with paths under `cwd` made relative.
+ * Within `maxChars`, a title that is one path keeps its file name, cut in its middle.
+ */
+export function toolLabel(name: string, kind: ToolKind, title: string, cwd?: string, maxChars?: number): string {
   const shown = relativeToCwd(title, cwd);
-  return shown === name || shown === ""
-    ? `${toolSign(name, kind)} ${name}`
-    : `${toolSign(name, kind)} ${name} ${shown}`;
+  const named = `${toolSign(name, kind)} ${name}`;
+  if (shown === name || shown === "") return named;
+  if (maxChars === undefined) return `${named} ${shown}`;
+  const room = Math.max(1, maxChars - named.length - 1);
+  return `${named} ${/^[^\s]*\/[^\s]*$/.test(shown) ? excerptPath(shown, room) : excerpt(shown, room)}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   createClockFormatter,
   createLazyClockFormatter,
   excerpt,
+  excerptPath,
   formatCount,
   formatDurationMs,
   formatUsd,
@@ -26,6 +27,17 @@ describe("text helpers", () => {
   it("excerpt cuts with an ellipsis and leaves short text alone", () => {
     expect(excerpt("hello", 10)).toBe("hello");
     expect(excerpt("hello world", 6)).toBe("hello…");
+  });
+
+  it("excerptPath cuts a path in its middle so its file name stays, or at its end when the name is too long", () => {
+    const path = "packages/web/src/components/dashboard/widgets/TimeSeriesChart.test.tsx";
+    expect(excerptPath(path, 80)).toBe(path);
+    expect(excerptPath(path, 53)).toBe("packages/…/dashboard/widgets/TimeSeriesChart.test.tsx");
+    expect(excerptPath(path, 52)).toBe("packages/…/widgets/TimeSeriesChart.test.tsx");
+    expect(excerptPath(path, 40)).toBe("packages/…/TimeSeriesChart.test.tsx");
+    expect(excerptPath("/home/ann/projects/app/src/a.ts", 20)).toBe("/…/app/src/a.ts");
+    expect(excerptPath(path, 20)).toBe("packages/web/src/co…");
+    expect(excerptPath("a/b.ts", 4)).toBe("a/b…");
   });
 
   it("formatCount uses fixed thousands separators", () => {

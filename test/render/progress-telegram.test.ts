@@ -281,6 +281,22 @@ describe("the end of a run", () => {
     expect(text(renderFinalAnswer("Hi.", answerFooterOf(queued)).parts[0]!.html)).toContain("$0.0008 · 0 turns · 5 s");
   });
 
+  it("keeps a long path's file name in view, cutting the folders between", () => {
+    const deep = "/work/app/packages/web/src/components/dashboard/widgets/charts/time-series/TimeSeriesChart.test.tsx";
+    const state = stateAfter([
+      [
+        { type: "session_started", sessionId: "s", model: "m", cwd: "/work/app", permissionMode: "default", tools: [] },
+        0,
+      ],
+      tool("t1", deep, 100, null, "Edit", "file_change"),
+      finished("t1", false, 200, "String to replace not found in file.", "Edit"),
+      [succeeded({ costUsd: 0.01, durationMs: 300 }), 300],
+    ]);
+    expect(text(renderProgressSummaryHtml(state, T0 + 5000)).split("\n")[2]).toBe(
+      "✗ ✎ Edit packages/…/components/dashboard/widgets/charts/time-series/TimeSeriesChart.test.tsx — String to replace not found in file.",
+    );
+  });
+
   it("keeps failed and denied steps in the summary, without the CLI's wrappers, paths relative", () => {
     const state = stateAfter([
       [
