@@ -84,7 +84,8 @@ export class TableText {
       .slice(this.#headRows)
       .map((row) => {
         const lines = row.flatMap((cell, c) => {
-          if (cell.plain === "") return [];
+          // An empty cell, or one a dash marks as empty, has nothing to say on a line of its own.
+          if (/^[-–—]*$/.test(cell.plain)) return [];
           if (c === 0) return [`<b>${renderInline(cell.tokens, { bold: true }).trim()}</b>`];
           const label = header[c]?.plain ?? "";
           const html = renderInline(cell.tokens).trim();

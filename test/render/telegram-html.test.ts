@@ -135,7 +135,7 @@ describe("markdownToTelegramHtml", () => {
       "| File | Change | Lines |",
       "|---|---|--:|",
       "| `src/engine/spawn.ts` | Split the spawn logic out of **the process** | 120 |",
-      "| README.md | | 4 |",
+      "| README.md | — | 4 |",
     ].join("\n");
     expect(markdownToTelegramHtml(`Changes:\n\n${md}\n\nDone.`)).toBe(
       [
