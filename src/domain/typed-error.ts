@@ -25,9 +25,10 @@ export function isDatabaseFailure(error: unknown): error is Error & { code: stri
 /**
  * What failed on the computer running Telecode, in words for a chat: the database's own message,
  * or, for anything else, the log event that has the rest (never a stack or a machine's path).
+ * `whose` names Telecode ("its" where the sentence has named it already).
  */
-export function hostFailureInWords(error: unknown, loggedAs: string): string {
+export function hostFailureInWords(error: unknown, loggedAs: string, whose = "Telecode's"): string {
   return isDatabaseFailure(error)
-    ? `Telecode's database failed (${error.message})`
-    : `an unexpected error (in Telecode's log as ${loggedAs})`;
+    ? `${whose} database failed (${error.message})`
+    : `an unexpected error (in ${whose} log as ${loggedAs})`;
 }

@@ -2,30 +2,24 @@
 // never goes unanswered in silence. What failed is on the computer running Telecode, so the
 // chat says what kind of failure it was and where to look; the log has the rest.
 import type { BotError } from "grammy";
-import { isDatabaseFailure } from "../../domain/index.js";
+import { hostFailureInWords, isDatabaseFailure } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import type { TelecodeContext } from "./context.js";
 import type { BridgeServices } from "./services.js";
 
 const LOGGED_AS = "telegram.handler_failed";
 
-/** What failed, in a few words a person can act on (no stack, no paths of the machine). */
-function failureInWords(error: unknown): { what: string; doctor: boolean } {
-  if (isDatabaseFailure(error)) return { what: `its database failed (${error.message})`, doctor: true };
-  return { what: `an unexpected error (in its log as ${LOGGED_AS})`, doctor: false };
-}
-
+/** The reply to a message whose handler threw: what failed (no stack, no paths of the machine), and what to do. */
 export function handlerFailedText(error: unknown): string {
-  const { what, doctor } = failureInWords(error);
-  const next = doctor
+  const what = hostFailureInWords(error, LOGGED_AS, "its");
+  const next = isDatabaseFailure(error)
     ? "Run `telecode doctor` on the computer running Telecode, then send the message again."
     : "Send the message again; if it fails the same way, that log says why.";
   return `⚠️ Telecode could not finish handling this message: ${what}. ${next}`;
 }
 
 export function tapFailedText(error: unknown): string {
-  const { doctor } = failureInWords(error);
-  return doctor
+  return isDatabaseFailure(error)
     ? "That did not work: Telecode's database failed. Run telecode doctor on the computer running it, then tap again."
     : `That did not work: an unexpected error (in Telecode's log as ${LOGGED_AS}). Tap again.`;
 }
