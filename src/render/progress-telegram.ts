@@ -172,7 +172,7 @@ function pickTools(tools: readonly ProgressTool[], max: number): ProgressTool[] 
 function toolLine(tool: ProgressTool, nowMs: number, cwd: string | undefined): string {
   const indent = tool.parentToolUseId === null ? "" : "  ";
   const label = toolLabel(tool.name, tool.kind, oneLine(tool.title), cwd, TITLE_CHARS);
-  let line = `${indent}${toolMark(tool)} ${escapeTelegramHtml(excerpt(label, TITLE_CHARS))}`;
+  let line = `${indent}${toolMark(tool)} ${escapeTelegramHtml(label)}`;
   if (tool.status === "running" && nowMs - tool.startedAtMs >= LONG_RUNNING_MS)
     line += ` (${formatDurationMs(nowMs - tool.startedAtMs)})`;
   if (tool.status === "failed" && tool.detail !== undefined && tool.detail.trim() !== "") {

@@ -38,17 +38,21 @@ export function toolSign(name: string, kind: ToolKind): string {
   return TOOL_SIGNS[name] ?? KIND_SIGNS[kind];
 }
 
+/** A title that is one path (no spaces, not a URL): cut in its middle, it keeps its file name. */
+const PATH = /^(?![a-z][a-z0-9+.-]*:\/\/)[^\s]*\/[^\s]*$/i;
+
 /**
- * "✎ Write src/app.ts": the sign, the name, and the title with paths under `cwd` made relative.
- * Within `maxChars`, a title that is one path keeps its file name, cut in its middle.
+ * "✎ Write src/app.ts": the sign, the name, and the title with paths under `cwd` made relative;
+ * within `maxChars` when given, a title that is one path keeping its file name.
  */
 export function toolLabel(name: string, kind: ToolKind, title: string, cwd?: string, maxChars?: number): string {
   const shown = relativeToCwd(title, cwd);
   const named = `${toolSign(name, kind)} ${name}`;
-  if (shown === name || shown === "") return named;
+  if (shown === name || shown === "") return maxChars === undefined ? named : excerpt(named, maxChars);
   if (maxChars === undefined) return `${named} ${shown}`;
-  const room = Math.max(1, maxChars - named.length - 1);
-  return `${named} ${/^[^\s]*\/[^\s]*$/.test(shown) ? excerptPath(shown, room) : excerpt(shown, room)}`;
+  const room = maxChars - named.length - 1;
+  if (room < 2) return excerpt(`${named} ${shown}`, maxChars);
+  return `${named} ${PATH.test(shown) ? excerptPath(shown, room) : excerpt(shown, room)}`;
 }
 
 /**

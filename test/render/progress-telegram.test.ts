@@ -295,6 +295,13 @@ describe("the end of a run", () => {
     expect(text(renderProgressSummaryHtml(state, T0 + 5000)).split("\n")[2]).toBe(
       "✗ ✎ Edit packages/…/components/dashboard/widgets/charts/time-series/TimeSeriesChart.test.tsx — String to replace not found in file.",
     );
+    // A URL is no path: it is cut at its end, its scheme and host whole.
+    const url = `https://docs.example.com/${"guides/".repeat(12)}streaming.html`;
+    const fetching = stateAfter([tool("t2", url, 100, null, "WebFetch", "web")]);
+    const line = text(renderProgressHtml(fetching, { nowMs: T0 + 1000 }))
+      .split("\n")
+      .find((l) => l.includes("WebFetch"))!;
+    expect(line).toBe(`▸ 🌐 WebFetch ${url.slice(0, 77)}…`);
   });
 
   it("keeps failed and denied steps in the summary, without the CLI's wrappers, paths relative", () => {
