@@ -135,6 +135,7 @@ export class SessionWatchdogs {
 }
 
 function toolLabel(tool: ToolStarted): string {
+  if (tool.title === tool.name) return tool.name;
   const title = excerpt(tool.title, 80);
   return tool.kind === "command" ? `${tool.name} \`${title}\`` : `${tool.name} ${title}`;
 }

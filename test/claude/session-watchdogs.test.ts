@@ -53,6 +53,14 @@ describe("SessionWatchdogs", () => {
     expect(notes[0]).toMatchObject({ text: expect.stringContaining("still running: Bash `npm test`") });
   });
 
+  it("names a tool that acts on nothing to name once ('ListAgents', not 'ListAgents ListAgents')", () => {
+    const { clock, dogs, notes } = setup();
+    dogs.start();
+    dogs.observe({ ...bash, name: "ListAgents", kind: "tool", title: "ListAgents", input: {} });
+    clock.advance(30 * MIN);
+    expect(notes[0]).toMatchObject({ text: expect.stringContaining("still running: ListAgents.") });
+  });
+
   it("counts a live background task as running until it finishes, and forgets tools when the turn ends", () => {
     const { clock, dogs, notes } = setup();
     dogs.start();

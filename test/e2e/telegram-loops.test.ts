@@ -255,7 +255,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     // The person reads why in their own terms, not the words written for Claude.
     const summary = await rig.botMessage(chat, (m) => m.text.startsWith("✅ Done") && m.text.includes("CronCreate"));
     expect(summary.text).toContain(
-      "✗ 🔧 CronCreate — not scheduled: loops are off in this chat (/loops on allows them)",
+      "✗ ⏰ CronCreate OFF-TICK · */5 * * * * — not scheduled: loops are off in this chat (/loops on allows them)",
     );
 
     const on = rig.tg.sendCommand(chat, "loops", "on");
@@ -289,7 +289,7 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect(loopsOf(chat)).toEqual([]);
     const summary = await rig.botMessage(chat, (m) => m.text.startsWith("✅ Done") && m.text.includes("CronCreate"));
     expect(summary.text).toContain(
-      "✗ 🔧 CronCreate — failed: Telecode could not carry it out (`telecode doctor` checks why)",
+      "✗ ⏰ CronCreate BROKEN-TICK · */5 * * * * — failed: Telecode could not carry it out (`telecode doctor` checks why)",
     );
   }, 120_000);
 

@@ -59,6 +59,9 @@ describe("drift shapes", () => {
     expect(report).toContain("new      result/success brand_new_field: string");
     expect(report).toContain("changed  result/success num_turns: number → number|string");
     expect(report).toContain("new      system/init tools: Frobnicate");
+    expect(report).toContain(
+      "steps show only the name of Frobnicate: teach describeTool (src/domain/tool-kind.ts) what it acts on",
+    );
     expect(report).not.toContain("gone     system/init tools: Workflow"); // other scenarios still list it
     expect(drift.problems).toEqual([
       expect.objectContaining({ scenario: "c-control-bash-allow", reason: 'unknown message type "brand_new_event"' }),

@@ -2,6 +2,7 @@
 // subtype, control subtypes, content block types), which fields each kind has with their JSON
 // types, which tools system/init lists, and which lines Telecode's decoder cannot read. Then
 // what is new, gone or changed between two sets. Pure: the caller reads the files.
+import { knowsTool } from "../../../src/domain/index.js";
 import { decodeLine, isDecodeProblem } from "../../../src/wire/index.js";
 
 export type JsonType = "string" | "number" | "boolean" | "null" | "object" | "array";
@@ -168,6 +169,15 @@ export function hasDrift(drift: Drift): boolean {
 const list = (items: readonly string[], max = 4): string =>
   items.length <= max ? items.join(", ") : `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
 
+/** New tools whose steps Telecode titles by their name alone, not by what they act on. */
+function unknownTools(tools: readonly string[]): string[] {
+  const unknown = tools.filter((tool) => !tool.startsWith("mcp__") && !knowsTool(tool));
+  if (unknown.length === 0) return [];
+  return [
+    `         steps show only the name of ${unknown.join(", ")}: teach describeTool (src/domain/tool-kind.ts) what ${unknown.length === 1 ? "it acts" : "they act"} on`,
+  ];
+}
+
 /** The report's lines: one per finding, decode problems last. */
 export function formatDrift(drift: Drift): string[] {
   const field = (c: FieldChange) => `${c.kind} ${c.path}`;
@@ -178,6 +188,7 @@ export function formatDrift(drift: Drift): string[] {
     ...drift.goneFields.map((c) => `gone     ${field(c)} (was ${c.before})`),
     ...drift.changedFields.map((c) => `changed  ${field(c)}: ${c.before} → ${c.after}`),
     ...(drift.newTools.length > 0 ? [`new      system/init tools: ${drift.newTools.join(", ")}`] : []),
+    ...unknownTools(drift.newTools),
     ...(drift.goneTools.length > 0 ? [`gone     system/init tools: ${drift.goneTools.join(", ")}`] : []),
     ...drift.problems.map((p) => `UNREADABLE ${p.scenario}: ${p.reason} — ${p.line}`),
   ];
