@@ -1,7 +1,7 @@
 // A session's watchdogs: what is running (open tools, live background tasks) for the stall
 // note, the silence watch (stall note, hard ceiling) and the idle timer. It decides nothing
 // about processes or runs: the session says when to watch and what to do when a timer fires.
-import { excerpt } from "../domain/index.js";
+import { excerpt, toolDisplayName } from "../domain/index.js";
 import type { TaskChanged, TelecodeEvent, ToolStarted } from "../domain/index.js";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import { stallNoteText } from "./run-outcome.js";
@@ -135,9 +135,10 @@ export class SessionWatchdogs {
 }
 
 function toolLabel(tool: ToolStarted): string {
-  if (tool.title === tool.name) return tool.name;
+  const name = toolDisplayName(tool.name);
+  if (tool.title === tool.name) return name;
   const title = excerpt(tool.title, 80);
-  return tool.kind === "command" ? `${tool.name} \`${title}\`` : `${tool.name} ${title}`;
+  return tool.kind === "command" ? `${name} \`${title}\`` : `${name} ${title}`;
 }
 
 function taskLabel(task: TaskChanged): string {

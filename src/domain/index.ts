@@ -35,7 +35,7 @@ export type {
   TelecodeEventType,
 } from "./events.js";
 export { CHOOSABLE_PERMISSION_MODES, PERMISSION_MODES, SESSION_GONE_NOTE, TURN_CUT_OFF_NOTE } from "./events.js";
-export { describeTool, knowsTool, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
+export { describeTool, knowsTool, toolDisplayName, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
 export type { ToolDescription } from "./tool-kind.js";
 export {
   excerpt,

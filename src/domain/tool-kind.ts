@@ -140,6 +140,15 @@ const NOTHING_TO_NAME: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * A tool's name as a person reads it: an MCP server's tool (`mcp__github__create_issue`) as
+ * "github · create_issue"; Claude Code's own tools as they are.
+ */
+export function toolDisplayName(name: string): string {
+  const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
+  return mcp === null ? name : `${mcp[1]} · ${mcp[2]}`;
+}
+
+/**
  * Whether Telecode knows this tool: what its calls act on, or that they act on nothing. Any
  * other tool (one a newer CLI added, an MCP server's) is titled by its name; the drift check
  * names the ones the CLI lists.

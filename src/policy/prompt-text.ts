@@ -1,5 +1,6 @@
 // Plain-text lines for a prompt or info message, for front ends without markup (the terminal)
 // and for logs. No escaping, no colours: a transport adds those.
+import { toolDisplayName } from "../domain/index.js";
 import type { DecisionOutcome, DecisionPrompt, DiffLine, InfoMessage, PromptSection } from "./prompt-types.js";
 
 export function diffLineText(line: DiffLine): string {
@@ -66,7 +67,8 @@ export function promptLines(prompt: DecisionPrompt, toolName?: string): string[]
     const step = prompt.step === undefined ? "" : ` (question ${prompt.step.index + 1} of ${prompt.step.count})`;
     return [`? ${question}${step}`, ...questionChoiceLines(prompt), ...caption];
   }
-  const headline = prompt.kind === "approval" && toolName !== undefined ? `Allow ${toolName}?` : prompt.title;
+  const headline =
+    prompt.kind === "approval" && toolName !== undefined ? `Allow ${toolDisplayName(toolName)}?` : prompt.title;
   return [
     `? ${headline}`,
     ...prompt.sections.flatMap(indentedSectionLines),

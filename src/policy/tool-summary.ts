@@ -1,7 +1,7 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
 // Write whether it replaces a file and the first lines, anything else its key input fields.
 // Reads input defensively.
-import { excerpt, relativeToCwd, type EditSite, type FileNow } from "../domain/index.js";
+import { excerpt, relativeToCwd, toolDisplayName, type EditSite, type FileNow } from "../domain/index.js";
 import { firstChangedLine } from "./edit-site.js";
 import { compactLineDiff } from "./line-diff.js";
 import type { PromptSection } from "./prompt-types.js";
@@ -172,6 +172,6 @@ export function toolCallTitle(toolName: string, input: Readonly<Record<string, u
     case "WebFetch":
       return `WebFetch ${oneLine(input["url"] ?? "", 80)}`;
     default:
-      return toolName;
+      return toolDisplayName(toolName);
   }
 }

@@ -10,6 +10,7 @@ import {
   formatDurationMs,
   formatUsd,
   relativeToCwd,
+  toolDisplayName,
 } from "../domain/index.js";
 import type { NoteKind, TelecodeEvent, TurnOrigin } from "../domain/index.js";
 import { toolLabel, whyItFailed } from "./tool-signs.js";
@@ -134,7 +135,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       const description =
         r.description === undefined || r.description === about ? "" : ` (${oneLine(r.description, 120)})`;
       const why = r.decisionReason === undefined ? "" : ` — ${r.decisionReason}`;
-      return `? approval needed: ${r.toolName}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why}${idOf(r.requestId)}`;
+      return `? approval needed: ${toolDisplayName(r.toolName)}${about === "" ? "" : `: ${oneLine(about, max)}`}${description}${why}${idOf(r.requestId)}`;
     }
     case "approval_resolved":
       // Telecode's own rules decided: a refusal is told, with why, on the tool's line that follows.

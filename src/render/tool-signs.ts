@@ -1,7 +1,7 @@
 // How a tool call is named on screen, the same in Telegram and the terminal: a sign, the
 // tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep useState"),
 // and why one failed.
-import { excerpt, excerptPath, relativeToCwd, type ToolKind } from "../domain/index.js";
+import { excerpt, excerptPath, relativeToCwd, toolDisplayName, type ToolKind } from "../domain/index.js";
 import { refusalInWords } from "../policy/index.js";
 
 const TOOL_SIGNS: Readonly<Record<string, string>> = {
@@ -31,7 +31,7 @@ const TOOL_SIGNS: Readonly<Record<string, string>> = {
   CronDelete: "⏰",
   CronList: "⏰",
   ScheduleWakeup: "⏰",
-  Monitor: "📡",
+  Monitor: "👁",
   ToolSearch: "🧰",
   EnterWorktree: "🌿",
   ExitWorktree: "🌿",
@@ -50,6 +50,7 @@ const KIND_SIGNS: Readonly<Record<ToolKind, string>> = {
 };
 
 export function toolSign(name: string, kind: ToolKind): string {
+  if (name.startsWith("mcp__")) return "🔌";
   return TOOL_SIGNS[name] ?? KIND_SIGNS[kind];
 }
 
@@ -62,7 +63,7 @@ const PATH = /^(?![a-z][a-z0-9+.-]*:\/\/)[^\s]*\/[^\s]*$/i;
  */
 export function toolLabel(name: string, kind: ToolKind, title: string, cwd?: string, maxChars?: number): string {
   const shown = relativeToCwd(title, cwd);
-  const named = `${toolSign(name, kind)} ${name}`;
+  const named = `${toolSign(name, kind)} ${toolDisplayName(name)}`;
   if (shown === name || shown === "") return maxChars === undefined ? named : excerpt(named, maxChars);
   if (maxChars === undefined) return `${named} ${shown}`;
   const room = maxChars - named.length - 1;

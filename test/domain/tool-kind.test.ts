@@ -1,6 +1,6 @@
 // What a step names: each tool call's kind and title, for every tool the recorded CLIs list.
 import { describe, expect, it } from "vitest";
-import { describeTool, knowsTool, TOOL_TITLE_MAX_CHARS } from "../../src/domain/index.js";
+import { describeTool, knowsTool, toolDisplayName, TOOL_TITLE_MAX_CHARS } from "../../src/domain/index.js";
 import { listFixtureVersions, listStdoutFixtures, stdoutLines } from "../wire/fixtures.js";
 
 describe("describeTool (DESIGN.md §3 table)", () => {
@@ -81,6 +81,13 @@ describe("describeTool (DESIGN.md §3 table)", () => {
     // A name that is also a property of every object is no tool Telecode knows.
     expect(describeTool("constructor", { command: "x" })).toEqual({ kind: "tool", title: "constructor" });
     expect(knowsTool("toString")).toBe(false);
+  });
+
+  it("names an MCP server's tool by its server and its name, Claude Code's own tools as they are", () => {
+    expect(toolDisplayName("mcp__github__create_issue")).toBe("github · create_issue");
+    expect(toolDisplayName("mcp__my_db__run__query")).toBe("my_db · run__query");
+    expect(toolDisplayName("Bash")).toBe("Bash");
+    expect(toolDisplayName("mcp__")).toBe("mcp__");
   });
 
   it("cuts very long titles", () => {

@@ -207,6 +207,9 @@ describe("what an approval shows", () => {
       ],
     });
     expect(prompt.sections.at(-1)).toEqual({ kind: "text", text: "Requested by a subagent." });
+    // An MCP server's tool is named by its server and its name, not the CLI's mcp__db__query.
+    expect(prompt.title).toBe("db · query");
+    expect(promptLines(prompt, "mcp__db__query")[0]).toBe("? Allow db · query?");
   });
 
   it("choices: Allow, Always allow in this session (when the CLI suggests rules), Deny", () => {

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   createClockFormatter,
+  describeTool,
   reduceProgress,
   startProgress,
   type ProgressState,
@@ -302,6 +303,31 @@ describe("the end of a run", () => {
       .split("\n")
       .find((l) => l.includes("WebFetch"))!;
     expect(line).toBe(`▸ 🌐 WebFetch ${url.slice(0, 77)}…`);
+  });
+
+  it("names a step by what it acts on, an MCP server's tool by its server and name", () => {
+    const todos = describeTool("TodoWrite", {
+      todos: [
+        { content: "Read the code", status: "completed", activeForm: "Reading the code" },
+        { content: "Run the tests", status: "in_progress", activeForm: "Running the tests" },
+      ],
+    });
+    const cron = describeTool("CronCreate", { cron: "0 9 * * 1-5", prompt: "check the build", recurring: true });
+    const mcp = describeTool("mcp__github__create_issue", { title: "Crash on start" });
+    const state = stateAfter([
+      tool("t1", todos.title, 100, null, "TodoWrite", todos.kind),
+      finished("t1", true, 150, "", "TodoWrite"),
+      tool("t2", cron.title, 200, null, "CronCreate", cron.kind),
+      finished("t2", true, 250, "", "CronCreate"),
+      tool("t3", mcp.title, 300, null, "mcp__github__create_issue", mcp.kind),
+    ]);
+    expect(text(renderProgressHtml(state, { nowMs: T0 + 1000 })).split("\n")).toEqual(
+      expect.arrayContaining([
+        "✓ ☑ TodoWrite Running the tests (1/2 done)",
+        "✓ ⏰ CronCreate check the build · 0 9 * * 1-5",
+        "▸ 🔌 github · create_issue",
+      ]),
+    );
   });
 
   it("keeps failed and denied steps in the summary, without the CLI's wrappers, paths relative", () => {
