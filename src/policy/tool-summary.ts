@@ -1,7 +1,14 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
 // Write whether it replaces a file and the first lines, anything else its key input fields.
 // Reads input defensively.
-import { excerpt, relativeToCwd, toolDisplayName, type EditSite, type FileNow } from "../domain/index.js";
+import {
+  excerpt,
+  formatDurationMs,
+  relativeToCwd,
+  toolDisplayName,
+  type EditSite,
+  type FileNow,
+} from "../domain/index.js";
 import { firstChangedLine } from "./edit-site.js";
 import { compactLineDiff } from "./line-diff.js";
 import type { PromptSection } from "./prompt-types.js";
@@ -62,6 +69,36 @@ function keyFields(input: Readonly<Record<string, unknown>>): PromptSection[] {
   const others = entries.filter(([, v]) => typeof v === "object");
   const fields = [...scalars, ...others].slice(0, maxFields).map(([name, value]) => ({ name, value: oneLine(value) }));
   return fields.length === 0 ? [] : [{ kind: "fields", fields }];
+}
+
+/** The URL a Monitor's `ws` opens, if it names one. */
+function socketUrl(input: Readonly<Record<string, unknown>>): string | undefined {
+  const ws = input["ws"];
+  return typeof ws === "object" && ws !== null ? str(ws as Record<string, unknown>, "url") : undefined;
+}
+
+/** A Monitor runs its command (or opens its socket) in the background; each line reaches Claude. */
+function monitorSections(input: Readonly<Record<string, unknown>>): PromptSection[] {
+  const description = str(input, "description");
+  const command = str(input, "command");
+  const url = socketUrl(input);
+  const timeout = input["timeout_ms"];
+  const watched =
+    command !== undefined
+      ? [{ kind: "code" as const, label: "command", text: excerpt(command, maxCommandChars) }]
+      : url !== undefined
+        ? [{ kind: "fields" as const, fields: [{ name: "websocket", value: oneLine(url) }] }]
+        : keyFields(input);
+  const until = typeof timeout === "number" ? ` for up to ${formatDurationMs(Math.min(timeout, 1_800_000))}` : "";
+  const what = command !== undefined ? "Runs in the background" : "Listens in the background";
+  return [
+    ...(description ? [{ kind: "text" as const, text: description }] : []),
+    ...watched,
+    {
+      kind: "text",
+      text: `${what}${until}; each line ${command !== undefined ? "it prints" : "that comes"} reaches Claude.`,
+    },
+  ];
 }
 
 /** A file path of the input, relative to the project when inside it. */
@@ -129,6 +166,8 @@ export function describeToolCall(
         fileHead("new source", str(input, "new_source") ?? ""),
       ];
     }
+    case "Monitor":
+      return monitorSections(input);
     case "WebFetch":
       return [
         {
@@ -171,6 +210,10 @@ export function toolCallTitle(toolName: string, input: Readonly<Record<string, u
       return `NotebookEdit ${oneLine(pathOf(input, "notebook_path", root) ?? input["notebook_path"] ?? "", 80)}`;
     case "WebFetch":
       return `WebFetch ${oneLine(input["url"] ?? "", 80)}`;
+    case "Monitor": {
+      const watched = str(input, "command") ?? socketUrl(input);
+      return watched === undefined ? "Monitor" : `Monitor: ${oneLine(watched, 80)}`;
+    }
     default:
       return toolDisplayName(toolName);
   }

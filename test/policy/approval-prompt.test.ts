@@ -194,6 +194,26 @@ describe("what an approval shows", () => {
     });
   });
 
+  it("a Monitor: what it watches, the command it runs in the background as code, and for how long", () => {
+    const monitor = approvalPrompt(
+      req("Monitor", { description: "watch the dev server", timeout_ms: 600_000, command: "npm run dev 2>&1" }),
+    );
+    expect(monitor.title).toBe("Monitor: npm run dev 2>&1");
+    expect(monitor.sections).toEqual([
+      { kind: "text", text: "watch the dev server" },
+      { kind: "code", label: "command", text: "npm run dev 2>&1" },
+      { kind: "text", text: "Runs in the background for up to 10 min; each line it prints reaches Claude." },
+    ]);
+    const socket = approvalPrompt(
+      req("Monitor", { description: "deploy events", timeout_ms: 9_000_000, ws: { url: "wss://ci.example/events" } }),
+    );
+    expect(socket.title).toBe("Monitor: wss://ci.example/events");
+    expect(socket.sections.slice(1)).toEqual([
+      { kind: "fields", fields: [{ name: "websocket", value: "wss://ci.example/events" }] },
+      { kind: "text", text: "Listens in the background for up to 30 min; each line that comes reaches Claude." },
+    ]);
+  });
+
   it("other tools: their key fields, shortened, scalars first", () => {
     const prompt = approvalPrompt(
       req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }),
