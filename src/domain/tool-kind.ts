@@ -13,12 +13,17 @@ export const TOOL_TITLE_MAX_CHARS = 300;
 
 type Input = Readonly<Record<string, unknown>>;
 
-function stringField(input: Input, ...keys: string[]): string | undefined {
+/** The first of `keys` whose value is a string with text. */
+function firstString(input: Input, keys: readonly string[]): string | undefined {
   for (const key of keys) {
     const value = input[key];
     if (typeof value === "string" && value !== "") return value;
   }
   return undefined;
+}
+
+function stringField(input: Input, ...keys: readonly string[]): string | undefined {
+  return firstString(input, keys);
 }
 
 /** What each known tool acts on, or undefined when its input does not say. */
@@ -27,7 +32,7 @@ type Titler = (input: Input) => string | undefined;
 const field =
   (...keys: string[]): Titler =>
   (input) =>
-    stringField(input, ...keys);
+    firstString(input, keys);
 
 /** "Running the tests (2/5 done)": the item in progress, and how far the list is. */
 function todosTitle(input: Input): string | undefined {
@@ -95,40 +100,42 @@ function findingsTitle(input: Input): string | undefined {
   return `${findings.length} finding${findings.length === 1 ? "" : "s"}`;
 }
 
-const DESCRIBED: Readonly<Record<string, { kind: ToolKind; title: Titler }>> = {
-  Bash: { kind: "command", title: field("command") },
-  Edit: { kind: "file_change", title: field("file_path", "path") },
-  Write: { kind: "file_change", title: field("file_path", "path") },
-  MultiEdit: { kind: "file_change", title: field("file_path", "path") },
-  NotebookEdit: { kind: "file_change", title: field("notebook_path", "file_path", "path") },
-  Read: { kind: "tool", title: field("file_path", "path") },
-  Glob: { kind: "tool", title: patternTitle },
-  Grep: { kind: "tool", title: patternTitle },
-  WebSearch: { kind: "web", title: field("query") },
-  WebFetch: { kind: "web", title: field("url") },
-  TodoWrite: { kind: "note", title: todosTitle },
-  TaskCreate: { kind: "note", title: field("subject", "description") },
-  TaskUpdate: { kind: "note", title: taskUpdateTitle },
-  TaskGet: { kind: "note", title: (input) => taskUpdateTitle({ taskId: input["taskId"] }) },
-  Task: { kind: "subagent", title: field("description", "subagent_type") },
-  Agent: { kind: "subagent", title: field("description", "subagent_type") },
-  TaskStop: { kind: "tool", title: field("task_id", "shell_id") },
-  Monitor: { kind: "tool", title: field("description", "command") },
-  CronCreate: { kind: "tool", title: cronTitle },
-  CronDelete: { kind: "tool", title: field("id") },
-  ScheduleWakeup: { kind: "tool", title: wakeUpTitle },
-  ToolSearch: { kind: "tool", title: toolSearchTitle },
-  Skill: { kind: "tool", title: field("skill", "command") },
-  Workflow: { kind: "tool", title: field("title", "name", "description", "scriptPath") },
-  EnterWorktree: { kind: "tool", title: field("name", "path") },
-  ExitWorktree: { kind: "tool", title: field("action") },
-  SendMessage: { kind: "tool", title: field("to", "recipient") },
-  PushNotification: { kind: "tool", title: field("message") },
-  RemoteTrigger: { kind: "tool", title: field("action") },
-  ReportFindings: { kind: "tool", title: findingsTitle },
-  ReadMcpResource: { kind: "tool", title: field("uri") },
-  AskUserQuestion: { kind: "tool", title: questionsTitle },
-};
+const DESCRIBED: ReadonlyMap<string, { kind: ToolKind; title: Titler }> = new Map(
+  Object.entries({
+    Bash: { kind: "command", title: field("command") },
+    Edit: { kind: "file_change", title: field("file_path", "path") },
+    Write: { kind: "file_change", title: field("file_path", "path") },
+    MultiEdit: { kind: "file_change", title: field("file_path", "path") },
+    NotebookEdit: { kind: "file_change", title: field("notebook_path", "file_path", "path") },
+    Read: { kind: "tool", title: field("file_path", "path") },
+    Glob: { kind: "tool", title: patternTitle },
+    Grep: { kind: "tool", title: patternTitle },
+    WebSearch: { kind: "web", title: field("query") },
+    WebFetch: { kind: "web", title: field("url") },
+    TodoWrite: { kind: "note", title: todosTitle },
+    TaskCreate: { kind: "note", title: field("subject", "description") },
+    TaskUpdate: { kind: "note", title: taskUpdateTitle },
+    TaskGet: { kind: "note", title: (input) => taskUpdateTitle({ taskId: input["taskId"] }) },
+    Task: { kind: "subagent", title: field("description", "subagent_type") },
+    Agent: { kind: "subagent", title: field("description", "subagent_type") },
+    TaskStop: { kind: "tool", title: field("task_id", "shell_id") },
+    Monitor: { kind: "tool", title: field("description", "command") },
+    CronCreate: { kind: "tool", title: cronTitle },
+    CronDelete: { kind: "tool", title: field("id") },
+    ScheduleWakeup: { kind: "tool", title: wakeUpTitle },
+    ToolSearch: { kind: "tool", title: toolSearchTitle },
+    Skill: { kind: "tool", title: field("skill", "command") },
+    Workflow: { kind: "tool", title: field("title", "name", "description", "scriptPath") },
+    EnterWorktree: { kind: "tool", title: field("name", "path") },
+    ExitWorktree: { kind: "tool", title: field("action") },
+    SendMessage: { kind: "tool", title: field("to", "recipient") },
+    PushNotification: { kind: "tool", title: field("message") },
+    RemoteTrigger: { kind: "tool", title: field("action") },
+    ReportFindings: { kind: "tool", title: findingsTitle },
+    ReadMcpResource: { kind: "tool", title: field("uri") },
+    AskUserQuestion: { kind: "tool", title: questionsTitle },
+  }),
+);
 
 /** Tools whose calls act on nothing to name: their steps read as the tool's name alone. */
 const NOTHING_TO_NAME: ReadonlySet<string> = new Set([
@@ -154,7 +161,7 @@ export function toolDisplayName(name: string): string {
  * names the ones the CLI lists.
  */
 export function knowsTool(name: string): boolean {
-  return Object.hasOwn(DESCRIBED, name) || NOTHING_TO_NAME.has(name);
+  return DESCRIBED.has(name) || NOTHING_TO_NAME.has(name);
 }
 
 /**
@@ -163,7 +170,7 @@ export function knowsTool(name: string): boolean {
  * 300 characters.
  */
 export function describeTool(name: string, input: Input): ToolDescription {
-  const described = Object.hasOwn(DESCRIBED, name) ? DESCRIBED[name] : undefined;
+  const described = DESCRIBED.get(name);
   if (described === undefined) return { kind: "tool", title: name };
   return { kind: described.kind, title: excerpt(described.title(input) ?? name, TOOL_TITLE_MAX_CHARS) };
 }
