@@ -101,6 +101,30 @@ function monitorSections(input: Readonly<Record<string, unknown>>): PromptSectio
   ];
 }
 
+/** What entering or leaving a git worktree does, in words; leaving with `discard_changes` warns. */
+function worktreeSections(
+  toolName: string,
+  input: Readonly<Record<string, unknown>>,
+  root: string | undefined,
+): PromptSection[] {
+  const text = (words: string): PromptSection => ({ kind: "text", text: words });
+  if (toolName === "EnterWorktree") {
+    const path = pathOf(input, "path", root);
+    const name = str(input, "name");
+    if (path !== undefined) return [text(`Switches to the git worktree at ${path} and works there.`)];
+    return [text(`Creates a git worktree${name ? ` named ${name}` : ""} on a new branch and works there.`)];
+  }
+  const action = str(input, "action");
+  if (action === "keep") return [text("Leaves the worktree, keeping it and its branch on disk.")];
+  if (action !== "remove") return keyFields(input);
+  return [
+    text("Leaves the worktree and deletes it, and its branch."),
+    ...(input["discard_changes"] === true
+      ? [text("⚠️ Throws away its uncommitted files and unmerged commits, and stops any task still running there.")]
+      : []),
+  ];
+}
+
 /** A file path of the input, relative to the project when inside it. */
 function pathOf(input: Readonly<Record<string, unknown>>, key: string, root: string | undefined): string | undefined {
   const path = str(input, key);
@@ -168,6 +192,9 @@ export function describeToolCall(
     }
     case "Monitor":
       return monitorSections(input);
+    case "EnterWorktree":
+    case "ExitWorktree":
+      return worktreeSections(toolName, input, root);
     case "WebFetch":
       return [
         {
@@ -210,6 +237,14 @@ export function toolCallTitle(toolName: string, input: Readonly<Record<string, u
       return `NotebookEdit ${oneLine(pathOf(input, "notebook_path", root) ?? input["notebook_path"] ?? "", 80)}`;
     case "WebFetch":
       return `WebFetch ${oneLine(input["url"] ?? "", 80)}`;
+    case "EnterWorktree": {
+      const target = pathOf(input, "path", root) ?? str(input, "name");
+      return target === undefined ? "EnterWorktree" : `EnterWorktree ${oneLine(target, 80)}`;
+    }
+    case "ExitWorktree": {
+      const action = str(input, "action");
+      return action === undefined ? "ExitWorktree" : `ExitWorktree ${oneLine(action, 20)}`;
+    }
     case "Monitor": {
       const watched = str(input, "command") ?? socketUrl(input);
       return watched === undefined ? "Monitor" : `Monitor: ${oneLine(watched, 80)}`;

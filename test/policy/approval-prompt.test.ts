@@ -214,6 +214,36 @@ describe("what an approval shows", () => {
     ]);
   });
 
+  it("a worktree: what entering or leaving it does, with a warning before changes are thrown away", () => {
+    const root = { projectRoot: "/home/me/app" };
+    const enter = approvalPrompt(req("EnterWorktree", { name: "fix-login" }), root);
+    expect(enter.title).toBe("EnterWorktree fix-login");
+    expect(enter.sections).toEqual([
+      { kind: "text", text: "Creates a git worktree named fix-login on a new branch and works there." },
+    ]);
+    const into = approvalPrompt(req("EnterWorktree", { path: "/home/me/app/.claude/worktrees/old" }), root);
+    expect(into.title).toBe("EnterWorktree .claude/worktrees/old");
+    expect(into.sections).toEqual([
+      { kind: "text", text: "Switches to the git worktree at .claude/worktrees/old and works there." },
+    ]);
+    expect(approvalPrompt(req("ExitWorktree", { action: "keep" })).sections).toEqual([
+      { kind: "text", text: "Leaves the worktree, keeping it and its branch on disk." },
+    ]);
+    const discard = approvalPrompt(req("ExitWorktree", { action: "remove", discard_changes: true }));
+    expect(discard.title).toBe("ExitWorktree remove");
+    expect(discard.sections).toEqual([
+      { kind: "text", text: "Leaves the worktree and deletes it, and its branch." },
+      {
+        kind: "text",
+        text: "⚠️ Throws away its uncommitted files and unmerged commits, and stops any task still running there.",
+      },
+    ]);
+    // A shape the CLI does not document: its fields, as for any other tool.
+    expect(approvalPrompt(req("ExitWorktree", { action: "archive" })).sections).toEqual([
+      { kind: "fields", fields: [{ name: "action", value: "archive" }] },
+    ]);
+  });
+
   it("other tools: their key fields, shortened, scalars first", () => {
     const prompt = approvalPrompt(
       req("mcp__db__query", { options: { deep: true }, sql: "select *\n  from users", limit: 5 }, { agentId: "a1" }),
