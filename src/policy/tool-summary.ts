@@ -1,6 +1,7 @@
 // What a tool call will do, as prompt sections: Bash shows the command, Edit a compact diff,
-// Write whether it replaces a file and the first lines, anything else its key input fields.
-// Reads input defensively.
+// Write whether it replaces a file and the first lines, a Monitor what it runs in the background,
+// a worktree what entering or leaving it does; anything else its key input fields. Reads input
+// defensively.
 import {
   excerpt,
   formatDurationMs,
@@ -120,7 +121,7 @@ function worktreeSections(
   return [
     text("Leaves the worktree and deletes it, and its branch."),
     ...(input["discard_changes"] === true
-      ? [text("⚠️ Throws away its uncommitted files and unmerged commits, and stops any task still running there.")]
+      ? [text("⚠️ Throws away its uncommitted files and unmerged commits, even with a task still running there.")]
       : []),
   ];
 }

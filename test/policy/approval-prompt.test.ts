@@ -235,7 +235,7 @@ describe("what an approval shows", () => {
       { kind: "text", text: "Leaves the worktree and deletes it, and its branch." },
       {
         kind: "text",
-        text: "⚠️ Throws away its uncommitted files and unmerged commits, and stops any task still running there.",
+        text: "⚠️ Throws away its uncommitted files and unmerged commits, even with a task still running there.",
       },
     ]);
     // A shape the CLI does not document: its fields, as for any other tool.
