@@ -3,6 +3,7 @@
 // a worktree what entering or leaving it does; anything else its key input fields. Reads input
 // defensively.
 import {
+  describeTool,
   excerpt,
   formatDurationMs,
   relativeToCwd,
@@ -225,7 +226,10 @@ export function describeToolCall(
   }
 }
 
-/** A short title: "Run: npm test", "Edit src/app.ts" (relative to `root` when inside it), "WebFetch https://…". */
+/**
+ * A short title: "Run: npm test", "Edit src/app.ts" (relative to `root` when inside it),
+ * "WebFetch https://…", and for other tools what their step names ("Skill pdf").
+ */
 export function toolCallTitle(toolName: string, input: Readonly<Record<string, unknown>>, root?: string): string {
   switch (toolName) {
     case "Bash":
@@ -250,7 +254,11 @@ export function toolCallTitle(toolName: string, input: Readonly<Record<string, u
       const watched = str(input, "command") ?? socketUrl(input);
       return watched === undefined ? "Monitor" : `Monitor: ${oneLine(watched, 80)}`;
     }
-    default:
-      return toolDisplayName(toolName);
+    default: {
+      // What the step line names it by ("Skill pdf", "Agent List project files"), when it names more than the tool.
+      const { title } = describeTool(toolName, input);
+      const name = toolDisplayName(toolName);
+      return title === toolName ? name : `${name} ${oneLine(relativeToCwd(title, root), 80)}`;
+    }
   }
 }

@@ -259,6 +259,14 @@ describe("what an approval shows", () => {
     expect(prompt.sections.at(-1)).toEqual({ kind: "text", text: "Requested by a subagent." });
     // An MCP server's tool is named by its server and its name, not the CLI's mcp__db__query.
     expect(prompt.title).toBe("db · query");
+    // A tool whose step names what it acts on is titled so, paths relative to the project.
+    expect(approvalPrompt(req("Skill", { skill: "pdf" })).title).toBe("Skill pdf");
+    expect(approvalPrompt(req("Agent", { description: "Review the diff", prompt: "…" })).title).toBe(
+      "Agent Review the diff",
+    );
+    expect(
+      approvalPrompt(req("Read", { file_path: "/home/me/app/src/a.ts" }), { projectRoot: "/home/me/app" }).title,
+    ).toBe("Read src/a.ts");
     expect(promptLines(prompt, "mcp__db__query")[0]).toBe("? Allow db · query?");
   });
 
