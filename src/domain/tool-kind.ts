@@ -78,7 +78,7 @@ function toolSearchTitle(input: Input): string | undefined {
   return query?.startsWith("select:") ? query.slice("select:".length).split(",").join(", ") : query;
 }
 
-/** "TODO in src", or the pattern alone. */
+/** "useState in src", or the pattern alone. */
 function patternTitle(input: Input): string | undefined {
   const pattern = stringField(input, "pattern");
   const path = stringField(input, "path");
