@@ -242,14 +242,6 @@ export function toolCallTitle(toolName: string, input: Readonly<Record<string, u
       return `NotebookEdit ${oneLine(pathOf(input, "notebook_path", root) ?? input["notebook_path"] ?? "", 80)}`;
     case "WebFetch":
       return `WebFetch ${oneLine(input["url"] ?? "", 80)}`;
-    case "EnterWorktree": {
-      const target = pathOf(input, "path", root) ?? str(input, "name");
-      return target === undefined ? "EnterWorktree" : `EnterWorktree ${oneLine(target, 80)}`;
-    }
-    case "ExitWorktree": {
-      const action = str(input, "action");
-      return action === undefined ? "ExitWorktree" : `ExitWorktree ${oneLine(action, 20)}`;
-    }
     case "Monitor": {
       const watched = str(input, "command") ?? socketUrl(input);
       return watched === undefined ? "Monitor" : `Monitor: ${oneLine(watched, 80)}`;
