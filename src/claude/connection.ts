@@ -11,7 +11,7 @@ import { ControlChannel } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
-import type { SessionCostBook } from "./turn-cost.js";
+import type { SessionBook } from "./session-book.js";
 
 /** Why we ended a process ourselves (undefined: it ended on its own). */
 export type EndReason = "idle" | "cancel" | "silence" | "close";
@@ -79,7 +79,7 @@ export class CliConnection {
       logger: Logger;
       /** Asked when a note first shows a clock time. */
       timeZone: () => string;
-      costs: SessionCostBook;
+      book: SessionBook;
       replay?: LineReplay;
       requestIdPrefix?: string;
     },
@@ -89,7 +89,7 @@ export class CliConnection {
       timeZone: deps.timeZone,
       now: () => deps.clock.now(),
       commandOf: (uuid) => this.commands.lookup(uuid),
-      costs: deps.costs,
+      book: deps.book,
     });
     this.#owner = owner;
     this.#replay = deps.replay ?? NO_REPLAY;

@@ -19,7 +19,7 @@ import type {
 } from "./spec.js";
 import type { CliLauncher } from "./transport.js";
 import { writtenDown } from "./transcripts.js";
-import { createMemoryCostBook, type SessionCostBook } from "./turn-cost.js";
+import { createMemorySessionBook, type SessionBook } from "./session-book.js";
 
 export type ClaudeEngineOptions = {
   /** The CLI: a path, or a name looked up on PATH. Default "claude". */
@@ -37,8 +37,8 @@ export type ClaudeEngineOptions = {
   probeCacheFile?: string;
   /** IANA zone for clock times in notes ("resets 17:46"). Default: this machine's zone. */
   timeZone?: string;
-  /** Each session's last known running cost (Telecode keeps it in SQLite); default: memory. */
-  costs?: SessionCostBook;
+  /** What is known of each session across processes, its cost and plan (Telecode keeps it in SQLite); default: memory. */
+  book?: SessionBook;
   /** A CLI answered the initialize handshake (its models, commands, account): for what front ends offer. */
   onInitialized?: (reply: Readonly<Record<string, unknown>>) => void;
 };
@@ -66,7 +66,7 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
     clock,
     logger,
     timeZone: () => (timeZone ??= hostTimeZone()),
-    costs: options.costs ?? createMemoryCostBook(),
+    book: options.book ?? createMemorySessionBook(),
     onInitialized: options.onInitialized,
   };
   const open = (spec: SessionSpec, controller: SessionController): ClaudeSessionHandle => {

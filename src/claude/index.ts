@@ -51,7 +51,7 @@ export type { GuardedToolCall, GuardHooks, GuardOptions, HookHandler, ToolGuard,
 export { createRecordingReader } from "./recording.js";
 export type { RecordingReader } from "./recording.js";
 export type { Translator, TranslatorOptions } from "./translator.js";
-export { createMemoryCostBook } from "./turn-cost.js";
+export { createMemorySessionBook } from "./session-book.js";
 export { offeredModels } from "./offered-models.js";
 export type { OfferedModel } from "./offered-models.js";
-export type { SessionCostBook } from "./turn-cost.js";
+export type { SessionBook } from "./session-book.js";

@@ -11,7 +11,7 @@ import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
 import type { SessionSpec } from "./spec.js";
 import type { CliTransport } from "./transport.js";
-import type { SessionCostBook } from "./turn-cost.js";
+import type { SessionBook } from "./session-book.js";
 
 /** A --continue (/continue, `telecode run --continue`) in a project where Claude Code has no session to resume. */
 const NOTHING_TO_CONTINUE =
@@ -25,7 +25,7 @@ export type ProcessSlotDeps = LaunchDeps & {
   logger: Logger;
   /** IANA zone for clock times in notes, asked when a note first shows one (see engine.ts). */
   timeZone: () => string;
-  costs: SessionCostBook;
+  book: SessionBook;
   mode: ProcessMode;
   owner: ConnectionOwner;
   host: ModeHost;

@@ -24,7 +24,7 @@ import type {
 import type { LaunchDeps } from "./launch.js";
 import { ProcessSlot } from "./process-slot.js";
 import type { TransportClosed } from "./transport.js";
-import type { SessionCostBook } from "./turn-cost.js";
+import type { SessionBook } from "./session-book.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
@@ -32,7 +32,7 @@ export type HandleDeps = LaunchDeps & {
   /** IANA zone for clock times in notes, asked when a note first shows one (see engine.ts). */
   timeZone: () => string;
   /** Each session's last known running cost, so a resumed session's turns cost what they cost. */
-  costs: SessionCostBook;
+  book: SessionBook;
   /** A CLI of this handle answered initialize. */
   onInitialized: ((reply: Readonly<Record<string, unknown>>) => void) | undefined;
 };

@@ -1,8 +1,9 @@
 // The conversation part of the translation: assistant content blocks (text, thinking,
 // tool_use) and user lines (tool results, local-command echoes) to events, with the tool
-// calls remembered for their results and the turn's last main-thread text, usage and model.
+// calls remembered for their results, the session's task list, and the turn's last main-thread
+// text, usage and model.
 import { describeTool } from "../domain/index.js";
-import type { TelecodeEvent, ToolKind } from "../domain/index.js";
+import type { ChecklistItem, TelecodeEvent, ToolKind } from "../domain/index.js";
 import { readBlock } from "../wire/index.js";
 import type {
   WireAssistantMessage,
@@ -11,6 +12,7 @@ import type {
   WireUsage,
   WireUserMessage,
 } from "../wire/index.js";
+import { TaskList } from "./task-list.js";
 import { localCommandNote, resultDetail } from "./translate-blocks.js";
 
 /** Tool calls remembered for their result; older ones are forgotten beyond this. */
@@ -20,6 +22,7 @@ type TrackedTool = { name: string; kind: ToolKind; title: string };
 
 export class ConversationTranslator {
   readonly #tools = new Map<string, TrackedTool>();
+  readonly #tasks = new TaskList();
   /** The last main-thread text of the turn ("" if none). */
   lastText = "";
   /** Usage of the last main-thread assistant message (its context size), if any. */
@@ -35,6 +38,22 @@ export class ConversationTranslator {
     this.lastUsage = undefined;
     this.lastModel = undefined;
     this.#counted.clear();
+  }
+
+  /** The session's plan as it stood before this process, unless this process has seen one already. */
+  recallPlan(recalled: () => readonly ChecklistItem[] | undefined): void {
+    this.#tasks.recall(recalled);
+  }
+
+  /** The plan, when it changed since the last call: for the session book. */
+  takeChangedPlan(): readonly ChecklistItem[] | undefined {
+    return this.#tasks.takeChanged();
+  }
+
+  /** The plan, for a turn that starts while some of it is still to do. */
+  openChecklist(out: TelecodeEvent[]): void {
+    const items = this.#tasks.open;
+    if (items !== undefined) out.push({ type: "checklist", items });
   }
 
   assistant(m: WireAssistantMessage, out: TelecodeEvent[]): void {
@@ -75,9 +94,11 @@ export class ConversationTranslator {
       pushNote(content, out);
       return;
     }
+    // The CLI's structured result belongs to the line's one tool result.
+    const output = content.length === 1 ? m.tool_use_result : undefined;
     for (const block of content) {
       const read = readBlock(block);
-      if (read?.type === "tool_result") this.#toolResult(read, m.parent_tool_use_id, out);
+      if (read?.type === "tool_result") this.#toolResult(read, output, m.parent_tool_use_id, out);
       else if (read?.type === "text") pushNote(read.text, out);
     }
   }
@@ -95,8 +116,11 @@ export class ConversationTranslator {
         return;
       case "tool_use": {
         const { id, name, input } = block;
-        const { kind, title } = describeTool(name, input);
+        // The plan is the main thread's: a subagent's task ids may be of a list of its own.
+        const main = parent === null;
+        const { kind, title } = main ? describeTool(name, input, this.#tasks.subjectOf) : describeTool(name, input);
         this.#track(id, { name, kind, title });
+        if (main) this.#tasks.called(id, name, input);
         out.push({ type: "tool_started", toolUseId: id, name, kind, title, input, parentToolUseId: parent });
         return;
       }
@@ -114,20 +138,24 @@ export class ConversationTranslator {
     this.#tools.set(id, tool);
   }
 
-  #toolResult(block: WireToolResultBlock, parent: string | null, out: TelecodeEvent[]): void {
+  #toolResult(block: WireToolResultBlock, output: unknown, parent: string | null, out: TelecodeEvent[]): void {
     const id = block.tool_use_id;
     const tool = this.#tools.get(id);
     if (tool !== undefined) this.#tools.delete(id);
+    const detail = resultDetail(block.content);
+    const ok = block.is_error !== true;
+    const listed = tool === undefined ? undefined : this.#tasks.resulted(id, !ok, output, detail);
     out.push({
       type: "tool_finished",
       toolUseId: id,
       name: tool?.name ?? "unknown",
       kind: tool?.kind ?? "tool",
       title: tool?.title ?? "unknown tool",
-      ok: block.is_error !== true,
-      detail: resultDetail(block.content),
+      ok: ok && listed?.failure === undefined,
+      detail: listed?.failure ?? detail,
       parentToolUseId: parent,
     });
+    if (listed?.items !== undefined) out.push({ type: "checklist", items: listed.items });
   }
 }
 

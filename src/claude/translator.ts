@@ -22,7 +22,8 @@ import {
 } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
 import { toApprovalRequest } from "./translate-blocks.js";
-import { createMemoryCostBook, resultTotalUsd, turnCostUsd, type SessionCostBook } from "./turn-cost.js";
+import { createMemorySessionBook, type SessionBook } from "./session-book.js";
+import { resultTotalUsd, turnCostUsd } from "./turn-cost.js";
 import { ConversationTranslator } from "./translate-conversation.js";
 import { TaskTracker } from "./task-tracker.js";
 import type { TurnFacts } from "./translate-result.js";
@@ -45,8 +46,8 @@ export type TranslatorOptions = {
    * wake-up sources and task notifications tell a self-started turn.
    */
   commandOf?: CommandLookup;
-  /** Each session's last known running cost, across processes. Default: this translator's memory. */
-  costs?: SessionCostBook;
+  /** What is known of each session across processes (its cost, its plan). Default: this translator's memory. */
+  book?: SessionBook;
 };
 
 export type Translator = {
@@ -74,7 +75,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
     typeof timeZone === "function" ? createLazyClockFormatter(timeZone) : createClockFormatter(timeZone ?? "UTC"),
     options.now,
     options.commandOf,
-    options.costs ?? createMemoryCostBook(),
+    options.book ?? createMemorySessionBook(),
   );
 }
 
@@ -99,18 +100,18 @@ class ClaudeTranslator implements Translator {
   readonly #warnedWindows = new Set<string>();
   readonly #tasks = new TaskTracker();
 
-  readonly #costs: SessionCostBook;
+  readonly #book: SessionBook;
 
   constructor(
     clock: ClockFormatter,
     now: (() => number) | undefined,
     commandOf: CommandLookup | undefined,
-    costs: SessionCostBook,
+    book: SessionBook,
   ) {
     this.#clock = clock;
     this.#now = now;
     this.#origins = new TurnOrigins(commandOf);
-    this.#costs = costs;
+    this.#book = book;
   }
 
   get decodeProblemCount(): number {
@@ -224,6 +225,8 @@ class ClaudeTranslator implements Translator {
 
   #init(m: WireSystemInit): void {
     this.#sessionId = m.session_id;
+    // A resumed session's plan, which the CLI kept, as it last stood: its updates name its tasks.
+    this.#conversation.recallPlan(() => this.#book.planOf(m.session_id));
     if (typeof m.model === "string") this.#sessionModel = m.model;
     const mode = typeof m.permissionMode === "string" ? m.permissionMode : undefined;
     if (!this.#sessionStarted) {
@@ -262,6 +265,7 @@ class ClaudeTranslator implements Translator {
       ...(this.#turn.runId === undefined ? {} : { runId: this.#turn.runId }),
       ...(this.#turn.uuid === undefined ? {} : { promptUuid: this.#turn.uuid }),
     });
+    this.#conversation.openChecklist(this.#out);
   }
 
   #result(m: WireResultMessage): void {
@@ -272,7 +276,7 @@ class ClaudeTranslator implements Translator {
       lastUsage: this.#conversation.lastUsage,
       lastModel: this.#conversation.lastModel,
       sessionModel: this.#sessionModel,
-      turnCostUsd: turnCostUsd(m, this.#sessionId === "" ? undefined : this.#costs.lastTotalUsd(this.#sessionId)),
+      turnCostUsd: turnCostUsd(m, this.#sessionId === "" ? undefined : this.#book.lastTotalUsd(this.#sessionId)),
       limitResets:
         this.#limitResetsAtMs === undefined
           ? undefined
@@ -283,7 +287,11 @@ class ClaudeTranslator implements Translator {
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
     const total = resultTotalUsd(m);
-    if (total !== undefined && this.#sessionId !== "") this.#costs.recordTotalUsd(this.#sessionId, total);
+    if (this.#sessionId !== "") {
+      if (total !== undefined) this.#book.recordTotalUsd(this.#sessionId, total);
+      const plan = this.#conversation.takeChangedPlan();
+      if (plan !== undefined) this.#book.recordPlan(this.#sessionId, plan);
+    }
     this.#turnOpen = false;
     this.#limitResetsAtMs = undefined;
   }

@@ -3,25 +3,6 @@
 // process saw" is wrong after a resume, a restart, /continue or an idle close.
 import type { WireResultMessage } from "../wire/index.js";
 
-/**
- * The last total_cost_usd seen per CLI session, kept across processes (SQLite in Telecode,
- * memory in `telecode run` and replay). Implementations must not throw.
- */
-export interface SessionCostBook {
-  /** The session's last known running total in USD; undefined when it was never seen. */
-  lastTotalUsd(sessionId: string): number | undefined;
-  recordTotalUsd(sessionId: string, totalUsd: number): void;
-}
-
-/** A book in memory, for one process's lifetime. */
-export function createMemoryCostBook(): SessionCostBook {
-  const totals = new Map<string, number>();
-  return {
-    lastTotalUsd: (sessionId) => totals.get(sessionId),
-    recordTotalUsd: (sessionId, totalUsd) => void totals.set(sessionId, totalUsd),
-  };
-}
-
 function finite(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }

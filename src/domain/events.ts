@@ -181,6 +181,23 @@ export type TaskChanged = {
   backgrounded?: boolean;
 };
 
+/** One entry of the agent's own plan. */
+export type ChecklistItem = {
+  /** The CLI's id for it (Claude Code's task list has ids; its older todo list has none). */
+  id?: string;
+  text: string;
+  /** What it reads while in progress ("Running the tests"), when the agent gave that. */
+  activeText?: string;
+  status: "pending" | "in_progress" | "completed";
+};
+
+/**
+ * The agent's own plan changed: Claude Code's task list (TaskCreate, TaskUpdate, TaskList) or
+ * its todo list (TodoWrite), whole, in order. Also sent as a turn starts while items are open,
+ * so every run's progress shows the plan it works on.
+ */
+export type ChecklistChanged = { type: "checklist"; items: readonly ChecklistItem[] };
+
 export type ApprovalRequested = { type: "approval_requested"; request: ApprovalRequest };
 export type ApprovalResolved = {
   type: "approval_resolved";
@@ -270,6 +287,7 @@ export type TelecodeEvent =
   | ModeChanged
   | UsageLimitReported
   | TaskChanged
+  | ChecklistChanged
   | ApprovalRequested
   | ApprovalResolved
   | ApprovalWithdrawn

@@ -23,6 +23,8 @@ export type {
   ModeChanged,
   UsageLimitReported,
   TaskChanged,
+  ChecklistItem,
+  ChecklistChanged,
   ApprovalRequested,
   ApprovalResolved,
   ApprovalWithdrawn,
@@ -35,8 +37,8 @@ export type {
   TelecodeEventType,
 } from "./events.js";
 export { CHOOSABLE_PERMISSION_MODES, PERMISSION_MODES, SESSION_GONE_NOTE, TURN_CUT_OFF_NOTE } from "./events.js";
-export { describeTool, knowsTool, toolDisplayName, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
-export type { ToolDescription } from "./tool-kind.js";
+export { describeTool, keepsChecklist, knowsTool, toolDisplayName, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
+export type { TaskSubjects, ToolDescription } from "./tool-kind.js";
 export {
   excerpt,
   excerptPath,

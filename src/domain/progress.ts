@@ -2,7 +2,7 @@
 // recent tool calls, keyed notes, model/effort/mode/context, cost and the outcome. Every
 // front end renders this same state (Telegram, terminal); it knows no transport.
 
-import type { NoteKind, TelecodeEvent, ToolKind } from "./events.js";
+import type { ChecklistItem, NoteKind, TelecodeEvent, ToolKind } from "./events.js";
 import type { RunFailure } from "./run-failure.js";
 import { cleanToolDetail, doneByTelecode } from "./text-format.js";
 
@@ -62,6 +62,8 @@ export type ProgressState = {
   pendingDecisions: readonly string[];
   /** Tasks (agents, shells) still running in the background; foreground ones are not counted. */
   backgroundTaskIds: readonly string[];
+  /** The agent's own plan (its task list), as it last stood; empty until it makes one. */
+  checklist: readonly ChecklistItem[];
   model?: string;
   effort?: string;
   mode?: string;
@@ -111,6 +113,7 @@ export function startProgress(start: ProgressStart): ProgressState {
     notes: [],
     pendingDecisions: [],
     backgroundTaskIds: [],
+    checklist: [],
     costUsd: 0,
     ...(start.model === undefined || start.model === "" ? {} : { model: start.model }),
     ...(start.effort === undefined || start.effort === "" ? {} : { effort: start.effort }),
@@ -221,6 +224,8 @@ export function reduceProgress(
       const running = event.phase !== "finished" && event.backgrounded === true;
       return { ...s, backgroundTaskIds: running ? [...others, event.taskId] : others };
     }
+    case "checklist":
+      return { ...s, checklist: event.items };
     case "approval_requested":
       return { ...s, phase: "waiting", pendingDecisions: [...s.pendingDecisions, event.request.requestId] };
     case "question_asked":

@@ -26,8 +26,11 @@ function stringField(input: Input, ...keys: readonly string[]): string | undefin
   return firstString(input, keys);
 }
 
+/** The subject of a task on the session's task list, by its id, when known. */
+export type TaskSubjects = (taskId: string) => string | undefined;
+
 /** What each known tool acts on, or undefined when its input does not say. */
-type Titler = (input: Input) => string | undefined;
+type Titler = (input: Input, subjects: TaskSubjects) => string | undefined;
 
 const field =
   (...keys: string[]): Titler =>
@@ -47,12 +50,23 @@ function todosTitle(input: Input): string | undefined {
   return doing === undefined ? progress : `${doing} (${progress})`;
 }
 
-/** "#3 completed", "#3 Write the docs": a task list entry by its id, with what changed. */
-function taskUpdateTitle(input: Input): string | undefined {
+/**
+ * "Run the tests · in progress": a task by its subject (a new one, or the one the list knows),
+ * with its new status; "#3 completed" when neither is known.
+ */
+function taskUpdateTitle(input: Input, subjects: TaskSubjects): string | undefined {
   const id = stringField(input, "taskId");
   if (id === undefined) return undefined;
-  const change = stringField(input, "status", "subject");
-  return change === undefined ? `#${id}` : `#${id} ${change}`;
+  const subject = stringField(input, "subject") ?? subjects(id);
+  const change = stringField(input, "status")?.replace("_", " ");
+  if (subject === undefined) return change === undefined ? `#${id}` : `#${id} ${change}`;
+  return change === undefined ? subject : `${subject} · ${change}`;
+}
+
+/** A task looked up: its subject when the list knows it, else "#3". */
+function taskGetTitle(input: Input, subjects: TaskSubjects): string | undefined {
+  const id = stringField(input, "taskId");
+  return id === undefined ? undefined : (subjects(id) ?? `#${id}`);
 }
 
 /** "check the build · 0 9 * * 1-5", with "(once)" when it fires one time. */
@@ -115,7 +129,8 @@ const DESCRIBED: ReadonlyMap<string, { kind: ToolKind; title: Titler }> = new Ma
     TodoWrite: { kind: "note", title: todosTitle },
     TaskCreate: { kind: "note", title: field("subject", "description") },
     TaskUpdate: { kind: "note", title: taskUpdateTitle },
-    TaskGet: { kind: "note", title: (input) => taskUpdateTitle({ taskId: input["taskId"] }) },
+    TaskGet: { kind: "note", title: taskGetTitle },
+    TaskList: { kind: "note", title: () => undefined },
     Task: { kind: "subagent", title: field("description", "subagent_type") },
     Agent: { kind: "subagent", title: field("description", "subagent_type") },
     TaskStop: { kind: "tool", title: field("task_id", "shell_id") },
@@ -138,13 +153,14 @@ const DESCRIBED: ReadonlyMap<string, { kind: ToolKind; title: Titler }> = new Ma
 );
 
 /** Tools whose calls act on nothing to name: their steps read as the tool's name alone. */
-const NOTHING_TO_NAME: ReadonlySet<string> = new Set([
-  "CronList",
-  "TaskList",
-  "ListAgents",
-  "EnterPlanMode",
-  "ExitPlanMode",
-]);
+const NOTHING_TO_NAME: ReadonlySet<string> = new Set(["CronList", "ListAgents", "EnterPlanMode", "ExitPlanMode"]);
+
+/** Tools that keep the agent's plan: where the plan is shown, their calls need no line of their own. */
+const CHECKLIST_TOOLS: ReadonlySet<string> = new Set(["TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "TodoWrite"]);
+
+export function keepsChecklist(name: string): boolean {
+  return CHECKLIST_TOOLS.has(name);
+}
 
 /**
  * A tool's name as a person reads it: an MCP server's tool (`mcp__github__create_issue`) as
@@ -164,13 +180,15 @@ export function knowsTool(name: string): boolean {
   return DESCRIBED.has(name) || NOTHING_TO_NAME.has(name);
 }
 
+const NO_SUBJECTS: TaskSubjects = () => undefined;
+
 /**
  * The kind and title of a tool call. The title is the thing acted on (the command, the file
  * path, the pattern, the URL, the task, the schedule), falling back to the tool's name; at most
- * 300 characters.
+ * 300 characters. `subjects` names the tasks of the session's task list by their ids.
  */
-export function describeTool(name: string, input: Input): ToolDescription {
+export function describeTool(name: string, input: Input, subjects = NO_SUBJECTS): ToolDescription {
   const described = DESCRIBED.get(name);
   if (described === undefined) return { kind: "tool", title: name };
-  return { kind: described.kind, title: excerpt(described.title(input) ?? name, TOOL_TITLE_MAX_CHARS) };
+  return { kind: described.kind, title: excerpt(described.title(input, subjects) ?? name, TOOL_TITLE_MAX_CHARS) };
 }

@@ -7,6 +7,7 @@ import {
   failedBeforeStart,
   formatDurationMs,
   formatUsd,
+  keepsChecklist,
   runDurationMs,
   type ClockFormatter,
   type ProgressNote,
@@ -16,6 +17,7 @@ import {
   TURN_CUT_OFF_NOTE,
 } from "../domain/index.js";
 import { isSteeringAnswer } from "../policy/index.js";
+import { checklistCount, checklistLines, checklistSummary } from "./checklist.js";
 import { escapeTelegramHtml, markdownToTelegramHtml } from "./telegram-html.js";
 import { toolLabel, whyItFailed } from "./tool-signs.js";
 import { TELEGRAM_TEXT_LIMIT } from "./telegram-html-parse.js";
@@ -60,17 +62,19 @@ const NOTE_CHARS = 200;
 const NARRATION_CHARS = 280;
 /** A line of the summary for a failed step. */
 const FAILED_LINE_CHARS = 160;
+/** The plan's lines in the progress message, at most (a longer plan folds what is done). */
+const CHECKLIST_LINES = 8;
 
 /** The progress message's HTML for `state` at `options.nowMs`; never over Telegram's limit. */
 export function renderProgressHtml(state: ProgressState, options: ProgressRenderOptions): string {
-  let tools = options.maxToolLines ?? 6;
-  let notes = options.maxNotes ?? 3;
+  const room = { tools: options.maxToolLines ?? 6, notes: options.maxNotes ?? 3, plan: CHECKLIST_LINES };
   for (;;) {
-    const html = compose(state, options, tools, notes);
+    const html = compose(state, options, room);
     // Header and footer are bounded, so dropping lines always gets under the limit.
-    if (html.length <= TELEGRAM_TEXT_LIMIT || (tools === 0 && notes === 0)) return html;
-    if (tools > 0) tools--;
-    else notes--;
+    if (html.length <= TELEGRAM_TEXT_LIMIT || (room.tools === 0 && room.notes === 0 && room.plan === 0)) return html;
+    if (room.tools > 0) room.tools--;
+    else if (room.notes > 0) room.notes--;
+    else room.plan--;
   }
 }
 
@@ -85,10 +89,13 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
   if (state.costUsd > 0) parts.push(formatUsd(state.costUsd));
   // A run that failed before Claude Code started took no time worth a "· 0 ms".
   const error = state.outcome?.error;
-  const header =
+  const header = [
     state.phase === "failed" && error !== undefined && failedBeforeStart(error)
       ? `<b>${phase.icon} Not started</b>`
-      : `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`;
+      : `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`,
+  ];
+  if (state.checklist.length > 0)
+    header.push(`📋 Plan ${escapeTelegramHtml(checklistSummary(state.checklist, TITLE_CHARS))}`);
   // An outline the person asked for is no failure to be reminded of.
   const failed = state.failedTools
     .filter((tool) => !isSteered(tool))
@@ -101,7 +108,7 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
       return escapeTelegramHtml(excerpt(line + why, FAILED_LINE_CHARS));
     });
   const notes = state.notes.filter((note) => isKeptNote(note, state)).slice(-SUMMARY_NOTES);
-  return [[header], failed, notes.map(noteText)]
+  return [header, failed, notes.map(noteText)]
     .filter((block) => block.length > 0)
     .map((block) => block.join("\n"))
     .join("\n\n");
@@ -122,7 +129,11 @@ function isKeptNote(note: ProgressNote, state: ProgressState): boolean {
   return note.key !== TURN_CUT_OFF_NOTE && (note.untilMs === undefined || outcome.error?.reason !== "rate_limited");
 }
 
-function compose(state: ProgressState, options: ProgressRenderOptions, maxTools: number, maxNotes: number): string {
+/** How many lines of each part the message may show. */
+type Room = { tools: number; notes: number; plan: number };
+
+function compose(state: ProgressState, options: ProgressRenderOptions, room: Room): string {
+  const { tools: maxTools, notes: maxNotes } = room;
   const now = options.nowMs;
   const phase = PHASES[state.phase];
   // Nothing worth reading yet is left out: a first "⏳ Starting…" has no "0 ms · 0 steps".
@@ -132,7 +143,16 @@ function compose(state: ProgressState, options: ProgressRenderOptions, maxTools:
   if (state.backgroundTaskIds.length > 0) header.push(`${state.backgroundTaskIds.length} in background`);
   const lines = [header.join(" · ")];
 
-  const shown = pickTools(state.tools, maxTools);
+  // The plan says what its tools did: their calls leave the room to the work.
+  const plan = state.checklist;
+  if (plan.length > 0)
+    lines.push(
+      "",
+      `📋 <b>Plan</b> · ${checklistCount(plan)}`,
+      ...(room.plan > 0 ? checklistLines(plan, room.plan, TITLE_CHARS).map(escapeTelegramHtml) : []),
+    );
+  const tools = plan.length === 0 ? state.tools : state.tools.filter((t) => !isPlanKeeping(t));
+  const shown = pickTools(tools, maxTools);
   if (shown.length > 0) lines.push("", ...shown.map((tool) => toolLine(tool, now, state.cwd)));
   if (state.narration !== undefined && maxTools > 0) lines.push("", `💬 ${narrationHtml(state.narration)}`);
 
@@ -179,6 +199,11 @@ function toolLine(tool: ProgressTool, nowMs: number, cwd: string | undefined): s
     line += ` — <i>${escapeTelegramHtml(excerpt(oneLine(whyItFailed(tool.detail, cwd)), DETAIL_CHARS))}</i>`;
   }
   return line;
+}
+
+/** A call that only kept the plan, and did so: a failed one still shows why. */
+function isPlanKeeping(tool: ProgressTool): boolean {
+  return tool.status !== "failed" && tool.parentToolUseId === null && keepsChecklist(tool.name);
 }
 
 /** ▸ ✓ ✗, and ↩ for a call the person answered by asking for something else (an outline). */

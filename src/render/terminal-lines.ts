@@ -13,6 +13,7 @@ import {
   toolDisplayName,
 } from "../domain/index.js";
 import type { NoteKind, TelecodeEvent, TurnOrigin } from "../domain/index.js";
+import { checklistSummary } from "./checklist.js";
 import { toolLabel, whyItFailed } from "./tool-signs.js";
 
 export type TerminalLineOptions = {
@@ -129,6 +130,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       const kind = event.backgrounded === true ? "background task" : "task";
       return `  ◇ ${kind} ${event.phase}: ${what}${status}`;
     }
+    case "checklist":
+      return event.items.length === 0 ? undefined : `📋 plan ${checklistSummary(event.items, max)}`;
     case "approval_requested": {
       const r = event.request;
       const about = describeInput(r.input, max);

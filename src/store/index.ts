@@ -37,6 +37,7 @@ export {
 export type { FinishRunInput, KeptRunInput, RunsRepository, StartRunInput } from "./runs-repo.js";
 export type { SchedulesRepository } from "./schedules-repo.js";
 export type { SessionCostsRepository } from "./session-costs-repo.js";
+export type { SessionPlansRepository } from "./session-plans-repo.js";
 export type { SessionsRepository } from "./sessions-repo.js";
 export {
   TRIGGER_RESULTS,

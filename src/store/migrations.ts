@@ -295,6 +295,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 17,
+    name: "each CLI session's plan (its task list) as it last stood: a resumed session shows it again",
+    sql: `
+      CREATE TABLE session_plans (
+        session_id TEXT PRIMARY KEY,
+        items      TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -16,6 +16,7 @@ import { createRunsRepository, type RunsRepository } from "./runs-repo.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repo.js";
 import type { DecisionRecord, RunRecord } from "./records.js";
 import { createSessionCostsRepository, type SessionCostsRepository } from "./session-costs-repo.js";
+import { createSessionPlansRepository, type SessionPlansRepository } from "./session-plans-repo.js";
 import { createSchedulesRepository, type SchedulesRepository } from "./schedules-repo.js";
 import { createUsageRepository, type UsageRepository } from "./usage-repo.js";
 import { createTriggersRepository, type TriggersRepository } from "./triggers-repo.js";
@@ -47,6 +48,8 @@ export type Store = {
   readonly sessions: SessionsRepository;
   /** Each CLI session's last running cost. */
   readonly sessionCosts: SessionCostsRepository;
+  /** Each CLI session's plan (its task list) as it last stood. */
+  readonly sessionPlans: SessionPlansRepository;
   readonly runs: RunsRepository;
   readonly queuedRuns: QueuedRunsRepository;
   readonly decisions: DecisionsRepository;
@@ -113,6 +116,7 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
       chats: createChatsRepository(db, now),
       sessions,
       sessionCosts: createSessionCostsRepository(db, now),
+      sessionPlans: createSessionPlansRepository(db, now),
       runs,
       queuedRuns: createQueuedRunsRepository(db, now),
       decisions,

@@ -49,6 +49,8 @@ export class ProgressView {
   #heldText: string[] = [];
   #input: InputLine | undefined;
   #note = "";
+  /** The plan's line last printed: an update that leaves it as it was prints nothing. */
+  #planLine: string | undefined;
   #tick = 0;
   #bottom: "none" | "status" | "input" = "none";
   #finished = false;
@@ -98,7 +100,12 @@ export class ProgressView {
       requestIds: false,
       ...(this.#o.cwd === undefined ? {} : { cwd: this.#o.cwd }),
     });
-    if (text !== undefined) this.print(text);
+    if (text === undefined) return;
+    if (event.type === "checklist") {
+      if (text === this.#planLine) return;
+      this.#planLine = text;
+    }
+    this.print(text);
   }
 
   /** Prints lines above the bottom line. */

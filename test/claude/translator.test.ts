@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createMemoryCostBook, createTranslator } from "../../src/claude/index.js";
+import { createMemorySessionBook, createTranslator } from "../../src/claude/index.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { decodeLine } from "../../src/wire/index.js";
 import { listStdoutFixtures, stdoutLines } from "../wire/fixtures.js";
@@ -167,8 +167,8 @@ describe("translator", () => {
   });
 
   it("costs a resumed session's first turn what the turn cost, not the total the CLI carried over", () => {
-    const book = createMemoryCostBook();
-    const first = createTranslator({ costs: book });
+    const book = createMemorySessionBook();
+    const first = createTranslator({ book });
     const costsOf = (t: ReturnType<typeof createTranslator>, lines: string[]): number[] =>
       ofType(
         lines.flatMap((line) => t.push(decodeLine(line))),
@@ -177,10 +177,10 @@ describe("translator", () => {
     // Without the CLI's own per-turn figure: the total minus the session's last known total.
     expect(costsOf(first, [init(), result({ total_cost_usd: 0.0356 })])).toEqual([0.0356]);
     expect(book.lastTotalUsd(SID)).toBe(0.0356);
-    const resumed = createTranslator({ costs: book });
+    const resumed = createTranslator({ book });
     expect(costsOf(resumed, [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0.0008]);
     // An interrupted turn that was never billed costs nothing.
-    expect(costsOf(createTranslator({ costs: book }), [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0]);
+    expect(costsOf(createTranslator({ book }), [init(), result({ total_cost_usd: 0.0364 })])).toEqual([0]);
   });
 
   it("takes a turn's cost from the CLI's model_usage_since_last_result when it gives one", () => {

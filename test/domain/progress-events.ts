@@ -34,7 +34,7 @@ export const progressEvent: fc.Arbitrary<TelecodeEvent> = fc.oneof(
   fc.record({
     type: fc.constant("tool_started" as const),
     toolUseId: toolId,
-    name: fc.constantFrom("Bash", "Read", "Agent"),
+    name: fc.constantFrom("Bash", "Read", "Agent", "TaskUpdate"),
     kind,
     title: text,
     input: fc.constant({}),
@@ -44,7 +44,7 @@ export const progressEvent: fc.Arbitrary<TelecodeEvent> = fc.oneof(
   fc.record({
     type: fc.constant("tool_finished" as const),
     toolUseId: toolId,
-    name: fc.constant("Bash"),
+    name: fc.constantFrom("Bash", "TaskUpdate"),
     kind,
     title: text,
     ok: fc.boolean(),
@@ -64,6 +64,21 @@ export const progressEvent: fc.Arbitrary<TelecodeEvent> = fc.oneof(
     { requiredKeys: ["type", "kind", "text"] },
   ),
   fc.record({ type: fc.constant("mode_changed" as const), mode: fc.constantFrom("default", "plan", "acceptEdits") }),
+  fc.record({
+    type: fc.constant("checklist" as const),
+    items: fc.array(
+      fc.record(
+        {
+          id: fc.constantFrom("1", "2", "3"),
+          text,
+          activeText: text,
+          status: fc.constantFrom("pending" as const, "in_progress" as const, "completed" as const),
+        },
+        { requiredKeys: ["text", "status"] },
+      ),
+      { maxLength: 30 },
+    ),
+  }),
   fc.record({
     type: fc.constant("task_changed" as const),
     taskId: fc.constantFrom("a", "b"),

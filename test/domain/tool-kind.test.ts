@@ -51,8 +51,19 @@ describe("describeTool (DESIGN.md §3 table)", () => {
       title: "Run the tests",
     });
     expect(title("TaskUpdate", { taskId: "3", status: "completed" })).toBe("#3 completed");
-    expect(title("TaskUpdate", { taskId: "3", subject: "Write the docs" })).toBe("#3 Write the docs");
+    expect(title("TaskUpdate", { taskId: "3", status: "in_progress" })).toBe("#3 in progress");
+    expect(title("TaskUpdate", { taskId: "3", subject: "Write the docs" })).toBe("Write the docs");
     expect(title("TaskGet", { taskId: "3" })).toBe("#3");
+    // A task the session's list knows is named by its subject.
+    const subjects = (id: string): string | undefined => (id === "3" ? "Write the docs" : undefined);
+    const known = (name: string, input: Record<string, unknown>): string => describeTool(name, input, subjects).title;
+    expect(known("TaskUpdate", { taskId: "3", status: "in_progress" })).toBe("Write the docs · in progress");
+    expect(known("TaskUpdate", { taskId: "3", subject: "Write the README", status: "completed" })).toBe(
+      "Write the README · completed",
+    );
+    expect(known("TaskUpdate", { taskId: "3", status: "deleted" })).toBe("Write the docs · deleted");
+    expect(known("TaskUpdate", { taskId: "4", status: "completed" })).toBe("#4 completed");
+    expect(known("TaskGet", { taskId: "3" })).toBe("Write the docs");
     const todos = [
       { content: "Read the code", status: "completed", activeForm: "Reading the code" },
       { content: "Run the tests", status: "in_progress", activeForm: "Running the tests" },

@@ -260,6 +260,29 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(events.at(-1)).toMatchObject({ type: "run_completed", ok: true, answer: "Hello in JSON." });
   });
 
+  it("prints Claude's task list as a plan line whenever where it stands changes", async () => {
+    const { io, config, cwd } = await setup(
+      [
+        reply.tool("TaskCreate", { subject: "Read the code", description: "src/" }),
+        reply.tool("TaskCreate", { subject: "Run the tests", description: "npm test" }),
+        reply.tool("TaskUpdate", { taskId: "1", status: "in_progress" }),
+        reply.tool("TaskUpdate", { taskId: "1", status: "completed" }),
+        reply.text("Read it."),
+      ],
+      { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" },
+    );
+    // The CLI offers the task list to the models it knows; the fake one gets it through this.
+    writeFileSync(config, `${readFileSync(config, "utf8")}env_allow = ["CLAUDE_CODE_ENABLE_TODO_TOOLS"]\n`);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Plan it"], io);
+    expect(code).toBe(0);
+    expect(io.stderr.text.split("\n").filter((l) => l.startsWith("📋"))).toEqual([
+      "📋 plan 0/1 done · next: Read the code",
+      "📋 plan 0/2 done · next: Read the code",
+      "📋 plan 1/2 done · next: Run the tests",
+    ]);
+    expect(io.stderr.text).toContain("✓ ☑ TaskUpdate Read the code · completed");
+  });
+
   it("exits 1 with the error when the API keeps failing, and 2 on bad usage", async () => {
     const { io, config, cwd } = await setup([reply.error(500), reply.error(500)], { CLAUDE_CODE_MAX_RETRIES: "1" });
     expect(await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Hello"], io)).toBe(1);

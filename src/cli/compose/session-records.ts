@@ -1,8 +1,8 @@
 // Adapts the SQLite store to the session layer's records port (resume tokens per lane, accepted
 // requests until their run starts, and the life of every run with its input, so a restart finds
 // the ones cut off, runs the ones that never started, and Continue can send a prompt again) and
-// to the engine's cost book.
-import type { SessionCostBook } from "../../claude/index.js";
+// to the engine's session book (each session's last running cost and plan).
+import type { SessionBook } from "../../claude/index.js";
 import type { RunEndState, SessionRecords } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import { localDay, type Lane } from "../../domain/index.js";
@@ -64,23 +64,24 @@ export function storeSessionRecords(store: Store): SessionRecords {
   };
 }
 
-/** Each session's last running cost, in SQLite; a failed read or write is logged, never thrown at the engine. */
-export function storeSessionCostBook(store: Store, logger: Logger): SessionCostBook {
+/**
+ * What is known of each session across processes (its last running cost, its plan), in SQLite;
+ * a failed read or write is logged, never thrown at the engine.
+ */
+export function storeSessionBook(store: Store, logger: Logger): SessionBook {
+  const safely = <R>(what: "cost" | "plan", sessionId: string, fallback: R, fn: () => R): R => {
+    try {
+      return fn();
+    } catch (error) {
+      logger.event(`store.session_${what}_failed`, { err: error, sessionId }, "error");
+      return fallback;
+    }
+  };
   return {
-    lastTotalUsd(sessionId) {
-      try {
-        return store.sessionCosts.lastTotalUsd(sessionId);
-      } catch (error) {
-        logger.event("store.session_cost_failed", { err: error, sessionId }, "error");
-        return undefined;
-      }
-    },
-    recordTotalUsd(sessionId, totalUsd) {
-      try {
-        store.sessionCosts.recordTotalUsd(sessionId, totalUsd);
-      } catch (error) {
-        logger.event("store.session_cost_failed", { err: error, sessionId }, "error");
-      }
-    },
+    lastTotalUsd: (id) => safely("cost", id, undefined, () => store.sessionCosts.lastTotalUsd(id)),
+    recordTotalUsd: (id, totalUsd) =>
+      safely("cost", id, undefined, () => store.sessionCosts.recordTotalUsd(id, totalUsd)),
+    planOf: (id) => safely("plan", id, undefined, () => store.sessionPlans.planOf(id)),
+    recordPlan: (id, items) => safely("plan", id, undefined, () => store.sessionPlans.recordPlan(id, items)),
   };
 }

@@ -32,7 +32,7 @@ import { createAppScheduling } from "./scheduling.js";
 import { createTriggerPause } from "./trigger-pause.js";
 import { createWebhookRuns } from "./webhook-runs.js";
 import { createMediaPort } from "./media-port.js";
-import { storeSessionCostBook, storeSessionRecords } from "./session-records.js";
+import { storeSessionBook, storeSessionRecords } from "./session-records.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -110,7 +110,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     env: options.env,
     logger: logger.child({ area: "claude" }),
     launcher: keepers.launcher,
-    costs: storeSessionCostBook(store, logger),
+    book: storeSessionBook(store, logger),
     onInitialized: (reply) => {
       const offered = offeredModels(reply);
       if (offered.length > 0) models = offered;

@@ -1,7 +1,8 @@
 // Requests a stop left waiting (queued, or accepted but not yet started): at start each runs
 // again in the order it came, in the message that showed it, or, when older than
 // limits.offline_max_age_minutes, its message says so with a Retry button (buttons/retry.ts).
-// First, what Retry and Continue no longer need is forgotten (old dropped requests, inputs, runs).
+// First, what Retry and Continue no longer need is forgotten (old dropped requests, inputs, runs),
+// and the plans of sessions left a month.
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { formatDurationMs } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
@@ -14,7 +15,10 @@ export const RETRY_CHOICE = "retry";
 
 /** Dropped requests (and the inputs of ended runs) are kept this long for Retry and Continue. */
 const KEEP_FOR_MS = 7 * 24 * 60 * 60_000;
-/** Ended runs and their decisions: nothing reads them once this old (a Continue then answers "No longer pending"). */
+/**
+ * Ended runs and their decisions: nothing reads them once this old (a Continue then answers "No
+ * longer pending"). Sessions' plans unchanged this long are forgotten too.
+ */
 const RUNS_KEPT_MS = 30 * 24 * 60 * 60_000;
 
 export type KeptRequestsDeps = Pick<BridgeServices, "store" | "logger" | "outbox" | "config" | "clock" | "starter">;
@@ -38,6 +42,7 @@ export function runKeptRequests(deps: KeptRequestsDeps): { resumed: QueuedRunRec
     store.queuedRuns.pruneDropped(clock.now() - KEEP_FOR_MS);
     store.runs.forgetInputs(clock.now() - KEEP_FOR_MS);
     store.runs.pruneEnded(clock.now() - RUNS_KEPT_MS);
+    store.sessionPlans.pruneRecordedBefore(clock.now() - RUNS_KEPT_MS);
     waiting = store.queuedRuns.listWaiting();
   } catch (error) {
     logger.event("telegram.kept_requests_failed", { err: error }, "error");

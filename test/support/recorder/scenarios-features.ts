@@ -1,5 +1,6 @@
-// Scenarios m–s2: hook callbacks and shell hooks, --resume, partial messages and thinking,
-// subagents in the foreground and background, file edits, large lines, and compaction.
+// Scenarios m–s2 and v: hook callbacks and shell hooks, --resume, partial messages and thinking,
+// subagents in the foreground and background, file edits, large lines, compaction, and the
+// task list.
 import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
@@ -212,5 +213,51 @@ export const featureScenarios: readonly Scenario[] = [
       reply.text("The command printed: word.", { inputTokens: 3000 }),
     ],
     runs: [controlRun({ prompt: "Print a word" })],
+  },
+  {
+    name: "v-task-list",
+    description:
+      "the task list (CLAUDE_CODE_ENABLE_TODO_TOOLS=1: the CLI offers it to the models it knows, not to the fake one): ToolSearch selects TaskCreate, TaskUpdate and TaskList; three TaskCreate calls, TaskUpdate to in_progress and to completed, one to in_progress with a new subject, TaskList, a TaskUpdate of an id that does not exist; then a second turn completes one task and deletes another",
+    replies: [
+      reply.tool("ToolSearch", { query: "select:TaskCreate,TaskUpdate,TaskList" }),
+      reply.tool("TaskCreate", { subject: "Read the code", description: "Read src/", activeForm: "Reading the code" }),
+      reply.tool("TaskCreate", { subject: "Run the tests", description: "npm test", activeForm: "Running the tests" }),
+      reply.tool("TaskCreate", { subject: "Fix the bug", description: "Make the failing test pass" }),
+      reply.tool("TaskUpdate", { taskId: "1", status: "in_progress" }),
+      reply.tool("TaskUpdate", { taskId: "1", status: "completed" }),
+      reply.tool("TaskUpdate", { taskId: "2", status: "in_progress", subject: "Run the unit tests" }),
+      reply.tool("TaskList", {}),
+      reply.tool("TaskUpdate", { taskId: "99", status: "completed" }),
+      reply.text("Reading done; the tests run next."),
+      reply.tool("TaskUpdate", { taskId: "2", status: "completed" }),
+      reply.tool("TaskUpdate", { taskId: "3", status: "deleted" }),
+      reply.text("All done."),
+    ],
+    runs: [
+      controlRun({
+        prompt: "Plan the work as tasks and start",
+        middle: [...thenPrompt("Go on")],
+        results: 2,
+        env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" },
+      }),
+    ],
+  },
+  {
+    name: "v2-task-list-resume",
+    description:
+      "the task list across processes (CLAUDE_CODE_ENABLE_TODO_TOOLS=1): run0 creates two tasks and completes one; main resumes the session, calls TaskList (the CLI kept the list) and starts the other task",
+    replies: [
+      reply.tool("TaskCreate", { subject: "Read the code", description: "Read src/" }),
+      reply.tool("TaskCreate", { subject: "Run the tests", description: "npm test" }),
+      reply.tool("TaskUpdate", { taskId: "1", status: "completed" }),
+      reply.text("Planned."),
+      reply.tool("TaskList", {}),
+      reply.tool("TaskUpdate", { taskId: "2", status: "in_progress" }),
+      reply.text("Resumed."),
+    ],
+    runs: [
+      controlRun({ label: "run0", prompt: "Plan", env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" } }),
+      controlRun({ resumeFrom: "run0", prompt: "Go on", env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" } }),
+    ],
   },
 ];
