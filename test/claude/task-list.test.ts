@@ -169,10 +169,11 @@ describe("the plan of a resumed session", () => {
     expect(plans).toEqual([
       ["completed Read the code", "pending Run the tests"],
       ["completed Read the code", "in_progress Run the tests"],
+      ["completed Read the code", "completed Run the tests"],
     ]);
     // TaskList found the list as recalled: no event of its own; the update names its task.
     const titles = events.flatMap((e) => (e.type === "tool_started" ? [e.title] : []));
-    expect(titles).toEqual(["TaskList", "Run the tests · in progress"]);
+    expect(titles).toEqual(["TaskList", "Run the tests · in progress", "Run the tests · completed"]);
   });
 
   it("is the main thread's: a subagent's task calls stay steps of their own", () => {

@@ -245,7 +245,7 @@ export const featureScenarios: readonly Scenario[] = [
   {
     name: "v2-task-list-resume",
     description:
-      "the task list across processes (CLAUDE_CODE_ENABLE_TODO_TOOLS=1): run0 creates two tasks and completes one; main resumes the session, calls TaskList (the CLI kept the list) and starts the other task",
+      "the task list across processes (CLAUDE_CODE_ENABLE_TODO_TOOLS=1): run0 creates two tasks and completes one; main resumes the session, calls TaskList (the CLI kept the list), starts the other task and completes it",
     replies: [
       reply.tool("TaskCreate", { subject: "Read the code", description: "Read src/" }),
       reply.tool("TaskCreate", { subject: "Run the tests", description: "npm test" }),
@@ -253,7 +253,8 @@ export const featureScenarios: readonly Scenario[] = [
       reply.text("Planned."),
       reply.tool("TaskList", {}),
       reply.tool("TaskUpdate", { taskId: "2", status: "in_progress" }),
-      reply.text("Resumed."),
+      reply.tool("TaskUpdate", { taskId: "2", status: "completed" }),
+      reply.text("Resumed and done."),
     ],
     runs: [
       controlRun({ label: "run0", prompt: "Plan", env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" } }),
