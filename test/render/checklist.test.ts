@@ -2,13 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { reduceProgress, startProgress, type ChecklistItem, type TelecodeEvent } from "../../src/domain/index.js";
 import {
-  parseTelegramHtml,
   renderProgressHtml,
   renderProgressSummaryHtml,
   renderTerminalLine,
   validateTelegramHtml,
 } from "../../src/render/index.js";
 import { checklistLines, checklistSummary } from "../../src/render/checklist.js";
+import { textOf } from "./html-text.js";
 
 const T0 = Date.UTC(2026, 0, 5, 14, 0, 0);
 const done = (text: string): ChecklistItem => ({ text, status: "completed" });
@@ -19,12 +19,6 @@ const doing = (text: string, activeText?: string): ChecklistItem => ({
 });
 const todo = (text: string): ChecklistItem => ({ text, status: "pending" });
 const plan = [done("Read the code"), doing("Run the tests", "Running the tests"), todo("Fix <the> bug")];
-
-const textOf = (html: string): string => {
-  const parsed = parseTelegramHtml(html);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.text;
-};
 
 describe("the plan's lines", () => {
   it("marks each item, in progress by what it is doing", () => {

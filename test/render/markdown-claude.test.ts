@@ -4,17 +4,12 @@
 
 import { describe, expect, it } from "vitest";
 import { parseTelegramHtml, renderTelegramMarkdown } from "../../src/render/index.js";
+import { textOf } from "./html-text.js";
 
 const html = (markdown: string): string => {
   const rendered = renderTelegramMarkdown(markdown);
   expect(rendered.fallback).toBeUndefined();
   return rendered.html;
-};
-
-const textOf = (telegramHtml: string): string => {
-  const parsed = parseTelegramHtml(telegramHtml);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.text;
 };
 
 describe("Claude's answers", () => {

@@ -16,7 +16,6 @@ import {
 import { outlineRequestedMessage, personDeniedMessage, unattendedMessage } from "../../src/policy/index.js";
 import {
   answerFooterOf,
-  parseTelegramHtml,
   renderFinalAnswer,
   renderProgressHtml,
   renderProgressSummaryHtml,
@@ -24,6 +23,7 @@ import {
   validateTelegramHtml,
 } from "../../src/render/index.js";
 import { timedRun } from "../domain/progress-events.js";
+import { textOf as text } from "./html-text.js";
 
 const T0 = Date.UTC(2026, 0, 5, 14, 0, 0);
 const clock = createClockFormatter("UTC");
@@ -55,12 +55,6 @@ const finished = (id: string, ok: boolean, atMs: number, detail = "", name = "Ba
   { type: "tool_finished", toolUseId: id, name, kind: "command", title: "", ok, detail, parentToolUseId: null },
   atMs,
 ];
-
-const text = (html: string): string => {
-  const parsed = parseTelegramHtml(html);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.text;
-};
 
 describe("renderProgressHtml", () => {
   it("shows state, elapsed time, steps, tool lines, notes and the footer", () => {

@@ -6,19 +6,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   markdownToTelegramHtml,
-  parseTelegramHtml,
   renderFinalAnswer,
   splitTelegramHtml,
   validateTelegramHtml,
 } from "../../src/render/index.js";
+import { textOf } from "./html-text.js";
 
 const footer = { costUsd: 0.0421, turns: 1, durationMs: 125_000, sessionId: "0a1b2c3d-4e5f" };
-
-const textOf = (html: string): string => {
-  const parsed = parseTelegramHtml(html);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.text;
-};
 
 const graphemes = (text: string): string[] =>
   [...new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)].map((s) => s.segment);
