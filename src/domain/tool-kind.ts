@@ -130,6 +130,7 @@ const DESCRIBED: ReadonlyMap<string, { kind: ToolKind; title: Titler }> = new Ma
     TaskCreate: { kind: "note", title: field("subject", "description") },
     TaskUpdate: { kind: "note", title: taskUpdateTitle },
     TaskGet: { kind: "note", title: taskGetTitle },
+    // The whole list: nothing to name, but a note like the calls that keep it.
     TaskList: { kind: "note", title: () => undefined },
     Task: { kind: "subagent", title: field("description", "subagent_type") },
     Agent: { kind: "subagent", title: field("description", "subagent_type") },

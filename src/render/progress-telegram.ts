@@ -95,7 +95,7 @@ export function renderProgressSummaryHtml(state: ProgressState, nowMs: number): 
       : `<b>${phase.icon} ${phase.label}</b> · ${parts.join(" · ")}`,
   ];
   if (state.checklist.length > 0)
-    header.push(`📋 Plan ${escapeTelegramHtml(checklistSummary(state.checklist, TITLE_CHARS))}`);
+    header.push(`☑ Tasks · ${escapeTelegramHtml(checklistSummary(state.checklist, TITLE_CHARS))}`);
   // An outline the person asked for is no failure to be reminded of.
   const failed = state.failedTools
     .filter((tool) => !isSteered(tool))
@@ -148,7 +148,7 @@ function compose(state: ProgressState, options: ProgressRenderOptions, room: Roo
   if (plan.length > 0)
     lines.push(
       "",
-      `📋 <b>Plan</b> · ${checklistCount(plan)}`,
+      `☑ <b>Tasks</b> · ${checklistCount(plan)}`,
       ...(room.plan > 0 ? checklistLines(plan, room.plan, TITLE_CHARS).map(escapeTelegramHtml) : []),
     );
   const tools = plan.length === 0 ? state.tools : state.tools.filter((t) => !isPlanKeeping(t));

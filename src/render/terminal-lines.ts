@@ -131,7 +131,7 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
       return `  ◇ ${kind} ${event.phase}: ${what}${status}`;
     }
     case "checklist":
-      return event.items.length === 0 ? undefined : `📋 plan ${checklistSummary(event.items, max)}`;
+      return event.items.length === 0 ? undefined : `☑ tasks ${checklistSummary(event.items, max)}`;
     case "approval_requested": {
       const r = event.request;
       const about = describeInput(r.input, max);

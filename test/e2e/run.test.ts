@@ -275,10 +275,10 @@ describe("telecode run (real CLI, fake API)", () => {
     writeFileSync(config, `${readFileSync(config, "utf8")}env_allow = ["CLAUDE_CODE_ENABLE_TODO_TOOLS"]\n`);
     const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Plan it"], io);
     expect(code).toBe(0);
-    expect(io.stderr.text.split("\n").filter((l) => l.startsWith("📋"))).toEqual([
-      "📋 plan 0/1 done · next: Read the code",
-      "📋 plan 0/2 done · next: Read the code",
-      "📋 plan 1/2 done · next: Run the tests",
+    expect(io.stderr.text.split("\n").filter((l) => l.startsWith("☑"))).toEqual([
+      "☑ tasks 0/1 done · next: Read the code",
+      "☑ tasks 0/2 done · next: Read the code",
+      "☑ tasks 1/2 done · next: Run the tests",
     ]);
     expect(io.stderr.text).toContain("✓ ☑ TaskUpdate Read the code · completed");
   });

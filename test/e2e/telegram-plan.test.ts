@@ -44,7 +44,7 @@ describe("Claude Code's task list", () => {
       .filter((text) => text.includes("▸ Running the tests"))
       .at(-1);
     expect(working).toBeDefined();
-    expect(working).toContain("📋 Plan · 1/3 done\n✓ Read the code\n▸ Running the tests\n○ Fix the bug");
+    expect(working).toContain("☑ Tasks · 1/3 done\n✓ Read the code\n▸ Running the tests\n○ Fix the bug");
     // The plan says what its tools did; an update the CLI could not make still says why.
     expect(working).not.toContain("TaskCreate");
     expect(working).toContain("✗ ☑ TaskUpdate #99 completed — Task not found");
@@ -52,7 +52,7 @@ describe("Claude Code's task list", () => {
       what: "the progress summary",
     });
     expect(rig.tg.message(chat, progress.messageId)!.text).toMatch(
-      /^✅ Done · .*\n📋 Plan 1\/3 done · next: Run the tests\n\n✗ ☑ TaskUpdate #99 completed — Task not found$/,
+      /^✅ Done · .*\n☑ Tasks · 1\/3 done · next: Run the tests\n\n✗ ☑ TaskUpdate #99 completed — Task not found$/,
     );
 
     // After a restart (the session's CLI process ended, or kept by its keeper), the next
@@ -66,13 +66,13 @@ describe("Claude Code's task list", () => {
     ]);
     rig.tg.sendText(chat, "Go on [plan-2]", { replyTo: answer.messageId });
     await rig.botMessage(chat, isAnswer("All done."));
-    const second = rig.tg.botMessages(chat).find((m) => m.messageId > answer.messageId && /Plan/.test(m.text))!;
+    const second = rig.tg.botMessages(chat).find((m) => m.messageId > answer.messageId && /Tasks ·/.test(m.text))!;
     expect(
-      shown(second).some((text) => text.includes("📋 Plan · 1/3 done\n✓ Read the code\n▸ Running the tests")),
+      shown(second).some((text) => text.includes("☑ Tasks · 1/3 done\n✓ Read the code\n▸ Running the tests")),
     ).toBe(true);
     await rig.tg.waitFor(() => /Done/.test(rig.tg.message(chat, second.messageId)!.text), {
       what: "the second run's summary",
     });
-    expect(rig.tg.message(chat, second.messageId)!.text).toMatch(/^✅ Done · .*\n📋 Plan 2\/2 done$/);
+    expect(rig.tg.message(chat, second.messageId)!.text).toMatch(/^✅ Done · .*\n☑ Tasks · 2\/2 done$/);
   });
 });

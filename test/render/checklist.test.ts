@@ -131,7 +131,7 @@ describe("the plan in a run's messages", () => {
       [
         "⚙️ Working · 2 s · 3 steps",
         "",
-        "📋 Plan · 1/3 done",
+        "☑ Tasks · 1/3 done",
         "✓ Read the code",
         "▸ Running the tests",
         "○ Fix <the> bug",
@@ -158,7 +158,7 @@ describe("the plan in a run's messages", () => {
       T0 + 3000,
     );
     expect(textOf(renderProgressSummaryHtml(ended, T0 + 3000))).toBe(
-      "✅ Done · 3 s · 3 steps\n📋 Plan 1/3 done · next: Run the tests\n\n✗ ☑ TaskUpdate #9 completed — Task not found",
+      "✅ Done · 3 s · 3 steps\n☑ Tasks · 1/3 done · next: Run the tests\n\n✗ ☑ TaskUpdate #9 completed — Task not found",
     );
   });
 
@@ -172,11 +172,11 @@ describe("the plan in a run's messages", () => {
     const html = renderProgressHtml(long, { nowMs: T0 + 2000 });
     expect(html.length).toBeLessThanOrEqual(4096);
     expect(validateTelegramHtml(html)).toBeUndefined();
-    expect(textOf(html)).toContain("📋 Plan · 0/30 done\n○ 0 &&&");
+    expect(textOf(html)).toContain("☑ Tasks · 0/30 done\n○ 0 &&&");
   });
 
   it("prints the plan as one line in the terminal", () => {
-    expect(renderTerminalLine({ type: "checklist", items: plan })).toBe("📋 plan 1/3 done · next: Run the tests");
+    expect(renderTerminalLine({ type: "checklist", items: plan })).toBe("☑ tasks 1/3 done · next: Run the tests");
     expect(renderTerminalLine({ type: "checklist", items: [] })).toBeUndefined();
   });
 });
