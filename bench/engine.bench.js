@@ -261,8 +261,12 @@ const bridgeRow = (measure, s, goal = "") => ({
 });
 printTable([
   bridgeRow("CLI process spawned", bridge.spawn, " (goal ≤ 30 ms)"),
+  bridgeRow("CLI process spawned, bare grammY bot", bridge.bareSpawn),
   bridgeRow("progress message sent", bridge.progress),
   bridgeRow("first progress edit", bridge.edit),
 ]);
+process.stdout.write(
+  `Telecode ÷ a bare bot that only spawns the CLI, message → spawn: ${ratio(bridge.spawnRatio)}, median of rounds\n`,
+);
 
 rmSync(work, { recursive: true, force: true });

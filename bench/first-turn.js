@@ -110,11 +110,46 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 }).on("close", () => process.exit(0));
 `;
 
+/** The times stand-ins wrote to `log` that they started (each process's time origin). */
+const starts = (log) => readFileSync(log, "utf8").split("\n").filter(Boolean).map(Number);
+const lastStart = (log) => starts(log).at(-1) ?? NaN;
+
+/**
+ * The least a Telegram bridge does, as the baseline for Telecode's: a grammY bot on a fake Bot API
+ * of its own, in this process, that spawns the stand-in CLI for each message it gets.
+ */
+async function startBareBridge(startFakeBotApi, standIn, log) {
+  const { Bot } = await import("grammy");
+  const tg = await startFakeBotApi({ maxPollWaitMs: 1000 });
+  tg.addUser({ id: 3001, firstName: "Bare" });
+  const bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+  bot.on("message:text", () => {
+    spawn(standIn, [], { env: { PATH: process.env.PATH, CLAUDE_BENCH_LOG: log }, stdio: "ignore" });
+  });
+  const polling = bot.start();
+  return {
+    /** A message to the bot, and the ms from sending it to the stand-in's start. */
+    async message() {
+      const before = starts(log).length;
+      const sentAt = wall();
+      tg.sendText(3001, "hello");
+      await tg.waitFor(() => starts(log).length > before, { timeoutMs: 30_000, what: "the bare bridge's spawn" });
+      return lastStart(log) - sentAt;
+    },
+    async close() {
+      await bot.stop();
+      await polling;
+      await tg.close();
+    },
+  };
+}
+
 /**
  * `chats` people each send one message (one after another), so each starts a CLI, to a real
  * `telecode` process (its own RSS, as served): from the update leaving the Bot API to the
  * stand-in's process start, to the progress message, and to its first edit. The first message
- * is the one whose CLI is probed (nothing cached yet).
+ * is the one whose CLI is probed (nothing cached yet). Each message to Telecode is followed by
+ * one to a bare bridge (startBareBridge), so a round's two spawns meet the same machine.
  */
 export async function measureBridgeStart(work, chats) {
   register("../test/store/helpers/ts-hooks.js", import.meta.url);
@@ -124,6 +159,9 @@ export async function measureBridgeStart(work, chats) {
   writeFileSync(standIn, BRIDGE_STAND_IN);
   chmodSync(standIn, 0o755);
   writeFileSync(spawnLog, "");
+  const bareLog = join(work, "bare-spawns.log");
+  writeFileSync(bareLog, "");
+  const bare = await startBareBridge(startFakeBotApi, standIn, bareLog);
   const tg = await startFakeBotApi({ maxPollWaitMs: 1000 });
   const people = Array.from({ length: chats }, (_, i) => 2001 + i);
   for (const id of people) tg.addUser({ id, firstName: `Person ${id}` });
@@ -160,21 +198,30 @@ export async function measureBridgeStart(work, chats) {
     const sentAt = wall();
     tg.sendText(chat, "hello");
     await tg.waitForBotMessage(chat, (m) => /reply to continue/.test(m.text), { timeoutMs: 30_000 });
-    const spawns = readFileSync(spawnLog, "utf8").split("\n").filter(Boolean).map(Number);
     const writes = tg.writeCalls(chat).filter((c) => c.ok);
     const sent = writes.find((c) => c.method === "sendMessage");
     const edit = writes.find((c) => c.method === "editMessageText");
     samples.push({
-      spawnMs: (spawns.at(-1) ?? NaN) - sentAt,
+      spawnMs: lastStart(spawnLog) - sentAt,
       progressMs: (sent?.atMs ?? NaN) - sentAt,
       editMs: (edit?.atMs ?? NaN) - sentAt,
+      bareSpawnMs: await bare.message(),
     });
   }
   serve.kill("SIGTERM");
   await exited;
   await tg.close();
+  await bare.close();
   const [first, ...rest] = samples;
   const of = (key) => rest.map((s) => s[key]);
   const stats = (key) => ({ p50: percentile(of(key), 50), p90: percentile(of(key), 90), first: first[key] });
-  return { n: rest.length, spawn: stats("spawnMs"), progress: stats("progressMs"), edit: stats("editMs") };
+  return {
+    n: rest.length,
+    spawn: stats("spawnMs"),
+    progress: stats("progressMs"),
+    edit: stats("editMs"),
+    bareSpawn: stats("bareSpawnMs"),
+    /** Telecode's spawn ÷ the bare bridge's, round by round: median. */
+    spawnRatio: median(rest.map((s) => s.spawnMs / s.bareSpawnMs)),
+  };
 }
