@@ -3,7 +3,7 @@
 // and TodoWrite (the older todo list, still offered to some models) sends the whole list as its
 // input. The translator turns each change into a `checklist` event, and names a task by its
 // subject in the steps that act on it. One per session process.
-import type { ChecklistItem } from "../domain/index.js";
+import { checklistStatus as status, type ChecklistItem } from "../domain/index.js";
 
 type Input = Readonly<Record<string, unknown>>;
 type Status = ChecklistItem["status"];
@@ -13,13 +13,9 @@ const LIST_TOOLS: ReadonlySet<string> = new Set(["TaskCreate", "TaskUpdate", "Ta
 /** Calls remembered for their results; a result never comes for some (an interrupted turn). */
 const MAX_PENDING_CALLS = 100;
 
-const STATUSES: ReadonlySet<string> = new Set(["pending", "in_progress", "completed"]);
-
 const record = (value: unknown): Input | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Input) : undefined;
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
-const status = (value: unknown): Status | undefined =>
-  typeof value === "string" && STATUSES.has(value) ? (value as Status) : undefined;
 
 /** An item with only the fields that have a value. */
 function item(

@@ -181,6 +181,9 @@ export type TaskChanged = {
   backgrounded?: boolean;
 };
 
+/** Where one entry of the agent's plan stands, in Claude Code's words. */
+export const CHECKLIST_STATUSES = ["pending", "in_progress", "completed"] as const;
+
 /** One entry of the agent's own plan. */
 export type ChecklistItem = {
   /** The CLI's id for it (Claude Code's task list has ids; its older todo list has none). */
@@ -188,7 +191,7 @@ export type ChecklistItem = {
   text: string;
   /** What it reads while in progress ("Running the tests"), when the agent gave that. */
   activeText?: string;
-  status: "pending" | "in_progress" | "completed";
+  status: (typeof CHECKLIST_STATUSES)[number];
 };
 
 /**

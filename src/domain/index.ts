@@ -36,8 +36,22 @@ export type {
   TelecodeEvent,
   TelecodeEventType,
 } from "./events.js";
-export { CHOOSABLE_PERMISSION_MODES, PERMISSION_MODES, SESSION_GONE_NOTE, TURN_CUT_OFF_NOTE } from "./events.js";
-export { describeTool, keepsChecklist, knowsTool, toolDisplayName, TOOL_TITLE_MAX_CHARS } from "./tool-kind.js";
+export {
+  CHECKLIST_STATUSES,
+  CHOOSABLE_PERMISSION_MODES,
+  PERMISSION_MODES,
+  SESSION_GONE_NOTE,
+  TURN_CUT_OFF_NOTE,
+} from "./events.js";
+export { checklistStatus, isChecklistItem } from "./checklist.js";
+export {
+  describeTool,
+  isMcpTool,
+  keepsChecklist,
+  knowsTool,
+  toolDisplayName,
+  TOOL_TITLE_MAX_CHARS,
+} from "./tool-kind.js";
 export type { TaskSubjects, ToolDescription } from "./tool-kind.js";
 export {
   excerpt,

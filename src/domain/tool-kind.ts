@@ -163,12 +163,19 @@ export function keepsChecklist(name: string): boolean {
   return CHECKLIST_TOOLS.has(name);
 }
 
+/** An MCP server's tool: `mcp__<server>__<tool>`. */
+const MCP_TOOL = /^mcp__(.+?)__(.+)$/;
+
+export function isMcpTool(name: string): boolean {
+  return MCP_TOOL.test(name);
+}
+
 /**
  * A tool's name as a person reads it: an MCP server's tool (`mcp__github__create_issue`) as
  * "github · create_issue"; Claude Code's own tools as they are.
  */
 export function toolDisplayName(name: string): string {
-  const mcp = /^mcp__(.+?)__(.+)$/.exec(name);
+  const mcp = MCP_TOOL.exec(name);
   return mcp === null ? name : `${mcp[1]} · ${mcp[2]}`;
 }
 

@@ -5,11 +5,8 @@ import { excerpt, type ChecklistItem } from "../domain/index.js";
 
 const MARKS: Readonly<Record<ChecklistItem["status"], string>> = { completed: "✓", in_progress: "▸", pending: "○" };
 
-/** An item's text as read: what it is doing while in progress ("Running the tests"). */
-function itemText(item: ChecklistItem, maxChars: number): string {
-  const words = item.status === "in_progress" ? (item.activeText ?? item.text) : item.text;
-  return excerpt(words.replace(/\s+/g, " ").trim(), maxChars);
-}
+/** Words on one line, cut to fit. */
+const fit = (words: string, maxChars: number): string => excerpt(words.replace(/\s+/g, " ").trim(), maxChars);
 
 /** "2/5 done". */
 export function checklistCount(items: readonly ChecklistItem[]): string {
@@ -21,7 +18,9 @@ export function checklistCount(items: readonly ChecklistItem[]): string {
  * line ("✓ 7 done") and what is left beyond the room into another ("○ 4 more").
  */
 export function checklistLines(items: readonly ChecklistItem[], maxLines: number, maxChars: number): string[] {
-  const line = (item: ChecklistItem): string => `${MARKS[item.status]} ${itemText(item, maxChars)}`;
+  // In progress, an item reads as what it is doing ("Running the tests").
+  const line = (item: ChecklistItem): string =>
+    `${MARKS[item.status]} ${fit(item.status === "in_progress" ? (item.activeText ?? item.text) : item.text, maxChars)}`;
   if (items.length <= maxLines) return items.map(line);
   const done = items.filter((i) => i.status === "completed");
   const left = items.filter((i) => i.status !== "completed");
@@ -39,5 +38,5 @@ export function checklistLines(items: readonly ChecklistItem[], maxLines: number
 export function checklistSummary(items: readonly ChecklistItem[], maxChars: number): string {
   const next = items.find((i) => i.status === "in_progress") ?? items.find((i) => i.status === "pending");
   const count = checklistCount(items);
-  return next === undefined ? count : `${count} · next: ${itemText({ ...next, status: "pending" }, maxChars)}`;
+  return next === undefined ? count : `${count} · next: ${fit(next.text, maxChars)}`;
 }

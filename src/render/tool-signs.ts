@@ -1,7 +1,7 @@
 // How a tool call is named on screen, the same in Telegram and the terminal: a sign, the
 // tool's name, and what it acts on ("✎ Write src/app.ts", "$ Bash npm test", "🔎 Grep useState"),
 // and why one failed.
-import { excerpt, excerptPath, relativeToCwd, toolDisplayName, type ToolKind } from "../domain/index.js";
+import { excerpt, excerptPath, isMcpTool, relativeToCwd, toolDisplayName, type ToolKind } from "../domain/index.js";
 import { refusalInWords } from "../policy/index.js";
 
 const TOOL_SIGNS: Readonly<Record<string, string>> = {
@@ -50,7 +50,7 @@ const KIND_SIGNS: Readonly<Record<ToolKind, string>> = {
 };
 
 export function toolSign(name: string, kind: ToolKind): string {
-  if (name.startsWith("mcp__")) return "🔌";
+  if (isMcpTool(name)) return "🔌";
   return TOOL_SIGNS[name] ?? KIND_SIGNS[kind];
 }
 

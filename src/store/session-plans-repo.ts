@@ -1,7 +1,7 @@
 // Each CLI session's plan (its task list) as it last stood, kept across processes and restarts:
 // the CLI keeps the list when a session is resumed, so a new process shows it from the start.
 import type { Database } from "better-sqlite3";
-import type { ChecklistItem } from "../domain/index.js";
+import { isChecklistItem, type ChecklistItem } from "../domain/index.js";
 import { StoreError } from "./errors.js";
 
 export type SessionPlansRepository = {
@@ -12,21 +12,6 @@ export type SessionPlansRepository = {
   /** Forgets the plans last recorded before `beforeMs`; returns how many. */
   pruneRecordedBefore(beforeMs: number): number;
 };
-
-const STATUSES: ReadonlySet<unknown> = new Set(["pending", "in_progress", "completed"]);
-
-const optionalString = (value: unknown): boolean => value === undefined || typeof value === "string";
-
-function isItem(value: unknown): value is ChecklistItem {
-  if (typeof value !== "object" || value === null) return false;
-  const item = value as Record<string, unknown>;
-  return (
-    typeof item["text"] === "string" &&
-    STATUSES.has(item["status"]) &&
-    optionalString(item["id"]) &&
-    optionalString(item["activeText"])
-  );
-}
 
 export function createSessionPlansRepository(db: Database, now: () => number): SessionPlansRepository {
   const select = db.prepare<[string], { items: unknown }>("SELECT items FROM session_plans WHERE session_id = ?");
@@ -53,11 +38,11 @@ export function createSessionPlansRepository(db: Database, now: () => number): S
       } catch (error) {
         throw corrupt(sessionId, error);
       }
-      if (!Array.isArray(items) || !items.every(isItem)) throw corrupt(sessionId);
+      if (!Array.isArray(items) || !items.every(isChecklistItem)) throw corrupt(sessionId);
       return items;
     },
     recordPlan: (sessionId, items) => {
-      if (sessionId === "" || !items.every(isItem))
+      if (sessionId === "" || !items.every(isChecklistItem))
         throw new StoreError(
           "store.invalid_input",
           `A session's plan needs a session id and items with a text and a status, got ${JSON.stringify(sessionId)}`,
