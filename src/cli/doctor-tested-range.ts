@@ -4,7 +4,7 @@
 // CLI with it.
 
 /** Every Claude Code version with recorded fixtures, oldest first. */
-export const TESTED_CLAUDE_VERSIONS: readonly string[] = ["2.1.321", "2.1.332", "2.1.336"];
+export const TESTED_CLAUDE_VERSIONS: readonly string[] = ["2.1.321", "2.1.332", "2.1.336", "2.1.337"];
 
 /**
  * The pinned devDependency: the CLI every test runs, and the version `npm i -g
