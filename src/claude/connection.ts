@@ -14,7 +14,11 @@ import { createTranslator, type Translator } from "./translator.js";
 import type { SessionBook } from "./session-book.js";
 
 /** Why we ended a process ourselves (undefined: it ended on its own). */
-export type EndReason = "idle" | "cancel" | "silence" | "close";
+/**
+ * Why we end a process: idle, a cancel, silence, the session's close, or a run it refused for
+ * good ("refused": it would not start, or has no such session), after which it exits of itself.
+ */
+export type EndReason = "idle" | "cancel" | "silence" | "close" | "refused";
 
 /** What a connection hands to the session handle that owns it. */
 export interface ConnectionOwner {
@@ -174,7 +178,7 @@ export class CliConnection {
     return this.#gate.full;
   }
 
-  /** The one way we end a process (idle, cancel, silence, close): see CliTransport.shutdown. */
+  /** The one way we end a process (see EndReason): see CliTransport.shutdown. */
   async end(reason: EndReason): Promise<void> {
     this.endReason ??= reason;
     await this.transport.shutdown();
@@ -229,7 +233,9 @@ export class CliConnection {
           this.#owner.sessionIdSeen(message["session_id"]);
         break;
       case "result":
-        if (message.session_id !== "") this.#owner.sessionIdSeen(message.session_id);
+        // A CLI that refused to start (startup-refusals.ts) names a session it never began.
+        if (message.session_id !== "" && message["startup_failure_reason"] === undefined)
+          this.#owner.sessionIdSeen(message.session_id);
         break;
       default:
         break;

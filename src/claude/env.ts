@@ -156,5 +156,7 @@ export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOption
   // So the user's hooks can tell a Telecode-driven session from an interactive one.
   env["TELECODE_SESSION"] = "1";
   if (options.disableCron === true) env["CLAUDE_CODE_DISABLE_CRON"] = "1";
+  // A CLI that will not start for a cause it knows says which in a result, not only on stderr.
+  env["CLAUDE_CODE_STARTUP_FAILURE_RESULTS"] = "1";
   return env;
 }

@@ -12,6 +12,7 @@ import {
 } from "../domain/index.js";
 import type { WireResultMessage } from "../wire/index.js";
 import { failureError, type ClaudeError } from "./errors.js";
+import { refusalPasses, refusalText, startupRefusalOf, type StartupRefusal } from "./startup-refusals.js";
 import type { ProcessExit } from "./transport.js";
 
 /** The facts a failure is worded from; each reason reads what it needs. */
@@ -29,6 +30,8 @@ export type FailureFacts = {
   resetsAt?: string;
   /** Why the CLI ended the turn (result.terminal_reason), e.g. "prompt_too_long". */
   terminalReason?: string;
+  /** Why the CLI would not start, for `start_refused`. */
+  refusal?: StartupRefusal;
 };
 
 type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
@@ -120,6 +123,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: `Claude Code could not be started (${f.detail ?? "no reason given"}).`,
     hint: "On the computer running Telecode, check claude.path and that the project's directory exists.",
   }),
+  start_refused: (f) => refusalText(f.refusal ?? { cause: "", words: f.detail ?? "" }),
   prompt_unsupported: (f) => ({
     what: `Claude Code cannot take this message as it runs here (${f.detail ?? "no reason given"}).`,
     hint: "Send the words alone, without the images or PDFs.",
@@ -140,6 +144,7 @@ export function engineFailure(reason: EngineReason, facts: FailureFacts = {}): R
   const failure: RunFailure = { reason, ...FAILURE_TEXT[reason](facts) };
   if (facts.apiStatus !== undefined) failure.apiStatus = facts.apiStatus;
   if (reason === "api_error" && apiErrorPasses(facts)) failure.passing = true;
+  if (reason === "start_refused" && facts.refusal !== undefined && refusalPasses(facts.refusal)) failure.passing = true;
   if (facts.resetsAtMs !== undefined) failure.resetsAtMs = facts.resetsAtMs;
   if (facts.silentMs !== undefined) failure.silentMs = facts.silentMs;
   if (facts.exit !== undefined) {
@@ -210,6 +215,11 @@ export function resultFailure(
   result: WireResultMessage,
   limitResets: { atMs: number; moment: string } | undefined,
 ): RunFailure {
+  const refusal = startupRefusalOf(result);
+  if (refusal !== undefined)
+    return refusal.cause === "resume_target_not_found"
+      ? engineFailure("session_not_found", { detail: refusal.words })
+      : engineFailure("start_refused", { refusal });
   const text = typeof result.result === "string" ? result.result.trim() : "";
   const status = result.api_error_status;
   if (typeof status === "number") {

@@ -361,6 +361,10 @@ export class ClaudeSessionHandle implements SessionHandle {
   }
 
   #onTurnFinished(turn: TurnFinished): void {
+    // Claude Code refused the run for good and exits of itself: the next run starts another
+    // process, never one about to exit (and its exit is no crash to report).
+    const reason = turn.error?.reason;
+    if (reason === "start_refused" || reason === "session_not_found") void this.#slot.live()?.end("refused");
     if (this.#runs.turnFinished(turn)) return;
     // A turn nobody's run started (a loop's, a background task's): the session may idle again.
     this.#watch.stop();

@@ -27,6 +27,8 @@ export type FailureReason =
   | "project_missing"
   /** The CLI could not be started, or refused the run. */
   | "start_failed"
+  /** The CLI started and refused to go on, for a cause it named (a settings file, a proxy, a sign-in). */
+  | "start_refused"
   /** The prompt holds what the way the CLI runs cannot pass (print mode takes words only). */
   | "prompt_unsupported"
   /** The process that kept the CLI running across restarts died, and ended the CLI with it. */
@@ -50,7 +52,10 @@ export type RunFailure = {
   resetsAtMs?: number;
   /** The API's HTTP status, for API failures. */
   apiStatus?: number;
-  /** An API failure on the API's side (overloaded, a 5xx): the same request may well pass later. */
+  /**
+   * The same request may well pass later: an API failure on the API's side (overloaded, a 5xx),
+   * or a start Claude Code refused for a cause that passes (its sign-in could not be checked).
+   */
   passing?: true;
   /** How the CLI exited, for `exited`, `exited_before_output` and `silence`. */
   exitCode?: number | null;
@@ -59,17 +64,26 @@ export type RunFailure = {
   silentMs?: number;
 };
 
-/** Failures every later run repeats until something on the host is fixed: a login, the CLI, the project's folder. */
-const UNTIL_FIXED: ReadonlySet<FailureReason> = new Set(["not_logged_in", "not_found", "project_missing"]);
+/**
+ * Failures every later run repeats until something on the host is fixed: a login, the CLI, the
+ * project's folder, what Claude Code refused to start over (unless a later try may pass).
+ */
+const UNTIL_FIXED: ReadonlySet<FailureReason> = new Set([
+  "not_logged_in",
+  "not_found",
+  "project_missing",
+  "start_refused",
+]);
 
 /** Whether every later run would fail the same way until someone fixes the host (see UNTIL_FIXED). */
 export function failsUntilFixed(failure: RunFailure): boolean {
-  return UNTIL_FIXED.has(failure.reason);
+  return UNTIL_FIXED.has(failure.reason) && failure.passing !== true;
 }
 
-/** Failures that come before Claude Code was started: its run took no time worth telling. */
+/** Failures that come before Claude Code began (or would begin) the work: its run took no time worth telling. */
 const BEFORE_START: ReadonlySet<FailureReason> = new Set([
   "not_found",
+  "start_refused",
   "project_missing",
   "prompt_unsupported",
   "not_started",

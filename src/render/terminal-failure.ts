@@ -26,7 +26,10 @@ const resumeHint: TerminalHint = (resumable) => {
   return `To go on in the same session, run: telecode run${cwd} --resume ${resumable.sessionId} PROMPT`;
 };
 
-/** What to do, for the failures whose engine hint is written for the chat; the others keep theirs. */
+/**
+ * What to do, for the failures whose engine hint is written for the chat; the others keep theirs,
+ * said as to a person at the computer running Telecode (hereHint).
+ */
 const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
   silence: resumeHint,
   exited: resumeHint,
@@ -41,11 +44,17 @@ const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
   exited_before_output: () => "Check that `claude` starts in this terminal, and claude.extra_args in the config.",
 };
 
+/** An engine hint that begins "On the computer running Telecode, …", said to a person at that computer. */
+function hereHint(hint: string): string {
+  return hint.replace(/^On the computer running Telecode, (.)/, (_, first: string) => first.toUpperCase());
+}
+
 /**
  * The failure as one line for the terminal: what happened, then what to do there. `resumable` is
  * the run's session when the CLI wrote it down, so that --resume can go on with it.
  */
 export function terminalFailureText(failure: RunFailure, resumable?: Resumable): string {
   const hint = TERMINAL_HINT[failure.reason];
-  return hint === undefined ? failureText(failure) : `${failure.what} ${hint(resumable)}`;
+  if (hint !== undefined) return `${failure.what} ${hint(resumable)}`;
+  return failureText({ ...failure, hint: hereHint(failure.hint) });
 }

@@ -35,6 +35,8 @@ const common = {
   CLAUDE_CODE_MAX_RETRIES: "2",
   HTTPS_PROXY: "http://proxy",
   TELECODE_SESSION: "1",
+  // A refusal to start comes as a result naming its cause (startup-refusals.ts).
+  CLAUDE_CODE_STARTUP_FAILURE_RESULTS: "1",
 };
 
 describe("buildChildEnv", () => {

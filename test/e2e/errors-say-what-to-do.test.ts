@@ -11,6 +11,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { reply } from "../support/fake-anthropic/index.js";
 import { useWorld } from "../reliability/helpers.js";
 import { startRig } from "../telegram/bridge/rig.js";
 
@@ -135,6 +136,47 @@ describe("a Claude Code that is not logged in", () => {
     await serve.started;
     expect(serve.stderr()).toContain(
       "telecode: warning: claude.use_api_billing is on, but ANTHROPIC_API_KEY is not set",
+    );
+  });
+});
+
+describe("a Claude Code that refuses to start", () => {
+  it("in Telegram: names the settings file that is not JSON and how to mend it there; the next message runs once it is mended", async () => {
+    const rig = await startRig();
+    try {
+      const settings = join(rig.ws.env["HOME"] as string, ".claude.json");
+      await writeFile(settings, "{ broken");
+      const chat = rig.user(1001);
+      const asked = rig.tg.sendText(chat, "Hello?");
+      const error = await rig.botMessage(chat, /^❌ /);
+      expect(error.text).toMatch(
+        new RegExp(
+          `^❌ Claude Code would not start: Configuration error in ${settings}: JSON Parse error: Expected '\\}'\\. On the computer running Telecode, fix the JSON in ${settings}, or move the file aside to start Claude Code with default settings; until then every message fails the same way\\. \\(incident [0-9a-f]+\\)$`,
+        ),
+      );
+      await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text === "❌ Not started");
+      // Nothing else: no crash report for the exit that followed, no button to send it again.
+      expect(rig.tg.botMessages(chat).map((m) => m.text)).toHaveLength(2);
+      expect(rig.api.requests()).toEqual([]);
+
+      await rm(settings);
+      rig.script("mended", [reply.text("Running again.")]);
+      rig.tg.sendText(chat, "Settings mended?");
+      await rig.botMessage(chat, (m) => m.text.includes("Running again."));
+    } finally {
+      await rig.dispose();
+    }
+  });
+
+  it("telecode run: says how to mend the settings file in this terminal", async () => {
+    const world = await newWorld();
+    await world.writeConfig();
+    const settings = join(world.ws.env["HOME"] as string, ".claude.json");
+    await writeFile(settings, "{ broken");
+    const run = await world.run(["--approve", "none", "Hello?"]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain(
+      `error: Claude Code would not start: Configuration error in ${settings}: JSON Parse error: Expected '}'. Fix the JSON in ${settings}, or move the file aside to start Claude Code with default settings; until then every message fails the same way.\n`,
     );
   });
 });

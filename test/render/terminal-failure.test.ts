@@ -66,6 +66,17 @@ describe("terminalFailureText", () => {
     );
   });
 
+  it("says a refusal's remedy as done here: the hint without 'On the computer running Telecode'", () => {
+    const refused = failure(
+      "start_refused",
+      "Claude Code would not start: Configuration error in /home/me/.claude.json: JSON Parse error: Expected '}'.",
+      "On the computer running Telecode, fix the JSON in /home/me/.claude.json, or move the file aside to start Claude Code with default settings; until then every message fails the same way.",
+    );
+    expect(terminalFailureText(refused)).toBe(
+      "Claude Code would not start: Configuration error in /home/me/.claude.json: JSON Parse error: Expected '}'. Fix the JSON in /home/me/.claude.json, or move the file aside to start Claude Code with default settings; until then every message fails the same way.",
+    );
+  });
+
   it("keeps the engine's hint where it reads the same in a terminal (an API error's, Claude Code's own advice)", () => {
     const api = failure("api_error", "API error 500: fake 500.", "Try again in a moment.");
     expect(terminalFailureText(api, RESUMABLE)).toBe("API error 500: fake 500. Try again in a moment.");

@@ -1,6 +1,6 @@
 // A recurring schedule whose run failed as its next runs would waits rather than fail at every
-// slot: paused until the host is fixed (no login, no CLI, no project folder), or its slots
-// skipped until a usage limit resets. The chat is told once.
+// slot: paused until the host is fixed (no login, no CLI, a start Claude Code refuses, no project
+// folder), or its slots skipped until a usage limit resets. The chat is told once.
 import { failsUntilFixed, type RunFailure } from "../../domain/index.js";
 import type { Schedule, Scheduler, TextOptions } from "../../schedule/index.js";
 import { heldUntilFixedHtml, waitsForLimitHtml } from "./schedule-words.js";

@@ -46,8 +46,7 @@ export type RunAgain = { keyboard: InlineKeyboardMarkup; hint: string };
  * API failure, the CLI's words, kept), where one tap does it.
  */
 const AGAIN_HINTS: Record<typeof AGAIN_CHOICE | typeof FRESH_CHOICE, (failure: RunFailure) => string> = {
-  [AGAIN_CHOICE]: (failure) =>
-    failure.reason === "api_error" ? failure.hint : "Tap Send it again to resume the session.",
+  [AGAIN_CHOICE]: (failure) => (failure.passing === true ? failure.hint : "Tap Send it again to resume the session."),
   [FRESH_CHOICE]: (failure) => `Tap Run it in a new session to run it now. ${failure.hint}`,
 };
 
@@ -63,8 +62,10 @@ export function runAgain(runId: string, failure: RunFailure | undefined): RunAga
 }
 
 function againChoice(failure: RunFailure): typeof AGAIN_CHOICE | typeof FRESH_CHOICE | undefined {
-  // The API failed on its side (overloaded, a 5xx): the same request may pass in its session later.
-  if (failure.reason === "api_error") return failure.passing === true ? AGAIN_CHOICE : undefined;
+  // The API failed on its side (overloaded, a 5xx), or Claude Code would not start for a cause a
+  // later try may pass (the network): the same request may pass in its session later.
+  if (failure.reason === "api_error" || failure.reason === "start_refused")
+    return failure.passing === true ? AGAIN_CHOICE : undefined;
   return AGAIN_AFTER[failure.reason];
 }
 
