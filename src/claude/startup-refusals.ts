@@ -16,6 +16,9 @@ export type StartupRefusal = {
   configFile?: { path: string; backupPath?: string };
 };
 
+/** "Configuration error in /home/me/.claude.json: JSON Parse error: …", the words' first line. */
+const CONFIG_ERROR_FILE = /^Configuration error in (.+?): /;
+
 /** The refusal a result reports, if it is one. */
 export function startupRefusalOf(result: WireResultMessage): StartupRefusal | undefined {
   const cause = result["startup_failure_reason"];
@@ -26,6 +29,10 @@ export function startupRefusalOf(result: WireResultMessage): StartupRefusal | un
   if (typeof file === "object" && file !== null && typeof (file as { path?: unknown }).path === "string") {
     const { path, backup_path: backupPath } = file as { path: string; backup_path?: unknown };
     refusal.configFile = typeof backupPath === "string" ? { path, backupPath } : { path };
+  } else if (cause === "config_file_invalid") {
+    // Before 2.1.332 the file is named only in the words.
+    const named = CONFIG_ERROR_FILE.exec(refusal.words)?.[1];
+    if (named !== undefined) refusal.configFile = { path: named };
   }
   return refusal;
 }

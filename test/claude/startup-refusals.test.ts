@@ -44,6 +44,16 @@ describe("resultFailure for a CLI that would not start", () => {
     expect(failsUntilFixed(failure)).toBe(true);
   });
 
+  it("names the file from Claude Code's words when the result does not (2.1.321)", () => {
+    const failure = resultFailure(
+      refusal([CONFIG_ERROR], { startup_failure_reason: "config_file_invalid" }),
+      undefined,
+    );
+    expect(failure.hint).toBe(
+      "On the computer running Telecode, fix the JSON in /home/me/.claude.json, or move the file aside to start Claude Code with default settings; until then every message fails the same way.",
+    );
+  });
+
   it("says a cause that passes may start on a later try, and does not hold what fails until fixed", () => {
     const failure = resultFailure(
       refusal(["Could not load your organization's required settings (network error). Try again."], {

@@ -234,10 +234,14 @@ export async function playScenario(cliPath: string, scenario: Scenario): Promise
     };
     api.script(typeof scenario.replies === "function" ? scenario.replies(place) : scenario.replies);
     for (const [key, replies] of Object.entries(scenario.keyed ?? {})) api.script(replies, key);
-    for (const [file, content] of Object.entries(scenario.files ?? {})) {
-      await mkdir(dirname(join(workspace.cwd, file)), { recursive: true });
-      await writeFile(join(workspace.cwd, file), content);
-    }
+    for (const [dir, files] of [
+      [workspace.cwd, scenario.files],
+      [workspace.home, scenario.homeFiles],
+    ] as const)
+      for (const [file, content] of Object.entries(files ?? {})) {
+        await mkdir(dirname(join(dir, file)), { recursive: true });
+        await writeFile(join(dir, file), content);
+      }
     const runs: PlayedRun[] = [];
     const context: RunContext = {
       sessionOf: (label) => sessionIdOf(runs.find((r) => r.label === label) ?? ({ transcript: [] } as never)),

@@ -75,6 +75,8 @@ describe("recorder sanitiser", () => {
         plan: "/home/user/.claude/plans/plan-how-to-make-purring-newell.md",
         saved: "/home/user/.claude/projects/x/tool-results/bvs51dcq1.txt",
         wake: "Next wakeup scheduled for 16:33:00 (in 61s)",
+        backup:
+          "The corrupted file has been backed up to: /home/user/.claude/backups/.claude.json.corrupted.1796469010535",
         num_turns: 2,
       }),
     ]);
@@ -87,6 +89,8 @@ describe("recorder sanitiser", () => {
       plan: "/home/user/.claude/plans/plan-1.md",
       saved: "/home/user/.claude/projects/x/tool-results/output-2.txt",
       wake: "Next wakeup scheduled for 00:00:00 (in 60s)",
+      backup:
+        "The corrupted file has been backed up to: /home/user/.claude/backups/.claude.json.corrupted.1767225600000",
       num_turns: 2,
     });
   });

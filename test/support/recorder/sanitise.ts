@@ -11,7 +11,7 @@ export const SANITISED_VALUES = [
   "paths: project → /home/user/project, HOME → /home/user, the project's slug → -home-user-project, the CLI's temp dir → /tmp/claude-XXXX (as in the shared recordings)",
   "uuids (session, message, request, hook and prompt ids) → 00000000-0000-4000-8000-00000000000N, numbered in order of first appearance, so the same id stays the same across lines and runs",
   "task and agent ids → the same length, first letter kept, the rest a counter (a0000000000000001); cron job ids → 00000001",
-  "file names the CLI makes up: plan files → plan-N.md, persisted tool output → output-N.txt",
+  "file names the CLI makes up: plan files → plan-N.md, persisted tool output → output-N.txt, the backup of a settings file that is not JSON → .claude.json.corrupted.1767225600000",
   "timestamps → 2026-01-01T00:00:00.000Z; duration_ms, duration_api_ms, ttft_ms, retry_delay_ms → 0; nextFireAt, scheduledFor, scheduled_for → 1767225600000; the clock times the CLI writes in cron and wake-up results (Next run: …, scheduled for HH:MM:SS (in Ns)) → fixed values",
   "the CLI's pid (initialize answer, messaging socket) → 10000; the fake API's port → PORT",
   "not normalised: the ms of transcript entries and meta durations (diagnostic only: no golden reads them), token counts and costs (fixed by the scripted replies)",
@@ -23,6 +23,8 @@ const PLAN_FILE = /(\/\.claude\/plans\/)([A-Za-z0-9_-]+)\.md/g;
 const TOOL_RESULT_FILE = /(\/tool-results\/)([A-Za-z0-9_-]+)\.txt/g;
 const ZEROED = /"(duration_ms|duration_api_ms|ttft_ms|retry_delay_ms)":\d+(?:\.\d+)?/g;
 const EPOCHS = /"(nextFireAt|scheduledFor|scheduled_for)":\d+/g;
+/** The backup the CLI makes of a settings file that is not JSON, named by the epoch ms. */
+const CORRUPTED_BACKUP = /(\.corrupted\.)\d{13}\b/g;
 const ID_KEYS = new Set(["task_id", "agent_id", "agentId", "taskId"]);
 const FIXED_EPOCH_MS = 1767225600000;
 
@@ -114,6 +116,7 @@ export class Sanitiser {
       .replace(ISO_TIME, "2026-01-01T00:00:00.000Z")
       .replace(ZEROED, '"$1":0')
       .replace(EPOCHS, `"$1":${FIXED_EPOCH_MS}`)
+      .replace(CORRUPTED_BACKUP, `$1${FIXED_EPOCH_MS}`)
       .replace(/Next run: [A-Z][a-z]{2} \d{1,2} \d{1,2}:\d{2}(?:am|pm)/g, "Next run: Jan 1 12:00am")
       .replace(/scheduled for \d{2}:\d{2}:\d{2} \(in \d+s\)/g, "scheduled for 00:00:00 (in 60s)");
   }

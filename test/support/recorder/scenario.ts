@@ -47,6 +47,8 @@ export type Scenario = {
   slow?: boolean;
   /** Files written into the project before the first run, relative to it. */
   files?: Readonly<Record<string, string>>;
+  /** Files written into HOME before the first run, relative to it (the CLI's own settings). */
+  homeFiles?: Readonly<Record<string, string>>;
   /** Extra environment for every run; null removes a variable (e.g. ANTHROPIC_API_KEY). */
   env?: Readonly<Record<string, string | null>>;
   /** The default queue of the fake Messages API, in order (built once the place exists). */

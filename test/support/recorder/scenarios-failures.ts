@@ -1,5 +1,5 @@
-// Scenarios t–t4: the ways a run goes wrong — SIGTERM mid-turn, an unknown flag, a stdin line
-// that is not JSON, and stdin lines of unknown types.
+// Scenarios t–t5: the ways a run goes wrong — SIGTERM mid-turn, an unknown flag, a stdin line
+// that is not JSON, stdin lines of unknown types, and a settings file the CLI will not start with.
 import { reply } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
 import { controlArgs, controlRequest, controlRun, initialize, user } from "./steps.js";
@@ -65,5 +65,14 @@ export const failureScenarios: readonly Scenario[] = [
         ],
       }),
     ],
+  },
+  {
+    name: "t5-config-file-invalid",
+    description:
+      "HOME's .claude.json is not JSON; the CLI is started in control mode with CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1, as Telecode starts it, and refuses to start: records its zeroed error result (startup_failure_reason, invalid_config_file), stderr and the exit code",
+    homeFiles: { ".claude.json": "{ broken" },
+    env: { CLAUDE_CODE_STARTUP_FAILURE_RESULTS: "1" },
+    replies: [],
+    runs: [{ label: "main", args: controlArgs(), steps: [initialize(), user("Hello")] }],
   },
 ];
