@@ -1,7 +1,10 @@
 // Turns the CLI starts by itself, with the real CLI: a Monitor's event starts a turn while no
 // run is waiting, and a person's message written during that turn gets its own answer (the
-// CLI queues it behind the fired turn; each turn keeps its own origin and answer).
+// CLI queues it behind the fired turn; each turn keeps its own origin and answer); a resumed
+// session that finds a background command its crashed process left unfinished reports it in a
+// turn of its own before the person's.
 import { readFile } from "node:fs/promises";
+import { latestSessionId } from "../../src/claude/transcripts.js";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { RunCompleted, TelecodeEvent, TurnFinished, TurnStarted } from "../../src/domain/index.js";
@@ -99,4 +102,34 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     const fired: TurnFinished = await events.waitFor(isTurn("turn_finished", "schedule"));
     expect(fired.answer).toBe("TICK-ANSWER");
   }, 120_000);
+
+  it("after a crash with a background command running, the resumed session answers the person's message, not its own report", async () => {
+    const harness = await makeHarness({
+      replies: [
+        reply.tool("Bash", { command: "sleep 8.5", description: "Watch the build", run_in_background: true }),
+        reply.text("The watcher is running in the background."),
+        reply.text("The watcher is no longer running."),
+      ],
+    });
+    h = harness;
+    const { session, events } = harness.open();
+    const first = await harness.run(session, events, "Start the watcher in the background");
+    expect(first).toMatchObject({ ok: true, answer: "The watcher is running in the background." });
+    const started = events.events.find((e) => e.type === "session_started");
+    await expect
+      .poll(() => latestSessionId(harness.ws.cwd, harness.ws.env), { timeout: 15_000, interval: 50 })
+      .toBe(started?.type === "session_started" ? started.sessionId : "no session_started");
+    process.kill(session.pid as number, "SIGKILL");
+    await vi.waitFor(() => expect(session.pid).toBeUndefined(), { timeout: 15_000 });
+
+    const next = await harness.run(session, events, "Is the watcher still running?");
+    expect(next).toMatchObject({ ok: true, answer: "The watcher is no longer running." });
+    // Before it: the command's end as the new process found it, and the empty turn that reported it.
+    const after = events.events.slice(events.events.indexOf(first as TelecodeEvent) + 1);
+    expect(after.find((e) => e.type === "task_changed")).toMatchObject({ phase: "finished", status: "stopped" });
+    expect(after.filter((e) => e.type === "turn_finished").map((e) => (e as TurnFinished).origin)).toEqual([
+      "subagent",
+      "person",
+    ]);
+  });
 });

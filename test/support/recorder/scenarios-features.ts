@@ -4,7 +4,16 @@
 import { join } from "node:path";
 import { reply } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
-import { allowTool, answerHook, controlRun, thenPrompt, type HookMatchers } from "./steps.js";
+import {
+  allowTool,
+  answerHook,
+  controlArgs,
+  controlRun,
+  initialize,
+  thenPrompt,
+  user,
+  type HookMatchers,
+} from "./steps.js";
 
 const cronHooks: HookMatchers = {
   PreToolUse: [{ matcher: "CronCreate", hookCallbackIds: ["hook_pre_cron"] }],
@@ -152,6 +161,36 @@ export const featureScenarios: readonly Scenario[] = [
         middle: [{ waitFor: "control_request/can_use_tool" }, { waitFor: "result" }, allowTool()],
         results: 2,
       }),
+    ],
+  },
+  {
+    name: "p3-background-shell-resume",
+    description:
+      "run0: the model starts a Bash command in the background (run_in_background: true, `sleep 8`, which needs no approval); once its task_started and the turn's result are out, the consumer kills the CLI with SIGKILL, so the task never ends in its transcript. main: --resume of that session and a user message; records how the new process accounts for the task it finds unfinished",
+    replies: [
+      reply.tool(
+        "Bash",
+        { command: "sleep 8", description: "Watch the build", run_in_background: true },
+        "Starting the watcher.",
+      ),
+      reply.text("The watcher is running in the background."),
+      reply.text("The watcher is no longer running."),
+    ],
+    runs: [
+      {
+        label: "run0",
+        args: controlArgs(),
+        steps: [
+          initialize(),
+          user("Start the watcher in the background"),
+          { waitFor: "system/task_started" },
+          { waitFor: "result" },
+          // The CLI writes its transcript in batches: give it time to hold the launch.
+          { pauseMs: 1000 },
+          { signal: "SIGKILL" },
+        ],
+      },
+      controlRun({ prompt: "Is the watcher still running?", resumeFrom: "run0" }),
     ],
   },
   {
