@@ -3,8 +3,9 @@
 // always did, and "Send it again" sends the request again in its session, or in a new one when
 // the CLI was killed before its transcript held the request whole), the keeper's disk failing
 // while Telecode is away (the CLI lives on; the lost lines are a warning, and Continue goes on in
-// the same process), and a keeper left by a Telecode speaking another protocol (left to finish;
-// new runs get new keepers).
+// the same process), a keeper left by a Telecode speaking another protocol (left to finish;
+// new runs get new keepers), and its CLI killed between runs while a background command ran (the
+// resumed session's report of the command is one line, the next message gets its own answer).
 import { mkdirSync, readFileSync, renameSync, existsSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -130,6 +131,29 @@ describe("a kept run when things go wrong", () => {
     expect(rig.tg.botMessages(chat).filter((m) => /No conversation found|no longer has session/.test(m.text))).toEqual(
       [],
     );
+  });
+
+  it("its CLI killed between runs with a background command running: the next message gets its own answer", async () => {
+    const chat = rig.user(1007);
+    rig.script("[bg-crash]", [
+      reply.tool("Bash", { command: "sleep 8.5", description: "Watch the build", run_in_background: true }),
+      reply.text("The watcher is running."),
+    ]);
+    rig.script("[bg-after]", [reply.text("The watcher is no longer running.")]);
+    rig.tg.sendText(chat, "Start the watcher [bg-crash]");
+    await rig.botMessage(chat, isAnswer("The watcher is running."));
+    const record = await keeperOf(chat);
+    await transcriptHolding(rig.ws, "The watcher is running.");
+    process.kill(record.cli.pid, "SIGKILL");
+    await rig.tg.waitFor(() => !existsSync(record.dir), { what: "the keeper's files removed" });
+
+    // The resumed process reports the command it found unfinished in a turn of its own first:
+    // said as stopped, in one line, with no empty answer under it.
+    rig.tg.sendText(chat, "Is the watcher still running? [bg-after]");
+    await rig.botMessage(chat, isAnswer("The watcher is no longer running."));
+    await rig.botMessage(chat, (m) => m.text === "🤖 Background task stopped: Watch the build");
+    const texts = rig.tg.botMessages(chat).map((m) => m.text);
+    expect(texts.filter((t) => /no text in the answer|Background task finished/.test(t))).toEqual([]);
   });
 
   it("its keeper's disk failing: the CLI lives, the lines lost are a warning when replayed, the run goes on", async () => {

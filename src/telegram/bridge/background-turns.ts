@@ -25,9 +25,18 @@ type BackgroundDeps = RunViewDeps & {
   projectPath: (project: string) => string | undefined;
 };
 
-function titleHtml(origin: Exclude<TurnOrigin, "person">, task: string | undefined): string {
+/** The latest task of a lane: what it does, and how it ended once it did. */
+type TaskSeen = { description?: string; status?: string };
+
+/** How a background task ended, as its turn's title says it ("completed" reads "finished"). */
+function endedWord(status: string | undefined): string {
+  if (status === undefined || status === "completed") return "finished";
+  return status === "failed" ? "failed" : "stopped";
+}
+
+function titleHtml(origin: Exclude<TurnOrigin, "person">, task: TaskSeen | undefined): string {
   // A task's description can be long (a subagent's whole brief): the title stays a line.
-  const about = task === undefined ? "" : `: ${esc(excerpt(task, 200))}`;
+  const about = task?.description === undefined ? "" : `: ${esc(excerpt(task.description, 200))}`;
   switch (origin) {
     case "schedule":
       return "⏰ <b>Scheduled</b>: a job Claude Code keeps itself fired";
@@ -36,15 +45,15 @@ function titleHtml(origin: Exclude<TurnOrigin, "person">, task: string | undefin
     case "monitor":
       return `👁 <b>Monitor event</b>${about}`;
     case "subagent":
-      return `🤖 <b>Background task finished</b>${about}`;
+      return `🤖 <b>Background task ${endedWord(task?.status)}</b>${about}`;
   }
 }
 
 export class BackgroundTurns {
   readonly #deps: BackgroundDeps;
   readonly #open = new Map<string, Open>();
-  /** The latest task description seen per lane (what a Monitor watches, what a subagent did). */
-  readonly #lastTask = new Map<string, string>();
+  /** The latest task seen per lane (what a Monitor watches, what a subagent did, how it ended). */
+  readonly #lastTask = new Map<string, TaskSeen>();
   #count = 0;
 
   constructor(deps: BackgroundDeps) {
@@ -53,8 +62,13 @@ export class BackgroundTurns {
 
   /** Every event of a lane, a run's or not: what a Monitor watches is said while a run starts it. */
   learn(lane: Lane, event: TelecodeEvent): void {
-    if (event.type === "task_changed" && event.description !== undefined)
-      this.#lastTask.set(laneId(lane), event.description);
+    if (event.type === "task_changed") {
+      const id = laneId(lane);
+      // A task's end may not repeat what it was (a notification names only its id).
+      const seen = event.description !== undefined ? { description: event.description } : this.#lastTask.get(id);
+      const status = event.phase === "finished" ? event.status : undefined;
+      this.#lastTask.set(id, status === undefined ? { ...seen } : { ...seen, status });
+    }
     // Claude Code runs one turn at a time: a person's turn beginning means a turn left open is over.
     if (event.type === "turn_started" && (event.origin === "person" || event.runId !== undefined))
       this.#cutOff(laneId(lane));
@@ -70,6 +84,12 @@ export class BackgroundTurns {
     const open = this.#open.get(id);
     if (open === undefined) {
       this.#deps.runs.observe(lane, event);
+      return;
+    }
+    if (event.type === "turn_finished" && open.origin === "subagent" && isReportOnly(event)) {
+      // Claude Code only reported a task's end (no model call): the title says it all.
+      this.#open.delete(id);
+      open.view.settle();
       return;
     }
     open.view.onEvent(event);
@@ -133,4 +153,12 @@ export class BackgroundTurns {
       ...(open.sessionId === "" ? {} : { sessionId: open.sessionId }),
     };
   }
+}
+
+/**
+ * A turn in which Claude Code called no model and said nothing: it only reported a background
+ * task's end (a resumed session does so for a task its ended process left unfinished).
+ */
+function isReportOnly(turn: TurnFinished): boolean {
+  return turn.ok && turn.numTurns === 0 && turn.answer === "";
 }

@@ -146,6 +146,26 @@ export class RunView implements RunObserver {
     this.#deps.runs.finished(this);
   }
 
+  /**
+   * Ends a view with nothing to show but its title (a turn in which Claude Code only reported a
+   * task's end): the progress message becomes the title alone; no summary line, no answer.
+   */
+  settle(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#progress.stop();
+    this.#deps.runs.finished(this);
+    const html = this.#init.titleHtml ?? "";
+    void this.#progress.sent.then((id) => {
+      if (id === undefined || html === "") return;
+      return showSummary(
+        this.#deps,
+        { chatId: this.chatId, messageId: this.#progress.id ?? id, runId: this.runId ?? "" },
+        { html },
+      );
+    });
+  }
+
   /** Called with what submit said: starts the progress message, or says it is queued / refused. */
   begin(outcome: SubmitOutcome): void {
     this.#submitted = outcome.state;
