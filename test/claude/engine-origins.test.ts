@@ -125,9 +125,9 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     const next = await harness.run(session, events, "Is the watcher still running?");
     expect(next).toMatchObject({ ok: true, answer: "The watcher is no longer running." });
     // Before it: the command's end as the new process found it, and the empty turn that reported it.
-    const after = events.events.slice(events.events.indexOf(first as TelecodeEvent) + 1);
+    const after = events.events.slice(events.events.indexOf(first) + 1);
     expect(after.find((e) => e.type === "task_changed")).toMatchObject({ phase: "finished", status: "stopped" });
-    expect(after.filter((e) => e.type === "turn_finished").map((e) => (e as TurnFinished).origin)).toEqual([
+    expect(after.filter((e) => e.type === "turn_finished").map((e) => (e).origin)).toEqual([
       "subagent",
       "person",
     ]);
