@@ -127,9 +127,6 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     // Before it: the command's end as the new process found it, and the empty turn that reported it.
     const after = events.events.slice(events.events.indexOf(first) + 1);
     expect(after.find((e) => e.type === "task_changed")).toMatchObject({ phase: "finished", status: "stopped" });
-    expect(after.filter((e) => e.type === "turn_finished").map((e) => (e).origin)).toEqual([
-      "subagent",
-      "person",
-    ]);
+    expect(after.filter((e) => e.type === "turn_finished").map((e) => e.origin)).toEqual(["subagent", "person"]);
   });
 });
