@@ -13,10 +13,10 @@ import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
 import type { SessionBook } from "./session-book.js";
 
-/** Why we ended a process ourselves (undefined: it ended on its own). */
 /**
- * Why we end a process: idle, a cancel, silence, the session's close, or a run it refused for
- * good ("refused": it would not start, or has no such session), after which it exits of itself.
+ * Why we ended a process ourselves (undefined: it ended on its own): idle, a cancel, silence, the
+ * session's close, or a run it refused for good ("refused": it would not start, or has no such
+ * session), after which it exits of itself.
  */
 export type EndReason = "idle" | "cancel" | "silence" | "close" | "refused";
 

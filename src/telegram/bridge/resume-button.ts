@@ -43,7 +43,7 @@ export type RunAgain = { keyboard: InlineKeyboardMarkup; hint: string };
 
 /**
  * The advice beside the button: the failure's own says to send the message again (or, for an
- * API failure, the CLI's words, kept), where one tap does it.
+ * failure a later try may pass, its own words, kept), where one tap does it.
  */
 const AGAIN_HINTS: Record<typeof AGAIN_CHOICE | typeof FRESH_CHOICE, (failure: RunFailure) => string> = {
   [AGAIN_CHOICE]: (failure) => (failure.passing === true ? failure.hint : "Tap Send it again to resume the session."),
