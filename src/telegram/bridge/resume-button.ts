@@ -42,7 +42,7 @@ const AGAIN_AFTER: Partial<Record<FailureReason, typeof AGAIN_CHOICE | typeof FR
 export type RunAgain = { keyboard: InlineKeyboardMarkup; hint: string };
 
 /**
- * The advice beside the button: the failure's own says to send the message again (or, for an
+ * The advice beside the button: the failure's own says to send the message again (or, for a
  * failure a later try may pass, its own words, kept), where one tap does it.
  */
 const AGAIN_HINTS: Record<typeof AGAIN_CHOICE | typeof FRESH_CHOICE, (failure: RunFailure) => string> = {
