@@ -14,6 +14,7 @@ import { PROVIDER_SWITCH } from "../claude/index.js";
 import { instanceState, openStore } from "../store/index.js";
 import { dataDirProblem } from "./data-dir.js";
 import { initCommand } from "./invocation.js";
+import { checkClaudeStarts } from "./doctor-claude-start.js";
 import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { PINNED_CLAUDE_VERSION } from "./doctor-tested-range.js";
@@ -165,6 +166,7 @@ async function checkClaude(config: Config, options: DoctorOptions): Promise<Chec
   if (login.status === "ok") results.push(ok("Claude login", login.how));
   else if (login.status === "unknown") results.push(warn("Claude login", login.description, login.fix));
   else results.push(fail("Claude login", login.description, login.fix));
+  results.push(...checkClaudeStarts(options.env, homeDirOf(options.env)));
   return results;
 }
 

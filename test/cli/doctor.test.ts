@@ -223,6 +223,37 @@ describe("telecode doctor", () => {
     expect(line(billed.out, "Claude login")).toContain("API billing");
   });
 
+  it("fails on what would make Claude Code refuse to start: a settings file that is not JSON, a proxy that is not a URL", async () => {
+    writeConfig(goodConfig());
+    const settings = join(home, ".claude.json");
+    // No settings file yet (Claude Code makes one at its first start): nothing to say.
+    expect((await doctor()).out).not.toContain("Claude settings");
+    writeFileSync(settings, '{"numStartups": 3}');
+    expect(line((await doctor()).out, "Claude settings")).toMatch(/^✓ Claude settings +\S+\.claude\.json$/);
+
+    writeFileSync(settings, "{ broken");
+    const secret = "http://user:hunter2@proxy";
+    const broken = await doctor({ HTTPS_PROXY: "notaurl", http_proxy: secret });
+    expect(broken.code).toBe(1);
+    expect(line(broken.out, "Claude settings")).toMatch(
+      new RegExp(
+        `^✗ Claude settings +${settings.replace(/\./g, "\\.")} is not valid JSON \\(.+\\), so Claude Code will not start$`,
+      ),
+    );
+    expect(broken.out).toContain(
+      "fix: fix the JSON, or move the file aside to start Claude Code with default settings",
+    );
+    expect(line(broken.out, "proxy")).toMatch(
+      /^✗ proxy +HTTPS_PROXY is not a complete URL, so Claude Code will not start$/,
+    );
+    expect(broken.out).toContain(
+      "fix: set HTTPS_PROXY to a complete URL (such as http://proxy.example.com:8080) or unset it where Telecode is started",
+    );
+    // A proxy that is a URL passes, and its value (a password in it) is never shown.
+    expect(broken.out.match(/✗ proxy/g)).toHaveLength(1);
+    expect(broken.out).not.toContain("hunter2");
+  });
+
   it("warns about bypassed approvals without failing", async () => {
     writeConfig(goodConfig("[claude]\ndangerously_skip_permissions = true\n"));
     const { code, out } = await doctor();
