@@ -1,5 +1,6 @@
-// Scenarios t–t5: the ways a run goes wrong — SIGTERM mid-turn, an unknown flag, a stdin line
-// that is not JSON, stdin lines of unknown types, and a settings file the CLI will not start with.
+// Scenarios t–t6: the ways a run goes wrong — SIGTERM mid-turn, an unknown flag, a stdin line
+// that is not JSON, stdin lines of unknown types, and what the CLI will not start with (a
+// settings file that is not JSON, a proxy variable that is not a URL).
 import { reply } from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
 import { controlArgs, controlRequest, controlRun, initialize, user } from "./steps.js";
@@ -74,5 +75,21 @@ export const failureScenarios: readonly Scenario[] = [
     env: { CLAUDE_CODE_STARTUP_FAILURE_RESULTS: "1" },
     replies: [],
     runs: [{ label: "main", args: controlArgs(), steps: [initialize(), user("Hello")] }],
+  },
+  {
+    name: "t6-proxy-invalid",
+    description:
+      "HTTPS_PROXY is not a URL (notaurl). bare: the CLI is started in control mode as it is; main: with CLAUDE_CODE_STARTUP_FAILURE_RESULTS=1, as Telecode starts it. Both refuse to start; records what each writes (a zeroed error result naming startup_failure_reason, or stderr alone) and the exit code",
+    env: { HTTPS_PROXY: "notaurl" },
+    replies: [],
+    runs: [
+      { label: "bare", args: controlArgs(), steps: [initialize(), user("Hello")] },
+      {
+        label: "main",
+        args: controlArgs(),
+        env: { CLAUDE_CODE_STARTUP_FAILURE_RESULTS: "1" },
+        steps: [initialize(), user("Hello")],
+      },
+    ],
   },
 ];
