@@ -42,6 +42,7 @@ export { AUTH_ENV_KEYS, buildChildEnv, PROVIDER_SWITCH } from "./env.js";
 export type { ChildEnvOptions, ClaudeProvider } from "./env.js";
 export { ClaudeError, isClaudeError } from "./errors.js";
 export { startFailedError, stdinClosedError } from "./failures.js";
+export { MOVE_SETTINGS_ASIDE, proxyAdvice } from "./startup-refusals.js";
 export type { ClaudeErrorCode, ClaudeErrorDetails } from "./errors.js";
 export { allowAllController, denyAllController, askController, NOBODY_TO_APPROVE_MESSAGE } from "./controllers.js";
 export { SESSION_END_MESSAGE } from "./incoming-requests.js";

@@ -50,6 +50,14 @@ export function refusalPasses(refusal: StartupRefusal): boolean {
   return PASSING.has(refusal.cause);
 }
 
+/** What moving aside a settings file that is not JSON does (the chat and `telecode doctor` say it alike). */
+export const MOVE_SETTINGS_ASIDE = "move the file aside to start Claude Code with default settings";
+
+/** What to do about a proxy variable that is not a URL (the chat and `telecode doctor` say it alike). */
+export function proxyAdvice(variable: string): string {
+  return `set ${variable} to a complete URL (such as http://proxy.example.com:8080) or unset it where Telecode is started, then restart Telecode`;
+}
+
 const ON_HOST = "On the computer running Telecode,";
 const SIGN_IN = `${ON_HOST} run \`claude auth login\` in a terminal to sign in again`;
 
@@ -62,10 +70,9 @@ const REMEDIES: Readonly<Record<string, (refusal: StartupRefusal) => string>> = 
   config_file_invalid: ({ configFile }) => {
     const file = configFile?.path ?? "the file it names";
     const backup = configFile?.backupPath === undefined ? "" : `, put back its backup ${configFile.backupPath}`;
-    return `${ON_HOST} fix the JSON in ${file}${backup}, or move the file aside to start Claude Code with default settings`;
+    return `${ON_HOST} fix the JSON in ${file}${backup}, or ${MOVE_SETTINGS_ASIDE}`;
   },
-  proxy_invalid: () =>
-    `${ON_HOST} set that variable to a complete URL (such as http://proxy.example.com:8080) or unset it where Telecode is started, then restart Telecode`,
+  proxy_invalid: () => `${ON_HOST} ${proxyAdvice("that variable")}`,
   cwd_unavailable: () =>
     `${ON_HOST} put the project's folder back, or point the project's path in the config at where it is now`,
   consumer_terms_review_in_terminal: () =>

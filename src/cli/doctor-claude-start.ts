@@ -1,18 +1,16 @@
 // What would make Claude Code refuse to start, found before a message meets it: its settings file
 // (`.claude.json` in HOME, or in CLAUDE_CONFIG_DIR) that is not JSON, and a proxy variable
-// Telecode passes it that is not a complete URL. The chat says the same when it happens
-// (src/claude/startup-refusals.ts); these are the two causes the recordings met.
+// Telecode passes it that is not a complete URL. The chat says the same when it happens, in the
+// same words (src/claude/startup-refusals.ts); these are the two causes the recordings met.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildChildEnv } from "../claude/index.js";
+import { buildChildEnv, MOVE_SETTINGS_ASIDE, proxyAdvice } from "../claude/index.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The proxy variables Claude Code reads a URL from, and refuses to start over. */
 const PROXY_VARIABLES = ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"] as const;
-
-const MOVE_ASIDE = "fix the JSON, or move the file aside to start Claude Code with default settings";
 
 /** The settings file's check, when there is one (Claude Code makes it on its first start). */
 function checkSettingsFile(file: string): CheckResult | undefined {
@@ -31,7 +29,11 @@ function checkSettingsFile(file: string): CheckResult | undefined {
     return ok("Claude settings", file);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return fail("Claude settings", `${file} is not valid JSON (${why}), so Claude Code will not start`, MOVE_ASIDE);
+    return fail(
+      "Claude settings",
+      `${file} is not valid JSON (${why}), so Claude Code will not start`,
+      `correct the JSON in it, or ${MOVE_SETTINGS_ASIDE}`,
+    );
   }
 }
 
@@ -44,13 +46,7 @@ export function checkClaudeStarts(env: Env, homeDir: string): CheckResult[] {
   for (const name of PROXY_VARIABLES) {
     const value = childEnv[name];
     if (value !== undefined && value !== "" && !URL.canParse(value))
-      results.push(
-        fail(
-          "proxy",
-          `${name} is not a complete URL, so Claude Code will not start`,
-          `set ${name} to a complete URL (such as http://proxy.example.com:8080) or unset it where Telecode is started`,
-        ),
-      );
+      results.push(fail("proxy", `${name} is not a complete URL, so Claude Code will not start`, proxyAdvice(name)));
   }
   return results;
 }

@@ -241,13 +241,13 @@ describe("telecode doctor", () => {
       ),
     );
     expect(broken.out).toContain(
-      "fix: fix the JSON, or move the file aside to start Claude Code with default settings",
+      "fix: correct the JSON in it, or move the file aside to start Claude Code with default settings",
     );
     expect(line(broken.out, "proxy")).toMatch(
       /^✗ proxy +HTTPS_PROXY is not a complete URL, so Claude Code will not start$/,
     );
     expect(broken.out).toContain(
-      "fix: set HTTPS_PROXY to a complete URL (such as http://proxy.example.com:8080) or unset it where Telecode is started",
+      "fix: set HTTPS_PROXY to a complete URL (such as http://proxy.example.com:8080) or unset it where Telecode is started, then restart Telecode",
     );
     // A proxy that is a URL passes, and its value (a password in it) is never shown.
     expect(broken.out.match(/✗ proxy/g)).toHaveLength(1);

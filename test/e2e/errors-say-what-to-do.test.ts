@@ -163,6 +163,10 @@ describe("a Claude Code that refuses to start", () => {
       rig.script("mended", [reply.text("Running again.")]);
       rig.tg.sendText(chat, "Settings mended?");
       await rig.botMessage(chat, (m) => m.text.includes("Running again."));
+      // The refusing process's exit, which comes after its result, was never reported as a crash.
+      expect(rig.tg.botMessages(chat).filter((m) => /exited unexpectedly|no longer has session/.test(m.text))).toEqual(
+        [],
+      );
     } finally {
       await rig.dispose();
     }

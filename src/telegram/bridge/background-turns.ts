@@ -2,6 +2,7 @@
 // task that finished) shown in the chat as small runs of their own: a title saying who started
 // the turn, its progress, and its answer. They have no Cancel button: they are nobody's run.
 import {
+  definedFields,
   excerpt,
   laneId,
   TURN_CUT_OFF_NOTE,
@@ -65,9 +66,9 @@ export class BackgroundTurns {
     if (event.type === "task_changed") {
       const id = laneId(lane);
       // A task's end may not repeat what it was (a notification names only its id).
-      const seen = event.description !== undefined ? { description: event.description } : this.#lastTask.get(id);
+      const description = event.description ?? this.#lastTask.get(id)?.description;
       const status = event.phase === "finished" ? event.status : undefined;
-      this.#lastTask.set(id, status === undefined ? { ...seen } : { ...seen, status });
+      this.#lastTask.set(id, definedFields({ description, status }));
     }
     // Claude Code runs one turn at a time: a person's turn beginning means a turn left open is over.
     if (event.type === "turn_started" && (event.origin === "person" || event.runId !== undefined))

@@ -62,10 +62,9 @@ export function runAgain(runId: string, failure: RunFailure | undefined): RunAga
 }
 
 function againChoice(failure: RunFailure): typeof AGAIN_CHOICE | typeof FRESH_CHOICE | undefined {
-  // The API failed on its side (overloaded, a 5xx), or Claude Code would not start for a cause a
-  // later try may pass (the network): the same request may pass in its session later.
-  if (failure.reason === "api_error" || failure.reason === "start_refused")
-    return failure.passing === true ? AGAIN_CHOICE : undefined;
+  // A failure a later try may pass (the API overloaded, a start refused over the network): the
+  // same request may pass in its session later.
+  if (failure.passing === true) return AGAIN_CHOICE;
   return AGAIN_AFTER[failure.reason];
 }
 

@@ -141,20 +141,16 @@ export class RunView implements RunObserver {
 
   /** The run goes on without this Telecode (its kept process was let go of): the next one shows it. */
   handedOver(): void {
-    this.#finished = true;
-    this.#progress.stop();
-    this.#deps.runs.finished(this);
+    this.#end();
   }
 
   /**
-   * Ends a view with nothing to show but its title (a turn in which Claude Code only reported a
-   * task's end): the progress message becomes the title alone; no summary line, no answer.
+   * Ends a view with a title and nothing else to show (a turn in which Claude Code only reported
+   * a task's end): the progress message becomes the title alone; no summary line, no answer.
    */
   settle(): void {
     if (this.#finished) return;
-    this.#finished = true;
-    this.#progress.stop();
-    this.#deps.runs.finished(this);
+    this.#end();
     const html = this.#init.titleHtml ?? "";
     void this.#progress.sent.then((id) => {
       if (id === undefined || html === "") return;
@@ -245,9 +241,7 @@ export class RunView implements RunObserver {
     // A stop ends runs through the same cancel a person uses; during a stop it is an interruption.
     const interrupted = completed.interrupted && (!completed.cancelled || this.#deps.isStopping()) && !unstarted;
     const event: RunCompleted = interrupted ? { ...completed, cancelled: false } : completed;
-    this.#finished = true;
-    this.#progress.stop();
-    this.#deps.runs.finished(this);
+    this.#end();
     this.#state = reduceProgress(this.#state, event, now);
     this.#deps.logger.event("telegram.run_finished", {
       chatId: this.chatId,
@@ -294,6 +288,13 @@ export class RunView implements RunObserver {
       const target = { chatId: this.chatId, messageId: this.#progress.id ?? id, runId: event.runId };
       return showSummary(this.#deps, target, keyboard === undefined ? { html } : { html, keyboard });
     });
+  }
+
+  /** The view shows no more of its run: no edits, and the index lets it go. */
+  #end(): void {
+    this.#finished = true;
+    this.#progress.stop();
+    this.#deps.runs.finished(this);
   }
 
   /** A person's request can run again at a tap after some failures (a run nobody asked for cannot). */
