@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../ports/index.js";
 import { readKeeperState, type KeeperState } from "./keeper-state.js";
-import { isSameProcessRunning } from "./process-identity.js";
+import { endsWithin, isSameProcessRunning } from "./process-identity.js";
 import { reapProcessTree } from "./reap.js";
 
 /** A keeper as its state file describes it, and where that file is. */
@@ -63,9 +63,12 @@ export async function reapGoneKeeper(record: KeeperRecord, clock: Clock): Promis
   removeKeeperFiles(record);
 }
 
-/** A keeper found running that refused an attach may have died since: reaps it then (true), else leaves it (false). */
+/**
+ * A keeper found running that refused an attach may be dying (killed just before the start):
+ * reaps it once it is gone, waiting a second for that (true), else leaves it (false).
+ */
 export async function reapIfGone(record: KeeperRecord, clock: Clock): Promise<boolean> {
-  if (await isSameProcessRunning(record.keeper)) return false;
+  if (!(await endsWithin(record.keeper, 1000, clock))) return false;
   await reapGoneKeeper(record, clock);
   return true;
 }

@@ -12,6 +12,7 @@ import {
   KEEPER_PROTOCOL_VERSION,
   keeperPaths,
   maxSocketPathBytes,
+  reapIfGone,
   retireKeeper,
   startKeeper,
   type KeeperRecord,
@@ -260,6 +261,23 @@ describe("after the CLI exits", () => {
     await expect.poll(() => isSameProcessRunning(record.keeper), { timeout: 30_000, interval: 50 }).toBe(false);
     expect(await findKeepers(join(record.dir, ".."))).toEqual([]);
     expect(existsSync(record.socketPath)).toBe(false);
+  });
+});
+
+describe("a keeper found running that refuses an attach", () => {
+  it("is reaped, its CLI and files, when it dies within a second (killed just before Telecode started)", async () => {
+    const record = await standInKeeper(answerEachUser);
+    const reaped = reapIfGone(record, clock);
+    setTimeout(() => process.kill(record.keeper.pid, "SIGKILL"), 100);
+    expect(await reaped).toBe(true);
+    expect(existsSync(record.dir)).toBe(false);
+    expect(await isSameProcessRunning(record.cli)).toBe(false);
+  });
+
+  it("is left as it is while it still runs", async () => {
+    const record = await standInKeeper(answerEachUser);
+    expect(await reapIfGone(record, clock)).toBe(false);
+    expect((await findKeepers(join(record.dir, ".."))).map((k) => k.kind)).toEqual(["running"]);
   });
 });
 

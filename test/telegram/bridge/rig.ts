@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
+import { endsWithin } from "../../../src/keeper/process-identity.js";
 import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
 import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
@@ -183,6 +184,9 @@ export async function endKeepers(dataDir: string, options: { leaveFiles?: boolea
     if (found.kind === "running") {
       signal(found.record.keeper.pid, "SIGKILL");
       if (options.leaveFiles === true) signal(-found.record.cli.pid, "SIGKILL");
+      // A busy machine takes a moment to carry out a SIGKILL: the next start must find them gone, as after a reboot.
+      await endsWithin(found.record.keeper, 5000, clock);
+      if (options.leaveFiles === true) await endsWithin(found.record.cli, 5000, clock);
     }
     if (options.leaveFiles !== true) await reapGoneKeeper(found.record, clock);
   }
