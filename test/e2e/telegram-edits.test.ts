@@ -1,7 +1,7 @@
 // A person edits a message they sent, through the real bridge, engine and Claude CLI: a queued
 // message runs as edited; the edited words of one that already ran are offered as a new request,
-// after that run or instead of it; an edited answer or command is said not to reach Claude, or
-// passed over.
+// after that run or instead of it; an edited answer or directive is said not to reach Claude; a
+// command line that started nothing runs as edited.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EDIT_AFTER_ANSWER,
@@ -15,8 +15,10 @@ import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
+/** Moves the fake Bot API's clock (the dates it gives messages). */
+let botApiShiftMs = 0;
 beforeAll(async () => {
-  rig = await startRig();
+  rig = await startRig({ botApiNow: () => Date.now() + botApiShiftMs });
 });
 afterAll(async () => {
   await rig?.dispose();
@@ -120,7 +122,7 @@ describe("an edited message", () => {
     });
   });
 
-  it("that answered a question, or was a command, does not reach Claude: said so, or passed over", async () => {
+  it("that answered a question, or a directive's, does not reach Claude: said so", async () => {
     const chat = rig.user(1004);
     rig.script("[edit-ask]", [
       reply.tool("AskUserQuestion", COLOR_QUESTION),
@@ -139,15 +141,38 @@ describe("an edited message", () => {
     rig.tg.editText(chat, directive, "/plan count the words [edit-ask]");
     expect((await editNotice(chat, directive)).text).toBe(EDIT_NOT_REACHING);
     await rig.botMessage(chat, isAnswer("Counted the lines."));
+  });
 
-    // A message that started nothing (a command) is edited without a word.
+  it("a command line that started nothing runs as edited: a typo fixed, or another command", async () => {
+    const chat = rig.user(1006);
+    const replies = (to: number): string[] =>
+      rig.tg
+        .botMessages(chat)
+        .filter((m) => m.replyToMessageId === to)
+        .map((m) => m.text);
+    const typo = rig.tg.sendCommand(chat, "mdoel", "sonnet");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === typo);
+    rig.tg.editText(chat, typo, "/model sonnet");
+    await rig.botMessage(chat, (m) => m.replyToMessageId === typo && m.text.startsWith("Model is now sonnet"));
+    expect(replies(typo)[0]).toContain("I don't know the command /mdoel. Did you mean /model?");
+
+    // Sent an hour and a half ago (past the hour a message waiting while Telecode was down is
+    // run within) and edited now: handled as sent now.
+    botApiShiftMs = -90 * 60_000;
     const status = rig.tg.sendCommand(chat, "status");
+    botApiShiftMs = 0;
     await rig.botMessage(chat, (m) => m.replyToMessageId === status);
+    expect(replies(status)).toEqual(["I was offline when you sent this; send it again if you still want it."]);
+    rig.tg.editText(chat, status, "/status");
+    const shown = await rig.botMessage(
+      chat,
+      (m) => m.replyToMessageId === status && m.text.startsWith("Telecode status"),
+    );
+    expect(shown.text).toContain("Model: sonnet");
+
     rig.tg.editText(chat, status, "/usage");
-    // The chat's messages go out in order: once a later command is answered, the edit was handled.
-    const later = rig.tg.sendCommand(chat, "usage");
-    await rig.botMessage(chat, (m) => m.replyToMessageId === later);
-    expect(rig.tg.botMessages(chat).filter((m) => m.replyToMessageId === status)).toHaveLength(1);
+    await rig.botMessage(chat, (m) => m.replyToMessageId === status && m.text.startsWith("Usage"));
+    expect(replies(status)).toHaveLength(3);
   });
 
   it("offered before a restart, still runs after it; an offer an edit since then replaced says so", async () => {

@@ -276,7 +276,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(resumeButtons(services));
   handlers.use(scheduleButtons(services));
   handlers.use(retryButtons(services));
-  const edits = editedMessages(services);
+  const edits = editedMessages({ ...services, handleUpdate: (update) => bot.handleUpdate(update) });
   handlers.use(edits.buttons);
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));

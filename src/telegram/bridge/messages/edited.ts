@@ -4,16 +4,21 @@
 // words that already started a run is offered as a new request, after that run or instead of it
 // (buttons/edit-run.ts, also after a restart); one that cannot run on its own (a command line,
 // an attachment's caption, part of a long paste) or that answered a question is only said not
-// to reach Claude, so the person does not believe it did. Other edits are left alone.
+// to reach Claude, so the person does not believe it did. A command line that started nothing
+// (a typo fixed: /mdoel opus made /model opus) is handled as if sent now. Other edits are left alone.
 import { Composer } from "grammy";
-import type { Message } from "grammy/types";
+import type { Message, Update } from "grammy/types";
 import { EDIT_RUN_TRIGGER, editRunButtons, editRunKeyboard, type EditRunDeps } from "../buttons/edit-run.js";
 import { readTap } from "../buttons/tap.js";
 import type { Person, TelecodeContext } from "../context.js";
 import { incomingText } from "./incoming.js";
 import { SPLIT_TEXT_CHARS } from "./text.js";
 
-export type EditedDeps = EditRunDeps & { control: { botUsername(): string } };
+export type EditedDeps = EditRunDeps & {
+  control: { botUsername(): string };
+  /** Handles an update as one just received (the bot's own middleware, from the start). */
+  handleUpdate(update: Update): Promise<void>;
+};
 
 export const EDIT_APPLIED = "✏️ Changed: the queued message runs as you edited it.";
 export const EDIT_NOT_REACHING =
@@ -44,11 +49,19 @@ export function editedMessages(deps: EditedDeps): {
     );
     const answered = outcome === "not_queued" && deps.prompts.wasTypedAnswer(chatId, messageId);
     const run = outcome === "not_queued" && !answered ? deps.store.runs.startedBy(chatId, messageId) : null;
-    const seen = outcome !== "not_queued" ? outcome : answered ? "answered" : run !== null ? "ran" : outcome;
+    const command = outcome === "not_queued" && !answered && run === null && isCommandLine(message, ctx.person);
+    const seen =
+      outcome !== "not_queued" ? outcome : answered ? "answered" : run !== null ? "ran" : command ? "command" : outcome;
     deps.logger.event("telegram.message_edited", { chatId, messageId, outcome: seen });
     const reply = (html: string): void => void deps.outbox.send(chatId, { html }, { replyTo: messageId });
     if (outcome === "amended") return reply(EDIT_APPLIED);
     if (outcome === "unchanged" || answered) return reply(answered ? EDIT_AFTER_ANSWER : EDIT_NOT_REACHING);
+    // Sent as of its edit, so it is not taken for one that waited while Telecode was down.
+    if (command)
+      return deps.handleUpdate({
+        update_id: ctx.update.update_id,
+        message: { ...message, date: message.edit_date ?? message.date },
+      });
     if (run === null) return;
     if (words === undefined) return reply(EDIT_NOT_REACHING);
     offerRun(chatId, messageId, run.runId, words);
@@ -85,6 +98,13 @@ export function editedMessages(deps: EditedDeps): {
     return edited.slash === undefined && edited.body.trim() && edited.body.length < SPLIT_TEXT_CHARS
       ? edited.body
       : undefined;
+  }
+
+  function isCommandLine(message: Message, person: Person): boolean {
+    return (
+      message.text !== undefined &&
+      incomingText(message, message.text, person, deps.control.botUsername()).slash !== undefined
+    );
   }
 
   // Offers live in memory; after a restart a notice's tap finds its offer again from the notice
