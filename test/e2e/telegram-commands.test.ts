@@ -111,6 +111,10 @@ describe("commands", () => {
 
   it("/usage reports the session's and today's cost", async () => {
     const chat = rig.user(1005);
+    // Before any session: nothing to count yet, said so rather than as $0.00.
+    const before = (await command(chat, "usage")).split("\n");
+    expect(before[1]).toBe("This session: none yet (the next message starts one)");
+    expect(before[2]).toMatch(/^Today \(all chats\): (no runs yet|\$\d+\.\d+ over \d+ runs?)$/);
     rig.script("[usage]", [reply.text("Counted.")]);
     rig.tg.sendText(chat, "Cost something [usage]");
     await rig.botMessage(chat, isAnswer("Counted."));

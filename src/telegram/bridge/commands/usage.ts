@@ -18,8 +18,8 @@ export const usageCommand: Command = {
     call.say(
       [
         `<b>Usage</b>`,
-        `This session: ${formatUsd(sessionCost)}`,
-        `Today (all chats): ${formatUsd(today.costUsd)} over ${today.runs} ${today.runs === 1 ? "run" : "runs"}`,
+        `This session: ${current === null ? "none yet (the next message starts one)" : formatUsd(sessionCost)}`,
+        `Today (all chats): ${today.runs === 0 ? "no runs yet" : `${formatUsd(today.costUsd)} over ${today.runs} ${today.runs === 1 ? "run" : "runs"}`}`,
         ...usageLimits.current(nowMs).map((limit) => limitLine(limit, clockFormatter, nowMs)),
         ...(provider === "anthropic" && !useApiBilling
           ? [
