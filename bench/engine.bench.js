@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
+import { clearTimeout, setTimeout } from "node:timers";
 import { fileURLToPath, URL } from "node:url";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { realCliEnv, startBenchApi } from "./engine-fake-api.js";
@@ -34,6 +35,9 @@ const roundByRound = (ratios) =>
 
 const { work, stream, script } = prepareWork();
 
+/** The longest one measure may take (a throughput run takes seconds; a slow consumer's, a minute). */
+const REPLY_TIMEOUT_S = 300;
+
 /** A consumer in a process of its own (bench/engine-one.js), ready once it has warmed up. */
 const oneRun = fileURLToPath(new URL("engine-one.js", import.meta.url));
 async function consumerProcess(variant) {
@@ -41,11 +45,20 @@ async function consumerProcess(variant) {
     execArgv: ["--expose-gc"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  // The child speaks only when asked (or once, when ready): one reply is awaited at a time.
+  // The child speaks only when asked (or once, when ready): one reply is awaited at a time, and
+  // a stream that never reaches its end marker for one consumer fails the benchmark, not hangs it.
   let awaited;
   child.on("message", (reply) => awaited?.resolve(reply));
   child.on("exit", (code, signal) => awaited?.reject(new Error(`the ${variant} consumer exited (${code ?? signal})`)));
-  const reply = () => new Promise((resolve, reject) => (awaited = { resolve, reject }));
+  const reply = () =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        reject(new Error(`the ${variant} consumer did not finish in ${REPLY_TIMEOUT_S} s: did its stream end early?`));
+      }, REPLY_TIMEOUT_S * 1000);
+      const settle = (then) => (value) => (clearTimeout(timer), then(value));
+      awaited = { resolve: settle(resolve), reject: settle(reject) };
+    });
   await reply(); // "ready"
   return {
     measure: (kind) => (child.send(kind), reply()),

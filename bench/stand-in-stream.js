@@ -32,13 +32,18 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length
 export const percentile = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
-/** Every recorded stdout (r2's 1 MiB lines left out, empty ones skipped) as one text, without a final newline. */
+/**
+ * Every recorded stdout as one text, without a final newline. Left out: r2's 1 MiB lines, empty
+ * recordings, and those of a CLI that refused to start (its one result names why): such a line
+ * only ever comes alone from a process about to exit, and Telecode ends the process on it, so in
+ * the middle of a replay it would end the stream for Telecode alone.
+ */
 export function recordedStdout() {
   return readdirSync(FIXTURES)
     .filter((name) => name.endsWith(".stdout.jsonl") && !name.startsWith("r2-"))
     .sort()
     .map((name) => readFileSync(join(FIXTURES, name), "utf8").trimEnd())
-    .filter((text) => text !== "")
+    .filter((text) => text !== "" && !text.includes('"startup_failure_reason"'))
     .join("\n");
 }
 
