@@ -67,6 +67,9 @@ describe("a message in Telegram", () => {
     // The first message's session is named (or said to be starting), not "none yet".
     const status = await rig.command(chat, "status");
     expect(status).toMatch(/^Session: ([0-9a-f]{8}|starting with the running task)$/m);
+    // /usage says the same: a session is on its way, not "none yet".
+    const usage = await rig.command(chat, "usage");
+    expect(usage).toMatch(/^This session: (\$\d+\.\d+|starting with the running task)$/m);
     // The keeper may or may not have taken the process over by the time /status asks.
     expect(status).toMatch(
       /^• app: working for [\d.]+ m?s, 1 queued( \(pid \d+\)( · goes on if Telecode restarts)?)?$/m,

@@ -7,6 +7,7 @@ import { describeMode } from "../../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { BridgeServices } from "../services.js";
 import type { Command, CommandCall } from "./command.js";
+import { laneSession, sessionWords } from "./lane-session.js";
 
 export const statusCommand: Command = {
   command: "status",
@@ -40,19 +41,8 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   lines.push(`Mode: ${modeLine} · Model: ${modelLine} · Effort: ${esc(s.effort ?? "default")}`);
   lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
   const live = sessions.status(chatId);
-  // A first message's run has no session in the store until Claude Code names one.
-  const working = live.find((entry) => entry.lane.project === lane?.project && entry.runningRunId !== undefined);
-  const sessionId =
-    (lane === undefined ? null : store.sessions.current(chatId, lane.project))?.sessionId ?? working?.sessionId;
-  lines.push(
-    `Session: ${
-      sessionId !== undefined
-        ? `<code>${esc(sessionId.slice(0, 8))}</code>`
-        : working !== undefined
-          ? "starting with the running task"
-          : "none yet (the next message starts one)"
-    }`,
-  );
+  const session = laneSession(chatId, lane?.project, { store, sessions });
+  lines.push(`Session: ${sessionWords(session, (id) => `<code>${esc(id.slice(0, 8))}</code>`)}`);
   if (live.length === 0) lines.push("Running: nothing");
   for (const entry of live) {
     const view = entry.runningRunId === undefined ? undefined : runs.byRun(entry.runningRunId);

@@ -3,22 +3,20 @@
 // usage limits stand and what the amounts mean there.
 import { formatUsd, localDay, type ClockFormatter, type UsageLimitReported } from "../../../domain/index.js";
 import type { Command } from "./command.js";
+import { laneSession, sessionWords } from "./lane-session.js";
 
 export const usageCommand: Command = {
   command: "usage",
   description: "Cost of this session and today, and your usage limits",
-  run(call, { store, clock, usageLimits, clockFormatter }) {
-    const chatId = call.message.chatId;
-    const project = call.settings.project?.name;
+  run(call, { store, sessions, clock, usageLimits, clockFormatter }) {
     const nowMs = clock.now();
     const today = store.usage.forDay(localDay(new Date(nowMs)));
-    const current = project === undefined ? null : store.sessions.current(chatId, project);
-    const sessionCost = current === null ? 0 : (store.sessionCosts.lastTotalUsd(current.sessionId) ?? 0);
+    const session = laneSession(call.message.chatId, call.settings.project?.name, { store, sessions });
     const { provider, useApiBilling } = call.config.claude;
     call.say(
       [
         `<b>Usage</b>`,
-        `This session: ${current === null ? "none yet (the next message starts one)" : formatUsd(sessionCost)}`,
+        `This session: ${sessionWords(session, (id) => formatUsd(store.sessionCosts.lastTotalUsd(id) ?? 0))}`,
         `Today (all chats): ${today.runs === 0 ? "no runs yet" : `${formatUsd(today.costUsd)} over ${today.runs} ${today.runs === 1 ? "run" : "runs"}`}`,
         ...usageLimits.current(nowMs).map((limit) => limitLine(limit, clockFormatter, nowMs)),
         ...(provider === "anthropic" && !useApiBilling
