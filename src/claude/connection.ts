@@ -9,6 +9,7 @@ import type { WireControlRequest, WireDecodeProblem, WireMessage } from "../wire
 import { CommandIds } from "./command-ids.js";
 import { ControlChannel } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
+import { refusalCause } from "./startup-refusals.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
 import type { SessionBook } from "./session-book.js";
@@ -233,8 +234,8 @@ export class CliConnection {
           this.#owner.sessionIdSeen(message["session_id"]);
         break;
       case "result":
-        // A CLI that refused to start (startup-refusals.ts) names a session it never began.
-        if (message.session_id !== "" && message["startup_failure_reason"] === undefined)
+        // A CLI that refused to start names a session it never began.
+        if (message.session_id !== "" && refusalCause(message) === undefined)
           this.#owner.sessionIdSeen(message.session_id);
         break;
       default:

@@ -19,10 +19,16 @@ export type StartupRefusal = {
 /** "Configuration error in /home/me/.claude.json: JSON Parse error: …", the words' first line. */
 const CONFIG_ERROR_FILE = /^Configuration error in (.+?): /;
 
+/** The cause a result names when it is a refusal to start; undefined for any other result. */
+export function refusalCause(result: WireResultMessage): string | undefined {
+  const cause = result["startup_failure_reason"];
+  return typeof cause === "string" && cause !== "" ? cause : undefined;
+}
+
 /** The refusal a result reports, if it is one. */
 export function startupRefusalOf(result: WireResultMessage): StartupRefusal | undefined {
-  const cause = result["startup_failure_reason"];
-  if (typeof cause !== "string" || cause === "") return undefined;
+  const cause = refusalCause(result);
+  if (cause === undefined) return undefined;
   const errors = Array.isArray(result.errors) ? result.errors.filter((e) => typeof e === "string") : [];
   const refusal: StartupRefusal = { cause, words: errors.join("\n").trim() };
   const file = result["invalid_config_file"];
