@@ -13,14 +13,15 @@ import { fileURLToPath, URL } from "node:url";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { allowAllController, createClaudeEngine } from "../dist/claude/index.js";
 import { splitByteLines } from "./byte-lines.js";
+import { scaled } from "./scale.js";
 import { buildStreamFile, END, endLine, STAND_IN, standInEnv, writeScript } from "./stand-in-stream.js";
 
 export { endLine, FIXTURES } from "./stand-in-stream.js";
 export const REAL_CLI = fileURLToPath(new URL("../node_modules/.bin/claude", import.meta.url));
 export const MiB = 1024 * 1024;
-const MIN_LINES = 200_000;
+const MIN_LINES = scaled(200_000, 2000);
 /** Timed lines per latency run; the stand-in writes one a millisecond. */
-export const LATENCY_LINES = 2000;
+export const LATENCY_LINES = scaled(2000, 300);
 
 export const rssMiB = () => process.memoryUsage.rss() / MiB;
 /** CPU seconds this process (the consumer) has used since `since` (a process.cpuUsage() reading). */

@@ -18,15 +18,16 @@ import { realCliEnv, startBenchApi } from "./engine-fake-api.js";
 import { FIXTURES, LATENCY_LINES, openStandIn, prepareWork, REAL_CLI, rssMiB } from "./engine-variants.js";
 import { measureBridgeStart, measureOneTurn } from "./first-turn.js";
 import { median, percentile } from "./stand-in-stream.js";
+import { scaled } from "./scale.js";
 import { printTable } from "./table.js";
 
-const ROUNDS = 5;
+const ROUNDS = scaled(5, 1);
 /** Latency rounds: each variant's p99 is a tail statistic, so more rounds than for throughput. */
-const LATENCY_ROUNDS = 9;
-const SESSIONS = 50;
-const REAL_TURNS = 20;
-const FIRST_TURN_ROUNDS = 15;
-const BRIDGE_CHATS = 11;
+const LATENCY_ROUNDS = scaled(9, 1);
+const SESSIONS = scaled(50, 2);
+const REAL_TURNS = scaled(20, 2);
+const FIRST_TURN_ROUNDS = scaled(15, 1);
+const BRIDGE_CHATS = scaled(11, 2);
 
 const ratio = (x) => x.toFixed(2);
 /** Per-round ratios (noise that hits a round hits both of its runs) as "median (min–max)". */
@@ -36,7 +37,7 @@ const roundByRound = (ratios) =>
 const { work, stream, script } = prepareWork();
 
 /** The longest one measure may take (a throughput run takes seconds; a slow consumer's, a minute). */
-const REPLY_TIMEOUT_S = 300;
+const REPLY_TIMEOUT_S = scaled(300, 60);
 
 /** A consumer in a process of its own (bench/engine-one.js), ready once it has warmed up. */
 const oneRun = fileURLToPath(new URL("engine-one.js", import.meta.url));

@@ -7,14 +7,25 @@
 import { spawn, spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
+import { scaled, smoke } from "./scale.js";
 import { printTable } from "./table.js";
 
 /** Copies of the recorded stream per run: 12,181 lines. */
-const REPEAT = 20;
-const WARM_RUNS = 5;
-const MEASURED_RUNS = 4;
+const REPEAT = scaled(20, 1);
+const WARM_RUNS = scaled(5, 1);
+const MEASURED_RUNS = scaled(4, 1);
 const one = fileURLToPath(new URL("pipeline-one.js", import.meta.url));
 
+if (smoke) {
+  // Under callgrind a node process takes ~10 CPU seconds to start: a smoke run runs the harness
+  // callgrind would run (both variants, one run each) with plain node, and is done.
+  for (const variant of ["parse", "telecode"]) {
+    const run = spawnSync(process.execPath, [one, variant, "1", String(REPEAT)], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`bench/pipeline-one.js ${variant} failed:\n${run.stderr.slice(-2000)}`);
+  }
+  process.stdout.write("smoke run: both variants ran once without callgrind; counting skipped\n");
+  process.exit(0);
+}
 if (spawnSync("valgrind", ["--version"]).status !== 0) {
   process.stdout.write("valgrind not found: skipped (apt install valgrind)\n");
   process.exit(0);

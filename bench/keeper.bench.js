@@ -33,14 +33,15 @@ import {
   sinceWritten,
   writeScript as writeStandInScript,
 } from "./stand-in-stream.js";
+import { scaled } from "./scale.js";
 import { printTable } from "./table.js";
 
 const TELECODE = fileURLToPath(new URL("../bin/telecode.js", import.meta.url));
-const MIN_LINES = 100_000;
-const ROUNDS = 5;
+const MIN_LINES = scaled(100_000, 2000);
+const ROUNDS = scaled(5, 1);
 /** Turns per session in the throughput rounds: the first, then the steady state. */
-const TURNS = 3;
-const LATENCY_LINES = 2000;
+const TURNS = scaled(3, 2);
+const LATENCY_LINES = scaled(2000, 300);
 const MiB = 1024 * 1024;
 /** The stand-in writes faster than any client reads: a log cap above the stream keeps every line for the client. */
 const STREAM_CAP_BYTES = 1024 * MiB;
@@ -280,8 +281,15 @@ process.stdout.write(`\nadded by the keeper: p50 ${added("p50").toFixed(3)} ms, 
 
 // ------------------------------------------------------------------ re-attach at start
 
-const KEPT_RUNS = 10;
-const reattach = await measureReattach({ work, telecodeBin: TELECODE, clock, writeScript, runs: KEPT_RUNS, rounds: 3 });
+const KEPT_RUNS = scaled(10, 2);
+const reattach = await measureReattach({
+  work,
+  telecodeBin: TELECODE,
+  clock,
+  writeScript,
+  runs: KEPT_RUNS,
+  rounds: scaled(3, 1),
+});
 process.stdout.write(
   `\nre-attach: start to the first live event of each of ${KEPT_RUNS} kept runs (replayed through the engine, initialize sent again): median ${reattach.medianMs.toFixed(0)} ms (rounds: ${reattach.rounds.map((ms) => ms.toFixed(0)).join(", ")} ms; goal < 1000 ms)\n`,
 );

@@ -4,9 +4,13 @@
 // event loop that serves every chat). Numbers for docs/markdown.md.
 import process from "node:process";
 import { renderFinalAnswer, renderTelegramMarkdown } from "../dist/render/index.js";
+import { scaled } from "./scale.js";
 import { printTable } from "./table.js";
 
-const ROUNDS = 5;
+const ROUNDS = scaled(5, 1);
+/** The larger input's size in characters; the smaller is half of it. */
+const SIZE = scaled(100_000, 10_000);
+const kb = (chars) => `${chars / 1000} KB`;
 const footer = { costUsd: 0.05, turns: 3, durationMs: 90_000, sessionId: "0a1b2c3d" };
 
 /** A Claude-like answer of about `bytes` characters: headings, prose, paths, lists, tables, code. */
@@ -77,17 +81,17 @@ function medianMs(run) {
 
 const rows = [];
 for (const [name, make] of Object.entries(hostile)) {
-  renderFinalAnswer(make(20_000), footer); // warm-up: the first runs pay for compilation
-  const half = make(50_000);
-  const full = make(100_000);
+  renderFinalAnswer(make(SIZE / 5), footer); // warm-up: the first runs pay for compilation
+  const half = make(SIZE / 2);
+  const full = make(SIZE);
   const msHalf = medianMs(() => renderFinalAnswer(half, footer));
   const msFull = medianMs(() => renderFinalAnswer(full, footer));
   const answer = renderFinalAnswer(full, footer);
   rows.push({
     input: name,
-    "50 KB ms": msHalf.toFixed(1),
-    "100 KB ms": msFull.toFixed(1),
-    "ratio 100/50": (msFull / msHalf).toFixed(2),
+    [`${kb(SIZE / 2)} ms`]: msHalf.toFixed(1),
+    [`${kb(SIZE)} ms`]: msFull.toFixed(1),
+    "ratio of the two": (msFull / msHalf).toFixed(2),
     parts: answer.parts.length,
     rendered: renderTelegramMarkdown(full).fallback?.code ?? "formatted",
   });

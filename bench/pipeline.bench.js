@@ -8,10 +8,11 @@
 import process from "node:process";
 import { BATCH, parseRun as parseLines, pipelineLines, telecodeRun as telecodeLines } from "./pipeline-harness.js";
 import { median } from "./stand-in-stream.js";
+import { scaled } from "./scale.js";
 import { printTable } from "./table.js";
 
-const ROUNDS = 11;
-const REPEAT = 100;
+const ROUNDS = scaled(11, 1);
+const REPEAT = scaled(100, 1);
 
 const lines = pipelineLines(REPEAT);
 const telecodeRun = () => telecodeLines(lines);

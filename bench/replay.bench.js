@@ -12,14 +12,15 @@ import { fileURLToPath, URL } from "node:url";
 import { createTranslator } from "../dist/claude/translator.js";
 import { decodeLine, LineFramer, oversizedLineProblem } from "../dist/wire/index.js";
 import { splitByteLines } from "./byte-lines.js";
+import { scaled } from "./scale.js";
 import { printTable } from "./table.js";
 
 const FIXTURES = fileURLToPath(new URL("../test/golden/fixtures/claude-code-2.1.332/", import.meta.url));
-const MIN_LINES = 200_000;
+const MIN_LINES = scaled(200_000, 2000);
 const CHUNK_BYTES = 64 * 1024;
 const MAX_LINE_BYTES = 1024 * 1024;
 const BIG_BLOCK_EVERY = 10; // cycles of the ordinary fixtures between two ~1 MiB-line blocks
-const ROUNDS = 3;
+const ROUNDS = scaled(3, 1);
 const MiB = 1024 * 1024;
 
 // ------------------------------------------------------------------ the stream

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
+import { scaled } from "./scale.js";
 import { printTable } from "./table.js";
 
 register("../test/store/helpers/ts-hooks.js", import.meta.url);
@@ -21,10 +22,10 @@ const { startTelecode } = await import("../dist/cli/compose/telecode-app.js");
 const { loadConfig } = await import("../dist/config/index.js");
 const { silentLogger } = await import("../dist/ports/index.js");
 
-const TOOL_EVENTS = 2000;
-const BURST_MS = 10_000;
+const TOOL_EVENTS = scaled(2000, 50);
+const BURST_MS = scaled(10_000, 500);
 const BATCH_EVERY_MS = 50;
-const APPROVALS = 200;
+const APPROVALS = scaled(200, 3);
 const CHAT = 1001;
 
 // ------------------------------------------------------------------ the stand-in CLI
