@@ -10,6 +10,7 @@ import { EventEmitter } from "node:events";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { LATENCY_LINES, endLine, prepareWork, rssMiB, runEngine, runFloor, runSdk } from "./engine-variants.js";
+import { scaled } from "./scale.js";
 import { latencyPercentiles, sinceWritten } from "./stand-in-stream.js";
 
 const [variant, dir] = process.argv.slice(2);
@@ -57,7 +58,7 @@ async function latency() {
  * now and then meet a full GC): per-line stamps showed 1–8 ms stalls in the first three or four,
  * in Telecode's process and the SDK's alike, then 0–2 a run. A process in use has settled.
  */
-const LATENCY_WARM_RUNS = 3;
+const LATENCY_WARM_RUNS = scaled(3, 0);
 let latencyWarmRuns = 0;
 
 const measures = {
