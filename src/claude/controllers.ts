@@ -8,13 +8,19 @@ export const NOBODY_TO_APPROVE_MESSAGE = "nobody is available to approve this; c
 
 export function allowAllController(): SessionController {
   return {
-    decide: (request) => Promise.resolve({ behavior: "allow", updatedInput: { ...request.input }, by: "approve all" }),
+    decide: (request) =>
+      Promise.resolve({
+        behavior: "allow",
+        updatedInput: { ...request.input },
+        decisionClassification: "config",
+        by: "approve all",
+      }),
   };
 }
 
 export function denyAllController(message = NOBODY_TO_APPROVE_MESSAGE): SessionController {
   return {
-    decide: () => Promise.resolve({ behavior: "deny", message, by: "nobody" }),
+    decide: () => Promise.resolve({ behavior: "deny", message, decisionClassification: "config", by: "nobody" }),
   };
 }
 

@@ -62,12 +62,26 @@ export type EditSite = {
 export type PermissionUpdate = { readonly type: string } & { readonly [key: string]: unknown };
 
 /**
+ * Who made a permission decision, in Claude Code's words (the `source` of its OpenTelemetry
+ * `tool_decision` event): a person allowing once, a person allowing for good ("always allow"),
+ * a person saying no, or Telecode's configuration with no person asked. CLIs before 2.1.337 take
+ * no "config" (they drop it and infer, as they do when the field is left out).
+ */
+export type DecisionClassification = "user_temporary" | "user_permanent" | "user_reject" | "config";
+
+/**
  * The answer to an ApprovalRequest as the CLI takes it: allow, with the input to run (echoed
- * or edited) and rules to keep, or deny, with a message the model reads.
+ * or edited) and rules to keep, or deny, with a message the model reads; either says who decided
+ * when someone did.
  */
 export type ApprovalAnswer =
-  | { behavior: "allow"; updatedInput: Record<string, unknown>; updatedPermissions?: readonly PermissionUpdate[] }
-  | { behavior: "deny"; message: string; interrupt?: boolean };
+  | {
+      behavior: "allow";
+      updatedInput: Record<string, unknown>;
+      updatedPermissions?: readonly PermissionUpdate[];
+      decisionClassification?: DecisionClassification;
+    }
+  | { behavior: "deny"; message: string; interrupt?: boolean; decisionClassification?: DecisionClassification };
 
 export type SessionStarted = {
   type: "session_started";

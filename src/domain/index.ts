@@ -11,6 +11,7 @@ export type {
   EditSite,
   FileNow,
   ApprovalAnswer,
+  DecisionClassification,
   PermissionUpdate,
   SessionStarted,
   TurnStarted,

@@ -1,6 +1,6 @@
 // The small steps every decision path of the session policy shares: opening and closing a
 // pending decision (the only place a request is answered), its timer, and who decided.
-import type { ApprovalAnswer } from "../domain/index.js";
+import type { ApprovalAnswer, DecisionClassification } from "../domain/index.js";
 import type { DenyReason } from "./decision-table.js";
 import { disarmedGate } from "./plan-machine.js";
 import type { DecisionOutcome } from "./prompt-types.js";
@@ -42,6 +42,31 @@ export function decidedBy(outcome: DecisionOutcome): string {
   }
 }
 
+/**
+ * Who decided, for Claude Code's own record: a person's yes (for good when it keeps rules, as
+ * "Always allow" does) or no, typed or tapped; an approval timeout is Telecode's configuration.
+ * A request withdrawn or left by its session's end was decided by no one.
+ */
+function classification(answer: ApprovalAnswer, outcome: DecisionOutcome): DecisionClassification | undefined {
+  switch (outcome.reason) {
+    case "person":
+    case "typed_reply":
+      if (answer.behavior === "deny") return "user_reject";
+      return (answer.updatedPermissions?.length ?? 0) > 0 ? "user_permanent" : "user_temporary";
+    case "timeout":
+      return "config";
+    case "withdrawn":
+    case "session_end":
+      return undefined;
+  }
+}
+
+/** The answer as Claude Code gets it: with who decided, when someone did. */
+function classified(answer: ApprovalAnswer, outcome: DecisionOutcome): ApprovalAnswer {
+  const by = classification(answer, outcome);
+  return by === undefined ? answer : { ...answer, decisionClassification: by };
+}
+
 /** Ends a pending decision: the only place a pending request is answered. */
 export function close(
   state: PolicyState,
@@ -53,7 +78,7 @@ export function close(
     state: withPending(state, undefined, p.decisionId),
     effects: [
       { type: "cancelTimer", decisionId: p.decisionId },
-      { type: "respond", decisionId: p.decisionId, answer, by: decidedBy(outcome) },
+      { type: "respond", decisionId: p.decisionId, answer: classified(answer, outcome), by: decidedBy(outcome) },
       { type: "settle", decisionId: p.decisionId, outcome },
     ],
     verdict: "accepted",

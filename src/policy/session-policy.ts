@@ -86,7 +86,12 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
     };
   }
   const route = routeOf(state, request, run);
-  const allow: ApprovalAnswer = { behavior: "allow", updatedInput: { ...request.input } };
+  // Decided by the chat's settings, no person asked.
+  const allow: ApprovalAnswer = {
+    behavior: "allow",
+    updatedInput: { ...request.input },
+    decisionClassification: "config",
+  };
   switch (route.kind) {
     case "allow":
       return { state, effects: [{ type: "respond", decisionId, answer: allow, by: "policy" }] };
@@ -94,7 +99,7 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
       const respond: PolicyEffect = {
         type: "respond",
         decisionId,
-        answer: { behavior: "deny", message: route.message },
+        answer: { behavior: "deny", message: route.message, decisionClassification: "config" },
         by: "policy",
       };
       // An unattended run's denial is told where its tool's line says why; a message for each

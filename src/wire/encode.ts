@@ -62,16 +62,18 @@ export function encodeControlSuccess(requestId: string, response: Readonly<Recor
 /**
  * The answer to a `can_use_tool` request. Allow echoes `updatedInput` (the full input,
  * possibly with `answers` for AskUserQuestion) and optional `updatedPermissions`; deny
- * carries the message the model reads.
+ * carries the message the model reads. Either may say who decided (`decisionClassification`).
  */
 export function encodePermissionAnswer(requestId: string, answer: PermissionAnswer): string {
+  let payload: Record<string, unknown>;
   if (answer.behavior === "allow") {
-    const payload: Record<string, unknown> = { behavior: "allow", updatedInput: answer.updatedInput };
+    payload = { behavior: "allow", updatedInput: answer.updatedInput };
     if (answer.updatedPermissions !== undefined) payload["updatedPermissions"] = answer.updatedPermissions;
-    return encodeControlSuccess(requestId, payload);
+  } else {
+    payload = { behavior: "deny", message: answer.message };
+    if (answer.interrupt !== undefined) payload["interrupt"] = answer.interrupt;
   }
-  const payload: Record<string, unknown> = { behavior: "deny", message: answer.message };
-  if (answer.interrupt !== undefined) payload["interrupt"] = answer.interrupt;
+  if (answer.decisionClassification !== undefined) payload["decisionClassification"] = answer.decisionClassification;
   return encodeControlSuccess(requestId, payload);
 }
 

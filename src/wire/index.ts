@@ -40,6 +40,7 @@ export type {
   WireMessage,
   WireDecodeProblem,
   PermissionAnswer,
+  WireDecisionClassification,
   OutgoingControlRequest,
 } from "./types.js";
 export { readBlock } from "./content-blocks.js";

@@ -300,10 +300,18 @@ export type WireDecodeProblem = {
 
 // ---------------------------------------------------------------- what we write
 
+/** Who decided, for the CLI's telemetry (a CLI that does not know a value drops it). */
+export type WireDecisionClassification = "user_temporary" | "user_permanent" | "user_reject" | "config";
+
 /** Our answer to a can_use_tool request. */
 export type PermissionAnswer =
-  | { behavior: "allow"; updatedInput: Record<string, unknown>; updatedPermissions?: readonly WirePermissionUpdate[] }
-  | { behavior: "deny"; message: string; interrupt?: boolean };
+  | {
+      behavior: "allow";
+      updatedInput: Record<string, unknown>;
+      updatedPermissions?: readonly WirePermissionUpdate[];
+      decisionClassification?: WireDecisionClassification;
+    }
+  | { behavior: "deny"; message: string; interrupt?: boolean; decisionClassification?: WireDecisionClassification };
 
 /** Requests Telecode sends the CLI. */
 export type OutgoingControlRequest =

@@ -334,6 +334,25 @@ describe("what each answer sends", () => {
     expect(resolved?.answer.behavior === "deny" && resolved.answer.message).toContain("I sent you a file");
     expect(resolved?.outcome.summary).toBe("Denied with your reply: see this 📎 log.txt");
   });
+  it("says who decided, for Claude Code's own record: a person once, for good, or no", () => {
+    const sent = (answer: (m: ReturnType<typeof machine>) => ReturnType<ReturnType<typeof machine>["step"]>) => {
+      const m = machine();
+      m.request(bash);
+      return responded(answer(m))?.decisionClassification;
+    };
+    expect(sent((m) => m.tap(bash.requestId, "allow"))).toBe("user_temporary");
+    // "Always allow" keeps its rules for the session only, yet it is the person's standing yes.
+    expect(sent((m) => m.tap(bash.requestId, "always"))).toBe("user_permanent");
+    expect(sent((m) => m.tap(bash.requestId, "deny"))).toBe("user_reject");
+    expect(sent((m) => m.answer(bash.requestId, { kind: "text", text: "no, use pnpm" }))).toBe("user_reject");
+    expect(sent((m) => m.step({ type: "timeout", decisionId: bash.requestId }))).toBe("config");
+    // Nobody decided a request its session's end or its withdrawal answered.
+    for (const input of [{ type: "session_ended" }, { type: "withdrawn", decisionId: bash.requestId }] as const) {
+      const m = machine();
+      m.request(bash);
+      expect(responded(m.step(input))).toEqual({ behavior: "deny", message: expect.any(String) });
+    }
+  });
   it("preview prompts say why they appear", () => {
     const m = machine({ mode: "auto", previewChanges: true });
     const prompt = asked(m.request(req("Write", { file_path: "a", content: "b" })));

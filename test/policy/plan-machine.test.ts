@@ -58,7 +58,8 @@ describe("ExitPlanMode in plan mode", () => {
     m.request(exitPlan, { run, nowMs: 1000 });
     const step = m.answer(exitPlan.requestId, { kind: "choice", choiceId: "approve", by: "ann" }, 2500);
     expect(step.verdict).toBe("accepted");
-    expect(responded(step)).toEqual(recordedAllow());
+    // As recorded, and said to be a person's.
+    expect(responded(step)).toEqual({ ...(recordedAllow() as object), decisionClassification: "user_temporary" });
     expect(step.effects.find((e) => e.type === "settle")).toMatchObject({
       outcome: { decision: "allow", summary: "Plan approved", by: "ann" },
     });
@@ -70,7 +71,11 @@ describe("ExitPlanMode in plan mode", () => {
   it("Deny keeps plan mode and tells the model to ask what to change", () => {
     const m = machine({ mode: "plan" });
     m.request(exitPlan, { run });
-    expect(responded(m.tap(exitPlan.requestId, "deny"))).toEqual({ behavior: "deny", message: planDeniedMessage });
+    expect(responded(m.tap(exitPlan.requestId, "deny"))).toEqual({
+      behavior: "deny",
+      message: planDeniedMessage,
+      decisionClassification: "user_reject",
+    });
     expect(m.state.gate.armed).toBe(false);
     expect(m.state.rearm.approvalTurn).toBeUndefined();
   });
@@ -88,12 +93,21 @@ describe("ExitPlanMode in plan mode", () => {
     const m = machine({ mode: "plan" });
     m.request(exitPlan, { run });
     const outline = m.tap(exitPlan.requestId, "outline");
-    expect(responded(outline)).toEqual({ behavior: "deny", message: outlineRequestedMessage });
+    expect(responded(outline)).toEqual({
+      behavior: "deny",
+      message: outlineRequestedMessage,
+      decisionClassification: "user_reject",
+    });
     expect(m.state.gate).toEqual({ armed: true, textChars: 0, pausedPlan: exitPlan.input["plan"] });
 
     m.observe(text("x".repeat(120)), text("y".repeat(100), "toolu_subagent"));
     const early = m.request(again(exitPlan, "r2"), { run });
-    expect(responded(early)).toEqual({ behavior: "deny", message: outlineStillMissingMessage });
+    // The outline gate, not a person, sends the plan back.
+    expect(responded(early)).toEqual({
+      behavior: "deny",
+      message: outlineStillMissingMessage,
+      decisionClassification: "config",
+    });
     expect(effectTypes(early)).toEqual(["respond", "inform"]);
     expect(informed(early)[0]?.kind).toBe("auto_denied");
     expect(m.state.pending.size).toBe(0);
@@ -104,7 +118,7 @@ describe("ExitPlanMode in plan mode", () => {
     expect(asked(held)?.choices.map((c) => c.label)).toEqual(["Approve Plan", "Deny", "Let's discuss"]);
 
     const approve = m.tap("r3", "approve");
-    expect(responded(approve)?.behavior).toBe("allow");
+    expect(responded(approve)).toMatchObject({ behavior: "allow", decisionClassification: "user_temporary" });
     expect(m.state.gate.armed).toBe(false);
   });
 
@@ -117,7 +131,11 @@ describe("ExitPlanMode in plan mode", () => {
     m.tap(exitPlan.requestId, "outline");
     m.observe(text("o".repeat(200)));
     m.request(again(exitPlan, "r2"), { run });
-    expect(responded(m.tap("r2", choice))).toEqual({ behavior: "deny", message });
+    expect(responded(m.tap("r2", choice))).toEqual({
+      behavior: "deny",
+      message,
+      decisionClassification: "user_reject",
+    });
     expect(m.state.gate.armed).toBe(false);
     // The next ExitPlanMode gets the ordinary prompt again.
     expect(asked(m.request(again(exitPlan, "r3"), { run }))?.choices.map((c) => c.id)).toEqual([
@@ -170,7 +188,12 @@ describe("plan-auto", () => {
     const m = machine({ mode: "plan-auto" });
     const step = m.request(exitPlan, { run, nowMs: 5 });
     expect(asked(step)).toBeUndefined();
-    expect(responded(step)).toEqual({ behavior: "allow", updatedInput: exitPlan.input });
+    // Decided by the chat's mode: no person was asked.
+    expect(responded(step)).toEqual({
+      behavior: "allow",
+      updatedInput: exitPlan.input,
+      decisionClassification: "config",
+    });
     const [info] = informed(step);
     expect(info?.kind).toBe("plan_auto_approved");
     expect(info?.sections[0]).toEqual({ kind: "markdown", text: exitPlan.input["plan"] });

@@ -69,7 +69,8 @@ describe("one question (fixture g2)", () => {
     const m = machine({ mode: "default" });
     m.request(g2);
     const step = m.tap(g2.requestId, "q0:opt1");
-    expect(responded(step)).toEqual(g2Answer());
+    // As recorded, and said to be a person's.
+    expect(responded(step)).toEqual({ ...(g2Answer() as object), decisionClassification: "user_temporary" });
     expect(step.effects.find((e) => e.type === "settle")).toMatchObject({
       outcome: { decision: "allow", summary: "Color: Green" },
     });
@@ -88,6 +89,7 @@ describe("one question (fixture g2)", () => {
     expect(responded(step)).toEqual({
       behavior: "allow",
       updatedInput: { ...g2.input, answers: { "Which color should the button be?": "teal, like the logo" } },
+      decisionClassification: "user_temporary",
     });
   });
 
@@ -100,6 +102,7 @@ describe("one question (fixture g2)", () => {
     expect(responded(step)).toEqual({
       behavior: "allow",
       updatedInput: { ...g2.input, answers: { "Which color should the button be?": claudeGets } },
+      decisionClassification: "user_temporary",
     });
     expect(step.effects.find((e) => e.type === "settle")).toMatchObject({
       outcome: { decision: "allow", summary: "Color: like the logo 📎 logo.png" },
@@ -155,6 +158,7 @@ describe("several questions, multi-select", () => {
         ...multi.input,
         answers: { "Which features do you want?": "Auth, Export", "Which database?": "Postgres" },
       },
+      decisionClassification: "user_temporary",
     });
   });
 
@@ -182,7 +186,11 @@ describe("questions off and odd input", () => {
   it("questions off: denied at once with 'proceed with reasonable defaults'", () => {
     const m = machine({ questionsEnabled: false });
     const step = m.request(g2);
-    expect(responded(step)).toEqual({ behavior: "deny", message: questionsOffMessage });
+    expect(responded(step)).toEqual({
+      behavior: "deny",
+      message: questionsOffMessage,
+      decisionClassification: "config",
+    });
     expect(asked(step)).toBeUndefined();
   });
   it("a question without text is denied, not shown", () => {

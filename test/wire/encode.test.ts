@@ -63,6 +63,22 @@ describe("encoders (shapes from PROTOCOL.md)", () => {
     });
   });
 
+  it("either answer may say who decided; without it the field is left out", () => {
+    const response = (line: string) => (parseLine(line) as { response: { response: unknown } }).response.response;
+    expect(
+      response(
+        encodePermissionAnswer("r", { behavior: "allow", updatedInput: {}, decisionClassification: "user_permanent" }),
+      ),
+    ).toEqual({ behavior: "allow", updatedInput: {}, decisionClassification: "user_permanent" });
+    expect(
+      response(encodePermissionAnswer("r", { behavior: "deny", message: "no", decisionClassification: "config" })),
+    ).toEqual({ behavior: "deny", message: "no", decisionClassification: "config" });
+    expect(response(encodePermissionAnswer("r", { behavior: "deny", message: "no" }))).toEqual({
+      behavior: "deny",
+      message: "no",
+    });
+  });
+
   it("AskUserQuestion answers travel inside updatedInput", () => {
     const input = {
       questions: [{ question: "Colour?", options: [{ label: "Green" }] }],

@@ -69,7 +69,12 @@ describe("the driver is the engine's SessionController", () => {
 
   it("autonomous allows answer at once without asking anyone", async () => {
     const { driver, port, decide } = setup({ mode: "auto" });
-    await expect(decide(bash)).resolves.toEqual({ behavior: "allow", updatedInput: bash.input, by: "policy" });
+    await expect(decide(bash)).resolves.toEqual({
+      behavior: "allow",
+      updatedInput: bash.input,
+      decisionClassification: "config",
+      by: "policy",
+    });
     expect(port.asks).toEqual([]);
     expect(driver.state.pending.size).toBe(0);
   });
@@ -79,6 +84,7 @@ describe("the driver is the engine's SessionController", () => {
     await expect(decide(bash, undefined, { id: "cron-1", unattended: true })).resolves.toEqual({
       behavior: "deny",
       message: unattendedMessage("Bash"),
+      decisionClassification: "config",
       by: "policy",
     });
     expect(port.asks).toEqual([]);
@@ -174,7 +180,12 @@ describe("exactly once", () => {
     });
     expect(registry.answer(decisionId, { kind: "choice", choiceId: "allow", by: "ann" })).toBe("accepted");
     expect(registry.answer(decisionId, { kind: "choice", choiceId: "deny", by: "bob" })).toBe("already_answered");
-    await expect(answer).resolves.toEqual({ behavior: "allow", updatedInput: bash.input, by: "ann" });
+    await expect(answer).resolves.toEqual({
+      behavior: "allow",
+      updatedInput: bash.input,
+      decisionClassification: "user_temporary",
+      by: "ann",
+    });
     expect(port.outcomes).toEqual([
       { decisionId, outcome: { decision: "allow", reason: "person", by: "ann", summary: "Allowed" } },
     ]);
@@ -341,7 +352,13 @@ describe("timeouts fire while the CLI waits", () => {
     await settleMicrotasks();
     expect(done).toBe(false);
     clock.advance(1);
-    await expect(answer).resolves.toEqual({ behavior: "deny", message: timedOutMessage("Bash"), by: "timeout" });
+    // No one answered: the chat's approval timeout decided.
+    await expect(answer).resolves.toEqual({
+      behavior: "deny",
+      message: timedOutMessage("Bash"),
+      decisionClassification: "config",
+      by: "timeout",
+    });
     expect(port.outcomes[0]?.outcome).toMatchObject({ reason: "timeout", summary: "No answer in time" });
     expect(registry.answer(decisionId, { kind: "choice", choiceId: "allow" })).toBe("no_longer_pending");
   });
