@@ -10,7 +10,7 @@ import {
   type ConfigWarning,
   type Env,
 } from "../config/index.js";
-import { PROVIDER_SWITCH } from "../claude/index.js";
+import { buildChildEnv, PROVIDER_SWITCH } from "../claude/index.js";
 import { instanceState, openStore } from "../store/index.js";
 import { dataDirProblem } from "./data-dir.js";
 import { initCommand } from "./invocation.js";
@@ -130,6 +130,27 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
   return results;
 }
 
+/**
+ * Claude Code's telemetry switched on in Telecode's environment (it passes) with its exporter's
+ * OTEL_* variables beside it, which pass only through env_allow: without them Claude Code sends
+ * its telemetry to its default endpoint, not where the person pointed it.
+ */
+function checkTelemetryEnv(config: Config, env: Env): CheckResult[] {
+  const child = buildChildEnv(env, config.claude);
+  if (["", "0", "false"].includes(child["CLAUDE_CODE_ENABLE_TELEMETRY"] ?? "")) return [];
+  const held = Object.keys(env)
+    .filter((name) => name.startsWith("OTEL_") && child[name] === undefined)
+    .sort();
+  if (held.length === 0) return [];
+  return [
+    warn(
+      "Claude telemetry",
+      `CLAUDE_CODE_ENABLE_TELEMETRY is on, but ${held.join(", ")} ${held.length === 1 ? "does" : "do"} not reach Claude Code`,
+      `name ${held.length === 1 ? "it" : "them"} in claude.env_allow (docs/configuration.md, "What reaches the CLI's environment")`,
+    ),
+  ];
+}
+
 async function checkClaude(config: Config, options: DoctorOptions): Promise<CheckResult[]> {
   const probe = await probeClaude(config.claude.path, options.env);
   const results: CheckResult[] = [];
@@ -163,6 +184,7 @@ async function checkClaude(config: Config, options: DoctorOptions): Promise<Chec
           `set claude.provider = "${which}" to use it`,
         ),
       );
+  results.push(...checkTelemetryEnv(config, options.env));
   if (login.status === "ok") results.push(ok("Claude login", login.how));
   else if (login.status === "unknown") results.push(warn("Claude login", login.description, login.fix));
   else results.push(fail("Claude login", login.description, login.fix));

@@ -223,6 +223,21 @@ describe("telecode doctor", () => {
     expect(line(billed.out, "Claude login")).toContain("API billing");
   });
 
+  it("warns when Claude Code's telemetry is on but its exporter's variables do not reach it", async () => {
+    writeConfig(goodConfig());
+    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example:4318", OTEL_LOGS_EXPORTER: "otlp" };
+    const held = await doctor({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", ...otel });
+    expect(held.code).toBe(0);
+    expect(line(held.out, "Claude telemetry")).toMatch(
+      /^! Claude telemetry\s+CLAUDE_CODE_ENABLE_TELEMETRY is on, but OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_LOGS_EXPORTER do not reach Claude Code$/,
+    );
+    expect(held.out).toContain("name them in claude.env_allow");
+    // Variables for other tools' telemetry, with Claude Code's off, are none of its business.
+    expect((await doctor(otel)).out).not.toContain("Claude telemetry");
+    writeConfig(goodConfig('[claude]\nenv_allow = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_LOGS_EXPORTER"]\n'));
+    expect((await doctor({ CLAUDE_CODE_ENABLE_TELEMETRY: "1", ...otel })).out).not.toContain("Claude telemetry");
+  });
+
   it("fails on what would make Claude Code refuse to start: a settings file that is not JSON, a proxy that is not a URL", async () => {
     writeConfig(goodConfig());
     const settings = join(home, ".claude.json");
