@@ -487,6 +487,8 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
       { what: "the Monitor turn's own message" },
     );
     expect(own.buttons.map((b) => b.text)).not.toContain("⏹ Cancel");
+    // The answer quotes what started its turn, as a loop's does.
+    expect(answer.replyToMessageId).toBe(own.messageId);
     expect(answer.text).not.toContain("Watching.");
     // Ends the watched command with its session, so it starts no turn during the next tests.
     await rig.app.stop();

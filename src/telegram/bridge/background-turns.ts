@@ -132,6 +132,9 @@ export class BackgroundTurns {
       promptMessageId: undefined,
       start: { mode: this.#deps.runs.cliMode(lane) ?? "default", cwd: this.#deps.projectPath(lane.project) ?? "" },
       titleHtml: titleHtml(origin, this.#lastTask.get(id)),
+      // As a loop's: the answer quotes the title saying what started it, also when a person's
+      // task answers beside it.
+      quoteProgress: true,
       cancellable: false,
     });
     this.#count += 1;
