@@ -12,8 +12,8 @@ import { printTable } from "./table.js";
 
 /** Copies of the recorded stream per run: 12,181 lines. */
 const REPEAT = scaled(20, 1);
-const WARM_RUNS = scaled(5, 1);
-const MEASURED_RUNS = scaled(4, 1);
+const WARM_RUNS = 5;
+const MEASURED_RUNS = 4;
 const one = fileURLToPath(new URL("pipeline-one.js", import.meta.url));
 
 if (smoke) {
