@@ -132,8 +132,8 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
 
 /**
  * Claude Code's telemetry switched on in Telecode's environment (it passes) with its exporter's
- * OTEL_* variables beside it, which pass only through env_allow: without them Claude Code sends
- * its telemetry to its default endpoint, not where the person pointed it.
+ * OTEL_* variables beside it, which pass only through env_allow: without them Claude Code's
+ * telemetry does not go where the person pointed it.
  */
 function checkTelemetryEnv(config: Config, env: Env): CheckResult[] {
   const child = buildChildEnv(env, config.claude);
