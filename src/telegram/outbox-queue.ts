@@ -184,6 +184,11 @@ export class ChatQueue {
     this.ordered.push({ ...jobBase(false, waiter), kind: "delete", messageId });
   }
 
+  /** Whether it remembers what some of its messages answered (a chat queue that does is kept). */
+  get remembersReplies(): boolean {
+    return this.#repliedTo.size > 0;
+  }
+
   /** Message `messageId` went out as a reply to `replyTo`; the most recent replies are kept. */
   sentReply(messageId: number, replyTo: number): void {
     this.#repliedTo.set(messageId, replyTo);

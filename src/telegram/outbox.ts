@@ -254,12 +254,18 @@ export class Outbox {
     if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
-  /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
+  /**
+   * A chat with nothing queued, nothing to remember and no pacing left to honour. One whose
+   * messages replied to the person's is kept: a progress message deleted after a quiet minute
+   * comes back as a reply to its request only while the chat remembers what it answered. Only
+   * chats the bot answered have such messages, and each remembers at most a few hundred.
+   */
   #forgettable(chat: ChatQueue, now: number): boolean {
     return (
       chat.isEmpty() &&
       !chat.inFlight &&
       chat.redirects.size === 0 &&
+      !chat.remembersReplies &&
       now >= Math.max(chat.scheduleMs, chat.pausedUntilMs)
     );
   }

@@ -305,6 +305,26 @@ describe("Telegram's errors and faults", () => {
     expect(tg.message(ALICE, back.messageId)?.replyToMessageId).toBeUndefined();
   });
 
+  it("re-sends a deleted message as a reply to the same message after the chat was quiet a while", async () => {
+    const box = outbox();
+    const asked = tg.sendText(ALICE, "run it");
+    const sent = await box.send(ALICE, html("step 1"), { replyTo: asked });
+    if (!sent.ok) throw new Error("send failed");
+    // A long step: nothing goes to Alice's chat for a minute while another chat is written to.
+    clock.advance(60_000);
+    const elsewhere = box.send(BOB, html("meanwhile"));
+    await driveUntilDone(box, clock);
+    expect((await elsewhere).ok).toBe(true);
+
+    tg.userDeletesMessage(ALICE, sent.messageId);
+    const edit = box.edit(ALICE, sent.messageId, html("step 2"));
+    await driveUntilDone(box, clock);
+    const result = await edit;
+    if (!result.ok) throw new Error("edit failed");
+    expect(result.replaced).toBe(true);
+    expect(tg.message(ALICE, result.messageId)).toMatchObject({ text: "step 2", replyToMessageId: asked });
+  });
+
   it("falls back to plain text when Telegram cannot parse the HTML", async () => {
     const box = outbox();
     tg.injectFault("sendMessage", {
