@@ -80,14 +80,15 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     h.api.script(
       [
         reply.tool("ToolSearch", { query: "select:CronCreate" }),
-        reply.tool("CronCreate", { cron: "* * * * *", prompt: "TICK-PROMPT check the build", recurring: true }),
+        reply.tool("CronCreate", { cron: "* * * * *", prompt: "TICK-PROMPT check the build", recurring: false }),
         reply.text("Scheduled."),
       ],
       "SETUP-CRON",
     );
     h.api.script([reply.text("TICK-ANSWER", { delayMs: 2500 })], "TICK-PROMPT");
     h.api.script([reply.text("PERSON-ANSWER")], "PERSON-QUESTION");
-    // Without hooks the CLI keeps the job and fires it on the next minute.
+    // Without hooks the CLI keeps the job and fires it on the next minute. A one-shot job fires at
+    // that minute; a recurring one up to half its period later (the CLI's jitter), 0–90 s in all.
     const { session, events } = h.open();
     await h.run(session, events, "SETUP-CRON every minute, check the build");
     await events.waitFor(isTurn("turn_started", "schedule"));
