@@ -60,9 +60,15 @@ async function setup(
   };
 }
 
-/** The pid of the Claude Code CLI this process started (Linux: read from /proc). */
+/**
+ * The pid of the Claude Code CLI this process started for the run (Linux: read from /proc); not
+ * the `claude --version` and `--help` that probe a CLI seen for the first time beside it, which
+ * on a loaded machine may still be running.
+ */
 function claudeChildPid(): number {
-  const cli = listProcesses().find((p) => p.ppid === process.pid && p.argv.some((arg) => arg.includes("claude")));
+  const cli = listProcesses().find(
+    (p) => p.ppid === process.pid && p.argv.some((arg) => arg.includes("claude")) && p.argv.includes("stream-json"),
+  );
   if (cli === undefined) throw new Error("no Claude Code CLI among this process's children");
   return cli.pid;
 }
