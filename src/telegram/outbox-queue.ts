@@ -61,9 +61,6 @@ export type Job = ChatJob | GlobalJob;
  */
 const URGENT_MARGIN_MS = 20;
 
-/** Replies per chat whose target is remembered (the ones still edited are among the latest). */
-const REMEMBERED_REPLIES = 256;
-
 export function jobBase(must: boolean, waiter?: Waiter, urgent = false): JobBase {
   return { must, urgent, attempts: 0, notBeforeMs: 0, waiters: waiter === undefined ? [] : [waiter], plain: false };
 }
@@ -83,8 +80,6 @@ export class ChatQueue {
   pausedUntilMs = 0;
   /** A deleted message's id -> its re-sent replacement's id, or the queued re-send itself. */
   readonly redirects = new Map<number, number | SendJob>();
-  /** The message each recent reply answered, so its re-send (after a deletion) answers it too. */
-  readonly #repliedTo = new Map<number, number>();
 
   constructor(readonly chatId: number) {}
 
@@ -184,30 +179,18 @@ export class ChatQueue {
     this.ordered.push({ ...jobBase(false, waiter), kind: "delete", messageId });
   }
 
-  /** Whether it remembers what some of its messages answered (a chat queue that does is kept). */
-  get remembersReplies(): boolean {
-    return this.#repliedTo.size > 0;
-  }
-
-  /** Message `messageId` went out as a reply to `replyTo`; the most recent replies are kept. */
-  sentReply(messageId: number, replyTo: number): void {
-    this.#repliedTo.set(messageId, replyTo);
-    if (this.#repliedTo.size > REMEMBERED_REPLIES)
-      this.#repliedTo.delete(this.#repliedTo.keys().next().value as number);
-  }
-
   /**
    * The message `job` edits is gone: `latest` (or a newer pending text) goes out as a new message
-   * replacing it, in reply to what the deleted one answered.
+   * replacing it, in reply to `replyTo` (what the deleted one answered, when known).
    */
-  resend(job: EditJob, latest: MessageContent): void {
+  resend(job: EditJob, latest: MessageContent, replyTo: number | undefined): void {
     const pending = this.edits.get(job.messageId);
     if (pending !== undefined) this.edits.delete(job.messageId);
     const resend: SendJob = {
       ...jobBase(job.must || (pending?.must ?? false), undefined, job.urgent || (pending?.urgent ?? false)),
       kind: "send",
       content: pending !== undefined && pending.change.kind === "text" ? pending.change.content : latest,
-      replyTo: this.#repliedTo.get(job.messageId),
+      replyTo,
       silent: true,
       replaces: job.messageId,
     };

@@ -8,6 +8,7 @@ import { callBotApi } from "./outbox-calls.js";
 import { assertSendable, classifyFailure, type CallFailure } from "./outbox-errors.js";
 import { handleFailure, type FailureHost } from "./outbox-failures.js";
 import { GlobalCap, WakeTimer } from "./outbox-pacing.js";
+import { ReplyMemory } from "./outbox-replies.js";
 import {
   ChatQueue,
   GlobalQueue,
@@ -35,6 +36,8 @@ const TYPING_STALE_MS = 4000;
 export class Outbox {
   readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
   readonly #chats = new Map<number, ChatQueue>();
+  /** What the chats' messages answered: it outlives a chat's queue, which is dropped when idle. */
+  readonly #replies = new ReplyMemory();
   readonly #global = new GlobalQueue();
   readonly #cap: GlobalCap;
   readonly #wake: WakeTimer;
@@ -254,18 +257,12 @@ export class Outbox {
     if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
-  /**
-   * A chat with nothing queued, nothing to remember and no pacing left to honour. One whose
-   * messages replied to the person's is kept: a progress message deleted after a quiet minute
-   * comes back as a reply to its request only while the chat remembers what it answered. Only
-   * chats the bot answered have such messages, and each remembers at most a few hundred.
-   */
+  /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
   #forgettable(chat: ChatQueue, now: number): boolean {
     return (
       chat.isEmpty() &&
       !chat.inFlight &&
       chat.redirects.size === 0 &&
-      !chat.remembersReplies &&
       now >= Math.max(chat.scheduleMs, chat.pausedUntilMs)
     );
   }
@@ -297,8 +294,8 @@ export class Outbox {
   }
 
   #succeeded(chat: ChatQueue | undefined, job: Job, messageId: number | undefined): void {
-    if (job.kind === "send" && job.replyTo !== undefined && messageId !== undefined)
-      chat?.sentReply(messageId, job.replyTo);
+    if (job.kind === "send" && job.replyTo !== undefined && messageId !== undefined && chat !== undefined)
+      this.#replies.sent(chat.chatId, messageId, job.replyTo);
     if (job.kind === "send" && job.replaces !== undefined && chat !== undefined && messageId !== undefined) {
       chat.redirects.set(job.replaces, messageId);
       this.#stats.replaced++;
@@ -340,7 +337,7 @@ export class Outbox {
   #resend(chat: ChatQueue | undefined, job: Job): void {
     if (chat === undefined || job.kind !== "edit" || job.change.kind !== "text")
       return settle(job, gone("message to edit not found"));
-    chat.resend(job, job.change.content);
+    chat.resend(job, job.change.content, this.#replies.answeredBy(chat.chatId, job.messageId));
     this.#options.logger.event("outbox.resending", { chatId: chat.chatId, oldMessageId: job.messageId });
   }
 
