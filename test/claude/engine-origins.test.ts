@@ -87,8 +87,9 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     );
     h.api.script([reply.text("TICK-ANSWER", { delayMs: 2500 })], "TICK-PROMPT");
     h.api.script([reply.text("PERSON-ANSWER")], "PERSON-QUESTION");
-    // Without hooks the CLI keeps the job and fires it on the next minute. A one-shot job fires at
-    // that minute; a recurring one up to half its period later (the CLI's jitter), 0–90 s in all.
+    // Without hooks the CLI keeps the job and fires it on the next minute: a one-shot job at that
+    // minute (on the hour and half hour up to 90 s sooner, never before it was made), so within
+    // 60 s; a recurring one up to half its period later (the CLI's jitter), within 90 s.
     const { session, events } = h.open();
     await h.run(session, events, "SETUP-CRON every minute, check the build");
     await events.waitFor(isTurn("turn_started", "schedule"));
