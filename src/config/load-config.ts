@@ -209,7 +209,7 @@ function warningsFor(config: Config, env: NodeJS.ProcessEnv): ConfigWarning[] {
     if (isExistingFolder(project.path)) continue;
     warnings.push({
       code: "project.folder_missing",
-      message: `projects.${project.name}.path: ${project.path} is not an existing folder now, so messages for project ${project.name} fail (saying so) until it is.`,
+      message: `projects.${project.name}.path: ${project.path} is not an existing folder now, so messages for project ${project.name} fail (saying so) until there is one.`,
     });
   }
   const hasKey = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"].some((name) => (env[name] ?? "") !== "");

@@ -258,7 +258,7 @@ dir = 3
     expect(loaded.config.projects.map((p) => p.name)).toEqual(["a", "ext"]);
     expect(loaded.warnings).toContainEqual({
       code: "project.folder_missing",
-      message: `projects.ext.path: ${join(t.home, "ext", "app")} is not an existing folder now, so messages for project ext fail (saying so) until it is.`,
+      message: `projects.ext.path: ${join(t.home, "ext", "app")} is not an existing folder now, so messages for project ext fail (saying so) until there is one.`,
     });
     expect(loaded.warnings.filter((w) => w.code === "project.folder_missing")).toHaveLength(1);
 

@@ -83,7 +83,7 @@ describe("a project whose folder has gone", () => {
         `The project's folder ${rig.ws.cwd} does not exist, so nothing was saved. On the computer running Telecode, put the folder back, or point the project's path in the config at where it is now.`,
       );
       expect(await rig.command(chat, "status")).toContain(
-        `Project: app — ${rig.ws.cwd} ⚠️ not an existing folder now: its messages fail until it is`,
+        `Project: app — ${rig.ws.cwd} ⚠️ no folder there now: its messages fail until there is one`,
       );
       // And /file get says so too, rather than failing with an unexpected error.
       expect(await rig.command(chat, "file", "get notes.md")).toBe(

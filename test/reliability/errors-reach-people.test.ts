@@ -153,7 +153,7 @@ describe("config problems", () => {
     expect(run.code).toBe(0);
     expect(run.out).toContain("Ran here.");
     expect(run.err).toContain(
-      `⚠ projects.gone.path: ${gone} is not an existing folder now, so messages for project gone fail (saying so) until it is.`,
+      `⚠ projects.gone.path: ${gone} is not an existing folder now, so messages for project gone fail (saying so) until there is one.`,
     );
   });
 

@@ -26,7 +26,7 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   lines.push(
     s.project === undefined
       ? "Project: none set up"
-      : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>${isExistingFolder(s.project.path) ? "" : " ⚠️ not an existing folder now: its messages fail until it is"}`,
+      : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>${isExistingFolder(s.project.path) ? "" : " ⚠️ no folder there now: its messages fail until there is one"}`,
   );
   const lane = s.project === undefined ? undefined : { chatId, project: s.project.name };
   const cliMode = lane === undefined ? undefined : runs.cliMode(lane);
