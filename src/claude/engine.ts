@@ -35,7 +35,7 @@ export type ClaudeEngineOptions = {
    * supports is kept, so no later process probes it again. Default: memory only.
    */
   probeCacheFile?: string;
-  /** IANA zone for clock times in notes ("resets 17:46"). Default: this machine's zone. */
+  /** IANA zone for clock times in notes ("resets 17:46 today"). Default: this machine's zone. */
   timeZone?: string;
   /** What is known of each session across processes, its cost and plan (Telecode keeps it in SQLite); default: memory. */
   book?: SessionBook;

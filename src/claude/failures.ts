@@ -26,7 +26,7 @@ export type FailureFacts = {
   detail?: string;
   apiStatus?: number;
   resetsAtMs?: number;
-  /** When a usage limit resets, as people read it ("17:46", "Mar 18 02:00"). */
+  /** When a usage limit resets, as people read it ("17:46 today", "02:00 on 18 March"). */
   resetsAt?: string;
   /** Why the CLI ended the turn (result.terminal_reason), e.g. "prompt_too_long". */
   terminalReason?: string;
@@ -57,12 +57,6 @@ function apiErrorPasses(f: FailureFacts): boolean {
   if (f.terminalReason === "prompt_too_long") return false;
   const status = f.apiStatus ?? 0;
   return !(status >= 400 && status < 500 && status !== 408 && status !== 409);
-}
-
-/** "at 17:46" today, "on Mar 18 at 02:00" another day. */
-function atMoment(moment: string): string {
-  const day = / (\d\d:\d\d)$/.exec(moment);
-  return day === null ? `at ${moment}` : `on ${moment.slice(0, day.index)} at ${day[1] ?? ""}`;
 }
 
 const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { what: string; hint: string } } = {
@@ -98,7 +92,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   rate_limited: (f) => {
     // The CLI's own "· resets 5:46pm (UTC)" is replaced by the time in this machine's zone.
     const what = sentence((f.detail ?? "A usage limit was reached").replace(/\s*·\s*resets\b.*$/i, ""));
-    if (f.resetsAt !== undefined) return { what, hint: `The limit resets ${atMoment(f.resetsAt)}; ${SAME_AGAIN}.` };
+    if (f.resetsAt !== undefined) return { what, hint: `The limit resets at ${f.resetsAt}; ${SAME_AGAIN}.` };
     return {
       what: sentence(f.detail ?? "A usage limit was reached"),
       hint: "Wait for the limit to reset before sending more.",

@@ -43,7 +43,7 @@ function limitLabel(type: string | undefined): string {
   return LIMIT_LABELS[type] ?? type;
 }
 
-/** When a window resets: "17:46" today, "Mar 18 02:00" on another day (see ClockFormatter.moment). */
+/** When a window resets: "17:46 today", "02:00 on 18 March" (see ClockFormatter.moment). */
 function resetTime(
   info: WireRateLimitEvent["rate_limit_info"],
   clock: ClockFormatter,

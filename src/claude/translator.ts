@@ -31,13 +31,14 @@ import { TurnOrigins, type CommandInfo, type CommandLookup } from "./turn-origin
 
 export type TranslatorOptions = {
   /**
-   * IANA zone for clock times in notes ("resets 17:46"). Default "UTC". A function is asked at
-   * the first clock time (a live session's host zone, looked up only if a note needs it).
+   * IANA zone for clock times in notes ("resets 17:46 today"). Default "UTC". A function is
+   * asked at the first clock time (a live session's host zone, looked up only if a note needs it).
    */
   timeZone?: string | (() => string);
   /**
-   * Epoch ms now, for a live stream: a reset later today then reads "17:46", one on another
-   * day "Mar 18 02:00". Without it (a replay) reset times always carry their date.
+   * Epoch ms now, for a live stream: a reset later today then reads "17:46 today", one on
+   * another day "02:00 tomorrow" or "02:00 on 18 March". Without it (a replay) reset times
+   * always carry their date and year.
    */
   now?: () => number;
   /**

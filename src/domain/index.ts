@@ -72,6 +72,7 @@ export {
   sentence,
   createClockFormatter,
   createLazyClockFormatter,
+  momentInZone,
   localDay,
 } from "./text-format.js";
 export type { ClockFormatter } from "./text-format.js";

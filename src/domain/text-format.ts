@@ -131,15 +131,19 @@ export function formatUsd(value: number): string {
 export type ClockFormatter = {
   /** "17:46" */
   time(epochMs: number): string;
-  /** "Mar 17" */
-  date(epochMs: number): string;
   /**
-   * A moment people can place: "17:46" on the same day as `nowMs`, "Mar 17 17:46" on another
-   * day of its year, "Mar 17, 2030 17:46" in another year. Without `nowMs` (a replay, where
-   * "today" means nothing), always with the date and the year.
+   * A moment people can place, in the words schedules use too: "17:46 today", "02:00 tomorrow",
+   * "17:46 on 17 March" (another day of `nowMs`'s year), "17:46 on 17 March 2030". Without
+   * `nowMs` (a replay, where "today" means nothing), always with the date and the year.
    */
   moment(epochMs: number, nowMs?: number): string;
 };
+
+/** The calendar day after a YYYY-MM-DD day, in the same form. */
+function nextDay(ymd: string): string {
+  const next = new Date(Date.UTC(Number(ymd.slice(0, 4)), Number(ymd.slice(5, 7)) - 1, Number(ymd.slice(8, 10)) + 1));
+  return next.toISOString().slice(0, 10);
+}
 
 /**
  * A formatter for a time zone ("UTC", "Europe/Berlin"). Throws a RangeError for a zone the
@@ -147,7 +151,7 @@ export type ClockFormatter = {
  */
 export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
   const time = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  const date = new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric" });
+  const dayMonth = new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "long" });
   const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
   // The same moment comes again and again (a rate limit's reset, on each of its events): the
   // last one is kept, for "now" in the same minute (days change on a minute's boundary in every
@@ -155,15 +159,16 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
   let last = { epochMs: Number.NaN, nowMinute: Number.NaN, text: "" };
   const moment = (epochMs: number, nowMs: number | undefined): string => {
     const ymd = day.format(epochMs);
-    const year = ymd.slice(0, 4);
+    const clock = time.format(epochMs);
     const today = nowMs === undefined ? undefined : day.format(nowMs);
-    if (today === ymd) return time.format(epochMs);
+    if (today === ymd) return `${clock} today`;
+    if (today !== undefined && nextDay(today) === ymd) return `${clock} tomorrow`;
+    const year = ymd.slice(0, 4);
     const sameYear = today !== undefined && today.startsWith(year);
-    return `${date.format(epochMs)}${sameYear ? "" : `, ${year}`} ${time.format(epochMs)}`;
+    return `${clock} on ${dayMonth.format(epochMs)}${sameYear ? "" : ` ${year}`}`;
   };
   return {
     time: (epochMs) => time.format(epochMs),
-    date: (epochMs) => date.format(epochMs),
     moment(epochMs, nowMs) {
       const nowMinute = nowMs === undefined ? -1 : Math.floor(nowMs / 60_000);
       if (epochMs !== last.epochMs || nowMinute !== last.nowMinute)
@@ -171,6 +176,21 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
       return last.text;
     },
   };
+}
+
+const formattersByZone = new Map<string, ClockFormatter>();
+
+/**
+ * A moment in a zone's words (see ClockFormatter.moment), with the zone's formatter made once:
+ * for callers that name a zone per call, as schedules do.
+ */
+export function momentInZone(epochMs: number, timeZone: string, nowMs?: number): string {
+  let clock = formattersByZone.get(timeZone);
+  if (clock === undefined) {
+    clock = createClockFormatter(timeZone);
+    formattersByZone.set(timeZone, clock);
+  }
+  return clock.moment(epochMs, nowMs);
 }
 
 /**
@@ -183,7 +203,6 @@ export function createLazyClockFormatter(timeZone: () => string): ClockFormatter
   const clock = (): ClockFormatter => (made ??= createClockFormatter(timeZone()));
   return {
     time: (epochMs) => clock().time(epochMs),
-    date: (epochMs) => clock().date(epochMs),
     moment: (epochMs, nowMs) => clock().moment(epochMs, nowMs),
   };
 }

@@ -1,8 +1,8 @@
 // A schedule in words for people and for the model: "every 5 minutes", "at 09:00 on weekdays,
 // Europe/Berlin", "once at 14:30 today". Pure; cron fields come from croner (cron.ts).
+import { momentInZone } from "../domain/index.js";
 import { cronFields, type CronFields } from "./cron.js";
 import type { Schedule, ScheduleTiming } from "./schedule-types.js";
-import { addDays, localDateTime, type LocalDate } from "./zone-clock.js";
 
 export type DescribeOptions = Readonly<{
   /** "today" and "tomorrow" are relative to this instant. */
@@ -59,17 +59,9 @@ function everyWords(ms: number): string {
   return `every ${words.startsWith("1 ") ? words.slice(2) : words}`;
 }
 
-const sameDay = (a: LocalDate, b: LocalDate): boolean => a.year === b.year && a.month === b.month && a.day === b.day;
-
 /** "14:30 today", "09:00 tomorrow", "09:00 on 3 December" (with the year when it is not this one). */
 export function whenInWords(atMs: number, timeZone: string, nowMs: number): string {
-  const at = localDateTime(atMs, timeZone);
-  const now = localDateTime(nowMs, timeZone);
-  const clock = `${pad(at.hour)}:${pad(at.minute)}`;
-  if (sameDay(at, now)) return `${clock} today`;
-  if (sameDay(at, addDays(now, 1))) return `${clock} tomorrow`;
-  const year = at.year === now.year ? "" : ` ${at.year}`;
-  return `${clock} on ${at.day} ${MONTH_NAMES[at.month - 1] ?? ""}${year}`;
+  return momentInZone(atMs, timeZone, nowMs);
 }
 
 function weekdayWords(days: readonly number[]): string {

@@ -274,17 +274,19 @@ describe("translator", () => {
         type: "note",
         kind: "rate_limit",
         key: "rate_limit:five_hour",
-        text: "5h limit 91% used, resets Mar 17, 2030 17:46",
+        text: "5h limit 91% used, resets 17:46 on 17 March 2030",
       },
       {
         type: "note",
         kind: "rate_limit",
         key: "rate_limit:five_hour",
-        text: "Rate limited until Mar 17, 2030 17:46 (5h limit reached)",
+        text: "Rate limited until 17:46 on 17 March 2030 (5h limit reached)",
         untilMs: 1900000000000,
       },
     ]);
-    expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe("5h limit 91% used, resets Mar 17, 2030 23:16");
+    expect(ofType(run(lines, "Asia/Kolkata"), "note")[0]?.text).toBe(
+      "5h limit 91% used, resets 23:16 on 17 March 2030",
+    );
     // Where the limit stands comes with every event, a repeated warning's new share too.
     const resetsAtMs = 1900000000000;
     expect(ofType(run(lines), "usage_limit")).toEqual([
@@ -300,7 +302,7 @@ describe("translator", () => {
     expect(ofType(run([rl({ status: "suspended" })]), "usage_limit")).toEqual([]);
   });
 
-  it("rate limits read live: a reset later today is a time, one on another day or year has its date", () => {
+  it("rate limits read live: a reset is today or tomorrow, or on its date, with its year when not this one", () => {
     const rejected = JSON.stringify({
       type: "rate_limit_event",
       rate_limit_info: { rateLimitType: "five_hour", resetsAt: 1900000000, status: "rejected" },
@@ -309,11 +311,14 @@ describe("translator", () => {
       const t = createTranslator({ timeZone, now: () => Date.parse(nowIso) });
       return ofType([...t.push(decodeLine(rejected))], "note")[0]?.text;
     };
-    expect(noteAt("2030-03-17T13:00:00Z")).toBe("Rate limited until 17:46 (5h limit reached)");
-    expect(noteAt("2030-03-16T23:00:00Z")).toBe("Rate limited until Mar 17 17:46 (5h limit reached)");
-    expect(noteAt("2029-12-31T12:00:00Z")).toBe("Rate limited until Mar 17, 2030 17:46 (5h limit reached)");
+    expect(noteAt("2030-03-17T13:00:00Z")).toBe("Rate limited until 17:46 today (5h limit reached)");
+    expect(noteAt("2030-03-16T23:00:00Z")).toBe("Rate limited until 17:46 tomorrow (5h limit reached)");
+    expect(noteAt("2030-03-10T23:00:00Z")).toBe("Rate limited until 17:46 on 17 March (5h limit reached)");
+    expect(noteAt("2029-12-31T12:00:00Z")).toBe("Rate limited until 17:46 on 17 March 2030 (5h limit reached)");
     // 13:00 UTC is already the 18th in Auckland, where the reset (05:46 on the 18th) is today.
-    expect(noteAt("2030-03-17T13:00:00Z", "Pacific/Auckland")).toBe("Rate limited until 06:46 (5h limit reached)");
+    expect(noteAt("2030-03-17T13:00:00Z", "Pacific/Auckland")).toBe(
+      "Rate limited until 06:46 today (5h limit reached)",
+    );
   });
 
   it("types a usage-limit failure with the reset time the rate-limit event gave, and a missing login", () => {
@@ -334,7 +339,7 @@ describe("translator", () => {
       apiStatus: 429,
       resetsAtMs: 1900000000000,
       what: "API error 429: You've hit your 5-hour limit.",
-      hint: "The limit resets on Mar 17, 2030 at 17:46; until then every message fails the same way.",
+      hint: "The limit resets at 17:46 on 17 March 2030; until then every message fails the same way.",
     });
     const loggedOut = run([init(), result({ is_error: true, result: "Invalid API key · Please run /login" })]);
     expect(ofType(loggedOut, "turn_finished")[0]?.error).toMatchObject({
@@ -344,7 +349,7 @@ describe("translator", () => {
     });
   });
 
-  it("words failures that repeat as such: a limit says when it resets (the date when not today), a login how to fix it", () => {
+  it("words failures that repeat as such: a limit says when it resets (today, tomorrow or its date), a login how to fix it", () => {
     const limitedAt = (nowIso: string) => {
       const t = createTranslator({ timeZone: "Europe/Berlin", now: () => Date.parse(nowIso) });
       const lines = [
@@ -362,10 +367,13 @@ describe("translator", () => {
     };
     // 17:46 UTC is 18:46 in Berlin.
     expect(limitedAt("2030-03-17T09:00:00Z")).toBe(
-      "The limit resets at 18:46; until then every message fails the same way.",
+      "The limit resets at 18:46 today; until then every message fails the same way.",
     );
     expect(limitedAt("2030-03-16T09:00:00Z")).toBe(
-      "The limit resets on Mar 17 at 18:46; until then every message fails the same way.",
+      "The limit resets at 18:46 tomorrow; until then every message fails the same way.",
+    );
+    expect(limitedAt("2030-03-01T09:00:00Z")).toBe(
+      "The limit resets at 18:46 on 17 March; until then every message fails the same way.",
     );
     const failure = (extra: object) =>
       ofType(run([init(), result({ is_error: true, ...extra })]), "turn_finished")[0]?.error;

@@ -135,7 +135,7 @@ describe("telecode replay", () => {
 
   it("honours --time-zone for clock times, and gives their year: a replay may be of any year", async () => {
     const { stdout } = await replay("--time-zone", "Asia/Kolkata", fixture("l-rate-limit-warning.stdout.jsonl"));
-    expect(stdout).toContain("5h limit 91% used, resets Mar 17, 2030 23:16");
+    expect(stdout).toContain("5h limit 91% used, resets 23:16 on 17 March 2030");
   });
 
   it("works through the built bin (exit codes reach the shell)", () => {

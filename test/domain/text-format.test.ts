@@ -8,6 +8,7 @@ import {
   formatCount,
   formatDurationMs,
   formatUsd,
+  momentInZone,
   sentence,
 } from "../../src/domain/index.js";
 
@@ -72,18 +73,33 @@ describe("text helpers", () => {
   it("clock times are HH:MM in the given zone, independent of the host", () => {
     const utc = createClockFormatter();
     expect(utc.time(1_900_000_000_000)).toBe("17:46");
-    expect(utc.date(1_900_000_000_000)).toBe("Mar 17");
     expect(createClockFormatter("America/New_York").time(1_900_000_000_000)).toBe("13:46");
     expect(() => createClockFormatter("Nowhere/Atall")).toThrow(RangeError);
   });
 
-  it("a moment is the time today, the date and time this year, and the year too otherwise or in a replay", () => {
+  it("a moment is the time today or tomorrow, the day this year, and the year too otherwise or in a replay", () => {
     const utc = createClockFormatter();
     const moment = 1_900_000_000_000; // 2030-03-17 17:46 UTC
-    expect(utc.moment(moment, moment + 60_000)).toBe("17:46");
-    expect(utc.moment(moment, moment + 10 * 86_400_000)).toBe("Mar 17 17:46");
-    expect(utc.moment(moment, moment + 365 * 86_400_000)).toBe("Mar 17, 2030 17:46");
-    expect(utc.moment(moment)).toBe("Mar 17, 2030 17:46");
+    expect(utc.moment(moment, moment + 60_000)).toBe("17:46 today");
+    expect(utc.moment(moment, moment - 86_400_000)).toBe("17:46 tomorrow");
+    expect(utc.moment(moment, moment - 18 * 3_600_000)).toBe("17:46 tomorrow"); // 23:46 the day before
+    expect(utc.moment(moment, moment - 2 * 86_400_000)).toBe("17:46 on 17 March");
+    expect(utc.moment(moment, moment + 10 * 86_400_000)).toBe("17:46 on 17 March");
+    expect(utc.moment(moment, moment + 365 * 86_400_000)).toBe("17:46 on 17 March 2030");
+    expect(utc.moment(moment)).toBe("17:46 on 17 March 2030");
+    // Tomorrow across a month's and a year's end, in the zone's own calendar.
+    const newYear = Date.parse("2031-01-01T00:30:00Z");
+    expect(utc.moment(newYear, Date.parse("2030-12-31T22:00:00Z"))).toBe("00:30 tomorrow");
+    expect(createClockFormatter("Asia/Kolkata").moment(newYear, Date.parse("2030-12-31T22:00:00Z"))).toBe(
+      "06:00 today",
+    );
+  });
+
+  it("a moment in a named zone reads as that zone's formatter says, for the words schedules use", () => {
+    const moment = 1_900_000_000_000;
+    expect(momentInZone(moment, "America/New_York", moment)).toBe("13:46 today");
+    expect(momentInZone(moment, "UTC", moment - 86_400_000)).toBe("17:46 tomorrow");
+    expect(momentInZone(moment, "UTC", moment)).toBe(createClockFormatter("UTC").moment(moment, moment));
   });
 
   it("a lazy clock asks for its zone at its first clock time, once, and formats the same", () => {
@@ -94,8 +110,7 @@ describe("text helpers", () => {
     });
     expect(asked).toEqual([]);
     expect(lazy.time(1_900_000_000_000)).toBe("13:46");
-    expect(lazy.moment(1_900_000_000_000, 1_900_000_000_000)).toBe("13:46");
-    expect(lazy.date(1_900_000_000_000)).toBe("Mar 17");
+    expect(lazy.moment(1_900_000_000_000, 1_900_000_000_000)).toBe("13:46 today");
     expect(asked).toEqual(["zone"]);
   });
 

@@ -162,17 +162,17 @@ describe("telecode run and usage limits", () => {
       stderrIsTTY: false,
     });
     expect(code).toBe(1);
-    // The reset in this machine's zone, as a person reads it: its day and year, then the time.
+    // The reset in this machine's zone, as a person reads it: the time, then its day and year.
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const day = new Intl.DateTimeFormat("en-US", { timeZone: zone, month: "short", day: "numeric", year: "numeric" });
+    const day = new Intl.DateTimeFormat("en-GB", { timeZone: zone, day: "numeric", month: "long", year: "numeric" });
     const time = new Intl.DateTimeFormat("en-GB", {
       timeZone: zone,
       hour: "2-digit",
       minute: "2-digit",
       hourCycle: "h23",
     });
-    const when = `${day.format(resetsAt * 1000)} ${time.format(resetsAt * 1000)}`;
-    expect(when).toMatch(/^Mar 1[678], 2030 \d\d:\d\d$/);
+    const when = `${time.format(resetsAt * 1000)} on ${day.format(resetsAt * 1000)}`;
+    expect(when).toMatch(/^\d\d:\d\d on 1[678] March 2030$/);
     expect(io.err()).toContain(`Rate limited until ${when} (5h limit reached)`);
   });
 });

@@ -215,7 +215,9 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
     await limited.botMessage(chat, isAnswer("Nearly out."));
     const usage = (await limited.command(chat, "usage")).split("\n");
     // The reset is years ahead, so it carries the date (in this machine's zone).
-    expect(usage.slice(3)).toEqual([expect.stringMatching(/^5h limit: 91% used, resets Mar 1[78], 2030 \d\d:\d\d$/)]);
+    expect(usage.slice(3)).toEqual([
+      expect.stringMatching(/^5h limit: 91% used, resets \d\d:\d\d on 1[78] March 2030$/),
+    ]);
 
     const config = limited.config;
     limited.config = { ...config, claude: { ...config.claude, useApiBilling: false } };
@@ -231,7 +233,7 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
     limited.tg.sendText(chat, "Use a little [eased]");
     await limited.botMessage(chat, isAnswer("Fine again."));
     expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
-      /^5h limit: below its warning level, resets Mar 1[78], 2030 \d\d:\d\d$/,
+      /^5h limit: below its warning level, resets \d\d:\d\d on 1[78] March 2030$/,
     );
 
     const rejected = reply.error(429, {
@@ -242,13 +244,13 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
     limited.tg.sendText(chat, "Use more [spent]");
     await limited.botMessage(chat, /^❌ API error 429/);
     expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
-      /^5h limit: reached, resets Mar 1[78], 2030 \d\d:\d\d$/,
+      /^5h limit: reached, resets \d\d:\d\d on 1[78] March 2030$/,
     );
     // A restart does not forget it: no run needs to meet the limit again to show it.
     await limited.app.stop();
     await limited.startApp();
     expect((await limited.command(chat, "usage")).split("\n")[3]).toMatch(
-      /^5h limit: reached, resets Mar 1[78], 2030 \d\d:\d\d$/,
+      /^5h limit: reached, resets \d\d:\d\d on 1[78] March 2030$/,
     );
   });
 });

@@ -29,7 +29,7 @@ export const usageCommand: Command = {
   },
 };
 
-/** "5h limit: 91% used, resets 17:46". */
+/** "5h limit: 91% used, resets 17:46 today". */
 function limitLine(limit: UsageLimitReported, clock: ClockFormatter, nowMs: number): string {
   const resets = limit.resetsAtMs === undefined ? "" : `, resets ${clock.moment(limit.resetsAtMs, nowMs)}`;
   return `${limit.limit} limit: ${whereItStands(limit)}${resets}`;
