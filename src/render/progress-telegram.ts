@@ -237,7 +237,7 @@ function noteText(note: ProgressNote): string {
 function noteLine(note: ProgressNote, options: ProgressRenderOptions): string {
   let line = noteText(note);
   if (note.untilMs !== undefined && note.untilMs > options.nowMs) {
-    // A note that names the time already ("Rate limited until 17:46") is not told it twice.
+    // A note that names the time already ("Rate limited until 17:46 today") is not told it twice.
     const time = options.clock?.time(note.untilMs);
     const at = time === undefined || note.text.includes(time) ? "" : ` at ${time},`;
     line += ` (resumes${at} in ${formatDurationMs(note.untilMs - options.nowMs)})`;

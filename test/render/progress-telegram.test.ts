@@ -131,13 +131,13 @@ describe("renderProgressHtml", () => {
       text(renderProgressHtml(state, { nowMs: T0 + 5000, clock }))
         .split("\n")
         .find((l) => l.startsWith("⏳ Rate"));
-    expect(line(limited("Rate limited until 14:30 (5h limit reached)", T0 + 30 * 60_000))).toBe(
-      "⏳ Rate limited until 14:30 (5h limit reached) (resumes in 29 min 55 s)",
+    expect(line(limited("Rate limited until 14:30 today (5h limit reached)", T0 + 30 * 60_000))).toBe(
+      "⏳ Rate limited until 14:30 today (5h limit reached) (resumes in 29 min 55 s)",
     );
     // A weekly limit days away: the wait in days and hours.
     const nextWeek = T0 + 5000 + (6 * 24 + 3) * 3_600_000;
-    expect(line(limited("Rate limited until Jan 11 17:00 (7-day limit reached)", nextWeek))).toBe(
-      "⏳ Rate limited until Jan 11 17:00 (7-day limit reached) (resumes in 6 d 3 h)",
+    expect(line(limited("Rate limited until 17:00 on 11 January (7-day limit reached)", nextWeek))).toBe(
+      "⏳ Rate limited until 17:00 on 11 January (7-day limit reached) (resumes in 6 d 3 h)",
     );
   });
 
@@ -352,7 +352,7 @@ describe("the end of a run", () => {
     const notes = [
       note("info", "Loaded 3 skills"),
       note("compaction", "Context compacted (auto): 5,020 → 2,613 tokens"),
-      note("rate_limit", "5h limit 91% used, resets 17:46", { key: "rate_limit:five_hour" }),
+      note("rate_limit", "5h limit 91% used, resets 17:46 today", { key: "rate_limit:five_hour" }),
       note("warning", "Hook PreToolUse:Bash failed (exit 1): no such file"),
       note("warning", "Claude Code stopped before it finished this turn.", { key: TURN_CUT_OFF_NOTE }),
     ];
@@ -360,12 +360,12 @@ describe("the end of a run", () => {
     expect(text(renderProgressSummaryHtml(ok, T0 + 5000)).split("\n")).toEqual([
       "✅ Done · 700 ms · $0.01",
       "",
-      "⏳ 5h limit 91% used, resets 17:46",
+      "⏳ 5h limit 91% used, resets 17:46 today",
       "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file",
       "⚠️ Claude Code stopped before it finished this turn.",
     ]);
 
-    const limited = note("rate_limit", "Rate limited until 17:46 (5h limit reached)", {
+    const limited = note("rate_limit", "Rate limited until 17:46 today (5h limit reached)", {
       key: "rate_limit:five_hour",
       untilMs: T0 + 3_600_000,
     });
@@ -389,7 +389,7 @@ describe("the end of a run", () => {
       text(renderProgressSummaryHtml(cut, T0 + 5000))
         .split("\n")
         .slice(2),
-    ).toEqual(["⏳ 5h limit 91% used, resets 17:46", "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file"]);
+    ).toEqual(["⏳ 5h limit 91% used, resets 17:46 today", "⚠️ Hook PreToolUse:Bash failed (exit 1): no such file"]);
   });
 
   it("says a run that failed before Claude Code started was not started, with no duration", () => {
