@@ -180,27 +180,33 @@ export function createClockFormatter(timeZone = "UTC"): ClockFormatter {
 
 const formattersByZone = new Map<string, ClockFormatter>();
 
-/**
- * A moment in a zone's words (see ClockFormatter.moment), with the zone's formatter made once:
- * for callers that name a zone per call, as schedules do.
- */
-export function momentInZone(epochMs: number, timeZone: string, nowMs?: number): string {
+/** The zone's formatter, made once a process and shared by every caller that names the zone. */
+function formatterFor(timeZone: string): ClockFormatter {
   let clock = formattersByZone.get(timeZone);
   if (clock === undefined) {
     clock = createClockFormatter(timeZone);
     formattersByZone.set(timeZone, clock);
   }
-  return clock.moment(epochMs, nowMs);
+  return clock;
 }
 
 /**
- * A formatter for the zone `timeZone()` names, made at its first use: the first time-zone
+ * A moment in a zone's words (see ClockFormatter.moment): for callers that name a zone per
+ * call, as schedules do.
+ */
+export function momentInZone(epochMs: number, timeZone: string, nowMs?: number): string {
+  return formatterFor(timeZone).moment(epochMs, nowMs);
+}
+
+/**
+ * A formatter for the zone `timeZone()` names, asked at its first use: the first time-zone
  * formatter of a process loads ICU's zone data (~10 ms), which a live session needs only when
- * a note shows a clock time. The zone must be one the runtime knows (the host's, or checked).
+ * a note shows a clock time. Every session of the zone then shares one formatter. The zone
+ * must be one the runtime knows (the host's, or checked).
  */
 export function createLazyClockFormatter(timeZone: () => string): ClockFormatter {
   let made: ClockFormatter | undefined;
-  const clock = (): ClockFormatter => (made ??= createClockFormatter(timeZone()));
+  const clock = (): ClockFormatter => (made ??= formatterFor(timeZone()));
   return {
     time: (epochMs) => clock().time(epochMs),
     moment: (epochMs, nowMs) => clock().moment(epochMs, nowMs),
