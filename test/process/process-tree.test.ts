@@ -1,0 +1,67 @@
+// What a CLI leaves running, as the engine and the keeper look for it after the CLI exited: its
+// process group, and the processes that carry its tag (a Bash command the CLI started in a
+// session of its own). Real processes.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { findTaggedProcesses, isGroupAlive, PROCESS_TAG_VAR } from "../../src/process/index.js";
+import { listProcesses } from "../support/processes.js";
+
+const started: ChildProcess[] = [];
+const groups: number[] = [];
+
+/** A process in a group of its own, running `script` in sh, with `env` added to ours. */
+async function group(script: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn("sh", ["-c", script], { env: { ...process.env, ...env }, detached: true, stdio: "ignore" });
+  started.push(child);
+  await once(child, "spawn");
+  groups.push(child.pid!);
+  return child;
+}
+
+afterEach(async () => {
+  for (const pgid of groups.splice(0)) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
+});
+
+describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
+  it("are its group while a process of it runs, and the processes carrying its tag", async () => {
+    const child = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-one" });
+    expect(await isGroupAlive(child.pid!)).toBe(true);
+    expect(await findTaggedProcesses("tag-one")).toEqual([child.pid]);
+  });
+
+  it("include a group whose leader has exited while a process it started goes on", async () => {
+    const child = await group("sleep 60 & exit 0", { [PROCESS_TAG_VAR]: "tag-two" });
+    await once(child, "exit");
+    // The shell may exit before its child has become `sleep`.
+    const orphan = await vi.waitFor(() => {
+      const [found] = listProcesses().filter((p) => p.pgrp === child.pid);
+      expect(found?.argv).toEqual(["sleep", "60"]);
+      return found!;
+    });
+    expect(await isGroupAlive(child.pid!)).toBe(true);
+    expect(await findTaggedProcesses("tag-two")).toEqual([orphan.pid]);
+  });
+
+  it("are nothing once the group has ended", async () => {
+    const child = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-three" });
+    process.kill(-child.pid!, "SIGKILL");
+    await once(child, "exit");
+    expect(await isGroupAlive(child.pid!)).toBe(false);
+    expect(await findTaggedProcesses("tag-three")).toEqual([]);
+  });
+
+  it("carry the tag as a whole variable: a tag that only begins one, or ends another, does not count", async () => {
+    await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-four-and-more", [`X${PROCESS_TAG_VAR}`]: "tag-four" });
+    expect(await findTaggedProcesses("tag-four")).toEqual([]);
+    expect(await findTaggedProcesses("tag-four-and-more")).toHaveLength(1);
+  });
+});
