@@ -67,6 +67,38 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  {
+    // Test files share their worker's modules (vitest.config.ts: isolate: false), so a test must
+    // leave no global changed behind it for the next file to meet.
+    files: ["test/**"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["mock", "doMock", "stubGlobal", "stubEnv", "useFakeTimers"].map((property) => ({
+          object: "vi",
+          property,
+          message: "test files share their worker's modules and globals: use the real module, or a port (FakeClock)",
+        })),
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
+          message: "test files share their worker's process.env: pass an env to what the test starts",
+        },
+        {
+          selector:
+            "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']",
+          message: "test files share their worker's process.env: pass an env to what the test starts",
+        },
+        {
+          selector: "AssignmentExpression > MemberExpression.left[object.property.name='prototype']",
+          message: "test files share their worker's globals: patch no prototype",
+        },
+      ],
+    },
+  },
   { files: ["**/*.js", "**/*.cjs"], ...tseslint.configs.disableTypeChecked },
   {
     // CommonJS: the dependency-cruiser config, and the loader bin/telecode.js requires for `telecode run`.
