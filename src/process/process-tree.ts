@@ -33,10 +33,10 @@ function procPids(): string[] {
 }
 
 function groupRuns(pgid: number): boolean {
+  if (!isLinux) return signalReaches(-pgid);
   // No member left at all, not even a zombie (the usual case once a CLI has exited): one system
   // call says so, where reading every process's stat takes milliseconds.
   if (noSuchGroup(pgid)) return false;
-  if (!isLinux) return signalReaches(-pgid);
   return procPids().some((pid) => {
     const stat = readStat(pid);
     return stat !== undefined && stat.pgrp === pgid && running(stat.state);
@@ -83,7 +83,8 @@ export function findTaggedProcesses(tag: string): Promise<number[]> {
   const needle = Buffer.from(`${PROCESS_TAG_VAR}=${tag}`);
   const found: number[] = [];
   for (const pid of procPids()) {
-    if (Number(pid) !== process.pid && holdsVariable(pid, needle) && processRuns(Number(pid))) found.push(Number(pid));
+    const n = Number(pid);
+    if (n !== process.pid && holdsVariable(pid, needle) && processRuns(n)) found.push(n);
   }
   return Promise.resolve(found);
 }
