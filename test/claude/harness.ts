@@ -1,11 +1,13 @@
 // Test harness for engine tests against the real CLI: fake API + fresh workspace + engine +
 // an event collector with condition waits, and a check that no process of ours survives.
+import { join } from "node:path";
 import { expect } from "vitest";
 import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
 import { allowAllController, createClaudeEngine } from "../../src/claude/index.js";
 import type { ClaudeEngine, SessionHandle, SessionController, SessionSpec } from "../../src/claude/index.js";
 import { silentLogger, type Logger } from "../../src/ports/index.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
+import { seedProbeCache } from "../support/claude-probe.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { listProcesses } from "../support/processes.js";
 
@@ -71,7 +73,10 @@ export async function makeHarness(
         console.log(Date.now() - t0, level, name, JSON.stringify({ ...fields, args: undefined }));
     },
   };
-  const engine = createClaudeEngine({ claudePath: options.claudePath ?? realClaudePath, env: ws.env, logger });
+  const claudePath = options.claudePath ?? realClaudePath;
+  const known =
+    claudePath === realClaudePath ? { probeCacheFile: await seedProbeCache(join(ws.root, "claude-cli.json")) } : {};
+  const engine = createClaudeEngine({ claudePath, env: ws.env, logger, ...known });
   const sessions: SessionHandle[] = [];
   const pids = new Set<number>();
   return {

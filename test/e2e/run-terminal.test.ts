@@ -4,7 +4,7 @@
 // Claude Code, fake Messages API.
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runRun } from "../../src/cli/run.js";
@@ -13,8 +13,8 @@ import { realClaudePath } from "../support/claude-workspace.js";
 import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { runInPty } from "../support/pty.js";
 import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
+import { telecodeBin } from "../support/telecode-bin.js";
 
-const telecodeBin = resolve(import.meta.dirname, "../../bin/telecode.js");
 const SPINNER_LINE = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /;
 
 let current: RunWorkspace | undefined;

@@ -2,7 +2,6 @@
 // so `npm run build` first), a line collector with waits on what arrives, and cleanup that
 // ends every keeper and CLI a test left behind.
 import { rmSync } from "node:fs";
-import { resolve } from "node:path";
 import { afterEach } from "vitest";
 import { buildArgs } from "../../src/claude/index.js";
 import { createSystemClock } from "../../src/ports/index.js";
@@ -22,9 +21,9 @@ import {
   type WarmKeeper,
 } from "../../src/keeper/index.js";
 import { encodeControlRequest, encodeUserMessage } from "../../src/wire/index.js";
+import { telecodeBin } from "../support/telecode-bin.js";
 
 export const clock = createSystemClock();
-export const telecodeBin = resolve(import.meta.dirname, "../../bin/telecode.js");
 
 /** The control-mode arguments the engine gives the CLI. */
 export const controlArgs = buildArgs({ cwd: "", permissionMode: "default" }, { supportsHookEvents: false });

@@ -6,12 +6,13 @@ import { statSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { capturedIo } from "../support/captured-io.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { seedDataDir } from "../support/claude-probe.js";
+import { telecodeBin } from "../support/telecode-bin.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { endKeepers, spawnedClaudePids } from "../telegram/bridge/rig.js";
 
@@ -46,9 +47,6 @@ export type TelecodeProcess = {
 
 export const USER_ID = 1001;
 
-const tsRegister = fileURLToPath(new URL("../store/helpers/ts-register.js", import.meta.url));
-const serveChild = fileURLToPath(new URL("../telegram/bridge/serve-child.ts", import.meta.url));
-
 /** Call at module level; each test gets a fresh world from the returned function. */
 export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -64,6 +62,7 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
     cleanups.push(() => ws.cleanup());
     const dataDir = await mkdtemp(join(tmpdir(), "telecode-reliability-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5 }));
+    await seedDataDir(dataDir);
     const configPath = join(ws.root, "config.toml");
     const children: ChildProcess[] = [];
     cleanups.push(async () => {
@@ -109,7 +108,7 @@ export function useWorld(): (replies?: FakeReply[]) => Promise<World> {
       spawnTelecode(args, env = ws.env) {
         // CLIs logged from here on are this process's.
         const logOffset = logSize(dataDir);
-        const child = spawn(process.execPath, ["--import", tsRegister, serveChild, ...args], {
+        const child = spawn(process.execPath, [telecodeBin, ...args], {
           env,
           stdio: ["ignore", "ignore", "pipe"],
         });

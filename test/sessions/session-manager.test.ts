@@ -28,6 +28,7 @@ import {
   type FakeAnthropic,
   type FakeReply,
 } from "../support/fake-anthropic/index.js";
+import { seedProbeCache } from "../support/claude-probe.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 
 type Rig = {
@@ -68,7 +69,11 @@ async function makeRig(
   const store = openStore(dataDir);
   const { config } = loadConfig({ env: { HOME: ws.home, TELECODE_DATA_DIR: dataDir } });
   const liveConfig = { ...config, claude: { ...config.claude, useApiBilling: true } };
-  const engine = createClaudeEngine({ claudePath: realClaudePath, env: ws.env });
+  const engine = createClaudeEngine({
+    claudePath: realClaudePath,
+    env: ws.env,
+    probeCacheFile: await seedProbeCache(join(ws.root, "claude-cli.json")),
+  });
   const registry = createDecisionRegistry();
   const asked: PendingDecisionView[] = [];
   const port: PersonPort = { ask: (d) => asked.push(d), settled: () => undefined, inform: () => undefined };

@@ -3,6 +3,7 @@
 // workspace's test key). One `close()` removes it all.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { seedDataDir } from "./claude-probe.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "./claude-workspace.js";
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "./fake-anthropic/index.js";
 
@@ -30,6 +31,7 @@ export async function startRunWorkspace(replies: FakeReply[], extraEnv: NodeJS.P
     XDG_CONFIG_HOME: join(ws.root, "config"),
     XDG_DATA_HOME: join(ws.root, "data"),
   };
+  await seedDataDir(join(ws.root, "data", "telecode"));
   return {
     api,
     ws,

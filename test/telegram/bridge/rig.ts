@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
@@ -15,6 +14,8 @@ import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
+import { seedDataDir } from "../../support/claude-probe.js";
+import { telecodeBin } from "../../support/telecode-bin.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
 export const ALLOWED_IDS = Array.from({ length: 20 }, (_, i) => 1001 + i);
@@ -86,6 +87,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const api = await startFakeAnthropic({});
   const ws = await makeClaudeWorkspace(api.url, { CLAUDE_CODE_MAX_RETRIES: "1" });
   const dataDir = await mkdtemp(join(tmpdir(), "telecode-tg-state-"));
+  if ((options.claudePath ?? realClaudePath) === realClaudePath) await seedDataDir(dataDir);
   const configPath = join(ws.root, "config.toml");
   const limits = { drain_seconds: 0, ...options.limits };
   await writeFile(
@@ -265,12 +267,9 @@ export type ServeProcess = {
 /** The `telecode` processes each rig spawned (spawnServe), ended by its dispose. */
 const servedBy = new WeakMap<Rig, Set<ChildProcess>>();
 
-const tsRegister = fileURLToPath(new URL("../../store/helpers/ts-register.js", import.meta.url));
-const serveChild = fileURLToPath(new URL("./serve-child.ts", import.meta.url));
-
 /** Runs `telecode --config FILE` as a real process on the rig's config (stop the in-process app first). */
 export function spawnServe(rig: Rig): ServeProcess {
-  const child = spawn(process.execPath, ["--import", tsRegister, serveChild, "--config", rig.configPath], {
+  const child = spawn(process.execPath, [telecodeBin, "--config", rig.configPath], {
     env: rig.ws.env,
     stdio: ["ignore", "ignore", "pipe"],
   });
