@@ -17,9 +17,10 @@ const LEARNT = resolve(import.meta.dirname, "../../node_modules/.cache/telecode-
 let learning: Promise<boolean> | undefined;
 
 /**
- * The real probe of the pinned CLI, answered from LEARNT when it knows this binary. False when
- * it could not be learnt (a probe timed out on a loaded machine): tests then probe as before,
- * and the next one tries to learn it again.
+ * The real probe of the pinned CLI, answered from LEARNT when it knows this binary. False while
+ * LEARNT holds nothing (the first probe failed, say timed out on a loaded machine): tests then
+ * probe as before, and the next one tries again. A LEARNT that lacks this binary (its probe
+ * failed after an upgrade) is handed on all the same and only costs each test its own probe.
  */
 function learn(): Promise<boolean> {
   learning ??= (async () => {

@@ -87,7 +87,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const api = await startFakeAnthropic({});
   const ws = await makeClaudeWorkspace(api.url, { CLAUDE_CODE_MAX_RETRIES: "1" });
   const dataDir = await mkdtemp(join(tmpdir(), "telecode-tg-state-"));
-  if ((options.claudePath ?? realClaudePath) === realClaudePath) await seedDataDir(dataDir);
+  const claudePath = options.claudePath ?? realClaudePath;
+  if (claudePath === realClaudePath) await seedDataDir(dataDir);
   const configPath = join(ws.root, "config.toml");
   const limits = { drain_seconds: 0, ...options.limits };
   await writeFile(
@@ -98,7 +99,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       `allowed_user_ids = [${ALLOWED_IDS.join(", ")}]`,
       `api_root = "${tg.apiRoot}"`,
       "[claude]",
-      `path = "${options.claudePath ?? realClaudePath}"`,
+      `path = "${claudePath}"`,
       `use_api_billing = ${options.apiBilling ?? true}`,
       `permission_mode = "${options.mode ?? "default"}"`,
       ...(options.claude ?? []),
