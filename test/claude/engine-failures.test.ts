@@ -206,7 +206,8 @@ describe("claude engine failures with the real CLI", () => {
     h = await makeHarness({ replies: [reply.bash("touch approved.txt", "Make a file"), reply.text("Done.")] });
     // Only the wait on the person is asserted: on a slow machine an ordinary gap before the
     // question may earn a stall note, and that note would be right. The hard limit leaves the
-    // CLI 6 s of silence after the answer (a loaded machine has taken over 3 s).
+    // CLI 10 s of silence around the question (a loaded machine has taken over 6 s, with three
+    // test files at a time), and the person takes longer still.
     const window = { from: -1, to: -1 };
     const slowPerson = askController((request) => {
       window.from = events.events.length;
@@ -214,10 +215,10 @@ describe("claude engine failures with the real CLI", () => {
         setTimeout(() => {
           window.to = events.events.length;
           resolve({ behavior: "allow", updatedInput: { ...request.input }, by: "person" });
-        }, 8000),
+        }, 12_000),
       );
     });
-    const { session, events } = h.open({ stallNoteMs: 1000, hardSilenceMs: 6000 }, slowPerson);
+    const { session, events } = h.open({ stallNoteMs: 1000, hardSilenceMs: 10_000 }, slowPerson);
     const done = await h.run(session, events, "Make a file");
     expect(done).toMatchObject({ ok: true, answer: "Done." });
     expect(window.from).toBeGreaterThanOrEqual(0);
