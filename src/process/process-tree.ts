@@ -36,20 +36,11 @@ function groupRuns(pgid: number): boolean {
   if (!isLinux) return signalReaches(-pgid);
   // No member left at all, not even a zombie (the usual case once a CLI has exited): one system
   // call says so, where reading every process's stat takes milliseconds.
-  if (noSuchGroup(pgid)) return false;
+  if (signalZero(-pgid) === "ESRCH") return false;
   return procPids().some((pid) => {
     const stat = readStat(pid);
     return stat !== undefined && stat.pgrp === pgid && running(stat.state);
   });
-}
-
-function noSuchGroup(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
 }
 
 function processRuns(pid: number): boolean {
@@ -58,12 +49,18 @@ function processRuns(pid: number): boolean {
   return stat !== undefined && running(stat.state);
 }
 
+/** Whether a signal sent to `target` (a pid, or minus a group's id) would reach a process we may signal. */
 function signalReaches(target: number): boolean {
+  return signalZero(target) === undefined;
+}
+
+/** kill(target, 0): undefined when it would be delivered, else why not ("ESRCH": no such process or group). */
+function signalZero(target: number): string | undefined {
   try {
     process.kill(target, 0);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? "unknown";
   }
 }
 
