@@ -275,5 +275,22 @@ describe("a run that fails", () => {
       /^❌ API error 400: Prompt is too long .* start with less context\.? \(incident [0-9a-f]{6}\)$/s,
     );
     expect(error.buttons).toEqual([]);
+    // The one task of a private chat: no quote, as its answer would have none.
+    expect(error.replyToMessageId).toBeUndefined();
+  });
+
+  it("in a group, quotes the request that failed, as an answer there quotes its request", async () => {
+    const person = rig.user(1014);
+    const group = -100_214;
+    rig.tg.addGroup({ id: group, memberIds: [person] });
+    rig.script("[refused-in-group]", [
+      reply.error(400, {
+        errorType: "invalid_request_error",
+        message: "prompt is too long: 1050000 tokens > 1000000 maximum",
+      }),
+    ]);
+    const asked = rig.tg.sendText(group, "@telecode_test_bot do it [refused-in-group]", { from: person });
+    const error = await rig.botMessage(group, /^❌ API error 400/);
+    expect(error.replyToMessageId).toBe(asked);
   });
 });

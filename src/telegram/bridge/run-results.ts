@@ -2,7 +2,14 @@
 // split, remembered so a reply continues its session, and as a file when long), an error with
 // its incident id, and what a queued message that never ran says.
 import { randomBytes } from "node:crypto";
-import { excerpt, failureText, type ProgressState, type RunCompleted, type RunFailure } from "../../domain/index.js";
+import {
+  definedFields,
+  excerpt,
+  failureText,
+  type ProgressState,
+  type RunCompleted,
+  type RunFailure,
+} from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import {
   answerFooterOf,
@@ -62,9 +69,16 @@ export function sendAnswer(
 
 /**
  * Says what went wrong and what to do, with a short incident id that finds the details in the
- * log, and the buttons that do it when there are any.
+ * log, and the buttons that do it when there are any. It quotes `quoteReplyTo` when given, as an
+ * answer does: in a busy chat, which request failed (and in a forum group, in its topic).
  */
-export function sendRunError(deps: ResultDeps, chatId: number, event: RunCompleted, again?: RunAgain): void {
+export function sendRunError(
+  deps: ResultDeps,
+  target: { chatId: number; quoteReplyTo: number | undefined },
+  event: RunCompleted,
+  again?: RunAgain,
+): void {
+  const { chatId, quoteReplyTo } = target;
   const incidentId = randomBytes(3).toString("hex");
   const failure = event.error ?? UNEXPLAINED;
   deps.logger.event(
@@ -84,6 +98,7 @@ export function sendRunError(deps: ResultDeps, chatId: number, event: RunComplet
   void deps.outbox.send(chatId, again === undefined ? { html } : { html, keyboard: again.keyboard }, {
     mustDeliver: true,
     urgent: true,
+    ...definedFields({ replyTo: quoteReplyTo }),
   });
 }
 

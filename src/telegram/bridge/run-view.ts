@@ -269,7 +269,7 @@ export class RunView implements RunObserver {
     else if (event.ok)
       sendAnswer(this.#deps, quotesProgress ? { ...target, quoteReplyTo: progressId } : target, event, state);
     else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
-      sendRunError(this.#deps, this.chatId, event, this.#runAgain(event));
+      sendRunError(this.#deps, target, event, this.#runAgain(event));
     if (this.#init.projectRoot !== undefined && !unstarted)
       void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
