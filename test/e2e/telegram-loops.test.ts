@@ -430,9 +430,14 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
       expect(held.text).toBe(
         `⏸ loop ${id} is paused: its next runs would fail the same way. Once that is fixed, tap its Resume, or resume it in /loops.`,
       );
-      await rig.botMessage(chat, /^❌ The project's folder .* does not exist, so Claude Code was not started there\./);
+      const error = await rig.botMessage(
+        chat,
+        /^❌ The project's folder .* does not exist, so Claude Code was not started there\./,
+      );
       // The run's own message says it never started, not "Failed · 0 ms".
       const run = await rig.botMessage(chat, (m) => m.text.startsWith(`⏰ loop ${id} · run 1`));
+      // The error quotes the run it is about, as the loop's answers do.
+      expect(error.replyToMessageId).toBe(run.messageId);
       await rig.tg.waitFor(() => rig.tg.message(chat, run.messageId)?.text.split("\n")[1] === "❌ Not started", {
         what: "the loop's run saying it was not started",
       });

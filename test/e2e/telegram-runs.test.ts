@@ -223,22 +223,27 @@ describe("Telegram's limits and accidents", () => {
     for (let n = 0; n < 12; n++) expect(text).toContain(`const value${n}_11 = compute(11) < limit && flag;`);
   });
 
-  it("an answer over 12,000 characters also arrives as a Markdown document", async () => {
-    const chat = rig.user(1008);
+  it("an answer over 12,000 characters also arrives as a Markdown document, quoting the request in a group", async () => {
+    const person = rig.user(1008);
+    const group = -100_208;
+    rig.tg.addGroup({ id: group, memberIds: [person] });
     const markdown = Array.from(
       { length: 130 },
       (_, i) => `Paragraph ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
     ).join("\n\n");
     expect(markdown.length).toBeGreaterThan(12_000);
     rig.script("[doc]", [reply.text(markdown)]);
-    rig.tg.sendText(chat, "Write a book [doc]");
-    const document = await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => m.document !== undefined), {
+    const asked = rig.tg.sendText(group, "@telecode_test_bot write a book [doc]", { from: person });
+    const document = await rig.tg.waitFor(() => rig.tg.botMessages(group).find((m) => m.document !== undefined), {
       timeoutMs: 30_000,
       what: "the answer as a document",
     });
     expect(document.document?.fileName).toBe("answer.md");
     expect(document.document?.content.toString("utf8")).toBe(markdown);
-    await rig.botMessage(chat, isAnswer("Paragraph 129"));
+    // Several people's tasks may answer in a group: the file says whose it is, as the first part does.
+    expect(document.replyToMessageId).toBe(asked);
+    expect((await rig.botMessage(group, (m) => m.text.startsWith("(1/4)\nParagraph 0:"))).replyToMessageId).toBe(asked);
+    await rig.botMessage(group, isAnswer("Paragraph 129"));
   });
 });
 

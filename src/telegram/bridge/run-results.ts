@@ -33,13 +33,11 @@ const UNEXPLAINED: RunFailure = {
 
 export type ResultDeps = { outbox: Outbox; logger: Logger; runs: Pick<RunIndex, "rememberAnswer"> };
 
-/** Sends the answer; the first part quotes `quoteReplyTo` when given. */
-export function sendAnswer(
-  deps: ResultDeps,
-  target: { chatId: number; project: string; quoteReplyTo: number | undefined },
-  event: RunCompleted,
-  state: ProgressState,
-): void {
+/** Where a run's end is said: its chat, its project, and the message it quotes, if any. */
+export type ResultTarget = { chatId: number; project: string; quoteReplyTo: number | undefined };
+
+/** Sends the answer; its first part and its file quote `quoteReplyTo` when given. */
+export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCompleted, state: ProgressState): void {
   const { parts, fallback } = renderFinalAnswer(event.answer, answerFooterOf(state));
   if (fallback !== undefined)
     deps.logger.event(
@@ -62,7 +60,7 @@ export function sendAnswer(
     void deps.outbox.sendDocument(
       target.chatId,
       { filename: "answer.md", data: Buffer.from(event.answer, "utf8"), captionHtml: "The whole answer as Markdown." },
-      { mustDeliver: true, silent: true },
+      { mustDeliver: true, silent: true, ...definedFields({ replyTo: target.quoteReplyTo }) },
     );
   }
 }
@@ -74,7 +72,7 @@ export function sendAnswer(
  */
 export function sendRunError(
   deps: ResultDeps,
-  target: { chatId: number; quoteReplyTo: number | undefined },
+  target: Omit<ResultTarget, "project">,
   event: RunCompleted,
   again?: RunAgain,
 ): void {

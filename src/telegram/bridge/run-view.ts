@@ -23,7 +23,7 @@ import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
 import { endedSummaryHtml, resumeKeyboard, runAgain, type RunAgain } from "./resume-button.js";
-import { sendAnswer, sendRunError, unstartedHtml } from "./run-results.js";
+import { sendAnswer, sendRunError, unstartedHtml, type ResultTarget } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
 
@@ -59,7 +59,7 @@ export type RunViewInit = {
   buttons?: () => InlineKeyboardButton[][];
   /** false: no Cancel button (a turn the CLI started itself is no run to cancel). Default true. */
   cancellable?: boolean;
-  /** The answer quotes the progress message (it says which schedule the answer is for). */
+  /** The answer or error quotes the progress message (it says which schedule it is for). */
   quoteProgress?: boolean;
   /** Told once, with the run's completion, after the answer was handed to the outbox. */
   onFinished?: (completed: RunCompleted) => void;
@@ -252,29 +252,26 @@ export class RunView implements RunObserver {
       interrupted: event.interrupted,
     });
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
-    const state = this.#state;
-    // An answer that quotes its progress message waits until that message exists; onFinished
-    // waits with it, so what the run's end makes a trigger say (a loop's stop) comes after it.
+    const say = this.#saysHowItEnded(event, this.#state, unstarted);
+    // An answer or error that quotes its progress message waits until that message exists;
+    // onFinished waits with it, so what the run's end makes a trigger say (a loop's stop) comes after it.
     const progressId = this.#progress.id;
-    const quotesProgress = event.ok && this.#init.quoteProgress === true;
-    const answerWaits = quotesProgress && progressId === undefined;
-    if (answerWaits)
+    const quotesProgress = say !== undefined && this.#init.quoteProgress === true;
+    const saidLater = quotesProgress && progressId === undefined;
+    if (saidLater)
       void this.#progress.sent.then((id) => {
         try {
-          sendAnswer(this.#deps, { ...target, quoteReplyTo: this.#progress.id ?? id }, event, state);
+          say({ ...target, quoteReplyTo: this.#progress.id ?? id });
         } finally {
           this.#init.onFinished?.(event);
         }
       });
-    else if (event.ok)
-      sendAnswer(this.#deps, quotesProgress ? { ...target, quoteReplyTo: progressId } : target, event, state);
-    else if (!event.cancelled && !event.interrupted && !unstarted && !this.#isQuiet(event))
-      sendRunError(this.#deps, target, event, this.#runAgain(event));
+    else say?.(quotesProgress ? { ...target, quoteReplyTo: progressId } : target);
     if (this.#init.projectRoot !== undefined && !unstarted)
       void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
       );
-    if (!answerWaits) this.#init.onFinished?.(event);
+    if (!saidLater) this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
     const resume = interrupted && this.#init.cancellable !== false ? resumeKeyboard(event.runId) : undefined;
@@ -295,6 +292,17 @@ export class RunView implements RunObserver {
     this.#finished = true;
     this.#progress.stop();
     this.#deps.runs.finished(this);
+  }
+
+  /** Sends the answer, or what went wrong; nothing when the run was cancelled, interrupted or is quiet. */
+  #saysHowItEnded(
+    event: RunCompleted,
+    state: ProgressState,
+    unstarted: boolean,
+  ): ((target: ResultTarget) => void) | undefined {
+    if (event.ok) return (target) => sendAnswer(this.#deps, target, event, state);
+    if (event.cancelled || event.interrupted || unstarted || this.#isQuiet(event)) return undefined;
+    return (target) => sendRunError(this.#deps, target, event, this.#runAgain(event));
   }
 
   /** A person's request can run again at a tap after some failures (a run nobody asked for cannot). */
