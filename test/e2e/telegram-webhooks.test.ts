@@ -162,6 +162,13 @@ describe("webhooks (real HTTP, real CLI, fake Bot API)", () => {
     await rig.botMessage(OWNER, isAnswer("HOOK-NEXT-ANSWER"));
     const answers = rig.tg.botMessages(OWNER).filter((m) => isAnswer(/HOOK-(SLOW|NEXT)-ANSWER/)(m));
     expect(answers.map((m) => m.text.match(/HOOK-\w+-ANSWER/)?.[0])).toEqual(["HOOK-SLOW-ANSWER", "HOOK-NEXT-ANSWER"]);
+    // While it waited, its message said which delivery it is, not only that something is queued.
+    const next = rig.tg
+      .botMessages(OWNER)
+      .find((m) => m.text.startsWith("🪝 webhook github-push") && m.text.includes("HOOK-NEXT"));
+    expect(next?.revisions[0]?.text).toBe(
+      "🪝 webhook github-push · push: HOOKRUN review the push to refs/heads/main by HOOK-NEXT\n⏳ Queued — will run after the current task.",
+    );
   }, 90_000);
 
   it("keeps a delivery that comes while paused, across a restart, and runs it on /resume", async () => {

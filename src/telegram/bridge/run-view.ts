@@ -167,7 +167,11 @@ export class RunView implements RunObserver {
     this.#submitted = outcome.state;
     if (outcome.state === "refused") {
       this.#finished = true;
-      void this.#deps.outbox.send(this.chatId, { html: `⏸ ${esc(outcome.reason)}` }, this.#replyToPrompt());
+      void this.#deps.outbox.send(
+        this.chatId,
+        { html: this.#titled(`⏸ ${esc(outcome.reason)}`) },
+        this.#replyToPrompt(),
+      );
       return;
     }
     this.runId = outcome.runId;
@@ -176,14 +180,11 @@ export class RunView implements RunObserver {
     if (shown !== undefined) this.#progress.adopt(shown);
     if (outcome.state === "queued") {
       this.#queued = true;
+      // A run nobody asked for in the chat (a webhook's) says what it is while it waits, too.
+      const html = this.#titled(QUEUED_HTML);
       const keyboard = this.#cancelKeyboard();
-      if (shown === undefined) this.#progress.send({ html: QUEUED_HTML, keyboard }, this.#init.promptMessageId);
-      else
-        void this.#deps.outbox.edit(
-          this.chatId,
-          shown,
-          keyboard ? { html: QUEUED_HTML, keyboard } : { html: QUEUED_HTML },
-        );
+      if (shown === undefined) this.#progress.send({ html, keyboard }, this.#init.promptMessageId);
+      else void this.#deps.outbox.edit(this.chatId, shown, keyboard ? { html, keyboard } : { html });
       return;
     }
     this.#goLive();
