@@ -426,6 +426,26 @@ describe("files back to the phone", () => {
     expect(system).toContain("save it in .telecode/outbox/ in the project");
   });
 
+  it("in a group, the outbox's files and notice quote the request, as its answer there does", async () => {
+    const person = rig.user(1015);
+    const group = -100_215;
+    rig.tg.addGroup({ id: group, memberIds: [person] });
+    const outbox = join(rig.ws.cwd, ".telecode/outbox");
+    rig.script("[outbox-group]", [
+      reply.dynamic(() => {
+        mkdirSync(outbox, { recursive: true });
+        writeFileSync(join(outbox, "summary.txt"), "all fine\n");
+        writeFileSync(join(outbox, ".env.local"), "KEY=1");
+        return reply.text("The summary is in the outbox.");
+      }),
+    ]);
+    const asked = rig.tg.sendText(group, "@telecode_test_bot sum it up [outbox-group]", { from: person });
+    const answer = await rig.botMessage(group, isAnswer("The summary is in the outbox."));
+    const summary = await rig.botMessage(group, (m) => m.document?.fileName === "summary.txt");
+    const notice = await rig.botMessage(group, "Not sent from .telecode/outbox/");
+    expect([answer, summary, notice].map((m) => m.replyToMessageId)).toEqual([asked, asked, asked]);
+  });
+
   it("an answer over 12,000 characters also comes as answer.md", async () => {
     const chat = rig.user(1016);
     const long = `# Findings\n\n${"All checks passed on this line. ".repeat(420)}`;

@@ -1,10 +1,11 @@
 // After a run, what Claude left in the project's outbox (.telecode/outbox/) goes to the chat:
 // images as photos, other files as documents, each then moved to .telecode/sent/, and one
 // notice lists what was not sent and why. Follows the answer; never holds up the run's end.
+import { definedFields } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { Outbox } from "../outbox.js";
-import type { Delivery } from "../outbox-types.js";
+import type { Delivery, SendOptions } from "../outbox-types.js";
 import type { MediaPort, OutboxFile, OutboxSkip } from "./media-port.js";
 
 export type ProjectOutboxDeps = {
@@ -13,17 +14,22 @@ export type ProjectOutboxDeps = {
   media: Pick<MediaPort, "prepareOutbox" | "collectOutbox" | "markSent" | "outboxNotice">;
 };
 
-/** Sends the outbox's files to `chatId`, moves them to the sent folder, and says what was skipped. */
+/**
+ * Sends the outbox's files to the chat (quoting `quoteReplyTo` when given, as the run's answer
+ * does), moves them to the sent folder, and says what was skipped.
+ */
 export async function deliverProjectOutbox(
   deps: ProjectOutboxDeps,
-  chatId: number,
+  target: { chatId: number; quoteReplyTo: number | undefined },
   projectRoot: string,
 ): Promise<void> {
+  const { chatId } = target;
+  const options = { mustDeliver: true, silent: true, ...definedFields({ replyTo: target.quoteReplyTo }) };
   const { send, skipped } = await deps.media.collectOutbox(projectRoot);
   if (send.length === 0 && skipped.length === 0) return;
   const notSent: OutboxSkip[] = [...skipped];
   for (const file of send) {
-    const failure = await sendFile(deps, chatId, file);
+    const failure = await sendFile(deps, chatId, file, options);
     if (failure !== undefined) notSent.push({ name: file.name, reason: failure });
   }
   for (const { name } of [...send, ...skipped]) {
@@ -37,11 +43,16 @@ export async function deliverProjectOutbox(
     skipped: notSent.length,
   });
   const notice = deps.media.outboxNotice(notSent);
-  if (notice !== undefined) await deps.outbox.send(chatId, { html: esc(notice) }, { mustDeliver: true, silent: true });
+  if (notice !== undefined) await deps.outbox.send(chatId, { html: esc(notice) }, options);
 }
 
 /** Sends one file; undefined once Telegram has it, else why not (a phrase after its name). */
-async function sendFile(deps: ProjectOutboxDeps, chatId: number, file: OutboxFile): Promise<string | undefined> {
+async function sendFile(
+  deps: ProjectOutboxDeps,
+  chatId: number,
+  file: OutboxFile,
+  options: SendOptions,
+): Promise<string | undefined> {
   let data: Uint8Array;
   try {
     data = await file.read();
@@ -50,7 +61,6 @@ async function sendFile(deps: ProjectOutboxDeps, chatId: number, file: OutboxFil
     return "could not be read";
   }
   const document = { filename: file.name, data };
-  const options = { mustDeliver: true, silent: true };
   let delivery: Delivery;
   if (!file.asPhoto) delivery = await deps.outbox.sendDocument(chatId, document, options);
   else {

@@ -269,7 +269,7 @@ export class RunView implements RunObserver {
       });
     else say?.(quotesProgress ? { ...target, quoteReplyTo: progressId } : target);
     if (this.#init.projectRoot !== undefined && !unstarted)
-      void deliverProjectOutbox(this.#deps, this.chatId, this.#init.projectRoot).catch((error: unknown) =>
+      void deliverProjectOutbox(this.#deps, target, this.#init.projectRoot).catch((error: unknown) =>
         this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
       );
     if (!saidLater) this.#init.onFinished?.(event);
