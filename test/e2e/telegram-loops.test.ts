@@ -2,6 +2,7 @@
 // CronDelete; Telecode's hooks take them over, the scheduler (on a manual clock) fires each
 // iteration into the chat as a scheduled run, across a restart, and the person's controls work.
 import Database from "better-sqlite3";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -81,9 +82,19 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     // The CLI holds no job: its own list is never consulted; Telecode's answers CronList.
     expect(toolResultText("CronList")[0]).toContain(`${loop?.id} (loop): every minute`);
 
-    rig.script("LOOPTICK check the build", [reply.text("LOOPTICK-ANSWER 1: the build is green")]);
+    rig.script("LOOPTICK check the build", [
+      reply.dynamic(() => {
+        const outbox = join(rig.ws.cwd, ".telecode/outbox");
+        mkdirSync(outbox, { recursive: true });
+        writeFileSync(join(outbox, "build-1.log"), "green\n");
+        return reply.text("LOOPTICK-ANSWER 1: the build is green");
+      }),
+    ]);
     advance(60_000);
     const answer = await rig.botMessage(chat, isAnswer("LOOPTICK-ANSWER 1"));
+    // The file it left in the outbox quotes the same message as its answer.
+    const log = await rig.botMessage(chat, (m) => m.document?.fileName === "build-1.log");
+    expect(log.replyToMessageId).toBe(answer.replyToMessageId);
     // The answer quotes the run's message, which says which loop it is and keeps its buttons.
     const summary = await rig.tg.waitFor(
       () => {

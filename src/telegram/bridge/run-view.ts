@@ -254,24 +254,28 @@ export class RunView implements RunObserver {
     });
     const target = { chatId: this.chatId, project: this.lane.project, quoteReplyTo: this.#quoteReplyTo() };
     const say = this.#saysHowItEnded(event, this.#state, unstarted);
-    // An answer or error that quotes its progress message waits until that message exists;
-    // onFinished waits with it, so what the run's end makes a trigger say (a loop's stop) comes after it.
+    // The answer or error, and the files Claude left, quote the same message. One that quotes its
+    // progress message waits until that message exists; onFinished waits with it, so what the
+    // run's end makes a trigger say (a loop's stop) comes after it.
+    const tell = (to: ResultTarget): void => {
+      say?.(to);
+      if (this.#init.projectRoot !== undefined && !unstarted)
+        void deliverProjectOutbox(this.#deps, to, this.#init.projectRoot).catch((error: unknown) =>
+          this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
+        );
+    };
     const progressId = this.#progress.id;
     const quotesProgress = say !== undefined && this.#init.quoteProgress === true;
     const saidLater = quotesProgress && progressId === undefined;
     if (saidLater)
       void this.#progress.sent.then((id) => {
         try {
-          say({ ...target, quoteReplyTo: this.#progress.id ?? id });
+          tell({ ...target, quoteReplyTo: this.#progress.id ?? id });
         } finally {
           this.#init.onFinished?.(event);
         }
       });
-    else say?.(quotesProgress ? { ...target, quoteReplyTo: progressId } : target);
-    if (this.#init.projectRoot !== undefined && !unstarted)
-      void deliverProjectOutbox(this.#deps, target, this.#init.projectRoot).catch((error: unknown) =>
-        this.#deps.logger.event("telegram.outbox_failed", { err: error, chatId: this.chatId }, "error"),
-      );
+    else tell(quotesProgress ? { ...target, quoteReplyTo: progressId } : target);
     if (!saidLater) this.#init.onFinished?.(event);
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
