@@ -1,12 +1,12 @@
 // After a run, what Claude left in the project's outbox (.telecode/outbox/) goes to the chat:
 // images as photos, other files as documents, each then moved to .telecode/sent/, and one
 // notice lists what was not sent and why. Follows the answer; never holds up the run's end.
-import { definedFields } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { Outbox } from "../outbox.js";
 import type { Delivery, SendOptions } from "../outbox-types.js";
 import type { MediaPort, OutboxFile, OutboxSkip } from "./media-port.js";
+import { quoting, type QuotedChat } from "./run-results.js";
 
 export type ProjectOutboxDeps = {
   outbox: Outbox;
@@ -20,11 +20,11 @@ export type ProjectOutboxDeps = {
  */
 export async function deliverProjectOutbox(
   deps: ProjectOutboxDeps,
-  target: { chatId: number; quoteReplyTo: number | undefined },
+  target: QuotedChat,
   projectRoot: string,
 ): Promise<void> {
   const { chatId } = target;
-  const options = { mustDeliver: true, silent: true, ...definedFields({ replyTo: target.quoteReplyTo }) };
+  const options = { mustDeliver: true, silent: true, ...quoting(target) };
   const { send, skipped } = await deps.media.collectOutbox(projectRoot);
   if (send.length === 0 && skipped.length === 0) return;
   const notSent: OutboxSkip[] = [...skipped];

@@ -18,6 +18,7 @@ import {
   renderRunErrorHtml,
 } from "../../render/index.js";
 import type { Outbox } from "../outbox.js";
+import type { SendOptions } from "../outbox-types.js";
 import type { RunAgain } from "./resume-button.js";
 import type { RunIndex } from "./run-index.js";
 
@@ -33,8 +34,15 @@ const UNEXPLAINED: RunFailure = {
 
 export type ResultDeps = { outbox: Outbox; logger: Logger; runs: Pick<RunIndex, "rememberAnswer"> };
 
+/** A chat, and the message what is sent there quotes, if any. */
+export type QuotedChat = { chatId: number; quoteReplyTo: number | undefined };
+
 /** Where a run's end is said: its chat, its project, and the message it quotes, if any. */
-export type ResultTarget = { chatId: number; project: string; quoteReplyTo: number | undefined };
+export type ResultTarget = QuotedChat & { project: string };
+
+/** The send options that quote `target.quoteReplyTo` (none when there is nothing to quote). */
+export const quoting = (target: QuotedChat): Pick<SendOptions, "replyTo"> =>
+  definedFields({ replyTo: target.quoteReplyTo });
 
 /** Sends the answer; its first part and its file quote `quoteReplyTo` when given. */
 export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCompleted, state: ProgressState): void {
@@ -48,7 +56,7 @@ export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCom
   const session = event.sessionId ?? state.sessionId;
   parts.forEach(({ html, silent }, index) => {
     // Only the first part notifies; it quotes the message it answers in a busy chat.
-    const quote = index === 0 && target.quoteReplyTo !== undefined ? { replyTo: target.quoteReplyTo } : {};
+    const quote = index === 0 ? quoting(target) : {};
     // The first part is what the person waits for: it need not wait for a progress edit's slot.
     const urgent = index === 0;
     void deps.outbox.send(target.chatId, { html }, { mustDeliver: true, silent, urgent, ...quote }).then((delivery) => {
@@ -60,7 +68,7 @@ export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCom
     void deps.outbox.sendDocument(
       target.chatId,
       { filename: "answer.md", data: Buffer.from(event.answer, "utf8"), captionHtml: "The whole answer as Markdown." },
-      { mustDeliver: true, silent: true, ...definedFields({ replyTo: target.quoteReplyTo }) },
+      { mustDeliver: true, silent: true, ...quoting(target) },
     );
   }
 }
@@ -70,13 +78,8 @@ export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCom
  * log, and the buttons that do it when there are any. It quotes `quoteReplyTo` when given, as an
  * answer does: in a busy chat, which request failed (and in a forum group, in its topic).
  */
-export function sendRunError(
-  deps: ResultDeps,
-  target: Omit<ResultTarget, "project">,
-  event: RunCompleted,
-  again?: RunAgain,
-): void {
-  const { chatId, quoteReplyTo } = target;
+export function sendRunError(deps: ResultDeps, target: QuotedChat, event: RunCompleted, again?: RunAgain): void {
+  const { chatId } = target;
   const incidentId = randomBytes(3).toString("hex");
   const failure = event.error ?? UNEXPLAINED;
   deps.logger.event(
@@ -96,7 +99,7 @@ export function sendRunError(
   void deps.outbox.send(chatId, again === undefined ? { html } : { html, keyboard: again.keyboard }, {
     mustDeliver: true,
     urgent: true,
-    ...definedFields({ replyTo: quoteReplyTo }),
+    ...quoting(target),
   });
 }
 
