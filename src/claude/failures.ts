@@ -25,6 +25,8 @@ export type FailureFacts = {
   /** A message from below (the OS, the CLI, the API) quoted in the failure. */
   detail?: string;
   apiStatus?: number;
+  /** The CLI's kind of an API failure (result.api_error), e.g. "connection_failed". */
+  apiKind?: string;
   resetsAtMs?: number;
   /** When a usage limit resets, as people read it ("17:46 today", "02:00 on 18 March"). */
   resetsAt?: string;
@@ -39,6 +41,9 @@ type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
 const AGAIN = "Send the message again, or start a fresh session.";
 const RESUME = "Send your message again to resume the session.";
 const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
+const RETRIED = "Send the message again in a minute; Claude Code already retried.";
+const UNREACHED =
+  "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.";
 const STDERR_QUOTE_CHARS = 1_000;
 /** For failures that repeat: sending the message again would only fail the same way. */
 const SAME_AGAIN = "until then every message fails the same way";
@@ -49,7 +54,19 @@ function apiErrorHint(f: FailureFacts): string {
     return "The conversation is too long for the model: start a fresh session, as every message in this one fails the same way.";
   if (!apiErrorPasses(f))
     return `Sending it again fails the same way: check the model and settings (\`telecode doctor\` on the computer running Telecode).`;
-  return "Send the message again in a minute; Claude Code already retried.";
+  return RETRIED;
+}
+
+/**
+ * An API failure with no HTTP status: no answer came (the CLI's "API Error: Connection refused —
+ * a firewall or proxy may be blocking it (ECONNREFUSED)", then its advice when it has some).
+ */
+function unansweredText(detail: string, kind: string | undefined): { what: string; hint: string } {
+  const { what: cliWords, hint: advice } = splitDetail(detail.replace(/^API Error:\s*/i, ""), "");
+  const unreached = kind === "connection_failed";
+  const what = sentence(unreached ? `Claude Code could not reach the API: ${cliWords}` : `API error: ${cliWords}`);
+  if (advice !== "") return { what, hint: `Claude Code already retried. ${advice}` };
+  return { what, hint: unreached ? UNREACHED : RETRIED };
 }
 
 /** Whether an API failure is the API's own (overloaded, a 5xx, a timeout), which a later try may pass. */
@@ -88,7 +105,10 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     hint: "Start a fresh session, as every message in this one fails the same way.",
   }),
   // The CLI's own advice after its first sentence, when it gives some, knows the case best.
-  api_error: (f) => splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, apiErrorHint(f)),
+  api_error: (f) =>
+    f.apiStatus === undefined && f.detail !== undefined
+      ? unansweredText(f.detail, f.apiKind)
+      : splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, apiErrorHint(f)),
   rate_limited: (f) => {
     // The CLI's own "· resets 5:46pm (UTC)" is replaced by the time in this machine's zone.
     const what = sentence((f.detail ?? "A usage limit was reached").replace(/\s*·\s*resets\b.*$/i, ""));
@@ -239,6 +259,10 @@ export function resultFailure(
   }
   const known = SUBTYPE_ERRORS[result.subtype];
   if (known !== undefined) return engineFailure("cli_error", { detail: known });
+  // No status, and the API failed all the same: no answer came (the connection, a deadline).
+  const kind = typeof result.api_error === "string" ? result.api_error : undefined;
+  if (text !== "" && !NOT_LOGGED_IN.test(text) && (kind !== undefined || result.terminal_reason === "api_error"))
+    return engineFailure("api_error", { detail: excerpt(text, ERROR_MAX_CHARS), ...definedFields({ apiKind: kind }) });
   if (text !== "")
     return engineFailure(NOT_LOGGED_IN.test(text) ? "not_logged_in" : "cli_error", {
       detail: excerpt(text, ERROR_MAX_CHARS),

@@ -12,7 +12,8 @@ import type {
 
 /** "API error 529 (overloaded) — retrying in 1.2 s, attempt 2/10". */
 export function apiRetryText(m: WireSystemApiRetry): string {
-  const cause = typeof m.error === "string" && m.error !== "" ? ` (${m.error})` : "";
+  // The CLI's category, when it knows one ("overloaded"); "unknown" tells a person nothing.
+  const cause = typeof m.error === "string" && m.error !== "" && m.error !== "unknown" ? ` (${m.error})` : "";
   const what = m.error_status === null ? `API connection failed${cause}` : `API error ${m.error_status}${cause}`;
   return `${what} — retrying in ${formatDurationMs(m.retry_delay_ms)}, attempt ${m.attempt}/${m.max_retries}`;
 }

@@ -44,9 +44,17 @@ const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
   exited_before_output: () => "Check that `claude` starts in this terminal, and claude.extra_args in the config.",
 };
 
-/** An engine hint that begins "On the computer running Telecode, …", said to a person at that computer. */
+/** An engine hint, worded for a chat ("On the computer running Telecode, …", "send the message again"), said at that computer. */
 function hereHint(hint: string): string {
-  return hint.replace(/^On the computer running Telecode, (.)/, (_, first: string) => first.toUpperCase());
+  return hint
+    .replace(/^On the computer running Telecode, (.)/, (_, first: string) => first.toUpperCase())
+    .replaceAll("the computer running Telecode", "this computer")
+    .replace(
+      "Send the message again, or start a fresh session.",
+      "Run it again; --continue goes on in the same session.",
+    )
+    .replace(/\b(s|S)end (?:the|your) message again/g, (_, s: string) => (s === "S" ? "Run it again" : "run it again"))
+    .replaceAll("every message fails", "every run fails");
 }
 
 /**

@@ -175,6 +175,8 @@ export type WireResultMessage = {
   terminal_reason?: string;
   stop_reason?: string | null;
   api_error_status?: number | null;
+  /** The CLI's kind of an API failure, e.g. "connection_failed", "usage_limit_reached". */
+  api_error?: string;
   errors?: readonly string[];
   permission_denials?: readonly { tool_name: string; tool_use_id: string }[];
   origin?: { kind: string } & WireUnknownFields;

@@ -60,6 +60,26 @@ describe("claude engine failures with the real CLI", () => {
     expect(done.error).toMatchObject({ reason: "api_error", apiStatus: 500, what: expect.stringMatching(/500/) });
   });
 
+  it("says that the API could not be reached, and what to check, when every try loses the connection", async () => {
+    const broken = reply.cut(0, reply.text("Never arrives."));
+    h = await makeHarness({ replies: [broken, broken], env: { CLAUDE_CODE_MAX_RETRIES: "1" } });
+    const { session, events } = h.open();
+    const done = await h.run(session, events, "Hello");
+    const retries = events.events.filter((e) => e.type === "note" && e.kind === "api_retry");
+    // The CLI's category for a lost connection is "unknown", which would tell a person nothing.
+    expect(retries.map((e) => e.type === "note" && e.text)).toEqual([
+      expect.stringMatching(/^API connection failed — retrying in \d+ ms, attempt 1\/1$/),
+    ]);
+    expect(done).toMatchObject({ ok: false, cancelled: false });
+    // The CLI's advice names ANTHROPIC_BASE_URL because the harness sets it (to the fake API).
+    expect(done.error).toEqual({
+      reason: "api_error",
+      passing: true,
+      what: "Claude Code could not reach the API: Connection dropped (ECONNRESET).",
+      hint: "Claude Code already retried. Check the gateway set in ANTHROPIC_BASE_URL, then try again.",
+    });
+  });
+
   it("ends the run with a clear error when the CLI is killed mid-turn, and resumes next time", async () => {
     const harness = await makeHarness({
       replies: [reply.bash("bash ./slow.sh", "Wait a while"), reply.text("Resumed fine.")],

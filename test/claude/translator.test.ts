@@ -142,6 +142,33 @@ describe("translator", () => {
     });
   });
 
+  it("says that the API could not be reached when no answer came (no status; the CLI's kind connection_failed)", () => {
+    // As 2.1.332 ends a turn whose every try was refused, with no ANTHROPIC_BASE_URL advice.
+    const refused = "API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)";
+    const failure = (extra: object) =>
+      ofType(
+        run([
+          init(),
+          result({ is_error: true, api_error_status: null, terminal_reason: "api_error", result: refused, ...extra }),
+        ]),
+        "turn_finished",
+      )[0]?.error;
+    expect(failure({ api_error: "connection_failed" })).toEqual({
+      reason: "api_error",
+      passing: true,
+      what: "Claude Code could not reach the API: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED).",
+      hint: "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.",
+    });
+    // A kind Telecode has no words for, or none at all: the CLI's words as an API error that may pass.
+    expect(failure({ api_error: "no_response", result: "API Error: No response arrived in time." })).toEqual({
+      reason: "api_error",
+      passing: true,
+      what: "API error: No response arrived in time.",
+      hint: "Send the message again in a minute; Claude Code already retried.",
+    });
+    expect(failure({ result: "API Error: Request timed out." })?.reason).toBe("api_error");
+  });
+
   it("names other failures by subtype", () => {
     const events = run([init(), result({ subtype: "error_max_turns", is_error: true, result: undefined })]);
     expect(ofType(events, "turn_finished")[0]?.error).toMatchObject({
@@ -251,7 +278,7 @@ describe("translator", () => {
         type: "note",
         kind: "api_retry",
         key: "api_retry:1",
-        text: "API connection failed (unknown) — retrying in 8 s, attempt 3/10",
+        text: "API connection failed — retrying in 8 s, attempt 3/10",
       },
     ]);
   });

@@ -180,7 +180,7 @@ describe("a Claude Code that refuses to start", () => {
     const run = await world.run(["--approve", "none", "Hello?"]);
     expect(run.code).toBe(1);
     expect(run.err).toContain(
-      `error: Claude Code would not start: Configuration error in ${settings}: JSON Parse error: Expected '}'. Fix the JSON in ${settings}, or move the file aside to start Claude Code with default settings; until then every message fails the same way.\n`,
+      `error: Claude Code would not start: Configuration error in ${settings}: JSON Parse error: Expected '}'. Fix the JSON in ${settings}, or move the file aside to start Claude Code with default settings; until then every run fails the same way.\n`,
     );
   });
 });

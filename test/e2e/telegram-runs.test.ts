@@ -265,6 +265,23 @@ describe("a run that fails", () => {
     });
   });
 
+  it("says that the API could not be reached when every try lost the connection, and offers a second try", async () => {
+    const chat = rig.user(1016);
+    const broken = reply.cut(0, reply.text("Never arrives."));
+    rig.script("[offline]", [broken, broken, reply.text("Reached it this time.")]);
+    rig.tg.sendText(chat, "Look it up [offline]");
+    const error = await rig.botMessage(chat, /^❌ /);
+    // Claude Code's own advice follows (it names ANTHROPIC_BASE_URL, as the tests set it).
+    expect(error.text).toMatch(
+      /^❌ Claude Code could not reach the API: Connection dropped \(ECONNRESET\)\. Claude Code already retried\. Check the gateway set in ANTHROPIC_BASE_URL, then try again\. \(incident [0-9a-f]{6}\)$/,
+    );
+    await expectSentAgain(rig, chat, error, {
+      marker: "[offline]",
+      prompt: "Look it up [offline]",
+      answerText: "Reached it this time.",
+    });
+  });
+
   it("offers no second try when the request itself is refused: it would fail the same way again", async () => {
     const chat = rig.user(1013);
     rig.script("[refused]", [

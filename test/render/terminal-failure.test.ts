@@ -73,12 +73,40 @@ describe("terminalFailureText", () => {
       "On the computer running Telecode, fix the JSON in /home/me/.claude.json, or move the file aside to start Claude Code with default settings; until then every message fails the same way.",
     );
     expect(terminalFailureText(refused)).toBe(
-      "Claude Code would not start: Configuration error in /home/me/.claude.json: JSON Parse error: Expected '}'. Fix the JSON in /home/me/.claude.json, or move the file aside to start Claude Code with default settings; until then every message fails the same way.",
+      "Claude Code would not start: Configuration error in /home/me/.claude.json: JSON Parse error: Expected '}'. Fix the JSON in /home/me/.claude.json, or move the file aside to start Claude Code with default settings; until then every run fails the same way.",
     );
   });
 
   it("keeps the engine's hint where it reads the same in a terminal (an API error's, Claude Code's own advice)", () => {
     const api = failure("api_error", "API error 500: fake 500.", "Try again in a moment.");
     expect(terminalFailureText(api, RESUMABLE)).toBe("API error 500: fake 500. Try again in a moment.");
+  });
+
+  it("says a chat's 'send the message again' and 'the computer running Telecode' as to a person at it", () => {
+    const unreached = failure(
+      "api_error",
+      "Claude Code could not reach the API: Connection refused (ECONNREFUSED).",
+      "Claude Code already retried: check that the computer running Telecode is online, then send the message again.",
+    );
+    expect(terminalFailureText(unreached, RESUMABLE)).toBe(
+      "Claude Code could not reach the API: Connection refused (ECONNREFUSED). Claude Code already retried: check that this computer is online, then run it again.",
+    );
+    const later = failure(
+      "api_error",
+      "API error 529: Overloaded.",
+      "Send the message again in a minute; Claude Code already retried.",
+    );
+    expect(terminalFailureText(later)).toBe(
+      "API error 529: Overloaded. Run it again in a minute; Claude Code already retried.",
+    );
+    // At the terminal a run starts a fresh session unless told otherwise.
+    const stopped = failure(
+      "cli_error",
+      "Claude Code stopped: the maximum number of turns was reached.",
+      "Send the message again, or start a fresh session.",
+    );
+    expect(terminalFailureText(stopped)).toBe(
+      "Claude Code stopped: the maximum number of turns was reached. Run it again; --continue goes on in the same session.",
+    );
   });
 });
