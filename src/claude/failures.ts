@@ -42,8 +42,6 @@ const AGAIN = "Send the message again, or start a fresh session.";
 const RESUME = "Send your message again to resume the session.";
 const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
 const RETRIED = "Send the message again in a minute; Claude Code already retried.";
-const UNREACHED =
-  "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.";
 const STDERR_QUOTE_CHARS = 1_000;
 /** For failures that repeat: sending the message again would only fail the same way. */
 const SAME_AGAIN = "until then every message fails the same way";
@@ -66,8 +64,21 @@ function unansweredText(detail: string, kind: string | undefined): { what: strin
   const unreached = kind === "connection_failed";
   const what = sentence(unreached ? `Claude Code could not reach the API: ${cliWords}` : `API error: ${cliWords}`);
   if (advice !== "") return { what, hint: `Claude Code already retried. ${advice}` };
-  return { what, hint: unreached ? UNREACHED : RETRIED };
+  return { what, hint: (kind === undefined ? undefined : UNANSWERED_HINTS[kind]) ?? RETRIED };
 }
+
+/**
+ * The CLI's kinds (result.api_error) of an API failure with no answer at all, which a later try
+ * may pass, and what to do about each. Its other kinds (a policy, a credential, a PDF) repeat:
+ * those keep the CLI's words as its own error.
+ */
+const UNANSWERED_HINTS: Readonly<Record<string, string>> = {
+  connection_failed:
+    "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.",
+  no_response: RETRIED,
+  stream_idle_timeout: RETRIED,
+  computer_slept: "The computer running Telecode slept while it waited for the answer: send the message again.",
+};
 
 /** Whether an API failure is the API's own (overloaded, a 5xx, a timeout), which a later try may pass. */
 function apiErrorPasses(f: FailureFacts): boolean {
@@ -261,7 +272,8 @@ export function resultFailure(
   if (known !== undefined) return engineFailure("cli_error", { detail: known });
   // No status, and the API failed all the same: no answer came (the connection, a deadline).
   const kind = typeof result.api_error === "string" ? result.api_error : undefined;
-  if (text !== "" && !NOT_LOGGED_IN.test(text) && (kind !== undefined || result.terminal_reason === "api_error"))
+  const unanswered = kind === undefined ? result.terminal_reason === "api_error" : UNANSWERED_HINTS[kind] !== undefined;
+  if (text !== "" && !NOT_LOGGED_IN.test(text) && unanswered)
     return engineFailure("api_error", { detail: excerpt(text, ERROR_MAX_CHARS), ...definedFields({ apiKind: kind }) });
   if (text !== "")
     return engineFailure(NOT_LOGGED_IN.test(text) ? "not_logged_in" : "cli_error", {

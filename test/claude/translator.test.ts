@@ -159,7 +159,7 @@ describe("translator", () => {
       what: "Claude Code could not reach the API: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED).",
       hint: "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.",
     });
-    // A kind Telecode has no words for, or none at all: the CLI's words as an API error that may pass.
+    // No answer for another reason (a deadline), or no kind at all: the CLI's words, as an API error that may pass.
     expect(failure({ api_error: "no_response", result: "API Error: No response arrived in time." })).toEqual({
       reason: "api_error",
       passing: true,
@@ -167,6 +167,13 @@ describe("translator", () => {
       hint: "Send the message again in a minute; Claude Code already retried.",
     });
     expect(failure({ result: "API Error: Request timed out." })?.reason).toBe("api_error");
+    // A kind that repeats (a policy, a credential) is no API trouble to wait out: the CLI's words, no second try.
+    const denied = failure({
+      api_error: "dlp_request_denied",
+      result: "API Error: Blocked by your organization's policy.",
+    });
+    expect(denied).toMatchObject({ reason: "cli_error", what: "API Error: Blocked by your organization's policy." });
+    expect(denied?.passing).toBeUndefined();
   });
 
   it("names other failures by subtype", () => {
