@@ -1,7 +1,7 @@
 // `npm run fixtures` into a folder, with the real CLI: recordings are added scenario by
 // scenario, the folder's README describes every scenario it holds, and a recording already
 // there is kept unless --replace says otherwise.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { realClaudePath } from "../claude-workspace.js";
@@ -32,5 +32,15 @@ describe("npm run fixtures into a folder", () => {
     const again = await record(["--only", "a-print-text", "--out", out]);
     expect(again.code).toBe(1);
     expect(again.log).toContain("already has recordings of a-print-text. Pass --replace to overwrite them");
+  }, 120_000);
+
+  it("leaves a README written by hand whole, and says which recordings it should describe", async () => {
+    const out = tempDir();
+    const byHand = "# Claude Code captures\n\n**a-print-text**: what the recording shows, in prose.\n";
+    writeFileSync(join(out, "README.md"), byHand);
+    const added = await record(["--only", "t2-bad-flag", "--out", out]);
+    expect(added.code).toBe(0);
+    expect(readFileSync(join(out, "README.md"), "utf8")).toBe(byHand);
+    expect(added.log).toContain("README.md was written by hand and is left as it is; describe t2-bad-flag there.");
   }, 120_000);
 });

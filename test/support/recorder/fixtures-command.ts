@@ -1,7 +1,7 @@
 // `npm run fixtures -- --cli PATH|VERSION`: records the scenarios with that CLI into
 // test/golden/fixtures/claude-code-VERSION/ (or --out DIR), sanitised, then updates the tested
 // version range Telecode ships (src/cli/doctor-tested-range.ts).
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
@@ -37,10 +37,13 @@ function recordedIn(dir: string): Scenario[] {
   return SCENARIOS.filter((s) => files.some((file) => file.startsWith(`${s.name}.`)));
 }
 
+/** The first line of every README this command writes. */
+const readmeTitle = (version: string): string => `# Claude Code ${version} stream-json recordings`;
+
 /** A README for a recorded folder: where it came from and what was normalised. */
 function readme(version: string, scenarios: readonly Scenario[]): string {
   return [
-    `# Claude Code ${version} stream-json recordings`,
+    readmeTitle(version),
     "",
     "Recorded by `npm run fixtures` (test/support/recorder): the real CLI, offline, against the",
     "scripted fake Messages API on loopback, each scenario in a fresh git repository and HOME.",
@@ -107,8 +110,14 @@ export async function main(argv: string[], output: CommandOutput = processOutput
       log,
     });
     const recorded = scenarios.filter((s) => outcomes.some((o) => o.name === s.name && o.failure === undefined));
-    // The folder's README describes every scenario it holds, those recorded before this run too.
-    await writeFile(join(outDir, "README.md"), readme(cli.version, recordedIn(outDir)));
+    // The folder's README describes every scenario it holds, those recorded before this run too;
+    // one written by hand (the pinned version's, with what each recording shows) is left whole.
+    const readmeFile = join(outDir, "README.md");
+    if (existsSync(readmeFile) && !readFileSync(readmeFile, "utf8").startsWith(readmeTitle(cli.version)))
+      log(
+        `fixtures: ${readmeFile} was written by hand and is left as it is; describe ${recorded.map((s) => s.name).join(", ")} there.`,
+      );
+    else await writeFile(readmeFile, readme(cli.version, recordedIn(outDir)));
     if (values.out === undefined) log(`tested range: ${(await updateTestedRange()).join(", ")}`);
     const failed = outcomes.filter((o) => o.failure !== undefined);
     const seconds = outcomes.reduce((sum, o) => sum + o.seconds, 0);

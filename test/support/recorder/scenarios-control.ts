@@ -139,6 +139,14 @@ export const controlScenarios: readonly Scenario[] = [
     ],
   },
   {
+    name: "k5-connection-lost",
+    description:
+      "every response stream is cut before its first SSE event (the connection destroyed); CLAUDE_CODE_MAX_RETRIES=1 keeps it short; shows the api_retry event with no status and the result with api_error connection_failed",
+    env: { CLAUDE_CODE_MAX_RETRIES: "1" },
+    replies: [0, 1].map(() => reply.cut(0, reply.text("Never arrives."))),
+    runs: [controlRun({ prompt: "Hello" })],
+  },
+  {
     name: "l-rate-limit-warning",
     description:
       "unified rate-limit headers on successful responses: first 'allowed', then 'allowed_warning' (5h window at 91%). The CLI only reads these headers for claude.ai subscribers or a Claude gateway token, so the run authenticates with ANTHROPIC_AUTH_TOKEN set to an unsigned JWT whose aud is claude-gateway (no API key)",
