@@ -6,86 +6,44 @@ import {
   definedFields,
   excerpt,
   formatDurationMs,
+  SEND_AGAIN_OR_FRESH,
   sentence,
   type FailureReason,
   type RunFailure,
 } from "../domain/index.js";
 import type { WireResultMessage } from "../wire/index.js";
+import {
+  apiErrorPasses,
+  apiFailureText,
+  isUnansweredApiFailure,
+  splitDetail,
+  type ApiFailureFacts,
+} from "./api-failure-text.js";
 import { failureError, type ClaudeError } from "./errors.js";
 import { refusalPasses, refusalText, startupRefusalOf, type StartupRefusal } from "./startup-refusals.js";
 import type { ProcessExit } from "./transport.js";
 
 /** The facts a failure is worded from; each reason reads what it needs. */
-export type FailureFacts = {
+export type FailureFacts = ApiFailureFacts & {
   exit?: ProcessExit;
   stderrTail?: string;
   silentMs?: number;
   /** Where the CLI was looked for, for `not_found`. */
   lookedFor?: string;
-  /** A message from below (the OS, the CLI, the API) quoted in the failure. */
-  detail?: string;
-  apiStatus?: number;
-  /** The CLI's kind of an API failure (result.api_error), e.g. "connection_failed". */
-  apiKind?: string;
   resetsAtMs?: number;
   /** When a usage limit resets, as people read it ("17:46 today", "02:00 on 18 March"). */
   resetsAt?: string;
-  /** Why the CLI ended the turn (result.terminal_reason), e.g. "prompt_too_long". */
-  terminalReason?: string;
   /** Why the CLI would not start, for `start_refused`. */
   refusal?: StartupRefusal;
 };
 
 type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
 
-const AGAIN = "Send the message again, or start a fresh session.";
 const RESUME = "Send your message again to resume the session.";
 const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
-const RETRIED = "Send the message again in a minute; Claude Code already retried.";
 const STDERR_QUOTE_CHARS = 1_000;
 /** For failures that repeat: sending the message again would only fail the same way. */
 const SAME_AGAIN = "until then every message fails the same way";
-
-/** What to do about an API failure: wait for a passing one, change something for one that repeats. */
-function apiErrorHint(f: FailureFacts): string {
-  if (f.terminalReason === "prompt_too_long")
-    return "The conversation is too long for the model: start a fresh session, as every message in this one fails the same way.";
-  if (!apiErrorPasses(f))
-    return `Sending it again fails the same way: check the model and settings (\`telecode doctor\` on the computer running Telecode).`;
-  return RETRIED;
-}
-
-/**
- * An API failure with no HTTP status: no answer came (the CLI's "API Error: Connection refused —
- * a firewall or proxy may be blocking it (ECONNREFUSED)", then its advice when it has some).
- */
-function unansweredText(detail: string, kind: string | undefined): { what: string; hint: string } {
-  const { what: cliWords, hint: advice } = splitDetail(detail.replace(/^API Error:\s*/i, ""), "");
-  const unreached = kind === "connection_failed";
-  const what = sentence(unreached ? `Claude Code could not reach the API: ${cliWords}` : `API error: ${cliWords}`);
-  if (advice !== "") return { what, hint: `Claude Code already retried. ${advice}` };
-  return { what, hint: (kind === undefined ? undefined : UNANSWERED_HINTS[kind]) ?? RETRIED };
-}
-
-/**
- * The CLI's kinds (result.api_error) of an API failure with no answer at all, which a later try
- * may pass, and what to do about each. Its other kinds (a policy, a credential, a PDF) repeat:
- * those keep the CLI's words as its own error.
- */
-const UNANSWERED_HINTS: Readonly<Record<string, string>> = {
-  connection_failed:
-    "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.",
-  no_response: RETRIED,
-  stream_idle_timeout: RETRIED,
-  computer_slept: "The computer running Telecode slept while it waited for the answer: send the message again.",
-};
-
-/** Whether an API failure is the API's own (overloaded, a 5xx, a timeout), which a later try may pass. */
-function apiErrorPasses(f: FailureFacts): boolean {
-  if (f.terminalReason === "prompt_too_long") return false;
-  const status = f.apiStatus ?? 0;
-  return !(status >= 400 && status < 500 && status !== 408 && status !== 409);
-}
 
 const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { what: string; hint: string } } = {
   silence: (f) => ({
@@ -109,17 +67,13 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: `Claude Code is no longer reading its input${f.exit === undefined ? "" : ` (it exited with ${describeExit(f.exit)})`}.`,
     hint: "Send the message again to resume the session.",
   }),
-  cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", AGAIN),
+  cli_error: (f) => splitDetail(f.detail ?? "Claude Code ended the turn with an error.", SEND_AGAIN_OR_FRESH),
   // A session the CLI cannot resume stays unresumable: only a fresh one helps.
   session_not_found: (f) => ({
     what: lostSessionText(f.detail),
     hint: "Start a fresh session, as every message in this one fails the same way.",
   }),
-  // The CLI's own advice after its first sentence, when it gives some, knows the case best.
-  api_error: (f) =>
-    f.apiStatus === undefined && f.detail !== undefined
-      ? unansweredText(f.detail, f.apiKind)
-      : splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, apiErrorHint(f)),
+  api_error: apiFailureText,
   rate_limited: (f) => {
     // The CLI's own "· resets 5:46pm (UTC)" is replaced by the time in this machine's zone.
     const what = sentence((f.detail ?? "A usage limit was reached").replace(/\s*·\s*resets\b.*$/i, ""));
@@ -161,7 +115,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
     what: "Claude Code finished this run while Telecode was away, but its output was lost (the keeper could not keep its log).",
     hint: CONTINUE,
   }),
-  internal: (f) => ({ what: f.detail ?? "Telecode failed unexpectedly.", hint: AGAIN }),
+  internal: (f) => ({ what: f.detail ?? "Telecode failed unexpectedly.", hint: SEND_AGAIN_OR_FRESH }),
 };
 
 /** The failure for `reason`, worded from `facts`, with the facts people may need kept as fields. */
@@ -272,8 +226,7 @@ export function resultFailure(
   if (known !== undefined) return engineFailure("cli_error", { detail: known });
   // No status, and the API failed all the same: no answer came (the connection, a deadline).
   const kind = typeof result.api_error === "string" ? result.api_error : undefined;
-  const unanswered = kind === undefined ? result.terminal_reason === "api_error" : UNANSWERED_HINTS[kind] !== undefined;
-  if (text !== "" && !NOT_LOGGED_IN.test(text) && unanswered)
+  if (text !== "" && !NOT_LOGGED_IN.test(text) && isUnansweredApiFailure(kind, result.terminal_reason))
     return engineFailure("api_error", { detail: excerpt(text, ERROR_MAX_CHARS), ...definedFields({ apiKind: kind }) });
   if (text !== "")
     return engineFailure(NOT_LOGGED_IN.test(text) ? "not_logged_in" : "cli_error", {
@@ -311,10 +264,3 @@ export function sessionGoneWords(sessionId: string): string {
 }
 
 const LOST_SESSION_ID = /no conversation found with session id:?\s*([0-9A-Za-z-]+)/i;
-
-/** The first sentence as what happened; the rest, when there is any, as what to do. */
-function splitDetail(detail: string, fallbackHint: string): { what: string; hint: string } {
-  const [what = detail, ...rest] = detail.split(/(?<=[.!?])\s+/);
-  const hint = rest.join(" ").trim();
-  return { what, hint: hint === "" ? fallbackHint : hint };
-}

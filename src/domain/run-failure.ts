@@ -42,6 +42,9 @@ export type FailureReason =
   /** Something failed that Telecode did not expect (a bug). */
   | "internal";
 
+/** The hint for a failure another try may mend, where the CLI gave no advice of its own. */
+export const SEND_AGAIN_OR_FRESH = "Send the message again, or start a fresh session.";
+
 export type RunFailure = {
   reason: FailureReason;
   /** One sentence: what happened. */

@@ -2,7 +2,7 @@
 // person on a phone ("Send your message again to resume the session", "On the computer running
 // Telecode, …"); at the terminal the person is at that computer, and running the command again
 // starts a fresh session unless it names the old one with --resume. Pure.
-import { failureText, type FailureReason, type RunFailure } from "../domain/index.js";
+import { failureText, SEND_AGAIN_OR_FRESH, type FailureReason, type RunFailure } from "../domain/index.js";
 
 /**
  * The session `telecode run --resume` can go on with (one the CLI wrote down), and the project
@@ -48,11 +48,8 @@ const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
 function hereHint(hint: string): string {
   return hint
     .replace(/^On the computer running Telecode, (.)/, (_, first: string) => first.toUpperCase())
-    .replaceAll("the computer running Telecode", "this computer")
-    .replace(
-      "Send the message again, or start a fresh session.",
-      "Run it again; --continue goes on in the same session.",
-    )
+    .replace(/\b(t|T)he computer running Telecode/g, (_, t: string) => `${t === "T" ? "T" : "t"}his computer`)
+    .replace(SEND_AGAIN_OR_FRESH, "Run it again; --continue goes on in the same session.")
     .replace(/\b(s|S)end (?:the|your) message again/g, (_, s: string) => (s === "S" ? "Run it again" : "run it again"))
     .replaceAll("every message fails", "every run fails");
 }

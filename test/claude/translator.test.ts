@@ -157,7 +157,7 @@ describe("translator", () => {
       reason: "api_error",
       passing: true,
       what: "Claude Code could not reach the API: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED).",
-      hint: "Claude Code already retried: check that the computer running Telecode is online (and its proxy or firewall, if it has one), then send the message again.",
+      hint: "Claude Code already retried: check the connection from the computer running Telecode to the API (a proxy, a firewall, or the API itself down), then send the message again.",
     });
     // No answer for another reason (a deadline), or no kind at all: the CLI's words, as an API error that may pass.
     expect(failure({ api_error: "no_response", result: "API Error: No response arrived in time." })).toEqual({

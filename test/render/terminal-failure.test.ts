@@ -86,10 +86,19 @@ describe("terminalFailureText", () => {
     const unreached = failure(
       "api_error",
       "Claude Code could not reach the API: Connection refused (ECONNREFUSED).",
-      "Claude Code already retried: check that the computer running Telecode is online, then send the message again.",
+      "Claude Code already retried: check the connection from the computer running Telecode to the API, then send the message again.",
     );
     expect(terminalFailureText(unreached, RESUMABLE)).toBe(
-      "Claude Code could not reach the API: Connection refused (ECONNREFUSED). Claude Code already retried: check that this computer is online, then run it again.",
+      "Claude Code could not reach the API: Connection refused (ECONNREFUSED). Claude Code already retried: check the connection from this computer to the API, then run it again.",
+    );
+    // At the start of a sentence too.
+    const slept = failure(
+      "api_error",
+      "API error: The machine slept.",
+      "The computer running Telecode slept while it waited for the answer: send the message again.",
+    );
+    expect(terminalFailureText(slept)).toBe(
+      "API error: The machine slept. This computer slept while it waited for the answer: run it again.",
     );
     const later = failure(
       "api_error",
