@@ -1,6 +1,8 @@
 // The words for an API failure: what happened, from Claude Code's own text (its first sentence,
-// its advice after), and what to do, by whether a later try may pass. Text only.
+// its advice after) or, for a kind it names whose text is written for a developer, Telecode's
+// (api-error-kinds.ts); and what to do, by the kind or by whether a later try may pass. Text only.
 import { sentence } from "../domain/index.js";
+import { kindPasses, kindWords, nextStepOf } from "./api-error-kinds.js";
 
 /** The facts an API failure is worded from. */
 export type ApiFailureFacts = {
@@ -16,42 +18,42 @@ export type ApiFailureFacts = {
 const RETRIED = "Send the message again in a minute; Claude Code already retried.";
 
 /**
- * The CLI's kinds (result.api_error) of an API failure with no answer at all, which a later try
- * may pass, and what to do about each. Its other kinds (a policy, a credential, a PDF) repeat:
- * those keep the CLI's words as its own error.
+ * Whether a failed turn with no HTTP status is an API failure: of a kind the CLI names, or of
+ * none while the turn ended on the API (no answer came).
  */
-const UNANSWERED_HINTS: Readonly<Record<string, string>> = {
-  // Telegram reached Telecode, so the computer is online: what blocks is on the way to the API.
-  connection_failed:
-    "Claude Code already retried: check the connection from the computer running Telecode to the API (a proxy, a firewall, or the API itself down), then send the message again.",
-  no_response: RETRIED,
-  stream_idle_timeout: RETRIED,
-  computer_slept: "The computer running Telecode slept while it waited for the answer: send the message again.",
-};
-
-/**
- * Whether a failed turn with no HTTP status is an API failure that may pass later: no answer
- * came (a kind above, or none named while the turn ended on the API).
- */
-export function isUnansweredApiFailure(kind: string | undefined, terminalReason: string | undefined): boolean {
-  return kind === undefined ? terminalReason === "api_error" : UNANSWERED_HINTS[kind] !== undefined;
+export function isApiFailureWithoutStatus(kind: string | undefined, terminalReason: string | undefined): boolean {
+  return kind === undefined ? terminalReason === "api_error" : nextStepOf(kind) !== undefined;
 }
 
 /** What happened and what to do about an API failure. */
 export function apiFailureText(f: ApiFailureFacts): { what: string; hint: string } {
-  if (f.apiStatus === undefined && f.detail !== undefined) return unansweredText(f.detail, f.apiKind);
+  const words = f.apiKind === undefined ? undefined : kindWords(f.apiKind);
+  const unanswered = f.apiStatus === undefined && f.detail !== undefined;
+  const said = unanswered
+    ? unansweredWords(f.detail ?? "", f.apiKind)
+    : splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, "");
+  const what = words?.what ?? said.what;
+  if (words?.hint !== undefined) return { what, hint: words.hint };
   // The CLI's own advice after its first sentence, when it gives some, knows the case best.
-  return splitDetail(f.detail ?? `API error ${f.apiStatus ?? ""}.`, apiErrorHint(f));
+  if (said.hint !== "") {
+    const retried = unanswered && (f.apiKind === undefined || nextStepOf(f.apiKind) === "try_again");
+    return { what, hint: retried ? `Claude Code already retried. ${said.hint}` : said.hint };
+  }
+  return { what, hint: words?.fallbackHint ?? apiErrorHint(f) };
 }
 
-/** Whether an API failure is the API's own (overloaded, a 5xx, a timeout), which a later try may pass. */
+/**
+ * Whether sending the same message again may pass: by the CLI's kind when it names one, else
+ * when the API itself failed (overloaded, a 5xx, a timeout, no answer at all).
+ */
 export function apiErrorPasses(f: ApiFailureFacts): boolean {
+  if (f.apiKind !== undefined && nextStepOf(f.apiKind) !== undefined) return kindPasses(f.apiKind);
   if (f.terminalReason === "prompt_too_long") return false;
   const status = f.apiStatus ?? 0;
   return !(status >= 400 && status < 500 && status !== 408 && status !== 409);
 }
 
-/** What to do about an API failure: wait for a passing one, change something for one that repeats. */
+/** What to do about an API failure of no known kind: wait for a passing one, change something for one that repeats. */
 function apiErrorHint(f: ApiFailureFacts): string {
   if (f.terminalReason === "prompt_too_long")
     return "The conversation is too long for the model: start a fresh session, as every message in this one fails the same way.";
@@ -61,15 +63,16 @@ function apiErrorHint(f: ApiFailureFacts): string {
 }
 
 /**
- * An API failure with no HTTP status: no answer came (the CLI's "API Error: Connection refused —
- * a firewall or proxy may be blocking it (ECONNREFUSED)", then its advice when it has some).
+ * An API failure with no HTTP status, in the CLI's words ("API Error: Connection refused — a
+ * firewall or proxy may be blocking it (ECONNREFUSED)", then its advice when it has some).
  */
-function unansweredText(detail: string, kind: string | undefined): { what: string; hint: string } {
+function unansweredWords(detail: string, kind: string | undefined): { what: string; hint: string } {
   const { what: cliWords, hint: advice } = splitDetail(detail.replace(/^API Error:\s*/i, ""), "");
   const unreached = kind === "connection_failed";
-  const what = sentence(unreached ? `Claude Code could not reach the API: ${cliWords}` : `API error: ${cliWords}`);
-  if (advice !== "") return { what, hint: `Claude Code already retried. ${advice}` };
-  return { what, hint: (kind === undefined ? undefined : UNANSWERED_HINTS[kind]) ?? RETRIED };
+  return {
+    what: sentence(unreached ? `Claude Code could not reach the API: ${cliWords}` : `API error: ${cliWords}`),
+    hint: advice,
+  };
 }
 
 /** The first sentence as what happened; the rest, when there is any, as what to do. */

@@ -15,7 +15,7 @@ import type { WireResultMessage } from "../wire/index.js";
 import {
   apiErrorPasses,
   apiFailureText,
-  isUnansweredApiFailure,
+  isApiFailureWithoutStatus,
   splitDetail,
   type ApiFailureFacts,
 } from "./api-failure-text.js";
@@ -202,8 +202,8 @@ export function resultFailure(
   const text = typeof result.result === "string" ? result.result.trim() : "";
   const status = result.api_error_status;
   if (typeof status === "number") {
-    // The CLI's synthetic text often repeats the status ("API Error: 500 Internal…").
-    const stripped = text.replace(/^API Error:\s*\d{3}\s*/i, "");
+    // The CLI's synthetic text often repeats the status ("API Error: 500 Internal…"), or only its prefix.
+    const stripped = text.replace(/^API Error:\s*(?:\d{3}\s*)?/i, "");
     const detail = excerpt(
       `API error ${status}: ${stripped !== "" ? stripped : (result.terminal_reason ?? "request failed")}`,
       ERROR_MAX_CHARS,
@@ -219,14 +219,18 @@ export function resultFailure(
     return engineFailure("api_error", {
       detail,
       apiStatus: status,
-      ...definedFields({ terminalReason: result.terminal_reason }),
+      ...definedFields({
+        terminalReason: result.terminal_reason,
+        apiKind: typeof result.api_error === "string" ? result.api_error : undefined,
+      }),
     });
   }
   const known = SUBTYPE_ERRORS[result.subtype];
   if (known !== undefined) return engineFailure("cli_error", { detail: known });
-  // No status, and the API failed all the same: no answer came (the connection, a deadline).
+  // No status, and the API failed all the same: no answer came (the connection, a deadline), or
+  // Claude Code named a kind of failure it sent no request for (a login refused, a message too long).
   const kind = typeof result.api_error === "string" ? result.api_error : undefined;
-  if (text !== "" && !NOT_LOGGED_IN.test(text) && isUnansweredApiFailure(kind, result.terminal_reason))
+  if (text !== "" && !NOT_LOGGED_IN.test(text) && isApiFailureWithoutStatus(kind, result.terminal_reason))
     return engineFailure("api_error", { detail: excerpt(text, ERROR_MAX_CHARS), ...definedFields({ apiKind: kind }) });
   if (text !== "")
     return engineFailure(NOT_LOGGED_IN.test(text) ? "not_logged_in" : "cli_error", {

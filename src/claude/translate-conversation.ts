@@ -1,9 +1,9 @@
 // The conversation part of the translation: assistant content blocks (text, thinking,
 // tool_use) and user lines (tool results, local-command echoes) to events, with the tool
-// calls remembered for their results, the session's task list, and the turn's last main-thread
-// text, usage and model.
+// calls remembered for their results, the session's task list, the turn's last main-thread
+// text, usage and model, and the note for a file the API refused (said once the turn goes on).
 import { describeTool } from "../domain/index.js";
-import type { ChecklistItem, TelecodeEvent, ToolKind } from "../domain/index.js";
+import type { ChecklistItem, NoteEmitted, TelecodeEvent, ToolKind } from "../domain/index.js";
 import { readBlock } from "../wire/index.js";
 import type {
   WireAssistantMessage,
@@ -12,6 +12,7 @@ import type {
   WireUsage,
   WireUserMessage,
 } from "../wire/index.js";
+import { mediaRemovedText } from "./api-error-kinds.js";
 import { TaskList } from "./task-list.js";
 import { localCommandNote, resultDetail } from "./translate-blocks.js";
 
@@ -31,9 +32,15 @@ export class ConversationTranslator {
   lastModel: string | undefined;
   /** API messages whose tokens were reported this turn (the CLI prints one line per content block). */
   readonly #counted = new Set<string>();
+  /**
+   * A file the API refused, which Claude Code left out before trying again: said once the turn
+   * goes on without it (a failed turn's result repeats the refusal as its error instead).
+   */
+  #leftOut: NoteEmitted | undefined;
 
   /** A new turn: what the last turn said no longer counts. */
   startTurn(): void {
+    this.#leftOut = undefined;
     this.lastText = "";
     this.lastUsage = undefined;
     this.lastModel = undefined;
@@ -58,8 +65,19 @@ export class ConversationTranslator {
 
   assistant(m: WireAssistantMessage, out: TelecodeEvent[]): void {
     const parent = m.parent_tool_use_id;
-    // The synthetic API-error message repeats what the result reports as the error.
-    if (m.is_api_error_message === true) return;
+    if (m.is_api_error_message === true) {
+      // The synthetic API-error message repeats what the result reports as the error, but for a
+      // file the API refused: the CLI leaves it out and tries again, and the turn may go on.
+      if (m.api_error === "media_removed")
+        this.#leftOut = {
+          type: "note",
+          kind: "warning",
+          text: mediaRemovedText(m.api_error_params),
+          key: "media_removed",
+        };
+      return;
+    }
+    this.turnGoesOn(out);
     if (parent === null) {
       const usage = m.message.usage;
       if (typeof usage === "object" && usage !== null) {
@@ -69,6 +87,13 @@ export class ConversationTranslator {
     }
     this.#stepUsage(m, out);
     for (const block of m.message.content) this.#assistantBlock(block, parent, out);
+  }
+
+  /** The turn went on (an answer came, or it finished well): a file left out before it is said now. */
+  turnGoesOn(out: TelecodeEvent[]): void {
+    if (this.#leftOut === undefined) return;
+    out.push(this.#leftOut);
+    this.#leftOut = undefined;
   }
 
   /** The tokens of each API message once, when its first line comes. */

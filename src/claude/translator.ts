@@ -285,6 +285,8 @@ class ClaudeTranslator implements Translator {
       origin: this.#origins.finishTurn(m, this.#turn),
       runId: this.#turn.runId,
     };
+    // A failed turn's result repeats a refused file as its error; a finished one went on without it.
+    if (!m.is_error) this.#conversation.turnGoesOn(this.#out);
     this.#out.push(buildUsage(m, facts));
     this.#out.push(buildTurnFinished(m, facts));
     const total = resultTotalUsd(m);

@@ -51,7 +51,9 @@ function hereHint(hint: string): string {
     .replace(/\b(t|T)he computer running Telecode/g, (_, t: string) => `${t === "T" ? "T" : "t"}his computer`)
     .replace(SEND_AGAIN_OR_FRESH, "Run it again; --continue goes on in the same session.")
     .replace(/\b(s|S)end (?:the|your) message again/g, (_, s: string) => (s === "S" ? "Run it again" : "run it again"))
-    .replaceAll("every message fails", "every run fails");
+    .replaceAll("start a fresh session with /new", "start a fresh session (leave out --resume and --continue)")
+    .replaceAll("another model with /model", "another model with --model")
+    .replace(/\b(e|E)very message\b/g, (_, e: string) => `${e}very run`);
 }
 
 /**

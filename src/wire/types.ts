@@ -141,6 +141,10 @@ export type WireAssistantMessage = {
   error?: unknown;
   api_error_status?: number | null;
   is_api_error_message?: boolean;
+  /** Its typed kind, e.g. "media_removed" (not checked by the decoder). */
+  api_error?: unknown;
+  /** Its kind's parameters, e.g. `{ media: "document", media_reason: "unprocessable" }` (not checked). */
+  api_error_params?: unknown;
   /** Interrupted while streaming. */
   aborted?: boolean;
 } & WireUnknownFields;

@@ -167,12 +167,13 @@ describe("translator", () => {
       hint: "Send the message again in a minute; Claude Code already retried.",
     });
     expect(failure({ result: "API Error: Request timed out." })?.reason).toBe("api_error");
-    // A kind that repeats (a policy, a credential) is no API trouble to wait out: the CLI's words, no second try.
+    // A kind that repeats (a policy, a credential) is no API trouble to wait out: no second try
+    // (api-error-kinds.test.ts words each next step).
     const denied = failure({
       api_error: "dlp_request_denied",
       result: "API Error: Blocked by your organization's policy.",
     });
-    expect(denied).toMatchObject({ reason: "cli_error", what: "API Error: Blocked by your organization's policy." });
+    expect(denied).toMatchObject({ reason: "api_error", what: "API error: Blocked by your organization's policy." });
     expect(denied?.passing).toBeUndefined();
   });
 

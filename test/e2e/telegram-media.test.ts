@@ -132,6 +132,27 @@ describe("files", () => {
     });
   });
 
+  it("a PDF the API refuses: Claude Code leaves it out and goes on, and the run's status says so", async () => {
+    const chat = rig.user(1021);
+    rig.script("[pdf-refused]", [
+      reply.error(400, { message: "A maximum of 100 PDF pages may be provided." }),
+      reply.text("Without the PDF I can only guess."),
+    ]);
+    rig.tg.sendDocument(
+      chat,
+      { content: makePdf("long"), fileName: "long.pdf", mimeType: "application/pdf" },
+      { caption: "summarise this [pdf-refused]" },
+    );
+    await rig.botMessage(chat, isAnswer("Without the PDF I can only guess."));
+    const status = await rig.botMessage(chat, (m) => m.text.startsWith("✅ Done"));
+    expect(status.text).toContain(
+      "⚠️ The API could not process a PDF in this session (too large, too many pages, or unreadable), so Claude Code left it out and Claude went on without it. Send a smaller one, or only the pages that matter.",
+    );
+    const [refused, retried] = rig.api.requests("[pdf-refused]");
+    expect(userBlocks(refused)[0]).toMatchObject({ type: "document" });
+    expect(userBlocks(retried).some((b) => b.type === "document")).toBe(false);
+  });
+
   it("a log is saved in the project's uploads folder and the prompt names its path, size and type", async () => {
     const chat = rig.user(1006);
     rig.script("[log]", [reply.text("The error is on line 1.")]);

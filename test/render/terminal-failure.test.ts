@@ -118,4 +118,23 @@ describe("terminalFailureText", () => {
       "Claude Code stopped: the maximum number of turns was reached. Run it again; --continue goes on in the same session.",
     );
   });
+
+  it("names the flags where the chat's hint names a command: /new, /model", () => {
+    const broken = failure(
+      "api_error",
+      "The API refused this session's history: a tool call in it has no result.",
+      "Every message in this session fails the same way: start a fresh session with /new.",
+    );
+    expect(terminalFailureText(broken)).toBe(
+      "The API refused this session's history: a tool call in it has no result. Every run in this session fails the same way: start a fresh session (leave out --resume and --continue).",
+    );
+    const old = failure(
+      "api_error",
+      "API error 400: Claude Code 2.1.0 does not support this model; version 9.9.0 or newer is required.",
+      "On the computer running Telecode, update Claude Code (`npm i -g @anthropic-ai/claude-code@latest`, then `telecode doctor`), or choose another model with /model; until then every message fails the same way.",
+    );
+    expect(terminalFailureText(old)).toBe(
+      "API error 400: Claude Code 2.1.0 does not support this model; version 9.9.0 or newer is required. Update Claude Code (`npm i -g @anthropic-ai/claude-code@latest`, then `telecode doctor`), or choose another model with --model; until then every run fails the same way.",
+    );
+  });
 });

@@ -35,6 +35,8 @@ export type FakeErrorReply = {
   /** e.g. "overloaded_error", "rate_limit_error", "api_error", "invalid_request_error". */
   errorType?: string;
   message?: string;
+  /** The error's `details` object, e.g. `{ error_code: "claude_code_version_too_old" }`. */
+  details?: Readonly<Record<string, unknown>>;
   delayMs?: number;
   headers?: Readonly<Record<string, string>>;
 };

@@ -182,7 +182,14 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
           ...r.headers,
         });
         res.end(
-          JSON.stringify({ type: "error", error: { type: errorType, message: r.message ?? `fake ${r.status}` } }),
+          JSON.stringify({
+            type: "error",
+            error: {
+              type: errorType,
+              message: r.message ?? `fake ${r.status}`,
+              ...(r.details === undefined ? {} : { details: r.details }),
+            },
+          }),
         );
         return;
       }

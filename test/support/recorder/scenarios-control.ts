@@ -1,10 +1,14 @@
 // Scenarios i–l2: interrupts (during a tool, while streaming, with a permission pending), the
-// consumer's own control requests (set_permission_mode, set_model), API errors and retries, and
+// consumer's own control requests (set_permission_mode, set_model), API errors and retries (and
+// the refusals Claude Code names by kind: a PDF too large, a CLI too old, a broken history), and
 // the rate-limit events a Claude gateway token gets.
 import { reply } from "../fake-anthropic/index.js";
 import { fiveHourHeaders as fiveHour, GATEWAY_TOKEN } from "../fake-anthropic/usage-limits.js";
 import type { Scenario } from "./scenario.js";
 import { controlRequest, controlRun, interrupt, thenPrompt } from "./steps.js";
+
+/** A PDF of no pages: the fake API never reads it, the CLI sends it on as a document block. */
+const TINY_PDF = Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64");
 
 const gatewayEnv = { ANTHROPIC_API_KEY: null, ANTHROPIC_AUTH_TOKEN: GATEWAY_TOKEN };
 
@@ -144,6 +148,50 @@ export const controlScenarios: readonly Scenario[] = [
       "every response stream is cut before its first SSE event (the connection destroyed); CLAUDE_CODE_MAX_RETRIES=1 keeps it short; shows the api_retry event with no status and the result with api_error connection_failed",
     env: { CLAUDE_CODE_MAX_RETRIES: "1" },
     replies: [0, 1].map(() => reply.cut(0, reply.text("Never arrives."))),
+    runs: [controlRun({ prompt: "Hello" })],
+  },
+  {
+    name: "k6-pdf-too-large",
+    description:
+      "the prompt carries a PDF as a document block and the API answers 400 'A maximum of 100 PDF pages may be provided.'; shows the result with api_error pdf_too_large; a second user message (without a PDF) then succeeds in the same session",
+    replies: [
+      reply.error(400, { message: "A maximum of 100 PDF pages may be provided." }),
+      reply.text("The second message works."),
+      reply.text("Spare answer."),
+    ],
+    runs: [
+      controlRun({
+        prompt: [
+          { type: "document", source: { type: "base64", media_type: "application/pdf", data: TINY_PDF } },
+          { type: "text", text: "Summarise this PDF" },
+        ],
+        middle: thenPrompt("Go on without it"),
+        results: 2,
+      }),
+    ],
+  },
+  {
+    name: "k7-version-too-old",
+    description:
+      "the API answers 400 with details.error_code claude_code_version_too_old ('Claude Code 2.1.0 does not support this model; version 9.9.0 or newer is required.'); shows the result with api_error claude_code_version_too_old",
+    replies: Array.from({ length: 6 }, () =>
+      reply.error(400, {
+        message: "Claude Code 2.1.0 does not support this model; version 9.9.0 or newer is required.",
+        details: { error_code: "claude_code_version_too_old" },
+      }),
+    ),
+    runs: [controlRun({ prompt: "Hello" })],
+  },
+  {
+    name: "k8-tool-history-mismatch",
+    description:
+      "the API answers 400 '`tool_use` ids were found without `tool_result` blocks immediately after' (a broken conversation history); shows the result with api_error tool_history_mismatch",
+    replies: Array.from({ length: 6 }, () =>
+      reply.error(400, {
+        message:
+          "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+      }),
+    ),
     runs: [controlRun({ prompt: "Hello" })],
   },
   {

@@ -20,11 +20,12 @@ export function initialize(hooks: HookMatchers | null = null): Step {
   return { write: { type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks } } };
 }
 
-export function user(text: string, uuid?: string): Step {
+/** A user line: its content is the text, or content blocks (a document, an image) as given. */
+export function user(content: string | readonly Record<string, unknown>[], uuid?: string): Step {
   return {
     write: {
       type: "user",
-      message: { role: "user", content: text },
+      message: { role: "user", content },
       parent_tool_use_id: null,
       session_id: "",
       ...(uuid === undefined ? {} : { uuid }),
@@ -68,7 +69,7 @@ export function thenPrompt(prompt: string, options: { after?: number; before?: r
 }
 
 export type ControlRunOptions = {
-  prompt?: string;
+  prompt?: string | readonly Record<string, unknown>[];
   mode?: string;
   extraArgs?: readonly string[];
   label?: string;

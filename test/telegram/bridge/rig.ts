@@ -18,7 +18,7 @@ import { seedDataDir } from "../../support/claude-probe.js";
 import { telecodeBin } from "../../support/telecode-bin.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../../support/claude-workspace.js";
 
-export const ALLOWED_IDS = Array.from({ length: 20 }, (_, i) => 1001 + i);
+export const ALLOWED_IDS = Array.from({ length: 24 }, (_, i) => 1001 + i);
 export const STRANGER_ID = 6666;
 
 /** Fast pacing for tests: the outbox still paces and coalesces, just in milliseconds. */
