@@ -55,12 +55,21 @@ export function nextStepOf(kind: string | undefined): NextStep | undefined {
   return kind === undefined ? undefined : NEXT_STEP[kind];
 }
 
-/** Kinds that name a file the person sent (a PDF, an image): sending the same again fails again. */
-const ABOUT_AN_ATTACHMENT = new Set(["media_removed", "pdf_too_large", "pdf_password_protected"]);
+/**
+ * Try-again kinds the same message would meet again: a file the person sent goes again with it,
+ * an answer too long is as long again, and a confirmation nobody can give from here stays unanswered.
+ */
+const SAME_AGAIN = new Set([
+  "media_removed",
+  "pdf_too_large",
+  "pdf_password_protected",
+  "max_output_tokens",
+  "consent_unanswered",
+]);
 
-/** Whether sending the same message again may pass: a try-again kind that is not about a file sent. */
+/** Whether sending the same message again may pass. */
 export function kindPasses(kind: string): boolean {
-  return NEXT_STEP[kind] === "try_again" && !ABOUT_AN_ATTACHMENT.has(kind) && kind !== "max_output_tokens";
+  return NEXT_STEP[kind] === "try_again" && !SAME_AGAIN.has(kind);
 }
 
 const UNTIL_FIXED = "until then every message fails the same way";
@@ -79,6 +88,8 @@ const WHAT: Readonly<Record<string, string>> = {
 /** What to do, by kind: a person's next step, where the CLI's advice is for the model or a developer. */
 const KIND_HINT: Readonly<Record<string, string>> = {
   max_output_tokens: "The answer was longer than the model writes at once: ask for a shorter one, or for it in parts.",
+  consent_unanswered: `The model now runs on usage credits and nobody confirmed that here: choose another model with /model, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
+  effort_requires_thinking: `This model refuses that effort without thinking: choose another with /effort (or /effort default); ${UNTIL_FIXED}.`,
   pdf_too_large: "Send a shorter PDF, or only the pages that matter; Claude Code leaves this one out from now on.",
   pdf_password_protected: "Send a copy without the password; Claude Code leaves this one out from now on.",
   media_removed:

@@ -53,6 +53,7 @@ function hereHint(hint: string): string {
     .replace(/\b(s|S)end (?:the|your) message again/g, (_, s: string) => (s === "S" ? "Run it again" : "run it again"))
     .replaceAll("start a fresh session with /new", "start a fresh session (leave out --resume and --continue)")
     .replaceAll("another model with /model", "another model with --model")
+    .replace(/another with \/effort \(or \/effort default\)/g, "another with --effort (or leave it out)")
     .replace(/\b(e|E)very message\b/g, (_, e: string) => `${e}very run`);
 }
 

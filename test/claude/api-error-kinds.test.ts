@@ -155,6 +155,18 @@ describe("Claude Code's kinds of API error", () => {
     });
   });
 
+  it("a setting Telecode itself passes is named by its command: the effort", () => {
+    expect(
+      failed({
+        api_error_status: 400,
+        api_error: "effort_requires_thinking",
+        result: "API Error: 400 effort max requires thinking.",
+      })?.hint,
+    ).toBe(
+      "This model refuses that effort without thinking: choose another with /effort (or /effort default); until then every message fails the same way.",
+    );
+  });
+
   it("a kind with a status: its next step replaces the general advice; a kind not known keeps it", () => {
     expect(
       failed({
@@ -181,7 +193,13 @@ describe("Claude Code's kinds of API error", () => {
   it("passes only the kinds a second try of the same message may pass", () => {
     expect(["connection_failed", "no_response", "empty_completion"].every(kindPasses)).toBe(true);
     // A file the person sent goes again with the message; an answer too long is as long again.
-    for (const kind of ["pdf_too_large", "pdf_password_protected", "media_removed", "max_output_tokens"])
+    for (const kind of [
+      "pdf_too_large",
+      "pdf_password_protected",
+      "media_removed",
+      "max_output_tokens",
+      "consent_unanswered",
+    ])
       expect(kindPasses(kind), kind).toBe(false);
     expect(kindPasses("claude_code_version_too_old")).toBe(false);
     expect(kindPasses("a_kind_from_later")).toBe(false);

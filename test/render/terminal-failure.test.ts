@@ -119,7 +119,7 @@ describe("terminalFailureText", () => {
     );
   });
 
-  it("names the flags where the chat's hint names a command: /new, /model", () => {
+  it("names the flags where the chat's hint names a command: /new, /model, /effort", () => {
     const broken = failure(
       "api_error",
       "The API refused this session's history: a tool call in it has no result.",
@@ -135,6 +135,14 @@ describe("terminalFailureText", () => {
     );
     expect(terminalFailureText(old)).toBe(
       "API error 400: Claude Code 2.1.0 does not support this model; version 9.9.0 or newer is required. Update Claude Code (`npm i -g @anthropic-ai/claude-code@latest`, then `telecode doctor`), or choose another model with --model; until then every run fails the same way.",
+    );
+    const effort = failure(
+      "api_error",
+      "API error 400: effort max requires thinking.",
+      "This model refuses that effort without thinking: choose another with /effort (or /effort default); until then every message fails the same way.",
+    );
+    expect(terminalFailureText(effort)).toBe(
+      "API error 400: effort max requires thinking. This model refuses that effort without thinking: choose another with --effort (or leave it out); until then every run fails the same way.",
     );
   });
 });
