@@ -72,6 +72,9 @@ export function kindPasses(kind: string): boolean {
   return NEXT_STEP[kind] === "try_again" && !SAME_AGAIN.has(kind);
 }
 
+/** What to do about a failure a later try may pass: Claude Code has retried already. */
+export const RETRIED = "Send the message again in a minute; Claude Code already retried.";
+
 const UNTIL_FIXED = "until then every message fails the same way";
 const FRESH_SESSION = "start a fresh session with /new";
 
@@ -113,7 +116,7 @@ const KIND_FALLBACK_HINT: Readonly<Record<string, string>> = {
 
 /** What to do, by next step, for a kind with no words of its own (the CLI's advice, when it gives some, comes first). */
 const STEP_HINT: Readonly<Record<NextStep, string>> = {
-  try_again: "Send the message again in a minute; Claude Code already retried.",
+  try_again: RETRIED,
   fix_setup: `On the computer running Telecode, fix Claude Code's setup as the message says (\`telecode doctor\` checks it); ${UNTIL_FIXED}.`,
   switch_model: `Choose another model with /model, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
   make_room: `Something in this session is too large for the model's context: ${FRESH_SESSION}.`,

@@ -2,7 +2,7 @@
 // its advice after) or, for a kind it names whose text is written for a developer, Telecode's
 // (api-error-kinds.ts); and what to do, by the kind or by whether a later try may pass. Text only.
 import { sentence } from "../domain/index.js";
-import { kindPasses, kindWords, nextStepOf } from "./api-error-kinds.js";
+import { kindPasses, kindWords, nextStepOf, RETRIED } from "./api-error-kinds.js";
 
 /** The facts an API failure is worded from. */
 export type ApiFailureFacts = {
@@ -14,8 +14,6 @@ export type ApiFailureFacts = {
   /** Why the CLI ended the turn (result.terminal_reason), e.g. "prompt_too_long". */
   terminalReason?: string;
 };
-
-const RETRIED = "Send the message again in a minute; Claude Code already retried.";
 
 /**
  * Whether a failed turn with no HTTP status is an API failure: of a kind the CLI names, or of
