@@ -9,6 +9,7 @@ import {
   type InlineImage,
   type PhotoSizeRef,
 } from "./image-limits.js";
+import { PDF_MAX_PAGES, pdfPageCount } from "./pdf-pages.js";
 import { INLINE_PDF_MAX_BYTES, isInlinePdf, type InlinePdf, type SavedFileNote } from "./run-content.js";
 import { formatBytes, TELEGRAM_DOWNLOAD_MAX_BYTES } from "./sizes.js";
 import { downloadTelegramFile, type TelegramFileSource } from "./telegram-files.js";
@@ -159,11 +160,20 @@ function inlineOrWhyNot(
 ): Inline | { kind: "not_inline"; why: string } | undefined {
   const isPdf = mimeType === "application/pdf" || name.toLowerCase().endsWith(".pdf");
   if (isPdf) {
-    if (isInlinePdf(mimeType, name, bytes.byteLength)) return { kind: "pdf", pdf: { name, bytes } };
-    return {
-      kind: "not_inline",
-      why: `${name} is ${formatBytes(bytes.byteLength)}, and PDFs over ${formatBytes(INLINE_PDF_MAX_BYTES)} are not shown to Claude whole.`,
-    };
+    if (!isInlinePdf(mimeType, name, bytes.byteLength))
+      return {
+        kind: "not_inline",
+        why: `${name} is ${formatBytes(bytes.byteLength)}, and PDFs over ${formatBytes(INLINE_PDF_MAX_BYTES)} are not shown to Claude whole.`,
+      };
+    // The API refuses a longer one whole (and Claude Code then goes on without it): Claude's
+    // Read tool opens a saved one a range of pages at a time.
+    const pages = pdfPageCount(bytes);
+    if (pages !== undefined && pages > PDF_MAX_PAGES)
+      return {
+        kind: "not_inline",
+        why: `${name} has ${pages} pages, and Claude reads at most ${PDF_MAX_PAGES} of a PDF at once.`,
+      };
+    return { kind: "pdf", pdf: { name, bytes } };
   }
   if (!mimeType.startsWith("image/")) return undefined;
   const image = checkInlineImages([{ name, bytes }]);

@@ -13,7 +13,7 @@ import {
   transcriptionReply,
   type FakeTranscription,
 } from "../support/fake-transcription/index.js";
-import { makePdf, makePng } from "../media/samples.js";
+import { makeLongPdf, makePdf, makePng } from "../media/samples.js";
 import { isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
@@ -151,6 +151,24 @@ describe("files", () => {
     const [refused, retried] = rig.api.requests("[pdf-refused]");
     expect(userBlocks(refused)[0]).toMatchObject({ type: "document" });
     expect(userBlocks(retried).some((b) => b.type === "document")).toBe(false);
+  });
+
+  it("a PDF longer than the API takes whole is saved for Claude to read a range at a time, and the chat says why", async () => {
+    const chat = rig.user(1022);
+    rig.script("[pdf-long]", [reply.text("Read the chapters that matter.")]);
+    rig.tg.sendDocument(
+      chat,
+      { content: await makeLongPdf(150), fileName: "book.pdf", mimeType: "application/pdf" },
+      { caption: "what does chapter 9 say? [pdf-long]" },
+    );
+    const note = await rig.botMessage(chat, "for Claude to open instead");
+    expect(note.text).toBe(
+      "book.pdf has 150 pages, and Claude reads at most 100 of a PDF at once. I saved it at .telecode/uploads/book.pdf for Claude to open instead.",
+    );
+    await rig.botMessage(chat, isAnswer("Read the chapters that matter."));
+    const blocks = userBlocks(rig.api.requests("[pdf-long]")[0]);
+    expect(blocks.some((b) => b["type"] === "document")).toBe(false);
+    expect(texts(blocks).join("")).toMatch(/it is saved in the project at \.telecode\/uploads\/book\.pdf \(/);
   });
 
   it("a log is saved in the project's uploads folder and the prompt names its path, size and type", async () => {

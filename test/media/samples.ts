@@ -1,6 +1,8 @@
 // Small real files for media tests, made in memory: PNG, JPEG, GIF and WebP headers of any
-// size (a PNG is a complete, decodable image), and a one-page PDF.
+// size (a PNG is a complete, decodable image), a one-page PDF, and PDFs of many pages as
+// pdf-lib writes them (by default with the page tree in compressed object streams).
 import { deflateSync } from "node:zlib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -101,4 +103,12 @@ export function makePdf(text: string): Buffer {
   for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, "latin1");
+}
+
+/** A PDF of `pages` pages, each with a line of text, as pdf-lib saves it (object streams unless told not to). */
+export async function makeLongPdf(pages: number, options: { objectStreams?: boolean } = {}): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) doc.addPage().drawText(`Page ${i}`, { font, x: 72, y: 720 });
+  return Buffer.from(await doc.save({ useObjectStreams: options.objectStreams ?? true }));
 }
