@@ -22,6 +22,7 @@ import { judgeClaudeVersion } from "./doctor-version.js";
 import { checkTriggers } from "./doctor-triggers.js";
 import { checkWebhooks } from "./doctor-webhooks.js";
 import { checkRunSurvival } from "./doctor-survival.js";
+import { checkLongPdfs } from "./doctor-pdf.js";
 
 export type { CheckResult, CheckStatus } from "./doctor-result.js";
 
@@ -250,7 +251,7 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   const { results, config } = checkConfig(options, init);
   if (config === null) return results;
   if (config.file !== null) results.push(...(await checkTelegram(config, init)), ...checkWebhooks(config, options.env));
-  results.push(...(await checkClaude(config, options)));
+  results.push(...(await checkClaude(config, options)), checkLongPdfs(options.env));
   results.push(...checkState(config, Date.now()));
   results.push(checkRunSurvival(options));
   return results;

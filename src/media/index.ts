@@ -29,6 +29,7 @@ export {
   type InlineImage,
   type PhotoSizeRef,
 } from "./image-limits.js";
+export { PDF_MAX_PAGES, pdfPageCount } from "./pdf-pages.js";
 export {
   buildRunContent,
   defaultPrompt,

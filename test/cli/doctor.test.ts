@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/doctor.js";
+import { checkLongPdfs } from "../../src/cli/doctor-pdf.js";
 import { describeRange, judgeClaudeVersion, logClaudeVersion, testedRange } from "../../src/cli/doctor-version.js";
 import { createLogger } from "../../src/log/index.js";
 import type { CommandIo } from "../../src/cli/command-io.js";
@@ -114,6 +115,7 @@ describe("telecode doctor", () => {
     expect(line(out, "Claude CLI")).toContain(`(${REAL_CLAUDE})`);
     expect(line(out, "Claude login")).toContain("logged in");
     expect(line(out, "database")).toContain(join(home, ".local", "share", "telecode", DATABASE_FILE));
+    expect(line(out, "long PDFs")).toMatch(/^[✓!] long PDFs/);
     expect(out).toContain("All good.");
     expect(out).not.toContain(fake.token);
   });
@@ -334,6 +336,31 @@ describe("telecode doctor", () => {
   it("prints help and refuses unknown flags", async () => {
     expect((await doctor({}, ["--help"])).out).toContain("Usage: telecode doctor");
     expect((await doctor({}, ["--nope"])).code).toBe(2);
+  });
+});
+
+describe("the long PDFs check", () => {
+  it("finds pdftoppm on the PATH Claude Code gets, and says what a PDF over 100 pages needs without it", () => {
+    const bin = mkdtempSync(join(tmpdir(), "telecode-pdftoppm-"));
+    const empty = mkdtempSync(join(tmpdir(), "telecode-nopath-"));
+    try {
+      writeFileSync(join(bin, "pdftoppm"), "#!/bin/sh\n", { mode: 0o755 });
+      expect(checkLongPdfs({ PATH: `${empty}:${bin}` })).toEqual({
+        status: "ok",
+        label: "long PDFs",
+        detail: `${join(bin, "pdftoppm")}: Claude reads a PDF over 100 pages a range at a time`,
+      });
+      expect(checkLongPdfs({ PATH: empty })).toEqual({
+        status: "warn",
+        label: "long PDFs",
+        detail:
+          "pdftoppm (poppler-utils) is not installed: Claude cannot open a PDF over 100 pages, which Telecode saves for it rather than send it whole",
+        fix: "install poppler-utils (`sudo apt-get install poppler-utils`; `brew install poppler` on a Mac)",
+      });
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
