@@ -2,6 +2,7 @@
 // assistant line), grouped by what a person does next as the CLI's own recovery table groups
 // them (2.1.332), with the words for the kinds whose message is written for a developer or the
 // model. The CLI adds kinds over time: one not listed here reads as no kind. Text only.
+import { HINT_COMMANDS } from "../domain/index.js";
 
 /** What a person does about a failure of this kind. */
 export type NextStep = "try_again" | "fix_setup" | "switch_model" | "make_room" | "edit_message" | "wait" | "blocked";
@@ -50,6 +51,9 @@ const NEXT_STEP: Readonly<Record<string, NextStep>> = {
   safety_monitor_blocked: "blocked",
 };
 
+/** Every kind Telecode knows (Claude Code 2.1.332's). */
+export const KNOWN_KINDS: readonly string[] = Object.keys(NEXT_STEP);
+
 /** What a person does next about an API error of `kind`; undefined for none or one not known. */
 export function nextStepOf(kind: string | undefined): NextStep | undefined {
   return kind === undefined ? undefined : NEXT_STEP[kind];
@@ -76,7 +80,7 @@ export function kindPasses(kind: string): boolean {
 export const RETRIED = "Send the message again in a minute; Claude Code already retried.";
 
 const UNTIL_FIXED = "until then every message fails the same way";
-const FRESH_SESSION = "start a fresh session with /new";
+const { freshSession: FRESH_SESSION, otherModel: OTHER_MODEL, otherEffort: OTHER_EFFORT } = HINT_COMMANDS;
 
 /**
  * What happened, for the kinds whose message says it for a developer ("API Error: 400 due to
@@ -91,13 +95,13 @@ const WHAT: Readonly<Record<string, string>> = {
 /** What to do, by kind: a person's next step, where the CLI's advice is for the model or a developer. */
 const KIND_HINT: Readonly<Record<string, string>> = {
   max_output_tokens: "The answer was longer than the model writes at once: ask for a shorter one, or for it in parts.",
-  consent_unanswered: `The model now runs on usage credits and nobody confirmed that here: choose another model with /model, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
-  effort_requires_thinking: `This model refuses that effort without thinking: choose another with /effort (or /effort default); ${UNTIL_FIXED}.`,
+  consent_unanswered: `The model now runs on usage credits and nobody confirmed that here: choose ${OTHER_MODEL}, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
+  effort_requires_thinking: `This model refuses that effort without thinking: choose ${OTHER_EFFORT}; ${UNTIL_FIXED}.`,
   pdf_too_large: "Send a shorter PDF, or only the pages that matter; Claude Code leaves this one out from now on.",
   pdf_password_protected: "Send a copy without the password; Claude Code leaves this one out from now on.",
   media_removed:
     "Claude Code leaves it out from now on: send it again in another format or smaller, or go on without it.",
-  claude_code_version_too_old: `On the computer running Telecode, update Claude Code (\`npm i -g @anthropic-ai/claude-code@latest\`, then \`telecode doctor\`), or choose another model with /model; ${UNTIL_FIXED}.`,
+  claude_code_version_too_old: `On the computer running Telecode, update Claude Code (\`npm i -g @anthropic-ai/claude-code@latest\`, then \`telecode doctor\`), or choose ${OTHER_MODEL}; ${UNTIL_FIXED}.`,
   tool_history_mismatch: `Every message in this session fails the same way: ${FRESH_SESSION}.`,
   message_over_context_limit: "Send a shorter message, or send the text as a file for Claude to read in parts.",
   autocompact_thrashing: `Something in this session is too large for the model's context: ${FRESH_SESSION}.`,
@@ -118,7 +122,7 @@ const KIND_FALLBACK_HINT: Readonly<Record<string, string>> = {
 const STEP_HINT: Readonly<Record<NextStep, string>> = {
   try_again: RETRIED,
   fix_setup: `On the computer running Telecode, fix Claude Code's setup as the message says (\`telecode doctor\` checks it); ${UNTIL_FIXED}.`,
-  switch_model: `Choose another model with /model, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
+  switch_model: `Choose ${OTHER_MODEL}, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
   make_room: `Something in this session is too large for the model's context: ${FRESH_SESSION}.`,
   edit_message: "Send the request another way: the same message fails the same way.",
   wait: "Wait for the limit to reset before sending more.",
@@ -158,7 +162,7 @@ export function mediaRemovedText(params: unknown): string {
   if (reason === "media_budget")
     return `The images and PDFs in this session are more than the API takes at once, so Claude Code left some out and Claude went on without them. To send them again, ${FRESH_SESSION}.`;
   if (reason === "unsupported_by_model")
-    return "This model does not read PDFs, so Claude Code left the PDF out and Claude went on without it. Choose another model with /model, or send the pages as images.";
+    return `This model does not read PDFs, so Claude Code left the PDF out and Claude went on without it. Choose ${OTHER_MODEL}, or send the pages as images.`;
   const what = p["media"] === "image" ? "an image" : "a PDF";
   return `The API could not process ${what} in this session (too large, too many pages, or unreadable), so Claude Code left it out and Claude went on without it. Send a smaller one, or only the pages that matter.`;
 }

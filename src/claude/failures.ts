@@ -201,6 +201,8 @@ export function resultFailure(
       : engineFailure("start_refused", { refusal });
   const text = typeof result.result === "string" ? result.result.trim() : "";
   const status = result.api_error_status;
+  // The CLI's kind of the failure, when it names one (not checked by the decoder).
+  const kind = typeof result.api_error === "string" ? result.api_error : undefined;
   if (typeof status === "number") {
     // The CLI's synthetic text often repeats the status ("API Error: 500 Internal…"), or only its prefix.
     const stripped = text.replace(/^API Error:\s*(?:\d{3}\s*)?/i, "");
@@ -219,17 +221,13 @@ export function resultFailure(
     return engineFailure("api_error", {
       detail,
       apiStatus: status,
-      ...definedFields({
-        terminalReason: result.terminal_reason,
-        apiKind: typeof result.api_error === "string" ? result.api_error : undefined,
-      }),
+      ...definedFields({ terminalReason: result.terminal_reason, apiKind: kind }),
     });
   }
   const known = SUBTYPE_ERRORS[result.subtype];
   if (known !== undefined) return engineFailure("cli_error", { detail: known });
   // No status, and the API failed all the same: no answer came (the connection, a deadline), or
   // Claude Code named a kind of failure it sent no request for (a login refused, a message too long).
-  const kind = typeof result.api_error === "string" ? result.api_error : undefined;
   if (text !== "" && !NOT_LOGGED_IN.test(text) && isApiFailureWithoutStatus(kind, result.terminal_reason))
     return engineFailure("api_error", { detail: excerpt(text, ERROR_MAX_CHARS), ...definedFields({ apiKind: kind }) });
   if (text !== "")

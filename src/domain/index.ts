@@ -96,7 +96,14 @@ export type {
 export { closestName, editDistance } from "./edit-distance.js";
 export { definedFields } from "./defined-fields.js";
 export { laneId } from "./lane.js";
-export { carriedFailure, failedBeforeStart, failsUntilFixed, failureText, SEND_AGAIN_OR_FRESH } from "./run-failure.js";
+export {
+  carriedFailure,
+  failedBeforeStart,
+  failsUntilFixed,
+  failureText,
+  HINT_COMMANDS,
+  SEND_AGAIN_OR_FRESH,
+} from "./run-failure.js";
 export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";
 export type { WrittenDown } from "./written-down.js";

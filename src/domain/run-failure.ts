@@ -45,6 +45,16 @@ export type FailureReason =
 /** The hint for a failure another try may mend, where the CLI gave no advice of its own. */
 export const SEND_AGAIN_OR_FRESH = "Send the message again, or start a fresh session.";
 
+/**
+ * The phrases a failure's hint names a chat command in; at the terminal each is said as the
+ * flag that does the same (render/terminal-failure.ts), so a hint names them only this way.
+ */
+export const HINT_COMMANDS = {
+  freshSession: "start a fresh session with /new",
+  otherModel: "another model with /model",
+  otherEffort: "another with /effort (or /effort default)",
+} as const;
+
 export type RunFailure = {
   reason: FailureReason;
   /** One sentence: what happened. */

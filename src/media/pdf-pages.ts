@@ -15,41 +15,50 @@ const FLAT_DICT = /<<((?:(?!<<|>>)[\s\S])*)>>/g;
 const PAGES_TYPE = /\/Type\s*\/Pages(?![A-Za-z])/;
 const COUNT = /\/Count\s+(\d+)/;
 const OBJECT_STREAM = /\/Type\s*\/ObjStm(?![A-Za-z])/;
+const STREAM_START = /^\s*stream\r?\n/;
 
 /** The pages of the PDF in `bytes`, or undefined when its page tree cannot be read. */
 export function pdfPageCount(bytes: Uint8Array): number | undefined {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
-  return largestPagesCount(text) ?? countInObjectStreams(text);
-}
-
-/** The largest /Count of a Pages dictionary in `text`: the root's, which counts every page. */
-function largestPagesCount(text: string): number | undefined {
+  const found = scan(text);
+  if (found.pages !== undefined) return found.pages;
+  // The page tree is in the object streams: read each once inflated.
   let largest: number | undefined;
-  for (const [, body = ""] of text.matchAll(FLAT_DICT)) {
-    if (!PAGES_TYPE.test(body)) continue;
-    const count = COUNT.exec(body)?.[1];
-    if (count !== undefined) largest = Math.max(largest ?? 0, Number(count));
+  for (const data of found.objectStreams) {
+    const inflated = inflate(data);
+    const pages = inflated === undefined ? undefined : scan(inflated).pages;
+    if (pages !== undefined) largest = Math.max(largest ?? 0, pages);
   }
   return largest;
 }
 
-/** The same, inside each compressed object stream (`/Type /ObjStm`, FlateDecode). */
-function countInObjectStreams(text: string): number | undefined {
-  let largest: number | undefined;
+/**
+ * One pass over `text`'s dictionaries: the largest /Count of a Pages dictionary (the root's,
+ * which counts every page), and the data of each FlateDecode object stream.
+ */
+function scan(text: string): { pages: number | undefined; objectStreams: Buffer[] } {
+  let pages: number | undefined;
+  const objectStreams: Buffer[] = [];
   for (const dict of text.matchAll(FLAT_DICT)) {
     const body = dict[1] ?? "";
-    if (!OBJECT_STREAM.test(body) || !/\/FlateDecode/.test(body)) continue;
-    const after = (dict.index ?? 0) + dict[0].length;
-    const start = /^\s*stream\r?\n/.exec(text.slice(after, after + 32));
-    if (start === null) continue;
-    const from = after + start[0].length;
-    const to = text.indexOf("endstream", from);
-    if (to === -1) continue;
-    const inflated = inflate(Buffer.from(text.slice(from, to), "latin1"));
-    const count = inflated === undefined ? undefined : largestPagesCount(inflated);
-    if (count !== undefined) largest = Math.max(largest ?? 0, count);
+    if (PAGES_TYPE.test(body)) {
+      const count = COUNT.exec(body)?.[1];
+      if (count !== undefined) pages = Math.max(pages ?? 0, Number(count));
+    } else if (OBJECT_STREAM.test(body) && body.includes("/FlateDecode")) {
+      const data = streamAfter(text, (dict.index ?? 0) + dict[0].length);
+      if (data !== undefined) objectStreams.push(data);
+    }
   }
-  return largest;
+  return { pages, objectStreams };
+}
+
+/** The bytes of the stream that follows a dictionary ending at `at`, up to "endstream". */
+function streamAfter(text: string, at: number): Buffer | undefined {
+  const start = STREAM_START.exec(text.slice(at, at + 32));
+  if (start === null) return undefined;
+  const from = at + start[0].length;
+  const to = text.indexOf("endstream", from);
+  return to === -1 ? undefined : Buffer.from(text.slice(from, to), "latin1");
 }
 
 function inflate(data: Buffer): string | undefined {

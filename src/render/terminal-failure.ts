@@ -2,7 +2,13 @@
 // person on a phone ("Send your message again to resume the session", "On the computer running
 // Telecode, …"); at the terminal the person is at that computer, and running the command again
 // starts a fresh session unless it names the old one with --resume. Pure.
-import { failureText, SEND_AGAIN_OR_FRESH, type FailureReason, type RunFailure } from "../domain/index.js";
+import {
+  failureText,
+  HINT_COMMANDS,
+  SEND_AGAIN_OR_FRESH,
+  type FailureReason,
+  type RunFailure,
+} from "../domain/index.js";
 
 /**
  * The session `telecode run --resume` can go on with (one the CLI wrote down), and the project
@@ -44,17 +50,25 @@ const TERMINAL_HINT: Partial<Record<FailureReason, TerminalHint>> = {
   exited_before_output: () => "Check that `claude` starts in this terminal, and claude.extra_args in the config.",
 };
 
+/** Each chat command a hint names, as the flag that does the same at the terminal. */
+const AS_FLAGS: Readonly<Record<keyof typeof HINT_COMMANDS, string>> = {
+  freshSession: "start a fresh session (leave out --resume and --continue)",
+  otherModel: "another model with --model",
+  otherEffort: "another with --effort (or leave it out)",
+};
+
 /** An engine hint, worded for a chat ("On the computer running Telecode, …", "send the message again"), said at that computer. */
 function hereHint(hint: string): string {
-  return hint
+  const rewritten = hint
     .replace(/^On the computer running Telecode, (.)/, (_, first: string) => first.toUpperCase())
     .replace(/\b(t|T)he computer running Telecode/g, (_, t: string) => `${t === "T" ? "T" : "t"}his computer`)
     .replace(SEND_AGAIN_OR_FRESH, "Run it again; --continue goes on in the same session.")
     .replace(/\b(s|S)end (?:the|your) message again/g, (_, s: string) => (s === "S" ? "Run it again" : "run it again"))
-    .replaceAll("start a fresh session with /new", "start a fresh session (leave out --resume and --continue)")
-    .replaceAll("another model with /model", "another model with --model")
-    .replace(/another with \/effort \(or \/effort default\)/g, "another with --effort (or leave it out)")
     .replace(/\b(e|E)very message\b/g, (_, e: string) => `${e}very run`);
+  return (Object.keys(AS_FLAGS) as (keyof typeof HINT_COMMANDS)[]).reduce(
+    (said, command) => said.replaceAll(HINT_COMMANDS[command], AS_FLAGS[command]),
+    rewritten,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@
 // the chat's hint would mislead there, and the chat's hint where it reads the same.
 import { describe, expect, it } from "vitest";
 import type { FailureReason, RunFailure } from "../../src/domain/index.js";
+import { KNOWN_KINDS, kindWords } from "../../src/claude/api-error-kinds.js";
 import { terminalFailureText } from "../../src/render/index.js";
 
 const SESSION = "0c12821a-8f3f-4e5d-8342-7fe049de9b8b";
@@ -117,6 +118,17 @@ describe("terminalFailureText", () => {
     expect(terminalFailureText(stopped)).toBe(
       "Claude Code stopped: the maximum number of turns was reached. Run it again; --continue goes on in the same session.",
     );
+  });
+
+  it("names no chat command in the hint of any kind of API error Claude Code names", () => {
+    for (const kind of KNOWN_KINDS) {
+      const words = kindWords(kind);
+      for (const hint of [words?.hint, words?.fallbackHint])
+        if (hint !== undefined)
+          expect(terminalFailureText(failure("api_error", "API error 400: Refused.", hint)), kind).not.toMatch(
+            /(^|\s)\/[a-z]+\b/,
+          );
+    }
   });
 
   it("names the flags where the chat's hint names a command: /new, /model, /effort", () => {
