@@ -70,6 +70,7 @@ export class CliConnection {
   /** Resolves once the process is gone and everything it printed was handled. */
   readonly finished: Promise<void>;
   readonly #owner: ConnectionOwner;
+  readonly #logger: Logger;
   readonly #gate: LineGate<Line>;
   #lastSeq = 0;
   #receivedSeq = 0;
@@ -97,6 +98,7 @@ export class CliConnection {
       book: deps.book,
     });
     this.#owner = owner;
+    this.#logger = deps.logger;
     this.#replay = deps.replay ?? NO_REPLAY;
     this.channel = new ControlChannel({
       write: (line) => transport.write(line),
@@ -197,6 +199,15 @@ export class CliConnection {
     return seq <= this.#replay.backlogThroughSeq;
   }
 
+  /**
+   * A line of a type Telecode does not know is left out of the chat (see the translator); the log
+   * names each such type once a process, with the pid that `claude.spawned` gives the version of.
+   */
+  #unknownTypeSkipped(type: string, line: string): void {
+    if (this.translator.unknownTypes.get(type) !== 1) return;
+    this.#logger.event("claude.unknown_message_type", { type, pid: this.transport.pid, content: line }, "warn");
+  }
+
   #linesLost(lost: LostLines): void {
     const count = lost.to - lost.from + 1;
     const text = `${count === 1 ? "1 line" : `${count} lines`} of Claude Code's output could not be replayed (${lost.why}); what they showed is missing here.`;
@@ -207,7 +218,11 @@ export class CliConnection {
   #process(seq: number, message: Line): Promise<void> | undefined {
     this.#lastSeq = seq;
     const seen = seq <= this.#replay.seenThroughSeq;
-    if (isDecodeProblem(message)) return this.#owner.deliver(this.translator.push(message), seen);
+    if (isDecodeProblem(message)) {
+      const events = this.translator.push(message);
+      if (message.unknownType !== undefined) this.#unknownTypeSkipped(message.unknownType, message.line);
+      return this.#owner.deliver(events, seen);
+    }
     // Printed before this Telecode attached: see LineReplay.
     if (this.#isBacklog(seq) && (message.type === "control_request" || message.type === "control_response"))
       return undefined;

@@ -12,8 +12,11 @@ export type RecordingReader = {
   push(chunk: Uint8Array): TelecodeEvent[];
   /** The stream ended: the last line and a warning for a turn left open. */
   end(): TelecodeEvent[];
-  /** Lines read so far, and how many of them were not Claude Code's (a file that is no recording has only those). */
-  readonly lines: { read: number; unreadable: number };
+  /**
+   * Lines read so far, how many of them were not Claude Code's (a file that is no recording has
+   * only those), and of those the lines of each type Telecode does not know (left out quietly).
+   */
+  readonly lines: { read: number; unreadable: number; unknownTypes: ReadonlyMap<string, number> };
 };
 
 /** A reader for one recording. Throws a RangeError for an unknown time zone. */
@@ -52,7 +55,7 @@ export function createRecordingReader(options: { timeZone?: string } = {}): Reco
       return take();
     },
     get lines() {
-      return { read, unreadable: translator.decodeProblemCount };
+      return { read, unreadable: translator.decodeProblemCount, unknownTypes: translator.unknownTypes };
     },
   };
 }

@@ -59,8 +59,13 @@ export type Translator = {
   push(message: WireMessage | WireDecodeProblem): readonly TelecodeEvent[];
   /** Call at end of stream: a warning if a turn was still open (no `result` came). */
   end(): readonly TelecodeEvent[];
-  /** Decode problems seen so far (each also became a warning note). */
+  /**
+   * Decode problems seen so far. Each became a warning note, but for a line of a type Telecode
+   * does not know (a newer Claude Code's), left out quietly and counted in `unknownTypes`.
+   */
   readonly decodeProblemCount: number;
+  /** The lines of each type Telecode does not know, left out so far. */
+  readonly unknownTypes: ReadonlyMap<string, number>;
   /** Lines whose translation failed unexpectedly (a bug; each became a warning note). */
   readonly translationErrorCount: number;
   /** True between a turn_started and its turn_finished. */
@@ -96,6 +101,7 @@ class ClaudeTranslator implements Translator {
   /** When the usage limit of the last rejected rate-limit event resets (epoch ms). */
   #limitResetsAtMs: number | undefined;
   #decodeProblems = 0;
+  readonly #unknownTypes = new Map<string, number>();
   #translationErrors = 0;
   readonly #conversation = new ConversationTranslator();
   readonly #warnedWindows = new Set<string>();
@@ -119,6 +125,10 @@ class ClaudeTranslator implements Translator {
     return this.#decodeProblems;
   }
 
+  get unknownTypes(): ReadonlyMap<string, number> {
+    return this.#unknownTypes;
+  }
+
   get translationErrorCount(): number {
     return this.#translationErrors;
   }
@@ -130,6 +140,12 @@ class ClaudeTranslator implements Translator {
   push(message: WireMessage | WireDecodeProblem): readonly TelecodeEvent[] {
     if (isDecodeProblem(message)) {
       this.#decodeProblems += 1;
+      const type = message.unknownType;
+      if (type !== undefined) {
+        // A newer Claude Code's addition, not a broken line: a note in every run would only alarm.
+        this.#unknownTypes.set(type, (this.#unknownTypes.get(type) ?? 0) + 1);
+        return NO_EVENTS;
+      }
       return [
         {
           type: "note",

@@ -89,7 +89,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     io.stdout.off("error", ignoreStreamError);
     await handle.close();
   }
-  const { read, unreadable } = reader.lines;
+  const { read, unreadable, unknownTypes } = reader.lines;
   if (read > 0 && unreadable === read) {
     io.stderr.write(
       `telecode replay: ${args.file} is not a Claude Code recording: none of its ${read} lines is a stream-json event. ` +
@@ -97,7 +97,18 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     );
     return 1;
   }
+  if (unknownTypes.size > 0) io.stderr.write(`telecode replay: ${unknownTypesWords(unknownTypes)}\n`);
   return 0;
+}
+
+/** What replay says of the lines of types Telecode does not know, which it left out as a live session does. */
+export function unknownTypesWords(types: ReadonlyMap<string, number>): string {
+  const counts = [...types].map(([type, lines]) => `"${type}" ×${lines}`).join(", ");
+  const total = [...types.values()].reduce((sum, lines) => sum + lines, 0);
+  return (
+    `left out ${total === 1 ? "1 line" : `${total} lines`} of a type this Telecode does not know (${counts}), ` +
+    "as a live session leaves them out of the chat: most likely a newer Claude Code's."
+  );
 }
 
 function describeFsError(error: unknown): string {

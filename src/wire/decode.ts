@@ -21,6 +21,9 @@ function problem(reason: string, line: string): WireDecodeProblem {
   };
 }
 
+/** What `checkMessage` says of an object whose string `type` Telecode does not know. */
+const UNKNOWN_TYPE = "unknown message type";
+
 /** True for the value `decodeLine` returns when a line could not be decoded. */
 export function isDecodeProblem(value: WireMessage | WireDecodeProblem): value is WireDecodeProblem {
   return (value as { kind?: unknown }).kind === "decode_problem";
@@ -60,8 +63,10 @@ export function decodeLine(line: string): WireMessage | WireDecodeProblem {
   }
   if (!isObject(parsed)) return problem("not a JSON object", line);
   const reason = checkMessage(parsed);
-  if (reason !== undefined) return problem(reason, line);
-  return parsed as WireMessage;
+  if (reason === undefined) return parsed as WireMessage;
+  if (reason !== UNKNOWN_TYPE) return problem(reason, line);
+  const type = parsed["type"] as string;
+  return { ...problem(`unknown message type "${type}"`, line), unknownType: type };
 }
 
 /** Returns why a parsed object is not a message we can use, or undefined when it is. */
@@ -99,7 +104,7 @@ function checkMessage(o: JsonObject): string | undefined {
       return checkCommandLifecycle(o);
     default:
       if (typeof type !== "string") return "no string type field";
-      return AUXILIARY_TYPES.has(type) ? undefined : `unknown message type "${type}"`;
+      return AUXILIARY_TYPES.has(type) ? undefined : UNKNOWN_TYPE;
   }
 }
 

@@ -302,6 +302,11 @@ export type WireDecodeProblem = {
   reason: string;
   /** The raw line (cut to a few KiB for reports). */
   line: string;
+  /**
+   * Set when the line is well-formed but of a `type` Telecode does not know, as a newer Claude
+   * Code may print: not a broken line, so it is left out without a warning to the person.
+   */
+  unknownType?: string;
 };
 
 // ---------------------------------------------------------------- what we write

@@ -14,6 +14,7 @@ import {
 } from "../../src/claude/index.js";
 import type { ApprovalDecision, SessionHandle, SessionController, SessionSpec } from "../../src/claude/index.js";
 import { SESSION_GONE_NOTE, type TelecodeEvent } from "../../src/domain/index.js";
+import { silentLogger, type LogFields, type Logger } from "../../src/ports/index.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeScript } from "../support/fake-claude/index.js";
 import { collect, processGroupAlive, type Collector } from "./harness.js";
 
@@ -44,7 +45,7 @@ async function standIn(
   script: FakeClaudeScript,
   controller: SessionController = allowAllController(),
   spec: Partial<SessionSpec> = {},
-  options: { collect?: boolean } = {},
+  options: { collect?: boolean; logger?: Logger } = {},
 ): Promise<StandIn> {
   const dir = await mkdtemp(join(tmpdir(), "telecode-standin-"));
   dirs.push(dir);
@@ -52,6 +53,7 @@ async function standIn(
   const engine = createClaudeEngine({
     claudePath: fakeClaudePath,
     env: { PATH: process.env["PATH"], HOME: dir, ...env },
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   const session = engine.openSession({ cwd: dir, permissionMode: "default", envAllow: FAKE_VARS, ...spec }, controller);
   sessions.push(session);
@@ -104,6 +106,42 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
       error: "Unsupported control request subtype: no_such_subtype",
       error_code: "unsupported_request",
     });
+  });
+
+  it("leaves a line of a type it does not know (a newer CLI's) out of the run, and logs the type once a process", async () => {
+    const logged: { name: string; fields: LogFields; level: string | undefined }[] = [];
+    const logger: Logger = {
+      ...silentLogger,
+      event: (name, fields = {}, level) => logged.push({ name, fields, level }),
+    };
+    const newer = { type: "turn_metrics", session_id: "sess-fake-1", ttft_ms: 12 };
+    const t = await standIn(
+      {
+        steps: [
+          { awaitIn: { type: "user" } },
+          { out: line.init() },
+          { out: newer },
+          { out: line.text("still here") },
+          { out: newer },
+          { out: { type: "brand_new", session_id: "sess-fake-1" } },
+          { out: line.result("still here") },
+        ],
+      },
+      allowAllController(),
+      {},
+      { logger },
+    );
+    const runId = await t.session.startRun("hello");
+    const done = await t.events.waitFor(runDone(runId));
+    expect(done).toMatchObject({ ok: true, answer: "still here" });
+    expect(t.events.events.filter((e) => e.type === "note")).toEqual([]);
+    expect(t.events.events).toContainEqual(expect.objectContaining({ type: "text", text: "still here" }));
+    const unknown = logged.filter((entry) => entry.name === "claude.unknown_message_type");
+    expect(unknown.map((entry) => [entry.fields["type"], entry.level])).toEqual([
+      ["turn_metrics", "warn"],
+      ["brand_new", "warn"],
+    ]);
+    expect(unknown[0]?.fields).toMatchObject({ pid: t.session.pid, content: JSON.stringify(newer) });
   });
 
   it("never writes the answer to a withdrawn request", async () => {

@@ -505,6 +505,24 @@ describe("translator", () => {
     expect(t.end()).toMatchObject([{ type: "note", kind: "warning" }]);
   });
 
+  it("leaves out a line of a type it does not know (a newer CLI's) without a note, and counts it by type", () => {
+    const t = createTranslator();
+    t.push(decodeLine(init()));
+    const newer = '{"type":"turn_metrics","session_id":"s","ttft_ms":12}';
+    expect(t.push(decodeLine(newer))).toEqual([]);
+    expect(t.push(decodeLine(newer))).toEqual([]);
+    expect(t.push(decodeLine('{"type":"brand_new"}'))).toEqual([]);
+    expect([...t.unknownTypes]).toEqual([
+      ["turn_metrics", 2],
+      ["brand_new", 1],
+    ]);
+    expect(t.decodeProblemCount).toBe(3);
+    // A broken line of a known type still says so.
+    expect(t.push(decodeLine('{"type":"assistant","message":{"content":"text"}}'))).toMatchObject([
+      { type: "note", kind: "warning" },
+    ]);
+  });
+
   it("rejects an unknown time zone at creation", () => {
     expect(() => createTranslator({ timeZone: "Mars/Olympus" })).toThrow(RangeError);
   });

@@ -91,16 +91,22 @@ describe("telecode replay", () => {
     }
   });
 
-  it("shows bad lines as warnings and still exits 0", async () => {
+  it("shows bad lines as warnings, names the types it does not know once at the end, and still exits 0", async () => {
     const file = join(temp, "mixed.stdout.jsonl");
     const good = readFileSync(fixture("a-print-text.stdout.jsonl"), "utf8").split("\n");
-    writeFileSync(file, [good[0], "this is not json", '{"type":"no_such_type"}', "\r", ...good.slice(1)].join("\n"));
-    const { code, stdout } = await replay(file);
+    const newer = ['{"type":"no_such_type"}', '{"type":"no_such_type","n":2}', '{"type":"turn_metrics"}'];
+    writeFileSync(file, [good[0], "this is not json", ...newer, "\r", ...good.slice(1)].join("\n"));
+    const { code, stdout, stderr } = await replay(file);
     expect(code).toBe(0);
     const warnings = stdout.split("\n").filter((line) => line.startsWith("⚠"));
-    expect(warnings).toHaveLength(2);
-    expect(warnings[1]).toContain('unknown message type "no_such_type"');
+    expect(warnings).toEqual([
+      expect.stringContaining("Skipped a line from Claude Code that could not be read: not JSON"),
+    ]);
     expect(stdout).toContain("■ done");
+    expect(stderr).toBe(
+      'telecode replay: left out 3 lines of a type this Telecode does not know ("no_such_type" ×2, "turn_metrics" ×1), ' +
+        "as a live session leaves them out of the chat: most likely a newer Claude Code's.\n",
+    );
   });
 
   it("fails with exit 1 and says what it reads for a file that is no recording at all", async () => {

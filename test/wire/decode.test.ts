@@ -166,6 +166,10 @@ describe("decodeLine", () => {
     expect(reasonOf("null")).toBe("not a JSON object");
     expect(reasonOf('{"x":1}')).toBe("no string type field");
     expect(reasonOf('{"type":"no_such_type"}')).toBe('unknown message type "no_such_type"');
+    // Only a well-formed line of a type Telecode does not know is told apart as one.
+    expect(decodeLine('{"type":"no_such_type","session_id":"s"}')).toMatchObject({ unknownType: "no_such_type" });
+    for (const broken of ["not json", '{"x":1}', '{"type":"assistant","message":{"content":"text"}}'])
+      expect(decodeLine(broken)).not.toHaveProperty("unknownType");
     expect(reasonOf('{"type":"result","subtype":"success","is_error":"no","session_id":"s"}')).toMatch(/is_error/);
     expect(reasonOf('{"type":"assistant","message":{"content":"text"}}')).toMatch(/list of blocks/);
     expect(
