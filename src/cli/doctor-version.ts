@@ -28,7 +28,7 @@ export function judgeClaudeVersion(version: string, range: TestedRange = testedR
   if (compareVersions(version, range.newest) > 0)
     return {
       status: "warn",
-      detail: `${version} is newer than ${tested}; it may print lines Telecode does not know yet`,
+      detail: `${version} is newer than ${tested}; lines it prints that Telecode does not know yet are left out (the log names their types)`,
       fix: `if something misbehaves: ${install}`,
     };
   return { status: "ok", detail: `${version}, within ${tested}` };

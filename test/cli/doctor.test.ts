@@ -204,7 +204,7 @@ describe("telecode doctor", () => {
     expect(newer.code).toBe(0);
     expect(line(newer.out, "Claude CLI")).toMatch(
       new RegExp(
-        `^! .*2\\.1\\.400 is newer than the tested range \\(${RANGE_RE}\\); it may print lines Telecode does not know yet`,
+        `^! .*2\\.1\\.400 is newer than the tested range \\(${RANGE_RE}\\); lines it prints that Telecode does not know yet are left out \\(the log names their types\\)`,
       ),
     );
   });
@@ -412,7 +412,7 @@ describe("the tested Claude CLI range", () => {
       expect.objectContaining({
         level: 40,
         version: "2.1.400",
-        detail: `Claude CLI 2.1.400 is newer than the tested range (${RANGE}); it may print lines Telecode does not know yet`,
+        detail: `Claude CLI 2.1.400 is newer than the tested range (${RANGE}); lines it prints that Telecode does not know yet are left out (the log names their types)`,
       }),
       expect.objectContaining({
         level: 30,
