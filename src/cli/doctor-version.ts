@@ -3,7 +3,7 @@
 // warning, never a refusal: `telecode doctor` shows it, and `telecode` logs it at start.
 import type { Env } from "../config/index.js";
 import type { Logger } from "../ports/index.js";
-import { compareVersions, probeClaude } from "./doctor-probes.js";
+import { compareVersions, probeClaude, type ClaudeProbe } from "./doctor-probes.js";
 import { PINNED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
 
 export type TestedRange = Readonly<{ oldest: string; newest: string }>;
@@ -37,19 +37,25 @@ export function judgeClaudeVersion(version: string, range: TestedRange = testedR
 /**
  * Probes the CLI once at start and logs `claude.version` with the same words as doctor: info
  * inside the tested range, warn outside it or when the CLI cannot be run. Never throws. With
- * `cacheFile`, a binary already probed (by an earlier start) is read from it, not run.
+ * `cacheFile`, a binary already probed (by an earlier start) is read from it, not run. Resolves
+ * with the verdict (its `detail` follows "Claude CLI"), which /status shows.
  */
 export async function logClaudeVersion(options: {
   command: string;
   env: Env;
   logger: Logger;
   cacheFile?: string;
-}): Promise<void> {
-  const probe = await probeClaude(options.command, options.env, options.cacheFile);
+}): Promise<VersionVerdict> {
   const range = describeRange(testedRange());
+  const probe = await probeClaude(options.command, options.env, options.cacheFile).catch(
+    (error: unknown): ClaudeProbe => ({
+      found: false,
+      description: `${options.command} could not be asked its version (${error instanceof Error ? error.message : String(error)})`,
+    }),
+  );
   if (!probe.found) {
     options.logger.event("claude.version", { found: false, detail: probe.description, tested: range }, "warn");
-    return;
+    return { status: "warn", detail: probe.description };
   }
   const verdict = judgeClaudeVersion(probe.version);
   options.logger.event(
@@ -57,4 +63,5 @@ export async function logClaudeVersion(options: {
     { version: probe.version, tested: range, detail: `Claude CLI ${verdict.detail}` },
     verdict.status === "ok" ? "info" : "warn",
   );
+  return verdict;
 }

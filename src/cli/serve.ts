@@ -16,7 +16,7 @@ import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
-import { logClaudeVersion } from "./doctor-version.js";
+import { logClaudeVersion, type VersionVerdict } from "./doctor-version.js";
 import { initCommand, telecodeInvocation } from "./invocation.js";
 import { claimDataDir } from "./serve-claim.js";
 
@@ -52,13 +52,15 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   if (claim === undefined) return 1;
   const { logger } = claim;
   for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
-  // The CLI's version reaches the log when `claude --version` answers; serving does not wait for it.
+  // The CLI's version reaches the log (and /status) when `claude --version` answers; serving
+  // does not wait for it.
+  let claudeVersion: VersionVerdict | undefined;
   const versionLogged = logClaudeVersion({
     command: current.claude.path,
     env: io.env,
     logger,
     cacheFile: claudeProbeCacheFile(current.state.dir),
-  });
+  }).then((verdict) => void (claudeVersion = verdict));
   /** The app running now, told when the config's live keys change. */
   let running: TelecodeApp | undefined;
   const watcher =
@@ -115,6 +117,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
           config: () => current,
           env: io.env,
           logger,
+          claudeVersion: () => claudeVersion,
           onRestartRequested: (chatId) => {
             restart.from = chatId;
             stop("restart");

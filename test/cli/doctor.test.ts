@@ -392,17 +392,24 @@ describe("the tested Claude CLI range", () => {
     expect(PINNED_CLAUDE_VERSION).toBe(pinnedVersion());
   });
 
-  it("is logged at start as claude.version, a warning outside the range", async () => {
+  it("is logged at start as claude.version, a warning outside the range, and kept for /status", async () => {
     const dataDir = join(home, "data");
     const logger = createLogger({ dataDir, stderr: null });
-    await logClaudeVersion({ command: fakeClaude("2.1.400"), env: { PATH: process.env["PATH"] ?? "" }, logger });
-    await logClaudeVersion({
-      command: REAL_CLAUDE,
-      env: { PATH: process.env["PATH"] ?? "", DISABLE_AUTOUPDATER: "1" },
-      logger,
-    });
-    await logClaudeVersion({ command: join(home, "no-claude"), env: {}, logger });
+    const verdicts = [
+      await logClaudeVersion({ command: fakeClaude("2.1.400"), env: { PATH: process.env["PATH"] ?? "" }, logger }),
+      await logClaudeVersion({
+        command: REAL_CLAUDE,
+        env: { PATH: process.env["PATH"] ?? "", DISABLE_AUTOUPDATER: "1" },
+        logger,
+      }),
+      await logClaudeVersion({ command: join(home, "no-claude"), env: {}, logger }),
+    ];
     logger.close();
+    expect(verdicts.map((v) => [v.status, v.detail.split(/[;,(]/)[0]])).toEqual([
+      ["warn", "2.1.400 is newer than the tested range "],
+      ["ok", "2.1.332"],
+      ["warn", "Claude Code CLI not found "],
+    ]);
     const events = readFileSync(join(dataDir, "logs", "telecode.log"), "utf8")
       .split("\n")
       .filter((l) => l !== "")

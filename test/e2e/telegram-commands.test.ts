@@ -1,7 +1,11 @@
 // The bot's commands through the real bridge: registered at start, help, settings that stick
 // (mode by buttons, model, effort, project, previews, listening in groups), status, usage,
 // near-misses that run nothing, one-message directives, and /continue.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeRange, testedRange } from "../../src/cli/doctor-version.js";
 import { COMMANDS } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { fiveHourHeaders, GATEWAY_TOKEN } from "../support/fake-anthropic/usage-limits.js";
@@ -62,6 +66,7 @@ describe("commands", () => {
     expect(status).toContain("Project: app");
     expect(status).toContain("Mode: plan-auto · Model: claude-test-model · Effort: high");
     expect(status).toContain("Previews: on");
+    expect(status).toContain(`\nClaude Code: 2.1.332, within the tested range (${describeRange(testedRange())})\n`);
     expect(rig.app.store.chats.get(chat)).toMatchObject({
       mode: "plan-auto",
       model: "claude-test-model",
@@ -255,16 +260,23 @@ describe("/usage with a token Claude Code reports usage limits for", () => {
   });
 });
 
-describe("with claude.dangerously_skip_permissions = true", () => {
-  it("/status warns that every tool runs without asking", async () => {
-    const risky = await startRig({ claude: ["dangerously_skip_permissions = true"] });
+describe("with claude.dangerously_skip_permissions = true and a Claude Code newer than tested", () => {
+  it("/status warns that every tool runs without asking, and what a newer Claude Code means", async () => {
+    const newer = join(await mkdtemp(join(tmpdir(), "telecode-newer-cli-")), "claude");
+    await writeFile(newer, '#!/bin/sh\necho "2.1.400 (Claude Code)"\n', { mode: 0o755 });
+    const risky = await startRig({ claude: ["dangerously_skip_permissions = true"], claudePath: newer });
     try {
       const chat = risky.user(1001);
       const id = risky.tg.sendCommand(chat, "status", "");
       const status = (await risky.botMessage(chat, (m) => m.replyToMessageId === id)).text;
       expect(status).toContain("claude.dangerously_skip_permissions is on");
+      expect(status).toContain(
+        `\n⚠️ Claude Code: 2.1.400 is newer than the tested range (${describeRange(testedRange())}); ` +
+          "lines it prints that Telecode does not know yet are left out (the log names their types)\n",
+      );
     } finally {
       await risky.dispose();
+      await rm(dirname(newer), { recursive: true, force: true });
     }
   });
 });

@@ -33,6 +33,7 @@ import { createTriggerPause } from "./trigger-pause.js";
 import { createWebhookRuns } from "./webhook-runs.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionBook, storeSessionRecords } from "./session-records.js";
+import type { VersionVerdict } from "../doctor-version.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -62,6 +63,8 @@ export type TelecodeAppOptions = {
   onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
   /** Stops a start still waiting for the Bot API (SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** The installed Claude Code against the tested versions, once checked at start (for /status). */
+  claudeVersion?: () => VersionVerdict | undefined;
 };
 
 export type TelecodeApp = {
@@ -160,6 +163,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
         onRestartRequested: options.onRestartRequested,
         onPollingFailed: options.onPollingFailed,
         onBotApiUnreachable: options.onBotApiUnreachable,
+        claudeVersion: options.claudeVersion,
       }),
     });
     const enginePort = createEnginePort({

@@ -52,7 +52,7 @@ import type {
   TriggerControls,
   TriggerRunHooks,
 } from "./schedule-port.js";
-import type { BridgeControl, BridgeServices } from "./services.js";
+import type { BridgeControl, BridgeServices, ClaudeVersionCheck } from "./services.js";
 import { replayUnfinished, startPolling } from "./update-source.js";
 
 export { BridgeError };
@@ -92,6 +92,8 @@ export type TelegramFrontOptions = {
   media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
   /** The models the CLI offers, once a session has started (for /model); undefined before. */
   models?: () => readonly OfferedModel[] | undefined;
+  /** The installed Claude Code against the versions Telecode is tested with (for /status); undefined until checked. */
+  claudeVersion?: () => ClaudeVersionCheck | undefined;
 };
 
 /** What the app does between checking the token and polling: take in the runs whose kept processes ran on. */
@@ -258,6 +260,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     schedules: options.schedules,
     triggers: options.triggers,
     models: options.models ?? (() => undefined),
+    claudeVersion: options.claudeVersion ?? (() => undefined),
   };
 
   // Messages of one chat are handled in order; taps are never held behind them.

@@ -19,6 +19,12 @@ import type { RunView } from "./run-view.js";
 import type { UsageLimits } from "./usage-limits.js";
 import type { ChatSchedules, TriggerControls } from "./schedule-port.js";
 
+/**
+ * How the installed Claude Code stands against the versions Telecode is tested with, in the
+ * words `telecode doctor` prints after "Claude CLI" ("warn": outside them, or not found).
+ */
+export type ClaudeVersionCheck = { readonly status: "ok" | "warn"; readonly detail: string };
+
 /** The bridge's state as handlers see it. */
 export type BridgeControl = {
   /** The bridge is stopping: no new work, runs ending now were interrupted. */
@@ -53,6 +59,8 @@ export type BridgeServices = {
   readonly media: MediaPort;
   /** The models the CLI offers, once a session has started in this process (undefined before). */
   readonly models: () => readonly OfferedModel[] | undefined;
+  /** The installed Claude Code against the versions Telecode is tested with; undefined until checked. */
+  readonly claudeVersion: () => ClaudeVersionCheck | undefined;
   /** The login's usage limits as the CLI last reported them. */
   readonly usageLimits: UsageLimits;
   /** Wall-clock times in this machine's zone, as run notes show them. */

@@ -12,6 +12,8 @@ import { endsWithin } from "../../../src/keeper/process-identity.js";
 import { createSystemClock, silentLogger, type Logger } from "../../../src/ports/index.js";
 import type { SchedulerClock } from "../../../src/schedule/index.js";
 import { startTelecode, type AppTuning, type TelecodeApp } from "../../../src/cli/compose/telecode-app.js";
+import { claudeProbeCacheFile } from "../../../src/cli/data-dir.js";
+import { logClaudeVersion } from "../../../src/cli/doctor-version.js";
 import { reply, startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../../support/fake-anthropic/index.js";
 import { startFakeBotApi, type FakeBotApi, type MessageView } from "../../support/fake-bot-api/index.js";
 import { seedDataDir } from "../../support/claude-probe.js";
@@ -117,11 +119,20 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   );
   const live = { config: loadConfig({ configPath, env: { HOME: ws.home } }).config };
   const logger = options.logger ?? silentLogger;
+  const env = withoutNames({ ...ws.env, ...options.env }, options.unsetEnv ?? []);
+  // As `telecode` does at start: the installed CLI against the tested versions, for /status.
+  const claudeVersion = await logClaudeVersion({
+    command: claudePath,
+    env,
+    logger,
+    cacheFile: claudeProbeCacheFile(dataDir),
+  });
   const startApp = (): Promise<TelecodeApp> =>
     startTelecode({
       config: () => live.config,
-      env: withoutNames({ ...ws.env, ...options.env }, options.unsetEnv ?? []),
+      env,
       logger,
+      claudeVersion: () => claudeVersion,
       tuning: {
         ...TEST_TUNING,
         ...(options.scheduleClock === undefined ? {} : { scheduleClock: options.scheduleClock }),

@@ -1,6 +1,7 @@
-// /status: the chat's project, mode (and the CLI's own), model, effort, switches, session and
-// what runs now in each of its lanes (and which runs are kept: they go on across a restart);
-// its schedules and webhooks, and whether triggers are paused.
+// /status: the chat's project, mode (and the CLI's own), model, effort, switches, the installed
+// Claude Code against the versions Telecode is tested with, the session and what runs now in
+// each of its lanes (and which runs are kept: they go on across a restart); its schedules and
+// webhooks, and whether triggers are paused.
 import { isExistingFolder } from "../../../config/index.js";
 import { formatDurationMs, offeredModel } from "../../../domain/index.js";
 import { describeMode } from "../../../policy/index.js";
@@ -15,7 +16,10 @@ export const statusCommand: Command = {
   run: (call, services) => call.say(statusHtml(call, services)),
 };
 
-function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers, models }: BridgeServices): string {
+function statusHtml(
+  call: CommandCall,
+  { store, runs, sessions, clock, triggers, models, claudeVersion }: BridgeServices,
+): string {
   const { config, settings: s } = call;
   const chatId = call.message.chatId;
   const lines = ["<b>Telecode status</b>"];
@@ -40,6 +44,8 @@ function statusHtml(call: CommandCall, { store, runs, sessions, clock, triggers,
   const modelLine = resolved === undefined || resolved === model ? esc(model) : `${esc(model)} (${esc(resolved)})`;
   lines.push(`Mode: ${modeLine} · Model: ${modelLine} · Effort: ${esc(s.effort ?? "default")}`);
   lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
+  const version = claudeVersion();
+  if (version !== undefined) lines.push(`${version.status === "ok" ? "" : "⚠️ "}Claude Code: ${esc(version.detail)}`);
   const live = sessions.status(chatId);
   const session = laneSession(chatId, lane?.project, { store, sessions });
   lines.push(`Session: ${sessionWords(session, (id) => `<code>${esc(id.slice(0, 8))}</code>`)}`);
