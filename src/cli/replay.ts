@@ -102,7 +102,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
 }
 
 /** What replay says of the lines of types Telecode does not know, which it left out as a live session does. */
-export function unknownTypesWords(types: ReadonlyMap<string, number>): string {
+function unknownTypesWords(types: ReadonlyMap<string, number>): string {
   const counts = [...types].map(([type, lines]) => `"${type}" ×${lines}`).join(", ");
   const total = [...types.values()].reduce((sum, lines) => sum + lines, 0);
   return (
