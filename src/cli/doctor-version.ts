@@ -19,6 +19,9 @@ export function describeRange(range: TestedRange): string {
 
 export type VersionVerdict = Readonly<{ status: "ok" | "warn"; detail: string; fix?: string }>;
 
+/** What `telecode` learns at start: the verdict, or (`found: false`) why the CLI could not be asked. */
+export type ClaudeVersionCheck = VersionVerdict & Readonly<{ found: boolean }>;
+
 /** How `version` relates to the tested range, in the words doctor prints after "Claude CLI". */
 export function judgeClaudeVersion(version: string, range: TestedRange = testedRange()): VersionVerdict {
   const tested = `the tested range (${describeRange(range)})`;
@@ -38,14 +41,14 @@ export function judgeClaudeVersion(version: string, range: TestedRange = testedR
  * Probes the CLI once at start and logs `claude.version` with the same words as doctor: info
  * inside the tested range, warn outside it or when the CLI cannot be run. Never throws. With
  * `cacheFile`, a binary already probed (by an earlier start) is read from it, not run. Resolves
- * with the verdict (its `detail` follows "Claude CLI"), which /status shows.
+ * with the verdict (its `detail` follows "Claude CLI"), or why there is none, which /status shows.
  */
 export async function logClaudeVersion(options: {
   command: string;
   env: Env;
   logger: Logger;
   cacheFile?: string;
-}): Promise<VersionVerdict> {
+}): Promise<ClaudeVersionCheck> {
   const range = describeRange(testedRange());
   const probe = await probeClaude(options.command, options.env, options.cacheFile).catch(
     (error: unknown): ClaudeProbe => ({
@@ -55,7 +58,7 @@ export async function logClaudeVersion(options: {
   );
   if (!probe.found) {
     options.logger.event("claude.version", { found: false, detail: probe.description, tested: range }, "warn");
-    return { status: "warn", detail: probe.description };
+    return { found: false, status: "warn", detail: probe.description };
   }
   const verdict = judgeClaudeVersion(probe.version);
   options.logger.event(
@@ -63,5 +66,5 @@ export async function logClaudeVersion(options: {
     { version: probe.version, tested: range, detail: `Claude CLI ${verdict.detail}` },
     verdict.status === "ok" ? "info" : "warn",
   );
-  return verdict;
+  return { found: true, ...verdict };
 }

@@ -16,7 +16,7 @@ import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
-import { logClaudeVersion, type VersionVerdict } from "./doctor-version.js";
+import { logClaudeVersion, type ClaudeVersionCheck } from "./doctor-version.js";
 import { initCommand, telecodeInvocation } from "./invocation.js";
 import { claimDataDir } from "./serve-claim.js";
 
@@ -54,7 +54,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   for (const warning of loaded.warnings) logger.event("config.warning", { ...warning }, "warn");
   // The CLI's version reaches the log (and /status) when `claude --version` answers; serving
   // does not wait for it.
-  let claudeVersion: VersionVerdict | undefined;
+  let claudeVersion: ClaudeVersionCheck | undefined;
   const versionLogged = logClaudeVersion({
     command: current.claude.path,
     env: io.env,

@@ -405,10 +405,10 @@ describe("the tested Claude CLI range", () => {
       await logClaudeVersion({ command: join(home, "no-claude"), env: {}, logger }),
     ];
     logger.close();
-    expect(verdicts.map((v) => [v.status, v.detail.split(/[;,(]/)[0]])).toEqual([
-      ["warn", "2.1.400 is newer than the tested range "],
-      ["ok", "2.1.332"],
-      ["warn", "Claude Code CLI not found "],
+    expect(verdicts.map((v) => [v.found, v.status, v.detail.split(/[;,(]/)[0]])).toEqual([
+      [true, "warn", "2.1.400 is newer than the tested range "],
+      [true, "ok", "2.1.332"],
+      [false, "warn", "Claude Code CLI not found "],
     ]);
     const events = readFileSync(join(dataDir, "logs", "telecode.log"), "utf8")
       .split("\n")

@@ -24,7 +24,7 @@ function withoutKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 describe("a Claude Code that is not there", () => {
-  it("in Telegram: says where Telecode looked for the CLI, and how to fix it on the host", async () => {
+  it("in Telegram: says where Telecode looked for the CLI, and how to fix it on the host; /status says it too", async () => {
     const missing = "/nonexistent/telecode-test/claude";
     const rig = await startRig({ claudePath: missing });
     try {
@@ -39,6 +39,10 @@ describe("a Claude Code that is not there", () => {
       // The request's progress says it failed; nothing reached the API.
       await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text === "❌ Not started");
       expect(rig.api.requests()).toEqual([]);
+      const status = rig.tg.sendCommand(chat, "status", "");
+      expect((await rig.botMessage(chat, (m) => m.replyToMessageId === status)).text).toContain(
+        `\n⚠️ Claude Code CLI not found (looked for: ${missing}).\n`,
+      );
     } finally {
       await rig.dispose();
     }

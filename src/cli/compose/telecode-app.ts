@@ -33,7 +33,7 @@ import { createTriggerPause } from "./trigger-pause.js";
 import { createWebhookRuns } from "./webhook-runs.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionBook, storeSessionRecords } from "./session-records.js";
-import type { VersionVerdict } from "../doctor-version.js";
+import type { ClaudeVersionCheck } from "../doctor-version.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
@@ -64,7 +64,7 @@ export type TelecodeAppOptions = {
   /** Stops a start still waiting for the Bot API (SIGINT/SIGTERM). */
   signal?: AbortSignal;
   /** The installed Claude Code against the tested versions, once checked at start (for /status). */
-  claudeVersion?: () => VersionVerdict | undefined;
+  claudeVersion?: () => ClaudeVersionCheck | undefined;
 };
 
 export type TelecodeApp = {

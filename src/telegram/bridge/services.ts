@@ -21,9 +21,10 @@ import type { ChatSchedules, TriggerControls } from "./schedule-port.js";
 
 /**
  * How the installed Claude Code stands against the versions Telecode is tested with, in the
- * words `telecode doctor` prints after "Claude CLI" ("warn": outside them, or not found).
+ * words `telecode doctor` prints after "Claude CLI" ("warn": outside them; `found: false` and
+ * why, a sentence of its own, when it could not be asked its version).
  */
-export type ClaudeVersionCheck = { readonly status: "ok" | "warn"; readonly detail: string };
+export type ClaudeVersionCheck = { readonly found: boolean; readonly status: "ok" | "warn"; readonly detail: string };
 
 /** The bridge's state as handlers see it. */
 export type BridgeControl = {

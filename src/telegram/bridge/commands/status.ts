@@ -45,7 +45,8 @@ function statusHtml(
   lines.push(`Mode: ${modeLine} · Model: ${modelLine} · Effort: ${esc(s.effort ?? "default")}`);
   lines.push(`Previews: ${s.preview ? "on" : "off"} · Questions: ${s.questions ? "on" : "off"}`);
   const version = claudeVersion();
-  if (version !== undefined) lines.push(`${version.status === "ok" ? "" : "⚠️ "}Claude Code: ${esc(version.detail)}`);
+  if (version !== undefined)
+    lines.push(`${version.status === "ok" ? "" : "⚠️ "}${version.found ? "Claude Code: " : ""}${esc(version.detail)}`);
   const live = sessions.status(chatId);
   const session = laneSession(chatId, lane?.project, { store, sessions });
   lines.push(`Session: ${sessionWords(session, (id) => `<code>${esc(id.slice(0, 8))}</code>`)}`);
