@@ -2,7 +2,7 @@
 // assistant line), grouped by what a person does next as the CLI's own recovery table groups
 // them (2.1.332), with the words for the kinds whose message is written for a developer or the
 // model. The CLI adds kinds over time: one not listed here reads as no kind. Text only.
-import { HINT_COMMANDS } from "../domain/index.js";
+import { HINT_COMMANDS, FAILS_UNTIL_FIXED } from "../domain/index.js";
 
 /** What a person does about a failure of this kind. */
 export type NextStep = "try_again" | "fix_setup" | "switch_model" | "make_room" | "edit_message" | "wait" | "blocked";
@@ -79,7 +79,6 @@ export function kindPasses(kind: string): boolean {
 /** What to do about a failure a later try may pass: Claude Code has retried already. */
 export const RETRIED = "Send the message again in a minute; Claude Code already retried.";
 
-const UNTIL_FIXED = "until then every message fails the same way";
 const { freshSession: FRESH_SESSION, otherModel: OTHER_MODEL, otherEffort: OTHER_EFFORT } = HINT_COMMANDS;
 
 /**
@@ -95,13 +94,13 @@ const WHAT: Readonly<Record<string, string>> = {
 /** What to do, by kind: a person's next step, where the CLI's advice is for the model or a developer. */
 const KIND_HINT: Readonly<Record<string, string>> = {
   max_output_tokens: "The answer was longer than the model writes at once: ask for a shorter one, or for it in parts.",
-  consent_unanswered: `The model now runs on usage credits and nobody confirmed that here: choose ${OTHER_MODEL}, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
-  effort_requires_thinking: `This model refuses that effort without thinking: choose ${OTHER_EFFORT}; ${UNTIL_FIXED}.`,
+  consent_unanswered: `The model now runs on usage credits and nobody confirmed that here: choose ${OTHER_MODEL}, or allow usage credits for your Claude account; ${FAILS_UNTIL_FIXED} with this model.`,
+  effort_requires_thinking: `This model refuses that effort without thinking: choose ${OTHER_EFFORT}; ${FAILS_UNTIL_FIXED}.`,
   pdf_too_large: "Send a shorter PDF, or only the pages that matter; Claude Code leaves this one out from now on.",
   pdf_password_protected: "Send a copy without the password; Claude Code leaves this one out from now on.",
   media_removed:
     "Claude Code leaves it out from now on: send it again in another format or smaller, or go on without it.",
-  claude_code_version_too_old: `On the computer running Telecode, update Claude Code (\`npm i -g @anthropic-ai/claude-code@latest\`, then \`telecode doctor\`), or choose ${OTHER_MODEL}; ${UNTIL_FIXED}.`,
+  claude_code_version_too_old: `On the computer running Telecode, update Claude Code (\`npm i -g @anthropic-ai/claude-code@latest\`, then \`telecode doctor\`), or choose ${OTHER_MODEL}; ${FAILS_UNTIL_FIXED}.`,
   tool_history_mismatch: `Every message in this session fails the same way: ${FRESH_SESSION}.`,
   message_over_context_limit: "Send a shorter message, or send the text as a file for Claude to read in parts.",
   autocompact_thrashing: `Something in this session is too large for the model's context: ${FRESH_SESSION}.`,
@@ -121,8 +120,8 @@ const KIND_FALLBACK_HINT: Readonly<Record<string, string>> = {
 /** What to do, by next step, for a kind with no words of its own (the CLI's advice, when it gives some, comes first). */
 const STEP_HINT: Readonly<Record<NextStep, string>> = {
   try_again: RETRIED,
-  fix_setup: `On the computer running Telecode, fix Claude Code's setup as the message says (\`telecode doctor\` checks it); ${UNTIL_FIXED}.`,
-  switch_model: `Choose ${OTHER_MODEL}, or allow usage credits for your Claude account; ${UNTIL_FIXED} with this model.`,
+  fix_setup: `On the computer running Telecode, fix Claude Code's setup as the message says (\`telecode doctor\` checks it); ${FAILS_UNTIL_FIXED}.`,
+  switch_model: `Choose ${OTHER_MODEL}, or allow usage credits for your Claude account; ${FAILS_UNTIL_FIXED} with this model.`,
   make_room: `Something in this session is too large for the model's context: ${FRESH_SESSION}.`,
   edit_message: "Send the request another way: the same message fails the same way.",
   wait: "Wait for the limit to reset before sending more.",

@@ -8,6 +8,7 @@ import {
   formatDurationMs,
   SEND_AGAIN_OR_FRESH,
   sentence,
+  FAILS_UNTIL_FIXED,
   type FailureReason,
   type RunFailure,
 } from "../domain/index.js";
@@ -42,8 +43,6 @@ type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
 const RESUME = "Send your message again to resume the session.";
 const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";
 const STDERR_QUOTE_CHARS = 1_000;
-/** For failures that repeat: sending the message again would only fail the same way. */
-const SAME_AGAIN = "until then every message fails the same way";
 
 const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { what: string; hint: string } } = {
   silence: (f) => ({
@@ -77,7 +76,7 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
   rate_limited: (f) => {
     // The CLI's own "· resets 5:46pm (UTC)" is replaced by the time in this machine's zone.
     const what = sentence((f.detail ?? "A usage limit was reached").replace(/\s*·\s*resets\b.*$/i, ""));
-    if (f.resetsAt !== undefined) return { what, hint: `The limit resets at ${f.resetsAt}; ${SAME_AGAIN}.` };
+    if (f.resetsAt !== undefined) return { what, hint: `The limit resets at ${f.resetsAt}; ${FAILS_UNTIL_FIXED}.` };
     return {
       what: sentence(f.detail ?? "A usage limit was reached"),
       hint: "Wait for the limit to reset before sending more.",
@@ -88,11 +87,11 @@ const FAILURE_TEXT: { readonly [R in EngineReason]: (facts: FailureFacts) => { w
       f.apiStatus === 401 || /invalid api key/i.test(f.detail ?? "")
         ? "Claude Code's API key or login was refused."
         : "Claude Code is not logged in.",
-    hint: `On the computer running Telecode, run \`claude auth login\` in a terminal, or set ANTHROPIC_API_KEY for Telecode with claude.use_api_billing = true; ${SAME_AGAIN}.`,
+    hint: `On the computer running Telecode, run \`claude auth login\` in a terminal, or set ANTHROPIC_API_KEY for Telecode with claude.use_api_billing = true; ${FAILS_UNTIL_FIXED}.`,
   }),
   not_found: (f) => ({
     what: `Claude Code CLI not found (looked for: ${f.lookedFor ?? "claude"}).`,
-    hint: `On the computer running Telecode, install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude.path to its full path (\`which claude\` there prints it); ${SAME_AGAIN}.`,
+    hint: `On the computer running Telecode, install it with \`npm i -g @anthropic-ai/claude-code\`, or set claude.path to its full path (\`which claude\` there prints it); ${FAILS_UNTIL_FIXED}.`,
   }),
   project_missing: (f) => ({
     what: `The project's folder ${f.detail ?? ""} does not exist, so Claude Code was not started there.`,

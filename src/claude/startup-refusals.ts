@@ -3,7 +3,7 @@
 // cause it knows (its settings file is not JSON, a proxy variable is not a URL, a sign-in ended,
 // terms to accept) writes one zeroed error result naming the cause (`startup_failure_reason`)
 // before it exits, instead of leaving only its stderr; the cause says what to do, and where.
-import { excerpt, sentence } from "../domain/index.js";
+import { excerpt, sentence, FAILS_UNTIL_FIXED } from "../domain/index.js";
 import type { WireResultMessage } from "../wire/index.js";
 
 /** A refusal as the result reports it: the cause, Claude Code's own words, the file it names. */
@@ -108,5 +108,5 @@ export function refusalText(refusal: StartupRefusal): { what: string; hint: stri
   const todo =
     remedy?.(refusal) ??
     `${ON_HOST} do what it asks, or run \`claude\` in a terminal in the project's folder to see more`;
-  return { what, hint: `${todo}; until then every message fails the same way.` };
+  return { what, hint: `${todo}; ${FAILS_UNTIL_FIXED}.` };
 }

@@ -103,6 +103,7 @@ export {
   failureText,
   HINT_COMMANDS,
   SEND_AGAIN_OR_FRESH,
+  FAILS_UNTIL_FIXED,
 } from "./run-failure.js";
 export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";

@@ -45,6 +45,9 @@ export type FailureReason =
 /** The hint for a failure another try may mend, where the CLI gave no advice of its own. */
 export const SEND_AGAIN_OR_FRESH = "Send the message again, or start a fresh session.";
 
+/** How a hint for a failure that repeats ends: sending the message again would only fail the same way. */
+export const FAILS_UNTIL_FIXED = "until then every message fails the same way";
+
 /**
  * The phrases a failure's hint names a chat command in; at the terminal each is said as the
  * flag that does the same (render/terminal-failure.ts), so a hint names them only this way.

@@ -1,6 +1,6 @@
 // The run_completed events the session layer writes itself (a run that never started, a
 // handle whose stream ended mid-run) and how a run_completed is recorded. Pure functions.
-import { carriedFailure, type RunCompleted, type RunFailure } from "../domain/index.js";
+import { carriedFailure, FAILS_UNTIL_FIXED, type RunCompleted, type RunFailure } from "../domain/index.js";
 import type { RunEndState } from "./ports.js";
 
 /** A queued run that never reached the engine because Telecode stopped. */
@@ -16,7 +16,7 @@ export function startFailure(error: unknown): RunFailure {
     carriedFailure(error) ?? {
       reason: "start_failed",
       what: error instanceof Error ? error.message : String(error),
-      hint: "Fix the setup on the computer running Telecode (`telecode doctor` checks it); until then every message fails the same way.",
+      hint: `Fix the setup on the computer running Telecode (\`telecode doctor\` checks it); ${FAILS_UNTIL_FIXED}.`,
     }
   );
 }
