@@ -159,7 +159,8 @@ async function checkClaude(config: Config, options: DoctorOptions): Promise<Chec
     results.push(
       fail(
         "Claude CLI",
-        probe.description,
+        // The line is already named "Claude CLI": it says only what is wrong.
+        probe.lookedFor === undefined ? probe.description : `not found (looked for: ${probe.lookedFor})`,
         `npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}, or set claude.path`,
       ),
     );

@@ -137,7 +137,10 @@ export function describeUser(user: TelegramUser): string {
   return `${name} (${user.username === undefined ? "" : `@${user.username}, `}id ${user.id})`;
 }
 
-export type ClaudeProbe = { found: true; version: string; path: string } | { found: false; description: string };
+export type ClaudeProbe =
+  | { found: true; version: string; path: string }
+  /** `lookedFor`: where it was looked for, when no such file could be run. */
+  | { found: false; description: string; lookedFor?: string };
 
 /**
  * Finds and asks the CLI for its version exactly as `telecode` and `telecode run` do (the
@@ -153,7 +156,12 @@ export async function probeClaude(command: string, env: Env, cacheFile?: string)
       : { found: true, version: info.version, path: info.path };
   } catch (error) {
     if (!isClaudeError(error, "claude.not_found")) throw error;
-    return { found: false, description: carriedFailure(error)?.what ?? error.message };
+    const lookedFor = error.details["lookedFor"];
+    return {
+      found: false,
+      description: carriedFailure(error)?.what ?? error.message,
+      ...(typeof lookedFor === "string" ? { lookedFor } : {}),
+    };
   }
 }
 

@@ -130,7 +130,7 @@ describe("telecode doctor", () => {
     expect(line(out, "bot token")).toMatch(/^✗ .*rejected by Telegram \(401 Unauthorized\)/);
     expect(out).toContain("fix: copy the token from @BotFather");
     expect(line(out, "allowed users")).toMatch(/^✗ /);
-    expect(line(out, "Claude CLI")).toMatch(/^✗ .*Claude Code CLI not found \(looked for: .*missing-claude\)/);
+    expect(line(out, "Claude CLI")).toMatch(/^✗ Claude CLI +not found \(looked for: \/.*missing-claude\)$/);
     expect(out).toContain("fix: npm i -g @anthropic-ai/claude-code@2.1.332, or set claude.path");
     expect(out).toContain("4 problems to fix.");
     expect(out).not.toContain("AAnot-the-right-token");
