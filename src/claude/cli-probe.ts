@@ -20,7 +20,10 @@ const PROBE_NICENESS = 10;
 const NEWEST_CLI: ProbeFacts = { version: "", supportsHookEvents: true };
 
 export function notFoundError(command: string, lookedFor: string, cause?: unknown): ClaudeError {
-  return failureError("claude.not_found", engineFailure("not_found", { lookedFor }), { cause, details: { command, lookedFor } });
+  return failureError("claude.not_found", engineFailure("not_found", { lookedFor }), {
+    cause,
+    details: { command, lookedFor },
+  });
 }
 
 // The file system is asked synchronously on purpose: these few stat calls on the way to every
