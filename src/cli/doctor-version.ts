@@ -2,6 +2,7 @@
 // that have recorded fixtures (doctor-tested-range.ts, generated). Outside the range is worth a
 // warning, never a refusal: `telecode doctor` shows it, and `telecode` logs it at start.
 import type { Env } from "../config/index.js";
+import type { ClaudeVersionCheck, VersionVerdict } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import { compareVersions, probeClaude, type ClaudeProbe } from "./doctor-probes.js";
 import { PINNED_CLAUDE_VERSION, TESTED_CLAUDE_VERSIONS } from "./doctor-tested-range.js";
@@ -16,11 +17,6 @@ export function testedRange(versions: readonly string[] = TESTED_CLAUDE_VERSIONS
 export function describeRange(range: TestedRange): string {
   return range.oldest === range.newest ? range.oldest : `${range.oldest} – ${range.newest}`;
 }
-
-export type VersionVerdict = Readonly<{ status: "ok" | "warn"; detail: string; fix?: string }>;
-
-/** What `telecode` learns at start: the verdict, or (`found: false`) why the CLI could not be asked. */
-export type ClaudeVersionCheck = VersionVerdict & Readonly<{ found: boolean }>;
 
 /** How `version` relates to the tested range, in the words doctor prints after "Claude CLI". */
 export function judgeClaudeVersion(version: string, range: TestedRange = testedRange()): VersionVerdict {

@@ -9,14 +9,14 @@ import {
   type Config,
   type LoadedConfig,
 } from "../config/index.js";
-import { sentence } from "../domain/index.js";
+import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
 import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
-import { logClaudeVersion, type ClaudeVersionCheck } from "./doctor-version.js";
+import { logClaudeVersion } from "./doctor-version.js";
 import { initCommand, telecodeInvocation } from "./invocation.js";
 import { claimDataDir } from "./serve-claim.js";
 

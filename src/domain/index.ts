@@ -93,6 +93,7 @@ export type {
   ProgressStart,
   ProgressLimits,
 } from "./progress.js";
+export type { ClaudeVersionCheck, VersionVerdict } from "./claude-version.js";
 export { closestName, editDistance } from "./edit-distance.js";
 export { definedFields } from "./defined-fields.js";
 export { laneId } from "./lane.js";

@@ -5,7 +5,7 @@
 // chosen here and nowhere else.
 import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
-import { definedFields } from "../../domain/index.js";
+import { definedFields, type ClaudeVersionCheck } from "../../domain/index.js";
 import { outboxSystemPrompt } from "../../media/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
 import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
@@ -33,7 +33,6 @@ import { createTriggerPause } from "./trigger-pause.js";
 import { createWebhookRuns } from "./webhook-runs.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionBook, storeSessionRecords } from "./session-records.js";
-import type { ClaudeVersionCheck } from "../doctor-version.js";
 
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<

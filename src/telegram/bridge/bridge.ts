@@ -5,7 +5,13 @@ import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
 import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
-import { createClockFormatter, type ClockFormatter, type Lane, type OfferedModel } from "../../domain/index.js";
+import {
+  createClockFormatter,
+  type ClaudeVersionCheck,
+  type ClockFormatter,
+  type Lane,
+  type OfferedModel,
+} from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
 import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
@@ -52,7 +58,7 @@ import type {
   TriggerControls,
   TriggerRunHooks,
 } from "./schedule-port.js";
-import type { BridgeControl, BridgeServices, ClaudeVersionCheck } from "./services.js";
+import type { BridgeControl, BridgeServices } from "./services.js";
 import { replayUnfinished, startPolling } from "./update-source.js";
 
 export { BridgeError };

@@ -2,7 +2,7 @@
 // and handed to each handler factory; each takes the part it needs. Also the bridge's own
 // lifecycle as handlers see it, and the one way they log work nobody awaits.
 import type { Config } from "../../config/index.js";
-import type { ClockFormatter, OfferedModel } from "../../domain/index.js";
+import type { ClaudeVersionCheck, ClockFormatter, OfferedModel } from "../../domain/index.js";
 import type { Clock, EventName, Logger } from "../../ports/index.js";
 import type { DecisionAnswers } from "../../sessions/decisions/index.js";
 import type { SessionManager } from "../../sessions/index.js";
@@ -18,13 +18,6 @@ import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
 import type { UsageLimits } from "./usage-limits.js";
 import type { ChatSchedules, TriggerControls } from "./schedule-port.js";
-
-/**
- * How the installed Claude Code stands against the versions Telecode is tested with, in the
- * words `telecode doctor` prints after "Claude CLI" ("warn": outside them; `found: false` and
- * why, a sentence of its own, when it could not be asked its version).
- */
-export type ClaudeVersionCheck = { readonly found: boolean; readonly status: "ok" | "warn"; readonly detail: string };
 
 /** The bridge's state as handlers see it. */
 export type BridgeControl = {
