@@ -10,12 +10,17 @@ export const PROCESS_TAG_VAR = "TELECODE_PROCESS_TAG";
 
 const isLinux = process.platform === "linux";
 
-function readStat(pid: string): { state: string; pgrp: number } | undefined {
+/** PF_KTHREAD in /proc/<pid>/stat's flags: a kernel thread, which has no environment at all. */
+const KERNEL_THREAD = 0x00200000;
+
+function readStat(pid: string): { state: string; pgrp: number; kernelThread: boolean } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) state ppid pgrp …": comm may contain spaces, so parse after the last ")".
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return state === undefined ? undefined : { state, pgrp: Number(pgrp) };
+    // "pid (comm) state ppid pgrp session tty tpgid flags …": comm may contain spaces, so parse
+    // after the last ")".
+    const [state, , pgrp, , , , flags] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (state === undefined) return undefined;
+    return { state, pgrp: Number(pgrp), kernelThread: (Number(flags) & KERNEL_THREAD) !== 0 };
   } catch {
     return undefined;
   }
@@ -74,31 +79,67 @@ export function isProcessAlive(pid: number): Promise<boolean> {
   return Promise.resolve(processRuns(pid));
 }
 
-/** Live processes whose environment holds `PROCESS_TAG_VAR=tag` (Linux; empty elsewhere). */
-export function findTaggedProcesses(tag: string): Promise<number[]> {
-  if (!isLinux) return Promise.resolve([]);
+/**
+ * Live processes whose environment holds `PROCESS_TAG_VAR=tag` (Linux; empty elsewhere). One
+ * caught inside `execve` is read again a moment later, until its new program has started.
+ */
+export async function findTaggedProcesses(tag: string): Promise<number[]> {
+  if (!isLinux) return [];
   const needle = Buffer.from(`${PROCESS_TAG_VAR}=${tag}`);
   const found: number[] = [];
-  for (const pid of procPids()) {
-    const n = Number(pid);
-    if (n !== process.pid && holdsVariable(pid, needle) && processRuns(n)) found.push(n);
+  /** Reads `pid`'s tag and keeps `pid` when it carries it; true while it is inside `execve`. */
+  const inExecve = (pid: string): boolean => {
+    const reading = readTag(pid, needle);
+    if (reading === true && processRuns(Number(pid))) found.push(Number(pid));
+    return reading === "in execve";
+  };
+  let pending = procPids().filter((pid) => Number(pid) !== process.pid && inExecve(pid));
+  for (let round = 0; round < EXECVE_REREADS && pending.length > 0; round++) {
+    await new Promise((resolve) => setTimeout(resolve, EXECVE_REREAD_MS));
+    pending = pending.filter(inExecve);
   }
-  return Promise.resolve(found);
+  return found.sort((a, b) => a - b);
 }
 
-/** Whether a process's environment holds `needle` ("NAME=value") as a whole variable. */
-function holdsVariable(pid: string, needle: Buffer): boolean {
-  try {
-    // NUL-separated variables; an environment is read as it is, without copying it again.
-    const env = readFileSync(`/proc/${pid}/environ`);
-    for (let at = env.indexOf(needle); at !== -1; at = env.indexOf(needle, at + 1)) {
-      const end = at + needle.length;
-      if ((at === 0 || env[at - 1] === 0) && (end === env.length || env[end] === 0)) return true;
-    }
-    return false;
-  } catch {
-    return false; // gone, or not ours to read
+// An `execve` shows nothing for well under a millisecond; a process that started with neither
+// arguments nor environment (which no shell does) costs a scan 25 ms.
+const EXECVE_REREADS = 25;
+const EXECVE_REREAD_MS = 1;
+
+/**
+ * Whether a process's environment holds `needle` ("NAME=value") as a whole variable. An empty
+ * environment is none at all (a kernel thread, a zombie, a process started without one) or a
+ * process inside `execve`, which shows neither environment nor command line until its new
+ * program's stack is laid out: "in execve" then.
+ */
+function readTag(pid: string, needle: Buffer): boolean | "in execve" {
+  const env = readProcFile(pid, "environ");
+  if (env === undefined) return false; // gone, or not ours to read
+  if (env.length > 0) return holdsVariable(env, needle);
+  if (readProcFile(pid, "cmdline")?.length === 0) {
+    const stat = readStat(pid);
+    return stat !== undefined && running(stat.state) && !stat.kernelThread ? "in execve" : false;
   }
+  // A command line and no environment: started without one, or its execve ended between the reads.
+  const again = readProcFile(pid, "environ");
+  return again !== undefined && holdsVariable(again, needle);
+}
+
+function readProcFile(pid: string, name: "environ" | "cmdline"): Buffer | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether NUL-separated variables hold `needle` whole (read as they are, without a copy). */
+function holdsVariable(env: Buffer, needle: Buffer): boolean {
+  for (let at = env.indexOf(needle); at !== -1; at = env.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    if ((at === 0 || env[at - 1] === 0) && (end === env.length || env[end] === 0)) return true;
+  }
+  return false;
 }
 
 /** Descendants of `pid` from one `ps` snapshot (for systems without /proc). */

@@ -3,6 +3,9 @@
 // session of its own). Real processes.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findTaggedProcesses, isGroupAlive, PROCESS_TAG_VAR } from "../../src/process/index.js";
 import { listProcesses } from "../support/processes.js";
@@ -63,5 +66,30 @@ describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
     await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-four-and-more", [`X${PROCESS_TAG_VAR}`]: "tag-four" });
     expect(await findTaggedProcesses("tag-four")).toEqual([]);
     expect(await findTaggedProcesses("tag-four-and-more")).toHaveLength(1);
+  });
+
+  it("include a process in the middle of execve, whose environment reads empty for that moment", async () => {
+    // A shell that replaces itself with itself without pause spends about a quarter of its time
+    // inside execve: a scan that took an empty environment for an untagged one missed it about
+    // as often.
+    const dir = mkdtempSync(join(tmpdir(), "telecode-exec-"));
+    const script = join(dir, "again.sh");
+    writeFileSync(script, `exec /bin/sh ${script}\n`);
+    const child = await group(`exec /bin/sh ${script}`, { [PROCESS_TAG_VAR]: "tag-five" });
+    try {
+      for (let scan = 0; scan < 30; scan++) expect(await findTaggedProcesses("tag-five")).toEqual([child.pid]);
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("pass over a process started with no environment at all", async () => {
+    const bare = spawn("sleep", ["60"], { env: {}, detached: true, stdio: "ignore" });
+    started.push(bare);
+    await once(bare, "spawn");
+    groups.push(bare.pid!);
+    const tagged = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-six" });
+    expect(await findTaggedProcesses("tag-six")).toEqual([tagged.pid]);
   });
 });
