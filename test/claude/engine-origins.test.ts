@@ -68,7 +68,9 @@ describe("turns the CLI starts by itself (real CLI)", () => {
     const { promptUuid } = turns[personStart] as TurnStarted;
     expect(promptUuid).toMatch(/^7e1ec0de-/);
     const transcript = join(h.ws.transcripts, `${completed.sessionId}.jsonl`);
-    await vi.waitFor(async () => expect(await readFile(transcript, "utf8")).toContain(`"uuid":"${promptUuid}"`));
+    await vi.waitFor(async () => expect(await readFile(transcript, "utf8")).toContain(`"uuid":"${promptUuid}"`), {
+      timeout: 10_000,
+    });
     expect(turns.slice(personStart).map((e) => `${e.type}:${e.origin}`)).toEqual([
       "turn_started:person",
       "turn_finished:person",

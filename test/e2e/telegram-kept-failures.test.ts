@@ -210,7 +210,9 @@ describe("a kept run when things go wrong", () => {
       expect(notice.text).toContain(INTERRUPTED_NOTE);
       expect(rig.app.store.runs.get(runId)?.state).toBe("interrupted");
       // Told that a newer Telecode owns the state now (a keeper then lets its CLI finish), and left alone.
-      await vi.waitFor(() => expect(old.hellos).toEqual([expect.objectContaining({ t: "hello", v: 1 })]));
+      await vi.waitFor(() => expect(old.hellos).toEqual([expect.objectContaining({ t: "hello", v: 1 })]), {
+        timeout: 10_000,
+      });
       expect(existsSync(join(old.dir, "state.json"))).toBe(true);
 
       rig.script("[fresh]", [reply.text("A new keeper answers.")]);

@@ -129,10 +129,13 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect(rig.app.store.schedules.get(loop?.id ?? "")).toMatchObject({ state: "cancelled", stateReason: "claude" });
     await rig.botMessage(chat, `loop ${loop?.id} stopped: Claude cancelled it.`);
     // Its progress message, once the run is over, lists no failed call: Telecode carried it out.
-    await vi.waitFor(() => {
-      const summary = rig.tg.botMessages(chat).find((m) => /^✅ Done · .* · 1 step · /.test(m.text));
-      expect(summary?.text.split("\n")).toEqual([expect.stringMatching(/^✅ Done/)]);
-    });
+    await vi.waitFor(
+      () => {
+        const summary = rig.tg.botMessages(chat).find((m) => /^✅ Done · .* · 1 step · /.test(m.text));
+        expect(summary?.text.split("\n")).toEqual([expect.stringMatching(/^✅ Done/)]);
+      },
+      { timeout: 15_000, interval: 25 },
+    );
     advance(120_000);
     await rig.app.scheduler.whenIdle();
     expect(rig.app.store.schedules.get(loop?.id ?? "")?.iterations).toBe(3);

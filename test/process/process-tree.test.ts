@@ -45,11 +45,14 @@ describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
     const child = await group("sleep 60 & exit 0", { [PROCESS_TAG_VAR]: "tag-two" });
     await once(child, "exit");
     // The shell may exit before its child has become `sleep`.
-    const orphan = await vi.waitFor(() => {
-      const [found] = listProcesses().filter((p) => p.pgrp === child.pid);
-      expect(found?.argv).toEqual(["sleep", "60"]);
-      return found!;
-    });
+    const orphan = await vi.waitFor(
+      () => {
+        const [found] = listProcesses().filter((p) => p.pgrp === child.pid);
+        expect(found?.argv).toEqual(["sleep", "60"]);
+        return found!;
+      },
+      { timeout: 10_000, interval: 10 },
+    );
     expect(await isGroupAlive(child.pid!)).toBe(true);
     expect(await findTaggedProcesses("tag-two")).toEqual([orphan.pid]);
   });

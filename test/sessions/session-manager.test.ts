@@ -379,7 +379,10 @@ describe("session manager with the real CLI", () => {
     try {
       const next = rig.submit("carry on", { mode: "plan" });
       const runId = next.outcome.state === "started" ? next.outcome.runId : "";
-      await vi.waitFor(() => expect(rig?.store.runs.get(runId)?.state).toBe("running"), { interval: 5 });
+      await vi.waitFor(() => expect(rig?.store.runs.get(runId)?.state).toBe("running"), {
+        timeout: 10_000,
+        interval: 5,
+      });
       expect(await rig.manager.cancel(runId)).toBe("cancelled");
       process.kill(pid, "SIGCONT");
       const done = await next.done;
