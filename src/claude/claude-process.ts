@@ -11,14 +11,7 @@ import { failureError, type ClaudeError } from "./errors.js";
 import { engineFailure, stdinClosedError } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
 import { createLineDecoder } from "./line-decoder.js";
-import {
-  findTaggedProcesses,
-  isGroupAlive,
-  isProcessAlive,
-  listDescendants,
-  PROCESS_TAG_VAR,
-} from "../process/index.js";
-import { StderrTail } from "../process/index.js";
+import { endProcessTree, listDescendants, PROCESS_TAG_VAR, StderrTail } from "../process/index.js";
 import type {
   CliTransport,
   LaunchRequest,
@@ -190,25 +183,9 @@ export class ClaudeProcess implements CliTransport {
     });
   }
 
-  /**
-   * After the CLI exited: SIGTERM what is left (its process group, and every process that
-   * carries its tag or was seen as its descendant), then SIGKILL what survives a short grace.
-   */
-  async #reapLeftovers(): Promise<void> {
-    const pids = [...new Set([...this.#knownDescendants, ...(await findTaggedProcesses(this.#tag))])];
-    const survivors = async (): Promise<number[]> => {
-      const alive = await Promise.all(pids.map(async (p) => ((await isProcessAlive(p)) ? p : undefined)));
-      return alive.filter((p): p is number => p !== undefined);
-    };
-    if (!(await isGroupAlive(this.pid)) && pids.length === 0) return;
-    this.#signalGroup("SIGTERM");
-    for (const p of pids) signalPid(p, "SIGTERM");
-    for (let waited = 0; waited < 1000; waited += 50) {
-      if (!(await isGroupAlive(this.pid)) && (await survivors()).length === 0) return;
-      await new Promise<void>((resolve) => this.#clock.setTimer(50, resolve));
-    }
-    this.#signalGroup("SIGKILL");
-    for (const p of await survivors()) signalPid(p, "SIGKILL");
+  /** After the CLI exited: ends what it left (its group, its tagged processes, its known descendants). */
+  #reapLeftovers(): Promise<void> {
+    return endProcessTree({ groupPid: this.pid, tag: this.#tag, known: this.#knownDescendants }, this.#clock);
   }
 
   #signalGroup(signal: NodeJS.Signals): void {
@@ -221,13 +198,5 @@ export class ClaudeProcess implements CliTransport {
 
   #stdinClosed(cause?: unknown): ClaudeError {
     return stdinClosedError({ ...definedFields({ exit: this.#exit }), stderrTail: this.#stderr.text(), cause });
-  }
-}
-
-function signalPid(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone
   }
 }

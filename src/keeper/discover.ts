@@ -4,9 +4,9 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Clock } from "../ports/index.js";
+import { endProcessTree } from "../process/index.js";
 import { readKeeperState, type KeeperState } from "./keeper-state.js";
 import { endsWithin, isSameProcessRunning } from "./process-identity.js";
-import { reapProcessTree } from "./reap.js";
 
 /** A keeper as its state file describes it, and where that file is. */
 export type KeeperRecord = KeeperState & { readonly dir: string };
@@ -59,7 +59,7 @@ export async function findKeepers(keepersDir: string): Promise<FoundKeeper[]> {
  */
 export async function reapGoneKeeper(record: KeeperRecord, clock: Clock): Promise<void> {
   const cliRunning = await isSameProcessRunning(record.cli);
-  await reapProcessTree({ groupPid: cliRunning ? record.cli.pid : undefined, tag: record.cli.tag, clock });
+  await endProcessTree({ groupPid: cliRunning ? record.cli.pid : undefined, tag: record.cli.tag }, clock);
   removeKeeperFiles(record);
 }
 

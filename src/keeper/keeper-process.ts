@@ -8,8 +8,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import type { Clock, TimerHandle } from "../ports/index.js";
-import { PROCESS_TAG_VAR } from "../process/index.js";
-import { StderrTail } from "../process/index.js";
+import { endProcessTree, PROCESS_TAG_VAR, StderrTail } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { KeeperError } from "./errors.js";
 import { SLAB_BYTES } from "./frame-splitter.js";
@@ -21,7 +20,6 @@ import type { KeeperSpec } from "./keeper-spec.js";
 import { KeeperStateFile } from "./keeper-state.js";
 import { identifyProcess } from "./process-identity.js";
 import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
-import { reapProcessTree } from "./reap.js";
 import { StdoutRecorder, type InitFields } from "./stdout-recorder.js";
 import { SlabPool } from "./slab-pool.js";
 
@@ -260,7 +258,7 @@ class Keeper implements KeeperHost {
 
   async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     this.#recorder.end();
-    await reapProcessTree({ groupPid: this.cliPid, tag: this.#tag, clock: this.#clock });
+    await endProcessTree({ groupPid: this.cliPid, tag: this.#tag }, this.#clock);
     const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
     this.#exit = exit;
     const at = new Date(this.#clock.now()).toISOString();

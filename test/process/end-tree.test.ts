@@ -1,0 +1,70 @@
+// How what a CLI left running is ended, as the engine and the keeper end it after the CLI exited:
+// SIGTERM, a grace, SIGKILL, with the tree looked at again throughout. Real processes, each a
+// tagged shell in a session of its own, as the CLI runs a Bash command.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createSystemClock } from "../../src/ports/index.js";
+import { endProcessTree, findTaggedProcesses, PROCESS_TAG_VAR } from "../../src/process/index.js";
+
+const started: ChildProcess[] = [];
+const dirs: string[] = [];
+
+/** `script` in sh, tagged `tag`, in a session of its own. */
+async function taggedShell(script: string, tag: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  const child = spawn("sh", ["-c", script], {
+    env: { ...process.env, ...env, [PROCESS_TAG_VAR]: tag },
+    detached: true,
+    stdio: "ignore",
+  });
+  started.push(child);
+  await once(child, "spawn");
+  return child;
+}
+
+afterEach(async () => {
+  for (const child of started.splice(0)) {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
+  it("kills what a command starts after the first look, though it ignores SIGTERM", async () => {
+    // A new `sleep 60` every 100 ms, all of them deaf to SIGTERM: the ones started during the
+    // grace were never in the first look.
+    await taggedShell(`trap '' TERM; while :; do sleep 60 & sleep 0.1; done`, "end-one");
+    await vi.waitFor(async () => expect((await findTaggedProcesses("end-one")).length).toBeGreaterThanOrEqual(3), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await endProcessTree({ groupPid: undefined, tag: "end-one" }, createSystemClock());
+    expect(await findTaggedProcesses("end-one")).toEqual([]);
+  });
+
+  it("gives a clean-up that SIGTERM started its grace, the processes it starts included", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "telecode-end-"));
+    dirs.push(dir);
+    const mark = join(dir, "cleaned");
+    await taggedShell(
+      `trap 'sh -c "sleep 0.3; echo cleaned > \\"$MARK\\""; exit 0' TERM; while :; do sleep 0.05; done`,
+      "end-two",
+      { MARK: mark },
+    );
+    await vi.waitFor(async () => expect((await findTaggedProcesses("end-two")).length).toBeGreaterThanOrEqual(1), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await endProcessTree({ groupPid: undefined, tag: "end-two" }, createSystemClock());
+    expect(readFileSync(mark, "utf8")).toBe("cleaned\n");
+    expect(await findTaggedProcesses("end-two")).toEqual([]);
+  });
+});
