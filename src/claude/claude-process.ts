@@ -37,7 +37,6 @@ export class ClaudeProcess implements CliTransport {
   readonly #child: ChildProcessByStdio<Writable, Readable, Readable>;
   readonly #clock: Clock;
   readonly #stderr = new StderrTail();
-  readonly #tag: string;
   /** Descendants seen before we signalled (systems without /proc). */
   #knownDescendants: number[] = [];
   #stdinError: ClaudeError | undefined;
@@ -52,7 +51,6 @@ export class ClaudeProcess implements CliTransport {
     options: SpawnOptions,
   ) {
     this.#child = child;
-    this.#tag = tag;
     this.pid = pid;
     this.#clock = options.clock;
     child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
@@ -71,7 +69,7 @@ export class ClaudeProcess implements CliTransport {
     });
     // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end them too.
     this.closed = pipesClosed.then(async (exit) => {
-      await this.#reapLeftovers();
+      await endProcessTree({ groupPid: pid, tag, known: this.#knownDescendants }, this.#clock);
       return { exit, stderrTail: this.#stderr.text() };
     });
   }
@@ -181,11 +179,6 @@ export class ClaudeProcess implements CliTransport {
         resolve(true);
       });
     });
-  }
-
-  /** After the CLI exited: ends what it left (its group, its tagged processes, its known descendants). */
-  #reapLeftovers(): Promise<void> {
-    return endProcessTree({ groupPid: this.pid, tag: this.#tag, known: this.#knownDescendants }, this.#clock);
   }
 
   #signalGroup(signal: NodeJS.Signals): void {

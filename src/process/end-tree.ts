@@ -15,20 +15,22 @@ export type ProcessTree = {
   known?: readonly number[];
 };
 
+/** How long SIGTERM is given before SIGKILL. */
+const GRACE_MS = 1000;
 /** How often the tree is looked at again while it ends. */
 const LOOK_EVERY_MS = 50;
 /** How long SIGKILL is given: it cannot be refused, but a busy machine takes a moment to carry it out. */
 const KILL_WAIT_MS = 2000;
 
 /**
- * SIGTERM to the group and to every tagged process, then SIGKILL to all that is there after
- * `graceMs`. The tree is looked at again every 50 ms, not only once: what appears after the first
+ * SIGTERM to the group and to every tagged process, then SIGKILL to all that is there a second
+ * later. The tree is looked at again every 50 ms, not only once: what appears after the first
  * look (a loop's next command, one whose `execve` outlasted that look) is still there to be
  * killed, and a look that finds nothing ends the wait early. What appears during the grace gets
  * no SIGTERM of its own, so a clean-up a SIGTERM started (a shutdown handler's child) has the
  * grace to finish. Resolves once nothing is left, or 2 s after SIGKILL.
  */
-export async function endProcessTree(tree: ProcessTree, clock: Clock, graceMs = 1000): Promise<void> {
+export async function endProcessTree(tree: ProcessTree, clock: Clock): Promise<void> {
   const pause = (): Promise<void> => new Promise((resolve) => clock.setTimer(LOOK_EVERY_MS, resolve));
   const signalAll = (left: Left, name: NodeJS.Signals): void => {
     if (left.group) signal(-tree.groupPid!, name);
@@ -37,7 +39,7 @@ export async function endProcessTree(tree: ProcessTree, clock: Clock, graceMs = 
   let left = await lookAt(tree);
   if (isEmpty(left)) return;
   signalAll(left, "SIGTERM");
-  for (let waited = 0; waited < graceMs; waited += LOOK_EVERY_MS) {
+  for (let waited = 0; waited < GRACE_MS; waited += LOOK_EVERY_MS) {
     await pause();
     left = await lookAt(tree);
     if (isEmpty(left)) return;

@@ -85,7 +85,7 @@ export function isProcessAlive(pid: number): Promise<boolean> {
  */
 export async function findTaggedProcesses(tag: string): Promise<number[]> {
   if (!isLinux) return [];
-  const needle = Buffer.from(`${PROCESS_TAG_VAR}=${tag}`);
+  const needle = tagNeedle(tag);
   const found: number[] = [];
   /** Reads `pid`'s tag and keeps `pid` when it carries it; true while it is inside `execve`. */
   const inExecve = (pid: string): boolean => {
@@ -106,13 +106,16 @@ export async function findTaggedProcesses(tag: string): Promise<number[]> {
 const EXECVE_REREADS = 25;
 const EXECVE_REREAD_MS = 1;
 
+/** The variable `readTag` looks for, as the bytes of /proc/<pid>/environ hold it. */
+export const tagNeedle = (tag: string): Buffer => Buffer.from(`${PROCESS_TAG_VAR}=${tag}`);
+
 /**
  * Whether a process's environment holds `needle` ("NAME=value") as a whole variable. An empty
  * environment is none at all (a kernel thread, a zombie, a process started without one) or a
  * process inside `execve`, which shows neither environment nor command line until its new
  * program's stack is laid out: "in execve" then.
  */
-function readTag(pid: string, needle: Buffer): boolean | "in execve" {
+export function readTag(pid: string, needle: Buffer): boolean | "in execve" {
   const env = readProcFile(pid, "environ");
   if (env === undefined) return false; // gone, or not ours to read
   if (env.length > 0) return holdsVariable(env, needle);

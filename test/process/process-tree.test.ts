@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findTaggedProcesses, isGroupAlive, PROCESS_TAG_VAR } from "../../src/process/index.js";
+import { readTag, tagNeedle } from "../../src/process/process-tree.js";
 import { listProcesses } from "../support/processes.js";
 
 const started: ChildProcess[] = [];
@@ -94,5 +95,8 @@ describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
     groups.push(bare.pid!);
     const tagged = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-six" });
     expect(await findTaggedProcesses("tag-six")).toEqual([tagged.pid]);
+    // Read as untagged at once: its command line tells it from one inside execve, which a scan
+    // would wait on.
+    expect(readTag(String(bare.pid), tagNeedle("tag-six"))).toBe(false);
   });
 });
