@@ -259,6 +259,7 @@ printTable([
     "telecode run": ms(one.telecode),
     "bare CLI, control mode": ms(one.bare),
     "telecode ÷ bare, median of rounds": `${ratio(one.ratio)} (goal ≤ 1.15)`,
+    "to the answer: telecode / bare": `${ms(one.telecodeAnswer)} / ${ms(one.bareAnswer)} (${ratio(one.answerRatio)})`,
     "first run ever (probe beside)": ms(one.firstEver),
     "node -e 0": ms(one.node),
     "telecode --version": ms(one.version),

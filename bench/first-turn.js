@@ -18,17 +18,25 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const TELECODE = join(root, "bin/telecode.js");
 const PROMPT = "say hi";
 
-/** Spawns a process, feeds it `stdin` lines, and resolves with its wall time once it has closed. */
+/**
+ * Spawns a process, feeds it `stdin` lines, and resolves with its wall time once it has closed
+ * (`wall`) and when its stdout first held the answer (`answered`: the result line from the bare
+ * CLI, anything from `telecode run`, which prints only the answer there).
+ */
 function timeProcess(file, args, { cwd, env, stdin }) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(file, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     let err = "";
+    let answered;
     child.stdout.on("data", (chunk) => {
       out += chunk;
-      // The bare CLI stays for more turns: its stdin is closed after the first result, as Telecode does.
-      if (stdin !== undefined && /"type":"result"/.test(out)) child.stdin.end();
+      if (answered === undefined && (stdin === undefined || /"type":"result"/.test(out))) {
+        answered = performance.now() - start;
+        // The bare CLI stays for more turns: its stdin is closed after the first result, as Telecode does.
+        if (stdin !== undefined) child.stdin.end();
+      }
     });
     child.stderr.on("data", (chunk) => (err += chunk));
     if (stdin === undefined) child.stdin.end();
@@ -36,7 +44,7 @@ function timeProcess(file, args, { cwd, env, stdin }) {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) reject(new Error(`${file} exited ${code}: ${err.slice(-500)}`));
-      else resolve(performance.now() - start);
+      else resolve({ wall: performance.now() - start, answered });
     });
   });
 }
@@ -67,20 +75,25 @@ export async function measureOneTurn(work, realCli, rounds) {
   const telecodeVersion = () => timeProcess(process.execPath, [TELECODE, "--version"], { cwd: project, env });
 
   // The first run ever probes the CLI (beside its start) and keeps the answer in the state dir.
-  const firstEver = await telecode();
+  const firstEver = (await telecode()).wall;
   await bare();
-  const runs = { telecode: [], bare: [], node: [], version: [] };
+  const runs = { telecode: [], bare: [], node: [], version: [], telecodeAnswer: [], bareAnswer: [] };
   const ratios = [];
+  const answerRatios = [];
   for (let round = 0; round < rounds; round++) {
-    runs.telecode.push(await telecode());
-    runs.bare.push(await bare());
-    ratios.push(runs.telecode.at(-1) / runs.bare.at(-1));
-    runs.node.push(await nodeAlone());
-    runs.version.push(await telecodeVersion());
+    const [t, b] = [await telecode(), await bare()];
+    runs.telecode.push(t.wall);
+    runs.bare.push(b.wall);
+    ratios.push(t.wall / b.wall);
+    runs.telecodeAnswer.push(t.answered);
+    runs.bareAnswer.push(b.answered);
+    answerRatios.push(t.answered / b.answered);
+    runs.node.push((await nodeAlone()).wall);
+    runs.version.push((await telecodeVersion()).wall);
   }
   await api.close();
   const medians = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v)]));
-  return { firstEver, ...medians, ratio: median(ratios), rounds };
+  return { firstEver, ...medians, ratio: median(ratios), answerRatio: median(answerRatios), rounds };
 }
 
 // ------------------------------------------------------------------ the bridge

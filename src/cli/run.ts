@@ -281,6 +281,8 @@ async function drive(
   let ticker: TimerHandle | undefined;
 
   let completed: RunCompleted | undefined;
+  /** The answer to print: the run finished, nobody cancelled it, and events are not printed as JSON. */
+  let answer: string | undefined;
   try {
     // The prompt goes to the CLI first; the terminal's view finishes loading while it starts.
     runId = await session.startRun(prompt, { unattended: how.unattended });
@@ -304,6 +306,7 @@ async function drive(
       view.show(event);
       if (event.type === "run_completed" && event.runId === runId) {
         completed = event;
+        if (!options.json && !interrupted && event.ok && !event.cancelled) answer = event.answer;
         break;
       }
     }
@@ -314,9 +317,12 @@ async function drive(
     const loaded = ui ?? (await how.ui.catch(() => undefined));
     loaded?.typed?.close();
     loaded?.view.finish();
+    // The answer is out before the CLI winds down: its exit waits on SessionEnd hooks (up to a minute).
+    if (answer !== undefined) io.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
     await session.close();
   }
 
+  if (answer !== undefined) return 0;
   if (interrupted) {
     io.stderr.write("cancelled.\n");
     return 130;
@@ -342,6 +348,5 @@ async function drive(
     io.stderr.write(`error: ${why}\n`);
     return 1;
   }
-  if (!options.json) io.stdout.write(completed.answer.endsWith("\n") ? completed.answer : `${completed.answer}\n`);
   return 0;
 }

@@ -1,10 +1,10 @@
 // `telecode run` end to end: the command dispatcher, config loading, the engine and the real
 // CLI against the fake Messages API, with approvals allowed, denied, events as JSON, Ctrl-C.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { runRun } from "../../src/cli/run.js";
 import { PassThrough } from "node:stream";
@@ -370,6 +370,24 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(again.stdout.text).toBe("Picked up again.\n");
     // The resumed conversation still holds the first prompt.
     expect(JSON.stringify(current?.api.requests()[1]?.body["messages"])).toContain("Run the slow script");
+  });
+
+  it("prints the answer once the run is done, while the CLI still runs its SessionEnd hooks", async () => {
+    const { io, config, cwd } = await setup([reply.text("All done.")]);
+    // A project hook the CLI waits on as it exits (its budget is the hook's timeout, here 30 s):
+    // it goes on until this test lets it.
+    const hook = `touch ${join(cwd, "hook-started")}; while [ ! -e ${join(cwd, "release")} ]; do sleep 0.05; done`;
+    const hooks = { SessionEnd: [{ hooks: [{ type: "command", command: hook, timeout: 30 }] }] };
+    mkdirSync(join(cwd, ".claude"));
+    writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
+    const exit = main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Finish up"], io);
+    await io.stdout.waitFor("All done.\n");
+    // The CLI has not exited: it waits on the hook, which waits on this test.
+    expect(claudeChildPid()).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(existsSync(join(cwd, "hook-started"))).toBe(true), { timeout: 10_000 });
+    writeFileSync(join(cwd, "release"), "");
+    expect(await exit).toBe(0);
+    expect(io.stdout.text).toBe("All done.\n");
   });
 
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {
