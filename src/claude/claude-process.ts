@@ -69,7 +69,8 @@ export class ClaudeProcess implements CliTransport {
     });
     // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end them too.
     this.closed = pipesClosed.then(async (exit) => {
-      await endProcessTree({ groupPid: pid, tag, known: this.#knownDescendants }, this.#clock);
+      const exitedCleanly = exit.code === 0 && exit.signal === null;
+      await endProcessTree({ groupPid: pid, tag, known: this.#knownDescendants, exitedCleanly }, this.#clock);
       return { exit, stderrTail: this.#stderr.text() };
     });
   }

@@ -1,6 +1,7 @@
 // The CLI's environment: built from an allowlist, never the whole parent environment, so
 // Telecode's own secrets (bot token) and unrelated credentials never reach the agent. Of the
 // credentials, only those of the configured authentication pass (docs/configuration.md lists them).
+import { HOOK_VAR } from "../process/index.js";
 
 const EXACT = new Set([
   // OS basics, locale, terminal
@@ -151,6 +152,9 @@ export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOption
   };
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(parent)) if (value !== undefined && passes(name)) env[name] = value;
+  // Claude Code sets it for its hooks' commands only, which is how their processes are told apart
+  // from the agent's when a session ends (process/end-tree.ts): one passed down would mark them all.
+  delete env[HOOK_VAR];
   const provider = options.provider ?? "anthropic";
   if (provider !== "anthropic") env[PROVIDER_SWITCH[provider]] = "1";
   // So the user's hooks can tell a Telecode-driven session from an interactive one.

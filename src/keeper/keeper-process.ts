@@ -258,7 +258,8 @@ class Keeper implements KeeperHost {
 
   async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     this.#recorder.end();
-    await endProcessTree({ groupPid: this.cliPid, tag: this.#tag }, this.#clock);
+    const exitedCleanly = info.code === 0 && info.signal === null;
+    await endProcessTree({ groupPid: this.cliPid, tag: this.#tag, exitedCleanly }, this.#clock);
     const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
     this.#exit = exit;
     const at = new Date(this.#clock.now()).toISOString();

@@ -3,7 +3,16 @@
 // calls it once its CLI has exited, the keeper once its CLI has, and a client that finds a keeper
 // gone with its CLI still alive.
 import type { Clock } from "../ports/index.js";
-import { findTaggedProcesses, isGroupAlive, isProcessAlive } from "./process-tree.js";
+import {
+  findTaggedProcesses,
+  groupMembers,
+  hasVariable,
+  HOOK_VAR,
+  isGroupAlive,
+  isProcessAlive,
+  readsEnvironments,
+  scanTagged,
+} from "./process-tree.js";
 
 /** What a CLI may have left running. */
 export type ProcessTree = {
@@ -13,6 +22,12 @@ export type ProcessTree = {
   tag: string;
   /** Its descendants as listed before it ended, where there is no /proc to find tags in. */
   known?: readonly number[];
+  /**
+   * The CLI exited by itself, with status 0: what its hooks left running on purpose (a SessionEnd
+   * hook's summary, put in the background to outlast the CLI's short budget for such hooks) runs
+   * on, as it does without Telecode. After a crash or a signal everything is ended.
+   */
+  exitedCleanly?: boolean;
 };
 
 /** How long SIGTERM is given before SIGKILL. */
@@ -55,6 +70,15 @@ export async function endProcessTree(tree: ProcessTree, clock: Clock): Promise<v
 type Left = { group: boolean; pids: number[] };
 
 async function lookAt(tree: ProcessTree): Promise<Left> {
+  if (tree.exitedCleanly === true && readsEnvironments) {
+    // The group is signalled member by member, so that a hook's processes in it are not. Its
+    // members carry the tag, unless they were started without the CLI's environment.
+    const { tagged, spared } = await scanTagged(tree.tag, HOOK_VAR);
+    const seen = new Set([...tagged, ...spared]);
+    const members = tree.groupPid === undefined ? [] : groupMembers(tree.groupPid);
+    const untagged = members.filter((pid) => !seen.has(pid) && !hasVariable(pid, HOOK_VAR));
+    return { group: false, pids: [...tagged, ...untagged] };
+  }
   const tagged = await findTaggedProcesses(tree.tag);
   const known = await Promise.all((tree.known ?? []).map(async (p) => ((await isProcessAlive(p)) ? p : undefined)));
   return {

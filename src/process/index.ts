@@ -2,5 +2,12 @@
 // ending what a process left running, and keeping the tail of its stderr. Used by src/claude
 // and src/keeper; knows nothing of the protocol.
 export { endProcessTree, type ProcessTree } from "./end-tree.js";
-export { findTaggedProcesses, isGroupAlive, isProcessAlive, listDescendants, PROCESS_TAG_VAR } from "./process-tree.js";
+export {
+  findTaggedProcesses,
+  HOOK_VAR,
+  isGroupAlive,
+  isProcessAlive,
+  listDescendants,
+  PROCESS_TAG_VAR,
+} from "./process-tree.js";
 export { STDERR_TAIL_BYTES, StderrTail } from "./stderr-tail.js";

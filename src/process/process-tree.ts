@@ -8,7 +8,16 @@ import { readdirSync, readFileSync } from "node:fs";
 /** The environment variable that marks a CLI process and everything it starts. */
 export const PROCESS_TAG_VAR = "TELECODE_PROCESS_TAG";
 
+/**
+ * The variable Claude Code sets for the commands of its hooks, and for nothing else it runs (its
+ * Bash tool's commands go without it): what holds it was started by a hook the user configured.
+ */
+export const HOOK_VAR = "CLAUDE_PROJECT_DIR";
+
 const isLinux = process.platform === "linux";
+
+/** Whether a process's environment can be read here (/proc): elsewhere nothing is told apart by it. */
+export const readsEnvironments = isLinux;
 
 /** PF_KTHREAD in /proc/<pid>/stat's flags: a kernel thread, which has no environment at all. */
 const KERNEL_THREAD = 0x00200000;
@@ -69,6 +78,23 @@ function signalZero(target: number): string | undefined {
   }
 }
 
+/** The running members of a process group (Linux; empty elsewhere). */
+export function groupMembers(pgid: number): number[] {
+  if (!isLinux || signalZero(-pgid) === "ESRCH") return [];
+  return procPids()
+    .filter((pid) => {
+      const stat = readStat(pid);
+      return stat !== undefined && stat.pgrp === pgid && running(stat.state);
+    })
+    .map(Number);
+}
+
+/** Whether a process's environment names `name`, whatever its value (Linux; false elsewhere). */
+export function hasVariable(pid: number, name: string): boolean {
+  const env = readProcFile(String(pid), "environ");
+  return env !== undefined && namesVariable(env, Buffer.from(`${name}=`));
+}
+
 /** Whether any process of the group runs (zombies do not count on Linux). */
 export function isGroupAlive(pgid: number): Promise<boolean> {
   return Promise.resolve(groupRuns(pgid));
@@ -84,13 +110,24 @@ export function isProcessAlive(pid: number): Promise<boolean> {
  * caught inside `execve` is read again a moment later, until its new program has started.
  */
 export async function findTaggedProcesses(tag: string): Promise<number[]> {
-  if (!isLinux) return [];
+  return (await scanTagged(tag)).tagged;
+}
+
+/**
+ * The tagged processes, as `findTaggedProcesses` finds them, less those whose environment (the
+ * same reading) also names `spareVar`: those are `spared`.
+ */
+export async function scanTagged(tag: string, spareVar?: string): Promise<{ tagged: number[]; spared: number[] }> {
+  if (!isLinux) return { tagged: [], spared: [] };
   const needle = tagNeedle(tag);
-  const found: number[] = [];
+  const spare = spareVar === undefined ? undefined : Buffer.from(`${spareVar}=`);
+  const tagged: number[] = [];
+  const spared: number[] = [];
   /** Reads `pid`'s tag and keeps `pid` when it carries it; true while it is inside `execve`. */
   const inExecve = (pid: string): boolean => {
-    const reading = readTag(pid, needle);
-    if (reading === true && processRuns(Number(pid))) found.push(Number(pid));
+    const reading = readTag(pid, needle, spare);
+    if (reading !== false && reading !== "in execve" && processRuns(Number(pid)))
+      (reading === "spared" ? spared : tagged).push(Number(pid));
     return reading === "in execve";
   };
   let pending = procPids().filter((pid) => Number(pid) !== process.pid && inExecve(pid));
@@ -98,7 +135,7 @@ export async function findTaggedProcesses(tag: string): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, EXECVE_REREAD_MS));
     pending = pending.filter(inExecve);
   }
-  return found.sort((a, b) => a - b);
+  return { tagged: tagged.sort((a, b) => a - b), spared: spared.sort((a, b) => a - b) };
 }
 
 // An `execve` shows nothing for well under a millisecond; a process that started with neither
@@ -110,22 +147,23 @@ const EXECVE_REREAD_MS = 1;
 export const tagNeedle = (tag: string): Buffer => Buffer.from(`${PROCESS_TAG_VAR}=${tag}`);
 
 /**
- * Whether a process's environment holds `needle` ("NAME=value") as a whole variable. An empty
- * environment is none at all (a kernel thread, a zombie, a process started without one) or a
- * process inside `execve`, which shows neither environment nor command line until its new
- * program's stack is laid out: "in execve" then.
+ * Whether a process's environment holds `needle` ("NAME=value") as a whole variable; "spared" when
+ * it does and also names the variable `spare` ("NAME=") starts. An empty environment is none at
+ * all (a kernel thread, a zombie, a process started without one) or a process inside `execve`,
+ * which shows neither environment nor command line until its new program's stack is laid out:
+ * "in execve" then.
  */
-export function readTag(pid: string, needle: Buffer): boolean | "in execve" {
+export function readTag(pid: string, needle: Buffer, spare?: Buffer): boolean | "spared" | "in execve" {
   const env = readProcFile(pid, "environ");
   if (env === undefined) return false; // gone, or not ours to read
-  if (env.length > 0) return holdsVariable(env, needle);
-  if (readProcFile(pid, "cmdline")?.length === 0) {
+  if (env.length === 0 && readProcFile(pid, "cmdline")?.length === 0) {
     const stat = readStat(pid);
     return stat !== undefined && running(stat.state) && !stat.kernelThread ? "in execve" : false;
   }
   // A command line and no environment: started without one, or its execve ended between the reads.
-  const again = readProcFile(pid, "environ");
-  return again !== undefined && holdsVariable(again, needle);
+  const read = env.length > 0 ? env : readProcFile(pid, "environ");
+  if (read === undefined || !holdsVariable(read, needle)) return false;
+  return spare !== undefined && namesVariable(read, spare) ? "spared" : true;
 }
 
 function readProcFile(pid: string, name: "environ" | "cmdline"): Buffer | undefined {
@@ -134,6 +172,13 @@ function readProcFile(pid: string, name: "environ" | "cmdline"): Buffer | undefi
   } catch {
     return undefined;
   }
+}
+
+/** Whether NUL-separated variables hold one that starts with `prefix` ("NAME="). */
+function namesVariable(env: Buffer, prefix: Buffer): boolean {
+  for (let at = env.indexOf(prefix); at !== -1; at = env.indexOf(prefix, at + 1))
+    if (at === 0 || env[at - 1] === 0) return true;
+  return false;
 }
 
 /** Whether NUL-separated variables hold `needle` whole (read as they are, without a copy). */

@@ -25,6 +25,9 @@ const parent = {
   ANTHROPIC_VERTEX_PROJECT_ID: "proj",
   HTTPS_PROXY: "http://proxy",
   MY_TOOL_HOME: "/opt/tool",
+  // Telecode started from a Claude Code hook: the CLI sets its own for its hooks, and one passed
+  // down would mark every process as a hook's (process/end-tree.ts).
+  CLAUDE_PROJECT_DIR: "/home/u/elsewhere",
 };
 
 const common = {

@@ -13,7 +13,7 @@ import type { TelecodeEvent } from "../../src/domain/index.js";
 import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
 import { transcriptHolding, type ClaudeWorkspace } from "../support/claude-workspace.js";
-import { listProcesses } from "../support/processes.js";
+import { listProcesses, processesRunning } from "../support/processes.js";
 import { makePng } from "../media/samples.js";
 
 class Capture extends Writable {
@@ -388,6 +388,28 @@ describe("telecode run (real CLI, fake API)", () => {
     writeFileSync(join(cwd, "release"), "");
     expect(await exit).toBe(0);
     expect(io.stdout.text).toBe("All done.\n");
+  });
+
+  it("what a SessionEnd hook put in the background runs on after the CLI exits; what Claude started does not", async () => {
+    const { io, config, cwd } = await setup([
+      reply.bash("nohup sleep 67 >/dev/null 2>&1 &", "Start a sleeper"),
+      reply.text("Started it."),
+    ]);
+    // The way such hooks outlast the CLI's budget for them (1.5 s): the work goes in the background.
+    const summary = join(cwd, "summarized");
+    const hook = `nohup sh -c 'sleep 0.5; touch ${summary}' >/dev/null 2>&1 &`;
+    mkdirSync(join(cwd, ".claude"));
+    writeFileSync(
+      join(cwd, ".claude/settings.json"),
+      JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } }),
+    );
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "Start a sleeper"], io);
+    expect(code).toBe(0);
+    expect(io.stdout.text).toBe("Started it.\n");
+    // Telecode has ended what the CLI left running by now: the sleeper Claude started is gone,
+    // and the hook's work goes on to its end.
+    expect(processesRunning(["sleep", "67"])).toEqual([]);
+    await vi.waitFor(() => expect(existsSync(summary)).toBe(true), { timeout: 10_000 });
   });
 
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSystemClock } from "../../src/ports/index.js";
-import { endProcessTree, findTaggedProcesses, PROCESS_TAG_VAR } from "../../src/process/index.js";
+import { endProcessTree, findTaggedProcesses, HOOK_VAR, PROCESS_TAG_VAR } from "../../src/process/index.js";
+import { listProcesses } from "../support/processes.js";
 
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -66,5 +67,37 @@ describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
     await endProcessTree({ groupPid: undefined, tag: "end-two" }, createSystemClock());
     expect(readFileSync(mark, "utf8")).toBe("cleaned\n");
     expect(await findTaggedProcesses("end-two")).toEqual([]);
+  });
+
+  it("after a clean exit, leaves running what a hook started, in the group or tagged, and ends the rest", async () => {
+    const hook = { [HOOK_VAR]: "/project" };
+    // As the CLI leaves them: a group whose leader is gone, holding a hook's process and another,
+    // and commands in sessions of their own, carrying the tag, one of them a hook's.
+    const leader = spawn("sh", ["-c", `sleep 60 & ${HOOK_VAR}=/project sleep 61 & exit 0`], {
+      env: { ...process.env, [PROCESS_TAG_VAR]: "other-tag" },
+      detached: true,
+      stdio: "ignore",
+    });
+    started.push(leader);
+    await once(leader, "exit");
+    const hookTagged = await taggedShell("exec sleep 62", "end-three", hook);
+    const agentTagged = await taggedShell("exec sleep 63", "end-three");
+    const group = leader.pid!;
+    const inGroup = (): string[] =>
+      listProcesses()
+        .filter((p) => p.pgrp === group && p.state !== "Z")
+        .map((p) => p.argv.join(" "))
+        .sort();
+    await vi.waitFor(() => expect(inGroup()).toEqual(["sleep 60", "sleep 61"]), { timeout: 10_000, interval: 20 });
+
+    await endProcessTree({ groupPid: group, tag: "end-three", exitedCleanly: true }, createSystemClock());
+    expect(inGroup()).toEqual(["sleep 61"]);
+    expect(await findTaggedProcesses("end-three")).toEqual([hookTagged.pid]);
+    expect(agentTagged.pid).not.toBe(hookTagged.pid);
+
+    // After a crash (or a signal), nothing is spared.
+    await endProcessTree({ groupPid: group, tag: "end-three" }, createSystemClock());
+    expect(inGroup()).toEqual([]);
+    expect(await findTaggedProcesses("end-three")).toEqual([]);
   });
 });
