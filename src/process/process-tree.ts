@@ -47,14 +47,7 @@ function procPids(): string[] {
 }
 
 function groupRuns(pgid: number): boolean {
-  if (!isLinux) return signalReaches(-pgid);
-  // No member left at all, not even a zombie (the usual case once a CLI has exited): one system
-  // call says so, where reading every process's stat takes milliseconds.
-  if (signalZero(-pgid) === "ESRCH") return false;
-  return procPids().some((pid) => {
-    const stat = readStat(pid);
-    return stat !== undefined && stat.pgrp === pgid && running(stat.state);
-  });
+  return isLinux ? groupMembers(pgid).length > 0 : signalReaches(-pgid);
 }
 
 function processRuns(pid: number): boolean {
@@ -80,6 +73,8 @@ function signalZero(target: number): string | undefined {
 
 /** The running members of a process group (Linux; empty elsewhere). */
 export function groupMembers(pgid: number): number[] {
+  // No member left at all, not even a zombie (the usual case once a CLI has exited): one system
+  // call says so, where reading every process's stat takes milliseconds.
   if (!isLinux || signalZero(-pgid) === "ESRCH") return [];
   return procPids()
     .filter((pid) => {
