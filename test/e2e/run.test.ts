@@ -375,8 +375,8 @@ describe("telecode run (real CLI, fake API)", () => {
   it("prints the answer once the run is done, while the CLI still runs its SessionEnd hooks", async () => {
     const { io, config, cwd } = await setup([reply.text("All done.")]);
     // A project hook the CLI waits on as it exits (its budget is the hook's timeout, here 30 s):
-    // it goes on until this test lets it.
-    const hook = `touch ${join(cwd, "hook-started")}; while [ ! -e ${join(cwd, "release")} ]; do sleep 0.05; done`;
+    // it goes on until this test lets it (or Telecode's 2 s grace ends the CLI).
+    const hook = `while [ ! -e ${join(cwd, "release")} ]; do sleep 0.05; done`;
     const hooks = { SessionEnd: [{ hooks: [{ type: "command", command: hook, timeout: 30 }] }] };
     mkdirSync(join(cwd, ".claude"));
     writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
@@ -384,7 +384,6 @@ describe("telecode run (real CLI, fake API)", () => {
     await io.stdout.waitFor("All done.\n");
     // The CLI has not exited: it waits on the hook, which waits on this test.
     expect(claudeChildPid()).toBeGreaterThan(0);
-    await vi.waitFor(() => expect(existsSync(join(cwd, "hook-started"))).toBe(true), { timeout: 10_000 });
     writeFileSync(join(cwd, "release"), "");
     expect(await exit).toBe(0);
     expect(io.stdout.text).toBe("All done.\n");
