@@ -11,7 +11,7 @@ import { failureError, type ClaudeError } from "./errors.js";
 import { engineFailure, stdinClosedError } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
 import { createLineDecoder } from "./line-decoder.js";
-import { endProcessTree, listDescendants, PROCESS_TAG_VAR, StderrTail } from "../process/index.js";
+import { endProcessTree, listDescendants, PROCESS_TAG_VAR, StderrTail, WindDownClock } from "../process/index.js";
 import type {
   CliTransport,
   LaunchRequest,
@@ -43,6 +43,8 @@ export class ClaudeProcess implements CliTransport {
   #exit: ProcessExit | undefined;
   #shutdown: Promise<TransportClosed> | undefined;
   #framer: LineFramer | undefined;
+  /** When its input closed: what its hooks start from then may outlive it. */
+  readonly #windDown: WindDownClock;
 
   private constructor(
     child: ChildProcessByStdio<Writable, Readable, Readable>,
@@ -53,6 +55,7 @@ export class ClaudeProcess implements CliTransport {
     this.#child = child;
     this.pid = pid;
     this.#clock = options.clock;
+    this.#windDown = new WindDownClock(pid);
     child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     // EPIPE and friends arrive here when the process is gone; writes then fail as values.
     child.stdin.on("error", (error) => {
@@ -69,8 +72,8 @@ export class ClaudeProcess implements CliTransport {
     });
     // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end them too.
     this.closed = pipesClosed.then(async (exit) => {
-      const exitedCleanly = exit.code === 0 && exit.signal === null;
-      await endProcessTree({ groupPid: pid, tag, known: this.#knownDescendants, exitedCleanly }, this.#clock);
+      const windDownFrom = exit.code === 0 && exit.signal === null ? this.#windDown.inputClosedTick : undefined;
+      await endProcessTree({ groupPid: pid, tag, known: this.#knownDescendants, windDownFrom }, this.#clock);
       return { exit, stderrTail: this.#stderr.text() };
     });
   }
@@ -139,6 +142,7 @@ export class ClaudeProcess implements CliTransport {
   }
 
   closeStdin(): void {
+    this.#windDown.inputClosed();
     if (!this.#child.stdin.destroyed) this.#child.stdin.end();
   }
 
@@ -162,7 +166,7 @@ export class ClaudeProcess implements CliTransport {
   async #runShutdown(eofGraceMs: number, termGraceMs: number): Promise<TransportClosed> {
     // Read whatever is left even if a slow consumer paused us: a CLI blocked on a full pipe cannot exit.
     this.#child.stdout.resume();
-    if (!this.#child.stdin.destroyed) this.#child.stdin.end();
+    this.closeStdin();
     if (this.#exit === undefined && !(await this.#exitWithin(eofGraceMs))) {
       this.#knownDescendants = await listDescendants(this.pid);
       this.#signalGroup("SIGTERM");

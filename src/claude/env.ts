@@ -152,8 +152,9 @@ export function buildChildEnv(parent: NodeJS.ProcessEnv, options: ChildEnvOption
   };
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(parent)) if (value !== undefined && passes(name)) env[name] = value;
-  // Claude Code sets it for its hooks' commands only, which is how their processes are told apart
-  // from the agent's when a session ends (process/end-tree.ts): one passed down would mark them all.
+  // Claude Code sets it for its hooks and MCP servers, not for Bash commands, which is how a hook's
+  // work is told apart from the agent's when a session ends (process/end-tree.ts): one passed
+  // down would mark every process.
   delete env[HOOK_VAR];
   const provider = options.provider ?? "anthropic";
   if (provider !== "anthropic") env[PROVIDER_SWITCH[provider]] = "1";

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import type { Clock, TimerHandle } from "../ports/index.js";
-import { endProcessTree, PROCESS_TAG_VAR, StderrTail } from "../process/index.js";
+import { endProcessTree, PROCESS_TAG_VAR, StderrTail, WindDownClock } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { KeeperError } from "./errors.js";
 import { SLAB_BYTES } from "./frame-splitter.js";
@@ -90,6 +90,8 @@ class Keeper implements KeeperHost {
   readonly #recorder: StdoutRecorder;
   readonly #state: KeeperStateFile;
   #stdinOpen = true;
+  /** When the CLI's input closed: what its hooks start from then may outlive it. */
+  readonly #windDown: WindDownClock;
   #stdinError: string | undefined;
   #exit: ExitRecord | undefined;
   #graceTimer: TimerHandle | undefined;
@@ -105,6 +107,7 @@ class Keeper implements KeeperHost {
     this.#clock = clock;
     this.keeperId = spec.keeperId;
     this.cliPid = child.pid ?? -1;
+    this.#windDown = new WindDownClock(this.cliPid);
     const slabs = new SlabPool(SLAB_BYTES);
     this.log = new KeeperLog({
       storage: createFileStorage(spec.paths.logDir, clock),
@@ -193,6 +196,7 @@ class Keeper implements KeeperHost {
   closeStdin(): void {
     if (!this.#stdinOpen) return;
     this.#stdinOpen = false;
+    this.#windDown.inputClosed();
     this.#child.stdin.end();
     this.#state.update({ stdinOpen: false });
   }
@@ -258,8 +262,8 @@ class Keeper implements KeeperHost {
 
   async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     this.#recorder.end();
-    const exitedCleanly = info.code === 0 && info.signal === null;
-    await endProcessTree({ groupPid: this.cliPid, tag: this.#tag, exitedCleanly }, this.#clock);
+    const windDownFrom = info.code === 0 && info.signal === null ? this.#windDown.inputClosedTick : undefined;
+    await endProcessTree({ groupPid: this.cliPid, tag: this.#tag, windDownFrom }, this.#clock);
     const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
     this.#exit = exit;
     const at = new Date(this.#clock.now()).toISOString();

@@ -6,10 +6,10 @@ import type { Clock } from "../ports/index.js";
 import {
   findTaggedProcesses,
   groupMembers,
-  hasVariable,
   HOOK_VAR,
   isGroupAlive,
   isProcessAlive,
+  isSpared,
   readsEnvironments,
   scanTagged,
 } from "./process-tree.js";
@@ -23,11 +23,12 @@ export type ProcessTree = {
   /** Its descendants as listed before it ended, where there is no /proc to find tags in. */
   known?: readonly number[];
   /**
-   * The CLI exited by itself, with status 0: what its hooks left running on purpose (a SessionEnd
-   * hook's summary, put in the background to outlast the CLI's short budget for such hooks) runs
-   * on, as it does without Telecode. After a crash or a signal everything is ended.
+   * Set when the CLI exited cleanly (status 0) after its input closed, to that moment
+   * (`WindDownClock`): what its hooks started since runs on, as it does without Telecode (a
+   * SessionEnd hook's summary, put in the background to outlast the CLI's short budget for such
+   * hooks). Unset after a crash or a signal: everything is ended.
    */
-  exitedCleanly?: boolean;
+  windDownFrom?: number | undefined;
 };
 
 /** How long SIGTERM is given before SIGKILL. */
@@ -70,13 +71,14 @@ export async function endProcessTree(tree: ProcessTree, clock: Clock): Promise<v
 type Left = { group: boolean; pids: number[] };
 
 async function lookAt(tree: ProcessTree): Promise<Left> {
-  if (tree.exitedCleanly === true && readsEnvironments) {
+  if (tree.windDownFrom !== undefined && readsEnvironments) {
     // The group is signalled member by member, so that a hook's processes in it are not. Its
     // members carry the tag, unless they were started without the CLI's environment.
-    const { tagged, spared } = await scanTagged(tree.tag, HOOK_VAR);
+    const spare = { variable: HOOK_VAR, fromTick: tree.windDownFrom };
+    const { tagged, spared } = await scanTagged(tree.tag, spare);
     const seen = new Set([...tagged, ...spared]);
     const members = tree.groupPid === undefined ? [] : groupMembers(tree.groupPid);
-    const untagged = members.filter((pid) => !seen.has(pid) && !hasVariable(pid, HOOK_VAR));
+    const untagged = members.filter((pid) => !seen.has(pid) && !isSpared(pid, spare));
     return { group: false, pids: [...tagged, ...untagged] };
   }
   const tagged = await findTaggedProcesses(tree.tag);

@@ -9,5 +9,7 @@ export {
   isProcessAlive,
   listDescendants,
   PROCESS_TAG_VAR,
+  startTick,
+  WindDownClock,
 } from "./process-tree.js";
 export { STDERR_TAIL_BYTES, StderrTail } from "./stderr-tail.js";

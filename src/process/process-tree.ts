@@ -4,13 +4,14 @@
 // async read is four thread-pool trips) and elsewhere from a `ps` listing taken beforehand.
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 
 /** The environment variable that marks a CLI process and everything it starts. */
 export const PROCESS_TAG_VAR = "TELECODE_PROCESS_TAG";
 
 /**
- * The variable Claude Code sets for the commands of its hooks, and for nothing else it runs (its
- * Bash tool's commands go without it): what holds it was started by a hook the user configured.
+ * The variable Claude Code sets for its hooks' commands and its MCP servers, not for its Bash
+ * tool's commands: what holds it was started by what the user configured, not by Claude.
  */
 export const HOOK_VAR = "CLAUDE_PROJECT_DIR";
 
@@ -22,14 +23,18 @@ export const readsEnvironments = isLinux;
 /** PF_KTHREAD in /proc/<pid>/stat's flags: a kernel thread, which has no environment at all. */
 const KERNEL_THREAD = 0x00200000;
 
-function readStat(pid: string): { state: string; pgrp: number; kernelThread: boolean } | undefined {
+type Stat = { state: string; pgrp: number; kernelThread: boolean; startTick: number };
+
+function readStat(pid: string): Stat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) state ppid pgrp session tty tpgid flags …": comm may contain spaces, so parse
-    // after the last ")".
-    const [state, , pgrp, , , , flags] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // "pid (comm) state ppid pgrp session tty tpgid flags … starttime …" (starttime is the 22nd):
+    // comm may contain spaces, so parse after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const [state, , pgrp, , , , flags] = fields;
     if (state === undefined) return undefined;
-    return { state, pgrp: Number(pgrp), kernelThread: (Number(flags) & KERNEL_THREAD) !== 0 };
+    const kernelThread = (Number(flags) & KERNEL_THREAD) !== 0;
+    return { state, pgrp: Number(pgrp), kernelThread, startTick: Number(fields[19]) };
   } catch {
     return undefined;
   }
@@ -71,6 +76,41 @@ function signalZero(target: number): string | undefined {
   }
 }
 
+/** /proc's clock ticks a second (USER_HZ, the same on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** When a process started, in /proc's clock ticks since boot (Linux; undefined elsewhere or once it is gone). */
+export function startTick(pid: number): number | undefined {
+  return isLinux ? readStat(String(pid))?.startTick : undefined;
+}
+
+/**
+ * When a CLI's input closed, on the clock /proc dates processes by: what its hooks start from
+ * then is its winding down's (SessionEnd hooks), not the session's (MCP servers and SessionStart
+ * hooks, which Claude Code marks the same way).
+ */
+export class WindDownClock {
+  readonly #startTick: number | undefined;
+  readonly #startedAt = performance.now();
+  #inputClosedTick: number | undefined;
+
+  /** Made as the CLI starts. */
+  constructor(pid: number) {
+    this.#startTick = startTick(pid);
+  }
+
+  /** Its input closes now (the first time counts). */
+  inputClosed(): void {
+    if (this.#startTick === undefined || this.#inputClosedTick !== undefined) return;
+    const ticks = ((performance.now() - this.#startedAt) / 1000) * TICKS_PER_SECOND;
+    this.#inputClosedTick = this.#startTick + Math.floor(ticks);
+  }
+
+  get inputClosedTick(): number | undefined {
+    return this.#inputClosedTick;
+  }
+}
+
 /** The running members of a process group (Linux; empty elsewhere). */
 export function groupMembers(pgid: number): number[] {
   // No member left at all, not even a zombie (the usual case once a CLI has exited): one system
@@ -84,11 +124,16 @@ export function groupMembers(pgid: number): number[] {
     .map(Number);
 }
 
-/** Whether a process's environment names `name`, whatever its value (Linux; false elsewhere). */
-export function hasVariable(pid: number, name: string): boolean {
+/** Which processes to leave running: those whose environment names `variable`, started from `fromTick`. */
+export type Spare = { variable: string; fromTick: number };
+
+/** Whether a process is one `spare` leaves running (Linux; false elsewhere). */
+export function isSpared(pid: number, spare: Spare): boolean {
   const env = readProcFile(String(pid), "environ");
-  return env !== undefined && namesVariable(env, Buffer.from(`${name}=`));
+  return env !== undefined && namesVariable(env, Buffer.from(`${spare.variable}=`)) && startedFrom(pid, spare);
 }
+
+const startedFrom = (pid: number, spare: Spare): boolean => (startTick(pid) ?? -1) >= spare.fromTick;
 
 /** Whether any process of the group runs (zombies do not count on Linux). */
 export function isGroupAlive(pgid: number): Promise<boolean> {
@@ -109,20 +154,20 @@ export async function findTaggedProcesses(tag: string): Promise<number[]> {
 }
 
 /**
- * The tagged processes, as `findTaggedProcesses` finds them, less those whose environment (the
- * same reading) also names `spareVar`: those are `spared`.
+ * The tagged processes, as `findTaggedProcesses` finds them, less those `spare` leaves running
+ * (the variable read on the same reading as the tag): those are `spared`.
  */
-export async function scanTagged(tag: string, spareVar?: string): Promise<{ tagged: number[]; spared: number[] }> {
+export async function scanTagged(tag: string, spare?: Spare): Promise<{ tagged: number[]; spared: number[] }> {
   if (!isLinux) return { tagged: [], spared: [] };
   const needle = tagNeedle(tag);
-  const spare = spareVar === undefined ? undefined : Buffer.from(`${spareVar}=`);
+  const marker = spare === undefined ? undefined : Buffer.from(`${spare.variable}=`);
   const tagged: number[] = [];
   const spared: number[] = [];
   /** Reads `pid`'s tag and keeps `pid` when it carries it; true while it is inside `execve`. */
   const inExecve = (pid: string): boolean => {
-    const reading = readTag(pid, needle, spare);
+    const reading = readTag(pid, needle, marker);
     if (reading !== false && reading !== "in execve" && processRuns(Number(pid)))
-      (reading === "spared" ? spared : tagged).push(Number(pid));
+      (reading === "spared" && startedFrom(Number(pid), spare!) ? spared : tagged).push(Number(pid));
     return reading === "in execve";
   };
   let pending = procPids().filter((pid) => Number(pid) !== process.pid && inExecve(pid));

@@ -390,17 +390,25 @@ describe("telecode run (real CLI, fake API)", () => {
   });
 
   it("what a SessionEnd hook put in the background runs on after the CLI exits; what Claude started does not", async () => {
-    const { io, config, cwd } = await setup([
-      reply.bash("nohup sleep 67 >/dev/null 2>&1 &", "Start a sleeper"),
-      reply.text("Started it."),
-    ]);
+    const { io, config, cwd } = await setup(
+      [reply.bash("nohup sleep 67 >/dev/null 2>&1 &", "Start a sleeper"), reply.text("Started it.")],
+      // The server below never answers: the CLI stops waiting for it after a second.
+      { MCP_TIMEOUT: "1000" },
+    );
     // The way such hooks outlast the CLI's budget for them (1.5 s): the work goes in the background.
     const summary = join(cwd, "summarized");
     const hook = `nohup sh -c 'sleep 0.5; touch ${summary}' >/dev/null 2>&1 &`;
+    // Claude Code marks an MCP server's processes as it marks a hook's: one the session started
+    // (a server that leaves a child behind) still goes when the CLI does.
+    const server = { command: "sh", args: ["-c", "sleep 68.5 & exec sleep 69.5"] };
+    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { leaky: server } }));
     mkdirSync(join(cwd, ".claude"));
     writeFileSync(
       join(cwd, ".claude/settings.json"),
-      JSON.stringify({ hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } }),
+      JSON.stringify({
+        enableAllProjectMcpServers: true,
+        hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] },
+      }),
     );
     const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "Start a sleeper"], io);
     expect(code).toBe(0);
@@ -408,6 +416,7 @@ describe("telecode run (real CLI, fake API)", () => {
     // Telecode has ended what the CLI left running by now: the sleeper Claude started is gone,
     // and the hook's work goes on to its end.
     expect(processesRunning(["sleep", "67"])).toEqual([]);
+    expect(processesRunning(["sleep", "68.5"])).toEqual([]);
     await vi.waitFor(() => expect(existsSync(summary)).toBe(true), { timeout: 10_000 });
   });
 

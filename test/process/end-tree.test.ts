@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSystemClock } from "../../src/ports/index.js";
-import { endProcessTree, findTaggedProcesses, HOOK_VAR, PROCESS_TAG_VAR } from "../../src/process/index.js";
+import { endProcessTree, findTaggedProcesses, HOOK_VAR, PROCESS_TAG_VAR, startTick } from "../../src/process/index.js";
 import { listProcesses } from "../support/processes.js";
 
 const started: ChildProcess[] = [];
@@ -69,8 +69,16 @@ describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
     expect(await findTaggedProcesses("end-two")).toEqual([]);
   });
 
-  it("after a clean exit, leaves running what a hook started, in the group or tagged, and ends the rest", async () => {
+  it("after a clean exit, leaves running what a hook started as the CLI wound down, and ends the rest", async () => {
     const hook = { [HOOK_VAR]: "/project" };
+    // Marked as a hook's, but started while the session ran (as an MCP server is): it goes.
+    const sessions = await taggedShell("exec sleep 64", "end-three", hook);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The moment the CLI's input closed, on /proc's clock.
+    const closed = spawn("sleep", ["5"], { stdio: "ignore" });
+    started.push(closed);
+    await once(closed, "spawn");
+    const windDownFrom = startTick(closed.pid!)!;
     // As the CLI leaves them: a group whose leader is gone, holding a hook's process and another,
     // and commands in sessions of their own, carrying the tag, one of them a hook's.
     const leader = spawn("sh", ["-c", `sleep 60 & ${HOOK_VAR}=/project sleep 61 & exit 0`], {
@@ -90,10 +98,10 @@ describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
         .sort();
     await vi.waitFor(() => expect(inGroup()).toEqual(["sleep 60", "sleep 61"]), { timeout: 10_000, interval: 20 });
 
-    await endProcessTree({ groupPid: group, tag: "end-three", exitedCleanly: true }, createSystemClock());
+    await endProcessTree({ groupPid: group, tag: "end-three", windDownFrom }, createSystemClock());
     expect(inGroup()).toEqual(["sleep 61"]);
     expect(await findTaggedProcesses("end-three")).toEqual([hookTagged.pid]);
-    expect(agentTagged.pid).not.toBe(hookTagged.pid);
+    expect([sessions.pid, agentTagged.pid]).not.toContain(hookTagged.pid);
 
     // After a crash (or a signal), nothing is spared.
     await endProcessTree({ groupPid: group, tag: "end-three" }, createSystemClock());
