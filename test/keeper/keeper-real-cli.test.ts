@@ -2,9 +2,9 @@
 // away, a re-attach replays exactly what was missed, an approval left open across a detach is
 // answered after it, and a dead keeper or a crashed CLI is noticed. Needs `npm run build`.
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { findTaggedProcesses } from "../../src/process/index.js";
 import { isKeeperError } from "../../src/keeper/index.js";
 import { isSameProcessRunning } from "../../src/keeper/process-identity.js";
@@ -24,9 +24,17 @@ afterEach(async () => {
   await ws?.cleanup();
 });
 
-async function startRealKeeper(replies: Parameters<typeof startFakeAnthropic>[0] = {}) {
+async function startRealKeeper(
+  replies: Parameters<typeof startFakeAnthropic>[0] = {},
+  /** Files to write in the project before the CLI starts, by path relative to it. */
+  files: Record<string, string> = {},
+) {
   api = await startFakeAnthropic(replies);
   ws = await makeClaudeWorkspace(api.url);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(ws.cwd, path)), { recursive: true });
+    await writeFile(join(ws.cwd, path), text);
+  }
   const keepersDir = join(tempDir(), "keepers");
   const record = await keepers.start(launcherFor(keepersDir), {
     cli: { path: realClaudePath, args: controlArgs, cwd: ws.cwd, env: ws.env },
@@ -146,5 +154,23 @@ describe("a keeper running the real CLI", () => {
     a.ack(end.kind === "exited" ? end.lastSeq : 0);
     await a.released;
     expect(existsSync(record.dir)).toBe(false);
+  });
+
+  it("ends the CLI cleanly and leaves what its SessionEnd hook put in the background to finish", async () => {
+    const summary = "summarized";
+    const hook = `nohup sh -c 'sleep 0.5; touch ${summary}' >/dev/null 2>&1 &`;
+    const settings = { hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } };
+    const { record, cwd } = await startRealKeeper(
+      { replies: [reply.text("Done.")] },
+      { ".claude/settings.json": JSON.stringify(settings) },
+    );
+    const sink = new Sink();
+    const a = await keepers.attach(record, { sink, fence: 1 });
+    await a.write(initializeLine("init_1"));
+    await a.write(userLine("Finish"));
+    await sink.waitFor((r) => isType("result")(r.line));
+    const end = await a.shutdown();
+    expect(end).toMatchObject({ kind: "exited", exit: { code: 0, signal: null } });
+    await vi.waitFor(() => expect(existsSync(join(cwd, summary))).toBe(true), { timeout: 10_000 });
   });
 });
