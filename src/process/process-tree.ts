@@ -167,7 +167,7 @@ export async function scanTagged(tag: string, spare?: Spare): Promise<{ tagged: 
   const inExecve = (pid: string): boolean => {
     const reading = readTag(pid, needle, marker);
     if (reading !== false && reading !== "in execve" && processRuns(Number(pid)))
-      (reading === "spared" && startedFrom(Number(pid), spare!) ? spared : tagged).push(Number(pid));
+      (reading === "marked" && startedFrom(Number(pid), spare!) ? spared : tagged).push(Number(pid));
     return reading === "in execve";
   };
   let pending = procPids().filter((pid) => Number(pid) !== process.pid && inExecve(pid));
@@ -187,13 +187,13 @@ const EXECVE_REREAD_MS = 1;
 export const tagNeedle = (tag: string): Buffer => Buffer.from(`${PROCESS_TAG_VAR}=${tag}`);
 
 /**
- * Whether a process's environment holds `needle` ("NAME=value") as a whole variable; "spared" when
- * it does and also names the variable `spare` ("NAME=") starts. An empty environment is none at
+ * Whether a process's environment holds `needle` ("NAME=value") as a whole variable; "marked" when
+ * it does and also names the variable `marker` ("NAME=") starts. An empty environment is none at
  * all (a kernel thread, a zombie, a process started without one) or a process inside `execve`,
  * which shows neither environment nor command line until its new program's stack is laid out:
  * "in execve" then.
  */
-export function readTag(pid: string, needle: Buffer, spare?: Buffer): boolean | "spared" | "in execve" {
+export function readTag(pid: string, needle: Buffer, marker?: Buffer): boolean | "marked" | "in execve" {
   const env = readProcFile(pid, "environ");
   if (env === undefined) return false; // gone, or not ours to read
   if (env.length === 0 && readProcFile(pid, "cmdline")?.length === 0) {
@@ -203,7 +203,7 @@ export function readTag(pid: string, needle: Buffer, spare?: Buffer): boolean | 
   // A command line and no environment: started without one, or its execve ended between the reads.
   const read = env.length > 0 ? env : readProcFile(pid, "environ");
   if (read === undefined || !holdsVariable(read, needle)) return false;
-  return spare !== undefined && namesVariable(read, spare) ? "spared" : true;
+  return marker !== undefined && namesVariable(read, marker) ? "marked" : true;
 }
 
 function readProcFile(pid: string, name: "environ" | "cmdline"): Buffer | undefined {
