@@ -72,7 +72,7 @@ export class ClaudeProcess implements CliTransport {
     });
     // Tools the CLI started (a Bash `sleep`, a background task) may outlive it: end them too.
     this.closed = pipesClosed.then(async (exit) => {
-      const windDownFrom = exit.code === 0 && exit.signal === null ? this.#windDown.inputClosedTick : undefined;
+      const windDownFrom = this.#windDown.windDownFrom(exit);
       await endProcessTree({ groupPid: pid, tag, known: this.#knownDescendants, windDownFrom }, this.#clock);
       return { exit, stderrTail: this.#stderr.text() };
     });

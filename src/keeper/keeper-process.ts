@@ -262,7 +262,7 @@ class Keeper implements KeeperHost {
 
   async #cliClosed(info: { code: number | null; signal: NodeJS.Signals | null }): Promise<void> {
     this.#recorder.end();
-    const windDownFrom = info.code === 0 && info.signal === null ? this.#windDown.inputClosedTick : undefined;
+    const windDownFrom = this.#windDown.windDownFrom(info);
     await endProcessTree({ groupPid: this.cliPid, tag: this.#tag, windDownFrom }, this.#clock);
     const exit: ExitRecord = { code: info.code, signal: info.signal, stderrTail: this.#stderr.text() };
     this.#exit = exit;

@@ -106,8 +106,12 @@ export class WindDownClock {
     this.#inputClosedTick = this.#startTick + Math.floor(ticks);
   }
 
-  get inputClosedTick(): number | undefined {
-    return this.#inputClosedTick;
+  /**
+   * What `ProcessTree.windDownFrom` takes once the CLI has exited: the moment its input closed,
+   * when it exited cleanly (status 0, no signal); undefined otherwise (everything is ended).
+   */
+  windDownFrom(exit: { code: number | null; signal: NodeJS.Signals | null }): number | undefined {
+    return exit.code === 0 && exit.signal === null ? this.#inputClosedTick : undefined;
   }
 }
 

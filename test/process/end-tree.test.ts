@@ -8,7 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSystemClock } from "../../src/ports/index.js";
-import { endProcessTree, findTaggedProcesses, HOOK_VAR, PROCESS_TAG_VAR, startTick } from "../../src/process/index.js";
+import {
+  endProcessTree,
+  findTaggedProcesses,
+  HOOK_VAR,
+  isProcessAlive,
+  PROCESS_TAG_VAR,
+  startTick,
+} from "../../src/process/index.js";
 import { listProcesses } from "../support/processes.js";
 
 const started: ChildProcess[] = [];
@@ -101,7 +108,9 @@ describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
     await endProcessTree({ groupPid: group, tag: "end-three", windDownFrom }, createSystemClock());
     expect(inGroup()).toEqual(["sleep 61"]);
     expect(await findTaggedProcesses("end-three")).toEqual([hookTagged.pid]);
-    expect([sessions.pid, agentTagged.pid]).not.toContain(hookTagged.pid);
+    // The marked process the session started, and the agent's, are gone.
+    expect(await isProcessAlive(sessions.pid!)).toBe(false);
+    expect(await isProcessAlive(agentTagged.pid!)).toBe(false);
 
     // After a crash (or a signal), nothing is spared.
     await endProcessTree({ groupPid: group, tag: "end-three" }, createSystemClock());
