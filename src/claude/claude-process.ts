@@ -11,7 +11,7 @@ import { failureError, type ClaudeError } from "./errors.js";
 import { engineFailure, stdinClosedError } from "./failures.js";
 import { notFoundError } from "./cli-probe.js";
 import { createLineDecoder } from "./line-decoder.js";
-import { endProcessTree, listDescendants, PROCESS_TAG_VAR, StderrTail, WindDownClock } from "../process/index.js";
+import { endProcessTree, listDescendants, PROCESS_TAG_VAR, StderrTail, WindDown } from "../process/index.js";
 import type {
   CliTransport,
   LaunchRequest,
@@ -24,7 +24,10 @@ import type {
 export type SpawnOptions = LaunchRequest & { clock: Clock };
 
 export type ShutdownTimings = {
-  /** How long the CLI gets to exit after stdin closes (it takes ~50 ms). Default 2 s. */
+  /**
+   * How long the CLI gets to exit after stdin closes (it takes ~50 ms). Default 2 s; longer while
+   * it runs a SessionEnd hook (see WindDown).
+   */
   eofGraceMs?: number;
   /** How long after SIGTERM before SIGKILL. Default 2 s. */
   termGraceMs?: number;
@@ -43,8 +46,8 @@ export class ClaudeProcess implements CliTransport {
   #exit: ProcessExit | undefined;
   #shutdown: Promise<TransportClosed> | undefined;
   #framer: LineFramer | undefined;
-  /** When its input closed: what its hooks start from then may outlive it. */
-  readonly #windDown: WindDownClock;
+  /** Its input closing: the hooks it runs then are waited for, and what they start may outlive it. */
+  readonly #windDown: WindDown;
 
   private constructor(
     child: ChildProcessByStdio<Writable, Readable, Readable>,
@@ -55,7 +58,7 @@ export class ClaudeProcess implements CliTransport {
     this.#child = child;
     this.pid = pid;
     this.#clock = options.clock;
-    this.#windDown = new WindDownClock(pid);
+    this.#windDown = new WindDown(pid);
     child.stderr.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     // EPIPE and friends arrive here when the process is gone; writes then fail as values.
     child.stdin.on("error", (error) => {
@@ -156,7 +159,8 @@ export class ClaudeProcess implements CliTransport {
 
   /**
    * The one way a process ends: close stdin (the CLI exits on EOF), SIGTERM the process group
-   * after a grace period, SIGKILL after another, then await exit and closed pipes. Idempotent.
+   * after a grace period (or once its SessionEnd hooks are done), SIGKILL after another, then
+   * await exit and closed pipes. Idempotent.
    */
   shutdown(timings: ShutdownTimings = {}): Promise<TransportClosed> {
     this.#shutdown ??= this.#runShutdown(timings.eofGraceMs ?? 2000, timings.termGraceMs ?? 2000);
@@ -167,7 +171,7 @@ export class ClaudeProcess implements CliTransport {
     // Read whatever is left even if a slow consumer paused us: a CLI blocked on a full pipe cannot exit.
     this.#child.stdout.resume();
     this.closeStdin();
-    if (this.#exit === undefined && !(await this.#exitWithin(eofGraceMs))) {
+    if (this.#exit === undefined && !(await this.#windDown.exitsWithin(eofGraceMs, (ms) => this.#exitWithin(ms)))) {
       this.#knownDescendants = await listDescendants(this.pid);
       this.#signalGroup("SIGTERM");
       if (!(await this.#exitWithin(termGraceMs))) this.#signalGroup("SIGKILL");
@@ -178,11 +182,16 @@ export class ClaudeProcess implements CliTransport {
   #exitWithin(ms: number): Promise<boolean> {
     if (this.#exit !== undefined) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = this.#clock.setTimer(ms, () => resolve(false));
-      this.#child.once("exit", () => {
+      const exited = (): void => {
         timer.cancel();
         resolve(true);
+      };
+      // Asked again and again while a SessionEnd hook runs: each wait takes its listener along.
+      const timer = this.#clock.setTimer(ms, () => {
+        this.#child.off("exit", exited);
+        resolve(false);
       });
+      this.#child.once("exit", exited);
     });
   }
 

@@ -4,6 +4,7 @@
 // adapter over it: lines with sequence numbers, writes, close-stdin, shutdown, exit, pause/resume.
 import { createConnection, type Socket } from "node:net";
 import type { Clock } from "../ports/index.js";
+import { WindDown } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES, decodeUtf8Line, type LineDecoder } from "../wire/index.js";
 import { reapGoneKeeper, type KeeperRecord } from "./discover.js";
 import { KeeperError, refusalError } from "./errors.js";
@@ -77,6 +78,8 @@ export class KeeperConnection {
   #ended: KeeperEnd | undefined;
   #detaching = false;
   #attached = false;
+  /** The kept CLI's input closing, told to the keeper by this client: its hooks are waited for. */
+  #windDown: WindDown | undefined;
   #settleReleased: (() => void) | undefined;
   #settleOpen: ((answer: Welcome | KeeperError) => void) | undefined;
   #settleClosed: ((end: KeeperEnd) => void) | undefined;
@@ -178,6 +181,7 @@ export class KeeperConnection {
 
   /** Closes the CLI's stdin: an idle CLI exits at once, a busy one after its turn. */
   closeStdin(): void {
+    this.#cliWindDown().inputClosed();
     this.#sendIfOpen(encodeMessage({ t: "close_stdin" }));
   }
 
@@ -206,13 +210,14 @@ export class KeeperConnection {
   }
 
   /**
-   * The one way to end a kept CLI: close stdin, SIGTERM its group after `eofGraceMs`, SIGKILL
-   * after `termGraceMs` more; resolves with the end (normally `exited`). Defaults 2 s each.
+   * The one way to end a kept CLI: close stdin, SIGTERM its group after `eofGraceMs` (or once its
+   * SessionEnd hooks are done, see WindDown), SIGKILL after `termGraceMs` more; resolves with the
+   * end (normally `exited`). Defaults 2 s each.
    */
   async shutdown(timings: ShutdownTimings = {}): Promise<KeeperEnd> {
     if (this.#ended !== undefined) return this.#ended;
     this.closeStdin();
-    if (!(await this.#endsWithin(timings.eofGraceMs ?? 2000))) {
+    if (!(await this.#cliWindDown().exitsWithin(timings.eofGraceMs ?? 2000, (ms) => this.#endsWithin(ms)))) {
       this.signal("SIGTERM");
       if (!(await this.#endsWithin(timings.termGraceMs ?? 2000))) this.signal("SIGKILL");
     }
@@ -306,6 +311,10 @@ export class KeeperConnection {
     if (this.#ended === undefined || this.#ended.kind === "exited") {
       if (!this.#socket.destroyed && !this.#socket.writableEnded) this.#socket.write(frame);
     }
+  }
+
+  #cliWindDown(): WindDown {
+    return (this.#windDown ??= new WindDown(this.cliPid));
   }
 
   #endsWithin(ms: number): Promise<boolean> {

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import type { Clock, TimerHandle } from "../ports/index.js";
-import { endProcessTree, PROCESS_TAG_VAR, StderrTail, WindDownClock } from "../process/index.js";
+import { endProcessTree, PROCESS_TAG_VAR, StderrTail, WindDown } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { KeeperError } from "./errors.js";
 import { SLAB_BYTES } from "./frame-splitter.js";
@@ -91,7 +91,7 @@ class Keeper implements KeeperHost {
   readonly #state: KeeperStateFile;
   #stdinOpen = true;
   /** When the CLI's input closed: what its hooks start from then may outlive it. */
-  readonly #windDown: WindDownClock;
+  readonly #windDown: WindDown;
   #stdinError: string | undefined;
   #exit: ExitRecord | undefined;
   #graceTimer: TimerHandle | undefined;
@@ -107,7 +107,7 @@ class Keeper implements KeeperHost {
     this.#clock = clock;
     this.keeperId = spec.keeperId;
     this.cliPid = child.pid ?? -1;
-    this.#windDown = new WindDownClock(this.cliPid);
+    this.#windDown = new WindDown(this.cliPid);
     const slabs = new SlabPool(SLAB_BYTES);
     this.log = new KeeperLog({
       storage: createFileStorage(spec.paths.logDir, clock),

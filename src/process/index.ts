@@ -10,6 +10,6 @@ export {
   listDescendants,
   PROCESS_TAG_VAR,
   startTick,
-  WindDownClock,
 } from "./process-tree.js";
+export { WindDown, type ExitWithin } from "./wind-down.js";
 export { STDERR_TAIL_BYTES, StderrTail } from "./stderr-tail.js";

@@ -4,7 +4,6 @@
 // async read is four thread-pool trips) and elsewhere from a `ps` listing taken beforehand.
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { performance } from "node:perf_hooks";
 
 /** The environment variable that marks a CLI process and everything it starts. */
 export const PROCESS_TAG_VAR = "TELECODE_PROCESS_TAG";
@@ -23,7 +22,7 @@ export const readsEnvironments = isLinux;
 /** PF_KTHREAD in /proc/<pid>/stat's flags: a kernel thread, which has no environment at all. */
 const KERNEL_THREAD = 0x00200000;
 
-type Stat = { state: string; pgrp: number; kernelThread: boolean; startTick: number };
+type Stat = { state: string; ppid: number; pgrp: number; kernelThread: boolean; startTick: number };
 
 function readStat(pid: string): Stat | undefined {
   try {
@@ -31,10 +30,10 @@ function readStat(pid: string): Stat | undefined {
     // "pid (comm) state ppid pgrp session tty tpgid flags … starttime …" (starttime is the 22nd):
     // comm may contain spaces, so parse after the last ")".
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const [state, , pgrp, , , , flags] = fields;
+    const [state, ppid, pgrp, , , , flags] = fields;
     if (state === undefined) return undefined;
     const kernelThread = (Number(flags) & KERNEL_THREAD) !== 0;
-    return { state, pgrp: Number(pgrp), kernelThread, startTick: Number(fields[19]) };
+    return { state, ppid: Number(ppid), pgrp: Number(pgrp), kernelThread, startTick: Number(fields[19]) };
   } catch {
     return undefined;
   }
@@ -76,43 +75,9 @@ function signalZero(target: number): string | undefined {
   }
 }
 
-/** /proc's clock ticks a second (USER_HZ, the same on every Linux Node runs on). */
-const TICKS_PER_SECOND = 100;
-
 /** When a process started, in /proc's clock ticks since boot (Linux; undefined elsewhere or once it is gone). */
 export function startTick(pid: number): number | undefined {
   return isLinux ? readStat(String(pid))?.startTick : undefined;
-}
-
-/**
- * When a CLI's input closed, on the clock /proc dates processes by: what its hooks start from
- * then is its winding down's (SessionEnd hooks), not the session's (MCP servers and SessionStart
- * hooks, which Claude Code marks the same way).
- */
-export class WindDownClock {
-  readonly #startTick: number | undefined;
-  readonly #startedAt = performance.now();
-  #inputClosedTick: number | undefined;
-
-  /** Made as the CLI starts. */
-  constructor(pid: number) {
-    this.#startTick = startTick(pid);
-  }
-
-  /** Its input closes now (the first time counts). */
-  inputClosed(): void {
-    if (this.#startTick === undefined || this.#inputClosedTick !== undefined) return;
-    const ticks = ((performance.now() - this.#startedAt) / 1000) * TICKS_PER_SECOND;
-    this.#inputClosedTick = this.#startTick + Math.floor(ticks);
-  }
-
-  /**
-   * What `ProcessTree.windDownFrom` takes once the CLI has exited: the moment its input closed,
-   * when it exited cleanly (status 0, no signal); undefined otherwise (everything is ended).
-   */
-  windDownFrom(exit: { code: number | null; signal: NodeJS.Signals | null }): number | undefined {
-    return exit.code === 0 && exit.signal === null ? this.#inputClosedTick : undefined;
-  }
 }
 
 /** The running members of a process group (Linux; empty elsewhere). */
@@ -126,6 +91,27 @@ export function groupMembers(pgid: number): number[] {
       return stat !== undefined && stat.pgrp === pgid && running(stat.state);
     })
     .map(Number);
+}
+
+/** The running children of a process (Linux; empty elsewhere). */
+export function childrenOf(pid: number): number[] {
+  if (!isLinux) return [];
+  return procPids()
+    .filter((child) => {
+      const stat = readStat(child);
+      return stat !== undefined && stat.ppid === pid && running(stat.state);
+    })
+    .map(Number);
+}
+
+/** The value of `name` in a process's environment as it started (Linux; undefined elsewhere, or when it has none). */
+export function environmentValue(pid: number, name: string): string | undefined {
+  const env = readProcFile(String(pid), "environ");
+  const prefix = Buffer.from(`${name}=`);
+  const at = env === undefined ? -1 : variableAt(env, prefix);
+  if (env === undefined || at === -1) return undefined;
+  const end = env.indexOf(0, at);
+  return env.toString("utf8", at + prefix.length, end === -1 ? env.length : end);
 }
 
 /** Which processes to leave running: those whose environment names `variable`, started from `fromTick`. */
@@ -219,10 +205,13 @@ function readProcFile(pid: string, name: "environ" | "cmdline"): Buffer | undefi
 }
 
 /** Whether NUL-separated variables hold one that starts with `prefix` ("NAME="). */
-function namesVariable(env: Buffer, prefix: Buffer): boolean {
+const namesVariable = (env: Buffer, prefix: Buffer): boolean => variableAt(env, prefix) !== -1;
+
+/** Where the first of NUL-separated variables that starts with `prefix` ("NAME=") is; -1 when none does. */
+function variableAt(env: Buffer, prefix: Buffer): number {
   for (let at = env.indexOf(prefix); at !== -1; at = env.indexOf(prefix, at + 1))
-    if (at === 0 || env[at - 1] === 0) return true;
-  return false;
+    if (at === 0 || env[at - 1] === 0) return at;
+  return -1;
 }
 
 /** Whether NUL-separated variables hold `needle` whole (read as they are, without a copy). */

@@ -375,7 +375,7 @@ describe("telecode run (real CLI, fake API)", () => {
   it("prints the answer once the run is done, while the CLI still runs its SessionEnd hooks", async () => {
     const { io, config, cwd } = await setup([reply.text("All done.")]);
     // A project hook the CLI waits on as it exits (its budget is the hook's timeout, here 30 s):
-    // it goes on until this test lets it (or Telecode's 2 s grace ends the CLI).
+    // it goes on until this test lets it.
     const hook = `while [ ! -e ${join(cwd, "release")} ]; do sleep 0.05; done`;
     const hooks = { SessionEnd: [{ hooks: [{ type: "command", command: hook, timeout: 30 }] }] };
     mkdirSync(join(cwd, ".claude"));
@@ -387,6 +387,30 @@ describe("telecode run (real CLI, fake API)", () => {
     writeFileSync(join(cwd, "release"), "");
     expect(await exit).toBe(0);
     expect(io.stdout.text).toBe("All done.\n");
+  });
+
+  it("waits for a SessionEnd hook to the end its timeout allows, as Claude Code does, past the CLI's grace", async () => {
+    const { io, config, cwd } = await setup([reply.text("Wrapped up.")]);
+    const done = join(cwd, "hook-done");
+    // Longer than the 2 s a CLI gets to exit once its input closed and the 2 s a SIGTERM then
+    // gets (which the CLI holds while its hooks run).
+    const hooks = {
+      SessionEnd: [{ hooks: [{ type: "command", command: `sleep 4.5 && touch ${done}`, timeout: 30 }] }],
+    };
+    mkdirSync(join(cwd, ".claude"));
+    writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): number => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on("warning", onWarning);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Wrap up"], io).finally(() =>
+      process.off("warning", onWarning),
+    );
+    expect(code).toBe(0);
+    expect(io.stdout.text).toBe("Wrapped up.\n");
+    // The CLI exited once its hook was done: it was not killed under it.
+    expect(existsSync(done)).toBe(true);
+    // Nothing of the wait leaks (a listener a look, which Node warns of past ten).
+    expect(warnings).toEqual([]);
   });
 
   it("what a SessionEnd hook put in the background runs on after the CLI exits; what Claude started does not", async () => {

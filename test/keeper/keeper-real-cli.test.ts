@@ -156,10 +156,13 @@ describe("a keeper running the real CLI", () => {
     expect(existsSync(record.dir)).toBe(false);
   });
 
-  it("ends the CLI cleanly and leaves what its SessionEnd hook put in the background to finish", async () => {
+  it("ends the CLI once its SessionEnd hooks are done, and leaves what one put in the background to finish", async () => {
     const summary = "summarized";
-    const hook = `nohup sh -c 'sleep 0.5; touch ${summary}' >/dev/null 2>&1 &`;
-    const settings = { hooks: { SessionEnd: [{ hooks: [{ type: "command", command: hook }] }] } };
+    const background = `nohup sh -c 'sleep 0.5; touch ${summary}' >/dev/null 2>&1 &`;
+    // Longer than the 2 s the CLI gets to exit and the 2 s a SIGTERM gets (which the CLI holds
+    // while its hooks run): its timeout allows it.
+    const slow = { type: "command", command: "sleep 4.5 && touch held", timeout: 30 };
+    const settings = { hooks: { SessionEnd: [{ hooks: [{ type: "command", command: background }, slow] }] } };
     const { record, cwd } = await startRealKeeper(
       { replies: [reply.text("Done.")] },
       { ".claude/settings.json": JSON.stringify(settings) },
@@ -171,6 +174,7 @@ describe("a keeper running the real CLI", () => {
     await sink.waitFor((r) => isType("result")(r.line));
     const end = await a.shutdown();
     expect(end).toMatchObject({ kind: "exited", exit: { code: 0, signal: null } });
+    expect(existsSync(join(cwd, "held"))).toBe(true);
     await vi.waitFor(() => expect(existsSync(join(cwd, summary))).toBe(true), { timeout: 10_000 });
   });
 });
