@@ -1,12 +1,11 @@
 // How what a CLI left running is ended, as the engine and the keeper end it after the CLI exited:
 // SIGTERM, a grace, SIGKILL, with the tree looked at again throughout. Real processes, each a
 // tagged shell in a session of its own, as the CLI runs a Bash command.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createSystemClock } from "../../src/ports/index.js";
 import {
   endProcessTree,
@@ -16,34 +15,15 @@ import {
   PROCESS_TAG_VAR,
   startTick,
 } from "../../src/process/index.js";
-import { listProcesses } from "../support/processes.js";
+import { listProcesses, useProcessGroups } from "../support/processes.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 
-const started: ChildProcess[] = [];
-const dirs: string[] = [];
+const { shell, track } = useProcessGroups();
+const tempDir = useTempDirs("end");
 
 /** `script` in sh, tagged `tag`, in a session of its own. */
-async function taggedShell(script: string, tag: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn("sh", ["-c", script], {
-    env: { ...process.env, ...env, [PROCESS_TAG_VAR]: tag },
-    detached: true,
-    stdio: "ignore",
-  });
-  started.push(child);
-  await once(child, "spawn");
-  return child;
-}
-
-afterEach(async () => {
-  for (const child of started.splice(0)) {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-    if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const taggedShell = (script: string, tag: string, env: Record<string, string> = {}) =>
+  shell(script, { ...env, [PROCESS_TAG_VAR]: tag });
 
 describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
   it("kills what a command starts after the first look, though it ignores SIGTERM", async () => {
@@ -59,9 +39,7 @@ describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
   });
 
   it("gives a clean-up that SIGTERM started its grace, the processes it starts included", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "telecode-end-"));
-    dirs.push(dir);
-    const mark = join(dir, "cleaned");
+    const mark = join(tempDir(), "cleaned");
     await taggedShell(
       `trap 'sh -c "sleep 0.3; echo cleaned > \\"$MARK\\""; exit 0' TERM; while :; do sleep 0.05; done`,
       "end-two",
@@ -82,19 +60,12 @@ describe.runIf(process.platform === "linux")("ending a CLI's leftovers", () => {
     const sessions = await taggedShell("exec sleep 64", "end-three", hook);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The moment the CLI's input closed, on /proc's clock.
-    const closed = spawn("sleep", ["5"], { stdio: "ignore" });
-    started.push(closed);
-    await once(closed, "spawn");
+    const closed = await track(spawn("sleep", ["5"], { stdio: "ignore" }));
     const windDownFrom = startTick(closed.pid!)!;
     // As the CLI leaves them: a group whose leader is gone, holding a hook's process and another,
     // and commands in sessions of their own, carrying the tag, one of them a hook's.
-    const leader = spawn("sh", ["-c", `sleep 60 & ${HOOK_VAR}=/project sleep 61 & exit 0`], {
-      env: { ...process.env, [PROCESS_TAG_VAR]: "other-tag" },
-      detached: true,
-      stdio: "ignore",
-    });
-    started.push(leader);
-    await once(leader, "exit");
+    const leader = await shell(`sleep 60 & ${HOOK_VAR}=/project sleep 61 & exit 0`, { [PROCESS_TAG_VAR]: "other-tag" });
+    if (leader.exitCode === null) await once(leader, "exit");
     const hookTagged = await taggedShell("exec sleep 62", "end-three", hook);
     const agentTagged = await taggedShell("exec sleep 63", "end-three");
     const group = leader.pid!;

@@ -1,39 +1,19 @@
 // What a CLI leaves running, as the engine and the keeper look for it after the CLI exited: its
 // process group, and the processes that carry its tag (a Bash command the CLI started in a
 // session of its own). Real processes.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { findTaggedProcesses, isGroupAlive, PROCESS_TAG_VAR } from "../../src/process/index.js";
 import { readTag, tagNeedle } from "../../src/process/process-tree.js";
-import { listProcesses } from "../support/processes.js";
-
-const started: ChildProcess[] = [];
-const groups: number[] = [];
+import { listProcesses, useProcessGroups } from "../support/processes.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 
 /** A process in a group of its own, running `script` in sh, with `env` added to ours. */
-async function group(script: string, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn("sh", ["-c", script], { env: { ...process.env, ...env }, detached: true, stdio: "ignore" });
-  started.push(child);
-  await once(child, "spawn");
-  groups.push(child.pid!);
-  return child;
-}
-
-afterEach(async () => {
-  for (const pgid of groups.splice(0)) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  for (const child of started.splice(0))
-    if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
-});
+const { shell: group, track } = useProcessGroups();
+const tempDir = useTempDirs("exec");
 
 describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
   it("are its group while a process of it runs, and the processes carrying its tag", async () => {
@@ -76,23 +56,14 @@ describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
     // A shell that replaces itself with itself without pause spends about a quarter of its time
     // inside execve: a scan that took an empty environment for an untagged one missed it about
     // as often.
-    const dir = mkdtempSync(join(tmpdir(), "telecode-exec-"));
-    const script = join(dir, "again.sh");
+    const script = join(tempDir(), "again.sh");
     writeFileSync(script, `exec /bin/sh ${script}\n`);
     const child = await group(`exec /bin/sh ${script}`, { [PROCESS_TAG_VAR]: "tag-five" });
-    try {
-      for (let scan = 0; scan < 30; scan++) expect(await findTaggedProcesses("tag-five")).toEqual([child.pid]);
-    } finally {
-      process.kill(-child.pid!, "SIGKILL");
-      rmSync(dir, { recursive: true, force: true });
-    }
+    for (let scan = 0; scan < 30; scan++) expect(await findTaggedProcesses("tag-five")).toEqual([child.pid]);
   });
 
   it("pass over a process started with no environment at all", async () => {
-    const bare = spawn("sleep", ["60"], { env: {}, detached: true, stdio: "ignore" });
-    started.push(bare);
-    await once(bare, "spawn");
-    groups.push(bare.pid!);
+    const bare = await track(spawn("sleep", ["60"], { env: {}, detached: true, stdio: "ignore" }));
     const tagged = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-six" });
     expect(await findTaggedProcesses("tag-six")).toEqual([tagged.pid]);
     // Read as untagged at once: its command line tells it from one inside execve, which a scan

@@ -2,43 +2,35 @@
 // past it while it runs a hook it started since (a SessionEnd hook), up to the budget Claude Code
 // gives such hooks. The "CLI" is a shell that starts its children when the test says so; the
 // wait's own clock is counted, not waited out.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { HOOK_VAR, WindDown, type ExitWithin } from "../../src/process/index.js";
-import { listProcesses } from "../support/processes.js";
+import { listProcesses, useProcessGroups } from "../support/processes.js";
+import { useTempDirs } from "../support/temp-dirs.js";
 
-const started: ChildProcess[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const child of started.splice(0)) {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
-    if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const { shell } = useProcessGroups();
+const tempDir = useTempDirs("wind-down");
 
 /**
  * A stand-in CLI that never exits by itself: it runs `before` at once and `after` once the test
  * calls `go()` (after its input closed), each line in the background.
  */
 async function standInCli(options: { before?: string; after: string; env?: Record<string, string> }) {
-  const dir = mkdtempSync(join(tmpdir(), "telecode-wind-down-"));
-  dirs.push(dir);
-  const go = join(dir, "go");
+  const go = join(tempDir(), "go");
   const script = `${options.before ?? ""}\nwhile [ ! -e ${go} ]; do sleep 0.02; done\n${options.after}\nwhile :; do sleep 1; done`;
-  const cli = spawn("sh", ["-c", script], { env: { ...process.env, ...options.env }, detached: true, stdio: "ignore" });
-  started.push(cli);
-  await once(cli, "spawn");
+  const cli = await shell(script, options.env);
   return { pid: cli.pid!, go: () => writeFileSync(go, "") };
+}
+
+/** A stand-in CLI whose input has closed, running a hook it started since: `sleep <seconds>`. */
+async function runningHook(seconds: string, env: Record<string, string> = {}) {
+  const cli = await standInCli({ after: `${HOOK_VAR}=/project sleep ${seconds} &`, env });
+  const windDown = new WindDown(cli.pid);
+  windDown.inputClosed();
+  cli.go();
+  await vi.waitFor(() => expect(childrenRunning(cli.pid, `sleep ${seconds}`)).toHaveLength(1), { timeout: 10_000 });
+  return { cli, windDown };
 }
 
 /** The running children of `pid` whose command line is `argv`. */
@@ -62,11 +54,7 @@ const tickPassed = (): Promise<void> => new Promise((resolve) => setTimeout(reso
 
 describe.runIf(process.platform === "linux")("a CLI winding down", () => {
   it("is waited for past its grace while it runs a hook it started after its input closed, up to 60 s", async () => {
-    const cli = await standInCli({ after: `${HOOK_VAR}=/project sleep 71 &` });
-    const windDown = new WindDown(cli.pid);
-    windDown.inputClosed();
-    cli.go();
-    await vi.waitFor(() => expect(childrenRunning(cli.pid, "sleep 71")).toHaveLength(1), { timeout: 10_000 });
+    const { windDown } = await runningHook("71");
     const { clock, exitWithin } = countingWait();
     expect(await windDown.exitsWithin(2000, exitWithin)).toBe(false);
     // Claude Code gives a hook at most 60 s by its `timeout`; the grace is on top.
@@ -74,11 +62,7 @@ describe.runIf(process.platform === "linux")("a CLI winding down", () => {
   });
 
   it("stops waiting once the hook is done, though the CLI has not exited", async () => {
-    const cli = await standInCli({ after: `${HOOK_VAR}=/project sleep 72 &` });
-    const windDown = new WindDown(cli.pid);
-    windDown.inputClosed();
-    cli.go();
-    await vi.waitFor(() => expect(childrenRunning(cli.pid, "sleep 72")).toHaveLength(1), { timeout: 10_000 });
+    const { cli, windDown } = await runningHook("72");
     const { clock, exitWithin } = countingWait(async (total) => {
       if (total !== 5000) return;
       const [hook] = childrenRunning(cli.pid, "sleep 72");
@@ -90,12 +74,7 @@ describe.runIf(process.platform === "linux")("a CLI winding down", () => {
   });
 
   it("takes the longer budget the CLI's CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS gives its hooks", async () => {
-    const env = { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "75000" };
-    const cli = await standInCli({ after: `${HOOK_VAR}=/project sleep 73 &`, env });
-    const windDown = new WindDown(cli.pid);
-    windDown.inputClosed();
-    cli.go();
-    await vi.waitFor(() => expect(childrenRunning(cli.pid, "sleep 73")).toHaveLength(1), { timeout: 10_000 });
+    const { windDown } = await runningHook("73", { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "75000" });
     const { clock, exitWithin } = countingWait();
     expect(await windDown.exitsWithin(2000, exitWithin)).toBe(false);
     expect(clock.waited).toBe(77_000);

@@ -1,6 +1,9 @@
 // The processes running on this machine as Linux's /proc lists them, for tests that look for
 // what a CLI started, or check that it all ended.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
+import { afterEach } from "vitest";
 
 export type ProcessEntry = {
   pid: number;
@@ -35,4 +38,40 @@ export function processesRunning(argv: readonly string[]): number[] {
   return listProcesses()
     .filter((p) => p.argv.join("\0") === want)
     .map((p) => p.pid);
+}
+
+/**
+ * Call at module level. `shell` runs `script` in sh in a process group of its own (as the CLI
+ * runs a Bash command), with `env` over this process's; `track` takes a child started otherwise.
+ * After each test, each one's group (or the child alone) is SIGKILLed and its exit waited for.
+ */
+export function useProcessGroups(): {
+  shell: (script: string, env?: NodeJS.ProcessEnv) => Promise<ChildProcess>;
+  track: (child: ChildProcess) => Promise<ChildProcess>;
+} {
+  const started: ChildProcess[] = [];
+  afterEach(async () => {
+    for (const child of started.splice(0)) {
+      if (!signalled(-child.pid!)) signalled(child.pid!);
+      if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
+    }
+  });
+  const track = async (child: ChildProcess): Promise<ChildProcess> => {
+    started.push(child);
+    await once(child, "spawn");
+    return child;
+  };
+  const shell = (script: string, env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> =>
+    track(spawn("sh", ["-c", script], { env: { ...process.env, ...env }, detached: true, stdio: "ignore" }));
+  return { shell, track };
+}
+
+/** SIGKILL to `target` (a pid, or minus a group's id): false when there was nothing to kill. */
+function signalled(target: number): boolean {
+  try {
+    process.kill(target, "SIGKILL");
+    return true;
+  } catch {
+    return false;
+  }
 }
