@@ -19,6 +19,13 @@ import {
 import { ensureServiceEnv, envFileSets, secretNames, serviceEnvPath } from "./service-env.js";
 import { servicePaths } from "./service-paths.js";
 
+/**
+ * What a stop takes past the drain: each Claude Code ending, with its SessionEnd hooks (up to
+ * the 60 s their `timeout` can ask, which Telecode waits for) and the grace after; then the
+ * chat's last messages going out (up to 15 s).
+ */
+const STOP_MARGIN_SECONDS = 90;
+
 export const SERVICE_HELP = `Usage: telecode service install|uninstall [options]
 
 install     write a systemd user unit (Linux) or a launchd agent (macOS) that runs the
@@ -175,7 +182,7 @@ function install(
     configPath,
     pathEnv: paths.pathEnv,
     envFile,
-    stopTimeoutSeconds: config.limits.drainSeconds + 30,
+    stopTimeoutSeconds: config.limits.drainSeconds + STOP_MARGIN_SECONDS,
     logPath: join(homeDirOf(io.env), "Library", "Logs", "telecode.log"),
   };
   const text = platform === "darwin" ? renderLaunchdPlist(spec) : renderSystemdUnit(spec);

@@ -55,7 +55,8 @@ describe("telecode service on Linux", () => {
     expect(unit).toContain('Environment="PATH=/opt/node/bin:/usr/bin:/bin"\n');
     expect(unit).toContain("Restart=on-failure\n");
     expect(unit).toContain("KillMode=mixed\n");
-    expect(unit).toContain("TimeoutStopSec=75\n");
+    // limits.drain_seconds (45 here), then 90 s for each CLI's SessionEnd hooks and the last messages.
+    expect(unit).toContain("TimeoutStopSec=135\n");
     expect(unit).toMatch(/\[Install\]\nWantedBy=default\.target/);
     expect(out).toContain(`Wrote ${unitPath()}`);
     expect(out).toContain("systemctl --user enable --now telecode.service");
@@ -217,7 +218,7 @@ describe("telecode service on macOS", () => {
     expect(plist).toContain(`<key>TELECODE_CONFIG</key><string>${configPath}</string>`);
     expect(plist).toMatch(/<key>KeepAlive<\/key>\s*<dict><key>SuccessfulExit<\/key><false\/><\/dict>/);
     expect(plist).toContain("<key>RunAtLoad</key><true/>");
-    expect(plist).toContain("<key>ExitTimeOut</key><integer>75</integer>");
+    expect(plist).toContain("<key>ExitTimeOut</key><integer>135</integer>");
     expect(out).toContain(`launchctl bootstrap gui/$(id -u) ${plistPath()}`);
     expect(service(["uninstall", "--platform", "darwin"]).out).toContain("launchctl bootout gui/$(id -u)/dev.telecode");
     expect(existsSync(plistPath())).toBe(false);
