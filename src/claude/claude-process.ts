@@ -149,6 +149,10 @@ export class ClaudeProcess implements CliTransport {
     if (!this.#child.stdin.destroyed) this.#child.stdin.end();
   }
 
+  runsEndHook(): boolean {
+    return this.#exit === undefined && this.#windDown.runsHook();
+  }
+
   pause(): void {
     this.#child.stdout.pause();
   }

@@ -95,6 +95,10 @@ class FallbackTransport implements CliTransport {
     this.#inner.closeStdin();
   }
 
+  runsEndHook(): boolean {
+    return this.#inner.runsEndHook?.() ?? false;
+  }
+
   pause(): void {
     this.#paused = true;
     this.#inner.pause();

@@ -2,6 +2,7 @@
 // (a supervised child process by default), args/env building, and the stream translator.
 // Other folders import from here.
 export { createClaudeEngine } from "./engine.js";
+export { awaitSayingEndHooks } from "./end-hooks.js";
 export type { ClaudeEngineOptions } from "./engine.js";
 export type {
   ClaudeEngine,

@@ -34,6 +34,8 @@ export interface ModeHost {
   initialized(reply: Record<string, unknown>): void;
   /** A warning note for the person (`key`: one a front end may show in its own way). */
   warn(text: string, key?: string): void;
+  /** A note for the person that warns of nothing (what a wait is for). */
+  inform(text: string): void;
 }
 
 export interface ProcessMode {

@@ -6,6 +6,7 @@ import type { Clock, Logger } from "../ports/index.js";
 import { randomBytes } from "node:crypto";
 import { SESSION_GONE_NOTE } from "../domain/index.js";
 import { CliConnection, type ConnectionOwner, type LineReplay } from "./connection.js";
+import { awaitSayingEndHooks, PREVIOUS_END_HOOKS_NOTE } from "./end-hooks.js";
 import { sessionGoneWords } from "./failures.js";
 import { launchCli, type LaunchDeps } from "./launch.js";
 import type { ModeHost, ProcessMode } from "./process-mode.js";
@@ -60,7 +61,12 @@ export class ProcessSlot {
   async connection(prompt: string | undefined): Promise<CliConnection> {
     const live = this.live();
     if (live !== undefined) return live;
-    if (this.#current !== undefined) await this.#current.finished;
+    const previous = this.#current;
+    if (previous !== undefined) {
+      const runsEndHook = (): boolean => previous.transport.runsEndHook?.() ?? false;
+      const say = (): void => this.#deps.host.inform(PREVIOUS_END_HOOKS_NOTE);
+      await awaitSayingEndHooks(previous.finished, runsEndHook, this.#deps.clock, say);
+    }
     this.#spawning ??= this.#launch(prompt).finally(() => {
       this.#spawning = undefined;
     });

@@ -117,6 +117,7 @@ export class ClaudeSessionHandle implements SessionHandle {
         deps.onInitialized?.(reply);
       },
       warn: (text, key) => this.#emit({ type: "note", kind: "warning", text, ...(key === undefined ? {} : { key }) }),
+      inform: (text) => this.#emit({ type: "note", kind: "info", text }),
     };
     this.#slot = new ProcessSlot({
       ...deps,
@@ -132,6 +133,10 @@ export class ClaudeSessionHandle implements SessionHandle {
 
   get sessionId(): string | undefined {
     return this.#sessionId;
+  }
+
+  get runsEndHook(): boolean {
+    return this.#slot.current?.transport.runsEndHook?.() ?? false;
   }
 
   get pid(): number | undefined {

@@ -171,6 +171,8 @@ export interface SessionHandle extends SessionControls {
   events(): AsyncIterable<TelecodeEvent>;
   /** The one shutdown path: denies pending approvals, closes stdin, SIGTERM then SIGKILL the group, awaits exit. Idempotent. */
   close(): Promise<void>;
+  /** Whether its process, ending, runs a SessionEnd hook, which `close` (or the next start) waits for. */
+  readonly runsEndHook: boolean;
   readonly isRunning: boolean;
   /** The CLI's initialize reply (commands, models, account, capabilities), once received. */
   readonly initializeReply: Readonly<Record<string, unknown>> | undefined;

@@ -67,6 +67,11 @@ export interface CliTransport {
   ack?(seq: number): void;
   /** A kept process: let go of it, leaving it running; `closed` then resolves with `handedOver`. */
   detach?(): Promise<void>;
+  /**
+   * Whether the CLI, its stdin closed, runs a hook it started since (a SessionEnd hook, which it
+   * waits for as it ends, and so does `shutdown`). False where that cannot be told (no /proc).
+   */
+  runsEndHook?(): boolean;
 }
 
 /** What the CLI at a path supports, learnt once per binary and kept (cli-probe.ts). */

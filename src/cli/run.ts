@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setImmediate as nextMacrotask } from "node:timers/promises";
-import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
+import { allowAllController, awaitSayingEndHooks, createClaudeEngine, isClaudeError } from "../claude/index.js";
 import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
 import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
@@ -23,6 +23,9 @@ import { parseCommandArgs, type CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
 import type { TerminalOut } from "./run-decisions.js";
+
+/** Said on stderr when the command waits on Claude Code's SessionEnd hooks after the answer. */
+const END_HOOKS_LINE = "Claude Code is running its SessionEnd hooks; telecode run ends when they are done.\n";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -319,7 +322,8 @@ async function drive(
     loaded?.view.finish();
     // The answer is out before the CLI winds down: its exit waits on SessionEnd hooks (up to a minute).
     if (answer !== undefined) io.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
-    await session.close();
+    const say = (): boolean => io.stderr.write(END_HOOKS_LINE);
+    await awaitSayingEndHooks(session.close(), () => session.runsEndHook, how.clock, say);
   }
 
   if (answer !== undefined) return 0;

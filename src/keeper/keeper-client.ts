@@ -185,6 +185,11 @@ export class KeeperConnection {
     this.#sendIfOpen(encodeMessage({ t: "close_stdin" }));
   }
 
+  /** Whether the kept CLI, its input closed by this client, runs a hook it started since (see WindDown). */
+  runsEndHook(): boolean {
+    return this.#exit === undefined && (this.#windDown?.runsHook() ?? false);
+  }
+
   /** Signals the CLI's process group. */
   signal(signal: KeeperSignal): void {
     this.#sendIfOpen(encodeMessage({ t: "signal", signal }));

@@ -47,7 +47,7 @@ export class WindDown {
   async exitsWithin(graceMs: number, exitWithin: ExitWithin): Promise<boolean> {
     if (await exitWithin(graceMs)) return true;
     const budgetMs = hooksBudgetMs(this.#pid);
-    for (let waited = graceMs; waited < budgetMs + graceMs && this.#runsHook(); waited += LOOK_EVERY_MS)
+    for (let waited = graceMs; waited < budgetMs + graceMs && this.runsHook(); waited += LOOK_EVERY_MS)
       if (await exitWithin(LOOK_EVERY_MS)) return true;
     return false;
   }
@@ -61,7 +61,7 @@ export class WindDown {
   }
 
   /** Whether the CLI runs a hook's command it started once its input had closed. */
-  #runsHook(): boolean {
+  runsHook(): boolean {
     if (this.#inputClosedTick === undefined) return false;
     const spare: Spare = { variable: HOOK_VAR, fromTick: this.#inputClosedTick };
     return childrenOf(this.#pid).some((child) => isSpared(child, spare));

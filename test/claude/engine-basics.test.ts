@@ -1,6 +1,6 @@
 // The engine against the real CLI and the fake API: text replies, approvals, the live
 // process, resume. Each test has its own fake API, HOME and git repository.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { denyAllController, NOBODY_TO_APPROVE_MESSAGE } from "../../src/claude/index.js";
@@ -112,6 +112,33 @@ describe("claude engine with the real CLI", () => {
     const history = JSON.stringify(h.api.requests()[1]?.body["messages"]);
     expect(history).toContain("Remember the word kiwi");
     expect(history).toContain("Before the pause.");
+  });
+
+  it("a message that comes while the idle process runs its SessionEnd hook says it waits for it", async () => {
+    h = await makeHarness({ replies: [reply.text("Noted."), reply.text("Still here.")] });
+    const done = join(h.ws.cwd, "hook-done");
+    const hooks = {
+      SessionEnd: [{ hooks: [{ type: "command", command: `sleep 4.5 && touch ${done}`, timeout: 30 }] }],
+    };
+    mkdirSync(join(h.ws.cwd, ".claude"), { recursive: true });
+    writeFileSync(join(h.ws.cwd, ".claude", "settings.json"), JSON.stringify({ hooks }));
+    const { session, events } = h.open({ idleMs: 200 });
+    const first = await h.run(session, events, "Remember the word kiwi");
+    // Closed for idling: the process now runs its hook.
+    await vi.waitFor(() => expect(session.runsEndHook).toBe(true), { timeout: 10_000, interval: 20 });
+    const from = events.events.length;
+    const second = await h.run(session, events, "Are you there?");
+    expect(second).toMatchObject({ ok: true, answer: "Still here.", sessionId: first.sessionId });
+    // The hook ran to its end before the next process started.
+    expect(existsSync(done)).toBe(true);
+    const notes = events.events.slice(from).filter((e) => e.type === "note");
+    expect(notes).toEqual([
+      {
+        type: "note",
+        kind: "info",
+        text: "Claude Code is still running this session's SessionEnd hooks from its last process; this message goes on once they are done.",
+      },
+    ]);
   });
 
   it("runs print mode with the prompt after --, and resumes the session for the next run", async () => {

@@ -409,6 +409,9 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stdout.text).toBe("Wrapped up.\n");
     // The CLI exited once its hook was done: it was not killed under it.
     expect(existsSync(done)).toBe(true);
+    // The wait after the answer is said, once.
+    const said = "Claude Code is running its SessionEnd hooks; telecode run ends when they are done.\n";
+    expect(io.stderr.text.split(said)).toHaveLength(2);
     // Nothing of the wait leaks (a listener a look, which Node warns of past ten).
     expect(warnings).toEqual([]);
   });

@@ -172,8 +172,11 @@ describe("a keeper running the real CLI", () => {
     await a.write(initializeLine("init_1"));
     await a.write(userLine("Finish"));
     await sink.waitFor((r) => isType("result")(r.line));
-    const end = await a.shutdown();
-    expect(end).toMatchObject({ kind: "exited", exit: { code: 0, signal: null } });
+    const ending = a.shutdown();
+    // The client can tell what holds the CLI up (what the bot says to a message that waits on it).
+    await vi.waitFor(() => expect(a.runsEndHook()).toBe(true), { timeout: 10_000, interval: 20 });
+    expect(await ending).toMatchObject({ kind: "exited", exit: { code: 0, signal: null } });
+    expect(a.runsEndHook()).toBe(false);
     expect(existsSync(join(cwd, "held"))).toBe(true);
     await vi.waitFor(() => expect(existsSync(join(cwd, summary))).toBe(true), { timeout: 10_000 });
   });

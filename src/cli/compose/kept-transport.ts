@@ -124,6 +124,10 @@ export class KeptTransport implements CliTransport {
     this.#connection.closeStdin();
   }
 
+  runsEndHook(): boolean {
+    return this.#connection.runsEndHook();
+  }
+
   pause(): void {
     this.#paused = true;
     this.#connection.pause();
