@@ -8,7 +8,7 @@ const LOOK_AFTER_MS = 2000;
 
 /** The note a message gets that waits for the last process's hooks before its own process starts. */
 export const PREVIOUS_END_HOOKS_NOTE =
-  "Claude Code is still running this session's SessionEnd hooks from its last process; this message goes on once they are done.";
+  "Waiting for this session's last Claude Code process to finish its SessionEnd hooks first.";
 
 /**
  * Awaits `ended`; when it has not come 2 s in and `runsEndHook()` then says a SessionEnd hook

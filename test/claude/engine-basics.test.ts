@@ -136,7 +136,7 @@ describe("claude engine with the real CLI", () => {
       {
         type: "note",
         kind: "info",
-        text: "Claude Code is still running this session's SessionEnd hooks from its last process; this message goes on once they are done.",
+        text: "Waiting for this session's last Claude Code process to finish its SessionEnd hooks first.",
       },
     ]);
   });
