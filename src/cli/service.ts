@@ -20,11 +20,11 @@ import { ensureServiceEnv, envFileSets, secretNames, serviceEnvPath } from "./se
 import { servicePaths } from "./service-paths.js";
 
 /**
- * What a stop takes past the drain: each Claude Code ending, with its SessionEnd hooks (up to
- * the 60 s their `timeout` can ask, which Telecode waits for) and the grace after; then the
- * chat's last messages going out (up to 15 s).
+ * How long the service manager lets a stop take before it kills what is left: the drain, then
+ * each Claude Code ending, with its SessionEnd hooks (up to the 60 s their `timeout` can ask,
+ * which Telecode waits for) and the grace after, then the chat's last messages (up to 15 s).
  */
-const STOP_MARGIN_SECONDS = 90;
+export const stopTimeoutSeconds = (config: Config): number => config.limits.drainSeconds + 90;
 
 export const SERVICE_HELP = `Usage: telecode service install|uninstall [options]
 
@@ -182,7 +182,7 @@ function install(
     configPath,
     pathEnv: paths.pathEnv,
     envFile,
-    stopTimeoutSeconds: config.limits.drainSeconds + STOP_MARGIN_SECONDS,
+    stopTimeoutSeconds: stopTimeoutSeconds(config),
     logPath: join(homeDirOf(io.env), "Library", "Logs", "telecode.log"),
   };
   const text = platform === "darwin" ? renderLaunchdPlist(spec) : renderSystemdUnit(spec);

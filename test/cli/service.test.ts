@@ -16,7 +16,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CommandIo } from "../../src/cli/command-io.js";
+import { checkServiceStop } from "../../src/cli/doctor-service.js";
 import { runService } from "../../src/cli/service.js";
+import { loadConfig } from "../../src/config/index.js";
 
 let home: string;
 let configPath: string;
@@ -242,5 +244,44 @@ describe("telecode service usage", () => {
     expect(service(["instal"]).err).toContain('telecode service: "instal": did you mean install?');
     expect(service(["install", "--platform", "win32"]).code).toBe(2);
     expect(service(["--help"]).out).toContain("Usage: telecode service install|uninstall");
+  });
+});
+
+describe("telecode doctor on an installed service", () => {
+  const check = (platform: "linux" | "darwin") => {
+    const env = { HOME: home };
+    const { config } = loadConfig({ configPath, env, cwd: home, initCommand: "telecode init" });
+    return checkServiceStop({ config, env, platform });
+  };
+
+  it("warns while the unit gives a stop less time than one takes, until it is installed again", () => {
+    expect(check("linux")).toEqual([]);
+    // As an older Telecode wrote it: 30 s past the 45 s drain.
+    mkdirSync(join(home, ".config", "systemd", "user"), { recursive: true });
+    writeFileSync(unitPath(), "[Service]\nKillMode=mixed\nTimeoutStopSec=75\n");
+    expect(check("linux")).toEqual([
+      {
+        status: "warn",
+        label: "service stop",
+        detail: `${unitPath()} gives a stop 75 s, and one can take 135 s (limits.drain_seconds, then Claude Code's SessionEnd hooks and the last messages): the service manager would kill Telecode in the middle of it`,
+        fix: "run `telecode service install` again, then `systemctl --user daemon-reload`",
+      },
+    ]);
+    expect(service(["install", "--platform", "linux"]).code).toBe(0);
+    expect(check("linux")).toEqual([]);
+    // A longer drain set after the install wants it again.
+    writeFileSync(configPath, "[limits]\ndrain_seconds = 120\n", { mode: 0o600 });
+    expect(check("linux")[0]?.detail).toContain("gives a stop 135 s, and one can take 210 s");
+  });
+
+  it("reads a launchd agent's ExitTimeOut the same way", () => {
+    mkdirSync(join(home, "Library", "LaunchAgents"), { recursive: true });
+    writeFileSync(plistPath(), "<plist><dict><key>ExitTimeOut</key><integer>75</integer></dict></plist>\n");
+    expect(check("darwin")[0]).toMatchObject({
+      status: "warn",
+      fix: "run `telecode service install` again, then restart the agent",
+    });
+    expect(service(["install", "--platform", "darwin"]).code).toBe(0);
+    expect(check("darwin")).toEqual([]);
   });
 });
