@@ -322,7 +322,7 @@ async function drive(
     loaded?.view.finish();
     // The answer is out before the CLI winds down: its exit waits on SessionEnd hooks (up to a minute).
     if (answer !== undefined) io.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
-    const say = (): boolean => io.stderr.write(END_HOOKS_LINE);
+    const say = (): void => void io.stderr.write(END_HOOKS_LINE);
     await awaitSayingEndHooks(session.close(), () => session.runsEndHook, how.clock, say);
   }
 

@@ -24,7 +24,7 @@ export type ProcessTree = {
   known?: readonly number[];
   /**
    * Set when the CLI exited cleanly (status 0) after its input closed, to that moment
-   * (`WindDownClock`): what its hooks started since runs on, as it does without Telecode (a
+   * (`WindDown.windDownFrom`): what its hooks started since runs on, as it does without Telecode (a
    * SessionEnd hook's summary, put in the background to outlast the CLI's short budget for such
    * hooks). Unset after a crash or a signal: everything is ended.
    */

@@ -85,21 +85,20 @@ export function groupMembers(pgid: number): number[] {
   // No member left at all, not even a zombie (the usual case once a CLI has exited): one system
   // call says so, where reading every process's stat takes milliseconds.
   if (!isLinux || signalZero(-pgid) === "ESRCH") return [];
-  return procPids()
-    .filter((pid) => {
-      const stat = readStat(pid);
-      return stat !== undefined && stat.pgrp === pgid && running(stat.state);
-    })
-    .map(Number);
+  return runningWhere((stat) => stat.pgrp === pgid);
 }
 
 /** The running children of a process (Linux; empty elsewhere). */
 export function childrenOf(pid: number): number[] {
-  if (!isLinux) return [];
+  return isLinux ? runningWhere((stat) => stat.ppid === pid) : [];
+}
+
+/** The running processes whose stat `match`es, from one pass over /proc. */
+function runningWhere(match: (stat: Stat) => boolean): number[] {
   return procPids()
-    .filter((child) => {
-      const stat = readStat(child);
-      return stat !== undefined && stat.ppid === pid && running(stat.state);
+    .filter((pid) => {
+      const stat = readStat(pid);
+      return stat !== undefined && running(stat.state) && match(stat);
     })
     .map(Number);
 }

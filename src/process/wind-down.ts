@@ -27,17 +27,14 @@ export type ExitWithin = (ms: number) => Promise<boolean>;
 export class WindDown {
   readonly #pid: number;
   #inputClosedTick: number | undefined;
-  #inputClosed = false;
 
   constructor(cliPid: number) {
     this.#pid = cliPid;
   }
 
-  /** Its input closes now (the first time counts). */
+  /** Its input closes now (the first time counts; without /proc there is no moment to keep). */
   inputClosed(): void {
-    if (this.#inputClosed) return;
-    this.#inputClosed = true;
-    this.#inputClosedTick = tickNow();
+    this.#inputClosedTick ??= tickNow();
   }
 
   /**
