@@ -1,6 +1,7 @@
 // One spawned `claude` process as a CliTransport: pipes, its own process group, stdout framed
 // into numbered lines, a stderr tail, ordered stdin writes that fail as values (EPIPE), and the
-// single shutdown function every path uses. Knows nothing about the protocol.
+// single shutdown every path uses (and an end at once, for a person's Ctrl-C). Knows nothing about
+// the protocol.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
@@ -162,7 +163,7 @@ export class ClaudeProcess implements CliTransport {
   }
 
   /**
-   * The one way a process ends: close stdin (the CLI exits on EOF), SIGTERM the process group
+   * How a process ends: close stdin (the CLI exits on EOF), SIGTERM the process group
    * after a grace period (or once its SessionEnd hooks are done), SIGKILL after another, then
    * await exit and closed pipes. Idempotent.
    */
@@ -179,6 +180,16 @@ export class ClaudeProcess implements CliTransport {
       this.#knownDescendants = await listDescendants(this.pid);
       this.#signalGroup("SIGTERM");
       if (!(await this.#exitWithin(termGraceMs))) this.#signalGroup("SIGKILL");
+    }
+    return this.closed;
+  }
+
+  /** The other way: at once, for a person who will not wait for the CLI to wind down. */
+  async endNow(): Promise<TransportClosed> {
+    this.#child.stdout.resume();
+    if (this.#exit === undefined) {
+      this.#knownDescendants = await listDescendants(this.pid);
+      this.#signalGroup("SIGKILL");
     }
     return this.closed;
   }

@@ -116,6 +116,13 @@ class FallbackTransport implements CliTransport {
     return this.closed;
   }
 
+  async endNow(): Promise<TransportClosed> {
+    this.#stopping = true;
+    this.#settle();
+    await (this.#inner.endNow?.() ?? this.#inner.shutdown());
+    return this.closed;
+  }
+
   #settle(): void {
     this.#settled = true;
     this.#taken = [];

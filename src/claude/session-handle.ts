@@ -139,6 +139,10 @@ export class ClaudeSessionHandle implements SessionHandle {
     return this.#slot.current?.transport.runsEndHook?.() ?? false;
   }
 
+  endNow(): void {
+    void this.#slot.current?.transport.endNow?.();
+  }
+
   get pid(): number | undefined {
     const transport = this.#slot.current?.transport;
     return transport !== undefined && transport.exit === undefined ? transport.pid : undefined;

@@ -173,6 +173,11 @@ export interface SessionHandle extends SessionControls {
   close(): Promise<void>;
   /** Whether its process, ending, runs a SessionEnd hook, which `close` (or the next start) waits for. */
   readonly runsEndHook: boolean;
+  /**
+   * Stops waiting for its process to wind down (a person's Ctrl-C): it is killed now, its
+   * SessionEnd hooks cut short, and `close` resolves once what it left running is ended too.
+   */
+  endNow(): void;
   readonly isRunning: boolean;
   /** The CLI's initialize reply (commands, models, account, capabilities), once received. */
   readonly initializeReply: Readonly<Record<string, unknown>> | undefined;

@@ -55,7 +55,7 @@ export interface CliTransport {
   pause(): void;
   resume(): void;
   /**
-   * The one way the process is ended: stdin closed, then SIGTERM to its process group after
+   * How the process is ended: stdin closed, then SIGTERM to its process group after
    * a grace period, SIGKILL after another; resolves like `closed`. Idempotent.
    */
   shutdown(): Promise<TransportClosed>;
@@ -72,6 +72,12 @@ export interface CliTransport {
    * waits for as it ends, and so does `shutdown`). False where that cannot be told (no /proc).
    */
   runsEndHook?(): boolean;
+  /**
+   * Stops waiting for the process to end (a person's Ctrl-C as it winds down): SIGKILL to its
+   * process group now, its SessionEnd hooks cut short, and what it left running ended as `closed`
+   * resolves. Resolves like `closed`.
+   */
+  endNow?(): Promise<TransportClosed>;
 }
 
 /** What the CLI at a path supports, learnt once per binary and kept (cli-probe.ts). */

@@ -4,28 +4,19 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setImmediate as nextMacrotask } from "node:timers/promises";
-import { allowAllController, awaitSayingEndHooks, createClaudeEngine, isClaudeError } from "../claude/index.js";
-import type { SessionHandle, Effort, SessionController, SessionSpec } from "../claude/index.js";
-import { createSystemClock, type Clock, type TimerHandle } from "../ports/index.js";
+import { allowAllController, createClaudeEngine, isClaudeError } from "../claude/index.js";
+import type { SessionHandle, Effort, SessionSpec } from "../claude/index.js";
+import { createSystemClock } from "../ports/index.js";
 import { ConfigError, CONFIG_PERMISSION_MODES, EFFORTS, loadConfig } from "../config/index.js";
 import type { Config } from "../config/index.js";
-import {
-  definedFields,
-  type PermissionMode,
-  type Prompt,
-  type RunCompleted,
-  type WrittenDown,
-} from "../domain/index.js";
+import { definedFields, type PermissionMode, type Prompt } from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
-import type { ProgressView, TypedAnswers } from "../terminal/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/session-spec.js";
 import { parseCommandArgs, type CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
 import type { TerminalOut } from "./run-decisions.js";
-
-/** Said on stderr when the command waits on Claude Code's SessionEnd hooks after the answer. */
-const END_HOOKS_LINE = "Claude Code is running its SessionEnd hooks; telecode run ends when they are done.\n";
+import { drive, type TerminalUi } from "./run-drive.js";
 
 const HELP = `Usage: telecode run [options] PROMPT
 
@@ -51,8 +42,8 @@ Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with C
 /** What the command needs from its surroundings beyond CommandIo (tests pass their own). */
 export type RunDeps = {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Aborts like Ctrl-C (default: SIGINT of this process). */
-  interrupt?: AbortSignal;
+  /** Where Ctrl-C arrives, as "SIGINT" events (default: this process). */
+  signals?: NodeJS.EventEmitter;
   /** Whether stderr is a terminal (default: the stream's isTTY). */
   stderrIsTTY?: boolean;
 };
@@ -74,10 +65,7 @@ type RunOptions = {
 
 class UsageError extends Error {}
 
-/** The terminal's side of a run: the progress view, the controller behind it, typed answers. */
-type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
-
-/** The terminal's one lane: its decisions are named by it. */
+/** The command's options from its arguments, or "help"; throws UsageError. */
 function parse(argv: string[]): RunOptions | "help" {
   const { values, positionals } = parseCommandArgs({
     args: argv,
@@ -245,112 +233,7 @@ export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}):
     clock,
     ui,
     unattended: approveMode === "none",
-    interrupt: deps.interrupt,
+    signals: deps.signals ?? process,
     live: stderrIsTTY,
   });
-}
-
-async function drive(
-  session: SessionHandle,
-  options: RunOptions,
-  prompt: Prompt,
-  io: CommandIo,
-  how: {
-    clock: Clock;
-    ui: Promise<TerminalUi>;
-    unattended: boolean;
-    interrupt: AbortSignal | undefined;
-    live: boolean;
-    /** What the CLI wrote down of a session, for the hint after a failure. */
-    writtenDown: (sessionId: string) => Promise<WrittenDown>;
-  },
-): Promise<number> {
-  let ui: TerminalUi | undefined;
-  let interrupted = false;
-  let runId: string | undefined;
-  const cancelling = "^C cancelling… (Ctrl-C again to stop at once)";
-  const onInterrupt = (): void => {
-    if (interrupted) {
-      // A second Ctrl-C: stop waiting for the CLI to wind down.
-      void session.close();
-      return;
-    }
-    interrupted = true;
-    ui?.view.print(cancelling);
-    if (runId !== undefined) void session.cancelRun(runId);
-  };
-  if (how.interrupt !== undefined) how.interrupt.addEventListener("abort", onInterrupt, { once: true });
-  else process.on("SIGINT", onInterrupt);
-  let ticker: TimerHandle | undefined;
-
-  let completed: RunCompleted | undefined;
-  /** The answer to print: the run finished, nobody cancelled it, and events are not printed as JSON. */
-  let answer: string | undefined;
-  try {
-    // The prompt goes to the CLI first; the terminal's view finishes loading while it starts.
-    runId = await session.startRun(prompt, { unattended: how.unattended });
-    if (interrupted) await session.cancelRun(runId);
-    ui = await how.ui;
-    const { view, typed } = ui;
-    if (interrupted) view.print(cancelling);
-    typed?.onInterrupt(onInterrupt);
-    typed?.onInputEnded(() => {
-      view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
-      if (runId !== undefined) void session.cancelRun(runId);
-    });
-    // The live status line's elapsed time moves once a second while nothing else happens.
-    const tick = (): void => {
-      view.refresh();
-      ticker = how.clock.setTimer(1000, tick);
-    };
-    if (how.live) ticker = how.clock.setTimer(1000, tick);
-    for await (const event of session.events()) {
-      if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
-      view.show(event);
-      if (event.type === "run_completed" && event.runId === runId) {
-        completed = event;
-        if (!options.json && !interrupted && event.ok && !event.cancelled) answer = event.answer;
-        break;
-      }
-    }
-  } finally {
-    ticker?.cancel();
-    if (how.interrupt === undefined) process.off("SIGINT", onInterrupt);
-    // Loaded even when the run could not start: the typed-answer reader must let stdin go.
-    const loaded = ui ?? (await how.ui.catch(() => undefined));
-    loaded?.typed?.close();
-    loaded?.view.finish();
-    // The answer is out before the CLI winds down: its exit waits on SessionEnd hooks (up to a minute).
-    if (answer !== undefined) io.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
-    const say = (): void => void io.stderr.write(END_HOOKS_LINE);
-    await awaitSayingEndHooks(session.close(), () => session.runsEndHook, how.clock, say);
-  }
-
-  if (answer !== undefined) return 0;
-  if (interrupted) {
-    io.stderr.write("cancelled.\n");
-    return 130;
-  }
-  if (completed === undefined) {
-    io.stderr.write("telecode run: the session ended without finishing the run.\n");
-    return 1;
-  }
-  if (completed.cancelled) {
-    io.stderr.write("cancelled.\n");
-    return 1;
-  }
-  if (!completed.ok) {
-    // Loaded with the terminal's view, off the way to the CLI's spawn.
-    const { terminalFailureText } = await import("../terminal/index.js");
-    // --resume is worth naming only for a session the CLI wrote a message of down.
-    const id = completed.sessionId;
-    const resumable =
-      id !== undefined && (await how.writtenDown(id)) !== "nothing"
-        ? { sessionId: id, ...(options.cwd === process.cwd() ? {} : { cwd: options.cwd }) }
-        : undefined;
-    const why = completed.error === undefined ? "the run failed" : terminalFailureText(completed.error, resumable);
-    io.stderr.write(`error: ${why}\n`);
-    return 1;
-  }
-  return 0;
 }

@@ -1,5 +1,6 @@
 // `telecode run` end to end: the command dispatcher, config loading, the engine and the real
 // CLI against the fake Messages API, with approvals allowed, denied, events as JSON, Ctrl-C.
+import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -410,7 +411,8 @@ describe("telecode run (real CLI, fake API)", () => {
     // The CLI exited once its hook was done: it was not killed under it.
     expect(existsSync(done)).toBe(true);
     // The wait after the answer is said, once.
-    const said = "Claude Code is running its SessionEnd hooks; telecode run ends when they are done.\n";
+    const said =
+      "Claude Code is running its SessionEnd hooks; telecode run ends when they are done (Ctrl-C cuts them short).\n";
     expect(io.stderr.text.split(said)).toHaveLength(2);
     // Nothing of the wait leaks (a listener a look, which Node warns of past ten).
     expect(warnings).toEqual([]);
@@ -447,15 +449,42 @@ describe("telecode run (real CLI, fake API)", () => {
     await vi.waitFor(() => expect(existsSync(summary)).toBe(true), { timeout: 10_000 });
   });
 
+  it("Ctrl-C while the SessionEnd hooks run ends them at once, with what Claude left running", async () => {
+    const { io, config, cwd } = await setup([
+      reply.bash("nohup sleep 44.5 >/dev/null 2>&1 &", "Start a sleeper"),
+      reply.text("Started it."),
+    ]);
+    const done = join(cwd, "hook-done");
+    const hooks = {
+      SessionEnd: [{ hooks: [{ type: "command", command: `sleep 43.5 && touch ${done}`, timeout: 60 }] }],
+    };
+    mkdirSync(join(cwd, ".claude"));
+    writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
+    const signals = new EventEmitter();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Start a sleeper"], io, { signals });
+    await io.stderr.waitFor("Claude Code is running its SessionEnd hooks");
+    signals.emit("SIGINT");
+    expect(await exit).toBe(130);
+    // The answer was out before: what was cut short is the CLI's ending, and it is said.
+    expect(io.stdout.text).toBe("Started it.\n");
+    expect(io.stderr.text).toMatch(
+      /\(Ctrl-C cuts them short\)\.\n\^C Claude Code's SessionEnd hooks were cut short\.\n$/,
+    );
+    // Nothing goes on without telecode run: not the hook, not what Claude started.
+    expect(processesRunning(["sleep", "43.5"])).toEqual([]);
+    expect(processesRunning(["sleep", "44.5"])).toEqual([]);
+    expect(existsSync(done)).toBe(false);
+  });
+
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {
     const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
     await writeFile(join(cwd, "slow.sh"), "sleep 41.5\necho finished\n");
-    const ctrlC = new AbortController();
+    const signals = new EventEmitter();
     const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io, {
-      interrupt: ctrlC.signal,
+      signals,
     });
     await io.stderr.waitFor("✓ allowed by approve all");
-    ctrlC.abort();
+    signals.emit("SIGINT");
     expect(await exit).toBe(130);
     expect(io.stdout.text).toBe("");
     expect(io.stderr.text).toContain("cancelling");

@@ -1,0 +1,140 @@
+// Drives one `telecode run` session to its end: the prompt in, events shown, the answer out,
+// Ctrl-C read as a person means it (cancel the run, then stop waiting, then end the CLI as it
+// winds down), and the exit code the shell gets.
+import { awaitSayingEndHooks } from "../claude/index.js";
+import type { SessionController, SessionHandle } from "../claude/index.js";
+import type { Clock, TimerHandle } from "../ports/index.js";
+import type { Prompt, RunCompleted, WrittenDown } from "../domain/index.js";
+import type { ProgressView, TypedAnswers } from "../terminal/index.js";
+import type { CommandIo } from "./command-io.js";
+
+/** Said on stderr when the command waits on Claude Code's SessionEnd hooks after the answer. */
+const END_HOOKS_LINE =
+  "Claude Code is running its SessionEnd hooks; telecode run ends when they are done (Ctrl-C cuts them short).\n";
+/** Said when Ctrl-C ended the CLI in the middle of those hooks. */
+const HOOKS_CUT_LINE = "^C Claude Code's SessionEnd hooks were cut short.\n";
+
+/** The terminal's side of a run: the progress view, the controller behind it, typed answers. */
+export type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
+
+/** Runs `prompt` in `session`, shows it, closes the session; returns the exit code. */
+export async function drive(
+  session: SessionHandle,
+  options: { json: boolean; cwd: string },
+  prompt: Prompt,
+  io: CommandIo,
+  how: {
+    clock: Clock;
+    ui: Promise<TerminalUi>;
+    unattended: boolean;
+    signals: NodeJS.EventEmitter;
+    live: boolean;
+    /** What the CLI wrote down of a session, for the hint after a failure. */
+    writtenDown: (sessionId: string) => Promise<WrittenDown>;
+  },
+): Promise<number> {
+  let ui: TerminalUi | undefined;
+  let interrupted = false;
+  /** Set once the run is over and the CLI winds down: a Ctrl-C then ends it at once. */
+  let windingDown = false;
+  /** A Ctrl-C ended the CLI as it wound down (its SessionEnd hooks cut short when it ran any). */
+  let endedNow: "hooks" | "process" | undefined;
+  let runId: string | undefined;
+  const cancelling = "^C cancelling… (Ctrl-C again to stop at once)";
+  const onInterrupt = (): void => {
+    if (windingDown) {
+      endedNow ??= session.runsEndHook ? "hooks" : "process";
+      session.endNow();
+      return;
+    }
+    if (interrupted) {
+      // A second Ctrl-C: stop waiting for the turn to end.
+      void session.close();
+      return;
+    }
+    interrupted = true;
+    ui?.view.print(cancelling);
+    if (runId !== undefined) void session.cancelRun(runId);
+  };
+  how.signals.on("SIGINT", onInterrupt);
+  let ticker: TimerHandle | undefined;
+
+  let completed: RunCompleted | undefined;
+  /** The answer to print: the run finished, nobody cancelled it, and events are not printed as JSON. */
+  let answer: string | undefined;
+  try {
+    // The prompt goes to the CLI first; the terminal's view finishes loading while it starts.
+    runId = await session.startRun(prompt, { unattended: how.unattended });
+    if (interrupted) await session.cancelRun(runId);
+    ui = await how.ui;
+    const { view, typed } = ui;
+    if (interrupted) view.print(cancelling);
+    typed?.onInterrupt(onInterrupt);
+    typed?.onInputEnded(() => {
+      view.print("The input ended, so nobody can answer this prompt: cancelling the run.");
+      if (runId !== undefined) void session.cancelRun(runId);
+    });
+    // The live status line's elapsed time moves once a second while nothing else happens.
+    const tick = (): void => {
+      view.refresh();
+      ticker = how.clock.setTimer(1000, tick);
+    };
+    if (how.live) ticker = how.clock.setTimer(1000, tick);
+    for await (const event of session.events()) {
+      if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+      view.show(event);
+      if (event.type === "run_completed" && event.runId === runId) {
+        completed = event;
+        if (!options.json && !interrupted && event.ok && !event.cancelled) answer = event.answer;
+        break;
+      }
+    }
+  } finally {
+    ticker?.cancel();
+    // Loaded even when the run could not start: the typed-answer reader must let stdin go.
+    const loaded = ui ?? (await how.ui.catch(() => undefined));
+    loaded?.typed?.close();
+    loaded?.view.finish();
+    // The answer is out before the CLI winds down: its exit waits on SessionEnd hooks (up to a minute).
+    if (answer !== undefined) io.stdout.write(answer.endsWith("\n") ? answer : `${answer}\n`);
+    const say = (): void => void io.stderr.write(END_HOOKS_LINE);
+    windingDown = true;
+    try {
+      await awaitSayingEndHooks(session.close(), () => session.runsEndHook, how.clock, say);
+    } finally {
+      how.signals.off("SIGINT", onInterrupt);
+    }
+  }
+
+  if (endedNow !== undefined) {
+    io.stderr.write(endedNow === "hooks" ? HOOKS_CUT_LINE : "^C stopped Claude Code at once.\n");
+    return 130;
+  }
+  if (answer !== undefined) return 0;
+  if (interrupted) {
+    io.stderr.write("cancelled.\n");
+    return 130;
+  }
+  if (completed === undefined) {
+    io.stderr.write("telecode run: the session ended without finishing the run.\n");
+    return 1;
+  }
+  if (completed.cancelled) {
+    io.stderr.write("cancelled.\n");
+    return 1;
+  }
+  if (!completed.ok) {
+    // Loaded with the terminal's view, off the way to the CLI's spawn.
+    const { terminalFailureText } = await import("../terminal/index.js");
+    // --resume is worth naming only for a session the CLI wrote a message of down.
+    const id = completed.sessionId;
+    const resumable =
+      id !== undefined && (await how.writtenDown(id)) !== "nothing"
+        ? { sessionId: id, ...(options.cwd === process.cwd() ? {} : { cwd: options.cwd }) }
+        : undefined;
+    const why = completed.error === undefined ? "the run failed" : terminalFailureText(completed.error, resumable);
+    io.stderr.write(`error: ${why}\n`);
+    return 1;
+  }
+  return 0;
+}
