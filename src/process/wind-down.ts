@@ -43,7 +43,9 @@ export class WindDown {
    */
   async exitsWithin(graceMs: number, exitWithin: ExitWithin): Promise<boolean> {
     if (await exitWithin(graceMs)) return true;
-    const budgetMs = hooksBudgetMs(this.#pid);
+    const hook = this.#runningHooks()[0];
+    if (hook === undefined) return false;
+    const budgetMs = hooksBudgetMs(hook, this.#pid);
     for (let waited = graceMs; waited < budgetMs + graceMs && this.runsHook(); waited += LOOK_EVERY_MS)
       if (await exitWithin(LOOK_EVERY_MS)) return true;
     return false;
@@ -59,15 +61,25 @@ export class WindDown {
 
   /** Whether the CLI runs a hook's command it started once its input had closed. */
   runsHook(): boolean {
-    if (this.#inputClosedTick === undefined) return false;
+    return this.#runningHooks().length > 0;
+  }
+
+  /** The hooks' commands the CLI runs that it started once its input had closed. */
+  #runningHooks(): number[] {
+    if (this.#inputClosedTick === undefined) return [];
     const spare: Spare = { variable: HOOK_VAR, fromTick: this.#inputClosedTick };
-    return childrenOf(this.#pid).some((child) => isSpared(child, spare));
+    return childrenOf(this.#pid).filter((child) => isSpared(child, spare));
   }
 }
 
-/** How long Claude Code gives its SessionEnd hooks at most, as the CLI's environment sets it. */
-function hooksBudgetMs(pid: number): number {
-  const set = Number(environmentValue(pid, "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"));
+/**
+ * How long Claude Code gives its SessionEnd hooks at most, as its environment sets it. Read from
+ * a running hook first: a settings file's `env` block reaches the hooks' environments, never the
+ * CLI's own as /proc shows it (the CLI applies it inside itself).
+ */
+function hooksBudgetMs(hookPid: number, cliPid: number): number {
+  const name = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS";
+  const set = Number(environmentValue(hookPid, name) ?? environmentValue(cliPid, name));
   return Number.isFinite(set) && set > HOOKS_BUDGET_MS ? Math.min(set, HOOKS_BUDGET_CAP_MS) : HOOKS_BUDGET_MS;
 }
 

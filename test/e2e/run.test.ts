@@ -393,13 +393,15 @@ describe("telecode run (real CLI, fake API)", () => {
   it("waits for a SessionEnd hook to the end its timeout allows, as Claude Code does, past the CLI's grace", async () => {
     const { io, config, cwd } = await setup([reply.text("Wrapped up.")]);
     const done = join(cwd, "hook-done");
+    const budget = join(cwd, "hook-budget");
     // Longer than the 2 s a CLI gets to exit once its input closed and the 2 s a SIGTERM then
     // gets (which the CLI holds while its hooks run).
-    const hooks = {
-      SessionEnd: [{ hooks: [{ type: "command", command: `sleep 4.5 && touch ${done}`, timeout: 30 }] }],
-    };
+    const command = `echo "$CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS" > ${budget}; sleep 4.5 && touch ${done}`;
+    const hooks = { SessionEnd: [{ hooks: [{ type: "command", command, timeout: 30 }] }] };
+    // A longer budget for the hooks, set the way a person would: Telecode reads it from the hook.
+    const env = { CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: "90000" };
     mkdirSync(join(cwd, ".claude"));
-    writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
+    writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ env, hooks }));
     const warnings: string[] = [];
     const onWarning = (warning: Error): number => warnings.push(`${warning.name}: ${warning.message}`);
     process.on("warning", onWarning);
@@ -410,6 +412,8 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stdout.text).toBe("Wrapped up.\n");
     // The CLI exited once its hook was done: it was not killed under it.
     expect(existsSync(done)).toBe(true);
+    // A settings file's `env` reaches the hook's environment (where a wait past 60 s reads it).
+    expect(readFileSync(budget, "utf8")).toBe("90000\n");
     // The wait after the answer is said, once.
     const said =
       "Claude Code is running its SessionEnd hooks; telecode run ends when they are done (Ctrl-C cuts them short).\n";

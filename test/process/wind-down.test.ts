@@ -80,6 +80,19 @@ describe.runIf(process.platform === "linux")("a CLI winding down", () => {
     expect(clock.waited).toBe(77_000);
   });
 
+  it("takes it from the hook's environment, where a settings file's `env` block sets it", async () => {
+    // Claude Code applies that block inside itself: the hooks it starts get it, its own /proc environ does not.
+    const variable = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=80000";
+    const cli = await standInCli({ after: `${HOOK_VAR}=/project ${variable} sleep 70.5 &` });
+    const windDown = new WindDown(cli.pid);
+    windDown.inputClosed();
+    cli.go();
+    await vi.waitFor(() => expect(childrenRunning(cli.pid, "sleep 70.5")).toHaveLength(1), { timeout: 10_000 });
+    const { clock, exitWithin } = countingWait();
+    expect(await windDown.exitsWithin(2000, exitWithin)).toBe(false);
+    expect(clock.waited).toBe(82_000);
+  });
+
   it("gives only the grace when what runs is not a hook started as it wound down", async () => {
     // Marked as a hook's but started with the session (an MCP server); started after the input
     // closed but not marked (a command); a hook's background work, no longer the CLI's child.
