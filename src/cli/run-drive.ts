@@ -1,6 +1,6 @@
 // Drives one `telecode run` session to its end: the prompt in, events shown, the answer out,
-// Ctrl-C read as a person means it (cancel the run, then stop waiting, then end the CLI as it
-// winds down), and the exit code the shell gets.
+// Ctrl-C read as a person means it (the first cancels the run; another, or one once the run is
+// over, ends the CLI at once), and the exit code the shell gets.
 import { awaitSayingEndHooks } from "../claude/index.js";
 import type { SessionController, SessionHandle } from "../claude/index.js";
 import type { Clock, TimerHandle } from "../ports/index.js";
@@ -35,20 +35,17 @@ export async function drive(
 ): Promise<number> {
   let ui: TerminalUi | undefined;
   let interrupted = false;
-  /** Set once the run is over and the CLI winds down: a Ctrl-C then ends it at once. */
+  /** Set once the run is over and the CLI winds down: a Ctrl-C then ends it at once, as a second one does. */
   let windingDown = false;
-  /** A Ctrl-C ended the CLI as it wound down (its SessionEnd hooks cut short when it ran any). */
+  /** A Ctrl-C ended the CLI at once (in the middle of its SessionEnd hooks when it ran any). */
   let endedNow: "hooks" | "process" | undefined;
   let runId: string | undefined;
   const cancelling = "^C cancelling… (Ctrl-C again to stop at once)";
   const onInterrupt = (): void => {
-    if (windingDown) {
+    if (interrupted || windingDown) {
+      // A second Ctrl-C, or one once the run is over: the CLI is ended now, not waited for.
       endedNow ??= session.runsEndHook ? "hooks" : "process";
       session.endNow();
-      return;
-    }
-    if (interrupted) {
-      // A second Ctrl-C: stop waiting for the turn to end.
       void session.close();
       return;
     }

@@ -480,6 +480,28 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(existsSync(done)).toBe(false);
   });
 
+  it("a second Ctrl-C stops at once: the CLI is not left to wind down", async () => {
+    const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
+    await writeFile(join(cwd, "slow.sh"), "sleep 45.5\necho finished\n");
+    // A CLI that winds down runs its SessionEnd hooks; one ended at once does not.
+    const ran = join(cwd, "hook-ran");
+    mkdirSync(join(cwd, ".claude"));
+    const hooks = { SessionEnd: [{ hooks: [{ type: "command", command: `touch ${ran}` }] }] };
+    writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ hooks }));
+    const signals = new EventEmitter();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io, {
+      signals,
+    });
+    await io.stderr.waitFor("✓ allowed by approve all");
+    signals.emit("SIGINT");
+    signals.emit("SIGINT");
+    expect(await exit).toBe(130);
+    expect(io.stderr.text).toContain("cancelling… (Ctrl-C again to stop at once)");
+    expect(io.stderr.text).toMatch(/\^C stopped Claude Code at once\.\n$/);
+    expect(processesRunning(["sleep", "45.5"])).toEqual([]);
+    expect(existsSync(ran)).toBe(false);
+  });
+
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {
     const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
     await writeFile(join(cwd, "slow.sh"), "sleep 41.5\necho finished\n");
