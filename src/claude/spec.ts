@@ -175,7 +175,8 @@ export interface SessionHandle extends SessionControls {
   readonly runsEndHook: boolean;
   /**
    * Stops waiting for its process to wind down (a person's Ctrl-C): it is killed now, its
-   * SessionEnd hooks cut short, and `close` resolves once what it left running is ended too.
+   * SessionEnd hooks cut short, and `close` resolves once what it left running is ended too. A
+   * kept process is left to `close`.
    */
   endNow(): void;
   readonly isRunning: boolean;

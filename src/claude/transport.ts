@@ -75,7 +75,7 @@ export interface CliTransport {
   /**
    * Stops waiting for the process to end (a person's Ctrl-C as it winds down): SIGKILL to its
    * process group now, its SessionEnd hooks cut short, and what it left running ended as `closed`
-   * resolves. Resolves like `closed`.
+   * resolves. Resolves like `closed`. A kept process has none: it outlives Telecode by design.
    */
   endNow?(): Promise<TransportClosed>;
 }
