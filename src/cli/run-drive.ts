@@ -14,6 +14,10 @@ const END_HOOKS_LINE =
 /** Said when Ctrl-C ended the CLI in the middle of those hooks. */
 const HOOKS_CUT_LINE = "^C Claude Code's SessionEnd hooks were cut short.\n";
 
+/** Said when stdout's reader quit while the run went on. */
+const OUTPUT_CLOSED_LINE =
+  "telecode run: the output was closed before the run ended (its reader quit), so the run was cancelled.\n";
+
 /** The terminal's side of a run: the progress view, the controller behind it, typed answers. */
 export type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
 
@@ -57,6 +61,20 @@ export async function drive(
   let ticker: TimerHandle | undefined;
 
   let completed: RunCompleted | undefined;
+  /**
+   * Stdout's reader quit (`telecode run … | head`): its EPIPE must not crash the command, nothing
+   * more is written there, and a run still going is cancelled, since nobody reads what it does.
+   */
+  let outputClosed: "during the run" | "after it" | undefined;
+  const onOutputError = (): void => {
+    if (outputClosed !== undefined) return;
+    outputClosed = completed === undefined ? "during the run" : "after it";
+    if (outputClosed === "during the run" && runId !== undefined) void session.cancelRun(runId);
+  };
+  // A closed stderr leaves nowhere to say anything: its writes are let go. Both listeners stay
+  // for as long as the process lives: a write's error may come after the command has returned.
+  io.stdout.on("error", onOutputError);
+  io.stderr.on("error", () => undefined);
   /** The answer to print: the run finished, nobody cancelled it, and events are not printed as JSON. */
   let answer: string | undefined;
   try {
@@ -78,7 +96,7 @@ export async function drive(
     };
     if (how.live) ticker = how.clock.setTimer(1000, tick);
     for await (const event of session.events()) {
-      if (options.json) io.stdout.write(`${JSON.stringify(event)}\n`);
+      if (options.json && outputClosed === undefined) io.stdout.write(`${JSON.stringify(event)}\n`);
       view.show(event);
       if (event.type === "run_completed" && event.runId === runId) {
         completed = event;
@@ -106,6 +124,11 @@ export async function drive(
   if (endedNow !== undefined) {
     io.stderr.write(endedNow === "hooks" ? HOOKS_CUT_LINE : "^C stopped Claude Code at once.\n");
     return 130;
+  }
+  if (outputClosed === "during the run" && !(completed?.ok === true && !completed.cancelled)) {
+    // Unless it finished before the cancel reached it.
+    io.stderr.write(OUTPUT_CLOSED_LINE);
+    return 1;
   }
   if (answer !== undefined) return 0;
   if (interrupted) {

@@ -37,6 +37,22 @@ class Capture extends Writable {
   }
 }
 
+/** Stdout piped into `head -n <lines>`: it takes that many lines, then its reader quits (EPIPE). */
+class ClosingPipe extends Writable {
+  text = "";
+  constructor(readonly lines: number) {
+    super();
+  }
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (error?: Error) => void): void {
+    if (this.text.split("\n").length > this.lines) {
+      done(Object.assign(new Error("write EPIPE"), { code: "EPIPE", errno: -32, syscall: "write" }));
+      return;
+    }
+    this.text += chunk.toString("utf8");
+    done();
+  }
+}
+
 let current: RunWorkspace | undefined;
 afterEach(async () => {
   await current?.close();
@@ -500,6 +516,36 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stderr.text).toMatch(/\^C stopped Claude Code at once\.\n$/);
     expect(processesRunning(["sleep", "45.5"])).toEqual([]);
     expect(existsSync(ran)).toBe(false);
+  });
+
+  it("--json into a reader that quits (| head): the run is cancelled, said, and nothing crashes", async () => {
+    const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
+    await writeFile(join(cwd, "slow.sh"), "sleep 46.5\necho finished\n");
+    const stdout = new ClosingPipe(3);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "all", "--json", "Run it"], {
+      ...io,
+      stdout,
+    });
+    expect(code).toBe(1);
+    expect(stdout.text.trim().split("\n")).toHaveLength(3);
+    expect(io.stderr.text).toMatch(
+      /telecode run: the output was closed before the run ended \(its reader quit\), so the run was cancelled\.\n$/,
+    );
+    expect(io.stderr.text).not.toContain("EPIPE");
+    expect(processesRunning(["sleep", "46.5"])).toEqual([]);
+  });
+
+  it("an answer into a reader that quits early (| head -n 1) ends the command as a success", async () => {
+    const long = Array.from({ length: 5 }, (_, i) => `Line ${i + 1} of the answer.`).join("\n");
+    const { io, config, cwd } = await setup([reply.text(long)]);
+    const stdout = new ClosingPipe(0);
+    const code = await main(["run", "--cwd", cwd, "--config", config, "--approve", "none", "Say it"], {
+      ...io,
+      stdout,
+    });
+    expect(code).toBe(0);
+    expect(io.stderr.text).toContain("■ done");
+    expect(io.stderr.text).not.toContain("EPIPE");
   });
 
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {
