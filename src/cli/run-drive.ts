@@ -1,6 +1,7 @@
 // Drives one `telecode run` session to its end: the prompt in, events shown, the answer out,
 // Ctrl-C read as a person means it (the first cancels the run; another, or one once the run is
 // over, ends the CLI at once), and the exit code the shell gets.
+import { constants as osConstants } from "node:os";
 import { awaitSayingEndHooks } from "../claude/index.js";
 import type { SessionController, SessionHandle } from "../claude/index.js";
 import type { Clock, TimerHandle } from "../ports/index.js";
@@ -18,6 +19,13 @@ const HOOKS_CUT_LINE = "^C Claude Code's SessionEnd hooks were cut short.\n";
 const OUTPUT_CLOSED_LINE =
   "telecode run: the output was closed before the run ended (its reader quit), so the run was cancelled.\n";
 
+/**
+ * Signals that end the command (the terminal closed; `timeout`, `kill`): without a handler Node
+ * would exit at once and leave Claude Code running, unattended and unswept.
+ */
+const TERMINATIONS = ["SIGTERM", "SIGHUP"] as const;
+type Termination = (typeof TERMINATIONS)[number];
+
 /** The terminal's side of a run: the progress view, the controller behind it, typed answers. */
 export type TerminalUi = { view: ProgressView; controller: SessionController; typed: TypedAnswers | undefined };
 
@@ -31,6 +39,7 @@ export async function drive(
     clock: Clock;
     ui: Promise<TerminalUi>;
     unattended: boolean;
+    /** Where SIGINT (Ctrl-C), SIGTERM and SIGHUP arrive. */
     signals: NodeJS.EventEmitter;
     live: boolean;
     /** What the CLI wrote down of a session, for the hint after a failure. */
@@ -43,21 +52,32 @@ export async function drive(
   let windingDown = false;
   /** A Ctrl-C ended the CLI at once (in the middle of its SessionEnd hooks when it ran any). */
   let endedNow: "hooks" | "process" | undefined;
+  /** The command itself was told to end: the terminal closed, or `timeout` ran out. */
+  let terminatedBy: Termination | undefined;
   let runId: string | undefined;
   const cancelling = "^C cancelling… (Ctrl-C again to stop at once)";
+  const endAtOnce = (): void => {
+    session.endNow();
+    void session.close();
+  };
   const onInterrupt = (): void => {
     if (interrupted || windingDown) {
       // A second Ctrl-C, or one once the run is over: the CLI is ended now, not waited for.
       endedNow ??= session.runsEndHook ? "hooks" : "process";
-      session.endNow();
-      void session.close();
+      endAtOnce();
       return;
     }
     interrupted = true;
     ui?.view.print(cancelling);
     if (runId !== undefined) void session.cancelRun(runId);
   };
+  // Node passes a signal's listeners its name.
+  const onTermination = (signal: Termination): void => {
+    terminatedBy ??= signal;
+    endAtOnce();
+  };
   how.signals.on("SIGINT", onInterrupt);
+  for (const signal of TERMINATIONS) how.signals.on(signal, onTermination);
   let ticker: TimerHandle | undefined;
 
   let completed: RunCompleted | undefined;
@@ -118,9 +138,14 @@ export async function drive(
       await awaitSayingEndHooks(session.close(), () => session.runsEndHook, how.clock, say);
     } finally {
       how.signals.off("SIGINT", onInterrupt);
+      for (const signal of TERMINATIONS) how.signals.off(signal, onTermination);
     }
   }
 
+  if (terminatedBy !== undefined) {
+    io.stderr.write(`telecode run: ended by ${terminatedBy}, and Claude Code with it.\n`);
+    return 128 + osConstants.signals[terminatedBy];
+  }
   if (endedNow !== undefined) {
     io.stderr.write(endedNow === "hooks" ? HOOKS_CUT_LINE : "^C stopped Claude Code at once.\n");
     return 130;

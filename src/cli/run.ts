@@ -37,12 +37,13 @@ Options:
   --config FILE           config file (default: TELECODE_CONFIG, then ~/.config/telecode/config.toml)
   -h, --help              show this help
 
-Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with Ctrl-C.`;
+Exit codes: 0 success, 1 error or cancelled, 2 bad usage, 130 interrupted with Ctrl-C,
+143 or 129 ended by SIGTERM or SIGHUP (Claude Code is ended with it).`;
 
 /** What the command needs from its surroundings beyond CommandIo (tests pass their own). */
 export type RunDeps = {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Where Ctrl-C arrives, as "SIGINT" events (default: this process). */
+  /** Where SIGINT (Ctrl-C), SIGTERM and SIGHUP arrive, as events named so (default: this process). */
   signals?: NodeJS.EventEmitter;
   /** Whether stderr is a terminal (default: the stream's isTTY). */
   stderrIsTTY?: boolean;

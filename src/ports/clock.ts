@@ -4,11 +4,19 @@
 
 export type TimerHandle = { cancel(): void };
 
+export type TimerOptions = {
+  /**
+   * The timer paces work the process must finish (ending what a CLI left running): it keeps the
+   * process alive even on a clock whose timers do not.
+   */
+  keepsProcessAlive?: boolean;
+};
+
 export type Clock = {
   /** Epoch milliseconds. */
   now(): number;
   /** Calls `fn` once after `ms` milliseconds (any non-negative delay) unless cancelled first. */
-  setTimer(ms: number, fn: () => void): TimerHandle;
+  setTimer(ms: number, fn: () => void, options?: TimerOptions): TimerHandle;
 };
 
 /** The longest delay the host's setTimeout honours; Node fires anything longer after 1 ms. */
@@ -50,13 +58,13 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
   const detach = options.keepsProcessAlive === true ? undefined : host.unref?.bind(host);
   return {
     now: () => host.now(),
-    setTimer(ms, fn) {
+    setTimer(ms, fn, timerOptions) {
       const deadline = host.now() + Math.max(0, ms);
       let current: unknown;
       let cancelled = false;
       const arm = (delayMs: number): void => {
         current = host.setTimeout(wake, Math.min(MAX_HOST_TIMER_MS, Math.max(0, delayMs)));
-        detach?.(current);
+        if (timerOptions?.keepsProcessAlive !== true) detach?.(current);
       };
       const wake = (): void => {
         if (cancelled) return;

@@ -1,6 +1,6 @@
 // Ports every layer may import: the clock (time and timers) and the logger. Types and the one
 // system implementation of each; pure layers import the types only.
 export { createSystemClock, MAX_HOST_TIMER_MS } from "./clock.js";
-export type { Clock, SystemClockOptions, TimerHandle, TimerHost } from "./clock.js";
+export type { Clock, SystemClockOptions, TimerHandle, TimerHost, TimerOptions } from "./clock.js";
 export { silentLogger } from "./logger.js";
 export type { EventName, LogFields, Logger, LogLevel } from "./logger.js";

@@ -47,7 +47,10 @@ const KILL_WAIT_MS = 2000;
  * grace to finish. Resolves once nothing is left, or 2 s after SIGKILL.
  */
 export async function endProcessTree(tree: ProcessTree, clock: Clock): Promise<void> {
-  const pause = (): Promise<void> => new Promise((resolve) => clock.setTimer(LOOK_EVERY_MS, resolve));
+  // Work to finish: a `telecode run` whose CLI died with a tool running has nothing else keeping
+  // it alive, and Node would exit in the middle of the grace, leaving the run unreported.
+  const pause = (): Promise<void> =>
+    new Promise((resolve) => clock.setTimer(LOOK_EVERY_MS, resolve, { keepsProcessAlive: true }));
   const signalAll = (left: Left, name: NodeJS.Signals): void => {
     if (left.group) signal(-tree.groupPid!, name);
     for (const pid of left.pids) signal(pid, name);

@@ -548,6 +548,24 @@ describe("telecode run (real CLI, fake API)", () => {
     expect(io.stderr.text).not.toContain("EPIPE");
   });
 
+  it.each([
+    ["SIGTERM", 143, "`timeout` ran out"],
+    ["SIGHUP", 129, "the terminal closed"],
+  ])("%s (%s) ends Claude Code with the command", async (signal, exitCode) => {
+    const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
+    await writeFile(join(cwd, "slow.sh"), `sleep ${exitCode}.5\necho finished\n`);
+    const signals = new EventEmitter();
+    const exit = runRun(["--cwd", cwd, "--config", config, "--approve", "all", "Run the slow script"], io, {
+      signals,
+    });
+    await io.stderr.waitFor("✓ allowed by approve all");
+    await vi.waitFor(() => expect(processesRunning(["sleep", `${exitCode}.5`])).toHaveLength(1), { timeout: 10_000 });
+    signals.emit(signal, signal);
+    expect(await exit).toBe(exitCode);
+    expect(io.stderr.text).toMatch(new RegExp(`telecode run: ended by ${signal}, and Claude Code with it\\.\\n$`));
+    expect(processesRunning(["sleep", `${exitCode}.5`])).toEqual([]);
+  });
+
   it("Ctrl-C interrupts the CLI first, then exits 130", async () => {
     const { io, config, cwd } = await setup([reply.bash("bash ./slow.sh", "Wait")]);
     await writeFile(join(cwd, "slow.sh"), "sleep 41.5\necho finished\n");

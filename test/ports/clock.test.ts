@@ -44,6 +44,16 @@ describe("system clock", () => {
     expect(host.activeTimers).toBe(0);
   });
 
+  it("lets the process exit while its timers wait, unless a timer paces work to finish", () => {
+    const host = createFakeClock(0);
+    const unrefed: unknown[] = [];
+    const clock = createSystemClock({ host: { ...fakeHost(host), unref: (timer) => void unrefed.push(timer) } });
+    clock.setTimer(10, () => undefined);
+    expect(unrefed).toHaveLength(1);
+    clock.setTimer(10, () => undefined, { keepsProcessAlive: true });
+    expect(unrefed).toHaveLength(1);
+  });
+
   describe("with the real host timers", () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error): void => void warnings.push(warning);
