@@ -3,10 +3,11 @@
 // own process other handles keep Node alive; here nothing does, so an await nothing wakes ends
 // the command early, as it would for a person. Real Claude Code, fake Messages API.
 import { spawn } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { reply } from "../support/fake-anthropic/index.js";
+import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import { listProcesses, processesRunning } from "../support/processes.js";
 import { startRunWorkspace, type RunWorkspace } from "../support/run-workspace.js";
 import { telecodeBin } from "../support/telecode-bin.js";
@@ -17,22 +18,35 @@ afterEach(async () => {
   current = undefined;
 });
 
+/** A workspace whose project holds `files` (path → text). */
+async function workspace(replies: FakeReply[], files: Record<string, string>): Promise<RunWorkspace> {
+  current = await startRunWorkspace(replies);
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(current.cwd, path, ".."), { recursive: true });
+    await writeFile(join(current.cwd, path), text);
+  }
+  return current;
+}
+
+/** The built `telecode run` on `prompt`, with what it prints and how it ends. */
+function start(ws: RunWorkspace, approve: string, prompt: string) {
+  const args = ["run", "--cwd", ws.cwd, "--config", ws.config, "--approve", approve, prompt];
+  const child = spawn(process.execPath, [telecodeBin, ...args], { env: ws.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
 /** `telecode run` on a slow script (`sleep <seconds>`), approving it, once the script runs. */
 async function runningSlowScript(seconds: string) {
-  current = await startRunWorkspace([reply.bash("bash ./slow.sh", "Wait")]);
-  await writeFile(join(current.cwd, "slow.sh"), `sleep ${seconds}\necho finished\n`);
-  const args = ["run", "--cwd", current.cwd, "--config", current.config, "--approve", "all", "Run the slow script"];
-  const child = spawn(process.execPath, [telecodeBin, ...args], {
-    env: current.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  child.stdout.resume();
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const files = { "slow.sh": `sleep ${seconds}\necho finished\n` };
+  const run = start(await workspace([reply.bash("bash ./slow.sh", "Wait")], files), "all", "Run the slow script");
   await vi.waitFor(() => expect(processesRunning(["sleep", seconds])).toHaveLength(1), { timeout: 20_000 });
-  const cli = listProcesses().find((p) => p.ppid === child.pid && p.argv.includes("stream-json"));
-  return { child, cli: cli!.pid, exited, stderr: () => stderr };
+  const cli = listProcesses().find((p) => p.ppid === run.child.pid && p.argv.includes("stream-json"));
+  return { ...run, cli: cli!.pid };
 }
 
 describe("telecode run as a process of its own", () => {
@@ -51,5 +65,20 @@ describe("telecode run as a process of its own", () => {
     expect(run.stderr()).toMatch(/telecode run: ended by SIGTERM, and Claude Code with it\.\n$/);
     expect(processesRunning(["sleep", "48.5"])).toEqual([]);
     expect(listProcesses().filter((p) => p.pid === run.cli && p.state !== "Z")).toEqual([]);
+  });
+
+  it("Ctrl-C while Claude Code runs its SessionEnd hooks ends them, says so and exits 130", async () => {
+    const hooks = {
+      SessionEnd: [{ hooks: [{ type: "command", command: "sleep 49.5 && touch hook-done", timeout: 60 }] }],
+    };
+    const ws = await workspace([reply.text("Done here.")], { ".claude/settings.json": JSON.stringify({ hooks }) });
+    const run = start(ws, "none", "Finish");
+    await vi.waitFor(() => expect(run.stderr()).toContain("(Ctrl-C cuts them short)"), { timeout: 20_000 });
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(130);
+    expect(run.stdout()).toBe("Done here.\n");
+    expect(run.stderr()).toMatch(/\^C Claude Code's SessionEnd hooks were cut short\.\n$/);
+    expect(processesRunning(["sleep", "49.5"])).toEqual([]);
+    expect(existsSync(join(ws.cwd, "hook-done"))).toBe(false);
   });
 });
