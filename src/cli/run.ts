@@ -1,6 +1,7 @@
 // `telecode run [options] PROMPT`: one run of Claude Code in the terminal. Progress on stderr
 // (a live status on a TTY), the answer on stdout (or every event as JSONL with --json),
-// approvals asked at the terminal, allowed, or denied. Exit 0 ok, 1 error/cancelled, 2 usage, 130 Ctrl-C.
+// approvals asked at the terminal, allowed, or denied. Exit 0 ok, 1 error/cancelled, 2 usage,
+// 130 Ctrl-C, 143/129 SIGTERM/SIGHUP.
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setImmediate as nextMacrotask } from "node:timers/promises";
