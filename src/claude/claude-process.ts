@@ -177,8 +177,7 @@ export class ClaudeProcess implements CliTransport {
     this.#child.stdout.resume();
     this.closeStdin();
     if (this.#exit === undefined && !(await this.#windDown.exitsWithin(eofGraceMs, (ms) => this.#exitWithin(ms)))) {
-      this.#knownDescendants = await listDescendants(this.pid);
-      this.#signalGroup("SIGTERM");
+      await this.#signalTree("SIGTERM");
       if (!(await this.#exitWithin(termGraceMs))) this.#signalGroup("SIGKILL");
     }
     return this.closed;
@@ -187,11 +186,14 @@ export class ClaudeProcess implements CliTransport {
   /** The other way: at once, for a person who will not wait for the CLI to wind down. */
   async endNow(): Promise<TransportClosed> {
     this.#child.stdout.resume();
-    if (this.#exit === undefined) {
-      this.#knownDescendants = await listDescendants(this.pid);
-      this.#signalGroup("SIGKILL");
-    }
+    if (this.#exit === undefined) await this.#signalTree("SIGKILL");
     return this.closed;
+  }
+
+  /** Signals the group, its descendants noted first: once the CLI dies they are init's children. */
+  async #signalTree(signal: NodeJS.Signals): Promise<void> {
+    this.#knownDescendants = await listDescendants(this.pid);
+    this.#signalGroup(signal);
   }
 
   #exitWithin(ms: number): Promise<boolean> {

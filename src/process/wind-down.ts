@@ -43,11 +43,13 @@ export class WindDown {
    */
   async exitsWithin(graceMs: number, exitWithin: ExitWithin): Promise<boolean> {
     if (await exitWithin(graceMs)) return true;
-    const hook = this.#runningHooks()[0];
+    const [hook] = this.#runningHooks();
     if (hook === undefined) return false;
     const budgetMs = hooksBudgetMs(hook, this.#pid);
-    for (let waited = graceMs; waited < budgetMs + graceMs && this.runsHook(); waited += LOOK_EVERY_MS)
+    for (let waited = graceMs; waited < budgetMs + graceMs; waited += LOOK_EVERY_MS) {
       if (await exitWithin(LOOK_EVERY_MS)) return true;
+      if (!this.runsHook()) return false;
+    }
     return false;
   }
 
