@@ -10,6 +10,24 @@ export type CommandIo = {
   env: NodeJS.ProcessEnv;
 };
 
+const guarded = new WeakSet<NodeJS.WritableStream>();
+const letGo = (): void => undefined;
+
+/**
+ * Keeps a command going when the reader of its output goes away (`telecode doctor | head -1`,
+ * a `tee` that was killed): without a listener, the stream's error (EPIPE) crashes Node with a
+ * stack trace. What is left to write has nowhere to go; the command finishes its work and exits
+ * with its own code. The listeners stay for the process's life: a write's error may come after
+ * the command has returned.
+ */
+export function outliveClosedOutput(io: CommandIo): void {
+  for (const stream of [io.stdout, io.stderr]) {
+    if (guarded.has(stream)) continue;
+    guarded.add(stream);
+    stream.on("error", letGo);
+  }
+}
+
 /**
  * The options most commands take, `--config PATH` and `--help`: their values, or the exit code
  * once help (0) or a usage error and the help (2) were printed.

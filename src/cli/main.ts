@@ -1,6 +1,6 @@
 // The command-line entry: parses the subcommand and hands over to its module. This is the
 // composition root: the only place that wires concrete adapters together.
-import type { CommandIo } from "./command-io.js";
+import { outliveClosedOutput, type CommandIo } from "./command-io.js";
 import { readPackageVersion } from "./version.js";
 
 type Command = {
@@ -54,6 +54,7 @@ export async function main(
   argv: string[],
   io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
+  outliveClosedOutput(io);
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-V") {
     io.stdout.write(`${readPackageVersion()}\n`);

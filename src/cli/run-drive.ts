@@ -92,10 +92,9 @@ export async function drive(
     outputClosed = completed === undefined ? "during the run" : "after it";
     if (outputClosed === "during the run" && runId !== undefined) void session.cancelRun(runId);
   };
-  // A closed stderr leaves nowhere to say anything: its writes are let go. Both listeners stay
-  // for as long as the process lives: a write's error may come after the command has returned.
+  // The listener stays for as long as the process lives: a write's error may come after the
+  // command has returned. (A closed stderr's writes are let go: see outliveClosedOutput.)
   io.stdout.on("error", onOutputError);
-  io.stderr.on("error", () => undefined);
   /** The answer to print: the run finished, nobody cancelled it, and events are not printed as JSON. */
   let answer: string | undefined;
   try {

@@ -13,7 +13,7 @@ import type { Config } from "../config/index.js";
 import { definedFields, type PermissionMode, type Prompt } from "../domain/index.js";
 import { accept, buildRunContent, readImageFiles, refusalText, type MediaResult } from "../media/index.js";
 import { decisionSettingsFromConfig, scheduleHooks, specFromConfig, withGuardHooks } from "./compose/session-spec.js";
-import { parseCommandArgs, type CommandIo } from "./command-io.js";
+import { outliveClosedOutput, parseCommandArgs, type CommandIo } from "./command-io.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { deferredController } from "./deferred-controller.js";
 import type { TerminalOut } from "./run-decisions.js";
@@ -144,6 +144,7 @@ function specFrom(options: RunOptions, config: Config): SessionSpec {
 
 /** Runs the command; returns the exit code. */
 export async function runRun(argv: string[], io: CommandIo, deps: RunDeps = {}): Promise<number> {
+  outliveClosedOutput(io);
   const stdin = deps.stdin ?? process.stdin;
   const stderrIsTTY = deps.stderrIsTTY ?? (io.stderr as { isTTY?: boolean }).isTTY === true;
   let options: RunOptions;

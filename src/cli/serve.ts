@@ -1,6 +1,6 @@
-// `telecode` (serve): loads the config, starts the app (compose/telecode-app.ts) and runs
-// until SIGINT/SIGTERM (exit 0 after a graceful stop) or /restart (stopped and started again
-// in this process), re-reading the config as it changes.
+// `telecode` (serve): loads the config, starts the app (compose/telecode-app.ts) and runs until
+// SIGINT, SIGTERM or SIGHUP (exit 0 after a graceful stop) or /restart (stopped and started
+// again in this process), re-reading the config as it changes.
 import {
   ConfigError,
   loadConfig,
@@ -29,6 +29,8 @@ run \`telecode init\` first.
 `;
 
 type StopReason = "signal" | "restart" | "polling_failed";
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Runs the bridge until stopped; returns the exit code (0 after a graceful stop, 1 when it cannot start). */
 export async function runServe(argv: string[], io: CommandIo): Promise<number> {
@@ -104,8 +106,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     stopping.abort();
     stop("signal");
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  // SIGHUP: the terminal it runs in was closed; the same graceful stop (kept tasks go on).
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   try {
     for (;;) {
       const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
@@ -163,8 +165,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       logger.event("serve.restarting", {});
     }
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     watcher?.close();
     await versionLogged;
     claim.release();
