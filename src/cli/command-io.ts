@@ -10,22 +10,57 @@ export type CommandIo = {
   env: NodeJS.ProcessEnv;
 };
 
-const guarded = new WeakSet<NodeJS.WritableStream>();
-const letGo = (): void => undefined;
+/** The first write error of each output stream outliveClosedOutput watches. */
+const writeErrors = new WeakMap<NodeJS.WritableStream, unknown>();
 
 /**
- * Keeps a command going when the reader of its output goes away (`telecode doctor | head -1`,
- * a `tee` that was killed): without a listener, the stream's error (EPIPE) crashes Node with a
- * stack trace. What is left to write has nowhere to go; the command finishes its work and exits
- * with its own code. The listeners stay for the process's life: a write's error may come after
- * the command has returned.
+ * Keeps a command going when its output cannot be written: without a listener, the stream's
+ * error crashes Node with a stack trace. A reader that went away (`telecode doctor | head -1`,
+ * EPIPE) is not a failure: what is left to write has nowhere to go, and the command exits with
+ * its own code. Any other error (a full disk) lost output, which `takeLostOutput` then names. The
+ * listeners stay for the process's life: a write's error may come after the command returned.
  */
 export function outliveClosedOutput(io: CommandIo): void {
   for (const stream of [io.stdout, io.stderr]) {
-    if (guarded.has(stream)) continue;
-    guarded.add(stream);
-    stream.on("error", letGo);
+    if (writeErrors.has(stream)) continue;
+    writeErrors.set(stream, undefined);
+    stream.on("error", (error: unknown) => {
+      // Only the first error counts (null: it was reported).
+      if (writeErrors.get(stream) === undefined) writeErrors.set(stream, error);
+    });
   }
+}
+
+/** Whether a write failed because the reader went away (`| head`), which loses nothing anyone wants. */
+export function isReaderGone(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "EPIPE";
+}
+
+/**
+ * Why output was lost, in words, when a write to `stream` failed other than by its reader
+ * leaving; once told, it is forgotten, so it is said once.
+ */
+export function takeLostOutput(stream: NodeJS.WritableStream): string | undefined {
+  const error = writeErrors.get(stream);
+  if (error === undefined || isReaderGone(error)) return undefined;
+  writeErrors.set(stream, null);
+  return writeErrorWords(error);
+}
+
+const WRITE_ERRORS: Readonly<Record<string, string>> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EFBIG: "the file is too large",
+  EIO: "an input/output error; was the terminal closed?",
+  EBADF: "it is not open for writing",
+};
+
+/** A write error as a person reads it: "ENOSPC: no space left on the device". */
+export function writeErrorWords(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return error instanceof Error ? error.message : String(error);
+  const words = WRITE_ERRORS[code];
+  return words === undefined ? code : `${code}: ${words}`;
 }
 
 /**

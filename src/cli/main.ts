@@ -1,6 +1,6 @@
 // The command-line entry: parses the subcommand and hands over to its module. This is the
 // composition root: the only place that wires concrete adapters together.
-import { outliveClosedOutput, type CommandIo } from "./command-io.js";
+import { outliveClosedOutput, takeLostOutput, type CommandIo } from "./command-io.js";
 import { readPackageVersion } from "./version.js";
 
 type Command = {
@@ -49,12 +49,25 @@ function usage(): string {
   ].join("\n");
 }
 
-/** Runs one invocation and returns the process exit code (0 ok, 1 failure, 2 bad usage). */
+/**
+ * Runs one invocation and returns the process exit code (0 ok, 1 failure, 2 bad usage). Output
+ * lost to a full disk is a failure, whatever the command found.
+ */
 export async function main(
   argv: string[],
   io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
   outliveClosedOutput(io);
+  const code = await dispatch(argv, io);
+  // A failed write's error comes on a later tick than the write.
+  await new Promise((resolve) => setImmediate(resolve));
+  const lost = takeLostOutput(io.stdout);
+  if (lost === undefined) return code;
+  io.stderr.write(`telecode: the output could not all be written (${lost}).\n`);
+  return code === 0 ? 1 : code;
+}
+
+async function dispatch(argv: string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "--version" || first === "-V") {
     io.stdout.write(`${readPackageVersion()}\n`);

@@ -6,7 +6,7 @@ import type { FileHandle } from "node:fs/promises";
 import { createRecordingReader, type RecordingReader } from "../claude/index.js";
 import type { TelecodeEvent } from "../domain/index.js";
 import { renderTerminalLine, TurnSteps } from "../render/index.js";
-import type { CommandIo } from "./command-io.js";
+import { outliveClosedOutput, type CommandIo } from "./command-io.js";
 
 const HELP = `Usage: telecode replay FILE [--json] [--time-zone ZONE]
 
@@ -45,6 +45,7 @@ function parseArgs(argv: readonly string[]): ReplayArgs | { error: string } | "h
 
 /** Runs the command; returns the exit code (0 ok, 1 unreadable file, 2 bad usage). */
 export async function runReplay(argv: readonly string[], io: CommandIo): Promise<number> {
+  outliveClosedOutput(io);
   const args = parseArgs(argv);
   if (args === "help") {
     io.stdout.write(`${HELP}\n`);
@@ -72,21 +73,17 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     );
     return 1;
   }
-  // Write errors arrive through write callbacks; without a listener the stream's 'error'
-  // event (EPIPE when the reader quits) would crash the process.
-  const ignoreStreamError = (): void => undefined;
-  io.stdout.on("error", ignoreStreamError);
   try {
     await replayStream(handle, reader, args.json, io.stdout);
   } catch (error) {
-    // The reader went away (`telecode replay FILE | head`): not a failure.
+    // The output cannot be written: nothing more is. A reader that went away (`telecode replay
+    // FILE | head`) is not a failure; a full disk is, and main says so (outliveClosedOutput).
     if (error instanceof OutputClosedError) return 0;
     io.stderr.write(
       `telecode replay: reading ${args.file} failed (${describeFsError(error)}); check that it is a readable file.\n`,
     );
     return 1;
   } finally {
-    io.stdout.off("error", ignoreStreamError);
     await handle.close();
   }
   const { read, unreadable, unknownTypes } = reader.lines;
@@ -140,7 +137,7 @@ async function replayStream(
   if (pending.length > 0) await write(out, `${pending.join("\n")}\n`);
 }
 
-/** Thrown when the output stream was closed by its reader (EPIPE). */
+/** Thrown when the output stream cannot be written (its reader quit, or its disk is full). */
 class OutputClosedError extends Error {
   readonly code = "replay.output_closed";
 }
@@ -149,9 +146,7 @@ function write(out: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     out.write(text, (error) => {
       if (!error) resolve();
-      else if ((error as { code?: unknown }).code === "EPIPE")
-        reject(new OutputClosedError("output closed", { cause: error }));
-      else reject(error);
+      else reject(new OutputClosedError("output closed", { cause: error }));
     });
   });
 }

@@ -7,8 +7,8 @@ import { awaitSayingEndHooks } from "../claude/index.js";
 import type { SessionController, SessionHandle } from "../claude/index.js";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import type { Prompt, RunCompleted, WrittenDown } from "../domain/index.js";
-import type { ProgressView, TypedAnswers } from "../terminal/index.js";
-import type { CommandIo } from "./command-io.js";
+import type { ProgressView, Resumable, TypedAnswers } from "../terminal/index.js";
+import { takeLostOutput, type CommandIo } from "./command-io.js";
 
 /** Said on stderr when the command waits on Claude Code's SessionEnd hooks after the answer. */
 const END_HOOKS_LINE =
@@ -19,6 +19,9 @@ const HOOKS_CUT_LINE = "^C Claude Code's SessionEnd hooks were cut short.\n";
 /** Said when stdout's reader quit while the run went on. */
 const OUTPUT_CLOSED_LINE =
   "telecode run: the output was closed before the run ended (its reader quit), so the run was cancelled.\n";
+/** Said when writing to stdout failed (a full disk) while the run went on. */
+const outputFailedLine = (why: string): string =>
+  `telecode run: the output could not be written (${why}), so the run was cancelled.\n`;
 
 /**
  * Signals that end the command (the terminal closed; `timeout`, `kill`): without a handler Node
@@ -48,6 +51,11 @@ export async function drive(
   },
 ): Promise<number> {
   let ui: TerminalUi | undefined;
+  /** The session --resume can go on with: only one the CLI wrote a message of down. */
+  const resumable = async ({ sessionId }: RunCompleted): Promise<Resumable | undefined> =>
+    sessionId !== undefined && (await how.writtenDown(sessionId)) !== "nothing"
+      ? { sessionId, ...(options.cwd === process.cwd() ? {} : { cwd: options.cwd }) }
+      : undefined;
   let interrupted = false;
   /** Set once the run is over and the CLI winds down: a Ctrl-C then ends it at once, as a second one does. */
   let windingDown = false;
@@ -83,8 +91,9 @@ export async function drive(
 
   let completed: RunCompleted | undefined;
   /**
-   * Stdout's reader quit (`telecode run … | head`): its EPIPE must not crash the command, nothing
-   * more is written there, and a run still going is cancelled, since nobody reads what it does.
+   * Stdout's reader quit (`telecode run … | head`) or its disk is full: the error must not crash
+   * the command, nothing more is written there, and a run still going is cancelled, since nobody
+   * reads what it does. What was lost to a failed write (not a reader's leaving) makes it fail.
    */
   let outputClosed: "during the run" | "after it" | undefined;
   const onOutputError = (): void => {
@@ -150,9 +159,17 @@ export async function drive(
     io.stderr.write(endedNow === "hooks" ? HOOKS_CUT_LINE : "^C stopped Claude Code at once.\n");
     return 130;
   }
+  const lost = takeLostOutput(io.stdout);
   if (outputClosed === "during the run" && !(completed?.ok === true && !completed.cancelled)) {
     // Unless it finished before the cancel reached it.
-    io.stderr.write(OUTPUT_CLOSED_LINE);
+    io.stderr.write(lost === undefined ? OUTPUT_CLOSED_LINE : outputFailedLine(lost));
+    return 1;
+  }
+  if (lost !== undefined) {
+    const what = answer === undefined ? "the output could not all be written" : "the answer could not be written";
+    const { resumeHint } = await import("../terminal/index.js");
+    const again = completed === undefined ? "" : ` ${resumeHint(await resumable(completed))}`;
+    io.stderr.write(`telecode run: ${what} (${lost}).${again}\n`);
     return 1;
   }
   if (answer !== undefined) return 0;
@@ -171,13 +188,10 @@ export async function drive(
   if (!completed.ok) {
     // Loaded with the terminal's view, off the way to the CLI's spawn.
     const { terminalFailureText } = await import("../terminal/index.js");
-    // --resume is worth naming only for a session the CLI wrote a message of down.
-    const id = completed.sessionId;
-    const resumable =
-      id !== undefined && (await how.writtenDown(id)) !== "nothing"
-        ? { sessionId: id, ...(options.cwd === process.cwd() ? {} : { cwd: options.cwd }) }
-        : undefined;
-    const why = completed.error === undefined ? "the run failed" : terminalFailureText(completed.error, resumable);
+    const why =
+      completed.error === undefined
+        ? "the run failed"
+        : terminalFailureText(completed.error, await resumable(completed));
     io.stderr.write(`error: ${why}\n`);
     return 1;
   }

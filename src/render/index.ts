@@ -23,7 +23,7 @@ export type { TelegramMarkdown, RenderFallback } from "./telegram-html.js";
 export { splitTelegramHtml } from "./telegram-split.js";
 export type { SplitOptions } from "./telegram-split.js";
 export { renderTerminalLine, TurnSteps } from "./terminal-lines.js";
-export { terminalFailureText } from "./terminal-failure.js";
+export { resumeHint, terminalFailureText } from "./terminal-failure.js";
 export type { Resumable } from "./terminal-failure.js";
 export { displayWidth, fitColumns } from "./terminal-width.js";
 export type { TerminalLineOptions } from "./terminal-lines.js";

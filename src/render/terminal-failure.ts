@@ -25,7 +25,7 @@ function shellWord(word: string): string {
 }
 
 /** Going on where a crashed or stopped CLI left the session: only --resume keeps it. */
-const resumeHint: TerminalHint = (resumable) => {
+export const resumeHint: TerminalHint = (resumable) => {
   if (resumable === undefined)
     return "Claude Code had written nothing of the session down yet, so run it again to start afresh.";
   const cwd = resumable.cwd === undefined ? "" : ` --cwd ${shellWord(resumable.cwd)}`;

@@ -6,5 +6,6 @@ export type { InputLine, ProgressViewOptions } from "./progress-view.js";
 export { readTypedAnswers } from "./typed-answers.js";
 // How a failed run reads on its last line (render's, named here so `telecode run` takes it with
 // the rest of its view: the render layer's index would bring the Telegram renderers along).
-export { terminalFailureText } from "../render/index.js";
+export { resumeHint, terminalFailureText } from "../render/index.js";
+export type { Resumable } from "../render/index.js";
 export type { TypedAnswers, TypedAnswersOptions } from "./typed-answers.js";

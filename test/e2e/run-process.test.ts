@@ -1,9 +1,10 @@
 // `telecode run` as a process of its own (the built bin), as a shell or a script runs it: what
-// happens to it and to Claude Code when the CLI dies under it or it is told to end. In a test's
-// own process other handles keep Node alive; here nothing does, so an await nothing wakes ends
-// the command early, as it would for a person. Real Claude Code, fake Messages API.
+// happens to it and to Claude Code when the CLI dies under it, it is told to end, or its output
+// lands on a full disk. In a test's own process other handles keep Node alive; here nothing does,
+// so an await nothing wakes ends the command early, as it would for a person. Real Claude Code,
+// fake Messages API.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -28,13 +29,19 @@ async function workspace(replies: FakeReply[], files: Record<string, string>): P
   return current;
 }
 
-/** The built `telecode run` on `prompt`, with what it prints and how it ends. */
-function start(ws: RunWorkspace, approve: string, prompt: string) {
+/**
+ * The built `telecode run` on `prompt`, with what it prints and how it ends; `stdout: "full"`
+ * writes its output to a full disk (/dev/full).
+ */
+function start(ws: RunWorkspace, approve: string, prompt: string, options: { stdout?: "full"; json?: boolean } = {}) {
   const args = ["run", "--cwd", ws.cwd, "--config", ws.config, "--approve", approve, prompt];
-  const child = spawn(process.execPath, [telecodeBin, ...args], { env: ws.env, stdio: ["ignore", "pipe", "pipe"] });
+  if (options.json === true) args.push("--json");
+  const full = options.stdout === "full" ? openSync("/dev/full", "w") : "pipe";
+  const child = spawn(process.execPath, [telecodeBin, ...args], { env: ws.env, stdio: ["ignore", full, "pipe"] });
+  if (typeof full === "number") closeSync(full);
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
@@ -80,5 +87,28 @@ describe("telecode run as a process of its own", () => {
     expect(run.stderr()).toMatch(/\^C Claude Code's SessionEnd hooks were cut short\.\n$/);
     expect(processesRunning(["sleep", "49.5"])).toEqual([]);
     expect(existsSync(join(ws.cwd, "hook-done"))).toBe(false);
+  });
+});
+
+describe.runIf(existsSync("/dev/full"))("telecode run with its output on a full disk", () => {
+  it("says the answer could not be written, how to go on in the session, and exits 1", async () => {
+    const run = start(await workspace([reply.text("The answer is 42.")], {}), "none", "What is it?", {
+      stdout: "full",
+    });
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(
+      /telecode run: the answer could not be written \(ENOSPC: no space left on the device\)\. To go on in the same session, run: telecode run --cwd \S+ --resume [0-9a-f-]{36} PROMPT\n$/,
+    );
+  });
+
+  it("with --json, cancels the run at the first event it cannot write, says why, and exits 1", async () => {
+    const files = { "slow.sh": "sleep 46.5\necho finished\n" };
+    const ws = await workspace([reply.bash("bash ./slow.sh", "Wait"), reply.text("Finished.")], files);
+    const run = start(ws, "all", "Run the slow script", { stdout: "full", json: true });
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(
+      /telecode run: the output could not be written \(ENOSPC: no space left on the device\), so the run was cancelled\.\n$/,
+    );
+    expect(processesRunning(["sleep", "46.5"])).toEqual([]);
   });
 });
