@@ -2,7 +2,7 @@
 // commands take. Its own module so the commands and the entry that dispatches to them do not
 // import each other.
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { closestName } from "../domain/index.js";
+import { closestName, ioErrorWords } from "../domain/index.js";
 
 export type CommandIo = {
   stdout: NodeJS.WritableStream;
@@ -44,23 +44,7 @@ export function takeLostOutput(stream: NodeJS.WritableStream): string | undefine
   const error = writeErrors.get(stream);
   if (error === undefined || isReaderGone(error)) return undefined;
   writeErrors.set(stream, null);
-  return writeErrorWords(error);
-}
-
-const WRITE_ERRORS: Readonly<Record<string, string>> = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "the disk quota is used up",
-  EFBIG: "the file is too large",
-  EIO: "an input/output error; was the terminal closed?",
-  EBADF: "it is not open for writing",
-};
-
-/** A write error as a person reads it: "ENOSPC: no space left on the device". */
-export function writeErrorWords(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== "string") return error instanceof Error ? error.message : String(error);
-  const words = WRITE_ERRORS[code];
-  return words === undefined ? code : `${code}: ${words}`;
+  return ioErrorWords(error);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { createRecordingReader, type RecordingReader } from "../claude/index.js";
-import type { TelecodeEvent } from "../domain/index.js";
+import { ioErrorWords, type TelecodeEvent } from "../domain/index.js";
 import { renderTerminalLine, TurnSteps } from "../render/index.js";
 import { outliveClosedOutput, type CommandIo } from "./command-io.js";
 
@@ -69,7 +69,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     handle = await open(args.file, "r");
   } catch (error) {
     io.stderr.write(
-      `telecode replay: cannot read ${args.file} (${describeFsError(error)}); check the path and permissions.\n`,
+      `telecode replay: cannot read ${args.file} (${ioErrorWords(error)}); check the path and permissions.\n`,
     );
     return 1;
   }
@@ -80,7 +80,7 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     // FILE | head`) is not a failure; a full disk is, and main says so (outliveClosedOutput).
     if (error instanceof OutputClosedError) return 0;
     io.stderr.write(
-      `telecode replay: reading ${args.file} failed (${describeFsError(error)}); check that it is a readable file.\n`,
+      `telecode replay: reading ${args.file} failed (${ioErrorWords(error)}); check that it is a readable file.\n`,
     );
     return 1;
   } finally {
@@ -106,14 +106,6 @@ function unknownTypesWords(types: ReadonlyMap<string, number>): string {
     `left out ${total === 1 ? "1 line" : `${total} lines`} of a type this Telecode does not know (${counts}), ` +
     "as a live session leaves them out of the chat: most likely a newer Claude Code's."
   );
-}
-
-function describeFsError(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "EISDIR") return "it is a directory";
-  return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
 }
 
 async function replayStream(

@@ -2,7 +2,7 @@
 // pretty lines to stderr when it is a terminal, and secrets redacted from every line.
 import { join } from "node:path";
 import { pino, type Logger as PinoLogger } from "pino";
-import { definedFields } from "../domain/index.js";
+import { definedFields, ioErrorWords } from "../domain/index.js";
 import type { EventName, LogFields, Logger, LogLevel } from "../ports/index.js";
 import { LogError } from "./errors.js";
 import { prettyStream } from "./pretty-stream.js";
@@ -65,10 +65,16 @@ function wrap(base: PinoLogger, secrets: string[]): Logger {
 
 function openLogFile(dataDir: string, options: LoggerOptions): RotatingFileStream {
   const dir = join(dataDir, "logs");
+  const stderr = options.stderr === undefined ? process.stderr : options.stderr;
   try {
     return new RotatingFileStream({
       dir,
       ...definedFields({ maxBytes: options.maxFileBytes, maxFiles: options.maxFiles }),
+      // Said where someone may read it; the log itself says how many lines were lost once it can.
+      onWriteFailed: (error) =>
+        stderr?.write(
+          `telecode: the log file ${join(dir, "telecode.log")} cannot be written (${ioErrorWords(error)}); its lines are lost until it can be.\n`,
+        ),
     });
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code ?? "error";

@@ -25,7 +25,7 @@ function telecodeWithClosed(closed: "stdout" | "stderr" | "full", ...args: strin
   });
   if (full !== undefined) closeSync(full);
   // Closed before the command has loaded, so its first write finds no reader.
-  else child[closed]?.destroy();
+  if (closed !== "full") child[closed]?.destroy();
   let kept = "";
   child[closed === "stderr" ? "stdout" : "stderr"]?.setEncoding("utf8").on("data", (text: string) => (kept += text));
   return new Promise<{ code: number | null; kept: string }>((resolve) =>

@@ -124,7 +124,7 @@ describe("telecode replay", () => {
     const missing = await replay(join(temp, "nope.jsonl"));
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe("");
-    expect(missing.stderr).toMatch(/^telecode replay: cannot read .*nope\.jsonl \(no such file\); [^\n]*\n$/);
+    expect(missing.stderr).toMatch(/^telecode replay: cannot read .*nope\.jsonl \(ENOENT: no such file\); [^\n]*\n$/);
     const directory = await replay(temp);
     expect(directory.code).toBe(1);
     expect(directory.stderr.split("\n")).toHaveLength(2);

@@ -42,7 +42,7 @@ function start(ws: RunWorkspace, approve: string, prompt: string, options: { std
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }

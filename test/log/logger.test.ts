@@ -1,6 +1,7 @@
 // The logger: JSON lines in DATA/logs with every field, secrets redacted on every line,
-// no prompt text above debug, pretty lines only for a terminal, and size-based rotation.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+// no prompt text above debug, pretty lines only for a terminal, size-based rotation, and a full
+// disk that loses lines, never Telecode.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -134,6 +135,51 @@ describe("RotatingFileStream", () => {
     reopened.close();
     expect(read("telecode.log")).toBe(line(11));
     expect(read("telecode.log.1")).toBe(line(9) + line(10));
+  });
+});
+
+/** A log directory whose telecode.log is on a full disk (a link to /dev/full) until the link goes. */
+function fullDiskLogDir(): { dir: string; makeRoom: () => void } {
+  const dir = tempDir();
+  symlinkSync("/dev/full", join(dir, "telecode.log"));
+  return { dir, makeRoom: () => unlinkSync(join(dir, "telecode.log")) };
+}
+
+describe.runIf(existsSync("/dev/full"))("a log on a full disk", () => {
+  it("drops the lines it cannot write, never throws, and says how many it lost once it can write", () => {
+    const { dir, makeRoom } = fullDiskLogDir();
+    const failures: unknown[] = [];
+    const stream = new RotatingFileStream({ dir, onWriteFailed: (error) => failures.push(error) });
+    for (let n = 1; n <= 3; n++) expect(() => stream.write(`{"n":${n}}\n`)).not.toThrow();
+    expect(failures).toEqual([expect.objectContaining({ code: "ENOSPC" })]);
+    makeRoom();
+    stream.write('{"n":4}\n');
+    stream.close();
+    stream.write('{"n":5}\n');
+    const lines = readFileSync(join(dir, "telecode.log"), "utf8").trimEnd().split("\n");
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({ level: 40, event: "log.lines_lost", lost: 3, reason: "ENOSPC" }),
+      { n: 4 },
+    ]);
+  });
+
+  it("keeps Telecode going, and says so once on stderr", () => {
+    const dataDir = tempDir();
+    const dir = join(dataDir, "logs");
+    mkdirSync(dir);
+    symlinkSync("/dev/full", join(dir, "telecode.log"));
+    const stderr = new PassThrough();
+    let said = "";
+    stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    const logger = createLogger({ dataDir, stderr: Object.assign(stderr, { isTTY: false }) });
+    loggers.push(logger);
+    expect(() => {
+      logger.event("serve.signal", { signal: "SIGTERM" });
+      logger.event("telegram.stopping", {}, "warn");
+    }).not.toThrow();
+    expect(said).toBe(
+      `telecode: the log file ${join(dir, "telecode.log")} cannot be written (ENOSPC: no space left on the device); its lines are lost until it can be.\n`,
+    );
   });
 });
 

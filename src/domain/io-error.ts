@@ -1,0 +1,22 @@
+// A failed read or write (a full disk, a closed terminal) as a person reads it. Pure.
+
+const IO_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EISDIR: "it is a directory",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EFBIG: "the file is too large",
+  EIO: "an input/output error; was the terminal closed?",
+  EBADF: "it is not open for writing",
+  EROFS: "the file system is read-only",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+};
+
+/** "ENOSPC: no space left on the device"; a code without words as it is; else the message. */
+export function ioErrorWords(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return error instanceof Error ? error.message : String(error);
+  const words = IO_ERRORS[code];
+  return words === undefined ? code : `${code}: ${words}`;
+}
