@@ -1,12 +1,16 @@
-// A full disk under the log: Telecode's log file cannot be written, and the bridge goes on
-// answering, saying on stderr that log lines are lost (the log says how many once it can).
-// The real `telecode` as a process of its own, its log file a link to /dev/full.
+// A full disk under Telecode's files. Its log file cannot be written: the bridge goes on
+// answering, saying on stderr that log lines are lost (the log says how many once it can); the
+// real `telecode` as a process of its own, its log file a link to /dev/full. Its database
+// refuses to keep the updates it takes, as SQLite does on a full disk: they are handled all the
+// same (a handler that then fails on the database says so: errors-say-what-to-do.test.ts), never
+// asked for again and again, unanswered.
 import { existsSync } from "node:fs";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
-import { isAnswer } from "../telegram/bridge/rig.js";
+import { isAnswer, startRig } from "../telegram/bridge/rig.js";
 import { USER_ID, useWorld } from "./helpers.js";
 
 const newWorld = useWorld();
@@ -31,4 +35,33 @@ describe.runIf(existsSync("/dev/full"))("the log on a full disk", () => {
       `telecode: the log file ${log} cannot be written (ENOSPC: no space left on the device); its lines are lost until it can be.`,
     ]);
   }, 120_000);
+});
+
+/** Makes SQLite refuse every insert into `tables` of the database at `path`, as a full disk does. */
+function refuseInserts(path: string, tables: readonly string[]): () => void {
+  const other = new Database(path);
+  for (const table of tables)
+    other.exec(
+      `CREATE TRIGGER full_${table} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+    );
+  return () => {
+    for (const table of tables) other.exec(`DROP TRIGGER full_${table}`);
+    other.close();
+  };
+}
+
+describe("the database refusing writes", () => {
+  it("a message the inbox cannot keep is handled all the same", async () => {
+    const rig = await startRig();
+    const makeRoom = refuseInserts(rig.app.store.path, ["inbox"]);
+    try {
+      const chat = rig.user(1001);
+      rig.script("[kept]", [reply.text("Handled without the inbox.")]);
+      rig.tg.sendText(chat, "Are you there? [kept]");
+      await rig.botMessage(chat, isAnswer("Handled without the inbox."));
+    } finally {
+      makeRoom();
+      await rig.dispose();
+    }
+  });
 });

@@ -2,7 +2,8 @@
 // answered while runs stream) fed by getUpdates from the stored offset. The offset is saved as
 // updates are taken, together with the updates themselves (the inbox), and each is forgotten
 // once handled: a restart neither loses what arrived while down nor repeats what was handled,
-// and a message a crash caught mid-way is handled again (`replayUnfinished`).
+// and a message a crash caught mid-way is handled again (`replayUnfinished`). A database that
+// refuses them (a full disk) does not stop them being handled.
 import {
   createConcurrentSink,
   createRunner,
@@ -51,11 +52,7 @@ export function startPolling(options: PollingOptions): RunnerHandle {
           const last = updates.at(-1)?.update_id;
           if (last !== undefined) {
             // The next getUpdates confirms these to Telegram; from now on the inbox holds them.
-            // (Should this write fail, they are asked for again: nothing was confirmed.)
-            store.transaction(() => {
-              store.inbox.keep(updates);
-              store.offsets.set(last + 1);
-            });
+            keepInInbox(store, logger, updates, last + 1);
             offset = last + 1;
           }
           return updates;
@@ -80,6 +77,23 @@ export function startPolling(options: PollingOptions): RunnerHandle {
   const runner = createRunner(createSource(supplier), sink);
   runner.start();
   return runner;
+}
+
+/**
+ * Keeps `updates` in the inbox, with the offset after them. Should the database refuse them (a
+ * full disk), they are handled all the same, from memory: asked for again they would be refused
+ * again, unanswered for as long as it lasts, where their handlers, failing on the same database,
+ * tell each person what failed. Only a crash before that could lose one.
+ */
+function keepInInbox(store: Store, logger: Logger, updates: readonly Update[], nextOffset: number): void {
+  try {
+    store.transaction(() => {
+      store.inbox.keep(updates);
+      store.offsets.set(nextOffset);
+    });
+  } catch (error) {
+    logger.event("telegram.inbox_failed", { updates: updates.length, err: error }, "error");
+  }
 }
 
 export type ReplayOptions = Pick<PollingOptions, "store" | "logger" | "handle"> & {
