@@ -1,7 +1,7 @@
 // Whether the data directory (state.dir) can be used: created when missing, a directory,
-// writable. `telecode doctor` and `telecode` (serve) check it the same way, with the same words.
+// writable, with room left on its disk. `telecode doctor` and `telecode` (serve) check it the same way, with the same words.
 // Also names the files in it that more than one command shares.
-import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** What the Claude CLI binaries supported when probed (`telecode` and `telecode run` share it). */
@@ -21,13 +21,36 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Undefined when `dir` is a writable directory (created, mode 0700, if it was missing). */
+/** Below this much free space, SQLite cannot grow its files: the disk counts as full. */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/** Bytes this user may still write on the disk holding `dir`; undefined where the system cannot say. */
+export function freeBytes(dir: string): number | undefined {
+  try {
+    const disk = statfsSync(dir);
+    return disk.bavail * disk.bsize;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Undefined when `dir` is a writable directory (created, mode 0700, if it was missing) on a
+ * disk with room left.
+ */
 export function dataDirProblem(dir: string): DataDirProblem | undefined {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const probe = join(dir, `.probe-${process.pid}`);
     writeFileSync(probe, "");
     rmSync(probe);
+    // An empty file fits on a full disk: its free space is asked for.
+    const free = freeBytes(dir);
+    if (free !== undefined && free < FULL_BELOW_BYTES)
+      return {
+        detail: `${dir} is on a full disk (${Math.floor(free / 1024)} KiB free)`,
+        fix: `free some space there, ${ELSEWHERE}`,
+      };
     return undefined;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";

@@ -11,7 +11,7 @@ import {
   type Env,
 } from "../config/index.js";
 import { buildChildEnv, PROVIDER_SWITCH } from "../claude/index.js";
-import { instanceState, openStore } from "../store/index.js";
+import { instanceState, openStore, StoreError, type PrepareFailure } from "../store/index.js";
 import { dataDirProblem } from "./data-dir.js";
 import { initCommand } from "./invocation.js";
 import { checkClaudeStarts } from "./doctor-claude-start.js";
@@ -231,16 +231,19 @@ function checkState(config: Config, nowMs: number): CheckResult[] {
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    results.push(
-      fail(
-        "database",
-        message.split("\n", 1)[0] ?? message,
-        "see the message; moving the file aside starts a new database",
-      ),
-    );
+    const why = error instanceof StoreError ? (error.details["why"] as PrepareFailure | undefined) : undefined;
+    results.push(fail("database", message.split("\n", 1)[0] ?? message, DATABASE_FIX[why ?? "other"]));
   }
   return results;
 }
+
+/** What to do about a database that could not be prepared, by why. */
+const DATABASE_FIX: Readonly<Record<PrepareFailure, string>> = {
+  disk_full: "free some space on that disk; the database is kept as it is",
+  read_only: "fix the permissions of the data directory and its files",
+  damaged: "stop Telecode and move the file aside; it starts a new database",
+  other: "see the message; moving the file aside starts a new database",
+};
 
 /**
  * Every check, in the order a person fixes things. A config that does not load is the only

@@ -17,7 +17,14 @@ export type { InboxEntry, InboxRepository } from "./inbox-repo.js";
 export { LATEST_SCHEMA_VERSION } from "./migrations.js";
 export type { OffsetsRepository } from "./offsets-repo.js";
 export type { AddQueuedRunInput, QueuedRunsRepository } from "./queued-runs-repo.js";
-export { DATABASE_FILE, openStore, type OpenStoreOptions, type RestartRecovery, type Store } from "./open-store.js";
+export {
+  DATABASE_FILE,
+  openStore,
+  type OpenStoreOptions,
+  type PrepareFailure,
+  type RestartRecovery,
+  type Store,
+} from "./open-store.js";
 export {
   DECISION_KINDS,
   DECISION_STATES,

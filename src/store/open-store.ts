@@ -147,10 +147,38 @@ export function openStore(dir: string, options: OpenStoreOptions = {}): Store {
   } catch (error) {
     db.close();
     if (error instanceof StoreError) throw error;
-    throw new StoreError(
-      "store.open_failed",
-      `Could not prepare the database at ${path}. Run \`telecode doctor\`; if the file is damaged, move it aside and start again.`,
-      { cause: error, details: { path } },
-    );
+    throw prepareFailure(path, error);
   }
+}
+
+/** Why a database could not be prepared, as the person must act on it. */
+export type PrepareFailure = "disk_full" | "read_only" | "damaged" | "other";
+
+/**
+ * The database opened and could not be set up or migrated: a full disk and a read-only file
+ * are said as such (moving the file aside would lose it for nothing); a damaged one is to be
+ * moved aside. `details.why` says which.
+ */
+export function prepareFailure(path: string, cause: unknown): StoreError {
+  const raw = (cause as { code?: unknown } | null)?.code;
+  const code = typeof raw === "string" ? raw : "";
+  const message = cause instanceof Error ? cause.message : String(cause);
+  const [why, words]: [PrepareFailure, string] =
+    code === "SQLITE_FULL"
+      ? ["disk_full", "the disk is full. Free some space there, then start Telecode again."]
+      : code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN")
+        ? [
+            "read_only",
+            "it cannot be written. Check that the data directory (state.dir) and its files are yours and writable.",
+          ]
+        : code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB"
+          ? [
+              "damaged",
+              `the file is damaged (${message}). Move it aside and start again: Telecode starts a new database.`,
+            ]
+          : ["other", `${message}. Run \`telecode doctor\`; if the file is damaged, move it aside and start again.`];
+  return new StoreError("store.open_failed", `Could not prepare the database at ${path}: ${words}`, {
+    cause,
+    details: { path, why },
+  });
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
 import { DATABASE_FILE, LATEST_SCHEMA_VERSION, openStore, StoreError } from "../../src/store/index.js";
 import { migrate, MIGRATIONS, schemaVersion } from "../../src/store/migrations.js";
+import { prepareFailure } from "../../src/store/open-store.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 const tempDir = useTempDirs("store");
@@ -225,5 +226,23 @@ describe("migrations", () => {
     const error = thrownBy(() => openStore(dir));
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).code).toBe("store.open_failed");
+    expect((error as StoreError).message).toBe(
+      `Could not prepare the database at ${join(dir, DATABASE_FILE)}: the file is damaged (file is not a database). Move it aside and start again: Telecode starts a new database.`,
+    );
+    expect((error as StoreError).details["why"]).toBe("damaged");
+  });
+
+  it("say a full disk is full, never that the file should be moved aside", () => {
+    // SQLite's own SQLITE_FULL, from a database allowed too few pages for a second table.
+    const db = new Database(":memory:");
+    db.pragma("max_page_count = 2");
+    const full = thrownBy(() => db.exec("CREATE TABLE a (x); CREATE TABLE b (x); CREATE TABLE c (x);"));
+    db.close();
+    expect(full).toMatchObject({ code: "SQLITE_FULL" });
+    const error = prepareFailure("/data/telecode.db", full);
+    expect(error.message).toBe(
+      "Could not prepare the database at /data/telecode.db: the disk is full. Free some space there, then start Telecode again.",
+    );
+    expect(error.details["why"]).toBe("disk_full");
   });
 });
