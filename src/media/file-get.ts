@@ -4,6 +4,7 @@
 import { constants } from "node:fs";
 import { lstat, open, realpath } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { denyMatcher } from "./file-names.js";
 import { isInside, projectMissing } from "./folders.js";
@@ -101,7 +102,7 @@ async function checkEveryPart(
     current = join(current, part);
     const stats = await lstat(current).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-      throw new MediaError("media.io_failed", `Could not look at ${asked}.`, { cause: error });
+      throw new MediaError("media.io_failed", `Could not look at ${asked} (${ioErrorWords(error)}).`, { cause: error });
     });
     if (stats === undefined) {
       return refuse(
@@ -127,7 +128,7 @@ async function readNoFollow(path: string, maxBytes: number, shown: string): Prom
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (cause) {
-    throw new MediaError("media.io_failed", `Could not open ${shown}.`, { cause });
+    throw new MediaError("media.io_failed", `Could not open ${shown} (${ioErrorWords(cause)}).`, { cause });
   }
   try {
     const { size } = await handle.stat();

@@ -3,6 +3,7 @@
 import { constants } from "node:fs";
 import { mkdir, open, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 import { accept, MediaError, refuse, type MediaRefusal, type MediaResult } from "./errors.js";
 
 /** Whether `path` is `root` or below it (both absolute, already resolved). */
@@ -38,7 +39,9 @@ export async function ensureOwnFolder(projectRoot: string, dir: string): Promise
     await writeGitIgnore(realDir);
     return accept(realDir);
   } catch (cause) {
-    throw new MediaError("media.io_failed", `Could not prepare the folder ${wanted}.`, { cause });
+    throw new MediaError("media.io_failed", `Could not prepare the folder ${wanted} (${ioErrorWords(cause)}).`, {
+      cause,
+    });
   }
 }
 

@@ -2,6 +2,7 @@
 // against the Messages API's limits like a photo from Telegram, each refusal naming the file.
 import { readFile, stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 import { MediaError, refuse, type MediaResult } from "./errors.js";
 import { checkInlineImages, MESSAGES_API_IMAGE_LIMITS, type InlineImage } from "./image-limits.js";
 import { formatBytes } from "./sizes.js";
@@ -18,7 +19,7 @@ export async function readImageFiles(
     const full = resolve(cwd, path);
     const stats = await stat(full).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-      throw new MediaError("media.io_failed", `Could not look at ${path}.`, { cause: error });
+      throw new MediaError("media.io_failed", `Could not look at ${path} (${ioErrorWords(error)}).`, { cause: error });
     });
     if (stats === undefined)
       return refuse("media.not_found", `There is no image ${path}.`, "Check the path given to --image.");
@@ -33,7 +34,7 @@ export async function readImageFiles(
     try {
       images.push({ name: basename(full), bytes: await readFile(full) });
     } catch (cause) {
-      throw new MediaError("media.io_failed", `Could not read ${path}.`, { cause });
+      throw new MediaError("media.io_failed", `Could not read ${path} (${ioErrorWords(cause)}).`, { cause });
     }
   }
   return checkInlineImages(images);

@@ -4,6 +4,7 @@
 import { constants } from "node:fs";
 import { lstat, open, readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 import { MediaError, type MediaResult } from "./errors.js";
 import { denyMatcher, numberedName } from "./file-names.js";
 import { ensureOwnFolder } from "./folders.js";
@@ -47,7 +48,7 @@ export async function planOutbox(projectRoot: string, limits: OutboxLimits): Pro
     names = (await readdir(dir)).filter((name) => name !== ".gitignore").sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { send: [], skipped: [] };
-    throw new MediaError("media.io_failed", `Could not read ${OUTBOX_DIR}.`, { cause: error });
+    throw new MediaError("media.io_failed", `Could not read ${OUTBOX_DIR} (${ioErrorWords(error)}).`, { cause: error });
   }
   const isDenied = denyMatcher(limits.denyGlobs);
   const maxBytes = Math.min(limits.maxFileBytes, TELEGRAM_UPLOAD_MAX_BYTES);

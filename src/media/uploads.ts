@@ -2,8 +2,9 @@
 // first, the name made safe, never overwriting (name, name_1, …), never through a link
 // (exclusive create with O_NOFOLLOW). Each refusal says the limit and what to do.
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { denyMatcher, isAllowedType, numberedName, sanitiseFileName } from "./file-names.js";
 import { displayPath, ensureOwnFolder } from "./folders.js";
@@ -105,15 +106,21 @@ async function createExclusive(dir: string, name: string, bytes: Uint8Array): Pr
       handle = await open(path, flags, 0o644);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-      throw new MediaError("media.io_failed", `Could not save ${name} in ${dir}.`, { cause: error });
+      throw new MediaError("media.io_failed", `Could not save ${name} in ${dir} (${ioErrorWords(error)}).`, {
+        cause: error,
+      });
     }
     try {
       await handle.writeFile(bytes);
     } catch (error) {
-      throw new MediaError("media.io_failed", `Could not write ${name} in ${dir}.`, { cause: error });
-    } finally {
       await handle.close();
+      // What part of it went in (a full disk) is no file of the person's: it goes.
+      await rm(path, { force: true }).catch(() => undefined);
+      throw new MediaError("media.io_failed", `Could not write ${name} in ${dir} (${ioErrorWords(error)}).`, {
+        cause: error,
+      });
     }
+    await handle.close();
     return path;
   }
   throw new MediaError("media.io_failed", `${dir} already holds ${MAX_NAME_TRIES} files named like ${name}.`);

@@ -4,6 +4,7 @@
 import { constants } from "node:fs";
 import { lstat, open, opendir } from "node:fs/promises";
 import { join, posix } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { formatBytes } from "./sizes.js";
 
@@ -50,7 +51,7 @@ export async function zipFolder(
         return tooBig(`its files add up to more than ${formatBytes(limits.maxReadBytes)}`);
     }
   } catch (cause) {
-    throw new MediaError("media.io_failed", `Could not read the folder ${label}.`, { cause });
+    throw new MediaError("media.io_failed", `Could not read the folder ${label} (${ioErrorWords(cause)}).`, { cause });
   }
   const top = posix.basename(relativeDir) || posix.basename(root.split("\\").join("/")) || "project";
   const within = (relative: string) => (relativeDir === "" ? relative : relative.slice(relativeDir.length + 1));
@@ -115,7 +116,10 @@ async function deflateAll(
       await handle.close();
     }
     file.push(new Uint8Array(0), true);
-    if (failure !== undefined) throw new MediaError("media.io_failed", "Could not build the zip.", { cause: failure });
+    if (failure !== undefined)
+      throw new MediaError("media.io_failed", `Could not build the zip (${ioErrorWords(failure)}).`, {
+        cause: failure,
+      });
   }
   zip.end();
   return size > maxZipBytes ? undefined : Buffer.concat(chunks);

@@ -1,7 +1,6 @@
 // `telecode doctor` against the shared local Bot API fake, a temp HOME, the real pinned CLI
 // and small stand-in CLIs that print other versions: ✓ when all is well, ✗ with a fix otherwise,
 // ! for a CLI outside the tested range (also logged at start).
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,6 +14,7 @@ import type { CommandIo } from "../../src/cli/command-io.js";
 import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
 import { DATABASE_FILE, openStore } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 import {
   pinnedVersion,
   recordedVersions,
@@ -25,19 +25,6 @@ import { PINNED_CLAUDE_VERSION } from "../../src/cli/doctor-tested-range.js";
 
 const REAL_CLAUDE = resolve("node_modules/.bin/claude");
 
-/** Whether this process may mount a tmpfs (root, in a container that allows it). */
-function canMountTmpfs(): boolean {
-  const dir = mkdtempSync(join(tmpdir(), "telecode-mount-"));
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir], { stdio: "ignore" });
-    execFileSync("umount", [dir], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 /** The range Telecode ships (every version with recordings; the pinned 2.1.332 is the newest). */
 const RANGE = describeRange(testedRange());
 const RANGE_RE = RANGE.replace(/\./g, "\\.");
@@ -311,23 +298,19 @@ describe("telecode doctor", () => {
   });
 
   // Where this machine lets a test mount a small tmpfs (as root in a container); skipped elsewhere.
-  it.runIf(canMountTmpfs())("fails a data directory on a full disk, saying it is full", async () => {
+  it.runIf(tmpfsMountable)("fails a data directory on a full disk, saying it is full", async () => {
     const data = join(home, "full");
     mkdirSync(data);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", data]);
+    const unmount = mountTmpfs(data, "256k");
     try {
-      try {
-        execFileSync("dd", ["if=/dev/zero", `of=${join(data, "filler")}`, "bs=4k"], { stdio: "ignore" });
-      } catch {
-        // dd ends with "No space left on device": the disk is full.
-      }
+      fillDisk(data);
       writeConfig(goodConfig(`[state]\ndir = "${data}"\n`));
       const { code, out } = await doctor();
       expect(code).toBe(1);
       expect(line(out, "data directory")).toMatch(/^✗ data directory +.* is on a full disk \(0 KiB free\)$/);
       expect(out).toContain("fix: free some space there, or set state.dir");
     } finally {
-      execFileSync("umount", [data]);
+      unmount();
     }
   });
 

@@ -15,6 +15,7 @@ import {
   type UploadLimits,
 } from "../../src/media/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
+import { mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 
 const tempDir = useTempDirs("uploads");
 const MB = 1024 * 1024;
@@ -206,5 +207,22 @@ describe("refusals, each with the limit", () => {
       "These 3 files are 54 MB together, over the 50 MB limit per message.",
     );
     expect(checkMessageTotal(files.slice(0, 2), limits).ok).toBe(true);
+  });
+});
+
+describe.runIf(tmpfsMountable)("a full disk", () => {
+  it("fails the save saying why, and leaves no part of the file behind", async () => {
+    const { root } = project();
+    const unmount = mountTmpfs(root, "256k");
+    try {
+      const error = await save(root, "big.bin", "x".repeat(1024 * 1024)).catch((thrown: unknown) => thrown);
+      expect(error).toMatchObject({
+        code: "media.io_failed",
+        message: `Could not write big.bin in ${join(root, ".telecode/uploads")} (ENOSPC: no space left on the device).`,
+      });
+      expect(readdirSync(join(root, ".telecode/uploads"))).toEqual([".gitignore"]);
+    } finally {
+      unmount();
+    }
   });
 });
