@@ -32,7 +32,7 @@ export function outliveClosedOutput(io: CommandIo): void {
 }
 
 /** Whether a write failed because the reader went away (`| head`), which loses nothing anyone wants. */
-export function isReaderGone(error: unknown): boolean {
+function isReaderGone(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "EPIPE";
 }
 

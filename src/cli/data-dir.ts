@@ -1,6 +1,6 @@
 // Whether the data directory (state.dir) can be used: created when missing, a directory,
-// writable, with room left on its disk. `telecode doctor` and `telecode` (serve) check it the same way, with the same words.
-// Also names the files in it that more than one command shares.
+// writable, with room left on its disk. `telecode doctor` and `telecode` (serve) check it the
+// same way, with the same words. Also names the files in it that more than one command shares.
 import { mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -25,7 +25,7 @@ function isDirectory(path: string): boolean {
 const FULL_BELOW_BYTES = 1024 * 1024;
 
 /** Bytes this user may still write on the disk holding `dir`; undefined where the system cannot say. */
-export function freeBytes(dir: string): number | undefined {
+function freeBytes(dir: string): number | undefined {
   try {
     const disk = statfsSync(dir);
     return disk.bavail * disk.bsize;
