@@ -1,7 +1,8 @@
 // Drives one `telecode run` session to its end: the prompt in, events shown, the answer out,
 // and the exit code the shell gets. Ctrl-C is read as a person means it (the first cancels the
 // run; another, or one once the run is over, ends the CLI at once); SIGTERM and SIGHUP end the
-// CLI with the command; a reader that quits (`| head`) ends nothing badly.
+// CLI with the command; a reader that quits (`| head`) ends nothing badly, and output that
+// cannot be written (a full disk) is said and fails the command.
 import { constants as osConstants } from "node:os";
 import { awaitSayingEndHooks } from "../claude/index.js";
 import type { SessionController, SessionHandle } from "../claude/index.js";

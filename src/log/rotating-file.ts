@@ -4,6 +4,7 @@
 // line written again says how many were lost.
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 
 export type RotatingFileOptions = {
   dir: string;
@@ -55,7 +56,7 @@ export class RotatingFileStream {
       this.append(chunk);
     } catch (error) {
       if (this.lost === 0) {
-        this.lostReason = errorCode(error);
+        this.lostReason = ioErrorWords(error);
         this.onWriteFailed?.(error);
       }
       this.lost++;
@@ -109,9 +110,4 @@ export class RotatingFileStream {
 function lostLinesLine(lost: number, reason: string): string {
   const line = { level: 40, time: new Date().toISOString(), pid: process.pid, event: "log.lines_lost", lost, reason };
   return `${JSON.stringify(line)}\n`;
-}
-
-function errorCode(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
 }

@@ -158,7 +158,12 @@ describe.runIf(existsSync("/dev/full"))("a log on a full disk", () => {
     stream.write('{"n":5}\n');
     const lines = readFileSync(join(dir, "telecode.log"), "utf8").trimEnd().split("\n");
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
-      expect.objectContaining({ level: 40, event: "log.lines_lost", lost: 3, reason: "ENOSPC" }),
+      expect.objectContaining({
+        level: 40,
+        event: "log.lines_lost",
+        lost: 3,
+        reason: "ENOSPC: no space left on the device",
+      }),
       { n: 4 },
     ]);
   });
