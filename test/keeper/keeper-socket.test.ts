@@ -257,7 +257,14 @@ describe("after the CLI exits", () => {
   });
 
   it("ends by itself after the grace period when nobody takes the log", async () => {
-    const record = await standInKeeper([{ out: line.init() }, { exit: 0 }], { exitGraceMs: 0 });
+    // The CLI waits for a line before it exits: with no grace, a CLI that ended at once could
+    // take the keeper's files before its start had read them.
+    const record = await standInKeeper([{ out: line.init() }, { awaitIn: { type: "user" } }, { exit: 0 }], {
+      exitGraceMs: 0,
+    });
+    const client = await keepers.attach(record, {});
+    await client.write(userLine("go"));
+    await client.detach();
     await expect.poll(() => isSameProcessRunning(record.keeper), { timeout: 30_000, interval: 50 }).toBe(false);
     expect(await findKeepers(join(record.dir, ".."))).toEqual([]);
     expect(existsSync(record.socketPath)).toBe(false);
