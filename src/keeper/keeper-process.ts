@@ -3,12 +3,11 @@
 // closes the CLI's stdin on its own (only when a client asks, or a newer Telecode retires it),
 // and reads stdout whoever is attached (at worst at the disk's pace). After the CLI exits it
 // waits for an ack or the grace period.
-import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
-import type { Readable, Writable } from "node:stream";
 import type { Clock, TimerHandle } from "../ports/index.js";
-import { endProcessTree, PROCESS_TAG_VAR, StderrTail, WindDown } from "../process/index.js";
+import { ioErrorWords } from "../domain/index.js";
+import { endProcessTree, StderrTail, WindDown } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
 import { KeeperError } from "./errors.js";
 import { SLAB_BYTES } from "./frame-splitter.js";
@@ -22,8 +21,9 @@ import { identifyProcess } from "./process-identity.js";
 import { KEEPER_PROTOCOL_VERSION, type ExitRecord, type KeeperSignal, type Welcome } from "./protocol.js";
 import { StdoutRecorder, type InitFields } from "./stdout-recorder.js";
 import { SlabPool } from "./slab-pool.js";
+import { spawnCli, type CliChild } from "./spawn-cli.js";
 
-type Child = ChildProcessByStdio<Writable, Readable, Readable>;
+type Child = CliChild;
 
 /** Past this much log waiting for the disk, the CLI's stdout is read at the disk's pace. */
 const MAX_PENDING_LOG_BYTES = 2 * 1024 * 1024;
@@ -51,29 +51,6 @@ export async function runKeeper(spec: KeeperSpec, clock: Clock): Promise<Running
     finished: keeper.finished,
     endCli: () => keeper.endCli(),
   };
-}
-
-function spawnCli(spec: KeeperSpec, tag: string): Promise<Child> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(spec.cli.path, spec.cli.args, {
-      cwd: spec.cli.cwd,
-      env: { ...spec.cli.env, [PROCESS_TAG_VAR]: tag },
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new KeeperError(
-          "keeper.start_failed",
-          error.code === "ENOENT"
-            ? `Claude Code was not found at ${spec.cli.path}; install @anthropic-ai/claude-code or set claude.path.`
-            : `Claude Code could not be started (${error.message}); check claude.path and the project directory.`,
-          { cause: error, details: { errno: error.code } },
-        ),
-      );
-    });
-    child.once("spawn", () => resolve(child));
-  });
 }
 
 class Keeper implements KeeperHost {
@@ -160,14 +137,37 @@ class Keeper implements KeeperHost {
     child.on("close", (code, signal) => void this.#cliClosed(exitInfo ?? { code, signal }));
   }
 
+  /**
+   * Writes the state file and listens on the socket. Without either nobody could find this keeper
+   * again (a full disk, say): its CLI is ended at once and `keeper.start_failed` says why.
+   */
   async start(): Promise<void> {
     const [keeper, cli] = await Promise.all([identifyProcess(process.pid), identifyProcess(this.cliPid)]);
+    const { statePath, socketPath } = this.#spec.paths;
     this.#state.enable();
-    this.#state.update({
-      keeper: keeper ?? this.#state.state.keeper,
-      cli: { ...(cli ?? this.#state.state.cli), tag: this.#tag },
+    try {
+      this.#state.commit({
+        keeper: keeper ?? this.#state.state.keeper,
+        cli: { ...(cli ?? this.#state.state.cli), tag: this.#tag },
+      });
+    } catch (error) {
+      throw this.#startFailed(`write ${statePath}`, error);
+    }
+    try {
+      await this.#server.listen(socketPath);
+    } catch (error) {
+      throw this.#startFailed(`listen on ${socketPath}`, error);
+    }
+  }
+
+  #startFailed(what: string, error: unknown): KeeperError {
+    this.#stopping = true;
+    this.signal("SIGKILL");
+    const errno = (error as { code?: unknown } | null)?.code;
+    return new KeeperError("keeper.start_failed", `The keeper could not ${what} (${ioErrorWords(error)}).`, {
+      cause: error,
+      details: { errno: typeof errno === "string" ? errno : null },
     });
-    await this.#server.listen(this.#spec.paths.socketPath);
   }
 
   describe(): Pick<Welcome, "cliPid" | "stdinOpen" | "sessionId" | "cliVersion" | "exit"> {

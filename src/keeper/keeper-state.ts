@@ -1,7 +1,7 @@
 // The keeper's state file: what a restarted Telecode needs to find a kept CLI and trust that it
 // is still the same process (pids with start times), plus what it learnt (session id, CLI
 // version, exit). Written atomically (temp file + rename), mode 0600, checked when read back.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as z from "zod/mini";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import { exitRecordSchema, KEEPER_PROTOCOL_VERSION } from "./protocol.js";
@@ -88,6 +88,14 @@ export class KeeperStateFile {
     this.#save();
   }
 
+  /** Changes the state and writes it at once; throws when it cannot be written. */
+  commit(change: Partial<KeeperState>): void {
+    this.#state = { ...this.#state, ...change };
+    this.#soon?.cancel();
+    this.#soon = undefined;
+    writeKeeperState(this.#path, this.#state);
+  }
+
   #save(): void {
     if (!this.#enabled) return;
     try {
@@ -100,8 +108,13 @@ export class KeeperStateFile {
 
 export function writeKeeperState(path: string, state: KeeperState): void {
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 export function readKeeperState(path: string): StateFile {

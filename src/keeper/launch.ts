@@ -170,11 +170,24 @@ async function startAs(
     }
     if (answer === undefined || !answer.ready) throw startFailure(answer, paths);
     const state = readKeeperState(paths.statePath);
-    if (state.kind !== "current") throw startFailure(undefined, paths);
+    if (state.kind !== "current") {
+      // Nobody could find it again: it is told to end, and its CLI with it.
+      signalKeeper(answer.pid);
+      const problem = state.kind === "unreadable" ? state.problem : `protocol ${state.protocol}`;
+      throw new KeeperError("keeper.start_failed", `The keeper's state file cannot be read (${problem}).`);
+    }
     return { record: { ...state.state, dir: paths.dir }, inOwnScope: scoped };
   } catch (error) {
     removeKeeperFiles({ dir: paths.dir, socketPath: paths.socketPath });
     throw error;
+  }
+}
+
+function signalKeeper(pid: number): void {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    // Already ended.
   }
 }
 

@@ -4,12 +4,13 @@
 // fence is refused; a turn the first one saw finish does not run its end-of-turn hook again;
 // a keeper started ahead of need runs the next run's CLI. Needs `npm run
 // build` (the keeper runs bin/telecode.js).
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createClaudeEngine,
   createCliProbe,
+  createDirectLauncher,
   type ApprovalDecision,
   type SessionController,
   type SessionHandle,
@@ -17,12 +18,14 @@ import {
 import { createKeptLauncher, type KeptLauncher } from "../../src/cli/compose/kept-launcher.js";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { findKeepers, isKeeperError, type KeeperRecord } from "../../src/keeper/index.js";
-import { silentLogger, type LogFields, type Logger } from "../../src/ports/index.js";
+import { silentLogger, type Logger } from "../../src/ports/index.js";
 import { makeClaudeWorkspace, realClaudePath, type ClaudeWorkspace } from "../support/claude-workspace.js";
 import { reply, startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic/index.js";
+import { eventLog } from "../support/event-log.js";
 import { useTempDirs } from "../support/temp-dirs.js";
+import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 import { endKeepers } from "../telegram/bridge/rig.js";
-import { launcherFor } from "../keeper/keeper-harness.js";
+import { clock, launcherFor } from "../keeper/keeper-harness.js";
 
 const tempDir = useTempDirs("kept");
 let api: FakeAnthropic | undefined;
@@ -45,24 +48,13 @@ function keptLauncher(fence: number, options: { warmDelayMs?: number; logger?: L
     keeper: launcherFor(join(dataDir, "keepers")),
     fence,
     clientId: `test-${fence}`,
+    direct: createDirectLauncher({ clock, probe }),
     probe: (command, env) => probe.ask(command, env),
     logger: options.logger ?? silentLogger,
     warmDelayMs: options.warmDelayMs ?? null,
   });
   launchers.push(launcher);
   return launcher;
-}
-
-/** A logger that keeps the fields of each event by name. */
-function eventLog(): Logger & { fields(name: string): LogFields[] } {
-  const seen: { name: string; fields: LogFields }[] = [];
-  const logger: Logger & { fields(name: string): LogFields[] } = {
-    ...silentLogger,
-    event: (name, fields = {}) => void seen.push({ name, fields }),
-    child: () => logger,
-    fields: (name) => seen.filter((e) => e.name === name).map((e) => e.fields),
-  };
-  return logger;
 }
 
 /** A controller that leaves every approval to the test, and the events it saw. */
@@ -210,6 +202,39 @@ describe("kept CLIs and fences", () => {
     expect(closings).toEqual(["first"]);
     await adopted.handle.close();
   });
+
+  it.runIf(tmpfsMountable)(
+    "a keeper that cannot keep its files (a full disk) costs a run only its surviving a restart",
+    async () => {
+      dataDir = tempDir();
+      api = await startFakeAnthropic({ replies: [reply.text("Answered all the same.")] });
+      ws = await makeClaudeWorkspace(api.url);
+      const keepersDir = join(dataDir, "keepers");
+      mkdirSync(keepersDir, { mode: 0o700 });
+      const unmount = mountTmpfs(keepersDir, "64k");
+      try {
+        fillDisk(keepersDir);
+        const log = eventLog();
+        const launcher = keptLauncher(1, { logger: log });
+        const handle = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher }).openSession(
+          { cwd: ws.cwd, permissionMode: "default", useApiBilling: true },
+          waitingController(),
+        );
+        const completed = watch(handle).next("run_completed");
+        await handle.startRun([{ type: "text", text: "Answer" }]);
+        expect(await completed).toMatchObject({ ok: true, answer: "Answered all the same." });
+        // Its CLI is a direct child: nothing of a keeper is left on the full disk.
+        expect(handle.keptRun).toBeUndefined();
+        expect(readdirSync(keepersDir).filter((name) => !name.startsWith("filler-"))).toEqual([]);
+        expect(log.fields("keeper.start_failed").map((f) => f["why"])).toEqual([
+          expect.stringContaining("(ENOSPC: no space left on the device)"),
+        ]);
+        await handle.close();
+      } finally {
+        unmount();
+      }
+    },
+  );
 
   it("a keeper started ahead of need runs the next run's CLI", async () => {
     dataDir = tempDir();

@@ -2,6 +2,7 @@
 // says): fences, protocol versions, the short socket path, a slow client, the log cap, a full
 // disk, and cleanup after the CLI exits. Needs `npm run build` (it runs bin/telecode.js).
 import { existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -22,7 +23,9 @@ import { readKeeperState } from "../../src/keeper/keeper-state.js";
 import { identifyProcess, isSameProcessRunning } from "../../src/keeper/process-identity.js";
 import { fakeClaudePath, line, writeFakeClaudeScript, type FakeClaudeStep } from "../support/fake-claude/index.js";
 import { capturedIo } from "../support/captured-io.js";
+import { processesWithEnv } from "../support/processes.js";
 import { useTempDirs } from "../support/temp-dirs.js";
+import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 import { clock, launcherFor, matchesJson, Sink, useKeepers, userLine } from "./keeper-harness.js";
 
 const tempDir = useTempDirs("keeper-socket");
@@ -299,6 +302,39 @@ describe("starting a keeper", () => {
     await expect(start).rejects.toThrow("Claude Code was not found at /nonexistent/claude");
     expect(existsSync(join(keepersDir, "no-cli"))).toBe(false);
   });
+
+  it.runIf(tmpfsMountable)(
+    "on a full disk fails saying so, and leaves no keeper, CLI or files behind",
+    async () => {
+      const keepersDir = join(tempDir(), "keepers");
+      mkdirSync(keepersDir, { mode: 0o700 });
+      const unmount = mountTmpfs(keepersDir, "64k");
+      const mark = randomUUID();
+      try {
+        fillDisk(keepersDir);
+        const script = await writeFakeClaudeScript(tempDir(), { steps: answerEachUser });
+        const launcher = launcherFor(keepersDir);
+        const start = startKeeper(
+          { ...launcher, env: { ...launcher.env, KEEPER_TEST_MARK: mark } },
+          {
+            keeperId: "full",
+            cli: { path: fakeClaudePath, args: [], cwd: keepersDir, env: { ...script.env, KEEPER_TEST_MARK: mark } },
+          },
+        );
+        await expect(start).rejects.toThrow(
+          `The keeper could not write ${join(keepersDir, "full", "state.json")} (ENOSPC: no space left on the device).`,
+        );
+        expect(existsSync(join(keepersDir, "full"))).toBe(false);
+        // The keeper had started its CLI: both end, as nobody could find them again.
+        await expect.poll(() => processesWithEnv("KEEPER_TEST_MARK", mark), { timeout: 20_000 }).toEqual([]);
+      } finally {
+        // Whatever was left running would keep the mount busy.
+        for (const pid of processesWithEnv("KEEPER_TEST_MARK", mark)) process.kill(pid, "SIGKILL");
+        unmount();
+      }
+    },
+    40_000,
+  );
 
   it("answers a spec it cannot use with a ready line that says what is wrong", async () => {
     const out = capturedIo({});

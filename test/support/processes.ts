@@ -40,6 +40,20 @@ export function processesRunning(argv: readonly string[]): number[] {
     .map((p) => p.pid);
 }
 
+/** Pids of the processes started with `name=value` in their environment (one of ours, so readable). */
+export function processesWithEnv(name: string, value: string): number[] {
+  const want = `${name}=${value}`;
+  return listProcesses()
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p.pid}/environ`, "utf8").split("\0").includes(want);
+      } catch {
+        return false; // it ended, or is not ours
+      }
+    })
+    .map((p) => p.pid);
+}
+
 /**
  * Call at module level. `shell` runs `script` in sh in a process group of its own (as the CLI
  * runs a Bash command), with `env` over this process's; `track` takes a child started otherwise.

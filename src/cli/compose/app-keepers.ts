@@ -56,6 +56,7 @@ export function createAppKeepers(options: {
     },
     fence,
     clientId,
+    direct,
     // A kept CLI never starts on guessed flags (the respawning wrapper would hide its keeper): its binary's answer is awaited.
     probe: (command, probeEnv) => probe.ask(command, probeEnv),
     logger,

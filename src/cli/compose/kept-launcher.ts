@@ -2,7 +2,7 @@
 // the service's cgroup) and is reached through its socket, so it survives a restart of
 // Telecode; after one, `reattach` takes up a keeper found on disk again. One keeper is kept
 // started ahead of need, so a run's CLI starts without waiting for a keeper's Node start.
-import { startFailedError, type CliLauncher } from "../../claude/index.js";
+import type { CliLauncher, CliTransport, LaunchRequest } from "../../claude/index.js";
 import { startKeeper, WarmKeeper, type KeeperLauncher, type KeeperRecord, type Welcome } from "../../keeper/index.js";
 import type { TimerHandle } from "../../ports/index.js";
 import type { Logger } from "../../ports/index.js";
@@ -14,6 +14,8 @@ export type KeptLauncherOptions = {
   fence: number;
   /** Names this Telecode to its keepers (logs only). */
   clientId: string;
+  /** What runs a CLI whose keeper cannot be started or reached. */
+  direct: CliLauncher;
   /** How the CLI is found (the direct launcher's probe: it is the same binary). */
   probe: CliLauncher["probe"];
   logger: Logger;
@@ -58,6 +60,15 @@ export function createKeptLauncher(options: KeptLauncherOptions): KeptLauncher {
     });
   };
   warmSoon();
+  /**
+   * A keeper that cannot be started or reached (its files on a full disk, say) costs the run
+   * only its surviving a restart: the CLI runs as a direct child, as without keepers.
+   */
+  const runDirectly = (request: LaunchRequest, why: unknown): Promise<CliTransport> => {
+    const reason = why instanceof Error ? why.message : String(why);
+    logger.event("keeper.start_failed", { why: reason, cwd: request.cwd }, "warn");
+    return options.direct.launch(request);
+  };
   return {
     probe: options.probe,
     async launch(request) {
@@ -74,7 +85,7 @@ export function createKeptLauncher(options: KeptLauncherOptions): KeptLauncher {
           ahead,
         );
       } catch (error) {
-        throw startFailedError(error instanceof Error ? error.message : String(error), error);
+        return runDirectly(request, error);
       } finally {
         warmSoon();
       }
@@ -91,7 +102,7 @@ export function createKeptLauncher(options: KeptLauncherOptions): KeptLauncher {
       } catch (error) {
         // Nobody could take its CLI: the keeper ends it rather than leave it waiting.
         process.kill(record.keeper.pid, "SIGTERM");
-        throw startFailedError(error instanceof Error ? error.message : String(error), error);
+        return runDirectly(request, error);
       }
     },
     reattach: attach,
