@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import * as z from "zod/mini";
 import { UNSAFE_EXTRA_ARGS } from "../claude/index.js";
-import { closestName } from "../domain/index.js";
+import { closestName, ioErrorWords } from "../domain/index.js";
 import { checkAcrossKeys, type Problem } from "./config-checks.js";
 import type { Config, ConfigWarning, LoadedConfig, ProjectConfig } from "./config-types.js";
 import { ConfigError } from "./errors.js";
@@ -74,7 +74,7 @@ function readText(path: string, mustExist: boolean, initCommand: string): string
         ? `${path} is a directory, not a config file. Pass the TOML file itself with --config.`
         : code === "EACCES" || code === "EPERM"
           ? `Could not read ${path}: permission denied. Make it readable by the user Telecode runs as.`
-          : `Could not read ${path} (${code ?? "error"}).`;
+          : `Could not read ${path} (${ioErrorWords(cause)}). Pass the right config file with --config.`;
     throw new ConfigError("config.unreadable", what, { file: path, cause });
   }
 }

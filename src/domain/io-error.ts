@@ -2,7 +2,11 @@
 
 const IO_ERRORS: Readonly<Record<string, string>> = {
   ENOENT: "no such file",
+  ENOTDIR: "a part of the path is a file, not a folder",
   EISDIR: "it is a directory",
+  ELOOP: "too many symbolic links in the path",
+  ENAMETOOLONG: "the name is too long",
+  EMFILE: "too many files open",
   ENOSPC: "no space left on the device",
   EDQUOT: "the disk quota is used up",
   EFBIG: "the file is too large",

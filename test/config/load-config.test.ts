@@ -317,6 +317,13 @@ paht = "~/a"
     const error = configError(() => loadConfig({ configPath: dir, env: { HOME: t.home } }));
     expect(error.code).toBe("config.unreadable");
     expect(error.message).toBe(`${dir} is a directory, not a config file. Pass the TOML file itself with --config.`);
+    // XDG_CONFIG_HOME naming a file: the path runs through it.
+    const file = join(t.home, "not-a-folder");
+    writeFileSync(file, "");
+    const through = configError(() => loadConfig({ env: { HOME: t.home, XDG_CONFIG_HOME: file } }));
+    expect(through.message).toBe(
+      `Could not read ${file}/telecode/config.toml (ENOTDIR: a part of the path is a file, not a folder). Pass the right config file with --config.`,
+    );
   });
 });
 
