@@ -83,6 +83,26 @@ function enableHint(platform: ServicePlatform, file: string): string {
   ].join("\n");
 }
 
+/** Words people try on the service that its manager does, not Telecode. */
+const MANAGED_ACTIONS = new Set(["status", "start", "stop", "restart", "enable", "disable", "logs"]);
+
+function managerHint(platform: ServicePlatform): string {
+  if (platform === "darwin") {
+    const target = `gui/$(id -u)/${LAUNCHD_LABEL}`;
+    return [
+      `  launchctl print ${target}           whether it runs`,
+      `  launchctl kickstart -k ${target}    restart it`,
+      `  launchctl bootout ${target}         stop it`,
+      "Logs: ~/Library/Logs/telecode.log (crashes) and the data directory's logs/.",
+    ].join("\n");
+  }
+  return [
+    `  systemctl --user status ${SYSTEMD_UNIT_NAME}    (and start, stop, restart the same way)`,
+    `  journalctl --user -u ${SYSTEMD_UNIT_NAME}       its output and crashes`,
+    "Telecode's own log: logs/ in its data directory.",
+  ].join("\n");
+}
+
 function stopHint(platform: ServicePlatform): string {
   if (platform === "darwin") return `Stop the running agent: launchctl bootout gui/$(id -u)/${LAUNCHD_LABEL}`;
   return `Stop the running service: systemctl --user stop ${SYSTEMD_UNIT_NAME} && systemctl --user daemon-reload`;
@@ -122,13 +142,20 @@ export function runService(argv: string[], io: CommandIo, deps: ServiceDeps = {}
     return 0;
   }
   const [action, ...extra] = positionals;
+  const platform = flags.platform ?? deps.platform ?? process.platform;
+  if (action !== undefined && MANAGED_ACTIONS.has(action) && (platform === "linux" || platform === "darwin")) {
+    const manager = platform === "darwin" ? "launchd" : "systemd";
+    io.stderr.write(
+      `telecode service: ${manager} runs the installed service, not Telecode; use:\n${managerHint(platform)}\n`,
+    );
+    return 2;
+  }
   if ((action !== "install" && action !== "uninstall") || extra.length > 0) {
     const meant = action === undefined || extra.length > 0 ? undefined : closestName(action, ["install", "uninstall"]);
     const said = meant === undefined ? "say install or uninstall." : `"${action}": did you mean ${meant}?`;
     io.stderr.write(`telecode service: ${said}\n\n${SERVICE_HELP}`);
     return 2;
   }
-  const platform = flags.platform ?? deps.platform ?? process.platform;
   if (platform !== "linux" && platform !== "darwin") {
     io.stderr.write(
       `telecode service: ${platform} is not supported; it writes systemd units (linux) and launchd agents (darwin).\n`,

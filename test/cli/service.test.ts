@@ -237,7 +237,22 @@ describe("telecode service on macOS", () => {
 describe("telecode service usage", () => {
   it("needs install or uninstall, and a supported platform", () => {
     expect(service([]).code).toBe(2);
-    expect(service(["start"]).err).toContain("say install or uninstall.");
+    expect(service([]).err).toContain("say install or uninstall.");
+    // What the service manager does is named, not refused as a typo.
+    const status = service(["status", "--platform", "linux"]);
+    expect(status.code).toBe(2);
+    expect(status.err).toBe(
+      [
+        "telecode service: systemd runs the installed service, not Telecode; use:",
+        "  systemctl --user status telecode.service    (and start, stop, restart the same way)",
+        "  journalctl --user -u telecode.service       its output and crashes",
+        "Telecode's own log: logs/ in its data directory.",
+        "",
+      ].join("\n"),
+    );
+    expect(service(["restart", "--platform", "darwin"]).err).toContain(
+      "launchctl kickstart -k gui/$(id -u)/dev.telecode    restart it",
+    );
     const typo = service(["instal", "--dry-runn"]);
     expect(typo.code).toBe(2);
     expect(typo.err).toContain("telecode service: Unknown option '--dry-runn': did you mean --dry-run?");
