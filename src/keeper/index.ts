@@ -15,7 +15,7 @@ export type { RunningKeeper } from "./keeper-process.js";
 export { DEFAULT_EXIT_GRACE_MS, parseKeeperSpec } from "./keeper-spec.js";
 export type { KeeperReady, KeeperSpec } from "./keeper-spec.js";
 export type { KeeperState } from "./keeper-state.js";
-export { keeperCommand, startKeeper, WarmKeeper } from "./launch.js";
+export { endKeeperProcess, keeperCommand, startKeeper, WarmKeeper } from "./launch.js";
 export { retireKeeper } from "./retire.js";
 export type { KeeperLauncher, StartKeeperOptions, StartedKeeper } from "./launch.js";
 export { KEEPER_PROTOCOL_VERSION } from "./protocol.js";

@@ -172,7 +172,7 @@ async function startAs(
     const state = readKeeperState(paths.statePath);
     if (state.kind !== "current") {
       // Nobody could find it again: it is told to end, and its CLI with it.
-      signalKeeper(answer.pid);
+      endKeeperProcess(answer.pid);
       const problem = state.kind === "unreadable" ? state.problem : `protocol ${state.protocol}`;
       throw new KeeperError("keeper.start_failed", `The keeper's state file cannot be read (${problem}).`);
     }
@@ -183,7 +183,8 @@ async function startAs(
   }
 }
 
-function signalKeeper(pid: number): void {
+/** Tells the keeper `pid` to end (SIGTERM): it ends its CLI, then removes its files. One already gone is fine. */
+export function endKeeperProcess(pid: number): void {
   try {
     process.kill(pid, "SIGTERM");
   } catch {

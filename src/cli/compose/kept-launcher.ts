@@ -1,9 +1,17 @@
 // The launcher of kept CLIs: each process starts under a keeper of its own (detached, outside
 // the service's cgroup) and is reached through its socket, so it survives a restart of
 // Telecode; after one, `reattach` takes up a keeper found on disk again. One keeper is kept
-// started ahead of need, so a run's CLI starts without waiting for a keeper's Node start.
+// started ahead of need, so a run's CLI starts without waiting for a keeper's Node start. A run
+// whose keeper cannot be started or reached runs its CLI directly.
 import type { CliLauncher, CliTransport, LaunchRequest } from "../../claude/index.js";
-import { startKeeper, WarmKeeper, type KeeperLauncher, type KeeperRecord, type Welcome } from "../../keeper/index.js";
+import {
+  endKeeperProcess,
+  startKeeper,
+  WarmKeeper,
+  type KeeperLauncher,
+  type KeeperRecord,
+  type Welcome,
+} from "../../keeper/index.js";
 import type { TimerHandle } from "../../ports/index.js";
 import type { Logger } from "../../ports/index.js";
 import { KeptTransport } from "./kept-transport.js";
@@ -101,7 +109,7 @@ export function createKeptLauncher(options: KeptLauncherOptions): KeptLauncher {
         return (await attach(record, 0)).transport;
       } catch (error) {
         // Nobody could take its CLI: the keeper ends it rather than leave it waiting.
-        process.kill(record.keeper.pid, "SIGTERM");
+        endKeeperProcess(record.keeper.pid);
         return runDirectly(request, error);
       }
     },
