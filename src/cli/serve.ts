@@ -11,7 +11,7 @@ import {
 } from "../config/index.js";
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
-import { BridgeError, type Restarted } from "../telegram/index.js";
+import { botRefusalOf, BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
@@ -108,6 +108,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   };
   // SIGHUP: the terminal it runs in was closed; the same graceful stop (kept tasks go on).
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+  let pollingError: unknown;
   try {
     for (;;) {
       const stopped = new Promise<StopReason>((resolve) => (stop = resolve));
@@ -125,7 +126,14 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
             stop("restart");
           },
           ...(restart.next === undefined ? {} : { restarted: restart.next }),
-          onPollingFailed: () => stop("polling_failed"),
+          onPollingFailed: (error) => {
+            pollingError = error;
+            stop("polling_failed");
+          },
+          onWebhookRemoved: (site) =>
+            io.stderr.write(
+              `telecode: this bot had a webhook (${site}); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.\n`,
+            ),
           onBotApiUnreachable: ({ apiRoot, reason, retryInMs }) =>
             io.stderr.write(
               `telecode: can't reach the Bot API at ${apiRoot} (${reason}); retrying in ${Math.round(retryInMs / 1000)} s. Press Ctrl+C to stop.\n`,
@@ -135,9 +143,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       } catch (error) {
         if (error instanceof BridgeError && error.code === "telegram.start_aborted") return 0;
         logger.event("serve.start_failed", { err: error }, "error");
-        io.stderr.write(
-          `telecode: could not start: ${redactSecrets(error instanceof Error ? error.message : String(error), secretsOf(current, io))}\n`,
-        );
+        const words = botRefusalOf(error) ?? (error instanceof Error ? error.message : String(error));
+        io.stderr.write(`telecode: could not start: ${redactSecrets(words, secretsOf(current, io))}\n`);
         return 1;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
@@ -147,9 +154,10 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       running = undefined;
       await app.stop();
       if (reason === "polling_failed") {
-        io.stderr.write(
-          "telecode: Telegram stopped delivering updates (is the bot token still valid, or does another process poll this bot?); see the log.\n",
-        );
+        const words =
+          botRefusalOf(pollingError) ??
+          "Telegram stopped delivering updates (is the bot token still valid, or does another program take this bot's messages?); see the log.";
+        io.stderr.write(`telecode: ${words}\n`);
         return 1;
       }
       if (reason !== "restart") return 0;

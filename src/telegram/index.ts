@@ -23,6 +23,7 @@ export type {
   EditOptions,
 } from "./outbox-types.js";
 export {
+  botRefusalOf,
   BridgeError,
   chatDecisionSettings,
   chatSettings,

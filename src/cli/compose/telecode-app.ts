@@ -58,6 +58,8 @@ export type TelecodeAppOptions = {
   /** This start is a /restart's: the chat that asked is told it is back. */
   restarted?: Restarted;
   onPollingFailed?: (error: unknown) => void;
+  /** A webhook on the bot (pointing at `site`) was removed so that polling gets its updates. */
+  onWebhookRemoved?: (site: string) => void;
   /** The Bot API could not be reached at start; it is tried again (until `signal`). */
   onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
   /** Stops a start still waiting for the Bot API (SIGINT/SIGTERM). */
@@ -161,6 +163,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       ...definedFields({
         onRestartRequested: options.onRestartRequested,
         onPollingFailed: options.onPollingFailed,
+        onWebhookRemoved: options.onWebhookRemoved,
         onBotApiUnreachable: options.onBotApiUnreachable,
         claudeVersion: options.claudeVersion,
       }),

@@ -92,6 +92,8 @@ export type TelegramFrontOptions = {
   onRestartRequested?: (chatId: number) => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */
   onPollingFailed?: (error: unknown) => void;
+  /** A webhook set on the bot (pointing at `site`) was removed so that polling gets its updates. */
+  onWebhookRemoved?: (site: string) => void;
   /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
   onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
   /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
@@ -313,7 +315,15 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
       const handle = (update: Update): Promise<void> => bot.handleUpdate(update);
       replaying = replayUnfinished({ store, logger, handle, setAside: (message) => tellSetAside(services, message) });
-      runner = startPolling({ bot, store, logger, clock, timeoutSeconds: options.pollTimeoutSeconds ?? 25, handle });
+      runner = startPolling({
+        bot,
+        store,
+        logger,
+        clock,
+        timeoutSeconds: options.pollTimeoutSeconds ?? 25,
+        handle,
+        onWebhookRemoved: options.onWebhookRemoved,
+      });
       runner.task()?.catch((error: unknown) => {
         logger.event("telegram.polling_failed", { err: error }, "error");
         options.onPollingFailed?.(error);

@@ -15,6 +15,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
+import { isWebhookConflict } from "./bot-refusal.js";
 import type { TelecodeContext } from "./context.js";
 
 export type PollingOptions = {
@@ -25,14 +26,49 @@ export type PollingOptions = {
   timeoutSeconds: number;
   /** Called for every update, concurrently. */
   handle: (update: Update) => Promise<void>;
+  /** A webhook set on the bot (pointing at `site`) was removed so that polling gets the updates. */
+  onWebhookRemoved?: ((site: string) => void) | undefined;
 };
 
 const ALLOWED_UPDATES = ["message", "edited_message", "callback_query"] as const;
 const MAX_RETRY_MS = 30_000;
+/** A webhook set again within this long of Telecode removing one stops polling instead. */
+const WEBHOOK_FIGHT_MS = 10 * 60_000;
+
+/** Where a webhook pointed, without its path (which may hold a secret). */
+function originOf(url: string | undefined): string {
+  if (url === undefined || url === "") return "an address Telegram did not say";
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "an address that is not a URL";
+  }
+}
 
 export function startPolling(options: PollingOptions): RunnerHandle {
   const { bot, store, logger } = options;
   let offset = store.offsets.get() ?? 0;
+  let webhookRemovedAtMs: number | undefined;
+  /**
+   * A webhook on the bot stops polling (409): it is removed, as grammY's own start does, and
+   * said. One set again soon after (another program using the token) is not fought over.
+   */
+  const removeWebhook = async (): Promise<boolean> => {
+    const now = options.clock.now();
+    if (webhookRemovedAtMs !== undefined && now - webhookRemovedAtMs < WEBHOOK_FIGHT_MS) return false;
+    try {
+      const { url } = await bot.api.getWebhookInfo();
+      await bot.api.deleteWebhook();
+      webhookRemovedAtMs = now;
+      const site = originOf(url);
+      logger.event("telegram.webhook_removed", { site }, "warn");
+      options.onWebhookRemoved?.(site);
+      return true;
+    } catch (error) {
+      logger.event("telegram.webhook_not_removed", { err: error }, "error");
+      return false;
+    }
+  };
   const supplier: UpdateSupplier<Update> = {
     async supply(batchSize, shimSignal) {
       // The runner types its signal with a shim; on Node it is the platform's AbortSignal.
@@ -58,7 +94,8 @@ export function startPolling(options: PollingOptions): RunnerHandle {
           return updates;
         } catch (error) {
           if (signal.aborted) throw error;
-          const code = (error as { error_code?: unknown }).error_code;
+          const { error_code: code, description } = error as { error_code?: unknown; description?: unknown };
+          if (isWebhookConflict(code, description) && (await removeWebhook())) continue;
           if (code === 401 || code === 404 || code === 409) {
             logger.event("telegram.polling_refused", { errorCode: code, err: error }, "error");
             throw error;

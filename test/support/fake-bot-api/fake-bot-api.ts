@@ -327,6 +327,16 @@ export class FakeBotApi {
     return this.world.updates.length;
   }
 
+  /** Sets the bot's webhook, as another program using the token would (getUpdates then answers 409). */
+  setWebhook(url: string): void {
+    this.world.webhookUrl = url;
+    this.world.changed();
+  }
+
+  get webhookUrl(): string {
+    return this.world.webhookUrl;
+  }
+
   /** The next `times` (default 1) calls of `method` (to `chatId`, if given) fail with `fault`. */
   injectFault(method: string, fault: Fault, options: FaultOptions = {}): void {
     this.server.injectFault(method, fault, options);

@@ -43,12 +43,22 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
     has_main_web_app: false,
   }),
 
-  deleteWebhook: (world, params) => {
-    if (params.optionalBool("drop_pending_updates") === true) world.updates = [];
+  setWebhook: (world, params) => {
+    world.webhookUrl = params.requiredString("url", "url is empty");
     return true;
   },
 
-  getWebhookInfo: (world) => ({ url: "", has_custom_certificate: false, pending_update_count: world.updates.length }),
+  deleteWebhook: (world, params) => {
+    if (params.optionalBool("drop_pending_updates") === true) world.updates = [];
+    world.webhookUrl = "";
+    return true;
+  },
+
+  getWebhookInfo: (world) => ({
+    url: world.webhookUrl,
+    has_custom_certificate: false,
+    pending_update_count: world.updates.length,
+  }),
 
   sendMessage: (world, params) => {
     const chat = targetChat(world, params);

@@ -158,6 +158,11 @@ export class BotApiServer {
       const allowed = params.optionalJson("allowed_updates");
       if (Array.isArray(allowed))
         this.allowedUpdates = allowed.filter((kind): kind is string => typeof kind === "string");
+      if (this.world.webhookUrl !== "")
+        throw new ApiFailure(
+          409,
+          "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+        );
       this.confirm(offset);
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error;

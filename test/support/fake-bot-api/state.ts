@@ -89,6 +89,8 @@ export class FakeWorld {
   readonly blockedChats = new Set<number>();
   readonly calls: CallRecord[] = [];
   updates: QueuedUpdate[] = [];
+  /** Set by setWebhook: getUpdates is refused (409) while it is. */
+  webhookUrl = "";
   nextUpdateId = 100_000_001;
   commands: { command: string; description: string }[] = [];
   readonly files = new FileStore();

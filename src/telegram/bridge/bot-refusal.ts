@@ -1,0 +1,30 @@
+// What Telegram's refusal of the bot itself means (its token, or its updates taken elsewhere),
+// in words for the person running Telecode: the start's getMe and polling's getUpdates. Pure.
+
+const FROM_BOTFATHER =
+  "Copy the bot's current token from @BotFather (/mybots, then API Token) into telegram.bot_token or TELECODE_BOT_TOKEN, and start Telecode again.";
+
+/** A 409 that a webhook set on the bot causes: Telegram delivers to one or the other. */
+export function isWebhookConflict(code: unknown, description: unknown): boolean {
+  return code === 409 && typeof description === "string" && /webhook/i.test(description);
+}
+
+/** What a Bot API error with this code says about the bot, and what to do; undefined for any other error. */
+export function botRefusalWords(code: unknown, description: unknown): string | undefined {
+  const said = typeof description === "string" && description !== "" ? `: ${description}` : "";
+  if (code === 401)
+    return `Telegram refused the bot token (401${said}): it was revoked or replaced in @BotFather. ${FROM_BOTFATHER}`;
+  if (code === 404)
+    return `Telegram knows no bot by this token (404${said}): it is mistyped, or the bot was deleted. ${FROM_BOTFATHER}`;
+  if (isWebhookConflict(code, description))
+    return `This bot has a webhook, set by another program using its token, so Telegram sends its messages there, not to Telecode (409${said}). Stop that program, or give Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.`;
+  if (code === 409)
+    return `Another program is taking this bot's messages (409${said}): another Telecode, here or on another computer, or another program using the same token. Stop it, or give this Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.`;
+  return undefined;
+}
+
+/** The words for a grammY error (error_code and description) from the bot's own calls; undefined when it is not a refusal. */
+export function botRefusalOf(error: unknown): string | undefined {
+  const { error_code: code, description } = (error ?? {}) as { error_code?: unknown; description?: unknown };
+  return botRefusalWords(code, description);
+}
