@@ -15,7 +15,7 @@ import { instanceState, openStore, StoreError, type PrepareFailure } from "../st
 import { dataDirProblem } from "./data-dir.js";
 import { initCommand } from "./invocation.js";
 import { checkClaudeStarts } from "./doctor-claude-start.js";
-import { checkClaudeLogin, getMe, probeClaude } from "./doctor-probes.js";
+import { checkClaudeLogin, getBotWebhook, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { PINNED_CLAUDE_VERSION } from "./doctor-tested-range.js";
 import { judgeClaudeVersion } from "./doctor-version.js";
@@ -86,6 +86,15 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
     const me = await getMe(apiRoot, botToken);
     if (me.ok) {
       results.push(ok("Bot API", `reachable at ${apiRoot}`), ok("bot token", `valid: @${me.bot.username}`));
+      const webhook = await getBotWebhook(apiRoot, botToken);
+      if (webhook.ok && webhook.site !== undefined)
+        results.push(
+          warn(
+            "bot webhook",
+            `set, to ${webhook.site}: Telegram sends this bot's messages there, not to Telecode`,
+            "Telecode removes it when it starts; if another program set it, give Telecode a bot of its own (@BotFather, /newbot)",
+          ),
+        );
     } else if (me.reason === "unreachable") {
       results.push(
         fail(

@@ -6,6 +6,7 @@ import { buildChildEnv, createCliProbe, isClaudeError, type ClaudeProvider } fro
 import { carriedFailure } from "../domain/index.js";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
+import { webhookSite } from "../render/index.js";
 
 export type BotInfo = { id: number; username: string; firstName: string };
 
@@ -85,6 +86,32 @@ export async function getMe(
     ok: true,
     bot: { id: result.result.id, username: result.result.username ?? "", firstName: result.result.first_name ?? "" },
   };
+}
+
+/** The site the bot's webhook points at (path left out), or undefined when it has none. */
+export async function getBotWebhook(
+  apiRoot: string,
+  token: string,
+): Promise<{ ok: true; site: string | undefined } | BotApiFailure> {
+  const info = await callBotApi<{ url?: string }>(apiRoot, token, "getWebhookInfo", {});
+  if (!info.ok) return info;
+  const url = info.result.url;
+  return { ok: true, site: url === undefined || url === "" ? undefined : webhookSite(url) };
+}
+
+/**
+ * Removes the bot's webhook, if it has one, so polling gets its messages (Telegram sends them to
+ * one or the other); the site it pointed at, or undefined when there was none.
+ */
+export async function removeBotWebhook(
+  apiRoot: string,
+  token: string,
+): Promise<{ ok: true; removedSite: string | undefined } | BotApiFailure> {
+  const webhook = await getBotWebhook(apiRoot, token);
+  if (!webhook.ok) return webhook;
+  if (webhook.site === undefined) return { ok: true, removedSite: undefined };
+  const removed = await callBotApi<boolean>(apiRoot, token, "deleteWebhook", {});
+  return removed.ok ? { ok: true, removedSite: webhook.site } : removed;
 }
 
 type WireUpdate = {

@@ -16,6 +16,7 @@ import {
   describeUser,
   getMe,
   getMessages,
+  removeBotWebhook,
   probeClaude,
   type BotInfo,
   type TelegramUser,
@@ -87,10 +88,15 @@ export async function findUserIds(
   if (!ui.interactive && !options.assumeYes)
     throw new InitFailed("No user id: pass --user-id, or --yes to accept whoever messages the bot first.");
   const { apiRoot, token } = options;
+  const webhook = await removeBotWebhook(apiRoot, token);
+  if (webhook.ok && webhook.removedSite !== undefined)
+    ui.warn(
+      `This bot had a webhook (${webhook.removedSite}); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.`,
+    );
   const drained = await getMessages(apiRoot, token, { timeoutSeconds: 0 });
   if (!drained.ok)
     throw new InitFailed(
-      `Could not read the bot's messages (${drained.description}). If the bot has a webhook, remove it, then run init again.`,
+      `Could not read the bot's messages (${drained.description}). If another program uses this bot (a Telecode already running, say), stop it, then run init again.`,
     );
   let offset = drained.nextOffset;
   ui.info(

@@ -11,7 +11,8 @@ import {
 } from "../config/index.js";
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
-import { botRefusalOf, BridgeError, type Restarted } from "../telegram/index.js";
+import { botRefusalOf } from "../render/index.js";
+import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";

@@ -23,7 +23,6 @@ export type {
   EditOptions,
 } from "./outbox-types.js";
 export {
-  botRefusalOf,
   BridgeError,
   chatDecisionSettings,
   chatSettings,

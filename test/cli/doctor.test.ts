@@ -109,6 +109,7 @@ describe("telecode doctor", () => {
     expect(line(out, "config ")).toContain(`✓ config`);
     expect(line(out, "Bot API")).toContain(`reachable at ${fake.apiRoot}`);
     expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
+    expect(out).not.toContain("bot webhook");
     expect(line(out, "allowed users")).toContain("42");
     expect(line(out, "project app")).toContain(`${project} (default)`);
     expect(line(out, "Claude CLI")).toMatch(
@@ -120,6 +121,20 @@ describe("telecode doctor", () => {
     expect(line(out, "long PDFs")).toMatch(/^[✓!] long PDFs/);
     expect(out).toContain("All good.");
     expect(out).not.toContain(fake.token);
+  });
+
+  it("warns of a webhook on the bot, naming its site only", async () => {
+    writeConfig(goodConfig());
+    fake.setWebhook("https://hooks.example.com/telegram/s3cret");
+    const { code, out } = await doctor();
+    expect(code).toBe(0);
+    expect(line(out, "bot webhook")).toBe(
+      "! bot webhook    set, to https://hooks.example.com: Telegram sends this bot's messages there, not to Telecode",
+    );
+    expect(out).toContain(
+      "fix: Telecode removes it when it starts; if another program set it, give Telecode a bot of its own (@BotFather, /newbot)",
+    );
+    expect(out).not.toContain("s3cret");
   });
 
   it("fails with a fix for each problem: rejected token, no users, missing CLI, open permissions", async () => {

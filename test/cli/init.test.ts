@@ -95,6 +95,22 @@ describe("telecode init, non-interactive", () => {
     expect(c.out()).toContain("Answered Ada (@ada, id 42) in Telegram.");
   });
 
+  it("removes a webhook on the bot, which would keep its messages from init, and says so", async () => {
+    fake.addUser({ id: 42, firstName: "Ada" });
+    fake.setWebhook("https://hooks.example.com/telegram/s3cret");
+    const c = capture();
+    const running = runInit(flags("--yes", "--wait-seconds", "60"), c, { cwd: project });
+    await fake.waitFor(() => fake.pollsWaiting() > 0, { what: "init's long poll" });
+    fake.sendText(42, "hello bot");
+    expect(await running).toBe(0);
+    expect(fake.webhookUrl).toBe("");
+    const said = `${c.out()}${c.err()}`;
+    expect(said).toContain(
+      "This bot had a webhook (https://hooks.example.com); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.",
+    );
+    expect(said).not.toContain("s3cret");
+  });
+
   it("names the commands that work from a clone: npx telecode, and npm start", async () => {
     const c = capture();
     expect(await runInit(flags("--user-id", "1", "--project-dir", project), c, { cwd: telecodeDir })).toBe(0);

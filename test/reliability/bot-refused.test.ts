@@ -34,7 +34,8 @@ describe("a bot token Telegram refuses", () => {
       },
       {
         code: 409,
-        description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+        description:
+          "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
         said: "Another program is taking this bot's messages (409: Conflict: terminated by other getUpdates request; make sure that only one bot instance is running): another Telecode, here or on another computer, or another program using the same token. Stop it, or give this Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.",
       },
     ];

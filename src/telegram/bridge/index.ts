@@ -3,7 +3,6 @@
 export { BridgeError, createTelegramFront } from "./bridge.js";
 export type { TakeInKept, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./bridge.js";
 export type { BotApiUnreachable } from "./bot-init.js";
-export { botRefusalOf } from "./bot-refusal.js";
 export type {
   Attachment,
   FileDownloads,

@@ -14,8 +14,8 @@ import {
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Clock, Logger } from "../../ports/index.js";
+import { isWebhookConflict, webhookSite } from "../../render/index.js";
 import type { Store } from "../../store/index.js";
-import { isWebhookConflict } from "./bot-refusal.js";
 import type { TelecodeContext } from "./context.js";
 
 export type PollingOptions = {
@@ -35,16 +35,6 @@ const MAX_RETRY_MS = 30_000;
 /** A webhook set again within this long of Telecode removing one stops polling instead. */
 const WEBHOOK_FIGHT_MS = 10 * 60_000;
 
-/** Where a webhook pointed, without its path (which may hold a secret). */
-function originOf(url: string | undefined): string {
-  if (url === undefined || url === "") return "an address Telegram did not say";
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "an address that is not a URL";
-  }
-}
-
 export function startPolling(options: PollingOptions): RunnerHandle {
   const { bot, store, logger } = options;
   let offset = store.offsets.get() ?? 0;
@@ -60,7 +50,7 @@ export function startPolling(options: PollingOptions): RunnerHandle {
       const { url } = await bot.api.getWebhookInfo();
       await bot.api.deleteWebhook();
       webhookRemovedAtMs = now;
-      const site = originOf(url);
+      const site = webhookSite(url);
       logger.event("telegram.webhook_removed", { site }, "warn");
       options.onWebhookRemoved?.(site);
       return true;

@@ -1,8 +1,18 @@
 // What Telegram's refusal of the bot itself means (its token, or its updates taken elsewhere),
-// in words for the person running Telecode: the start's getMe and polling's getUpdates. Pure.
+// in words for the person running Telecode: getMe at start, getUpdates while polling. Pure.
 
 const FROM_BOTFATHER =
   "Copy the bot's current token from @BotFather (/mybots, then API Token) into telegram.bot_token or TELECODE_BOT_TOKEN, and start Telecode again.";
+
+/** Where a webhook pointed, without its path (which may hold a secret). */
+export function webhookSite(url: string | undefined): string {
+  if (url === undefined || url === "") return "an address Telegram did not say";
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "an address that is not a URL";
+  }
+}
 
 /** A 409 that a webhook set on the bot causes: Telegram delivers to one or the other. */
 export function isWebhookConflict(code: unknown, description: unknown): boolean {
