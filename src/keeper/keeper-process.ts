@@ -23,8 +23,6 @@ import { StdoutRecorder, type InitFields } from "./stdout-recorder.js";
 import { SlabPool } from "./slab-pool.js";
 import { spawnCli, type CliChild } from "./spawn-cli.js";
 
-type Child = CliChild;
-
 /** Past this much log waiting for the disk, the CLI's stdout is read at the disk's pace. */
 const MAX_PENDING_LOG_BYTES = 2 * 1024 * 1024;
 
@@ -59,7 +57,7 @@ class Keeper implements KeeperHost {
   readonly cliPid: number;
   readonly finished: Promise<void>;
   readonly #spec: KeeperSpec;
-  readonly #child: Child;
+  readonly #child: CliChild;
   readonly #tag: string;
   readonly #clock: Clock;
   readonly #server: KeeperServer;
@@ -77,7 +75,7 @@ class Keeper implements KeeperHost {
   /** Told to stop (SIGTERM): done as soon as the CLI has exited, without the grace period. */
   #stopping = false;
 
-  constructor(spec: KeeperSpec, child: Child, tag: string, clock: Clock) {
+  constructor(spec: KeeperSpec, child: CliChild, tag: string, clock: Clock) {
     this.#spec = spec;
     this.#child = child;
     this.#tag = tag;
