@@ -114,4 +114,4 @@ export type { OfferedModel } from "./offered-model.js";
 export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
 export { hostFailureInWords, isDatabaseFailure, TypedError, type TypedErrorOptions } from "./typed-error.js";
-export { ioErrorWords } from "./io-error.js";
+export { ioErrorWords, isDiskFull } from "./io-error.js";

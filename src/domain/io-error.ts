@@ -24,3 +24,9 @@ export function ioErrorWords(error: unknown): string {
   const words = IO_ERRORS[code];
   return words === undefined ? code : `${code}: ${words}`;
 }
+
+/** Whether `error` is a disk (or the user's quota) out of space: trying again will not help until some is freed. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
+}

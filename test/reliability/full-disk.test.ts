@@ -3,13 +3,15 @@
 // real `telecode` as a process of its own, its log file a link to /dev/full. Its database
 // refuses to keep the updates it takes, as SQLite does on a full disk: they are handled all the
 // same (a handler that then fails on the database says so: errors-say-what-to-do.test.ts), never
-// asked for again and again, unanswered.
-import { existsSync } from "node:fs";
+// asked for again and again, unanswered. A file sent to a project on a full disk says the disk is
+// full and what to do.
+import { existsSync, mkdirSync } from "node:fs";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
+import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 import { isAnswer, startRig } from "../telegram/bridge/rig.js";
 import { USER_ID, useWorld } from "./helpers.js";
 
@@ -61,6 +63,32 @@ describe("the database refusing writes", () => {
       await rig.botMessage(chat, isAnswer("Handled without the inbox."));
     } finally {
       makeRoom();
+      await rig.dispose();
+    }
+  });
+});
+
+describe.runIf(tmpfsMountable)("a project on a full disk", () => {
+  it("a file sent there is refused saying the disk is full, and what to do once there is room", async () => {
+    const rig = await startRig();
+    const telecodeDir = join(rig.ws.cwd, ".telecode");
+    mkdirSync(telecodeDir, { recursive: true });
+    const unmount = mountTmpfs(telecodeDir, "64k");
+    try {
+      fillDisk(telecodeDir);
+      const chat = rig.user(1001);
+      rig.tg.sendDocument(
+        chat,
+        { content: Buffer.from("ERROR boom\n".repeat(100)), fileName: "server.log", mimeType: "text/plain" },
+        { caption: "Why does it fail?" },
+      );
+      const said = await rig.botMessage(chat, /out of disk space/);
+      expect(said.text).toMatch(
+        /^Could not (write server\.log in|prepare the folder) .*\(ENOSPC: no space left on the device\)\. Nothing was run\. The computer running Telecode is out of disk space: free some there, then send it again\.$/,
+      );
+      expect(rig.api.requests()).toEqual([]);
+    } finally {
+      unmount();
       await rig.dispose();
     }
   });

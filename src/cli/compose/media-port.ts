@@ -2,6 +2,7 @@
 // before the first download), downloaded, inlined or saved; voice notes transcribed; project
 // files and the outbox read for sending. Limits come from the config in effect at each call.
 import type { Config } from "../../config/index.js";
+import { isDiskFull } from "../../domain/index.js";
 import {
   accept,
   answerWithFiles,
@@ -45,6 +46,23 @@ export type MediaPortDeps = {
   localBotApi: boolean;
 };
 
+/** What the person can do after a failed download or disk access: as usual, and when the disk is full. */
+type WhatToDo = { usual: string; fullDisk: string };
+
+const FREE_SPACE = "The computer running Telecode is out of disk space: free some there, then";
+const SEND_AGAIN: WhatToDo = {
+  usual: "Nothing was run; send it again.",
+  fullDisk: `Nothing was run. ${FREE_SPACE} send it again.`,
+};
+const SEND_VOICE_AGAIN: WhatToDo = {
+  usual: "Nothing was run; send the voice note again.",
+  fullDisk: `Nothing was run. ${FREE_SPACE} send the voice note again.`,
+};
+const ASK_AGAIN: WhatToDo = {
+  usual: "Check that Telecode may read it, then ask again.",
+  fullDisk: `${FREE_SPACE} ask again.`,
+};
+
 export function createMediaPort(deps: MediaPortDeps): MediaPort {
   const { downloads: files, localBotApi } = deps;
   const limitsNow = (): UploadLimits => {
@@ -53,14 +71,15 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
   };
   const placeIn = (projectRoot: string): UploadsPlace => ({ projectRoot, uploadsDir: deps.config().files.uploadsDir });
   /** A refusal, or a failed download or disk read with `whatToDo`, as what the person reads. */
-  const told = async <T>(whatToDo: string, receive: () => Promise<MediaResult<T>>): Promise<MediaOutcome<T>> => {
+  const told = async <T>(whatToDo: WhatToDo, receive: () => Promise<MediaResult<T>>): Promise<MediaOutcome<T>> => {
     try {
       const received = await receive();
       return received.ok ? received : { ok: false, say: refusalText(received.refusal) };
     } catch (error) {
       if (!isMediaError(error)) throw error;
       deps.logger.event("media.failed", { err: error }, "warn");
-      return { ok: false, say: `${error.message} ${whatToDo}` };
+      // Tried again, it would fail the same way until there is room.
+      return { ok: false, say: `${error.message} ${isDiskFull(error.cause) ? whatToDo.fullDisk : whatToDo.usual}` };
     }
   };
   const outboxOn = (): boolean => deps.config().files.outboxMaxFiles > 0;
@@ -71,7 +90,7 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
 
   return {
     prompt: (projectRoot, words, attachments) =>
-      told("Nothing was run; send it again.", async () => {
+      told(SEND_AGAIN, async () => {
         const limits = limitsNow();
         const checked = checkAll(attachments, limits);
         if (!checked.ok) return checked;
@@ -81,7 +100,7 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
         return accept({ prompt: buildRunContent({ text: words, ...content }), notes });
       }),
     answer: (projectRoot, words, attachments) =>
-      told("Nothing was run; send it again.", async () => {
+      told(SEND_AGAIN, async () => {
         const limits = limitsNow();
         const checked = checkAll(attachments, limits);
         if (!checked.ok) return checked;
@@ -98,14 +117,14 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
         return accept(answerWithFiles(words, saved));
       }),
     transcribe: (voice) =>
-      told("Nothing was run; send the voice note again.", async () => {
+      told(SEND_VOICE_AGAIN, async () => {
         const transcriber = createTranscriber(deps.config().voice, deps.env);
         if (!transcriber.ok) return transcriber;
         const words = await receiveVoice(files, transcriber.value, voice);
         return words.ok ? accept({ words: words.value, echo: voiceEcho(words.value) }) : words;
       }),
     readProjectFile: (projectRoot, path) =>
-      told("Check that Telecode may read it, then ask again.", async () => {
+      told(ASK_AGAIN, async () => {
         const read = await readFileForSending(projectRoot, path, { denyGlobs: deps.config().files.denyGlobs });
         if (!read.ok) return read;
         const asPhoto = !read.value.zipped && fitsTelegramPhoto(read.value.bytes, read.value.bytes.byteLength);
