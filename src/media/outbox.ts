@@ -128,11 +128,27 @@ export async function moveToSent(projectRoot: string, name: string): Promise<str
   throw new MediaError("media.io_failed", `${SENT_DIR} already holds 1000 files named like ${name}.`);
 }
 
-/** The notice after the outbox's files: what was not sent and why; undefined when all went. */
-export function outboxNotice(plan: OutboxPlan): string | undefined {
-  if (plan.skipped.length === 0) return undefined;
-  const lines = plan.skipped.map((s) => `- ${s.name} ${s.reason}`);
-  return `Not sent from ${OUTBOX_DIR}/ (moved to ${SENT_DIR}/):\n${lines.join("\n")}`;
+/** Files the sent folder could not take (they stay in the outbox), and why. */
+export type LeftInOutbox = Readonly<{ names: readonly string[]; why: string }>;
+
+/**
+ * The notice after the outbox's files: what was not sent and why, and what stayed in the outbox
+ * (it comes again after the next answer); undefined when all went.
+ */
+export function outboxNotice(plan: Pick<OutboxPlan, "skipped">, left?: LeftInOutbox): string | undefined {
+  const stayed = left !== undefined && left.names.length > 0;
+  const parts: string[] = [];
+  if (plan.skipped.length > 0) {
+    const lines = plan.skipped.map((s) => `- ${s.name} ${s.reason}`);
+    parts.push(`Not sent from ${OUTBOX_DIR}/${stayed ? "" : ` (moved to ${SENT_DIR}/)`}:\n${lines.join("\n")}`);
+  }
+  if (stayed) {
+    const lines = left.names.map((name) => `- ${name}`);
+    parts.push(
+      `Left in ${OUTBOX_DIR}/, as ${SENT_DIR}/ could not take them (${left.why}); they come again after the next answer until they can be moved, or you remove them:\n${lines.join("\n")}`,
+    );
+  }
+  return parts.length === 0 ? undefined : parts.join("\n\n");
 }
 
 /** The lines Telecode adds to Claude's system prompt (`--append-system-prompt`) about the outbox. */

@@ -82,6 +82,15 @@ describe("planOutbox", () => {
         "- big.log is 3 MB, over 2 MB\n" +
         "- c.txt is past the 2 files sent per run",
     );
+    // What the sent folder could not take stays, and is said to; the skipped are then not called moved.
+    expect(outboxNotice(plan, { names: ["a.txt", "big.log"], why: "EACCES: permission denied" })).toBe(
+      "Not sent from .telecode/outbox/:\n" +
+        "- big.log is 3 MB, over 2 MB\n" +
+        "- c.txt is past the 2 files sent per run\n\n" +
+        "Left in .telecode/outbox/, as .telecode/sent/ could not take them (EACCES: permission denied); they come again after the next answer until they can be moved, or you remove them:\n" +
+        "- a.txt\n" +
+        "- big.log",
+    );
   });
 
   it("is empty without an outbox, and has no notice when everything went", async () => {

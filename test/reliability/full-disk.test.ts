@@ -4,8 +4,8 @@
 // refuses to keep the updates it takes, as SQLite does on a full disk: they are handled all the
 // same (a handler that then fails on the database says so: errors-say-what-to-do.test.ts), never
 // asked for again and again, unanswered. A file sent to a project on a full disk says the disk is
-// full and what to do.
-import { existsSync, mkdirSync } from "node:fs";
+// full and what to do; an outbox file that cannot be moved to sent/ is said to stay.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -87,6 +87,33 @@ describe.runIf(tmpfsMountable)("a project on a full disk", () => {
         /^Could not (write server\.log in|prepare the folder) .*\(ENOSPC: no space left on the device\)\. Nothing was run\. The computer running Telecode is out of disk space: free some there, then send it again\.$/,
       );
       expect(rig.api.requests()).toEqual([]);
+    } finally {
+      unmount();
+      await rig.dispose();
+    }
+  });
+
+  it("a file from the outbox is sent, and what could not be moved to sent/ is said to stay", async () => {
+    const rig = await startRig();
+    const telecodeDir = join(rig.ws.cwd, ".telecode");
+    mkdirSync(telecodeDir, { recursive: true });
+    const unmount = mountTmpfs(telecodeDir, "64k");
+    try {
+      mkdirSync(join(telecodeDir, "outbox"));
+      writeFileSync(join(telecodeDir, "outbox", ".gitignore"), "*\n");
+      writeFileSync(join(telecodeDir, "outbox", "report.md"), "# Report\n");
+      fillDisk(telecodeDir);
+      const chat = rig.user(1001);
+      rig.script("[report]", [reply.text("The report is in the outbox.")]);
+      rig.tg.sendText(chat, "Send the report [report]");
+      await rig.botMessage(chat, isAnswer("The report is in the outbox."));
+      const report = await rig.botMessage(chat, (m) => m.document?.fileName === "report.md");
+      expect(report.document?.content.toString()).toBe("# Report\n");
+      const notice = await rig.botMessage(chat, /^Left in/);
+      expect(notice.text).toBe(
+        "Left in .telecode/outbox/, as .telecode/sent/ could not take them (ENOSPC: no space left on the device); they come again after the next answer until they can be moved, or you remove them:\n- report.md",
+      );
+      expect(existsSync(join(telecodeDir, "outbox", "report.md"))).toBe(true);
     } finally {
       unmount();
       await rig.dispose();

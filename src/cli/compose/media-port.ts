@@ -2,7 +2,7 @@
 // before the first download), downloaded, inlined or saved; voice notes transcribed; project
 // files and the outbox read for sending. Limits come from the config in effect at each call.
 import type { Config } from "../../config/index.js";
-import { isDiskFull } from "../../domain/index.js";
+import { ioErrorWords, isDiskFull } from "../../domain/index.js";
 import {
   accept,
   answerWithFiles,
@@ -146,9 +146,15 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
       return { send, skipped: plan.skipped };
     },
     async markSent(projectRoot, name) {
-      await moveToSent(projectRoot, name);
+      try {
+        await moveToSent(projectRoot, name);
+        return undefined;
+      } catch (error) {
+        deps.logger.event("media.outbox_move_failed", { err: error, name }, "warn");
+        return ioErrorWords(isMediaError(error) && error.cause !== undefined ? error.cause : error);
+      }
     },
-    outboxNotice: (skipped) => outboxNotice({ send: [], skipped }),
+    outboxNotice: (skipped, left) => outboxNotice({ skipped }, left),
   };
 }
 

@@ -75,8 +75,8 @@ export interface MediaPort {
   prepareOutbox(projectRoot: string): Promise<void>;
   /** What to send from the outbox after a run, and what not (it is moved all the same). */
   collectOutbox(projectRoot: string): Promise<{ send: readonly OutboxFile[]; skipped: readonly OutboxSkip[] }>;
-  /** Moves a file from the outbox to the sent folder. */
-  markSent(projectRoot: string, name: string): Promise<void>;
-  /** The notice listing what was not sent; undefined when nothing was skipped. */
-  outboxNotice(skipped: readonly OutboxSkip[]): string | undefined;
+  /** Moves a file from the outbox to the sent folder; undefined once moved, else why not. */
+  markSent(projectRoot: string, name: string): Promise<string | undefined>;
+  /** The notice listing what was not sent, and what stayed in the outbox; undefined when there is neither. */
+  outboxNotice(skipped: readonly OutboxSkip[], left?: { names: readonly string[]; why: string }): string | undefined;
 }

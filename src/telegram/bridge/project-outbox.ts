@@ -32,17 +32,20 @@ export async function deliverProjectOutbox(
     const failure = await sendFile(deps, chatId, file, options);
     if (failure !== undefined) notSent.push({ name: file.name, reason: failure });
   }
+  const left: string[] = [];
+  let why = "";
   for (const { name } of [...send, ...skipped]) {
-    await deps.media.markSent(projectRoot, name).catch((error: unknown) => {
-      deps.logger.event("telegram.outbox_move_failed", { err: error, chatId, name }, "warn");
-    });
+    const failed = await deps.media.markSent(projectRoot, name);
+    if (failed === undefined) continue;
+    left.push(name);
+    why ||= failed;
   }
   deps.logger.event("telegram.outbox_delivered", {
     chatId,
     sent: send.length + skipped.length - notSent.length,
     skipped: notSent.length,
   });
-  const notice = deps.media.outboxNotice(notSent);
+  const notice = deps.media.outboxNotice(notSent, left.length === 0 ? undefined : { names: left, why });
   if (notice !== undefined) await deps.outbox.send(chatId, { html: esc(notice) }, options);
 }
 
