@@ -73,8 +73,9 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
     );
     return 1;
   }
+  let stoppedEarly: boolean;
   try {
-    await replayStream(handle, reader, args.json, io.stdout);
+    stoppedEarly = await replayStream(handle, reader, args.json, io.stdout);
   } catch (error) {
     // The output cannot be written: nothing more is. A reader that went away (`telecode replay
     // FILE | head`) is not a failure; a full disk is, and main says so (outliveClosedOutput).
@@ -88,8 +89,9 @@ export async function runReplay(argv: readonly string[], io: CommandIo): Promise
   }
   const { read, unreadable, unknownTypes } = reader.lines;
   if (read > 0 && unreadable === read) {
+    const lines = stoppedEarly ? `first ${read} lines` : read === 1 ? "1 line" : `${read} lines`;
     io.stderr.write(
-      `telecode replay: ${args.file} is not a Claude Code recording: none of its ${read} lines is a stream-json event. ` +
+      `telecode replay: ${args.file} is not a Claude Code recording: none of its ${lines} is a stream-json event. ` +
         "Replay reads what `claude -p --output-format stream-json --verbose` prints, or a Telecode transcript.\n",
     );
     return 1;
@@ -108,25 +110,44 @@ function unknownTypesWords(types: ReadonlyMap<string, number>): string {
   );
 }
 
+/** Lines read, none of them Claude Code's, after which a file is taken for no recording. */
+const NO_RECORDING_AFTER_LINES = 20;
+
+/**
+ * Prints the recording's events; true when it stopped early, the file being no recording. Until
+ * a line is Claude Code's, the warnings for those that are not are held: a file that is no
+ * recording (a binary, say) gets one verdict, not a warning a line.
+ */
 async function replayStream(
   handle: FileHandle,
   reader: RecordingReader,
   json: boolean,
   out: NodeJS.WritableStream,
-): Promise<void> {
+): Promise<boolean> {
   const steps = new TurnSteps();
-  const lines = (events: readonly TelecodeEvent[]): string[] =>
-    events.flatMap((event) => {
+  let held: string[] | undefined = [];
+  const print = async (events: readonly TelecodeEvent[]): Promise<void> => {
+    const texts = events.flatMap((event) => {
       steps.observe(event);
       const text = json ? JSON.stringify(event) : renderTerminalLine(event, { steps: steps.count });
       return text === undefined ? [] : [text];
     });
+    if (held !== undefined) {
+      const { read, unreadable } = reader.lines;
+      held.push(...texts);
+      if (read === unreadable) return;
+      texts.splice(0, texts.length, ...held);
+      held = undefined;
+    }
+    if (texts.length > 0) await write(out, `${texts.join("\n")}\n`);
+  };
   for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 })) {
-    const pending = lines(reader.push(chunk as Buffer));
-    if (pending.length > 0) await write(out, `${pending.join("\n")}\n`);
+    await print(reader.push(chunk as Buffer));
+    if (held !== undefined && reader.lines.read >= NO_RECORDING_AFTER_LINES) return true;
   }
-  const pending = lines(reader.end());
-  if (pending.length > 0) await write(out, `${pending.join("\n")}\n`);
+  await print(reader.end());
+  // Whatever is still held was said of a file with no line of Claude Code's: the verdict says it all.
+  return false;
 }
 
 /** Thrown when the output stream cannot be written (its reader quit, or its disk is full). */

@@ -112,12 +112,36 @@ describe("telecode replay", () => {
   it("fails with exit 1 and says what it reads for a file that is no recording at all", async () => {
     const file = join(temp, "notes.md");
     writeFileSync(file, "# Notes\n\nSome text, not a recording.\n");
-    const { code, stderr } = await replay(file);
+    const { code, stdout, stderr } = await replay(file);
     expect(code).toBe(1);
     expect(stderr).toBe(
       `telecode replay: ${file} is not a Claude Code recording: none of its 2 lines is a stream-json event. ` +
         "Replay reads what `claude -p --output-format stream-json --verbose` prints, or a Telecode transcript.\n",
     );
+    // One verdict, not a warning a line.
+    expect(stdout).toBe("");
+  });
+
+  it("stops reading a long file that is no recording (a binary, say) after its first lines", async () => {
+    const file = join(temp, "program.bin");
+    writeFileSync(file, Buffer.concat(Array.from({ length: 5000 }, (_, i) => Buffer.from(`\u0000ELF\u0001${i}\n`))));
+    const { code, stdout, stderr } = await replay(file);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(
+      new RegExp(
+        `^telecode replay: ${file} is not a Claude Code recording: none of its first \\d+ lines is a stream-json event\\.`,
+      ),
+    );
+  });
+
+  it("shows the warnings for lines that are not Claude Code's once one is", async () => {
+    const file = join(temp, "noisy.jsonl");
+    const init = readFileSync(fixture("c-control-bash-allow.stdout.jsonl"), "utf8").split("\n")[0];
+    writeFileSync(file, `warning: something on stderr\n${init}\n`);
+    const { code, stdout } = await replay(file);
+    expect(code).toBe(0);
+    expect(stdout.split("\n")[0]).toContain("Skipped a line from Claude Code that could not be read");
   });
 
   it("fails with one line and exit 1 for a missing file or a directory", async () => {
