@@ -12,6 +12,7 @@ import {
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
 import { botRefusalOf } from "../render/index.js";
+import { NEEDS_A_PERSON } from "./exit-codes.js";
 import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
@@ -33,7 +34,10 @@ type StopReason = "signal" | "restart" | "polling_failed";
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-/** Runs the bridge until stopped; returns the exit code (0 after a graceful stop, 1 when it cannot start). */
+/**
+ * Runs the bridge until stopped; returns the exit code: 0 after a graceful stop, NEEDS_A_PERSON
+ * (78) for a config or bot token to mend first, 1 for any other failure to start or go on.
+ */
 export async function runServe(argv: string[], io: CommandIo): Promise<number> {
   const values = parseConfigArgs(argv, io, { prefix: "telecode", help: SERVE_HELP });
   if (typeof values === "number") return values;
@@ -48,7 +52,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
     if (code !== 0) return code;
   }
   const loaded = load(values.config, io);
-  if (loaded === undefined) return 1;
+  if (loaded === undefined) return NEEDS_A_PERSON;
   let current = loaded.config;
   // One Telecode per data directory, and a clear message (not a stack trace) when it is unusable.
   const claim = claimDataDir(current, io, secretsOf(current, io));
@@ -144,9 +148,10 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       } catch (error) {
         if (error instanceof BridgeError && error.code === "telegram.start_aborted") return 0;
         logger.event("serve.start_failed", { err: error }, "error");
-        const words = botRefusalOf(error) ?? (error instanceof Error ? error.message : String(error));
+        const refusal = botRefusalOf(error);
+        const words = refusal ?? (error instanceof Error ? error.message : String(error));
         io.stderr.write(`telecode: could not start: ${redactSecrets(words, secretsOf(current, io))}\n`);
-        return 1;
+        return refusal === undefined ? 1 : NEEDS_A_PERSON;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
       restart.next = undefined;
@@ -155,11 +160,12 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
       running = undefined;
       await app.stop();
       if (reason === "polling_failed") {
+        const refusal = botRefusalOf(pollingError);
         const words =
-          botRefusalOf(pollingError) ??
+          refusal ??
           "Telegram stopped delivering updates (is the bot token still valid, or does another program take this bot's messages?); see the log.";
         io.stderr.write(`telecode: ${words}\n`);
-        return 1;
+        return refusal === undefined ? 1 : NEEDS_A_PERSON;
       }
       if (reason !== "restart") return 0;
       const problems: string[] = [];

@@ -1,5 +1,6 @@
 // The text of the service definitions `telecode service install` writes: a systemd user unit
 // (Linux) and a launchd agent (macOS). Pure text; quoting rules of each format live here.
+import { NEEDS_A_PERSON } from "./exit-codes.js";
 
 export type ServiceSpec = {
   /** Absolute path of the node binary. */
@@ -43,6 +44,8 @@ export function renderSystemdUnit(spec: ServiceSpec): string {
     `EnvironmentFile=-${spec.envFile.replace(/%/g, "%%")}`,
     "Restart=on-failure",
     "RestartSec=5",
+    // 78: a config or bot token that needs a person; restarted, Telecode would fail alike.
+    `RestartPreventExitStatus=${NEEDS_A_PERSON}`,
     // SIGTERM to Telecode only: it drains runs and ends its CLI processes itself. What is left in
     // the cgroup is then killed; run keepers are not in it (they start in scopes of their own).
     "KillMode=mixed",

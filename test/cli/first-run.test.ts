@@ -50,7 +50,7 @@ async function inClone(
 describe("the first minutes in a clone", () => {
   it("npm start without a config names `npx telecode init`, and that command sets Telecode up", async () => {
     const started = await inClone("npm", ["start"]);
-    expect(started.code).toBe(1);
+    expect(started.code).toBe(78);
     expect(started.stderr).toContain(
       "telecode: no config file found. Run `npx telecode init` to set up the bot token, your user id and a project.",
     );

@@ -56,6 +56,8 @@ describe("telecode service on Linux", () => {
     expect(unit).toContain(`Environment="TELECODE_CONFIG=${configPath}"\n`);
     expect(unit).toContain('Environment="PATH=/opt/node/bin:/usr/bin:/bin"\n');
     expect(unit).toContain("Restart=on-failure\n");
+    // Not after a config or bot token that needs a person: restarted, Telecode would fail alike.
+    expect(unit).toContain("RestartPreventExitStatus=78\n");
     expect(unit).toContain("KillMode=mixed\n");
     // limits.drain_seconds (45 here), then 90 s for each CLI's SessionEnd hooks and the last messages.
     expect(unit).toContain("TimeoutStopSec=135\n");

@@ -1,8 +1,9 @@
 // Telegram refusing the bot itself, with the real `telecode` as a process of its own: a token it
 // refuses (at start, or revoked while running) and another program taking the bot's messages
-// are said in words, with what to do, and end the bridge with exit 1; a webhook on the bot,
-// which stops polling, is removed and said (its address's path, which may hold a secret, left
-// out), unless it is set again soon after.
+// are said in words, with what to do, and end the bridge with exit 78 (which its service unit
+// does not restart: it would fail alike); a webhook on the bot, which stops polling, is removed
+// and said (its address's path, which may hold a secret, left out), unless it is set again soon
+// after.
 import { describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import { isAnswer } from "../telegram/bridge/rig.js";
@@ -19,13 +20,13 @@ describe("a bot token Telegram refuses", () => {
     await world.writeConfig();
     world.tg.injectFault("getMe", { kind: "error", code: 401, description: "Unauthorized" }, { times: 10 });
     const exit = await world.spawnTelecode(["--config", world.configPath]).exited;
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78);
     expect(exit.stderr).toBe(
       `telecode: could not start: Telegram refused the bot token (401: Unauthorized): it was revoked or replaced in @BotFather. ${FROM_BOTFATHER}\n`,
     );
   });
 
-  it("revoked while running, or the bot's messages taken by another program: says which, and exits 1", async () => {
+  it("revoked while running, or the bot's messages taken by another program: says which, and exits 78 (not restarted by the service)", async () => {
     const refusals = [
       {
         code: 401,
@@ -46,7 +47,7 @@ describe("a bot token Telegram refuses", () => {
       await serve.started;
       world.tg.injectFault("getUpdates", { kind: "error", code, description }, { times: 10 });
       const exit = await serve.exited;
-      expect(exit.code).toBe(1);
+      expect(exit.code).toBe(78);
       expect(exit.stderr.split("\n").slice(1)).toEqual([`telecode: ${said}`, ""]);
     }
   });
@@ -71,7 +72,7 @@ describe("a webhook on the bot", () => {
     // Another program sets it again: Telecode does not fight it.
     world.tg.setWebhook("https://hooks.example.com/bot/secret-path-123");
     const exit = await serve.exited;
-    expect(exit.code).toBe(1);
+    expect(exit.code).toBe(78);
     expect(exit.stderr).toContain(
       "telecode: This bot has a webhook, set by another program using its token, so Telegram sends its messages there, not to Telecode (409: Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first). Stop that program, or give Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.\n",
     );

@@ -23,7 +23,7 @@ describe("claude.extra_args cannot bypass approvals", () => {
     expect(run.err).toContain('claude.extra_args: "--settings" is refused because its permission rules and hooks');
     expect(run.err).toContain("claude.dangerously_allow_unsafe_args");
     const serve = await world.telecode(["--config", world.configPath]);
-    expect(serve.code).toBe(1);
+    expect(serve.code).toBe(78);
     expect(serve.err).toContain('"--settings" is refused');
     const doctor = await world.telecode(["doctor", "--config", world.configPath]);
     expect(doctor.out).toMatch(/✗ config .*"--settings" is refused/);
@@ -123,7 +123,7 @@ describe("TELECODE_BOT_TOKEN", () => {
     await world.writeConfig();
     const env = { ...world.ws.env, TELECODE_BOT_TOKEN: "my secret token with spaces" };
     const serve = await world.telecode(["--config", world.configPath], env);
-    expect(serve.code).toBe(1);
+    expect(serve.code).toBe(78);
     expect(serve.err).toContain(
       'environment: TELECODE_BOT_TOKEN must look like "123456789:AA…" (the token @BotFather gave you)',
     );

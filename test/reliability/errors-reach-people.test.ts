@@ -138,7 +138,7 @@ describe("config problems", () => {
       extra: ["[projects.gone]", `path = ${JSON.stringify(gone)}`],
     });
     const serve = await world.telecode(["--config", world.configPath]);
-    expect(serve.code).toBe(1);
+    expect(serve.code).toBe(78);
     expect(serve.err).toContain("has 2 problems");
     expect(serve.err).toContain("config.toml: claude.effort must be one of");
     expect(serve.err).toContain("config.toml: claude.allowed_tools[0] must be a string");
@@ -165,7 +165,7 @@ describe("config problems", () => {
     expect(run.err).toContain("config.toml: limits.approval_timeout_minutes must be at most 10080 minutes (a week)");
     expect(world.api.requests()).toEqual([]);
     const serve = await world.telecode(["--config", world.configPath]);
-    expect(serve.code).toBe(1);
+    expect(serve.code).toBe(78);
     expect(serve.err).toContain("limits.approval_timeout_minutes must be at most 10080 minutes");
   });
 });

@@ -23,7 +23,7 @@ describe("telecode (serve) without a usable config", () => {
   it("says to run `telecode init` when there is no config file", async () => {
     home = await mkdtemp(join(tmpdir(), "telecode-serve-"));
     const result = await run([], { HOME: home });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(78);
     // The tests run in a clone of Telecode, where the command is `npx telecode`.
     expect(result.stderr).toContain("Run `npx telecode init`");
   });
@@ -35,7 +35,7 @@ describe("telecode (serve) without a usable config", () => {
       mode: 0o600,
     });
     const result = await run(["--config", file], { HOME: home });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(78);
     expect(result.stderr).toContain("telegram.allowed_user_ids");
     expect(result.stderr).not.toContain("A".repeat(35));
   });
@@ -51,7 +51,7 @@ describe("telecode (serve) without a usable config", () => {
       { mode: 0o600 },
     );
     const result = await run(["--config", file], { HOME: home });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(78);
     expect(result.stderr).toContain("claude.extra_args");
     expect(result.stderr).toContain("sk-ant-[redacted]");
     expect(result.stderr).not.toContain("K".repeat(30));
