@@ -22,7 +22,7 @@ import { judgeClaudeVersion } from "./doctor-version.js";
 import { checkTriggers } from "./doctor-triggers.js";
 import { checkWebhooks } from "./doctor-webhooks.js";
 import { checkRunSurvival } from "./doctor-survival.js";
-import { checkServiceStop } from "./doctor-service.js";
+import { checkInstalledService } from "./doctor-service.js";
 import { checkLongPdfs } from "./doctor-pdf.js";
 
 export type { CheckResult, CheckStatus } from "./doctor-result.js";
@@ -267,6 +267,6 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   if (config.file !== null) results.push(...(await checkTelegram(config, init)), ...checkWebhooks(config, options.env));
   results.push(...(await checkClaude(config, options)), checkLongPdfs(options.env));
   results.push(...checkState(config, Date.now()));
-  results.push(checkRunSurvival(options), ...checkServiceStop({ ...options, config }));
+  results.push(checkRunSurvival(options), ...checkInstalledService({ ...options, config }));
   return results;
 }

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CommandIo } from "../../src/cli/command-io.js";
-import { checkServiceStop } from "../../src/cli/doctor-service.js";
+import { checkInstalledService } from "../../src/cli/doctor-service.js";
 import { runService } from "../../src/cli/service.js";
 import { loadConfig } from "../../src/config/index.js";
 
@@ -268,7 +268,7 @@ describe("telecode doctor on an installed service", () => {
   const check = (platform: "linux" | "darwin") => {
     const env = { HOME: home };
     const { config } = loadConfig({ configPath, env, cwd: home, initCommand: "telecode init" });
-    return checkServiceStop({ config, env, platform });
+    return checkInstalledService({ config, env, platform });
   };
 
   it("warns while the unit gives a stop less time than one takes, until it is installed again", () => {
@@ -281,6 +281,12 @@ describe("telecode doctor on an installed service", () => {
         status: "warn",
         label: "service stop",
         detail: `${unitPath()} gives a stop 75 s, and one can take 135 s (limits.drain_seconds, then Claude Code's SessionEnd hooks and the last messages): the service manager would kill Telecode in the middle of it`,
+        fix: "run `telecode service install` again, then `systemctl --user daemon-reload`",
+      },
+      {
+        status: "warn",
+        label: "service restarts",
+        detail: `${unitPath()} restarts Telecode every 5 s after a config or bot token it cannot use, where it fails the same way each time`,
         fix: "run `telecode service install` again, then `systemctl --user daemon-reload`",
       },
     ]);
