@@ -1,10 +1,10 @@
 // What probing a CLI binary taught us, kept in one small JSON file in the state directory so a
 // known binary (same resolved path, size and mtime) is never probed again, across processes.
 // Reading a missing or damaged file gives nothing; writing is atomic (a temp file renamed).
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeFileAtomic } from "../files/index.js";
 
 /** One binary, as the file on disk was when it was probed. */
 export type BinaryIdentity = { realPath: string; size: number; mtimeMs: number };
@@ -72,7 +72,5 @@ export async function rememberProbe(file: string, id: BinaryIdentity, facts: Pro
   const others = parseEntries(current).filter((e) => identityKey(e) !== key);
   const binaries = [{ ...id, ...facts }, ...others].slice(0, KEPT_ENTRIES);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
-  await writeFile(temp, `${JSON.stringify({ format: FORMAT, binaries }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temp, file);
+  await writeFileAtomic(file, `${JSON.stringify({ format: FORMAT, binaries }, null, 2)}\n`);
 }

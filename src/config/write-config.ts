@@ -1,8 +1,9 @@
 // Writes a new config file for `telecode init`: a small commented TOML file, created
 // atomically with mode 0600 (it may hold the bot token) in a 0700 directory.
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { stringify } from "smol-toml";
+import { writeFileAtomicSync } from "../files/index.js";
 import type { ClaudeConfig } from "./config-types.js";
 import { DEFAULT_API_ROOT } from "./schema.js";
 
@@ -56,8 +57,5 @@ export function renderConfigFile(config: NewConfig): string {
 export function writeConfigFile(path: string, text: string): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temporary = join(dir, `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(temporary, text, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
+  writeFileAtomicSync(path, text);
 }

@@ -1,7 +1,8 @@
 // The keeper's state file: what a restarted Telecode needs to find a kept CLI and trust that it
 // is still the same process (pids with start times), plus what it learnt (session id, CLI
 // version, exit). Written atomically (temp file + rename), mode 0600, checked when read back.
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeFileAtomicSync } from "../files/index.js";
 import * as z from "zod/mini";
 import type { Clock, TimerHandle } from "../ports/index.js";
 import { exitRecordSchema, KEEPER_PROTOCOL_VERSION } from "./protocol.js";
@@ -107,14 +108,7 @@ export class KeeperStateFile {
 }
 
 export function writeKeeperState(path: string, state: KeeperState): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(path, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 export function readKeeperState(path: string): StateFile {

@@ -1,9 +1,10 @@
 // One Telecode per data directory: an exclusive SQLite lock on DATA_DIR/instance.lock, held by
 // an open transaction. SQLite's locks are the OS's (fcntl), so they die with the process, even a
 // SIGKILLed one. instance.pid beside it only says who holds the lock, for the message.
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { writeFileAtomicSync } from "../files/index.js";
 import { StoreError } from "./errors.js";
 
 export const LOCK_FILE = "instance.lock";
@@ -67,9 +68,7 @@ export function acquireInstanceLock(dir: string, pid: number = process.pid): Ins
     );
   }
   const holderPath = join(dir, HOLDER_FILE);
-  const temporary = `${holderPath}.${pid}.tmp`;
-  writeFileSync(temporary, `${pid}\n`, { mode: 0o600 });
-  renameSync(temporary, holderPath);
+  writeFileAtomicSync(holderPath, `${pid}\n`);
   let held = true;
   return {
     dir,
