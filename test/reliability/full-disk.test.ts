@@ -12,7 +12,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
-import { isAnswer, startRig } from "../telegram/bridge/rig.js";
+import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 import { USER_ID, useWorld } from "./helpers.js";
 
 const newWorld = useWorld();
@@ -68,14 +68,28 @@ describe("the database refusing writes", () => {
   });
 });
 
+/** A rig whose project's `.telecode` folder is a small disk of its own, prepared by `before`, then filled. */
+async function withFullProjectDisk(
+  body: (rig: Rig, telecodeDir: string) => Promise<void>,
+  before: (telecodeDir: string) => void = () => undefined,
+): Promise<void> {
+  const rig = await startRig();
+  const telecodeDir = join(rig.ws.cwd, ".telecode");
+  mkdirSync(telecodeDir, { recursive: true });
+  const unmount = mountTmpfs(telecodeDir, "64k");
+  try {
+    before(telecodeDir);
+    fillDisk(telecodeDir);
+    await body(rig, telecodeDir);
+  } finally {
+    unmount();
+    await rig.dispose();
+  }
+}
+
 describe.runIf(tmpfsMountable)("a project on a full disk", () => {
   it("a file sent there is refused saying the disk is full, and what to do once there is room", async () => {
-    const rig = await startRig();
-    const telecodeDir = join(rig.ws.cwd, ".telecode");
-    mkdirSync(telecodeDir, { recursive: true });
-    const unmount = mountTmpfs(telecodeDir, "64k");
-    try {
-      fillDisk(telecodeDir);
+    await withFullProjectDisk(async (rig) => {
       const chat = rig.user(1001);
       rig.tg.sendDocument(
         chat,
@@ -87,22 +101,16 @@ describe.runIf(tmpfsMountable)("a project on a full disk", () => {
         /^Could not (write server\.log in|prepare the folder) .*\(ENOSPC: no space left on the device\)\. Nothing was run\. The computer running Telecode is out of disk space: free some there, then send it again\.$/,
       );
       expect(rig.api.requests()).toEqual([]);
-    } finally {
-      unmount();
-      await rig.dispose();
-    }
+    });
   });
 
   it("a file from the outbox is sent, and what could not be moved to sent/ is said to stay", async () => {
-    const rig = await startRig();
-    const telecodeDir = join(rig.ws.cwd, ".telecode");
-    mkdirSync(telecodeDir, { recursive: true });
-    const unmount = mountTmpfs(telecodeDir, "64k");
-    try {
+    const prepareOutbox = (telecodeDir: string): void => {
       mkdirSync(join(telecodeDir, "outbox"));
       writeFileSync(join(telecodeDir, "outbox", ".gitignore"), "*\n");
       writeFileSync(join(telecodeDir, "outbox", "report.md"), "# Report\n");
-      fillDisk(telecodeDir);
+    };
+    await withFullProjectDisk(async (rig, telecodeDir) => {
       const chat = rig.user(1001);
       rig.script("[report]", [reply.text("The report is in the outbox.")]);
       rig.tg.sendText(chat, "Send the report [report]");
@@ -114,9 +122,6 @@ describe.runIf(tmpfsMountable)("a project on a full disk", () => {
         "Left in .telecode/outbox/, as .telecode/sent/ could not take them (ENOSPC: no space left on the device); they come again after the next answer until they can be moved, or you remove them:\n- report.md",
       );
       expect(existsSync(join(telecodeDir, "outbox", "report.md"))).toBe(true);
-    } finally {
-      unmount();
-      await rig.dispose();
-    }
+    }, prepareOutbox);
   });
 });
