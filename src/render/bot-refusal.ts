@@ -27,7 +27,7 @@ export function botRefusalWords(code: unknown, description: unknown): string | u
   if (code === 404)
     return `Telegram knows no bot by this token (404${said}): it is mistyped, or the bot was deleted. ${FROM_BOTFATHER}`;
   if (isWebhookConflict(code, description))
-    return `This bot has a webhook, set by another program using its token, so Telegram sends its messages there, not to Telecode (409${said}). Stop that program, or give Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.`;
+    return `This bot has a webhook, so Telegram sends its messages there, not to Telecode (409${said}); Telecode removes one it finds, but this one came back or could not be removed. Stop whatever program uses this token to set it, or give Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.`;
   if (code === 409)
     return `Another program is taking this bot's messages (409${said}): another Telecode, here or on another computer, or another program using the same token. Stop it, or give this Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.`;
   return undefined;

@@ -74,7 +74,7 @@ describe("a webhook on the bot", () => {
     const exit = await serve.exited;
     expect(exit.code).toBe(78);
     expect(exit.stderr).toContain(
-      "telecode: This bot has a webhook, set by another program using its token, so Telegram sends its messages there, not to Telecode (409: Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first). Stop that program, or give Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.\n",
+      "telecode: This bot has a webhook, so Telegram sends its messages there, not to Telecode (409: Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first); Telecode removes one it finds, but this one came back or could not be removed. Stop whatever program uses this token to set it, or give Telecode a bot of its own (@BotFather, /newbot), and start Telecode again.\n",
     );
     expect(world.tg.webhookUrl).toBe("https://hooks.example.com/bot/secret-path-123");
   }, 90_000);
