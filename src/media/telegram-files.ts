@@ -1,8 +1,10 @@
 // Downloads a file a person sent through Telegram: getFile (through a port; grammY's
 // `bot.api.getFile` fits) for the path, then the Bot API's file URL, read with a byte cap; a
 // `--local` server's absolute path is read from disk instead. URL and path hold the bot token,
-// so neither appears in a message or an error.
+// so neither appears in a message or an error. A dropped connection or a failing Telegram (5xx,
+// 429) is tried again, twice: the file is there, and the person would otherwise send it again.
 import { isAbsolute } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { readLocalTelegramFile } from "./local-telegram-file.js";
 import { formatBytes, TELEGRAM_DOWNLOAD_MAX_BYTES } from "./sizes.js";
@@ -45,9 +47,10 @@ export async function downloadTelegramFile(
       "Compress or split it and send it again.",
     );
   if (request.sizeBytes !== undefined && request.sizeBytes > maxBytes) return tooBig(request.sizeBytes);
+  const again = retrying(request.signal);
   let file: TelegramFile;
   try {
-    file = await source.getFile(request.fileId);
+    file = await again(() => source.getFile(request.fileId), isPassingApiError);
   } catch (cause) {
     throw new MediaError("media.download_failed", `Telegram did not hand over ${name}.`, { cause });
   }
@@ -63,8 +66,18 @@ export async function downloadTelegramFile(
   const url = `${source.apiRoot}/file/bot${source.token}/${file.file_path}`;
   let response: Response;
   try {
-    response = await (source.fetch ?? fetch)(url, request.signal === undefined ? {} : { signal: request.signal });
+    const get = () => (source.fetch ?? fetch)(url, request.signal === undefined ? {} : { signal: request.signal });
+    response = await again(async () => {
+      const answer = await get();
+      if (answer.status >= 500 || answer.status === 429) {
+        await answer.body?.cancel();
+        throw new PassingStatus(answer.status);
+      }
+      return answer;
+    }, anyFailure);
   } catch (cause) {
+    if (cause instanceof PassingStatus)
+      throw new MediaError("media.download_failed", `Telegram answered ${cause.status} to the download of ${name}.`);
     throw new MediaError("media.download_failed", `The download of ${name} from Telegram failed.`, {
       cause: withoutUrl(cause),
     });
@@ -84,6 +97,41 @@ export async function downloadTelegramFile(
   }
   return accept(Buffer.concat(chunks));
 }
+
+/** Tries per file: the first and two more. */
+const ATTEMPTS = 3;
+/** Wait before try n + 1 is n × this. */
+const RETRY_DELAY_MS = 400;
+
+/** A download answered 5xx or 429: Telegram may well answer the next try. */
+class PassingStatus extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/** Runs a step, again (after a short wait) while it fails in a way that `passing` says may pass. */
+function retrying(signal: AbortSignal | undefined) {
+  return async <T>(step: () => Promise<T>, passing: (error: unknown) => boolean): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await step();
+      } catch (error) {
+        if (attempt >= ATTEMPTS || signal?.aborted === true || !passing(error)) throw error;
+        await delay(RETRY_DELAY_MS * attempt, undefined, signal === undefined ? {} : { signal });
+      }
+    }
+  };
+}
+
+/** A Bot API call that Telegram failed (5xx, 429) or that got no answer; not a refusal (4xx). */
+function isPassingApiError(error: unknown): boolean {
+  const code = (error as { error_code?: unknown } | null)?.error_code;
+  return typeof code === "number" ? code >= 500 || code === 429 : true;
+}
+
+/** A download fails by getting no answer (fetch throws then) or a 5xx or 429: each may pass. */
+const anyFailure = (): boolean => true;
 
 /** fetch errors can carry the URL (and so the token); keep only the error's kind and code. */
 function withoutUrl(cause: unknown): Error {

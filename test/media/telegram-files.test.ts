@@ -66,6 +66,33 @@ describe("downloadTelegramFile", () => {
     );
     expect(isMediaError(error, "media.download_failed")).toBe(true);
     expect(String((error as Error).message)).not.toContain(tg.token);
+    // A refusal is not asked again.
+    expect(tg.calls("getFile").filter((c) => c.params["file_id"] === "forged")).toHaveLength(1);
+  });
+
+  it("asks again when Telegram fails or the connection drops, for the file and for its bytes", async () => {
+    const id = tg.sendDocument(ALICE, {
+      content: Buffer.from("ERROR boom\n"),
+      fileName: "a.log",
+      mimeType: "text/plain",
+    });
+    const fileId = tg.message(ALICE, id)!.document!.fileId;
+    tg.injectFault("getFile", { kind: "network" });
+    tg.injectFault("getFile", { kind: "error", code: 502, description: "Bad Gateway" });
+    tg.injectFault("file", { kind: "network" });
+    const result = await downloadTelegramFile(source, { fileId, name: "a.log", maxBytes: MB });
+    expect(result.ok && result.value.toString()).toBe("ERROR boom\n");
+    expect(tg.calls("getFile").map((c) => c.ok)).toEqual([false, false, true]);
+    expect(tg.calls("file").map((c) => c.ok)).toEqual([false, true]);
+  });
+
+  it("gives up after three tries, saying Telegram did not hand the file over", async () => {
+    const id = tg.sendDocument(ALICE, { content: Buffer.from("x"), fileName: "a.log", mimeType: "text/plain" });
+    const fileId = tg.message(ALICE, id)!.document!.fileId;
+    tg.injectFault("getFile", { kind: "network" }, { times: 3 });
+    const error = await downloadTelegramFile(source, { fileId, name: "a.log", maxBytes: MB }).catch((e: unknown) => e);
+    expect(isMediaError(error, "media.download_failed") && error.message).toBe("Telegram did not hand over a.log.");
+    expect(tg.calls("getFile")).toHaveLength(3);
   });
 });
 

@@ -83,7 +83,12 @@ export class BotApiServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
-    if (download !== null) return this.serveFile(res, download[1]!, decodeURIComponent(download[2]!));
+    if (download !== null) {
+      const params = { file_path: decodeURIComponent(download[2]!) };
+      const fault = this.takeFault("file", undefined);
+      if (fault !== undefined) return this.fail(req, res, "file", new Params(params), undefined, fault);
+      return this.serveFile(res, download[1]!, params.file_path);
+    }
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     if (match === null) return reply(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     if (match[1] !== this.token) return reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
