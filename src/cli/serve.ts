@@ -12,10 +12,10 @@ import {
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
 import { botRefusalOf } from "../render/index.js";
-import { NEEDS_A_PERSON } from "./exit-codes.js";
 import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
+import { NEEDS_A_PERSON } from "./exit-codes.js";
 import { startTelecode, type TelecodeApp } from "./compose/telecode-app.js";
 import { claudeProbeCacheFile } from "./data-dir.js";
 import { logClaudeVersion } from "./doctor-version.js";

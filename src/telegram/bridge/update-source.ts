@@ -3,7 +3,8 @@
 // updates are taken, together with the updates themselves (the inbox), and each is forgotten
 // once handled: a restart neither loses what arrived while down nor repeats what was handled,
 // and a message a crash caught mid-way is handled again (`replayUnfinished`). A database that
-// refuses them (a full disk) does not stop them being handled.
+// refuses them (a full disk) does not stop them being handled. A webhook on the bot, which
+// keeps its updates from polling, is removed once.
 import {
   createConcurrentSink,
   createRunner,
