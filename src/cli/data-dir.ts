@@ -3,6 +3,7 @@
 // same way, with the same words. Also names the files in it that more than one command shares.
 import { mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ioErrorWords } from "../domain/index.js";
 
 /** What the Claude CLI binaries supported when probed (`telecode` and `telecode run` share it). */
 export function claudeProbeCacheFile(dataDir: string): string {
@@ -58,6 +59,13 @@ export function dataDirProblem(dir: string): DataDirProblem | undefined {
       return { detail: `${dir} is not a directory`, fix: `move that file away, ${ELSEWHERE}` };
     if (code === "ENOTDIR")
       return { detail: `${dir} cannot be created: part of its path is a file`, fix: `fix the path, ${ELSEWHERE}` };
-    return { detail: `${dir} is not writable (${code})`, fix: `fix its permissions, ${ELSEWHERE}` };
+    if (code === "EROFS")
+      return { detail: `${dir} is on a read-only file system (EROFS)`, fix: `mount it writable, ${ELSEWHERE}` };
+    if (code === "ENOSPC" || code === "EDQUOT")
+      return {
+        detail: `${dir} is on a full disk (${ioErrorWords(error)})`,
+        fix: `free some space there, ${ELSEWHERE}`,
+      };
+    return { detail: `${dir} is not writable (${ioErrorWords(error)})`, fix: `fix its permissions, ${ELSEWHERE}` };
   }
 }

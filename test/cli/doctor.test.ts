@@ -329,6 +329,21 @@ describe("telecode doctor", () => {
     }
   });
 
+  it.runIf(tmpfsMountable)("fails a data directory on a read-only file system, saying so", async () => {
+    const data = join(home, "read-only");
+    mkdirSync(data);
+    const unmount = mountTmpfs(data, "256k", { readOnly: true });
+    try {
+      writeConfig(goodConfig(`[state]\ndir = "${data}"\n`));
+      const { code, out } = await doctor();
+      expect(code).toBe(1);
+      expect(line(out, "data directory")).toMatch(/^✗ data directory +.* is on a read-only file system \(EROFS\)$/);
+      expect(out).toContain("fix: mount it writable, or set state.dir");
+    } finally {
+      unmount();
+    }
+  });
+
   it("lists schedules and webhooks with next fire and last result, and warns while triggers are paused", async () => {
     const dataDir = join(home, "data");
     writeConfig(

@@ -20,9 +20,9 @@ function probe(): boolean {
 
 export const tmpfsMountable = probe();
 
-/** Mounts a tmpfs of `size` (such as "256k") on the existing directory `dir`; returns its unmount. */
-export function mountTmpfs(dir: string, size: string): () => void {
-  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}`, "tmpfs", dir]);
+/** Mounts a tmpfs of `size` (such as "256k") on the existing directory `dir`, read-only if asked; returns its unmount. */
+export function mountTmpfs(dir: string, size: string, options: { readOnly?: boolean } = {}): () => void {
+  execFileSync("mount", ["-t", "tmpfs", "-o", `${options.readOnly === true ? "ro," : ""}size=${size}`, "tmpfs", dir]);
   return () => execFileSync("umount", [dir]);
 }
 
