@@ -1,9 +1,10 @@
 // Whether the data directory (state.dir) can be used: created when missing, a directory,
 // writable, with room left on its disk. `telecode doctor` and `telecode` (serve) check it the
 // same way, with the same words. Also names the files in it that more than one command shares.
-import { mkdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ioErrorWords } from "../domain/index.js";
+import { createDirectory } from "../files/index.js";
 
 /** What the Claude CLI binaries supported when probed (`telecode` and `telecode run` share it). */
 export function claudeProbeCacheFile(dataDir: string): string {
@@ -41,7 +42,7 @@ function freeBytes(dir: string): number | undefined {
  */
 export function dataDirProblem(dir: string): DataDirProblem | undefined {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    createDirectory(dir);
     const probe = join(dir, `.probe-${process.pid}`);
     writeFileSync(probe, "");
     rmSync(probe);

@@ -2,8 +2,9 @@
 // stderr) and its socket, under $XDG_RUNTIME_DIR/telecode when there is one, else beside the
 // state; a path too long for a unix socket address falls back to a short one under /tmp.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
+import { createDirectory } from "../files/index.js";
 import { KeeperError } from "./errors.js";
 
 /** Keeper ids name files and systemd units: letters, digits, `-` and `_`. */
@@ -67,7 +68,7 @@ function shortSocketPath(keeperId: string, uid: number): string {
  * Throws `keeper.unsafe_dir` otherwise.
  */
 export function ensurePrivateDir(path: string): void {
-  mkdirSync(path, { recursive: true, mode: 0o700 });
+  createDirectory(path);
   const stat = lstatSync(path);
   const uid = process.getuid?.();
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) {

@@ -16,6 +16,7 @@ import {
   reapIfGone,
   retireKeeper,
   startKeeper,
+  type KeeperLauncher,
   type KeeperRecord,
 } from "../../src/keeper/index.js";
 import { runKeeperCommand } from "../../src/cli/keeper.js";
@@ -303,35 +304,65 @@ describe("starting a keeper", () => {
     expect(existsSync(join(keepersDir, "no-cli"))).toBe(false);
   });
 
+  /**
+   * Starts keeper `keeperId` that cannot keep what it must (`disk`, a small tmpfs, prepared by
+   * `prepare`), expects the start to fail with `message`, and nothing of it to be left running.
+   */
+  async function expectStartToFail(
+    disk: { dir: string; readOnly?: boolean; prepare?: () => void },
+    launcher: KeeperLauncher,
+    keeperId: string,
+    message: string,
+  ): Promise<void> {
+    mkdirSync(disk.dir, { recursive: true, mode: 0o700 });
+    const unmount = mountTmpfs(disk.dir, "64k", { readOnly: disk.readOnly === true });
+    const mark = randomUUID();
+    try {
+      disk.prepare?.();
+      const script = await writeFakeClaudeScript(tempDir(), { steps: answerEachUser });
+      const start = startKeeper(
+        { ...launcher, env: { ...launcher.env, KEEPER_TEST_MARK: mark } },
+        {
+          keeperId,
+          cli: { path: fakeClaudePath, args: [], cwd: tempDir(), env: { ...script.env, KEEPER_TEST_MARK: mark } },
+        },
+      );
+      await expect(start).rejects.toThrow(message);
+      expect(existsSync(join(launcher.keepersDir, keeperId))).toBe(false);
+      // The keeper had started its CLI: both end, as nobody could find them again.
+      await expect.poll(() => processesWithEnv("KEEPER_TEST_MARK", mark), { timeout: 20_000 }).toEqual([]);
+    } finally {
+      // Whatever was left running would keep the mount busy.
+      for (const pid of processesWithEnv("KEEPER_TEST_MARK", mark)) process.kill(pid, "SIGKILL");
+      unmount();
+    }
+  }
+
   it.runIf(tmpfsMountable)(
     "on a full disk fails saying so, and leaves no keeper, CLI or files behind",
     async () => {
       const keepersDir = join(tempDir(), "keepers");
-      mkdirSync(keepersDir, { mode: 0o700 });
-      const unmount = mountTmpfs(keepersDir, "64k");
-      const mark = randomUUID();
-      try {
-        fillDisk(keepersDir);
-        const script = await writeFakeClaudeScript(tempDir(), { steps: answerEachUser });
-        const launcher = launcherFor(keepersDir);
-        const start = startKeeper(
-          { ...launcher, env: { ...launcher.env, KEEPER_TEST_MARK: mark } },
-          {
-            keeperId: "full",
-            cli: { path: fakeClaudePath, args: [], cwd: keepersDir, env: { ...script.env, KEEPER_TEST_MARK: mark } },
-          },
-        );
-        await expect(start).rejects.toThrow(
-          `The keeper could not write ${join(keepersDir, "full", "state.json")} (ENOSPC: no space left on the device).`,
-        );
-        expect(existsSync(join(keepersDir, "full"))).toBe(false);
-        // The keeper had started its CLI: both end, as nobody could find them again.
-        await expect.poll(() => processesWithEnv("KEEPER_TEST_MARK", mark), { timeout: 20_000 }).toEqual([]);
-      } finally {
-        // Whatever was left running would keep the mount busy.
-        for (const pid of processesWithEnv("KEEPER_TEST_MARK", mark)) process.kill(pid, "SIGKILL");
-        unmount();
-      }
+      await expectStartToFail(
+        { dir: keepersDir, prepare: () => fillDisk(keepersDir) },
+        launcherFor(keepersDir),
+        "full",
+        `The keeper could not write ${join(keepersDir, "full", "state.json")} (ENOSPC: no space left on the device).`,
+      );
+    },
+    40_000,
+  );
+
+  it.runIf(tmpfsMountable)(
+    "with its socket's directory read-only fails saying so, and leaves nothing behind",
+    async () => {
+      const runtimeDir = join(tempDir(), "run");
+      const keepersDir = join(tempDir(), "keepers");
+      await expectStartToFail(
+        { dir: runtimeDir, readOnly: true },
+        launcherFor(keepersDir, { runtimeDir }),
+        "no-socket",
+        `The keeper could not listen on ${join(runtimeDir, "telecode", "no-socket.sock")} (EROFS: the file system is read-only).`,
+      );
     },
     40_000,
   );
