@@ -3,7 +3,7 @@
 // same way, with the same words. Also names the files in it that more than one command shares.
 import { rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ioErrorWords } from "../domain/index.js";
+import { ioErrorWords, isDiskFull } from "../domain/index.js";
 import { createDirectory } from "../files/index.js";
 
 /** What the Claude CLI binaries supported when probed (`telecode` and `telecode run` share it). */
@@ -62,7 +62,7 @@ export function dataDirProblem(dir: string): DataDirProblem | undefined {
       return { detail: `${dir} cannot be created: part of its path is a file`, fix: `fix the path, ${ELSEWHERE}` };
     if (code === "EROFS")
       return { detail: `${dir} is on a read-only file system (EROFS)`, fix: `mount it writable, ${ELSEWHERE}` };
-    if (code === "ENOSPC" || code === "EDQUOT")
+    if (isDiskFull(error))
       return {
         detail: `${dir} is on a full disk (${ioErrorWords(error)})`,
         fix: `free some space there, ${ELSEWHERE}`,

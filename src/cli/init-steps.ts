@@ -10,14 +10,15 @@ import {
   type ClaudeConfig,
   type Env,
 } from "../config/index.js";
+import { webhookRemovedWords } from "../render/index.js";
 import {
   checkClaudeLogin,
   compareVersions,
   describeUser,
   getMe,
   getMessages,
-  removeBotWebhook,
   probeClaude,
+  removeBotWebhook,
   type BotInfo,
   type TelegramUser,
 } from "./doctor-probes.js";
@@ -89,10 +90,7 @@ export async function findUserIds(
     throw new InitFailed("No user id: pass --user-id, or --yes to accept whoever messages the bot first.");
   const { apiRoot, token } = options;
   const webhook = await removeBotWebhook(apiRoot, token);
-  if (webhook.ok && webhook.removedSite !== undefined)
-    ui.warn(
-      `This bot had a webhook (${webhook.removedSite}); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.`,
-    );
+  if (webhook.ok && webhook.removedSite !== undefined) ui.warn(webhookRemovedWords(webhook.removedSite));
   const drained = await getMessages(apiRoot, token, { timeoutSeconds: 0 });
   if (!drained.ok)
     throw new InitFailed(

@@ -132,14 +132,14 @@ async function replayStream(
       const text = json ? JSON.stringify(event) : renderTerminalLine(event, { steps: steps.count });
       return text === undefined ? [] : [text];
     });
+    let shown = texts;
     if (held !== undefined) {
-      const { read, unreadable } = reader.lines;
       held.push(...texts);
-      if (read === unreadable) return;
-      texts.splice(0, texts.length, ...held);
+      if (reader.lines.read === reader.lines.unreadable) return;
+      shown = held;
       held = undefined;
     }
-    if (texts.length > 0) await write(out, `${texts.join("\n")}\n`);
+    if (shown.length > 0) await write(out, `${shown.join("\n")}\n`);
   };
   for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 })) {
     await print(reader.push(chunk as Buffer));

@@ -11,7 +11,7 @@ import {
 } from "../config/index.js";
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
-import { botRefusalOf } from "../render/index.js";
+import { botRefusalOf, webhookRemovedWords } from "../render/index.js";
 import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
 import { parseConfigArgs, type CommandIo } from "./command-io.js";
@@ -135,10 +135,7 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
             pollingError = error;
             stop("polling_failed");
           },
-          onWebhookRemoved: (site) =>
-            io.stderr.write(
-              `telecode: this bot had a webhook (${site}); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.\n`,
-            ),
+          onWebhookRemoved: (site) => io.stderr.write(`telecode: ${webhookRemovedWords(site)}\n`),
           onBotApiUnreachable: ({ apiRoot, reason, retryInMs }) =>
             io.stderr.write(
               `telecode: can't reach the Bot API at ${apiRoot} (${reason}); retrying in ${Math.round(retryInMs / 1000)} s. Press Ctrl+C to stop.\n`,

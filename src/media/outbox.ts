@@ -145,7 +145,7 @@ export function outboxNotice(plan: Pick<OutboxPlan, "skipped">, left?: LeftInOut
   if (stayed) {
     const lines = left.names.map((name) => `- ${name}`);
     parts.push(
-      `Left in ${OUTBOX_DIR}/, as ${SENT_DIR}/ could not take them (${left.why}); they come again after the next answer until they can be moved, or you remove them:\n${lines.join("\n")}`,
+      `Left in ${OUTBOX_DIR}/, as ${SENT_DIR}/ could not take them (${left.why}); they will be sent again after the next answer, until they can be moved or you remove them:\n${lines.join("\n")}`,
     );
   }
   return parts.length === 0 ? undefined : parts.join("\n\n");

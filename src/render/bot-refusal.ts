@@ -14,13 +14,18 @@ export function webhookSite(url: string | undefined): string {
   }
 }
 
+/** Said when Telecode removed a webhook it found on the bot (pointing at `site`). */
+export function webhookRemovedWords(site: string): string {
+  return `This bot had a webhook (${site}); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.`;
+}
+
 /** A 409 that a webhook set on the bot causes: Telegram delivers to one or the other. */
 export function isWebhookConflict(code: unknown, description: unknown): boolean {
   return code === 409 && typeof description === "string" && /webhook/i.test(description);
 }
 
 /** What a Bot API error with this code says about the bot, and what to do; undefined for any other error. */
-export function botRefusalWords(code: unknown, description: unknown): string | undefined {
+function botRefusalWords(code: unknown, description: unknown): string | undefined {
   const said = typeof description === "string" && description !== "" ? `: ${description}` : "";
   if (code === 401)
     return `Telegram refused the bot token (401${said}): it was revoked or replaced in @BotFather. ${FROM_BOTFATHER}`;

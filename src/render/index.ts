@@ -32,4 +32,4 @@ export type { ProgressRenderOptions } from "./progress-telegram.js";
 export { renderFinalAnswer, answerFooterOf, renderRunErrorHtml } from "./telegram-final.js";
 export { formatSessionMark, parseSessionMark } from "./session-footer.js";
 export type { AnswerFooter, AnswerPart, FinalAnswer, RunErrorMessage } from "./telegram-final.js";
-export { botRefusalOf, isWebhookConflict, webhookSite } from "./bot-refusal.js";
+export { botRefusalOf, isWebhookConflict, webhookRemovedWords, webhookSite } from "./bot-refusal.js";

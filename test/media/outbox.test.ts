@@ -87,7 +87,7 @@ describe("planOutbox", () => {
       "Not sent from .telecode/outbox/:\n" +
         "- big.log is 3 MB, over 2 MB\n" +
         "- c.txt is past the 2 files sent per run\n\n" +
-        "Left in .telecode/outbox/, as .telecode/sent/ could not take them (EACCES: permission denied); they come again after the next answer until they can be moved, or you remove them:\n" +
+        "Left in .telecode/outbox/, as .telecode/sent/ could not take them (EACCES: permission denied); they will be sent again after the next answer, until they can be moved or you remove them:\n" +
         "- a.txt\n" +
         "- big.log",
     );

@@ -65,7 +65,7 @@ describe("a webhook on the bot", () => {
     await world.tg.waitForBotMessage(USER_ID, isAnswer("Polling again."), { timeoutMs: 60_000 });
     expect(world.tg.webhookUrl).toBe("");
     expect(serve.stderr()).toContain(
-      "telecode: this bot had a webhook (https://hooks.example.com); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.\n",
+      "telecode: This bot had a webhook (https://hooks.example.com); Telegram sends a bot's messages to a webhook or to polling, not both, so Telecode removed it.\n",
     );
     expect(serve.stderr()).not.toContain("secret-path");
 

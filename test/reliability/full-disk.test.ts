@@ -119,7 +119,7 @@ describe.runIf(tmpfsMountable)("a project on a full disk", () => {
       expect(report.document?.content.toString()).toBe("# Report\n");
       const notice = await rig.botMessage(chat, /^Left in/);
       expect(notice.text).toBe(
-        "Left in .telecode/outbox/, as .telecode/sent/ could not take them (ENOSPC: no space left on the device); they come again after the next answer until they can be moved, or you remove them:\n- report.md",
+        "Left in .telecode/outbox/, as .telecode/sent/ could not take them (ENOSPC: no space left on the device); they will be sent again after the next answer, until they can be moved or you remove them:\n- report.md",
       );
       expect(existsSync(join(telecodeDir, "outbox", "report.md"))).toBe(true);
     }, prepareOutbox);
