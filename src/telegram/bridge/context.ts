@@ -2,6 +2,7 @@
 // (set by access control) and, for a text message, the text as the handlers read it.
 import type { Context } from "grammy";
 import type { SlashWord } from "./command-text.js";
+import type { Attachment } from "./media-port.js";
 
 export type ChatKind = "private" | "group" | "supergroup" | "channel";
 
@@ -18,10 +19,14 @@ export type IncomingText = {
   from: Person;
   /** The text as sent. */
   text: string;
-  /** The text with the bot's @mention taken out: what commands and runs read. */
+  /** The text with the bot's @mention taken out: what commands read. */
   body: string;
-  /** The message it replies to, when it is a reply. */
-  replyTo?: { messageId: number; fromBot: boolean; text: string };
+  /** The body with its links, code and quotes as Markdown: what a run or an answer is given. */
+  prompt: string;
+  /** The message it replies to, when it is a reply, with its photo or file when not the bot's. */
+  replyTo?: { messageId: number; fromBot: boolean; text: string; attachment?: Attachment };
+  /** What a run reads before the words (a Markdown quote): see `promptWords`. */
+  quote?: string;
   /** The bot was @mentioned in it. */
   mentionsBot: boolean;
   /** The body's leading "/word", when it starts with one. */

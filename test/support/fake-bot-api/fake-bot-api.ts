@@ -15,6 +15,7 @@ import {
   type ChatType,
   type Entity,
   type FakeUser,
+  type StoredMessage,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
 import { transcriptOf } from "./transcript.js";
@@ -44,6 +45,7 @@ export type WaitOptions = { timeoutMs?: number; what?: string };
 type From = { from?: number };
 
 type MediaOptions = From & { caption?: string | undefined; replyTo?: number };
+type TextOptions = From & { replyTo?: number; quote?: string; formatting?: readonly Entity[] };
 
 export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
   const bot: BotIdentity = { id: 7_000_000_001, firstName: "Telecode", username: "telecode_test_bot", ...options.bot };
@@ -100,18 +102,24 @@ export class FakeBotApi {
     this.world.addChat(group.id, group.type ?? "supergroup", group.title ?? "Group", group.memberIds);
   }
 
-  /** A person sends a text message (optionally as a reply); returns its message id. */
-  sendText(chatId: number, text: string, options: From & { replyTo?: number } = {}): number {
+  /**
+   * A person sends a text message (optionally as a reply, quoting part of the message it
+   * replies to); returns its message id. `formatting` is what the app's formatting menu marks
+   * (links, code, quotes), beside the commands and mentions Telegram finds by itself.
+   */
+  sendText(chatId: number, text: string, options: TextOptions = {}): number {
     const chat = this.requireChat(chatId);
     const from = this.sender(chatId, options.from);
-    if (options.replyTo !== undefined && !chat.messages.has(options.replyTo)) {
+    const target = options.replyTo === undefined ? undefined : chat.messages.get(options.replyTo);
+    if (options.replyTo !== undefined && target === undefined) {
       throw new Error(`fake Bot API: chat ${chatId} has no message ${options.replyTo} to reply to`);
     }
     const message = this.world.newMessage(chat, {
       fromUserId: from,
       text,
-      entities: userEntities(text),
+      entities: [...userEntities(text), ...(options.formatting ?? [])].sort((a, b) => a.offset - b.offset),
       replyToMessageId: options.replyTo,
+      other: options.quote === undefined ? undefined : { quote: quoteOf(target, options.quote) },
     });
     this.world.enqueueUpdate("message", this.world.messageJson(message));
     return message.messageId;
@@ -435,6 +443,13 @@ export class FakeBotApi {
       throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
+}
+
+/** Telegram's TextQuote: the quoted words must be in the text (or caption) of the message replied to. */
+function quoteOf(target: StoredMessage | undefined, quote: string): Record<string, unknown> {
+  const position = (target?.text ?? target?.caption ?? "").indexOf(quote);
+  if (position < 0) throw new Error(`fake Bot API: "${quote}" is not in the message replied to`);
+  return { text: quote, position, is_manual: true };
 }
 
 /** The entities Telegram marks in a person's text: a leading bot command and @mentions. */

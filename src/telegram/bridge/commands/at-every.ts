@@ -15,7 +15,7 @@ function schedule(command: "at" | "every", call: CommandCall, services: BridgeSe
     project: project.name,
     userId: call.message.from.id,
     command,
-    text: call.args,
+    text: call.promptArgs,
   });
   if (!made.ok) return call.say(esc(made.message));
   const keyboard = { inline_keyboard: singleCardKeyboard(services.callbacks, chatId, made.card) };

@@ -5,6 +5,7 @@ import { Composer } from "grammy";
 import type { Config } from "../../../config/index.js";
 import { escapeTelegramHtml } from "../../../render/index.js";
 import { chatSettings, type ChatSettings } from "../chat-settings.js";
+import { readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
 
@@ -13,6 +14,8 @@ export type CommandCall = {
   message: IncomingText;
   /** The text after the command (other lines too). */
   args: string;
+  /** The args with their links, code and quotes as Markdown: what a prompt takes from them. */
+  promptArgs: string;
   /** The first argument, lower case ("" when none). */
   word: string;
   settings: ChatSettings;
@@ -49,6 +52,7 @@ export function commandComposer(commands: readonly Command[], services: BridgeSe
           {
             message,
             args,
+            promptArgs: readSlashWord(message.prompt, services.control.botUsername())?.args ?? args,
             word: args.split(/\s+/)[0]?.toLowerCase() ?? "",
             settings: chatSettings(config, services.store, message.chatId),
             config,

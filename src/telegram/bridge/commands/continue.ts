@@ -1,5 +1,6 @@
 // /continue [PROMPT]: continues the most recent Claude Code session in the project (also one
 // started in a terminal).
+import { promptWords } from "../messages/incoming.js";
 import { NO_PROJECT, type Command } from "./command.js";
 
 export const continueCommand: Command = {
@@ -8,7 +9,8 @@ export const continueCommand: Command = {
   run(call, { starter }) {
     const project = call.settings.project;
     if (project === undefined) return call.say(NO_PROJECT);
-    const prompt = call.args.trim() === "" ? "Continue where we left off." : call.args.trim();
+    const words = call.promptArgs.trim();
+    const prompt = words === "" ? "Continue where we left off." : promptWords(call.message, words);
     starter.start({
       chatId: call.message.chatId,
       project,

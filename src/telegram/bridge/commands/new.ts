@@ -3,6 +3,7 @@
 // the new session, with a button to stop them.
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import { STOP_ALL_CHOICE } from "../buttons/schedule.js";
+import { promptWords } from "../messages/incoming.js";
 import { logFailure } from "../services.js";
 import { NO_PROJECT, type Command } from "./command.js";
 
@@ -14,8 +15,9 @@ export const newCommand: Command = {
     if (project === undefined) return call.say(NO_PROJECT);
     const lane = { chatId: call.message.chatId, project: project.name };
     store.sessions.clearCurrent(lane.chatId, lane.project);
-    const prompt = call.args.trim();
-    if (prompt !== "") {
+    const words = call.promptArgs.trim();
+    if (words !== "") {
+      const prompt = promptWords(call.message, words);
       // "/new fix the login bug": the words start the fresh session at once.
       starter.start({
         chatId: lane.chatId,

@@ -4,16 +4,18 @@
 // video or a video note (a screen recording of a bug) comes as a file: saved in the project,
 // where Claude can take it apart with the tools it has.
 import { Composer } from "grammy";
-import type { Message } from "grammy/types";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { Attachment, MediaOutcome } from "../media-port.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
-import { incomingCaption, isAdmitted } from "./incoming.js";
-import { routeMessage, type MessageContent } from "./route.js";
+import { attachmentOf } from "./attachment-of.js";
+import { incomingCaption, isAdmitted, promptWords } from "./incoming.js";
+import { routeMessage, wordsContent, type MessageContent } from "./route.js";
 
 type Part = { incoming: IncomingText; attachment: Attachment };
+
+export type ContentDeps = Pick<BridgeServices, "outbox" | "media">;
 
 export function attachmentMessages(deps: BridgeServices): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
@@ -26,27 +28,47 @@ export function attachmentMessages(deps: BridgeServices): Composer<TelecodeConte
     const incoming = incomingCaption(ctx.message, ctx.person, deps.control.botUsername());
     const groupId = ctx.message.media_group_id;
     if (groupId !== undefined) {
-      const part = { messageId: incoming.messageId, caption: incoming.body, item: { incoming, attachment } };
+      const part = { messageId: incoming.messageId, caption: incoming.prompt, item: { incoming, attachment } };
       albums.add(`${incoming.chatId}:${groupId}`, part);
       return;
     }
     if (!isAdmitted(deps, incoming)) return;
-    return routeMessage(deps, incoming, attachmentContent(deps, incoming, incoming.body, [attachment]));
+    const attachments = [attachment, ...repliedAttachments(incoming)];
+    return routeMessage(deps, incoming, attachmentContent(deps, incoming, incoming.prompt, attachments));
   });
   return messages;
 }
 
 /** The album as one message: the part with the caption (else the first) stands for it. */
 function routeAlbum(deps: BridgeServices, album: Album<Part>): Promise<void> | undefined {
-  const lead = album.items.find((part) => part.incoming.body !== "") ?? album.items[0];
+  const lead = album.items.find((part) => part.incoming.prompt !== "") ?? album.items[0];
   if (lead === undefined || !isAdmitted(deps, lead.incoming)) return undefined;
-  const attachments = album.items.map((part) => part.attachment);
+  const attachments = [...album.items.map((part) => part.attachment), ...repliedAttachments(lead.incoming)];
   return routeMessage(deps, lead.incoming, attachmentContent(deps, lead.incoming, album.caption, attachments));
 }
 
-/** The attachments with `words`, as a run's prompt or an answer's words; refusals are told as a reply. */
+/**
+ * What `words` of a message make: a run's prompt or an answer's words, with the photo or file
+ * of the message it replies to when that is not the bot's ("what is wrong here?" in reply to a
+ * colleague's screenshot).
+ */
+export function repliedContent(deps: ContentDeps, message: IncomingText, words: string): MessageContent {
+  const attachments = repliedAttachments(message);
+  if (attachments.length === 0) return wordsContent(words, promptWords(message, words));
+  return attachmentContent(deps, message, words, attachments);
+}
+
+function repliedAttachments(message: IncomingText): Attachment[] {
+  const attachment = message.replyTo?.attachment;
+  return attachment === undefined ? [] : [attachment];
+}
+
+/**
+ * The attachments with `words`, as a run's prompt (after what the message quotes) or an
+ * answer's words; refusals are told as a reply.
+ */
 function attachmentContent(
-  deps: BridgeServices,
+  deps: ContentDeps,
   message: IncomingText,
   words: string,
   attachments: readonly Attachment[],
@@ -63,50 +85,9 @@ function attachmentContent(
   return {
     asAnswer: (project) => received(deps.media.answer(project.path, words, attachments)),
     async asPrompt(project) {
-      const got = await received(deps.media.prompt(project.path, words, attachments));
+      const got = await received(deps.media.prompt(project.path, promptWords(message, words), attachments));
       for (const note of got?.notes ?? []) say(note);
       return got?.prompt;
     },
   };
-}
-
-function attachmentOf(message: Message): Attachment | undefined {
-  if (message.photo !== undefined) {
-    const sizes = message.photo.map((size) => ({
-      fileId: size.file_id,
-      width: size.width,
-      height: size.height,
-      ...(size.file_size === undefined ? {} : { fileSizeBytes: size.file_size }),
-    }));
-    return { kind: "photo", sizes };
-  }
-  const document = message.document;
-  if (document !== undefined) {
-    return {
-      kind: "document",
-      document: {
-        fileId: document.file_id,
-        fileName: document.file_name,
-        mimeType: document.mime_type,
-        sizeBytes: document.file_size,
-      },
-    };
-  }
-  // A video recorded in the app has no name, a video note neither name nor type.
-  const video = message.video ?? message.video_note;
-  if (video === undefined) return undefined;
-  const mimeType = message.video?.mime_type ?? "video/mp4";
-  const fileName =
-    message.video?.file_name ?? `${message.video === undefined ? "video_note" : "video"}${videoExtension(mimeType)}`;
-  return { kind: "document", document: { fileId: video.file_id, fileName, mimeType, sizeBytes: video.file_size } };
-}
-
-const VIDEO_EXTENSIONS: Readonly<Record<string, string>> = {
-  "video/quicktime": ".mov",
-  "video/webm": ".webm",
-  "video/x-matroska": ".mkv",
-};
-
-function videoExtension(mimeType: string): string {
-  return VIDEO_EXTENSIONS[mimeType] ?? ".mp4";
 }

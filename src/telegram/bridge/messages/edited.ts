@@ -11,7 +11,7 @@ import type { Message, Update } from "grammy/types";
 import { EDIT_RUN_TRIGGER, editRunButtons, editRunKeyboard, type EditRunDeps } from "../buttons/edit-run.js";
 import { readTap } from "../buttons/tap.js";
 import type { Person, TelecodeContext } from "../context.js";
-import { incomingText } from "./incoming.js";
+import { incomingText, promptWords } from "./incoming.js";
 import { SPLIT_TEXT_CHARS } from "./text.js";
 
 export type EditedDeps = EditRunDeps & {
@@ -96,7 +96,7 @@ export function editedMessages(deps: EditedDeps): {
     if (message.text === undefined) return undefined;
     const edited = incomingText(message, message.text, person, deps.control.botUsername());
     return edited.slash === undefined && edited.body.trim() && edited.body.length < SPLIT_TEXT_CHARS
-      ? edited.body
+      ? promptWords(edited, edited.prompt)
       : undefined;
   }
 

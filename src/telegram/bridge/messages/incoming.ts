@@ -7,7 +7,9 @@ import { isAddressed } from "../access.js";
 import { chatSettings } from "../chat-settings.js";
 import { readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
+import { markdownOfEntities, quoteBlock } from "../message-markdown.js";
 import type { BridgeServices } from "../services.js";
+import { attachmentOf } from "./attachment-of.js";
 
 /** Messages up to this old are never "offline" ones, whatever the config says (clock skew, slow delivery). */
 const MIN_OFFLINE_AGE_MS = 60_000;
@@ -66,6 +68,10 @@ export function incomingText(
   const username = botUsername.toLowerCase();
   const reply = message.reply_to_message;
   const body = stripMention(text, botUsername);
+  const entities = message.text === undefined ? message.caption_entities : message.entities;
+  const fromBot = reply?.from?.username?.toLowerCase() === username;
+  const attachment = reply === undefined || fromBot ? undefined : attachmentOf(reply);
+  const quote = quoteOf(message, fromBot);
   return {
     chatId: message.chat.id,
     chatKind: message.chat.type,
@@ -74,7 +80,8 @@ export function incomingText(
     from,
     text,
     body,
-    mentionsBot: ((message.text === undefined ? message.caption_entities : message.entities) ?? []).some(
+    prompt: stripMention(markdownOfEntities(text, entities), botUsername),
+    mentionsBot: (entities ?? []).some(
       (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
     ),
     slash: readSlashWord(body, botUsername),
@@ -83,11 +90,36 @@ export function incomingText(
       : {
           replyTo: {
             messageId: reply.message_id,
-            fromBot: reply.from?.username?.toLowerCase() === username,
+            fromBot,
             text: reply.text ?? reply.caption ?? "",
+            ...(attachment === undefined ? {} : { attachment }),
           },
         }),
+    ...(quote === undefined ? {} : { quote }),
   };
+}
+
+/**
+ * What Claude should read before the message's words: the part of a message the person
+ * quoted, else the whole message they reply to when it is not the bot's (a colleague's, a
+ * forwarded one, their own). A reply to the bot's answer continues its session instead.
+ */
+function quoteOf(message: Message, fromBot: boolean): string | undefined {
+  const reply = message.reply_to_message;
+  const quoted =
+    message.quote?.text ??
+    (reply === undefined || fromBot
+      ? undefined
+      : reply.text !== undefined
+        ? markdownOfEntities(reply.text, reply.entities)
+        : markdownOfEntities(reply.caption ?? "", reply.caption_entities));
+  return quoted === undefined || quoted.trim() === "" ? undefined : quoteBlock(quoted);
+}
+
+/** `words` as a run's prompt: after what the message quotes, when it quotes anything. */
+export function promptWords(message: Pick<IncomingText, "quote">, words: string): string {
+  if (message.quote === undefined) return words;
+  return words.trim() === "" ? message.quote : `${message.quote}\n\n${words}`;
 }
 
 function stripMention(text: string, botUsername: string): string {

@@ -28,9 +28,9 @@ export type MessageContent = {
   asPrompt(project: ProjectConfig): Promise<Prompt | undefined>;
 };
 
-/** Words as both forms. */
-export function wordsContent(text: string): MessageContent {
-  return { asAnswer: () => Promise.resolve({ text }), asPrompt: () => Promise.resolve(text) };
+/** Words as both forms: `text` answers, `prompt` (the words after what they quote) starts a run. */
+export function wordsContent(text: string, prompt = text): MessageContent {
+  return { asAnswer: () => Promise.resolve({ text }), asPrompt: () => Promise.resolve(prompt) };
 }
 
 export type RouteOverrides = { project?: string; mode?: PermissionMode };

@@ -1,6 +1,7 @@
 // A person's text message that names no command: a directive line → a run with those
 // settings; an unknown or dotted command → a hint; a reply to a prompt, or text while one is
-// open → the answer; a reply to an answer → that session continues; anything else → a run.
+// open → the answer; a reply to an answer → that session continues; anything else → a run
+// (after the message it replies to, when that is not the bot's, with its photo or file).
 // Telegram's apps send a text over 4,096 characters (a pasted log) as several messages, one
 // right after another: those are joined again and read as the one message they were.
 import { Composer } from "grammy";
@@ -10,6 +11,7 @@ import { dotCommandOf, nearestCommand, readDirectives } from "../command-text.js
 import type { IncomingText, TelecodeContext } from "../context.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
+import { repliedContent } from "./attachments.js";
 import { routeMessage, wordsContent } from "./route.js";
 
 export type TextDeps = Pick<
@@ -25,6 +27,7 @@ export type TextDeps = Pick<
   | "claudeCommands"
   | "clock"
   | "logger"
+  | "media"
 > & { commandNames: readonly string[] };
 
 /**
@@ -53,7 +56,12 @@ export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
 /** The parts of a split text as the one message they were: the first's place, every part's words. */
 function joinSplitText({ items }: Album<IncomingText>): IncomingText {
   const join = (pick: (part: IncomingText) => string): string => items.map(pick).join("\n");
-  return { ...items[0]!, text: join((part) => part.text), body: join((part) => part.body) };
+  return {
+    ...items[0]!,
+    text: join((part) => part.text),
+    body: join((part) => part.body),
+    prompt: join((part) => part.prompt),
+  };
 }
 
 function handleText(deps: TextDeps, message: IncomingText): Promise<void> | undefined {
@@ -61,7 +69,7 @@ function handleText(deps: TextDeps, message: IncomingText): Promise<void> | unde
   const slash = message.slash;
   if (slash !== undefined) {
     const directives = readDirectives(
-      message.body,
+      message.prompt,
       config.projects.map((p) => p.name),
       deps.control.botUsername(),
     );
@@ -70,12 +78,12 @@ function handleText(deps: TextDeps, message: IncomingText): Promise<void> | unde
         reply(deps, message, "Put the task after the directives, e.g. <code>/app /plan fix the login bug</code>.");
         return;
       }
-      return routeMessage(deps, message, wordsContent(directives.prompt), directives);
+      return routeMessage(deps, message, repliedContent(deps, message, directives.prompt), directives);
     }
     // Claude Code's own commands ("/compact", "/loop 5m …", the project's) go to the session as they are.
     const project = chatSettings(config, deps.store, message.chatId).project;
     if (project !== undefined && deps.claudeCommands.has(project.name, slash.name))
-      return routeMessage(deps, message, wordsContent(message.body));
+      return routeMessage(deps, message, wordsContent(message.prompt));
     const claudes = project === undefined ? [] : (deps.claudeCommands.of(project.name) ?? []);
     const near = nearestCommand(slash.name, deps.commandNames) ?? nearestCommand(slash.name, claudes);
     const hint = near === undefined ? "" : ` Did you mean /${near}?`;
@@ -95,7 +103,7 @@ function handleText(deps: TextDeps, message: IncomingText): Promise<void> | unde
     reply(deps, message, `Commands start with a slash: did you mean /${dot}? Nothing was run.`);
     return;
   }
-  return routeMessage(deps, message, wordsContent(message.body));
+  return routeMessage(deps, message, repliedContent(deps, message, message.prompt));
 }
 
 function reply(deps: Pick<TextDeps, "outbox">, message: IncomingText, html: string): void {

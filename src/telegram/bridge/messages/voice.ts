@@ -7,7 +7,8 @@ import type { IncomingText, TelecodeContext } from "../context.js";
 import type { VoiceNote } from "../media-port.js";
 import type { BridgeServices } from "../services.js";
 import { incomingCaption, isAdmitted } from "./incoming.js";
-import { routeMessage, wordsContent } from "./route.js";
+import { repliedContent } from "./attachments.js";
+import { routeMessage } from "./route.js";
 
 export function voiceMessages(deps: BridgeServices): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
@@ -37,6 +38,6 @@ async function transcribeAndRoute(deps: BridgeServices, message: IncomingText, v
   }
   deps.logger.event("telegram.voice_transcribed", { chatId: message.chatId, content: heard.value.words });
   void say(heard.value.echo);
-  const words = message.body === "" ? heard.value.words : `${message.body}\n\n${heard.value.words}`;
-  await routeMessage(deps, message, wordsContent(words));
+  const words = message.prompt === "" ? heard.value.words : `${message.prompt}\n\n${heard.value.words}`;
+  await routeMessage(deps, message, repliedContent(deps, message, words));
 }
