@@ -149,3 +149,19 @@ describe("replies", () => {
     );
   });
 });
+
+describe("forwarded messages", () => {
+  it("several forwarded at once are one task, and a forwarded command is only words", async () => {
+    const chat = rig.user(1008);
+    rig.script("[forwarded]", [reply.text("The job ran out of memory.")]);
+    rig.tg.sendText(chat, "/cancel the nightly job", { forwardedFrom: "Ops alerts" });
+    rig.tg.sendText(chat, "nightly-build failed: exit 137 [forwarded]", { forwardedFrom: "Ops alerts" });
+    await rig.botMessage(chat, isAnswer("The job ran out of memory."));
+    expect(rig.api.requests("[forwarded]").map((r) => r.lastPrompt)).toEqual([
+      "/cancel the nightly job\n\nnightly-build failed: exit 137 [forwarded]",
+    ]);
+    expect(rig.app.store.runs.recent(chat)).toHaveLength(1);
+    // Not read as /cancel ("Nothing is running or queued here.").
+    expect(rig.tg.botMessages(chat).filter((m) => /Nothing is running|Cancelling/.test(m.text))).toEqual([]);
+  });
+});

@@ -45,7 +45,13 @@ export type WaitOptions = { timeoutMs?: number; what?: string };
 type From = { from?: number };
 
 type MediaOptions = From & { caption?: string | undefined; replyTo?: number };
-type TextOptions = From & { replyTo?: number; quote?: string; formatting?: readonly Entity[] };
+type TextOptions = From & {
+  replyTo?: number;
+  quote?: string;
+  formatting?: readonly Entity[];
+  /** The message is forwarded, from someone of this name. */
+  forwardedFrom?: string;
+};
 
 export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
   const bot: BotIdentity = { id: 7_000_000_001, firstName: "Telecode", username: "telecode_test_bot", ...options.bot };
@@ -104,8 +110,8 @@ export class FakeBotApi {
 
   /**
    * A person sends a text message (optionally as a reply, quoting part of the message it
-   * replies to); returns its message id. `formatting` is what the app's formatting menu marks
-   * (links, code, quotes), beside the commands and mentions Telegram finds by itself.
+   * replies to), or forwarded; returns its message id. `formatting` is what the app's formatting
+   * menu marks (links, code, quotes), beside the commands and mentions Telegram finds by itself.
    */
   sendText(chatId: number, text: string, options: TextOptions = {}): number {
     const chat = this.requireChat(chatId);
@@ -114,12 +120,16 @@ export class FakeBotApi {
     if (options.replyTo !== undefined && target === undefined) {
       throw new Error(`fake Bot API: chat ${chatId} has no message ${options.replyTo} to reply to`);
     }
+    const other = {
+      ...(options.quote === undefined ? {} : { quote: quoteOf(target, options.quote) }),
+      ...(options.forwardedFrom === undefined ? {} : { forward_origin: forwardOrigin(options.forwardedFrom) }),
+    };
     const message = this.world.newMessage(chat, {
       fromUserId: from,
       text,
       entities: [...userEntities(text), ...(options.formatting ?? [])].sort((a, b) => a.offset - b.offset),
       replyToMessageId: options.replyTo,
-      other: options.quote === undefined ? undefined : { quote: quoteOf(target, options.quote) },
+      other: Object.keys(other).length === 0 ? undefined : other,
     });
     this.world.enqueueUpdate("message", this.world.messageJson(message));
     return message.messageId;
@@ -443,6 +453,11 @@ export class FakeBotApi {
       throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
+}
+
+/** Where a forwarded message came from: a person who hides their account, as many do. */
+function forwardOrigin(name: string): Record<string, unknown> {
+  return { type: "hidden_user", sender_user_name: name, date: Math.floor(Date.now() / 1000) - 3600 };
 }
 
 /** Telegram's TextQuote: the quoted words must be in the text (or caption) of the message replied to. */

@@ -84,7 +84,8 @@ export function incomingText(
     mentionsBot: (entities ?? []).some(
       (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
     ),
-    slash: readSlashWord(body, botUsername),
+    // Someone else's words, forwarded: never a command.
+    slash: message.forward_origin === undefined ? readSlashWord(body, botUsername) : undefined,
     ...(reply === undefined
       ? {}
       : {

@@ -3,7 +3,8 @@
 // open → the answer; a reply to an answer → that session continues; anything else → a run
 // (after the message it replies to, when that is not the bot's, with its photo or file).
 // Telegram's apps send a text over 4,096 characters (a pasted log) as several messages, one
-// right after another: those are joined again and read as the one message they were.
+// right after another: those are joined again and read as the one message they were. Messages
+// forwarded together (a few lines of a chat, an alert and its details) are one task too.
 import { Composer } from "grammy";
 import { escapeTelegramHtml } from "../../../render/index.js";
 import { chatSettings } from "../chat-settings.js";
@@ -39,23 +40,28 @@ export const SPLIT_TEXT_CHARS = 3800;
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
-  const parts = new AlbumCollector<IncomingText>(deps.clock, (split) => {
-    handleText(deps, joinSplitText(split))?.catch(logFailure(deps.logger, "telegram.split_text_failed"));
-  });
+  const joined = (separator: string) =>
+    new AlbumCollector<IncomingText>(deps.clock, (parts) => {
+      handleText(deps, joinTexts(parts, separator))?.catch(logFailure(deps.logger, "telegram.split_text_failed"));
+    });
+  const parts = joined("\n");
+  const forwards = joined("\n\n");
   messages.on("message:text", (ctx) => {
     const message = ctx.incoming;
     if (message === undefined) return;
     const key = `${message.chatId}:${message.from.id}`;
+    const part = { messageId: message.messageId, caption: message.body, item: message };
+    if (ctx.message.forward_origin !== undefined && !parts.has(key)) return forwards.add(key, part);
     if (!parts.has(key) && message.text.length < SPLIT_TEXT_CHARS) return handleText(deps, message);
-    parts.add(key, { messageId: message.messageId, caption: message.body, item: message });
+    parts.add(key, part);
     return undefined;
   });
   return messages;
 }
 
-/** The parts of a split text as the one message they were: the first's place, every part's words. */
-function joinSplitText({ items }: Album<IncomingText>): IncomingText {
-  const join = (pick: (part: IncomingText) => string): string => items.map(pick).join("\n");
+/** Texts read as one message: the first's place, every part's words. */
+function joinTexts({ items }: Album<IncomingText>, separator: string): IncomingText {
+  const join = (pick: (part: IncomingText) => string): string => items.map(pick).join(separator);
   return {
     ...items[0]!,
     text: join((part) => part.text),
