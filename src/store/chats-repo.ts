@@ -1,5 +1,6 @@
 // Chat preferences: one row per chat, created on the first change. Reading a chat that
-// never changed anything returns the defaults rather than null.
+// never changed anything returns the defaults rather than null. Also the groups that became
+// supergroups, with the new id each has: everything else stays kept under a chat's first id.
 import type { Database } from "better-sqlite3";
 import { chatRow, readRow, readRows, type ChatPreferences } from "./records.js";
 
@@ -11,6 +12,10 @@ export type ChatsRepository = {
   /** Changes only the fields given; returns the preferences as stored. */
   update(chatId: number, patch: ChatPreferencesPatch): ChatPreferences;
   list(): ChatPreferences[];
+  /** Chat `from` (its first id) is now chat `to`; a move already recorded is left as it is. */
+  recordMove(from: number, to: number): void;
+  /** Every recorded move, oldest first. */
+  moves(): { from: number; to: number }[];
 };
 
 const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
@@ -18,6 +23,12 @@ const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 export function createChatsRepository(db: Database, now: () => number): ChatsRepository {
   const select = db.prepare("SELECT * FROM chats WHERE chat_id = ?");
   const selectAll = db.prepare("SELECT * FROM chats ORDER BY chat_id");
+  const insertMove = db.prepare(
+    "INSERT INTO chat_moves (from_chat_id, to_chat_id, moved_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+  );
+  const selectMoves = db.prepare<[], { from_chat_id: number; to_chat_id: number }>(
+    "SELECT from_chat_id, to_chat_id FROM chat_moves ORDER BY moved_at, rowid",
+  );
   const upsert = db.prepare(`
     INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, loops, updated_at)
     VALUES (@chat_id, @mode, @model, @effort, @project, @preview, @questions, @listen_to_all, @loops, @updated_at)
@@ -65,5 +76,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
     get,
     update: (chatId, patch) => update(chatId, patch),
     list: () => readRows(chatRow, "chats", selectAll.all()),
+    recordMove: (from, to) => void insertMove.run(from, to, now()),
+    moves: () => selectMoves.all().map((row) => ({ from: row.from_chat_id, to: row.to_chat_id })),
   };
 }

@@ -306,6 +306,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 18,
+    name: "groups that became supergroups: the chat's first id (what everything is kept under) and its id now",
+    sql: `
+      CREATE TABLE chat_moves (
+        from_chat_id INTEGER PRIMARY KEY,
+        to_chat_id   INTEGER NOT NULL UNIQUE,
+        moved_at     INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -11,6 +11,8 @@ export type CallFailure =
   | { kind: "delete_target_gone" }
   | { kind: "reply_target_gone" }
   | { kind: "parse_error"; description: string }
+  /** The group became a supergroup, which has this id now. */
+  | { kind: "chat_moved"; toChatId: number }
   | { kind: "transient"; description: string; errorCode?: number }
   | { kind: "rejected"; description: string; errorCode: number };
 
@@ -24,7 +26,25 @@ export class OutboxError extends Error {
   }
 }
 
-type ApiErrorShape = { error_code: number; description: string; parameters?: { retry_after?: number } };
+/**
+ * A message a moved chat's new id does not have (chat-moves.ts), refused before any call as
+ * Telegram would refuse it: an edit goes out as a new message, a delete is done.
+ */
+export class MessageLeftBehind extends Error {
+  override readonly name = "MessageLeftBehind";
+  readonly error_code = 400;
+  readonly description: string;
+  constructor(action: "edit" | "delete") {
+    super(`message to ${action} not found`);
+    this.description = `Bad Request: message to ${action} not found`;
+  }
+}
+
+type ApiErrorShape = {
+  error_code: number;
+  description: string;
+  parameters?: { retry_after?: number; migrate_to_chat_id?: number };
+};
 
 function isApiError(error: unknown): error is ApiErrorShape {
   if (typeof error !== "object" || error === null) return false;
@@ -43,6 +63,8 @@ export function classifyFailure(error: unknown): CallFailure {
   const text = error.description.toLowerCase();
   if (code === 429) return { kind: "retry_after", waitMs: Math.max(1, error.parameters?.retry_after ?? 1) * 1000 };
   if (code >= 500) return { kind: "transient", description: error.description, errorCode: code };
+  const movedTo = error.parameters?.migrate_to_chat_id;
+  if (typeof movedTo === "number") return { kind: "chat_moved", toChatId: movedTo };
   if (text.includes("message is not modified")) return { kind: "not_modified" };
   if (text.includes("message to edit not found") || text.includes("message can't be edited"))
     return { kind: "edit_target_gone" };

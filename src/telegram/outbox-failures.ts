@@ -1,6 +1,7 @@
 // What the outbox does with a failed call, by what Telegram said (outbox-errors.ts): wait as
 // asked (429), count it done (not modified, already deleted), re-send a message that is gone,
-// retry without the reply or as plain text, back off after a 5xx, or give up and say so.
+// retry without the reply or as plain text, follow a group that became a supergroup, back off
+// after a 5xx, or give up and say so.
 import { definedFields } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import type { CallFailure } from "./outbox-errors.js";
@@ -20,6 +21,8 @@ export type FailureHost = {
   retry(chat: ChatQueue | undefined, job: Job): void;
   /** The message to edit is gone: its latest text goes out as a new message. */
   resend(chat: ChatQueue | undefined, job: Job): void;
+  /** The chat has a new id (a group became a supergroup); false when that cannot be followed. */
+  moved(chat: ChatQueue | undefined, toChatId: number): boolean;
   fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void;
 };
 
@@ -38,6 +41,11 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       return settle(job, { ok: true, messageId: job.kind === "edit" || job.kind === "delete" ? job.messageId : 0 });
     case "edit_target_gone":
       return host.resend(chat, job);
+    case "chat_moved":
+      if (!host.moved(chat, failure.toChatId)) break;
+      logger.event("outbox.chat_moved", { ...fields, toChatId: failure.toChatId }, "warn");
+      job.attempts--; // the chat moved; the call was not at fault
+      return host.retry(chat, job);
     case "reply_target_gone":
       if (job.kind === "send" || job.kind === "document") job.replyTo = undefined;
       return host.retry(chat, job);
@@ -70,7 +78,12 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
     case "rejected":
       break;
   }
-  const description = failure.kind === "parse_error" || failure.kind === "rejected" ? failure.description : "refused";
+  const description =
+    failure.kind === "parse_error" || failure.kind === "rejected"
+      ? failure.description
+      : failure.kind === "chat_moved"
+        ? `the group became a supergroup (${failure.toChatId})`
+        : "refused";
   const errorCode = failure.kind === "rejected" ? failure.errorCode : 400;
   logger.event("outbox.rejected", { ...fields, description }, job.must ? "error" : "warn");
   host.fail(job, { ok: false, code: "rejected", description, errorCode });

@@ -4,6 +4,7 @@
 import type { InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Clock, Logger } from "../ports/index.js";
+import type { ChatMoves } from "./chat-moves.js";
 
 export type ReplyParameters = { message_id: number; allow_sending_without_reply?: boolean };
 
@@ -121,4 +122,6 @@ export type OutboxOptions = {
   random?: () => number;
   /** A deleted message was re-sent: edits of `oldId` now go to `newId`. */
   onMessageReplaced?: (chatId: number, oldId: number, newId: number) => void;
+  /** Groups that became supergroups: written to at their new ids (chat-moves.ts). */
+  chatMoves?: ChatMoves;
 };

@@ -34,7 +34,8 @@ import type {
 const TYPING_STALE_MS = 4000;
 
 export class Outbox {
-  readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced">> & Pick<OutboxOptions, "onMessageReplaced">;
+  readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced" | "chatMoves">> &
+    Pick<OutboxOptions, "onMessageReplaced" | "chatMoves">;
   readonly #chats = new Map<number, ChatQueue>();
   /** What the chats' messages answered: it outlives a chat's queue, which is dropped when idle. */
   readonly #replies = new ReplyMemory();
@@ -280,7 +281,7 @@ export class Outbox {
       chat.inFlight = true;
       chat.wrote(now, this.#intervalOf(chat));
     }
-    callBotApi(this.#options.api, chat, job)
+    callBotApi(this.#options.api, chat, job, this.#options.chatMoves)
       .then(
         (messageId) => this.#succeeded(chat, job, messageId),
         (error: unknown) => this.#failed(chat, job, classifyFailure(error)),
@@ -329,6 +330,12 @@ export class Outbox {
         else chat?.requeue(job);
       },
       resend: (chat, job) => this.#resend(chat, job),
+      moved: (chat, toChatId) => {
+        const moves = this.#options.chatMoves;
+        if (chat === undefined || moves === undefined) return false;
+        moves.record(chat.chatId, toChatId);
+        return true;
+      },
       fail: (job, delivery) => this.#fail(job, delivery),
     };
   }

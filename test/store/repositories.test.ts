@@ -72,6 +72,17 @@ describe("chats", () => {
     expect(() => store.chats.get(5)).toThrow(StoreError);
     expect(() => store.chats.get(5)).toThrow(/chats table/);
   });
+
+  it("keep a group's move to a supergroup, once, across a reopen", () => {
+    expect(store.chats.moves()).toEqual([]);
+    store.chats.recordMove(-42, -100_42);
+    store.chats.recordMove(-42, -100_42);
+    store.chats.recordMove(-7, -100_7);
+    expect(reopen().chats.moves()).toEqual([
+      { from: -42, to: -100_42 },
+      { from: -7, to: -100_7 },
+    ]);
+  });
 });
 
 describe("Claude Code commands", () => {

@@ -17,6 +17,7 @@ import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index
 import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
 import { CallbackRegistry } from "../callback-data.js";
+import type { ChatMoves } from "../chat-moves.js";
 import { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
@@ -33,6 +34,7 @@ import { resumeButtons } from "./buttons/resume.js";
 import { scheduleButtons } from "./buttons/schedule.js";
 import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
+import { chatMovesOf, readThroughMoves } from "./chat-moved.js";
 import { ClaudeCommands } from "./claude-commands.js";
 import { UsageLimits } from "./usage-limits.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
@@ -167,8 +169,10 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     usageLimits.observe(event);
     background.learn(lane, event);
   });
+  const chatMoves = chatMovesOf({ store, logger, outbox: () => outbox });
   const outbox = new Outbox({
     api: bot.api,
+    chatMoves,
     clock,
     logger: logger.child({ area: "outbox" }),
     ...options.outbox,
@@ -208,6 +212,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
       built = true;
       const parts = {
         bot,
+        chatMoves,
         runs,
         outbox,
         callbacks,
@@ -238,13 +243,14 @@ type Parts = Pick<
   | "media"
 > & {
   bot: Bot<TelecodeContext>;
+  chatMoves: ChatMoves;
   view: RunViewDeps;
   /** Whether the bridge is stopping, shared with the run views made before it existed. */
   lifecycle: { stopping: boolean };
 };
 
 function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBridge {
-  const { bot, outbox, sessions, lifecycle, view, ...shared } = parts;
+  const { bot, chatMoves, outbox, sessions, lifecycle, view, ...shared } = parts;
   const { store, logger, clock } = options;
   let runner: RunnerHandle | undefined;
   let replaying: Promise<void> = Promise.resolve();
@@ -271,6 +277,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     claudeVersion: options.claudeVersion ?? (() => undefined),
   };
 
+  bot.use(readThroughMoves(chatMoves));
   // Messages of one chat are handled in order; taps are never held behind them.
   bot.use(sequentialize((ctx: Context) => (ctx.message === undefined ? undefined : String(ctx.chat?.id))));
   bot.use(accessControl(services));
@@ -355,7 +362,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     get botUsername() {
       return bot.botInfo.username;
     },
-    startScheduled: (run) => startScheduledRun(services, run),
+    // A config may name a group by its id before or after it became a supergroup.
+    startScheduled: (run) => startScheduledRun(services, { ...run, chatId: chatMoves.firstId(run.chatId) }),
   };
 }
 

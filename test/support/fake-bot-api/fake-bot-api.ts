@@ -15,10 +15,10 @@ import {
   type ChatType,
   type Entity,
   type FakeUser,
-  type StoredMessage,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
 import { transcriptOf } from "./transcript.js";
+import { forwardOrigin, quoteOf, userEntities } from "./user-text.js";
 import {
   sendUserMedia,
   type AlbumItem,
@@ -279,6 +279,15 @@ export class FakeBotApi {
     this.world.changed();
   }
 
+  /**
+   * The group becomes a supergroup (someone made it public, or turned on topics): it has id
+   * `newId` from now on, and writes to the old id are refused with the new one. With `notices`
+   * Telegram tells the bot in both chats, as it does; without, the bot learns only from a refusal.
+   */
+  upgradeGroup(groupId: number, newId: number, options: { notices?: boolean } = {}): void {
+    this.world.upgradeGroup(this.requireChat(groupId), newId, options.notices ?? true);
+  }
+
   /** The person blocks the bot: writes to the chat answer 403. */
   blockBot(chatId: number, blocked = true): void {
     if (blocked) this.world.blockedChats.add(chatId);
@@ -447,35 +456,15 @@ export class FakeBotApi {
   }
 
   private sender(chatId: number, from: number | undefined): number {
+    const movedTo = this.world.movedChats.get(chatId);
+    if (movedTo !== undefined)
+      throw new Error(`fake Bot API: chat ${chatId} is now ${movedTo}; nobody can write there`);
     const chat = this.requireChat(chatId);
     const sender = from ?? chat.memberIds[0];
     if (sender === undefined || !this.world.users.has(sender))
       throw new Error(`fake Bot API: chat ${chatId} has no user ${String(from)}`);
     return sender;
   }
-}
-
-/** Where a forwarded message came from: a person who hides their account, as many do. */
-function forwardOrigin(name: string): Record<string, unknown> {
-  return { type: "hidden_user", sender_user_name: name, date: Math.floor(Date.now() / 1000) - 3600 };
-}
-
-/** Telegram's TextQuote: the quoted words must be in the text (or caption) of the message replied to. */
-function quoteOf(target: StoredMessage | undefined, quote: string): Record<string, unknown> {
-  const position = (target?.text ?? target?.caption ?? "").indexOf(quote);
-  if (position < 0) throw new Error(`fake Bot API: "${quote}" is not in the message replied to`);
-  return { text: quote, position, is_manual: true };
-}
-
-/** The entities Telegram marks in a person's text: a leading bot command and @mentions. */
-function userEntities(text: string): Entity[] {
-  const entities: Entity[] = [];
-  const command = /^\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?/.exec(text);
-  if (command !== null) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
-  for (const mention of text.matchAll(/(?<![\w@/])@[A-Za-z0-9_]{4,32}/g)) {
-    entities.push({ type: "mention", offset: mention.index, length: mention[0].length });
-  }
-  return entities;
 }
 
 /** The running test file, relative to the project; a placeholder outside vitest (a benchmark). */

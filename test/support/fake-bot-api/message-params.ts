@@ -10,6 +10,11 @@ export function targetChat(world: FakeWorld, params: Params): StoredChat {
   const chat = world.chat(chatId);
   if (chat === undefined) throw badRequest("chat not found");
   if (world.blockedChats.has(chatId)) throw new ApiFailure(403, "Forbidden: bot was blocked by the user");
+  const movedTo = world.movedChats.get(chatId);
+  if (movedTo !== undefined)
+    throw new ApiFailure(400, "Bad Request: group chat was upgraded to a supergroup chat", {
+      migrate_to_chat_id: movedTo,
+    });
   return chat;
 }
 

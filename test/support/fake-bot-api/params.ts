@@ -14,7 +14,7 @@ export class ApiFailure extends Error {
   constructor(
     readonly errorCode: number,
     readonly description: string,
-    readonly parameters?: { retry_after?: number },
+    readonly parameters?: { retry_after?: number; migrate_to_chat_id?: number },
   ) {
     super(description);
   }

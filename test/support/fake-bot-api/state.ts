@@ -87,6 +87,8 @@ export class FakeWorld {
   readonly callbackQueries = new Map<string, StoredCallbackQuery>();
   /** Chats whose user blocked the bot: every write answers 403. */
   readonly blockedChats = new Set<number>();
+  /** Groups that became supergroups, with their new ids: every write answers 400 with the new id. */
+  readonly movedChats = new Map<number, number>();
   readonly calls: CallRecord[] = [];
   updates: QueuedUpdate[] = [];
   /** Set by setWebhook: getUpdates is refused (409) while it is. */
@@ -135,6 +137,21 @@ export class FakeWorld {
     };
     this.chats.set(id, chat);
     return chat;
+  }
+
+  /** See FakeBotApi.upgradeGroup. */
+  upgradeGroup(group: StoredChat, newId: number, notices: boolean): void {
+    if (group.type !== "group") throw new Error(`fake Bot API: chat ${group.id} is not a basic group`);
+    const supergroup = this.addChat(newId, "supergroup", group.title, group.memberIds);
+    this.movedChats.set(group.id, newId);
+    if (!notices) return;
+    for (const [chat, other] of [
+      [group, { migrate_to_chat_id: newId }],
+      [supergroup, { migrate_from_chat_id: group.id }],
+    ] as const) {
+      const message = this.newMessage(chat, { fromUserId: group.memberIds[0], other });
+      this.enqueueUpdate("message", this.messageJson(message));
+    }
   }
 
   newMessage(chat: StoredChat, fields: Partial<StoredMessage>): StoredMessage {
