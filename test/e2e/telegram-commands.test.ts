@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeRange, testedRange } from "../../src/cli/doctor-version.js";
+import { ANONYMOUS_ADMIN_TEXT, sentAsChannelText } from "../../src/telegram/bridge/access.js";
 import { COMMANDS } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { fiveHourHeaders, GATEWAY_TOKEN } from "../support/fake-anthropic/usage-limits.js";
@@ -111,6 +112,23 @@ describe("commands", () => {
     expect(listen).toContain("every message");
     expect(rig.app.store.chats.get(group).listenToAll).toBe(true);
     expect(rig.tg.botMessages(group)).toHaveLength(1);
+    expect(rig.app.store.runs.recent(group)).toEqual([]);
+  });
+
+  it("in a group, a task sent as the group (an anonymous admin) or as a channel is answered with how to send it as yourself", async () => {
+    const person = rig.user(1020);
+    const group = -100_320;
+    rig.tg.addGroup({ id: group, memberIds: [person] });
+    rig.tg.sendText(group, "we are anonymous here", { from: person, sentAs: "group" });
+    const anonymous = rig.tg.sendText(group, "@telecode_test_bot fix the build", { from: person, sentAs: "group" });
+    expect((await rig.botMessage(group, (m) => m.replyToMessageId === anonymous)).text).toBe(ANONYMOUS_ADMIN_TEXT);
+    const channel = { channelId: -100_999, title: "Ann's <dev> notes" };
+    const asChannel = rig.tg.sendText(group, "/status", { from: person, sentAs: channel });
+    expect((await rig.botMessage(group, (m) => m.replyToMessageId === asChannel)).text).toBe(
+      sentAsChannelText("Ann's <dev> notes"),
+    );
+    // The first, not addressed to the bot, got nothing; nothing ran.
+    expect(rig.tg.botMessages(group)).toHaveLength(2);
     expect(rig.app.store.runs.recent(group)).toEqual([]);
   });
 

@@ -1,10 +1,12 @@
 // Who may use the bot, as the first middleware: only configured user ids get past it (their
 // name is put on the context); strangers are logged and, in a private chat, told once that the
 // bot is private (a tap, anywhere, in a toast only they see). Starts nothing. In groups the bot
-// acts only on messages addressed to it.
+// acts only on messages addressed to it; one addressed to it that a group sent as itself (an
+// anonymous admin) or as a channel names nobody, and is answered with how to send it as yourself.
 import type { Middleware } from "grammy";
 import type { Config } from "../../config/index.js";
 import type { Logger } from "../../ports/index.js";
+import { escapeTelegramHtml } from "../../render/index.js";
 import type { Outbox } from "../outbox.js";
 import type { ChatKind, IncomingText, TelecodeContext } from "./context.js";
 
@@ -12,7 +14,20 @@ export const NOT_AUTHORISED_TEXT = "This is a private Telecode bot; it only answ
 /** A stranger's tap (in a group the buttons are in everyone's view): their spinner stops with this. */
 export const NOT_AUTHORISED_TAP_TEXT = "Only the people this Telecode bot was set up for can use its buttons.";
 
-export type AccessDeps = { config: () => Config; logger: Logger; outbox: Outbox };
+/** What a message sent as the group itself (an anonymous admin) is answered with. */
+export const ANONYMOUS_ADMIN_TEXT =
+  "I can't tell who sent this: it came from the group itself, as an anonymous admin does. I only take tasks from the people I was set up for: turn off “Remain anonymous” in your admin rights, then send it again.";
+
+/** What a message sent as a channel is answered with (`title`: the channel's, as HTML). */
+export const sentAsChannelText = (title: string): string =>
+  `I can't tell who sent this: it was sent as the channel “${title}”. I only take tasks from the people I was set up for: send it as yourself (the picture beside the message field picks who you send as), then send it again.`;
+
+export type AccessDeps = {
+  config: () => Config;
+  logger: Logger;
+  outbox: Outbox;
+  control: { botUsername(): string };
+};
 
 export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
   const told = new Set<number>();
@@ -37,7 +52,8 @@ export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
   return (ctx, next) => {
     const from = ctx.from;
     const isTap = ctx.callbackQuery !== undefined;
-    if (from === undefined || (!isTap && from.is_bot)) return;
+    if (from === undefined) return;
+    if (!isTap && from.is_bot) return answerSentAsChat(deps, ctx);
     if (!deps.config().telegram.allowedUserIds.includes(from.id)) {
       const chat = ctx.callbackQuery?.message?.chat ?? ctx.chat;
       refuse(chat?.id, chat?.type, from.id, ctx.callbackQuery?.id);
@@ -46,6 +62,29 @@ export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
     ctx.person = { id: from.id, name: displayNameOf(from) };
     return next();
   };
+}
+
+/**
+ * A message a group sent as itself or as a channel (its `from` is Telegram's stand-in bot):
+ * when it is addressed to this bot, the answer says why nothing happens and what to do.
+ */
+function answerSentAsChat(deps: AccessDeps, ctx: TelecodeContext): void {
+  const message = ctx.message;
+  const sender = message?.sender_chat;
+  if (message === undefined || sender === undefined) return;
+  const text = message.text ?? message.caption ?? "";
+  const entities = message.entities ?? message.caption_entities ?? [];
+  const bot = deps.control.botUsername().toLowerCase();
+  const mentioned = entities.some(
+    (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === bot,
+  );
+  const addressed =
+    mentioned || text.trimStart().startsWith("/") || message.reply_to_message?.from?.username?.toLowerCase() === bot;
+  deps.logger.event("telegram.sent_as_chat", { chatId: message.chat.id, senderChatId: sender.id, addressed }, "warn");
+  if (!addressed || !deps.config().telegram.notifyUnauthorised) return;
+  const html =
+    sender.id === message.chat.id ? ANONYMOUS_ADMIN_TEXT : sentAsChannelText(escapeTelegramHtml(sender.title ?? ""));
+  void deps.outbox.send(message.chat.id, { html }, { replyTo: message.message_id });
 }
 
 /** In a group the bot acts only on messages addressed to it (or on all, when the chat asked). */

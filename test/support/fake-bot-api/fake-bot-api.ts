@@ -18,7 +18,7 @@ import {
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
 import { transcriptOf } from "./transcript.js";
-import { forwardOrigin, quoteOf, userEntities } from "./user-text.js";
+import { forwardOrigin, quoteOf, sentAsChat, userEntities, type SentAs } from "./user-text.js";
 import {
   sendUserMedia,
   type AlbumItem,
@@ -51,6 +51,8 @@ type TextOptions = From & {
   formatting?: readonly Entity[];
   /** The message is forwarded, from someone of this name. */
   forwardedFrom?: string;
+  /** Sent as the group itself (an anonymous admin) or as a channel, not as the person. */
+  sentAs?: SentAs;
 };
 
 export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
@@ -123,6 +125,7 @@ export class FakeBotApi {
     const other = {
       ...(options.quote === undefined ? {} : { quote: quoteOf(target, options.quote) }),
       ...(options.forwardedFrom === undefined ? {} : { forward_origin: forwardOrigin(options.forwardedFrom) }),
+      ...(options.sentAs === undefined ? {} : sentAsChat(options.sentAs, this.world.chatJson(chat))),
     };
     const message = this.world.newMessage(chat, {
       fromUserId: from,

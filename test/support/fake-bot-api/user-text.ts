@@ -1,6 +1,6 @@
 // What a person's text message carries besides its words, as Telegram builds it: the entities
 // it finds by itself (a leading command, @mentions), a quote of the message replied to, and
-// where a forwarded message came from.
+// where a forwarded message came from, and who a message sent as a chat names.
 import type { Entity, StoredMessage } from "./state.js";
 
 /** Where a forwarded message came from: a person who hides their account, as many do. */
@@ -24,4 +24,20 @@ export function userEntities(text: string): Entity[] {
     entities.push({ type: "mention", offset: mention.index, length: mention[0].length });
   }
   return entities;
+}
+
+/** A message sent as the group itself (an anonymous admin), or as a channel of the person's. */
+export type SentAs = "group" | { channelId: number; title: string };
+
+/** Telegram's stand-ins: `from` is one of its own bots, `sender_chat` the chat sent as. */
+export function sentAsChat(as: SentAs, group: Record<string, unknown>): Record<string, unknown> {
+  if (as === "group")
+    return {
+      from: { id: 1087968824, is_bot: true, first_name: "Group", username: "GroupAnonymousBot" },
+      sender_chat: group,
+    };
+  return {
+    from: { id: 136817688, is_bot: true, first_name: "Channel", username: "Channel_Bot" },
+    sender_chat: { id: as.channelId, title: as.title, type: "channel" },
+  };
 }
