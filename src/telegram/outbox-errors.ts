@@ -13,6 +13,8 @@ export type CallFailure =
   | { kind: "parse_error"; description: string }
   /** The group became a supergroup, which has this id now. */
   | { kind: "chat_moved"; toChatId: number }
+  /** The bot may not write to the chat (blocked, removed, not allowed to post) or the chat is gone. */
+  | { kind: "chat_closed"; description: string; errorCode: number }
   | { kind: "transient"; description: string; errorCode?: number }
   | { kind: "rejected"; description: string; errorCode: number };
 
@@ -73,6 +75,8 @@ export function classifyFailure(error: unknown): CallFailure {
   if (text.includes("message to be replied not found") || text.includes("replied message not found"))
     return { kind: "reply_target_gone" };
   if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
+  if (code === 403 || text.includes("chat not found"))
+    return { kind: "chat_closed", description: error.description, errorCode: code };
   return { kind: "rejected", description: error.description, errorCode: code };
 }
 

@@ -23,6 +23,8 @@ export type FailureHost = {
   resend(chat: ChatQueue | undefined, job: Job): void;
   /** The chat has a new id (a group became a supergroup); false when that cannot be followed. */
   moved(chat: ChatQueue | undefined, toChatId: number): boolean;
+  /** Telegram will not take writes to the chat (outbox-errors.ts, `chat_closed`). */
+  closed(chat: ChatQueue | undefined, description: string): void;
   fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void;
 };
 
@@ -75,16 +77,19 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       );
       return host.retry(chat, job);
     }
+    case "chat_closed":
+      host.closed(chat, failure.description);
+      break;
     case "rejected":
       break;
   }
   const description =
-    failure.kind === "parse_error" || failure.kind === "rejected"
+    failure.kind === "parse_error" || failure.kind === "rejected" || failure.kind === "chat_closed"
       ? failure.description
       : failure.kind === "chat_moved"
         ? `the group became a supergroup (${failure.toChatId})`
         : "refused";
-  const errorCode = failure.kind === "rejected" ? failure.errorCode : 400;
+  const errorCode = failure.kind === "rejected" || failure.kind === "chat_closed" ? failure.errorCode : 400;
   logger.event("outbox.rejected", { ...fields, description }, job.must ? "error" : "warn");
   host.fail(job, { ok: false, code: "rejected", description, errorCode });
 }

@@ -124,4 +124,6 @@ export type OutboxOptions = {
   onMessageReplaced?: (chatId: number, oldId: number, newId: number) => void;
   /** Groups that became supergroups: written to at their new ids (chat-moves.ts). */
   chatMoves?: ChatMoves;
+  /** Telegram refused a write to `chatId` for good (blocked, removed, gone), saying `description`. */
+  onChatClosed?: (chatId: number, description: string) => void;
 };

@@ -30,12 +30,13 @@ import type {
   SendOptions,
 } from "./outbox-types.js";
 
+type OptionalHooks = "onMessageReplaced" | "chatMoves" | "onChatClosed";
+
 /** A typing indicator older than this is not worth sending any more. */
 const TYPING_STALE_MS = 4000;
 
 export class Outbox {
-  readonly #options: Required<Omit<OutboxOptions, "onMessageReplaced" | "chatMoves">> &
-    Pick<OutboxOptions, "onMessageReplaced" | "chatMoves">;
+  readonly #options: Required<Omit<OutboxOptions, OptionalHooks>> & Pick<OutboxOptions, OptionalHooks>;
   readonly #chats = new Map<number, ChatQueue>();
   /** What the chats' messages answered: it outlives a chat's queue, which is dropped when idle. */
   readonly #replies = new ReplyMemory();
@@ -335,6 +336,9 @@ export class Outbox {
         if (chat === undefined || moves === undefined) return false;
         moves.record(chat.chatId, toChatId);
         return true;
+      },
+      closed: (chat, description) => {
+        if (chat !== undefined) this.#options.onChatClosed?.(chat.chatId, description);
       },
       fail: (job, delivery) => this.#fail(job, delivery),
     };

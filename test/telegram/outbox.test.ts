@@ -4,6 +4,7 @@
 import { Bot, InlineKeyboard } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EventName, LogFields, Logger, LogLevel } from "../../src/ports/index.js";
+import { ChatMoves } from "../../src/telegram/chat-moves.js";
 import { Outbox, OutboxError, type Delivery, type OutboxApi, type OutboxOptions } from "../../src/telegram/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { createFakeClock, driveUntilDone, type FakeClock } from "../support/fake-clock.js";
@@ -340,7 +341,8 @@ describe("Telegram's errors and faults", () => {
   });
 
   it("reports a refusal (the person blocked the bot) without retrying, and logs an undelivered must-deliver item", async () => {
-    const box = outbox();
+    const closed: [number, string][] = [];
+    const box = outbox({ onChatClosed: (chatId, why) => void closed.push([chatId, why]) });
     tg.blockBot(ALICE);
     const sent = box.send(ALICE, html("answer"), { mustDeliver: true });
     await driveUntilDone(box, clock);
@@ -352,6 +354,20 @@ describe("Telegram's errors and faults", () => {
     });
     expect(tg.calls("sendMessage")).toHaveLength(1);
     expect(logged.map((l) => `${l.name}:${l.level}`)).toContain("outbox.undelivered:error");
+    // The chat is closed to the bot, which is told so (schedules there are then skipped).
+    expect(closed).toEqual([[ALICE, "Forbidden: bot was blocked by the user"]]);
+  });
+
+  it("follows a group that became a supergroup: the refused item goes to its new id", async () => {
+    tg.addGroup({ id: -77, type: "group", memberIds: [ALICE] });
+    const moves: unknown[] = [];
+    const box = outbox({ chatMoves: new ChatMoves([], (move) => void moves.push(move)) });
+    tg.upgradeGroup(-77, -100_77, { notices: false });
+    const sent = box.send(-77, html("answer"), { mustDeliver: true });
+    await driveUntilDone(box, clock);
+    expect(await sent).toMatchObject({ ok: true });
+    expect(moves).toEqual([{ from: -77, to: -100_77 }]);
+    expect(tg.lastBotMessage(-100_77)).toMatchObject({ text: "answer" });
   });
 });
 

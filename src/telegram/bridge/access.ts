@@ -55,6 +55,8 @@ export function accessControl(deps: AccessDeps): Middleware<TelecodeContext> {
     if (from === undefined) return;
     if (!isTap && from.is_bot) return answerSentAsChat(deps, ctx);
     if (!deps.config().telegram.allowedUserIds.includes(from.id)) {
+      // A stranger blocking the bot, or adding it to a group, asks nothing of it.
+      if (ctx.myChatMember !== undefined) return;
       const chat = ctx.callbackQuery?.message?.chat ?? ctx.chat;
       refuse(chat?.id, chat?.type, from.id, ctx.callbackQuery?.id);
       return;

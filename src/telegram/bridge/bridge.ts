@@ -4,24 +4,13 @@
 import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
-import { DEFAULT_API_ROOT, type Config } from "../../config/index.js";
-import {
-  createClockFormatter,
-  type ClaudeVersionCheck,
-  type ClockFormatter,
-  type Lane,
-  type OfferedModel,
-} from "../../domain/index.js";
-import type { Clock, Logger } from "../../ports/index.js";
-import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
-import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
-import type { RunRecord, Store } from "../../store/index.js";
+import { DEFAULT_API_ROOT } from "../../config/index.js";
+import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import type { ChatMoves } from "../chat-moves.js";
 import { Outbox } from "../outbox.js";
-import type { OutboxOptions } from "../outbox-types.js";
 import { accessControl } from "./access.js";
-import { initBot, type BotApiUnreachable } from "./bot-init.js";
+import { initBot } from "./bot-init.js";
 import { BridgeError } from "./bridge-error.js";
 import type { BridgeAction } from "./bridge-types.js";
 import { BackgroundTurns } from "./background-turns.js";
@@ -35,117 +24,31 @@ import { scheduleButtons } from "./buttons/schedule.js";
 import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
 import { chatMovesOf, readThroughMoves } from "./chat-moved.js";
+import { ClosedChats, watchClosedChats } from "./closed-chats.js";
 import { ClaudeCommands } from "./claude-commands.js";
 import { UsageLimits } from "./usage-limits.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
 import { DecisionMessages } from "./decision-messages.js";
 import { handlerFailed } from "./handler-failed.js";
-import type { FileDownloads, MediaPort } from "./media-port.js";
 import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
-import { recoverAfterRestart, tellSetAside, type Restarted } from "./recovery.js";
+import { recoverAfterRestart, tellSetAside } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
 import type { RunView, RunViewDeps } from "./run-view.js";
-import { startScheduledRun, triggerRunView, type RecordedTrigger } from "./scheduled-run.js";
-import type {
-  ChatSchedules,
-  ScheduledRun,
-  ScheduledRunOutcome,
-  TriggerControls,
-  TriggerRunHooks,
-} from "./schedule-port.js";
+import { startScheduledRun, triggerRunView } from "./scheduled-run.js";
+import type { TelegramBridge, TelegramFront, TelegramFrontOptions } from "./front-types.js";
 import type { BridgeControl, BridgeServices } from "./services.js";
 import { replayUnfinished, startPolling } from "./update-source.js";
 
 export { BridgeError };
 
-export type TelegramFrontOptions = {
-  /** The config in effect (hot-reloaded by the caller); read per message and per run. */
-  config: () => Config;
-  store: Store;
-  logger: Logger;
-  /** Timers keep the process alive here, so a stop can flush what the outbox holds. */
-  clock: Clock;
-  /** Where taps and typed replies are delivered (the process's decision ledger). */
-  answers: DecisionAnswers;
-  /** The chat's side of the scheduler: /loops, /at, /every, their buttons, /new. */
-  schedules: ChatSchedules;
-  /** Every trigger at once: /pause, /resume, the triggers /status lists. */
-  triggers: TriggerControls;
-  /** Outbox pacing; Telegram's limits by default (tests pass small intervals). */
-  outbox?: Partial<
-    Pick<OutboxOptions, "privateIntervalMs" | "groupIntervalMs" | "globalPerSecond" | "backoffMs" | "maxBackoffMs">
-  >;
-  /** Least time between two renders of a progress message (default 1000 ms). */
-  progressIntervalMs?: number;
-  /** While nothing happens: the elapsed time is refreshed this often (default 10 s), typing shown after 4 s. */
-  heartbeatMs?: number;
-  /** How many buttons' tokens are remembered besides open decisions' (default 5000; tests make it small). */
-  buttonMemory?: number;
-  /** Long-poll timeout asked of getUpdates (default 25 s). */
-  pollTimeoutSeconds?: number;
-  /** An allowed user sent /restart in `chatId`; the owner of the process stops and starts the bridge. */
-  onRestartRequested?: (chatId: number) => void;
-  /** Polling stopped for good (the token was revoked, another process polls the same bot). */
-  onPollingFailed?: (error: unknown) => void;
-  /** A webhook set on the bot (pointing at `site`) was removed so that polling gets its updates. */
-  onWebhookRemoved?: (site: string) => void;
-  /** At start, the Bot API could not be reached; start tries again after `retryInMs`. */
-  onBotApiUnreachable?: (unreachable: BotApiUnreachable) => void;
-  /** Photos, files and voice notes, read through the bot's file downloads (`localBotApi`: a self-hosted Bot API server). */
-  media: (downloads: FileDownloads, localBotApi: boolean) => MediaPort;
-  /** The models the CLI offers, once a session has started (for /model); undefined before. */
-  models?: () => readonly OfferedModel[] | undefined;
-  /** The installed Claude Code against the versions Telecode is tested with (for /status); undefined until checked. */
-  claudeVersion?: () => ClaudeVersionCheck | undefined;
-};
-
-/** What the app does between checking the token and polling: take in the runs whose kept processes ran on. */
-export type TakeInKept = () => Promise<ReadonlySet<string>>;
-
-export type TelegramBridge = {
-  /**
-   * Checks the token (getMe, retried while the Bot API cannot be reached), takes in kept runs
-   * (`takeInKept`, their ids back), recovers the rest after a previous stop, registers
-   * commands, starts polling (so taps made while down reach the decisions taken in). Throws
-   * BridgeError `telegram.start_aborted` when `signal` fires before the Bot API answered.
-   * `restarted`: the /restart this start follows; its chat is told Telecode is back.
-   */
-  start(options?: { signal?: AbortSignal; takeInKept?: TakeInKept; restarted?: Restarted }): Promise<void>;
-  /**
-   * The observer of a kept run taken in after a restart: its progress message carries on, with
-   * its trigger's title and buttons when one started it (`started`, with that trigger's hooks).
-   */
-  keptRunView(run: RunRecord, started?: { trigger: RecordedTrigger; hooks: TriggerRunHooks | undefined }): RunObserver;
-  /**
-   * Graceful stop: polling ends (later updates wait at Telegram), running runs get
-   * `limits.drain_seconds` to finish (then are interrupted, with Continue), the outbox is
-   * flushed (up to `flushTimeoutMs`) and stopped.
-   */
-  stop(options?: { flushTimeoutMs?: number }): Promise<void>;
-  readonly sessions: SessionManager;
-  readonly outbox: Outbox;
-  /** The bot's @username, once started. */
-  readonly botUsername: string;
-  /** Starts a run nobody typed in its chat: a schedule's fire (skipped when the lane is busy), a webhook delivery (queued). */
-  startScheduled(run: ScheduledRun): ScheduledRunOutcome;
-};
-
-/** Telegram as the session layer sees it, before there is a session manager. */
-export type TelegramFront = {
-  /** The port the decision driver of a lane's session shows prompts through. */
-  personPort(lane: Lane): PersonPort;
-  /** Events no run owns (turns the CLI started itself). */
-  background: BackgroundObserver;
-  /** The bridge over the session manager built on this front's ports. Once. */
-  bridge(sessions: SessionManager): TelegramBridge;
-};
+export type { TakeInKept, TelegramBridge, TelegramFront, TelegramFrontOptions } from "./front-types.js";
 
 const FLUSH_POLL_MS = 50;
 
@@ -170,9 +73,11 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     background.learn(lane, event);
   });
   const chatMoves = chatMovesOf({ store, logger, outbox: () => outbox });
+  const closedChats = new ClosedChats({ clock, logger, clockFormatter, outbox: () => outbox });
   const outbox = new Outbox({
     api: bot.api,
     chatMoves,
+    onChatClosed: (chatId, why) => closedChats.closed(chatId, why),
     clock,
     logger: logger.child({ area: "outbox" }),
     ...options.outbox,
@@ -213,6 +118,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
       const parts = {
         bot,
         chatMoves,
+        closedChats,
         runs,
         outbox,
         callbacks,
@@ -244,13 +150,14 @@ type Parts = Pick<
 > & {
   bot: Bot<TelecodeContext>;
   chatMoves: ChatMoves;
+  closedChats: ClosedChats;
   view: RunViewDeps;
   /** Whether the bridge is stopping, shared with the run views made before it existed. */
   lifecycle: { stopping: boolean };
 };
 
 function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBridge {
-  const { bot, chatMoves, outbox, sessions, lifecycle, view, ...shared } = parts;
+  const { bot, chatMoves, closedChats, outbox, sessions, lifecycle, view, ...shared } = parts;
   const { store, logger, clock } = options;
   let runner: RunnerHandle | undefined;
   let replaying: Promise<void> = Promise.resolve();
@@ -278,6 +185,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   };
 
   bot.use(readThroughMoves(chatMoves));
+  bot.use(watchClosedChats(closedChats));
   // Messages of one chat are handled in order; taps are never held behind them.
   bot.use(sequentialize((ctx: Context) => (ctx.message === undefined ? undefined : String(ctx.chat?.id))));
   bot.use(accessControl(services));
@@ -362,8 +270,13 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     get botUsername() {
       return bot.botInfo.username;
     },
-    // A config may name a group by its id before or after it became a supergroup.
-    startScheduled: (run) => startScheduledRun(services, { ...run, chatId: chatMoves.firstId(run.chatId) }),
+    startScheduled: (run) => {
+      // A config may name a group by its id before or after it became a supergroup.
+      const chatId = chatMoves.firstId(run.chatId);
+      // A schedule's or loop's run in a chat the bot cannot write to would run unseen.
+      if (run.source.kind === "schedule" && closedChats.skips(chatId)) return "busy";
+      return startScheduledRun(services, { ...run, chatId });
+    },
   };
 }
 

@@ -291,10 +291,22 @@ export class FakeBotApi {
     this.world.upgradeGroup(this.requireChat(groupId), newId, options.notices ?? true);
   }
 
-  /** The person blocks the bot: writes to the chat answer 403. */
+  /**
+   * The person blocks the bot (writes to the chat answer 403), or unblocks it; Telegram tells
+   * the bot with a my_chat_member update either way.
+   */
   blockBot(chatId: number, blocked = true): void {
+    if (blocked === this.world.blockedChats.has(chatId)) return;
     if (blocked) this.world.blockedChats.add(chatId);
     else this.world.blockedChats.delete(chatId);
+    const member = (status: string) => ({ user: this.world.botJson(), status });
+    this.world.enqueueUpdate("my_chat_member", {
+      chat: this.world.chatJson(this.requireChat(chatId)),
+      from: this.world.userJson(chatId),
+      date: Math.floor(this.world.now() / 1000),
+      old_chat_member: member(blocked ? "member" : "kicked"),
+      new_chat_member: member(blocked ? "kicked" : "member"),
+    });
   }
 
   // --- what the bot did ---

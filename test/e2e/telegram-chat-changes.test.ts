@@ -1,15 +1,22 @@
-// A group that Telegram turns into a supergroup (it gets a new chat id; the old one refuses
-// every message), through the real bridge and the real CLI: a run going at the time answers
-// in the supergroup, the group's session, settings and schedules go on there, also after a
-// restart, and nothing is edited or quoted across the move.
+// What Telegram changes about a chat under Telecode's feet, through the real bridge and the real
+// CLI. A group it turns into a supergroup (a new chat id; the old one refuses every message):
+// a run going at the time answers in the supergroup, the group's session and settings go on
+// there, also after a restart, and nothing is edited or quoted across the move. A chat whose
+// person blocked the bot: its schedules are skipped while it is, and it is told when it is back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAT_MOVED_TEXT } from "../../src/telegram/bridge/chat-moved.js";
 import { reply } from "../support/fake-anthropic/index.js";
+import { eventLog, type EventLog } from "../support/event-log.js";
+import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
 import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
+let clock: FakeClock;
+let log: EventLog;
 beforeAll(async () => {
-  rig = await startRig();
+  clock = createFakeClock(Date.parse("2026-06-01T08:00:00Z"));
+  log = eventLog();
+  rig = await startRig({ scheduleClock: clock, logger: log, toml: ["[schedule]", 'timezone = "UTC"'] });
 });
 afterAll(async () => {
   await rig?.dispose();
@@ -76,5 +83,33 @@ describe("a group that became a supergroup", () => {
     expect(rig.api.requests("[moved-on]")[0]?.model).toMatch(/haiku/);
     // Told once, not again at the restart.
     expect(rig.tg.botMessages(supergroup).filter((m) => m.text === CHAT_MOVED_TEXT)).toHaveLength(1);
+  });
+});
+
+describe("a chat whose person blocked the bot", () => {
+  it("has its schedules skipped while blocked, and is told how many when the bot is unblocked", async () => {
+    const chat = rig.user(1003);
+    const every = rig.tg.sendCommand(chat, "every", "1h BLOCKEDTICK check the deploy");
+    expect((await rig.botMessage(chat, (m) => m.replyToMessageId === every)).text).toContain("every hour");
+    rig.tg.blockBot(chat);
+    await rig.tg.waitFor(() => log.fields("telegram.chat_closed").find((f) => f["chatId"] === chat), {
+      what: "the chat known closed",
+    });
+    for (let hour = 1; hour <= 2; hour++) {
+      clock.advance(3_600_000);
+      await rig.app.scheduler.whenIdle();
+    }
+    expect(log.fields("telegram.run_skipped").filter((f) => f["chatId"] === chat)).toHaveLength(2);
+    expect(rig.api.requests("BLOCKEDTICK")).toEqual([]);
+
+    rig.tg.blockBot(chat, false);
+    const notice = await rig.botMessage(chat, /^ℹ️ While I could not write here/);
+    // Since when: the bridge's own (real) clock, in the machine's zone.
+    expect(notice.text).toMatch(
+      /^ℹ️ While I could not write here \(since \d\d:\d\d (today|on .+)\), 2 scheduled runs were skipped, so nothing ran unseen\. Schedules and loops go on at their next times\.$/,
+    );
+    rig.script("BLOCKEDTICK", [reply.text("The deploy is green.")]);
+    clock.advance(3_600_000);
+    await rig.botMessage(chat, isAnswer("The deploy is green."));
   });
 });

@@ -1,0 +1,81 @@
+// Chats Telegram will not let the bot write to: the person blocked it, the group removed it or
+// took its right to post, the chat is gone. What starts on its own there (a schedule, a loop, a
+// webhook's run) would run unseen, its answer refused, so it is skipped while the chat stays
+// closed. The chat opens again with anything from it (a message, a tap, the person unblocking
+// the bot), and is then told what was skipped meanwhile.
+import type { Context, MiddlewareFn } from "grammy";
+import type { ClockFormatter } from "../../domain/index.js";
+import type { Clock, Logger } from "../../ports/index.js";
+import type { Outbox } from "../outbox.js";
+
+type Closed = { sinceMs: number; why: string; skipped: number };
+
+export type ClosedChatsDeps = {
+  clock: Clock;
+  logger: Logger;
+  clockFormatter: ClockFormatter;
+  /** The outbox, once it exists. */
+  outbox: () => Pick<Outbox, "send">;
+};
+
+export class ClosedChats {
+  readonly #deps: ClosedChatsDeps;
+  readonly #closed = new Map<number, Closed>();
+
+  constructor(deps: ClosedChatsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Telegram refused a write to the chat for good, saying `why`. */
+  closed(chatId: number, why: string): void {
+    if (this.#closed.has(chatId)) return;
+    this.#closed.set(chatId, { sinceMs: this.#deps.clock.now(), why, skipped: 0 });
+    this.#deps.logger.event("telegram.chat_closed", { chatId, why }, "warn");
+  }
+
+  /** Whether a run that starts on its own in the chat is to be skipped (and counted). */
+  skips(chatId: number): boolean {
+    const closed = this.#closed.get(chatId);
+    if (closed === undefined) return false;
+    closed.skipped++;
+    this.#deps.logger.event("telegram.run_skipped", { chatId, why: closed.why, skipped: closed.skipped }, "warn");
+    return true;
+  }
+
+  /** Something came from the chat: it is open again, and is told of the runs skipped meanwhile. */
+  heardFrom(chatId: number): void {
+    const closed = this.#closed.get(chatId);
+    if (closed === undefined) return;
+    this.#closed.delete(chatId);
+    this.#deps.logger.event("telegram.chat_reopened", { chatId, skipped: closed.skipped });
+    if (closed.skipped === 0) return;
+    const since = this.#deps.clockFormatter.moment(closed.sinceMs, this.#deps.clock.now());
+    const runs = closed.skipped === 1 ? "1 scheduled run was" : `${closed.skipped} scheduled runs were`;
+    void this.#deps.outbox().send(chatId, {
+      html: `ℹ️ While I could not write here (since ${since}), ${runs} skipped, so nothing ran unseen. Schedules and loops go on at their next times.`,
+    });
+  }
+}
+
+/**
+ * Reads what every update says about the chat it comes from: Telegram's word that the bot was
+ * blocked or removed (my_chat_member) closes it, anything else from it opens it again.
+ */
+export function watchClosedChats(chats: ClosedChats): MiddlewareFn<Context> {
+  return (ctx, next) => {
+    const change = ctx.myChatMember;
+    const chatId = ctx.chat?.id ?? ctx.callbackQuery?.message?.chat.id;
+    if (change !== undefined) {
+      const status = change.new_chat_member.status;
+      if (status === "kicked" || status === "left")
+        chats.closed(
+          change.chat.id,
+          change.chat.type === "private"
+            ? "the person blocked the bot"
+            : `the bot was ${status === "kicked" ? "removed from" : "taken out of"} the group`,
+        );
+      else chats.heardFrom(change.chat.id);
+    } else if (chatId !== undefined) chats.heardFrom(chatId);
+    return next();
+  };
+}
