@@ -274,7 +274,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       // A config may name a group by its id before or after it became a supergroup.
       const chatId = chatMoves.firstId(run.chatId);
       // A schedule's or loop's run in a chat the bot cannot write to would run unseen.
-      if (run.source.kind === "schedule" && closedChats.skips(chatId)) return "busy";
+      if (run.source.kind === "schedule" && closedChats.skips(chatId, run.source.id)) return "busy";
       return startScheduledRun(services, { ...run, chatId });
     },
   };

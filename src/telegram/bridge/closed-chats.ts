@@ -8,7 +8,8 @@ import type { ClockFormatter } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { Outbox } from "../outbox.js";
 
-type Closed = { sinceMs: number; why: string; skipped: number };
+/** Since when, why (for the log), and the schedules and loops whose runs were skipped. */
+type Closed = { sinceMs: number; why: string; skipped: Set<string> };
 
 export type ClosedChatsDeps = {
   clock: Clock;
@@ -29,16 +30,16 @@ export class ClosedChats {
   /** Telegram refused a write to the chat for good, saying `why`. */
   closed(chatId: number, why: string): void {
     if (this.#closed.has(chatId)) return;
-    this.#closed.set(chatId, { sinceMs: this.#deps.clock.now(), why, skipped: 0 });
+    this.#closed.set(chatId, { sinceMs: this.#deps.clock.now(), why, skipped: new Set() });
     this.#deps.logger.event("telegram.chat_closed", { chatId, why }, "warn");
   }
 
-  /** Whether a run that starts on its own in the chat is to be skipped (and counted). */
-  skips(chatId: number): boolean {
+  /** Whether a run of schedule (or loop) `scheduleId` in the chat is to be skipped. */
+  skips(chatId: number, scheduleId: string): boolean {
     const closed = this.#closed.get(chatId);
     if (closed === undefined) return false;
-    closed.skipped++;
-    this.#deps.logger.event("telegram.run_skipped", { chatId, why: closed.why, skipped: closed.skipped }, "warn");
+    closed.skipped.add(scheduleId);
+    this.#deps.logger.event("telegram.run_skipped", { chatId, why: closed.why, scheduleId }, "warn");
     return true;
   }
 
@@ -47,12 +48,13 @@ export class ClosedChats {
     const closed = this.#closed.get(chatId);
     if (closed === undefined) return;
     this.#closed.delete(chatId);
-    this.#deps.logger.event("telegram.chat_reopened", { chatId, skipped: closed.skipped });
-    if (closed.skipped === 0) return;
+    this.#deps.logger.event("telegram.chat_reopened", { chatId, skipped: closed.skipped.size });
+    if (closed.skipped.size === 0) return;
     const since = this.#deps.clockFormatter.moment(closed.sinceMs, this.#deps.clock.now());
-    const runs = closed.skipped === 1 ? "1 scheduled run was" : `${closed.skipped} scheduled runs were`;
+    const count = closed.skipped.size;
+    const what = count === 1 ? "a schedule here did not run" : `${count} schedules here did not run`;
     void this.#deps.outbox().send(chatId, {
-      html: `ℹ️ While I could not write here (since ${since}), ${runs} skipped, so nothing ran unseen. Schedules and loops go on at their next times.`,
+      html: `ℹ️ While I could not write here (since ${since}), ${what}, so nothing ran unseen. ${count === 1 ? "It goes" : "They go"} on at ${count === 1 ? "its" : "their"} next time (/loops lists them).`,
     });
   }
 }
