@@ -82,13 +82,21 @@ export class ChatMoves {
   #rename(value: object, depth: number): void {
     if (depth > 4) return;
     const record = value as Record<string, unknown>;
-    const chat = record["chat"] as { id?: unknown } | undefined;
-    if (typeof chat?.id === "number" && this.#first.has(chat.id)) {
-      chat.id = this.#first.get(chat.id)!;
-      if (typeof record["message_id"] === "number") record["message_id"] += NEW_CHAT_IDS;
-    }
+    if (this.#renameChat(record["chat"]) && typeof record["message_id"] === "number")
+      record["message_id"] += NEW_CHAT_IDS;
+    // A message an anonymous admin sent is sent as the group: the same chat.
+    this.#renameChat(record["sender_chat"]);
     for (const [key, inner] of Object.entries(record))
-      if (key !== "chat" && typeof inner === "object" && inner !== null) this.#rename(inner, depth + 1);
+      if (key !== "chat" && key !== "sender_chat" && typeof inner === "object" && inner !== null)
+        this.#rename(inner, depth + 1);
+  }
+
+  /** Gives `chat`, if it is a moved chat at its new id, its first id; whether it did. */
+  #renameChat(chat: unknown): boolean {
+    const id = (chat as { id?: unknown } | undefined)?.id;
+    if (typeof id !== "number" || !this.#first.has(id)) return false;
+    (chat as { id: number }).id = this.#first.get(id)!;
+    return true;
   }
 
   #remember(move: ChatMove): void {

@@ -35,6 +35,10 @@ describe("ChatMoves", () => {
       chat: { id: -5, type: "supergroup" },
       reply_to_message: { message_id: 2 + NEW_CHAT_IDS, chat: { id: -5 } },
     });
+    // An anonymous admin's message is sent as the group: still the same chat.
+    const anonymous = { update_id: 5, message: { message_id: 6, chat: { id: -100_5 }, sender_chat: { id: -100_5 } } };
+    m.readUpdate(anonymous);
+    expect(anonymous.message).toEqual({ message_id: 6 + NEW_CHAT_IDS, chat: { id: -5 }, sender_chat: { id: -5 } });
     const other = { update_id: 4, message: { message_id: 4, chat: { id: -9 } } };
     m.readUpdate(other);
     expect(other.message).toEqual({ message_id: 4, chat: { id: -9 } });
