@@ -18,6 +18,10 @@ import type { SessionBook } from "./session-book.js";
 const NOTHING_TO_CONTINUE =
   "There is no earlier Claude Code session in this project to continue, so this message starts a fresh one.";
 
+/** A process that was to outlive a restart of Telecode but runs as its child (the keeper failed: `why`). */
+const unkeptNote = (why: string): string =>
+  `This task ends if Telecode restarts, as its keeper failed: ${/^[A-Z][a-z]/.test(why) ? why.charAt(0).toLowerCase() + why.slice(1) : why}`;
+
 const BYPASS_NOTE =
   "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.";
 
@@ -126,6 +130,7 @@ export class ProcessSlot {
       logger.event("claude.nothing_to_continue", { cwd: spec.cwd, pid: transport.pid });
       this.#deps.host.warn(NOTHING_TO_CONTINUE, SESSION_GONE_NOTE);
     }
+    if (transport.unkept !== undefined) this.#deps.host.warn(unkeptNote(transport.unkept));
     if (spec.dangerouslySkipPermissions === true) {
       logger.event("claude.approvals_bypassed", { pid: transport.pid }, "warn");
       this.#deps.host.warn(BYPASS_NOTE);

@@ -63,6 +63,8 @@ export interface CliTransport {
   readonly closed: Promise<TransportClosed>;
   /** Set for a kept process (one that outlives Telecode): what finds it again after a restart. */
   readonly keptId?: string;
+  /** Set for a process that was to be kept but could not be (its keeper failed): why, in a sentence. */
+  unkept?: string;
   /** A kept process: the lines through `seq` are recorded by the engine's caller and may be forgotten. */
   ack?(seq: number): void;
   /** A kept process: let go of it, leaving it running; `closed` then resolves with `handedOver`. */

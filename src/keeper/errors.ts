@@ -1,6 +1,6 @@
 // The keeper's typed failures. Callers decide on `code`, never on message text; messages are
 // for people: what happened, then what to do.
-import { TypedError } from "../domain/index.js";
+import { ioErrorWords, TypedError } from "../domain/index.js";
 import { KEEPER_PROTOCOL_VERSION } from "./protocol.js";
 
 export type KeeperErrorCode =
@@ -31,4 +31,13 @@ export function refusalError(code: string, reason: string, keeperVersion: number
       details: { keeperVersion, clientVersion: KEEPER_PROTOCOL_VERSION },
     });
   return new KeeperError("keeper.refused", reason);
+}
+
+/** `keeper.start_failed`: the keeper could not `what` ("write …/state.json"), with the I/O error in words. */
+export function startFailedError(what: string, error: unknown): KeeperError {
+  const errno = (error as { code?: unknown } | null)?.code;
+  return new KeeperError("keeper.start_failed", `The keeper could not ${what} (${ioErrorWords(error)}).`, {
+    cause: error,
+    details: { errno: typeof errno === "string" ? errno : null },
+  });
 }

@@ -6,10 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import type { Clock, TimerHandle } from "../ports/index.js";
-import { ioErrorWords } from "../domain/index.js";
 import { endProcessTree, StderrTail, WindDown } from "../process/index.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../wire/index.js";
-import { KeeperError } from "./errors.js";
+import { startFailedError, type KeeperError } from "./errors.js";
 import { SLAB_BYTES } from "./frame-splitter.js";
 import { KeeperLog } from "./keeper-log.js";
 import { createFileStorage } from "./log-storage.js";
@@ -161,11 +160,7 @@ class Keeper implements KeeperHost {
   #startFailed(what: string, error: unknown): KeeperError {
     this.#stopping = true;
     this.signal("SIGKILL");
-    const errno = (error as { code?: unknown } | null)?.code;
-    return new KeeperError("keeper.start_failed", `The keeper could not ${what} (${ioErrorWords(error)}).`, {
-      cause: error,
-      details: { errno: typeof errno === "string" ? errno : null },
-    });
+    return startFailedError(what, error);
   }
 
   describe(): Pick<Welcome, "cliPid" | "stdinOpen" | "sessionId" | "cliVersion" | "exit"> {

@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { Clock } from "../ports/index.js";
 import { removeKeeperFiles, type KeeperRecord } from "./discover.js";
-import { KeeperError } from "./errors.js";
+import { KeeperError, startFailedError } from "./errors.js";
 import { DEFAULT_LOG_CAP_BYTES } from "./keeper-log.js";
 import { ensurePrivateDir, keeperPaths, type KeeperPaths } from "./keeper-paths.js";
 import { DEFAULT_EXIT_GRACE_MS, type KeeperReady, type KeeperSpec } from "./keeper-spec.js";
@@ -161,7 +161,7 @@ async function startAs(
     exitGraceMs: options.exitGraceMs ?? DEFAULT_EXIT_GRACE_MS,
     telecodeVersion: launcher.telecodeVersion,
   };
-  ensurePrivateDir(paths.dir);
+  makeKeeperDir(paths.dir);
   try {
     const { answer, scoped } = await run(spec);
     if (answer === undefined && !silenceFails) {
@@ -290,4 +290,13 @@ function startFailure(answer: KeeperReady | undefined, paths: KeeperPaths): Keep
     `The keeper process ended without starting Claude Code${tail === "" ? "" : `: ${tail}`}. Run \`telecode doctor\` to check this machine.`,
     { details: { stderrTail: tail } },
   );
+}
+
+/** The keeper's own folder, or `keeper.start_failed` saying why it cannot be made (a file in the way, a full disk). */
+function makeKeeperDir(dir: string): void {
+  try {
+    ensurePrivateDir(dir);
+  } catch (error) {
+    throw startFailedError(`make its folder ${dir}`, error);
+  }
 }

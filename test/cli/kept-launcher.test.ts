@@ -4,7 +4,7 @@
 // fence is refused; a turn the first one saw finish does not run its end-of-turn hook again;
 // a keeper started ahead of need runs the next run's CLI. Needs `npm run
 // build` (the keeper runs bin/telecode.js).
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -220,9 +220,18 @@ describe("kept CLIs and fences", () => {
           { cwd: ws.cwd, permissionMode: "default", useApiBilling: true },
           waitingController(),
         );
-        const completed = watch(handle).next("run_completed");
+        const events = watch(handle);
+        const note = events.next("note");
+        const completed = events.next("run_completed");
         await handle.startRun([{ type: "text", text: "Answer" }]);
         expect(await completed).toMatchObject({ ok: true, answer: "Answered all the same." });
+        // The person is told what it costs, and why.
+        expect(await note).toMatchObject({
+          kind: "warning",
+          text: expect.stringMatching(
+            /^This task ends if Telecode restarts, as its keeper failed: the keeper could not .*\(ENOSPC: no space left on the device\)\.?$/,
+          ),
+        });
         // Its CLI is a direct child: nothing of a keeper is left on the full disk.
         expect(handle.keptRun).toBeUndefined();
         expect(readdirSync(keepersDir).filter((name) => !name.startsWith("filler-"))).toEqual([]);
@@ -235,6 +244,31 @@ describe("kept CLIs and fences", () => {
       }
     },
   );
+
+  it("a keeper whose directory cannot be made says so in the run, which goes on as a direct child", async () => {
+    dataDir = tempDir();
+    api = await startFakeAnthropic({ replies: [reply.text("Answered directly.")] });
+    ws = await makeClaudeWorkspace(api.url);
+    writeFileSync(join(dataDir, "keepers"), "a file where the keepers' directory belongs");
+    const launcher = keptLauncher(1);
+    const handle = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher }).openSession(
+      { cwd: ws.cwd, permissionMode: "default", useApiBilling: true },
+      waitingController(),
+    );
+    const events = watch(handle);
+    const note = events.next("note");
+    const completed = events.next("run_completed");
+    await handle.startRun([{ type: "text", text: "Answer" }]);
+    expect(await completed).toMatchObject({ ok: true, answer: "Answered directly." });
+    expect(handle.keptRun).toBeUndefined();
+    expect(await note).toMatchObject({
+      kind: "warning",
+      text: expect.stringMatching(
+        /^This task ends if Telecode restarts, as its keeper failed: the keeper could not make its folder .*keepers\/[0-9a-f-]+ \(ENOTDIR: a part of the path is a file, not a folder\)\.$/,
+      ),
+    });
+    await handle.close();
+  });
 
   it("a keeper started ahead of need runs the next run's CLI", async () => {
     dataDir = tempDir();

@@ -70,12 +70,15 @@ export function createKeptLauncher(options: KeptLauncherOptions): KeptLauncher {
   warmSoon();
   /**
    * A keeper that cannot be started or reached (its files on a full disk, say) costs the run
-   * only its surviving a restart: the CLI runs as a direct child, as without keepers.
+   * only its surviving a restart: the CLI runs as a direct child, as without keepers, and the
+   * run says so (the transport's `unkept`).
    */
-  const runDirectly = (request: LaunchRequest, why: unknown): Promise<CliTransport> => {
+  const runDirectly = async (request: LaunchRequest, why: unknown): Promise<CliTransport> => {
     const reason = why instanceof Error ? why.message : String(why);
     logger.event("keeper.start_failed", { why: reason, cwd: request.cwd }, "warn");
-    return options.direct.launch(request);
+    const transport = await options.direct.launch(request);
+    transport.unkept = reason;
+    return transport;
   };
   return {
     probe: options.probe,
