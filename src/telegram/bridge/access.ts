@@ -16,7 +16,7 @@ export const NOT_AUTHORISED_TAP_TEXT = "Only the people this Telecode bot was se
 
 /** What a message sent as the group itself (an anonymous admin) is answered with. */
 export const ANONYMOUS_ADMIN_TEXT =
-  "I can't tell who sent this: it came from the group itself, as an anonymous admin does. I only take tasks from the people I was set up for: turn off “Remain anonymous” in your admin rights, then send it again.";
+  "I can't tell who sent this: it came from the group itself, as an anonymous admin's message does. I only take tasks from the people I was set up for, so send it with “Remain anonymous” off in your admin rights (whoever made you an admin can change it).";
 
 /** What a message sent as a channel is answered with (`title`: the channel's, as HTML). */
 export const sentAsChannelText = (title: string): string =>
