@@ -14,7 +14,7 @@ import {
   type FakeTranscription,
 } from "../support/fake-transcription/index.js";
 import { makeLongPdf, makePdf, makePng } from "../media/samples.js";
-import { isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, spawnServe, startRig, STRANGER_ID, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let voice: FakeTranscription;
@@ -350,6 +350,25 @@ describe("voice notes", () => {
     expect(rig.api.requests("[q-voice]")[1]?.toolResults[0]?.text).toContain(
       '"Which layout do you mean?"="the list one"',
     );
+  });
+
+  it("in a group, a reply to a colleague's voice note gives Claude what it says before the words", async () => {
+    const person = rig.user(1019);
+    const group = -100_219;
+    rig.tg.addGroup({ id: group, memberIds: [person, STRANGER_ID] });
+    const posted = rig.tg.sendVoice(
+      group,
+      { content: Buffer.from("OggS colleague"), durationS: 4 },
+      { from: STRANGER_ID },
+    );
+    voice.script([transcriptionReply.text("the login page times out on staging")]);
+    rig.script("[heard-colleague]", [reply.text("The session store is down on staging.")]);
+    rig.tg.sendText(group, "@telecode_test_bot look into this [heard-colleague]", { from: person, replyTo: posted });
+    await rig.botMessage(group, isAnswer("The session store is down on staging."));
+    expect(rig.api.requests("[heard-colleague]")[0]?.lastPrompt).toBe(
+      "> 🎙 the login page times out on staging\n\nlook into this [heard-colleague]",
+    );
+    expect(voice.requests().at(-1)?.file?.bytes.equals(Buffer.from("OggS colleague"))).toBe(true);
   });
 
   it("a voice note a crash caught mid-transcription is transcribed and run after the restart", async () => {

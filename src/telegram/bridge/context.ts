@@ -2,7 +2,7 @@
 // (set by access control) and, for a text message, the text as the handlers read it.
 import type { Context } from "grammy";
 import type { SlashWord } from "./command-text.js";
-import type { Attachment } from "./media-port.js";
+import type { Attachment, VoiceNote } from "./media-port.js";
 
 export type ChatKind = "private" | "group" | "supergroup" | "channel";
 
@@ -23,8 +23,8 @@ export type IncomingText = {
   body: string;
   /** The body with its links, code and quotes as Markdown: what a run or an answer is given. */
   prompt: string;
-  /** The message it replies to, when it is a reply, with its photo or file when not the bot's. */
-  replyTo?: { messageId: number; fromBot: boolean; text: string; attachment?: Attachment };
+  /** The message it replies to, when it is a reply, with its photo, file or voice note when not the bot's. */
+  replyTo?: { messageId: number; fromBot: boolean; text: string; attachment?: Attachment; voice?: VoiceNote };
   /** What a run reads before the words (a Markdown quote): see `promptWords`. */
   quote?: string;
   /** The bot was @mentioned in it. */

@@ -1,8 +1,8 @@
-// The photo or file a message carries, as plain data for the media port: a photo's sizes, a
-// document's name and type, a video or video note as a file (Telegram gives a recorded video
-// no name, a video note neither name nor type).
+// The photo, file or voice note a message carries, as plain data for the media port: a photo's
+// sizes, a document's name and type, a video or video note as a file (Telegram gives a recorded
+// video no name, a video note neither name nor type), a voice note or audio file to transcribe.
 import type { Message } from "grammy/types";
-import type { Attachment } from "../media-port.js";
+import type { Attachment, VoiceNote } from "../media-port.js";
 
 /** The message's photo or file; undefined for any other message. */
 export function attachmentOf(message: Message): Attachment | undefined {
@@ -34,6 +34,13 @@ export function attachmentOf(message: Message): Attachment | undefined {
   const fileName =
     message.video?.file_name ?? `${message.video === undefined ? "video_note" : "video"}${videoExtension(mimeType)}`;
   return { kind: "document", document: { fileId: video.file_id, fileName, mimeType, sizeBytes: video.file_size } };
+}
+
+/** The message's voice note or audio file; undefined for any other message. */
+export function voiceOf(message: Message): VoiceNote | undefined {
+  const audio = message.voice ?? message.audio;
+  if (audio === undefined) return undefined;
+  return { fileId: audio.file_id, mimeType: audio.mime_type, sizeBytes: audio.file_size, durationS: audio.duration };
 }
 
 const VIDEO_EXTENSIONS: Readonly<Record<string, string>> = {

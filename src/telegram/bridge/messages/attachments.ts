@@ -10,6 +10,7 @@ import type { Attachment, MediaOutcome } from "../media-port.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
 import { attachmentOf } from "./attachment-of.js";
+import { quoteBlock } from "../message-markdown.js";
 import { incomingCaption, isAdmitted, promptWords } from "./incoming.js";
 import { routeMessage, wordsContent, type MessageContent } from "./route.js";
 
@@ -50,12 +51,30 @@ function routeAlbum(deps: BridgeServices, album: Album<Part>): Promise<void> | u
 /**
  * What `words` of a message make: a run's prompt or an answer's words, with the photo or file
  * of the message it replies to when that is not the bot's ("what is wrong here?" in reply to a
- * colleague's screenshot).
+ * colleague's screenshot), and what its voice note says.
  */
 export function repliedContent(deps: ContentDeps, message: IncomingText, words: string): MessageContent {
   const attachments = repliedAttachments(message);
-  if (attachments.length === 0) return wordsContent(words, promptWords(message, words));
-  return attachmentContent(deps, message, words, attachments);
+  const content = (quoted: IncomingText): MessageContent =>
+    attachments.length === 0
+      ? wordsContent(words, promptWords(quoted, words))
+      : attachmentContent(deps, quoted, words, attachments);
+  const voice = message.replyTo?.voice;
+  if (voice === undefined) return content(message);
+  // A colleague's voice note: what it says is quoted (and a server that cannot say is told).
+  return {
+    asAnswer: (project) => content(message).asAnswer(project),
+    async asPrompt(project) {
+      deps.outbox.typing(message.chatId);
+      const heard = await deps.media.transcribe(voice);
+      if (!heard.ok) {
+        void deps.outbox.send(message.chatId, { html: esc(heard.say) }, { replyTo: message.messageId });
+        return undefined;
+      }
+      const quote = [message.quote, quoteBlock(`🎙 ${heard.value.words}`)].filter((q) => q !== undefined).join("\n>\n");
+      return content({ ...message, quote }).asPrompt(project);
+    },
+  };
 }
 
 function repliedAttachments(message: IncomingText): Attachment[] {

@@ -9,7 +9,7 @@ import { readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import { markdownOfEntities, quoteBlock } from "../message-markdown.js";
 import type { BridgeServices } from "../services.js";
-import { attachmentOf } from "./attachment-of.js";
+import { attachmentOf, voiceOf } from "./attachment-of.js";
 
 /** Messages up to this old are never "offline" ones, whatever the config says (clock skew, slow delivery). */
 const MIN_OFFLINE_AGE_MS = 60_000;
@@ -71,6 +71,7 @@ export function incomingText(
   const entities = message.text === undefined ? message.caption_entities : message.entities;
   const fromBot = reply?.from?.username?.toLowerCase() === username;
   const attachment = reply === undefined || fromBot ? undefined : attachmentOf(reply);
+  const voice = reply === undefined || fromBot ? undefined : voiceOf(reply);
   const quote = quoteOf(message, fromBot);
   return {
     chatId: message.chat.id,
@@ -94,6 +95,7 @@ export function incomingText(
             fromBot,
             text: reply.text ?? reply.caption ?? "",
             ...(attachment === undefined ? {} : { attachment }),
+            ...(voice === undefined ? {} : { voice }),
           },
         }),
     ...(quote === undefined ? {} : { quote }),

@@ -7,22 +7,18 @@ import type { IncomingText, TelecodeContext } from "../context.js";
 import type { VoiceNote } from "../media-port.js";
 import type { BridgeServices } from "../services.js";
 import { incomingCaption, isAdmitted } from "./incoming.js";
+import { voiceOf } from "./attachment-of.js";
 import { repliedContent } from "./attachments.js";
 import { routeMessage } from "./route.js";
 
 export function voiceMessages(deps: BridgeServices): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
   messages.on(["message:voice", "message:audio"], (ctx) => {
-    const audio = ctx.message.voice ?? ctx.message.audio;
-    if (ctx.person === undefined || audio === undefined) return;
+    const voice = voiceOf(ctx.message);
+    if (ctx.person === undefined || voice === undefined) return;
     const incoming = incomingCaption(ctx.message, ctx.person, deps.control.botUsername());
     if (!isAdmitted(deps, incoming)) return;
-    return transcribeAndRoute(deps, incoming, {
-      fileId: audio.file_id,
-      mimeType: audio.mime_type,
-      sizeBytes: audio.file_size,
-      durationS: audio.duration,
-    });
+    return transcribeAndRoute(deps, incoming, voice);
   });
   return messages;
 }
