@@ -29,6 +29,7 @@ describe("commands", () => {
     const chat = rig.user(1001);
     const help = await command(chat, "help");
     expect(help).toContain("Telecode runs Claude Code on your computer");
+    expect(help).toContain("reply to anyone else's message (a log, a screenshot, a voice note)");
     for (const { command: name } of COMMANDS.filter((c) => c.command !== "start")) expect(help).toContain(`/${name}`);
   });
 
