@@ -3,6 +3,8 @@
 // a run going at the time answers in the supergroup, the group's session and settings go on
 // there, also after a restart, and nothing is edited or quoted across the move. A chat whose
 // person blocked the bot: its schedules are skipped while it is, and it is told when it is back.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAT_MOVED_TEXT } from "../../src/telegram/bridge/chat-moved.js";
 import { reply } from "../support/fake-anthropic/index.js";
@@ -83,6 +85,25 @@ describe("a group that became a supergroup", () => {
     expect(rig.api.requests("[moved-on]")[0]?.model).toMatch(/haiku/);
     // Told once, not again at the restart.
     expect(rig.tg.botMessages(supergroup).filter((m) => m.text === CHAT_MOVED_TEXT)).toHaveLength(1);
+  });
+});
+
+describe("a group that became a supergroup while Claude waited for an approval", () => {
+  it("asks again there, with buttons whose tap lets the run go on", async () => {
+    const person = rig.user(1004);
+    const group = basicGroup(-4004, person);
+    const supergroup = -100_4004;
+    rig.script("[moved-approval]", [reply.bash("touch moved.txt", "Create a file"), reply.text("Created it.")]);
+    rig.tg.sendText(group, `${BOT} make the file [moved-approval]`, { from: person });
+    const asked = await rig.botMessage(group, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
+    rig.tg.upgradeGroup(group, supergroup);
+
+    const again = await rig.botMessage(supergroup, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
+    expect(again.text).toBe(asked.text);
+    const tap = rig.tg.tapButton(supergroup, again.messageId, "✅ Allow", { from: person });
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Approved");
+    await rig.botMessage(supergroup, isAnswer("Created it."));
+    expect(existsSync(join(rig.ws.cwd, "moved.txt"))).toBe(true);
   });
 });
 

@@ -72,7 +72,12 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     usageLimits.observe(event);
     background.learn(lane, event);
   });
-  const chatMoves = chatMovesOf({ store, logger, outbox: () => outbox });
+  const chatMoves = chatMovesOf({
+    store,
+    logger,
+    outbox: () => outbox,
+    onMoved: (move) => prompts.chatMoved(move.from),
+  });
   const closedChats = new ClosedChats({ clock, logger, clockFormatter, outbox: () => outbox });
   const outbox = new Outbox({
     api: bot.api,

@@ -1,7 +1,8 @@
 // The bridge's side of a group becoming a supergroup (chat-moves.ts): moves are kept in the
 // store, so a restart still writes to the new id and reads it as the first; every update is
-// read through them before anything else sees it; and a group that had used Telecode is told
-// once that its sessions, settings and schedules came along.
+// read through them before anything else sees it; a group that had used Telecode is told
+// once that its sessions, settings and schedules came along, and its open prompts are asked
+// again there.
 import type { Context, MiddlewareFn } from "grammy";
 import type { Logger } from "../../ports/index.js";
 import type { Store } from "../../store/index.js";
@@ -16,6 +17,8 @@ export type ChatMovedDeps = {
   logger: Logger;
   /** The outbox, once it exists (it writes through the moves made here). */
   outbox: () => Pick<Outbox, "send">;
+  /** Told of each move, after it is recorded (open prompts are asked again in the new chat). */
+  onMoved: (move: ChatMove) => void;
 };
 
 /** The chat moves known so far, recording and announcing each new one. */
@@ -25,6 +28,7 @@ export function chatMovesOf(deps: ChatMovedDeps): ChatMoves {
     deps.logger.event("telegram.chat_moved", { chatId: move.from, toChatId: move.to }, "warn");
     if (deps.store.runs.recent(move.from, 1).length > 0)
       void deps.outbox().send(move.from, { html: CHAT_MOVED_TEXT }, { mustDeliver: true });
+    deps.onMoved(move);
   });
 }
 

@@ -2,6 +2,7 @@
 // and settled with who decided; taps go to the decision ledger, which alone says whether one is
 // open. Records each prompt's message, what it shows and its button token, so a restart can
 // bring it up to date, and a kept run's decision asked again keeps its message and buttons.
+import type { InlineKeyboardMarkup } from "grammy/types";
 import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";
@@ -21,6 +22,7 @@ type Shown = {
   /** The message with the buttons, once sent. */
   message: Promise<number | undefined>;
   lastHtml: string;
+  lastKeyboard: InlineKeyboardMarkup;
 };
 
 /** Decision messages remembered after they were settled, so a late tap on one can be judged. */
@@ -119,6 +121,7 @@ export class DecisionMessages {
       const keyboard = keyboardOf(view.prompt.choices, (c, i) =>
         this.#deps.callbacks.data(existing.token, choiceCode(c.id, i)),
       );
+      existing.lastKeyboard = keyboard;
       void existing.message.then((id) => {
         if (id === undefined || this.#shown.get(view.decisionId) !== existing) return;
         this.#record(() => this.#deps.store.decisions.setMessageHtml(view.decisionId, existing.lastHtml));
@@ -145,7 +148,14 @@ export class DecisionMessages {
     const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) =>
       this.#sendParts(lane.chatId, parts, replyTo, keyboard, true),
     );
-    const shown: Shown = { chatId: lane.chatId, token, action, message, lastHtml: parts.at(-1) ?? "" };
+    const shown: Shown = {
+      chatId: lane.chatId,
+      token,
+      action,
+      message,
+      lastHtml: parts.at(-1) ?? "",
+      lastKeyboard: keyboard,
+    };
     this.#shown.set(view.decisionId, shown);
     void message.then((id) => {
       if (id === undefined) return;
@@ -180,16 +190,17 @@ export class DecisionMessages {
     const token = record?.callbackToken ?? null;
     if (record?.state !== "pending" || messageId === null || token === null) return false;
     this.#deps.callbacks.restore(token, action, lane.chatId, messageId);
+    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
     const shown: Shown = {
       chatId: lane.chatId,
       token,
       action,
       message: Promise.resolve(messageId),
       lastHtml: parts.at(-1) ?? "",
+      lastKeyboard: keyboard,
     };
     this.#shown.set(view.decisionId, shown);
     this.#rememberMessage(`${lane.chatId}:${messageId}`, view.decisionId);
-    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
     // Usually "not modified"; a question asked again starts from its first part.
     void this.#deps.outbox.edit(lane.chatId, messageId, { html: shown.lastHtml, keyboard }, { mustDeliver: true });
     this.#deps.logger.event("telegram.decision_shown_again", {
@@ -199,6 +210,22 @@ export class DecisionMessages {
       messageId,
     });
     return true;
+  }
+
+  /**
+   * Chat `chatId` became a supergroup (chat-moves.ts): its open prompts, left in the old group
+   * where no tap may reach, are asked again in the new one (the outbox sends the old message's
+   * content anew there, and later edits follow it).
+   */
+  chatMoved(chatId: number): void {
+    for (const shown of this.#shown.values()) {
+      if (shown.chatId !== chatId) continue;
+      void shown.message.then((id) => {
+        if (id === undefined) return;
+        const content = { html: shown.lastHtml, keyboard: shown.lastKeyboard };
+        return this.#deps.outbox.edit(chatId, id, content, { mustDeliver: true });
+      });
+    }
   }
 
   #settled(decisionId: string, outcome: DecisionOutcome): void {
