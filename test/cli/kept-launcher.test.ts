@@ -96,6 +96,25 @@ function watch(handle: SessionHandle): {
   };
 }
 
+/** One run through `launcher` whose keeper cannot start: it answers as a direct child; its first note. */
+async function runUnkept(
+  launcher: KeptLauncher,
+  workspace: ClaudeWorkspace,
+  answer: string,
+): Promise<{ handle: SessionHandle; note: TelecodeEvent }> {
+  const handle = createClaudeEngine({ claudePath: realClaudePath, env: workspace.env, launcher }).openSession(
+    { cwd: workspace.cwd, permissionMode: "default", useApiBilling: true },
+    waitingController(),
+  );
+  const events = watch(handle);
+  const note = events.next("note");
+  const completed = events.next("run_completed");
+  await handle.startRun([{ type: "text", text: "Answer" }]);
+  expect(await completed).toMatchObject({ ok: true, answer });
+  expect(handle.keptRun).toBeUndefined();
+  return { handle, note: await note };
+}
+
 describe("kept CLIs and fences", () => {
   it("a newer Telecode's fence takes the run over; the older one lets go without a word, and a lower fence is refused", async () => {
     dataDir = tempDir();
@@ -215,25 +234,15 @@ describe("kept CLIs and fences", () => {
       try {
         fillDisk(keepersDir);
         const log = eventLog();
-        const launcher = keptLauncher(1, { logger: log });
-        const handle = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher }).openSession(
-          { cwd: ws.cwd, permissionMode: "default", useApiBilling: true },
-          waitingController(),
-        );
-        const events = watch(handle);
-        const note = events.next("note");
-        const completed = events.next("run_completed");
-        await handle.startRun([{ type: "text", text: "Answer" }]);
-        expect(await completed).toMatchObject({ ok: true, answer: "Answered all the same." });
+        const { handle, note } = await runUnkept(keptLauncher(1, { logger: log }), ws, "Answered all the same.");
         // The person is told what it costs, and why.
-        expect(await note).toMatchObject({
+        expect(note).toMatchObject({
           kind: "warning",
           text: expect.stringMatching(
             /^This task ends if Telecode restarts, as its keeper failed: the keeper could not .*\(ENOSPC: no space left on the device\)\.?$/,
           ),
         });
-        // Its CLI is a direct child: nothing of a keeper is left on the full disk.
-        expect(handle.keptRun).toBeUndefined();
+        // Its CLI was a direct child: nothing of a keeper is left on the full disk.
         expect(readdirSync(keepersDir).filter((name) => !name.startsWith("filler-"))).toEqual([]);
         expect(log.fields("keeper.start_failed").map((f) => f["why"])).toEqual([
           expect.stringContaining("(ENOSPC: no space left on the device)"),
@@ -250,18 +259,8 @@ describe("kept CLIs and fences", () => {
     api = await startFakeAnthropic({ replies: [reply.text("Answered directly.")] });
     ws = await makeClaudeWorkspace(api.url);
     writeFileSync(join(dataDir, "keepers"), "a file where the keepers' directory belongs");
-    const launcher = keptLauncher(1);
-    const handle = createClaudeEngine({ claudePath: realClaudePath, env: ws.env, launcher }).openSession(
-      { cwd: ws.cwd, permissionMode: "default", useApiBilling: true },
-      waitingController(),
-    );
-    const events = watch(handle);
-    const note = events.next("note");
-    const completed = events.next("run_completed");
-    await handle.startRun([{ type: "text", text: "Answer" }]);
-    expect(await completed).toMatchObject({ ok: true, answer: "Answered directly." });
-    expect(handle.keptRun).toBeUndefined();
-    expect(await note).toMatchObject({
+    const { handle, note } = await runUnkept(keptLauncher(1), ws, "Answered directly.");
+    expect(note).toMatchObject({
       kind: "warning",
       text: expect.stringMatching(
         /^This task ends if Telecode restarts, as its keeper failed: the keeper could not make its folder .*keepers\/[0-9a-f-]+ \(ENOTDIR: a part of the path is a file, not a folder\)\.$/,
