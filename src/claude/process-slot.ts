@@ -19,8 +19,7 @@ const NOTHING_TO_CONTINUE =
   "There is no earlier Claude Code session in this project to continue, so this message starts a fresh one.";
 
 /** A process that was to outlive a restart of Telecode but runs as its child (the keeper failed: `why`). */
-const unkeptNote = (why: string): string =>
-  `This task ends if Telecode restarts, as its keeper failed: ${/^[A-Z][a-z]/.test(why) ? why.charAt(0).toLowerCase() + why.slice(1) : why}`;
+const unkeptNote = (why: string): string => `This task ends if Telecode restarts, as its keeper failed. ${why}`;
 
 const BYPASS_NOTE =
   "Approvals are bypassed: claude.dangerously_skip_permissions is on, so every tool runs without asking. Turn it off in the config to be asked again.";

@@ -239,7 +239,7 @@ describe("kept CLIs and fences", () => {
         expect(note).toMatchObject({
           kind: "warning",
           text: expect.stringMatching(
-            /^This task ends if Telecode restarts, as its keeper failed: the keeper could not .*\(ENOSPC: no space left on the device\)\.?$/,
+            /^This task ends if Telecode restarts, as its keeper failed\. The keeper could not .*\(ENOSPC: no space left on the device\)\.?$/,
           ),
         });
         // Its CLI was a direct child: nothing of a keeper is left on the full disk.
@@ -263,7 +263,7 @@ describe("kept CLIs and fences", () => {
     expect(note).toMatchObject({
       kind: "warning",
       text: expect.stringMatching(
-        /^This task ends if Telecode restarts, as its keeper failed: the keeper could not make its folder .*keepers\/[0-9a-f-]+ \(ENOTDIR: a part of the path is a file, not a folder\)\.$/,
+        /^This task ends if Telecode restarts, as its keeper failed\. The keeper could not make its folder .*keepers\/[0-9a-f-]+ \(ENOTDIR: a part of the path is a file, not a folder\)\.$/,
       ),
     });
     await handle.close();

@@ -8,6 +8,7 @@ import type { Config } from "../../config/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import type { Outbox } from "../outbox.js";
+import { mentions } from "./command-text.js";
 import type { ChatKind, IncomingText, TelecodeContext } from "./context.js";
 
 export const NOT_AUTHORISED_TEXT = "This is a private Telecode bot; it only answers the people it was set up for.";
@@ -75,13 +76,16 @@ function answerSentAsChat(deps: AccessDeps, ctx: TelecodeContext): void {
   const sender = message?.sender_chat;
   if (message === undefined || sender === undefined) return;
   const text = message.text ?? message.caption ?? "";
-  const entities = message.entities ?? message.caption_entities ?? [];
-  const bot = deps.control.botUsername().toLowerCase();
-  const mentioned = entities.some(
-    (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === bot,
+  const bot = deps.control.botUsername();
+  const addressed = isAddressed(
+    {
+      chatKind: message.chat.type,
+      text,
+      mentionsBot: mentions(text, message.entities ?? message.caption_entities, bot),
+      replyTo: { fromBot: message.reply_to_message?.from?.username?.toLowerCase() === bot.toLowerCase() },
+    },
+    false,
   );
-  const addressed =
-    mentioned || text.trimStart().startsWith("/") || message.reply_to_message?.from?.username?.toLowerCase() === bot;
   deps.logger.event("telegram.sent_as_chat", { chatId: message.chat.id, senderChatId: sender.id, addressed }, "warn");
   if (!addressed || !deps.config().telegram.notifyUnauthorised) return;
   const html =
@@ -90,7 +94,10 @@ function answerSentAsChat(deps: AccessDeps, ctx: TelecodeContext): void {
 }
 
 /** In a group the bot acts only on messages addressed to it (or on all, when the chat asked). */
-export function isAddressed(message: IncomingText, listenToAll: boolean): boolean {
+export function isAddressed(
+  message: Pick<IncomingText, "chatKind" | "text" | "mentionsBot"> & { replyTo?: { fromBot: boolean } },
+  listenToAll: boolean,
+): boolean {
   if (message.chatKind === "private" || listenToAll) return true;
   return message.mentionsBot || message.replyTo?.fromBot === true || message.text.trimStart().startsWith("/");
 }

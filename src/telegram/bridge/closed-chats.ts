@@ -52,9 +52,12 @@ export class ClosedChats {
     if (closed.skipped.size === 0) return;
     const since = this.#deps.clockFormatter.moment(closed.sinceMs, this.#deps.clock.now());
     const count = closed.skipped.size;
-    const what = count === 1 ? "a schedule here did not run" : `${count} schedules here did not run`;
+    const [what, goesOn] =
+      count === 1
+        ? ["a schedule here did not run", "It goes on at its next time"]
+        : [`${count} schedules here did not run`, "They go on at their next times"];
     void this.#deps.outbox().send(chatId, {
-      html: `ℹ️ While I could not write here (since ${since}), ${what}, so nothing ran unseen. ${count === 1 ? "It goes" : "They go"} on at ${count === 1 ? "its" : "their"} next time (/loops lists them).`,
+      html: `ℹ️ While I could not write here (since ${since}), ${what}, so nothing ran unseen. ${goesOn} (/loops lists them).`,
     });
   }
 }
@@ -65,19 +68,16 @@ export class ClosedChats {
  */
 export function watchClosedChats(chats: ClosedChats): MiddlewareFn<Context> {
   return (ctx, next) => {
-    const change = ctx.myChatMember;
-    const chatId = ctx.chat?.id ?? ctx.callbackQuery?.message?.chat.id;
-    if (change !== undefined) {
-      const status = change.new_chat_member.status;
-      if (status === "kicked" || status === "left")
-        chats.closed(
-          change.chat.id,
-          change.chat.type === "private"
-            ? "the person blocked the bot"
-            : `the bot was ${status === "kicked" ? "removed from" : "taken out of"} the group`,
-        );
-      else chats.heardFrom(change.chat.id);
-    } else if (chatId !== undefined) chats.heardFrom(chatId);
+    // grammY's ctx.chat: a message's, a tap's message's, or the my_chat_member update's chat.
+    const chat = ctx.chat;
+    const status = ctx.myChatMember?.new_chat_member.status;
+    if (chat === undefined) return next();
+    if (status === "kicked" || status === "left")
+      chats.closed(
+        chat.id,
+        chat.type === "private" ? "the person blocked the bot" : "the bot was removed from the group",
+      );
+    else chats.heardFrom(chat.id);
     return next();
   };
 }

@@ -1,7 +1,19 @@
 // Reading what a person typed: bot commands ("/cmd@bot args"), a leading line of one-message
-// directives ("/app /plan fix the bug"), and near-misses (".new", "/neww") that deserve a
-// hint instead of a costly run. Pure text; no Telegram calls.
+// directives ("/app /plan fix the bug"), near-misses (".new", "/neww") that deserve a hint
+// instead of a costly run, and @mentions of the bot. Pure text; no Telegram calls.
 import { editDistance, type PermissionMode } from "../../domain/index.js";
+
+/** Whether `text` @mentions `username` (Telegram marks each @mention with an entity). */
+export function mentions(
+  text: string,
+  entities: readonly { type: string; offset: number; length: number }[] | undefined,
+  username: string,
+): boolean {
+  const name = username.toLowerCase();
+  return (entities ?? []).some(
+    (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === name,
+  );
+}
 
 /** "/cmd@bot rest": the command word (lower case), the text after it, and whether it names another bot. */
 export type SlashWord = { name: string; args: string; forOtherBot: boolean };

@@ -5,7 +5,7 @@ import type { Middleware } from "grammy";
 import type { Message } from "grammy/types";
 import { isAddressed } from "../access.js";
 import { chatSettings } from "../chat-settings.js";
-import { readSlashWord } from "../command-text.js";
+import { mentions, readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import { markdownOfEntities, quoteBlock } from "../message-markdown.js";
 import type { BridgeServices } from "../services.js";
@@ -65,14 +65,16 @@ export function incomingText(
   from: IncomingText["from"],
   botUsername: string,
 ): IncomingText {
-  const username = botUsername.toLowerCase();
   const reply = message.reply_to_message;
   const body = stripMention(text, botUsername);
-  const entities = message.text === undefined ? message.caption_entities : message.entities;
-  const fromBot = reply?.from?.username?.toLowerCase() === username;
-  const attachment = reply === undefined || fromBot ? undefined : attachmentOf(reply);
-  const voice = reply === undefined || fromBot ? undefined : voiceOf(reply);
-  const quote = quoteOf(message, fromBot);
+  const entities = entitiesOf(message);
+  const fromBot = reply?.from?.username?.toLowerCase() === botUsername.toLowerCase();
+  // What someone else sent comes with the reply; the bot's own answer is in its session already.
+  const theirs = fromBot ? undefined : reply;
+  const attachment = theirs === undefined ? undefined : attachmentOf(theirs);
+  const voice = theirs === undefined ? undefined : voiceOf(theirs);
+  const quoted = message.quote?.text ?? (theirs === undefined ? undefined : markdownOf(theirs));
+  const quote = quoted === undefined || quoted.trim() === "" ? undefined : quoteBlock(quoted);
   return {
     chatId: message.chat.id,
     chatKind: message.chat.type,
@@ -82,9 +84,7 @@ export function incomingText(
     text,
     body,
     prompt: stripMention(markdownOfEntities(text, entities), botUsername),
-    mentionsBot: (entities ?? []).some(
-      (e) => e.type === "mention" && text.slice(e.offset + 1, e.offset + e.length).toLowerCase() === username,
-    ),
+    mentionsBot: mentions(text, entities, botUsername),
     // Someone else's words, forwarded: never a command.
     slash: message.forward_origin === undefined ? readSlashWord(body, botUsername) : undefined,
     ...(reply === undefined
@@ -102,21 +102,14 @@ export function incomingText(
   };
 }
 
-/**
- * What Claude should read before the message's words: the part of a message the person
- * quoted, else the whole message they reply to when it is not the bot's (a colleague's, a
- * forwarded one, their own). A reply to the bot's answer continues its session instead.
- */
-function quoteOf(message: Message, fromBot: boolean): string | undefined {
-  const reply = message.reply_to_message;
-  const quoted =
-    message.quote?.text ??
-    (reply === undefined || fromBot
-      ? undefined
-      : reply.text !== undefined
-        ? markdownOfEntities(reply.text, reply.entities)
-        : markdownOfEntities(reply.caption ?? "", reply.caption_entities));
-  return quoted === undefined || quoted.trim() === "" ? undefined : quoteBlock(quoted);
+/** A message's formatting: its text's entities, or its caption's. */
+function entitiesOf(message: Omit<Message, "reply_to_message">): Message["entities"] {
+  return message.text === undefined ? message.caption_entities : message.entities;
+}
+
+/** A message's words (its text, else its caption) with their links, code and quotes as Markdown. */
+function markdownOf(message: Omit<Message, "reply_to_message">): string {
+  return markdownOfEntities(message.text ?? message.caption ?? "", entitiesOf(message));
 }
 
 /** `words` as a run's prompt: after what the message quotes, when it quotes anything. */

@@ -10,6 +10,7 @@ import { escapeTelegramHtml } from "../../../render/index.js";
 import { chatSettings } from "../chat-settings.js";
 import { dotCommandOf, nearestCommand, readDirectives } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
+import type { EventName } from "../../../ports/index.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
 import { repliedContent } from "./attachments.js";
@@ -40,12 +41,12 @@ export const SPLIT_TEXT_CHARS = 3800;
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();
-  const joined = (separator: string) =>
+  const joined = (separator: string, failed: EventName) =>
     new AlbumCollector<IncomingText>(deps.clock, (parts) => {
-      handleText(deps, joinTexts(parts, separator))?.catch(logFailure(deps.logger, "telegram.split_text_failed"));
+      handleText(deps, joinTexts(parts, separator))?.catch(logFailure(deps.logger, failed));
     });
-  const parts = joined("\n");
-  const forwards = joined("\n\n");
+  const parts = joined("\n", "telegram.split_text_failed");
+  const forwards = joined("\n\n", "telegram.forwards_failed");
   messages.on("message:text", (ctx) => {
     const message = ctx.incoming;
     if (message === undefined) return;
