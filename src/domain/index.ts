@@ -115,3 +115,4 @@ export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
 export { hostFailureInWords, isDatabaseFailure, TypedError, type TypedErrorOptions } from "./typed-error.js";
 export { ioErrorWords, isDiskFull } from "./io-error.js";
+export { FIRST_TOPIC_ID, isTopicId } from "./topic-ids.js";

@@ -1,8 +1,14 @@
 // Chat preferences: one row per chat, created on the first change. Reading a chat that
 // never changed anything returns the defaults rather than null. Also the groups that became
 // supergroups, with the new id each has: everything else stays kept under a chat's first id.
+// And forum topics, each a chat of its own under an id of Telecode's (domain/topic-ids.ts): a
+// topic that never changed anything reads as its group does.
 import type { Database } from "better-sqlite3";
+import { FIRST_TOPIC_ID, isTopicId } from "../domain/index.js";
 import { chatRow, readRow, readRows, type ChatPreferences } from "./records.js";
+
+/** A forum topic: Telecode's id for it (`chatId`), and where it is in Telegram. */
+export type TopicRecord = { chatId: number; parentChatId: number; threadId: number; name: string | null };
 
 export type ChatPreferencesPatch = Partial<Omit<ChatPreferences, "chatId" | "updatedAt">>;
 
@@ -16,7 +22,22 @@ export type ChatsRepository = {
   recordMove(from: number, to: number): void;
   /** Every recorded move, oldest first. */
   moves(): { from: number; to: number }[];
+  /** Topic `threadId` of chat `parentChatId`, given an id the first time it is seen. */
+  topic(parentChatId: number, threadId: number, name: string | null): TopicRecord;
+  /** The topic's name as Telegram last told it. */
+  nameTopic(chatId: number, name: string): void;
+  /** Every topic seen. */
+  topics(): TopicRecord[];
 };
+
+type TopicRow = { chat_id: number; parent_chat_id: number; thread_id: number; name: string | null };
+
+const topicRecord = (row: TopicRow): TopicRecord => ({
+  chatId: row.chat_id,
+  parentChatId: row.parent_chat_id,
+  threadId: row.thread_id,
+  name: row.name,
+});
 
 const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
@@ -29,6 +50,17 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
   const selectMoves = db.prepare<[], { from_chat_id: number; to_chat_id: number }>(
     "SELECT from_chat_id, to_chat_id FROM chat_moves ORDER BY moved_at, rowid",
   );
+  const selectTopic = db.prepare<[number, number], TopicRow>(
+    "SELECT * FROM topics WHERE parent_chat_id = ? AND thread_id = ?",
+  );
+  const selectParent = db.prepare<[number], { parent_chat_id: number }>(
+    "SELECT parent_chat_id FROM topics WHERE chat_id = ?",
+  );
+  const insertTopic = db.prepare(`
+    INSERT INTO topics (chat_id, parent_chat_id, thread_id, name, created_at)
+    VALUES (COALESCE((SELECT MIN(chat_id) FROM topics), ${FIRST_TOPIC_ID}) - 1, ?, ?, ?, ?)`);
+  const renameTopic = db.prepare("UPDATE topics SET name = ? WHERE chat_id = ?");
+  const selectTopics = db.prepare<[], TopicRow>("SELECT * FROM topics ORDER BY chat_id DESC");
   const upsert = db.prepare(`
     INSERT INTO chats (chat_id, mode, model, effort, project, preview, questions, listen_to_all, loops, updated_at)
     VALUES (@chat_id, @mode, @model, @effort, @project, @preview, @questions, @listen_to_all, @loops, @updated_at)
@@ -52,8 +84,17 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
 
   const get = (chatId: number): ChatPreferences => {
     const row = select.get(chatId);
-    return row === undefined ? defaults(chatId) : readRow(chatRow, "chats", row);
+    if (row !== undefined) return readRow(chatRow, "chats", row);
+    const parent = isTopicId(chatId) ? selectParent.get(chatId) : undefined;
+    return parent === undefined ? defaults(chatId) : { ...get(parent.parent_chat_id), chatId, updatedAt: 0 };
   };
+
+  const topic = db.transaction((parentChatId: number, threadId: number, name: string | null): TopicRecord => {
+    const known = selectTopic.get(parentChatId, threadId);
+    if (known !== undefined) return topicRecord(known);
+    insertTopic.run(parentChatId, threadId, name, now());
+    return topicRecord(selectTopic.get(parentChatId, threadId)!);
+  });
 
   const update = db.transaction((chatId: number, patch: ChatPreferencesPatch): ChatPreferences => {
     const next = { ...get(chatId), ...patch };
@@ -78,5 +119,8 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
     list: () => readRows(chatRow, "chats", selectAll.all()),
     recordMove: (from, to) => void insertMove.run(from, to, now()),
     moves: () => selectMoves.all().map((row) => ({ from: row.from_chat_id, to: row.to_chat_id })),
+    topic: (parentChatId, threadId, name) => topic(parentChatId, threadId, name),
+    nameTopic: (chatId, name) => void renameTopic.run(name, chatId),
+    topics: () => selectTopics.all().map(topicRecord),
   };
 }

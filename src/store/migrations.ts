@@ -317,6 +317,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 19,
+    name: "forum topics: each is a chat of its own, under an id of Telecode's (chat_id), in a Telegram chat and thread",
+    sql: `
+      CREATE TABLE topics (
+        chat_id        INTEGER PRIMARY KEY,
+        parent_chat_id INTEGER NOT NULL,
+        thread_id      INTEGER NOT NULL,
+        name           TEXT,
+        created_at     INTEGER NOT NULL,
+        UNIQUE (parent_chat_id, thread_id)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -5,27 +5,39 @@ import { InputFile } from "grammy";
 import { definedFields } from "../domain/index.js";
 import { TELEGRAM_CAPTION_LIMIT } from "../render/index.js";
 import { htmlToPlainFallback, MessageLeftBehind } from "./outbox-errors.js";
-import type { ChatMoves } from "./chat-moves.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
-import type { OutboxApi } from "./outbox-types.js";
+import type { OutboxApi, OutboxOptions } from "./outbox-types.js";
 
 /**
- * Makes the Bot API call for `job`; resolves with the message id it concerns. A chat that moved
- * (chat-moves.ts) is written to at its new id, where its messages from before are not: an edit
- * of one fails as Telegram's would, and a reply to one goes without the quote.
+ * Makes the Bot API call for `job`; resolves with the message id it concerns. A forum topic
+ * (chat-topics.ts) is written to in its chat and thread, or in the chat's main view once the
+ * topic refused a write (then quoting nothing in it). A chat that moved (chat-moves.ts) is
+ * written to at its new id, where its messages from before are not: an edit of one fails as
+ * Telegram's would, and a reply to one goes without the quote.
  */
 export async function callBotApi(
   api: OutboxApi,
   chat: ChatQueue | undefined,
   job: Job,
-  moves?: ChatMoves,
+  { chatMoves: moves, chatTopics: topics }: Pick<OutboxOptions, "chatMoves" | "chatTopics"> = {},
 ): Promise<number | undefined> {
-  const chatId = chat === undefined ? undefined : (moves?.currentId(chat.chatId) ?? chat.chatId);
+  const place = chat === undefined ? undefined : (topics?.placeOf(chat.chatId) ?? { chatId: chat.chatId });
+  const home = place?.chatId;
+  const chatId = home === undefined ? undefined : (moves?.currentId(home) ?? home);
+  const thread = place?.threadId === undefined ? {} : { message_thread_id: place.threadId };
+  const setAside =
+    chat !== undefined && topics?.topic(chat.chatId) !== undefined && thread.message_thread_id === undefined;
   /** Telegram's id of a message as kept; undefined for one left in a group that moved. */
   const wire = (messageId: number): number | undefined =>
-    chat === undefined || moves === undefined ? messageId : moves.wireMessageId(chat.chatId, messageId);
+    home === undefined || moves === undefined ? messageId : moves.wireMessageId(home, messageId);
   const kept = (messageId: number): number =>
-    chat === undefined || moves === undefined ? messageId : moves.keptMessageId(chat.chatId, messageId);
+    home === undefined || moves === undefined ? messageId : moves.keptMessageId(home, messageId);
+  /** A new message's id as kept; one written aside for its topic is remembered as the topic's. */
+  const placed = (messageId: number): number => {
+    const id = kept(messageId);
+    if (setAside) topics?.wroteAside(chat.chatId, id);
+    return id;
+  };
   const current = (messageId: number): number => {
     const target = chat?.target(messageId) ?? messageId;
     return typeof target === "number" ? target : messageId;
@@ -38,7 +50,9 @@ export async function callBotApi(
   const format = (html: string): { text: string; parse_mode?: "HTML" } =>
     job.plain ? { text: htmlToPlainFallback(html) } : { text: html, parse_mode: "HTML" };
   const reply = (replyTo: number | undefined) => {
-    const id = replyTo === undefined ? undefined : wire(replyTo);
+    // A reply lands in its target's topic: one to a message in the topic refusing would be refused.
+    const quotable = replyTo !== undefined && (!setAside || topics.inMainView(chat.chatId, replyTo));
+    const id = quotable ? wire(replyTo) : undefined;
     return id === undefined ? {} : { reply_parameters: { message_id: id, allow_sending_without_reply: true } };
   };
   switch (job.kind) {
@@ -46,12 +60,13 @@ export async function callBotApi(
       const { text, ...mode } = format(job.content.html);
       const sent = await api.sendMessage(chatId!, text, {
         ...mode,
+        ...thread,
         ...reply(job.replyTo),
         link_preview_options: { is_disabled: true },
         ...definedFields({ reply_markup: job.content.keyboard }),
         ...(job.silent ? { disable_notification: true } : {}),
       });
-      return kept(sent.message_id);
+      return placed(sent.message_id);
     }
     case "document": {
       const caption =
@@ -61,12 +76,17 @@ export async function callBotApi(
             ? { caption: htmlToPlainFallback(job.captionHtml, TELEGRAM_CAPTION_LIMIT) }
             : { caption: job.captionHtml, parse_mode: "HTML" as const };
       const file = new InputFile(job.data, job.filename);
-      const other = { ...caption, ...reply(job.replyTo), ...(job.silent ? { disable_notification: true } : {}) };
+      const other = {
+        ...caption,
+        ...thread,
+        ...reply(job.replyTo),
+        ...(job.silent ? { disable_notification: true } : {}),
+      };
       const sent =
         job.sendAs === "photo"
           ? await api.sendPhoto(chatId!, file, other)
           : await api.sendDocument(chatId!, file, other);
-      return kept(sent.message_id);
+      return placed(sent.message_id);
     }
     case "edit":
       if (job.change.kind === "keyboard") {
@@ -89,7 +109,7 @@ export async function callBotApi(
       await api.deleteMessage(chatId!, onWire(job.messageId));
       return current(job.messageId);
     case "typing":
-      await api.sendChatAction(chatId!, "typing");
+      await api.sendChatAction(chatId!, "typing", thread);
       return undefined;
     case "callback":
       await api.answerCallbackQuery(job.queryId, {

@@ -13,6 +13,8 @@ export type CallFailure =
   | { kind: "parse_error"; description: string }
   /** The group became a supergroup, which has this id now. */
   | { kind: "chat_moved"; toChatId: number }
+  /** The forum topic written to is closed or deleted. */
+  | { kind: "topic_refused"; description: string }
   /** The bot may not write to the chat (blocked, removed, not allowed to post) or the chat is gone. */
   | { kind: "chat_closed"; description: string; errorCode: number }
   | { kind: "transient"; description: string; errorCode?: number }
@@ -75,6 +77,8 @@ export function classifyFailure(error: unknown): CallFailure {
   if (text.includes("message to be replied not found") || text.includes("replied message not found"))
     return { kind: "reply_target_gone" };
   if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
+  if (/topic_closed|topic_deleted|message thread not found|topic_id_invalid/.test(text))
+    return { kind: "topic_refused", description: error.description };
   if (code === 403 || text.includes("chat not found"))
     return { kind: "chat_closed", description: error.description, errorCode: code };
   return { kind: "rejected", description: error.description, errorCode: code };

@@ -23,6 +23,8 @@ export type FailureHost = {
   resend(chat: ChatQueue | undefined, job: Job): void;
   /** The chat has a new id (a group became a supergroup); false when that cannot be followed. */
   moved(chat: ChatQueue | undefined, toChatId: number): boolean;
+  /** The forum topic refused a write: false when its writes cannot go to its chat's main view instead. */
+  topicRefused(chat: ChatQueue | undefined): boolean;
   /** Telegram will not take writes to the chat (outbox-errors.ts, `chat_closed`). */
   closed(chat: ChatQueue | undefined, description: string): void;
   fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void;
@@ -47,6 +49,11 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       if (!host.moved(chat, failure.toChatId)) break;
       logger.event("outbox.chat_moved", { ...fields, toChatId: failure.toChatId }, "warn");
       job.attempts--; // the chat moved; the call was not at fault
+      return host.retry(chat, job);
+    case "topic_refused":
+      if (!host.topicRefused(chat)) break;
+      logger.event("outbox.topic_refused", { ...fields, description: failure.description }, "warn");
+      job.attempts--; // the topic closed; the call was not at fault
       return host.retry(chat, job);
     case "reply_target_gone":
       if (job.kind === "send" || job.kind === "document") job.replyTo = undefined;
@@ -84,7 +91,10 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       break;
   }
   const description =
-    failure.kind === "parse_error" || failure.kind === "rejected" || failure.kind === "chat_closed"
+    failure.kind === "parse_error" ||
+    failure.kind === "rejected" ||
+    failure.kind === "chat_closed" ||
+    failure.kind === "topic_refused"
       ? failure.description
       : failure.kind === "chat_moved"
         ? `the group became a supergroup (${failure.toChatId})`

@@ -65,23 +65,44 @@ export function jobBase(must: boolean, waiter?: Waiter, urgent = false): JobBase
   return { must, urgent, attempts: 0, notBeforeMs: 0, waiters: waiter === undefined ? [] : [waiter], plain: false };
 }
 
+/**
+ * A Telegram chat's pacing as a virtual schedule (GCRA): every write moves it one interval on.
+ * An ordinary write goes once the clock reaches it, so ordinary writes keep the interval; an
+ * urgent one almost one interval earlier. The average stays one write per interval, and a final
+ * answer does not wait for the slot a progress edit just took. Telegram's own 429 pauses it.
+ */
+export type Pace = { scheduleMs: number; pausedUntilMs: number };
+
+export function newPace(): Pace {
+  return { scheduleMs: Number.NEGATIVE_INFINITY, pausedUntilMs: 0 };
+}
+
 export class ChatQueue {
   readonly ordered: OrderedJob[] = [];
   readonly edits = new Map<number, EditJob>();
   typing: TypingJob | undefined;
   inFlight = false;
-  /**
-   * Pacing as a virtual schedule (GCRA): every write moves it one interval on. An ordinary
-   * write goes once the clock reaches it, so ordinary writes keep the interval; an urgent one
-   * almost one interval earlier. The average stays one write per interval, and a final answer
-   * does not wait for the slot a progress edit just took.
-   */
-  scheduleMs = Number.NEGATIVE_INFINITY;
-  pausedUntilMs = 0;
   /** A deleted message's id -> its re-sent replacement's id, or the queued re-send itself. */
   readonly redirects = new Map<number, number | SendJob>();
 
-  constructor(readonly chatId: number) {}
+  /** `pace`: shared with every other queue writing to the same Telegram chat (a forum's topics). */
+  constructor(
+    readonly chatId: number,
+    readonly pace: Pace = newPace(),
+  ) {}
+
+  get scheduleMs(): number {
+    return this.pace.scheduleMs;
+  }
+
+  get pausedUntilMs(): number {
+    return this.pace.pausedUntilMs;
+  }
+
+  /** Telegram asked the chat to wait until `untilMs`. */
+  pauseUntil(untilMs: number): void {
+    this.pace.pausedUntilMs = Math.max(this.pace.pausedUntilMs, untilMs);
+  }
 
   /** The job to send next: sends first, then edits (oldest first), then typing. */
   head(): ChatJob | undefined {
@@ -95,7 +116,7 @@ export class ChatQueue {
 
   /** A write went out at `nowMs`. */
   wrote(nowMs: number, intervalMs: number): void {
-    this.scheduleMs = Math.max(this.scheduleMs, nowMs) + intervalMs;
+    this.pace.scheduleMs = Math.max(this.pace.scheduleMs, nowMs) + intervalMs;
   }
 
   take(job: ChatJob): void {

@@ -5,6 +5,7 @@ import type { InputFile } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Clock, Logger } from "../ports/index.js";
 import type { ChatMoves } from "./chat-moves.js";
+import type { ChatTopics } from "./chat-topics.js";
 
 export type ReplyParameters = { message_id: number; allow_sending_without_reply?: boolean };
 
@@ -19,6 +20,7 @@ export interface OutboxApi {
       reply_parameters?: ReplyParameters;
       link_preview_options?: { is_disabled?: boolean };
       disable_notification?: boolean;
+      message_thread_id?: number;
     },
   ): Promise<{ message_id: number }>;
   editMessageText(
@@ -37,7 +39,7 @@ export interface OutboxApi {
     other?: { reply_markup?: InlineKeyboardMarkup },
   ): Promise<unknown>;
   deleteMessage(chat_id: number, message_id: number): Promise<unknown>;
-  sendChatAction(chat_id: number, action: "typing"): Promise<unknown>;
+  sendChatAction(chat_id: number, action: "typing", other?: { message_thread_id?: number }): Promise<unknown>;
   answerCallbackQuery(callback_query_id: string, other?: { text?: string; show_alert?: boolean }): Promise<unknown>;
   sendDocument(chat_id: number, document: InputFile, other?: FileSendOptions): Promise<{ message_id: number }>;
   sendPhoto(chat_id: number, photo: InputFile, other?: FileSendOptions): Promise<{ message_id: number }>;
@@ -50,6 +52,7 @@ export type FileSendOptions = {
   parse_mode?: "HTML";
   reply_parameters?: ReplyParameters;
   disable_notification?: boolean;
+  message_thread_id?: number;
 };
 
 /** A file to send: its name, its bytes, and an HTML caption. */
@@ -124,6 +127,8 @@ export type OutboxOptions = {
   onMessageReplaced?: (chatId: number, oldId: number, newId: number) => void;
   /** Groups that became supergroups: written to at their new ids (chat-moves.ts). */
   chatMoves?: ChatMoves;
+  /** Forum topics: written to in their chat and thread (chat-topics.ts). */
+  chatTopics?: ChatTopics;
   /** Telegram refused a write to `chatId` for good (blocked, removed, gone), saying `description`. */
   onChatClosed?: (chatId: number, description: string) => void;
 };

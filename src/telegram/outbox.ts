@@ -14,9 +14,11 @@ import {
   GlobalQueue,
   gone,
   jobBase,
+  newPace,
   settle,
   type EditJob,
   type Job,
+  type Pace,
   type SendJob,
   type Waiter,
 } from "./outbox-queue.js";
@@ -30,7 +32,7 @@ import type {
   SendOptions,
 } from "./outbox-types.js";
 
-type OptionalHooks = "onMessageReplaced" | "chatMoves" | "onChatClosed";
+type OptionalHooks = "onMessageReplaced" | "chatMoves" | "chatTopics" | "onChatClosed";
 
 /** A typing indicator older than this is not worth sending any more. */
 const TYPING_STALE_MS = 4000;
@@ -38,6 +40,8 @@ const TYPING_STALE_MS = 4000;
 export class Outbox {
   readonly #options: Required<Omit<OutboxOptions, OptionalHooks>> & Pick<OutboxOptions, OptionalHooks>;
   readonly #chats = new Map<number, ChatQueue>();
+  /** Each Telegram chat's pacing, shared by the queues writing to it (a forum's topics share their group's). */
+  readonly #paces = new Map<number, Pace>();
   /** What the chats' messages answered: it outlives a chat's queue, which is dropped when idle. */
   readonly #replies = new ReplyMemory();
   readonly #global = new GlobalQueue();
@@ -215,7 +219,10 @@ export class Outbox {
   #chat(chatId: number): ChatQueue {
     let chat = this.#chats.get(chatId);
     if (chat === undefined) {
-      chat = new ChatQueue(chatId);
+      const home = this.#homeOf(chatId);
+      const pace = this.#paces.get(home) ?? newPace();
+      this.#paces.set(home, pace);
+      chat = new ChatQueue(chatId, pace);
       this.#chats.set(chatId, chat);
     }
     return chat;
@@ -254,7 +261,7 @@ export class Outbox {
       chat.take(job);
       this.#dispatch(chat, job, now);
     }
-    for (const [chatId, chat] of this.#chats) if (this.#forgettable(chat, now)) this.#chats.delete(chatId);
+    for (const [chatId, chat] of this.#chats) if (this.#forgettable(chat, now)) this.#forget(chatId, chat);
     this.#wake.at(wakeAt, now);
     if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
@@ -269,8 +276,18 @@ export class Outbox {
     );
   }
 
+  #forget(chatId: number, chat: ChatQueue): void {
+    this.#chats.delete(chatId);
+    if (![...this.#chats.values()].some((other) => other.pace === chat.pace)) this.#paces.delete(this.#homeOf(chatId));
+  }
+
+  /** The Telegram chat (as kept) a chat's messages go to: a topic's forum, else itself. */
+  #homeOf(chatId: number): number {
+    return this.#options.chatTopics?.parentOf(chatId) ?? chatId;
+  }
+
   #intervalOf(chat: ChatQueue): number {
-    return chat.chatId < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
+    return this.#homeOf(chat.chatId) < 0 ? this.#options.groupIntervalMs : this.#options.privateIntervalMs;
   }
 
   #dispatch(chat: ChatQueue | undefined, job: Job, now: number): void {
@@ -282,7 +299,7 @@ export class Outbox {
       chat.inFlight = true;
       chat.wrote(now, this.#intervalOf(chat));
     }
-    callBotApi(this.#options.api, chat, job, this.#options.chatMoves)
+    callBotApi(this.#options.api, chat, job, this.#options)
       .then(
         (messageId) => this.#succeeded(chat, job, messageId),
         (error: unknown) => this.#failed(chat, job, classifyFailure(error)),
@@ -322,7 +339,7 @@ export class Outbox {
       stats: this.#stats,
       retrying: { maxAttempts, backoffMs, maxBackoffMs, random },
       pause: (chat, job, untilMs) => {
-        if (chat !== undefined) chat.pausedUntilMs = Math.max(chat.pausedUntilMs, untilMs);
+        if (chat !== undefined) chat.pauseUntil(untilMs);
         else if (job.kind === "callback" || job.kind === "commands") this.#global.pause(job.kind, untilMs);
       },
       retry: (chat, job) => {
@@ -334,9 +351,10 @@ export class Outbox {
       moved: (chat, toChatId) => {
         const moves = this.#options.chatMoves;
         if (chat === undefined || moves === undefined) return false;
-        moves.record(chat.chatId, toChatId);
+        moves.record(this.#homeOf(chat.chatId), toChatId);
         return true;
       },
+      topicRefused: (chat) => chat !== undefined && this.#options.chatTopics?.refused(chat.chatId) === true,
       closed: (chat, description) => {
         if (chat !== undefined) this.#options.onChatClosed?.(chat.chatId, description);
       },

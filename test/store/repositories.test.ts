@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, afterEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE, openStore, StoreError, type Store } from "../../src/store/index.js";
+import { FIRST_TOPIC_ID } from "../../src/domain/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 const tempDir = useTempDirs("store");
@@ -82,6 +83,38 @@ describe("chats", () => {
       { from: -42, to: -100_42 },
       { from: -7, to: -100_7 },
     ]);
+  });
+
+  it("give each forum topic an id of its own, below every Telegram chat id, kept across a reopen", () => {
+    const build = store.chats.topic(-100_42, 7, "Build");
+    const docs = store.chats.topic(-100_42, 9, null);
+    const dm = store.chats.topic(5, 7, null);
+    expect(store.chats.topic(-100_42, 7, "ignored")).toEqual(build);
+    expect(build).toEqual({ chatId: FIRST_TOPIC_ID - 1, parentChatId: -100_42, threadId: 7, name: "Build" });
+    expect([docs.chatId, dm.chatId]).toEqual([FIRST_TOPIC_ID - 2, FIRST_TOPIC_ID - 3]);
+    store.chats.nameTopic(docs.chatId, "Docs");
+    expect(
+      reopen()
+        .chats.topics()
+        .map((t) => [t.chatId, t.name]),
+    ).toEqual([
+      [build.chatId, "Build"],
+      [docs.chatId, "Docs"],
+      [dm.chatId, null],
+    ]);
+    expect(store.chats.topic(-100_42, 11, null).chatId).toBe(FIRST_TOPIC_ID - 4);
+  });
+
+  it("read a topic that never changed anything as its group, and one that did as itself", () => {
+    const topic = store.chats.topic(-100_42, 7, null).chatId;
+    store.chats.update(-100_42, { project: "web", model: "haiku" });
+    expect(store.chats.get(topic)).toMatchObject({ chatId: topic, project: "web", model: "haiku" });
+    store.chats.update(-100_42, { model: "opus" });
+    expect(store.chats.get(topic).model).toBe("opus");
+    store.chats.update(topic, { project: "api" });
+    store.chats.update(-100_42, { model: "sonnet" });
+    expect(store.chats.get(topic)).toMatchObject({ project: "api", model: "opus" });
+    expect(store.chats.get(-100_42)).toMatchObject({ project: "web", model: "sonnet" });
   });
 });
 

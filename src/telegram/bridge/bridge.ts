@@ -8,6 +8,7 @@ import { DEFAULT_API_ROOT } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
 import { CallbackRegistry } from "../callback-data.js";
 import type { ChatMoves } from "../chat-moves.js";
+import type { ChatTopics } from "../chat-topics.js";
 import { Outbox } from "../outbox.js";
 import { accessControl } from "./access.js";
 import { initBot } from "./bot-init.js";
@@ -25,6 +26,7 @@ import { retryButtons } from "./buttons/retry.js";
 import { unknownButtons } from "./buttons/unknown.js";
 import { chatMovesOf, readThroughMoves } from "./chat-moved.js";
 import { ClosedChats, watchClosedChats } from "./closed-chats.js";
+import { chatTopicsOf, readThroughTopics } from "./topics.js";
 import { ClaudeCommands } from "./claude-commands.js";
 import { UsageLimits } from "./usage-limits.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
@@ -78,10 +80,18 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     outbox: () => outbox,
     onMoved: (move) => prompts.chatMoved(move.from),
   });
-  const closedChats = new ClosedChats({ clock, logger, clockFormatter, outbox: () => outbox });
+  const chatTopics = chatTopicsOf({ store, logger, outbox: () => outbox });
+  const closedChats = new ClosedChats({
+    clock,
+    logger,
+    clockFormatter,
+    outbox: () => outbox,
+    parentOf: (chatId) => chatTopics.parentOf(chatId),
+  });
   const outbox = new Outbox({
     api: bot.api,
     chatMoves,
+    chatTopics,
     onChatClosed: (chatId, why) => closedChats.closed(chatId, why),
     clock,
     logger: logger.child({ area: "outbox" }),
@@ -123,6 +133,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
       const parts = {
         bot,
         chatMoves,
+        chatTopics,
         closedChats,
         runs,
         outbox,
@@ -155,6 +166,7 @@ type Parts = Pick<
 > & {
   bot: Bot<TelecodeContext>;
   chatMoves: ChatMoves;
+  chatTopics: ChatTopics;
   closedChats: ClosedChats;
   view: RunViewDeps;
   /** Whether the bridge is stopping, shared with the run views made before it existed. */
@@ -162,7 +174,7 @@ type Parts = Pick<
 };
 
 function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBridge {
-  const { bot, chatMoves, closedChats, outbox, sessions, lifecycle, view, ...shared } = parts;
+  const { bot, chatMoves, chatTopics, closedChats, outbox, sessions, lifecycle, view, ...shared } = parts;
   const { store, logger, clock } = options;
   let runner: RunnerHandle | undefined;
   let replaying: Promise<void> = Promise.resolve();
@@ -190,6 +202,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   };
 
   bot.use(readThroughMoves(chatMoves));
+  bot.use(readThroughTopics(chatTopics));
   bot.use(watchClosedChats(closedChats));
   // Messages of one chat are handled in order; taps are never held behind them.
   bot.use(sequentialize((ctx: Context) => (ctx.message === undefined ? undefined : String(ctx.chat?.id))));

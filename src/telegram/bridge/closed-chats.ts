@@ -2,14 +2,14 @@
 // took its right to post, the chat is gone. What starts on its own there (a schedule, a loop, a
 // webhook's run) would run unseen, its answer refused, so it is skipped while the chat stays
 // closed. The chat opens again with anything from it (a message, a tap, the person unblocking
-// the bot), and is then told what was skipped meanwhile.
+// the bot), and is then told what was skipped meanwhile. A forum's topics close and open with it.
 import type { Context, MiddlewareFn } from "grammy";
 import type { ClockFormatter } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { Outbox } from "../outbox.js";
 
-/** Since when, why (for the log), and the schedules and loops whose runs were skipped. */
-type Closed = { sinceMs: number; why: string; skipped: Set<string> };
+/** Since when, why (for the log), and the schedules and loops whose runs were skipped, by chat. */
+type Closed = { sinceMs: number; why: string; skipped: Map<number, Set<string>> };
 
 export type ClosedChatsDeps = {
   clock: Clock;
@@ -17,6 +17,8 @@ export type ClosedChatsDeps = {
   clockFormatter: ClockFormatter;
   /** The outbox, once it exists. */
   outbox: () => Pick<Outbox, "send">;
+  /** The Telegram chat a chat is in: a forum topic's forum, else itself. */
+  parentOf: (chatId: number) => number;
 };
 
 export class ClosedChats {
@@ -29,36 +31,39 @@ export class ClosedChats {
 
   /** Telegram refused a write to the chat for good, saying `why`. */
   closed(chatId: number, why: string): void {
-    if (this.#closed.has(chatId)) return;
-    this.#closed.set(chatId, { sinceMs: this.#deps.clock.now(), why, skipped: new Set() });
-    this.#deps.logger.event("telegram.chat_closed", { chatId, why }, "warn");
+    const home = this.#deps.parentOf(chatId);
+    if (this.#closed.has(home)) return;
+    this.#closed.set(home, { sinceMs: this.#deps.clock.now(), why, skipped: new Map() });
+    this.#deps.logger.event("telegram.chat_closed", { chatId: home, why }, "warn");
   }
 
   /** Whether a run of schedule (or loop) `scheduleId` in the chat is to be skipped. */
   skips(chatId: number, scheduleId: string): boolean {
-    const closed = this.#closed.get(chatId);
+    const closed = this.#closed.get(this.#deps.parentOf(chatId));
     if (closed === undefined) return false;
-    closed.skipped.add(scheduleId);
+    const skipped = closed.skipped.get(chatId) ?? new Set();
+    closed.skipped.set(chatId, skipped.add(scheduleId));
     this.#deps.logger.event("telegram.run_skipped", { chatId, why: closed.why, scheduleId }, "warn");
     return true;
   }
 
   /** Something came from the chat: it is open again, and is told of the runs skipped meanwhile. */
   heardFrom(chatId: number): void {
-    const closed = this.#closed.get(chatId);
+    const home = this.#deps.parentOf(chatId);
+    const closed = this.#closed.get(home);
     if (closed === undefined) return;
-    this.#closed.delete(chatId);
-    this.#deps.logger.event("telegram.chat_reopened", { chatId, skipped: closed.skipped.size });
-    if (closed.skipped.size === 0) return;
+    this.#closed.delete(home);
+    this.#deps.logger.event("telegram.chat_reopened", { chatId: home, skipped: closed.skipped.size });
     const since = this.#deps.clockFormatter.moment(closed.sinceMs, this.#deps.clock.now());
-    const count = closed.skipped.size;
-    const [what, goesOn] =
-      count === 1
-        ? ["a schedule here did not run", "It goes on at its next time"]
-        : [`${count} schedules here did not run`, "They go on at their next times"];
-    void this.#deps.outbox().send(chatId, {
-      html: `ℹ️ While I could not write here (since ${since}), ${what}, so nothing ran unseen. ${goesOn} (/loops lists them).`,
-    });
+    for (const [where, skipped] of closed.skipped) {
+      const [what, goesOn] =
+        skipped.size === 1
+          ? ["a schedule here did not run", "It goes on at its next time"]
+          : [`${skipped.size} schedules here did not run`, "They go on at their next times"];
+      void this.#deps.outbox().send(where, {
+        html: `ℹ️ While I could not write here (since ${since}), ${what}, so nothing ran unseen. ${goesOn} (/loops lists them).`,
+      });
+    }
   }
 }
 

@@ -17,7 +17,8 @@ import {
   type FakeUser,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
-import { transcriptOf } from "./transcript.js";
+import { FakeTopics } from "./topics.js";
+import { describeWorld, transcriptOf } from "./transcript.js";
 import { forwardOrigin, quoteOf, sentAsChat, userEntities, type SentAs } from "./user-text.js";
 import {
   sendUserMedia,
@@ -53,6 +54,8 @@ type TextOptions = From & {
   forwardedFrom?: string;
   /** Sent as the group itself (an anonymous admin) or as a channel, not as the person. */
   sentAs?: SentAs;
+  /** Sent in this forum topic (its thread id, from `topics.create`); a reply goes in its target's. */
+  topic?: number;
 };
 
 export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
@@ -65,13 +68,18 @@ export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<
 }
 
 export class FakeBotApi {
+  /** Forum topics: people create, close, reopen and delete them; what is in each. */
+  readonly topics: FakeTopics;
+
   constructor(
     private readonly world: FakeWorld,
     private readonly server: BotApiServer,
     readonly token: string,
     /** Pass as grammY's `client.apiRoot`. */
     readonly apiRoot: string,
-  ) {}
+  ) {
+    this.topics = new FakeTopics(world, (chatId, from) => this.sender(chatId, from));
+  }
 
   get botInfo(): BotIdentity {
     return this.world.bot;
@@ -133,6 +141,7 @@ export class FakeBotApi {
       entities: [...userEntities(text), ...(options.formatting ?? [])].sort((a, b) => a.offset - b.offset),
       replyToMessageId: options.replyTo,
       other: Object.keys(other).length === 0 ? undefined : other,
+      ...(options.topic === undefined ? {} : { threadId: options.topic }),
     });
     this.world.enqueueUpdate("message", this.world.messageJson(message));
     return message.messageId;
@@ -151,7 +160,12 @@ export class FakeBotApi {
   }
 
   /** A person sends `/command args`. */
-  sendCommand(chatId: number, command: string, args = "", options: From & { replyTo?: number } = {}): number {
+  sendCommand(
+    chatId: number,
+    command: string,
+    args = "",
+    options: Pick<TextOptions, "from" | "replyTo" | "topic"> = {},
+  ): number {
     const name = command.startsWith("/") ? command : `/${command}`;
     return this.sendText(chatId, args === "" ? name : `${name} ${args}`, options);
   }
@@ -338,7 +352,7 @@ export class FakeBotApi {
     return this.world.callbackQueries.get(queryId)?.answer;
   }
 
-  chatActions(chatId: number): readonly { action: string; atMs: number }[] {
+  chatActions(chatId: number): readonly { action: string; atMs: number; threadId?: number }[] {
     return this.requireChat(chatId).actions;
   }
 
@@ -445,18 +459,7 @@ export class FakeBotApi {
 
   /** A readable dump of every chat, for failure messages. */
   describe(): string {
-    const chats = [...this.world.chats.values()].map((chat) => {
-      const lines = [...chat.messages.values()].map((m) => {
-        const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
-        const buttons = (m.keyboard?.inline_keyboard ?? [])
-          .flat()
-          .map((b) => `[${b.text}]`)
-          .join(" ");
-        return `  #${m.messageId} ${who}: ${JSON.stringify((m.text ?? m.caption ?? "").slice(0, 200))} ${buttons}`;
-      });
-      return `chat ${chat.id}:\n${lines.join("\n")}`;
-    });
-    return chats.join("\n");
+    return describeWorld(this.world);
   }
 
   /** Every chat as a person reads it (see transcript.ts); with `edits`, edited messages' earlier texts too. */

@@ -6,6 +6,7 @@ import { readImageInfo } from "../../../src/media/index.js";
 import { TELEGRAM_CAPTION_LIMIT } from "../../../src/render/index.js";
 import { BOT_DOWNLOAD_MAX_BYTES, type StoredDocument, type StoredPhotoSize } from "./media-state.js";
 import { formatText, readKeyboard, readReplyTarget, targetChat } from "./message-params.js";
+import { threadFor } from "./topics.js";
 import type { MethodHandler } from "./methods.js";
 import { ApiFailure, badRequest, Params, type UploadedFile } from "./params.js";
 import type { FakeWorld, StoredChat, StoredMessage } from "./state.js";
@@ -111,6 +112,7 @@ function captionOf(text: string | undefined, parseMode: string | undefined) {
 }
 
 function sendMedia(world: FakeWorld, chat: StoredChat, params: Params, fields: Partial<StoredMessage>): StoredMessage {
+  const replyTo = readReplyTarget(chat, params);
   const caption = params.has("caption")
     ? formatText(
         params,
@@ -128,7 +130,8 @@ function sendMedia(world: FakeWorld, chat: StoredChat, params: Params, fields: P
     html: caption?.html,
     parseMode: caption?.parseMode,
     keyboard: readKeyboard(params, false),
-    replyToMessageId: readReplyTarget(chat, params),
+    replyToMessageId: replyTo,
+    threadId: threadFor(chat, params, replyTo),
   });
 }
 

@@ -27,6 +27,8 @@ export type MessageView = {
   audio:
     { durationS: number; mimeType: string; content: Buffer; fileId: string; fileName: string | undefined } | undefined;
   mediaGroupId: string | undefined;
+  /** The forum topic it is in (its thread id); undefined in General or a chat without topics. */
+  topic: number | undefined;
 };
 
 export type MessageMatch = string | RegExp | ((message: MessageView) => boolean);
@@ -78,6 +80,7 @@ export function view(message: StoredMessage): MessageView {
             fileName: message.audio.fileName,
           },
     mediaGroupId: message.mediaGroupId,
+    topic: message.threadId,
   };
 }
 

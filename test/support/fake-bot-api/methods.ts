@@ -13,6 +13,7 @@ import {
 } from "./message-params.js";
 import { badRequest, type Params } from "./params.js";
 import type { FakeWorld } from "./state.js";
+import { threadFor } from "./topics.js";
 
 export type MethodHandler = (world: FakeWorld, params: Params) => unknown;
 
@@ -72,7 +73,8 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
     );
     const keyboard = readKeyboard(params, false);
     const replyTo = readReplyTarget(chat, params);
-    const message = world.newMessage(chat, { ...formatted, keyboard, replyToMessageId: replyTo });
+    const threadId = threadFor(chat, params, replyTo);
+    const message = world.newMessage(chat, { ...formatted, keyboard, replyToMessageId: replyTo, threadId });
     return world.messageJson(message);
   },
 
@@ -121,7 +123,8 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
     const chat = targetChat(world, params);
     const action = params.requiredString("action", "wrong parameter action in request");
     if (!CHAT_ACTIONS.has(action)) throw badRequest("wrong parameter action in request");
-    chat.actions.push({ action, atMs: world.now() });
+    const threadId = threadFor(chat, params, undefined);
+    chat.actions.push({ action, atMs: world.now(), ...(threadId === undefined ? {} : { threadId }) });
     return true;
   },
 

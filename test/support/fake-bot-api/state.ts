@@ -39,7 +39,12 @@ export type StoredMessage = StoredMedia & {
   captionEntities: Entity[];
   /** What the fake does not model, as Telegram's JSON: `{ sticker: {...} }`, `{ location: {...} }`. */
   other: Record<string, unknown> | undefined;
+  /** The forum topic the message is in (its thread id); undefined for General or a chat without topics. */
+  threadId: number | undefined;
 };
+
+/** A forum topic: its thread id is the id of its first message (Telegram's notice that it was created). */
+export type StoredTopic = { threadId: number; name: string; closed: boolean };
 
 export type StoredChat = {
   id: number;
@@ -49,7 +54,9 @@ export type StoredChat = {
   nextMessageId: number;
   messages: Map<number, StoredMessage>;
   deletedMessageIds: number[];
-  actions: { action: string; atMs: number }[];
+  actions: { action: string; atMs: number; threadId?: number }[];
+  /** The chat's topics (a forum supergroup's, or a private chat's with topics on), open or closed. */
+  topics: Map<number, StoredTopic>;
 };
 
 export type CallbackAnswer = { text: string | undefined; showAlert: boolean; url: string | undefined; atMs: number };
@@ -134,6 +141,7 @@ export class FakeWorld {
       messages: new Map(),
       deletedMessageIds: [],
       actions: [],
+      topics: new Map(),
     };
     this.chats.set(id, chat);
     return chat;
@@ -172,6 +180,9 @@ export class FakeWorld {
       caption: undefined,
       captionEntities: [],
       other: undefined,
+      // A reply goes in the topic of the message it replies to.
+      threadId:
+        fields.replyToMessageId === undefined ? undefined : chat.messages.get(fields.replyToMessageId)?.threadId,
       ...fields,
     };
     message.revisions.push(this.revision(message));
@@ -229,7 +240,12 @@ export class FakeWorld {
         ...(user?.username === undefined ? {} : { username: user.username }),
       };
     }
-    return { id: chat.id, type: chat.type, title: chat.title ?? "Group" };
+    return {
+      id: chat.id,
+      type: chat.type,
+      title: chat.title ?? "Group",
+      ...(chat.topics.size > 0 ? { is_forum: true } : {}),
+    };
   }
 
   /** The Bot API's Message object for a stored message (a reply carries its target, one level deep). */
@@ -242,8 +258,12 @@ export class FakeWorld {
       date: message.dateS,
     };
     if (message.editDateS !== undefined) json.edit_date = message.editDateS;
-    if (withReply && message.replyToMessageId !== undefined) {
-      const target = chat.messages.get(message.replyToMessageId);
+    if (message.threadId !== undefined)
+      Object.assign(json, { message_thread_id: message.threadId, is_topic_message: true });
+    // In a topic, a message that replies to nothing replies to the topic's first message.
+    const replyTo = message.replyToMessageId ?? (message.threadId === message.messageId ? undefined : message.threadId);
+    if (withReply && replyTo !== undefined) {
+      const target = chat.messages.get(replyTo);
       if (target !== undefined) json.reply_to_message = this.messageJson(target, false);
     }
     if (message.text !== undefined) {

@@ -2,7 +2,14 @@
 // what it replies to, what it carries, its buttons; and each tap on a button, shown after the
 // message that was newest then, with the toast or alert that answered it. With `edits`, each
 // earlier text of an edited message too (a progress message's live states), one line each.
-import type { CallbackAnswer, FakeWorld, MessageRevision, StoredCallbackQuery, StoredMessage } from "./state.js";
+import type {
+  CallbackAnswer,
+  FakeWorld,
+  MessageRevision,
+  StoredCallbackQuery,
+  StoredChat,
+  StoredMessage,
+} from "./state.js";
 
 export function transcriptOf(world: FakeWorld, options: { edits?: boolean } = {}): string {
   const taps = [...world.callbackQueries.values()];
@@ -15,27 +22,46 @@ export function transcriptOf(world: FakeWorld, options: { edits?: boolean } = {}
         .filter((q) => (q.afterMessageId ?? 0) >= messageId && (next === undefined || (q.afterMessageId ?? 0) < next))
         .map(tapLine);
     const messages = [...chat.messages.values()].map((m, index) =>
-      [...messageLines(m, options.edits === true), ...tapsAfter(m.messageId, ids[index + 1])].join("\n"),
+      [...messageLines(chat, m, options.edits === true), ...tapsAfter(m.messageId, ids[index + 1])].join("\n"),
     );
     return `chat ${chat.id}:\n${messages.join("\n")}`;
   });
   return `\n${chats.join("\n\n")}\n`;
 }
 
-function messageLines(m: StoredMessage, edits: boolean): string[] {
+function messageLines(chat: StoredChat, m: StoredMessage, edits: boolean): string[] {
   const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
+  const topic = m.threadId === undefined ? undefined : chat.topics.get(m.threadId);
+  const where = m.threadId === undefined ? "" : ` in topic “${topic?.name ?? m.threadId}”`;
   const reply = m.replyToMessageId === undefined ? "" : ` (reply to #${m.replyToMessageId})`;
   const body = (m.text ?? m.caption ?? "").replaceAll("\n", "\n    ");
   const buttons = (m.keyboard?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`);
   const attached = attachmentOf(m);
   const earlier = edits ? m.revisions.slice(0, -1).map((r) => `    ~ was: ${oneLineWithButtons(r)}`) : [];
   return [
-    `  #${m.messageId} ${who}${reply}:`,
+    `  #${m.messageId} ${who}${where}${reply}:`,
     ...earlier,
     ...(attached === undefined ? [] : [`    ${attached}`]),
     ...(body === "" && attached !== undefined ? [] : [`    ${body}`]),
     ...(buttons.length === 0 ? [] : [`    ${buttons.join(" ")}`]),
   ];
+}
+
+/** Every chat in short (each message's first 200 characters on one line), for failure messages. */
+export function describeWorld(world: FakeWorld): string {
+  const chats = [...world.chats.values()].map((chat) => {
+    const lines = [...chat.messages.values()].map((m) => {
+      const who = m.fromUserId === undefined ? "bot" : `user ${m.fromUserId}`;
+      const where = m.threadId === undefined ? "" : ` (topic ${m.threadId})`;
+      const buttons = (m.keyboard?.inline_keyboard ?? [])
+        .flat()
+        .map((b) => `[${b.text}]`)
+        .join(" ");
+      return `  #${m.messageId} ${who}${where}: ${JSON.stringify((m.text ?? m.caption ?? "").slice(0, 200))} ${buttons}`;
+    });
+    return `chat ${chat.id}:\n${lines.join("\n")}`;
+  });
+  return chats.join("\n");
 }
 
 /** An earlier state of a message on one line: its text (line breaks as ⏎) and its buttons. */

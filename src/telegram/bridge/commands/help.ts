@@ -1,4 +1,5 @@
 // /help and /start: what Telecode is, how to use it, and every command.
+import { isTopicId } from "../../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { BridgeServices } from "../services.js";
 import type { Command, CommandCall } from "./command.js";
@@ -18,6 +19,11 @@ function help(call: CommandCall, { claudeCommands }: Pick<BridgeServices, "claud
       "<b>Telecode</b> runs Claude Code on your computer and shows its work here.",
       `Send a task as a message${project === undefined ? "" : ` (project <b>${esc(project)}</b>)`}: you see its progress, approve what it asks with buttons, and get the answer as a new message.`,
       "Reply to an answer to continue that session; reply to a question or approval to answer it in your own words; reply to anyone else's message (a log, a screenshot, a voice note) and Claude gets it with your words. A first line like <code>/app /plan</code> picks the project and mode for one message.",
+      ...(call.message.chatKind === "private" && !isTopicId(call.message.chatId)
+        ? []
+        : [
+            "With topics on, each topic is a conversation of its own: its own session, runs and schedules, and the chat's settings until you change one in the topic.",
+          ]),
       "",
       list,
       ...(passed.length === 0

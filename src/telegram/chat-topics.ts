@@ -1,0 +1,161 @@
+// Forum topics (a supergroup's, or a private chat's when the bot has topics turned on) are
+// separate conversations to the people in them, so each is a chat of its own to Telecode: its
+// own session, settings (its group's until it changes one), schedules and runs, and a run in
+// one does not hold up another. Telegram names a topic by its chat and thread; Telecode knows
+// it by an id of its own, kept in the store below every Telegram chat id. Updates are read with
+// a topic's messages renamed to that id, and the outbox writes to the chat and thread it stands
+// for. General, a forum's first topic, is the chat itself.
+//
+// A topic Telegram will not take messages in (closed, or deleted) is set aside: what Telecode
+// has for it goes to the chat's main view instead, until the topic is reopened. A reply there to
+// one of those messages, or a tap on its buttons, is read as in the topic.
+
+import type { TopicRecord } from "../store/index.js";
+
+export type TopicsStore = {
+  topic(parentChatId: number, threadId: number, name: string | null): TopicRecord;
+  nameTopic(chatId: number, name: string): void;
+};
+
+/** Where a chat's messages are written: a Telegram chat (as kept), and the thread of a topic. */
+export type Place = { chatId: number; threadId?: number };
+
+type TopicName = { name?: unknown } | undefined;
+
+/** The parts of a Bot API Message that say which topic it is in. */
+type MessageJson = {
+  message_id?: unknown;
+  chat?: { id?: unknown };
+  message_thread_id?: unknown;
+  is_topic_message?: unknown;
+  reply_to_message?: MessageJson;
+  forum_topic_created?: TopicName;
+  forum_topic_edited?: TopicName;
+  forum_topic_reopened?: object;
+};
+
+export class ChatTopics {
+  readonly #byId = new Map<number, TopicRecord>();
+  readonly #byPlace = new Map<string, TopicRecord>();
+  /** Topics Telegram refused a write to, written to in their chat's main view meanwhile. */
+  readonly #setAside = new Set<number>();
+  /** Messages in a chat's main view that belong to a topic set aside (written there for it, or
+   * replies to those): "chat:message" → the topic's id. */
+  readonly #writtenAside = new Map<string, number>();
+  readonly #store: TopicsStore;
+  readonly #onSetAside: (topic: TopicRecord) => void;
+
+  /** `known`: the topics seen before. `onSetAside`: told when writes to a topic start going to its chat. */
+  constructor(known: readonly TopicRecord[], store: TopicsStore, onSetAside: (topic: TopicRecord) => void) {
+    for (const topic of known) this.#remember(topic);
+    this.#store = store;
+    this.#onSetAside = onSetAside;
+  }
+
+  /** The topic Telecode knows by `chatId`; undefined for any other chat. */
+  topic(chatId: number): TopicRecord | undefined {
+    return this.#byId.get(chatId);
+  }
+
+  /** The Telegram chat (as kept) that `chatId` is in: a topic's forum, else the chat itself. */
+  parentOf(chatId: number): number {
+    return this.#byId.get(chatId)?.parentChatId ?? chatId;
+  }
+
+  /** Where the messages of `chatId` are written now. */
+  placeOf(chatId: number): Place {
+    const topic = this.#byId.get(chatId);
+    if (topic === undefined) return { chatId };
+    if (this.#setAside.has(chatId)) return { chatId: topic.parentChatId };
+    return { chatId: topic.parentChatId, threadId: topic.threadId };
+  }
+
+  /**
+   * Telegram refused a write to topic `chatId` (closed or deleted): its messages go to its chat's
+   * main view until it is reopened. Returns false when `chatId` is no topic, or one already set aside.
+   */
+  refused(chatId: number): boolean {
+    const topic = this.#byId.get(chatId);
+    if (topic === undefined || this.#setAside.has(chatId)) return false;
+    this.#setAside.add(chatId);
+    this.#onSetAside(topic);
+    return true;
+  }
+
+  /** The outbox wrote message `messageId` of topic `chatId`, set aside, in its chat's main view. */
+  wroteAside(chatId: number, messageId: number): void {
+    const topic = this.#byId.get(chatId);
+    if (topic !== undefined) this.#writtenAside.set(`${topic.parentChatId}:${messageId}`, chatId);
+  }
+
+  /** Whether message `messageId` of topic `chatId` is in its chat's main view (one a reply there can quote). */
+  inMainView(chatId: number, messageId: number): boolean {
+    const topic = this.#byId.get(chatId);
+    return topic !== undefined && this.#writtenAside.get(`${topic.parentChatId}:${messageId}`) === chatId;
+  }
+
+  /**
+   * Reads an update as Telecode keeps its chats: a message in a topic (a person's, or the bot's
+   * under a button tapped) is renamed to the topic's id. The topic's first message, which
+   * Telegram gives every message in it as the one it replies to, is no reply.
+   */
+  readUpdate(update: object): void {
+    const { message, edited_message: edited, callback_query: query } = update as Record<string, unknown>;
+    for (const each of [message, edited, (query as { message?: unknown } | undefined)?.message])
+      if (typeof each === "object" && each !== null) this.#read(each);
+  }
+
+  #read(message: MessageJson): void {
+    const chatId = message.chat?.id;
+    const threadId = message.message_thread_id;
+    if (typeof chatId !== "number" || this.#byId.has(chatId)) return; // read already (handled again after a restart)
+    // A thread of replies in a group without topics has an id too: only a topic's counts.
+    if (message.is_topic_message !== true || typeof threadId !== "number") return this.#readAside(message, chatId);
+    const opening = message.reply_to_message?.forum_topic_created;
+    const topic = this.#topicAt(chatId, threadId, nameOf(opening ?? message.forum_topic_created));
+    const renamed = nameOf(message.forum_topic_edited);
+    if (renamed !== null) this.#rename(topic, renamed);
+    if (message.forum_topic_reopened !== undefined) this.#setAside.delete(topic.chatId);
+    if (opening !== undefined) delete message.reply_to_message;
+    const reply = message.reply_to_message?.chat;
+    if (reply?.id === chatId) reply.id = topic.chatId;
+    message.chat!.id = topic.chatId;
+  }
+
+  /** A message in a chat's main view that is (or replies to) a message written there for a topic set aside. */
+  #readAside(message: MessageJson, chatId: number): void {
+    const written = (id: unknown) => this.#writtenAside.get(`${chatId}:${String(id)}`);
+    const topicId = written(message.message_id) ?? written(message.reply_to_message?.message_id);
+    if (topicId === undefined) return;
+    this.#writtenAside.set(`${chatId}:${String(message.message_id)}`, topicId);
+    const reply = message.reply_to_message?.chat;
+    if (reply?.id === chatId) reply.id = topicId;
+    message.chat!.id = topicId;
+  }
+
+  #topicAt(chatId: number, threadId: number, name: string | null): TopicRecord {
+    const known = this.#byPlace.get(`${chatId}:${threadId}`);
+    if (known === undefined) {
+      const topic = this.#store.topic(chatId, threadId, name);
+      this.#remember(topic);
+      return topic;
+    }
+    if (known.name === null && name !== null) this.#rename(known, name);
+    return known;
+  }
+
+  #rename(topic: TopicRecord, name: string): void {
+    if (topic.name === name) return;
+    this.#store.nameTopic(topic.chatId, name);
+    this.#remember({ ...topic, name });
+  }
+
+  #remember(topic: TopicRecord): void {
+    this.#byId.set(topic.chatId, topic);
+    this.#byPlace.set(`${topic.parentChatId}:${topic.threadId}`, topic);
+  }
+}
+
+function nameOf(named: TopicName): string | null {
+  return typeof named?.name === "string" && named.name !== "" ? named.name : null;
+}
