@@ -22,6 +22,9 @@ export type Place = { chatId: number; threadId?: number };
 
 type TopicName = { name?: unknown } | undefined;
 
+/** Told of a topic whose writes go to its chat's main view from now on, and what Telegram said. */
+export type SetAside = (topic: TopicRecord, description: string) => void;
+
 /** The parts of a Bot API Message that say which topic it is in. */
 type MessageJson = {
   message_id?: unknown;
@@ -39,14 +42,16 @@ export class ChatTopics {
   readonly #byPlace = new Map<string, TopicRecord>();
   /** Topics Telegram refused a write to, written to in their chat's main view meanwhile. */
   readonly #setAside = new Set<number>();
-  /** Messages in a chat's main view that belong to a topic set aside (written there for it, or
-   * replies to those): "chat:message" → the topic's id. */
+  /**
+   * Messages in a chat's main view that belong to a topic set aside (written there for it, and
+   * replies to those): "chat:message" → the topic's id.
+   */
   readonly #writtenAside = new Map<string, number>();
   readonly #store: TopicsStore;
-  readonly #onSetAside: (topic: TopicRecord) => void;
+  readonly #onSetAside: SetAside;
 
   /** `known`: the topics seen before. `onSetAside`: told when writes to a topic start going to its chat. */
-  constructor(known: readonly TopicRecord[], store: TopicsStore, onSetAside: (topic: TopicRecord) => void) {
+  constructor(known: readonly TopicRecord[], store: TopicsStore, onSetAside: SetAside) {
     for (const topic of known) this.#remember(topic);
     this.#store = store;
     this.#onSetAside = onSetAside;
@@ -71,14 +76,15 @@ export class ChatTopics {
   }
 
   /**
-   * Telegram refused a write to topic `chatId` (closed or deleted): its messages go to its chat's
-   * main view until it is reopened. Returns false when `chatId` is no topic, or one already set aside.
+   * Telegram refused a write to topic `chatId` (closed or deleted), saying `description`: its
+   * messages go to its chat's main view until it is reopened. Returns false when `chatId` is no
+   * topic, or one already set aside.
    */
-  refused(chatId: number): boolean {
+  refused(chatId: number, description: string): boolean {
     const topic = this.#byId.get(chatId);
     if (topic === undefined || this.#setAside.has(chatId)) return false;
     this.#setAside.add(chatId);
-    this.#onSetAside(topic);
+    this.#onSetAside(topic, description);
     return true;
   }
 

@@ -354,7 +354,8 @@ export class Outbox {
         moves.record(this.#homeOf(chat.chatId), toChatId);
         return true;
       },
-      topicRefused: (chat) => chat !== undefined && this.#options.chatTopics?.refused(chat.chatId) === true,
+      topicRefused: (chat, description) =>
+        chat !== undefined && this.#options.chatTopics?.refused(chat.chatId, description) === true,
       closed: (chat, description) => {
         if (chat !== undefined) this.#options.onChatClosed?.(chat.chatId, description);
       },

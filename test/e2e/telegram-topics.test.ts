@@ -126,11 +126,9 @@ describe("a forum group", () => {
     const answer = await inTopic(group, undefined, isAnswer("Tagged v2."));
     // The request is in the closed topic: a reply to it would land there too.
     expect(answer.replyToMessageId).toBeUndefined();
-    const notices = rig.tg.topics
-      .botMessages(group, undefined)
-      .filter((m) => m.text.startsWith("ℹ️ Telegram no longer lets me write in"));
+    const notices = rig.tg.topics.botMessages(group, undefined).filter((m) => m.text.startsWith("ℹ️ The topic"));
     expect(notices.map((m) => m.text)).toEqual([
-      "ℹ️ Telegram no longer lets me write in the topic “Release” (it was closed or deleted), so what I have for it comes here instead. Reopen the topic and it goes there again.",
+      "ℹ️ The topic “Release” was closed, so I write what I have for it here instead, until it is reopened.",
     ]);
 
     // A reply there, to the topic's answer, goes on in the topic's session; so does a tap on a
@@ -189,5 +187,20 @@ describe("a private chat with topics", () => {
     expect(sessionOf(inIdea)).not.toBe(sessionOf(main));
     // The topic's creation is Telegram's notice, not something the person sent to read.
     expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("I can't read"))).toEqual([]);
+
+    // A schedule of a topic deleted since runs in the chat itself, saying why.
+    expect((await topicCommand(chat, idea, "/every", "1h DMTICK water the plants")).text).toContain("every hour");
+    rig.tg.topics.delete(chat, idea);
+    rig.script("DMTICK", [reply.text("Watered.")]);
+    clock.advance(3_600_000);
+    await inTopic(chat, undefined, isAnswer("Watered."));
+    expect(
+      rig.tg
+        .botMessages(chat)
+        .filter((m) => m.text.startsWith("ℹ️"))
+        .map((m) => m.text),
+    ).toEqual([
+      "ℹ️ The topic “Idea” is gone (Telegram says it was deleted), so I write what I have for it here instead.",
+    ]);
   });
 });

@@ -18,16 +18,19 @@ export type TopicsDeps = {
 
 /** The topics seen so far, keeping each new one and saying when one refuses messages. */
 export function chatTopicsOf(deps: TopicsDeps): ChatTopics {
-  return new ChatTopics(deps.store.chats.topics(), deps.store.chats, (topic) => {
+  return new ChatTopics(deps.store.chats.topics(), deps.store.chats, (topic, description) => {
     const { chatId, parentChatId, threadId } = topic;
-    deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId }, "warn");
-    void deps.outbox().send(parentChatId, { html: topicSetAsideText(topic) });
+    deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId, description }, "warn");
+    void deps.outbox().send(parentChatId, { html: topicSetAsideText(topic, description) });
   });
 }
 
-export function topicSetAsideText(topic: Pick<TopicRecord, "name">): string {
-  const name = topic.name === null ? "one of this chat's topics" : `the topic “${escapeTelegramHtml(topic.name)}”`;
-  return `ℹ️ Telegram no longer lets me write in ${name} (it was closed or deleted), so what I have for it comes here instead. Reopen the topic and it goes there again.`;
+/** Said in the chat's main view: which topic, closed or gone (by what Telegram said), and what happens now. */
+export function topicSetAsideText(topic: Pick<TopicRecord, "name">, description: string): string {
+  const which = topic.name === null ? "A topic of this chat" : `The topic “${escapeTelegramHtml(topic.name)}”`;
+  return /topic_closed/i.test(description)
+    ? `ℹ️ ${which} was closed, so I write what I have for it here instead, until it is reopened.`
+    : `ℹ️ ${which} is gone (Telegram says it was deleted), so I write what I have for it here instead.`;
 }
 
 /** Reads every update through the topics. */
