@@ -79,7 +79,9 @@ export function classifyFailure(error: unknown): CallFailure {
   if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
   if (/topic_closed|topic_deleted|message thread not found|topic_id_invalid/.test(text))
     return { kind: "topic_refused", description: error.description };
-  if (code === 403 || text.includes("chat not found"))
+  // A group that took the bot's right to send messages (photos or files alone it may still take).
+  const muted = text.includes("rights to send text messages") || text.includes("no rights to send a message");
+  if (code === 403 || text.includes("chat not found") || muted)
     return { kind: "chat_closed", description: error.description, errorCode: code };
   return { kind: "rejected", description: error.description, errorCode: code };
 }

@@ -107,6 +107,38 @@ describe("a group that became a supergroup while Claude waited for an approval",
   });
 });
 
+describe("a group that took the bot's right to send messages", () => {
+  it("has its schedules skipped, however much its people write there, tells who asks in private, and goes on once the right is back", async () => {
+    const person = rig.user(1005);
+    const group = -100_4005;
+    rig.tg.addGroup({ id: group, title: "Ops", memberIds: [person] });
+    const every = rig.tg.sendCommand(group, "every", "1h MUTEDTICK check the queue", { from: person });
+    expect((await rig.botMessage(group, (m) => m.replyToMessageId === every)).text).toContain("every hour");
+    rig.tg.restrictBot(group, true, { from: person });
+    await rig.tg.waitFor(() => log.fields("telegram.chat_closed").find((f) => f["chatId"] === group), {
+      what: "the group known closed",
+    });
+
+    rig.tg.sendText(group, `${BOT} drain the queue [muted-task]`, { from: person });
+    const told = await rig.botMessage(person, /^I can't post in/);
+    expect(told.text).toBe(
+      "I can't post in “Ops”: the group took my right to send messages, so I did not act on what you sent there. An admin can give it back (the group's permissions, or make me an admin); then send it again.",
+    );
+    expect(rig.api.requests("[muted-task]")).toEqual([]);
+    // Its people writing there did not open it again: the schedule is still skipped.
+    clock.advance(3_600_000);
+    await rig.app.scheduler.whenIdle();
+    expect(log.fields("telegram.run_skipped").filter((f) => f["chatId"] === group)).toHaveLength(1);
+    expect(rig.api.requests("MUTEDTICK")).toEqual([]);
+
+    rig.tg.restrictBot(group, false, { from: person });
+    await rig.botMessage(group, /^ℹ️ While I could not write here .*, a schedule here did not run/);
+    rig.script("MUTEDTICK", [reply.text("The queue is empty.")]);
+    clock.advance(3_600_000);
+    await rig.botMessage(group, isAnswer("The queue is empty."));
+  });
+});
+
 describe("a chat whose person blocked the bot", () => {
   it("has its schedules skipped while blocked, and is told so when the bot is unblocked", async () => {
     const chat = rig.user(1003);

@@ -443,6 +443,13 @@ describe("files back to the phone", () => {
     expect((await rig.botMessage(chat, "Left out of docs.zip")).text).toContain("docs/.env (files.deny_globs .env*)");
     rig.tg.sendCommand(chat, "file", "");
     await rig.botMessage(chat, "Say which file");
+    // A file Telegram refuses (a group that takes no files, one too big) is said, not dropped.
+    const refusal = "Bad Request: not enough rights to send documents to the chat";
+    rig.tg.injectFault("sendDocument", { kind: "error", code: 400, description: refusal }, { chatId: chat });
+    rig.tg.sendCommand(chat, "file", "get docs/notes.md");
+    expect((await rig.botMessage(chat, "was refused by Telegram")).text).toBe(
+      `notes.md was refused by Telegram (${refusal}).`,
+    );
   });
 
   it("files Claude puts in the outbox come after the answer (images as photos), then move to sent", async () => {

@@ -358,6 +358,17 @@ describe("Telegram's errors and faults", () => {
     expect(closed).toEqual([[ALICE, "Forbidden: bot was blocked by the user"]]);
   });
 
+  it("takes a group that took the bot's right to send messages as closed to it, as Telegram's 400 says", async () => {
+    const closed: [number, string][] = [];
+    const box = outbox({ onChatClosed: (chatId, why) => void closed.push([chatId, why]) });
+    tg.restrictBot(GROUP);
+    const sent = box.send(GROUP, html("answer"), { mustDeliver: true });
+    await driveUntilDone(box, clock);
+    expect(await sent).toMatchObject({ ok: false, code: "rejected", errorCode: 400 });
+    expect(tg.calls("sendMessage")).toHaveLength(1);
+    expect(closed).toEqual([[GROUP, "Bad Request: not enough rights to send text messages to the chat"]]);
+  });
+
   it("follows a group that became a supergroup: the refused item goes to its new id", async () => {
     tg.addGroup({ id: -77, type: "group", memberIds: [ALICE] });
     const moves: unknown[] = [];

@@ -182,6 +182,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     isStopping: () => lifecycle.stopping,
     requestRestart: (chatId) => options.onRestartRequested?.(chatId),
     botUsername: () => bot.botInfo.username,
+    isMuted: (chatId) => closedChats.isMuted(chatId),
   };
   const starter = new RunStarter({ config: options.config, store, logger, sessions, view });
   const services: BridgeServices = {

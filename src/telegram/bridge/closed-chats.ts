@@ -3,13 +3,23 @@
 // webhook's run) would run unseen, its answer refused, so it is skipped while the chat stays
 // closed. The chat opens again with anything from it (a message, a tap, the person unblocking
 // the bot), and is then told what was skipped meanwhile. A forum's topics close and open with it.
+//
+// A group that took the bot's right to send messages is different: its people go on writing
+// there, and only Telegram's word that the bot may send again opens it. A task asked there
+// meanwhile is not run (nobody could see it): the person who asked is told so in private.
 import type { Context, MiddlewareFn } from "grammy";
 import type { ClockFormatter } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { Outbox } from "../outbox.js";
 
-/** Since when, why (for the log), and the schedules and loops whose runs were skipped, by chat. */
-type Closed = { sinceMs: number; why: string; skipped: Map<number, Set<string>> };
+/**
+ * Since when, why (for the log), whether only the bot's rights given back open it (`muted`), and
+ * the schedules and loops whose runs were skipped, by chat.
+ */
+type Closed = { sinceMs: number; why: string; muted: boolean; skipped: Map<number, Set<string>> };
+
+/** What Telegram says (or Telecode says for it) when a group took the bot's right to send messages. */
+const MUTED = /rights? to send (text )?messages?|no rights to send/i;
 
 export type ClosedChatsDeps = {
   clock: Clock;
@@ -33,7 +43,7 @@ export class ClosedChats {
   closed(chatId: number, why: string): void {
     const home = this.#deps.parentOf(chatId);
     if (this.#closed.has(home)) return;
-    this.#closed.set(home, { sinceMs: this.#deps.clock.now(), why, skipped: new Map() });
+    this.#closed.set(home, { sinceMs: this.#deps.clock.now(), why, muted: MUTED.test(why), skipped: new Map() });
     this.#deps.logger.event("telegram.chat_closed", { chatId: home, why }, "warn");
   }
 
@@ -47,11 +57,19 @@ export class ClosedChats {
     return true;
   }
 
-  /** Something came from the chat: it is open again, and is told of the runs skipped meanwhile. */
-  heardFrom(chatId: number): void {
+  /** Whether the chat is a group that took the bot's right to send messages. */
+  isMuted(chatId: number): boolean {
+    return this.#closed.get(this.#deps.parentOf(chatId))?.muted === true;
+  }
+
+  /**
+   * Something came from the chat: it is open again, and is told of the runs skipped meanwhile.
+   * A muted group opens only with Telegram's word about the bot's own standing (`membership`).
+   */
+  heardFrom(chatId: number, membership: boolean): void {
     const home = this.#deps.parentOf(chatId);
     const closed = this.#closed.get(home);
-    if (closed === undefined) return;
+    if (closed === undefined || (closed.muted && !membership)) return;
     this.#closed.delete(home);
     this.#deps.logger.event("telegram.chat_reopened", { chatId: home, skipped: closed.skipped.size });
     const since = this.#deps.clockFormatter.moment(closed.sinceMs, this.#deps.clock.now());
@@ -75,14 +93,16 @@ export function watchClosedChats(chats: ClosedChats): MiddlewareFn<Context> {
   return (ctx, next) => {
     // grammY's ctx.chat: a message's, a tap's message's, or the my_chat_member update's chat.
     const chat = ctx.chat;
-    const status = ctx.myChatMember?.new_chat_member.status;
+    const member = ctx.myChatMember?.new_chat_member;
     if (chat === undefined) return next();
-    if (status === "kicked" || status === "left")
+    if (member?.status === "kicked" || member?.status === "left")
       chats.closed(
         chat.id,
         chat.type === "private" ? "the person blocked the bot" : "the bot was removed from the group",
       );
-    else chats.heardFrom(chat.id);
+    else if (member?.status === "restricted" && !member.can_send_messages)
+      chats.closed(chat.id, "the group took the bot's right to send messages");
+    else chats.heardFrom(chat.id, member !== undefined);
     return next();
   };
 }

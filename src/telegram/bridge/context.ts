@@ -13,6 +13,8 @@ export type Person = { id: number; name: string };
 export type IncomingText = {
   chatId: number;
   chatKind: ChatKind;
+  /** A group's name (undefined for a private chat). */
+  chatTitle?: string;
   messageId: number;
   /** Telegram's date: seconds since the epoch. */
   dateS: number;

@@ -27,6 +27,8 @@ export type BridgeControl = {
   requestRestart: (chatId: number) => void;
   /** The bot's @username (known once started). */
   botUsername: () => string;
+  /** The chat is a group that took the bot's right to send messages (closed-chats.ts). */
+  isMuted: (chatId: number) => boolean;
 };
 
 export type BridgeServices = {

@@ -17,6 +17,7 @@ import {
   type FakeUser,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
+import { blockBot, restrictBot } from "./bot-membership.js";
 import { FakeTopics } from "./topics.js";
 import { describeWorld, transcriptOf } from "./transcript.js";
 import { forwardOrigin, quoteOf, sentAsChat, userEntities, type SentAs } from "./user-text.js";
@@ -310,17 +311,12 @@ export class FakeBotApi {
    * the bot with a my_chat_member update either way.
    */
   blockBot(chatId: number, blocked = true): void {
-    if (blocked === this.world.blockedChats.has(chatId)) return;
-    if (blocked) this.world.blockedChats.add(chatId);
-    else this.world.blockedChats.delete(chatId);
-    const member = (status: string) => ({ user: this.world.botJson(), status });
-    this.world.enqueueUpdate("my_chat_member", {
-      chat: this.world.chatJson(this.requireChat(chatId)),
-      from: this.world.userJson(chatId),
-      date: Math.floor(this.world.now() / 1000),
-      old_chat_member: member(blocked ? "member" : "kicked"),
-      new_chat_member: member(blocked ? "kicked" : "member"),
-    });
+    blockBot(this.world, this.requireChat(chatId), blocked);
+  }
+
+  /** A group's admin takes the bot's right to send messages (every send answers 400), or gives it back. */
+  restrictBot(groupId: number, restricted = true, options: From = {}): void {
+    restrictBot(this.world, this.requireChat(groupId), restricted, this.sender(groupId, options.from));
   }
 
   // --- what the bot did ---

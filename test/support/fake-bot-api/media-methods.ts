@@ -34,19 +34,19 @@ export const mediaMethods: Readonly<Record<string, MethodHandler>> = {
   },
 
   sendDocument: (world, params) => {
-    const chat = targetChat(world, params);
+    const chat = targetChat(world, params, "documents");
     const document = readDocument(world, params, "document");
     return world.messageJson(sendMedia(world, chat, params, { document }));
   },
 
   sendPhoto: (world, params) => {
-    const chat = targetChat(world, params);
+    const chat = targetChat(world, params, "photos");
     const photo = readPhoto(world, params, "photo");
     return world.messageJson(sendMedia(world, chat, params, { photo }));
   },
 
   sendMediaGroup: (world, params) => {
-    const chat = targetChat(world, params);
+    const chat = targetChat(world, params, "photos");
     const media = params.optionalJson("media");
     // Telegram takes 2–10 items; these two wordings are the fake's own.
     if (!Array.isArray(media) || media.length < 2 || media.length > 10) {

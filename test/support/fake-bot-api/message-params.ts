@@ -5,7 +5,8 @@ import { parseTelegramHtml } from "../../../src/render/index.js";
 import { ApiFailure, badRequest, type Params } from "./params.js";
 import type { Entity, FakeWorld, InlineButton, InlineKeyboard, StoredChat, StoredMessage } from "./state.js";
 
-export function targetChat(world: FakeWorld, params: Params): StoredChat {
+/** The chat a call names; `posting` (what a send posts: "text messages", "photos") is refused where the bot is muted. */
+export function targetChat(world: FakeWorld, params: Params, posting?: string): StoredChat {
   const chatId = params.chatId();
   const chat = world.chat(chatId);
   if (chat === undefined) throw badRequest("chat not found");
@@ -15,6 +16,8 @@ export function targetChat(world: FakeWorld, params: Params): StoredChat {
     throw new ApiFailure(400, "Bad Request: group chat was upgraded to a supergroup chat", {
       migrate_to_chat_id: movedTo,
     });
+  if (posting !== undefined && world.mutedChats.has(chatId))
+    throw badRequest(`not enough rights to send ${posting} to the chat`);
   return chat;
 }
 

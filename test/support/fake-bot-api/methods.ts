@@ -62,7 +62,7 @@ export const methods: Readonly<Record<string, MethodHandler>> = {
   }),
 
   sendMessage: (world, params) => {
-    const chat = targetChat(world, params);
+    const chat = targetChat(world, params, "text messages");
     const formatted = formatText(
       params,
       "text",

@@ -40,8 +40,14 @@ async function sendProjectFile(
   const options = { replyTo: call.message.messageId, mustDeliver: true };
   const outgoing = { filename: file.fileName, data: file.bytes, captionHtml: captionOf(file) };
   const sent = file.asPhoto ? await outbox.sendPhoto(chatId, outgoing, options) : undefined;
-  if (sent === undefined || (!sent.ok && sent.code === "rejected"))
-    await outbox.sendDocument(chatId, outgoing, options);
+  // Telegram judges a photo by more than its header; what it will not show goes as a file.
+  const delivered =
+    sent === undefined || (!sent.ok && sent.code === "rejected")
+      ? await outbox.sendDocument(chatId, outgoing, options)
+      : sent;
+  // A group may take files but not text (or the other way): the words may still get through.
+  if (!delivered.ok && delivered.code === "rejected")
+    call.say(`${esc(file.fileName)} was refused by Telegram (${esc(delivered.description)}).`);
   if (file.leftOut.length > 0) {
     const shown = file.leftOut.slice(0, LEFT_OUT_SHOWN).map((line) => `- ${esc(excerpt(line, 200))}`);
     const more = file.leftOut.length - shown.length;

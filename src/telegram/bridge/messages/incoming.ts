@@ -7,6 +7,7 @@ import { isAddressed } from "../access.js";
 import { chatSettings } from "../chat-settings.js";
 import { mentions, readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
+import { escapeTelegramHtml } from "../../../render/index.js";
 import { markdownOfEntities, quoteBlock } from "../message-markdown.js";
 import type { BridgeServices } from "../services.js";
 import { attachmentOf, voiceOf } from "./attachment-of.js";
@@ -35,11 +36,17 @@ export function readIncomingText(deps: AdmitDeps): Middleware<TelecodeContext> {
 
 /**
  * Whether the bot acts on a message: addressed to it (in groups) and fresh enough. One sent
- * while Telecode was down for long is answered "send it again" instead.
+ * while Telecode was down for long is answered "send it again" instead; one in a group that took
+ * the bot's right to send messages is answered in private, as nothing can be said there.
  */
 export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
   const config = deps.config();
   if (!isAddressed(incoming, chatSettings(config, deps.store, incoming.chatId).listenToAll)) return false;
+  if (deps.control.isMuted(incoming.chatId)) {
+    deps.logger.event("telegram.muted_group_message", { chatId: incoming.chatId, messageId: incoming.messageId });
+    void deps.outbox.send(incoming.from.id, { html: mutedGroupText(incoming.chatTitle) });
+    return false;
+  }
   const ageMs = deps.clock.now() - incoming.dateS * 1000;
   if (ageMs > offlineMaxAgeMs(config.limits)) {
     deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
@@ -51,6 +58,12 @@ export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
     return false;
   }
   return true;
+}
+
+/** Said in private to someone who asked for something in a group where the bot may not send messages. */
+export function mutedGroupText(title: string | undefined): string {
+  const group = title === undefined ? "the group" : `“${escapeTelegramHtml(title)}”`;
+  return `I can't post in ${group}: the group took my right to send messages, so I did not act on what you sent there. An admin can give it back (the group's permissions, or make me an admin); then send it again.`;
 }
 
 /** A photo's, file's or voice note's message read like text: its caption is the text, and it names no command. */
@@ -78,6 +91,7 @@ export function incomingText(
   return {
     chatId: message.chat.id,
     chatKind: message.chat.type,
+    ...(message.chat.title === undefined ? {} : { chatTitle: message.chat.title }),
     messageId: message.message_id,
     dateS: message.date,
     from,

@@ -1,0 +1,36 @@
+// What people do to the bot's place in a chat: a person blocks it (every write answers 403), a
+// group's admin takes its right to send messages (every send answers Telegram's 400 "not enough
+// rights"), and undoes either. Telegram tells the bot with a my_chat_member update each time.
+import type { FakeWorld, StoredChat } from "./state.js";
+
+/** The bot's standing in a chat, as my_chat_member reports it. */
+type Standing = { status: string } & Record<string, unknown>;
+
+const MEMBER: Standing = { status: "member" };
+
+export function blockBot(world: FakeWorld, chat: StoredChat, blocked: boolean): void {
+  if (blocked === world.blockedChats.has(chat.id)) return;
+  if (blocked) world.blockedChats.add(chat.id);
+  else world.blockedChats.delete(chat.id);
+  const kicked = { status: "kicked", until_date: 0 };
+  tellBot(world, chat, chat.id, blocked ? MEMBER : kicked, blocked ? kicked : MEMBER);
+}
+
+export function restrictBot(world: FakeWorld, chat: StoredChat, restricted: boolean, byUserId: number): void {
+  if (chat.type === "private") throw new Error("fake Bot API: a private chat has no rights to take");
+  if (restricted === world.mutedChats.has(chat.id)) return;
+  if (restricted) world.mutedChats.add(chat.id);
+  else world.mutedChats.delete(chat.id);
+  const muted = { status: "restricted", is_member: true, can_send_messages: false, until_date: 0 };
+  tellBot(world, chat, byUserId, restricted ? MEMBER : muted, restricted ? muted : MEMBER);
+}
+
+function tellBot(world: FakeWorld, chat: StoredChat, fromUserId: number, before: Standing, after: Standing): void {
+  world.enqueueUpdate("my_chat_member", {
+    chat: world.chatJson(chat),
+    from: world.userJson(fromUserId),
+    date: Math.floor(world.now() / 1000),
+    old_chat_member: { user: world.botJson(), ...before },
+    new_chat_member: { user: world.botJson(), ...after },
+  });
+}
