@@ -22,7 +22,7 @@ export function checkWebhooks(config: Config, env: Env): CheckResult[] {
   const missing = new Map(findMissingSecrets(config.webhooks, env).map((m) => [m.webhookId, m.variable]));
   for (const hook of config.webhooks) {
     const events = hook.events.length === 0 ? "" : `, events ${hook.events.join(", ")}`;
-    const detail = `${webhookUrl(listen, hook.path)} (${hook.auth}${events}) → project ${hook.project}, chat ${hook.chatId}`;
+    const detail = `${webhookUrl(listen, hook.path)} (${hook.auth}${events}) → project ${hook.project}, chat ${hook.chatId}${hook.topic === null ? "" : `, topic ${hook.topic}`}`;
     const variable = missing.get(hook.id);
     results.push(
       variable === undefined

@@ -51,6 +51,7 @@ function buildEntry(
     prompt: entry.prompt,
     project: project ?? "",
     chatId: chatId ?? 0,
+    topic: entry.topic ?? null,
     session: entry.session,
     runOnce: entry.run_once,
     overrides: Object.freeze({

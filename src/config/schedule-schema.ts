@@ -3,7 +3,16 @@
 // scheduler's own maths; checks across tables (project, chat, duplicate ids) are in schedule-config.ts.
 import * as z from "zod/mini";
 import { canonicalTimeZone, cronProblem } from "../schedule/index.js";
-import { BOOL, EFFORTS, permissionModeSchema, PROJECT_NAME, quoted, STRING, tableError } from "./schema-parts.js";
+import {
+  BOOL,
+  EFFORTS,
+  permissionModeSchema,
+  PROJECT_NAME,
+  quoted,
+  STRING,
+  tableError,
+  topicId,
+} from "./schema-parts.js";
 
 function atLeast(min: number, what: string, max = Number.MAX_SAFE_INTEGER) {
   const error = `must be a whole number of ${what} (${min} or more)`;
@@ -60,6 +69,7 @@ const entrySchema = z.strictObject(
     prompt: z.string({ error: STRING }).check(z.refine((p) => p.trim() !== "", { error: "must say what to do" })),
     project: z.optional(z.string({ error: STRING })),
     chat_id: z.optional(z.int({ error: "must be a numeric chat id" })),
+    topic: z.optional(topicId()),
     permission_mode: z.optional(permissionModeSchema()),
     model: z.optional(z.string({ error: STRING })),
     effort: z.optional(z.enum(EFFORTS, { error: `must be one of ${quoted(EFFORTS)}` })),

@@ -49,6 +49,12 @@ export function duration(unit: "minutes" | "seconds", max: number, maxInWords: s
     .check(z.minimum(0, { error }), z.maximum(max, { error: `must be at most ${max} ${unit} (${maxInWords})` }));
 }
 
+/** A forum topic's thread id: the number after the group's in a link to the topic (t.me/c/1234567890/42). */
+export function topicId() {
+  const error = "must be a topic's thread id: the last number in a link to the topic (t.me/c/…/42)";
+  return z.int({ error }).check(z.minimum(1, { error }));
+}
+
 export function permissionModeSchema() {
   return z.enum(CONFIG_PERMISSION_MODES, {
     error: (iss) =>

@@ -90,6 +90,7 @@ export function buildWebhooks(
       prompt: hook.prompt,
       project: projectOf(hook, key, context, problems),
       chatId: chatOf(hook, key, context, problems),
+      topic: hook.topic ?? null,
       overrides: Object.freeze({
         permissionMode: hook.permission_mode ?? null,
         model: hook.model === undefined || hook.model === "" ? null : hook.model,

@@ -3,7 +3,7 @@
 // address) are in webhooks-config.ts.
 import * as z from "zod/mini";
 import { DEFAULT_LISTEN, parseListenAddress, parsePromptTemplate, WEBHOOK_AUTHS } from "../triggers/index.js";
-import { EFFORTS, ENV_NAME, permissionModeSchema, quoted, STRING, tableError } from "./schema-parts.js";
+import { EFFORTS, ENV_NAME, permissionModeSchema, quoted, STRING, tableError, topicId } from "./schema-parts.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 const WEBHOOK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -78,6 +78,7 @@ const webhookSchema = z
           error: "must be a numeric Telegram chat id",
         }),
       ),
+      topic: z.optional(topicId()),
       permission_mode: z.optional(permissionModeSchema()),
       model: z.optional(z.string({ error: STRING })),
       effort: z.optional(z.enum(EFFORTS, { error: `must be one of ${quoted(EFFORTS)}` })),

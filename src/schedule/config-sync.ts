@@ -15,6 +15,8 @@ export type ConfigScheduleEntry = Readonly<{
   prompt: string;
   project: string;
   chatId: number;
+  /** A forum topic of `chatId` (its thread id), or null; the app makes `chatId` the topic's own before syncing. */
+  topic: number | null;
   session: "new" | "continue";
   runOnce: boolean;
   overrides: ScheduleOverrides;

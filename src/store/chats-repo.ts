@@ -24,6 +24,8 @@ export type ChatsRepository = {
   moves(): { from: number; to: number }[];
   /** Topic `threadId` of chat `parentChatId`, given an id the first time it is seen. */
   topic(parentChatId: number, threadId: number, name: string | null): TopicRecord;
+  /** The topic Telecode knows by `chatId`, if any. */
+  topicById(chatId: number): TopicRecord | undefined;
   /** The topic's name as Telegram last told it. */
   nameTopic(chatId: number, name: string): void;
   /** Every topic seen. */
@@ -53,9 +55,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
   const selectTopic = db.prepare<[number, number], TopicRow>(
     "SELECT * FROM topics WHERE parent_chat_id = ? AND thread_id = ?",
   );
-  const selectParent = db.prepare<[number], { parent_chat_id: number }>(
-    "SELECT parent_chat_id FROM topics WHERE chat_id = ?",
-  );
+  const selectTopicById = db.prepare<[number], TopicRow>("SELECT * FROM topics WHERE chat_id = ?");
   const insertTopic = db.prepare(`
     INSERT INTO topics (chat_id, parent_chat_id, thread_id, name, created_at)
     VALUES (COALESCE((SELECT MIN(chat_id) FROM topics), ${FIRST_TOPIC_ID}) - 1, ?, ?, ?, ?)`);
@@ -85,7 +85,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
   const get = (chatId: number): ChatPreferences => {
     const row = select.get(chatId);
     if (row !== undefined) return readRow(chatRow, "chats", row);
-    const parent = isTopicId(chatId) ? selectParent.get(chatId) : undefined;
+    const parent = isTopicId(chatId) ? selectTopicById.get(chatId) : undefined;
     return parent === undefined ? defaults(chatId) : { ...get(parent.parent_chat_id), chatId, updatedAt: 0 };
   };
 
@@ -122,5 +122,9 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
     topic: (parentChatId, threadId, name) => topic(parentChatId, threadId, name),
     nameTopic: (chatId, name) => void renameTopic.run(name, chatId),
     topics: () => selectTopics.all().map(topicRecord),
+    topicById: (chatId) => {
+      const row = selectTopicById.get(chatId);
+      return row === undefined ? undefined : topicRecord(row);
+    },
   };
 }

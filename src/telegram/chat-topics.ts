@@ -10,10 +10,12 @@
 // has for it goes to the chat's main view instead, until the topic is reopened. A reply there to
 // one of those messages, or a tap on its buttons, is read as in the topic.
 
+import { isTopicId } from "../domain/index.js";
 import type { TopicRecord } from "../store/index.js";
 
 export type TopicsStore = {
   topic(parentChatId: number, threadId: number, name: string | null): TopicRecord;
+  topicById(chatId: number): TopicRecord | undefined;
   nameTopic(chatId: number, name: string): void;
 };
 
@@ -59,17 +61,17 @@ export class ChatTopics {
 
   /** The topic Telecode knows by `chatId`; undefined for any other chat. */
   topic(chatId: number): TopicRecord | undefined {
-    return this.#byId.get(chatId);
+    return this.#lookUp(chatId);
   }
 
   /** The Telegram chat (as kept) that `chatId` is in: a topic's forum, else the chat itself. */
   parentOf(chatId: number): number {
-    return this.#byId.get(chatId)?.parentChatId ?? chatId;
+    return this.#lookUp(chatId)?.parentChatId ?? chatId;
   }
 
   /** Where the messages of `chatId` are written now. */
   placeOf(chatId: number): Place {
-    const topic = this.#byId.get(chatId);
+    const topic = this.#lookUp(chatId);
     if (topic === undefined) return { chatId };
     if (this.#setAside.has(chatId)) return { chatId: topic.parentChatId };
     return { chatId: topic.parentChatId, threadId: topic.threadId };
@@ -81,7 +83,7 @@ export class ChatTopics {
    * topic, or one already set aside.
    */
   refused(chatId: number, description: string): boolean {
-    const topic = this.#byId.get(chatId);
+    const topic = this.#lookUp(chatId);
     if (topic === undefined || this.#setAside.has(chatId)) return false;
     this.#setAside.add(chatId);
     this.#onSetAside(topic, description);
@@ -90,13 +92,13 @@ export class ChatTopics {
 
   /** The outbox wrote message `messageId` of topic `chatId`, set aside, in its chat's main view. */
   wroteAside(chatId: number, messageId: number): void {
-    const topic = this.#byId.get(chatId);
+    const topic = this.#lookUp(chatId);
     if (topic !== undefined) this.#writtenAside.set(`${topic.parentChatId}:${messageId}`, chatId);
   }
 
   /** Whether message `messageId` of topic `chatId` is in its chat's main view (one a reply there can quote). */
   inMainView(chatId: number, messageId: number): boolean {
-    const topic = this.#byId.get(chatId);
+    const topic = this.#lookUp(chatId);
     return topic !== undefined && this.#writtenAside.get(`${topic.parentChatId}:${messageId}`) === chatId;
   }
 
@@ -114,7 +116,7 @@ export class ChatTopics {
   #read(message: MessageJson): void {
     const chatId = message.chat?.id;
     const threadId = message.message_thread_id;
-    if (typeof chatId !== "number" || this.#byId.has(chatId)) return; // read already (handled again after a restart)
+    if (typeof chatId !== "number" || isTopicId(chatId)) return; // read already (handled again after a restart)
     // A thread of replies in a group without topics has an id too: only a topic's counts.
     if (message.is_topic_message !== true || typeof threadId !== "number") return this.#readAside(message, chatId);
     const opening = message.reply_to_message?.forum_topic_created;
@@ -137,6 +139,15 @@ export class ChatTopics {
     const reply = message.reply_to_message?.chat;
     if (reply?.id === chatId) reply.id = topicId;
     message.chat!.id = topicId;
+  }
+
+  /** A topic by id, also one the store gave out elsewhere (a config's schedule in a topic). */
+  #lookUp(chatId: number): TopicRecord | undefined {
+    const known = this.#byId.get(chatId);
+    if (known !== undefined || !isTopicId(chatId)) return known;
+    const stored = this.#store.topicById(chatId);
+    if (stored !== undefined) this.#remember(stored);
+    return stored;
   }
 
   #topicAt(chatId: number, threadId: number, name: string | null): TopicRecord {

@@ -34,6 +34,8 @@ export type WebhookConfig = Readonly<{
   /** A [projects.NAME] name, checked at load. */
   project: string;
   chatId: number;
+  /** A forum topic of `chatId` (its thread id), or null; the app makes `chatId` the topic's own. */
+  topic: number | null;
   overrides: RunOverrides;
 }>;
 

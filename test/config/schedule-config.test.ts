@@ -66,6 +66,7 @@ timezone = "America/New_York"
 prompt = "Check the deploy."
 project = "web"
 chat_id = -100123
+topic = 7
 permission_mode = "plan"
 model = "opus"
 effort = "high"
@@ -94,6 +95,7 @@ max_day_cost_usd = 2
         prompt: "Review yesterday's commits and list risky ones.",
         project: "app",
         chatId: 111,
+        topic: null,
         session: "new",
         runOnce: false,
         overrides: { permissionMode: null, model: null, effort: null },
@@ -107,6 +109,7 @@ max_day_cost_usd = 2
         prompt: "Check the deploy.",
         project: "web",
         chatId: -100123,
+        topic: 7,
         session: "continue",
         runOnce: true,
         overrides: { permissionMode: "plan", model: "opus", effort: "high" },
@@ -156,6 +159,7 @@ id = "b"
 cron = "0 9 30 2 *"
 prompt = "x"
 chat_id = "me"
+topic = 0
 effort = "extreme"
 `),
     ).toEqual([
@@ -172,6 +176,7 @@ effort = "extreme"
       "config.toml: schedules[1].cron has 4 fields; a cron expression has five (minute hour day-of-month month day-of-week)",
       "config.toml: schedules[2].cron never matches a date (check the day and month fields)",
       "config.toml: schedules[2].chat_id must be a numeric chat id",
+      "config.toml: schedules[2].topic must be a topic's thread id: the last number in a link to the topic (t.me/c/…/42)",
       'config.toml: schedules[2].effort must be one of "low", "medium", "high", "xhigh", "max"',
     ]);
   });

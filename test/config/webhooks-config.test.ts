@@ -62,6 +62,7 @@ event = "push"
 prompt = "Review the push to {{ref}} by {{pusher.name}}: {{compare}}"
 project = "app"
 chat_id = -100123
+topic = 7
 permission_mode = "plan"
 model = "opus"
 effort = "high"
@@ -91,6 +92,7 @@ prompt = "Check the deploy."
         prompt: "Review the push to {{ref}} by {{pusher.name}}: {{compare}}",
         project: "app",
         chatId: -100123,
+        topic: 7,
         overrides: {
           permissionMode: "plan",
           model: "opus",
@@ -108,6 +110,7 @@ prompt = "Check the deploy."
         prompt: "Check the deploy.",
         project: "site",
         chatId: 111,
+        topic: null,
         overrides: { permissionMode: null, model: null, effort: null, maxCostUsdPerRun: null, maxCostUsdPerDay: null },
       },
     ]);
@@ -130,6 +133,7 @@ auth = "basic"
 event = 5
 prompt = ""
 chat_id = "me"
+topic = "general"
 permission_mode = "bypassPermissions"
 effort = "huge"
 max_cost_usd_per_run = -1
@@ -152,6 +156,7 @@ prompt = "Look at {{ref | upper}}"
       'config.toml: webhooks[0].event must be an event name such as "push", or a list of them',
       "config.toml: webhooks[0].prompt must not be empty",
       "config.toml: webhooks[0].chat_id must be a numeric Telegram chat id",
+      "config.toml: webhooks[0].topic must be a topic's thread id: the last number in a link to the topic (t.me/c/…/42)",
       "config.toml: webhooks[0].permission_mode must not be bypassPermissions; set claude.dangerously_skip_permissions = true to bypass approvals",
       'config.toml: webhooks[0].effort must be one of "low", "medium", "high", "xhigh", "max"',
       "config.toml: webhooks[0].max_cost_usd_per_run must be an amount in US dollars above 0, such as 2.5",

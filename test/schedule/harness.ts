@@ -173,6 +173,7 @@ export function configEntry(
     prompt: "Review yesterday's commits.",
     project: "app",
     chatId: 42,
+    topic: null,
     session: "new",
     runOnce: false,
     overrides: { permissionMode: null, model: null, effort: null },

@@ -25,6 +25,7 @@ export function webhook(fields: Partial<WebhookConfig> & Pick<WebhookConfig, "id
     prompt: "Review the push to {{ref}} by {{pusher.name}}",
     project: "app",
     chatId: 111,
+    topic: null,
     overrides: { permissionMode: "plan", model: null, effort: null, maxCostUsdPerRun: 1, maxCostUsdPerDay: null },
     ...fields,
   };

@@ -31,6 +31,7 @@ import { storeKeptRunsBook } from "./kept-runs-book.js";
 import { createAppScheduling } from "./scheduling.js";
 import { createTriggerPause } from "./trigger-pause.js";
 import { createWebhookRuns } from "./webhook-runs.js";
+import { withTopicChats } from "./topic-chats.js";
 import { createMediaPort } from "./media-port.js";
 import { storeSessionBook, storeSessionRecords } from "./session-records.js";
 
@@ -128,8 +129,9 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const scheduleClock = tuning.scheduleClock ?? createSystemClock();
   const now = (): number => scheduleClock.now();
   const pause = createTriggerPause({ config, store, now });
+  const triggerConfig = withTopicChats(config, store);
   const scheduling = createAppScheduling({
-    config,
+    config: triggerConfig,
     store,
     clock: scheduleClock,
     logger: logger.child({ area: "schedule" }),
@@ -137,7 +139,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     offeredPrices,
   });
   const webhooks = createWebhookRuns({
-    config,
+    config: triggerConfig,
     store,
     now,
     logger: logger.child({ area: "webhook" }),
@@ -145,7 +147,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     isPaused: () => pause.isPaused(),
     offeredPrices,
   });
-  const triggers = createChatTriggers({ config, store, now, pause, scheduling, webhooks });
+  const triggers = createChatTriggers({ config: triggerConfig, store, now, pause, scheduling, webhooks });
   let bridge: TelegramBridge;
   try {
     const telegram = createTelegramFront({
