@@ -125,9 +125,7 @@ export class ChatTopics {
     if (renamed !== null) this.#rename(topic, renamed);
     if (message.forum_topic_reopened !== undefined) this.#setAside.delete(topic.chatId);
     if (opening !== undefined) delete message.reply_to_message;
-    const reply = message.reply_to_message?.chat;
-    if (reply?.id === chatId) reply.id = topic.chatId;
-    message.chat!.id = topic.chatId;
+    moveTo(message, chatId, topic.chatId);
   }
 
   /** A message in a chat's main view that is (or replies to) a message written there for a topic set aside. */
@@ -136,9 +134,7 @@ export class ChatTopics {
     const topicId = written(message.message_id) ?? written(message.reply_to_message?.message_id);
     if (topicId === undefined) return;
     this.#writtenAside.set(`${chatId}:${String(message.message_id)}`, topicId);
-    const reply = message.reply_to_message?.chat;
-    if (reply?.id === chatId) reply.id = topicId;
-    message.chat!.id = topicId;
+    moveTo(message, chatId, topicId);
   }
 
   /** A topic by id, also one the store gave out elsewhere (a config's schedule in a topic). */
@@ -150,27 +146,32 @@ export class ChatTopics {
     return stored;
   }
 
+  /** The topic at `threadId` of chat `chatId`, given an id the first time; named when it had no name. */
   #topicAt(chatId: number, threadId: number, name: string | null): TopicRecord {
-    const known = this.#byPlace.get(`${chatId}:${threadId}`);
-    if (known === undefined) {
-      const topic = this.#store.topic(chatId, threadId, name);
-      this.#remember(topic);
-      return topic;
-    }
-    if (known.name === null && name !== null) this.#rename(known, name);
-    return known;
+    const topic = this.#byPlace.get(`${chatId}:${threadId}`) ?? this.#store.topic(chatId, threadId, name);
+    this.#remember(topic);
+    return topic.name === null && name !== null ? this.#rename(topic, name) : topic;
   }
 
-  #rename(topic: TopicRecord, name: string): void {
-    if (topic.name === name) return;
+  #rename(topic: TopicRecord, name: string): TopicRecord {
+    if (topic.name === name) return topic;
     this.#store.nameTopic(topic.chatId, name);
-    this.#remember({ ...topic, name });
+    const renamed = { ...topic, name };
+    this.#remember(renamed);
+    return renamed;
   }
 
   #remember(topic: TopicRecord): void {
     this.#byId.set(topic.chatId, topic);
     this.#byPlace.set(`${topic.parentChatId}:${topic.threadId}`, topic);
   }
+}
+
+/** Gives `message` (and the message it replies to, in the same chat) the chat id `to`. */
+function moveTo(message: MessageJson, from: number, to: number): void {
+  const reply = message.reply_to_message?.chat;
+  if (reply?.id === from) reply.id = to;
+  message.chat!.id = to;
 }
 
 function nameOf(named: TopicName): string | null {

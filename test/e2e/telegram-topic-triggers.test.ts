@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
-import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { botMessageInTopic, isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 const PERSON = 1001;
 const FORUM = -100_6001;
@@ -46,12 +46,8 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
-function inTopic(thread: number | undefined, match: (m: MessageView) => boolean): Promise<MessageView> {
-  return rig.tg.waitFor(() => rig.tg.topics.botMessages(FORUM, thread).find(match), {
-    what: `a bot message in topic ${thread ?? "General"}`,
-    timeoutMs: 30_000,
-  });
-}
+const inTopic = (thread: number | undefined, match: (m: MessageView) => boolean) =>
+  botMessageInTopic(rig, FORUM, thread, match);
 
 describe("config entries aimed at a topic", () => {
   it("run a webhook's delivery and a schedule's fire in the topic, in its conversation", async () => {

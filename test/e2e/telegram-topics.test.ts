@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
-import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { botMessageInTopic, isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let clock: FakeClock;
@@ -29,12 +29,8 @@ function forum(id: number, person: number): number {
 }
 
 /** The bot's message in topic `thread` (undefined: General) matching `match`, waiting for it. */
-function inTopic(chat: number, thread: number | undefined, match: (m: MessageView) => boolean): Promise<MessageView> {
-  return rig.tg.waitFor(() => rig.tg.topics.botMessages(chat, thread).find(match), {
-    what: `a bot message in topic ${thread ?? "General"} of chat ${chat}`,
-    timeoutMs: 30_000,
-  });
-}
+const inTopic = (chat: number, thread: number | undefined, match: (m: MessageView) => boolean) =>
+  botMessageInTopic(rig, chat, thread, match);
 
 /** Sends `/name args` in a topic and waits for the bot's reply to it there. */
 async function topicCommand(chat: number, thread: number, name: string, args: string): Promise<MessageView> {

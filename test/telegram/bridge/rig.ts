@@ -214,6 +214,19 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
+/** The bot's message in topic `thread` of `chatId` (undefined: General) that matches, waiting for it. */
+export function botMessageInTopic(
+  rig: Pick<Rig, "tg">,
+  chatId: number,
+  thread: number | undefined,
+  match: (m: MessageView) => boolean,
+): Promise<MessageView> {
+  return rig.tg.waitFor(() => rig.tg.topics.botMessages(chatId, thread).find(match), {
+    what: `a bot message in topic ${thread ?? "General"} of chat ${chatId}`,
+    timeoutMs: 30_000,
+  });
+}
+
 /** The final answer: a bot message carrying the answer footer. */
 export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
   return (m) =>
