@@ -85,7 +85,16 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
   } else {
     const me = await getMe(apiRoot, botToken);
     if (me.ok) {
-      results.push(ok("Bot API", `reachable at ${apiRoot}`), ok("bot token", `valid: @${me.bot.username}`));
+      results.push(
+        ok("Bot API", `reachable at ${apiRoot}`),
+        ok("bot token", `valid: @${me.bot.username}`),
+        ok(
+          "groups",
+          me.bot.readsAllGroupMessages
+            ? "privacy mode is off: in a group the bot gets every message"
+            : "privacy mode is on: in a group where the bot is no admin, Telegram hands it only commands and replies to its messages, not @mentions (make it an admin there, or turn privacy mode off in @BotFather with /setprivacy and add it to the group again)",
+        ),
+      );
       const webhook = await getBotWebhook(apiRoot, botToken);
       if (webhook.ok && webhook.site !== undefined)
         results.push(

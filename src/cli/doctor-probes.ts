@@ -8,7 +8,8 @@ import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import { webhookSite } from "../render/index.js";
 
-export type BotInfo = { id: number; username: string; firstName: string };
+/** Who the bot is; `readsAllGroupMessages`: Telegram's privacy mode is off for it. */
+export type BotInfo = { id: number; username: string; firstName: string; readsAllGroupMessages: boolean };
 
 export type BotApiFailure = {
   ok: false;
@@ -74,17 +75,21 @@ export async function getMe(
   token: string,
   signal?: AbortSignal,
 ): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
-  const result = await callBotApi<{ id: number; username?: string; first_name?: string }>(
-    apiRoot,
-    token,
-    "getMe",
-    {},
-    signal,
-  );
+  const result = await callBotApi<{
+    id: number;
+    username?: string;
+    first_name?: string;
+    can_read_all_group_messages?: boolean;
+  }>(apiRoot, token, "getMe", {}, signal);
   if (!result.ok) return result;
   return {
     ok: true,
-    bot: { id: result.result.id, username: result.result.username ?? "", firstName: result.result.first_name ?? "" },
+    bot: {
+      id: result.result.id,
+      username: result.result.username ?? "",
+      firstName: result.result.first_name ?? "",
+      readsAllGroupMessages: result.result.can_read_all_group_messages === true,
+    },
   };
 }
 

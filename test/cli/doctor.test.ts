@@ -109,6 +109,9 @@ describe("telecode doctor", () => {
     expect(line(out, "config ")).toContain(`✓ config`);
     expect(line(out, "Bot API")).toContain(`reachable at ${fake.apiRoot}`);
     expect(line(out, "bot token")).toContain("valid: @tc_test_bot");
+    expect(line(out, "groups")).toContain(
+      "privacy mode is on: in a group where the bot is no admin, Telegram hands it only commands and replies to its messages, not @mentions",
+    );
     expect(out).not.toContain("bot webhook");
     expect(line(out, "allowed users")).toContain("42");
     expect(line(out, "project app")).toContain(`${project} (default)`);

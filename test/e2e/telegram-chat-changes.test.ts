@@ -107,6 +107,27 @@ describe("a group that became a supergroup while Claude waited for an approval",
   });
 });
 
+describe("the bot added to a group", () => {
+  it("says how to ask it there: with privacy mode on, by command or reply, unless it is an admin", async () => {
+    const person = rig.user(1006);
+    const [plain, admin] = [-100_4006, -100_4106];
+    rig.tg.addGroup({ id: plain, memberIds: [person] });
+    rig.tg.addGroup({ id: admin, memberIds: [person] });
+    rig.tg.addBotToGroup(plain, { from: person });
+    rig.tg.addBotToGroup(admin, { from: person, admin: true });
+    expect((await rig.botMessage(plain, /^👋/)).text).toBe(
+      "👋 I'm in. Telegram's privacy mode is on for this bot, so here I get only commands and replies to my messages, not @mentions: start a task with /new@telecode_test_bot and your words, or reply to one of my messages. To be asked with @telecode_test_bot, make me an admin here (or turn privacy mode off in @BotFather with /setprivacy, then remove me from the group and add me again).",
+    );
+    expect((await rig.botMessage(admin, /^👋/)).text).toBe(
+      "👋 I'm in. Ask me with @telecode_test_bot and your task, or reply to one of my messages; /help@telecode_test_bot says more.",
+    );
+    // As the greeting says: a task given as a command runs.
+    rig.script("[joined-task]", [reply.text("Looked at the build.")]);
+    rig.tg.sendText(plain, "/new@telecode_test_bot look at the build [joined-task]", { from: person });
+    await rig.botMessage(plain, isAnswer("Looked at the build."));
+  });
+});
+
 describe("a group that took the bot's right to send messages", () => {
   it("has its schedules skipped, however much its people write there, tells who asks in private, and goes on once the right is back", async () => {
     const person = rig.user(1005);
@@ -136,6 +157,8 @@ describe("a group that took the bot's right to send messages", () => {
     rig.script("MUTEDTICK", [reply.text("The queue is empty.")]);
     clock.advance(3_600_000);
     await rig.botMessage(group, isAnswer("The queue is empty."));
+    // Its right given back is no joining: no greeting.
+    expect(rig.tg.botMessages(group).filter((m) => m.text.startsWith("👋"))).toEqual([]);
   });
 });
 

@@ -27,6 +27,7 @@ import { unknownButtons } from "./buttons/unknown.js";
 import { chatMovesOf, readThroughMoves } from "./chat-moved.js";
 import { ClosedChats, watchClosedChats } from "./closed-chats.js";
 import { chatTopicsOf, readThroughTopics } from "./topics.js";
+import { joinedGroups } from "./joined-group.js";
 import { ClaudeCommands } from "./claude-commands.js";
 import { UsageLimits } from "./usage-limits.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
@@ -183,6 +184,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     requestRestart: (chatId) => options.onRestartRequested?.(chatId),
     botUsername: () => bot.botInfo.username,
     isMuted: (chatId) => closedChats.isMuted(chatId),
+    readsAllGroupMessages: () => bot.botInfo.can_read_all_group_messages,
   };
   const starter = new RunStarter({ config: options.config, store, logger, sessions, view });
   const services: BridgeServices = {
@@ -231,6 +233,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(voiceMessages(services));
   handlers.use(nonTextMessages(services));
   handlers.use(edits.messages);
+  handlers.use(joinedGroups(services));
 
   return {
     async start(startOptions = {}) {

@@ -27,6 +27,8 @@ export type BridgeControl = {
   requestRestart: (chatId: number) => void;
   /** The bot's @username (known once started). */
   botUsername: () => string;
+  /** Telegram's privacy mode is off for the bot: it gets every message of a group it is in. */
+  readsAllGroupMessages: () => boolean;
   /** The chat is a group that took the bot's right to send messages (closed-chats.ts). */
   isMuted: (chatId: number) => boolean;
 };

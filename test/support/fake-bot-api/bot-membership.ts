@@ -1,12 +1,19 @@
-// What people do to the bot's place in a chat: a person blocks it (every write answers 403), a
-// group's admin takes its right to send messages (every send answers Telegram's 400 "not enough
-// rights"), and undoes either. Telegram tells the bot with a my_chat_member update each time.
+// What people do to the bot's place in a chat: someone adds it to a group (as a member or an
+// admin), a person blocks it (every write answers 403), a group's admin takes its right to send
+// messages (every send answers Telegram's 400 "not enough rights"), and undoes either. Telegram
+// tells the bot with a my_chat_member update each time.
 import type { FakeWorld, StoredChat } from "./state.js";
 
 /** The bot's standing in a chat, as my_chat_member reports it. */
 type Standing = { status: string } & Record<string, unknown>;
 
 const MEMBER: Standing = { status: "member" };
+
+export function addBot(world: FakeWorld, chat: StoredChat, byUserId: number, admin: boolean): void {
+  if (chat.type === "private") throw new Error("fake Bot API: a bot is not added to a private chat");
+  const standing = admin ? { status: "administrator", can_be_edited: false, can_manage_chat: true } : MEMBER;
+  tellBot(world, chat, byUserId, { status: "left" }, standing);
+}
 
 export function blockBot(world: FakeWorld, chat: StoredChat, blocked: boolean): void {
   if (blocked === world.blockedChats.has(chat.id)) return;
