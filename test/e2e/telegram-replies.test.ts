@@ -46,6 +46,36 @@ describe("formatting Telegram sends apart from the text", () => {
   });
 });
 
+describe("a checklist", () => {
+  it("reaches Claude as its title and a task list, the done ones ticked", async () => {
+    const chat = rig.user(1009);
+    rig.script("[checklist]", [reply.text("Did the two left.")]);
+    const task = (id: number, text: string, done = false) => ({
+      id,
+      text,
+      ...(done
+        ? { completed_by_user: { id: chat, is_bot: false, first_name: "Ann" }, completion_date: 1_780_000_000 }
+        : {}),
+    });
+    rig.tg.sendOther(chat, {
+      checklist: {
+        title: "Release 2.3 [checklist]",
+        tasks: [task(1, "Bump the version", true), task(2, "Update the changelog"), task(3, "Tag the release")],
+      },
+    });
+    await rig.botMessage(chat, isAnswer("Did the two left."));
+    expect(rig.api.requests("[checklist]")[0]?.lastPrompt).toBe(
+      "Release 2.3 [checklist]\n\n- [x] Bump the version\n- [ ] Update the changelog\n- [ ] Tag the release",
+    );
+    // Ticking a task is Telegram's notice, not a message to read.
+    rig.tg.sendOther(chat, { checklist_tasks_done: { marked_as_done_task_ids: [2] } });
+    rig.script("[after-tick]", [reply.text("Noted.")]);
+    rig.tg.sendText(chat, "and the tag? [after-tick]");
+    await rig.botMessage(chat, isAnswer("Noted."));
+    expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("I can't read"))).toEqual([]);
+  });
+});
+
 describe("replies", () => {
   it("in a group, a reply to a colleague's message gives Claude that message before the words", async () => {
     const person = rig.user(1002);

@@ -40,6 +40,7 @@ import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
+import { checklistMessages } from "./messages/checklist.js";
 import { recoverAfterRestart, tellSetAside } from "./recovery.js";
 import { RunIndex } from "./run-index.js";
 import { RunStarter } from "./run-starter.js";
@@ -231,6 +232,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(textMessages({ ...services, commandNames: COMMANDS.map((c) => c.command) }));
   handlers.use(attachmentMessages(services));
   handlers.use(voiceMessages(services));
+  handlers.use(checklistMessages(services));
   handlers.use(nonTextMessages(services));
   handlers.use(edits.messages);
   handlers.use(joinedGroups(services));

@@ -1,6 +1,7 @@
 // A message the bot cannot read (a sticker, a location, a poll…): in a private chat the
 // person is told which kind it cannot read and what it does read; elsewhere it is left alone,
-// as are Telegram's own notices (a topic created or closed, a message pinned).
+// as are Telegram's own notices (a topic created or closed, a message pinned, a checklist's
+// task ticked).
 import { Composer } from "grammy";
 import type { Message } from "grammy/types";
 import type { TelecodeContext } from "../context.js";
@@ -34,6 +35,8 @@ const NOTICES: readonly (keyof Message)[] = [
   "chat_shared",
   "successful_payment",
   "refunded_payment",
+  "checklist_tasks_done",
+  "checklist_tasks_added",
 ];
 
 /** What the bot says to a message it cannot read: which kind, and what it reads instead. */
