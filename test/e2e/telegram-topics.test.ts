@@ -98,6 +98,24 @@ describe("a forum group", () => {
     expect(existsSync(join(rig.ws.cwd, "topic.txt"))).toBe(true);
   });
 
+  it("keeps a topic's open approval across a restart: the tap there lets the run go on in the topic", async () => {
+    const person = rig.user(1008);
+    const group = forum(-100_5008, person);
+    const ops = rig.tg.topics.create(group, "Ops");
+    rig.script("[topic-restart]", [
+      reply.bash("touch restarted.txt", "Create a file"),
+      reply.text("Created it after the restart."),
+    ]);
+    rig.tg.sendText(group, `${BOT} make the file [topic-restart]`, { topic: ops });
+    const asked = await inTopic(group, ops, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
+    await rig.app.stop();
+    await rig.startApp();
+    const tap = rig.tg.tapButton(group, asked.messageId, "✅ Allow", { from: person });
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Approved");
+    await inTopic(group, ops, isAnswer("Created it after the restart."));
+    expect(rig.tg.topics.botMessages(group, undefined)).toEqual([]);
+  });
+
   it("runs a schedule made in a topic in that topic", async () => {
     const person = rig.user(1004);
     const group = forum(-100_5004, person);
