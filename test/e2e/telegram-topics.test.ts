@@ -32,6 +32,16 @@ function forum(id: number, person: number): number {
 const inTopic = (chat: number, thread: number | undefined, match: (m: MessageView) => boolean) =>
   botMessageInTopic(rig, chat, thread, match);
 
+/**
+ * Sends `words` (ending in a [marker]) in topic `thread` (undefined: General) with `answer`
+ * scripted for it, and waits for that answer there.
+ */
+function ask(chat: number, thread: number | undefined, words: string, answer: string): Promise<MessageView> {
+  rig.script(/\[[^\]]+\]$/.exec(words)![0], [reply.text(answer)]);
+  rig.tg.sendText(chat, words, thread === undefined ? {} : { topic: thread });
+  return inTopic(chat, thread, isAnswer(answer));
+}
+
 /** Sends `/name args` in a topic and waits for the bot's reply to it there. */
 async function topicCommand(chat: number, thread: number, name: string, args: string): Promise<MessageView> {
   const sent = rig.tg.sendCommand(chat, name, args, { topic: thread });
@@ -59,9 +69,7 @@ describe("a forum group", () => {
     expect(rig.tg.topics.botMessages(group, undefined)).toEqual([]);
     for (const m of rig.tg.topics.botMessages(group, docs)) expect(m.text).not.toContain("build");
 
-    rig.script("[topic-build-again]", [reply.text("Also the lint.")]);
-    rig.tg.sendText(group, `${BOT} the lint too [topic-build-again]`, { topic: build });
-    const again = await inTopic(group, build, isAnswer("Also the lint."));
+    const again = await ask(group, build, `${BOT} the lint too [topic-build-again]`, "Also the lint.");
     expect(sessionOf(again)).toBe(sessionOf(buildAnswer));
     // The topic's first message, which Telegram names as what every message in it replies to,
     // is no quote: Claude gets the person's words alone.
@@ -158,9 +166,7 @@ describe("a forum group", () => {
     expect(wrote.replyToMessageId).toBe(asking);
 
     rig.tg.topics.reopen(group, release);
-    rig.script("[reopened-topic]", [reply.text("Published the notes.")]);
-    rig.tg.sendText(group, `${BOT} publish the notes [reopened-topic]`, { topic: release });
-    const next = await inTopic(group, release, isAnswer("Published the notes."));
+    const next = await ask(group, release, `${BOT} publish the notes [reopened-topic]`, "Published the notes.");
     expect(sessionOf(next)).toBe(sessionOf(answer));
   });
 });
@@ -181,9 +187,7 @@ describe("a group that turned on topics", () => {
     const found = await inTopic(supergroup, bugs, isAnswer("Found the bug."));
     expect(found.replyToMessageId).toBe(asked);
     expect(sessionOf(found)).not.toBe(sessionOf(before));
-    rig.script("[general-after]", [reply.text("Still the repo's session.")]);
-    rig.tg.sendText(supergroup, `${BOT} and the CI [general-after]`, { from: person });
-    const general = await inTopic(supergroup, undefined, isAnswer("Still the repo's session."));
+    const general = await ask(supergroup, undefined, `${BOT} and the CI [general-after]`, "Still the repo's session.");
     expect(sessionOf(general)).toBe(sessionOf(before));
   });
 });
@@ -191,13 +195,9 @@ describe("a group that turned on topics", () => {
 describe("a private chat with topics", () => {
   it("keeps each topic's session apart from the chat's own, and says nothing to Telegram's notices", async () => {
     const chat = rig.user(1006);
-    rig.script("[dm-main]", [reply.text("Answered in the chat.")]);
-    rig.tg.sendText(chat, "a question [dm-main]");
-    const main = await inTopic(chat, undefined, isAnswer("Answered in the chat."));
+    const main = await ask(chat, undefined, "a question [dm-main]", "Answered in the chat.");
     const idea = rig.tg.topics.create(chat, "Idea");
-    rig.script("[dm-topic]", [reply.text("Answered in the topic.")]);
-    rig.tg.sendText(chat, "another question [dm-topic]", { topic: idea });
-    const inIdea = await inTopic(chat, idea, isAnswer("Answered in the topic."));
+    const inIdea = await ask(chat, idea, "another question [dm-topic]", "Answered in the topic.");
     expect(sessionOf(inIdea)).not.toBe(sessionOf(main));
     // The topic's creation is Telegram's notice, not something the person sent to read.
     expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("I can't read"))).toEqual([]);
