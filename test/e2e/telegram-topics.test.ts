@@ -199,6 +199,8 @@ describe("a private chat with topics", () => {
     const idea = rig.tg.topics.create(chat, "Idea");
     const inIdea = await ask(chat, idea, "another question [dm-topic]", "Answered in the topic.");
     expect(sessionOf(inIdea)).not.toBe(sessionOf(main));
+    // As in the chat itself, a quiet one-person conversation: the answer quotes nothing.
+    expect([main.replyToMessageId, inIdea.replyToMessageId]).toEqual([undefined, undefined]);
     // The topic's creation is Telegram's notice, not something the person sent to read.
     expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("I can't read"))).toEqual([]);
 

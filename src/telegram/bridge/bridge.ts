@@ -119,6 +119,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     heartbeatMs: options.heartbeatMs ?? 10_000,
     media,
     clockFormatter,
+    inGroup: (chatId) => chatTopics.parentOf(chatId) < 0,
   };
   const background = new BackgroundTurns({
     ...view,

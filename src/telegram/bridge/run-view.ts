@@ -39,6 +39,8 @@ export type RunViewDeps = ProgressMessageDeps & {
   clockFormatter?: ClockFormatter;
   /** Reads the project's outbox after a run. */
   media: ProjectOutboxDeps["media"];
+  /** Whether the chat is a group's (a forum topic of a group too; not one of a private chat). */
+  inGroup: (chatId: number) => boolean;
 };
 
 export type RunViewInit = {
@@ -346,6 +348,8 @@ export class RunView implements RunObserver {
    * beside it) the answer quotes the message it answers.
    */
   #quoteReplyTo(): number | undefined {
-    return this.#queued || this.chatId < 0 || this.#deps.runs.sharedChat(this) ? this.#init.promptMessageId : undefined;
+    return this.#queued || this.#deps.inGroup(this.chatId) || this.#deps.runs.sharedChat(this)
+      ? this.#init.promptMessageId
+      : undefined;
   }
 }
