@@ -3,11 +3,11 @@
 // long: "send it again"), and leave commands for other bots alone.
 import type { Middleware } from "grammy";
 import type { Message } from "grammy/types";
+import { escapeTelegramHtml } from "../../../render/index.js";
 import { isAddressed } from "../access.js";
 import { chatSettings } from "../chat-settings.js";
 import { mentions, readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
-import { escapeTelegramHtml } from "../../../render/index.js";
 import { markdownOfEntities, quoteBlock } from "../message-markdown.js";
 import type { BridgeServices } from "../services.js";
 import { attachmentOf, voiceOf } from "./attachment-of.js";
