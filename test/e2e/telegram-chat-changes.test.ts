@@ -113,8 +113,8 @@ describe("the bot added to a group", () => {
     const [plain, admin] = [-100_4006, -100_4106];
     rig.tg.addGroup({ id: plain, memberIds: [person] });
     rig.tg.addGroup({ id: admin, memberIds: [person] });
-    rig.tg.addBotToGroup(plain, { from: person });
-    rig.tg.addBotToGroup(admin, { from: person, admin: true });
+    rig.tg.setBotRole(plain, "member", { from: person });
+    rig.tg.setBotRole(admin, "admin", { from: person });
     expect((await rig.botMessage(plain, /^👋/)).text).toBe(
       "👋 I'm in. Telegram's privacy mode is on for this bot, so here I get only commands and replies to my messages, not @mentions: start a task with /new@telecode_test_bot and your words, or reply to one of my messages. To be asked with @telecode_test_bot, make me an admin here (or turn privacy mode off in @BotFather with /setprivacy, then remove me from the group and add me again).",
     );
@@ -125,6 +125,17 @@ describe("the bot added to a group", () => {
     rig.script("[joined-task]", [reply.text("Looked at the build.")]);
     rig.tg.sendText(plain, "/new@telecode_test_bot look at the build [joined-task]", { from: person });
     await rig.botMessage(plain, isAnswer("Looked at the build."));
+
+    // Made an admin, then no longer one: it says what changed.
+    rig.tg.setBotRole(plain, "admin", { from: person });
+    expect((await rig.botMessage(plain, /^ℹ️ As an admin/)).text).toBe(
+      "ℹ️ As an admin here I get every message now: ask me with @telecode_test_bot and your task.",
+    );
+    rig.tg.setBotRole(plain, "member", { from: person });
+    expect((await rig.botMessage(plain, /^ℹ️ I'm no admin/)).text).toMatch(
+      /^ℹ️ I'm no admin here any more\. Telegram's privacy mode is on for this bot, so here I get only commands/,
+    );
+    expect(rig.tg.botMessages(plain).filter((m) => m.text.startsWith("👋"))).toHaveLength(1);
   });
 });
 

@@ -9,10 +9,16 @@ type Standing = { status: string } & Record<string, unknown>;
 
 const MEMBER: Standing = { status: "member" };
 
-export function addBot(world: FakeWorld, chat: StoredChat, byUserId: number, admin: boolean): void {
+const ADMIN: Standing = { status: "administrator", can_be_edited: false, can_manage_chat: true };
+
+/** Adds the bot to the group with `role`, or gives it that role there (an admin, or no longer one). */
+export function setBotRole(world: FakeWorld, chat: StoredChat, byUserId: number, role: "member" | "admin"): void {
   if (chat.type === "private") throw new Error("fake Bot API: a bot is not added to a private chat");
-  const standing = admin ? { status: "administrator", can_be_edited: false, can_manage_chat: true } : MEMBER;
-  tellBot(world, chat, byUserId, { status: "left" }, standing);
+  const before = world.botRoles.get(chat.id);
+  if (before === role) return;
+  world.botRoles.set(chat.id, role);
+  const standing = (r: typeof before) => (r === undefined ? { status: "left" } : r === "admin" ? ADMIN : MEMBER);
+  tellBot(world, chat, byUserId, standing(before), standing(role));
 }
 
 export function blockBot(world: FakeWorld, chat: StoredChat, blocked: boolean): void {

@@ -17,7 +17,7 @@ import {
   type FakeUser,
 } from "./state.js";
 import { matcher, view, type MessageMatch, type MessageView } from "./message-view.js";
-import { addBot, blockBot, restrictBot } from "./bot-membership.js";
+import { blockBot, restrictBot, setBotRole } from "./bot-membership.js";
 import { FakeTopics } from "./topics.js";
 import { describeWorld, transcriptOf } from "./transcript.js";
 import { forwardOrigin, quoteOf, sentAsChat, userEntities, type SentAs } from "./user-text.js";
@@ -306,9 +306,9 @@ export class FakeBotApi {
     this.world.upgradeGroup(this.requireChat(groupId), newId, options.notices ?? true);
   }
 
-  /** Someone in the group adds the bot to it, as a member or an admin. */
-  addBotToGroup(groupId: number, options: From & { admin?: boolean } = {}): void {
-    addBot(this.world, this.requireChat(groupId), this.sender(groupId, options.from), options.admin ?? false);
+  /** Someone in the group adds the bot to it as a member or an admin, or makes it an admin (or no longer one). */
+  setBotRole(groupId: number, role: "member" | "admin", options: From = {}): void {
+    setBotRole(this.world, this.requireChat(groupId), this.sender(groupId, options.from), role);
   }
 
   /**

@@ -94,6 +94,8 @@ export class FakeWorld {
   readonly callbackQueries = new Map<string, StoredCallbackQuery>();
   /** Chats whose user blocked the bot: every write answers 403. */
   readonly blockedChats = new Set<number>();
+  /** The bot's role in the groups it was added to (setBotRole). */
+  readonly botRoles = new Map<number, "member" | "admin">();
   /** Groups whose admins took the bot's right to send messages: every send answers 400. */
   readonly mutedChats = new Set<number>();
   /** Groups that became supergroups, with their new ids: every write answers 400 with the new id. */
