@@ -19,13 +19,16 @@ export type TopicsStore = {
   nameTopic(chatId: number, name: string): void;
 };
 
-/** Where a chat's messages are written: a Telegram chat (as kept), and the thread of a topic. */
-export type Place = { chatId: number; threadId?: number };
+/**
+ * Where a chat's messages are written: a Telegram chat (as kept), and the thread of a topic; or,
+ * for a topic set aside, the chat's main view (`aside`).
+ */
+export type Place = { chatId: number; threadId?: number; aside?: true };
 
 type TopicName = { name?: unknown } | undefined;
 
-/** Told of a topic whose writes go to its chat's main view from now on, and what Telegram said. */
-export type SetAside = (topic: TopicRecord, description: string) => void;
+/** Told of a topic whose writes go to its chat's main view from now on: closed, or else deleted. */
+export type SetAside = (topic: TopicRecord, closed: boolean) => void;
 
 /** The parts of a Bot API Message that say which topic it is in. */
 type MessageJson = {
@@ -73,20 +76,20 @@ export class ChatTopics {
   placeOf(chatId: number): Place {
     const topic = this.#lookUp(chatId);
     if (topic === undefined) return { chatId };
-    if (this.#setAside.has(chatId)) return { chatId: topic.parentChatId };
+    if (this.#setAside.has(chatId)) return { chatId: topic.parentChatId, aside: true };
     return { chatId: topic.parentChatId, threadId: topic.threadId };
   }
 
   /**
-   * Telegram refused a write to topic `chatId` (closed or deleted), saying `description`: its
-   * messages go to its chat's main view until it is reopened. Returns false when `chatId` is no
-   * topic, or one already set aside.
+   * Telegram refused a write to topic `chatId` (`closed`, or else deleted): its messages go to its
+   * chat's main view until it is reopened. Returns false when `chatId` is no topic, or one already
+   * set aside.
    */
-  refused(chatId: number, description: string): boolean {
+  refused(chatId: number, closed: boolean): boolean {
     const topic = this.#lookUp(chatId);
     if (topic === undefined || this.#setAside.has(chatId)) return false;
     this.#setAside.add(chatId);
-    this.#onSetAside(topic, description);
+    this.#onSetAside(topic, closed);
     return true;
   }
 

@@ -25,8 +25,8 @@ export async function callBotApi(
   const home = place?.chatId;
   const chatId = home === undefined ? undefined : (moves?.currentId(home) ?? home);
   const thread = place?.threadId === undefined ? {} : { message_thread_id: place.threadId };
-  const setAside =
-    chat !== undefined && topics?.topic(chat.chatId) !== undefined && thread.message_thread_id === undefined;
+  /** A topic set aside (chat-topics.ts), whose messages go to its chat's main view. */
+  const asideTopic = place?.aside === true ? chat?.chatId : undefined;
   /** Telegram's id of a message as kept; undefined for one left in a group that moved. */
   const wire = (messageId: number): number | undefined =>
     home === undefined || moves === undefined ? messageId : moves.wireMessageId(home, messageId);
@@ -35,7 +35,7 @@ export async function callBotApi(
   /** A new message's id as kept; one written aside for its topic is remembered as the topic's. */
   const placed = (messageId: number): number => {
     const id = kept(messageId);
-    if (setAside) topics?.wroteAside(chat.chatId, id);
+    if (asideTopic !== undefined) topics?.wroteAside(asideTopic, id);
     return id;
   };
   const current = (messageId: number): number => {
@@ -51,7 +51,8 @@ export async function callBotApi(
     job.plain ? { text: htmlToPlainFallback(html) } : { text: html, parse_mode: "HTML" };
   const reply = (replyTo: number | undefined) => {
     // A reply lands in its target's topic: one to a message in the topic refusing would be refused.
-    const quotable = replyTo !== undefined && (!setAside || topics.inMainView(chat.chatId, replyTo));
+    const quotable =
+      replyTo !== undefined && (asideTopic === undefined || topics?.inMainView(asideTopic, replyTo) === true);
     const id = quotable ? wire(replyTo) : undefined;
     return id === undefined ? {} : { reply_parameters: { message_id: id, allow_sending_without_reply: true } };
   };

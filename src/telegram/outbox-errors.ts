@@ -13,10 +13,13 @@ export type CallFailure =
   | { kind: "parse_error"; description: string }
   /** The group became a supergroup, which has this id now. */
   | { kind: "chat_moved"; toChatId: number }
-  /** The forum topic written to is closed or deleted. */
-  | { kind: "topic_refused"; description: string }
-  /** The bot may not write to the chat (blocked, removed, not allowed to post) or the chat is gone. */
-  | { kind: "chat_closed"; description: string; errorCode: number }
+  /** The forum topic written to is closed (`closed`), or deleted. */
+  | { kind: "topic_refused"; description: string; closed: boolean }
+  /**
+   * The bot may not write to the chat (blocked, removed, or `muted`: a group took its right to
+   * send messages), or the chat is gone.
+   */
+  | { kind: "chat_closed"; description: string; errorCode: number; muted: boolean }
   | { kind: "transient"; description: string; errorCode?: number }
   | { kind: "rejected"; description: string; errorCode: number };
 
@@ -78,11 +81,11 @@ export function classifyFailure(error: unknown): CallFailure {
     return { kind: "reply_target_gone" };
   if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
   if (/topic_closed|topic_deleted|message thread not found|topic_id_invalid/.test(text))
-    return { kind: "topic_refused", description: error.description };
+    return { kind: "topic_refused", description: error.description, closed: text.includes("topic_closed") };
   // A group that took the bot's right to send messages (photos or files alone it may still take).
   const muted = text.includes("rights to send text messages") || text.includes("no rights to send a message");
   if (code === 403 || text.includes("chat not found") || muted)
-    return { kind: "chat_closed", description: error.description, errorCode: code };
+    return { kind: "chat_closed", description: error.description, errorCode: code, muted };
   return { kind: "rejected", description: error.description, errorCode: code };
 }
 

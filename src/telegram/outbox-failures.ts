@@ -24,9 +24,9 @@ export type FailureHost = {
   /** The chat has a new id (a group became a supergroup); false when that cannot be followed. */
   moved(chat: ChatQueue | undefined, toChatId: number): boolean;
   /** The forum topic refused a write: false when its writes cannot go to its chat's main view instead. */
-  topicRefused(chat: ChatQueue | undefined, description: string): boolean;
+  topicRefused(chat: ChatQueue | undefined, closed: boolean): boolean;
   /** Telegram will not take writes to the chat (outbox-errors.ts, `chat_closed`). */
-  closed(chat: ChatQueue | undefined, description: string): void;
+  closed(chat: ChatQueue | undefined, description: string, muted: boolean): void;
   fail(job: Job, delivery: Extract<Delivery, { ok: false }>): void;
 };
 
@@ -51,7 +51,7 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       job.attempts--; // the chat moved; the call was not at fault
       return host.retry(chat, job);
     case "topic_refused":
-      if (!host.topicRefused(chat, failure.description)) break;
+      if (!host.topicRefused(chat, failure.closed)) break;
       logger.event("outbox.topic_refused", { ...fields, description: failure.description }, "warn");
       job.attempts--; // the topic closed; the call was not at fault
       return host.retry(chat, job);
@@ -85,7 +85,7 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       return host.retry(chat, job);
     }
     case "chat_closed":
-      host.closed(chat, failure.description);
+      host.closed(chat, failure.description, failure.muted);
       break;
     case "rejected":
       break;

@@ -129,6 +129,9 @@ export type OutboxOptions = {
   chatMoves?: ChatMoves;
   /** Forum topics: written to in their chat and thread (chat-topics.ts). */
   chatTopics?: ChatTopics;
-  /** Telegram refused a write to `chatId` for good (blocked, removed, gone), saying `description`. */
-  onChatClosed?: (chatId: number, description: string) => void;
+  /**
+   * Telegram refused a write to `chatId` for good (blocked, removed, gone, or `muted`: a group
+   * took the bot's right to send messages), saying `description`.
+   */
+  onChatClosed?: (chatId: number, description: string, muted: boolean) => void;
 };

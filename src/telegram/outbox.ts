@@ -354,10 +354,10 @@ export class Outbox {
         moves.record(this.#homeOf(chat.chatId), toChatId);
         return true;
       },
-      topicRefused: (chat, description) =>
-        chat !== undefined && this.#options.chatTopics?.refused(chat.chatId, description) === true,
-      closed: (chat, description) => {
-        if (chat !== undefined) this.#options.onChatClosed?.(chat.chatId, description);
+      topicRefused: (chat, closed) =>
+        chat !== undefined && this.#options.chatTopics?.refused(chat.chatId, closed) === true,
+      closed: (chat, description, muted) => {
+        if (chat !== undefined) this.#options.onChatClosed?.(chat.chatId, description, muted);
       },
       fail: (job, delivery) => this.#fail(job, delivery),
     };

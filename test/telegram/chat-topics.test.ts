@@ -126,12 +126,12 @@ describe("a topic Telegram refuses messages in", () => {
     const update = { update_id: 1, message: inTopic(40, 41) };
     read.readUpdate(update);
     const id = update.message.chat.id;
-    expect(read.refused(id, "Bad Request: TOPIC_CLOSED")).toBe(true);
-    expect(read.refused(id, "Bad Request: TOPIC_CLOSED")).toBe(false);
-    expect(read.placeOf(id)).toEqual({ chatId: FORUM });
+    expect(read.refused(id, true)).toBe(true);
+    expect(read.refused(id, true)).toBe(false);
+    expect(read.placeOf(id)).toEqual({ chatId: FORUM, aside: true });
     expect(setAside.map((t) => t.name)).toEqual(["Build"]);
     // A chat that is no topic has nowhere else to go.
-    expect(read.refused(FORUM, "Bad Request: TOPIC_CLOSED")).toBe(false);
+    expect(read.refused(FORUM, true)).toBe(false);
 
     // What was written in the main view for it, a reply there to that, and a tap on its
     // buttons are read as the topic's; the rest of the main view is not.

@@ -21,6 +21,8 @@ let tg: FakeBotApi;
 let store: Store;
 let log: EventLog;
 let setAside: TopicRecord[];
+/** Whether each topic set aside was closed (else deleted), as Telegram's refusal said. */
+let closedAside: boolean[];
 let topics: ChatTopics;
 let box: Outbox;
 
@@ -32,7 +34,11 @@ beforeEach(async () => {
   store = openStore(tempDir());
   log = eventLog();
   setAside = [];
-  topics = new ChatTopics([], store.chats, (topic) => void setAside.push(topic));
+  closedAside = [];
+  topics = new ChatTopics([], store.chats, (topic, closed) => {
+    setAside.push(topic);
+    closedAside.push(closed);
+  });
   box = new Outbox({
     api: new Bot(tg.token, { client: { apiRoot: tg.apiRoot } }).api,
     clock,
@@ -105,6 +111,7 @@ describe("a topic", () => {
         ["And pushed.", undefined],
       ]);
       expect(setAside.map((t) => t.threadId)).toEqual([release.thread]);
+      expect(closedAside).toEqual([how === "closed"]);
       expect(log.fields("outbox.topic_refused")).toHaveLength(1);
     });
 });

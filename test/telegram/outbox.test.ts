@@ -360,13 +360,20 @@ describe("Telegram's errors and faults", () => {
 
   it("takes a group that took the bot's right to send messages as closed to it, as Telegram's 400 says", async () => {
     const closed: [number, string][] = [];
-    const box = outbox({ onChatClosed: (chatId, why) => void closed.push([chatId, why]) });
+    const muted: boolean[] = [];
+    const box = outbox({
+      onChatClosed: (chatId, why, isMuted) => {
+        closed.push([chatId, why]);
+        muted.push(isMuted);
+      },
+    });
     tg.restrictBot(GROUP);
     const sent = box.send(GROUP, html("answer"), { mustDeliver: true });
     await driveUntilDone(box, clock);
     expect(await sent).toMatchObject({ ok: false, code: "rejected", errorCode: 400 });
     expect(tg.calls("sendMessage")).toHaveLength(1);
     expect(closed).toEqual([[GROUP, "Bad Request: not enough rights to send text messages to the chat"]]);
+    expect(muted).toEqual([true]);
   });
 
   it("follows a group that became a supergroup: the refused item goes to its new id", async () => {

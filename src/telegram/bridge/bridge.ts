@@ -94,7 +94,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     api: bot.api,
     chatMoves,
     chatTopics,
-    onChatClosed: (chatId, why) => closedChats.closed(chatId, why),
+    onChatClosed: (chatId, why, muted) => closedChats.closed(chatId, why, muted),
     clock,
     logger: logger.child({ area: "outbox" }),
     ...options.outbox,

@@ -18,9 +18,6 @@ import type { Outbox } from "../outbox.js";
  */
 type Closed = { sinceMs: number; why: string; muted: boolean; skipped: Map<number, Set<string>> };
 
-/** What Telegram says (or Telecode says for it) when a group took the bot's right to send messages. */
-const MUTED = /rights? to send (text )?messages?|no rights to send/i;
-
 export type ClosedChatsDeps = {
   clock: Clock;
   logger: Logger;
@@ -39,11 +36,11 @@ export class ClosedChats {
     this.#deps = deps;
   }
 
-  /** Telegram refused a write to the chat for good, saying `why`. */
-  closed(chatId: number, why: string): void {
+  /** Telegram refused a write to the chat for good, saying `why`; `muted`: a group took the bot's right to send messages. */
+  closed(chatId: number, why: string, muted = false): void {
     const home = this.#deps.parentOf(chatId);
     if (this.#closed.has(home)) return;
-    this.#closed.set(home, { sinceMs: this.#deps.clock.now(), why, muted: MUTED.test(why), skipped: new Map() });
+    this.#closed.set(home, { sinceMs: this.#deps.clock.now(), why, muted, skipped: new Map() });
     this.#deps.logger.event("telegram.chat_closed", { chatId: home, why }, "warn");
   }
 
@@ -101,7 +98,7 @@ export function watchClosedChats(chats: ClosedChats): MiddlewareFn<Context> {
         chat.type === "private" ? "the person blocked the bot" : "the bot was removed from the group",
       );
     else if (member?.status === "restricted" && !member.can_send_messages)
-      chats.closed(chat.id, "the group took the bot's right to send messages");
+      chats.closed(chat.id, "the group took the bot's right to send messages", true);
     else chats.heardFrom(chat.id, member !== undefined);
     return next();
   };

@@ -18,17 +18,17 @@ export type TopicsDeps = {
 
 /** The topics seen so far, keeping each new one and saying when one refuses messages. */
 export function chatTopicsOf(deps: TopicsDeps): ChatTopics {
-  return new ChatTopics(deps.store.chats.topics(), deps.store.chats, (topic, description) => {
+  return new ChatTopics(deps.store.chats.topics(), deps.store.chats, (topic, closed) => {
     const { chatId, parentChatId, threadId } = topic;
-    deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId, description }, "warn");
-    void deps.outbox().send(parentChatId, { html: topicSetAsideText(topic, description) });
+    deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId, closed }, "warn");
+    void deps.outbox().send(parentChatId, { html: topicSetAsideText(topic, closed) });
   });
 }
 
-/** Said in the chat's main view: which topic, closed or gone (by what Telegram said), and what happens now. */
-export function topicSetAsideText(topic: Pick<TopicRecord, "name">, description: string): string {
+/** Said in the chat's main view: which topic, closed or gone (as Telegram said), and what happens now. */
+export function topicSetAsideText(topic: Pick<TopicRecord, "name">, closed: boolean): string {
   const which = topic.name === null ? "A topic of this chat" : `The topic “${escapeTelegramHtml(topic.name)}”`;
-  return /topic_closed/i.test(description)
+  return closed
     ? `ℹ️ ${which} was closed, so I write what I have for it here instead, until it is reopened.`
     : `ℹ️ ${which} is gone (Telegram says it was deleted), so I write what I have for it here instead.`;
 }
