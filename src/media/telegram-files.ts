@@ -17,6 +17,11 @@ export type TelegramFileSource = Readonly<{
   apiRoot: string;
   token: string;
   getFile(fileId: string): Promise<TelegramFile>;
+  /**
+   * How long the download of a file of this many bytes may take before it is tried again (a
+   * connection the network dropped without a word); none by default.
+   */
+  transferDeadlineMs?: (bytes: number) => number;
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
 }>;
@@ -64,38 +69,51 @@ export async function downloadTelegramFile(
   }
   if (isAbsolute(file.file_path)) return readLocalTelegramFile(file.file_path, request, tooBig);
   const url = `${source.apiRoot}/file/bot${source.token}/${file.file_path}`;
-  let response: Response;
+  const deadlineMs = source.transferDeadlineMs?.(file.file_size ?? request.sizeBytes ?? maxBytes);
+  /** One try: the bytes, or how many came past the limit. */
+  const fetchBytes = async (): Promise<Buffer | { over: number }> => {
+    const answer = await (source.fetch ?? fetch)(url, { signal: attemptSignal(request.signal, deadlineMs) });
+    if (!answer.ok || answer.body === null) {
+      await answer.body?.cancel();
+      throw new StatusAnswer(answer.status);
+    }
+    return readAtMost(answer.body, maxBytes);
+  };
+  let bytes: Buffer | { over: number };
   try {
-    const get = () => (source.fetch ?? fetch)(url, request.signal === undefined ? {} : { signal: request.signal });
-    response = await again(async () => {
-      const answer = await get();
-      if (answer.status >= 500 || answer.status === 429) {
-        await answer.body?.cancel();
-        throw new PassingStatus(answer.status);
-      }
-      return answer;
-    }, anyFailure);
+    // A try that gets no answer, or breaks off, may pass; so may Telegram failing (5xx, 429).
+    bytes = await again(fetchBytes, (error) => !(error instanceof StatusAnswer) || error.passing);
   } catch (cause) {
-    if (cause instanceof PassingStatus)
+    if (cause instanceof StatusAnswer)
       throw new MediaError("media.download_failed", `Telegram answered ${cause.status} to the download of ${name}.`);
     throw new MediaError("media.download_failed", `The download of ${name} from Telegram failed.`, {
       cause: withoutUrl(cause),
     });
   }
-  if (!response.ok || response.body === null) {
-    throw new MediaError("media.download_failed", `Telegram answered ${response.status} to the download of ${name}.`);
-  }
+  return Buffer.isBuffer(bytes) ? accept(bytes) : tooBig(bytes.over);
+}
+
+/** The body's bytes, or, once more than `maxBytes` came, how many (the rest is not read). */
+async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | { over: number }> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
     if (total > maxBytes) {
-      await response.body.cancel();
-      return tooBig(total);
+      await body.cancel();
+      return { over: total };
     }
     chunks.push(chunk);
   }
-  return accept(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/** One try's signal: the caller's, and the download's deadline when it has one. */
+function attemptSignal(caller: AbortSignal | undefined, deadlineMs: number | undefined): AbortSignal | null {
+  const signals = [caller, deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)].filter(
+    (signal): signal is AbortSignal => signal !== undefined,
+  );
+  return signals.length <= 1 ? (signals[0] ?? null) : AbortSignal.any(signals);
 }
 
 /** Tries per file: the first and two more. */
@@ -103,10 +121,12 @@ const ATTEMPTS = 3;
 /** Wait before try n + 1 is n × this. */
 const RETRY_DELAY_MS = 400;
 
-/** A download answered 5xx or 429: Telegram may well answer the next try. */
-class PassingStatus extends Error {
+/** A download answered with an error status; 5xx or 429 may pass: Telegram may well answer the next try. */
+class StatusAnswer extends Error {
+  readonly passing: boolean;
   constructor(readonly status: number) {
     super(`HTTP ${status}`);
+    this.passing = status >= 500 || status === 429;
   }
 }
 
@@ -129,9 +149,6 @@ function isPassingApiError(error: unknown): boolean {
   const code = (error as { error_code?: unknown } | null)?.error_code;
   return typeof code === "number" ? code >= 500 || code === 429 : true;
 }
-
-/** A download fails by getting no answer (fetch throws then) or a 5xx or 429: each may pass. */
-const anyFailure = (): boolean => true;
 
 /** fetch errors can carry the URL (and so the token); keep only the error's kind and code. */
 function withoutUrl(cause: unknown): Error {

@@ -1,8 +1,8 @@
 // The one Bot API call each outbox job makes, with Telegram's options (HTML, no link
 // previews, replies that survive a deleted target, plain text after a parse failure).
 
-import { InputFile } from "grammy";
 import { definedFields } from "../domain/index.js";
+import { uploadFile } from "./api-deadlines.js";
 import { TELEGRAM_CAPTION_LIMIT } from "../render/index.js";
 import { htmlToPlainFallback, MessageLeftBehind } from "./outbox-errors.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
@@ -76,7 +76,7 @@ export async function callBotApi(
           : job.plain
             ? { caption: htmlToPlainFallback(job.captionHtml, TELEGRAM_CAPTION_LIMIT) }
             : { caption: job.captionHtml, parse_mode: "HTML" as const };
-      const file = new InputFile(job.data, job.filename);
+      const file = uploadFile(job.data, job.filename);
       const other = {
         ...caption,
         ...thread,

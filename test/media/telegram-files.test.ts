@@ -86,6 +86,19 @@ describe("downloadTelegramFile", () => {
     expect(tg.calls("file").map((c) => c.ok)).toEqual([false, true]);
   });
 
+  it("tries again a download nobody answers, once its deadline for the file's size is over", async () => {
+    const id = tg.sendDocument(ALICE, { content: Buffer.from("ok\n"), fileName: "a.log", mimeType: "text/plain" });
+    const fileId = tg.message(ALICE, id)!.document!.fileId;
+    tg.injectFault("file", { kind: "silent" });
+    const asked: number[] = [];
+    const timed = { ...source, transferDeadlineMs: (bytes: number) => (asked.push(bytes), 300) };
+    const result = await downloadTelegramFile(timed, { fileId, name: "a.log", maxBytes: MB });
+    expect(result.ok && result.value.toString()).toBe("ok\n");
+    expect(tg.calls("file").map((c) => c.ok)).toEqual([false, true]);
+    // The deadline was asked for the size Telegram gave.
+    expect(asked).toEqual([3]);
+  });
+
   it("gives up after three tries, saying Telegram did not hand the file over", async () => {
     const id = tg.sendDocument(ALICE, { content: Buffer.from("x"), fileName: "a.log", mimeType: "text/plain" });
     const fileId = tg.message(ALICE, id)!.document!.fileId;

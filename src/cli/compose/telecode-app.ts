@@ -38,7 +38,7 @@ import { storeSessionBook, storeSessionRecords } from "./session-records.js";
 /** Pacing and timing a test or a bench may change. */
 export type AppTuning = Pick<
   TelegramFrontOptions,
-  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "buttonMemory"
+  "outbox" | "progressIntervalMs" | "heartbeatMs" | "pollTimeoutSeconds" | "botApiDeadlines" | "buttonMemory"
 > & {
   clock?: Clock;
   /** The scheduler's clock (default the system's): a test moves it to make schedules come due. */

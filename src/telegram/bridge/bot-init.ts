@@ -3,6 +3,7 @@
 // why, when the next one is), retried with backoff, and a stop signal ends the wait at once.
 import { GrammyError, HttpError, type Bot } from "grammy";
 import type { Clock, Logger } from "../../ports/index.js";
+import { BotApiTimeout } from "../api-deadlines.js";
 import { BridgeError } from "./bridge-error.js";
 import type { TelecodeContext } from "./context.js";
 
@@ -53,6 +54,7 @@ export async function initBot(bot: Bot<TelecodeContext>, options: BotInitOptions
 
 /** Why an attempt failed in a few words, when trying again may help; undefined otherwise. */
 function transientFailure(error: unknown): { reason: string; retryAfterMs?: number } | undefined {
+  if (error instanceof BotApiTimeout) return { reason: "no answer" };
   if (error instanceof HttpError) {
     // The underlying error's message names the request URL, token included: only its code is shown.
     const cause = error.error as { code?: unknown; status?: unknown; statusText?: unknown } | undefined;

@@ -6,6 +6,7 @@ import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
 import { DEFAULT_API_ROOT } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
+import { DEFAULT_BOT_API_DEADLINES, GRAMMY_TIMEOUT_SECONDS, transferMs, withDeadlines } from "../api-deadlines.js";
 import { CallbackRegistry } from "../callback-data.js";
 import type { ChatMoves } from "../chat-moves.js";
 import type { ChatTopics } from "../chat-topics.js";
@@ -67,7 +68,11 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     );
   }
   const { store, logger, clock } = options;
-  const bot = new Bot<TelecodeContext>(token, { client: { apiRoot: initial.telegram.apiRoot } });
+  const bot = new Bot<TelecodeContext>(token, {
+    client: { apiRoot: initial.telegram.apiRoot, timeoutSeconds: GRAMMY_TIMEOUT_SECONDS },
+  });
+  const deadlines = { ...DEFAULT_BOT_API_DEADLINES, ...options.botApiDeadlines };
+  bot.api.config.use(withDeadlines(clock, deadlines));
   const claudeCommands = new ClaudeCommands(store, logger);
   const usageLimits = new UsageLimits({ store: store.usage, logger, now: () => clock.now() });
   const clockFormatter = localClockFormatter();
@@ -106,7 +111,12 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   });
   const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
   const lifecycle = { stopping: false };
-  const downloads = { apiRoot: initial.telegram.apiRoot, token, getFile: (id: string) => bot.api.getFile(id) };
+  const downloads = {
+    apiRoot: initial.telegram.apiRoot,
+    token,
+    getFile: (id: string) => bot.api.getFile(id),
+    transferDeadlineMs: (bytes: number) => transferMs(bytes, deadlines),
+  };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
   const view: RunViewDeps = {
     outbox,

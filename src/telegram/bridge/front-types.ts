@@ -6,6 +6,7 @@ import type { Clock, Logger } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
 import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
+import type { BotApiDeadlines } from "../api-deadlines.js";
 import type { Outbox } from "../outbox.js";
 import type { OutboxOptions } from "../outbox-types.js";
 import type { BotApiUnreachable } from "./bot-init.js";
@@ -44,6 +45,8 @@ export type TelegramFrontOptions = {
   buttonMemory?: number;
   /** Long-poll timeout asked of getUpdates (default 25 s). */
   pollTimeoutSeconds?: number;
+  /** How long a Bot API call may go unanswered (api-deadlines.ts; tests make them short). */
+  botApiDeadlines?: Partial<BotApiDeadlines>;
   /** An allowed user sent /restart in `chatId`; the owner of the process stops and starts the bridge. */
   onRestartRequested?: (chatId: number) => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */

@@ -36,6 +36,8 @@ export type FileDownloads = {
   apiRoot: string;
   token: string;
   getFile(fileId: string): Promise<{ file_path?: string | undefined; file_size?: number | undefined }>;
+  /** How long fetching a file of this many bytes may take (the Bot API calls' deadlines). */
+  transferDeadlineMs(bytes: number): number;
 };
 
 /** A file of the project to send: an image Telegram shows as a photo, or any file (a folder zipped). */

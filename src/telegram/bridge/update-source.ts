@@ -33,7 +33,8 @@ export type PollingOptions = {
 
 // my_chat_member: the bot blocked or unblocked, added to or removed from a group (closed-chats.ts).
 const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"] as const;
-const MAX_RETRY_MS = 30_000;
+/** The longest wait between two attempts: once the network is back, a message is read within it. */
+const MAX_RETRY_MS = 10_000;
 /** A webhook set again within this long of Telecode removing one stops polling instead. */
 const WEBHOOK_FIGHT_MS = 10 * 60_000;
 

@@ -18,7 +18,12 @@ export type Fault =
   /** Any Bot API error, e.g. { code: 500, description: "Internal Server Error" }. */
   | { kind: "error"; code: number; description: string }
   /** The connection is dropped without an answer. */
-  | { kind: "network" };
+  | { kind: "network" }
+  /**
+   * The request is read and never answered, as when the network drops without a word (a laptop
+   * woke on another Wi-Fi): the call waits until its caller gives up on it.
+   */
+  | { kind: "silent" };
 
 export type FaultOptions = { chatId?: number; times?: number };
 
@@ -123,6 +128,8 @@ export class BotApiServer {
     if (fault.kind === "network") {
       this.log(method, params, chatId, new ApiFailure(0, "network fault: connection dropped"));
       req.socket.destroy();
+    } else if (fault.kind === "silent") {
+      this.log(method, params, chatId, new ApiFailure(0, "network fault: no answer"));
     } else {
       const failure =
         fault.kind === "retry_after"

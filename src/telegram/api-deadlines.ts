@@ -1,0 +1,100 @@
+// Every Bot API call gets a deadline that fits what it does: Telegram answers a call within a
+// second or two, a long poll once its timeout is up, an upload as fast as the line carries it.
+// Without one, a connection the network dropped without a word (a laptop woke on another
+// Wi-Fi, a VPN came up) holds its call for grammY's 500 s: no message is read and a chat's
+// answers wait that long. A call past its deadline fails as a dropped connection does
+// (BotApiTimeout), and whoever made it tries again: the outbox, polling, start-up.
+import { InputFile, type Transformer } from "grammy";
+import type { Clock } from "../ports/index.js";
+
+export type BotApiDeadlines = {
+  /** Any call but a long poll or an upload. */
+  callMs: number;
+  /** A long poll (getUpdates): its own timeout, and this much more. */
+  pollGraceMs: number;
+  /** An upload (or a download): `callMs`, and its bytes at this rate (a poor mobile uplink's). */
+  uploadBytesPerSecond: number;
+};
+
+export const DEFAULT_BOT_API_DEADLINES: BotApiDeadlines = {
+  callMs: 30_000,
+  pollGraceMs: 15_000,
+  uploadBytesPerSecond: 100 * 1024,
+};
+
+/** What grammY itself waits for any call: longer than any deadline here, which govern. */
+export const GRAMMY_TIMEOUT_SECONDS = 3600;
+
+/** Telegram takes files of up to 50 MB from a bot: the size assumed of an upload of unknown size. */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+const uploadSizes = new WeakMap<InputFile, number>();
+
+/** A file to upload whose size its deadline knows. */
+export function uploadFile(data: Uint8Array, filename: string): InputFile {
+  const file = new InputFile(data, filename);
+  uploadSizes.set(file, data.byteLength);
+  return file;
+}
+
+/** A call that got no answer in time; retried like a dropped connection (it carries no error_code). */
+export class BotApiTimeout extends Error {
+  override readonly name = "BotApiTimeout";
+  constructor(
+    readonly method: string,
+    readonly afterMs: number,
+    options?: ErrorOptions,
+  ) {
+    const after = afterMs < 1000 ? `${afterMs} ms` : `${Math.round(afterMs / 1000)} s`;
+    super(`Telegram did not answer ${method} within ${after} (the connection may have dropped)`, options);
+  }
+}
+
+/** How long `method` with `payload` may take before it is given up. */
+export function deadlineMs(method: string, payload: unknown, deadlines: BotApiDeadlines): number {
+  if (method === "getUpdates") {
+    const timeout = (payload as { timeout?: unknown } | undefined)?.timeout;
+    return (typeof timeout === "number" ? timeout * 1000 : 0) + deadlines.pollGraceMs;
+  }
+  const bytes = uploadBytes(payload);
+  return bytes === 0 ? deadlines.callMs : transferMs(bytes, deadlines);
+}
+
+/** How long sending or fetching a file of `bytes` may take: a call's time, and the bytes' at the upload rate. */
+export function transferMs(bytes: number, deadlines: BotApiDeadlines): number {
+  return deadlines.callMs + Math.ceil((bytes / deadlines.uploadBytesPerSecond) * 1000);
+}
+
+/** The bytes of the files in `value` (a payload, a media group's items), 0 when it has none. */
+function uploadBytes(value: unknown): number {
+  if (value instanceof InputFile) return uploadSizes.get(value) ?? MAX_UPLOAD_BYTES;
+  if (typeof value !== "object" || value === null) return 0;
+  let bytes = 0;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) bytes += uploadBytes(item);
+  return bytes;
+}
+
+/** A grammY transformer that ends each call at its deadline, as well as when its caller aborts it. */
+export function withDeadlines(clock: Clock, deadlines: BotApiDeadlines): Transformer {
+  return async (prev, method, payload, signal) => {
+    const ms = deadlineMs(method, payload, deadlines);
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    if (signal?.aborted === true) abort();
+    else signal?.addEventListener("abort", abort, { once: true });
+    let late = false;
+    const timer = clock.setTimer(ms, () => {
+      late = true;
+      controller.abort();
+    });
+    try {
+      // grammY types its signal with a shim; on Node it is the platform's AbortSignal.
+      return await prev(method, payload, controller.signal as unknown as Parameters<typeof prev>[2]);
+    } catch (error) {
+      throw late ? new BotApiTimeout(method, ms, { cause: error }) : error;
+    } finally {
+      timer.cancel();
+      signal?.removeEventListener("abort", abort);
+    }
+  };
+}
