@@ -1,7 +1,7 @@
 // A network that drops a connection without a word (a laptop woke on another Wi-Fi, a VPN came
 // up) leaves a Bot API call waiting for an answer that never comes. Each call has a deadline
 // (api-deadlines.ts; short here): past it, the long poll is made again and a message is read,
-// and the answer is sent again and arrives, once.
+// and the answer is sent again and arrives, once. Flood control's wait on polling is kept.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import { eventLog, type EventLog } from "../support/event-log.js";
@@ -49,5 +49,22 @@ describe("calls the network swallows", () => {
     expect(rig.tg.calls("sendMessage").filter((c) => c.chatId === chat && !c.ok)).toHaveLength(1);
     await rig.tg.waitFor(() => /Done/.test(rig.tg.botMessages(chat)[0]?.text ?? ""), { what: "the run's summary" });
     expect(rig.tg.botMessages(chat).filter(isAnswer("The answer that got through."))).toHaveLength(1);
+  });
+});
+
+describe("Telegram's flood control on polling", () => {
+  it("waits as long as a 429 on getUpdates asks before polling again, then reads on", async () => {
+    const chat = rig.user(1003);
+    rig.tg.injectFault("getUpdates", { kind: "retry_after", seconds: 2 });
+    await rig.tg.waitFor(() => rig.tg.calls("getUpdates").some((c) => c.errorCode === 429), {
+      what: "a getUpdates refused with 429",
+    });
+    rig.script("[after-flood]", [reply.text("Polling again.")]);
+    rig.tg.sendText(chat, "Still there? [after-flood]");
+    await rig.botMessage(chat, isAnswer("Polling again."));
+    const polls = rig.tg.calls("getUpdates");
+    const refused = polls.findIndex((c) => c.errorCode === 429);
+    // The next poll came after the 2 s Telegram asked for, not after the first 0.5 s of backoff.
+    expect(polls[refused + 1]!.atMs - polls[refused]!.atMs).toBeGreaterThanOrEqual(1990);
   });
 });

@@ -87,14 +87,25 @@ export function startPolling(options: PollingOptions): RunnerHandle {
           return updates;
         } catch (error) {
           if (signal.aborted) throw error;
-          const { error_code: code, description } = error as { error_code?: unknown; description?: unknown };
+          const {
+            error_code: code,
+            description,
+            parameters,
+          } = error as {
+            error_code?: unknown;
+            description?: unknown;
+            parameters?: { retry_after?: unknown };
+          };
           if (isWebhookConflict(code, description) && (await removeWebhook())) continue;
           if (code === 401 || code === 404 || code === 409) {
             logger.event("telegram.polling_refused", { errorCode: code, err: error }, "error");
             throw error;
           }
-          logger.event("telegram.polling_retry", { err: error, retryMs }, "warn");
-          await abortableDelay(options.clock, retryMs, signal);
+          // Telegram's flood control names its own wait (429 retry_after): asking sooner is refused again.
+          const asked = typeof parameters?.retry_after === "number" ? parameters.retry_after * 1000 : 0;
+          const waitMs = Math.max(retryMs, asked);
+          logger.event("telegram.polling_retry", { err: error, retryMs: waitMs }, "warn");
+          await abortableDelay(options.clock, waitMs, signal);
           retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
         }
       }
