@@ -69,15 +69,15 @@ module.exports = {
       severity: "error",
       comment: "sessions/ declares the ports it needs (engine, records, person) and never imports a concrete adapter.",
       from: { path: "^src/sessions/" },
-      to: { path: "^src/(claude|store|telegram|terminal|cli|config|log|keeper|schedule|triggers|media)/" },
+      to: { path: "^src/(claude|store|telegram|terminal|cli|config|log|keeper|schedule|triggers|media|net)/" },
     },
     {
       name: "adapters-do-not-know-each-other",
       severity: "error",
       comment: "Only the composition root (cli/) wires concrete adapters together (the store: next rule).",
-      from: { path: "^src/(claude|telegram|terminal|log|keeper|schedule|triggers|media)/" },
+      from: { path: "^src/(claude|telegram|terminal|log|keeper|schedule|triggers|media|net)/" },
       to: {
-        path: "^src/(claude|store|telegram|terminal|log|keeper|schedule|triggers|media)/",
+        path: "^src/(claude|store|telegram|terminal|log|keeper|schedule|triggers|media|net)/",
         pathNot: ["^src/$1/", "^src/store/"],
       },
     },
@@ -127,6 +127,13 @@ module.exports = {
       comment: "Each outside library lives in one folder.",
       from: { path: "^src/", pathNot: ["^src/telegram/"] },
       to: { path: "node_modules/(grammy|@grammyjs)/" },
+    },
+    {
+      name: "proxy-agents-only-in-net",
+      severity: "error",
+      comment: "Each outside library lives in one folder.",
+      from: { path: "^src/", pathNot: ["^src/net/"] },
+      to: { path: "node_modules/(https?-proxy-agent|socks-proxy-agent)/" },
     },
     {
       name: "sqlite-only-in-store",

@@ -15,7 +15,7 @@ import { instanceState, openStore, StoreError, type PrepareFailure } from "../st
 import { dataDirProblem } from "./data-dir.js";
 import { initCommand } from "./invocation.js";
 import { checkClaudeStarts } from "./doctor-claude-start.js";
-import { checkClaudeLogin, getBotWebhook, getMe, probeClaude } from "./doctor-probes.js";
+import { botApiRoute, checkClaudeLogin, getBotWebhook, getMe, probeClaude } from "./doctor-probes.js";
 import { fail, ok, warn, type CheckResult } from "./doctor-result.js";
 import { PINNED_CLAUDE_VERSION } from "./doctor-tested-range.js";
 import { judgeClaudeVersion } from "./doctor-version.js";
@@ -77,16 +77,19 @@ function checkConfig(options: DoctorOptions, init: string): { results: CheckResu
   }
 }
 
-async function checkTelegram(config: Config, init: string): Promise<CheckResult[]> {
+async function checkTelegram(config: Config, init: string, env: Env): Promise<CheckResult[]> {
   const { botToken, apiRoot, allowedUserIds } = config.telegram;
   const results: CheckResult[] = [];
   if (botToken === null) {
     results.push(fail("bot token", "not set", `set telegram.bot_token or TELECODE_BOT_TOKEN (\`${init}\` does it)`));
   } else {
-    const me = await getMe(apiRoot, botToken);
+    const at = { apiRoot, token: botToken, env };
+    const me = await getMe(at);
+    const route = botApiRoute(at);
+    const through = route === undefined ? "" : ` ${route}`;
     if (me.ok) {
       results.push(
-        ok("Bot API", `reachable at ${apiRoot}`),
+        ok("Bot API", `reachable at ${apiRoot}${through}`),
         ok("bot token", `valid: @${me.bot.username}`),
         ok(
           "groups",
@@ -95,7 +98,7 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
             : "privacy mode is on: in a group where the bot is no admin, Telegram hands it only commands and replies to its messages, not @mentions (make it an admin there, or turn privacy mode off in @BotFather with /setprivacy and add it to the group again)",
         ),
       );
-      const webhook = await getBotWebhook(apiRoot, botToken);
+      const webhook = await getBotWebhook(at);
       if (webhook.ok && webhook.site !== undefined)
         results.push(
           warn(
@@ -108,13 +111,15 @@ async function checkTelegram(config: Config, init: string): Promise<CheckResult[
       results.push(
         fail(
           "Bot API",
-          `cannot reach ${apiRoot}: ${me.description}`,
-          "check the network or proxy, or telegram.api_root",
+          `cannot reach ${apiRoot}${through}: ${me.description}`,
+          route === undefined
+            ? "check the network, or telegram.api_root; behind a proxy, set HTTPS_PROXY (as for Claude Code)"
+            : "check the proxy and the network, or telegram.api_root",
         ),
       );
     } else {
       results.push(
-        ok("Bot API", `reachable at ${apiRoot}`),
+        ok("Bot API", `reachable at ${apiRoot}${through}`),
         fail(
           "bot token",
           `rejected by Telegram (${me.description})`,
@@ -273,7 +278,8 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   const init = initCommand({ env: options.env, cwd: options.cwd });
   const { results, config } = checkConfig(options, init);
   if (config === null) return results;
-  if (config.file !== null) results.push(...(await checkTelegram(config, init)), ...checkWebhooks(config, options.env));
+  if (config.file !== null)
+    results.push(...(await checkTelegram(config, init, options.env)), ...checkWebhooks(config, options.env));
   results.push(...(await checkClaude(config, options)), checkLongPdfs(options.env));
   results.push(...checkState(config, Date.now()));
   results.push(checkRunSurvival(options), ...checkInstalledService({ ...options, config }));

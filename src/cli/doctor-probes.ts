@@ -6,6 +6,7 @@ import { buildChildEnv, createCliProbe, isClaudeError, type ClaudeProvider } fro
 import { carriedFailure } from "../domain/index.js";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
+import { httpAccess } from "../net/index.js";
 import { webhookSite } from "../render/index.js";
 
 /** Who the bot is; `readsAllGroupMessages`: Telegram's privacy mode is off for it. */
@@ -25,9 +26,20 @@ export type IncomingMessage = { updateId: number; from: TelegramUser; text: stri
 
 type BotApiResult<T> = { ok: true; result: T } | BotApiFailure;
 
-async function callBotApi<T>(
-  apiRoot: string,
-  token: string,
+/** A bot at a Bot API server, reached as the environment `env` says (through its proxy, if any), as the bridge reaches it. */
+export type BotApiAt = { apiRoot: string; token: string; env: Env };
+
+/** How requests to the Bot API go out, when through a proxy ("through http://proxy:3128 (HTTPS_PROXY)"); undefined when directly or unusable. */
+export function botApiRoute(at: Pick<BotApiAt, "apiRoot" | "env">): string | undefined {
+  try {
+    return httpAccess(at.env).routeOf(new URL(at.apiRoot));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function callBotApi<T>(
+  { apiRoot, token, env }: BotApiAt,
   method: string,
   params: Record<string, unknown>,
   signal?: AbortSignal,
@@ -35,7 +47,7 @@ async function callBotApi<T>(
   const url = `${apiRoot}/bot${token}/${method}`;
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await httpAccess(env).fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(params),
@@ -70,17 +82,13 @@ async function callBotApi<T>(
 }
 
 /** Asks Telegram who the bot is; the token is valid exactly when this succeeds. */
-export async function getMe(
-  apiRoot: string,
-  token: string,
-  signal?: AbortSignal,
-): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
+export async function getMe(at: BotApiAt, signal?: AbortSignal): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
   const result = await callBotApi<{
     id: number;
     username?: string;
     first_name?: string;
     can_read_all_group_messages?: boolean;
-  }>(apiRoot, token, "getMe", {}, signal);
+  }>(at, "getMe", {}, signal);
   if (!result.ok) return result;
   return {
     ok: true,
@@ -94,11 +102,8 @@ export async function getMe(
 }
 
 /** The site the bot's webhook points at (path left out), or undefined when it has none. */
-export async function getBotWebhook(
-  apiRoot: string,
-  token: string,
-): Promise<{ ok: true; site: string | undefined } | BotApiFailure> {
-  const info = await callBotApi<{ url?: string }>(apiRoot, token, "getWebhookInfo", {});
+export async function getBotWebhook(at: BotApiAt): Promise<{ ok: true; site: string | undefined } | BotApiFailure> {
+  const info = await callBotApi<{ url?: string }>(at, "getWebhookInfo", {});
   if (!info.ok) return info;
   const url = info.result.url;
   return { ok: true, site: url === undefined || url === "" ? undefined : webhookSite(url) };
@@ -109,13 +114,12 @@ export async function getBotWebhook(
  * one or the other); the site it pointed at, or undefined when there was none.
  */
 export async function removeBotWebhook(
-  apiRoot: string,
-  token: string,
+  at: BotApiAt,
 ): Promise<{ ok: true; removedSite: string | undefined } | BotApiFailure> {
-  const webhook = await getBotWebhook(apiRoot, token);
+  const webhook = await getBotWebhook(at);
   if (!webhook.ok) return webhook;
   if (webhook.site === undefined) return { ok: true, removedSite: undefined };
-  const removed = await callBotApi<boolean>(apiRoot, token, "deleteWebhook", {});
+  const removed = await callBotApi<boolean>(at, "deleteWebhook", {});
   return removed.ok ? { ok: true, removedSite: webhook.site } : removed;
 }
 
@@ -133,14 +137,13 @@ type WireUpdate = {
  * that acknowledges everything seen (pass it to the next call).
  */
 export async function getMessages(
-  apiRoot: string,
-  token: string,
+  at: BotApiAt,
   options: { offset?: number; timeoutSeconds: number; signal?: AbortSignal },
 ): Promise<{ ok: true; messages: IncomingMessage[]; nextOffset: number | undefined } | BotApiFailure> {
   const params: Record<string, unknown> = { timeout: options.timeoutSeconds, allowed_updates: ["message"] };
   if (options.offset !== undefined) params["offset"] = options.offset;
   const signal = options.signal ?? AbortSignal.timeout((options.timeoutSeconds + 15) * 1000);
-  const result = await callBotApi<WireUpdate[]>(apiRoot, token, "getUpdates", params, signal);
+  const result = await callBotApi<WireUpdate[]>(at, "getUpdates", params, signal);
   if (!result.ok) return result;
   const messages: IncomingMessage[] = [];
   let nextOffset = options.offset;

@@ -19,6 +19,7 @@ import {
   getMessages,
   probeClaude,
   removeBotWebhook,
+  type BotApiAt,
   type BotInfo,
   type TelegramUser,
 } from "./doctor-probes.js";
@@ -32,8 +33,9 @@ const TOKEN_EXPECTED = 'A bot token looks like "123456789:AA…"; @BotFather sho
 export async function askBotToken(
   ui: InitUi,
   given: string | undefined,
-  apiRoot: string,
+  server: Omit<BotApiAt, "token">,
 ): Promise<{ token: string; bot: BotInfo }> {
+  const { apiRoot } = server;
   let token = given;
   for (;;) {
     if (token === undefined) {
@@ -46,7 +48,7 @@ export async function askBotToken(
     }
     if (!BOT_TOKEN_PATTERN.test(token))
       throw new InitFailed(`That bot token is not in the right form. ${TOKEN_EXPECTED}`);
-    const me = await getMe(apiRoot, token);
+    const me = await getMe({ ...server, token });
     if (me.ok) {
       ui.success(`Bot token works: @${me.bot.username} (${me.bot.firstName})`);
       return { token, bot: me.bot };
@@ -74,8 +76,7 @@ export async function findUserIds(
   options: {
     given: readonly string[];
     assumeYes: boolean;
-    apiRoot: string;
-    token: string;
+    at: BotApiAt;
     bot: BotInfo;
     waitSeconds: number;
   },
@@ -88,10 +89,10 @@ export async function findUserIds(
   }
   if (!ui.interactive && !options.assumeYes)
     throw new InitFailed("No user id: pass --user-id, or --yes to accept whoever messages the bot first.");
-  const { apiRoot, token } = options;
-  const webhook = await removeBotWebhook(apiRoot, token);
+  const { at } = options;
+  const webhook = await removeBotWebhook(at);
   if (webhook.ok && webhook.removedSite !== undefined) ui.warn(webhookRemovedWords(webhook.removedSite));
-  const drained = await getMessages(apiRoot, token, { timeoutSeconds: 0 });
+  const drained = await getMessages(at, { timeoutSeconds: 0 });
   if (!drained.ok)
     throw new InitFailed(
       `Could not read the bot's messages (${drained.description}). If another program uses this bot (a Telecode already running, say), stop it, then run init again.`,
@@ -103,7 +104,7 @@ export async function findUserIds(
   const deadline = Date.now() + options.waitSeconds * 1000;
   while (Date.now() < deadline) {
     const timeoutSeconds = Math.max(1, Math.min(25, Math.ceil((deadline - Date.now()) / 1000)));
-    const polled = await getMessages(apiRoot, token, { ...(offset === undefined ? {} : { offset }), timeoutSeconds });
+    const polled = await getMessages(at, { ...(offset === undefined ? {} : { offset }), timeoutSeconds });
     if (!polled.ok)
       throw new InitFailed(
         `Could not read the bot's messages (${polled.description}). Check the network and run init again.`,
@@ -114,7 +115,7 @@ export async function findUserIds(
       ui.info(`Message from ${describeUser(message.from)}${excerpt === "" ? "" : `: "${excerpt}"`}`);
       const accept = ui.interactive ? await ui.confirm(`Allow ${describeUser(message.from)} to use this bot?`) : true;
       if (!accept) continue;
-      if (offset !== undefined) await getMessages(apiRoot, token, { offset, timeoutSeconds: 0 });
+      if (offset !== undefined) await getMessages(at, { offset, timeoutSeconds: 0 });
       ui.success(`Allowed user id ${message.from.id}`);
       return { ids: [message.from.id], learnedFrom: message.from };
     }

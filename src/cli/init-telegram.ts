@@ -1,26 +1,14 @@
 // What `telecode init` says in Telegram: one message to the person whose user id it learned
 // from their message, so the chat itself shows the bot is theirs now. Plain Bot API over fetch,
 // as init's other Bot API calls (doctor-probes.ts); the token never reaches a description.
-import { redactSecrets } from "../log/index.js";
+import { callBotApi, type BotApiAt } from "./doctor-probes.js";
 
 export type SendResult = { ok: true } | { ok: false; description: string };
 
 /** Sends `text` to the private chat `chatId` (a person's chat has their user id). Never throws. */
-export async function sendSetUpNote(apiRoot: string, token: string, chatId: number, text: string): Promise<SendResult> {
-  try {
-    const response = await fetch(`${apiRoot}/bot${token}/sendMessage`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ chat_id: chatId, text }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const body = (await response.json().catch(() => ({}))) as { ok?: unknown; description?: unknown };
-    if (body.ok === true) return { ok: true };
-    const description = typeof body.description === "string" ? body.description : `HTTP ${response.status}`;
-    return { ok: false, description: redactSecrets(description, [token]) };
-  } catch (error) {
-    return { ok: false, description: redactSecrets(error instanceof Error ? error.message : String(error), [token]) };
-  }
+export async function sendSetUpNote(at: BotApiAt, chatId: number, text: string): Promise<SendResult> {
+  const sent = await callBotApi<unknown>(at, "sendMessage", { chat_id: chatId, text });
+  return sent.ok ? { ok: true } : { ok: false, description: sent.description };
 }
 
 /** The note: who may use the bot now, and how to start Telecode (`startCommand`). */

@@ -157,13 +157,12 @@ async function setUp(
   const { token, bot } = await askBotToken(
     ui,
     flags["bot-token"] ?? (tokenFromEnv ? env["TELECODE_BOT_TOKEN"] : undefined),
-    apiRoot,
+    { apiRoot, env },
   );
   const users = await findUserIds(ui, {
     given: flags["user-id"] ?? [],
     assumeYes,
-    apiRoot,
-    token,
+    at: { apiRoot, token, env },
     bot,
     waitSeconds,
   });
@@ -199,8 +198,7 @@ async function setUp(
   if (users.learnedFrom !== undefined) {
     const person = users.learnedFrom;
     const sent = await sendSetUpNote(
-      apiRoot,
-      token,
+      { apiRoot, token, env },
       person.id,
       setUpNoteText(person.firstName, person.id, next.start.replaceAll("`", "")),
     );

@@ -11,6 +11,7 @@ import {
 } from "../config/index.js";
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
+import { ProxySettingError } from "../net/index.js";
 import { botRefusalOf, webhookRemovedWords } from "../render/index.js";
 import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
@@ -148,7 +149,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         const refusal = botRefusalOf(error);
         const words = refusal ?? (error instanceof Error ? error.message : String(error));
         io.stderr.write(`telecode: could not start: ${redactSecrets(words, secretsOf(current, io))}\n`);
-        return refusal === undefined ? 1 : NEEDS_A_PERSON;
+        // Started again as it is, it would fail alike: the service manager is not to restart it.
+        return refusal === undefined && !(error instanceof ProxySettingError) ? 1 : NEEDS_A_PERSON;
       }
       io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
       restart.next = undefined;

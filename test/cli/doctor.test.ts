@@ -14,6 +14,7 @@ import type { CommandIo } from "../../src/cli/command-io.js";
 import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
 import { DATABASE_FILE, openStore } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { startHttpProxy } from "../support/proxies.js";
 import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 import {
   pinnedVersion,
@@ -162,7 +163,23 @@ describe("telecode doctor", () => {
     const { code, out } = await doctor();
     expect(code).toBe(1);
     expect(line(out, "Bot API")).toMatch(/^✗ .*cannot reach/);
-    expect(out).toContain("fix: check the network or proxy, or telegram.api_root");
+    expect(out).toContain(
+      "fix: check the network, or telegram.api_root; behind a proxy, set HTTPS_PROXY (as for Claude Code)",
+    );
+  });
+
+  it("reaches the Bot API through the proxy the environment names, and says so", async () => {
+    const proxy = await startHttpProxy({ "telegram.test": Number(new URL(fake.apiRoot).port) });
+    try {
+      const apiRoot = `http://telegram.test:${new URL(fake.apiRoot).port}`;
+      writeConfig(goodConfig().replace(fake.apiRoot, apiRoot));
+      const { out } = await doctor({ HTTP_PROXY: proxy.url });
+      expect(line(out, "Bot API")).toBe(`✓ Bot API        reachable at ${apiRoot} through ${proxy.url} (HTTP_PROXY)`);
+      expect(line(out, "bot token")).toMatch(/^✓ /);
+      expect(proxy.seen.some((seen) => seen.endsWith("/getMe"))).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("sends a person without a config to init, and still checks the CLI and the database", async () => {

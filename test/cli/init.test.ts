@@ -19,6 +19,7 @@ import { runInit } from "../../src/cli/init.js";
 import { loadConfig } from "../../src/config/index.js";
 import { capturedIo, type CapturedIo } from "../support/captured-io.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { startHttpProxy } from "../support/proxies.js";
 
 /** This checkout: where a newcomer runs `npm start` and `npx telecode init`. */
 const telecodeDir = resolve(import.meta.dirname, "../..");
@@ -93,6 +94,27 @@ describe("telecode init, non-interactive", () => {
     expect(note).toContain(`Start it on your computer with node ${telecodeBin}, then send me a task here.`);
     expect(fake.botMessages(666)).toEqual([]);
     expect(c.out()).toContain("Answered Ada (@ada, id 42) in Telegram.");
+  });
+
+  it("behind a proxy, checks the token, learns the user id and answers them through it", async () => {
+    const port = Number(new URL(fake.apiRoot).port);
+    const proxy = await startHttpProxy({ "telegram.test": port });
+    try {
+      fake.addUser({ id: 42, firstName: "Ada" });
+      const c = capture({ HTTP_PROXY: proxy.url });
+      const apiRoot = `http://telegram.test:${port}`;
+      const args = ["--bot-token", fake.token, "--api-root", apiRoot, "--yes", "--wait-seconds", "60"];
+      const running = runInit(args, c, { cwd: project });
+      await fake.waitFor(() => fake.pollsWaiting() > 0, { what: "init's long poll" });
+      fake.sendText(42, "hello bot");
+      expect(await running).toBe(0);
+      expect(c.out()).toContain("Bot token works: @tc_test_bot");
+      expect(fake.lastBotMessage(42)?.text).toContain("Telecode is set up for you, Ada");
+      const asked = proxy.seen.map((seen) => seen.split("/").at(-1));
+      for (const method of ["getMe", "getUpdates", "sendMessage"]) expect(asked).toContain(method);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("removes a webhook on the bot, which would keep its messages from init, and says so", async () => {

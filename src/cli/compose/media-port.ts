@@ -2,7 +2,7 @@
 // before the first download), downloaded, inlined or saved; voice notes transcribed; project
 // files and the outbox read for sending. Limits come from the config in effect at each call.
 import type { Config } from "../../config/index.js";
-import { ioErrorWords, isDiskFull } from "../../domain/index.js";
+import { definedFields, ioErrorWords, isDiskFull } from "../../domain/index.js";
 import {
   accept,
   answerWithFiles,
@@ -120,7 +120,11 @@ export function createMediaPort(deps: MediaPortDeps): MediaPort {
       told(SEND_VOICE_AGAIN, async () => {
         const transcriber = createTranscriber(deps.config().voice, deps.env);
         if (!transcriber.ok) return transcriber;
-        const words = await receiveVoice(files, transcriber.value, voice);
+        const words = await receiveVoice(
+          files,
+          { ...transcriber.value, ...definedFields({ fetch: files.fetch }) },
+          voice,
+        );
         return words.ok ? accept({ words: words.value, echo: voiceEcho(words.value) }) : words;
       }),
     readProjectFile: (projectRoot, path) =>

@@ -7,6 +7,7 @@ import { createClaudeEngine, offeredModels, type OfferedModel } from "../../clau
 import type { Config } from "../../config/index.js";
 import { definedFields, type ClaudeVersionCheck } from "../../domain/index.js";
 import { outboxSystemPrompt } from "../../media/index.js";
+import { httpAccess } from "../../net/index.js";
 import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
 import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
@@ -96,6 +97,11 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const { config, logger, tuning = {} } = options;
   // A webhook secret missing from the environment stops the start, naming the variable.
   readWebhookSecrets(config().webhooks, options.env);
+  // Telecode's own requests go through the proxy the environment names, as Claude Code's do; a
+  // proxy variable that is no proxy URL stops the start, naming it.
+  const http = httpAccess(options.env);
+  const route = http.routeOf(new URL(config().telegram.apiRoot));
+  if (route !== undefined) logger.event("telegram.route", { route });
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
@@ -159,6 +165,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       schedules: scheduling.chat,
       triggers,
       models: () => models,
+      http,
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,

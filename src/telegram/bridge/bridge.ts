@@ -68,8 +68,16 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     );
   }
   const { store, logger, clock } = options;
+  const { http } = options;
   const bot = new Bot<TelecodeContext>(token, {
-    client: { apiRoot: initial.telegram.apiRoot, timeoutSeconds: GRAMMY_TIMEOUT_SECONDS },
+    client: {
+      apiRoot: initial.telegram.apiRoot,
+      timeoutSeconds: GRAMMY_TIMEOUT_SECONDS,
+      // node-fetch asks for the agent of each request's URL (a legacy URL object).
+      ...(http === undefined
+        ? {}
+        : { baseFetchConfig: { agent: (url: { href: string }) => http.agentFor(new URL(url.href)), compress: true } }),
+    },
   });
   const deadlines = { ...DEFAULT_BOT_API_DEADLINES, ...options.botApiDeadlines };
   bot.api.config.use(withDeadlines(clock, deadlines));
@@ -116,6 +124,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     token,
     getFile: (id: string) => bot.api.getFile(id),
     transferDeadlineMs: (bytes: number) => transferMs(bytes, deadlines),
+    ...(http === undefined ? {} : { fetch: http.fetch }),
   };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
   const view: RunViewDeps = {

@@ -1,5 +1,6 @@
 // The Telegram front's shape as the composition root sees it: what it is built from, and the
 // bridge it makes over a session manager. Types only.
+import type { Agent as HttpAgent } from "node:http";
 import type { Config } from "../../config/index.js";
 import type { ClaudeVersionCheck, Lane, OfferedModel } from "../../domain/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
@@ -20,6 +21,12 @@ import type {
   TriggerControls,
   TriggerRunHooks,
 } from "./schedule-port.js";
+/** The way out to Telegram: an agent for grammY's requests, a fetch for file downloads. */
+export type TelegramHttp = {
+  agentFor(url: URL): HttpAgent;
+  fetch: typeof fetch;
+};
+
 export type TelegramFrontOptions = {
   /** The config in effect (hot-reloaded by the caller); read per message and per run. */
   config: () => Config;
@@ -45,6 +52,8 @@ export type TelegramFrontOptions = {
   buttonMemory?: number;
   /** Long-poll timeout asked of getUpdates (default 25 s). */
   pollTimeoutSeconds?: number;
+  /** How Telecode's requests reach Telegram (through the environment's proxy); default directly. */
+  http?: TelegramHttp;
   /** How long a Bot API call may go unanswered (api-deadlines.ts; tests make them short). */
   botApiDeadlines?: Partial<BotApiDeadlines>;
   /** An allowed user sent /restart in `chatId`; the owner of the process stops and starts the bridge. */

@@ -38,6 +38,8 @@ export type FileDownloads = {
   getFile(fileId: string): Promise<{ file_path?: string | undefined; file_size?: number | undefined }>;
   /** How long fetching a file of this many bytes may take (the Bot API calls' deadlines). */
   transferDeadlineMs(bytes: number): number;
+  /** Through the environment's proxy, if any; default the global fetch. */
+  fetch?: typeof fetch;
 };
 
 /** A file of the project to send: an image Telegram shows as a photo, or any file (a folder zipped). */

@@ -51,6 +51,8 @@ export type RigOptions = {
   toml?: readonly string[];
   /** More environment for the app (a webhook's secret), on top of the workspace's. */
   env?: Readonly<Record<string, string>>;
+  /** telegram.api_root from the fake's (e.g. a name only a proxy reaches); default the fake's own. */
+  apiRoot?: (fake: string) => string;
   /** Names of the workspace's environment the app does not get (its API key, for a token's login). */
   unsetEnv?: readonly string[];
 };
@@ -99,7 +101,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       "[telegram]",
       `bot_token = "${tg.token}"`,
       `allowed_user_ids = [${ALLOWED_IDS.join(", ")}]`,
-      `api_root = "${tg.apiRoot}"`,
+      `api_root = "${options.apiRoot?.(tg.apiRoot) ?? tg.apiRoot}"`,
       "[claude]",
       `path = "${claudePath}"`,
       `use_api_billing = ${options.apiBilling ?? true}`,
