@@ -71,7 +71,11 @@ async function fetchWith(agent: Agent, input: string | URL | Request, init?: Req
       url,
       {
         method: prepared.method,
-        headers: Object.fromEntries(prepared.headers),
+        // A length rather than chunks: some proxies refuse a chunked upload.
+        headers: {
+          ...Object.fromEntries(prepared.headers),
+          ...(body === undefined ? {} : { "content-length": String(body.length) }),
+        },
         agent,
         ...(signal === undefined ? {} : { signal }),
       },

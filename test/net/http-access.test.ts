@@ -65,11 +65,13 @@ describe("through an HTTP proxy", () => {
       headers: { authorization: "Bearer k" },
       body: form,
     });
-    const got = (await answer.json()) as { method: string; type: string; auth: string; bytes: number };
+    const got = (await answer.json()) as { method: string; type: string; auth: string; length: number; bytes: number };
     expect(got.method).toBe("POST");
     expect(got.type).toMatch(/^multipart\/form-data; boundary=/);
     expect(got.auth).toBe("Bearer k");
     expect(got.bytes).toBeGreaterThan(70_000);
+    // Sent with its length, not in chunks, which some proxies refuse.
+    expect(got.length).toBe(got.bytes);
     await echo.close();
   });
 
@@ -116,6 +118,7 @@ async function startEcho(): Promise<{ port: number; close(): Promise<void> }> {
         method: req.method,
         type: req.headers["content-type"],
         auth: req.headers["authorization"],
+        length: Number(req.headers["content-length"]),
         bytes,
       });
       res.writeHead(200, { "content-type": "application/json" });
