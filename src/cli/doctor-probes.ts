@@ -62,10 +62,14 @@ export async function callBotApi<T>(
   try {
     body = await response.json();
   } catch {
+    const route = botApiRoute({ apiRoot, env });
     return {
       ok: false,
       reason: "unreachable",
-      description: `HTTP ${response.status} with a body that is not JSON (is api_root a Bot API server?)`,
+      description:
+        route === undefined
+          ? `HTTP ${response.status} with a body that is not JSON (is api_root a Bot API server?)`
+          : `HTTP ${response.status} with a body that is not JSON, not the Bot API's answer: does the proxy let ${new URL(apiRoot).host} through?`,
     };
   }
   const answer = body as { ok?: unknown; result?: unknown; description?: unknown; error_code?: unknown };

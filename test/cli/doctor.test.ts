@@ -182,6 +182,22 @@ describe("telecode doctor", () => {
     }
   });
 
+  it("says when a proxy answers in the Bot API's place (one that refuses Telegram)", async () => {
+    const proxy = await startHttpProxy({}, { refuseConnect: true });
+    try {
+      writeConfig(goodConfig().replace(fake.apiRoot, "https://api.telegram.org"));
+      const { code, out } = await doctor({ HTTPS_PROXY: proxy.url });
+      expect(code).toBe(1);
+      expect(line(out, "Bot API")).toBe(
+        `✗ Bot API        cannot reach https://api.telegram.org through ${proxy.url} (HTTPS_PROXY): HTTP 403 with a body that is not JSON, not the Bot API's answer: does the proxy let api.telegram.org through?`,
+      );
+      expect(out).toContain("fix: check the proxy and the network, or telegram.api_root");
+      expect(proxy.seen).toEqual(["CONNECT api.telegram.org:443"]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("sends a person without a config to init, and still checks the CLI and the database", async () => {
     const { code, out } = await doctor();
     expect(code).toBe(1);

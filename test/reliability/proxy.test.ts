@@ -1,7 +1,7 @@
 // Behind a proxy (a company network, or a country where Telegram is reached only through one):
 // Telecode's own requests go through the proxy the environment names, as Claude Code's do. The
 // Bot API here has a name only the proxy can reach.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makePng } from "../media/samples.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { startHttpProxy, type TestProxy } from "../support/proxies.js";
@@ -40,8 +40,26 @@ describe("behind an HTTP proxy", () => {
   });
 });
 
-describe("a proxy variable that is no proxy URL", () => {
+describe("a proxy in the way", () => {
   const newWorld = useWorld();
+
+  it("that refuses Telegram is said at start as an answer that is not the Bot API's, and tried again", async () => {
+    const refusing = await startHttpProxy({}, { refuseConnect: true });
+    try {
+      const world = await newWorld();
+      await world.writeConfig({ apiRoot: "https://api.telegram.org" });
+      const serve = world.spawnTelecode(["--config", world.configPath], { ...world.ws.env, HTTPS_PROXY: refusing.url });
+      await vi.waitFor(() => expect(serve.stderr()).toMatch(/retrying in 2 s/), { timeout: 30_000, interval: 100 });
+      expect(serve.stderr()).toContain(
+        "telecode: can't reach the Bot API at https://api.telegram.org (an answer that is not the Bot API's); retrying in 1 s.",
+      );
+      serve.child.kill("SIGTERM");
+      expect((await serve.exited).code).toBe(0);
+      expect(refusing.seen[0]).toBe("CONNECT api.telegram.org:443");
+    } finally {
+      await refusing.close();
+    }
+  });
 
   it("stops the start, naming the variable and what to do, without the proxy's password", async () => {
     const world = await newWorld();

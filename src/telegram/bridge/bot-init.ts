@@ -57,9 +57,11 @@ function transientFailure(error: unknown): { reason: string; retryAfterMs?: numb
   if (error instanceof BotApiTimeout) return { reason: "no answer" };
   if (error instanceof HttpError) {
     // The underlying error's message names the request URL, token included: only its code is shown.
-    const cause = error.error as { code?: unknown; status?: unknown; statusText?: unknown } | undefined;
+    const cause = error.error as { code?: unknown; status?: unknown; type?: unknown } | undefined;
     if (typeof cause?.code === "string") return { reason: cause.code };
     if (typeof cause?.status === "number") return { reason: `HTTP ${cause.status}` };
+    // Something on the way answered instead of the Bot API (a proxy refusing it, a captive portal).
+    if (cause?.type === "invalid-json") return { reason: "an answer that is not the Bot API's" };
     return { reason: "no answer" };
   }
   if (error instanceof GrammyError && error.error_code === 429) {
