@@ -10,6 +10,7 @@ import {
   type ConfigWarning,
   type Env,
 } from "../config/index.js";
+import { formatDurationMs } from "../domain/index.js";
 import { buildChildEnv, PROVIDER_SWITCH } from "../claude/index.js";
 import { instanceState, openStore, StoreError, type PrepareFailure } from "../store/index.js";
 import { dataDirProblem } from "./data-dir.js";
@@ -77,6 +78,20 @@ function checkConfig(options: DoctorOptions, init: string): { results: CheckResu
   }
 }
 
+/** Telegram's Date header is to the second, and comes a network trip late: a minute is no skew. */
+const CLOCK_SKEW_MS = 60_000;
+
+/** This computer's clock against Telegram's (`aheadMs`: how far ahead, negative when behind). */
+function clockCheck(aheadMs: number): CheckResult {
+  if (Math.abs(aheadMs) < CLOCK_SKEW_MS) return ok("clock", "in step with Telegram's");
+  const by = `${formatDurationMs(Math.abs(aheadMs))} ${aheadMs > 0 ? "ahead of" : "behind"}`;
+  return warn(
+    "clock",
+    `this computer's clock is ${by} Telegram's: schedules run at the wrong times, and a message sent while Telecode was down is taken for ${aheadMs > 0 ? "older" : "newer"} than it is`,
+    "set the clock right: turn on network time (`sudo timedatectl set-ntp true`; on a Mac, Date & Time settings); in WSL, `sudo hwclock -s`",
+  );
+}
+
 async function checkTelegram(config: Config, init: string, env: Env): Promise<CheckResult[]> {
   const { botToken, apiRoot, allowedUserIds } = config.telegram;
   const results: CheckResult[] = [];
@@ -98,6 +113,7 @@ async function checkTelegram(config: Config, init: string, env: Env): Promise<Ch
             : "privacy mode is on: in a group where the bot is no admin, Telegram hands it only commands and replies to its messages, not @mentions (make it an admin there, or turn privacy mode off in @BotFather with /setprivacy and add it to the group again)",
         ),
       );
+      if (me.telegramTimeMs !== undefined) results.push(clockCheck(Date.now() - me.telegramTimeMs));
       const webhook = await getBotWebhook(at);
       if (webhook.ok && webhook.site !== undefined)
         results.push(

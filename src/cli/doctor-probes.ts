@@ -24,7 +24,8 @@ export type TelegramUser = { id: number; firstName: string; lastName?: string; u
 
 export type IncomingMessage = { updateId: number; from: TelegramUser; text: string; date: number };
 
-type BotApiResult<T> = { ok: true; result: T } | BotApiFailure;
+/** `telegramTimeMs`: Telegram's clock as its answer's Date header gave it (to the second), when it did. */
+type BotApiResult<T> = { ok: true; result: T; telegramTimeMs?: number } | BotApiFailure;
 
 /** A bot at a Bot API server, reached as the environment `env` says (through its proxy, if any), as the bridge reaches it. */
 export type BotApiAt = { apiRoot: string; token: string; env: Env };
@@ -73,7 +74,10 @@ export async function callBotApi<T>(
     };
   }
   const answer = body as { ok?: unknown; result?: unknown; description?: unknown; error_code?: unknown };
-  if (answer.ok === true) return { ok: true, result: answer.result as T };
+  if (answer.ok === true) {
+    const telegramTimeMs = Date.parse(response.headers.get("date") ?? "");
+    return { ok: true, result: answer.result as T, ...(Number.isNaN(telegramTimeMs) ? {} : { telegramTimeMs }) };
+  }
   const description = typeof answer.description === "string" ? answer.description : `HTTP ${response.status}`;
   return {
     ok: false,
@@ -86,7 +90,10 @@ export async function callBotApi<T>(
 }
 
 /** Asks Telegram who the bot is; the token is valid exactly when this succeeds. */
-export async function getMe(at: BotApiAt, signal?: AbortSignal): Promise<{ ok: true; bot: BotInfo } | BotApiFailure> {
+export async function getMe(
+  at: BotApiAt,
+  signal?: AbortSignal,
+): Promise<{ ok: true; bot: BotInfo; telegramTimeMs?: number } | BotApiFailure> {
   const result = await callBotApi<{
     id: number;
     username?: string;
@@ -102,6 +109,7 @@ export async function getMe(at: BotApiAt, signal?: AbortSignal): Promise<{ ok: t
       firstName: result.result.first_name ?? "",
       readsAllGroupMessages: result.result.can_read_all_group_messages === true,
     },
+    ...(result.telegramTimeMs === undefined ? {} : { telegramTimeMs: result.telegramTimeMs }),
   };
 }
 

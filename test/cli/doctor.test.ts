@@ -198,6 +198,22 @@ describe("telecode doctor", () => {
     }
   });
 
+  it("says how far this computer's clock is from Telegram's, when it is", async () => {
+    writeConfig(goodConfig());
+    expect(line((await doctor()).out, "clock")).toBe("✓ clock          in step with Telegram's");
+    const behindUs = await startFakeBotApi({ now: () => Date.now() - 2 * 3_600_000 - 5 * 60_000 });
+    try {
+      writeConfig(goodConfig().replace(fake.apiRoot, behindUs.apiRoot).replace(fake.token, behindUs.token));
+      const { out } = await doctor();
+      expect(line(out, "clock")).toBe(
+        "! clock          this computer's clock is 2 h 5 min ahead of Telegram's: schedules run at the wrong times, and a message sent while Telecode was down is taken for older than it is",
+      );
+      expect(out).toContain("fix: set the clock right: turn on network time (`sudo timedatectl set-ntp true`");
+    } finally {
+      await behindUs.close();
+    }
+  });
+
   it("sends a person without a config to init, and still checks the CLI and the database", async () => {
     const { code, out } = await doctor();
     expect(code).toBe(1);

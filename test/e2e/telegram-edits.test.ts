@@ -156,11 +156,13 @@ describe("an edited message", () => {
     await rig.botMessage(chat, (m) => m.replyToMessageId === typo && m.text.startsWith("Model is now sonnet"));
     expect(replies(typo)[0]).toContain("I don't know the command /mdoel. Did you mean /model?");
 
-    // Sent an hour and a half ago (past the hour a message waiting while Telecode was down is
-    // run within) and edited now: handled as sent now.
+    // Sent an hour and a half ago, while Telecode was down (past the hour such a message is run
+    // within), and edited now: handled as sent now.
+    await rig.app.stop();
     botApiShiftMs = -90 * 60_000;
     const status = rig.tg.sendCommand(chat, "status");
     botApiShiftMs = 0;
+    await rig.startApp();
     await rig.botMessage(chat, (m) => m.replyToMessageId === status);
     expect(replies(status)).toEqual(["I was offline when you sent this; send it again if you still want it."]);
     rig.tg.editText(chat, status, "/status");

@@ -1,5 +1,6 @@
 // Restart without loss, from Telegram: messages sent while Telecode was down are handled (old
-// ones answered "send it again"), a kept run goes on across /restart and SIGTERM, and after a
+// ones answered "send it again"; a message sent while it listens is acted on whatever the clocks
+// say), a kept run goes on across /restart and SIGTERM, and after a
 // crash with a reboot (its keeper gone too) the run offers Continue and a late tap is refused.
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
@@ -39,6 +40,25 @@ describe("restart without loss", () => {
     await rig.botMessage(chat, "I was offline when you sent this; send it again if you still want it.");
     expect(rig.api.requests("[stale]")).toEqual([]);
     expect(rig.app.store.offsets.get()).toBeGreaterThan(0);
+  });
+
+  it("acts on a message sent while it listens, though this computer's clock runs two hours ahead of Telegram's", async () => {
+    const chat = rig.user(1006);
+    rig.script("[skewed]", [reply.text("Acted on despite the clock.")]);
+    // Telegram's clock two hours behind this one (a VM's or a dual-boot's clock set wrong).
+    botApiShiftMs = -2 * 60 * 60_000;
+    try {
+      // A poll has answered since the shift, and the next one listens.
+      const polls = rig.tg.calls("getUpdates").length;
+      await rig.tg.waitFor(() => rig.tg.calls("getUpdates").length >= polls + 2, { what: "a poll listening" });
+      rig.tg.sendText(chat, "Run this now [skewed]");
+      await rig.botMessage(chat, isAnswer("Acted on despite the clock."));
+      expect(rig.tg.botMessages(chat).map((m) => m.text)).not.toContain(
+        "I was offline when you sent this; send it again if you still want it.",
+      );
+    } finally {
+      botApiShiftMs = 0;
+    }
   });
 
   it("a message that two crashes caught mid-way is set aside with a note, so Telecode can start", async () => {

@@ -18,6 +18,8 @@ export type IncomingText = {
   messageId: number;
   /** Telegram's date: seconds since the epoch. */
   dateS: number;
+  /** It reached Telecode while it was listening (delivery.ts): sent moments ago, whatever its date says. */
+  heardLive: boolean;
   from: Person;
   /** The text as sent. */
   text: string;

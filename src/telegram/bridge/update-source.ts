@@ -18,6 +18,7 @@ import type { Clock, Logger } from "../../ports/index.js";
 import { isWebhookConflict, webhookSite } from "../../render/index.js";
 import type { Store } from "../../store/index.js";
 import type { TelecodeContext } from "./context.js";
+import { markHeardLive } from "./delivery.js";
 
 export type PollingOptions = {
   bot: Bot<TelecodeContext>;
@@ -33,6 +34,8 @@ export type PollingOptions = {
 
 // my_chat_member: the bot blocked or unblocked, added to or removed from a group (closed-chats.ts).
 const ALLOWED_UPDATES = ["message", "edited_message", "callback_query", "my_chat_member"] as const;
+/** A poll's answer counts as heard live when it came within its timeout and this much more of the one before. */
+const LISTENING_SLACK_S = 15;
 /** The longest wait between two attempts: once the network is back, a message is read within it. */
 const MAX_RETRY_MS = 10_000;
 /** A webhook set again within this long of Telecode removing one stops polling instead. */
@@ -62,6 +65,11 @@ export function startPolling(options: PollingOptions): RunnerHandle {
       return false;
     }
   };
+  /** When the last long poll answered (undefined after a failure), and whether it left updates behind. */
+  let answeredAt: number | undefined;
+  let leftSome = false;
+  /** The updates of a poll made right after a full answer to the one before were sent while Telecode listened. */
+  const listeningMs = (options.timeoutSeconds + LISTENING_SLACK_S) * 1000;
   const supplier: UpdateSupplier<Update> = {
     async supply(batchSize, shimSignal) {
       // The runner types its signal with a shim; on Node it is the platform's AbortSignal.
@@ -69,15 +77,20 @@ export function startPolling(options: PollingOptions): RunnerHandle {
       let retryMs = 500;
       for (;;) {
         try {
+          const limit = Math.max(1, Math.min(100, batchSize));
           const updates = await bot.api.getUpdates(
             {
               offset,
-              limit: Math.max(1, Math.min(100, batchSize)),
+              limit,
               timeout: options.timeoutSeconds,
               allowed_updates: [...ALLOWED_UPDATES],
             },
             shimSignal,
           );
+          const now = options.clock.now();
+          if (answeredAt !== undefined && !leftSome && now - answeredAt <= listeningMs) updates.forEach(markHeardLive);
+          answeredAt = now;
+          leftSome = updates.length >= limit;
           const last = updates.at(-1)?.update_id;
           if (last !== undefined) {
             // The next getUpdates confirms these to Telegram; from now on the inbox holds them.
@@ -86,6 +99,7 @@ export function startPolling(options: PollingOptions): RunnerHandle {
           }
           return updates;
         } catch (error) {
+          answeredAt = undefined;
           if (signal.aborted) throw error;
           const {
             error_code: code,

@@ -86,6 +86,8 @@ export class BotApiServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Telegram's clock, as its answers' Date header says it: the fake's own (a test may set it apart).
+    res.setHeader("date", new Date(this.world.now()).toUTCString());
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
     if (download !== null) {

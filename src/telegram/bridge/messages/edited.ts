@@ -11,6 +11,7 @@ import type { Message, Update } from "grammy/types";
 import { EDIT_RUN_TRIGGER, editRunButtons, editRunKeyboard, type EditRunDeps } from "../buttons/edit-run.js";
 import { readTap } from "../buttons/tap.js";
 import type { Person, TelecodeContext } from "../context.js";
+import { heardAs } from "../delivery.js";
 import { incomingText, promptWords } from "./incoming.js";
 import { SPLIT_TEXT_CHARS } from "./text.js";
 
@@ -60,7 +61,7 @@ export function editedMessages(deps: EditedDeps): {
     if (command)
       return deps.handleUpdate({
         update_id: ctx.update.update_id,
-        message: { ...message, date: message.edit_date ?? message.date },
+        message: heardAs({ ...message, date: message.edit_date ?? message.date }, message),
       });
     if (run === null) return;
     if (words === undefined) return reply(EDIT_NOT_REACHING);

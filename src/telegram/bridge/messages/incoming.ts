@@ -10,6 +10,7 @@ import { mentions, readSlashWord } from "../command-text.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import { markdownOfEntities, quoteBlock } from "../message-markdown.js";
 import type { BridgeServices } from "../services.js";
+import { wasHeardLive } from "../delivery.js";
 import { attachmentOf, voiceOf } from "./attachment-of.js";
 
 /** Messages up to this old are never "offline" ones, whatever the config says (clock skew, slow delivery). */
@@ -48,7 +49,7 @@ export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
     return false;
   }
   const ageMs = deps.clock.now() - incoming.dateS * 1000;
-  if (ageMs > offlineMaxAgeMs(config.limits)) {
+  if (!incoming.heardLive && ageMs > offlineMaxAgeMs(config.limits)) {
     deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
     void deps.outbox.send(
       incoming.chatId,
@@ -94,6 +95,7 @@ export function incomingText(
     ...(message.chat.title === undefined ? {} : { chatTitle: message.chat.title }),
     messageId: message.message_id,
     dateS: message.date,
+    heardLive: wasHeardLive(message),
     from,
     text,
     body,
