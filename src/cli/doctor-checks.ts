@@ -128,9 +128,10 @@ async function checkTelegram(config: Config, init: string, env: Env): Promise<Ch
         fail(
           "Bot API",
           `cannot reach ${apiRoot}${through}: ${me.description}`,
-          route === undefined
-            ? "check the network, or telegram.api_root; behind a proxy, set HTTPS_PROXY (as for Claude Code)"
-            : "check the proxy and the network, or telegram.api_root",
+          me.hint ??
+            (route === undefined
+              ? "check the network, or telegram.api_root; behind a proxy, set HTTPS_PROXY (as for Claude Code)"
+              : "check the proxy and the network, or telegram.api_root"),
         ),
       );
     } else {

@@ -7,7 +7,7 @@ import { carriedFailure } from "../domain/index.js";
 import type { Env } from "../config/index.js";
 import { redactSecrets } from "../log/index.js";
 import { httpAccess } from "../net/index.js";
-import { webhookSite } from "../render/index.js";
+import { tlsRefusalWords, webhookSite } from "../render/index.js";
 
 /** Who the bot is; `readsAllGroupMessages`: Telegram's privacy mode is off for it. */
 export type BotInfo = { id: number; username: string; firstName: string; readsAllGroupMessages: boolean };
@@ -18,6 +18,8 @@ export type BotApiFailure = {
   reason: "rejected" | "unreachable";
   /** Safe to show: the token is redacted. */
   description: string;
+  /** What to do, when the failure says (a certificate this computer does not trust). */
+  hint?: string;
 };
 
 export type TelegramUser = { id: number; firstName: string; lastName?: string; username?: string };
@@ -57,7 +59,13 @@ export async function callBotApi<T>(
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
     const message = error instanceof Error ? `${error.message}${cause}` : String(error);
-    return { ok: false, reason: "unreachable", description: redactSecrets(message, [token]) };
+    const hint = tlsRefusalWords(error);
+    return {
+      ok: false,
+      reason: "unreachable",
+      description: redactSecrets(message, [token]),
+      ...(hint === undefined ? {} : { hint }),
+    };
   }
   let body: unknown;
   try {

@@ -10,6 +10,7 @@ import {
   type ClaudeConfig,
   type Env,
 } from "../config/index.js";
+import { sentence } from "../domain/index.js";
 import { webhookRemovedWords } from "../render/index.js";
 import {
   checkClaudeLogin,
@@ -55,7 +56,7 @@ export async function askBotToken(
     }
     if (me.reason === "unreachable")
       throw new InitFailed(
-        `Could not reach the Telegram Bot API at ${apiRoot} (${me.description}). Check the network, or pass --api-root.`,
+        `Could not reach the Telegram Bot API at ${apiRoot} (${me.description}). ${me.hint === undefined ? "Check the network, or pass --api-root." : sentence(me.hint.charAt(0).toUpperCase() + me.hint.slice(1))}`,
       );
     const problem = `Telegram refused this token (${me.description}).`;
     if (!ui.interactive || given !== undefined)

@@ -137,10 +137,12 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
             stop("polling_failed");
           },
           onWebhookRemoved: (site) => io.stderr.write(`telecode: ${webhookRemovedWords(site)}\n`),
-          onBotApiUnreachable: ({ apiRoot, reason, retryInMs }) =>
+          onBotApiUnreachable: ({ apiRoot, attempt, reason, retryInMs, hint }) => {
             io.stderr.write(
               `telecode: can't reach the Bot API at ${apiRoot} (${reason}); retrying in ${Math.round(retryInMs / 1000)} s. Press Ctrl+C to stop.\n`,
-            ),
+            );
+            if (hint !== undefined && attempt === 1) io.stderr.write(`telecode: ${sentence(hint)}\n`);
+          },
           signal: stopping.signal,
         });
       } catch (error) {

@@ -33,3 +33,4 @@ export { renderFinalAnswer, answerFooterOf, renderRunErrorHtml } from "./telegra
 export { formatSessionMark, parseSessionMark } from "./session-footer.js";
 export type { AnswerFooter, AnswerPart, FinalAnswer, RunErrorMessage } from "./telegram-final.js";
 export { botRefusalOf, isWebhookConflict, webhookRemovedWords, webhookSite } from "./bot-refusal.js";
+export { tlsRefusalWords } from "./tls-refusal.js";

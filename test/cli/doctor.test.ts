@@ -1,6 +1,7 @@
 // `telecode doctor` against the shared local Bot API fake, a temp HOME, the real pinned CLI
 // and small stand-in CLIs that print other versions: ✓ when all is well, ✗ with a fix otherwise,
 // ! for a CLI outside the tested range (also logged at start).
+import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,6 +16,8 @@ import { NO_CAPS, NO_OVERRIDES } from "../../src/schedule/index.js";
 import { DATABASE_FILE, openStore } from "../../src/store/index.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { startHttpProxy } from "../support/proxies.js";
+import { telecodeBin } from "../support/telecode-bin.js";
+import { startTlsFront, TEST_CA_FILE } from "../support/tls-front.js";
 import { fillDisk, mountTmpfs, tmpfsMountable } from "../support/tmpfs.js";
 import {
   pinnedVersion,
@@ -211,6 +214,33 @@ describe("telecode doctor", () => {
       expect(out).toContain("fix: set the clock right: turn on network time (`sudo timedatectl set-ntp true`");
     } finally {
       await behindUs.close();
+    }
+  });
+
+  it("says what to do when the Bot API's certificate is not trusted here, and trusts it with NODE_EXTRA_CA_CERTS", async () => {
+    const front = await startTlsFront(Number(new URL(fake.apiRoot).port));
+    try {
+      writeConfig(goodConfig().replace(fake.apiRoot, front.root));
+      const { code, out } = await doctor();
+      expect(code).toBe(1);
+      expect(line(out, "Bot API")).toMatch(
+        /^✗ Bot API +cannot reach https:\/\/localhost:\d+: fetch failed: self-signed certificate/,
+      );
+      expect(out).toContain(
+        "fix: the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (Claude Code needs it too), then try again",
+      );
+      // Node reads NODE_EXTRA_CA_CERTS as it starts: `telecode doctor` in a process of its own.
+      const trusted = await new Promise<string>((resolve) =>
+        execFile(
+          process.execPath,
+          [telecodeBin, "doctor", "--config", configPath],
+          { env: { HOME: home, PATH: process.env["PATH"] ?? "", NODE_EXTRA_CA_CERTS: TEST_CA_FILE } },
+          (_error, stdout) => resolve(stdout),
+        ),
+      );
+      expect(line(trusted, "Bot API")).toBe(`✓ Bot API        reachable at ${front.root}`);
+    } finally {
+      await front.close();
     }
   });
 

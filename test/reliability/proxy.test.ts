@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makePng } from "../media/samples.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { startHttpProxy, type TestProxy } from "../support/proxies.js";
+import { startTlsFront } from "../support/tls-front.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 import { useWorld } from "./helpers.js";
 
@@ -40,7 +41,7 @@ describe("behind an HTTP proxy", () => {
   });
 });
 
-describe("a proxy in the way", () => {
+describe("a proxy, or a certificate, in the way", () => {
   const newWorld = useWorld();
 
   it("that refuses Telegram is said at start as an answer that is not the Bot API's, and tried again", async () => {
@@ -58,6 +59,27 @@ describe("a proxy in the way", () => {
       expect(refusing.seen[0]).toBe("CONNECT api.telegram.org:443");
     } finally {
       await refusing.close();
+    }
+  });
+
+  it("with a certificate this computer does not trust is said at start, with what to do, and tried again", async () => {
+    const world = await newWorld();
+    const front = await startTlsFront(Number(new URL(world.tg.apiRoot).port));
+    try {
+      await world.writeConfig({ apiRoot: front.root });
+      const serve = world.spawnTelecode(["--config", world.configPath]);
+      await vi.waitFor(() => expect(serve.stderr()).toMatch(/retrying in 2 s/), { timeout: 30_000, interval: 100 });
+      const said = serve.stderr().split("\n");
+      expect(said.filter((l) => l.includes("NODE_EXTRA_CA_CERTS"))).toEqual([
+        "telecode: the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (Claude Code needs it too), then try again.",
+      ]);
+      expect(said[0]).toMatch(
+        /^telecode: can't reach the Bot API at https:\/\/localhost:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\); retrying in 1 s/,
+      );
+      serve.child.kill("SIGTERM");
+      expect((await serve.exited).code).toBe(0);
+    } finally {
+      await front.close();
     }
   });
 

@@ -3,12 +3,20 @@
 // why, when the next one is), retried with backoff, and a stop signal ends the wait at once.
 import { GrammyError, HttpError, type Bot } from "grammy";
 import type { Clock, Logger } from "../../ports/index.js";
+import { tlsRefusalWords } from "../../render/index.js";
 import { BotApiTimeout } from "../api-deadlines.js";
 import { BridgeError } from "./bridge-error.js";
 import type { TelecodeContext } from "./context.js";
 
 /** One failed attempt to reach the Bot API at start, for the person watching. */
-export type BotApiUnreachable = { apiRoot: string; attempt: number; reason: string; retryInMs: number };
+export type BotApiUnreachable = {
+  apiRoot: string;
+  attempt: number;
+  reason: string;
+  retryInMs: number;
+  /** What to do, when the failure says (a certificate this computer does not trust). */
+  hint?: string;
+};
 
 export type BotInitOptions = {
   apiRoot: string;
@@ -45,7 +53,14 @@ export async function initBot(bot: Bot<TelecodeContext>, options: BotInitOptions
         { apiRoot: options.apiRoot, attempt, reason: failure.reason, retryInMs: waitMs, err: error },
         "warn",
       );
-      options.onUnreachable?.({ apiRoot: options.apiRoot, attempt, reason: failure.reason, retryInMs: waitMs });
+      const hint = tlsRefusalWords(error);
+      options.onUnreachable?.({
+        apiRoot: options.apiRoot,
+        attempt,
+        reason: failure.reason,
+        retryInMs: waitMs,
+        ...(hint === undefined ? {} : { hint }),
+      });
       await pause(options.clock, waitMs, signal);
       retryMs = Math.min(MAX_RETRY_MS, retryMs * 2);
     }
