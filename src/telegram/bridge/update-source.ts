@@ -4,7 +4,8 @@
 // once handled: a restart neither loses what arrived while down nor repeats what was handled,
 // and a message a crash caught mid-way is handled again (`replayUnfinished`). A database that
 // refuses them (a full disk) does not stop them being handled. A webhook on the bot, which
-// keeps its updates from polling, is removed once.
+// keeps its updates from polling, is removed once. What a poll hands over right after a complete
+// answer to the one before was sent while Telecode listened, and is marked so (delivery.ts).
 import {
   createConcurrentSink,
   createRunner,
