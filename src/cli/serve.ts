@@ -154,7 +154,8 @@ export async function runServe(argv: string[], io: CommandIo): Promise<number> {
         // Started again as it is, it would fail alike: the service manager is not to restart it.
         return refusal === undefined && !(error instanceof ProxySettingError) ? 1 : NEEDS_A_PERSON;
       }
-      io.stderr.write(`telecode: running as @${app.bridge.botUsername}. Press Ctrl+C to stop.\n`);
+      const through = app.telegramRoute === undefined ? "" : `, reaching Telegram ${app.telegramRoute}`;
+      io.stderr.write(`telecode: running as @${app.bridge.botUsername}${through}. Press Ctrl+C to stop.\n`);
       restart.next = undefined;
       running = app;
       const reason = await stopped;

@@ -44,6 +44,30 @@ describe("behind an HTTP proxy", () => {
 describe("a proxy, or a certificate, in the way", () => {
   const newWorld = useWorld();
 
+  it("that lets Telegram through is named as `telecode` starts", async () => {
+    const world = await newWorld();
+    const port = Number(new URL(world.tg.apiRoot).port);
+    const through = await startHttpProxy({ "telegram.test": port });
+    try {
+      await world.writeConfig({ apiRoot: `http://telegram.test:${port}` });
+      const serve = world.spawnTelecode(["--config", world.configPath], {
+        ...world.ws.env,
+        HTTP_PROXY: through.url,
+        NO_PROXY: "127.0.0.1,localhost",
+      });
+      await serve.started;
+      expect(serve.stderr()).toMatch(
+        new RegExp(
+          `running as @\\w+, reaching Telegram through ${through.url} \\(HTTP_PROXY\\)\\. Press Ctrl\\+C to stop\\.`,
+        ),
+      );
+      serve.child.kill("SIGTERM");
+      expect((await serve.exited).code).toBe(0);
+    } finally {
+      await through.close();
+    }
+  });
+
   it("that refuses Telegram is said at start as an answer that is not the Bot API's, and tried again", async () => {
     const refusing = await startHttpProxy({}, { refuseConnect: true });
     try {

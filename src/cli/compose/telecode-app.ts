@@ -78,6 +78,8 @@ export type TelecodeApp = {
   readonly scheduler: Scheduler;
   /** The webhook server while it runs (null without [[webhooks]], or when it could not start). */
   readonly webhookServer: WebhookServer | null;
+  /** How Telegram is reached, when through a proxy: "through http://proxy:3128 (HTTPS_PROXY)". */
+  readonly telegramRoute: string | undefined;
   /**
    * The config was reloaded: apply its live trigger keys ([loops], [schedule], [[schedules]]; a
    * changed [webhook_server] or [[webhooks]] restarts the webhook server). Never rejects.
@@ -242,6 +244,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     store,
     registry,
     scheduler: scheduling.scheduler,
+    telegramRoute: route,
     get webhookServer() {
       return webhooks.server;
     },
