@@ -11,7 +11,7 @@ import {
 } from "../config/index.js";
 import { sentence, type ClaudeVersionCheck } from "../domain/index.js";
 import { redactSecrets } from "../log/index.js";
-import { ProxySettingError } from "../net/index.js";
+import { proxyPasswords, ProxySettingError } from "../net/index.js";
 import { botRefusalOf, webhookRemovedWords } from "../render/index.js";
 import { BridgeError, type Restarted } from "../telegram/index.js";
 import type { Logger } from "../ports/index.js";
@@ -200,9 +200,13 @@ const SECRET_ENV = [
   "AWS_BEARER_TOKEN_BEDROCK",
 ];
 
-/** The values redacted from everything serve logs or prints: the bot token and the credentials above. */
+/** The values redacted from everything serve logs or prints: the bot token, the credentials above, and proxies' passwords. */
 function secretsOf(config: Config | undefined, io: CommandIo): string[] {
-  return [config?.telegram.botToken ?? "", ...SECRET_ENV.map((name) => io.env[name] ?? "")].filter((s) => s !== "");
+  return [
+    config?.telegram.botToken ?? "",
+    ...SECRET_ENV.map((name) => io.env[name] ?? ""),
+    ...proxyPasswords(io.env),
+  ].filter((s) => s !== "");
 }
 
 /** No config file and no token from the environment: nothing has been set up yet. */

@@ -8,6 +8,8 @@ export type ProxyChoice =
   /** `variable`: the environment variable that named it. */
   | { kind: "proxy"; url: URL; variable: string };
 
+const PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"];
+
 const PROXY_SCHEMES = new Set(["http:", "https:", "socks:", "socks4:", "socks4a:", "socks5:", "socks5h:"]);
 
 /** A proxy variable Telecode cannot use, named with what to do. */
@@ -88,4 +90,22 @@ const bare = (host: string): string => host.replace(/^\[|\]$/g, "");
 function isThisMachine(hostname: string): boolean {
   const host = bare(hostname.toLowerCase());
   return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Every proxy variable's password (as written and decoded), to keep out of logs and messages. */
+export function proxyPasswords(env: Readonly<Record<string, string | undefined>>): string[] {
+  const found = new Set<string>();
+  for (const name of PROXY_VARIABLES) {
+    const value = (env[name] ?? "").trim();
+    if (value === "") continue;
+    try {
+      const { password } = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+      if (password === "") continue;
+      found.add(password);
+      found.add(decodeURIComponent(password));
+    } catch {
+      // Not a URL: refused where it applies (proxyFor), and holds no password to hide.
+    }
+  }
+  return [...found];
 }

@@ -1,6 +1,6 @@
 // Which proxy a request takes, from the environment as curl and Claude Code read it.
 import { describe, expect, it } from "vitest";
-import { proxyFor, ProxySettingError, shownProxy } from "../../src/net/index.js";
+import { proxyFor, proxyPasswords, ProxySettingError, shownProxy } from "../../src/net/index.js";
 
 const TELEGRAM = new URL("https://api.telegram.org/bot123:abc/getMe");
 const LAN = new URL("http://bot-api.lan:8081/bot123:abc/getMe");
@@ -52,5 +52,18 @@ describe("proxyFor", () => {
 
   it("shows a proxy without its user and password", () => {
     expect(shownProxy(new URL("http://me:secret@corp:3128"))).toBe("http://corp:3128");
+  });
+});
+
+describe("proxyPasswords", () => {
+  it("finds every proxy variable's password, as written and decoded, for the log to hide", () => {
+    const env = {
+      HTTPS_PROXY: "http://me:s%40cret@corp:3128",
+      all_proxy: "socks5h://tunnel:also-secret@127.0.0.1:1080",
+      HTTP_PROXY: "plain:8080",
+      NO_PROXY: "x:y@z",
+    };
+    expect(proxyPasswords(env).sort()).toEqual(["also-secret", "s%40cret", "s@cret"]);
+    expect(proxyPasswords({ HTTPS_PROXY: "http://" })).toEqual([]);
   });
 });
