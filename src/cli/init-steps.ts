@@ -56,7 +56,9 @@ export async function askBotToken(
     }
     if (me.reason === "unreachable")
       throw new InitFailed(
-        `Could not reach the Telegram Bot API at ${apiRoot} (${me.description}). ${me.hint === undefined ? "Check the network, or pass --api-root." : sentence(me.hint.charAt(0).toUpperCase() + me.hint.slice(1))}`,
+        me.hint === undefined
+          ? `Could not reach the Telegram Bot API at ${apiRoot} (${me.description}). Check the network, or pass --api-root.`
+          : `Could not reach the Telegram Bot API at ${apiRoot} (${me.description}): ${sentence(me.hint)}`,
       );
     const problem = `Telegram refused this token (${me.description}).`;
     if (!ui.interactive || given !== undefined)

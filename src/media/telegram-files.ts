@@ -108,12 +108,11 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): P
   return Buffer.concat(chunks);
 }
 
-/** One try's signal: the caller's, and the download's deadline when it has one. */
+/** One try's signal: the caller's, and the download's deadline when it has one (as transcription.ts joins them). */
 function attemptSignal(caller: AbortSignal | undefined, deadlineMs: number | undefined): AbortSignal | null {
-  const signals = [caller, deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs)].filter(
-    (signal): signal is AbortSignal => signal !== undefined,
-  );
-  return signals.length <= 1 ? (signals[0] ?? null) : AbortSignal.any(signals);
+  if (deadlineMs === undefined) return caller ?? null;
+  const timeout = AbortSignal.timeout(deadlineMs);
+  return caller === undefined ? timeout : AbortSignal.any([timeout, caller]);
 }
 
 /** Tries per file: the first and two more. */

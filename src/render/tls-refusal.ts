@@ -3,7 +3,7 @@
 
 /** A company proxy or firewall that inspects TLS: the usual reason a certificate is not trusted. */
 const UNTRUSTED =
-  "the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (Claude Code needs it too), then try again";
+  "the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment Telecode starts in (Claude Code needs it too)";
 
 const WORDS: Readonly<Record<string, string>> = {
   SELF_SIGNED_CERT_IN_CHAIN: UNTRUSTED,

@@ -227,7 +227,7 @@ describe("telecode doctor", () => {
         /^✗ Bot API +cannot reach https:\/\/localhost:\d+: fetch failed: self-signed certificate/,
       );
       expect(out).toContain(
-        "fix: the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (Claude Code needs it too), then try again",
+        "fix: the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment Telecode starts in (Claude Code needs it too)",
       );
       // Node reads NODE_EXTRA_CA_CERTS as it starts: `telecode doctor` in a process of its own.
       const trusted = await new Promise<string>((resolve) =>

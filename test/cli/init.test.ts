@@ -20,6 +20,7 @@ import { loadConfig } from "../../src/config/index.js";
 import { capturedIo, type CapturedIo } from "../support/captured-io.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
 import { startHttpProxy } from "../support/proxies.js";
+import { startTlsFront } from "../support/tls-front.js";
 
 /** This checkout: where a newcomer runs `npm start` and `npx telecode init`. */
 const telecodeDir = resolve(import.meta.dirname, "../..");
@@ -210,6 +211,20 @@ describe("telecode init, non-interactive", () => {
     expect(c.err()).toContain("Telegram refused this token (401 Unauthorized)");
     expect(c.err()).not.toContain("AAnot-the-right-token");
     expect(existsSync(configPath)).toBe(false);
+  });
+
+  it("says what to do when the Bot API's certificate is not trusted here", async () => {
+    const front = await startTlsFront(Number(new URL(fake.apiRoot).port));
+    try {
+      const c = capture();
+      const args = ["--bot-token", fake.token, "--api-root", front.root, "--user-id", "1", "--project-dir", project];
+      expect(await runInit(args, c)).toBe(1);
+      expect(c.err()).toContain(
+        `Could not reach the Telegram Bot API at ${front.root} (fetch failed: self-signed certificate): the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment Telecode starts in (Claude Code needs it too).`,
+      );
+    } finally {
+      await front.close();
+    }
   });
 
   it("says the Bot API cannot be reached", async () => {

@@ -95,7 +95,7 @@ describe("a proxy, or a certificate, in the way", () => {
       await vi.waitFor(() => expect(serve.stderr()).toMatch(/retrying in 2 s/), { timeout: 30_000, interval: 100 });
       const said = serve.stderr().split("\n");
       expect(said.filter((l) => l.includes("NODE_EXTRA_CA_CERTS"))).toEqual([
-        "telecode: the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (Claude Code needs it too), then try again.",
+        "telecode: the certificate on the way is not one this computer trusts, as when a company proxy or firewall inspects TLS: give Node that company's CA certificate with NODE_EXTRA_CA_CERTS=/path/to/ca.pem in the environment Telecode starts in (Claude Code needs it too).",
       ]);
       expect(said[0]).toMatch(
         /^telecode: can't reach the Bot API at https:\/\/localhost:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\); retrying in 1 s/,
