@@ -2,7 +2,9 @@
 // runs), and a hard ceiling that ends the process. While the CLI waits for an answer of ours (a
 // person may take hours over an approval), its silence does not count. Timers are lazy (one
 // check per threshold, not one reset per line, and a check still pending when a turn ends serves
-// the next turn), so watching costs nothing on a fast stream.
+// the next turn), so watching costs nothing on a fast stream. Silence is counted in awake time:
+// while the computer sleeps, Claude Code sleeps too, and a laptop opened in the morning is no
+// reason to stop the run it left.
 import type { Clock, TimerHandle } from "../ports/index.js";
 
 export type SilenceWatchOptions = {
@@ -33,7 +35,7 @@ export class SilenceWatch {
 
   /** Output arrived (call per line; cheap). */
   activity(): void {
-    this.#lastOutputAt = this.#options.clock.now();
+    this.#lastOutputAt = this.#options.clock.awakeMs();
   }
 
   /** Starts watching (a turn is in flight). Idempotent. */
@@ -74,7 +76,7 @@ export class SilenceWatch {
 
   #silentMs(): number {
     if (this.#paused || this.#options.isAwaitingAnswer()) this.activity();
-    return this.#options.clock.now() - this.#lastOutputAt;
+    return this.#options.clock.awakeMs() - this.#lastOutputAt;
   }
 
   #scheduleStall(ms: number): void {

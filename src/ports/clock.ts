@@ -15,6 +15,12 @@ export type TimerOptions = {
 export type Clock = {
   /** Epoch milliseconds. */
   now(): number;
+  /**
+   * This process's own time in milliseconds: it stands still while the computer sleeps and is
+   * not moved when the system clock is set, as the host's timers are not. Only differences mean
+   * anything (how long Claude Code was silent while the computer was awake).
+   */
+  awakeMs(): number;
   /** Calls `fn` once after `ms` milliseconds (any non-negative delay) unless cancelled first. */
   setTimer(ms: number, fn: () => void, options?: TimerOptions): TimerHandle;
 };
@@ -25,6 +31,8 @@ export const MAX_HOST_TIMER_MS = 2 ** 31 - 1;
 /** The host's timer functions; tests pass a fake to watch what the system clock asks of them. */
 export type TimerHost<T = unknown> = {
   now(): number;
+  /** The monotonic time the host's timers count (Node's performance.now()). */
+  awakeMs(): number;
   setTimeout(fn: () => void, ms: number): T;
   clearTimeout(timer: T): void;
   /** Lets the process exit while this timer is pending (Node's `unref`). */
@@ -44,6 +52,7 @@ export type SystemClockOptions = {
 
 const globalHost: TimerHost<NodeJS.Timeout> = {
   now: () => Date.now(),
+  awakeMs: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (timer) => clearTimeout(timer),
   unref: (timer) => void timer.unref(),
@@ -58,6 +67,7 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
   const detach = options.keepsProcessAlive === true ? undefined : host.unref?.bind(host);
   return {
     now: () => host.now(),
+    awakeMs: () => host.awakeMs(),
     setTimer(ms, fn, timerOptions) {
       const deadline = host.now() + Math.max(0, ms);
       let current: unknown;

@@ -57,6 +57,11 @@ export type Scheduler = {
   start(): void;
   /** Disarms the timer; runs already started are not touched. */
   stop(): void;
+  /**
+   * The computer woke from a sleep (or its clock was set ahead): the timer, which counts awake
+   * time, is not waited out; what came due meanwhile is handled now, as after a restart.
+   */
+  wake(): void;
   /** Resolves once every fire in flight has settled (for shutdown and tests). */
   whenIdle(): Promise<void>;
   settings(): SchedulerSettings;
@@ -255,6 +260,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       started = false;
       timer?.cancel();
       timer = null;
+    },
+    wake() {
+      if (!started) return;
+      timer?.cancel();
+      onTimer();
     },
     async whenIdle() {
       while (settling.size > 0) await Promise.all(settling);

@@ -3,9 +3,12 @@
 // Without one, a connection the network dropped without a word (a laptop woke on another
 // Wi-Fi, a VPN came up) holds its call for grammY's 500 s: no message is read and a chat's
 // answers wait that long. A call past its deadline fails as a dropped connection does
-// (BotApiTimeout), and whoever made it tries again: the outbox, polling, start-up.
+// (BotApiTimeout), and whoever made it tries again: the outbox, polling, start-up. A call the
+// computer slept through is ended as it wakes: its deadline counts awake time, and would let a
+// long poll wait on a connection that went with the sleep for up to 40 s more.
 import { InputFile, type Transformer } from "grammy";
-import type { Clock } from "../ports/index.js";
+import { formatDurationMs } from "../domain/index.js";
+import { momentOf, SLEEP_NOTICE_MS, sleptSince, type Clock, type Moment, type WakeWatch } from "../ports/index.js";
 
 export type BotApiDeadlines = {
   /** Any call but a long poll or an upload. */
@@ -37,16 +40,24 @@ export function uploadFile(data: Uint8Array, filename: string): InputFile {
   return file;
 }
 
-/** A call that got no answer in time; retried like a dropped connection (it carries no error_code). */
+/**
+ * A call that got no answer in time, or that the computer slept through; retried like a dropped
+ * connection (it carries no error_code).
+ */
 export class BotApiTimeout extends Error {
   override readonly name = "BotApiTimeout";
   constructor(
     readonly method: string,
     readonly afterMs: number,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { sleptMs?: number },
   ) {
     const after = afterMs < 1000 ? `${afterMs} ms` : `${Math.round(afterMs / 1000)} s`;
-    super(`Telegram did not answer ${method} within ${after} (the connection may have dropped)`, options);
+    super(
+      options?.sleptMs === undefined
+        ? `Telegram did not answer ${method} within ${after} (the connection may have dropped)`
+        : `the computer slept ${formatDurationMs(options.sleptMs)} while ${method} waited for Telegram (its connection is taken for gone)`,
+      options,
+    );
   }
 }
 
@@ -74,25 +85,47 @@ function uploadBytes(value: unknown): number {
   return bytes;
 }
 
-/** A grammY transformer that ends each call at its deadline, as well as when its caller aborts it. */
-export function withDeadlines(clock: Clock, deadlines: BotApiDeadlines): Transformer {
+type CallInFlight = { since: Moment; end(sleptMs: number): void };
+
+/**
+ * A grammY transformer that ends each call at its deadline, or as the computer wakes when it slept
+ * through the call, as well as when its caller aborts it.
+ */
+export function withDeadlines(clock: Clock, deadlines: BotApiDeadlines, wakes?: WakeWatch): Transformer {
+  const inFlight = new Set<CallInFlight>();
+  wakes?.onWake(() => {
+    for (const call of inFlight) {
+      const slept = sleptSince(clock, call.since);
+      if (slept >= SLEEP_NOTICE_MS) call.end(slept);
+    }
+  });
   return async (prev, method, payload, signal) => {
     const ms = deadlineMs(method, payload, deadlines);
     const controller = new AbortController();
     const abort = (): void => controller.abort();
     if (signal?.aborted === true) abort();
     else signal?.addEventListener("abort", abort, { once: true });
-    let late = false;
+    /** Why the call was ended here: its deadline passed (undefined slept), or the computer slept through it. */
+    let ended: { sleptMs?: number } | undefined;
     const timer = clock.setTimer(ms, () => {
-      late = true;
+      ended = {};
       controller.abort();
     });
+    const call: CallInFlight = {
+      since: momentOf(clock),
+      end(sleptMs) {
+        ended = { sleptMs };
+        controller.abort();
+      },
+    };
+    inFlight.add(call);
     try {
       // grammY types its signal with a shim; on Node it is the platform's AbortSignal.
       return await prev(method, payload, controller.signal as unknown as Parameters<typeof prev>[2]);
     } catch (error) {
-      throw late ? new BotApiTimeout(method, ms, { cause: error }) : error;
+      throw ended === undefined ? error : new BotApiTimeout(method, ms, { cause: error, ...ended });
     } finally {
+      inFlight.delete(call);
       timer.cancel();
       signal?.removeEventListener("abort", abort);
     }

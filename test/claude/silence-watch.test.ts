@@ -1,6 +1,6 @@
 // Stall notes and the hard ceiling, on a fake clock: the threshold grows while a tool runs,
 // output resets it, and neither a paused reader (slow consumer) nor a CLI waiting for our answer
-// is silence.
+// is silence, nor is a night the computer slept through.
 import { describe, expect, it } from "vitest";
 import { SilenceWatch } from "../../src/claude/silence-watch.js";
 import { createFakeClock } from "../support/fake-clock.js";
@@ -101,6 +101,21 @@ describe("SilenceWatch", () => {
     expect(stalls).toHaveLength(1);
     expect(kills).toEqual([]);
     expect(clock.activeTimers).toBe(0);
+  });
+
+  it("does not count the hours the computer slept: a run left overnight is not stopped on waking", () => {
+    const { clock, watch, stalls, kills } = setup();
+    watch.start();
+    clock.advance(100 * MIN);
+    watch.activity();
+    stalls.length = 0;
+    // The lid closes; the ceiling's check, armed two hours of awake time ago, comes due 20 min after waking.
+    clock.sleep(8 * 60 * MIN);
+    clock.advance(20 * MIN);
+    expect(kills).toEqual([]);
+    expect(stalls).toEqual([10 * MIN]);
+    clock.advance(100 * MIN);
+    expect(kills).toEqual([120 * MIN]);
   });
 
   it("cancels its checks when disposed", () => {

@@ -11,6 +11,7 @@ const LONG_MS = 2 ** 31 + 1000;
 function fakeHost(clock: FakeClock): TimerHost<{ cancel(): void }> {
   return {
     now: () => clock.now(),
+    awakeMs: () => clock.awakeMs(),
     setTimeout: (fn, ms) => clock.setTimer(ms, fn),
     clearTimeout: (timer) => timer.cancel(),
   };
@@ -52,6 +53,16 @@ describe("system clock", () => {
     expect(unrefed).toHaveLength(1);
     clock.setTimer(10, () => undefined, { keepsProcessAlive: true });
     expect(unrefed).toHaveLength(1);
+  });
+
+  it("counts awake time as the host's timers do: a sleep moves the wall clock, not it", () => {
+    const host = createFakeClock(5_000);
+    const clock = createSystemClock({ host: fakeHost(host) });
+    const [wall, awake] = [clock.now(), clock.awakeMs()];
+    host.advance(1_000);
+    host.sleep(3_600_000);
+    expect(clock.now() - wall).toBe(3_601_000);
+    expect(clock.awakeMs() - awake).toBe(1_000);
   });
 
   describe("with the real host timers", () => {

@@ -41,6 +41,8 @@ export type Harness = {
   advance(ms: number): Promise<void>;
   /** Moves the clock to `atMs` (which must not be in the past) and lets fires settle. */
   advanceTo(atMs: number): Promise<void>;
+  /** The computer sleeps for `ms`: the wall clock moves on, the scheduler's timer stays where it was. */
+  sleep(ms: number): void;
   /** Stops Telecode: the scheduler and the store are gone, the clock keeps running. */
   shutDown(): void;
   /** Starts Telecode again on the same database, with these config schedules. */
@@ -144,6 +146,10 @@ export function useSchedulerHarness(): (
         }
         clock.advance(atMs - clock.now());
         await scheduler?.whenIdle();
+      },
+      sleep(ms) {
+        clock.sleep(ms);
+        for (const timer of pending) timer.at += ms;
       },
       shutDown() {
         scheduler?.stop();

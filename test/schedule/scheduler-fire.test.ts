@@ -168,6 +168,36 @@ describe("restarts", () => {
     expect(isoTimes(h.fires)).toEqual(["2026-06-06T07:00:00.000Z"]);
   });
 
+  it("runs a slot that came due while the computer slept as it wakes, not when the timer from before runs out", async () => {
+    const h = harness("2026-06-05T06:20:00Z");
+    const entry = configEntry({ id: "morning", cron: "0 9 * * *" });
+    h.scheduler.replaceConfigSchedules([entry]);
+    h.scheduler.start();
+    await h.advance(5 * 60_000);
+    // 08:25 Berlin, the lid closes; opened at 09:25. The timer still has 35 minutes of awake time to go.
+    h.sleep(3_600_000);
+    await h.advance(1000);
+    expect(h.fires).toEqual([]);
+    h.scheduler.wake();
+    await h.scheduler.whenIdle();
+    expect(isoTimes(h.fires)).toEqual(["2026-06-05T07:25:01.000Z"]);
+    await h.advanceTo(at("2026-06-06T07:00:00Z"));
+    expect(isoTimes(h.fires)).toEqual(["2026-06-05T07:25:01.000Z", "2026-06-06T07:00:00.000Z"]);
+  });
+
+  it("reports a slot the computer slept past the grace of as missed on waking, and goes on", async () => {
+    const h = harness("2026-06-05T06:20:00Z");
+    h.scheduler.replaceConfigSchedules([configEntry({ id: "morning", cron: "0 9 * * *" })]);
+    h.scheduler.start();
+    h.sleep(4 * 3_600_000);
+    h.scheduler.wake();
+    await h.scheduler.whenIdle();
+    expect(h.fires).toEqual([]);
+    expect(h.events).toEqual([expect.objectContaining({ type: "missed", slotAt: at("2026-06-05T07:00:00Z") })]);
+    await h.advanceTo(at("2026-06-06T07:00:00Z"));
+    expect(isoTimes(h.fires)).toEqual(["2026-06-06T07:00:00.000Z"]);
+  });
+
   it("with grace_minutes = 0, fires slots whose timer wakes late and retries a busy one-shot once", async () => {
     const h = harness("2026-06-05T06:59:00Z", { ...SETTINGS, graceMs: 0 }, { timerLateMs: 3 });
     const entry = configEntry({ id: "quarter", cron: "*/15 * * * *" });

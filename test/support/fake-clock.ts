@@ -1,6 +1,7 @@
 // The one manual clock for tests: time moves only when the test moves it (`advance`, or
 // `runNext` to jump to the next timer), so timeouts, pacing, backoff and watchdogs are
 // stepped through deterministically. Timers fire in time order, then in the order set.
+// `sleep` plays the computer sleeping: the wall clock moves on, awake time and timers do not.
 import type { Clock } from "../../src/ports/index.js";
 
 export type FakeClock = Clock & {
@@ -8,6 +9,12 @@ export type FakeClock = Clock & {
   advance(ms: number): void;
   /** Moves time to the earliest pending timer and fires it; false when none is pending. */
   runNext(): boolean;
+  /**
+   * The computer sleeps for `ms`: `now()` moves on by it, `awakeMs()` does not, and every pending
+   * timer comes due that much later by the wall clock, as the host's timers (which count awake
+   * time) do. Nothing fires.
+   */
+  sleep(ms: number): void;
   /** Timers set and neither fired nor cancelled. */
   readonly activeTimers: number;
   /** The delays asked of `setTimer`, in order (to check what a caller scheduled). */
@@ -18,6 +25,7 @@ type Timer = { atMs: number; seq: number; fn: () => void };
 
 export function createFakeClock(startMs = 0): FakeClock {
   let now = startMs;
+  let slept = 0;
   let seq = 0;
   const timers = new Map<number, Timer>();
   const requested: number[] = [];
@@ -35,6 +43,7 @@ export function createFakeClock(startMs = 0): FakeClock {
   };
   return {
     now: () => now,
+    awakeMs: () => now - slept,
     setTimer(ms, fn) {
       requested.push(ms);
       const timer: Timer = { atMs: now + Math.max(0, ms), seq: ++seq, fn };
@@ -45,6 +54,11 @@ export function createFakeClock(startMs = 0): FakeClock {
       const end = now + ms;
       for (let due = next(end); due !== undefined; due = next(end)) fire(due);
       now = Math.max(now, end);
+    },
+    sleep(ms) {
+      now += ms;
+      slept += ms;
+      for (const timer of timers.values()) timer.atMs += ms;
     },
     runNext() {
       const due = next(Number.POSITIVE_INFINITY);

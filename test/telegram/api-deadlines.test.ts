@@ -1,9 +1,10 @@
 // Deadlines on Bot API calls, with grammY against the fake Bot API: a call the network swallows
 // (the fake reads it and never answers) fails in its call's time, not grammY's 500 s; a long
-// poll gets its own timeout and more; an upload gets time for its bytes.
+// poll gets its own timeout and more; an upload gets time for its bytes. A call the computer
+// slept through ends as it wakes.
 import { Bot, InputFile } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSystemClock } from "../../src/ports/index.js";
+import { createSystemClock, watchForWakes, type WakeWatch } from "../../src/ports/index.js";
 import {
   BotApiTimeout,
   DEFAULT_BOT_API_DEADLINES,
@@ -13,6 +14,7 @@ import {
   type BotApiDeadlines,
 } from "../../src/telegram/api-deadlines.js";
 import { startFakeBotApi, type FakeBotApi } from "../support/fake-bot-api/index.js";
+import { createSleepyClock, type SleepyClock } from "../support/sleepy-clock.js";
 
 const ALICE = 1001;
 
@@ -101,5 +103,50 @@ describe("withDeadlines", () => {
     const failure = await call;
     expect(failure).toBeInstanceOf(Error);
     expect(failure).not.toBeInstanceOf(BotApiTimeout);
+  });
+});
+
+describe("withDeadlines, when the computer sleeps", () => {
+  /** Deadlines far beyond the test's own time: only the wake can end these calls. */
+  const long: BotApiDeadlines = { callMs: 600_000, pollGraceMs: 600_000, uploadBytesPerSecond: 1024 * 1024 };
+  let tg: FakeBotApi;
+  let bot: Bot;
+  let clock: SleepyClock;
+  let wakes: WakeWatch;
+
+  beforeEach(async () => {
+    tg = await startFakeBotApi();
+    tg.addUser({ id: ALICE, firstName: "Alice" });
+    clock = createSleepyClock();
+    wakes = watchForWakes(clock, { lookEveryMs: 20 });
+    bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
+    bot.api.config.use(withDeadlines(clock, long, wakes));
+  });
+  afterEach(async () => {
+    wakes.stop();
+    await tg.close();
+  });
+
+  it("ends a long poll the computer slept through as it wakes, saying so; the next poll goes through", async () => {
+    tg.injectFault("getUpdates", { kind: "silent" });
+    const poll = bot.api.getUpdates({ timeout: 1 }).catch((error: unknown) => error);
+    await tg.waitFor(() => tg.calls("getUpdates").some((c) => c.description === "network fault: no answer"), {
+      what: "a getUpdates left unanswered",
+    });
+    clock.sleep(8 * 3_600_000 + 3 * 60_000);
+    const failure = await poll;
+    expect(failure).toBeInstanceOf(BotApiTimeout);
+    expect((failure as BotApiTimeout).message).toBe(
+      "the computer slept 8 h 3 min while getUpdates waited for Telegram (its connection is taken for gone)",
+    );
+    expect(failure).not.toHaveProperty("error_code");
+    expect(await bot.api.getUpdates({ timeout: 0 })).toEqual([]);
+  });
+
+  it("leaves a call made after the wake alone", async () => {
+    clock.sleep(3_600_000);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const sent = await bot.api.sendMessage(ALICE, "good morning");
+    expect(sent.text).toBe("good morning");
   });
 });

@@ -8,7 +8,7 @@ import type { Config } from "../../config/index.js";
 import { definedFields, type ClaudeVersionCheck } from "../../domain/index.js";
 import { outboxSystemPrompt } from "../../media/index.js";
 import { httpAccess } from "../../net/index.js";
-import { createSystemClock, type Clock, type Logger } from "../../ports/index.js";
+import { createSystemClock, watchForWakes, type Clock, type Logger } from "../../ports/index.js";
 import type { Scheduler, SchedulerClock } from "../../schedule/index.js";
 import { SessionManager } from "../../sessions/index.js";
 import { createDecisionRegistry, type DecisionRegistry } from "../../sessions/decisions/index.js";
@@ -46,6 +46,8 @@ export type AppTuning = Pick<
   scheduleClock?: SchedulerClock;
   /** A keeper's log cap (tests make it small to see it fill). */
   keeperLogCapBytes?: number;
+  /** How often to look whether the computer slept (default 5 s; tests make it short). */
+  wakeLookEveryMs?: number;
 };
 
 export type TelecodeAppOptions = {
@@ -107,6 +109,12 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
+  // A laptop's sleep stops the timers where they were: on waking, what they wait for is done now.
+  const wakes = watchForWakes(clock, {
+    ...definedFields({ lookEveryMs: tuning.wakeLookEveryMs }),
+    onListenerError: (error) => logger.event("app.wake_failed", { err: error }, "error"),
+  });
+  wakes.onWake((sleptMs) => logger.event("app.woke", { sleptMs: Math.round(sleptMs) }));
   const keepers = createAppKeepers({
     config,
     store,
@@ -168,6 +176,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       triggers,
       models: () => models,
       http,
+      wakes,
       media: (downloads, localBotApi) =>
         createMediaPort({ config, env: options.env, logger: logger.child({ area: "media" }), downloads, localBotApi }),
       ...tuning,
@@ -233,8 +242,10 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       }),
     );
     scheduling.start(bridge);
+    wakes.onWake(() => scheduling.scheduler.wake());
     await webhooks.start(bridge);
   } catch (error) {
+    wakes.stop();
     keepers.stop();
     store.close();
     throw error;
@@ -253,6 +264,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       await webhooks.configChanged();
     },
     async stop(stopOptions) {
+      wakes.stop();
       try {
         await webhooks.stop();
         await scheduling.stop();

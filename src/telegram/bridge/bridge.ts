@@ -80,7 +80,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     },
   });
   const deadlines = { ...DEFAULT_BOT_API_DEADLINES, ...options.botApiDeadlines };
-  bot.api.config.use(withDeadlines(clock, deadlines));
+  bot.api.config.use(withDeadlines(clock, deadlines, options.wakes));
   const claudeCommands = new ClaudeCommands(store, logger);
   const usageLimits = new UsageLimits({ store: store.usage, logger, now: () => clock.now() });
   const clockFormatter = localClockFormatter();

@@ -3,7 +3,7 @@
 import type { Agent as HttpAgent } from "node:http";
 import type { Config } from "../../config/index.js";
 import type { ClaudeVersionCheck, Lane, OfferedModel } from "../../domain/index.js";
-import type { Clock, Logger } from "../../ports/index.js";
+import type { Clock, Logger, WakeWatch } from "../../ports/index.js";
 import type { DecisionAnswers, PersonPort } from "../../sessions/decisions/index.js";
 import type { BackgroundObserver, RunObserver, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
@@ -56,6 +56,8 @@ export type TelegramFrontOptions = {
   http?: TelegramHttp;
   /** How long a Bot API call may go unanswered (api-deadlines.ts; tests make them short). */
   botApiDeadlines?: Partial<BotApiDeadlines>;
+  /** Tells when the computer woke from a sleep: the calls it slept through are made again at once. */
+  wakes?: WakeWatch;
   /** An allowed user sent /restart in `chatId`; the owner of the process stops and starts the bridge. */
   onRestartRequested?: (chatId: number) => void;
   /** Polling stopped for good (the token was revoked, another process polls the same bot). */

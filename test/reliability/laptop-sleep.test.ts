@@ -1,0 +1,64 @@
+// A laptop's lid closed and opened again, with the real app, Claude Code and the fake Bot API.
+// The sleep is played by moving the app's wall clock ahead while its own (awake) time goes on,
+// which is what Telecode can see of a real one. Deadlines are set far beyond the test's time, so
+// only noticing the wake can make the long poll again or run the schedule that came due.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reply } from "../support/fake-anthropic/index.js";
+import { eventLog, type EventLog } from "../support/event-log.js";
+import { createSleepyClock, type SleepyClock } from "../support/sleepy-clock.js";
+import { isAnswer, startRig, TEST_TUNING, type Rig } from "../telegram/bridge/rig.js";
+
+const HOUR = 3_600_000;
+
+let rig: Rig;
+let log: EventLog;
+let clock: SleepyClock;
+beforeAll(async () => {
+  log = eventLog();
+  clock = createSleepyClock({ keepsProcessAlive: true });
+  rig = await startRig({
+    logger: log,
+    botApiNow: () => clock.now(),
+    scheduleClock: clock,
+    toml: ["[schedule]", 'timezone = "UTC"'],
+    tuning: {
+      ...TEST_TUNING,
+      clock,
+      wakeLookEveryMs: 100,
+      botApiDeadlines: { callMs: 10 * 60_000, pollGraceMs: 10 * 60_000 },
+    },
+  });
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+describe("the computer sleeps and wakes", () => {
+  it("makes again the long poll it slept through: a message sent after waking is read and answered", async () => {
+    const chat = rig.user(1001);
+    rig.tg.injectFault("getUpdates", { kind: "silent" });
+    await rig.tg.waitFor(() => rig.tg.calls("getUpdates").some((c) => c.description === "network fault: no answer"), {
+      what: "a long poll left unanswered",
+    });
+    clock.sleep(8 * HOUR);
+    rig.script("[morning]", [reply.text("Good morning, I read you.")]);
+    rig.tg.sendText(chat, "Still there? [morning]");
+    await rig.botMessage(chat, isAnswer("Good morning, I read you."));
+    expect(log.fields("app.woke").map((f) => Math.round(Number(f["sleptMs"]) / HOUR))).toEqual([8]);
+    const retried = log.fields("telegram.polling_retry").map((f) => String((f["err"] as Error | undefined)?.message));
+    expect(retried).toContain(
+      "the computer slept 8 h while getUpdates waited for Telegram (its connection is taken for gone)",
+    );
+  });
+
+  it("runs a schedule that came due while it slept as it wakes", async () => {
+    const chat = rig.user(1002);
+    const at = rig.tg.sendCommand(chat, "at", "30m NAPTASK check the deploy");
+    const confirmation = await rig.botMessage(chat, (m) => m.replyToMessageId === at);
+    expect(confirmation.text).toContain("once at");
+    rig.script("NAPTASK", [reply.text("NAPTASK-ANSWER: the deploy is fine")]);
+    clock.sleep(40 * 60_000);
+    await rig.botMessage(chat, isAnswer("NAPTASK-ANSWER"));
+    expect(rig.api.requests("NAPTASK")[0]?.lastPrompt).toContain("iteration 1");
+  });
+});
