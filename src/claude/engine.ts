@@ -2,7 +2,7 @@
 // and pending requests. How a CLI is started is the launcher's business (a direct child
 // process unless the composition root passes another).
 import { definedFields, type WrittenDown } from "../domain/index.js";
-import { createSystemClock, silentLogger, type Clock, type Logger } from "../ports/index.js";
+import { createSystemClock, silentLogger, type Clock, type Logger, type WakeWatch } from "../ports/index.js";
 import { createCliProbe } from "./cli-probe.js";
 import { createDirectLauncher } from "./direct-launcher.js";
 import { ClaudeError } from "./errors.js";
@@ -27,6 +27,12 @@ export type ClaudeEngineOptions = {
   /** The parent environment the CLI's allowlisted environment is built from. */
   env: NodeJS.ProcessEnv;
   clock?: Clock;
+  /**
+   * Tells when the computer woke from a sleep: a process between runs is ended then, and the next
+   * run resumes its session in a new one (Claude Code does not notice that its connections died
+   * in the sleep, and would wait minutes on one). Default: none.
+   */
+  wakes?: WakeWatch;
   logger?: Logger;
   /** How CLIs are probed and started; default a direct child process per CLI. */
   launcher?: CliLauncher;
@@ -64,6 +70,7 @@ export function createClaudeEngine(options: ClaudeEngineOptions): ClaudeEngine {
         probe: createCliProbe({ ...definedFields({ cacheFile: options.probeCacheFile }), logger }),
       }),
     clock,
+    wakes: options.wakes,
     logger,
     timeZone: () => (timeZone ??= hostTimeZone()),
     book: options.book ?? createMemorySessionBook(),

@@ -3,7 +3,7 @@
 // cancel, watchdogs and idle close. Approvals go to the controller; the per-process pipeline is
 // connection.ts. A kept process may be adopted after a restart, or let go of (detach) for the next Telecode.
 import { failureText, type Prompt, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
-import type { Clock, Logger } from "../ports/index.js";
+import type { Clock, Logger, WakeWatch } from "../ports/index.js";
 import type { CliConnection, ConnectionOwner } from "./connection.js";
 import { ClaudeError, failureError } from "./errors.js";
 import { HandleEvents } from "./handle-events.js";
@@ -28,6 +28,8 @@ import type { SessionBook } from "./session-book.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
+  /** Tells when the computer woke from a sleep (an idle process is then ended: its connections went with it). */
+  wakes: WakeWatch | undefined;
   logger: Logger;
   /** IANA zone for clock times in notes, asked when a note first shows one (see engine.ts). */
   timeZone: () => string;
@@ -87,6 +89,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     });
     this.#watch = new SessionWatchdogs({
       clock: deps.clock,
+      wakes: deps.wakes,
       stallNoteMs: spec.stallNoteMs ?? DEFAULTS.stallNoteMs,
       hardSilenceMs: spec.hardSilenceMs ?? DEFAULTS.hardSilenceMs,
       isAwaitingAnswer: () => (this.#slot.current?.channel.pendingCount ?? 0) > 0,
@@ -383,7 +386,7 @@ export class ClaudeSessionHandle implements SessionHandle {
   #scheduleIdle(): void {
     const idleMs = this.#spec.idleMs ?? DEFAULTS.idleMs;
     if (this.#closed || !this.#mode.keepsProcess || idleMs <= 0) return;
-    this.#watch.scheduleIdle(idleMs, () => {
+    this.#watch.scheduleIdle(idleMs, (sleptMs) => {
       const connection = this.#slot.live();
       if (
         connection === undefined ||
@@ -394,7 +397,11 @@ export class ClaudeSessionHandle implements SessionHandle {
         this.#watch.hasLiveTasks
       )
         return;
-      this.#deps.logger.event("claude.idle_close", { pid: connection.transport.pid, idleMs });
+      // After a sleep Claude Code would send the next message on a connection that is gone, and
+      // wait minutes for its answer; a new process, resuming the session, connects afresh.
+      const pid = connection.transport.pid;
+      if (sleptMs === undefined) this.#deps.logger.event("claude.idle_close", { pid, idleMs });
+      else this.#deps.logger.event("claude.wake_close", { pid, sleptMs: Math.round(sleptMs) });
       void connection.end("idle");
     });
   }

@@ -1,9 +1,10 @@
 // A session's watchdogs: what is running (open tools, live background tasks) for the stall
-// note, the silence watch (stall note, hard ceiling) and the idle timer. It decides nothing
-// about processes or runs: the session says when to watch and what to do when a timer fires.
+// note, the silence watch (stall note, hard ceiling) and the idle timer, which the computer
+// waking from a sleep ends early. It decides nothing about processes or runs: the session says
+// when to watch and what to do when a timer fires.
 import { excerpt, toolDisplayName } from "../domain/index.js";
 import type { TaskChanged, TelecodeEvent, ToolStarted } from "../domain/index.js";
-import type { Clock, TimerHandle } from "../ports/index.js";
+import type { Clock, TimerHandle, WakeWatch } from "../ports/index.js";
 import { stallNoteText } from "./run-outcome.js";
 import { SilenceWatch } from "./silence-watch.js";
 
@@ -12,6 +13,8 @@ const TOOL_STALL_FACTOR = 3;
 
 export type SessionWatchdogsOptions = {
   clock: Clock;
+  /** Tells when the computer woke from a sleep: a session waiting to idle out is asked at once. */
+  wakes?: WakeWatch | undefined;
   stallNoteMs: number;
   hardSilenceMs: number;
   /** The CLI waits for an answer of ours (an approval, a question, a hook): it is not stalled. */
@@ -22,6 +25,7 @@ export type SessionWatchdogsOptions = {
 
 export class SessionWatchdogs {
   readonly #clock: Clock;
+  readonly #wakes: WakeWatch | undefined;
   readonly #watch: SilenceWatch;
   /** What is running, by id; worded only when a stall note names it (most never are). */
   readonly #openTools = new Map<string, ToolStarted>();
@@ -29,9 +33,11 @@ export class SessionWatchdogs {
   /** Tasks running in the background (a Monitor, a background agent or shell command). */
   readonly #backgroundTasks = new Set<string>();
   #idleTimer: TimerHandle | undefined;
+  #stopHearingWakes: (() => void) | undefined;
 
   constructor(options: SessionWatchdogsOptions) {
     this.#clock = options.clock;
+    this.#wakes = options.wakes;
     this.#watch = new SilenceWatch({
       clock: options.clock,
       stallNoteMs: options.stallNoteMs,
@@ -67,7 +73,7 @@ export class SessionWatchdogs {
   /** The session ended: every timer is cancelled. */
   dispose(): void {
     this.#watch.dispose();
-    this.#idleTimer?.cancel();
+    this.cancelIdle();
   }
 
   setPaused(paused: boolean): void {
@@ -111,14 +117,21 @@ export class SessionWatchdogs {
     this.#backgroundTasks.clear();
   }
 
-  /** (Re)arms the idle timer; `onIdle` decides whether the session is really idle. */
-  scheduleIdle(idleMs: number, onIdle: () => void): void {
-    this.#idleTimer?.cancel();
-    this.#idleTimer = this.#clock.setTimer(idleMs, onIdle);
+  /**
+   * (Re)arms the idle timer; `onIdle` decides whether the session is really idle. A wake from a
+   * sleep calls it at once, with how long the computer slept: the process's connections to the
+   * API most likely went with the sleep, and the next message is better sent to a new one.
+   */
+  scheduleIdle(idleMs: number, onIdle: (sleptMs?: number) => void): void {
+    this.cancelIdle();
+    this.#idleTimer = this.#clock.setTimer(idleMs, () => onIdle());
+    this.#stopHearingWakes = this.#wakes?.onWake((sleptMs) => onIdle(sleptMs));
   }
 
   cancelIdle(): void {
     this.#idleTimer?.cancel();
+    this.#stopHearingWakes?.();
+    this.#stopHearingWakes = undefined;
   }
 
   #stallNote(silentMs: number): TelecodeEvent {

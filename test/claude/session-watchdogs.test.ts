@@ -1,8 +1,10 @@
 // The session's watchdogs on a fake clock: the stall note names what is still running (tools
-// and live background tasks), the threshold grows while either runs, and the idle timer re-arms.
+// and live background tasks), the threshold grows while either runs, and the idle timer re-arms
+// (and is asked at once when the computer wakes from a sleep).
 import { describe, expect, it } from "vitest";
 import type { TelecodeEvent } from "../../src/domain/index.js";
 import { SessionWatchdogs } from "../../src/claude/session-watchdogs.js";
+import { watchForWakes } from "../../src/ports/index.js";
 import { createFakeClock } from "../support/fake-clock.js";
 
 const MIN = 60_000;
@@ -97,5 +99,33 @@ describe("SessionWatchdogs", () => {
     dogs.cancelIdle();
     clock.advance(60 * MIN);
     expect(idle).toBe(1);
+  });
+
+  it("asks the idle check at once when the computer wakes, with how long it slept; not once the wait is cancelled", () => {
+    const clock = createFakeClock(1_000_000);
+    const wakes = watchForWakes(clock, { lookEveryMs: 1000 });
+    const dogs = new SessionWatchdogs({
+      clock,
+      wakes,
+      stallNoteMs: 10 * MIN,
+      hardSilenceMs: 120 * MIN,
+      isAwaitingAnswer: () => false,
+      onStallNote: () => undefined,
+      onHardSilence: () => undefined,
+    });
+    const asked: (number | undefined)[] = [];
+    dogs.scheduleIdle(30 * MIN, (sleptMs) => void asked.push(sleptMs));
+    clock.advance(5 * MIN);
+    clock.sleep(8 * 60 * MIN);
+    clock.advance(1000);
+    expect(asked).toEqual([8 * 60 * MIN]);
+    clock.advance(25 * MIN);
+    expect(asked).toEqual([8 * 60 * MIN, undefined]);
+    dogs.scheduleIdle(30 * MIN, (sleptMs) => void asked.push(sleptMs));
+    dogs.cancelIdle();
+    clock.sleep(60 * MIN);
+    clock.advance(31 * MIN);
+    expect(asked).toHaveLength(2);
+    wakes.stop();
   });
 });

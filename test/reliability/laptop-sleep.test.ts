@@ -1,7 +1,9 @@
 // A laptop's lid closed and opened again, with the real app, Claude Code and the fake Bot API.
 // The sleep is played by moving the app's wall clock ahead while its own (awake) time goes on,
 // which is what Telecode can see of a real one. Deadlines are set far beyond the test's time, so
-// only noticing the wake can make the long poll again or run the schedule that came due.
+// only noticing the wake can make the long poll again or run the schedule that came due; a
+// Claude Code left waiting for the next message is ended on waking, as its connections to the
+// API went with the sleep.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import { eventLog, type EventLog } from "../support/event-log.js";
@@ -60,5 +62,25 @@ describe("the computer sleeps and wakes", () => {
     clock.sleep(40 * 60_000);
     await rig.botMessage(chat, isAnswer("NAPTASK-ANSWER"));
     expect(rig.api.requests("NAPTASK")[0]?.lastPrompt).toContain("iteration 1");
+  });
+
+  it("ends a Claude Code process left waiting for the next message: the next one resumes the session in a new process", async () => {
+    const chat = rig.user(1003);
+    rig.script("[before-lid]", [reply.text("Noted before the lid closed.")]);
+    rig.tg.sendText(chat, "Remember the word lantern [before-lid]");
+    await rig.botMessage(chat, isAnswer("Noted before the lid closed."));
+    const pid = Number(log.fields("claude.spawned").at(-1)?.["pid"]);
+    clock.sleep(2 * HOUR);
+    await rig.tg.waitFor(() => log.fields("claude.exited").some((f) => f["pid"] === pid && f["reason"] === "idle"), {
+      what: "the idle Claude Code ended on waking",
+    });
+    expect(log.fields("claude.wake_close").map((f) => f["pid"])).toContain(pid);
+    rig.script("[after-lid]", [reply.text("The word was lantern.")]);
+    rig.tg.sendText(chat, "Which word? [after-lid]");
+    await rig.botMessage(chat, isAnswer("The word was lantern."));
+    const resumed = log.fields("claude.spawned").at(-1);
+    expect(resumed?.["pid"]).not.toBe(pid);
+    expect(resumed?.["args"]).toContain("--resume");
+    expect(JSON.stringify(rig.api.requests("[after-lid]")[0]?.body["messages"])).toContain("Remember the word lantern");
   });
 });

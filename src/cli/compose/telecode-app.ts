@@ -128,6 +128,7 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   let models: readonly OfferedModel[] | undefined;
   const engine = createClaudeEngine({
     claudePath: config().claude.path,
+    wakes,
     env: options.env,
     logger: logger.child({ area: "claude" }),
     launcher: keepers.launcher,
