@@ -89,6 +89,10 @@ const WHAT: Readonly<Record<string, string>> = {
   tool_history_mismatch: "The API refused this session's history: a tool call in it has no result.",
   autocompact_thrashing:
     "The session filled the model's context again right after each compaction, so Claude Code stopped.",
+  // The CLI says "Your computer went to sleep…" (or "Connection to the API was lost") to whoever
+  // sits at it; the person reads it on a phone, and Claude Code did not try again.
+  computer_slept:
+    "The computer running Telecode slept while Claude Code waited for the API's answer, so the run stopped.",
 };
 
 /** What to do, by kind: a person's next step, where the CLI's advice is for the model or a developer. */
@@ -104,6 +108,7 @@ const KIND_HINT: Readonly<Record<string, string>> = {
   tool_history_mismatch: `Every message in this session fails the same way: ${FRESH_SESSION}.`,
   message_over_context_limit: "Send a shorter message, or send the text as a file for Claude to read in parts.",
   autocompact_thrashing: `Something in this session is too large for the model's context: ${FRESH_SESSION}.`,
+  computer_slept: "Send the message again to go on from where it stopped.",
 };
 
 /**
@@ -114,7 +119,6 @@ const KIND_FALLBACK_HINT: Readonly<Record<string, string>> = {
   // Telegram reached Telecode, so the computer is online: what blocks is on the way to the API.
   connection_failed:
     "Claude Code already retried: check the connection from the computer running Telecode to the API (a proxy, a firewall, or the API itself down), then send the message again.",
-  computer_slept: "The computer running Telecode slept while it waited for the answer: send the message again.",
 };
 
 /** What to do, by next step, for a kind with no words of its own (the CLI's advice, when it gives some, comes first). */

@@ -1,7 +1,7 @@
 // A session's watchdogs: what is running (open tools, live background tasks) for the stall
-// note, the silence watch (stall note, hard ceiling) and the idle timer, which the computer
-// waking from a sleep ends early. It decides nothing about processes or runs: the session says
-// when to watch and what to do when a timer fires.
+// note, the silence watch (stall note, hard ceiling) and the idle timer, which does not wait
+// once the process has lived through a sleep of the computer. It decides nothing about
+// processes or runs: the session says when to watch and what to do when a timer fires.
 import { excerpt, toolDisplayName } from "../domain/index.js";
 import type { TaskChanged, TelecodeEvent, ToolStarted } from "../domain/index.js";
 import type { Clock, TimerHandle, WakeWatch } from "../ports/index.js";
@@ -13,7 +13,7 @@ const TOOL_STALL_FACTOR = 3;
 
 export type SessionWatchdogsOptions = {
   clock: Clock;
-  /** Tells when the computer woke from a sleep: a session waiting to idle out is asked at once. */
+  /** Tells when the computer woke from a sleep: a process that lived through one idles out at once. */
   wakes?: WakeWatch | undefined;
   stallNoteMs: number;
   hardSilenceMs: number;
@@ -25,7 +25,6 @@ export type SessionWatchdogsOptions = {
 
 export class SessionWatchdogs {
   readonly #clock: Clock;
-  readonly #wakes: WakeWatch | undefined;
   readonly #watch: SilenceWatch;
   /** What is running, by id; worded only when a stall note names it (most never are). */
   readonly #openTools = new Map<string, ToolStarted>();
@@ -33,11 +32,18 @@ export class SessionWatchdogs {
   /** Tasks running in the background (a Monitor, a background agent or shell command). */
   readonly #backgroundTasks = new Set<string>();
   #idleTimer: TimerHandle | undefined;
-  #stopHearingWakes: (() => void) | undefined;
+  /** What the idle timer armed calls; undefined while none is armed. */
+  #onIdle: ((sleptMs?: number) => void) | undefined;
+  /** How long the computer slept while the current process lived; undefined when it did not. */
+  #sleptMs: number | undefined;
+  readonly #stopHearingWakes: (() => void) | undefined;
 
   constructor(options: SessionWatchdogsOptions) {
     this.#clock = options.clock;
-    this.#wakes = options.wakes;
+    this.#stopHearingWakes = options.wakes?.onWake((sleptMs) => {
+      this.#sleptMs = (this.#sleptMs ?? 0) + sleptMs;
+      if (this.#onIdle !== undefined) this.#armIdle(0);
+    });
     this.#watch = new SilenceWatch({
       clock: options.clock,
       stallNoteMs: options.stallNoteMs,
@@ -74,6 +80,7 @@ export class SessionWatchdogs {
   dispose(): void {
     this.#watch.dispose();
     this.cancelIdle();
+    this.#stopHearingWakes?.();
   }
 
   setPaused(paused: boolean): void {
@@ -112,26 +119,35 @@ export class SessionWatchdogs {
 
   /** The process is gone: nothing it started is running any more. */
   processGone(): void {
+    this.#sleptMs = undefined;
     this.#openTools.clear();
     this.#liveTasks.clear();
     this.#backgroundTasks.clear();
   }
 
   /**
-   * (Re)arms the idle timer; `onIdle` decides whether the session is really idle. A wake from a
-   * sleep calls it at once, with how long the computer slept: the process's connections to the
-   * API most likely went with the sleep, and the next message is better sent to a new one.
+   * (Re)arms the idle timer; `onIdle` decides whether the session is really idle. Once the
+   * process has lived through a sleep of the computer (now, or during its run), it is called at
+   * once, with how long the computer slept: the process's connections to the API most likely
+   * went with the sleep, and the next message is better sent to a new one.
    */
   scheduleIdle(idleMs: number, onIdle: (sleptMs?: number) => void): void {
-    this.cancelIdle();
-    this.#idleTimer = this.#clock.setTimer(idleMs, () => onIdle());
-    this.#stopHearingWakes = this.#wakes?.onWake((sleptMs) => onIdle(sleptMs));
+    this.#onIdle = onIdle;
+    this.#armIdle(this.#sleptMs === undefined ? idleMs : 0);
   }
 
   cancelIdle(): void {
     this.#idleTimer?.cancel();
-    this.#stopHearingWakes?.();
-    this.#stopHearingWakes = undefined;
+    this.#onIdle = undefined;
+  }
+
+  #armIdle(ms: number): void {
+    this.#idleTimer?.cancel();
+    this.#idleTimer = this.#clock.setTimer(ms, () => {
+      const onIdle = this.#onIdle;
+      this.#onIdle = undefined;
+      onIdle?.(this.#sleptMs);
+    });
   }
 
   #stallNote(silentMs: number): TelecodeEvent {

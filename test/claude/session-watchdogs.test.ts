@@ -101,7 +101,7 @@ describe("SessionWatchdogs", () => {
     expect(idle).toBe(1);
   });
 
-  it("asks the idle check at once when the computer wakes, with how long it slept; not once the wait is cancelled", () => {
+  it("does not wait to idle out a process that lived through a sleep, whether it slept idle or running", () => {
     const clock = createFakeClock(1_000_000);
     const wakes = watchForWakes(clock, { lookEveryMs: 1000 });
     const dogs = new SessionWatchdogs({
@@ -114,18 +114,32 @@ describe("SessionWatchdogs", () => {
       onHardSilence: () => undefined,
     });
     const asked: (number | undefined)[] = [];
-    dogs.scheduleIdle(30 * MIN, (sleptMs) => void asked.push(sleptMs));
+    const onIdle = (sleptMs?: number): void => void asked.push(sleptMs);
+    // Waiting for the next message when the lid closes: asked as the computer wakes, and only then.
+    dogs.scheduleIdle(30 * MIN, onIdle);
     clock.advance(5 * MIN);
     clock.sleep(8 * 60 * MIN);
     clock.advance(1000);
     expect(asked).toEqual([8 * 60 * MIN]);
-    clock.advance(25 * MIN);
-    expect(asked).toEqual([8 * 60 * MIN, undefined]);
-    dogs.scheduleIdle(30 * MIN, (sleptMs) => void asked.push(sleptMs));
+    clock.advance(60 * MIN);
+    expect(asked).toHaveLength(1);
+    // A new process, running when the lid closes: asked as soon as its run is over.
+    dogs.processGone();
     dogs.cancelIdle();
     clock.sleep(60 * MIN);
-    clock.advance(31 * MIN);
+    clock.advance(1000);
+    expect(asked).toHaveLength(1);
+    dogs.scheduleIdle(30 * MIN, onIdle);
+    clock.advance(0);
+    expect(asked).toEqual([8 * 60 * MIN, 60 * MIN]);
+    // The process after it did not sleep: it waits the whole idle time.
+    dogs.processGone();
+    dogs.scheduleIdle(30 * MIN, onIdle);
+    clock.advance(29 * MIN);
     expect(asked).toHaveLength(2);
+    clock.advance(1 * MIN);
+    expect(asked).toEqual([8 * 60 * MIN, 60 * MIN, undefined]);
+    dogs.dispose();
     wakes.stop();
   });
 });

@@ -177,6 +177,34 @@ describe("translator", () => {
     expect(denied?.passing).toBeUndefined();
   });
 
+  it("says that the computer slept when Claude Code gave up for the sleep (the CLI's kind computer_slept), not that it retried", () => {
+    const failure = (text: string) =>
+      ofType(
+        run([
+          init(),
+          result({
+            is_error: true,
+            api_error_status: null,
+            terminal_reason: "api_error",
+            api_error: "computer_slept",
+            result: text,
+          }),
+        ]),
+        "turn_finished",
+      )[0]?.error;
+    // Both of 2.1.332's texts for the kind: a stream cut by the sleep, and a connection lost in it.
+    const said = {
+      reason: "api_error",
+      passing: true,
+      what: "The computer running Telecode slept while Claude Code waited for the API's answer, so the run stopped.",
+      hint: "Send the message again to go on from where it stopped.",
+    };
+    expect(failure("API Error: Your computer went to sleep before a response was produced. Try again.")).toEqual(said);
+    expect(
+      failure("API Error: Connection to the API was lost (ECONNRESET). This is usually temporary — try again."),
+    ).toEqual(said);
+  });
+
   it("names other failures by subtype", () => {
     const events = run([init(), result({ subtype: "error_max_turns", is_error: true, result: undefined })]);
     expect(ofType(events, "turn_finished")[0]?.error).toMatchObject({

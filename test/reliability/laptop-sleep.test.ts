@@ -83,4 +83,22 @@ describe("the computer sleeps and wakes", () => {
     expect(resumed?.["args"]).toContain("--resume");
     expect(JSON.stringify(rig.api.requests("[after-lid]")[0]?.body["messages"])).toContain("Remember the word lantern");
   });
+
+  it("ends a Claude Code process whose run the computer slept through once the run is over", async () => {
+    const chat = rig.user(1004);
+    rig.script("[lid-mid-run]", [reply.text("Finished after the nap.", { delayMs: 3000 })]);
+    rig.tg.sendText(chat, "Take your time [lid-mid-run]");
+    await rig.tg.waitFor(() => rig.api.requests("[lid-mid-run]").length > 0, { what: "the run's request" });
+    const pid = Number(log.fields("claude.spawned").at(-1)?.["pid"]);
+    const wakes = log.fields("app.woke").length;
+    clock.sleep(HOUR);
+    await rig.tg.waitFor(() => log.fields("app.woke").length > wakes, { what: "the wake noticed" });
+    // Still running: the process is not ended under its run.
+    expect(log.fields("claude.wake_close").map((f) => f["pid"])).not.toContain(pid);
+    await rig.botMessage(chat, isAnswer("Finished after the nap."));
+    await rig.tg.waitFor(() => log.fields("claude.exited").some((f) => f["pid"] === pid && f["reason"] === "idle"), {
+      what: "the process ended once its run was over",
+    });
+    expect(log.fields("claude.wake_close").find((f) => f["pid"] === pid)?.["sleptMs"]).toBeGreaterThanOrEqual(HOUR);
+  });
 });
