@@ -17,6 +17,11 @@ export type HttpAccess = {
   fetch: typeof fetch;
   /** How a request to `url` goes out, for a log line or `telecode doctor`: "through http://proxy:3128 (HTTPS_PROXY)", or undefined when directly. */
   routeOf(url: URL): string | undefined;
+  /**
+   * Closes the connections the agents keep for reuse. After the computer slept they are most
+   * likely gone without a word, and a request sent on one would wait out its deadline.
+   */
+  forgetConnections(): void;
 };
 
 /**
@@ -47,6 +52,11 @@ export function httpAccess(env: Readonly<Record<string, string | undefined>>): H
     routeOf: (url) => {
       const choice = proxyFor(url, env);
       return choice.kind === "direct" ? undefined : `through ${shownProxy(choice.url)} (${choice.variable})`;
+    },
+    forgetConnections: () => {
+      for (const agent of [direct.http, direct.https, ...proxied.values()])
+        for (const sockets of Object.values(agent.freeSockets))
+          for (const socket of [...(sockets ?? [])]) socket.destroy();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Telecode's own requests through the proxy the environment names: grammY's Bot API calls and
 // fetch (file downloads, transcription, doctor, init), through an HTTP proxy (absolute-form for
 // http, CONNECT for https) and a SOCKS5 one, to a name only the proxy can reach.
-import { createServer, type Server } from "node:http";
+import { createServer, get, type Agent, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Bot } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -131,3 +131,30 @@ async function startEcho(): Promise<{ port: number; close(): Promise<void> }> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+describe("the connections kept for reuse", () => {
+  it("are reused, until forgotten (after a sleep): the next request opens a new one", async () => {
+    let connections = 0;
+    const server = createServer((_request, response) => response.end("ok"));
+    server.on("connection", () => void (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    const access = httpAccess({});
+    const ask = (agent: Agent): Promise<string> =>
+      new Promise((resolve, reject) => {
+        get(url, { agent }, (response) => {
+          let body = "";
+          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          response.on("end", () => resolve(body));
+        }).on("error", reject);
+      });
+    expect(await ask(access.agentFor(url))).toBe("ok");
+    expect(await ask(access.agentFor(url))).toBe("ok");
+    expect(connections).toBe(1);
+    access.forgetConnections();
+    expect(await ask(access.agentFor(url))).toBe("ok");
+    expect(connections).toBe(2);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+});

@@ -42,10 +42,16 @@ describe("the computer sleeps and wakes", () => {
     await rig.tg.waitFor(() => rig.tg.calls("getUpdates").some((c) => c.description === "network fault: no answer"), {
       what: "a long poll left unanswered",
     });
+    const arrived = rig.tg.arrivals().length;
+    const lastOpened = Math.max(...rig.tg.arrivals().map((a) => a.connection));
     clock.sleep(8 * HOUR);
     rig.script("[morning]", [reply.text("Good morning, I read you.")]);
     rig.tg.sendText(chat, "Still there? [morning]");
     await rig.botMessage(chat, isAnswer("Good morning, I read you."));
+    // The connections kept for reuse went with the sleep: every request after it opens a new one.
+    const after = rig.tg.arrivals().slice(arrived);
+    expect(after.map((a) => a.method)).toContain("sendMessage");
+    expect(after.filter((a) => a.connection <= lastOpened)).toEqual([]);
     expect(log.fields("app.woke").map((f) => Math.round(Number(f["sleptMs"]) / HOUR))).toEqual([8]);
     const retried = log.fields("telegram.polling_retry").map((f) => String((f["err"] as Error | undefined)?.message));
     expect(retried).toContain(

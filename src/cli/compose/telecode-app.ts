@@ -114,7 +114,10 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
     ...definedFields({ lookEveryMs: tuning.wakeLookEveryMs }),
     onListenerError: (error) => logger.event("app.wake_failed", { err: error }, "error"),
   });
-  wakes.onWake((sleptMs) => logger.event("app.woke", { sleptMs: Math.round(sleptMs) }));
+  wakes.onWake((sleptMs) => {
+    logger.event("app.woke", { sleptMs: Math.round(sleptMs) });
+    http.forgetConnections();
+  });
   const keepers = createAppKeepers({
     config,
     store,

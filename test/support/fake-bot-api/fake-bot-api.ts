@@ -1,12 +1,11 @@
 // What tests hold: a running fake Bot API with simulated users (send a message, a command,
 // a reply, a photo, a file, a voice note, an album; tap a button), views of what the bot sent
 // as a person would see it now, the call log, fault injection, and waits instead of sleeps.
-
 import { appendFileSync } from "node:fs";
 import { relative } from "node:path";
 import process from "node:process";
 import { expect } from "vitest";
-import { BotApiServer, type Fault, type FaultOptions } from "./server.js";
+import { BotApiServer, type Arrival, type Fault, type FaultOptions } from "./server.js";
 import {
   FakeWorld,
   type BotIdentity,
@@ -373,6 +372,11 @@ export class FakeBotApi {
         !["getUpdates", "getMe", "deleteWebhook", "getWebhookInfo", "getFile", "file"].includes(c.method) &&
         (chatId === undefined || c.chatId === chatId),
     );
+  }
+
+  /** Every request as it arrived, with the connection it came on (numbered in opening order). */
+  arrivals(): readonly Arrival[] {
+    return this.server.arrivals;
   }
 
   /** getUpdates calls being held open right now. */

@@ -31,12 +31,18 @@ type ArmedFault = { method: string; chatId: number | undefined; fault: Fault; re
 
 type Poll = { finish: () => void };
 
+/** A request as it arrived: its method (or "file") and the connection it came on (1, 2, … in opening order). */
+export type Arrival = { method: string; connection: number };
+
 export class BotApiServer {
   private readonly server: Server;
   private readonly faults: ArmedFault[] = [];
   private readonly polls = new Set<Poll>();
   private allowedUpdates: readonly string[] = [];
   private closing = false;
+  private readonly connectionOf = new WeakMap<object, number>();
+  private connectionsOpened = 0;
+  readonly arrivals: Arrival[] = [];
 
   constructor(
     private readonly world: FakeWorld,
@@ -49,6 +55,7 @@ export class BotApiServer {
           reply(res, 500, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` });
       });
     });
+    this.server.on("connection", (socket) => this.connectionOf.set(socket, ++this.connectionsOpened));
   }
 
   async listen(): Promise<number> {
@@ -89,6 +96,11 @@ export class BotApiServer {
     // Telegram's clock, as its answers' Date header says it: the fake's own (a test may set it apart).
     res.setHeader("date", new Date(this.world.now()).toUTCString());
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const connection = this.connectionOf.get(req.socket) ?? 0;
+    this.arrivals.push({
+      method: url.pathname.startsWith("/file/") ? "file" : (url.pathname.split("/").at(-1) ?? ""),
+      connection,
+    });
     const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
     if (download !== null) {
       const params = { file_path: decodeURIComponent(download[2]!) };
