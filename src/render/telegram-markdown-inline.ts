@@ -164,10 +164,13 @@ function namesTarget(label: string, target: string): boolean {
   return bare(label) === bare(target);
 }
 
-/** A link target shown as text reads as typed, not percent-encoded as markdown-it stores it. */
+/**
+ * A link target shown as text reads as typed, not percent-encoded as markdown-it stores it; a
+ * control character cannot have been typed there, so its escape (`%0A`) stays as it was.
+ */
 function asTyped(href: string): string {
   try {
-    return decodeURI(href);
+    return decodeURI(href).replace(/\p{Cc}/gu, (c) => encodeURIComponent(c));
   } catch {
     return href;
   }

@@ -88,6 +88,13 @@ describe("markdownToTelegramHtml", () => {
     );
   });
 
+  it("shows a link target that is not a web address as typed, an escaped control character included", () => {
+    // Found by the letters property: `%0A` was shown decoded, as a line break.
+    expect(markdownToTelegramHtml("[](%0A)")).toBe("%0A");
+    expect(markdownToTelegramHtml("[notes](docs/my%20notes.md)")).toBe("notes (docs/my notes.md)");
+    expect(markdownToTelegramHtml("[x](a%09b)")).toBe("x (a%09b)");
+  });
+
   it("reads an image as its alt text linked to the picture; a link or image in the alt keeps its target", () => {
     // Found by the letters property: the empty link's path was lost, and then an empty image's.
     expect(markdownToTelegramHtml("![[](src/a.ts)](https://x.io/a_b?c=1&d=2)")).toBe(
