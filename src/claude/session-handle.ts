@@ -28,7 +28,7 @@ import type { SessionBook } from "./session-book.js";
 
 export type HandleDeps = LaunchDeps & {
   clock: Clock;
-  /** Tells when the computer woke from a sleep (an idle process is then ended: its connections went with it). */
+  /** Tells when the computer woke from a sleep or changed network (an idle process is then ended: its connections went with it). */
   wakes: WakeWatch | undefined;
   logger: Logger;
   /** IANA zone for clock times in notes, asked when a note first shows one (see engine.ts). */
@@ -90,6 +90,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     this.#watch = new SessionWatchdogs({
       clock: deps.clock,
       wakes: deps.wakes,
+      hasProcess: () => this.#slot.live() !== undefined,
       stallNoteMs: spec.stallNoteMs ?? DEFAULTS.stallNoteMs,
       hardSilenceMs: spec.hardSilenceMs ?? DEFAULTS.hardSilenceMs,
       isAwaitingAnswer: () => (this.#slot.current?.channel.pendingCount ?? 0) > 0,
@@ -386,7 +387,7 @@ export class ClaudeSessionHandle implements SessionHandle {
   #scheduleIdle(): void {
     const idleMs = this.#spec.idleMs ?? DEFAULTS.idleMs;
     if (this.#closed || !this.#mode.keepsProcess || idleMs <= 0) return;
-    this.#watch.scheduleIdle(idleMs, (sleptMs) => {
+    this.#watch.scheduleIdle(idleMs, (outlived) => {
       const connection = this.#slot.live();
       if (
         connection === undefined ||
@@ -397,11 +398,12 @@ export class ClaudeSessionHandle implements SessionHandle {
         this.#watch.hasLiveTasks
       )
         return;
-      // After a sleep Claude Code would send the next message on a connection that is gone, and
-      // wait minutes for its answer; a new process, resuming the session, connects afresh.
+      // After a sleep or a change of network Claude Code would send the next message on a
+      // connection that is gone, and wait minutes for its answer; a new process, resuming the
+      // session, connects afresh.
       const pid = connection.transport.pid;
-      if (sleptMs === undefined) this.#deps.logger.event("claude.idle_close", { pid, idleMs });
-      else this.#deps.logger.event("claude.wake_close", { pid, sleptMs: Math.round(sleptMs) });
+      if (outlived === undefined) this.#deps.logger.event("claude.idle_close", { pid, idleMs });
+      else this.#deps.logger.event("claude.wake_close", { pid, ...outlived, sleptMs: Math.round(outlived.sleptMs) });
       void connection.end("idle");
     });
   }

@@ -1,20 +1,26 @@
 // A session's watchdogs: what is running (open tools, live background tasks) for the stall
 // note, the silence watch (stall note, hard ceiling) and the idle timer, which does not wait
-// once the process has lived through a sleep of the computer. It decides nothing about
-// processes or runs: the session says when to watch and what to do when a timer fires.
+// once the process has lived through a sleep of the computer or a change of its network. It
+// decides nothing about processes or runs: the session says when to watch and what to do when a
+// timer fires.
 import { excerpt, toolDisplayName } from "../domain/index.js";
 import type { TaskChanged, TelecodeEvent, ToolStarted } from "../domain/index.js";
-import type { Clock, TimerHandle, WakeWatch } from "../ports/index.js";
+import type { Clock, TimerHandle, Wake, WakeWatch } from "../ports/index.js";
 import { stallNoteText } from "./run-outcome.js";
 import { SilenceWatch } from "./silence-watch.js";
 
 /** The stall threshold is this many times longer while a tool (Bash, a subagent) runs. */
 const TOOL_STALL_FACTOR = 3;
 
+/** What the current process lived through that most likely took its connections to the API. */
+export type Outlived = Readonly<{ sleptMs: number; networkChanged: boolean }>;
+
 export type SessionWatchdogsOptions = {
   clock: Clock;
-  /** Tells when the computer woke from a sleep: a process that lived through one idles out at once. */
+  /** Tells when the computer woke from a sleep or changed network: a process that lived through one idles out at once. */
   wakes?: WakeWatch | undefined;
+  /** Whether the session has a process now (one started after a wake did not live through it). */
+  hasProcess?: () => boolean;
   stallNoteMs: number;
   hardSilenceMs: number;
   /** The CLI waits for an answer of ours (an approval, a question, a hook): it is not stalled. */
@@ -33,15 +39,19 @@ export class SessionWatchdogs {
   readonly #backgroundTasks = new Set<string>();
   #idleTimer: TimerHandle | undefined;
   /** What the idle timer armed calls; undefined while none is armed. */
-  #onIdle: ((sleptMs?: number) => void) | undefined;
-  /** How long the computer slept while the current process lived; undefined when it did not. */
-  #sleptMs: number | undefined;
+  #onIdle: ((outlived?: Outlived) => void) | undefined;
+  /** The sleeps and network changes the current process lived through; undefined when none. */
+  #outlived: Outlived | undefined;
   readonly #stopHearingWakes: (() => void) | undefined;
 
   constructor(options: SessionWatchdogsOptions) {
     this.#clock = options.clock;
-    this.#stopHearingWakes = options.wakes?.onWake((sleptMs) => {
-      this.#sleptMs = (this.#sleptMs ?? 0) + sleptMs;
+    this.#stopHearingWakes = options.wakes?.onWake((wake: Wake) => {
+      if (options.hasProcess?.() === false) return;
+      this.#outlived = {
+        sleptMs: (this.#outlived?.sleptMs ?? 0) + wake.sleptMs,
+        networkChanged: (this.#outlived?.networkChanged ?? false) || wake.networkChanged,
+      };
       if (this.#onIdle !== undefined) this.#armIdle(0);
     });
     this.#watch = new SilenceWatch({
@@ -119,7 +129,7 @@ export class SessionWatchdogs {
 
   /** The process is gone: nothing it started is running any more. */
   processGone(): void {
-    this.#sleptMs = undefined;
+    this.#outlived = undefined;
     this.#openTools.clear();
     this.#liveTasks.clear();
     this.#backgroundTasks.clear();
@@ -127,13 +137,13 @@ export class SessionWatchdogs {
 
   /**
    * (Re)arms the idle timer; `onIdle` decides whether the session is really idle. Once the
-   * process has lived through a sleep of the computer (now, or during its run), it is called at
-   * once, with how long the computer slept: the process's connections to the API most likely
-   * went with the sleep, and the next message is better sent to a new one.
+   * process has lived through a sleep of the computer or a change of its network (now, or during
+   * its run), it is called at once, with what: the process's connections to the API most likely
+   * went with it, and the next message is better sent to a new one.
    */
-  scheduleIdle(idleMs: number, onIdle: (sleptMs?: number) => void): void {
+  scheduleIdle(idleMs: number, onIdle: (outlived?: Outlived) => void): void {
     this.#onIdle = onIdle;
-    this.#armIdle(this.#sleptMs === undefined ? idleMs : 0);
+    this.#armIdle(this.#outlived === undefined ? idleMs : 0);
   }
 
   cancelIdle(): void {
@@ -146,7 +156,7 @@ export class SessionWatchdogs {
     this.#idleTimer = this.#clock.setTimer(ms, () => {
       const onIdle = this.#onIdle;
       this.#onIdle = undefined;
-      onIdle?.(this.#sleptMs);
+      onIdle?.(this.#outlived);
     });
   }
 

@@ -4,11 +4,20 @@
 // Wi-Fi, a VPN came up) holds its call for grammY's 500 s: no message is read and a chat's
 // answers wait that long. A call past its deadline fails as a dropped connection does
 // (BotApiTimeout), and whoever made it tries again: the outbox, polling, start-up. A call the
-// computer slept through is ended as it wakes: its deadline counts awake time, and would let a
-// long poll wait on a connection that went with the sleep for up to 40 s more.
+// computer slept through is ended as it wakes (its deadline counts awake time, and would let a
+// long poll wait on a connection that went with the sleep for up to 40 s more), and so is one
+// made before the network changed under it.
 import { InputFile, type Transformer } from "grammy";
 import { formatDurationMs } from "../domain/index.js";
-import { momentOf, SLEEP_NOTICE_MS, sleptSince, type Clock, type Moment, type WakeWatch } from "../ports/index.js";
+import {
+  momentOf,
+  SLEEP_NOTICE_MS,
+  sleptSince,
+  type Clock,
+  type Moment,
+  type Wake,
+  type WakeWatch,
+} from "../ports/index.js";
 
 export type BotApiDeadlines = {
   /** Any call but a long poll or an upload. */
@@ -41,21 +50,21 @@ export function uploadFile(data: Uint8Array, filename: string): InputFile {
 }
 
 /**
- * A call that got no answer in time, or that the computer slept through; retried like a dropped
- * connection (it carries no error_code).
+ * A call that got no answer in time, or that was cut (the computer slept through it, the network
+ * changed under it); retried like a dropped connection (it carries no error_code).
  */
 export class BotApiTimeout extends Error {
   override readonly name = "BotApiTimeout";
   constructor(
     readonly method: string,
     readonly afterMs: number,
-    options?: ErrorOptions & { sleptMs?: number },
+    options?: ErrorOptions & { cutBy?: string },
   ) {
     const after = afterMs < 1000 ? `${afterMs} ms` : `${Math.round(afterMs / 1000)} s`;
     super(
-      options?.sleptMs === undefined
+      options?.cutBy === undefined
         ? `Telegram did not answer ${method} within ${after} (the connection may have dropped)`
-        : `the computer slept ${formatDurationMs(options.sleptMs)} while ${method} waited for Telegram (its connection is taken for gone)`,
+        : `${options.cutBy} while ${method} waited for Telegram (its connection is taken for gone)`,
       options,
     );
   }
@@ -85,18 +94,25 @@ function uploadBytes(value: unknown): number {
   return bytes;
 }
 
-type CallInFlight = { since: Moment; end(sleptMs: number): void };
+type CallInFlight = { since: Moment; cut(by: string): void };
+
+/** What cut a call made at `since`, told by `wake`: a sleep it spanned, a change of network before it; else undefined. */
+function cutBy(clock: Clock, since: Moment, wake: Wake): string | undefined {
+  const slept = sleptSince(clock, since);
+  if (slept >= SLEEP_NOTICE_MS) return `the computer slept ${formatDurationMs(slept)}`;
+  return wake.networkChanged && since.awakeMs <= wake.lookedBefore.awakeMs ? "the network changed" : undefined;
+}
 
 /**
- * A grammY transformer that ends each call at its deadline, or as the computer wakes when it slept
- * through the call, as well as when its caller aborts it.
+ * A grammY transformer that ends each call at its deadline, or when the computer slept through
+ * it or changed network under it, as well as when its caller aborts it.
  */
 export function withDeadlines(clock: Clock, deadlines: BotApiDeadlines, wakes?: WakeWatch): Transformer {
   const inFlight = new Set<CallInFlight>();
-  wakes?.onWake(() => {
+  wakes?.onWake((wake) => {
     for (const call of inFlight) {
-      const slept = sleptSince(clock, call.since);
-      if (slept >= SLEEP_NOTICE_MS) call.end(slept);
+      const by = cutBy(clock, call.since, wake);
+      if (by !== undefined) call.cut(by);
     }
   });
   return async (prev, method, payload, signal) => {
@@ -105,16 +121,16 @@ export function withDeadlines(clock: Clock, deadlines: BotApiDeadlines, wakes?: 
     const abort = (): void => controller.abort();
     if (signal?.aborted === true) abort();
     else signal?.addEventListener("abort", abort, { once: true });
-    /** Why the call was ended here: its deadline passed (undefined slept), or the computer slept through it. */
-    let ended: { sleptMs?: number } | undefined;
+    /** Why the call was ended here: its deadline passed (no `cutBy`), or it was cut. */
+    let ended: { cutBy?: string } | undefined;
     const timer = clock.setTimer(ms, () => {
       ended = {};
       controller.abort();
     });
     const call: CallInFlight = {
       since: momentOf(clock),
-      end(sleptMs) {
-        ended = { sleptMs };
+      cut(by) {
+        ended = { cutBy: by };
         controller.abort();
       },
     };

@@ -3,7 +3,7 @@
 // (and is asked at once when the computer wakes from a sleep).
 import { describe, expect, it } from "vitest";
 import type { TelecodeEvent } from "../../src/domain/index.js";
-import { SessionWatchdogs } from "../../src/claude/session-watchdogs.js";
+import { SessionWatchdogs, type Outlived } from "../../src/claude/session-watchdogs.js";
 import { watchForWakes } from "../../src/ports/index.js";
 import { createFakeClock } from "../support/fake-clock.js";
 
@@ -114,7 +114,7 @@ describe("SessionWatchdogs", () => {
       onHardSilence: () => undefined,
     });
     const asked: (number | undefined)[] = [];
-    const onIdle = (sleptMs?: number): void => void asked.push(sleptMs);
+    const onIdle = (outlived?: Outlived): void => void asked.push(outlived?.sleptMs);
     // Waiting for the next message when the lid closes: asked as the computer wakes, and only then.
     dogs.scheduleIdle(30 * MIN, onIdle);
     clock.advance(5 * MIN);
@@ -139,6 +139,57 @@ describe("SessionWatchdogs", () => {
     expect(asked).toHaveLength(2);
     clock.advance(1 * MIN);
     expect(asked).toEqual([8 * 60 * MIN, 60 * MIN, undefined]);
+    dogs.dispose();
+    wakes.stop();
+  });
+
+  it("does not count a sleep that no process lived through: the one started after it waits the whole idle time", () => {
+    const clock = createFakeClock(1_000_000);
+    const wakes = watchForWakes(clock, { lookEveryMs: 1000 });
+    let hasProcess = false;
+    const dogs = new SessionWatchdogs({
+      clock,
+      wakes,
+      hasProcess: () => hasProcess,
+      stallNoteMs: 10 * MIN,
+      hardSilenceMs: 120 * MIN,
+      isAwaitingAnswer: () => false,
+      onStallNote: () => undefined,
+      onHardSilence: () => undefined,
+    });
+    const asked: (number | undefined)[] = [];
+    clock.sleep(8 * 60 * MIN);
+    clock.advance(1000);
+    hasProcess = true;
+    dogs.scheduleIdle(30 * MIN, (outlived) => void asked.push(outlived?.sleptMs));
+    clock.advance(29 * MIN);
+    expect(asked).toEqual([]);
+    clock.advance(1 * MIN);
+    expect(asked).toEqual([undefined]);
+    dogs.dispose();
+    wakes.stop();
+  });
+
+  it("does not wait to idle out a process whose network changed under it", () => {
+    const clock = createFakeClock(1_000_000);
+    let addresses = "192.168.1.20";
+    const wakes = watchForWakes(clock, { lookEveryMs: 1000, addresses: () => addresses });
+    const dogs = new SessionWatchdogs({
+      clock,
+      wakes,
+      hasProcess: () => true,
+      stallNoteMs: 10 * MIN,
+      hardSilenceMs: 120 * MIN,
+      isAwaitingAnswer: () => false,
+      onStallNote: () => undefined,
+      onHardSilence: () => undefined,
+    });
+    const asked: (Outlived | undefined)[] = [];
+    dogs.scheduleIdle(30 * MIN, (outlived) => void asked.push(outlived));
+    clock.advance(3 * MIN);
+    addresses = "172.20.10.3";
+    clock.advance(1000);
+    expect(asked).toEqual([{ sleptMs: 0, networkChanged: true }]);
     dogs.dispose();
     wakes.stop();
   });

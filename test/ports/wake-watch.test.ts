@@ -1,7 +1,8 @@
 // The watch for the computer's sleep, on the manual clock whose `sleep` moves the wall clock on
-// and leaves awake time and the timers where they were, as a closed laptop does.
+// and leaves awake time and the timers where they were, as a closed laptop does; and for a
+// change of network, on addresses the test sets.
 import { describe, expect, it } from "vitest";
-import { LOOK_EVERY_MS, momentOf, sleptSince, watchForWakes } from "../../src/ports/index.js";
+import { LOOK_EVERY_MS, momentOf, networkAddresses, sleptSince, watchForWakes } from "../../src/ports/index.js";
 import { createFakeClock } from "../support/fake-clock.js";
 
 const HOUR = 3_600_000;
@@ -9,9 +10,12 @@ const HOUR = 3_600_000;
 describe("watchForWakes", () => {
   it("tells its listeners how long the computer slept, within a look of waking", () => {
     const clock = createFakeClock(Date.parse("2026-12-07T18:00:00Z"));
-    const watch = watchForWakes(clock);
+    const watch = watchForWakes(clock, { addresses: () => "192.168.1.20" });
     const heard: number[] = [];
-    watch.onWake((sleptMs) => heard.push(sleptMs));
+    watch.onWake((wake) => {
+      heard.push(wake.sleptMs);
+      expect(wake.networkChanged).toBe(false);
+    });
     clock.advance(2 * LOOK_EVERY_MS);
     clock.sleep(14 * HOUR);
     expect(heard).toEqual([]);
@@ -24,9 +28,9 @@ describe("watchForWakes", () => {
 
   it("takes a few seconds' difference for noise, not a sleep", () => {
     const clock = createFakeClock(0);
-    const watch = watchForWakes(clock);
+    const watch = watchForWakes(clock, { addresses: () => "192.168.1.20" });
     const heard: number[] = [];
-    watch.onWake((sleptMs) => heard.push(sleptMs));
+    watch.onWake((wake) => heard.push(wake.sleptMs));
     clock.sleep(9_000);
     clock.advance(LOOK_EVERY_MS);
     expect(heard).toEqual([]);
@@ -36,7 +40,11 @@ describe("watchForWakes", () => {
   it("tells every listener though one throws, and the throw to onListenerError", () => {
     const clock = createFakeClock(0);
     const errors: unknown[] = [];
-    const watch = watchForWakes(clock, { lookEveryMs: 1000, onListenerError: (error) => errors.push(error) });
+    const watch = watchForWakes(clock, {
+      lookEveryMs: 1000,
+      addresses: () => "192.168.1.20",
+      onListenerError: (error) => errors.push(error),
+    });
     const heard: string[] = [];
     watch.onWake(() => {
       throw new Error("scheduler store locked");
@@ -52,6 +60,36 @@ describe("watchForWakes", () => {
     expect(heard).toEqual(["second"]);
     expect(errors).toHaveLength(2);
     watch.stop();
+  });
+
+  it("tells its listeners when the machine's addresses change (another Wi-Fi, a VPN), with the look before", () => {
+    const clock = createFakeClock(0);
+    let addresses = "192.168.1.20";
+    const watch = watchForWakes(clock, { addresses: () => addresses });
+    const heard: { sleptMs: number; networkChanged: boolean; lookedBefore: number }[] = [];
+    watch.onWake((wake) => heard.push({ ...wake, lookedBefore: wake.lookedBefore.awakeMs }));
+    clock.advance(2 * LOOK_EVERY_MS);
+    addresses = "10.8.0.2 192.168.1.20";
+    clock.advance(LOOK_EVERY_MS);
+    expect(heard).toEqual([{ sleptMs: 0, networkChanged: true, lookedBefore: 2 * LOOK_EVERY_MS }]);
+    clock.advance(LOOK_EVERY_MS);
+    expect(heard).toHaveLength(1);
+    // Addresses that cannot be read are taken as unchanged.
+    const failing = watchForWakes(clock, {
+      addresses: () => {
+        throw new Error("EMFILE");
+      },
+    });
+    failing.onWake(() => heard.push({ sleptMs: -1, networkChanged: true, lookedBefore: -1 }));
+    clock.advance(3 * LOOK_EVERY_MS);
+    expect(heard).toHaveLength(1);
+    failing.stop();
+    watch.stop();
+  });
+
+  it("reads this machine's IPv4 addresses, without the loopback", () => {
+    expect(networkAddresses()).not.toMatch(/127\.0\.0\.1/);
+    expect(networkAddresses()).toBe(networkAddresses());
   });
 
   it("stops looking when stopped: no timer is left", () => {

@@ -1,7 +1,7 @@
 // Deadlines on Bot API calls, with grammY against the fake Bot API: a call the network swallows
 // (the fake reads it and never answers) fails in its call's time, not grammY's 500 s; a long
 // poll gets its own timeout and more; an upload gets time for its bytes. A call the computer
-// slept through ends as it wakes.
+// slept through ends as it wakes, and one made before the network changed as that is seen.
 import { Bot, InputFile } from "grammy";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSystemClock, watchForWakes, type WakeWatch } from "../../src/ports/index.js";
@@ -113,12 +113,14 @@ describe("withDeadlines, when the computer sleeps", () => {
   let bot: Bot;
   let clock: SleepyClock;
   let wakes: WakeWatch;
+  let addresses: string;
 
   beforeEach(async () => {
     tg = await startFakeBotApi();
     tg.addUser({ id: ALICE, firstName: "Alice" });
     clock = createSleepyClock();
-    wakes = watchForWakes(clock, { lookEveryMs: 20 });
+    addresses = "192.168.1.20";
+    wakes = watchForWakes(clock, { lookEveryMs: 20, addresses: () => addresses });
     bot = new Bot(tg.token, { client: { apiRoot: tg.apiRoot } });
     bot.api.config.use(withDeadlines(clock, long, wakes));
   });
@@ -141,6 +143,21 @@ describe("withDeadlines, when the computer sleeps", () => {
     );
     expect(failure).not.toHaveProperty("error_code");
     expect(await bot.api.getUpdates({ timeout: 0 })).toEqual([]);
+  });
+
+  it("ends a long poll made before the network changed (another Wi-Fi, a VPN), saying so", async () => {
+    tg.injectFault("getUpdates", { kind: "silent" });
+    const poll = bot.api.getUpdates({ timeout: 1 }).catch((error: unknown) => error);
+    await tg.waitFor(() => tg.calls("getUpdates").some((c) => c.description === "network fault: no answer"), {
+      what: "a getUpdates left unanswered",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    addresses = "10.8.0.2 192.168.1.20";
+    const failure = await poll;
+    expect(failure).toBeInstanceOf(BotApiTimeout);
+    expect((failure as BotApiTimeout).message).toBe(
+      "the network changed while getUpdates waited for Telegram (its connection is taken for gone)",
+    );
   });
 
   it("leaves a call made after the wake alone", async () => {

@@ -46,8 +46,10 @@ export type AppTuning = Pick<
   scheduleClock?: SchedulerClock;
   /** A keeper's log cap (tests make it small to see it fill). */
   keeperLogCapBytes?: number;
-  /** How often to look whether the computer slept (default 5 s; tests make it short). */
+  /** How often to look whether the computer slept or changed network (default 5 s; tests make it short). */
   wakeLookEveryMs?: number;
+  /** This machine's network addresses (default the system's; a test changes them as a new Wi-Fi would). */
+  networkAddresses?: () => string;
 };
 
 export type TelecodeAppOptions = {
@@ -109,13 +111,15 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   const store = openStore(config().state.dir);
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
-  // A laptop's sleep stops the timers where they were: on waking, what they wait for is done now.
+  // A laptop's sleep stops the timers where they were: on waking, what they wait for is done
+  // now. A sleep, or a change of network, also takes the connections: they are made anew.
   const wakes = watchForWakes(clock, {
-    ...definedFields({ lookEveryMs: tuning.wakeLookEveryMs }),
+    ...definedFields({ lookEveryMs: tuning.wakeLookEveryMs, addresses: tuning.networkAddresses }),
     onListenerError: (error) => logger.event("app.wake_failed", { err: error }, "error"),
   });
-  wakes.onWake((sleptMs) => {
-    logger.event("app.woke", { sleptMs: Math.round(sleptMs) });
+  wakes.onWake(({ sleptMs, networkChanged }) => {
+    if (sleptMs > 0) logger.event("app.woke", { sleptMs: Math.round(sleptMs) });
+    if (networkChanged) logger.event("app.network_changed");
     http.forgetConnections();
   });
   const keepers = createAppKeepers({
@@ -246,7 +250,9 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
       }),
     );
     scheduling.start(bridge);
-    wakes.onWake(() => scheduling.scheduler.wake());
+    wakes.onWake(({ sleptMs }) => {
+      if (sleptMs > 0) scheduling.scheduler.wake();
+    });
     await webhooks.start(bridge);
   } catch (error) {
     wakes.stop();
