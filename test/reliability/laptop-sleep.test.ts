@@ -38,13 +38,19 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
+/** Has the fake take the next long poll and never answer it (the connection died without a word). */
+async function swallowedPoll(): Promise<void> {
+  const swallowed = (): number =>
+    rig.tg.calls("getUpdates").filter((c) => c.description === "network fault: no answer").length;
+  const before = swallowed();
+  rig.tg.injectFault("getUpdates", { kind: "silent" });
+  await rig.tg.waitFor(() => swallowed() > before, { what: "a long poll left unanswered" });
+}
+
 describe("the computer sleeps and wakes", () => {
   it("makes again the long poll it slept through: a message sent after waking is read and answered", async () => {
     const chat = rig.user(1001);
-    rig.tg.injectFault("getUpdates", { kind: "silent" });
-    await rig.tg.waitFor(() => rig.tg.calls("getUpdates").some((c) => c.description === "network fault: no answer"), {
-      what: "a long poll left unanswered",
-    });
+    await swallowedPoll();
     const arrived = rig.tg.arrivals().length;
     const lastOpened = Math.max(...rig.tg.arrivals().map((a) => a.connection));
     clock.sleep(8 * HOUR);
@@ -117,10 +123,7 @@ describe("the computer sleeps and wakes", () => {
     rig.tg.sendText(chat, "Hello [on-wifi]");
     await rig.botMessage(chat, isAnswer("Answered on the office Wi-Fi."));
     const pid = Number(log.fields("claude.spawned").at(-1)?.["pid"]);
-    rig.tg.injectFault("getUpdates", { kind: "silent" });
-    await rig.tg.waitFor(() => rig.tg.calls("getUpdates").some((c) => c.description === "network fault: no answer"), {
-      what: "a long poll left unanswered",
-    });
+    await swallowedPoll();
     // The poll goes out before the watch's next look; then the laptop joins a phone's hotspot.
     await new Promise((resolve) => setTimeout(resolve, 300));
     addresses = "172.20.10.3";
