@@ -164,7 +164,9 @@ describe("an edited message", () => {
     botApiShiftMs = 0;
     await rig.startApp();
     await rig.botMessage(chat, (m) => m.replyToMessageId === status);
-    expect(replies(status)).toEqual(["I was offline when you sent this; send it again if you still want it."]);
+    expect(replies(status)).toEqual([
+      "I was offline when you sent this (1 h 30 min ago), so it did not run. Tap Run it now if you still want it.",
+    ]);
     rig.tg.editText(chat, status, "/status");
     const shown = await rig.botMessage(
       chat,

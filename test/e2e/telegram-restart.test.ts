@@ -1,6 +1,6 @@
 // Restart without loss, from Telegram: messages sent while Telecode was down are handled (old
-// ones answered "send it again"; a message sent while it listens is acted on whatever the clocks
-// say), a kept run goes on across /restart and SIGTERM, and after a
+// ones said not to have run, with Run it now; a message sent while it listens is acted on
+// whatever the clocks say), a kept run goes on across /restart and SIGTERM, and after a
 // crash with a reboot (its keeper gone too) the run offers Continue and a late tap is refused.
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
@@ -27,19 +27,68 @@ const withButton =
     m.buttons.some((b) => b.text === label);
 
 describe("restart without loss", () => {
-  it("handles messages that arrived while it was down, and answers very old ones with 'send it again'", async () => {
+  it("handles messages that arrived while it was down; a very old one runs only when Run it now is tapped", async () => {
     const chat = rig.user(1001);
     await rig.app.stop();
     rig.script("[down]", [reply.text("Handled after the restart.")]);
     botApiShiftMs = -2 * 60 * 60_000;
-    rig.tg.sendText(chat, "Sent two hours ago [stale]");
+    const stale = rig.tg.sendText(chat, "Sent two hours ago [stale]");
     botApiShiftMs = 0;
     rig.tg.sendText(chat, "Sent while down [down]");
     await rig.startApp();
     await rig.botMessage(chat, isAnswer("Handled after the restart."));
-    await rig.botMessage(chat, "I was offline when you sent this; send it again if you still want it.");
+    const notice = await rig.botMessage(chat, (m) => m.replyToMessageId === stale);
+    expect(notice.text).toBe(
+      "I was offline when you sent this (2 h ago), so it did not run. Tap Run it now if you still want it.",
+    );
+    expect(notice.buttons.map((b) => b.text)).toEqual(["▶️ Run it now"]);
     expect(rig.api.requests("[stale]")).toEqual([]);
     expect(rig.app.store.offsets.get()).toBeGreaterThan(0);
+
+    rig.script("[stale]", [reply.text("Ran the two-hour-old message.")]);
+    const tap = rig.tg.tapButton(chat, notice.messageId, "▶️ Run it now");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Running it now");
+    await rig.botMessage(chat, isAnswer("Ran the two-hour-old message."));
+    expect(rig.api.requests("[stale]")[0]?.lastPrompt).toContain("Sent two hours ago [stale]");
+    // The run's progress answers the message as if it had just been sent.
+    await rig.botMessage(chat, (m) => m.replyToMessageId === stale && m.text.startsWith("✅ Done"));
+    expect(rig.tg.message(chat, notice.messageId)).toMatchObject({
+      text: "I was offline when you sent this, so it did not run then. ▶️ Running it now.",
+      buttons: [],
+    });
+    // A second tap (another device) runs nothing more.
+    const again = rig.tg.forgeCallback(chat, notice.messageId, notice.buttons[0]?.data ?? "");
+    expect((await rig.tg.waitForCallbackAnswer(again)).text).toBe("Already running");
+    expect(rig.api.requests("[stale]")).toHaveLength(1);
+  });
+
+  it("runs a very old message at a tap after a restart too; a forwarded one, or a part of a split text, gets no button", async () => {
+    const chat = rig.user(1007);
+    await rig.app.stop();
+    botApiShiftMs = -3 * 60 * 60_000;
+    const stale = rig.tg.sendText(chat, "Three hours old [stale-restart]");
+    const forwarded = rig.tg.sendText(chat, "a line of someone's chat", { forwardedFrom: "Bob" });
+    // A pasted log the app split in two: neither part alone is the message.
+    const head = rig.tg.sendText(chat, `log ${"x".repeat(3900)}`);
+    const tail = rig.tg.sendText(chat, "the log's last lines");
+    botApiShiftMs = 0;
+    await rig.startApp();
+    const notice = await rig.botMessage(chat, (m) => m.replyToMessageId === stale);
+    const forwardNotice = await rig.botMessage(chat, (m) => m.replyToMessageId === forwarded);
+    expect(forwardNotice.text).toBe(
+      "I was offline when you sent this (3 h ago), so it did not run. Send it again if you still want it.",
+    );
+    expect(forwardNotice.buttons).toEqual([]);
+    for (const part of [head, tail])
+      expect((await rig.botMessage(chat, (m) => m.replyToMessageId === part)).buttons).toEqual([]);
+    // The process that gave the notice is gone: the tap finds the message in the notice.
+    await rig.app.stop();
+    await rig.startApp();
+    rig.script("[stale-restart]", [reply.text("Ran it after the restart.")]);
+    const tap = rig.tg.tapButton(chat, notice.messageId, "▶️ Run it now");
+    expect((await rig.tg.waitForCallbackAnswer(tap)).text).toBe("Running it now");
+    await rig.botMessage(chat, isAnswer("Ran it after the restart."));
+    expect(rig.api.requests("[stale-restart]")[0]?.lastPrompt).toContain("Three hours old [stale-restart]");
   });
 
   it("acts on a message sent while it listens, though this computer's clock runs two hours ahead of Telegram's", async () => {
@@ -53,9 +102,7 @@ describe("restart without loss", () => {
       await rig.tg.waitFor(() => rig.tg.calls("getUpdates").length >= polls + 2, { what: "a poll listening" });
       rig.tg.sendText(chat, "Run this now [skewed]");
       await rig.botMessage(chat, isAnswer("Acted on despite the clock."));
-      expect(rig.tg.botMessages(chat).map((m) => m.text)).not.toContain(
-        "I was offline when you sent this; send it again if you still want it.",
-      );
+      expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("I was offline"))).toEqual([]);
     } finally {
       botApiShiftMs = 0;
     }

@@ -22,6 +22,8 @@ export type BridgeAction =
    * The buttons under the notice that an edited message did not reach Claude: run `text` (the
    * edited words of message `messageId`) after, or instead of, run `runId` its first words started.
    */
-  | { kind: "edit"; runId: string; messageId: number; text: string };
+  | { kind: "edit"; runId: string; messageId: number; text: string }
+  /** Run it now, under the notice that message `messageId` waited too long to run by itself (messages/offline.ts). */
+  | { kind: "offline"; messageId: number };
 
 export type DecisionAction = Extract<BridgeAction, { kind: "decision" }>;

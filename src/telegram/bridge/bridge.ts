@@ -39,6 +39,7 @@ import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
+import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
 import { checklistMessages } from "./messages/checklist.js";
@@ -223,6 +224,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     triggers: options.triggers,
     models: options.models ?? (() => undefined),
     claudeVersion: options.claudeVersion ?? (() => undefined),
+    offline: new OfflineMessages({ outbox, callbacks: shared.callbacks, logger }),
   };
 
   bot.use(readThroughMoves(chatMoves));
@@ -244,8 +246,10 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(resumeButtons(services));
   handlers.use(scheduleButtons(services));
   handlers.use(retryButtons(services));
-  const edits = editedMessages({ ...services, handleUpdate: (update) => bot.handleUpdate(update) });
+  const handleUpdate = (update: Update): Promise<void> => bot.handleUpdate(update);
+  const edits = editedMessages({ ...services, handleUpdate });
   handlers.use(edits.buttons);
+  handlers.use(services.offline.buttons(handleUpdate));
   handlers.use(unknownButtons(services));
   handlers.on("message:text", readIncomingText(services));
   handlers.use(commandComposer(COMMANDS, services));
@@ -272,15 +276,19 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
       const kept = (await startOptions.takeInKept?.()) ?? new Set<string>();
       recoverAfterRestart(services, kept, startOptions.restarted);
       void outbox.setCommands(COMMANDS.map(({ command, description }) => ({ command, description })));
-      const handle = (update: Update): Promise<void> => bot.handleUpdate(update);
-      replaying = replayUnfinished({ store, logger, handle, setAside: (message) => tellSetAside(services, message) });
+      replaying = replayUnfinished({
+        store,
+        logger,
+        handle: handleUpdate,
+        setAside: (message) => tellSetAside(services, message),
+      });
       runner = startPolling({
         bot,
         store,
         logger,
         clock,
         timeoutSeconds: options.pollTimeoutSeconds ?? 25,
-        handle,
+        handle: handleUpdate,
         onWebhookRemoved: options.onWebhookRemoved,
       });
       runner.task()?.catch((error: unknown) => {

@@ -13,6 +13,7 @@ import type { BridgeAction } from "./bridge-types.js";
 import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
 import type { MediaPort } from "./media-port.js";
+import type { OfflineMessages } from "./messages/offline.js";
 import type { RunIndex } from "./run-index.js";
 import type { RunStarter } from "./run-starter.js";
 import type { RunView } from "./run-view.js";
@@ -63,6 +64,8 @@ export type BridgeServices = {
   readonly usageLimits: UsageLimits;
   /** Wall-clock times in this machine's zone, as run notes show them. */
   readonly clockFormatter: ClockFormatter;
+  /** Messages that waited too long to run by themselves: said so, with Run it now. */
+  readonly offline: OfflineMessages;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

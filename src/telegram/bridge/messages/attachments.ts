@@ -11,7 +11,7 @@ import { quoteBlock } from "../message-markdown.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
 import { attachmentOf } from "./attachment-of.js";
-import { incomingCaption, isAdmitted, promptWords } from "./incoming.js";
+import { incomingCaption, isAdmitted, promptWords, standingAlone } from "./incoming.js";
 import { routeMessage, wordsContent, type MessageContent } from "./route.js";
 
 type Part = { incoming: IncomingText; attachment: Attachment };
@@ -33,7 +33,7 @@ export function attachmentMessages(deps: BridgeServices): Composer<TelecodeConte
       albums.add(`${incoming.chatId}:${groupId}`, part);
       return;
     }
-    if (!isAdmitted(deps, incoming)) return;
+    if (!isAdmitted(deps, incoming, standingAlone(ctx.message))) return;
     const attachments = [attachment, ...repliedAttachments(incoming)];
     return routeMessage(deps, incoming, attachmentContent(deps, incoming, incoming.prompt, attachments));
   });

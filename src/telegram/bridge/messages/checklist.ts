@@ -6,7 +6,7 @@ import type { Checklist } from "grammy/types";
 import type { TelecodeContext } from "../context.js";
 import type { BridgeServices } from "../services.js";
 import { repliedContent } from "./attachments.js";
-import { incomingText, isAdmitted } from "./incoming.js";
+import { incomingText, isAdmitted, standingAlone } from "./incoming.js";
 import { routeMessage } from "./route.js";
 
 export function checklistMessages(deps: BridgeServices): Composer<TelecodeContext> {
@@ -15,7 +15,7 @@ export function checklistMessages(deps: BridgeServices): Composer<TelecodeContex
     if (ctx.person === undefined) return;
     const words = checklistMarkdown(ctx.message.checklist);
     const incoming = { ...incomingText(ctx.message, words, ctx.person, deps.control.botUsername()), slash: undefined };
-    if (!isAdmitted(deps, incoming)) return;
+    if (!isAdmitted(deps, incoming, standingAlone(ctx.message))) return;
     return routeMessage(deps, incoming, repliedContent(deps, incoming, incoming.prompt));
   });
   return messages;

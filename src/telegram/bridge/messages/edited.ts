@@ -13,7 +13,7 @@ import { readTap } from "../buttons/tap.js";
 import type { Person, TelecodeContext } from "../context.js";
 import { heardAs } from "../delivery.js";
 import { incomingText, promptWords } from "./incoming.js";
-import { SPLIT_TEXT_CHARS } from "./text.js";
+import { SPLIT_TEXT_CHARS } from "./split-text.js";
 
 export type EditedDeps = EditRunDeps & {
   control: { botUsername(): string };

@@ -21,14 +21,17 @@ export function offlineMaxAgeMs(limits: { offlineMaxAgeMinutes: number }): numbe
   return Math.max(MIN_OFFLINE_AGE_MS, limits.offlineMaxAgeMinutes * 60_000);
 }
 
-export type AdmitDeps = Pick<BridgeServices, "config" | "store" | "logger" | "clock" | "outbox" | "control">;
+export type AdmitDeps = Pick<
+  BridgeServices,
+  "config" | "store" | "logger" | "clock" | "outbox" | "control" | "offline"
+>;
 
 export function readIncomingText(deps: AdmitDeps): Middleware<TelecodeContext> {
   return (ctx, next) => {
     const message = ctx.message;
     if (message?.text === undefined || ctx.person === undefined) return next();
     const incoming = incomingText(message, message.text, ctx.person, deps.control.botUsername());
-    if (!isAdmitted(deps, incoming)) return;
+    if (!isAdmitted(deps, incoming, standingAlone(message))) return;
     if (incoming.slash?.forOtherBot === true) return;
     ctx.incoming = incoming;
     return next();
@@ -37,10 +40,11 @@ export function readIncomingText(deps: AdmitDeps): Middleware<TelecodeContext> {
 
 /**
  * Whether the bot acts on a message: addressed to it (in groups) and fresh enough. One sent
- * while Telecode was down for long is answered "send it again" instead; one in a group that took
- * the bot's right to send messages is answered in private, as nothing can be said there.
+ * while Telecode was down for long is said not to have run (offline.ts), with a button that runs
+ * it when `alone`, the message it was read from, stands on its own; one in a group that took the
+ * bot's right to send messages is answered in private, as nothing can be said there.
  */
-export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
+export function isAdmitted(deps: AdmitDeps, incoming: IncomingText, alone?: Message): boolean {
   const config = deps.config();
   if (!isAddressed(incoming, chatSettings(config, deps.store, incoming.chatId).listenToAll)) return false;
   if (deps.control.isMuted(incoming.chatId)) {
@@ -50,15 +54,15 @@ export function isAdmitted(deps: AdmitDeps, incoming: IncomingText): boolean {
   }
   const ageMs = deps.clock.now() - incoming.dateS * 1000;
   if (!incoming.heardLive && ageMs > offlineMaxAgeMs(config.limits)) {
-    deps.logger.event("telegram.offline_message", { chatId: incoming.chatId, messageId: incoming.messageId, ageMs });
-    void deps.outbox.send(
-      incoming.chatId,
-      { html: "I was offline when you sent this; send it again if you still want it." },
-      { replyTo: incoming.messageId },
-    );
+    deps.offline.tell(incoming, ageMs, alone);
     return false;
   }
   return true;
+}
+
+/** `message`, when it is a message on its own: not one of several forwarded together. */
+export function standingAlone(message: Message): Message | undefined {
+  return message.forward_origin === undefined ? message : undefined;
 }
 
 /** Said in private to someone who asked for something in a group where the bot may not send messages. */

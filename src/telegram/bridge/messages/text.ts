@@ -15,6 +15,7 @@ import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
 import { repliedContent } from "./attachments.js";
 import { routeMessage, wordsContent } from "./route.js";
+import { SPLIT_TEXT_CHARS } from "./split-text.js";
 
 export type TextDeps = Pick<
   BridgeServices,
@@ -31,13 +32,6 @@ export type TextDeps = Pick<
   | "logger"
   | "media"
 > & { commandNames: readonly string[] };
-
-/**
- * A text at least this long may be the first part of a longer one the app split (at 4,096
- * characters, or a little before, at a line break or a space): the parts that follow it
- * within a second are joined to it.
- */
-export const SPLIT_TEXT_CHARS = 3800;
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
   const messages = new Composer<TelecodeContext>();

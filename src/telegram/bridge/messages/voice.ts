@@ -6,7 +6,7 @@ import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { VoiceNote } from "../media-port.js";
 import type { BridgeServices } from "../services.js";
-import { incomingCaption, isAdmitted } from "./incoming.js";
+import { incomingCaption, isAdmitted, standingAlone } from "./incoming.js";
 import { voiceOf } from "./attachment-of.js";
 import { repliedContent } from "./attachments.js";
 import { routeMessage } from "./route.js";
@@ -17,7 +17,7 @@ export function voiceMessages(deps: BridgeServices): Composer<TelecodeContext> {
     const voice = voiceOf(ctx.message);
     if (ctx.person === undefined || voice === undefined) return;
     const incoming = incomingCaption(ctx.message, ctx.person, deps.control.botUsername());
-    if (!isAdmitted(deps, incoming)) return;
+    if (!isAdmitted(deps, incoming, standingAlone(ctx.message))) return;
     return transcribeAndRoute(deps, incoming, voice);
   });
   return messages;
