@@ -24,6 +24,27 @@ function setup() {
   return { clock, dogs, notes, silences };
 }
 
+/** Watchdogs told of the manual clock's sleeps, and of changes of `addresses` (the network). */
+function wakingDogs(options: { hasProcess?: () => boolean; addresses?: () => string } = {}) {
+  const clock = createFakeClock(1_000_000);
+  const wakes = watchForWakes(clock, { lookEveryMs: 1000, addresses: options.addresses ?? (() => "192.168.1.20") });
+  const dogs = new SessionWatchdogs({
+    clock,
+    wakes,
+    hasProcess: options.hasProcess ?? (() => true),
+    stallNoteMs: 10 * MIN,
+    hardSilenceMs: 120 * MIN,
+    isAwaitingAnswer: () => false,
+    onStallNote: () => undefined,
+    onHardSilence: () => undefined,
+  });
+  const done = (): void => {
+    dogs.dispose();
+    wakes.stop();
+  };
+  return { clock, dogs, done };
+}
+
 const bash: TelecodeEvent = {
   type: "tool_started",
   toolUseId: "t1",
@@ -102,17 +123,7 @@ describe("SessionWatchdogs", () => {
   });
 
   it("does not wait to idle out a process that lived through a sleep, whether it slept idle or running", () => {
-    const clock = createFakeClock(1_000_000);
-    const wakes = watchForWakes(clock, { lookEveryMs: 1000 });
-    const dogs = new SessionWatchdogs({
-      clock,
-      wakes,
-      stallNoteMs: 10 * MIN,
-      hardSilenceMs: 120 * MIN,
-      isAwaitingAnswer: () => false,
-      onStallNote: () => undefined,
-      onHardSilence: () => undefined,
-    });
+    const { clock, dogs, done } = wakingDogs();
     const asked: (number | undefined)[] = [];
     const onIdle = (outlived?: Outlived): void => void asked.push(outlived?.sleptMs);
     // Waiting for the next message when the lid closes: asked as the computer wakes, and only then.
@@ -139,24 +150,12 @@ describe("SessionWatchdogs", () => {
     expect(asked).toHaveLength(2);
     clock.advance(1 * MIN);
     expect(asked).toEqual([8 * 60 * MIN, 60 * MIN, undefined]);
-    dogs.dispose();
-    wakes.stop();
+    done();
   });
 
   it("does not count a sleep that no process lived through: the one started after it waits the whole idle time", () => {
-    const clock = createFakeClock(1_000_000);
-    const wakes = watchForWakes(clock, { lookEveryMs: 1000 });
     let hasProcess = false;
-    const dogs = new SessionWatchdogs({
-      clock,
-      wakes,
-      hasProcess: () => hasProcess,
-      stallNoteMs: 10 * MIN,
-      hardSilenceMs: 120 * MIN,
-      isAwaitingAnswer: () => false,
-      onStallNote: () => undefined,
-      onHardSilence: () => undefined,
-    });
+    const { clock, dogs, done } = wakingDogs({ hasProcess: () => hasProcess });
     const asked: (number | undefined)[] = [];
     clock.sleep(8 * 60 * MIN);
     clock.advance(1000);
@@ -166,31 +165,18 @@ describe("SessionWatchdogs", () => {
     expect(asked).toEqual([]);
     clock.advance(1 * MIN);
     expect(asked).toEqual([undefined]);
-    dogs.dispose();
-    wakes.stop();
+    done();
   });
 
   it("does not wait to idle out a process whose network changed under it", () => {
-    const clock = createFakeClock(1_000_000);
     let addresses = "192.168.1.20";
-    const wakes = watchForWakes(clock, { lookEveryMs: 1000, addresses: () => addresses });
-    const dogs = new SessionWatchdogs({
-      clock,
-      wakes,
-      hasProcess: () => true,
-      stallNoteMs: 10 * MIN,
-      hardSilenceMs: 120 * MIN,
-      isAwaitingAnswer: () => false,
-      onStallNote: () => undefined,
-      onHardSilence: () => undefined,
-    });
+    const { clock, dogs, done } = wakingDogs({ addresses: () => addresses });
     const asked: (Outlived | undefined)[] = [];
     dogs.scheduleIdle(30 * MIN, (outlived) => void asked.push(outlived));
     clock.advance(3 * MIN);
     addresses = "172.20.10.3";
     clock.advance(1000);
     expect(asked).toEqual([{ sleptMs: 0, networkChanged: true }]);
-    dogs.dispose();
-    wakes.stop();
+    done();
   });
 });
