@@ -112,8 +112,9 @@ export async function startTelecode(options: TelecodeAppOptions): Promise<Teleco
   // Its timers keep the process alive, so a stop can flush what the outbox still holds.
   const clock = tuning.clock ?? createSystemClock({ keepsProcessAlive: true });
   // A laptop's sleep stops the timers where they were: on waking, what they wait for is done
-  // now. A sleep, or a change of network, also takes the connections: they are made anew.
-  const wakes = watchForWakes(clock, {
+  // now. A sleep, or a change of network, also takes the connections: they are made anew. Its
+  // looks never keep the process alive (a start that fails exits).
+  const wakes = watchForWakes(tuning.clock ?? createSystemClock(), {
     ...definedFields({ lookEveryMs: tuning.wakeLookEveryMs, addresses: tuning.networkAddresses }),
     onListenerError: (error) => logger.event("app.wake_failed", { err: error }, "error"),
   });
