@@ -58,7 +58,7 @@ describe("restart without loss", () => {
     });
     // A second tap (another device) runs nothing more.
     const again = rig.tg.forgeCallback(chat, notice.messageId, notice.buttons[0]?.data ?? "");
-    expect((await rig.tg.waitForCallbackAnswer(again)).text).toBe("Already running");
+    expect((await rig.tg.waitForCallbackAnswer(again)).text).toBe("Already started");
     expect(rig.api.requests("[stale]")).toHaveLength(1);
   });
 

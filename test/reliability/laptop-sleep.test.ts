@@ -47,6 +47,16 @@ async function swallowedPoll(): Promise<void> {
   await rig.tg.waitFor(() => swallowed() > before, { what: "a long poll left unanswered" });
 }
 
+/** The pid of the Claude Code process started last. */
+const lastSpawnedPid = (): number => Number(log.fields("claude.spawned").at(-1)?.["pid"]);
+
+/** Waits until the process `pid` was ended as idle (its end logged with the reason "idle"). */
+async function endedIdle(pid: number, what: string): Promise<void> {
+  await rig.tg.waitFor(() => log.fields("claude.exited").some((f) => f["pid"] === pid && f["reason"] === "idle"), {
+    what,
+  });
+}
+
 describe("the computer sleeps and wakes", () => {
   it("makes again the long poll it slept through: a message sent after waking is read and answered", async () => {
     const chat = rig.user(1001);
@@ -84,11 +94,9 @@ describe("the computer sleeps and wakes", () => {
     rig.script("[before-lid]", [reply.text("Noted before the lid closed.")]);
     rig.tg.sendText(chat, "Remember the word lantern [before-lid]");
     await rig.botMessage(chat, isAnswer("Noted before the lid closed."));
-    const pid = Number(log.fields("claude.spawned").at(-1)?.["pid"]);
+    const pid = lastSpawnedPid();
     clock.sleep(2 * HOUR);
-    await rig.tg.waitFor(() => log.fields("claude.exited").some((f) => f["pid"] === pid && f["reason"] === "idle"), {
-      what: "the idle Claude Code ended on waking",
-    });
+    await endedIdle(pid, "the idle Claude Code ended on waking");
     expect(log.fields("claude.wake_close").map((f) => f["pid"])).toContain(pid);
     rig.script("[after-lid]", [reply.text("The word was lantern.")]);
     rig.tg.sendText(chat, "Which word? [after-lid]");
@@ -104,16 +112,14 @@ describe("the computer sleeps and wakes", () => {
     rig.script("[lid-mid-run]", [reply.text("Finished after the nap.", { delayMs: 3000 })]);
     rig.tg.sendText(chat, "Take your time [lid-mid-run]");
     await rig.tg.waitFor(() => rig.api.requests("[lid-mid-run]").length > 0, { what: "the run's request" });
-    const pid = Number(log.fields("claude.spawned").at(-1)?.["pid"]);
+    const pid = lastSpawnedPid();
     const wakes = log.fields("app.woke").length;
     clock.sleep(HOUR);
     await rig.tg.waitFor(() => log.fields("app.woke").length > wakes, { what: "the wake noticed" });
     // Still running: the process is not ended under its run.
     expect(log.fields("claude.wake_close").map((f) => f["pid"])).not.toContain(pid);
     await rig.botMessage(chat, isAnswer("Finished after the nap."));
-    await rig.tg.waitFor(() => log.fields("claude.exited").some((f) => f["pid"] === pid && f["reason"] === "idle"), {
-      what: "the process ended once its run was over",
-    });
+    await endedIdle(pid, "the process ended once its run was over");
     expect(log.fields("claude.wake_close").find((f) => f["pid"] === pid)?.["sleptMs"]).toBeGreaterThan(HOUR - 1000);
   });
 
@@ -122,14 +128,12 @@ describe("the computer sleeps and wakes", () => {
     rig.script("[on-wifi]", [reply.text("Answered on the office Wi-Fi.")]);
     rig.tg.sendText(chat, "Hello [on-wifi]");
     await rig.botMessage(chat, isAnswer("Answered on the office Wi-Fi."));
-    const pid = Number(log.fields("claude.spawned").at(-1)?.["pid"]);
+    const pid = lastSpawnedPid();
     await swallowedPoll();
     // The poll goes out before the watch's next look; then the laptop joins a phone's hotspot.
     await new Promise((resolve) => setTimeout(resolve, 300));
     addresses = "172.20.10.3";
-    await rig.tg.waitFor(() => log.fields("claude.exited").some((f) => f["pid"] === pid && f["reason"] === "idle"), {
-      what: "the idle Claude Code ended when the network changed",
-    });
+    await endedIdle(pid, "the idle Claude Code ended when the network changed");
     expect(log.fields("claude.wake_close").find((f) => f["pid"] === pid)).toMatchObject({
       sleptMs: 0,
       networkChanged: true,

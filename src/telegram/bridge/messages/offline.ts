@@ -6,7 +6,7 @@
 // the message in memory, or after a restart in the notice it is under (Telegram sends the
 // replied message along with a tap, though without the message that one replied to).
 import { Composer } from "grammy";
-import type { InlineKeyboardMarkup, Message, Update } from "grammy/types";
+import type { Message, Update } from "grammy/types";
 import { formatDurationMs } from "../../../domain/index.js";
 import type { Logger } from "../../../ports/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../../callback-data.js";
@@ -15,6 +15,7 @@ import type { BridgeAction } from "../bridge-types.js";
 import { readTap, takeDown, toast } from "../buttons/tap.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import { markHeardLive } from "../delivery.js";
+import { columnKeyboard } from "../prompt-html.js";
 import { SPLIT_TEXT_CHARS } from "./split-text.js";
 
 const RUN_NOW_CHOICE = "offline";
@@ -69,9 +70,7 @@ export class OfflineMessages {
     this.#kept.set(key, message);
     if (this.#kept.size > KEPT_MESSAGES) this.#kept.delete(this.#kept.keys().next().value!);
     const token = callbacks.register({ kind: "offline", messageId: incoming.messageId }, incoming.chatId);
-    const keyboard: InlineKeyboardMarkup = {
-      inline_keyboard: [[{ text: "▶️ Run it now", callback_data: callbacks.data(token, RUN_NOW_CHOICE) }]],
-    };
+    const keyboard = columnKeyboard([{ label: "▶️ Run it now", data: callbacks.data(token, RUN_NOW_CHOICE) }]);
     void outbox.send(
       incoming.chatId,
       { html: `${when} Tap Run it now if you still want it.`, keyboard },
@@ -97,7 +96,7 @@ export class OfflineMessages {
         callbacks.restore(tap.token, { kind: "offline", messageId: replied.message_id }, tap.chatId, notice.message_id);
         callbacks.release(tap.token);
       }
-      if (!callbacks.claimOnce(tap.token)) return toast(outbox, tap, "Already running");
+      if (!callbacks.claimOnce(tap.token)) return toast(outbox, tap, "Already started");
       toast(outbox, tap, "Running it now");
       void outbox.edit(tap.chatId, notice.message_id, {
         html: `${NOTICE_LEAD}, so it did not run then. ▶️ Running it now.`,
