@@ -3,8 +3,10 @@
 // `--local` server's absolute path is read from disk instead. URL and path hold the bot token,
 // so neither appears in a message or an error. A dropped connection or a failing Telegram (5xx,
 // 429) is tried again, twice: the file is there, and the person would otherwise send it again.
+// A download takes as long as the line needs; one whose bytes stop coming is tried again.
 import { isAbsolute } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import type { StallWatch } from "../ports/index.js";
 import { accept, MediaError, refuse, type MediaResult } from "./errors.js";
 import { readLocalTelegramFile } from "./local-telegram-file.js";
 import { formatBytes, TELEGRAM_DOWNLOAD_MAX_BYTES } from "./sizes.js";
@@ -18,10 +20,10 @@ export type TelegramFileSource = Readonly<{
   token: string;
   getFile(fileId: string): Promise<TelegramFile>;
   /**
-   * How long the download of a file of this many bytes may take before it is tried again (a
-   * connection the network dropped without a word); none by default.
+   * Watches a download's bytes: `onStall` once none came for too long (a connection the network
+   * dropped without a word), and the try is given up. Without it a try waits as long as it takes.
    */
-  transferDeadlineMs?: (bytes: number) => number;
+  watchTransfer?: (onStall: () => void) => StallWatch;
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
 }>;
@@ -69,15 +71,21 @@ export async function downloadTelegramFile(
   }
   if (isAbsolute(file.file_path)) return readLocalTelegramFile(file.file_path, request, tooBig);
   const url = `${source.apiRoot}/file/bot${source.token}/${file.file_path}`;
-  const deadlineMs = source.transferDeadlineMs?.(file.file_size ?? request.sizeBytes ?? maxBytes);
   /** One try: the bytes, or how many came past the limit. */
   const fetchBytes = async (): Promise<Buffer | { over: number }> => {
-    const answer = await (source.fetch ?? fetch)(url, { signal: attemptSignal(request.signal, deadlineMs) });
-    if (!answer.ok || answer.body === null) {
-      await answer.body?.cancel();
-      throw new StatusAnswer(answer.status);
+    const stalled = new AbortController();
+    const watch = source.watchTransfer?.(() => stalled.abort(new DownloadStalled()));
+    try {
+      const signal = request.signal === undefined ? stalled.signal : AbortSignal.any([stalled.signal, request.signal]);
+      const answer = await (source.fetch ?? fetch)(url, { signal });
+      if (!answer.ok || answer.body === null) {
+        await answer.body?.cancel();
+        throw new StatusAnswer(answer.status);
+      }
+      return await readAtMost(answer.body, maxBytes, () => watch?.moved());
+    } finally {
+      watch?.stop();
     }
-    return readAtMost(answer.body, maxBytes);
   };
   let bytes: Buffer | { over: number };
   try {
@@ -94,10 +102,15 @@ export async function downloadTelegramFile(
 }
 
 /** The body's bytes, or, once more than `maxBytes` came, how many (the rest is not read). */
-async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Buffer | { over: number }> {
+async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  moved: () => void,
+): Promise<Buffer | { over: number }> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    moved();
     total += chunk.byteLength;
     if (total > maxBytes) {
       await body.cancel();
@@ -108,11 +121,12 @@ async function readAtMost(body: ReadableStream<Uint8Array>, maxBytes: number): P
   return Buffer.concat(chunks);
 }
 
-/** One try's signal: the caller's, and the download's deadline when it has one (as transcription.ts joins them). */
-function attemptSignal(caller: AbortSignal | undefined, deadlineMs: number | undefined): AbortSignal | null {
-  if (deadlineMs === undefined) return caller ?? null;
-  const timeout = AbortSignal.timeout(deadlineMs);
-  return caller === undefined ? timeout : AbortSignal.any([timeout, caller]);
+/** A try whose bytes stopped coming: given up, and tried again. */
+class DownloadStalled extends Error {
+  override readonly name = "DownloadStalled";
+  constructor() {
+    super("no bytes came for too long (the connection may have dropped)");
+  }
 }
 
 /** Tries per file: the first and two more. */

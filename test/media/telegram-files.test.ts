@@ -1,5 +1,6 @@
 // Downloading what a person sent, through the fake Bot API with grammY's getFile: the bytes
-// arrive; a file over the limit is refused with the limit in the message, before any download.
+// arrive, on a slow line too; a file over the limit is refused with the limit in the message,
+// before any download; a try whose bytes stop coming is made again.
 // A `--local` server's absolute paths are read from disk, as that server serves no file URL.
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import {
   type TelegramFile,
   type TelegramFileSource,
 } from "../../src/media/index.js";
+import { createSystemClock, watchForStall } from "../../src/ports/index.js";
 import type { FakeBotApi } from "../support/fake-bot-api/index.js";
 import { makePng } from "./samples.js";
 import { ALICE, useTelegramFiles } from "./telegram-source.js";
@@ -86,17 +88,42 @@ describe("downloadTelegramFile", () => {
     expect(tg.calls("file").map((c) => c.ok)).toEqual([false, true]);
   });
 
-  it("tries again a download nobody answers, once its deadline for the file's size is over", async () => {
+  /** The source with the bridge's stall watch, on a quiet spell of 300 ms. */
+  const watched = (): TelegramFileSource => ({
+    ...source,
+    watchTransfer: (onStall) => watchForStall(createSystemClock(), 300, onStall),
+  });
+
+  it("tries again a download nobody answers, once nothing came for a while", async () => {
     const id = tg.sendDocument(ALICE, { content: Buffer.from("ok\n"), fileName: "a.log", mimeType: "text/plain" });
     const fileId = tg.message(ALICE, id)!.document!.fileId;
     tg.injectFault("file", { kind: "silent" });
-    const asked: number[] = [];
-    const timed = { ...source, transferDeadlineMs: (bytes: number) => (asked.push(bytes), 300) };
-    const result = await downloadTelegramFile(timed, { fileId, name: "a.log", maxBytes: MB });
+    const result = await downloadTelegramFile(watched(), { fileId, name: "a.log", maxBytes: MB });
     expect(result.ok && result.value.toString()).toBe("ok\n");
     expect(tg.calls("file").map((c) => c.ok)).toEqual([false, true]);
-    // The deadline was asked for the size Telegram gave.
-    expect(asked).toEqual([3]);
+  });
+
+  it("lets a download on a slow line take as long as its bytes need, in one try", async () => {
+    // 300 KiB at 150 KiB/s: two seconds, over six times the quiet spell.
+    const content = Buffer.alloc(300 * 1024, 7);
+    const id = tg.sendDocument(ALICE, { content, fileName: "trace.bin", mimeType: "application/octet-stream" });
+    const fileId = tg.message(ALICE, id)!.document!.fileId;
+    tg.injectFault("file", { kind: "slow", bytesPerSecond: 150 * 1024 });
+    const started = Date.now();
+    const result = await downloadTelegramFile(watched(), { fileId, name: "trace.bin", maxBytes: MB });
+    expect(result.ok && result.value.equals(content)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+    expect(tg.calls("file")).toHaveLength(1);
+  });
+
+  it("tries again a download whose bytes stop coming midway", async () => {
+    const content = Buffer.alloc(300 * 1024, 7);
+    const id = tg.sendDocument(ALICE, { content, fileName: "trace.bin", mimeType: "application/octet-stream" });
+    const fileId = tg.message(ALICE, id)!.document!.fileId;
+    tg.injectFault("file", { kind: "slow", bytesPerSecond: 150 * 1024, stallAfterBytes: 100 * 1024 });
+    const result = await downloadTelegramFile(watched(), { fileId, name: "trace.bin", maxBytes: MB });
+    expect(result.ok && result.value.equals(content)).toBe(true);
+    expect(tg.calls("file")).toHaveLength(2);
   });
 
   it("gives up after three tries, saying Telegram did not hand the file over", async () => {

@@ -6,7 +6,8 @@ import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
 import { DEFAULT_API_ROOT } from "../../config/index.js";
 import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
-import { DEFAULT_BOT_API_DEADLINES, GRAMMY_TIMEOUT_SECONDS, transferMs, withDeadlines } from "../api-deadlines.js";
+import { watchForStall } from "../../ports/index.js";
+import { DEFAULT_BOT_API_DEADLINES, GRAMMY_TIMEOUT_SECONDS, withDeadlines } from "../api-deadlines.js";
 import { CallbackRegistry } from "../callback-data.js";
 import type { ChatMoves } from "../chat-moves.js";
 import type { ChatTopics } from "../chat-topics.js";
@@ -124,7 +125,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     apiRoot: initial.telegram.apiRoot,
     token,
     getFile: (id: string) => bot.api.getFile(id),
-    transferDeadlineMs: (bytes: number) => transferMs(bytes, deadlines),
+    watchTransfer: (onStall: () => void) => watchForStall(clock, deadlines.callMs, onStall),
     ...(http === undefined ? {} : { fetch: http.fetch }),
   };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);

@@ -3,6 +3,7 @@
 // the sentences to tell the person (what happened, what to do). Types only.
 import type { Prompt } from "../../domain/index.js";
 import type { TypedWords } from "../../policy/index.js";
+import type { StallWatch } from "../../ports/index.js";
 
 /** A value, or what to tell the person instead. */
 export type MediaOutcome<T> = { ok: true; value: T } | { ok: false; say: string };
@@ -36,8 +37,8 @@ export type FileDownloads = {
   apiRoot: string;
   token: string;
   getFile(fileId: string): Promise<{ file_path?: string | undefined; file_size?: number | undefined }>;
-  /** How long fetching a file of this many bytes may take (the Bot API calls' deadlines). */
-  transferDeadlineMs(bytes: number): number;
+  /** Watches a download's bytes: `onStall` once none came for a Bot API call's deadline. */
+  watchTransfer(onStall: () => void): StallWatch;
   /** Through the environment's proxy, if any; default the global fetch. */
   fetch?: typeof fetch;
 };

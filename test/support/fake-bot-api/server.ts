@@ -5,6 +5,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pipeline, Readable, Transform } from "node:stream";
 import busboy from "busboy";
 import { BOT_DOWNLOAD_MAX_BYTES } from "./media-state.js";
 import { methods } from "./methods.js";
@@ -23,7 +24,15 @@ export type Fault =
    * The request is read and never answered, as when the network drops without a word (a laptop
    * woke on another Wi-Fi): the call waits until its caller gives up on it.
    */
-  | { kind: "silent" };
+  | { kind: "silent" }
+  /**
+   * A slow line: the request's body is read (for "file", the file is sent) at this many bytes a
+   * second, and the call is then served as usual. With `stallAfterBytes`, nothing more moves
+   * after that many and no answer comes, as when a connection dies mid-transfer.
+   */
+  | SlowLine;
+
+export type SlowLine = { kind: "slow"; bytesPerSecond: number; stallAfterBytes?: number };
 
 export type FaultOptions = { chatId?: number; times?: number };
 
@@ -105,6 +114,7 @@ export class BotApiServer {
     if (download !== null) {
       const params = { file_path: decodeURIComponent(download[2]!) };
       const fault = this.takeFault("file", undefined);
+      if (fault?.kind === "slow") return this.serveFile(res, download[1]!, params.file_path, fault);
       if (fault !== undefined) return this.fail(req, res, "file", new Params(params), undefined, fault);
       return this.serveFile(res, download[1]!, params.file_path);
     }
@@ -112,10 +122,11 @@ export class BotApiServer {
     if (match === null) return reply(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     if (match[1] !== this.token) return reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
     const method = match[2]!;
-    const params = await readParams(req, url);
+    const line = this.takeSlowLine(method);
+    const params = await readParams(req, url, line === undefined ? req : req.pipe(paced(line)));
     const chatId = this.chatOf(method, params);
     const fault = this.takeFault(method, chatId);
-    if (fault !== undefined) return this.fail(req, res, method, params, chatId, fault);
+    if (fault !== undefined && fault.kind !== "slow") return this.fail(req, res, method, params, chatId, fault);
     if (method === "getUpdates") return this.getUpdates(req, res, params);
     const handler = methods[method];
     try {
@@ -137,7 +148,7 @@ export class BotApiServer {
     method: string,
     params: Params,
     chatId: number | undefined,
-    fault: Fault,
+    fault: Exclude<Fault, SlowLine>,
   ): void {
     if (fault.kind === "network") {
       this.log(method, params, chatId, new ApiFailure(0, "network fault: connection dropped"));
@@ -156,7 +167,7 @@ export class BotApiServer {
   }
 
   /** A file download as Telegram's file server answers it: the bytes, or 404; logged as method "file". */
-  private serveFile(res: ServerResponse, token: string, filePath: string): void {
+  private serveFile(res: ServerResponse, token: string, filePath: string, line?: SlowLine): void {
     if (token !== this.token) return reply(res, 401, { ok: false, error_code: 401, description: "Unauthorized" });
     const file = this.world.files.byPath(filePath);
     const known = file !== undefined && file.content.length <= BOT_DOWNLOAD_MAX_BYTES;
@@ -169,7 +180,8 @@ export class BotApiServer {
     });
     if (!known) return reply(res, 404, { ok: false, error_code: 404, description: "Not Found" });
     res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.content.length });
-    res.end(file.content);
+    if (line === undefined) res.end(file.content);
+    else pipeline(Readable.from([file.content]), paced(line), res, () => undefined);
     this.world.changed();
   }
 
@@ -237,9 +249,19 @@ export class BotApiServer {
     return wanted.slice(0, limit);
   }
 
-  private takeFault(method: string, chatId: number | undefined): Fault | undefined {
+  /** A slow line armed for `method` (for any chat: its body is read before its chat is known). */
+  private takeSlowLine(method: string): SlowLine | undefined {
+    const fault = this.takeFault(method, undefined, (armed) => armed.fault.kind === "slow");
+    return fault?.kind === "slow" ? fault : undefined;
+  }
+
+  private takeFault(
+    method: string,
+    chatId: number | undefined,
+    which: (armed: ArmedFault) => boolean = (armed) => armed.fault.kind !== "slow" || method === "file",
+  ): Fault | undefined {
     const index = this.faults.findIndex(
-      (armed) => armed.method === method && (armed.chatId === undefined || armed.chatId === chatId),
+      (armed) => armed.method === method && (armed.chatId === undefined || armed.chatId === chatId) && which(armed),
     );
     const armed = this.faults[index];
     if (armed === undefined) return undefined;
@@ -277,7 +299,32 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   res.end(json);
 }
 
-async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
+/** Bytes at the line's pace (a piece every 50 ms or so); once `stallAfterBytes` passed, none more. */
+function paced(line: SlowLine): Transform {
+  const pieceBytes = Math.max(1, Math.round(line.bytesPerSecond / 20));
+  const limit = line.stallAfterBytes ?? Infinity;
+  let passed = 0;
+  let startedMs: number | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      startedMs ??= Date.now();
+      const from = (at: number): void => {
+        if (at >= chunk.length) return done();
+        if (passed >= limit) return; // stalled for good: the rest never moves
+        const size = Math.min(pieceBytes, chunk.length - at, limit - passed);
+        passed += size;
+        this.push(chunk.subarray(at, at + size));
+        // The next piece when the line has carried this one: on the line's own schedule.
+        const dueMs = startedMs! + (passed / line.bytesPerSecond) * 1000;
+        setTimeout(() => from(at + size), Math.max(0, dueMs - Date.now()));
+      };
+      from(0);
+    },
+  });
+}
+
+/** The call's parameters, its body read from `body` (the request's own, or it at a slow line's pace). */
+async function readParams(req: IncomingMessage, url: URL, body: Readable): Promise<Params> {
   const values: Record<string, unknown> = Object.fromEntries(url.searchParams.entries());
   const type = req.headers["content-type"] ?? "";
   if (type.startsWith("multipart/form-data")) {
@@ -301,17 +348,17 @@ async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
       });
       parser.on("close", () => resolve());
       parser.on("error", reject);
-      req.pipe(parser);
+      body.pipe(parser);
     });
     return new Params(values, files);
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = Buffer.concat(chunks).toString("utf8");
-  if (body.length === 0) return new Params(values);
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.length === 0) return new Params(values);
   if (type.startsWith("application/json")) {
-    const parsed = JSON.parse(body) as unknown;
+    const parsed = JSON.parse(text) as unknown;
     return new Params({ ...values, ...(typeof parsed === "object" && parsed !== null ? parsed : {}) });
   }
-  return new Params({ ...values, ...Object.fromEntries(new URLSearchParams(body).entries()) });
+  return new Params({ ...values, ...Object.fromEntries(new URLSearchParams(text).entries()) });
 }
