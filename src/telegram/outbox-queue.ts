@@ -81,7 +81,13 @@ export class ChatQueue {
   readonly ordered: OrderedJob[] = [];
   readonly edits = new Map<number, EditJob>();
   typing: TypingJob | undefined;
+  /** A call other than an upload is in flight: the queue waits for it. */
   inFlight = false;
+  /**
+   * A file is on its way up. It went once what was queued before it had gone; what comes after
+   * it goes on meanwhile (an upload on a slow line takes minutes), but another file waits.
+   */
+  uploading = false;
   /** A deleted message's id -> its re-sent replacement's id, or the queued re-send itself. */
   readonly redirects = new Map<number, number | SendJob>();
 
@@ -107,6 +113,17 @@ export class ChatQueue {
   /** The job to send next: sends first, then edits (oldest first), then typing. */
   head(): ChatJob | undefined {
     return this.ordered[0] ?? this.edits.values().next().value ?? this.typing;
+  }
+
+  /** Whether `job`, at the head, must wait for a call in flight (else it may go once paced). */
+  waits(job: ChatJob): boolean {
+    return this.inFlight || (job.kind === "document" && this.uploading);
+  }
+
+  /** A call of `job` went out (true) or came back (false). */
+  calling(job: Pick<Job, "kind">, inFlight: boolean): void {
+    if (job.kind === "document") this.uploading = inFlight;
+    else this.inFlight = inFlight;
   }
 
   /** When `job` may go by this chat's pacing. */

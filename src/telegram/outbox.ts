@@ -241,9 +241,20 @@ export class Outbox {
       }
       this.#dispatch(undefined, next.job, now);
     }
-    for (const chat of this.#chats.values()) {
+    for (const chat of this.#chats.values()) wakeAt = Math.min(wakeAt, this.#pumpChat(chat, now));
+    for (const [chatId, chat] of this.#chats) if (this.#forgettable(chat, now)) this.#forget(chatId, chat);
+    this.#wake.at(wakeAt, now);
+    if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Starts the chat's next call if it may go now; returns when the next may go (Infinity: once a
+   * call in flight comes back). What follows an upload is looked at too: it need not wait for it.
+   */
+  #pumpChat(chat: ChatQueue, now: number): number {
+    for (;;) {
       const job = chat.head();
-      if (job === undefined || chat.inFlight) continue;
+      if (job === undefined || chat.waits(job)) return Number.POSITIVE_INFINITY;
       if (job.kind === "typing" && now - job.queuedAtMs > TYPING_STALE_MS) {
         chat.take(job);
         continue;
@@ -254,16 +265,10 @@ export class Outbox {
         job.notBeforeMs,
         this.#cap.slotAt(now),
       );
-      if (readyAt > now) {
-        wakeAt = Math.min(wakeAt, readyAt);
-        continue;
-      }
+      if (readyAt > now) return readyAt;
       chat.take(job);
       this.#dispatch(chat, job, now);
     }
-    for (const [chatId, chat] of this.#chats) if (this.#forgettable(chat, now)) this.#forget(chatId, chat);
-    this.#wake.at(wakeAt, now);
-    if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
   /** A chat with nothing queued, nothing to remember and no pacing left to honour. */
@@ -271,6 +276,7 @@ export class Outbox {
     return (
       chat.isEmpty() &&
       !chat.inFlight &&
+      !chat.uploading &&
       chat.redirects.size === 0 &&
       now >= Math.max(chat.scheduleMs, chat.pausedUntilMs)
     );
@@ -296,7 +302,7 @@ export class Outbox {
     this.#stats.calls++;
     job.attempts++;
     if (chat !== undefined) {
-      chat.inFlight = true;
+      chat.calling(job, true);
       chat.wrote(now, this.#intervalOf(chat));
     }
     callBotApi(this.#options.api, chat, job, this.#options)
@@ -306,7 +312,7 @@ export class Outbox {
       )
       .finally(() => {
         this.#inFlight--;
-        if (chat !== undefined) chat.inFlight = false;
+        chat?.calling(job, false);
         this.#pump();
       })
       .catch((error: unknown) => this.#options.logger.event("outbox.internal_error", { err: error }, "error"));

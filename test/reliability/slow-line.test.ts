@@ -2,7 +2,8 @@
 // a plan throttled to a crawl): files take as long as their bytes need, both ways. A transfer is
 // given up only once its bytes stop moving, so a file sent from the phone reaches Claude, and one
 // Claude leaves in the outbox reaches the phone, each in one try, though they take several times
-// a call's deadline (short here). The fake Bot API paces the bytes.
+// a call's deadline (short here); what the chat is sent meanwhile does not wait behind an upload.
+// The fake Bot API paces the bytes.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,9 +52,9 @@ describe("on a slow line", () => {
     expect(tries("file")).toBe(1);
   });
 
-  it("a file Claude leaves in the outbox reaches the phone in one try", async () => {
+  it("a file Claude leaves in the outbox reaches the phone in one try, and holds up nothing sent after it", async () => {
     const chat = rig.user(1002);
-    const log = buildLog(FILE_BYTES);
+    const log = buildLog(2 * FILE_BYTES); // eight seconds on this line
     rig.script("[slow-out]", [
       reply.dynamic(() => {
         mkdirSync(join(rig.ws.cwd, ".telecode/outbox"), { recursive: true });
@@ -64,6 +65,16 @@ describe("on a slow line", () => {
     rig.tg.injectFault("sendDocument", LINE);
     rig.tg.sendText(chat, "Send me the build log [slow-out]");
     await rig.botMessage(chat, isAnswer("The build log is in the outbox."));
+    // While the log is on its way up, the next request's approval is asked, and answered.
+    rig.script("[slow-next]", [
+      reply.tool("Write", { file_path: join(rig.ws.cwd, "notes.md"), content: "flaky: auth.test.ts\n" }),
+      reply.text("Noted."),
+    ]);
+    rig.tg.sendText(chat, "Note which test is flaky [slow-next]");
+    const prompt = await rig.botMessage(chat, (m) => m.buttons.some((b) => b.text === "✅ Allow"));
+    expect(rig.tg.botMessages(chat).filter((m) => m.document !== undefined)).toEqual([]);
+    rig.tg.tapButton(chat, prompt.messageId, "✅ Allow");
+    await rig.botMessage(chat, isAnswer("Noted."));
     const file = await rig.botMessage(chat, (m) => m.document?.fileName === "build.log");
     expect(file.document?.content.equals(log)).toBe(true);
     expect(tries("sendDocument")).toBe(1);

@@ -437,6 +437,33 @@ describe("documents, commands, deletes", () => {
     expect(tg.message(ALICE, s.messageId)).toBeUndefined();
   });
 
+  it("lets what comes after a file go while it is still on its way up a slow line; another file waits", async () => {
+    const box = outbox();
+    const before = box.send(ALICE, html("The build log:"));
+    tg.injectFault("sendDocument", { kind: "slow", bytesPerSecond: 64 * 1024 });
+    const log = box.sendDocument(ALICE, { filename: "build.log", data: new Uint8Array(256 * 1024) });
+    const after = box.send(ALICE, html("Which test should I fix first?"));
+    const trace = box.sendDocument(ALICE, { filename: "trace.txt", data: Buffer.from("at main\n") });
+    // The slow upload takes four seconds of real time; the chat's pacing, the manual clock's.
+    let answered = false;
+    void after.then(() => (answered = true));
+    for (let step = 0; step < 100 && !answered; step++) {
+      clock.advance(1000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(answered).toBe(true);
+    expect(tg.botMessages(ALICE).map((m) => m.text)).toEqual(["The build log:", "Which test should I fix first?"]);
+    await driveUntilDone(box, clock);
+    const [b, l, a, t] = await Promise.all([before, log, after, trace]);
+    if (!b.ok || !l.ok || !a.ok || !t.ok) throw new Error("send failed");
+    expect(tg.botMessages(ALICE).map((m) => m.document?.fileName ?? m.text)).toEqual([
+      "The build log:",
+      "Which test should I fix first?",
+      "build.log",
+      "trace.txt",
+    ]);
+  });
+
   it("sends an image as a photo in the chat, in order with the messages around it", async () => {
     const box = outbox();
     const before = box.send(ALICE, html("Here is the chart:"));
