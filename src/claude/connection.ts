@@ -156,13 +156,15 @@ export class CliConnection {
 
   /**
    * The requests the CLI still waits on, as a re-sent initialize lists them (after a
-   * re-attach): each is translated and handed to the owner like a line just printed (one whose
-   * line also came live is answered once all the same: the control channel knows its id).
-   * Returns their request ids.
+   * re-attach): permissions, and MCP servers' questions. Each is translated and handed to the
+   * owner like a line just printed (one whose line also came live is answered once all the
+   * same: the control channel knows its id). Returns their request ids.
    */
   relistPending(reply: Readonly<Record<string, unknown>>): string[] {
-    const listed = reply["pending_permission_requests"];
-    if (!Array.isArray(listed)) return [];
+    const listed = ["pending_permission_requests", "pending_elicitation_requests"].flatMap((key) => {
+      const requests = reply[key];
+      return Array.isArray(requests) ? (requests as unknown[]) : [];
+    });
     const ids: string[] = [];
     for (const item of listed) {
       const message = decodeLine(JSON.stringify(item));

@@ -1,9 +1,15 @@
-// Answers the requests the CLI sends on the control channel: can_use_tool goes to the
-// controller's decide, hook_callback to its hook function, anything else gets the CLI's own
-// "unsupported" error. Each request is answered exactly once, never after a withdrawal.
+// Answers the requests the CLI sends on the control channel: can_use_tool and elicitation (an
+// MCP server's question) go to the controller's decide, hook_callback to its hook function,
+// anything else gets the CLI's own "unsupported" error. Each request is answered exactly once,
+// never after a withdrawal.
 import type { ApprovalRequest, TelecodeEvent } from "../domain/index.js";
-import { encodeControlError, encodeHookOutput, encodePermissionAnswer } from "../wire/index.js";
-import type { WireControlRequest, WireHookCallbackRequest } from "../wire/index.js";
+import {
+  encodeControlError,
+  encodeElicitationAnswer,
+  encodeHookOutput,
+  encodePermissionAnswer,
+} from "../wire/index.js";
+import type { ElicitationAnswer, WireControlRequest, WireHookCallbackRequest } from "../wire/index.js";
 import type { ControlChannel } from "./control-channel.js";
 import { isClaudeError } from "./errors.js";
 import type { Logger } from "../ports/index.js";
@@ -48,11 +54,16 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Writes a permission answer once and reports it as approval_resolved. */
-async function answerPermission(ctx: IncomingContext, requestId: string, decision: ApprovalDecision): Promise<void> {
+/** Writes an answer once (`line`, made from what was decided) and reports it as approval_resolved. */
+async function answerDecision(
+  ctx: IncomingContext,
+  requestId: string,
+  decision: ApprovalDecision,
+  line: string,
+): Promise<void> {
   let by = decision.by ?? "controller";
   let behavior = decision.behavior;
-  const written = await ctx.channel.answer(requestId, encodePermissionAnswer(requestId, decision));
+  const written = await ctx.channel.answer(requestId, line);
   if (written === undefined) return;
   if (!written.ok) {
     // The process is gone: the request died with it.
@@ -64,30 +75,61 @@ async function answerPermission(ctx: IncomingContext, requestId: string, decisio
   ctx.settled();
 }
 
-async function onCanUseTool(ctx: IncomingContext, requestId: string, request: ApprovalRequest): Promise<void> {
-  const signal = ctx.channel.beginIncoming(requestId, "can_use_tool");
-  if (signal === undefined) return;
-  let decision: ApprovalDecision;
+function answerPermission(ctx: IncomingContext, requestId: string, decision: ApprovalDecision): Promise<void> {
+  return answerDecision(ctx, requestId, decision, encodePermissionAnswer(requestId, decision));
+}
+
+/**
+ * What the MCP server hears: the values the person gave (only when the decision says exactly
+ * that, so an "allow everything" can make none up), their no, or, when nobody answered, a cancel.
+ */
+export function elicitationAnswer(decision: ApprovalDecision): ElicitationAnswer {
+  if (decision.behavior === "deny") return decision.declined === true ? { action: "decline" } : { action: "cancel" };
+  const { action, content } = decision.updatedInput;
+  if (action !== "accept") return { action: "cancel" };
+  return typeof content === "object" && content !== null ? { action, content: { ...content } } : { action };
+}
+
+/**
+ * Asks the controller about a request and returns what it decided, or, when it could not, the
+ * deny that ends it (the session ended, an internal error); undefined when nothing may be
+ * answered (withdrawn, answered at close, or handed to the next Telecode).
+ */
+async function decideOn(
+  ctx: IncomingContext,
+  requestId: string,
+  subtype: string,
+  request: ApprovalRequest,
+): Promise<ApprovalDecision | undefined> {
+  const signal = ctx.channel.beginIncoming(requestId, subtype);
+  if (signal === undefined) return undefined;
   try {
-    decision = await untilAborted(
+    return await untilAborted(
       ctx.controller.decide(request, { signal, run: ctx.run(request.agentId), session: ctx.session }),
       signal,
     );
   } catch (error) {
-    if (!ctx.channel.isPending(requestId)) return; // withdrawn, or already answered at close
-    if (isHandedOver(signal)) return; // the next Telecode asks again
-    if (signal.aborted) {
-      decision = { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
-    } else {
-      ctx.logger.event("claude.decide_failed", { err: error, requestId }, "error");
-      decision = {
-        behavior: "deny",
-        message: "Telecode could not decide on this request because of an internal error; continue without this tool.",
-        by: "error",
-      };
-    }
+    if (!ctx.channel.isPending(requestId)) return undefined; // withdrawn, or already answered at close
+    if (isHandedOver(signal)) return undefined; // the next Telecode asks again
+    if (signal.aborted) return { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
+    ctx.logger.event("claude.decide_failed", { err: error, requestId }, "error");
+    return {
+      behavior: "deny",
+      message: "Telecode could not decide on this request because of an internal error; continue without this tool.",
+      by: "error",
+    };
   }
-  await answerPermission(ctx, requestId, decision);
+}
+
+async function onCanUseTool(ctx: IncomingContext, requestId: string, request: ApprovalRequest): Promise<void> {
+  const decision = await decideOn(ctx, requestId, "can_use_tool", request);
+  if (decision !== undefined) await answerPermission(ctx, requestId, decision);
+}
+
+async function onElicitation(ctx: IncomingContext, requestId: string, request: ApprovalRequest): Promise<void> {
+  const decision = await decideOn(ctx, requestId, "elicitation", request);
+  if (decision === undefined) return;
+  await answerDecision(ctx, requestId, decision, encodeElicitationAnswer(requestId, elicitationAnswer(decision)));
 }
 
 async function onHookCallback(
@@ -121,6 +163,7 @@ export async function handleControlRequest(
 ): Promise<void> {
   const { request_id: requestId, request } = message;
   if (request.subtype === "can_use_tool" && approval !== undefined) return onCanUseTool(ctx, requestId, approval);
+  if (request.subtype === "elicitation" && approval !== undefined) return onElicitation(ctx, requestId, approval);
   if (request.subtype === "hook_callback" && typeof request["callback_id"] === "string") {
     return onHookCallback(ctx, requestId, request as WireHookCallbackRequest);
   }
@@ -135,7 +178,9 @@ export async function handleControlRequest(
 /** Denies a still-pending request because the session is ending (written before stdin closes). */
 export async function denyForSessionEnd(ctx: IncomingContext, requestId: string): Promise<void> {
   const subtype = ctx.channel.subtypeOf(requestId);
-  if (subtype === "can_use_tool")
-    await answerPermission(ctx, requestId, { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" });
+  const ended: ApprovalDecision = { behavior: "deny", message: SESSION_END_MESSAGE, by: "session end" };
+  if (subtype === "can_use_tool") await answerPermission(ctx, requestId, ended);
+  else if (subtype === "elicitation")
+    await answerDecision(ctx, requestId, ended, encodeElicitationAnswer(requestId, { action: "cancel" }));
   else if (subtype !== undefined) await ctx.channel.answer(requestId, encodeHookOutput(requestId, {}));
 }

@@ -1,7 +1,7 @@
 // Small pure conversions the translator applies to single wire pieces: a can_use_tool request
 // to the domain ApprovalRequest, a tool_result's content to a short detail, a local-command
 // echo to a note. No state here.
-import { excerpt } from "../domain/index.js";
+import { ELICITATION_TOOL, excerpt } from "../domain/index.js";
 import type { ApprovalRequest, NoteEmitted } from "../domain/index.js";
 import type { WireCanUseToolRequest, WireIncomingRequest } from "../wire/index.js";
 
@@ -24,6 +24,15 @@ export function toApprovalRequest(requestId: string, incoming: WireIncomingReque
   if (typeof r.blocked_path === "string") request.blockedPath = r.blocked_path;
   if (typeof r.agent_id === "string") request.agentId = r.agent_id;
   return request;
+}
+
+/**
+ * The decision an MCP server's question (an `elicitation` request) is put to the person as: the
+ * request's fields are its input, under the name no tool has.
+ */
+export function elicitationRequest(requestId: string, incoming: WireIncomingRequest): ApprovalRequest {
+  const { subtype: _subtype, ...input } = incoming;
+  return { requestId, toolName: ELICITATION_TOOL, input, permissionSuggestions: [] };
 }
 
 /** A short excerpt of a tool result's content (text blocks joined; other blocks named). */

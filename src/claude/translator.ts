@@ -21,7 +21,7 @@ import {
   usageLimitEvent,
 } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
-import { toApprovalRequest } from "./translate-blocks.js";
+import { elicitationRequest, toApprovalRequest } from "./translate-blocks.js";
 import { createMemorySessionBook, type SessionBook } from "./session-book.js";
 import { resultTotalUsd, turnCostUsd } from "./turn-cost.js";
 import { ConversationTranslator } from "./translate-conversation.js";
@@ -380,7 +380,9 @@ class ClaudeTranslator implements Translator {
   }
 
   #controlRequest(m: WireControlRequest): void {
-    if (m.request.subtype !== "can_use_tool") return;
-    this.#out.push({ type: "approval_requested", request: toApprovalRequest(m.request_id, m.request) });
+    if (m.request.subtype === "can_use_tool")
+      this.#out.push({ type: "approval_requested", request: toApprovalRequest(m.request_id, m.request) });
+    else if (m.request.subtype === "elicitation")
+      this.#out.push({ type: "approval_requested", request: elicitationRequest(m.request_id, m.request) });
   }
 }

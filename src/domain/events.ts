@@ -81,7 +81,14 @@ export type ApprovalAnswer =
       updatedPermissions?: readonly PermissionUpdate[];
       decisionClassification?: DecisionClassification;
     }
-  | { behavior: "deny"; message: string; interrupt?: boolean; decisionClassification?: DecisionClassification };
+  | {
+      behavior: "deny";
+      message: string;
+      interrupt?: boolean;
+      decisionClassification?: DecisionClassification;
+      /** The person said no to an MCP server's question (a decline, where nobody answering is a cancel). */
+      declined?: true;
+    };
 
 export type SessionStarted = {
   type: "session_started";

@@ -47,6 +47,7 @@ export {
 export { checklistStatus, isChecklistItem } from "./checklist.js";
 export {
   describeTool,
+  ELICITATION_TOOL,
   isMcpTool,
   keepsChecklist,
   knowsTool,

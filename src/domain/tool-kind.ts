@@ -163,6 +163,12 @@ export function keepsChecklist(name: string): boolean {
   return CHECKLIST_TOOLS.has(name);
 }
 
+/**
+ * The name an MCP server's question (an elicitation: a form, or a link to open) is asked under
+ * as a decision. It is no tool: no setting allows it unseen.
+ */
+export const ELICITATION_TOOL = "Elicitation";
+
 /** An MCP server's tool: `mcp__<server>__<tool>`. */
 const MCP_TOOL = /^mcp__(.+?)__(.+)$/;
 

@@ -17,7 +17,9 @@
 //          unless a plan was approved earlier in the same run.
 //  4. Prompting modes (default, acceptEdits): every can_use_tool is asked (ExitPlanMode with the
 //     plan prompt, AskUserQuestion as questions); questions off still denies at once.
-import type { ApprovalRequest, PermissionMode } from "../domain/index.js";
+//  An MCP server's question (elicitation) is asked in every mode: only the person has its
+//  answer. Unattended, nobody is there to give it, and it is cancelled at once (row 2).
+import { ELICITATION_TOOL, type ApprovalRequest, type PermissionMode } from "../domain/index.js";
 import {
   outlineStillMissingMessage,
   questionsOffMessage,
@@ -69,7 +71,7 @@ export type TableInput = {
   gate: OutlineGate;
 };
 
-export type AskKind = "approval" | "preview" | "plan" | "plan_after_outline" | "question";
+export type AskKind = "approval" | "preview" | "plan" | "plan_after_outline" | "question" | "elicitation";
 
 export type DenyReason = "unattended" | "plan_mode" | "outline_gate" | "questions_off" | "no_questions";
 
@@ -86,6 +88,7 @@ function cliInPlanMode(input: TableInput): boolean {
 /** Rows 3 and 4 for ExitPlanMode / AskUserQuestion, shared by both rows. */
 function routeSpecialTool(input: TableInput, row: 3 | 4): Route | undefined {
   const { request } = input;
+  if (request.toolName === ELICITATION_TOOL) return { kind: "ask", row, ask: "elicitation" };
   if (request.toolName === "ExitPlanMode") {
     if (input.mode === "plan-auto") return { kind: "plan_auto_approve", row };
     if (input.gate.armed) {
@@ -130,6 +133,9 @@ function routeByMode(input: TableInput): Route {
 export function routeToolRequest(input: TableInput): Route {
   const route = routeByMode(input);
   if (route.kind !== "ask" || !input.unattended) return route;
-  const message = route.ask === "question" ? questionUnattendedMessage : unattendedMessage(input.request.toolName);
+  const message =
+    route.ask === "question" || route.ask === "elicitation"
+      ? questionUnattendedMessage
+      : unattendedMessage(input.request.toolName);
   return { kind: "deny", row: 2, reason: "unattended", message };
 }

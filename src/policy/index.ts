@@ -36,6 +36,10 @@ export {
   typeChoiceId,
 } from "./questions.js";
 export type { Question, QuestionFlow, QuestionStep } from "./questions.js";
+export { answerElicitation, elicitationPrompt, parseElicitation, startElicitation } from "./elicitation.js";
+export type { Elicitation, ElicitationFlow, ElicitationStep } from "./elicitation.js";
+export { typedValue } from "./elicitation-fields.js";
+export type { ElicitationField, FieldOption } from "./elicitation-fields.js";
 export { decideRearm, initialRearm, onPlanApproved, onTaskChanged, onTurnClosed } from "./rearm.js";
 export type { RearmDecision, RearmState } from "./rearm.js";
 export { asksPerson, initialPolicyState, stepPolicy } from "./session-policy.js";

@@ -3,6 +3,7 @@
 import type { ApprovalAnswer, ApprovalRequest, TelecodeEvent } from "../domain/index.js";
 import type { OutlineGate } from "./plan-machine.js";
 import type { AnswerVerdict, DecisionOutcome, DecisionPrompt, InfoMessage, PersonAnswer } from "./prompt-types.js";
+import type { ElicitationFlow } from "./elicitation.js";
 import type { QuestionFlow } from "./questions.js";
 import type { RearmState } from "./rearm.js";
 import type { DecisionSettings, RunInfo } from "./settings.js";
@@ -20,7 +21,8 @@ export class PolicyError extends Error {
 export type PendingFlow =
   | { kind: "approval"; preview: boolean }
   | { kind: "plan"; afterOutline: boolean }
-  | { kind: "question"; flow: QuestionFlow };
+  | { kind: "question"; flow: QuestionFlow }
+  | { kind: "elicitation"; flow: ElicitationFlow };
 
 export type PendingDecision = {
   decisionId: string;

@@ -22,7 +22,9 @@ import {
   startQuestionFlow,
   summarizeAnswers,
 } from "./questions.js";
+import { answerElicitation, elicitationPrompt, startElicitation } from "./elicitation.js";
 import { decideRearm, initialRearm, onTaskChanged, onTurnClosed } from "./rearm.js";
+import type { ElicitationFlow } from "./elicitation.js";
 import {
   PolicyError,
   type PendingDecision,
@@ -139,6 +141,10 @@ function onRequest(state: PolicyState, input: Extract<PolicyInput, { type: "requ
         const questions = startQuestionFlow(parseQuestions(request.input));
         flow = { kind: "question", flow: questions };
         prompt = questionPrompt(questions);
+      } else if (route.ask === "elicitation") {
+        const asked = startElicitation(request.input);
+        flow = { kind: "elicitation", flow: asked };
+        prompt = elicitationPrompt(asked);
       } else {
         flow = { kind: "approval", preview: route.ask === "preview" };
         prompt = approvalPrompt(request, {
@@ -162,6 +168,8 @@ function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, 
       const r = resolveApproval(p.request, answer);
       return r ? close(state, p, r.answer, r.outcome) : none;
     }
+    case "elicitation":
+      return onElicitationAnswer(state, p, p.flow.flow, answer);
     case "plan": {
       const r = resolvePlanAnswer(p.request, p.flow.afterOutline, answer);
       if (!r) return none;
@@ -196,6 +204,38 @@ function onAnswer(state: PolicyState, p: PendingDecision, answer: PersonAnswer, 
         }
       }
     }
+  }
+}
+
+function onElicitationAnswer(
+  state: PolicyState,
+  p: PendingDecision,
+  flow: ElicitationFlow,
+  answer: PersonAnswer,
+): PolicyStep {
+  const step = answerElicitation(flow, answer);
+  const by = answer.by !== undefined ? { by: answer.by } : {};
+  switch (step.kind) {
+    case "stale":
+      return { state, effects: [], verdict: "already_answered" };
+    case "continue":
+      return {
+        state: withPending(state, { ...p, flow: { kind: "elicitation", flow: step.flow } }),
+        effects: [
+          { type: "askPerson", decisionId: p.decisionId, prompt: elicitationPrompt(step.flow) },
+          ...timerEffects(state, p.decisionId),
+        ],
+        verdict: "accepted",
+      };
+    case "complete":
+      return close(state, p, step.answer, { decision: "allow", reason: "person", ...by, summary: step.summary });
+    case "declined":
+      return close(
+        state,
+        p,
+        { behavior: "deny", message: "The person declined.", declined: true },
+        { decision: "deny", reason: "person", ...by, summary: "Declined" },
+      );
   }
 }
 
@@ -275,7 +315,8 @@ export function stepPolicy(state: PolicyState, input: PolicyInput): PolicyStep {
     case "timeout": {
       const p = state.pending.get(input.decisionId);
       if (!p) return { state, effects: [] };
-      const message = p.flow.kind === "question" ? questionTimedOutMessage : timedOutMessage(p.request.toolName);
+      const asked = p.flow.kind === "question" || p.flow.kind === "elicitation";
+      const message = asked ? questionTimedOutMessage : timedOutMessage(p.request.toolName);
       return close(
         state,
         p,

@@ -1,7 +1,7 @@
 // Encodes what Telecode writes on the CLI's stdin: user messages, answers to the CLI's
 // control requests, and our own control requests. Each function returns one complete line,
 // newline included. Request ids are the caller's: nothing here generates ids or keeps state.
-import type { OutgoingControlRequest, PermissionAnswer } from "./types.js";
+import type { ElicitationAnswer, OutgoingControlRequest, PermissionAnswer } from "./types.js";
 
 export type UserMessageOptions = {
   /** Set when answering inside a subagent; null (the default) for the main thread. */
@@ -75,6 +75,11 @@ export function encodePermissionAnswer(requestId: string, answer: PermissionAnsw
   }
   if (answer.decisionClassification !== undefined) payload["decisionClassification"] = answer.decisionClassification;
   return encodeControlSuccess(requestId, payload);
+}
+
+/** The answer to an `elicitation` request, which the CLI hands to the MCP server that asked. */
+export function encodeElicitationAnswer(requestId: string, answer: ElicitationAnswer): string {
+  return encodeControlSuccess(requestId, answer);
 }
 
 /**

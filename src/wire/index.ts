@@ -29,6 +29,8 @@ export type {
   WirePermissionUpdate,
   WireCanUseToolRequest,
   WireHookCallbackRequest,
+  WireElicitationRequest,
+  ElicitationAnswer,
   WireOtherControlRequest,
   WireIncomingRequest,
   WireControlRequest,
@@ -52,6 +54,7 @@ export {
   encodeControlSuccess,
   encodePermissionAnswer,
   encodeHookOutput,
+  encodeElicitationAnswer,
   encodeControlError,
   encodeControlRequest,
 } from "./encode.js";

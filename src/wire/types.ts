@@ -228,6 +228,29 @@ export type WireHookCallbackRequest = {
   input: Record<string, unknown>;
 } & WireUnknownFields;
 
+/**
+ * An MCP server asks the person something (MCP elicitation): a form (`requested_schema`, its
+ * properties in `property_order`) or a link to open (`mode: "url"`). Not checked when decoded:
+ * whatever comes is asked, as well as it can be, and answered.
+ */
+export type WireElicitationRequest = {
+  subtype: "elicitation";
+  mcp_server_name?: string;
+  message?: string;
+  mode?: "form" | "url" | (string & {});
+  url?: string;
+  elicitation_id?: string;
+  requested_schema?: Record<string, unknown>;
+  property_order?: readonly string[];
+  title?: string;
+  display_name?: string;
+  description?: string;
+} & WireUnknownFields;
+
+/** What the person made of an elicitation: the values (or just a yes, for a link), a no, or no answer. */
+export type ElicitationAnswer =
+  { action: "accept"; content?: Record<string, unknown> } | { action: "decline" } | { action: "cancel" };
+
 /** initialize, mcp_message, rewind_files, interrupt, elicitation, and anything newer. */
 export type WireOtherControlRequest = { subtype: string } & WireUnknownFields;
 

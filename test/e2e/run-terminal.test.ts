@@ -3,8 +3,8 @@
 // once, questions as questions, and rate-limit resets with their date. Built CLI (dist/), real
 // Claude Code, fake Messages API.
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { runRun } from "../../src/cli/run.js";
@@ -135,6 +135,39 @@ describe("telecode run at a terminal", () => {
     expect(screen.join("\n")).not.toMatch(/AskUserQuestion|approval needed/);
     expect(current?.api.requests()[1]?.toolResults[0]?.text).toContain('"Which colour should the button be?"="Blue"');
     expect(count(screen, "Blue it is.")).toBe(1);
+  });
+});
+
+describe("telecode run and an MCP server's question", () => {
+  it("asks it as a question at the terminal, and the server gets the value chosen", async () => {
+    const ask = {
+      message: "Which environment?",
+      requestedSchema: {
+        type: "object",
+        properties: { target: { type: "string", enum: ["staging", "production"] } },
+        required: ["target"],
+      },
+    };
+    const s = await setup([reply.tool("mcp__ops__deploy", { ask }), reply.text("Deployed to production.")]);
+    const server = { command: process.execPath, args: [resolve("test/support/fake-mcp/asking-server.js")] };
+    await writeFile(join(s.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { ops: server } }));
+    await mkdir(join(s.cwd, ".claude"), { recursive: true });
+    await writeFile(join(s.cwd, ".claude/settings.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
+    const pty = runAtTerminal(s, "Deploy it");
+    await pty.waitFor("Allow ops · deploy?");
+    pty.type("1\r");
+    await pty.waitFor("? Which environment?");
+    pty.type("2\r");
+    expect(await pty.exited).toBe(0);
+    const screen = pty.screen();
+    const at = screen.indexOf("? Which environment?");
+    expect(screen.slice(at + 1, at + 4)).toEqual(["  [1] staging", "  [2] production", "  [3] Decline"]);
+    expect(screen.filter((l) => l.startsWith("→ Sent target: production ("))).toHaveLength(1);
+    expect(JSON.parse(current?.api.requests()[1]?.toolResults[0]?.text ?? "null")).toEqual({
+      action: "accept",
+      content: { target: "production" },
+    });
+    expect(count(screen, "Deployed to production.")).toBe(1);
   });
 });
 

@@ -96,7 +96,7 @@ export function createDecisionDriver(options: DecisionDriverOptions): DecisionDr
       requestId: p.request.requestId,
       toolName: p.request.toolName,
       prompt,
-      awaitingText: p.flow.kind === "question" && p.flow.flow.awaitingText,
+      awaitingText: (p.flow.kind === "question" || p.flow.kind === "elicitation") && p.flow.flow.awaitingText,
     };
   }
 

@@ -297,6 +297,7 @@ type BridgeKeyboard = ReturnType<typeof keyboardOf> | undefined;
 function toastFor(choiceId: string, label: string | undefined): string {
   if (choiceId === "allow" || choiceId === "always" || choiceId === "approve") return "Approved";
   if (choiceId === "deny") return "Denied";
+  if (choiceId === "decline") return "Declined";
   if (choiceId === "outline") return "Outlining plan…";
   if (choiceId === "discuss") return "Let's discuss — send your thoughts";
   if (choiceId.endsWith(":type")) return "Send your answer as a message";

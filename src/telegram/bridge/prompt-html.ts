@@ -104,9 +104,9 @@ function labelOf(choice: PromptChoice): string {
   // Telegram refuses a button without text.
   const label = choice.label.trim() || choice.id.trim() || "•";
   const marked =
-    choice.tone === "allow" && /^(Allow|Approve)/.test(label)
+    choice.tone === "allow" && /^(Allow|Approve|Continue)/.test(label)
       ? `✅ ${label}`
-      : choice.tone === "deny" && label === "Deny"
+      : choice.tone === "deny" && (label === "Deny" || label === "Decline")
         ? `❌ ${label}`
         : label;
   return excerpt(marked, BUTTON_LABEL_CHARS);

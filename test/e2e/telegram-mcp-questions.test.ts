@@ -1,0 +1,160 @@
+// An MCP server's questions (MCP elicitation) through the real bridge: the real CLI runs a
+// project MCP server (test/support/fake-mcp) whose tool asks before it acts; Claude Code passes
+// the question on as an `elicitation` control request, and the person answers it in Telegram:
+// a form's fields one by one (a tap, a typed value), Decline, or a link to open. What the server
+// gets back is what the tool returns to the model, so the fake Messages API's next request shows it.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reply } from "../support/fake-anthropic/index.js";
+import type { MessageView } from "../support/fake-bot-api/index.js";
+import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+  const server = { command: process.execPath, args: [resolve("test/support/fake-mcp/asking-server.js")] };
+  writeFileSync(join(rig.ws.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { ops: server } }));
+  mkdirSync(join(rig.ws.cwd, ".claude"), { recursive: true });
+  writeFileSync(join(rig.ws.cwd, ".claude/settings.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
+});
+afterAll(async () => {
+  await rig?.dispose();
+});
+
+const withButton =
+  (label: string) =>
+  (m: MessageView): boolean =>
+    m.buttons.some((b) => b.text === label);
+
+async function tap(chat: number, message: MessageView, label: string): Promise<string | undefined> {
+  return (await rig.tg.waitForCallbackAnswer(rig.tg.tapButton(chat, message.messageId, label))).text;
+}
+
+/** The person allows the server's tool; the server then asks its question. */
+async function allowTheTool(chat: number): Promise<void> {
+  const approval = await rig.botMessage(chat, (m) => m.text.startsWith("🔐 ops · deploy") && m.buttons.length > 0);
+  expect(await tap(chat, approval, "✅ Allow")).toBe("Approved");
+}
+
+/** What the MCP server got back, as its tool returned it to the model. */
+const serverGot = (marker: string): unknown => JSON.parse(rig.api.requests(marker)[1]?.toolResults[0]?.text ?? "null");
+
+const DEPLOY_FORM = {
+  message: "Where should I deploy v2.3?",
+  requestedSchema: {
+    type: "object",
+    properties: {
+      target: {
+        type: "string",
+        title: "Environment",
+        enum: ["staging", "production"],
+        enumNames: ["Staging", "Production"],
+      },
+      replicas: { type: "integer", title: "Replicas", minimum: 1, maximum: 10 },
+      notes: { type: "string", title: "Release notes" },
+    },
+    required: ["target", "replicas"],
+  },
+};
+
+describe("an MCP server's form", () => {
+  it("is asked field by field: a tap, a typed number (a wrong one said), Skip; the server gets the values", async () => {
+    const chat = rig.user(1001);
+    rig.script("[mcp-form]", [
+      reply.tool("mcp__ops__deploy", { ask: DEPLOY_FORM }),
+      reply.text("Deployed to staging."),
+    ]);
+    rig.tg.sendText(chat, "Deploy v2.3 [mcp-form]");
+    await allowTheTool(chat);
+    const asked = await rig.botMessage(chat, withButton("Staging"));
+    expect(asked.text).toBe(
+      [
+        "❓ ops asks · 1 of 3",
+        "",
+        "Where should I deploy v2.3?",
+        "",
+        "Environment",
+        "",
+        "A typed reply answers this question.",
+      ].join("\n"),
+    );
+    expect(asked.buttons.map((b) => b.text)).toEqual(["Staging", "Production", "❌ Decline"]);
+    expect(await tap(chat, asked, "Staging")).toBe("✓ Staging");
+    const replicas = await rig.tg.waitFor(() => {
+      const m = rig.tg.message(chat, asked.messageId);
+      return m?.text.includes("2 of 3") === true ? m : undefined;
+    });
+    expect(replicas.text).toContain("Replicas (a whole number from 1 to 10)");
+    expect(replicas.buttons.map((b) => b.text)).toEqual(["Type an answer", "❌ Decline"]);
+    rig.tg.sendText(chat, "twelve");
+    await rig.tg.waitFor(() => rig.tg.message(chat, asked.messageId)?.text.includes("Replicas needs a number."));
+    rig.tg.sendText(chat, "12");
+    await rig.tg.waitFor(() =>
+      rig.tg.message(chat, asked.messageId)?.text.includes("Replicas needs a number of at most 10."),
+    );
+    rig.tg.sendText(chat, "3");
+    const notes = await rig.tg.waitFor(() => {
+      const m = rig.tg.message(chat, asked.messageId);
+      return m?.text.includes("3 of 3") === true ? m : undefined;
+    });
+    expect(notes.text).toContain("Release notes (optional)");
+    expect(notes.buttons.map((b) => b.text)).toEqual(["Type an answer", "Skip", "❌ Decline"]);
+    expect(await tap(chat, notes, "Skip")).toBe("✓ Skip");
+    await rig.botMessage(chat, isAnswer("Deployed to staging."));
+    expect(serverGot("[mcp-form]")).toEqual({ action: "accept", content: { target: "staging", replicas: 3 } });
+    const settled = await rig.tg.waitFor(() => {
+      const m = rig.tg.message(chat, asked.messageId);
+      return m?.buttons.length === 0 ? m : undefined;
+    });
+    expect(settled.text).toMatch(/✅ Sent Environment: Staging · Replicas: 3 · Release notes: — \(Ann1001\)$/);
+  });
+
+  it("Decline tells the server the person said no", async () => {
+    const chat = rig.user(1002);
+    rig.script("[mcp-no]", [reply.tool("mcp__ops__deploy", { ask: DEPLOY_FORM }), reply.text("Not deployed.")]);
+    rig.tg.sendText(chat, "Deploy v2.3 [mcp-no]");
+    await allowTheTool(chat);
+    const asked = await rig.botMessage(chat, withButton("❌ Decline"));
+    expect(await tap(chat, asked, "❌ Decline")).toBe("Declined");
+    await rig.botMessage(chat, isAnswer("Not deployed."));
+    expect(serverGot("[mcp-no]")).toEqual({ action: "decline" });
+    const settled = await rig.tg.waitFor(() => {
+      const m = rig.tg.message(chat, asked.messageId);
+      return m?.buttons.length === 0 ? m : undefined;
+    });
+    expect(settled.text).toMatch(/❌ Declined \(Ann1002\)$/);
+  });
+});
+
+describe("an MCP server's link", () => {
+  it("is shown with Continue and Decline; Continue tells the server to go on", async () => {
+    const chat = rig.user(1003);
+    const ask = {
+      mode: "url",
+      message: "Sign in to Acme Cloud so I can deploy.",
+      url: "https://auth.acme.example/device?code=WXYZ-1234",
+      elicitationId: "sign-in-1",
+    };
+    rig.script("[mcp-link]", [reply.tool("mcp__ops__deploy", { ask }), reply.text("Signed in and deployed.")]);
+    rig.tg.sendText(chat, "Deploy v2.3 [mcp-link]");
+    await allowTheTool(chat);
+    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    expect(asked.text).toBe(
+      [
+        "❓ ops asks you to open a link",
+        "",
+        "Sign in to Acme Cloud so I can deploy.",
+        "",
+        "https://auth.acme.example/device?code=WXYZ-1234",
+        "",
+        "Open the link to do what ops asks there, then tap Continue.",
+        "",
+        "Tap Continue or Decline to answer.",
+      ].join("\n"),
+    );
+    expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
+    await rig.botMessage(chat, isAnswer("Signed in and deployed."));
+    expect(serverGot("[mcp-link]")).toEqual({ action: "accept" });
+  });
+});
