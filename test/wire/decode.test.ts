@@ -21,8 +21,8 @@ describe("decodeLine on the recorded fixtures", () => {
   // No fixture is meant to be odd at the line level: every stdout line the real CLI printed
   // is well-formed (t2 printed nothing; t3 and t4 misbehaved on stdin, not stdout).
   const names = listStdoutFixtures();
-  it("finds all 73 stdout recordings (a–t6, the u-series and the v-series with their earlier runs)", () => {
-    expect(names.length).toBe(73);
+  it("finds all 75 stdout recordings (a–t6, the u-, v- and w-series with their earlier runs)", () => {
+    expect(names.length).toBe(75);
   });
   for (const name of names) {
     it(`${name}: every line decodes without a problem`, () => {

@@ -1,16 +1,18 @@
-// Every scenario the recorder knows, one per recording in test/golden/fixtures (a … t4 and the
-// u-series), and how a command line picks among them.
+// Every scenario the recorder knows, one per recording in test/golden/fixtures (a … t4, the
+// u-series and the w-series), and how a command line picks among them.
 import type { Scenario } from "./scenario.js";
 import { basicScenarios } from "./scenarios-basic.js";
 import { controlScenarios } from "./scenarios-control.js";
 import { failureScenarios } from "./scenarios-failures.js";
 import { featureScenarios } from "./scenarios-features.js";
+import { mcpScenarios } from "./scenarios-mcp.js";
 import { scheduleScenarios } from "./scenarios-schedule.js";
 
 export const SCENARIOS: readonly Scenario[] = [
   ...basicScenarios,
   ...controlScenarios,
   ...featureScenarios,
+  ...mcpScenarios,
   ...failureScenarios,
   ...scheduleScenarios,
 ];
