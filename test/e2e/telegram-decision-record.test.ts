@@ -5,9 +5,8 @@
 // through `claude.env_allow`, as docs/configuration.md shows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
-import type { MessageView } from "../support/fake-bot-api/index.js";
 import { startOtelCollector, type OtelCollector } from "../support/otel-collector.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let otel: OtelCollector;
@@ -22,11 +21,6 @@ afterAll(async () => {
   await rig?.dispose();
   await otel?.close();
 });
-
-const withButton =
-  (label: string) =>
-  (m: MessageView): boolean =>
-    m.buttons.some((b) => b.text === label);
 
 /** Runs a Bash call to its answer, tapping `label` on its approval; returns Claude Code's record of the decision. */
 async function decide(chat: number, tag: string, label: string) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_AUTHORISED_TAP_TEXT, NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
 import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, STRANGER_ID, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, STRANGER_ID, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -17,11 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.dispose();
 });
-
-const withButton =
-  (label: string) =>
-  (m: MessageView): boolean =>
-    m.buttons.some((b) => b.text === label);
 
 /** Taps and returns the toast the tap got. */
 async function tap(chat: number, message: MessageView, label: string, from?: number): Promise<string | undefined> {

@@ -8,8 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/store/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
-import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, spawnServe, startRig, type Rig, type ServeProcess } from "../telegram/bridge/rig.js";
+import { isAnswer, spawnServe, startRig, type Rig, type ServeProcess, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -19,11 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.dispose();
 });
-
-const withButton =
-  (label: string) =>
-  (m: MessageView): boolean =>
-    m.buttons.some((b) => b.text === label);
 
 /** Waits until the store says what a restart needs: the run's keeper, and (when asked) its open decision's message and token. */
 async function recorded(chatId: number, options: { decision: boolean }): Promise<void> {

@@ -7,14 +7,13 @@ import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { reply, type RecordedRequest } from "../support/fake-anthropic/index.js";
-import type { MessageView } from "../support/fake-bot-api/index.js";
 import {
   startFakeTranscription,
   transcriptionReply,
   type FakeTranscription,
 } from "../support/fake-transcription/index.js";
 import { makeLongPdf, makePdf, makePng } from "../media/samples.js";
-import { isAnswer, spawnServe, startRig, STRANGER_ID, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, spawnServe, startRig, STRANGER_ID, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let voice: FakeTranscription;
@@ -46,11 +45,6 @@ const texts = (blocks: Record<string, unknown>[]): string[] =>
 
 const imageData = (blocks: Record<string, unknown>[]): string[] =>
   blocks.filter((b) => b["type"] === "image").map((b) => String((b["source"] as Record<string, unknown>)["data"]));
-
-const withButton =
-  (label: string) =>
-  (m: MessageView): boolean =>
-    m.buttons.some((b) => b.text === label);
 
 describe("photos", () => {
   it("a photo with a caption starts a run whose message holds the image block and the caption", async () => {

@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/store/index.js";
 import { INTERRUPTED_NOTE, SET_ASIDE_TEXT } from "../../src/telegram/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
-import type { MessageView } from "../support/fake-bot-api/index.js";
-import { endKeepers, isAnswer, spawnServe, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { endKeepers, isAnswer, spawnServe, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let botApiShiftMs = 0;
@@ -20,11 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rig?.dispose();
 });
-
-const withButton =
-  (label: string) =>
-  (m: MessageView): boolean =>
-    m.buttons.some((b) => b.text === label);
 
 describe("restart without loss", () => {
   it("handles messages that arrived while it was down; a very old one runs only when Run it now is tapped", async () => {

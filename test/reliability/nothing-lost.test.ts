@@ -12,8 +12,7 @@ import { DATABASE_FILE, openStore, type Store } from "../../src/store/index.js";
 import { INTERRUPTED_NOTE, RESUME_PROMPT } from "../../src/telegram/index.js";
 import { transcriptHolding } from "../support/claude-workspace.js";
 import { reply } from "../support/fake-anthropic/index.js";
-import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer } from "../telegram/bridge/rig.js";
+import { isAnswer, withButton } from "../telegram/bridge/rig.js";
 import { USER_ID, useWorld, type TelecodeProcess, type World } from "./helpers.js";
 
 const newWorld = useWorld();
@@ -22,11 +21,6 @@ const chat = USER_ID;
 const LONG = "[long]";
 /** Waits in the queue behind it. */
 const QUEUED = "⏳ Queued — will run after the current task.";
-
-const withButton =
-  (label: string) =>
-  (m: MessageView): boolean =>
-    m.buttons.some((b) => b.text === label);
 
 /** Polls the data directory a running `telecode` writes (its writes are committed at once). */
 async function onDisk<T>(world: World, read: (store: Store) => T | undefined | false): Promise<T> {

@@ -230,6 +230,11 @@ export function botMessageInTopic(
 }
 
 /** The final answer: a bot message carrying the answer footer. */
+/** A message with a button labelled `label` (a prompt waiting on a tap). */
+export function withButton(label: string): (m: MessageView) => boolean {
+  return (m) => m.buttons.some((b) => b.text === label);
+}
+
 export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
   return (m) =>
     /reply to continue|turns? · /.test(m.text) &&
