@@ -1,6 +1,6 @@
 // Small pure conversions the translator applies to single wire pieces: a can_use_tool request
-// to the domain ApprovalRequest, a tool_result's content to a short detail, a local-command
-// echo to a note. No state here.
+// (or an MCP server's elicitation) to the domain ApprovalRequest, a tool_result's content to a
+// short detail, a local-command echo to a note. No state here.
 import { ELICITATION_TOOL, excerpt } from "../domain/index.js";
 import type { ApprovalRequest, NoteEmitted } from "../domain/index.js";
 import type { WireCanUseToolRequest, WireIncomingRequest } from "../wire/index.js";

@@ -1,6 +1,12 @@
 // The approval prompt for an ordinary tool call and how its answers become CLI answers:
 // Allow, Deny, and "Always allow in this session" when the CLI offers permission suggestions.
-import { relativeToCwd, type ApprovalAnswer, type ApprovalRequest, type PermissionUpdate } from "../domain/index.js";
+import {
+  relativeToCwd,
+  toolDisplayName,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type PermissionUpdate,
+} from "../domain/index.js";
 import { personDeniedMessage } from "./messages.js";
 import type { DecisionOutcome, DecisionPrompt, PersonAnswer, PromptSection } from "./prompt-types.js";
 import { describeToolCall, toolCallTitle } from "./tool-summary.js";
@@ -21,7 +27,8 @@ export function sessionPermissionUpdates(suggestions: ApprovalRequest["permissio
 
 /**
  * What "Always allow in this session" allows, one item per rule the CLI suggested:
- * "Bash(npm test:*)", "every Read call", "files in this project", "files in /etc". A compound
+ * "Bash(npm test:*)", "every Read call", "every github · create_issue call" (an MCP server's
+ * tool, named as its prompt names it), "files in this project", "files in /etc". A compound
  * command's rule may cover only part of it, so the person sees exactly which calls will not be
  * asked again. Directories in the project (`root`) are named relative to it.
  */
@@ -36,7 +43,7 @@ export function describeSessionPermissions(updates: readonly PermissionUpdate[],
         items.push(
           typeof ruleContent === "string" && ruleContent !== ""
             ? `${toolName}(${ruleContent})`
-            : `every ${toolName} call`,
+            : `every ${toolDisplayName(toolName)} call`,
         );
       }
     } else if (update.type === "addDirectories" && Array.isArray(update["directories"])) {

@@ -69,6 +69,7 @@ describe("what an approval shows", () => {
           permissionSuggestions: [
             { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "npm test:*" }], behavior: "allow" },
             { type: "addRules", rules: [{ toolName: "WebFetch" }], behavior: "allow" },
+            { type: "addRules", rules: [{ toolName: "mcp__ops__deploy" }], behavior: "allow" },
             { type: "setMode", mode: "acceptEdits" },
           ],
         },
@@ -77,7 +78,7 @@ describe("what an approval shows", () => {
     expect(prompt.sections.at(-1)).toEqual({
       kind: "text",
       label: "“Always allow” covers",
-      text: "Bash(npm test:*); every WebFetch call",
+      text: "Bash(npm test:*); every WebFetch call; every ops · deploy call",
     });
     expect(prompt.choices.map((c) => c.label)).toContain("Always allow in this session");
   });
