@@ -177,6 +177,11 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
       const content = field(m, "content") ?? field(m, "error") ?? m.subtype;
       return { type: "note", kind: "warning", text: content };
     }
+    case "elicitation_complete": {
+      // An MCP server says what it sent the person's link for (a sign-in, a payment) is done.
+      const server = field(m, "mcp_server_name") ?? "The MCP server";
+      return { type: "note", kind: "info", text: `${server}: done with the link you opened.` };
+    }
     case "session_writes_lost": {
       const code = field(m, "error_code") ?? "write error";
       return {

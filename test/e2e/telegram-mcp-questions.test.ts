@@ -1,8 +1,9 @@
 // An MCP server's questions (MCP elicitation) through the real bridge: the real CLI runs a
 // project MCP server (test/support/fake-mcp) whose tool asks before it acts; Claude Code passes
 // the question on as an `elicitation` control request, and the person answers it in Telegram:
-// a form's fields one by one (a tap, a typed value), Decline, or a link to open. What the server
-// gets back is what the tool returns to the model, so the fake Messages API's next request shows it.
+// a form's fields one by one (a tap, a typed value), Decline, or a link to open (and the server's
+// word that the link's task is done). What the server gets back is what the tool returns to the
+// model, so the fake Messages API's next request shows it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,7 +124,7 @@ describe("an MCP server's form", () => {
 });
 
 describe("an MCP server's link", () => {
-  it("is shown with Continue and Decline; Continue tells the server to go on", async () => {
+  it("is shown with Continue and Decline; Continue tells the server to go on, and its word that it is done is shown", async () => {
     const chat = rig.user(1003);
     const ask = {
       mode: "url",
@@ -131,7 +132,11 @@ describe("an MCP server's link", () => {
       url: "https://auth.acme.example/device?code=WXYZ-1234",
       elicitationId: "sign-in-1",
     };
-    rig.script("[mcp-link]", [reply.tool("mcp__ops__deploy", { ask }), reply.text("Signed in and deployed.")]);
+    rig.script("[mcp-link]", [
+      reply.tool("mcp__ops__deploy", { ask }),
+      // Slow enough that the progress message shows what came meanwhile.
+      reply.text("Signed in and deployed.", { delayMs: 1500 }),
+    ]);
     rig.tg.sendText(chat, "Deploy v2.3 [mcp-link]");
     await allowTheTool(chat);
     const asked = await rig.botMessage(chat, withButton("✅ Continue"));
@@ -151,5 +156,8 @@ describe("an MCP server's link", () => {
     expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
     await rig.botMessage(chat, isAnswer("Signed in and deployed."));
     expect(serverGot("[mcp-link]")).toEqual({ action: "accept" });
+    // The server said the link's task is done (notifications/elicitation/complete): a line of the progress.
+    const progress = rig.tg.botMessages(chat)[0]!;
+    expect(progress.revisions.some((r) => r.text.includes("ℹ️ ops: done with the link you opened."))).toBe(true);
   });
 });

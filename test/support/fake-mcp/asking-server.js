@@ -32,8 +32,12 @@ async function handle(request) {
     case "tools/call": {
       const id = `ask-${++asked}`;
       const answer = new Promise((resolve) => waiting.set(id, resolve));
-      send({ id, method: "elicitation/create", params: request.params.arguments?.ask ?? GO_AHEAD });
+      const ask = request.params.arguments?.ask ?? GO_AHEAD;
+      send({ id, method: "elicitation/create", params: ask });
       const result = await answer;
+      // A link's task is done once it is accepted (a sign-in here needs no browser): said as MCP does.
+      if (ask.mode === "url" && result.action === "accept")
+        send({ method: "notifications/elicitation/complete", params: { elicitationId: ask.elicitationId } });
       return { content: [{ type: "text", text: JSON.stringify(result) }] };
     }
     default:
