@@ -7,7 +7,7 @@ import type { Clock, Logger } from "../ports/index.js";
 import { decodeLine, isDecodeProblem, oversizedLineProblem } from "../wire/index.js";
 import type { WireControlRequest, WireDecodeProblem, WireMessage } from "../wire/index.js";
 import { CommandIds } from "./command-ids.js";
-import { ControlChannel } from "./control-channel.js";
+import { ControlChannel, RELISTED_REQUESTS } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import { refusalCause } from "./startup-refusals.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
@@ -161,7 +161,7 @@ export class CliConnection {
    * same: the control channel knows its id). Returns their request ids.
    */
   relistPending(reply: Readonly<Record<string, unknown>>): string[] {
-    const listed = ["pending_permission_requests", "pending_elicitation_requests"].flatMap((key) => {
+    const listed = RELISTED_REQUESTS.flatMap((key) => {
       const requests = reply[key];
       return Array.isArray(requests) ? (requests as unknown[]) : [];
     });

@@ -18,6 +18,22 @@ type Incoming = { subtype: string; controller: AbortController };
 /** Answered request ids remembered per process; the CLI repeats one only right after it was sent. */
 const ANSWERED_MEMORY = 1000;
 
+/**
+ * Where an initialize answer lists, beside its payload, the requests the CLI still waits on
+ * (after a re-attach): permissions, and MCP servers' questions (which 2.1.332 does not list yet).
+ */
+export const RELISTED_REQUESTS = ["pending_permission_requests", "pending_elicitation_requests"] as const;
+
+/** The lists of `RELISTED_REQUESTS` an answer carries beside its payload. */
+function relistedBeside(answer: Readonly<Record<string, unknown>>): Record<string, unknown[]> {
+  const lists: Record<string, unknown[]> = {};
+  for (const key of RELISTED_REQUESTS) {
+    const listed = answer[key];
+    if (Array.isArray(listed)) lists[key] = listed as unknown[];
+  }
+  return lists;
+}
+
 export type ControlChannelOptions = {
   write(line: string): Promise<StdinWrite>;
   clock: Clock;
@@ -84,12 +100,7 @@ export class ControlChannel {
     }
     this.#outgoing.delete(r.request_id);
     pending.timer.cancel();
-    // An initialize answer lists beside its payload the requests the CLI still waits on.
-    const relisted = r["pending_permission_requests"];
-    if (r.subtype === "success")
-      pending.resolve(
-        Array.isArray(relisted) ? { ...r.response, pending_permission_requests: relisted } : (r.response ?? {}),
-      );
+    if (r.subtype === "success") pending.resolve({ ...r.response, ...relistedBeside(r) });
     else
       pending.reject(
         new ClaudeError("claude.control_failed", `Claude Code refused ${pending.subtype}: ${r.error}.`, {

@@ -47,6 +47,28 @@ describe("ControlChannel", () => {
     expect(warnings).toEqual(["claude.control.unmatched_response"]);
   });
 
+  it("hands back with an initialize answer the requests the CLI lists beside it as still waiting", async () => {
+    const { written, channel } = setup();
+    const init = channel.request({ subtype: "initialize", hooks: null });
+    const permission = { type: "control_request", request_id: "p-1", request: { subtype: "can_use_tool" } };
+    const question = { type: "control_request", request_id: "e-1", request: { subtype: "elicitation" } };
+    channel.handleResponse({
+      type: "control_response",
+      response: {
+        subtype: "success",
+        request_id: written[0]!["request_id"] as string,
+        response: { commands: [] },
+        pending_permission_requests: [permission],
+        pending_elicitation_requests: [question],
+      },
+    });
+    await expect(init).resolves.toEqual({
+      commands: [],
+      pending_permission_requests: [permission],
+      pending_elicitation_requests: [question],
+    });
+  });
+
   it("answers a CLI request once, never after withdrawal, and fails pending requests on close", async () => {
     const { written, channel } = setup();
     const signal = channel.beginIncoming("q1", "can_use_tool");
