@@ -3,7 +3,7 @@
 // short detail, a local-command echo to a note. No state here.
 import { ELICITATION_TOOL, excerpt } from "../domain/index.js";
 import type { ApprovalRequest, NoteEmitted } from "../domain/index.js";
-import type { WireCanUseToolRequest, WireIncomingRequest } from "../wire/index.js";
+import type { WireCanUseToolRequest, WireElicitationRequest, WireIncomingRequest } from "../wire/index.js";
 
 /** Tool results longer than this are cut in `tool_finished.detail`. */
 export const TOOL_DETAIL_MAX_CHARS = 300;
@@ -31,7 +31,7 @@ export function toApprovalRequest(requestId: string, incoming: WireIncomingReque
  * request's fields are its input, under the name no tool has.
  */
 export function elicitationRequest(requestId: string, incoming: WireIncomingRequest): ApprovalRequest {
-  const { subtype: _subtype, ...input } = incoming;
+  const { subtype: _subtype, ...input } = incoming as WireElicitationRequest;
   return { requestId, toolName: ELICITATION_TOOL, input, permissionSuggestions: [] };
 }
 

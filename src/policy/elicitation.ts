@@ -9,12 +9,15 @@ import { shownWords, type DecisionPrompt, type PersonAnswer, type PromptChoice }
 
 export { parseElicitation, type Elicitation } from "./elicitation-fields.js";
 
+/** A field's value as the server gets it: its text, a number, yes or no, or the values chosen. */
+type FieldValue = string | number | boolean | readonly string[];
+
 export type ElicitationFlow = {
   elicitation: Elicitation;
   /** The field being asked now. */
   index: number;
   /** The values so far, by field name, as the server gets them. */
-  values: Readonly<Record<string, string | number | boolean | readonly string[]>>;
+  values: Readonly<Record<string, FieldValue>>;
   /** The same values as the settled prompt shows them, by field label. */
   shown: Readonly<Record<string, string>>;
   /** For a field of several choices: the options toggled on (indexes). */
@@ -141,8 +144,13 @@ export type ElicitationStep =
   | { kind: "stale" };
 
 /** Moves on to the next field, or completes with every value. */
-function record(flow: ElicitationFlow, field: ElicitationField, value: unknown, shown: string): ElicitationStep {
-  const values = value === undefined ? flow.values : { ...flow.values, [field.name]: value as string };
+function record(
+  flow: ElicitationFlow,
+  field: ElicitationField,
+  value: FieldValue | undefined,
+  shown: string,
+): ElicitationStep {
+  const values = value === undefined ? flow.values : { ...flow.values, [field.name]: value };
   const next = { ...flow, values, shown: { ...flow.shown, [field.label]: shown } };
   if (flow.index + 1 < flow.elicitation.fields.length)
     return { kind: "continue", flow: { ...next, index: flow.index + 1, selected: [], awaitingText: false } };

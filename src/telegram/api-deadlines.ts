@@ -104,12 +104,17 @@ export class BotApiTimeout extends Error {
  * moving: a long poll its timeout and the grace, any other call `callMs` (and a file whose
  * pieces cannot be followed the time Telegram's largest needs on the slowest line).
  */
-export function deadlineMs(method: string, payload: unknown, deadlines: BotApiDeadlines): number {
+export function deadlineMs(
+  method: string,
+  payload: unknown,
+  deadlines: BotApiDeadlines,
+  files: readonly InputFile[] = filesIn(payload),
+): number {
   if (method === "getUpdates") {
     const timeout = (payload as { timeout?: unknown } | undefined)?.timeout;
     return (typeof timeout === "number" ? timeout * 1000 : 0) + deadlines.pollGraceMs;
   }
-  const unfollowed = filesIn(payload).some((file) => !uploads.has(file));
+  const unfollowed = files.some((file) => !uploads.has(file));
   return deadlines.callMs + (unfollowed ? slowLineMs(MAX_UPLOAD_BYTES, deadlines) : 0);
 }
 
@@ -126,12 +131,12 @@ function filesIn(value: unknown): InputFile[] {
 }
 
 /**
- * Lets `watch` follow the uploads in `payload`: each piece taken moves it on, and once a file's
+ * Lets `watch` follow the uploads among a call's `files`: each piece taken moves it on, and once a file's
  * last is taken, what the connection may still hold of the call's files is allowed for. Returns
  * whether the call uploads anything it follows.
  */
-function followUploads(payload: unknown, watch: StallWatch, deadlines: BotApiDeadlines): boolean {
-  const followed = filesIn(payload).flatMap((file) => uploads.get(file) ?? []);
+function followUploads(files: readonly InputFile[], watch: StallWatch, deadlines: BotApiDeadlines): boolean {
+  const followed = files.flatMap((file) => uploads.get(file) ?? []);
   const bytes = followed.reduce((sum, upload) => sum + upload.bytes, 0);
   const inBuffersMs = slowLineMs(Math.min(bytes, SEND_BUFFER_BYTES), deadlines);
   for (const upload of followed)
@@ -170,11 +175,12 @@ export function withDeadlines(clock: Clock, deadlines: BotApiDeadlines, wakes?: 
     else signal?.addEventListener("abort", abort, { once: true });
     /** Why the call was ended here: nothing moved in time (no `cutBy`), or it was cut. */
     let ended: { cutBy?: string; quietMs?: number } | undefined;
-    const watch = watchForStall(clock, deadlineMs(method, payload, deadlines), (quietMs) => {
+    const files = filesIn(payload);
+    const watch = watchForStall(clock, deadlineMs(method, payload, deadlines, files), (quietMs) => {
       ended = { quietMs };
       controller.abort();
     });
-    const uploading = followUploads(payload, watch, deadlines);
+    const uploading = followUploads(files, watch, deadlines);
     const call: CallInFlight = {
       since: momentOf(clock),
       cut(by) {

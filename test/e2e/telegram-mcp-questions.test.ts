@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reply } from "../support/fake-anthropic/index.js";
+import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
@@ -27,8 +27,14 @@ async function tap(chat: number, message: MessageView, label: string): Promise<s
   return (await rig.tg.waitForCallbackAnswer(rig.tg.tapButton(chat, message.messageId, label))).text;
 }
 
-/** The person allows the server's tool; the server then asks its question. */
-async function allowTheTool(chat: number): Promise<void> {
+/**
+ * The person asks for a deploy (`marker` names the run), Claude calls the server's tool with
+ * `ask`, and the person allows the tool: the server then asks its question. Claude's answer
+ * after the tool is `answer`.
+ */
+async function deployAsking(chat: number, marker: string, ask: object, answer: FakeReply): Promise<void> {
+  rig.script(marker, [reply.tool("mcp__ops__deploy", { ask }), answer]);
+  rig.tg.sendText(chat, `Deploy v2.3 ${marker}`);
   const approval = await rig.botMessage(chat, (m) => m.text.startsWith("🔐 ops · deploy") && m.buttons.length > 0);
   expect(await tap(chat, approval, "✅ Allow")).toBe("Approved");
 }
@@ -57,12 +63,7 @@ const DEPLOY_FORM = {
 describe("an MCP server's form", () => {
   it("is asked field by field: a tap, a typed number (a wrong one said), Skip; the server gets the values", async () => {
     const chat = rig.user(1001);
-    rig.script("[mcp-form]", [
-      reply.tool("mcp__ops__deploy", { ask: DEPLOY_FORM }),
-      reply.text("Deployed to staging."),
-    ]);
-    rig.tg.sendText(chat, "Deploy v2.3 [mcp-form]");
-    await allowTheTool(chat);
+    await deployAsking(chat, "[mcp-form]", DEPLOY_FORM, reply.text("Deployed to staging."));
     const asked = await rig.botMessage(chat, withButton("Staging"));
     expect(asked.text).toBe(
       [
@@ -108,9 +109,7 @@ describe("an MCP server's form", () => {
 
   it("Decline tells the server the person said no", async () => {
     const chat = rig.user(1002);
-    rig.script("[mcp-no]", [reply.tool("mcp__ops__deploy", { ask: DEPLOY_FORM }), reply.text("Not deployed.")]);
-    rig.tg.sendText(chat, "Deploy v2.3 [mcp-no]");
-    await allowTheTool(chat);
+    await deployAsking(chat, "[mcp-no]", DEPLOY_FORM, reply.text("Not deployed."));
     const asked = await rig.botMessage(chat, withButton("❌ Decline"));
     expect(await tap(chat, asked, "❌ Decline")).toBe("Declined");
     await rig.botMessage(chat, isAnswer("Not deployed."));
@@ -132,13 +131,8 @@ describe("an MCP server's link", () => {
       url: "https://auth.acme.example/device?code=WXYZ-1234",
       elicitationId: "sign-in-1",
     };
-    rig.script("[mcp-link]", [
-      reply.tool("mcp__ops__deploy", { ask }),
-      // Slow enough that the progress message shows what came meanwhile.
-      reply.text("Signed in and deployed.", { delayMs: 1500 }),
-    ]);
-    rig.tg.sendText(chat, "Deploy v2.3 [mcp-link]");
-    await allowTheTool(chat);
+    // Slow enough that the progress message shows what came meanwhile.
+    await deployAsking(chat, "[mcp-link]", ask, reply.text("Signed in and deployed.", { delayMs: 1500 }));
     const asked = await rig.botMessage(chat, withButton("✅ Continue"));
     expect(asked.text).toBe(
       [
