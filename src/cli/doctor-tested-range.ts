@@ -11,4 +11,4 @@ export const TESTED_CLAUDE_VERSIONS: readonly string[] = ["2.1.321", "2.1.332", 
  * @anthropic-ai/claude-code@VERSION` installs (a newer tested one may come only with the
  * native installer or the Agent SDK).
  */
-export const PINNED_CLAUDE_VERSION = "2.1.332";
+export const PINNED_CLAUDE_VERSION = "2.1.337";

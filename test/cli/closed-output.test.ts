@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { telecodeBin } from "../support/telecode-bin.js";
-import { FIXTURE_DIR } from "../wire/fixtures.js";
+import { SHARED_FIXTURE_DIR } from "../wire/fixtures.js";
 
 const home = mkdtempSync(join(tmpdir(), "telecode-closed-output-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ function telecodeWithClosed(closed: "stdout" | "stderr" | "full", ...args: strin
   );
 }
 
-const RECORDING = join(FIXTURE_DIR, "e-plan-exit-allow.stdout.jsonl");
+const RECORDING = join(SHARED_FIXTURE_DIR, "e-plan-exit-allow.stdout.jsonl");
 const FULL_DISK = "(ENOSPC: no space left on the device)";
 
 describe("telecode with its output's reader gone", () => {

@@ -29,9 +29,10 @@ import { PINNED_CLAUDE_VERSION } from "../../src/cli/doctor-tested-range.js";
 
 const REAL_CLAUDE = resolve("node_modules/.bin/claude");
 
-/** The range Telecode ships (every version with recordings; the pinned 2.1.332 is the newest). */
+/** The range Telecode ships (every version with recordings; the pinned one is among them). */
 const RANGE = describeRange(testedRange());
 const RANGE_RE = RANGE.replace(/\./g, "\\.");
+const PINNED_RE = PINNED_CLAUDE_VERSION.replace(/\./g, "\\.");
 
 let fake: FakeBotApi;
 let home: string;
@@ -120,7 +121,7 @@ describe("telecode doctor", () => {
     expect(line(out, "allowed users")).toContain("42");
     expect(line(out, "project app")).toContain(`${project} (default)`);
     expect(line(out, "Claude CLI")).toMatch(
-      new RegExp(`^✓ Claude CLI +2\\.1\\.332, within the tested range \\(${RANGE_RE}\\) \\(/`),
+      new RegExp(`^✓ Claude CLI +${PINNED_RE}, within the tested range \\(${RANGE_RE}\\) \\(/`),
     );
     expect(line(out, "Claude CLI")).toContain(`(${REAL_CLAUDE})`);
     expect(line(out, "Claude login")).toContain("logged in");
@@ -155,7 +156,7 @@ describe("telecode doctor", () => {
     expect(out).toContain("fix: copy the token from @BotFather");
     expect(line(out, "allowed users")).toMatch(/^✗ /);
     expect(line(out, "Claude CLI")).toMatch(/^✗ Claude CLI +not found \(looked for: \/.*missing-claude\)$/);
-    expect(out).toContain("fix: npm i -g @anthropic-ai/claude-code@2.1.332, or set claude.path");
+    expect(out).toContain(`fix: npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}, or set claude.path`);
     expect(out).toContain("4 problems to fix.");
     expect(out).not.toContain("AAnot-the-right-token");
   });
@@ -298,7 +299,7 @@ describe("telecode doctor", () => {
     expect(line(older.out, "Claude CLI")).toMatch(
       new RegExp(`^! .*2\\.0\\.1 is older than the tested range \\(${RANGE_RE}\\)`),
     );
-    expect(older.out).toContain("fix: update it: npm i -g @anthropic-ai/claude-code@2.1.332");
+    expect(older.out).toContain(`fix: update it: npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}`);
     const newer = await doctor({ TELECODE_CLAUDE_PATH: fakeClaude("2.1.400") });
     expect(newer.code).toBe(0);
     expect(line(newer.out, "Claude CLI")).toMatch(
@@ -515,7 +516,7 @@ describe("the tested Claude CLI range", () => {
     expect(judgeClaudeVersion("2.1.8", range).status).toBe("warn");
     expect(judgeClaudeVersion("2.1.333", range)).toMatchObject({
       status: "warn",
-      fix: "if something misbehaves: npm i -g @anthropic-ai/claude-code@2.1.332",
+      fix: `if something misbehaves: npm i -g @anthropic-ai/claude-code@${PINNED_CLAUDE_VERSION}`,
     });
     // What npm installs is the pinned version, though a newer one is tested (from the Agent SDK's binary).
     expect(judgeClaudeVersion("2.1.8", testedRange(["2.1.9", "2.1.500"]))).toMatchObject({
@@ -539,7 +540,7 @@ describe("the tested Claude CLI range", () => {
     logger.close();
     expect(verdicts.map((v) => [v.found, v.status, v.detail.split(/[;,(]/)[0]])).toEqual([
       [true, "warn", "2.1.400 is newer than the tested range "],
-      [true, "ok", "2.1.332"],
+      [true, "ok", PINNED_CLAUDE_VERSION],
       [false, "warn", "Claude Code CLI not found "],
     ]);
     const events = readFileSync(join(dataDir, "logs", "telecode.log"), "utf8")
@@ -555,8 +556,8 @@ describe("the tested Claude CLI range", () => {
       }),
       expect.objectContaining({
         level: 30,
-        version: "2.1.332",
-        detail: `Claude CLI 2.1.332, within the tested range (${RANGE})`,
+        version: PINNED_CLAUDE_VERSION,
+        detail: `Claude CLI ${PINNED_CLAUDE_VERSION}, within the tested range (${RANGE})`,
       }),
       expect.objectContaining({
         level: 40,

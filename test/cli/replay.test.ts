@@ -6,7 +6,7 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { FIXTURE_DIR, listStdoutFixtures } from "../wire/fixtures.js";
+import { listStdoutFixtures, SHARED_CLI_VERSION, SHARED_FIXTURE_DIR } from "../wire/fixtures.js";
 
 function collector(): { stream: Writable; text: () => string } {
   const parts: Buffer[] = [];
@@ -26,7 +26,7 @@ async function replay(...argv: string[]): Promise<{ code: number; stdout: string
   return { code, stdout: out.text(), stderr: err.text() };
 }
 
-const fixture = (file: string) => join(FIXTURE_DIR, file);
+const fixture = (file: string) => join(SHARED_FIXTURE_DIR, file);
 const temp = mkdtempSync(join(tmpdir(), "telecode-replay-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
@@ -78,7 +78,10 @@ describe("telecode replay", () => {
     const { code, stdout } = await replay("--json", fixture("d-control-bash-deny.stdout.jsonl"));
     expect(code).toBe(0);
     expect(stdout).toBe(
-      readFileSync(new URL("../golden/events/d-control-bash-deny.events.jsonl", import.meta.url), "utf8"),
+      readFileSync(
+        new URL(`../golden/events/claude-code-${SHARED_CLI_VERSION}/d-control-bash-deny.events.jsonl`, import.meta.url),
+        "utf8",
+      ),
     );
   });
 

@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PINNED_CLAUDE_VERSION } from "../../src/cli/doctor-tested-range.js";
 import { describeRange, testedRange } from "../../src/cli/doctor-version.js";
 import { ANONYMOUS_ADMIN_TEXT, sentAsChannelText } from "../../src/telegram/bridge/access.js";
 import { COMMANDS } from "../../src/telegram/index.js";
@@ -68,7 +69,9 @@ describe("commands", () => {
     expect(status).toContain("Project: app");
     expect(status).toContain("Mode: plan-auto · Model: claude-test-model · Effort: high");
     expect(status).toContain("Previews: on");
-    expect(status).toContain(`\nClaude Code: 2.1.332, within the tested range (${describeRange(testedRange())})\n`);
+    expect(status).toContain(
+      `\nClaude Code: ${PINNED_CLAUDE_VERSION}, within the tested range (${describeRange(testedRange())})\n`,
+    );
     expect(rig.app.store.chats.get(chat)).toMatchObject({
       mode: "plan-auto",
       model: "claude-test-model",

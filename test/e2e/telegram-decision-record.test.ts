@@ -1,7 +1,7 @@
 // Claude Code keeps its own record of each permission decision and who made it (the `source` of
 // its OpenTelemetry `tool_decision` event, which teams collect to see how their agents are
 // supervised). Telecode tells it who decided: a person once, a person for the rest of the
-// session, a person's no. Claude Code's telemetry is on here, exported to a local collector
+// session, a person's no, or the chat's settings with no one asked. Claude Code's telemetry is on here, exported to a local collector
 // through `claude.env_allow`, as docs/configuration.md shows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
@@ -51,5 +51,24 @@ describe("Claude Code's record of who decided", () => {
   it("reads a person's Deny as the person's no", async () => {
     const record = await decide(rig.user(1003), "record-deny", "❌ Deny");
     expect(record).toMatchObject({ toolName: "Bash", decision: "reject", source: "user_reject" });
+  });
+
+  it("reads what the chat's settings decided, with no one asked, as configuration", async () => {
+    // plan-auto approves the plan itself; Claude Code before 2.1.337 wrote that down as a person's yes.
+    const chat = rig.user(1004);
+    rig.tg.sendCommand(chat, "planmode", "auto");
+    await rig.botMessage(chat, "Plan mode auto");
+    rig.script("[record-config]", [
+      reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."),
+      reply.text("Answered record-config."),
+    ]);
+    rig.tg.sendText(chat, "Plan and do it [record-config]");
+    await rig.botMessage(chat, isAnswer("Answered record-config."));
+    const toolUseId = rig.api.requests("[record-config]")[1]?.toolResults[0]?.toolUseId;
+    expect(toolUseId).toBeDefined();
+    const record = await rig.tg.waitFor(() => otel.toolDecisions().find((d) => d.toolUseId === toolUseId), {
+      what: "Claude Code's tool_decision for [record-config]",
+    });
+    expect(record).toMatchObject({ toolName: "ExitPlanMode", decision: "accept", source: "config" });
   });
 });

@@ -1,8 +1,7 @@
 // Regenerates the golden event files from each recorded fixture's stdout, using the built
 // pipeline in dist/ (run `npm run build` first): framer → decoder → translator.
 // Usage: node test/golden/generate-goldens.js [VERSION… | --all]   (default: the pinned version)
-// Goldens go to test/golden/events/ for the pinned version, events/claude-code-VERSION/ for
-// others. Review every diff by hand afterwards.
+// Goldens go to test/golden/events/claude-code-VERSION/. Review every diff by hand afterwards.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process, { stdout } from "node:process";
@@ -26,7 +25,7 @@ for (const version of versions) {
     process.exit(1);
   }
   const fixtures = join(here, "fixtures", `claude-code-${version}`);
-  const out = goldenDir(join(here, "events"), version, pinned);
+  const out = goldenDir(join(here, "events"), version);
   mkdirSync(out, { recursive: true });
   for (const file of readdirSync(fixtures)
     .filter((name) => name.endsWith(".stdout.jsonl"))

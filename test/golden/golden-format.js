@@ -25,10 +25,7 @@ export function formatGolden(events) {
   return events.map((event) => JSON.stringify(shortenLongStrings(event))).join("\n") + (events.length > 0 ? "\n" : "");
 }
 
-/**
- * Where a CLI version's golden files live: `events/` itself for the pinned version (the shared
- * recordings), `events/claude-code-VERSION/` for any other recorded version.
- */
-export function goldenDir(eventsRoot, version, pinnedVersion) {
-  return version === pinnedVersion ? eventsRoot : join(eventsRoot, `claude-code-${version}`);
+/** Where a CLI version's golden files live: `events/claude-code-VERSION/`, beside its recordings' folder name. */
+export function goldenDir(eventsRoot, version) {
+  return join(eventsRoot, `claude-code-${version}`);
 }

@@ -6,10 +6,16 @@ import { fileURLToPath } from "node:url";
 
 export const FIXTURES_ROOT = fileURLToPath(new URL("../golden/fixtures/", import.meta.url));
 
-/** The CLI version pinned in devDependencies: its recordings are the shared, hand-checked ones. */
+/** The CLI version pinned in devDependencies: the one every test that starts Claude Code runs. */
 export const PINNED_CLI_VERSION = pinnedVersion();
 
-export const FIXTURE_DIR = fixtureDir(PINNED_CLI_VERSION);
+/**
+ * The version of the shared recordings (../shared/fixtures, copied here and checked by hand
+ * against PROTOCOL.md): tests that quote a recording's own ids, words or order read these.
+ */
+export const SHARED_CLI_VERSION = "2.1.332";
+
+export const SHARED_FIXTURE_DIR = fixtureDir(SHARED_CLI_VERSION);
 
 function pinnedVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -42,18 +48,18 @@ export function listFixtureVersions(): string[] {
 }
 
 /** Scenario names that have a stdout recording (n-resume.first and u2-cron-resume.run0 included). */
-export function listStdoutFixtures(version = PINNED_CLI_VERSION): string[] {
+export function listStdoutFixtures(version = SHARED_CLI_VERSION): string[] {
   return readdirSync(fixtureDir(version))
     .filter((name) => name.endsWith(".stdout.jsonl"))
     .map((name) => name.slice(0, -".stdout.jsonl".length))
     .sort();
 }
 
-export function readStdoutFixture(name: string, version = PINNED_CLI_VERSION): Buffer {
+export function readStdoutFixture(name: string, version = SHARED_CLI_VERSION): Buffer {
   return readFileSync(join(fixtureDir(version), `${name}.stdout.jsonl`));
 }
 
-export function stdoutLines(name: string, version = PINNED_CLI_VERSION): string[] {
+export function stdoutLines(name: string, version = SHARED_CLI_VERSION): string[] {
   return readStdoutFixture(name, version)
     .toString("utf8")
     .split("\n")

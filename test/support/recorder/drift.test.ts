@@ -6,16 +6,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_DIR, listStdoutFixtures } from "../../wire/fixtures.js";
+import { listStdoutFixtures, PINNED_CLI_VERSION, SHARED_FIXTURE_DIR } from "../../wire/fixtures.js";
 import { realClaudePath } from "../claude-workspace.js";
 import { main as drift, shapesOf } from "./drift-command.js";
 import { addRecording, compareShapes, emptyShapes, formatDrift, hasDrift } from "./shapes.js";
 
 const scenarioNames = [...new Set(listStdoutFixtures().map((name) => name.split(".")[0] ?? ""))];
-const pinned = shapesOf(FIXTURE_DIR, scenarioNames);
+const shared = shapesOf(SHARED_FIXTURE_DIR, scenarioNames);
 
 function doctored(edit: (lines: Record<string, unknown>[]) => Record<string, unknown>[]): string {
-  const lines = readFileSync(join(FIXTURE_DIR, "c-control-bash-allow.stdout.jsonl"), "utf8")
+  const lines = readFileSync(join(SHARED_FIXTURE_DIR, "c-control-bash-allow.stdout.jsonl"), "utf8")
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -25,20 +25,20 @@ function doctored(edit: (lines: Record<string, unknown>[]) => Record<string, unk
 }
 
 describe("drift shapes", () => {
-  it("finds nothing between the pinned fixtures and themselves, and every line decodes", () => {
-    const drift = compareShapes(pinned, shapesOf(FIXTURE_DIR, scenarioNames));
+  it("finds nothing between the shared fixtures and themselves, and every line decodes", () => {
+    const drift = compareShapes(shared, shapesOf(SHARED_FIXTURE_DIR, scenarioNames));
     expect(hasDrift(drift)).toBe(false);
     expect(drift.problems).toEqual([]);
-    expect(pinned.kinds.has("command_lifecycle/started")).toBe(true);
-    expect(pinned.kinds.has("control_request/can_use_tool")).toBe(true);
-    expect(pinned.initTools.has("Bash")).toBe(true);
+    expect(shared.kinds.has("command_lifecycle/started")).toBe(true);
+    expect(shared.kinds.has("control_request/can_use_tool")).toBe(true);
+    expect(shared.initTools.has("Bash")).toBe(true);
   });
 
   it("names a new type, a new field, a changed field type, tools in and out, and what cannot be decoded", () => {
     const next = emptyShapes();
     for (const name of scenarioNames.filter((n) => n !== "c-control-bash-allow"))
       for (const file of listStdoutFixtures().filter((f) => f.split(".")[0] === name))
-        addRecording(next, name, readFileSync(join(FIXTURE_DIR, `${file}.stdout.jsonl`), "utf8"));
+        addRecording(next, name, readFileSync(join(SHARED_FIXTURE_DIR, `${file}.stdout.jsonl`), "utf8"));
     addRecording(
       next,
       "c-control-bash-allow",
@@ -52,7 +52,7 @@ describe("drift shapes", () => {
         { type: "brand_new_event", session_id: "s" },
       ]),
     );
-    const drift = compareShapes(pinned, next);
+    const drift = compareShapes(shared, next);
     const report = formatDrift(drift).join("\n");
     expect(drift.newKinds.map((k) => k.kind)).toEqual(["brand_new_event"]);
     expect(report).toContain("new      brand_new_event  (in c-control-bash-allow)");
@@ -76,7 +76,7 @@ describe("drift shapes", () => {
       "c-control-bash-allow",
       doctored((lines) => lines.filter((l) => l["type"] !== "control_request").map(({ uuid: _uuid, ...rest }) => rest)),
     );
-    const drift = compareShapes(shapesOf(FIXTURE_DIR, ["c-control-bash-allow"]), next);
+    const drift = compareShapes(shapesOf(SHARED_FIXTURE_DIR, ["c-control-bash-allow"]), next);
     expect(drift.goneKinds).toEqual(["control_request/can_use_tool"]);
     expect(drift.goneFields.map((f) => `${f.kind} ${f.path}`)).toContain("system/init uuid");
   });
@@ -118,7 +118,9 @@ child.on("close", (code) => process.exit(code ?? 1));
 
   it("names the extra type and exits 1 because Telecode cannot decode it", async () => {
     const { code, report } = await runDrift(standIn);
-    expect(report).toContain("Drift check: Claude Code 2.1.332 against the 2.1.332 fixtures, 1 scenarios");
+    expect(report).toContain(
+      `Drift check: Claude Code ${PINNED_CLI_VERSION} against the ${PINNED_CLI_VERSION} fixtures, 1 scenarios`,
+    );
     expect(report).toContain("new      brand_new_event  (in c-control-bash-allow)");
     expect(report).toContain('UNREADABLE c-control-bash-allow: unknown message type "brand_new_event"');
     expect(report).toContain("1 line(s) Telecode cannot decode");

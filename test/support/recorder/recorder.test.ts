@@ -1,12 +1,12 @@
-// The recorder against the pinned real CLI: it reproduces the shared recordings (the events
-// Telecode makes of them are the same once ids, times and paths are normalised) and writes
-// nothing that names this machine.
+// The recorder against the pinned real CLI: it reproduces that version's recordings in
+// test/golden/fixtures (the events Telecode makes of them are the same once ids, times and paths
+// are normalised) and writes nothing that names this machine.
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FIXTURE_DIR } from "../../wire/fixtures.js";
+import { fixtureDir, PINNED_CLI_VERSION } from "../../wire/fixtures.js";
 import { realClaudePath } from "../claude-workspace.js";
 import { comparableEvents } from "./comparable-events.js";
 import { recordScenarios, type ScenarioOutcome } from "./record.js";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), "telecode-recorder-"));
   outcomes = await recordScenarios(selectScenarios({ slow: false, only: NAMES }), {
     cliPath: realClaudePath,
-    cliVersion: "2.1.332",
+    cliVersion: PINNED_CLI_VERSION,
     outDir,
     jobs: 3,
     log: () => undefined,
@@ -47,10 +47,10 @@ describe("fixture recorder with the pinned CLI", () => {
   });
 
   for (const name of [...NAMES, "n-resume.first"]) {
-    it(`${name}: Telecode makes the same events of it as of the shared recording`, () => {
+    it(`${name}: Telecode makes the same events of it as of the recording kept for the version`, () => {
       const fresh = readFileSync(join(outDir, `${name}.stdout.jsonl`), "utf8");
-      const shared = readFileSync(join(FIXTURE_DIR, `${name}.stdout.jsonl`), "utf8");
-      expect(comparableEvents(fresh)).toBe(comparableEvents(shared));
+      const kept = readFileSync(join(fixtureDir(PINNED_CLI_VERSION), `${name}.stdout.jsonl`), "utf8");
+      expect(comparableEvents(fresh)).toBe(comparableEvents(kept));
     });
   }
 

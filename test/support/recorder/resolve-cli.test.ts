@@ -2,6 +2,7 @@
 // npm's @anthropic-ai/claude-code does not have yet may be found (the Agent SDK's binary).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { PINNED_CLI_VERSION } from "../../wire/fixtures.js";
 import { CliNotUsable, resolveCli, sdkPlatformPackage } from "./resolve-cli.js";
 
 const PINNED_CLI = fileURLToPath(new URL("../../../node_modules/.bin/claude", import.meta.url));
@@ -9,7 +10,7 @@ const PINNED_CLI = fileURLToPath(new URL("../../../node_modules/.bin/claude", im
 describe("the CLI a recording runs", () => {
   it("is a path as given, with the version the binary prints", async () => {
     const cli = await resolveCli(PINNED_CLI, () => undefined);
-    expect(cli.version).toBe("2.1.332");
+    expect(cli.version).toBe(PINNED_CLI_VERSION);
     await expect(resolveCli("/nonexistent/claude", () => undefined)).rejects.toBeInstanceOf(CliNotUsable);
   });
 
