@@ -13,6 +13,7 @@ import { refusalCause } from "./startup-refusals.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
 import type { SessionBook } from "./session-book.js";
+import type { RecordedRequest } from "./spec.js";
 
 /**
  * Why we ended a process ourselves (undefined: it ended on its own): idle, a cancel, silence, the
@@ -45,15 +46,21 @@ type Line = WireMessage | WireDecodeProblem;
 /**
  * A kept process re-attached after a restart replays the lines it printed meanwhile. Requests
  * and answers among the lines printed before the re-attach are history: the requests that still
- * wait come again in the initialize reply (`relist`), hook callbacks are withdrawn by the CLI,
- * and no answer there is to a request of this connection.
+ * wait come again in the initialize reply (`relistPending`), hook callbacks are withdrawn by the
+ * CLI, and no answer there is to a request of this connection. An MCP server's question is the
+ * exception where the CLI does not list those (see relistPending).
  */
 export type LineReplay = {
   /** Lines through this number were printed before this Telecode attached. */
   backlogThroughSeq: number;
   /** Lines through this number were processed by the previous Telecode: their turn-closing hooks ran. */
   seenThroughSeq: number;
+  /** What the previous Telecode recorded of a request: asked and still open, settled, or nothing. */
+  recordedRequest?: (requestId: string) => RecordedRequest | undefined;
 };
+
+/** The initialize reply's list of MCP servers' questions, which a CLI may leave out (see relistPending). */
+const LISTED_QUESTIONS: (typeof RELISTED_REQUESTS)[number] = "pending_elicitation_requests";
 
 const NO_REPLAY: LineReplay = { backlogThroughSeq: 0, seenThroughSeq: 0 };
 
@@ -76,6 +83,8 @@ export class CliConnection {
   #receivedSeq = 0;
   #heardAny = false;
   readonly #replay: LineReplay;
+  /** MCP servers' questions among the backlog's lines, by request id, while the CLI may still wait on them. */
+  readonly #backlogQuestions = new Map<string, { seq: number; message: WireControlRequest }>();
 
   constructor(
     transport: CliTransport,
@@ -159,15 +168,21 @@ export class CliConnection {
    * re-attach): permissions, and MCP servers' questions. Each is translated and handed to the
    * owner like a line just printed (one whose line also came live is answered once all the
    * same: the control channel knows its id). Returns their request ids.
+   *
+   * Claude Code lists MCP servers' questions only behind a switch of its own (2.1.321–2.1.337:
+   * the list is missing from the reply). Then the backlog's questions that were not withdrawn
+   * count as still waiting, unless the previous Telecode settled them: one it never saw, or asked
+   * a person about and had no answer to, is asked again.
    */
   relistPending(reply: Readonly<Record<string, unknown>>): string[] {
     const listed = RELISTED_REQUESTS.flatMap((key) => {
       const requests = reply[key];
       return Array.isArray(requests) ? (requests as unknown[]) : [];
     });
+    const messages = listed.map((item) => decodeLine(JSON.stringify(item)));
+    if (!Array.isArray(reply[LISTED_QUESTIONS])) messages.push(...this.#questionsStillAsked());
     const ids: string[] = [];
-    for (const item of listed) {
-      const message = decodeLine(JSON.stringify(item));
+    for (const message of messages) {
       if (isDecodeProblem(message) || message.type !== "control_request") continue;
       ids.push(message.request_id);
       const events = this.translator.push(message);
@@ -176,6 +191,17 @@ export class CliConnection {
       this.#owner.controlRequest(this, message, approval?.type === "approval_requested" ? approval.request : undefined);
     }
     return ids;
+  }
+
+  /** The backlog's MCP questions a person may still owe an answer (see relistPending). */
+  #questionsStillAsked(): WireControlRequest[] {
+    const still: WireControlRequest[] = [];
+    for (const [requestId, { seq, message }] of this.#backlogQuestions) {
+      const recorded = this.#replay.recordedRequest?.(requestId);
+      const seen = seq <= this.#replay.seenThroughSeq;
+      if (recorded === "open" || (recorded === undefined && !seen)) still.push(message);
+    }
+    return still;
   }
 
   /** The line backlog is long enough that reading should pause. */
@@ -226,13 +252,17 @@ export class CliConnection {
       return this.#owner.deliver(events, seen);
     }
     // Printed before this Telecode attached: see LineReplay.
-    if (this.#isBacklog(seq) && (message.type === "control_request" || message.type === "control_response"))
+    if (this.#isBacklog(seq) && (message.type === "control_request" || message.type === "control_response")) {
+      if (message.type === "control_request" && message.request.subtype === "elicitation")
+        this.#backlogQuestions.set(message.request_id, { seq, message });
       return undefined;
+    }
     switch (message.type) {
       case "control_response":
         this.channel.handleResponse(message);
         return undefined;
       case "control_cancel_request":
+        this.#backlogQuestions.delete(message.request_id);
         if (!this.channel.withdraw(message.request_id)) return undefined;
         break;
       case "control_request": {

@@ -15,6 +15,7 @@ export type {
   AdoptedSession,
   KeptProcess,
   KeptRunPlace,
+  RecordedRequest,
   RunInfo,
   StartRunOptions,
   Effort,

@@ -105,7 +105,13 @@ export class ProcessSlot {
     const connection = new CliConnection(transport, this.#deps.owner, { ...this.#deps, replay, requestIdPrefix });
     this.#current = connection;
     this.#deps.owner.pressureChanged();
-    this.#deps.logger.event("claude.adopted", { pid: transport.pid, keptId: transport.keptId, ...replay });
+    const { backlogThroughSeq, seenThroughSeq } = replay;
+    this.#deps.logger.event("claude.adopted", {
+      pid: transport.pid,
+      keptId: transport.keptId,
+      backlogThroughSeq,
+      seenThroughSeq,
+    });
     return { connection, initialized: this.#deps.mode.begin(this.#deps.host, connection) };
   }
 

@@ -185,6 +185,7 @@ export class ClaudeSessionHandle implements SessionHandle {
     const { connection, initialized } = this.#slot.adopt(kept.transport, {
       backlogThroughSeq: kept.backlogThroughSeq,
       seenThroughSeq: kept.seenThroughSeq,
+      ...(kept.recordedRequest === undefined ? {} : { recordedRequest: kept.recordedRequest }),
     });
     run.connection = connection;
     return initialized.then(async (reply) => {

@@ -145,7 +145,12 @@ export type KeptProcess = {
   backlogThroughSeq: number;
   /** Lines through this number were processed by the previous Telecode. */
   seenThroughSeq: number;
+  /** What the previous Telecode recorded of a request of the run (see LineReplay in connection.ts). */
+  recordedRequest?: (requestId: string) => RecordedRequest | undefined;
 };
+
+/** A request a person was asked about: still to answer ("open"), or answered or withdrawn ("settled"). */
+export type RecordedRequest = "open" | "settled";
 
 /** A session handle over a kept process, and when it has caught up with the CLI's open requests. */
 export type AdoptedSession = {

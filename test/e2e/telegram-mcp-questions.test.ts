@@ -155,3 +155,44 @@ describe("an MCP server's link", () => {
     expect(progress.revisions.some((r) => r.text.includes("ℹ️ ops: done with the link you opened."))).toBe(true);
   });
 });
+
+describe("an MCP server's question across a restart", () => {
+  const SIGN_IN = {
+    mode: "url",
+    message: "Sign in to Acme Cloud so I can deploy.",
+    url: "https://auth.acme.example/device?code=RSTR-0001",
+    elicitationId: "sign-in-restart",
+  };
+
+  it("keeps its message and buttons; the answer tapped after the restart reaches the server", async () => {
+    const chat = rig.user(1004);
+    await deployAsking(chat, "[mcp-restart]", SIGN_IN, reply.text("Deployed after the restart."));
+    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    await rig.app.stop();
+    await rig.startApp();
+    expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
+    await rig.botMessage(chat, isAnswer("Deployed after the restart."));
+    expect(serverGot("[mcp-restart]")).toEqual({ action: "accept" });
+    expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("❓ ops asks"))).toHaveLength(1);
+  });
+
+  it("asks one the server sent while Telecode was down once it is back", async () => {
+    const chat = rig.user(1005);
+    rig.script("[mcp-down]", [
+      reply.tool("mcp__ops__deploy", { ask: SIGN_IN, wait_ms: 1500 }),
+      reply.text("Deployed, asked while you were away."),
+    ]);
+    rig.tg.sendText(chat, "Deploy v2.3 [mcp-down]");
+    const approval = await rig.botMessage(chat, (m) => m.text.startsWith("🔐 ops · deploy") && m.buttons.length > 0);
+    expect(await tap(chat, approval, "✅ Allow")).toBe("Approved");
+    // The server works for a while and asks only once this Telecode is gone.
+    await rig.app.stop();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await rig.startApp();
+    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    expect(asked.text).toContain("https://auth.acme.example/device?code=RSTR-0001");
+    expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
+    await rig.botMessage(chat, isAnswer("Deployed, asked while you were away."));
+    expect(serverGot("[mcp-down]")).toEqual({ action: "accept" });
+  });
+});

@@ -16,6 +16,7 @@ import {
   type FoundKeeper,
   type KeeperRecord,
 } from "../../keeper/index.js";
+import type { RecordedRequest } from "../../claude/index.js";
 import type { Clock, Logger } from "../../ports/index.js";
 import type { SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
@@ -122,6 +123,7 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
       },
       backlogThroughSeq: welcome.lastSeq,
       seenThroughSeq: Math.max(run.startSeq, run.lastSeq ?? 0),
+      recordedRequest: (requestId) => recordedRequest(deps, run, requestId),
     },
   );
   const trigger = recordedTrigger(run.input);
@@ -151,6 +153,18 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
   });
   await reconcile(deps, run, reconciled, () => transport.exit !== undefined);
   return true;
+}
+
+/** Whether the previous Telecode asked a person about a request of the run, and whether that is settled. */
+function recordedRequest(deps: TakeInDeps, run: RunRecord, requestId: string): RecordedRequest | undefined {
+  try {
+    const decision = deps.store.decisions.byRequest(run.runId, requestId);
+    if (decision === null) return undefined;
+    return decision.state === "pending" ? "open" : "settled";
+  } catch (error) {
+    deps.logger.event("keeper.decision_lookup_failed", { err: error, runId: run.runId, requestId }, "error");
+    return undefined;
+  }
 }
 
 /**

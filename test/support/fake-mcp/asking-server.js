@@ -2,10 +2,12 @@
 // A stdio MCP server whose one tool asks the person something before it does anything, as MCP
 // servers do with `elicitation/create` (a deploy's target, an approval, a sign-in link). What
 // it asks is the tool call's `ask` argument: the request's params (a form's `message` and
-// `requestedSchema`, or `mode: "url"` with `url` and `elicitationId`). The tool answers with
+// `requestedSchema`, or `mode: "url"` with `url` and `elicitationId`); `wait_ms` makes it work that
+// long before it asks (a build first, say). The tool answers with
 // what came back, as JSON, so the conversation shows it. No MCP library: newline-delimited
 // JSON-RPC on stdin and stdout, as the stdio transport is.
 import process from "node:process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createInterface } from "node:readline";
 
 const GO_AHEAD = { message: "Go ahead?", requestedSchema: { type: "object", properties: {} } };
@@ -16,7 +18,7 @@ let asked = 0;
 const tool = {
   name: "deploy",
   description: "Deploys the project; asks the person where to first.",
-  inputSchema: { type: "object", properties: { ask: { type: "object" } } },
+  inputSchema: { type: "object", properties: { ask: { type: "object" }, wait_ms: { type: "number" } } },
 };
 
 async function handle(request) {
@@ -33,6 +35,7 @@ async function handle(request) {
       const id = `ask-${++asked}`;
       const answer = new Promise((resolve) => waiting.set(id, resolve));
       const ask = request.params.arguments?.ask ?? GO_AHEAD;
+      await sleep(request.params.arguments?.wait_ms ?? 0);
       send({ id, method: "elicitation/create", params: ask });
       const result = await answer;
       // A link's task is done once it is accepted (a sign-in here needs no browser): said as MCP does.
