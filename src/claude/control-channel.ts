@@ -15,6 +15,12 @@ type Outgoing = {
 };
 type Incoming = { subtype: string; controller: AbortController };
 
+/**
+ * Why a withdrawn request's signal is aborted: one error for every withdrawal, since building one
+ * (its stack, deep under the line that withdrew it) costs more than the rest of that line's work.
+ */
+const WITHDRAWN = new ClaudeError("claude.control_failed", "Claude Code withdrew the request.");
+
 /** Answered request ids remembered per process; the CLI repeats one only right after it was sent. */
 const ANSWERED_MEMORY = 1000;
 
@@ -141,7 +147,7 @@ export class ControlChannel {
     const entry = this.#incoming.get(requestId);
     if (!entry) return false;
     this.#incoming.delete(requestId);
-    entry.controller.abort(new ClaudeError("claude.control_failed", "Claude Code withdrew the request."));
+    entry.controller.abort(WITHDRAWN);
     return true;
   }
 

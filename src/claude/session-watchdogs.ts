@@ -71,7 +71,7 @@ export class SessionWatchdogs {
     return this.#backgroundTasks.size > 0;
   }
 
-  /** Stdout arrived (per chunk, not per line: silence is measured in minutes). */
+  /** Stdout arrived (per line; the watch reads the clock once for the lines of one read). */
   activity(): void {
     this.#watch.activity();
   }

@@ -25,6 +25,11 @@ export class SilenceWatch {
   #active = false;
   #paused = false;
   #lastOutputAt = 0;
+  /** A line's time was taken in the code running now: the lines after it in the same read share it. */
+  #stamped = false;
+  readonly #unstamp = (): void => {
+    this.#stamped = false;
+  };
   #notedFor = -1;
   #stallTimer: TimerHandle | undefined;
   #hardTimer: TimerHandle | undefined;
@@ -33,8 +38,18 @@ export class SilenceWatch {
     this.#options = options;
   }
 
-  /** Output arrived (call per line; cheap). */
+  /**
+   * Output arrived (call per line; cheap): the clock is read once for the lines handled in one go
+   * (one read of stdout), which arrived together; a microtask lets the next read take it again.
+   */
   activity(): void {
+    if (this.#stamped) return;
+    this.#stamped = true;
+    this.#silentFromNow();
+    queueMicrotask(this.#unstamp);
+  }
+
+  #silentFromNow(): void {
     this.#lastOutputAt = this.#options.clock.awakeMs();
   }
 
@@ -42,7 +57,7 @@ export class SilenceWatch {
   start(): void {
     if (this.#active) return;
     this.#active = true;
-    this.activity();
+    this.#silentFromNow();
     // A check armed for an earlier turn is still due: it measures the silence from this turn's output.
     if (this.#stallTimer === undefined) this.#scheduleStall(this.#stallThreshold());
     if (this.#hardTimer === undefined) this.#scheduleHard(this.#options.hardSilenceMs);
@@ -65,7 +80,7 @@ export class SilenceWatch {
   /** While we stop reading stdout ourselves (slow consumer), the CLI is not silent. */
   setPaused(paused: boolean): void {
     this.#paused = paused;
-    this.activity();
+    this.#silentFromNow();
   }
 
   #stallThreshold(): number {
@@ -75,7 +90,7 @@ export class SilenceWatch {
   }
 
   #silentMs(): number {
-    if (this.#paused || this.#options.isAwaitingAnswer()) this.activity();
+    if (this.#paused || this.#options.isAwaitingAnswer()) this.#silentFromNow();
     return this.#options.clock.awakeMs() - this.#lastOutputAt;
   }
 

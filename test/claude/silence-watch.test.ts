@@ -1,6 +1,6 @@
 // Stall notes and the hard ceiling, on a fake clock: the threshold grows while a tool runs,
-// output resets it, and neither a paused reader (slow consumer) nor a CLI waiting for our answer
-// is silence, nor is a night the computer slept through.
+// output resets it (its time taken once a read of stdout), and neither a paused reader (slow
+// consumer) nor a CLI waiting for our answer is silence, nor is a night the computer slept through.
 import { describe, expect, it } from "vitest";
 import { SilenceWatch } from "../../src/claude/silence-watch.js";
 import { createFakeClock } from "../support/fake-clock.js";
@@ -48,6 +48,24 @@ describe("SilenceWatch", () => {
     expect(stalls).toEqual([]);
     clock.advance(1 * MIN);
     expect(stalls).toEqual([30 * MIN]);
+  });
+
+  it("takes the time once for the lines handled in one go (one read of stdout), and again for the next read's", async () => {
+    const { clock, watch, stalls } = setup();
+    watch.start();
+    clock.advance(5 * MIN);
+    watch.activity();
+    // Still the same read (a fake clock can move inside one; a real read takes microseconds).
+    clock.advance(2 * MIN);
+    watch.activity();
+    clock.advance(8 * MIN);
+    expect(stalls).toEqual([10 * MIN]);
+    await Promise.resolve();
+    watch.activity();
+    clock.advance(9 * MIN);
+    expect(stalls).toEqual([10 * MIN]);
+    clock.advance(1 * MIN);
+    expect(stalls).toEqual([10 * MIN, 10 * MIN]);
   });
 
   it("does not count time while the CLI waits for an answer of ours, and counts again after it", () => {
