@@ -29,6 +29,11 @@ async function decide(chat: number, tag: string, label: string) {
   const prompt = await rig.botMessage(chat, withButton(label));
   rig.tg.tapButton(chat, prompt.messageId, label);
   await rig.botMessage(chat, isAnswer(`Answered ${tag}.`));
+  return recordOf(tag);
+}
+
+/** Claude Code's record of the decision on the one tool call of the run tagged `tag`. */
+function recordOf(tag: string) {
   const toolUseId = rig.api.requests(`[${tag}]`)[1]?.toolResults[0]?.toolUseId;
   expect(toolUseId).toBeDefined();
   return rig.tg.waitFor(() => otel.toolDecisions().find((d) => d.toolUseId === toolUseId), {
@@ -64,11 +69,10 @@ describe("Claude Code's record of who decided", () => {
     ]);
     rig.tg.sendText(chat, "Plan and do it [record-config]");
     await rig.botMessage(chat, isAnswer("Answered record-config."));
-    const toolUseId = rig.api.requests("[record-config]")[1]?.toolResults[0]?.toolUseId;
-    expect(toolUseId).toBeDefined();
-    const record = await rig.tg.waitFor(() => otel.toolDecisions().find((d) => d.toolUseId === toolUseId), {
-      what: "Claude Code's tool_decision for [record-config]",
+    expect(await recordOf("record-config")).toMatchObject({
+      toolName: "ExitPlanMode",
+      decision: "accept",
+      source: "config",
     });
-    expect(record).toMatchObject({ toolName: "ExitPlanMode", decision: "accept", source: "config" });
   });
 });
