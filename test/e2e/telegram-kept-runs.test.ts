@@ -3,12 +3,20 @@
 // again: an approval keeps its message and buttons (a tap made while Telecode was down counts),
 // a long command's result arrives, a run that ended meanwhile is answered once, and the progress
 // message is edited, never sent again.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../../src/store/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
-import { isAnswer, spawnServe, startRig, type Rig, type ServeProcess, withButton } from "../telegram/bridge/rig.js";
+import {
+  isAnswer,
+  keeperLogged,
+  spawnServe,
+  startRig,
+  type Rig,
+  type ServeProcess,
+  withButton,
+} from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -47,21 +55,6 @@ async function serveAgain(): Promise<ServeProcess> {
   const serve = spawnServe(rig);
   await serve.started;
   return serve;
-}
-
-/** The keeper's log of the run holds a line matching `pattern` (the CLI printed it while Telecode was down). */
-async function keeperLogged(pattern: string): Promise<void> {
-  const keepers = join(rig.dataDir, "keepers");
-  await vi.waitFor(
-    () => {
-      const logged = readdirSync(keepers).some((id) => {
-        const dir = join(keepers, id, "log");
-        return existsSync(dir) && readdirSync(dir).some((f) => readFileSync(join(dir, f), "utf8").includes(pattern));
-      });
-      expect(logged).toBe(true);
-    },
-    { timeout: 30_000, interval: 50 },
-  );
 }
 
 describe("a kept run across a crash of Telecode", () => {
@@ -189,7 +182,7 @@ describe("a kept run across a crash of Telecode", () => {
     const progress = await rig.botMessage(chat, (m) => m.text.includes("▸") && m.text.includes("sleep 2"));
     await recorded(chat, { decision: false });
     await crash(serve);
-    await keeperLogged("Finished while you were away.");
+    await keeperLogged(rig.dataDir, "Finished while you were away.");
     expect(rig.tg.botMessages(chat).filter(isAnswer("Finished while you were away."))).toEqual([]);
 
     await rig.startApp();

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply, type FakeReply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
+import { isAnswer, keeperLogged, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -29,11 +29,14 @@ async function tap(chat: number, message: MessageView, label: string): Promise<s
 
 /**
  * The person asks for a deploy (`marker` names the run), Claude calls the server's tool with
- * `ask`, and the person allows the tool: the server then asks its question. Claude's answer
- * after the tool is `answer`.
+ * `ask`, and the person allows the tool: the server then asks its question (after `waitMs`, when
+ * given). Claude's answer after the tool is `answer`.
  */
-async function deployAsking(chat: number, marker: string, ask: object, answer: FakeReply): Promise<void> {
-  rig.script(marker, [reply.tool("mcp__ops__deploy", { ask }), answer]);
+async function deployAsking(chat: number, marker: string, ask: object, answer: FakeReply, waitMs?: number) {
+  rig.script(marker, [
+    reply.tool("mcp__ops__deploy", waitMs === undefined ? { ask } : { ask, wait_ms: waitMs }),
+    answer,
+  ]);
   rig.tg.sendText(chat, `Deploy v2.3 ${marker}`);
   const approval = await rig.botMessage(chat, (m) => m.text.startsWith("🔐 ops · deploy") && m.buttons.length > 0);
   expect(await tap(chat, approval, "✅ Allow")).toBe("Approved");
@@ -178,19 +181,21 @@ describe("an MCP server's question across a restart", () => {
 
   it("asks one the server sent while Telecode was down once it is back", async () => {
     const chat = rig.user(1005);
-    rig.script("[mcp-down]", [
-      reply.tool("mcp__ops__deploy", { ask: SIGN_IN, wait_ms: 1500 }),
-      reply.text("Deployed, asked while you were away."),
-    ]);
-    rig.tg.sendText(chat, "Deploy v2.3 [mcp-down]");
-    const approval = await rig.botMessage(chat, (m) => m.text.startsWith("🔐 ops · deploy") && m.buttons.length > 0);
-    expect(await tap(chat, approval, "✅ Allow")).toBe("Approved");
-    // The server works for a while and asks only once this Telecode is gone.
+    const answer = reply.text("Deployed, asked while you were away.");
+    const signIn = {
+      ...SIGN_IN,
+      url: "https://auth.acme.example/device?code=DOWN-0002",
+      elicitationId: "sign-in-down",
+    };
+    await deployAsking(chat, "[mcp-down]", signIn, answer, 3000);
+    // The server works for a while and asks only once this Telecode is gone: the keeper keeps the line.
     await rig.app.stop();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(rig.tg.botMessages(chat).filter((m) => m.text.startsWith("❓ ops asks"))).toEqual([]);
+    // The question's own line (the tool call's input names it as elicitationId).
+    await keeperLogged(rig.dataDir, '"elicitation_id":"sign-in-down"');
     await rig.startApp();
     const asked = await rig.botMessage(chat, withButton("✅ Continue"));
-    expect(asked.text).toContain("https://auth.acme.example/device?code=RSTR-0001");
+    expect(asked.text).toContain("https://auth.acme.example/device?code=DOWN-0002");
     expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
     await rig.botMessage(chat, isAnswer("Deployed, asked while you were away."));
     expect(serverGot("[mcp-down]")).toEqual({ action: "accept" });

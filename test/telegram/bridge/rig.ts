@@ -2,10 +2,11 @@
 // 127.0.0.1, a fresh workspace with a git project, a real config file, and the app exactly as
 // `telecode` builds it (real grammY bot, engine, real Claude CLI, SQLite store).
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { loadConfig, type Config } from "../../../src/config/index.js";
 import { findKeepers, reapGoneKeeper } from "../../../src/keeper/index.js";
 import { endsWithin } from "../../../src/keeper/process-identity.js";
@@ -186,6 +187,21 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
   };
   return rig;
+}
+
+/** A keeper's log under the data directory holds a line containing `text` (the CLI printed it, maybe while Telecode was down). */
+export async function keeperLogged(dataDir: string, text: string): Promise<void> {
+  const keepers = join(dataDir, "keepers");
+  await vi.waitFor(
+    () => {
+      const logged = readdirSync(keepers).some((id) => {
+        const dir = join(keepers, id, "log");
+        return existsSync(dir) && readdirSync(dir).some((f) => readFileSync(join(dir, f), "utf8").includes(text));
+      });
+      expect(logged).toBe(true);
+    },
+    { timeout: 30_000, interval: 50 },
+  );
 }
 
 /**
