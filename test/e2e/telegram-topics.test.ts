@@ -54,14 +54,17 @@ describe("a forum group", () => {
     const group = forum(-100_5001, person);
     const build = rig.tg.topics.create(group, "Build");
     const docs = rig.tg.topics.create(group, "Docs");
-    rig.script("[topic-build]", [reply.text("The build is fixed.", { delayMs: 2_000 })]);
+    // Build's turn goes on until Docs has answered: were the topics one queue, Docs never would.
+    let docsAnswered!: () => void;
+    const untilDocs = new Promise<void>((resolve) => (docsAnswered = resolve));
+    rig.script("[topic-build]", [reply.text("The build is fixed.", { until: untilDocs })]);
     rig.script("[topic-docs]", [reply.text("The docs are written.")]);
     rig.tg.sendText(group, `${BOT} fix the build [topic-build]`, { topic: build });
     await rig.api.waitForRequests(1, "[topic-build]");
-    // Docs does not wait for Build: its answer comes while Build's run still goes.
     rig.tg.sendText(group, `${BOT} write the docs [topic-docs]`, { topic: docs });
     const docsAnswer = await inTopic(group, docs, isAnswer("The docs are written."));
     expect(rig.tg.topics.botMessages(group, build).some(isAnswer("The build is fixed."))).toBe(false);
+    docsAnswered();
     const buildAnswer = await inTopic(group, build, isAnswer("The build is fixed."));
     expect(sessionOf(buildAnswer)).toBeDefined();
     expect(sessionOf(docsAnswer)).not.toBe(sessionOf(buildAnswer));

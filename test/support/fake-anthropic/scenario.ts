@@ -18,6 +18,11 @@ export type FakeMessageReply = {
   chunks?: number;
   /** Wait this long before the response headers. */
   delayMs?: number;
+  /**
+   * Wait for this before the response headers (after `delayMs`): a turn that must still be going
+   * when something else happens, however slow the machine.
+   */
+  until?: PromiseLike<unknown>;
   /** Wait this long between SSE events that carry deltas (slow streams). */
   deltaDelayMs?: number;
   /** Wait this long after the last content block, before message_delta (the CLI prints the blocks, the turn stays open). */

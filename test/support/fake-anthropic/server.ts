@@ -120,6 +120,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     cutAfter?: number,
   ): Promise<void> {
     if (r.delayMs) await sleep(r.delayMs);
+    if (r.until) await r.until;
+    if (res.destroyed || closed) return;
     res.writeHead(200, {
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
