@@ -40,13 +40,18 @@ export function elicitationPrompt(flow: ElicitationFlow): DecisionPrompt {
   const { elicitation: asked } = flow;
   if (asked.mode === "url") {
     const link = asked.url ?? "(the server sent no link)";
+    const local = asked.url !== undefined && isLocalLink(asked.url);
+    const open = local
+      ? `The link opens on the computer Telecode runs on, not on a phone: open it there to do what ${asked.server} asks, then tap Continue.`
+      : `Open the link to do what ${asked.server} asks there, then tap Continue.`;
     return {
       kind: "question",
       title: `${asked.server} asks you to open a link`,
       sections: [{ kind: "text", text: asked.message === "" ? link : `${asked.message}\n\n${link}` }],
       choices: [{ id: "continue", label: "Continue", tone: "allow" }, DECLINE],
-      caption: flow.hint ?? `Open the link to do what ${asked.server} asks there, then tap Continue.`,
+      caption: flow.hint ?? open,
       textReplyHint: "Tap Continue or Decline to answer.",
+      ...(asked.url === undefined ? {} : { link: asked.url }),
     };
   }
   const field = asked.fields[flow.index];
@@ -64,6 +69,20 @@ export function elicitationPrompt(flow: ElicitationFlow): DecisionPrompt {
     textReplyHint: "A typed reply answers this question.",
     ...(count > 1 ? { step: { index: flow.index, count } } : {}),
   };
+}
+
+/**
+ * A link to the computer the MCP server runs on (localhost, a loopback address), which opens
+ * there and nowhere else: not on the phone the question is read on.
+ */
+function isLocalLink(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host.startsWith("127.") || host === "[::1]";
 }
 
 /**

@@ -38,6 +38,8 @@ export type DecisionPrompt = {
   textReplyHint: string;
   /** For several questions asked one after another. */
   step?: { index: number; count: number };
+  /** A page the person is asked to open: a front end may offer it as a button (a section shows it too). */
+  link?: string;
 };
 
 /**

@@ -11,6 +11,8 @@ export type CallFailure =
   | { kind: "delete_target_gone" }
   | { kind: "reply_target_gone" }
   | { kind: "parse_error"; description: string }
+  /** Telegram will not take a button's link (localhost, another protocol): the message goes without it. */
+  | { kind: "link_refused"; description: string }
   /** The group became a supergroup, which has this id now. */
   | { kind: "chat_moved"; toChatId: number }
   /** The forum topic written to is closed (`closed`), or deleted. */
@@ -80,6 +82,8 @@ export function classifyFailure(error: unknown): CallFailure {
   if (text.includes("message to be replied not found") || text.includes("replied message not found"))
     return { kind: "reply_target_gone" };
   if (text.includes("can't parse entities")) return { kind: "parse_error", description: error.description };
+  if (text.includes("button_url_invalid") || text.includes("inline keyboard button url"))
+    return { kind: "link_refused", description: error.description };
   if (/topic_closed|topic_deleted|message thread not found|topic_id_invalid/.test(text))
     return { kind: "topic_refused", description: error.description, closed: text.includes("topic_closed") };
   // A group that took the bot's right to send messages (photos or files alone it may still take).

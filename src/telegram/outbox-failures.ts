@@ -1,12 +1,13 @@
 // What the outbox does with a failed call, by what Telegram said (outbox-errors.ts): wait as
 // asked (429), count it done (not modified, already deleted), re-send a message that is gone,
-// retry without the reply or as plain text, follow a group that became a supergroup, back off
+// retry without the reply, as plain text or without link buttons, follow a group that became a supergroup, back off
 // after a 5xx, or give up and say so.
 import { definedFields } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import type { CallFailure } from "./outbox-errors.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
-import { settle } from "./outbox-queue.js";
+import { settle, withKeyboard } from "./outbox-queue.js";
+import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Delivery, OutboxStats } from "./outbox-types.js";
 
 /** The parts of the outbox a failure may act on. */
@@ -63,6 +64,11 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
       if (job.plain || !(job.kind === "send" || job.kind === "edit" || job.kind === "document")) break;
       job.plain = true;
       return host.retry(chat, job);
+    case "link_refused":
+      // The words and the other buttons still go: the message shows the link as text too.
+      logger.event("outbox.link_refused", { ...fields, description: failure.description }, "warn");
+      if (!dropLinkButtons(job)) break;
+      return host.retry(chat, job);
     case "transient": {
       const { maxAttempts, backoffMs, maxBackoffMs, random } = host.retrying;
       const limit = job.kind === "callback" ? 3 : maxAttempts;
@@ -92,6 +98,7 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
   }
   const description =
     failure.kind === "parse_error" ||
+    failure.kind === "link_refused" ||
     failure.kind === "rejected" ||
     failure.kind === "chat_closed" ||
     failure.kind === "topic_refused"
@@ -102,4 +109,30 @@ export function handleFailure(host: FailureHost, chat: ChatQueue | undefined, jo
   const errorCode = failure.kind === "rejected" || failure.kind === "chat_closed" ? failure.errorCode : 400;
   logger.event("outbox.rejected", { ...fields, description }, job.must ? "error" : "warn");
   host.fail(job, { ok: false, code: "rejected", description, errorCode });
+}
+
+/** Takes the buttons that open a link off a send's or an edit's keyboard: false when it had none. */
+function dropLinkButtons(job: Job): boolean {
+  if (job.kind === "send") {
+    const kept = withoutLinks(job.content.keyboard);
+    if (kept !== false) job.content = withKeyboard(job.content, kept);
+    return kept !== false;
+  }
+  if (job.kind !== "edit") return false;
+  const change = job.change;
+  const kept = withoutLinks(change.kind === "text" ? change.content.keyboard : change.keyboard);
+  if (kept === false) return false;
+  job.change =
+    change.kind === "text"
+      ? { kind: "text", content: withKeyboard(change.content, kept) }
+      : { kind: "keyboard", keyboard: kept };
+  return true;
+}
+
+/** The keyboard without its link buttons (undefined when none are left); false when it had none. */
+function withoutLinks(keyboard: InlineKeyboardMarkup | undefined): InlineKeyboardMarkup | undefined | false {
+  const rows = keyboard?.inline_keyboard ?? [];
+  if (!rows.some((row) => row.some((button) => "url" in button))) return false;
+  const kept = rows.map((row) => row.filter((button) => !("url" in button))).filter((row) => row.length > 0);
+  return kept.length === 0 ? undefined : { inline_keyboard: kept };
 }

@@ -150,12 +150,38 @@ describe("an MCP server's link", () => {
         "Tap Continue or Decline to answer.",
       ].join("\n"),
     );
+    // The link is a button that opens it too, above the answers.
+    expect(asked.buttons.map((b) => b.url ?? b.text)).toEqual([
+      "https://auth.acme.example/device?code=WXYZ-1234",
+      "✅ Continue",
+      "❌ Decline",
+    ]);
+    expect(asked.buttons[0]?.text).toBe("🔗 Open the link");
     expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
     await rig.botMessage(chat, isAnswer("Signed in and deployed."));
     expect(serverGot("[mcp-link]")).toEqual({ action: "accept" });
     // The server said the link's task is done (notifications/elicitation/complete): a line of the progress.
     const progress = rig.tg.botMessages(chat)[0]!;
     expect(progress.revisions.some((r) => r.text.includes("ℹ️ ops: done with the link you opened."))).toBe(true);
+  });
+
+  it("is a link to this computer: says to open it there, with no button the phone could not follow", async () => {
+    const chat = rig.user(1006);
+    const ask = {
+      mode: "url",
+      message: "Approve the deploy in the local console.",
+      url: "http://localhost:8765/approve?id=7",
+      elicitationId: "local-1",
+    };
+    await deployAsking(chat, "[mcp-local-link]", ask, reply.text("Approved locally and deployed."));
+    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    expect(asked.text).toContain(
+      "http://localhost:8765/approve?id=7\n\nThe link opens on the computer Telecode runs on, not on a phone: open it there to do what ops asks, then tap Continue.",
+    );
+    expect(asked.buttons.map((b) => b.text)).toEqual(["✅ Continue", "❌ Decline"]);
+    expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
+    await rig.botMessage(chat, isAnswer("Approved locally and deployed."));
+    expect(serverGot("[mcp-local-link]")).toEqual({ action: "accept" });
   });
 });
 

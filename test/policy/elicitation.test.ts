@@ -222,6 +222,7 @@ describe("a link to open", () => {
       title: "ops asks you to open a link",
       sections: [{ kind: "text", text: "Sign in to Acme Cloud.\n\nhttps://auth.acme.example/device?code=WXYZ" }],
       caption: "Open the link to do what ops asks there, then tap Continue.",
+      link: "https://auth.acme.example/device?code=WXYZ",
     });
     expect(asked(m.answer(signIn.requestId, { kind: "text", text: "done" }))?.caption).toBe(
       "Tap Continue once you have opened the link, or Decline.",
@@ -230,6 +231,21 @@ describe("a link to open", () => {
       behavior: "allow",
       updatedInput: { action: "accept" },
     });
+  });
+
+  it("says where a link to the computer itself opens, as the phone cannot open it", () => {
+    for (const url of ["http://localhost:8765/consent", "http://127.0.0.1:8765/consent", "http://[::1]:8765/"]) {
+      const prompt = asked(
+        machine().request(elicitation({ mode: "url", message: "Consent.", url, elicitation_id: "l" })),
+      );
+      expect(prompt?.caption).toBe(
+        "The link opens on the computer Telecode runs on, not on a phone: open it there to do what ops asks, then tap Continue.",
+      );
+      expect(prompt?.link).toBe(url);
+    }
+    const none = asked(machine().request(elicitation({ mode: "url", message: "Consent.", elicitation_id: "n" })));
+    expect(none?.link).toBeUndefined();
+    expect(none?.sections).toEqual([{ kind: "text", text: "Consent.\n\n(the server sent no link)" }]);
   });
 });
 

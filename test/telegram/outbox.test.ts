@@ -340,6 +340,50 @@ describe("Telegram's errors and faults", () => {
     expect(logged.some((l) => l.name === "outbox.parse_error" && l.level === "error")).toBe(true);
   });
 
+  it("sends a message whose link Telegram refuses without that link's button, keeping the rest", async () => {
+    const box = outbox();
+    const keyboard = (url: string) => ({
+      inline_keyboard: [[{ text: "🔗 Open the link", url }], [{ text: "Continue", callback_data: "c" }]],
+    });
+    const sent = box.send(ALICE, {
+      html: "Open http://build:8080/login",
+      keyboard: keyboard("http://build:8080/login"),
+    });
+    await driveUntilDone(box, clock);
+    const result = await sent;
+    if (!result.ok) throw new Error("send failed");
+    expect(tg.message(ALICE, result.messageId)?.buttons.map((b) => b.text)).toEqual(["Continue"]);
+    expect(timeline("sendMessage")).toEqual(["0:400", "1000"]);
+    expect(logged.find((l) => l.name === "outbox.link_refused")?.fields.description).toBe(
+      "Bad Request: inline keyboard button URL 'http://build:8080/login' is invalid: Wrong HTTP URL",
+    );
+
+    // An edit's new keyboard, and a keyboard alone, go the same way; a link Telegram takes stays.
+    const edited = box.edit(ALICE, result.messageId, {
+      html: "Open it now",
+      keyboard: keyboard("ftp://files.example/x"),
+    });
+    await driveUntilDone(box, clock);
+    expect(await edited).toMatchObject({ ok: true });
+    expect(tg.message(ALICE, result.messageId)).toMatchObject({ text: "Open it now", buttons: [{ text: "Continue" }] });
+    const taken = box.editKeyboard(ALICE, result.messageId, keyboard("https://auth.example/login"));
+    await driveUntilDone(box, clock);
+    expect(await taken).toMatchObject({ ok: true });
+    expect(tg.message(ALICE, result.messageId)?.buttons).toEqual([
+      { text: "🔗 Open the link", data: undefined, url: "https://auth.example/login" },
+      { text: "Continue", data: "c", url: undefined },
+    ]);
+  });
+
+  it("gives up on a message Telegram says has a bad link when it has no link button to drop", async () => {
+    const box = outbox();
+    tg.injectFault("sendMessage", { kind: "error", code: 400, description: "Bad Request: BUTTON_URL_INVALID" });
+    const sent = box.send(ALICE, html("plain words"));
+    await driveUntilDone(box, clock);
+    expect(await sent).toMatchObject({ ok: false, code: "rejected", description: "Bad Request: BUTTON_URL_INVALID" });
+    expect(timeline("sendMessage")).toEqual(["0:400"]);
+  });
+
   it("reports a refusal (the person blocked the bot) without retrying, and logs an undelivered must-deliver item", async () => {
     const closed: [number, string][] = [];
     const box = outbox({ onChatClosed: (chatId, why) => void closed.push([chatId, why]) });

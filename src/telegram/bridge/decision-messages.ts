@@ -3,7 +3,7 @@
 // open. Records each prompt's message, what it shows and its button token, so a restart can
 // bring it up to date, and a kept run's decision asked again keeps its message and buttons.
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { DecisionOutcome, PersonAnswer } from "../../policy/index.js";
+import type { DecisionOutcome, DecisionPrompt, PersonAnswer } from "../../policy/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";
 import type { DecisionAnswers, PendingDecisionView, PersonPort } from "../../sessions/decisions/index.js";
@@ -118,9 +118,7 @@ export class DecisionMessages {
       // Same decision, new prompt (next question, a toggle, "type an answer"): edit it in place.
       existing.action.choices = choices;
       existing.lastHtml = parts.at(-1) ?? existing.lastHtml;
-      const keyboard = keyboardOf(view.prompt.choices, (c, i) =>
-        this.#deps.callbacks.data(existing.token, choiceCode(c.id, i)),
-      );
+      const keyboard = this.#keyboard(existing.token, view.prompt);
       existing.lastKeyboard = keyboard;
       void existing.message.then((id) => {
         if (id === undefined || this.#shown.get(view.decisionId) !== existing) return;
@@ -143,7 +141,7 @@ export class DecisionMessages {
     };
     if (this.#showAgain(lane, view, action, parts)) return;
     const token = this.#deps.callbacks.register(action, lane.chatId, { held: true });
-    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
+    const keyboard = this.#keyboard(token, view.prompt);
     const live = this.#deps.runs.live(lane);
     const message = (live?.progressMessage() ?? Promise.resolve(undefined)).then((replyTo) =>
       this.#sendParts(lane.chatId, parts, replyTo, keyboard, true),
@@ -173,6 +171,11 @@ export class DecisionMessages {
     });
   }
 
+  /** The prompt's buttons, their data under `token`. */
+  #keyboard(token: string, prompt: DecisionPrompt): InlineKeyboardMarkup {
+    return keyboardOf(prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)), prompt.link);
+  }
+
   /**
    * A decision a previous Telecode showed, asked again after a restart (its kept run goes on):
    * its message gets its buttons back under the same token, so a tap made meanwhile still
@@ -190,7 +193,7 @@ export class DecisionMessages {
     const token = record?.callbackToken ?? null;
     if (record?.state !== "pending" || messageId === null || token === null) return false;
     this.#deps.callbacks.restore(token, action, lane.chatId, messageId);
-    const keyboard = keyboardOf(view.prompt.choices, (c, i) => this.#deps.callbacks.data(token, choiceCode(c.id, i)));
+    const keyboard = this.#keyboard(token, view.prompt);
     const shown: Shown = {
       chatId: lane.chatId,
       token,

@@ -65,12 +65,17 @@ export function renderInfoParts(info: InfoMessage): string[] {
   return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT);
 }
 
-/** Short labels share a row (Allow · Deny); long ones get a row each. */
+/**
+ * Short labels share a row (Allow · Deny); long ones get a row each. A `link` to open comes
+ * first, as a button that opens it, where Telegram takes it as one (`linkButtonUrl`).
+ */
 export function keyboardOf(
   choices: readonly PromptChoice[],
   dataFor: (choice: PromptChoice, index: number) => string,
+  link?: string,
 ): InlineKeyboardMarkup {
-  const rows: InlineKeyboardButton[][] = [];
+  const url = link === undefined ? undefined : linkButtonUrl(link);
+  const rows: InlineKeyboardButton[][] = url === undefined ? [] : [[{ text: "🔗 Open the link", url }]];
   let row: InlineKeyboardButton[] = [];
   let rowChars = 0;
   choices.forEach((choice, index) => {
@@ -91,6 +96,26 @@ export function keyboardOf(
   });
   if (row.length > 0) rows.push(row);
   return { inline_keyboard: rows };
+}
+
+/**
+ * `url` if Telegram takes it for a button: a web page on a named host. Telegram refuses a
+ * message whose button links elsewhere ("Wrong HTTP URL" for localhost, "Unsupported URL
+ * protocol"), and a loopback address would open on the phone, not where its server is. A link
+ * this lets through and Telegram refuses all the same is sent again without its button (the
+ * outbox's `link_refused`).
+ */
+export function linkButtonUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const host = parsed.hostname;
+  const web = parsed.protocol === "https:" || parsed.protocol === "http:";
+  const named = host.includes(".") && !host.endsWith(".localhost") && !host.startsWith("127.") && !host.startsWith("[");
+  return web && named ? url : undefined;
 }
 
 /** One button per row: for lists of options (modes, projects). */

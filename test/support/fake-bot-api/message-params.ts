@@ -93,8 +93,27 @@ function readButton(raw: unknown): InlineButton {
     }
     return { text, callback_data: data };
   }
-  if (typeof url === "string") return { text, url };
+  if (typeof url === "string") return { text, url: checkedButtonUrl(url) };
   throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
+}
+
+/**
+ * A link button's URL as Telegram checks it: a web page on a named host, or a tg:// link
+ * (the descriptions are Telegram's own).
+ */
+function checkedButtonUrl(url: string): string {
+  const refused = (why: string) => badRequest(`inline keyboard button URL '${url}' is invalid: ${why}`);
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "http";
+  if (scheme === "tg") return url;
+  if (scheme !== "http" && scheme !== "https") throw refused("Unsupported URL protocol");
+  let host: string;
+  try {
+    host = new URL(url.includes("://") ? url : `http://${url}`).hostname;
+  } catch {
+    throw refused("Wrong HTTP URL");
+  }
+  if (!host.includes(".")) throw refused("Wrong HTTP URL");
+  return url;
 }
 
 export function sameKeyboard(a: InlineKeyboard | undefined, b: InlineKeyboard | undefined): boolean {

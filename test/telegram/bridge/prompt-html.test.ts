@@ -12,7 +12,12 @@ import {
 } from "../../../src/policy/index.js";
 import { telegramHtmlToText, validateTelegramHtml } from "../../../src/render/index.js";
 import { CALLBACK_DATA_MAX_BYTES, CallbackRegistry, decodeCallbackData } from "../../../src/telegram/index.js";
-import { keyboardOf, renderPromptParts, renderSettledHtml } from "../../../src/telegram/bridge/prompt-html.js";
+import {
+  keyboardOf,
+  linkButtonUrl,
+  renderPromptParts,
+  renderSettledHtml,
+} from "../../../src/telegram/bridge/prompt-html.js";
 import { choiceCode, choiceFromCode } from "../../../src/telegram/bridge/choice-code.js";
 import { resumeKeyboard } from "../../../src/telegram/bridge/resume-button.js";
 import { runIdFromToken } from "../../../src/telegram/bridge/run-token.js";
@@ -165,6 +170,42 @@ describe("decision prompts as Telegram messages", () => {
       (c) => c.id,
     );
     expect(plan.inline_keyboard.map((row) => row.length)).toEqual([3]);
+  });
+});
+
+describe("a link to open", () => {
+  const choices = [
+    { id: "continue", label: "Continue", tone: "allow" },
+    { id: "decline", label: "Decline", tone: "deny" },
+  ] as const;
+
+  it("comes first, as a button that opens it, above the choices", () => {
+    const keyboard = keyboardOf(choices, (c) => c.id, "https://auth.acme.example/device?code=WXYZ");
+    expect(keyboard.inline_keyboard).toEqual([
+      [{ text: "🔗 Open the link", url: "https://auth.acme.example/device?code=WXYZ" }],
+      [
+        { text: "✅ Continue", callback_data: "continue" },
+        { text: "❌ Decline", callback_data: "decline" },
+      ],
+    ]);
+  });
+
+  it("is no button where Telegram would refuse it or the phone could not open it", () => {
+    const taken = ["https://a.example/x", "http://10.0.0.5:8080/ok", "https://auth.acme.example:8443/login?x=1"];
+    const refused = [
+      "http://localhost:8080/callback",
+      "http://127.0.0.1:3000/",
+      "http://app.localhost/",
+      "http://[::1]:8080/",
+      "http://intranet/login",
+      "ftp://files.example/x",
+      "javascript:alert(1)",
+      "not a link",
+      "",
+    ];
+    for (const url of taken) expect(linkButtonUrl(url)).toBe(url);
+    for (const url of refused) expect(linkButtonUrl(url)).toBeUndefined();
+    expect(keyboardOf(choices, (c) => c.id, "http://localhost:8080/callback").inline_keyboard.flat()).toHaveLength(2);
   });
 });
 
