@@ -10,7 +10,7 @@ import {
   EDIT_NOT_REACHING,
   EDIT_WHILE_RUNNING,
 } from "../../src/telegram/bridge/messages/edited.js";
-import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
+import { COLOR_QUESTION, gate, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
@@ -37,7 +37,9 @@ const buttonsOf = (m: MessageView): string[] => m.buttons.map((b) => b.text);
 describe("an edited message", () => {
   it("still queued runs as edited; one already running can run, edited, after it in the same session", async () => {
     const chat = rig.user(1001);
-    rig.script("[edit-slow]", [reply.text("Slow done.", { delayMs: 3_000 }), reply.text("Took all the time.")]);
+    // The slow run goes on until both edits have been dealt with.
+    const dealt = gate();
+    rig.script("[edit-slow]", [reply.text("Slow done.", { until: dealt.until }), reply.text("Took all the time.")]);
     rig.script("[edit-q]", [reply.text("Ran the edited one.")]);
     const slow = rig.tg.sendText(chat, "Take your time [edit-slow]");
     await rig.api.waitForRequests(1, "[edit-slow]");
@@ -59,6 +61,7 @@ describe("an edited message", () => {
     );
     expect(rig.tg.message(chat, notice.messageId)!.buttons).toEqual([]);
 
+    dealt.open();
     const first = await rig.botMessage(chat, isAnswer("Slow done."));
     const edited = await rig.botMessage(chat, isAnswer("Took all the time."));
     expect(sessionOf(edited)).toBe(sessionOf(first));

@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTelegramHtml, validateTelegramHtml } from "../../src/render/index.js";
-import { reply } from "../support/fake-anthropic/index.js";
+import { gate, reply } from "../support/fake-anthropic/index.js";
 import { NOT_MODIFIED, type MessageView } from "../support/fake-bot-api/index.js";
 import { expectSentAgain, isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
 
@@ -57,7 +57,9 @@ describe("a message in Telegram", () => {
 
   it("a message sent during a run is queued with a Cancel button, then runs", async () => {
     const chat = rig.user(1003);
-    rig.script("[q1]", [reply.text("First done.", { delayMs: 2500 })]);
+    // The first run goes on until /status and /usage have looked at it.
+    const looked = gate();
+    rig.script("[q1]", [reply.text("First done.", { until: looked.until })]);
     rig.script("[q2]", [reply.text("Second done.")]);
     const first = rig.tg.sendText(chat, "First [q1]");
     await rig.botMessage(chat, /Starting|Working/);
@@ -74,6 +76,7 @@ describe("a message in Telegram", () => {
     expect(status).toMatch(
       /^• app: working for [\d.]+ m?s, 1 queued( \(pid \d+\)( · goes on if Telecode restarts)?)?$/m,
     );
+    looked.open();
     // Each answer quotes what it answers: the first comes below the second's message.
     expect((await rig.botMessage(chat, isAnswer("First done."))).replyToMessageId).toBe(first);
     expect((await rig.botMessage(chat, isAnswer("Second done."))).replyToMessageId).toBe(second);

@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reply } from "../support/fake-anthropic/index.js";
+import { gate, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
 import { botMessageInTopic, isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.js";
@@ -55,16 +55,15 @@ describe("a forum group", () => {
     const build = rig.tg.topics.create(group, "Build");
     const docs = rig.tg.topics.create(group, "Docs");
     // Build's turn goes on until Docs has answered: were the topics one queue, Docs never would.
-    let docsAnswered!: () => void;
-    const untilDocs = new Promise<void>((resolve) => (docsAnswered = resolve));
-    rig.script("[topic-build]", [reply.text("The build is fixed.", { until: untilDocs })]);
+    const docsAnswered = gate();
+    rig.script("[topic-build]", [reply.text("The build is fixed.", { until: docsAnswered.until })]);
     rig.script("[topic-docs]", [reply.text("The docs are written.")]);
     rig.tg.sendText(group, `${BOT} fix the build [topic-build]`, { topic: build });
     await rig.api.waitForRequests(1, "[topic-build]");
     rig.tg.sendText(group, `${BOT} write the docs [topic-docs]`, { topic: docs });
     const docsAnswer = await inTopic(group, docs, isAnswer("The docs are written."));
     expect(rig.tg.topics.botMessages(group, build).some(isAnswer("The build is fixed."))).toBe(false);
-    docsAnswered();
+    docsAnswered.open();
     const buildAnswer = await inTopic(group, build, isAnswer("The build is fixed."));
     expect(sessionOf(buildAnswer)).toBeDefined();
     expect(sessionOf(docsAnswer)).not.toBe(sessionOf(buildAnswer));

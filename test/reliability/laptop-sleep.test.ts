@@ -6,7 +6,7 @@
 // API went with the sleep. A change of network with the lid open (addresses the test sets) is
 // taken the same way for connections.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reply } from "../support/fake-anthropic/index.js";
+import { gate, reply } from "../support/fake-anthropic/index.js";
 import { eventLog, type EventLog } from "../support/event-log.js";
 import { createSleepyClock, type SleepyClock } from "../support/sleepy-clock.js";
 import { isAnswer, startRig, TEST_TUNING, type Rig } from "../telegram/bridge/rig.js";
@@ -109,7 +109,9 @@ describe("the computer sleeps and wakes", () => {
 
   it("ends a Claude Code process whose run the computer slept through once the run is over", async () => {
     const chat = rig.user(1004);
-    rig.script("[lid-mid-run]", [reply.text("Finished after the nap.", { delayMs: 3000 })]);
+    // The run goes on until the wake has been noticed and the process checked.
+    const checked = gate();
+    rig.script("[lid-mid-run]", [reply.text("Finished after the nap.", { until: checked.until })]);
     rig.tg.sendText(chat, "Take your time [lid-mid-run]");
     await rig.tg.waitFor(() => rig.api.requests("[lid-mid-run]").length > 0, { what: "the run's request" });
     const pid = lastSpawnedPid();
@@ -118,6 +120,7 @@ describe("the computer sleeps and wakes", () => {
     await rig.tg.waitFor(() => log.fields("app.woke").length > wakes, { what: "the wake noticed" });
     // Still running: the process is not ended under its run.
     expect(log.fields("claude.wake_close").map((f) => f["pid"])).not.toContain(pid);
+    checked.open();
     await rig.botMessage(chat, isAnswer("Finished after the nap."));
     await endedIdle(pid, "the process ended once its run was over");
     expect(log.fields("claude.wake_close").find((f) => f["pid"] === pid)?.["sleptMs"]).toBeGreaterThan(HOUR - 1000);

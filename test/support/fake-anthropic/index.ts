@@ -1,7 +1,7 @@
 // The fake Anthropic Messages API for tests that run the real Claude CLI.
 export { startFakeAnthropic } from "./server.js";
 export type { FakeAnthropic, FakeAnthropicOptions } from "./server.js";
-export { reply } from "./scenario.js";
+export { gate, reply } from "./scenario.js";
 export { COLOR_QUESTION } from "./questions.js";
 export type {
   FakeBlock,

@@ -90,6 +90,16 @@ export const reply = {
   },
 };
 
+/**
+ * A reply's `until`: the turn goes on, however slow the machine, until the test opens the gate
+ * (once what must happen while it runs has happened).
+ */
+export function gate(): { until: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const until = new Promise<void>((resolve) => (open = resolve));
+  return { until, open };
+}
+
 /** What the fake saw in one request, for assertions. */
 export type RecordedRequest = {
   n: number;
