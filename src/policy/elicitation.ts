@@ -72,10 +72,10 @@ export function elicitationPrompt(flow: ElicitationFlow): DecisionPrompt {
 }
 
 /**
- * A link to the computer the MCP server runs on (localhost, a loopback address), which opens
- * there and nowhere else: not on the phone the question is read on.
+ * A link to the computer it was made on (localhost, a loopback address), which opens there and
+ * nowhere else: not on the phone the question is read on.
  */
-function isLocalLink(url: string): boolean {
+export function isLocalLink(url: string): boolean {
   let host: string;
   try {
     host = new URL(url).hostname;

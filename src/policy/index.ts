@@ -36,7 +36,13 @@ export {
   typeChoiceId,
 } from "./questions.js";
 export type { Question, QuestionFlow, QuestionStep } from "./questions.js";
-export { answerElicitation, elicitationPrompt, parseElicitation, startElicitation } from "./elicitation.js";
+export {
+  answerElicitation,
+  elicitationPrompt,
+  isLocalLink,
+  parseElicitation,
+  startElicitation,
+} from "./elicitation.js";
 export type { Elicitation, ElicitationFlow, ElicitationStep } from "./elicitation.js";
 export { typedValue } from "./elicitation-fields.js";
 export type { ElicitationField, FieldOption } from "./elicitation-fields.js";

@@ -1,13 +1,13 @@
 // What the outbox does with a failed call, by what Telegram said (outbox-errors.ts): wait as
 // asked (429), count it done (not modified, already deleted), re-send a message that is gone,
-// retry without the reply, as plain text or without link buttons, follow a group that became a supergroup, back off
-// after a 5xx, or give up and say so.
+// retry without the reply, as plain text or without its link buttons, follow a group that became
+// a supergroup, back off after a 5xx, or give up and say so.
+import type { InlineKeyboardMarkup } from "grammy/types";
 import { definedFields } from "../domain/index.js";
 import type { Logger } from "../ports/index.js";
 import type { CallFailure } from "./outbox-errors.js";
 import type { ChatQueue, Job } from "./outbox-queue.js";
 import { settle, withKeyboard } from "./outbox-queue.js";
-import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Delivery, OutboxStats } from "./outbox-types.js";
 
 /** The parts of the outbox a failure may act on. */

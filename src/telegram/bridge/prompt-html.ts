@@ -5,6 +5,7 @@ import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   diffHeading,
   diffLineText,
+  isLocalLink,
   outcomeText,
   type DecisionOutcome,
   type DecisionPrompt,
@@ -112,10 +113,8 @@ export function linkButtonUrl(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  const host = parsed.hostname;
   const web = parsed.protocol === "https:" || parsed.protocol === "http:";
-  const named = host.includes(".") && !host.endsWith(".localhost") && !host.startsWith("127.") && !host.startsWith("[");
-  return web && named ? url : undefined;
+  return web && parsed.hostname.includes(".") && !isLocalLink(url) ? url : undefined;
 }
 
 /** One button per row: for lists of options (modes, projects). */
