@@ -194,3 +194,31 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
       return undefined;
   }
 }
+
+/**
+ * The MCP servers an init line lists as not connected (`mcp_servers`: failed, or waiting for a
+ * sign-in), as warnings of what Claude works without and what to do: one for each of the two.
+ */
+export function unavailableMcpNotes(servers: unknown): NoteEmitted[] {
+  if (!Array.isArray(servers)) return [];
+  const failed: string[] = [];
+  const signIn: string[] = [];
+  for (const server of servers as unknown[]) {
+    const { name, status } = (server ?? {}) as { name?: unknown; status?: unknown };
+    if (typeof name !== "string") continue;
+    if (status === "failed") failed.push(name);
+    else if (status === "needs-auth") signIn.push(name);
+  }
+  /** `why` as one server says it, then as several do. */
+  const without = (names: readonly string[], why: [string, string], todo: string, key: string): NoteEmitted[] => {
+    if (names.length === 0) return [];
+    const one = names.length === 1;
+    const who = `MCP ${one ? "server" : "servers"} ${names.join(", ")} ${why[one ? 0 : 1]}`;
+    const text = `${who}; Claude works without ${one ? "its" : "their"} tools. ${todo}`;
+    return [{ type: "note", kind: "warning", text, key: `mcp_unavailable:${key}` }];
+  };
+  return [
+    ...without(failed, ["did not connect", "did not connect"], "`claude mcp list` on the computer says why.", "failed"),
+    ...without(signIn, ["needs a sign-in", "need a sign-in"], "On the computer: run `claude`, then /mcp.", "sign_in"),
+  ];
+}

@@ -18,6 +18,7 @@ import {
   otherSystemNote,
   rateLimitNote,
   rateLimitWindowKey,
+  unavailableMcpNotes,
   usageLimitEvent,
 } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
@@ -246,7 +247,8 @@ class ClaudeTranslator implements Translator {
     this.#conversation.recallPlan(() => this.#book.planOf(m.session_id));
     if (typeof m.model === "string") this.#sessionModel = m.model;
     const mode = typeof m.permissionMode === "string" ? m.permissionMode : undefined;
-    if (!this.#sessionStarted) {
+    const starting = !this.#sessionStarted;
+    if (starting) {
       this.#sessionStarted = true;
       this.#mode = mode;
       const started: TelecodeEvent = {
@@ -267,6 +269,8 @@ class ClaudeTranslator implements Translator {
     }
     // A manual /compact prints an init inside its own turn; one turn_started per turn.
     if (!this.#turnOpen) this.#startTurn();
+    // Said once a process, in its first turn: each later init lists the same servers.
+    if (starting) this.#out.push(...unavailableMcpNotes(m["mcp_servers"]));
   }
 
   #startTurn(): void {

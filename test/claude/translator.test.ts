@@ -56,6 +56,51 @@ const ofType = <T extends TelecodeEvent["type"]>(events: TelecodeEvent[], type: 
   events.filter((e): e is Extract<TelecodeEvent, { type: T }> => e.type === type);
 
 describe("translator", () => {
+  it("names the MCP servers a process started without, once, with what to do", () => {
+    const servers = [
+      { name: "ops", status: "connected" },
+      { name: "db", status: "failed" },
+      { name: "search", status: "failed" },
+      { name: "linear", status: "needs-auth" },
+      { name: "slow", status: "pending" },
+      { name: "off", status: "disabled" },
+      { status: "failed" },
+      null,
+    ];
+    const events = run([init({ mcp_servers: servers }), result(), init({ mcp_servers: servers }), result()]);
+    expect(ofType(events, "note")).toEqual([
+      {
+        type: "note",
+        kind: "warning",
+        key: "mcp_unavailable:failed",
+        text: "MCP servers db, search did not connect; Claude works without their tools. `claude mcp list` on the computer says why.",
+      },
+      {
+        type: "note",
+        kind: "warning",
+        key: "mcp_unavailable:sign_in",
+        text: "MCP server linear needs a sign-in; Claude works without its tools. On the computer: run `claude`, then /mcp.",
+      },
+    ]);
+    // In the first turn, after it started.
+    expect(events.slice(0, 4).map((e) => e.type)).toEqual(["session_started", "turn_started", "note", "note"]);
+    const one = run([
+      init({
+        mcp_servers: [
+          { name: "db", status: "failed" },
+          { name: "a", status: "needs-auth" },
+          { name: "b", status: "needs-auth" },
+        ],
+      }),
+    ]);
+    expect(ofType(one, "note").map((n) => n.text)).toEqual([
+      "MCP server db did not connect; Claude works without its tools. `claude mcp list` on the computer says why.",
+      "MCP servers a, b need a sign-in; Claude works without their tools. On the computer: run `claude`, then /mcp.",
+    ]);
+    for (const listed of [[], [{ name: "ops", status: "connected" }], "odd", undefined])
+      expect(ofType(run([init({ mcp_servers: listed })]), "note")).toEqual([]);
+  });
+
   it("emits session_started once and turn_started per system/init, numbered", () => {
     const events = run([init(), result(), init(), result()]);
     expect(events.map((e) => e.type)).toEqual([
