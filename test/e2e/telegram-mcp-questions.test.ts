@@ -42,6 +42,17 @@ async function deployAsking(chat: number, marker: string, ask: object, answer: F
   expect(await tap(chat, approval, "✅ Allow")).toBe("Approved");
 }
 
+/** As deployAsking, with a link to open (`link`) for the server's question; resolves with the question. */
+async function linkAsked(
+  chat: number,
+  marker: string,
+  link: { message: string; url: string; elicitationId: string },
+  answer: FakeReply,
+): Promise<MessageView> {
+  await deployAsking(chat, marker, { mode: "url", ...link }, answer);
+  return rig.botMessage(chat, withButton("✅ Continue"));
+}
+
 /** What the MCP server got back, as its tool returned it to the model. */
 const serverGot = (marker: string): unknown => JSON.parse(rig.api.requests(marker)[1]?.toolResults[0]?.text ?? "null");
 
@@ -128,15 +139,13 @@ describe("an MCP server's form", () => {
 describe("an MCP server's link", () => {
   it("is shown with Continue and Decline; Continue tells the server to go on, and its word that it is done is shown", async () => {
     const chat = rig.user(1003);
-    const ask = {
-      mode: "url",
+    const link = {
       message: "Sign in to Acme Cloud so I can deploy.",
       url: "https://auth.acme.example/device?code=WXYZ-1234",
       elicitationId: "sign-in-1",
     };
     // Slow enough that the progress message shows what came meanwhile.
-    await deployAsking(chat, "[mcp-link]", ask, reply.text("Signed in and deployed.", { delayMs: 1500 }));
-    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    const asked = await linkAsked(chat, "[mcp-link]", link, reply.text("Signed in and deployed.", { delayMs: 1500 }));
     expect(asked.text).toBe(
       [
         "❓ ops asks you to open a link",
@@ -167,14 +176,12 @@ describe("an MCP server's link", () => {
 
   it("is a link to this computer: says to open it there, with no button the phone could not follow", async () => {
     const chat = rig.user(1006);
-    const ask = {
-      mode: "url",
+    const link = {
       message: "Approve the deploy in the local console.",
       url: "http://localhost:8765/approve?id=7",
       elicitationId: "local-1",
     };
-    await deployAsking(chat, "[mcp-local-link]", ask, reply.text("Approved locally and deployed."));
-    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    const asked = await linkAsked(chat, "[mcp-local-link]", link, reply.text("Approved locally and deployed."));
     expect(asked.text).toContain(
       "http://localhost:8765/approve?id=7\n\nThe link opens on the computer Telecode runs on, not on a phone: open it there to do what ops asks, then tap Continue.",
     );
@@ -187,7 +194,6 @@ describe("an MCP server's link", () => {
 
 describe("an MCP server's question across a restart", () => {
   const SIGN_IN = {
-    mode: "url",
     message: "Sign in to Acme Cloud so I can deploy.",
     url: "https://auth.acme.example/device?code=RSTR-0001",
     elicitationId: "sign-in-restart",
@@ -195,8 +201,7 @@ describe("an MCP server's question across a restart", () => {
 
   it("keeps its message and buttons; the answer tapped after the restart reaches the server", async () => {
     const chat = rig.user(1004);
-    await deployAsking(chat, "[mcp-restart]", SIGN_IN, reply.text("Deployed after the restart."));
-    const asked = await rig.botMessage(chat, withButton("✅ Continue"));
+    const asked = await linkAsked(chat, "[mcp-restart]", SIGN_IN, reply.text("Deployed after the restart."));
     await rig.app.stop();
     await rig.startApp();
     expect(await tap(chat, asked, "✅ Continue")).toBe("✓ Continue");
@@ -209,6 +214,7 @@ describe("an MCP server's question across a restart", () => {
     const chat = rig.user(1005);
     const answer = reply.text("Deployed, asked while you were away.");
     const signIn = {
+      mode: "url",
       ...SIGN_IN,
       url: "https://auth.acme.example/device?code=DOWN-0002",
       elicitationId: "sign-in-down",
