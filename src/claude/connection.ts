@@ -10,6 +10,7 @@ import { CommandIds } from "./command-ids.js";
 import { ControlChannel, RELISTED_REQUESTS } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import { refusalCause } from "./startup-refusals.js";
+import { MCP_FAILED_NOTE } from "./translate-notes.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
 import type { SessionBook } from "./session-book.js";
@@ -42,6 +43,8 @@ export interface ConnectionOwner {
 }
 
 type Line = WireMessage | WireDecodeProblem;
+
+const isFailedMcpNote = (event: TelecodeEvent): boolean => event.type === "note" && event.key === MCP_FAILED_NOTE;
 
 /**
  * A kept process re-attached after a restart replays the lines it printed meanwhile. Requests
@@ -277,8 +280,12 @@ export class CliConnection {
         return pending;
       }
       case "system":
-        if (message.subtype === "init" && typeof message["session_id"] === "string")
-          this.#owner.sessionIdSeen(message["session_id"]);
+        if (message.subtype === "init") {
+          if (typeof message["session_id"] === "string") this.#owner.sessionIdSeen(message["session_id"]);
+          const events = this.translator.push(message);
+          if (!this.#isBacklog(seq) && events.some(isFailedMcpNote)) void this.#explainMcpFailures();
+          return this.#owner.deliver(events, seen);
+        }
         break;
       case "result":
         // A CLI that refused to start names a session it never began.
@@ -289,5 +296,16 @@ export class CliConnection {
         break;
     }
     return this.#owner.deliver(this.translator.push(message), seen);
+  }
+
+  /** Asks Claude Code why MCP servers did not connect, and says so in the note's place. */
+  async #explainMcpFailures(): Promise<void> {
+    try {
+      const events = this.translator.explainMcpFailures(await this.channel.request({ subtype: "mcp_status" }));
+      if (events.length > 0) void this.#owner.deliver(events);
+    } catch (error) {
+      // The note without the reasons stands; what it says to run on the computer gives them.
+      this.#logger.event("claude.mcp_status_failed", { err: error }, "debug");
+    }
   }
 }

@@ -195,30 +195,59 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
   }
 }
 
+/** The key of the note naming the MCP servers that did not connect. */
+export const MCP_FAILED_NOTE = "mcp_unavailable:failed";
+
 /**
  * The MCP servers an init line lists as not connected (`mcp_servers`: failed, or waiting for a
  * sign-in), as warnings of what Claude works without and what to do: one for each of the two.
  */
 export function unavailableMcpNotes(servers: unknown): NoteEmitted[] {
-  if (!Array.isArray(servers)) return [];
-  const failed: string[] = [];
-  const signIn: string[] = [];
-  for (const server of servers as unknown[]) {
-    const { name, status } = (server ?? {}) as { name?: unknown; status?: unknown };
-    if (typeof name !== "string") continue;
-    if (status === "failed") failed.push(name);
-    else if (status === "needs-auth") signIn.push(name);
+  const failed = serverNames(servers, "failed");
+  const signIn = serverNames(servers, "needs-auth");
+  const notes = failed.length === 0 ? [] : [failedMcpNote(failed)];
+  if (signIn.length > 0) {
+    const [who, its] = signIn.length === 1 ? ["server", "its"] : ["servers", "their"];
+    const needs = signIn.length === 1 ? "needs" : "need";
+    const text = `MCP ${who} ${signIn.join(", ")} ${needs} a sign-in; Claude works without ${its} tools. On the computer: run \`claude\`, then /mcp.`;
+    notes.push({ type: "note", kind: "warning", text, key: "mcp_unavailable:sign_in" });
   }
-  /** `why` as one server says it, then as several do. */
-  const without = (names: readonly string[], why: [string, string], todo: string, key: string): NoteEmitted[] => {
-    if (names.length === 0) return [];
-    const one = names.length === 1;
-    const who = `MCP ${one ? "server" : "servers"} ${names.join(", ")} ${why[one ? 0 : 1]}`;
-    const text = `${who}; Claude works without ${one ? "its" : "their"} tools. ${todo}`;
-    return [{ type: "note", kind: "warning", text, key: `mcp_unavailable:${key}` }];
-  };
-  return [
-    ...without(failed, ["did not connect", "did not connect"], "`claude mcp list` on the computer says why.", "failed"),
-    ...without(signIn, ["needs a sign-in", "need a sign-in"], "On the computer: run `claude`, then /mcp.", "sign_in"),
-  ];
+  return notes;
+}
+
+/**
+ * The note naming the MCP servers that did not connect; with `reasons` (by server, as Claude
+ * Code's `mcp_status` gives them), each server's own, and where to find those it lacks.
+ */
+export function failedMcpNote(names: readonly string[], reasons?: ReadonlyMap<string, string>): NoteEmitted {
+  const [who, its] = names.length === 1 ? ["server", "its"] : ["servers", "their"];
+  const said = names.map((name) => {
+    const why = reasons?.get(name);
+    return why === undefined ? name : `${name} (${why})`;
+  });
+  const where = names.every((name) => reasons?.has(name)) ? "" : " `claude mcp list` on the computer says why.";
+  const text = `MCP ${who} ${said.join(", ")} did not connect; Claude works without ${its} tools.${where}`;
+  return { type: "note", kind: "warning", text, key: MCP_FAILED_NOTE };
+}
+
+/** Why each failed MCP server did not connect, from an `mcp_status` reply (`mcpServers[].error`). */
+export function mcpFailureReasons(reply: Readonly<Record<string, unknown>>): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const server of Array.isArray(reply["mcpServers"]) ? (reply["mcpServers"] as unknown[]) : []) {
+    const { name, status, error } = (server ?? {}) as { name?: unknown; status?: unknown; error?: unknown };
+    if (typeof name === "string" && status === "failed" && typeof error === "string" && error.trim() !== "")
+      reasons.set(name, error.trim());
+  }
+  return reasons;
+}
+
+/** The names of the servers `servers` (an init line's `mcp_servers`) lists with `status`. */
+export function serverNames(servers: unknown, status: string): string[] {
+  if (!Array.isArray(servers)) return [];
+  const names: string[] = [];
+  for (const server of servers as unknown[]) {
+    const listed = (server ?? {}) as { name?: unknown; status?: unknown };
+    if (typeof listed.name === "string" && listed.status === status) names.push(listed.name);
+  }
+  return names;
 }

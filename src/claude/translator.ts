@@ -18,6 +18,9 @@ import {
   otherSystemNote,
   rateLimitNote,
   rateLimitWindowKey,
+  failedMcpNote,
+  mcpFailureReasons,
+  serverNames,
   unavailableMcpNotes,
   usageLimitEvent,
 } from "./translate-notes.js";
@@ -71,6 +74,11 @@ export type Translator = {
   readonly translationErrorCount: number;
   /** True between a turn_started and its turn_finished. */
   readonly isTurnOpen: boolean;
+  /**
+   * The note naming the MCP servers that did not connect, again with each one's reason from an
+   * `mcp_status` reply: while the turn it was said in is open (later, nothing: it was shown).
+   */
+  explainMcpFailures(reply: Readonly<Record<string, unknown>>): readonly TelecodeEvent[];
 };
 
 const NO_EVENTS: readonly TelecodeEvent[] = Object.freeze([]);
@@ -96,6 +104,8 @@ class ClaudeTranslator implements Translator {
   #mode: string | undefined;
   #turnOpen = false;
   #turnNumber = 0;
+  /** The turn whose first init named MCP servers that did not connect, and that init's list. */
+  #mcpFailed: { turn: number; names: readonly string[] } | undefined;
   /** Who started the open turn (and the run it answers). */
   #turn: CommandInfo = { origin: "person" };
   readonly #origins: TurnOrigins;
@@ -136,6 +146,13 @@ class ClaudeTranslator implements Translator {
 
   get isTurnOpen(): boolean {
     return this.#turnOpen;
+  }
+
+  explainMcpFailures(reply: Readonly<Record<string, unknown>>): readonly TelecodeEvent[] {
+    const said = this.#mcpFailed;
+    if (said === undefined || !this.#turnOpen || this.#turnNumber !== said.turn) return NO_EVENTS;
+    const reasons = mcpFailureReasons(reply);
+    return reasons.size === 0 ? NO_EVENTS : [failedMcpNote(said.names, reasons)];
   }
 
   push(message: WireMessage | WireDecodeProblem): readonly TelecodeEvent[] {
@@ -271,6 +288,8 @@ class ClaudeTranslator implements Translator {
     if (!this.#turnOpen) this.#startTurn();
     // Said once a process, in its first turn: each later init lists the same servers.
     if (starting) this.#out.push(...unavailableMcpNotes(m["mcp_servers"]));
+    const failed = starting ? serverNames(m["mcp_servers"], "failed") : [];
+    if (failed.length > 0) this.#mcpFailed = { turn: this.#turnNumber, names: failed };
   }
 
   #startTurn(): void {

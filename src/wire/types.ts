@@ -355,4 +355,5 @@ export type OutgoingControlRequest =
     }
   | { subtype: "interrupt" }
   | { subtype: "set_permission_mode"; mode: string }
-  | { subtype: "set_model"; model: string | null };
+  | { subtype: "set_model"; model: string | null }
+  | { subtype: "mcp_status" };

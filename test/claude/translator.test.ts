@@ -101,6 +101,43 @@ describe("translator", () => {
       expect(ofType(run([init({ mcp_servers: listed })]), "note")).toEqual([]);
   });
 
+  it("names again, with their reasons, the MCP servers that did not connect, while that turn goes on", () => {
+    const t = createTranslator();
+    const servers = [
+      { name: "db", status: "failed" },
+      { name: "search", status: "failed" },
+      { name: "linear", status: "needs-auth" },
+    ];
+    t.push(decodeLine(init({ mcp_servers: servers })));
+    const status = {
+      mcpServers: [
+        { name: "db", status: "failed", error: "ENOENT: no such file or directory, posix_spawn '/opt/db-mcp'" },
+        { name: "search", status: "failed", error: " " },
+        { name: "linear", status: "needs-auth" },
+        { name: "ops", status: "connected", error: "not a failure" },
+      ],
+    };
+    expect(t.explainMcpFailures(status)).toEqual([
+      {
+        type: "note",
+        kind: "warning",
+        key: "mcp_unavailable:failed",
+        text: "MCP servers db (ENOENT: no such file or directory, posix_spawn '/opt/db-mcp'), search did not connect; Claude works without their tools. `claude mcp list` on the computer says why.",
+      },
+    ]);
+    // Nothing to add without reasons, nor once the turn it was said in is over.
+    expect(t.explainMcpFailures({ mcpServers: [] })).toEqual([]);
+    expect(t.explainMcpFailures({})).toEqual([]);
+    t.push(decodeLine(result()));
+    expect(t.explainMcpFailures(status)).toEqual([]);
+    t.push(decodeLine(init({ mcp_servers: servers })));
+    expect(t.explainMcpFailures(status)).toEqual([]);
+    // A process whose servers all connected has nothing to explain.
+    const fine = createTranslator();
+    fine.push(decodeLine(init({ mcp_servers: [{ name: "ops", status: "connected" }] })));
+    expect(fine.explainMcpFailures(status)).toEqual([]);
+  });
+
   it("emits session_started once and turn_started per system/init, numbered", () => {
     const events = run([init(), result(), init(), result()]);
     expect(events.map((e) => e.type)).toEqual([

@@ -1,16 +1,18 @@
 // MCP servers Claude Code could not connect, through the real bridge and the real CLI: one whose
 // program is missing, and one over HTTP that wants a sign-in (test/support/fake-mcp). The run
-// goes on without their tools, and the chat says which servers are missing and what to do,
-// once a Claude Code process: a later message in the same process does not say it again.
+// goes on without their tools, and the chat says which servers are missing, why (as Claude
+// Code's mcp_status tells it) and what to do, once a Claude Code process: a later message in the
+// same process does not say it again.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reply } from "../support/fake-anthropic/index.js";
+import { gate, reply } from "../support/fake-anthropic/index.js";
 import { startSignInServer, type SignInServer } from "../support/fake-mcp/sign-in-server.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let signIn: SignInServer;
+const program = () => join(rig.ws.root, "no-such-server");
 beforeAll(async () => {
   rig = await startRig();
   signIn = await startSignInServer();
@@ -27,23 +29,31 @@ afterAll(async () => {
   await signIn?.close();
 });
 
-const MISSING = [
-  "⚠️ MCP server builds did not connect; Claude works without its tools. `claude mcp list` on the computer says why.",
+/**
+ * What the run's summary says of the two servers, the sign-in first: the other's note came again
+ * with its reason; `program` is the missing program's path.
+ */
+const missing = (program: string) => [
   "⚠️ MCP server tracker needs a sign-in; Claude works without its tools. On the computer: run `claude`, then /mcp.",
+  `⚠️ MCP server builds (ENOENT: no such file or directory, posix_spawn '${program}') did not connect; Claude works without its tools.`,
 ];
 
 describe("MCP servers that did not connect", () => {
   it("are named in the run's progress, with what to do, once a process", async () => {
     const chat = rig.user(1001);
-    rig.script("[mcp-missing]", [reply.text("Checked without the tracker.")]);
+    // The turn goes on until the reasons are in: they come from a request of Telecode's own.
+    const explained = gate();
+    rig.script("[mcp-missing]", [reply.text("Checked without the tracker.", { until: explained.until })]);
     rig.tg.sendText(chat, "Check the open tickets [mcp-missing]");
+    await rig.tg.waitFor(() => rig.tg.botMessages(chat).find((m) => m.text.includes("(ENOENT")));
+    explained.open();
     const answer = await rig.botMessage(chat, isAnswer("Checked without the tracker."));
     const progress = await rig.tg.waitFor(() => {
       const m = rig.tg.message(chat, answer.replyToMessageId ?? rig.tg.botMessages(chat)[0]!.messageId);
       return m !== undefined && m.text.startsWith("✅ Done") ? m : undefined;
     });
     // The summary keeps it: a person should not miss it.
-    expect(progress.text.split("\n\n").at(-1)?.split("\n")).toEqual(MISSING);
+    expect(progress.text.split("\n\n").at(-1)?.split("\n")).toEqual(missing(program()));
     // The model was sent no tool of either server.
     const tools = (rig.api.requests("[mcp-missing]")[0]?.body["tools"] ?? []) as { name: string }[];
     expect(tools.map((t) => t.name).filter((name) => name.startsWith("mcp__"))).toEqual([]);
