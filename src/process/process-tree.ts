@@ -41,6 +41,12 @@ function readStat(pid: string): Stat | undefined {
 
 const running = (state: string): boolean => state !== "Z" && state !== "X";
 
+/** Whether a process runs or waits to (R), or waits in the kernel (D): not one that sleeps. */
+const onCpu = (pid: string): boolean => {
+  const state = readStat(pid)?.state;
+  return state === "R" || state === "D";
+};
+
 /** The pids /proc lists now. */
 function procPids(): string[] {
   try {
@@ -168,7 +174,8 @@ export async function scanTagged(tag: string, spare?: Spare): Promise<{ tagged: 
 }
 
 // An `execve` shows nothing for well under a millisecond; a process that started with neither
-// arguments nor environment (which no shell does) costs a scan 25 ms.
+// arguments nor environment (which no shell does), or with no environment and busy on a CPU,
+// costs a scan 25 ms.
 const EXECVE_REREADS = 25;
 const EXECVE_REREAD_MS = 1;
 
@@ -179,8 +186,8 @@ export const tagNeedle = (tag: string): Buffer => Buffer.from(`${PROCESS_TAG_VAR
  * Whether a process's environment holds `needle` ("NAME=value") as a whole variable; "marked" when
  * it does and also names the variable `marker` ("NAME=") starts. An empty environment is none at
  * all (a kernel thread, a zombie, a process started without one) or a process inside `execve`,
- * which shows neither environment nor command line until its new program's stack is laid out:
- * "in execve" then.
+ * which shows neither environment nor command line until its new program's stack is laid out,
+ * and then, for a moment, its command line alone: "in execve" then.
  */
 export function readTag(pid: string, needle: Buffer, marker?: Buffer): boolean | "marked" | "in execve" {
   const env = readProcFile(pid, "environ");
@@ -189,8 +196,11 @@ export function readTag(pid: string, needle: Buffer, marker?: Buffer): boolean |
     const stat = readStat(pid);
     return stat !== undefined && running(stat.state) && !stat.kernelThread ? "in execve" : false;
   }
-  // A command line and no environment: started without one, or its execve ended between the reads.
+  // A command line and no environment: started without one, or its execve ended between the
+  // reads, or is laying out the new program's stack (its arguments first, then its
+  // environment): a process on a CPU, or waiting to be, that reads so is taken to be there.
   const read = env.length > 0 ? env : readProcFile(pid, "environ");
+  if (read?.length === 0 && onCpu(pid)) return "in execve";
   if (read === undefined || !holdsVariable(read, needle)) return false;
   return marker !== undefined && namesVariable(read, marker) ? "marked" : true;
 }

@@ -3,7 +3,7 @@
 // session of its own). Real processes.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { findTaggedProcesses, isGroupAlive, PROCESS_TAG_VAR } from "../../src/process/index.js";
@@ -66,8 +66,21 @@ describe.runIf(process.platform === "linux")("a CLI's leftovers", () => {
     const bare = await track(spawn("sleep", ["60"], { env: {}, detached: true, stdio: "ignore" }));
     const tagged = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-six" });
     expect(await findTaggedProcesses("tag-six")).toEqual([tagged.pid]);
-    // Read as untagged at once: its command line tells it from one inside execve, which a scan
-    // would wait on.
+    // Read as untagged at once: its command line, and its sleeping, tell it from one inside
+    // execve, which a scan would wait on.
     expect(readTag(String(bare.pid), tagNeedle("tag-six"))).toBe(false);
+  });
+
+  it("wait on a busy process with a command line and no environment, as an execve laying out its stack reads so", async () => {
+    // Between writing the new program's arguments and its environment, an execve shows the one
+    // without the other; a process preempted there stays so as long as it waits for a CPU.
+    const busy = await track(
+      spawn(process.execPath, ["-e", "for (;;);"], { env: {}, detached: true, stdio: "ignore" }),
+    );
+    await vi.waitFor(() => expect(readFileSync(`/proc/${busy.pid}/cmdline`).length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(readTag(String(busy.pid), tagNeedle("tag-seven"))).toBe("in execve"));
+    // A scan reads it again a while, then passes over it: no tag ever shows.
+    const tagged = await group("exec sleep 60", { [PROCESS_TAG_VAR]: "tag-seven" });
+    expect(await findTaggedProcesses("tag-seven")).toEqual([tagged.pid]);
   });
 });
