@@ -104,7 +104,7 @@ class ClaudeTranslator implements Translator {
   #mode: string | undefined;
   #turnOpen = false;
   #turnNumber = 0;
-  /** The turn whose first init named MCP servers that did not connect, and that init's list. */
+  /** The turn whose init named MCP servers that did not connect, and their names. */
   #mcpFailed: { turn: number; names: readonly string[] } | undefined;
   /** Who started the open turn (and the run it answers). */
   #turn: CommandInfo = { origin: "person" };
