@@ -209,7 +209,7 @@ export function unavailableMcpNotes(servers: unknown): NoteEmitted[] {
   if (signIn.length > 0) {
     const [who, its] = signIn.length === 1 ? ["server", "its"] : ["servers", "their"];
     const needs = signIn.length === 1 ? "needs" : "need";
-    const text = `MCP ${who} ${signIn.join(", ")} ${needs} a sign-in; Claude works without ${its} tools. On the computer: run \`claude\`, then /mcp.`;
+    const text = `MCP ${who} ${signIn.join(", ")} ${needs} a sign-in; Claude works without ${its} tools. On the computer: run \`claude\` in the project, then /mcp.`;
     notes.push({ type: "note", kind: "warning", text, key: "mcp_unavailable:sign_in" });
   }
   return notes;

@@ -79,7 +79,7 @@ describe("translator", () => {
         type: "note",
         kind: "warning",
         key: "mcp_unavailable:sign_in",
-        text: "MCP server linear needs a sign-in; Claude works without its tools. On the computer: run `claude`, then /mcp.",
+        text: "MCP server linear needs a sign-in; Claude works without its tools. On the computer: run `claude` in the project, then /mcp.",
       },
     ]);
     // In the first turn, after it started.
@@ -95,7 +95,7 @@ describe("translator", () => {
     ]);
     expect(ofType(one, "note").map((n) => n.text)).toEqual([
       "MCP server db did not connect; Claude works without its tools. `claude mcp list` on the computer says why.",
-      "MCP servers a, b need a sign-in; Claude works without their tools. On the computer: run `claude`, then /mcp.",
+      "MCP servers a, b need a sign-in; Claude works without their tools. On the computer: run `claude` in the project, then /mcp.",
     ]);
     for (const listed of [[], [{ name: "ops", status: "connected" }], "odd", undefined])
       expect(ofType(run([init({ mcp_servers: listed })]), "note")).toEqual([]);

@@ -34,7 +34,7 @@ afterAll(async () => {
  * with its reason; `program` is the missing program's path.
  */
 const missing = (program: string) => [
-  "⚠️ MCP server tracker needs a sign-in; Claude works without its tools. On the computer: run `claude`, then /mcp.",
+  "⚠️ MCP server tracker needs a sign-in; Claude works without its tools. On the computer: run `claude` in the project, then /mcp.",
   `⚠️ MCP server builds (ENOENT: no such file or directory, posix_spawn '${program}') did not connect; Claude works without its tools.`,
 ];
 
