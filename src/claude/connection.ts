@@ -10,7 +10,6 @@ import { CommandIds } from "./command-ids.js";
 import { ControlChannel, RELISTED_REQUESTS } from "./control-channel.js";
 import { LineGate } from "./line-gate.js";
 import { refusalCause } from "./startup-refusals.js";
-import { MCP_FAILED_NOTE } from "./translate-notes.js";
 import type { CliTransport, LostLines, TransportClosed } from "./transport.js";
 import { createTranslator, type Translator } from "./translator.js";
 import type { SessionBook } from "./session-book.js";
@@ -43,8 +42,6 @@ export interface ConnectionOwner {
 }
 
 type Line = WireMessage | WireDecodeProblem;
-
-const isFailedMcpNote = (event: TelecodeEvent): boolean => event.type === "note" && event.key === MCP_FAILED_NOTE;
 
 /**
  * A kept process re-attached after a restart replays the lines it printed meanwhile. Requests
@@ -88,6 +85,8 @@ export class CliConnection {
   readonly #replay: LineReplay;
   /** MCP servers' questions among the backlog's lines, by request id, while the CLI may still wait on them. */
   readonly #backlogQuestions = new Map<string, { seq: number; message: WireControlRequest }>();
+  /** Claude Code was asked why its MCP servers did not connect (once a process). */
+  #mcpAsked = false;
 
   constructor(
     transport: CliTransport,
@@ -283,7 +282,11 @@ export class CliConnection {
         if (message.subtype === "init") {
           if (typeof message["session_id"] === "string") this.#owner.sessionIdSeen(message["session_id"]);
           const events = this.translator.push(message);
-          if (!this.#isBacklog(seq) && events.some(isFailedMcpNote)) void this.#explainMcpFailures();
+          // The process's first init names them; asked about once, unless that init is history.
+          if (!this.#mcpAsked && this.translator.failedMcpServers.length > 0) {
+            this.#mcpAsked = true;
+            if (!this.#isBacklog(seq)) void this.#explainMcpFailures();
+          }
           return this.#owner.deliver(events, seen);
         }
         break;

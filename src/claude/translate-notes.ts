@@ -195,24 +195,16 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
   }
 }
 
-/** The key of the note naming the MCP servers that did not connect. */
-export const MCP_FAILED_NOTE = "mcp_unavailable:failed";
+/** Servers as a note names them ("server ops", "servers a, b"), and the pronoun that follows. */
+const mcpServersNamed = (names: readonly string[]): { who: string; its: string } =>
+  names.length === 1 ? { who: `server ${names[0]}`, its: "its" } : { who: `servers ${names.join(", ")}`, its: "their" };
 
-/**
- * The MCP servers an init line lists as not connected (`mcp_servers`: failed, or waiting for a
- * sign-in), as warnings of what Claude works without and what to do: one for each of the two.
- */
-export function unavailableMcpNotes(servers: unknown): NoteEmitted[] {
-  const failed = serverNames(servers, "failed");
-  const signIn = serverNames(servers, "needs-auth");
-  const notes = failed.length === 0 ? [] : [failedMcpNote(failed)];
-  if (signIn.length > 0) {
-    const [who, its] = signIn.length === 1 ? ["server", "its"] : ["servers", "their"];
-    const needs = signIn.length === 1 ? "needs" : "need";
-    const text = `MCP ${who} ${signIn.join(", ")} ${needs} a sign-in; Claude works without ${its} tools. On the computer: run \`claude\` in the project, then /mcp.`;
-    notes.push({ type: "note", kind: "warning", text, key: "mcp_unavailable:sign_in" });
-  }
-  return notes;
+/** The note naming the MCP servers that wait for a sign-in (`needs-auth`), and where to give it. */
+export function signInMcpNote(names: readonly string[]): NoteEmitted {
+  const { who, its } = mcpServersNamed(names);
+  const needs = names.length === 1 ? "needs" : "need";
+  const text = `MCP ${who} ${needs} a sign-in; Claude works without ${its} tools. On the computer: run \`claude\` in the project, then /mcp.`;
+  return { type: "note", kind: "warning", text, key: "mcp_unavailable:sign_in" };
 }
 
 /**
@@ -220,14 +212,15 @@ export function unavailableMcpNotes(servers: unknown): NoteEmitted[] {
  * Code's `mcp_status` gives them), each server's own, and where to find those it lacks.
  */
 export function failedMcpNote(names: readonly string[], reasons?: ReadonlyMap<string, string>): NoteEmitted {
-  const [who, its] = names.length === 1 ? ["server", "its"] : ["servers", "their"];
-  const said = names.map((name) => {
-    const why = reasons?.get(name);
-    return why === undefined ? name : `${name} (${why})`;
-  });
+  const { who, its } = mcpServersNamed(
+    names.map((name) => {
+      const why = reasons?.get(name);
+      return why === undefined ? name : `${name} (${why})`;
+    }),
+  );
   const where = names.every((name) => reasons?.has(name)) ? "" : " `claude mcp list` on the computer says why.";
-  const text = `MCP ${who} ${said.join(", ")} did not connect; Claude works without ${its} tools.${where}`;
-  return { type: "note", kind: "warning", text, key: MCP_FAILED_NOTE };
+  const text = `MCP ${who} did not connect; Claude works without ${its} tools.${where}`;
+  return { type: "note", kind: "warning", text, key: "mcp_unavailable:failed" };
 }
 
 /** Why each failed MCP server did not connect, from an `mcp_status` reply (`mcpServers[].error`). */

@@ -21,7 +21,7 @@ import {
   failedMcpNote,
   mcpFailureReasons,
   serverNames,
-  unavailableMcpNotes,
+  signInMcpNote,
   usageLimitEvent,
 } from "./translate-notes.js";
 import { buildTurnFinished, buildUsage } from "./translate-result.js";
@@ -74,6 +74,8 @@ export type Translator = {
   readonly translationErrorCount: number;
   /** True between a turn_started and its turn_finished. */
   readonly isTurnOpen: boolean;
+  /** The MCP servers the process's first init named as not connected (their reasons are worth asking). */
+  readonly failedMcpServers: readonly string[];
   /**
    * The note naming the MCP servers that did not connect, again with each one's reason from an
    * `mcp_status` reply: while the turn it was said in is open (later, nothing: it was shown).
@@ -146,6 +148,10 @@ class ClaudeTranslator implements Translator {
 
   get isTurnOpen(): boolean {
     return this.#turnOpen;
+  }
+
+  get failedMcpServers(): readonly string[] {
+    return this.#mcpFailed?.names ?? [];
   }
 
   explainMcpFailures(reply: Readonly<Record<string, unknown>>): readonly TelecodeEvent[] {
@@ -287,9 +293,18 @@ class ClaudeTranslator implements Translator {
     // A manual /compact prints an init inside its own turn; one turn_started per turn.
     if (!this.#turnOpen) this.#startTurn();
     // Said once a process, in its first turn: each later init lists the same servers.
-    if (starting) this.#out.push(...unavailableMcpNotes(m["mcp_servers"]));
-    const failed = starting ? serverNames(m["mcp_servers"], "failed") : [];
-    if (failed.length > 0) this.#mcpFailed = { turn: this.#turnNumber, names: failed };
+    if (starting) this.#unavailableMcpServers(m["mcp_servers"]);
+  }
+
+  /** Warns of the MCP servers an init lists as not connected: failed, or waiting for a sign-in. */
+  #unavailableMcpServers(servers: unknown): void {
+    const failed = serverNames(servers, "failed");
+    const signIn = serverNames(servers, "needs-auth");
+    if (failed.length > 0) {
+      this.#mcpFailed = { turn: this.#turnNumber, names: failed };
+      this.#out.push(failedMcpNote(failed));
+    }
+    if (signIn.length > 0) this.#out.push(signInMcpNote(signIn));
   }
 
   #startTurn(): void {

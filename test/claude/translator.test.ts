@@ -109,6 +109,8 @@ describe("translator", () => {
       { name: "linear", status: "needs-auth" },
     ];
     t.push(decodeLine(init({ mcp_servers: servers })));
+    // What the connection asks Claude Code about.
+    expect(t.failedMcpServers).toEqual(["db", "search"]);
     const status = {
       mcpServers: [
         { name: "db", status: "failed", error: "ENOENT: no such file or directory, posix_spawn '/opt/db-mcp'" },
@@ -135,6 +137,7 @@ describe("translator", () => {
     // A process whose servers all connected has nothing to explain.
     const fine = createTranslator();
     fine.push(decodeLine(init({ mcp_servers: [{ name: "ops", status: "connected" }] })));
+    expect(fine.failedMcpServers).toEqual([]);
     expect(fine.explainMcpFailures(status)).toEqual([]);
   });
 
