@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reply } from "../support/fake-anthropic/index.js";
 import { startOtelCollector, type OtelCollector } from "../support/otel-collector.js";
-import { isAnswer, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
+import { isAnswer, runPlanAuto, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let otel: OtelCollector;
@@ -60,15 +60,7 @@ describe("Claude Code's record of who decided", () => {
 
   it("reads what the chat's settings decided, with no one asked, as configuration", async () => {
     // plan-auto approves the plan itself; Claude Code before 2.1.337 wrote that down as a person's yes.
-    const chat = rig.user(1004);
-    rig.tg.sendCommand(chat, "planmode", "auto");
-    await rig.botMessage(chat, "Plan mode auto");
-    rig.script("[record-config]", [
-      reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."),
-      reply.text("Answered record-config."),
-    ]);
-    rig.tg.sendText(chat, "Plan and do it [record-config]");
-    await rig.botMessage(chat, isAnswer("Answered record-config."));
+    await runPlanAuto(rig, rig.user(1004), "[record-config]", "Answered record-config.");
     expect(await recordOf("record-config")).toMatchObject({
       toolName: "ExitPlanMode",
       decision: "accept",

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_AUTHORISED_TAP_TEXT, NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
 import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, STRANGER_ID, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
+import { isAnswer, runPlanAuto, STRANGER_ID, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -266,14 +266,7 @@ describe("plan mode", () => {
 describe("plan-auto", () => {
   it("approves the plan without asking and shows it as a message", async () => {
     const chat = rig.user(1009);
-    rig.tg.sendCommand(chat, "planmode", "auto");
-    await rig.botMessage(chat, "Plan mode auto");
-    rig.script("[plan-auto]", [
-      reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."),
-      reply.text("Done without asking."),
-    ]);
-    rig.tg.sendText(chat, "Plan and do it [plan-auto]");
-    await rig.botMessage(chat, isAnswer("Done without asking."));
+    await runPlanAuto(rig, chat, "[plan-auto]", "Done without asking.");
     const shown = await rig.botMessage(chat, "Plan approved automatically");
     expect(shown.buttons).toEqual([]);
     expect(rig.api.requests("[plan-auto]")[1]?.toolResults[0]).toMatchObject({ isError: false });

@@ -245,16 +245,31 @@ export function botMessageInTopic(
   });
 }
 
-/** The final answer: a bot message carrying the answer footer. */
 /** A message with a button labelled `label` (a prompt waiting on a tap). */
 export function withButton(label: string): (m: MessageView) => boolean {
   return (m) => m.buttons.some((b) => b.text === label);
 }
 
+/** The final answer: a bot message carrying the answer footer. */
 export function isAnswer(text: string | RegExp): (m: MessageView) => boolean {
   return (m) =>
     /reply to continue|turns? · /.test(m.text) &&
     (typeof text === "string" ? m.text.includes(text) : text.test(m.text));
+}
+
+/**
+ * Turns plan-auto on in `chat` and asks for a task (scripted under `marker`) whose plan it
+ * approves by itself, with no one asked; resolves with the task's answer, `answer`.
+ */
+export async function runPlanAuto(rig: Rig, chat: number, marker: string, answer: string): Promise<MessageView> {
+  rig.tg.sendCommand(chat, "planmode", "auto");
+  await rig.botMessage(chat, "Plan mode auto");
+  rig.script(marker, [
+    reply.tool("ExitPlanMode", { plan: "Step one, then step two." }, "My plan."),
+    reply.text(answer),
+  ]);
+  rig.tg.sendText(chat, `Plan and do it ${marker}`);
+  return rig.botMessage(chat, isAnswer(answer));
 }
 
 /**
