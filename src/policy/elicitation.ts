@@ -82,7 +82,7 @@ export function isLocalLink(url: string): boolean {
   } catch {
     return false;
   }
-  return host === "localhost" || host.endsWith(".localhost") || host.startsWith("127.") || host === "[::1]";
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d+){3}$/.test(host) || host === "[::1]";
 }
 
 /**

@@ -243,6 +243,13 @@ describe("a link to open", () => {
       );
       expect(prompt?.link).toBe(url);
     }
+    // A name that only begins like a loopback address is a web host like any other.
+    const named = asked(
+      machine().request(
+        elicitation({ mode: "url", message: "Consent.", url: "https://127.example.com/x", elicitation_id: "w" }),
+      ),
+    );
+    expect(named?.caption).toBe("Open the link to do what ops asks there, then tap Continue.");
     const none = asked(machine().request(elicitation({ mode: "url", message: "Consent.", elicitation_id: "n" })));
     expect(none?.link).toBeUndefined();
     expect(none?.sections).toEqual([{ kind: "text", text: "Consent.\n\n(the server sent no link)" }]);
