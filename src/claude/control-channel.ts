@@ -110,7 +110,7 @@ export class ControlChannel {
     else
       pending.reject(
         new ClaudeError("claude.control_failed", `Claude Code refused ${pending.subtype}: ${r.error}.`, {
-          details: { errorCode: r.error_code },
+          details: { errorCode: r.error_code, error: r.error },
         }),
       );
   }

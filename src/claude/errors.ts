@@ -15,7 +15,9 @@ export type ClaudeErrorCode =
   | "claude.session_closed"
   | "claude.extra_args"
   | "claude.attachments_unsupported"
-  | "claude.handed_over";
+  | "claude.handed_over"
+  /** The session has no live process for what needs one (an MCP sign-in). */
+  | "claude.no_process";
 
 export type ClaudeErrorDetails = {
   exitCode?: number | null;

@@ -2,10 +2,19 @@
 // process mode), one run at a time (session-runs.ts: each ends with exactly one run_completed),
 // cancel, watchdogs and idle close. Approvals go to the controller; the per-process pipeline is
 // connection.ts. A kept process may be adopted after a restart, or let go of (detach) for the next Telecode.
-import { failureText, type Prompt, type TelecodeEvent, type TurnFinished } from "../domain/index.js";
+import {
+  failureText,
+  type McpSignInEnd,
+  type McpSignInStart,
+  type Prompt,
+  type TelecodeEvent,
+  type TurnFinished,
+} from "../domain/index.js";
 import type { Clock, Logger, WakeWatch } from "../ports/index.js";
 import type { CliConnection, ConnectionOwner } from "./connection.js";
+import type { ControlChannel } from "./control-channel.js";
 import { ClaudeError, failureError } from "./errors.js";
+import { beginMcpSignIn, finishMcpSignIn } from "./mcp-sign-in.js";
 import { HandleEvents } from "./handle-events.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
 import { engineFailure, failureOf } from "./failures.js";
@@ -261,12 +270,28 @@ export class ClaudeSessionHandle implements SessionHandle {
     if (connection !== undefined) await connection.channel.request({ subtype: "interrupt" });
   }
 
+  async mcpSignIn(server: string): Promise<McpSignInStart> {
+    return beginMcpSignIn(this.#signInChannel(), server);
+  }
+
+  async mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd> {
+    return finishMcpSignIn(this.#signInChannel(), server, callbackUrl);
+  }
+
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;
   }
 
   // ------------------------------------------------------------------ processes
+
+  /** A sign-in goes through the live process: the flow it begins waits in that process. */
+  #signInChannel(): ControlChannel {
+    const connection = this.#slot.live();
+    if (connection === undefined)
+      throw new ClaudeError("claude.no_process", "No Claude Code process is running in this session now.");
+    return connection.channel;
+  }
 
   async #onProcessClosed(connection: CliConnection, closed: TransportClosed): Promise<void> {
     this.#lastConnection = connection;

@@ -2,6 +2,8 @@
 // and the session handle. Types only; the behaviour lives in session-handle.ts.
 import type {
   ApprovalAnswer,
+  McpSignInEnd,
+  McpSignInStart,
   ApprovalRequest,
   Prompt,
   TelecodeEvent,
@@ -176,6 +178,10 @@ export interface SessionHandle extends SessionControls {
   events(): AsyncIterable<TelecodeEvent>;
   /** The one shutdown path: denies pending approvals, closes stdin, SIGTERM then SIGKILL the group, awaits exit. Idempotent. */
   close(): Promise<void>;
+  /** Begins a sign-in to MCP server `server` in the live process (`claude.no_process` without one). */
+  mcpSignIn(server: string): Promise<McpSignInStart>;
+  /** Finishes it with the address its page sent the browser to, and connects the server again. */
+  mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd>;
   /** Whether its process, ending, runs a SessionEnd hook, which `close` (or the next start) waits for. */
   readonly runsEndHook: boolean;
   /**

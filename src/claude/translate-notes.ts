@@ -1,7 +1,7 @@
 // Builds the human-readable notes the translator emits for Claude Code's status lines:
 // API retries, rate limits, compaction, hooks, and other system messages. Text only: it
 // decides nothing about state (the translator owns which notes to emit and when).
-import { formatCount, formatDurationMs } from "../domain/index.js";
+import { formatCount, formatDurationMs, MCP_SIGN_IN_NOTE, mcpServersNamed } from "../domain/index.js";
 import type { ClockFormatter, NoteEmitted, UsageLimitReported } from "../domain/index.js";
 import type {
   WireRateLimitEvent,
@@ -195,16 +195,12 @@ export function otherSystemNote(m: WireSystemMessage): NoteEmitted | undefined {
   }
 }
 
-/** Servers as a note names them ("server ops", "servers a, b"), and the pronoun that follows. */
-const mcpServersNamed = (names: readonly string[]): { who: string; its: string } =>
-  names.length === 1 ? { who: `server ${names[0]}`, its: "its" } : { who: `servers ${names.join(", ")}`, its: "their" };
-
 /** The note naming the MCP servers that wait for a sign-in (`needs-auth`), and where to give it. */
 export function signInMcpNote(names: readonly string[]): NoteEmitted {
   const { who, its } = mcpServersNamed(names);
   const needs = names.length === 1 ? "needs" : "need";
   const text = `MCP ${who} ${needs} a sign-in; Claude works without ${its} tools. On the computer: run \`claude\` in the project, then /mcp.`;
-  return { type: "note", kind: "warning", text, key: "mcp_unavailable:sign_in" };
+  return { type: "note", kind: "warning", text, key: MCP_SIGN_IN_NOTE, servers: names };
 }
 
 /**

@@ -150,6 +150,9 @@ export const TURN_CUT_OFF_NOTE = "turn_cut_off";
  */
 export const SESSION_GONE_NOTE = "session_gone";
 
+/** The key of the note naming the MCP servers that wait for a sign-in (its `servers`). */
+export const MCP_SIGN_IN_NOTE = "mcp_unavailable:sign_in";
+
 export type NoteEmitted = {
   type: "note";
   kind: NoteKind;
@@ -158,6 +161,8 @@ export type NoteEmitted = {
   key?: string;
   /** Epoch ms until which a wait is expected (rate limit rejected). */
   untilMs?: number;
+  /** The MCP servers the note names, for a front end that offers to act on them (a sign-in). */
+  servers?: readonly string[];
 };
 
 export type ModeChanged = { type: "mode_changed"; mode: string };

@@ -1,5 +1,7 @@
 // The domain layer's public surface: Telecode's event union and the small pure helpers that
 // build and describe events. No I/O, no wire shapes. Import from here, not from the files.
+export type { McpSignInEnd, McpSignInStart } from "./mcp-sign-in.js";
+export { mcpServersNamed } from "./mcp-sign-in.js";
 export { estimateStepCostUsd, pricesInDescription } from "./cost-estimate.js";
 export type { ListPrices, OfferedPrices } from "./cost-estimate.js";
 export type {
@@ -42,6 +44,7 @@ export {
   CHOOSABLE_PERMISSION_MODES,
   PERMISSION_MODES,
   SESSION_GONE_NOTE,
+  MCP_SIGN_IN_NOTE,
   TURN_CUT_OFF_NOTE,
 } from "./events.js";
 export { checklistStatus, isChecklistItem } from "./checklist.js";

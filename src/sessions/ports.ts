@@ -1,7 +1,16 @@
 // What the session layer needs from the outside, declared here so it never imports a
 // concrete adapter: an engine that opens session handles and a store that records them (the
 // clock comes from src/ports). The composition root (src/cli) passes the real ones in.
-import type { Lane, PermissionMode, Prompt, TelecodeEvent, TurnOrigin, WrittenDown } from "../domain/index.js";
+import type {
+  Lane,
+  McpSignInEnd,
+  McpSignInStart,
+  PermissionMode,
+  Prompt,
+  TelecodeEvent,
+  TurnOrigin,
+  WrittenDown,
+} from "../domain/index.js";
 
 /** How the next run picks its CLI conversation. */
 export type SessionChoice =
@@ -49,6 +58,10 @@ export interface SessionHandle {
   cancelRun(runId: string): Promise<void>;
   events(): AsyncIterable<TelecodeEvent>;
   close(): Promise<void>;
+  /** Begins a sign-in to an MCP server in the session's live process (the engine's `claude.no_process` without one). */
+  mcpSignIn(server: string): Promise<McpSignInStart>;
+  /** Finishes it with the address the sign-in page sent the browser to; connects the server again. */
+  mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd>;
   readonly isRunning: boolean;
   readonly sessionId: string | undefined;
   readonly pid: number | undefined;

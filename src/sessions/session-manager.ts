@@ -3,11 +3,20 @@
 // continue / resume: lane-opening.ts), cancel, and drain on stop (runs in kept processes are let go of instead,
 // and taken in again after a restart). Transport-neutral: front ends pass a RunObserver.
 import { randomUUID } from "node:crypto";
-import { laneId, type Lane, type Prompt, type RunFailure, type WrittenDown } from "../domain/index.js";
+import {
+  laneId,
+  type Lane,
+  type McpSignInEnd,
+  type McpSignInStart,
+  type Prompt,
+  type RunFailure,
+  type WrittenDown,
+} from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
 import { deliver, pumpEvents, type LaneEntry, type RoutingDeps } from "./lane-entry.js";
 import { fitsLiveHandle, liveSessionOf, openEntry, startRunOn, type StartingRun } from "./lane-opening.js";
-import type { BackgroundObserver, EnginePort, RunEndState, SessionRecords } from "./ports.js";
+import { SessionsError } from "./errors.js";
+import type { BackgroundObserver, EnginePort, RunEndState, SessionHandle, SessionRecords } from "./ports.js";
 import { amendKept, keepSubmission, releaseKept, type Recording } from "./kept-submissions.js";
 import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
 import type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
@@ -188,6 +197,19 @@ export class SessionManager {
     return this.#entries.get(laneId(lane))?.active?.runId;
   }
 
+  /**
+   * Begins a sign-in to MCP server `server` in the lane's Claude Code process; throws a
+   * SessionError `sessions.no_process` when the lane has none running now.
+   */
+  mcpSignIn(lane: Lane, server: string): Promise<McpSignInStart> {
+    return this.#liveHandle(lane).mcpSignIn(server);
+  }
+
+  /** Finishes a sign-in the lane's process began, with the address its page sent the browser to. */
+  mcpSignInCallback(lane: Lane, server: string, callbackUrl: string): Promise<McpSignInEnd> {
+    return this.#liveHandle(lane).mcpSignInCallback(server, callbackUrl);
+  }
+
   /** Closes the lane's live handle when it is idle (a mode or model change then applies on the next run). */
   async closeIdle(lane: Lane): Promise<boolean> {
     const id = laneId(lane);
@@ -266,6 +288,16 @@ export class SessionManager {
   }
 
   /** Resolves when no run is in flight, or after `timeoutMs`, whichever comes first. */
+  /** The lane's handle while its Claude Code process runs (an MCP sign-in goes through that process). */
+  #liveHandle(lane: Lane): SessionHandle {
+    const handle = this.#entries.get(laneId(lane))?.handle;
+    if (handle === undefined || handle.pid === undefined)
+      throw new SessionsError("sessions.no_process", "No Claude Code process is running in this lane now.", {
+        details: { lane: laneId(lane) },
+      });
+    return handle;
+  }
+
   async #waitIdle(timeoutMs: number): Promise<void> {
     if (!this.#hasActiveRun()) return;
     await new Promise<void>((resolve) => {

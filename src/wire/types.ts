@@ -356,4 +356,9 @@ export type OutgoingControlRequest =
   | { subtype: "interrupt" }
   | { subtype: "set_permission_mode"; mode: string }
   | { subtype: "set_model"; model: string | null }
-  | { subtype: "mcp_status" };
+  | { subtype: "mcp_status" }
+  /** Begins a sign-in to an MCP server (OAuth): the reply has the page to open, or says none is needed. */
+  | { subtype: "mcp_authenticate"; serverName: string }
+  /** The address the browser was sent to once the person signed in (when it could not reach Claude Code itself). */
+  | { subtype: "mcp_oauth_callback_url"; serverName: string; callbackUrl: string }
+  | { subtype: "mcp_reconnect"; serverName: string };

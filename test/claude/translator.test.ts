@@ -80,6 +80,7 @@ describe("translator", () => {
         kind: "warning",
         key: "mcp_unavailable:sign_in",
         text: "MCP server linear needs a sign-in; Claude works without its tools. On the computer: run `claude` in the project, then /mcp.",
+        servers: ["linear"],
       },
     ]);
     // In the first turn, after it started.
@@ -97,6 +98,7 @@ describe("translator", () => {
       "MCP server db did not connect; Claude works without its tools. `claude mcp list` on the computer says why.",
       "MCP servers a, b need a sign-in; Claude works without their tools. On the computer: run `claude` in the project, then /mcp.",
     ]);
+    expect(ofType(one, "note").map((n) => n.servers)).toEqual([undefined, ["a", "b"]]);
     for (const listed of [[], [{ name: "ops", status: "connected" }], "odd", undefined])
       expect(ofType(run([init({ mcp_servers: listed })]), "note")).toEqual([]);
   });

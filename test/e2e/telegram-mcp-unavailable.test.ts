@@ -30,11 +30,11 @@ afterAll(async () => {
 });
 
 /**
- * What the run's summary says of the two servers, the sign-in first: the other's note came again
- * with its reason; `program` is the missing program's path.
+ * What the run's summary says of the server that did not connect: its note came again with its
+ * reason; `program` is the missing program's path. The one waiting for a sign-in is said apart,
+ * with a button (telegram-mcp-sign-in.test.ts).
  */
 const missing = (program: string) => [
-  "⚠️ MCP server tracker needs a sign-in; Claude works without its tools. On the computer: run `claude` in the project, then /mcp.",
   `⚠️ MCP server builds (ENOENT: no such file or directory, posix_spawn '${program}') did not connect; Claude works without its tools.`,
 ];
 
@@ -63,5 +63,9 @@ describe("MCP servers that did not connect", () => {
     await rig.botMessage(chat, isAnswer("Still without it."));
     const saying = rig.tg.botMessages(chat).filter((m) => m.text.includes("did not connect"));
     expect(saying.map((m) => m.messageId)).toEqual([progress.messageId]);
+    const signIn = rig.tg.botMessages(chat).filter((m) => m.text.includes("needs a sign-in"));
+    expect(signIn.map((m) => [m.text, m.buttons.map((b) => b.text)])).toEqual([
+      ["🔑 MCP server tracker needs a sign-in; Claude works without its tools until then.", ["🔑 Sign in to tracker"]],
+    ]);
   });
 });

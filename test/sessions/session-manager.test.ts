@@ -268,6 +268,8 @@ describe("session manager with the real CLI", () => {
       cancelRun: () => Promise.resolve(),
       events: async function* () {},
       close: () => Promise.resolve(),
+      mcpSignIn: () => Promise.reject(new Error("no process")),
+      mcpSignInCallback: () => Promise.reject(new Error("no process")),
       isRunning: false,
       sessionId: undefined,
       pid: undefined,

@@ -155,6 +155,8 @@ function wrap(
       return id;
     },
     cancelRun: (id) => session.cancelRun(id),
+    mcpSignIn: (server) => session.mcpSignIn(server),
+    mcpSignInCallback: (server, callbackUrl) => session.mcpSignInCallback(server, callbackUrl),
     events,
     async close() {
       // Expire open prompts first, so they read "session ended", not "no longer pending".

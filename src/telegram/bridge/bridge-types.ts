@@ -1,5 +1,5 @@
 // What a button does, kept server-side behind its callback token. Types only.
-import type { PermissionMode } from "../../domain/index.js";
+import type { Lane, PermissionMode } from "../../domain/index.js";
 
 export type BridgeAction =
   | {
@@ -23,6 +23,8 @@ export type BridgeAction =
    * edited words of message `messageId`) after, or instead of, run `runId` its first words started.
    */
   | { kind: "edit"; runId: string; messageId: number; text: string }
+  /** The sign-in buttons of MCP servers that wait for one in the lane's Claude Code (mcp-sign-in.ts). */
+  | { kind: "mcp_sign_in"; lane: Lane; servers: readonly string[] }
   /** Run it now, under the notice that message `messageId` waited too long to run by itself (messages/offline.ts). */
   | { kind: "offline"; messageId: number };
 

@@ -40,6 +40,7 @@ import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
+import { McpSignIns } from "./mcp-sign-in.js";
 import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
@@ -129,6 +130,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     ...(http === undefined ? {} : { fetch: http.fetch }),
   };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
+  const signIns = new McpSignIns({ outbox, callbacks, logger });
   const view: RunViewDeps = {
     outbox,
     clock,
@@ -141,6 +143,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     media,
     clockFormatter,
     inGroup: (chatId) => chatTopics.parentOf(chatId) < 0,
+    signIns,
   };
   const background = new BackgroundTurns({
     ...view,
@@ -170,6 +173,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
         view,
         lifecycle,
         media,
+        signIns,
       };
       return composeBridge(options, parts);
     },
@@ -187,6 +191,7 @@ type Parts = Pick<
   | "usageLimits"
   | "clockFormatter"
   | "media"
+  | "signIns"
 > & {
   bot: Bot<TelecodeContext>;
   chatMoves: ChatMoves;
@@ -247,6 +252,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(resumeButtons(services));
   handlers.use(scheduleButtons(services));
   handlers.use(retryButtons(services));
+  handlers.use(services.signIns.buttons(services));
   const handleUpdate = (update: Update): Promise<void> => bot.handleUpdate(update);
   const edits = editedMessages({ ...services, handleUpdate });
   handlers.use(edits.buttons);

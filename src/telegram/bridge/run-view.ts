@@ -5,6 +5,7 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from "grammy/types";
 import {
   definedFields,
+  MCP_SIGN_IN_NOTE,
   reduceProgress,
   SESSION_GONE_NOTE,
   startProgress,
@@ -12,6 +13,7 @@ import {
   type ClockFormatter,
   type FailureReason,
   type Lane,
+  type NoteEmitted,
   type ProgressState,
   type RunCompleted,
   type StepUsage,
@@ -19,6 +21,7 @@ import {
 } from "../../domain/index.js";
 import { escapeTelegramHtml as esc, renderProgressHtml, renderProgressSummaryHtml } from "../../render/index.js";
 import type { RunObserver, SubmitOutcome } from "../../sessions/index.js";
+import type { McpSignIns } from "./mcp-sign-in.js";
 import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
@@ -41,6 +44,8 @@ export type RunViewDeps = ProgressMessageDeps & {
   media: ProjectOutboxDeps["media"];
   /** Whether the chat is a group's (a forum topic of a group too; not one of a private chat). */
   inGroup: (chatId: number) => boolean;
+  /** Offers the sign-in to MCP servers that wait for one. */
+  signIns: Pick<McpSignIns, "offer">;
 };
 
 export type RunViewInit = {
@@ -200,9 +205,10 @@ export class RunView implements RunObserver {
     }
     if (event.type === "step_usage" && this.runId !== undefined) this.#init.onStep?.(event, this.runId);
     // That the conversation starts over is worth a message of its own (the answer knows nothing
-    // before it), and only that one: the progress message does not repeat it.
-    const ownMessage = event.type === "note" && event.key === SESSION_GONE_NOTE;
-    if (ownMessage) void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(event.text)}` }, this.#replyToPrompt());
+    // before it), and only that one: the progress message does not repeat it. So are MCP servers
+    // waiting for a sign-in, with buttons that begin it.
+    const ownMessage = event.type === "note" && (event.key === SESSION_GONE_NOTE || event.key === MCP_SIGN_IN_NOTE);
+    if (ownMessage) this.#sayApart(event);
     if (!this.#progress.live) this.#goLive();
     this.#deps.runs.observe(this.lane, event);
     if (ownMessage) return;
@@ -337,6 +343,12 @@ export class RunView implements RunObserver {
     const cancel = data === undefined ? [] : [[{ text: "⏹ Cancel", callback_data: data }]];
     const rows = [...cancel, ...(this.#init.buttons?.() ?? [])];
     return rows.length === 0 ? undefined : { inline_keyboard: rows };
+  }
+
+  #sayApart(note: NoteEmitted): void {
+    if (note.key === MCP_SIGN_IN_NOTE && note.servers !== undefined)
+      this.#deps.signIns.offer(this.lane, note.servers, this.#init.promptMessageId);
+    else void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(note.text)}` }, this.#replyToPrompt());
   }
 
   #replyToPrompt(): { replyTo?: number } {

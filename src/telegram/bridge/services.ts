@@ -12,6 +12,7 @@ import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
 import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
+import type { McpSignIns } from "./mcp-sign-in.js";
 import type { MediaPort } from "./media-port.js";
 import type { OfflineMessages } from "./messages/offline.js";
 import type { RunIndex } from "./run-index.js";
@@ -66,6 +67,8 @@ export type BridgeServices = {
   readonly clockFormatter: ClockFormatter;
   /** Messages that waited too long to run by themselves: said so, with Run it now. */
   readonly offline: OfflineMessages;
+  /** Sign-ins to MCP servers begun from the chat. */
+  readonly signIns: McpSignIns;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

@@ -31,6 +31,8 @@ export type TextDeps = Pick<
   | "clock"
   | "logger"
   | "media"
+  | "sessions"
+  | "signIns"
 > & { commandNames: readonly string[] };
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
@@ -99,6 +101,9 @@ function handleText(deps: TextDeps, message: IncomingText): Promise<void> | unde
     );
     return;
   }
+  // The address a sign-in page sent the browser to, from a phone: for the Claude Code that waits for it.
+  const signIn = deps.signIns.take(deps.sessions, message);
+  if (signIn !== undefined) return signIn;
   const dot = dotCommandOf(message.body, deps.commandNames);
   if (dot !== undefined) {
     reply(deps, message, `Commands start with a slash: did you mean /${dot}? Nothing was run.`);
