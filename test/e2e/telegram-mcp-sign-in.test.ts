@@ -37,9 +37,10 @@ async function tap(chat: number, message: MessageView, label: string): Promise<s
 }
 
 /** A run in `chat` whose Claude Code finds the tracker waiting for a sign-in; resolves with the offer. */
-async function runOffering(chat: number, marker: string): Promise<MessageView> {
+async function runOffering(chat: number, marker: string, from?: number): Promise<MessageView> {
   rig.script(marker, [reply.text("Listed without the tracker.")]);
-  rig.tg.sendText(chat, `List my tickets ${marker}`);
+  if (from === undefined) rig.tg.sendText(chat, `List my tickets ${marker}`);
+  else rig.tg.sendText(chat, `@telecode_test_bot List my tickets ${marker}`, { from });
   const offer = await rig.botMessage(chat, (m) => m.text === OFFER);
   await rig.botMessage(chat, isAnswer("Listed without the tracker."));
   return offer;
@@ -58,6 +59,21 @@ describe("signing in to an MCP server from the chat", () => {
     await rig.botMessage(chat, `The sign-in to tracker did not finish: ${gone}`);
     expect(await tap(chat, offer, "🔑 Sign in to tracker")).toBe("Starting the sign-in to tracker…");
     await rig.botMessage(chat, `Could not start the sign-in to tracker: ${gone}`);
+  });
+
+  it("in a group, takes the address as a reply to the page, the only message there the bot reads", async () => {
+    const person = rig.user(1004);
+    const group = -4004;
+    rig.tg.addGroup({ id: group, type: "group", memberIds: [person] });
+    const offer = await runOffering(group, "[tickets-4]", person);
+    rig.tg.tapButton(group, offer.messageId, "🔑 Sign in to tracker", { from: person });
+    const page = await rig.botMessage(group, withButton("🔗 Open the sign-in page"));
+    expect(page.text).toContain("copy that address from the browser and send it here as a reply to this message.");
+    const address = tracker.signIn(page.buttons[0]?.url ?? "").replace(/state=[^&]+/, "state=another-attempt");
+    rig.tg.sendText(group, address, { from: person, replyTo: page.messageId });
+    await rig.botMessage(group, (m) =>
+      m.text.startsWith("The sign-in to tracker did not finish: Callback URL not accepted"),
+    );
   });
 
   it("begins with a tap, finishes with the address the page ends at, and the server's tool works", async () => {

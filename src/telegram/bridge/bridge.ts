@@ -130,7 +130,8 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     ...(http === undefined ? {} : { fetch: http.fetch }),
   };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
-  const signIns = new McpSignIns({ outbox, callbacks, logger });
+  const inGroup = (chatId: number): boolean => chatTopics.parentOf(chatId) < 0;
+  const signIns = new McpSignIns({ outbox, callbacks, logger, inGroup });
   const view: RunViewDeps = {
     outbox,
     clock,
@@ -142,7 +143,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     heartbeatMs: options.heartbeatMs ?? 10_000,
     media,
     clockFormatter,
-    inGroup: (chatId) => chatTopics.parentOf(chatId) < 0,
+    inGroup,
     signIns,
   };
   const background = new BackgroundTurns({

@@ -5,7 +5,13 @@
 // on a phone it cannot load, so the person sends that address here and Claude Code is given it.
 // A message that is such an address goes nowhere else (never to Claude as a task).
 import type { Composer } from "grammy";
-import { mcpServersNamed, type Lane, type McpSignInEnd, type McpSignInStart } from "../../domain/index.js";
+import {
+  definedFields,
+  mcpServersNamed,
+  type Lane,
+  type McpSignInEnd,
+  type McpSignInStart,
+} from "../../domain/index.js";
 import { isLocalLink } from "../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { SessionManager } from "../../sessions/index.js";
@@ -24,7 +30,13 @@ type Waiting = { lane: Lane; server: string; callbackPrefix: string };
 
 type SignInSessions = Pick<SessionManager, "mcpSignIn" | "mcpSignInCallback">;
 
-export type McpSignInDeps = { outbox: Outbox; callbacks: CallbackRegistry<BridgeAction>; logger: Logger };
+export type McpSignInDeps = {
+  outbox: Outbox;
+  callbacks: CallbackRegistry<BridgeAction>;
+  logger: Logger;
+  /** Whether the chat is a group's, where the bot may only read what replies to it. */
+  inGroup: (chatId: number) => boolean;
+};
 
 export class McpSignIns {
   readonly #deps: McpSignInDeps;
@@ -47,7 +59,7 @@ export class McpSignIns {
       })),
     );
     const html = `🔑 MCP ${esc(who)} ${needs} a sign-in; Claude works without ${its} tools until then.`;
-    void this.#deps.outbox.send(lane.chatId, { html, keyboard }, replyTo === undefined ? {} : { replyTo });
+    void this.#deps.outbox.send(lane.chatId, { html, keyboard }, { mustDeliver: true, ...definedFields({ replyTo }) });
   }
 
   /** The sign-in buttons: each begins its server's sign-in in the lane's Claude Code. */
@@ -107,17 +119,16 @@ export class McpSignIns {
       `🔑 Sign in to ${esc(server)}: open the page and sign in.`,
       start.callbackPrefix === undefined
         ? "Claude Code hears of it by itself."
-        : `The page then sends your browser to <code>${esc(start.callbackPrefix)}?…</code>, an address only the computer running Telecode can open. On a phone it will not load: copy that address from the browser and send it here.`,
+        : `The page then sends your browser to <code>${esc(start.callbackPrefix)}?…</code>, an address only the computer running Telecode can open. On a phone it will not load: copy that address from the browser and send it here${this.#deps.inGroup(lane.chatId) ? " as a reply to this message" : ""}.`,
       "",
       `<a href="${esc(start.url).replace(/"/g, "%22")}">${esc(pageName(start.url))}</a>`,
     ].join("\n");
     const keyboard =
       button === undefined ? undefined : { inline_keyboard: [[{ text: "🔗 Open the sign-in page", url: button }]] };
-    void this.#deps.outbox.send(
-      lane.chatId,
-      keyboard === undefined ? { html } : { html, keyboard },
-      tap.messageId === undefined ? {} : { replyTo: tap.messageId },
-    );
+    void this.#deps.outbox.send(lane.chatId, keyboard === undefined ? { html } : { html, keyboard }, {
+      mustDeliver: true,
+      ...definedFields({ replyTo: tap.messageId }),
+    });
   }
 
   async #finish(sessions: SignInSessions, message: IncomingText, sign: Waiting, address: string): Promise<void> {
@@ -157,7 +168,7 @@ export class McpSignIns {
   }
 
   #reply(chatId: number, replyTo: number | undefined, html: string): void {
-    void this.#deps.outbox.send(chatId, { html }, replyTo === undefined ? {} : { replyTo });
+    void this.#deps.outbox.send(chatId, { html }, { mustDeliver: true, ...definedFields({ replyTo }) });
   }
 }
 
