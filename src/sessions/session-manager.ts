@@ -199,14 +199,14 @@ export class SessionManager {
 
   /**
    * Begins a sign-in to MCP server `server` in the lane's Claude Code process; throws a
-   * SessionError `sessions.no_process` when the lane has none running now.
+   * SessionsError `sessions.no_process` when the lane has none running now.
    */
-  mcpSignIn(lane: Lane, server: string): Promise<McpSignInStart> {
+  async mcpSignIn(lane: Lane, server: string): Promise<McpSignInStart> {
     return this.#liveHandle(lane).mcpSignIn(server);
   }
 
   /** Finishes a sign-in the lane's process began, with the address its page sent the browser to. */
-  mcpSignInCallback(lane: Lane, server: string, callbackUrl: string): Promise<McpSignInEnd> {
+  async mcpSignInCallback(lane: Lane, server: string, callbackUrl: string): Promise<McpSignInEnd> {
     return this.#liveHandle(lane).mcpSignInCallback(server, callbackUrl);
   }
 
@@ -287,7 +287,6 @@ export class SessionManager {
     return this.#starting.has(id) || this.#entries.get(id)?.active !== undefined;
   }
 
-  /** Resolves when no run is in flight, or after `timeoutMs`, whichever comes first. */
   /** The lane's handle while its Claude Code process runs (an MCP sign-in goes through that process). */
   #liveHandle(lane: Lane): SessionHandle {
     const handle = this.#entries.get(laneId(lane))?.handle;
@@ -298,6 +297,7 @@ export class SessionManager {
     return handle;
   }
 
+  /** Resolves when no run is in flight, or after `timeoutMs`, whichever comes first. */
   async #waitIdle(timeoutMs: number): Promise<void> {
     if (!this.#hasActiveRun()) return;
     await new Promise<void>((resolve) => {
