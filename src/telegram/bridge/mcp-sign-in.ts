@@ -115,11 +115,16 @@ export class McpSignIns {
       this.#waiting.set(lane.chatId, [...waiting, { lane, server, callbackPrefix: start.callbackPrefix }]);
     }
     const button = linkButtonUrl(start.url);
+    // A page whose end Claude Code does not wait for (a claude.ai connector's) has nothing to send back.
+    const sendBack =
+      start.callbackPrefix === undefined
+        ? []
+        : [
+            `The page then sends your browser to <code>${esc(start.callbackPrefix)}?…</code>, an address only the computer running Telecode can open. On a phone it will not load: copy that address from the browser and send it here${this.#deps.inGroup(lane.chatId) ? " as a reply to this message" : ""}.`,
+          ];
     const html = [
       `🔑 Sign in to ${esc(server)}: open the page and sign in.`,
-      start.callbackPrefix === undefined
-        ? "Claude Code hears of it by itself."
-        : `The page then sends your browser to <code>${esc(start.callbackPrefix)}?…</code>, an address only the computer running Telecode can open. On a phone it will not load: copy that address from the browser and send it here${this.#deps.inGroup(lane.chatId) ? " as a reply to this message" : ""}.`,
+      ...sendBack,
       "",
       `<a href="${esc(start.url).replace(/"/g, "%22")}">${esc(pageName(start.url))}</a>`,
     ].join("\n");
