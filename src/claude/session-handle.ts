@@ -7,6 +7,7 @@ import {
   type McpSignInEnd,
   type McpSignInStart,
   type Prompt,
+  type SideAnswer,
   type TelecodeEvent,
   type TurnFinished,
 } from "../domain/index.js";
@@ -15,6 +16,7 @@ import type { CliConnection, ConnectionOwner } from "./connection.js";
 import type { ControlChannel } from "./control-channel.js";
 import { ClaudeError, failureError } from "./errors.js";
 import { beginMcpSignIn, finishMcpSignIn } from "./mcp-sign-in.js";
+import { askSideQuestion } from "./side-question.js";
 import { HandleEvents } from "./handle-events.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
 import { engineFailure, failureOf } from "./failures.js";
@@ -271,11 +273,15 @@ export class ClaudeSessionHandle implements SessionHandle {
   }
 
   async mcpSignIn(server: string): Promise<McpSignInStart> {
-    return beginMcpSignIn(this.#signInChannel(), server);
+    return beginMcpSignIn(this.#liveChannel(), server);
   }
 
   async mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd> {
-    return finishMcpSignIn(this.#signInChannel(), server, callbackUrl);
+    return finishMcpSignIn(this.#liveChannel(), server, callbackUrl);
+  }
+
+  async sideQuestion(question: string): Promise<SideAnswer> {
+    return askSideQuestion(this.#liveChannel(), question);
   }
 
   close(): Promise<void> {
@@ -285,8 +291,11 @@ export class ClaudeSessionHandle implements SessionHandle {
 
   // ------------------------------------------------------------------ processes
 
-  /** A sign-in goes through the live process: the flow it begins waits in that process. */
-  #signInChannel(): ControlChannel {
+  /**
+   * The live process's channel, for what only a running Claude Code can do: a sign-in (the flow
+   * it begins waits in that process), a side question (answered from its conversation).
+   */
+  #liveChannel(): ControlChannel {
     const connection = this.#slot.live();
     if (connection === undefined)
       throw new ClaudeError("claude.no_process", "No Claude Code process is running in this session now.");

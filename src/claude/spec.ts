@@ -2,10 +2,11 @@
 // and the session handle. Types only; the behaviour lives in session-handle.ts.
 import type {
   ApprovalAnswer,
+  ApprovalRequest,
   McpSignInEnd,
   McpSignInStart,
-  ApprovalRequest,
   Prompt,
+  SideAnswer,
   TelecodeEvent,
   TurnFinished,
   TurnOrigin,
@@ -182,6 +183,8 @@ export interface SessionHandle extends SessionControls {
   mcpSignIn(server: string): Promise<McpSignInStart>;
   /** Finishes it with the address its page sent the browser to, and connects the server again. */
   mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd>;
+  /** Asks the live process a side question (`claude.no_process` without one): see side-question.ts. */
+  sideQuestion(question: string): Promise<SideAnswer>;
   /** Whether its process, ending, runs a SessionEnd hook, which `close` (or the next start) waits for. */
   readonly runsEndHook: boolean;
   /**

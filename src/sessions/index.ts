@@ -1,7 +1,7 @@
 // The session layer's public surface: orchestration of runs over live session handles.
 export { SessionManager } from "./session-manager.js";
 export type { SessionManagerDeps } from "./session-manager.js";
-export { SessionsError } from "./errors.js";
+export { isNoProcess, SessionsError } from "./errors.js";
 export type { SessionsErrorCode } from "./errors.js";
 export type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
 export type {

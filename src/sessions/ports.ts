@@ -7,6 +7,7 @@ import type {
   McpSignInStart,
   PermissionMode,
   Prompt,
+  SideAnswer,
   TelecodeEvent,
   TurnOrigin,
   WrittenDown,
@@ -58,10 +59,12 @@ export interface SessionHandle {
   cancelRun(runId: string): Promise<void>;
   events(): AsyncIterable<TelecodeEvent>;
   close(): Promise<void>;
-  /** Begins a sign-in to an MCP server in the session's live process (the engine's `claude.no_process` without one). */
+  /** Begins a sign-in to an MCP server in the session's live process (a SessionsError `sessions.no_process` without one). */
   mcpSignIn(server: string): Promise<McpSignInStart>;
   /** Finishes it with the address the sign-in page sent the browser to; connects the server again. */
   mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd>;
+  /** Asks the session's live process a side question, kept out of the conversation. */
+  sideQuestion(question: string): Promise<SideAnswer>;
   readonly isRunning: boolean;
   readonly sessionId: string | undefined;
   readonly pid: number | undefined;

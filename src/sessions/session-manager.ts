@@ -10,6 +10,7 @@ import {
   type McpSignInStart,
   type Prompt,
   type RunFailure,
+  type SideAnswer,
   type WrittenDown,
 } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
@@ -210,6 +211,11 @@ export class SessionManager {
     return this.#liveHandle(lane).mcpSignInCallback(server, callbackUrl);
   }
 
+  /** Asks the lane's Claude Code process a side question; throws as mcpSignIn does without one. */
+  async sideQuestion(lane: Lane, question: string): Promise<SideAnswer> {
+    return this.#liveHandle(lane).sideQuestion(question);
+  }
+
   /** Closes the lane's live handle when it is idle (a mode or model change then applies on the next run). */
   async closeIdle(lane: Lane): Promise<boolean> {
     const id = laneId(lane);
@@ -287,7 +293,7 @@ export class SessionManager {
     return this.#starting.has(id) || this.#entries.get(id)?.active !== undefined;
   }
 
-  /** The lane's handle while its Claude Code process runs (an MCP sign-in goes through that process). */
+  /** The lane's handle while its Claude Code process runs (a sign-in or a side question goes through that process). */
   #liveHandle(lane: Lane): SessionHandle {
     const handle = this.#entries.get(laneId(lane))?.handle;
     if (handle === undefined || handle.pid === undefined)

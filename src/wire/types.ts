@@ -361,4 +361,6 @@ export type OutgoingControlRequest =
   | { subtype: "mcp_authenticate"; serverName: string }
   /** The address the browser was sent to once the person signed in (when it could not reach Claude Code itself). */
   | { subtype: "mcp_oauth_callback_url"; serverName: string; callbackUrl: string }
-  | { subtype: "mcp_reconnect"; serverName: string };
+  | { subtype: "mcp_reconnect"; serverName: string }
+  /** A question answered from the conversation so far, beside any turn going on, and kept out of it. */
+  | { subtype: "side_question"; question: string };

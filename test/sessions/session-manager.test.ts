@@ -270,6 +270,7 @@ describe("session manager with the real CLI", () => {
       close: () => Promise.resolve(),
       mcpSignIn: () => Promise.reject(new Error("no process")),
       mcpSignInCallback: () => Promise.reject(new Error("no process")),
+      sideQuestion: () => Promise.reject(new Error("no process")),
       isRunning: false,
       sessionId: undefined,
       pid: undefined,

@@ -2,20 +2,21 @@
 // opened session gets its own driver (the engine's SessionController), speaking to the front
 // end's PersonPort, with the spec and hooks session-spec.ts derives from config. Runs in
 // kept processes are recorded for a restart, and taken in again after one (adoptSession).
-import type {
-  AdoptedSession,
-  ClaudeEngine,
-  KeptProcess,
-  SessionController,
-  SessionHandle as EngineSessionHandle,
-  SessionSpec,
-  ToolGuard,
+import {
+  isClaudeError,
+  type AdoptedSession,
+  type ClaudeEngine,
+  type KeptProcess,
+  type SessionController,
+  type SessionHandle as EngineSessionHandle,
+  type SessionSpec,
+  type ToolGuard,
 } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
 import { definedFields, type Lane, type TelecodeEvent } from "../../domain/index.js";
 import type { Clock } from "../../ports/index.js";
 import type { DecisionSettings } from "../../policy/index.js";
-import type { EnginePort, OpenRequest, SessionHandle } from "../../sessions/index.js";
+import { SessionsError, type EnginePort, type OpenRequest, type SessionHandle } from "../../sessions/index.js";
 import {
   createDecisionDriver,
   type DecisionDriver,
@@ -114,6 +115,15 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
     },
   };
 }
+/** What needs the live process fails as the session layer names it when there is none. */
+function live<T>(call: () => Promise<T>): Promise<T> {
+  return call().catch((error: unknown) => {
+    throw isClaudeError(error, "claude.no_process")
+      ? new SessionsError("sessions.no_process", error.message, { cause: error })
+      : error;
+  });
+}
+
 /** The engine's handle as the session layer uses it, with the decision driver and the kept runs' bookkeeping. */
 function wrap(
   deps: EnginePortDeps,
@@ -155,8 +165,9 @@ function wrap(
       return id;
     },
     cancelRun: (id) => session.cancelRun(id),
-    mcpSignIn: (server) => session.mcpSignIn(server),
-    mcpSignInCallback: (server, callbackUrl) => session.mcpSignInCallback(server, callbackUrl),
+    mcpSignIn: (server) => live(() => session.mcpSignIn(server)),
+    mcpSignInCallback: (server, callbackUrl) => live(() => session.mcpSignInCallback(server, callbackUrl)),
+    sideQuestion: (question) => live(() => session.sideQuestion(question)),
     events,
     async close() {
       // Expire open prompts first, so they read "session ended", not "no longer pending".

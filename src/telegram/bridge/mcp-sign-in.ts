@@ -14,7 +14,7 @@ import {
 } from "../../domain/index.js";
 import { isLocalLink } from "../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
-import type { SessionManager } from "../../sessions/index.js";
+import { isNoProcess, type SessionManager } from "../../sessions/index.js";
 import type { Logger } from "../../ports/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
@@ -99,7 +99,7 @@ export class McpSignIns {
     try {
       start = await sessions.mcpSignIn(lane, server);
     } catch (error) {
-      const why = isGone(error) ? GONE : esc(messageOf(error));
+      const why = isNoProcess(error) ? GONE : esc(messageOf(error));
       return this.#reply(lane.chatId, tap.messageId, `Could not start the sign-in to ${esc(server)}: ${why}`);
     }
     if (start.kind === "signed_in")
@@ -142,7 +142,7 @@ export class McpSignIns {
     try {
       end = await sessions.mcpSignInCallback(sign.lane, sign.server, address);
     } catch (error) {
-      if (isGone(error)) {
+      if (isNoProcess(error)) {
         this.#forget(message.chatId, sign);
         return this.#say(message, `The sign-in to ${server} did not finish: ${GONE}`);
       }
@@ -194,11 +194,5 @@ function pageName(url: string): string {
 }
 
 const GONE = "Claude Code is no longer running in this chat. Send a message: its run offers the sign-in again.";
-
-/** The lane's Claude Code, in which the sign-in begins or waits, has ended. */
-function isGone(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "sessions.no_process" || code === "claude.no_process";
-}
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

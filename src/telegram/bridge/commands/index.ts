@@ -1,6 +1,7 @@
 // Every bot command, in menu order (setMyCommands and /help). A new command is a file in this
 // folder and one line here.
 import { atCommand, everyCommand } from "./at-every.js";
+import { btwCommand } from "./btw.js";
 import { cancelCommand } from "./cancel.js";
 import type { Command } from "./command.js";
 import { continueCommand } from "./continue.js";
@@ -23,6 +24,7 @@ import { usageCommand } from "./usage.js";
 export const COMMANDS: readonly Command[] = [
   newCommand,
   cancelCommand,
+  btwCommand,
   statusCommand,
   planModeCommand,
   modeCommand,

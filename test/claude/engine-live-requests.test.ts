@@ -1,8 +1,9 @@
-// A sign-in to an MCP server through a session's live process, with the in-memory CLI answering
-// as Claude Code 2.1.337 does (its replies as observed with the real CLI; the whole flow with the
-// real CLI is test/e2e/telegram-mcp-sign-in.test.ts): the page and where it ends, a sign-in
-// Claude Code already had, its refusals in its own words, the server connected again afterwards,
-// and no process to sign in with.
+// What only a session's live process can do, with the in-memory CLI answering as Claude Code
+// 2.1.337 does (its replies as observed with the real CLI; the whole flows with the real CLI are
+// test/e2e/telegram-mcp-sign-in.test.ts and telegram-btw.test.ts). A sign-in to an MCP server:
+// the page and where it ends, a sign-in Claude Code already had, its refusals in its own words,
+// the server connected again afterwards. A side question: the answer, or Claude Code's words
+// for why none came. Neither without a process.
 import { afterEach, describe, expect, it } from "vitest";
 import { allowAllController, createClaudeEngine, isClaudeError, type SessionHandle } from "../../src/claude/index.js";
 import { line } from "../support/fake-claude/index.js";
@@ -108,16 +109,35 @@ describe("an MCP sign-in", () => {
       why: "Connection closed.",
     });
   });
+});
 
-  it("needs the session's live process", async () => {
-    const launcher = createInMemoryLauncher(cliAnswering({}));
-    const handle = createClaudeEngine({ env: {}, launcher }).openSession(
-      { cwd: "/tmp", permissionMode: "default" },
-      allowAllController(),
+describe("a side question", () => {
+  it("is answered in the model's words, or in Claude Code's when no answer came", async () => {
+    const { handle, cli } = await liveSession({ side_question: { response: "Renaming files.", synthetic: false } });
+    expect(await handle.sideQuestion("what now?")).toEqual({ text: "Renaming files.", failed: false });
+    expect(requests(cli).at(-1)).toEqual({ subtype: "side_question", question: "what now?" });
+    const synthetic = await liveSession({ side_question: { response: "API Error: 529 overloaded", synthetic: true } });
+    expect(await synthetic.handle.sideQuestion("what now?")).toEqual({
+      text: "API Error: 529 overloaded",
+      failed: true,
+    });
+    const none = await liveSession({ side_question: { response: null } });
+    await expect(none.handle.sideQuestion("what now?")).rejects.toThrow(
+      "Claude Code gave no answer to the side question.",
     );
-    handles.push(handle);
-    const error = await handle.mcpSignIn("tracker").catch((e: unknown) => e);
-    expect(isClaudeError(error, "claude.no_process")).toBe(true);
-    expect(launcher.launched).toHaveLength(0);
   });
+});
+
+it("needs the session's live process, and starts none", async () => {
+  const launcher = createInMemoryLauncher(cliAnswering({}));
+  const handle = createClaudeEngine({ env: {}, launcher }).openSession(
+    { cwd: "/tmp", permissionMode: "default" },
+    allowAllController(),
+  );
+  handles.push(handle);
+  for (const asked of [handle.mcpSignIn("tracker"), handle.sideQuestion("what now?")]) {
+    const error = await asked.catch((e: unknown) => e);
+    expect(isClaudeError(error, "claude.no_process")).toBe(true);
+  }
+  expect(launcher.launched).toHaveLength(0);
 });

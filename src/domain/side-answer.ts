@@ -1,0 +1,4 @@
+// What a side question got back (see the engine's side-question.ts).
+
+/** A side question's answer: the model's words, or Claude Code's for why none came (`failed`). */
+export type SideAnswer = { text: string; failed: boolean };
