@@ -32,9 +32,12 @@ export const btwCommand: Command = {
 /** The answer, as a reply to the question; a long one in parts, as a final answer is. */
 function sendSideAnswer(services: Pick<BridgeServices, "outbox">, call: CommandCall, answer: SideAnswer): void {
   if (answer.failed) return call.say(`⚠️ Claude could not answer: ${esc(answer.text)}`);
-  const [first, ...rest] = markdownToTelegramParts(answer.text);
-  call.say(`💬 ${first ?? ""}`);
-  for (const html of rest) void services.outbox.send(call.message.chatId, { html }, { silent: true });
+  const { chatId, messageId } = call.message;
+  markdownToTelegramParts(answer.text).forEach((html, index) => {
+    const first = index === 0;
+    const options = first ? { replyTo: messageId, mustDeliver: true } : { silent: true, mustDeliver: true };
+    void services.outbox.send(chatId, { html: first ? `💬 ${html}` : html }, options);
+  });
 }
 
 function failureHtml(error: unknown): string {
