@@ -17,7 +17,14 @@ import { endStateOf, sessionEndedCompletion } from "./run-endings.js";
 export type OpenSettings = { cwd: string; mode: PermissionMode; model?: string; effort?: string };
 
 /** The run in flight; `taken` once the CLI began its turn (recorded once). */
-export type ActiveRun = { runId: string; observer: RunObserver; startedAtMs: number; taken: boolean };
+export type ActiveRun = {
+  runId: string;
+  observer: RunObserver;
+  startedAtMs: number;
+  taken: boolean;
+  /** The request's first words: what names a session it starts. */
+  title?: string;
+};
 
 export type LaneEntry = {
   lane: Lane;
@@ -77,7 +84,8 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   if (event.type === "session_started" && (event.sessionId !== entry.sessionId || !entry.sessionRecorded)) {
     entry.sessionId = event.sessionId;
     entry.sessionRecorded = true;
-    recordSafely(deps, entry.lane, undefined, () => deps.records.rememberSession(entry.lane, event.sessionId));
+    const title = entry.active?.title;
+    recordSafely(deps, entry.lane, undefined, () => deps.records.rememberSession(entry.lane, event.sessionId, title));
   }
   const active = entry.active;
   if (event.type === "turn_started") entry.foreignTurn = !answersRun(event, active?.runId);

@@ -1,7 +1,7 @@
 // Where a submission runs: the lane's live handle when its settings and session fit, else a
 // new handle opened as the session choice says (current / new / continue / resume); and the
 // run's start on that handle, recorded first so a crash right after still knows of it.
-import { definedFields, failureText, type Lane } from "../domain/index.js";
+import { definedFields, failureText, promptText, type Lane, type Prompt } from "../domain/index.js";
 import { runInputOf } from "./kept-submissions.js";
 import {
   pumpEvents,
@@ -14,6 +14,14 @@ import {
 import type { EnginePort, OpenRequest } from "./ports.js";
 import { startFailure } from "./run-endings.js";
 import type { Submission } from "./submission.js";
+
+/** A session's name in lists: the first words of the request that started it, on one line. */
+function titleOf(prompt: Prompt): string {
+  const words = promptText(prompt).replace(/\s+/g, " ").trim();
+  return words.length <= TITLE_CHARS ? words : `${words.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
+}
+
+const TITLE_CHARS = 80;
 
 /** A submission on its way to a handle: its run id is known. */
 export type StartingRun = Submission & { runId: string };
@@ -86,7 +94,7 @@ export function openEntry(
 export async function startRunOn(routing: RoutingDeps, entry: LaneEntry, next: StartingRun): Promise<void> {
   const { records, clock } = routing;
   const startedAtMs = clock.now();
-  entry.active = { runId: next.runId, observer: next.observer, startedAtMs, taken: false };
+  entry.active = { runId: next.runId, observer: next.observer, startedAtMs, taken: false, title: titleOf(next.prompt) };
   entry.endState = undefined;
   recordSafely(routing, next.lane, next.runId, () =>
     records.runStarted({

@@ -93,7 +93,8 @@ export interface EnginePort {
 export interface SessionRecords {
   /** The last CLI session id used in this lane, to resume after the process is gone. */
   lastSessionId(lane: Lane): string | undefined;
-  rememberSession(lane: Lane, sessionId: string): void;
+  /** Makes `sessionId` the lane's current session; `title` (its first request's words) names it in lists, once. */
+  rememberSession(lane: Lane, sessionId: string, title?: string): void;
   /**
    * The CLI no longer has `sessionId` (its transcript is gone): when it is the lane's current
    * session, the next message starts a fresh one. True when it was the current one.

@@ -7,7 +7,8 @@ import { readRow, readRows, sessionRow, type SessionRecord } from "./records.js"
 export type SessionsRepository = {
   /**
    * Records that `sessionId` is in use for this chat and project and makes it the current one
-   * (the previous current session stays in the history). Creating or re-recording is the same call.
+   * (the previous current session stays in the history). Creating or re-recording is the same call;
+   * a session keeps the first title it was recorded with.
    */
   record(input: { sessionId: string; chatId: number; project: string; title?: string | null }): SessionRecord;
   /** The session a new message in this chat and project continues, or null to start fresh. */
@@ -36,7 +37,7 @@ export function createSessionsRepository(db: Database, now: () => number): Sessi
     VALUES (@session_id, @chat_id, @project, @title, @at, @at, 0, 1)
     ON CONFLICT (session_id) DO UPDATE SET
       chat_id = excluded.chat_id, project = excluded.project, last_used_at = excluded.last_used_at,
-      title = COALESCE(excluded.title, sessions.title), current = 1`);
+      title = COALESCE(sessions.title, excluded.title), current = 1`);
   const touch = db.prepare("UPDATE sessions SET last_used_at = ? WHERE session_id = ?");
   const setLive = db.prepare("UPDATE sessions SET live = ? WHERE session_id = ?");
   const clearLive = db.prepare("UPDATE sessions SET live = 0 WHERE live = 1");

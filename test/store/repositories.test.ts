@@ -156,10 +156,14 @@ describe("sessions", () => {
     expect(store.sessions.list(1, { project: "web" })).toEqual([]);
   });
 
-  it("keep the title when a session is recorded again without one", () => {
+  it("keep the first title a session was recorded with", () => {
     store.sessions.record({ sessionId: "s1", chatId: 1, project: "app", title: "first" });
     store.sessions.record({ sessionId: "s1", chatId: 1, project: "app" });
+    store.sessions.record({ sessionId: "s1", chatId: 1, project: "app", title: "a later request" });
     expect(store.sessions.get("s1")?.title).toBe("first");
+    store.sessions.record({ sessionId: "s2", chatId: 1, project: "app" });
+    store.sessions.record({ sessionId: "s2", chatId: 1, project: "app", title: "named later" });
+    expect(store.sessions.get("s2")?.title).toBe("named later");
   });
 
   it("start fresh after clearCurrent, and track last use and liveness", () => {

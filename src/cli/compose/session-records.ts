@@ -11,8 +11,8 @@ import type { Logger } from "../../ports/index.js";
 export function storeSessionRecords(store: Store): SessionRecords {
   return {
     lastSessionId: (lane: Lane) => store.sessions.current(lane.chatId, lane.project)?.sessionId,
-    rememberSession(lane, sessionId) {
-      store.sessions.record({ sessionId, chatId: lane.chatId, project: lane.project });
+    rememberSession(lane, sessionId, title) {
+      store.sessions.record({ sessionId, chatId: lane.chatId, project: lane.project, title: title ?? null });
     },
     forgetSession(lane, sessionId) {
       if (store.sessions.current(lane.chatId, lane.project)?.sessionId !== sessionId) return false;
@@ -57,6 +57,8 @@ export function storeSessionRecords(store: Store): SessionRecords {
     runFinished({ runId, state, costUsd, error, sessionId }) {
       store.transaction(() => {
         if (sessionId) store.runs.setSession(runId, sessionId);
+        // When a session was last used, as /sessions lists them.
+        if (sessionId) store.sessions.touch(sessionId);
         store.runs.finish(runId, { state: state satisfies RunEndState, costUsd, error: error ?? null });
         store.usage.add(localDay(new Date()), costUsd);
       });

@@ -25,6 +25,8 @@ export type BridgeAction =
   | { kind: "edit"; runId: string; messageId: number; text: string }
   /** The sign-in buttons of MCP servers that wait for one in the lane's Claude Code (mcp-sign-in.ts). */
   | { kind: "mcp_sign_in"; lane: Lane; servers: readonly string[] }
+  /** The /sessions list's buttons: each makes one of `sessionIds` the lane's current session. */
+  | { kind: "session_pick"; lane: Lane; sessionIds: readonly string[] }
   /** Run it now, under the notice that message `messageId` waited too long to run by itself (messages/offline.ts). */
   | { kind: "offline"; messageId: number };
 

@@ -40,6 +40,7 @@ import { attachmentMessages } from "./messages/attachments.js";
 import { readIncomingText } from "./messages/incoming.js";
 import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
+import { sessionPickButtons } from "./buttons/session-pick.js";
 import { McpSignIns } from "./mcp-sign-in.js";
 import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
@@ -254,6 +255,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(scheduleButtons(services));
   handlers.use(retryButtons(services));
   handlers.use(services.signIns.buttons(services));
+  handlers.use(sessionPickButtons(services));
   const handleUpdate = (update: Update): Promise<void> => bot.handleUpdate(update);
   const edits = editedMessages({ ...services, handleUpdate });
   handlers.use(edits.buttons);

@@ -59,8 +59,8 @@ export type RunStarterDeps = {
 
 export class RunStarter {
   readonly #deps: RunStarterDeps;
-  /** Lanes whose next run starts a fresh conversation (/new). */
-  readonly #startFresh = new Set<string>();
+  /** Lanes whose next run goes elsewhere than the current conversation: a fresh one (/new), a picked one (/sessions). */
+  readonly #nextChoice = new Map<string, SessionChoice>();
 
   constructor(deps: RunStarterDeps) {
     this.#deps = deps;
@@ -68,7 +68,12 @@ export class RunStarter {
 
   /** The lane's next run starts a new conversation instead of continuing the current one. */
   startFreshNext(lane: Lane): void {
-    this.#startFresh.add(laneId(lane));
+    this.#nextChoice.set(laneId(lane), { kind: "new" });
+  }
+
+  /** The lane's next run continues `sessionId` instead of the current conversation. */
+  continueNext(lane: Lane, sessionId: string): void {
+    this.#nextChoice.set(laneId(lane), { kind: "resume", sessionId });
   }
 
   /** The view of a kept run taken in after a restart; `trigger`: how a run nobody typed showed itself. */
@@ -101,7 +106,10 @@ export class RunStarter {
     const settings = chatSettings(this.#deps.config(), store, request.chatId);
     const lane: Lane = { chatId: request.chatId, project: request.project.name };
     let choice: SessionChoice = request.choice ?? { kind: "current" };
-    if (this.#startFresh.delete(laneId(lane)) && choice.kind === "current") choice = { kind: "new" };
+    // Spent by the next run whatever it asked for (a reply to an answer goes where it goes).
+    const next = this.#nextChoice.get(laneId(lane));
+    this.#nextChoice.delete(laneId(lane));
+    if (next !== undefined && choice.kind === "current") choice = next;
     const mode = request.mode ?? settings.mode;
     const chosen = definedFields({ model: request.model ?? settings.model, effort: request.effort ?? settings.effort });
     // The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git).

@@ -18,6 +18,7 @@ import { planModeCommand } from "./plan-mode.js";
 import { previewCommand } from "./preview.js";
 import { projectCommand } from "./project.js";
 import { restartCommand } from "./restart.js";
+import { sessionsCommand } from "./sessions.js";
 import { statusCommand } from "./status.js";
 import { usageCommand } from "./usage.js";
 
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   effortCommand,
   projectCommand,
   continueCommand,
+  sessionsCommand,
   previewCommand,
   usageCommand,
   loopsCommand,
