@@ -66,7 +66,10 @@ describe("/sessions", () => {
     const held = gate();
     rig.script("[bump]", [reply.text("Bumped the version.", { until: held.until })]);
     rig.tg.sendText(chat, "Bump the version [bump]");
-    await rig.api.waitForRequests(1, "[bump]");
+    // Listed once Claude Code has named its session.
+    await rig.tg.waitFor(() => rig.app.store.sessions.current(chat, "app") ?? undefined, {
+      what: "the bump's session",
+    });
     rig.tg.sendText(chat, "/sessions");
     const list = await rig.botMessage(chat, (m) => m.text.startsWith("Sessions in app"));
     // The running one has no cost yet.
