@@ -1,7 +1,7 @@
 // Where a submission runs: the lane's live handle when its settings and session fit, else a
 // new handle opened as the session choice says (current / new / continue / resume); and the
 // run's start on that handle, recorded first so a crash right after still knows of it.
-import { definedFields, failureText, promptText, type Lane, type Prompt } from "../domain/index.js";
+import { definedFields, excerpt, failureText, promptText, type Lane, type Prompt } from "../domain/index.js";
 import { runInputOf } from "./kept-submissions.js";
 import {
   pumpEvents,
@@ -16,12 +16,7 @@ import { startFailure } from "./run-endings.js";
 import type { Submission } from "./submission.js";
 
 /** A session's name in lists: the first words of the request that started it, on one line. */
-function titleOf(prompt: Prompt): string {
-  const words = promptText(prompt).replace(/\s+/g, " ").trim();
-  return words.length <= TITLE_CHARS ? words : `${words.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
-}
-
-const TITLE_CHARS = 80;
+const titleOf = (prompt: Prompt): string => excerpt(promptText(prompt).replace(/\s+/g, " ").trim(), 80);
 
 /** A submission on its way to a handle: its run id is known. */
 export type StartingRun = Submission & { runId: string };

@@ -3,10 +3,9 @@
 // now finishes in its own session first.
 import type { Composer } from "grammy";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
-import { buttonTrigger } from "../../callback-data.js";
-import type { Lane } from "../../../domain/index.js";
+import { excerpt, type Lane } from "../../../domain/index.js";
 import type { SessionRecord } from "../../../store/index.js";
-import type { CallbackRegistry } from "../../callback-data.js";
+import { buttonTrigger, type CallbackRegistry } from "../../callback-data.js";
 import type { BridgeAction } from "../bridge-types.js";
 import { columnKeyboard } from "../prompt-html.js";
 import type { TelecodeContext } from "../context.js";
@@ -33,12 +32,8 @@ export function sessionPickKeyboard(
     lane.chatId,
   );
   return columnKeyboard(
-    sessions.map((s, i) => ({ label: `▶️ ${shortened(nameOf(s))}`, data: callbacks.data(token, `c${i}`) })),
+    sessions.map((s, i) => ({ label: `▶️ ${excerpt(nameOf(s), LABEL_CHARS)}`, data: callbacks.data(token, `c${i}`) })),
   );
-}
-
-function shortened(words: string): string {
-  return words.length <= LABEL_CHARS ? words : `${words.slice(0, LABEL_CHARS - 1).trimEnd()}…`;
 }
 
 export type SessionPickDeps = Pick<

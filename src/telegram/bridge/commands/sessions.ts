@@ -2,7 +2,7 @@
 // request that started it, with when it was last used and what it cost; a button under each
 // other one makes the next message continue it (as replying to one of its answers would, without
 // scrolling back to find one). The pick is kept in the store, so a restart keeps it too.
-import { formatUsd, type ClockFormatter } from "../../../domain/index.js";
+import { formatUsd } from "../../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { SessionRecord } from "../../../store/index.js";
 import { nameOf, sessionPickKeyboard } from "../buttons/session-pick.js";
@@ -29,7 +29,7 @@ export const sessionsCommand: Command = {
     };
     const lines = listed.map(
       (s) =>
-        `• ${s.current ? "<b>" : ""}${esc(nameOf(s))}${s.current ? "</b> (current)" : ""} — ${esc(when(clockFormatter, s, nowMs))}${cost(s)}`,
+        `• ${s.current ? "<b>" : ""}${esc(nameOf(s))}${s.current ? "</b> (current)" : ""} — last used ${esc(clockFormatter.moment(s.lastUsedAt, nowMs))}${cost(s)}`,
     );
     const others = listed.filter((s) => !s.current);
     const html = [`<b>Sessions in ${esc(project.name)}</b>`, ...lines].join("\n");
@@ -38,7 +38,3 @@ export const sessionsCommand: Command = {
     void outbox.send(chatId, { html, keyboard }, { replyTo: call.message.messageId });
   },
 };
-
-function when(clock: ClockFormatter, session: SessionRecord, nowMs: number): string {
-  return `last used ${clock.moment(session.lastUsedAt, nowMs)}`;
-}
