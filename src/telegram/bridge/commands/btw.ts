@@ -13,7 +13,7 @@ const USAGE =
 
 export const btwCommand: Command = {
   command: "btw",
-  description: "Ask Claude a quick question while it works: the task goes on",
+  description: "A quick question while Claude works, beside the task: /btw which file?",
   run(call, services) {
     const question = call.promptArgs.trim();
     const project = call.settings.project;
