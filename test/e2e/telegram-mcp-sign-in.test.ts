@@ -61,6 +61,20 @@ describe("signing in to an MCP server from the chat", () => {
     await rig.botMessage(chat, `Could not start the sign-in to tracker: ${gone}`);
   });
 
+  it("offers once a while: a later Claude Code in the chat names the server in its summary", async () => {
+    const chat = rig.user(1005);
+    await runOffering(chat, "[tickets-5]");
+    await rig.command(chat, "new");
+    rig.script("[tickets-5b]", [reply.text("Still without the tracker.")]);
+    const asked = rig.tg.sendText(chat, "And the closed ones? [tickets-5b]");
+    await rig.botMessage(chat, isAnswer("Still without the tracker."));
+    const summary = await rig.botMessage(chat, (m) => m.replyToMessageId === asked && m.text.startsWith("✅ Done"));
+    expect(summary.text.split("\n\n").at(-1)).toBe(
+      "⚠️ MCP server tracker needs a sign-in; Claude works without its tools. On the computer: run `claude` in the project, then /mcp.",
+    );
+    expect(rig.tg.botMessages(chat).filter((m) => m.text === OFFER)).toHaveLength(1);
+  });
+
   it("in a group, takes the address as a reply to the page, the only message there the bot reads", async () => {
     const person = rig.user(1004);
     const group = -4004;

@@ -132,7 +132,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
   const inGroup = (chatId: number): boolean => chatTopics.parentOf(chatId) < 0;
-  const signIns = new McpSignIns({ outbox, callbacks, logger, inGroup });
+  const signIns = new McpSignIns({ outbox, callbacks, logger, clock, inGroup });
   const view: RunViewDeps = {
     outbox,
     clock,

@@ -7,6 +7,7 @@
 import type { Composer } from "grammy";
 import {
   definedFields,
+  laneId,
   mcpServersNamed,
   type Lane,
   type McpSignInEnd,
@@ -15,7 +16,7 @@ import {
 import { isLocalLink } from "../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { isNoProcess, type SessionManager } from "../../sessions/index.js";
-import type { Logger } from "../../ports/index.js";
+import type { Clock, Logger } from "../../ports/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
@@ -24,6 +25,10 @@ import { columnKeyboard, linkButtonUrl } from "./prompt-html.js";
 import { buttonComposer, toast, type RefuseDeps, type Tap } from "./buttons/tap.js";
 
 const SIGN_IN_TRIGGER = buttonTrigger("s\\d{1,2}");
+/** How long a server offered for a sign-in is named only in runs' summaries before it is offered again. */
+const OFFER_AGAIN_MS = 6 * 3_600_000;
+
+const offerKey = (lane: Lane, server: string): string => `${laneId(lane)}/${server}`;
 
 /** A sign-in begun from the chat whose page ends at an address a phone cannot open. */
 type Waiting = { lane: Lane; server: string; callbackPrefix: string };
@@ -34,6 +39,7 @@ export type McpSignInDeps = {
   outbox: Outbox;
   callbacks: CallbackRegistry<BridgeAction>;
   logger: Logger;
+  clock: Clock;
   /** Whether the chat is a group's, where the bot may only read what replies to it. */
   inGroup: (chatId: number) => boolean;
 };
@@ -42,24 +48,39 @@ export class McpSignIns {
   readonly #deps: McpSignInDeps;
   /** Per chat, the sign-ins waiting for the address their page ends at, newest last. */
   readonly #waiting = new Map<number, Waiting[]>();
+  /** When each lane's server was last offered (chat/project/server), until a sign-in to it finishes. */
+  readonly #offered = new Map<string, number>();
 
   constructor(deps: McpSignInDeps) {
     this.#deps = deps;
   }
 
-  /** Says in the lane's chat that `servers` wait for a sign-in, with a button for each. */
-  offer(lane: Lane, servers: readonly string[], replyTo: number | undefined): void {
-    const { who, its } = mcpServersNamed(servers);
-    const needs = servers.length === 1 ? "needs" : "need";
-    const token = this.#deps.callbacks.register({ kind: "mcp_sign_in", lane, servers }, lane.chatId);
+  /**
+   * Says in the lane's chat that `servers` wait for a sign-in, with a button for each: once a
+   * while per server (each new Claude Code process names them again, every idle close), so a
+   * server nobody signs in to does not fill the chat. False when none was offered: the run's
+   * summary names them then, as any warning.
+   */
+  offer(lane: Lane, servers: readonly string[], replyTo: number | undefined): boolean {
+    const nowMs = this.#deps.clock.now();
+    const fresh = servers.filter((server) => {
+      const at = this.#offered.get(offerKey(lane, server));
+      return at === undefined || nowMs - at >= OFFER_AGAIN_MS;
+    });
+    if (fresh.length === 0) return false;
+    for (const server of fresh) this.#offered.set(offerKey(lane, server), nowMs);
+    const { who, its } = mcpServersNamed(fresh);
+    const needs = fresh.length === 1 ? "needs" : "need";
+    const token = this.#deps.callbacks.register({ kind: "mcp_sign_in", lane, servers: fresh }, lane.chatId);
     const keyboard = columnKeyboard(
-      servers.map((server, i) => ({
+      fresh.map((server, i) => ({
         label: `🔑 Sign in to ${server}`,
         data: this.#deps.callbacks.data(token, `s${i}`),
       })),
     );
     const html = `🔑 MCP ${esc(who)} ${needs} a sign-in; Claude works without ${its} tools until then.`;
     void this.#deps.outbox.send(lane.chatId, { html, keyboard }, { mustDeliver: true, ...definedFields({ replyTo }) });
+    return true;
   }
 
   /** The sign-in buttons: each begins its server's sign-in in the lane's Claude Code. */
@@ -154,6 +175,8 @@ export class McpSignIns {
       );
     }
     this.#forget(message.chatId, sign);
+    // Should it need a sign-in again (one expires), the next process offers it at once.
+    this.#offered.delete(offerKey(sign.lane, sign.server));
     this.#say(
       message,
       end.connected

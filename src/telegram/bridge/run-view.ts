@@ -206,9 +206,8 @@ export class RunView implements RunObserver {
     if (event.type === "step_usage" && this.runId !== undefined) this.#init.onStep?.(event, this.runId);
     // That the conversation starts over is worth a message of its own (the answer knows nothing
     // before it), and only that one: the progress message does not repeat it. So are MCP servers
-    // waiting for a sign-in, with buttons that begin it.
-    const ownMessage = event.type === "note" && (event.key === SESSION_GONE_NOTE || event.key === MCP_SIGN_IN_NOTE);
-    if (ownMessage) this.#sayApart(event);
+    // waiting for a sign-in, with buttons that begin it, when the chat is offered them.
+    const ownMessage = event.type === "note" && this.#saidApart(event);
     if (!this.#progress.live) this.#goLive();
     this.#deps.runs.observe(this.lane, event);
     if (ownMessage) return;
@@ -345,10 +344,13 @@ export class RunView implements RunObserver {
     return rows.length === 0 ? undefined : { inline_keyboard: rows };
   }
 
-  #sayApart(note: NoteEmitted): void {
+  /** Whether the note was said in a message of its own (see onEvent). */
+  #saidApart(note: NoteEmitted): boolean {
     if (note.key === MCP_SIGN_IN_NOTE && note.servers !== undefined)
-      this.#deps.signIns.offer(this.lane, note.servers, this.#init.promptMessageId);
-    else void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(note.text)}` }, this.#replyToPrompt());
+      return this.#deps.signIns.offer(this.lane, note.servers, this.#init.promptMessageId);
+    if (note.key !== SESSION_GONE_NOTE) return false;
+    void this.#deps.outbox.send(this.chatId, { html: `⚠️ ${esc(note.text)}` }, this.#replyToPrompt());
+    return true;
   }
 
   #replyToPrompt(): { replyTo?: number } {
