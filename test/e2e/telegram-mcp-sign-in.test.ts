@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reply } from "../support/fake-anthropic/index.js";
+import { gate, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
 import { startSignInServer, TICKETS, type SignInServer } from "../support/fake-mcp/sign-in-server.js";
 import { isAnswer, startRig, withButton, type Rig } from "../telegram/bridge/rig.js";
@@ -37,10 +37,9 @@ async function tap(chat: number, message: MessageView, label: string): Promise<s
 }
 
 /** A run in `chat` whose Claude Code finds the tracker waiting for a sign-in; resolves with the offer. */
-async function runOffering(chat: number, marker: string, from?: number): Promise<MessageView> {
+async function runOffering(chat: number, marker: string): Promise<MessageView> {
   rig.script(marker, [reply.text("Listed without the tracker.")]);
-  if (from === undefined) rig.tg.sendText(chat, `List my tickets ${marker}`);
-  else rig.tg.sendText(chat, `@telecode_test_bot List my tickets ${marker}`, { from });
+  rig.tg.sendText(chat, `List my tickets ${marker}`);
   const offer = await rig.botMessage(chat, (m) => m.text === OFFER);
   await rig.botMessage(chat, isAnswer("Listed without the tracker."));
   return offer;
@@ -75,11 +74,15 @@ describe("signing in to an MCP server from the chat", () => {
     expect(rig.tg.botMessages(chat).filter((m) => m.text === OFFER)).toHaveLength(1);
   });
 
-  it("in a group, takes the address as a reply to the page, the only message there the bot reads", async () => {
+  it("in a group, while the task goes on, takes the address as a reply to the page, the only message there the bot reads", async () => {
     const person = rig.user(1004);
     const group = -4004;
     rig.tg.addGroup({ id: group, type: "group", memberIds: [person] });
-    const offer = await runOffering(group, "[tickets-4]", person);
+    // The sign-in goes on beside a task that is still running.
+    const held = gate();
+    rig.script("[tickets-4]", [reply.text("Listed without the tracker.", { until: held.until })]);
+    rig.tg.sendText(group, "@telecode_test_bot List my tickets [tickets-4]", { from: person });
+    const offer = await rig.botMessage(group, (m) => m.text === OFFER);
     rig.tg.tapButton(group, offer.messageId, "🔑 Sign in to tracker", { from: person });
     const page = await rig.botMessage(group, withButton("🔗 Open the sign-in page"));
     expect(page.text).toContain("copy that address from the browser and send it here as a reply to this message.");
@@ -88,6 +91,9 @@ describe("signing in to an MCP server from the chat", () => {
     await rig.botMessage(group, (m) =>
       m.text.startsWith("The sign-in to tracker did not finish: Callback URL not accepted"),
     );
+    expect(rig.tg.botMessages(group).some(isAnswer("Listed without the tracker."))).toBe(false);
+    held.open();
+    await rig.botMessage(group, isAnswer("Listed without the tracker."));
   });
 
   it("begins with a tap, finishes with the address the page ends at, and the server's tool works", async () => {
