@@ -20,10 +20,27 @@ function probe(): boolean {
 
 export const tmpfsMountable = probe();
 
-/** Mounts a tmpfs of `size` (such as "256k") on the existing directory `dir`, read-only if asked; returns its unmount. */
+/**
+ * Mounts a tmpfs of `size` (such as "256k") on the existing directory `dir`, read-only if asked;
+ * returns its unmount. A process just ended may hold the mount a moment longer (one caught
+ * inside `execve` reads as gone to a look at /proc), so a busy mount is tried again for up to
+ * 2 s; one still held then fails, as something left running would.
+ */
 export function mountTmpfs(dir: string, size: string, options: { readOnly?: boolean } = {}): () => void {
   execFileSync("mount", ["-t", "tmpfs", "-o", `${options.readOnly === true ? "ro," : ""}size=${size}`, "tmpfs", dir]);
-  return () => execFileSync("umount", [dir]);
+  return () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        execFileSync("umount", [dir], { stdio: "pipe" });
+        return;
+      } catch (error) {
+        const stderr = (error as { stderr?: Buffer }).stderr;
+        const busy = stderr?.toString("utf8").includes("busy") === true;
+        if (!busy || attempt >= 40) throw error;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+      }
+    }
+  };
 }
 
 /** Fills the disk holding `dir` to its last byte. */
