@@ -46,7 +46,7 @@ async function runOffering(chat: number, marker: string): Promise<MessageView> {
 }
 
 describe("signing in to an MCP server from the chat", () => {
-  it("asks for a message first once the chat's Claude Code has ended", async () => {
+  it("asks for a message first once the chat's Claude Code has ended; the button then works again", async () => {
     const chat = rig.user(1003);
     const offer = await runOffering(chat, "[tickets-3]");
     expect(await tap(chat, offer, "🔑 Sign in to tracker")).toBe("Starting the sign-in to tracker…");
@@ -54,10 +54,20 @@ describe("signing in to an MCP server from the chat", () => {
     // The sign-in waits in that Claude Code, which /new ends.
     await rig.command(chat, "new");
     rig.tg.sendText(chat, tracker.signIn(page.buttons[0]?.url ?? ""));
-    const gone = "Claude Code is no longer running in this chat. Send a message: its run offers the sign-in again.";
+    const gone = "Claude Code is no longer running in this chat. Send a message, then tap 🔑 Sign in again.";
     await rig.botMessage(chat, `The sign-in to tracker did not finish: ${gone}`);
     expect(await tap(chat, offer, "🔑 Sign in to tracker")).toBe("Starting the sign-in to tracker…");
     await rig.botMessage(chat, `Could not start the sign-in to tracker: ${gone}`);
+    // A message starts a Claude Code (offered minutes ago, the server is named in its summary only)…
+    rig.script("[tickets-3b]", [reply.text("Still without the tracker.")]);
+    rig.tg.sendText(chat, "And now? [tickets-3b]");
+    await rig.botMessage(chat, isAnswer("Still without the tracker."));
+    // …and the same button begins the sign-in in it.
+    expect(await tap(chat, offer, "🔑 Sign in to tracker")).toBe("Starting the sign-in to tracker…");
+    await rig.tg.waitFor(() => {
+      const pages = rig.tg.botMessages(chat).filter(withButton("🔗 Open the sign-in page"));
+      return pages.length === 2 ? pages : undefined;
+    });
   });
 
   it("offers once a while: a later Claude Code in the chat names the server in its summary", async () => {

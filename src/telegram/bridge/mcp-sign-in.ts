@@ -216,6 +216,6 @@ function pageName(url: string): string {
   }
 }
 
-const GONE = "Claude Code is no longer running in this chat. Send a message: its run offers the sign-in again.";
+const GONE = "Claude Code is no longer running in this chat. Send a message, then tap 🔑 Sign in again.";
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
