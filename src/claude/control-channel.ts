@@ -4,7 +4,7 @@
 import type { OutgoingControlRequest, WireControlResponse } from "../wire/index.js";
 import { encodeControlRequest } from "../wire/index.js";
 import type { Clock, Logger, TimerHandle } from "../ports/index.js";
-import { ClaudeError } from "./errors.js";
+import { ClaudeError, isClaudeError } from "./errors.js";
 import type { StdinWrite } from "./transport.js";
 
 type Outgoing = {
@@ -186,5 +186,20 @@ export class ControlChannel {
       pending.reject(error);
     }
     for (const entry of this.#incoming.values()) entry.controller.abort(error);
+  }
+}
+
+/**
+ * A request whose refusal reads as Claude Code's own words ("No active OAuth flow for server: x"),
+ * not as a protocol's ("Claude Code refused mcp_oauth_callback_url: …"): for a request whose
+ * refusal a person reads as it is (a sign-in, a side question).
+ */
+export async function inItsOwnWords(request: Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  try {
+    return await request;
+  } catch (error) {
+    const said = isClaudeError(error, "claude.control_failed") ? error.details["error"] : undefined;
+    if (typeof said !== "string" || said.trim() === "") throw error;
+    throw new ClaudeError("claude.control_failed", said.trim().replace(/\.?$/, "."), { cause: error });
   }
 }

@@ -16,7 +16,7 @@ export type ClaudeErrorCode =
   | "claude.extra_args"
   | "claude.attachments_unsupported"
   | "claude.handed_over"
-  /** The session has no live process for what needs one (an MCP sign-in). */
+  /** The session has no live process for what needs one (an MCP sign-in, a side question). */
   | "claude.no_process";
 
 export type ClaudeErrorDetails = {

@@ -4,15 +4,15 @@
 // signed in could not reach that port (a phone's), the address it was sent to; then has Claude
 // Code connect the server again, which it does not do by itself after such an address.
 import type { McpSignInEnd, McpSignInStart } from "../domain/index.js";
-import type { ControlChannel } from "./control-channel.js";
-import { ClaudeError, isClaudeError } from "./errors.js";
+import { inItsOwnWords, type ControlChannel } from "./control-channel.js";
+import { ClaudeError } from "./errors.js";
 
 /** Claude Code checks the server and registers with its sign-in before it answers. */
 const SIGN_IN_TIMEOUT_MS = 60_000;
 
 /** Begins a sign-in to `server`; throws a ClaudeError with Claude Code's reason when it will not. */
 export async function beginMcpSignIn(channel: ControlChannel, server: string): Promise<McpSignInStart> {
-  const reply = await inPlainWords(
+  const reply = await inItsOwnWords(
     channel.request({ subtype: "mcp_authenticate", serverName: server }, SIGN_IN_TIMEOUT_MS),
   );
   const url = reply["authUrl"];
@@ -36,11 +36,11 @@ export async function finishMcpSignIn(
   server: string,
   callbackUrl: string,
 ): Promise<McpSignInEnd> {
-  await inPlainWords(
+  await inItsOwnWords(
     channel.request({ subtype: "mcp_oauth_callback_url", serverName: server, callbackUrl }, SIGN_IN_TIMEOUT_MS),
   );
   try {
-    await inPlainWords(channel.request({ subtype: "mcp_reconnect", serverName: server }, SIGN_IN_TIMEOUT_MS));
+    await inItsOwnWords(channel.request({ subtype: "mcp_reconnect", serverName: server }, SIGN_IN_TIMEOUT_MS));
     return { connected: true };
   } catch (error) {
     return { connected: false, why: error instanceof Error ? error.message : String(error) };
@@ -54,16 +54,5 @@ function callbackPrefixOf(authUrl: string): string | undefined {
     return `${redirect.origin}${redirect.pathname}`;
   } catch {
     return undefined;
-  }
-}
-
-/** A refusal's error reads as Claude Code's own words ("No active OAuth flow for server: x"), not as a protocol's. */
-async function inPlainWords(request: Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
-  try {
-    return await request;
-  } catch (error) {
-    const said = isClaudeError(error, "claude.control_failed") ? error.details["error"] : undefined;
-    if (typeof said !== "string" || said.trim() === "") throw error;
-    throw new ClaudeError("claude.control_failed", said.trim().replace(/\.?$/, "."), { cause: error });
   }
 }

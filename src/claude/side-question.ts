@@ -3,14 +3,14 @@
 // conversation (Claude Code's /btw). Claude Code answers with the text, or with a "synthetic"
 // one when no model answer came (its words for what failed).
 import type { SideAnswer } from "../domain/index.js";
-import type { ControlChannel } from "./control-channel.js";
+import { inItsOwnWords, type ControlChannel } from "./control-channel.js";
 import { ClaudeError } from "./errors.js";
 
 /** Claude Code gives a side question up to 11 minutes; an answer is a model call, retries and all. */
 const SIDE_QUESTION_TIMEOUT_MS = 5 * 60_000;
 
 export async function askSideQuestion(channel: ControlChannel, question: string): Promise<SideAnswer> {
-  const reply = await channel.request({ subtype: "side_question", question }, SIDE_QUESTION_TIMEOUT_MS);
+  const reply = await inItsOwnWords(channel.request({ subtype: "side_question", question }, SIDE_QUESTION_TIMEOUT_MS));
   const text = reply["response"];
   if (typeof text !== "string" || text.trim() === "")
     throw new ClaudeError("claude.control_failed", "Claude Code gave no answer to the side question.");

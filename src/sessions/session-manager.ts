@@ -293,10 +293,13 @@ export class SessionManager {
     return this.#starting.has(id) || this.#entries.get(id)?.active !== undefined;
   }
 
-  /** The lane's handle while its Claude Code process runs (a sign-in or a side question goes through that process). */
+  /**
+   * The lane's handle, for what goes through its Claude Code process (a sign-in, a side question):
+   * the handle says when it has none running; a lane without one has none either.
+   */
   #liveHandle(lane: Lane): SessionHandle {
     const handle = this.#entries.get(laneId(lane))?.handle;
-    if (handle === undefined || handle.pid === undefined)
+    if (handle === undefined)
       throw new SessionsError("sessions.no_process", "No Claude Code process is running in this lane now.", {
         details: { lane: laneId(lane) },
       });

@@ -112,7 +112,7 @@ describe("an MCP sign-in", () => {
 });
 
 describe("a side question", () => {
-  it("is answered in the model's words, or in Claude Code's when no answer came", async () => {
+  it("is answered in the model's words, or in Claude Code's when no answer came or it refused", async () => {
     const { handle, cli } = await liveSession({ side_question: { response: "Renaming files.", synthetic: false } });
     expect(await handle.sideQuestion("what now?")).toEqual({ text: "Renaming files.", failed: false });
     expect(requests(cli).at(-1)).toEqual({ subtype: "side_question", question: "what now?" });
@@ -121,6 +121,8 @@ describe("a side question", () => {
       text: "API Error: 529 overloaded",
       failed: true,
     });
+    const refused = await liveSession({ side_question: "Session is shutting down" });
+    await expect(refused.handle.sideQuestion("what now?")).rejects.toThrow(/^Session is shutting down\.$/);
     const none = await liveSession({ side_question: { response: null } });
     await expect(none.handle.sideQuestion("what now?")).rejects.toThrow(
       "Claude Code gave no answer to the side question.",
