@@ -14,14 +14,14 @@ import {
 import type { Clock, Logger, WakeWatch } from "../ports/index.js";
 import type { CliConnection, ConnectionOwner } from "./connection.js";
 import type { ControlChannel } from "./control-channel.js";
-import { ClaudeError, failureError } from "./errors.js";
+import { ClaudeError } from "./errors.js";
 import { beginMcpSignIn, finishMcpSignIn } from "./mcp-sign-in.js";
 import { askSideQuestion } from "./side-question.js";
 import { HandleEvents } from "./handle-events.js";
 import { denyForSessionEnd, handleControlRequest, type IncomingContext } from "./incoming-requests.js";
 import { engineFailure, failureOf } from "./failures.js";
 import { controlMode, printMode, type ModeHost, type ProcessMode } from "./process-mode.js";
-import { processEndFailure } from "./run-outcome.js";
+import { settleClosedConnection } from "./process-closed.js";
 import { SessionRuns } from "./session-runs.js";
 import { SessionWatchdogs } from "./session-watchdogs.js";
 import type {
@@ -305,37 +305,11 @@ export class ClaudeSessionHandle implements SessionHandle {
   async #onProcessClosed(connection: CliConnection, closed: TransportClosed): Promise<void> {
     this.#lastConnection = connection;
     if (closed.handedOver === true) return this.#handOver(connection);
-    const { exit, stderrTail } = closed;
-    const lost = closed.lostWithKeeper === true;
-    const failure = lost
-      ? engineFailure("keeper_lost")
-      : processEndFailure({
-          exit,
-          endReason: connection.endReason,
-          silentMs: connection.silentMs,
-          hadOutput: connection.hadOutput,
-          stderrTail,
-        });
-    connection.channel.close(
-      failureError("claude.exited", failure, {
-        details: { exitCode: exit.code, signal: exit.signal, stderrTail },
-      }),
-    );
+    const { failure, lost, expected } = settleClosedConnection(connection, closed, this.#deps.logger);
     this.#slot.release(connection);
     this.#watch.processGone();
     this.#runs.tasksGone();
     const run = this.#runs.current;
-    const expected = connection.endReason !== undefined || (exit.code === 0 && exit.signal === null);
-    this.#deps.logger.event(
-      "claude.exited",
-      {
-        pid: connection.transport.pid,
-        exit,
-        reason: connection.endReason,
-        stderrTail: expected ? undefined : stderrTail,
-      },
-      expected ? "info" : "warn",
-    );
     if (run !== undefined && run.connection === connection && !run.done) {
       // The caller acknowledges the lines once it recorded the run's end.
       this.#runs.complete(run, lost ? { ok: false, error: failure, interrupted: true } : { ok: false, error: failure });
