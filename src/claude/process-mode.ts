@@ -8,6 +8,7 @@ import { failureError } from "./errors.js";
 import { engineFailure } from "./failures.js";
 import { encodePrompt, hasAttachments } from "./prompt-line.js";
 import type { SessionSpec } from "./spec.js";
+import type { OutgoingControlRequest } from "../wire/index.js";
 
 /** A run as the mode sees it. */
 export type ModeRun = {
@@ -54,7 +55,13 @@ const DEFAULT_CANCEL_GRACE_MS = 5_000;
 export const controlMode: ProcessMode = {
   keepsProcess: true,
   begin(host, connection) {
-    return connection.channel.request({ subtype: "initialize", hooks: host.spec().hooks ?? null }, 60_000).then(
+    const spec = host.spec();
+    const initialize: OutgoingControlRequest = {
+      subtype: "initialize",
+      hooks: spec.hooks ?? null,
+      ...(spec.promptSuggestions === true ? { promptSuggestions: true } : {}),
+    };
+    return connection.channel.request(initialize, 60_000).then(
       (reply) => {
         host.initialized(reply);
         return reply;

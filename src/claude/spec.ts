@@ -62,6 +62,11 @@ export type SessionSpec = {
   dangerouslySkipPermissions?: boolean;
   /** Set CLAUDE_CODE_DISABLE_CRON=1 (a resumed session may hold a cron job we scheduled). */
   disableCron?: boolean;
+  /**
+   * Ask Claude Code for a guess at the person's next message after each turn (a
+   * `prompt_suggested` event; one more request a turn, read from the prompt cache). Default false.
+   */
+  promptSuggestions?: boolean;
   /** Print mode (`-p … -- PROMPT`, one process per run, no approvals possible). Default false. */
   print?: boolean;
   /** Close an idle process after this long with no run and no pending approval. Default 30 min; 0 never. */

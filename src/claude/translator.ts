@@ -218,12 +218,17 @@ class ClaudeTranslator implements Translator {
         case "command_lifecycle":
           this.#origins.lifecycle(m);
           break;
+        case "prompt_suggestion": {
+          const text = m.suggestion.trim();
+          const sessionId = m.session_id ?? (this.#sessionId === "" ? undefined : this.#sessionId);
+          if (text !== "") this.#out.push({ type: "prompt_suggested", text, sessionId });
+          break;
+        }
         case "stream_event":
         case "control_response":
         case "tool_progress":
         case "tool_use_summary":
         case "auth_status":
-        case "prompt_suggestion":
         case "conversation_reset":
         case "keep_alive":
         case "active_goal":

@@ -44,6 +44,8 @@ export type ClaudeConfig = Readonly<{
   /** With the `anthropic` provider: ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN instead of the subscription login. */
   useApiBilling: boolean;
   dangerouslySkipPermissions: boolean;
+  /** The chat offers Claude Code's guess at the next message under an answer (one more request a turn). */
+  promptSuggestions: boolean;
   envAllow: readonly string[];
 }>;
 

@@ -140,6 +140,7 @@ function buildConfig(
       provider: c.provider,
       useApiBilling: c.use_api_billing,
       dangerouslySkipPermissions: c.dangerously_skip_permissions,
+      promptSuggestions: c.prompt_suggestions,
       envAllow: Object.freeze([...c.env_allow]),
     }),
     projects: Object.freeze(projects),

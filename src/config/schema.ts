@@ -94,6 +94,7 @@ const claudeTable = z.strictObject(
     provider: z._default(z.enum(PROVIDERS, { error: `must be one of ${quoted(PROVIDERS)}` }), "anthropic"),
     use_api_billing: z._default(z.boolean({ error: BOOL }), false),
     dangerously_skip_permissions: z._default(z.boolean({ error: BOOL }), false),
+    prompt_suggestions: z._default(z.boolean({ error: BOOL }), true),
     env_allow: stringList(
       STRING,
       z.string({ error: STRING }).check(

@@ -304,6 +304,9 @@ export type RunCompleted = {
   sessionId?: string;
 };
 
+/** Claude Code's guess at the person's next message, after a turn's answer (never on a first turn). */
+export type PromptSuggested = { type: "prompt_suggested"; text: string; sessionId: string | undefined };
+
 export type TelecodeEvent =
   | SessionStarted
   | TurnStarted
@@ -324,6 +327,7 @@ export type TelecodeEvent =
   | StepUsage
   | UsageReported
   | TurnFinished
-  | RunCompleted;
+  | RunCompleted
+  | PromptSuggested;
 
 export type TelecodeEventType = TelecodeEvent["type"];

@@ -37,6 +37,7 @@ export type {
   UsageReported,
   TurnFinished,
   RunCompleted,
+  PromptSuggested,
   TelecodeEvent,
   TelecodeEventType,
 } from "./events.js";

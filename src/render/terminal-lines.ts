@@ -172,6 +172,8 @@ export function renderTerminalLine(event: TelecodeEvent, options: TerminalLineOp
         return `■ failed: ${event.error === undefined ? "unknown error" : failureText(event.error)} · ${stats}`;
       return `■ done · ${stats}`;
     }
+    case "prompt_suggested":
+      return `💬 suggested next: ${oneLine(event.text, max)}`;
     case "run_completed": {
       const state = event.cancelled
         ? "cancelled"

@@ -43,7 +43,6 @@ const AUXILIARY_TYPES = new Set([
   "tool_progress",
   "tool_use_summary",
   "auth_status",
-  "prompt_suggestion",
   "conversation_reset",
   "keep_alive",
   "active_goal",
@@ -102,6 +101,8 @@ function checkMessage(o: JsonObject): string | undefined {
       return typeof o["request_id"] === "string" ? undefined : "control_cancel_request without a request_id";
     case "command_lifecycle":
       return checkCommandLifecycle(o);
+    case "prompt_suggestion":
+      return typeof o["suggestion"] === "string" ? undefined : "prompt_suggestion without a string suggestion";
     default:
       if (typeof type !== "string") return "no string type field";
       return AUXILIARY_TYPES.has(type) ? undefined : UNKNOWN_TYPE;

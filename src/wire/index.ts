@@ -37,6 +37,7 @@ export type {
   WireControlResponse,
   WireControlCancelRequest,
   WireCommandLifecycle,
+  WirePromptSuggestion,
   WireAuxiliaryType,
   WireAuxiliaryMessage,
   WireMessage,

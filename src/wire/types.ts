@@ -292,17 +292,21 @@ export type WireCommandLifecycle = {
 } & WireUnknownFields;
 
 /**
+ * Claude Code's guess at the person's next message, after a turn's result, when the host asked
+ * for suggestions (initialize `promptSuggestions`): at most one a turn, none on a first turn.
+ */
+export type WirePromptSuggestion = {
+  type: "prompt_suggestion";
+  suggestion: string;
+  session_id?: string;
+} & WireUnknownFields;
+
+/**
  * Other top-level types the Agent SDK lists (sdk.d.ts) that Telecode does not act on:
  * decoded and kept whole so they are not reported as unknown.
  */
 export type WireAuxiliaryType =
-  | "tool_progress"
-  | "tool_use_summary"
-  | "auth_status"
-  | "prompt_suggestion"
-  | "conversation_reset"
-  | "keep_alive"
-  | "active_goal";
+  "tool_progress" | "tool_use_summary" | "auth_status" | "conversation_reset" | "keep_alive" | "active_goal";
 export type WireAuxiliaryMessage = { type: WireAuxiliaryType } & WireUnknownFields;
 
 /** Every line the CLI writes on stdout, decoded. */
@@ -317,6 +321,7 @@ export type WireMessage =
   | WireControlResponse
   | WireControlCancelRequest
   | WireCommandLifecycle
+  | WirePromptSuggestion
   | WireAuxiliaryMessage;
 
 /** A line that could not be decoded: never thrown, always reported with the raw line. */
@@ -352,6 +357,8 @@ export type OutgoingControlRequest =
   | {
       subtype: "initialize";
       hooks: Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]> | null;
+      /** A `prompt_suggestion` line after each turn's result (none on a first turn). */
+      promptSuggestions?: boolean;
     }
   | { subtype: "interrupt" }
   | { subtype: "set_permission_mode"; mode: string }

@@ -342,6 +342,41 @@ describe("engine protocol edge cases (stand-in CLI)", () => {
     expect(t.session.initializeReply).toMatchObject({ commands: [] });
   });
 
+  it("asks for a guess at the next message when the spec says, and hands it on after the run's end", async () => {
+    const t = await standIn(
+      {
+        steps: [
+          { awaitIn: { type: "user" } },
+          { out: line.init() },
+          { out: line.result("ok") },
+          { out: { type: "prompt_suggestion", suggestion: " run the tests ", uuid: "u1", session_id: "sess-1" } },
+        ],
+      },
+      allowAllController(),
+      { promptSuggestions: true },
+    );
+    const runId = await t.session.startRun("hello");
+    const done = await t.events.waitFor(runDone(runId));
+    const guess = await t.events.waitFor((e) => e.type === "prompt_suggested");
+    expect(guess).toEqual({ type: "prompt_suggested", text: "run the tests", sessionId: "sess-1" });
+    expect(t.events.events.indexOf(guess)).toBeGreaterThan(t.events.events.indexOf(done));
+    const stdin = await t.stdin();
+    expect(stdin[0]).toMatchObject({
+      type: "control_request",
+      request: { subtype: "initialize", promptSuggestions: true },
+    });
+  });
+
+  it("does not ask for guesses by default", async () => {
+    const t = await standIn(
+      { steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { out: line.result("ok") }] },
+      allowAllController(),
+    );
+    await t.events.waitFor(runDone(await t.session.startRun("hello")));
+    const stdin = await t.stdin();
+    expect(stdin[0]?.["request"]).not.toHaveProperty("promptSuggestions");
+  });
+
   it("refuses a second run while one is in flight", async () => {
     const t = await standIn(
       { steps: [{ awaitIn: { type: "user" } }, { out: line.init() }, { awaitIn: { type: "never" } }] },

@@ -143,6 +143,22 @@ describe("translator", () => {
     expect(fine.explainMcpFailures(status)).toEqual([]);
   });
 
+  it("hands on Claude Code's guess at the next message, in the session it follows; an empty one is none", () => {
+    const guess = (suggestion: string, extra: object = {}) =>
+      JSON.stringify({ type: "prompt_suggestion", suggestion, uuid: "u", ...extra });
+    const events = run([
+      init(),
+      result(),
+      guess("run the tests"),
+      guess("  "),
+      guess("commit it", { session_id: "s-2" }),
+    ]);
+    expect(ofType(events, "prompt_suggested")).toEqual([
+      { type: "prompt_suggested", text: "run the tests", sessionId: SID },
+      { type: "prompt_suggested", text: "commit it", sessionId: "s-2" },
+    ]);
+  });
+
   it("emits session_started once and turn_started per system/init, numbered", () => {
     const events = run([init(), result(), init(), result()]);
     expect(events.map((e) => e.type)).toEqual([

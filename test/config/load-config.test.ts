@@ -55,6 +55,7 @@ describe("finding the config file", () => {
       provider: "anthropic",
       useApiBilling: false,
       dangerouslySkipPermissions: false,
+      promptSuggestions: true,
       envAllow: [],
     });
     expect(config.projects).toEqual([]);

@@ -17,6 +17,11 @@ const finished = (name: string, title: string, ok: boolean, detail: string): Tel
 });
 
 describe("renderTerminalLine", () => {
+  it("shows Claude Code's guess at the next message on a line of its own", () => {
+    const guess: TelecodeEvent = { type: "prompt_suggested", text: "run the tests", sessionId: "s" };
+    expect(renderTerminalLine(guess, {})).toBe("💬 suggested next: run the tests");
+  });
+
   it("names each tool with its sign, paths relative to the project", () => {
     const cwd = "/home/me/app";
     const started: TelecodeEvent = {

@@ -21,8 +21,8 @@ describe("decodeLine on the recorded fixtures", () => {
   // No fixture is meant to be odd at the line level: every stdout line the real CLI printed
   // is well-formed (t2 printed nothing; t3 and t4 misbehaved on stdin, not stdout).
   const names = listStdoutFixtures();
-  it("finds all 75 stdout recordings (a–t6, the u-, v- and w-series with their earlier runs)", () => {
-    expect(names.length).toBe(75);
+  it("finds all 76 stdout recordings (a–t6, the u-, v- and w-series with their earlier runs)", () => {
+    expect(names.length).toBe(76);
   });
   for (const name of names) {
     it(`${name}: every line decodes without a problem`, () => {
@@ -140,13 +140,21 @@ describe("decodeLine", () => {
       "tool_progress",
       "tool_use_summary",
       "auth_status",
-      "prompt_suggestion",
       "conversation_reset",
       "keep_alive",
       "active_goal",
     ]) {
       expect(decodeOk(JSON.stringify({ type }))).toEqual({ type });
     }
+  });
+
+  it("reads a prompt suggestion's text, and refuses one without it", () => {
+    const line = '{"type":"prompt_suggestion","suggestion":"run the tests","uuid":"u","session_id":"s"}';
+    expect(decodeOk(line)).toMatchObject({ type: "prompt_suggestion", suggestion: "run the tests" });
+    expect(decodeLine('{"type":"prompt_suggestion","uuid":"u"}')).toMatchObject({
+      kind: "decode_problem",
+      reason: "prompt_suggestion without a string suggestion",
+    });
   });
 
   it("accepts user content as a string or blocks, and normalises a missing parent to null", () => {

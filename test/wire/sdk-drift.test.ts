@@ -82,6 +82,7 @@ function sampleLine(type: string, subtype: string | undefined): string {
     task_id: "t",
     status: null,
     request_id: "r",
+    suggestion: "run the tests",
     request: { subtype: "interrupt" },
     response: { subtype: "success", request_id: "r" },
   });

@@ -96,7 +96,12 @@ export function createEnginePort(deps: EnginePortDeps): TelecodeEnginePort {
       beforeTurnFinished: (ctx) => driver.beforeTurnFinished(ctx),
       handedOver: () => driver.abandon(),
     };
-    const spec = withSystemPrompt(specFromConfig(config, request), deps, config);
+    // Only a chat offers the guess at the next message; `telecode run` ends with its one turn.
+    const spec = withSystemPrompt(
+      { ...specFromConfig(config, request), promptSuggestions: config.claude.promptSuggestions },
+      deps,
+      config,
+    );
     if (kept === undefined) {
       session = deps.engine.openSession(spec, controller);
       return { handle: wrap(deps, request, driver, session) };

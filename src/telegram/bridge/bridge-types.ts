@@ -27,6 +27,8 @@ export type BridgeAction =
   | { kind: "mcp_sign_in"; lane: Lane; servers: readonly string[] }
   /** The /sessions list's buttons: each makes one of `sessionIds` the lane's current session. */
   | { kind: "session_pick"; lane: Lane; sessionIds: readonly string[] }
+  /** The button under an answer that sends Claude Code's guess at the next message, `text`, in `sessionId` (suggestions.ts). */
+  | { kind: "suggestion"; lane: Lane; text: string; sessionId: string }
   /** Run it now, under the notice that message `messageId` waited too long to run by itself (messages/offline.ts). */
   | { kind: "offline"; messageId: number };
 

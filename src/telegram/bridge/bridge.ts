@@ -42,6 +42,7 @@ import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { sessionPickButtons } from "./buttons/session-pick.js";
 import { McpSignIns } from "./mcp-sign-in.js";
+import { Suggestions } from "./suggestions.js";
 import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
@@ -92,6 +93,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     claudeCommands.observe(lane, event);
     usageLimits.observe(event);
     background.learn(lane, event);
+    suggestions.observe(lane, event);
   });
   const chatMoves = chatMovesOf({
     store,
@@ -133,6 +135,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
   const inGroup = (chatId: number): boolean => chatTopics.parentOf(chatId) < 0;
   const signIns = new McpSignIns({ outbox, callbacks, logger, clock, inGroup });
+  const suggestions = new Suggestions({ outbox, callbacks, logger });
   const view: RunViewDeps = {
     outbox,
     clock,
@@ -146,6 +149,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     clockFormatter,
     inGroup,
     signIns,
+    suggestions,
   };
   const background = new BackgroundTurns({
     ...view,
@@ -176,6 +180,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
         lifecycle,
         media,
         signIns,
+        suggestions,
       };
       return composeBridge(options, parts);
     },
@@ -194,6 +199,7 @@ type Parts = Pick<
   | "clockFormatter"
   | "media"
   | "signIns"
+  | "suggestions"
 > & {
   bot: Bot<TelecodeContext>;
   chatMoves: ChatMoves;
@@ -256,6 +262,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
   handlers.use(retryButtons(services));
   handlers.use(services.signIns.buttons(services));
   handlers.use(sessionPickButtons(services));
+  handlers.use(services.suggestions.buttons(services));
   const handleUpdate = (update: Update): Promise<void> => bot.handleUpdate(update);
   const edits = editedMessages({ ...services, handleUpdate });
   handlers.use(edits.buttons);

@@ -44,8 +44,16 @@ export type ResultTarget = QuotedChat & { project: string };
 export const quoting = (target: QuotedChat): Pick<SendOptions, "replyTo"> =>
   definedFields({ replyTo: target.quoteReplyTo });
 
-/** Sends the answer; its first part and its file quote `quoteReplyTo` when given. */
-export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCompleted, state: ProgressState): void {
+/**
+ * Sends the answer; its first part and its file quote `quoteReplyTo` when given. Resolves with
+ * the id of its last part once delivered (undefined when it was not).
+ */
+export function sendAnswer(
+  deps: ResultDeps,
+  target: ResultTarget,
+  event: RunCompleted,
+  state: ProgressState,
+): Promise<number | undefined> {
   const { parts, fallback } = renderFinalAnswer(event.answer, answerFooterOf(state));
   if (fallback !== undefined)
     deps.logger.event(
@@ -54,15 +62,19 @@ export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCom
       "warn",
     );
   const session = event.sessionId ?? state.sessionId;
-  parts.forEach(({ html, silent }, index) => {
+  const sent = parts.map(({ html, silent }, index) => {
     // Only the first part notifies; it quotes the message it answers in a busy chat.
     const quote = index === 0 ? quoting(target) : {};
     // The first part is what the person waits for: it need not wait for a progress edit's slot.
     const urgent = index === 0;
-    void deps.outbox.send(target.chatId, { html }, { mustDeliver: true, silent, urgent, ...quote }).then((delivery) => {
-      if (delivery.ok && session !== undefined)
-        deps.runs.rememberAnswer(target.chatId, delivery.messageId, { sessionId: session, project: target.project });
-    });
+    return deps.outbox
+      .send(target.chatId, { html }, { mustDeliver: true, silent, urgent, ...quote })
+      .then((delivery) => {
+        if (!delivery.ok) return undefined;
+        if (session !== undefined)
+          deps.runs.rememberAnswer(target.chatId, delivery.messageId, { sessionId: session, project: target.project });
+        return delivery.messageId;
+      });
   });
   if (event.answer.length > DOCUMENT_ANSWER_CHARS) {
     void deps.outbox.sendDocument(
@@ -71,6 +83,7 @@ export function sendAnswer(deps: ResultDeps, target: ResultTarget, event: RunCom
       { mustDeliver: true, silent: true, ...quoting(target) },
     );
   }
+  return sent.at(-1) ?? Promise.resolve(undefined);
 }
 
 /**

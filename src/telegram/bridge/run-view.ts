@@ -46,7 +46,12 @@ export type RunViewDeps = ProgressMessageDeps & {
   inGroup: (chatId: number) => boolean;
   /** Offers the sign-in to MCP servers that wait for one. */
   signIns: Pick<McpSignIns, "offer">;
+  /** Told of each answer sent: Claude Code's guess at the next message goes under it (suggestions.ts). */
+  suggestions: { answered(lane: Lane, answer: SentAnswer): void };
 };
+
+/** An answer on its way: its last message once delivered (undefined if it was not), and its session. */
+export type SentAnswer = { chatId: number; sessionId: string; lastMessage: Promise<number | undefined> };
 
 export type RunViewInit = {
   chatId: number;
@@ -198,7 +203,8 @@ export class RunView implements RunObserver {
   }
 
   onEvent(event: TelecodeEvent): void {
-    if (this.#finished) return;
+    // A guess at the next message that reaches a run came before it: the conversation moved on.
+    if (this.#finished || event.type === "prompt_suggested") return;
     if (event.type === "run_completed") {
       this.#finish(event);
       return;
@@ -312,7 +318,13 @@ export class RunView implements RunObserver {
     state: ProgressState,
     unstarted: boolean,
   ): ((target: ResultTarget) => void) | undefined {
-    if (event.ok) return (target) => sendAnswer(this.#deps, target, event, state);
+    if (event.ok)
+      return (target) => {
+        const lastMessage = sendAnswer(this.#deps, target, event, state);
+        const sessionId = event.sessionId ?? state.sessionId;
+        if (sessionId !== undefined)
+          this.#deps.suggestions.answered(this.lane, { chatId: this.chatId, sessionId, lastMessage });
+      };
     if (event.cancelled || event.interrupted || unstarted || this.#isQuiet(event)) return undefined;
     return (target) => sendRunError(this.#deps, target, event, this.#runAgain(event));
   }

@@ -1,5 +1,5 @@
 // The fake Anthropic Messages API for tests that run the real Claude CLI.
-export { startFakeAnthropic } from "./server.js";
+export { startFakeAnthropic, SUGGESTION_KEY, suggestionsFor } from "./server.js";
 export type { FakeAnthropic, FakeAnthropicOptions } from "./server.js";
 export { gate, reply } from "./scenario.js";
 export { COLOR_QUESTION } from "./questions.js";

@@ -29,6 +29,8 @@ export type FakeMessageReply = {
   stopDelayMs?: number;
   inputTokens?: number;
   outputTokens?: number;
+  /** The prompt cache's read tokens in `message_start`'s usage (Claude Code reads a warm cache by it). */
+  cacheReadTokens?: number;
   /** Extra response headers (e.g. anthropic-ratelimit-unified-*). */
   headers?: Readonly<Record<string, string>>;
 };

@@ -11,13 +11,36 @@ export type FakeAnthropic = {
   readonly url: string;
   /** Appends replies to a queue: `key` "" (default) or a marker the prompt contains. */
   script(replies: readonly FakeReply[], key?: string): void;
-  /** Requests seen so far (all, or those routed to `key`). */
+  /**
+   * Requests seen so far: those routed to `key`, or without one all but Claude Code's requests
+   * for a guess at the next message, which come when they do (see `guesses`).
+   */
   requests(key?: string): RecordedRequest[];
-  /** Resolves when at least `count` requests were routed to `key` (all keys when omitted). */
+  /** Claude Code's requests for a guess at the next message (`suggestionsFor`). */
+  guesses(): RecordedRequest[];
+  /** Resolves when at least `count` requests were routed to `key` (all keys but guesses' when omitted). */
   waitForRequests(count: number, key?: string): Promise<RecordedRequest[]>;
   /** Replies still queued for `key`. */
   pending(key?: string): number;
   close(): Promise<void>;
+};
+
+/**
+ * How Claude Code's request for a guess at the next message begins (its prompt suggestion, after
+ * a turn's result when the host asked for them). Such requests go to queues of their own, one
+ * per conversation (`suggestionsFor`), so a test's replies are never taken by them.
+ */
+export const SUGGESTION_KEY = "[SUGGESTION MODE";
+
+/** The queue of guesses for the conversation whose replies are scripted under `marker` ("": the default queue's). */
+export const suggestionsFor = (marker: string): string => `${SUGGESTION_KEY}${marker}`;
+
+/** The answer to a request for a guess nobody scripted: one Claude Code drops, costing nothing. */
+const NO_SUGGESTION: FakeMessageReply = {
+  kind: "message",
+  blocks: [{ type: "text", text: "nothing to suggest" }],
+  inputTokens: 0,
+  outputTokens: 0,
 };
 
 export type FakeAnthropicOptions = {
@@ -101,7 +124,9 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
   let closed = false;
 
   const filtered = (key: string | undefined): RecordedRequest[] =>
-    key === undefined ? [...recorded] : recorded.filter((r) => r.key === key);
+    key === undefined
+      ? recorded.filter((r) => !r.key.startsWith(SUGGESTION_KEY))
+      : recorded.filter((r) => r.key === key);
   const notify = (): void => {
     for (const w of [...waiters]) {
       const hits = filtered(w.key);
@@ -219,7 +244,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       return;
     }
     const messages = Array.isArray(body["messages"]) ? (body["messages"] as Message[]) : [];
-    const keys = [...queues.keys()].filter((k) => k !== "");
+    const keys = [...queues.keys()].filter((k) => k !== "" && !k.startsWith(SUGGESTION_KEY));
+    const lastPrompt = lastPromptOf(messages);
+    const guessing = lastPrompt.startsWith(SUGGESTION_KEY);
+    const conversation = keyOf(messages, keys);
     const rec: RecordedRequest = {
       n: recorded.length + 1,
       method: req.method,
@@ -229,8 +257,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       stream: body["stream"] === true,
       model: typeof body["model"] === "string" ? body["model"] : "",
       maxTokens: typeof body["max_tokens"] === "number" ? body["max_tokens"] : 0,
-      key: keyOf(messages, keys),
-      lastPrompt: lastPromptOf(messages),
+      key: guessing ? suggestionsFor(conversation) : conversation,
+      lastPrompt,
       toolResults: toolResultsOf(messages),
       answered: "",
     };
@@ -251,7 +279,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     const next = queues.get(rec.key)?.shift();
     if (next === undefined) rec.answered = "fallback";
     notify();
-    await answer(res, rec, next ?? fallback);
+    await answer(res, rec, next ?? (guessing ? NO_SUGGESTION : fallback));
   }
 
   const server = createServer((req, res) => {
@@ -276,6 +304,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       queues.set(key, q);
     },
     requests: (key) => filtered(key),
+    guesses: () => recorded.filter((r) => r.key.startsWith(SUGGESTION_KEY)),
     waitForRequests(count, key) {
       const hits = filtered(key);
       if (hits.length >= count) return Promise.resolve(hits);

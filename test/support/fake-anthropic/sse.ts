@@ -37,7 +37,7 @@ export function messageEvents(
         input_tokens: reply.inputTokens ?? 100,
         output_tokens: 1,
         cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
+        cache_read_input_tokens: reply.cacheReadTokens ?? 0,
       },
     },
   });

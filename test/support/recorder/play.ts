@@ -255,7 +255,9 @@ export async function playScenario(cliPath: string, scenario: Scenario): Promise
         break;
       }
     }
-    return { scenario, runs, requests: api.requests(), place, ...(failure === undefined ? {} : { failure }) };
+    // Every request the CLI made, its guesses at the next message among them, in order.
+    const requests = [...api.requests(), ...api.guesses()].sort((a, b) => a.n - b.n);
+    return { scenario, runs, requests, place, ...(failure === undefined ? {} : { failure }) };
   } finally {
     await api.close();
     await workspace.cleanup();

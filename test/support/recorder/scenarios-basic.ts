@@ -1,7 +1,13 @@
 // Scenarios a–h2: print mode, permission requests allowed and denied, plan mode and
 // ExitPlanMode, AskUserQuestion, and a second turn in the same process. Each mirrors the
 // shared recording of the same name (fixtures README, "Scenarios").
-import { COLOR_QUESTION, reply, type FakeMessageReply, type RecordedRequest } from "../fake-anthropic/index.js";
+import {
+  COLOR_QUESTION,
+  reply,
+  SUGGESTION_KEY,
+  type FakeMessageReply,
+  type RecordedRequest,
+} from "../fake-anthropic/index.js";
 import type { Scenario } from "./scenario.js";
 import { allowTool, controlRun, denyTool, printArgs, thenPrompt } from "./steps.js";
 
@@ -180,6 +186,25 @@ export const basicScenarios: readonly Scenario[] = [
         prompt: "First question",
         middle: thenPrompt("Second question"),
         results: 2,
+      }),
+    ],
+  },
+  {
+    name: "h3-prompt-suggestion",
+    description:
+      "as h-second-user-message, with initialize promptSuggestions: after the second result (the first has too little conversation) the CLI asks the API for a guess at the next message and prints it as a prompt_suggestion line; the fake API reports a warm prompt cache, without which no guess is asked for",
+    replies: [
+      reply.text("The parser drops the last line.", { cacheReadTokens: 4000 }),
+      reply.text("Fixed: the last line is kept.", { cacheReadTokens: 4000 }),
+    ],
+    keyed: { [SUGGESTION_KEY]: [reply.text("run the tests", { cacheReadTokens: 4000 })] },
+    runs: [
+      controlRun({
+        prompt: "Why does the parser lose lines?",
+        initialize: { promptSuggestions: true },
+        middle: thenPrompt("Fix it"),
+        results: 2,
+        after: [{ waitFor: "prompt_suggestion" }],
       }),
     ],
   },

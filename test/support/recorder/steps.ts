@@ -16,8 +16,11 @@ export function printArgs(prompt: string, extra: readonly string[] = []): string
 
 export type HookMatchers = Record<string, readonly { matcher?: string; hookCallbackIds: string[]; timeout?: number }[]>;
 
-export function initialize(hooks: HookMatchers | null = null): Step {
-  return { write: { type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks } } };
+/** The initialize request with `hooks`, and any other fields a host may send (`promptSuggestions`). */
+export function initialize(hooks: HookMatchers | null = null, extra: Record<string, unknown> = {}): Step {
+  return {
+    write: { type: "control_request", request_id: "init_1", request: { subtype: "initialize", hooks, ...extra } },
+  };
 }
 
 /** A user line: its content is the text, or content blocks (a document, an image) as given. */
@@ -74,10 +77,14 @@ export type ControlRunOptions = {
   extraArgs?: readonly string[];
   label?: string;
   hooks?: HookMatchers | null;
+  /** More fields of the initialize request (`promptSuggestions: true`). */
+  initialize?: Record<string, unknown>;
   /** What happens between the prompt and the last result. */
   middle?: readonly Step[];
   /** Results to wait for before closing stdin. */
   results?: number;
+  /** What happens after the last result, before the pause that closes stdin. */
+  after?: readonly Step[];
   /** Pause between the last result and closing stdin (the shared recordings used 0.5 s). */
   closeAfterMs?: number;
   resumeFrom?: string;
@@ -87,10 +94,11 @@ export type ControlRunOptions = {
 /** initialize, the prompt, `middle`, wait for `results` results, pause, close stdin. */
 export function controlRun(options: ControlRunOptions): ScenarioRun {
   const extra = options.extraArgs ?? [];
-  const steps: Step[] = [initialize(options.hooks ?? null)];
+  const steps: Step[] = [initialize(options.hooks ?? null, options.initialize)];
   if (options.prompt !== undefined) steps.push(user(options.prompt));
   steps.push(...(options.middle ?? []));
   if ((options.results ?? 1) > 0) steps.push({ waitFor: "result", count: options.results ?? 1 });
+  steps.push(...(options.after ?? []));
   steps.push({ pauseMs: options.closeAfterMs ?? 500 }, { closeStdin: true });
   const resumeFrom = options.resumeFrom;
   return {
