@@ -89,8 +89,30 @@ describe("a suggested next message", () => {
     const requests = rig.api.requests("[docs]").length;
     // A tap Telegram still delivers (from a copy of the message shown before) runs nothing.
     const stale = rig.tg.forgeCallback(chat, added.messageId, data);
-    expect((await rig.tg.waitForCallbackAnswer(stale)).text).toBe("No longer pending: the conversation has moved on");
+    expect((await rig.tg.waitForCallbackAnswer(stale)).text).toBe(
+      "No longer offered: send it as a message if you still want it",
+    );
     expect(rig.api.requests("[docs]").length).toBe(requests);
+  });
+
+  it("a guess offered before a restart of Telecode goes away when tapped after it", async () => {
+    const chat = rig.user(1003);
+    rig.script("[build]", [warm("The build takes 40 s."), warm("Cached the dependencies: 12 s now.")]);
+    guess(rig, "[build]", "push it");
+    rig.tg.sendText(chat, "How long does the build take? [build]");
+    await rig.botMessage(chat, isAnswer("The build takes 40 s."));
+    rig.tg.sendText(chat, "Make it faster");
+    const faster = await rig.botMessage(chat, isAnswer("Cached the dependencies"));
+    await aButton(chat, faster);
+
+    await rig.app.stop();
+    await rig.startApp();
+    const tapped = rig.tg.tapButton(chat, faster.messageId, "💬 push it");
+    expect((await rig.tg.waitForCallbackAnswer(tapped)).text).toBe(
+      "No longer offered: send it as a message if you still want it",
+    );
+    await noButtons(chat, faster);
+    expect(rig.api.requests("[build]")).toHaveLength(2);
   });
 });
 

@@ -3,7 +3,7 @@
 // more request to the model), and only the latest answer of a lane has one: it goes away once
 // any turn starts there (the conversation moved on). A tap sends it as the person's next message,
 // in that answer's session, the run's title saying what was sent.
-import type { Composer } from "grammy";
+import { Composer } from "grammy";
 import { excerpt, laneId, type Lane, type PromptSuggested, type TelecodeEvent } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { Config } from "../../config/index.js";
@@ -14,10 +14,12 @@ import type { BridgeAction } from "./bridge-types.js";
 import type { TelecodeContext } from "./context.js";
 import type { RunStarter } from "./run-starter.js";
 import type { SentAnswer } from "./run-view.js";
-import { buttonComposer, takeDown, toast, type RefuseDeps } from "./buttons/tap.js";
+import { readTap, takeDown, toast } from "./buttons/tap.js";
 
 const SUGGESTION_CHOICE = "go";
 const SUGGESTION_TRIGGER = buttonTrigger(SUGGESTION_CHOICE);
+/** What a tap on a guess no longer offered says (the conversation moved on, or Telecode restarted). */
+const STALE = "No longer offered: send it as a message if you still want it";
 /** A button's words: Telegram's apps cut longer labels anyway; the whole text is what runs. */
 const LABEL_CHARS = 60;
 
@@ -53,18 +55,25 @@ export class Suggestions {
     if (early !== undefined) this.#suggested(lane, early);
   }
 
-  /** The suggestion buttons: a tap runs the suggestion as the person's next message. */
-  buttons(
-    deps: Omit<RefuseDeps, "outbox"> & { starter: Pick<RunStarter, "start">; config: () => Config },
-  ): Composer<TelecodeContext> {
-    return buttonComposer({ ...this.#deps, ...deps }, SUGGESTION_TRIGGER, "suggestion", (tap, action) => {
-      const { lane, text, sessionId } = action;
-      const shown = this.#shown.get(laneId(lane));
-      if (shown === undefined || shown.token !== tap.token || !this.#deps.callbacks.claimOnce(shown.token)) {
-        toast(this.#deps.outbox, tap, "No longer pending: the conversation has moved on");
+  /**
+   * The suggestion buttons: a tap runs the suggestion as the person's next message, once. A
+   * button whose guess the conversation has moved past (or that a restart forgot) goes away.
+   */
+  buttons(deps: { starter: Pick<RunStarter, "start">; config: () => Config }): Composer<TelecodeContext> {
+    const buttons = new Composer<TelecodeContext>();
+    buttons.callbackQuery(SUGGESTION_TRIGGER, (ctx) => {
+      const tap = readTap(ctx);
+      if (tap === undefined) return;
+      const entry = tap.token === undefined ? undefined : this.#deps.callbacks.lookup(tap.token);
+      const action = entry?.chatId === tap.chatId ? entry?.action : undefined;
+      const shown = action?.kind === "suggestion" ? this.#shown.get(laneId(action.lane)) : undefined;
+      const live = shown !== undefined && shown.token === tap.token && this.#deps.callbacks.claimOnce(shown.token);
+      if (action?.kind !== "suggestion" || shown === undefined || !live) {
+        toast(this.#deps.outbox, tap, STALE);
         takeDown(this.#deps.outbox, tap);
         return;
       }
+      const { lane, text, sessionId } = action;
       const project = deps.config().projects.find((p) => p.name === lane.project);
       if (project === undefined) {
         toast(this.#deps.outbox, tap, `Project ${lane.project} is no longer set up`);
@@ -82,6 +91,7 @@ export class Suggestions {
         view: { titleHtml: `💬 ${esc(text)}` },
       });
     });
+    return buttons;
   }
 
   #suggested(lane: Lane, suggestion: PromptSuggested): void {
