@@ -304,7 +304,7 @@ export type RunCompleted = {
   sessionId?: string;
 };
 
-/** Claude Code's guess at the person's next message, after a turn's answer (never on a first turn). */
+/** Claude Code's guess at the person's next message, after a turn's answer (none until the conversation holds two of the model's messages). */
 export type PromptSuggested = { type: "prompt_suggested"; text: string; sessionId: string | undefined };
 
 export type TelecodeEvent =

@@ -293,7 +293,7 @@ export type WireCommandLifecycle = {
 
 /**
  * Claude Code's guess at the person's next message, after a turn's result, when the host asked
- * for suggestions (initialize `promptSuggestions`): at most one a turn, none on a first turn.
+ * for suggestions (initialize `promptSuggestions`): at most one a turn, none until the conversation holds two assistant messages.
  */
 export type WirePromptSuggestion = {
   type: "prompt_suggestion";
@@ -357,7 +357,7 @@ export type OutgoingControlRequest =
   | {
       subtype: "initialize";
       hooks: Record<string, readonly { matcher?: string; hookCallbackIds: readonly string[] }[]> | null;
-      /** A `prompt_suggestion` line after each turn's result (none on a first turn). */
+      /** A `prompt_suggestion` line after each turn's result (none until the conversation holds two assistant messages). */
       promptSuggestions?: boolean;
     }
   | { subtype: "interrupt" }

@@ -45,7 +45,7 @@ describe("a suggested next message", () => {
     const fixed = await rig.botMessage(chat, isAnswer("Fixed: the parser keeps a last line"));
     await aButton(chat, fixed);
     expect(buttonsOf(chat, fixed)).toEqual(["💬 run the tests"]);
-    // None on the conversation's first answer: Claude Code guesses from a conversation under way.
+    // None under the first: Claude Code guesses once the conversation holds two of Claude's messages.
     expect(buttonsOf(chat, first)).toEqual([]);
 
     rig.script("[parser]", [warm("All 48 tests pass.")]);
