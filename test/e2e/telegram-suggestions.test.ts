@@ -11,6 +11,8 @@ import { isAnswer, sessionOf, startRig, type Rig } from "../telegram/bridge/rig.
 /** A reply as the real API gives it mid-conversation: most of the prompt read from the cache. */
 const warm = (text: string): FakeMessageReply => reply.text(text, { cacheReadTokens: 4000 });
 
+type Turn = { ask: string; answer: string };
+
 /** Claude Code's next guess in the conversation under `marker` (the fake keeps guesses apart from its replies). */
 const guess = (rig: Rig, marker: string, text: string): void => rig.script(suggestionsFor(marker), [warm(text)]);
 
@@ -32,18 +34,42 @@ describe("a suggested next message", () => {
   const noButtons = (chat: number, message: MessageView): Promise<unknown> =>
     rig.tg.waitFor(() => (buttonsOf(chat, message).length === 0 ? true : undefined), { what: "no buttons" });
 
+  /**
+   * A conversation of two requests under `marker` (the first carries it); resolves with both
+   * answers once Claude Code's guess, `guessed`, is a button under the second.
+   */
+  async function twoTurns(
+    chat: number,
+    marker: string,
+    turns: readonly [Turn, Turn],
+    guessed: string,
+  ): Promise<[MessageView, MessageView]> {
+    rig.script(marker, [warm(turns[0].answer), warm(turns[1].answer)]);
+    guess(rig, marker, guessed);
+    const answerTo = async (text: string, { answer }: Turn): Promise<MessageView> => {
+      rig.tg.sendText(chat, text);
+      return rig.botMessage(chat, isAnswer(answer));
+    };
+    const first = await answerTo(`${turns[0].ask} ${marker}`, turns[0]);
+    const second = await answerTo(turns[1].ask, turns[1]);
+    await aButton(chat, second);
+    return [first, second];
+  }
+
   it("is a button under the answer that sends it in that answer's session; the next turn takes it away", async () => {
     const chat = rig.user(1001);
-    rig.script("[parser]", [
-      warm("The parser drops the last line when the file has no trailing newline."),
-      warm("Fixed: the parser keeps a last line without a newline."),
-    ]);
-    guess(rig, "[parser]", "run the tests");
-    rig.tg.sendText(chat, "Why does the parser lose lines? [parser]");
-    const first = await rig.botMessage(chat, isAnswer("The parser drops the last line"));
-    rig.tg.sendText(chat, "Fix it");
-    const fixed = await rig.botMessage(chat, isAnswer("Fixed: the parser keeps a last line"));
-    await aButton(chat, fixed);
+    const [first, fixed] = await twoTurns(
+      chat,
+      "[parser]",
+      [
+        {
+          ask: "Why does the parser lose lines?",
+          answer: "The parser drops the last line when the file has no trailing newline.",
+        },
+        { ask: "Fix it", answer: "Fixed: the parser keeps a last line without a newline." },
+      ],
+      "run the tests",
+    );
     expect(buttonsOf(chat, fixed)).toEqual(["💬 run the tests"]);
     // None under the first: Claude Code guesses once the conversation holds two of Claude's messages.
     expect(buttonsOf(chat, first)).toEqual([]);
@@ -73,13 +99,15 @@ describe("a suggested next message", () => {
 
   it("a tap on a guess the conversation has moved past runs nothing", async () => {
     const chat = rig.user(1002);
-    rig.script("[docs]", [warm("The README lists 9 commands."), warm("Added /sessions to the list.")]);
-    guess(rig, "[docs]", "show me the diff");
-    rig.tg.sendText(chat, "How many commands does the README list? [docs]");
-    await rig.botMessage(chat, isAnswer("The README lists 9 commands."));
-    rig.tg.sendText(chat, "Add /sessions");
-    const added = await rig.botMessage(chat, isAnswer("Added /sessions to the list."));
-    await aButton(chat, added);
+    const [, added] = await twoTurns(
+      chat,
+      "[docs]",
+      [
+        { ask: "How many commands does the README list?", answer: "The README lists 9 commands." },
+        { ask: "Add /sessions", answer: "Added /sessions to the list." },
+      ],
+      "show me the diff",
+    );
     const data = rig.tg.message(chat, added.messageId)?.buttons[0]?.data ?? "";
 
     rig.script("[docs]", [warm("Done.")]);
@@ -97,13 +125,15 @@ describe("a suggested next message", () => {
 
   it("a guess offered before a restart of Telecode goes away when tapped after it", async () => {
     const chat = rig.user(1003);
-    rig.script("[build]", [warm("The build takes 40 s."), warm("Cached the dependencies: 12 s now.")]);
-    guess(rig, "[build]", "push it");
-    rig.tg.sendText(chat, "How long does the build take? [build]");
-    await rig.botMessage(chat, isAnswer("The build takes 40 s."));
-    rig.tg.sendText(chat, "Make it faster");
-    const faster = await rig.botMessage(chat, isAnswer("Cached the dependencies"));
-    await aButton(chat, faster);
+    const [, faster] = await twoTurns(
+      chat,
+      "[build]",
+      [
+        { ask: "How long does the build take?", answer: "The build takes 40 s." },
+        { ask: "Make it faster", answer: "Cached the dependencies: 12 s now." },
+      ],
+      "push it",
+    );
 
     await rig.app.stop();
     await rig.startApp();
