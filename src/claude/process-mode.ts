@@ -3,12 +3,12 @@
 // the prompt in its arguments, closes stdin at once and is cancelled by ending the process.
 import { promptText, type Prompt, type TurnOrigin } from "../domain/index.js";
 import type { Clock, Logger, TimerHandle } from "../ports/index.js";
+import type { OutgoingControlRequest } from "../wire/index.js";
 import type { CliConnection } from "./connection.js";
 import { failureError } from "./errors.js";
 import { engineFailure } from "./failures.js";
 import { encodePrompt, hasAttachments } from "./prompt-line.js";
 import type { SessionSpec } from "./spec.js";
-import type { OutgoingControlRequest } from "../wire/index.js";
 
 /** A run as the mode sees it. */
 export type ModeRun = {

@@ -102,7 +102,10 @@ function checkMessage(o: JsonObject): string | undefined {
     case "command_lifecycle":
       return checkCommandLifecycle(o);
     case "prompt_suggestion":
-      return typeof o["suggestion"] === "string" ? undefined : "prompt_suggestion without a string suggestion";
+      if (typeof o["suggestion"] !== "string") return "prompt_suggestion without a string suggestion";
+      return o["session_id"] === undefined || typeof o["session_id"] === "string"
+        ? undefined
+        : "prompt_suggestion with a non-string session_id";
     default:
       if (typeof type !== "string") return "no string type field";
       return AUXILIARY_TYPES.has(type) ? undefined : UNKNOWN_TYPE;

@@ -38,13 +38,16 @@ const base = (users: string, extra = ""): string =>
   `[telegram]\nbot_token = "${TOKEN}"\nallowed_user_ids = [${users}]\n${extra}`;
 
 describe("watchConfig", () => {
-  it("applies new allowed users, modes, models and limits at once", async () => {
+  it("applies new allowed users, modes, models, the suggestions switch and limits at once", async () => {
     const t = tempHome();
     const path = t.writeConfig(base("1"));
     const next = watch(path, { HOME: t.home });
     writeFileSync(
       path,
-      base("1, 2", `[claude]\npermission_mode = "plan"\nmodel = "sonnet"\n[limits]\ndrain_seconds = 5\n`),
+      base(
+        "1, 2",
+        `[claude]\npermission_mode = "plan"\nmodel = "sonnet"\nprompt_suggestions = false\n[limits]\ndrain_seconds = 5\n`,
+      ),
     );
     const reload = await next();
     if (!reload.ok) throw reload.error;
@@ -52,11 +55,12 @@ describe("watchConfig", () => {
       "telegram.allowed_user_ids",
       "claude.permission_mode",
       "claude.model",
+      "claude.prompt_suggestions",
       "limits",
     ]);
     expect(reload.restartKeys).toEqual([]);
     expect(reload.config.telegram.allowedUserIds).toEqual([1, 2]);
-    expect(reload.config.claude).toMatchObject({ permissionMode: "plan", model: "sonnet" });
+    expect(reload.config.claude).toMatchObject({ permissionMode: "plan", model: "sonnet", promptSuggestions: false });
     expect(reload.config.limits.drainSeconds).toBe(5);
     expect(Object.isFrozen(reload.config)).toBe(true);
   });

@@ -155,6 +155,9 @@ describe("decodeLine", () => {
       kind: "decode_problem",
       reason: "prompt_suggestion without a string suggestion",
     });
+    expect(decodeLine('{"type":"prompt_suggestion","suggestion":"x","session_id":7}')).toMatchObject({
+      kind: "decode_problem",
+    });
   });
 
   it("accepts user content as a string or blocks, and normalises a missing parent to null", () => {
