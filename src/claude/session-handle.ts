@@ -8,6 +8,7 @@ import {
   type McpSignInStart,
   type Prompt,
   type SideAnswer,
+  type SideExchange,
   type TelecodeEvent,
   type TurnFinished,
 } from "../domain/index.js";
@@ -280,8 +281,8 @@ export class ClaudeSessionHandle implements SessionHandle {
     return finishMcpSignIn(this.#liveChannel(), server, callbackUrl);
   }
 
-  async sideQuestion(question: string): Promise<SideAnswer> {
-    return askSideQuestion(this.#liveChannel(), question);
+  async sideQuestion(question: string, history?: readonly SideExchange[]): Promise<SideAnswer> {
+    return askSideQuestion(this.#liveChannel(), question, history);
   }
 
   close(): Promise<void> {

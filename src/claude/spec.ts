@@ -7,6 +7,7 @@ import type {
   McpSignInStart,
   Prompt,
   SideAnswer,
+  SideExchange,
   TelecodeEvent,
   TurnFinished,
   TurnOrigin,
@@ -189,7 +190,7 @@ export interface SessionHandle extends SessionControls {
   /** Finishes it with the address its page sent the browser to, and connects the server again. */
   mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd>;
   /** Asks the live process a side question (`claude.no_process` without one): see side-question.ts. */
-  sideQuestion(question: string): Promise<SideAnswer>;
+  sideQuestion(question: string, history?: readonly SideExchange[]): Promise<SideAnswer>;
   /** Whether its process, ending, runs a SessionEnd hook, which `close` (or the next start) waits for. */
   readonly runsEndHook: boolean;
   /**

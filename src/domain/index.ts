@@ -2,7 +2,7 @@
 // build and describe events. No I/O, no wire shapes. Import from here, not from the files.
 export type { McpSignInEnd, McpSignInStart } from "./mcp-sign-in.js";
 export { mcpServersNamed } from "./mcp-sign-in.js";
-export type { SideAnswer } from "./side-answer.js";
+export type { SideAnswer, SideExchange } from "./side-answer.js";
 export { estimateStepCostUsd, pricesInDescription } from "./cost-estimate.js";
 export type { ListPrices, OfferedPrices } from "./cost-estimate.js";
 export type {

@@ -8,6 +8,7 @@ import type {
   PermissionMode,
   Prompt,
   SideAnswer,
+  SideExchange,
   TelecodeEvent,
   TurnOrigin,
   WrittenDown,
@@ -64,7 +65,7 @@ export interface SessionHandle {
   /** Finishes it with the address the sign-in page sent the browser to; connects the server again. */
   mcpSignInCallback(server: string, callbackUrl: string): Promise<McpSignInEnd>;
   /** Asks the session's live process a side question, kept out of the conversation. */
-  sideQuestion(question: string): Promise<SideAnswer>;
+  sideQuestion(question: string, history?: readonly SideExchange[]): Promise<SideAnswer>;
   readonly isRunning: boolean;
   readonly sessionId: string | undefined;
   readonly pid: number | undefined;

@@ -11,6 +11,7 @@ import {
   type Prompt,
   type RunFailure,
   type SideAnswer,
+  type SideExchange,
   type WrittenDown,
 } from "../domain/index.js";
 import type { Clock } from "../ports/index.js";
@@ -212,8 +213,8 @@ export class SessionManager {
   }
 
   /** Asks the lane's Claude Code process a side question; throws as mcpSignIn does without one. */
-  async sideQuestion(lane: Lane, question: string): Promise<SideAnswer> {
-    return this.#liveHandle(lane).sideQuestion(question);
+  async sideQuestion(lane: Lane, question: string, history?: readonly SideExchange[]): Promise<SideAnswer> {
+    return this.#liveHandle(lane).sideQuestion(question, history);
   }
 
   /** Closes the lane's live handle when it is idle (a mode or model change then applies on the next run). */

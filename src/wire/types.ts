@@ -370,4 +370,4 @@ export type OutgoingControlRequest =
   | { subtype: "mcp_oauth_callback_url"; serverName: string; callbackUrl: string }
   | { subtype: "mcp_reconnect"; serverName: string }
   /** A question answered from the conversation so far, beside any turn going on, and kept out of it. */
-  | { subtype: "side_question"; question: string };
+  | { subtype: "side_question"; question: string; history?: readonly { question: string; response: string }[] };

@@ -112,10 +112,14 @@ describe("an MCP sign-in", () => {
 });
 
 describe("a side question", () => {
-  it("is answered in the model's words, or in Claude Code's when no answer came or it refused", async () => {
+  it("is answered in the model's words, or in Claude Code's when no answer came or it refused; a follow-up carries the ones before", async () => {
     const { handle, cli } = await liveSession({ side_question: { response: "Renaming files.", synthetic: false } });
     expect(await handle.sideQuestion("what now?")).toEqual({ text: "Renaming files.", failed: false });
     expect(requests(cli).at(-1)).toEqual({ subtype: "side_question", question: "what now?" });
+    // A follow-up carries the side questions before it and their answers.
+    const before = [{ question: "what now?", response: "Renaming files." }];
+    await handle.sideQuestion("which ones?", before);
+    expect(requests(cli).at(-1)).toEqual({ subtype: "side_question", question: "which ones?", history: before });
     const synthetic = await liveSession({ side_question: { response: "API Error: 529 overloaded", synthetic: true } });
     expect(await synthetic.handle.sideQuestion("what now?")).toEqual({
       text: "API Error: 529 overloaded",

@@ -41,10 +41,44 @@ describe("/btw", () => {
     expect(JSON.stringify(rig.api.requests("[after]")[0]?.body["messages"])).not.toContain("what are you doing now?");
   });
 
+  it("follows a side answer up when it is replied to, with the side questions before it; once Claude Code has ended, the reply is a task", async () => {
+    const chat = rig.user(1003);
+    const held = gate();
+    rig.script("[migrate]", [reply.text("Migrated the schema.", { until: held.until })]);
+    rig.tg.sendText(chat, "Migrate the schema [migrate]");
+    await rig.api.waitForRequests(1, "[migrate]");
+
+    rig.script("[side-1]", [reply.text("Adding the `users.email` index.")]);
+    rig.tg.sendText(chat, "/btw what are you on? [side-1]");
+    const first = await rig.botMessage(chat, (m) => m.text.startsWith("💬 Adding"));
+    rig.script("[side-2]", [reply.text("Migration 0042, line 12.")]);
+    const followUp = rig.tg.sendText(chat, "which file? [side-2]", { replyTo: first.messageId });
+    const second = await rig.botMessage(chat, (m) => m.text.startsWith("💬 Migration"));
+    expect(second.replyToMessageId).toBe(followUp);
+    // Asked with the side question before it and its answer.
+    const asked = JSON.stringify(rig.api.requests("[side-2]")[0]?.body["messages"]);
+    expect(asked).toContain("what are you on? [side-1]");
+    expect(asked).toContain("Adding the `users.email` index.");
+    // /btw sent as a reply follows up too.
+    rig.script("[side-3]", [reply.text("About a minute.")]);
+    rig.tg.sendText(chat, "/btw how long? [side-3]", { replyTo: second.messageId });
+    await rig.botMessage(chat, (m) => m.text === "💬 About a minute.");
+    expect(JSON.stringify(rig.api.requests("[side-3]")[0]?.body["messages"])).toContain("which file? [side-2]");
+    held.open();
+    await rig.botMessage(chat, isAnswer("Migrated the schema."));
+
+    // With Claude Code ended (/new closes it), a reply to a side answer is a message like any.
+    await rig.command(chat, "new");
+    rig.script("[line-12]", [reply.text("Line 12 adds the index.")]);
+    rig.tg.sendText(chat, "what does line 12 do? [line-12]", { replyTo: second.messageId });
+    await rig.botMessage(chat, isAnswer("Line 12 adds the index."));
+    expect(rig.api.requests("[line-12]")[0]?.lastPrompt).toContain("what does line 12 do? [line-12]");
+  });
+
   it("says how to ask, and what to do when no Claude Code runs in the chat", async () => {
     const chat = rig.user(1002);
     expect(await rig.command(chat, "btw")).toBe(
-      "Put the question after the command, e.g. /btw which file are you in? Claude answers it beside the task, which goes on, and the answer stays out of the conversation.",
+      "Put the question after the command, e.g. /btw which file are you in? Claude answers it beside the task, which goes on, and the answer stays out of the conversation. Reply to an answer to ask more.",
     );
     const requests = rig.api.requests().length;
     expect(await rig.command(chat, "btw", "how far along are you?")).toBe(

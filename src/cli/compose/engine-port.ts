@@ -172,7 +172,7 @@ function wrap(
     cancelRun: (id) => session.cancelRun(id),
     mcpSignIn: (server) => live(() => session.mcpSignIn(server)),
     mcpSignInCallback: (server, callbackUrl) => live(() => session.mcpSignInCallback(server, callbackUrl)),
-    sideQuestion: (question) => live(() => session.sideQuestion(question)),
+    sideQuestion: (question, history) => live(() => session.sideQuestion(question, history)),
     events,
     async close() {
       // Expire open prompts first, so they read "session ended", not "no longer pending".

@@ -42,6 +42,7 @@ import { editedMessages } from "./messages/edited.js";
 import { nonTextMessages } from "./messages/non-text.js";
 import { sessionPickButtons } from "./buttons/session-pick.js";
 import { McpSignIns } from "./mcp-sign-in.js";
+import { SideAnswers } from "./side-answers.js";
 import { Suggestions } from "./suggestions.js";
 import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
@@ -239,6 +240,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     models: options.models ?? (() => undefined),
     claudeVersion: options.claudeVersion ?? (() => undefined),
     offline: new OfflineMessages({ outbox, callbacks: shared.callbacks, logger }),
+    sideAnswers: new SideAnswers({ outbox, sessions }),
   };
 
   bot.use(readThroughMoves(chatMoves));

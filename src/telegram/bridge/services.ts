@@ -13,6 +13,7 @@ import type { BridgeAction } from "./bridge-types.js";
 import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
 import type { McpSignIns } from "./mcp-sign-in.js";
+import type { SideAnswers } from "./side-answers.js";
 import type { Suggestions } from "./suggestions.js";
 import type { MediaPort } from "./media-port.js";
 import type { OfflineMessages } from "./messages/offline.js";
@@ -72,6 +73,8 @@ export type BridgeServices = {
   readonly signIns: McpSignIns;
   /** Claude Code's guesses at the next message, as buttons under answers. */
   readonly suggestions: Suggestions;
+  /** Side questions' answers (/btw), so a reply to one follows it up. */
+  readonly sideAnswers: SideAnswers;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

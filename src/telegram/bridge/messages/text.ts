@@ -1,6 +1,7 @@
 // A person's text message that names no command: a directive line → a run with those
-// settings; an unknown or dotted command → a hint; a reply to a prompt, or text while one is
-// open → the answer; a reply to an answer → that session continues; anything else → a run
+// settings; an unknown or dotted command → a hint; a reply to a side answer (/btw) → a follow-up
+// beside the task; a reply to a prompt, or text while one is open → the answer; a reply to an
+// answer → that session continues; anything else → a run
 // (after the message it replies to, when that is not the bot's, with its photo or file).
 // Telegram's apps send a text over 4,096 characters (a pasted log) as several messages, one
 // right after another: those are joined again and read as the one message they were. Messages
@@ -33,6 +34,7 @@ export type TextDeps = Pick<
   | "media"
   | "sessions"
   | "signIns"
+  | "sideAnswers"
 > & { commandNames: readonly string[] };
 
 export function textMessages(deps: TextDeps): Composer<TelecodeContext> {
@@ -109,7 +111,10 @@ function handleText(deps: TextDeps, message: IncomingText): Promise<void> | unde
     reply(deps, message, `Commands start with a slash: did you mean /${dot}? Nothing was run.`);
     return;
   }
-  return routeMessage(deps, message, repliedContent(deps, message, message.prompt));
+  const route = (): Promise<void> | undefined =>
+    routeMessage(deps, message, repliedContent(deps, message, message.prompt));
+  // A reply to a side answer (/btw) follows it up beside the task, while Claude Code runs.
+  return deps.sideAnswers.take(message, route) ?? route();
 }
 
 function reply(deps: Pick<TextDeps, "outbox">, message: IncomingText, html: string): void {
