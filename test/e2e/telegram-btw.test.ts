@@ -4,6 +4,7 @@
 // question, or without a Claude Code running in the chat, the person is told what to do.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gate, reply } from "../support/fake-anthropic/index.js";
+import { makePng } from "../media/samples.js";
 import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
@@ -73,6 +74,17 @@ describe("/btw", () => {
     rig.tg.sendText(chat, "what does line 12 do? [line-12]", { replyTo: second.messageId });
     await rig.botMessage(chat, isAnswer("Line 12 adds the index."));
     expect(rig.api.requests("[line-12]")[0]?.lastPrompt).toContain("what does line 12 do? [line-12]");
+  });
+
+  it("says a photo cannot go with a side question, and sends nothing", async () => {
+    const chat = rig.user(1004);
+    const requests = rig.api.requests().length;
+    rig.tg.sendPhoto(chat, makePng(40, 30), { caption: "/btw what is this error?" });
+    await rig.botMessage(
+      chat,
+      "A side question (/btw) takes words only: Claude answers it from the conversation, without photos or files, so nothing was sent. Send the photo or file without /btw to give it to Claude as a task, or ask in words with /btw.",
+    );
+    expect(rig.api.requests()).toHaveLength(requests);
   });
 
   it("says how to ask, and what to do when no Claude Code runs in the chat", async () => {

@@ -11,6 +11,7 @@ import { quoteBlock } from "../message-markdown.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
 import { attachmentOf } from "./attachment-of.js";
+import { readSlashWord } from "../command-text.js";
 import { incomingCaption, isAdmitted, promptWords, standingAlone } from "./incoming.js";
 import { routeMessage, wordsContent, type MessageContent } from "./route.js";
 
@@ -33,17 +34,29 @@ export function attachmentMessages(deps: BridgeServices): Composer<TelecodeConte
       albums.add(`${incoming.chatId}:${groupId}`, part);
       return;
     }
-    if (!isAdmitted(deps, incoming, standingAlone(ctx.message))) return;
+    if (!isAdmitted(deps, incoming, standingAlone(ctx.message)) || askedBeside(deps, incoming)) return;
     const attachments = [attachment, ...repliedAttachments(incoming)];
     return routeMessage(deps, incoming, attachmentContent(deps, incoming, incoming.prompt, attachments));
   });
   return messages;
 }
 
+/**
+ * A photo or file captioned "/btw …": Claude Code's side question takes words only, so it is
+ * said here rather than sent as a task (where Claude Code would only say /btw is not available).
+ */
+function askedBeside(deps: Pick<BridgeServices, "outbox" | "control">, incoming: IncomingText): boolean {
+  if (readSlashWord(incoming.body, deps.control.botUsername())?.name !== "btw") return false;
+  const html =
+    "A side question (/btw) takes words only: Claude answers it from the conversation, without photos or files, so nothing was sent. Send the photo or file without /btw to give it to Claude as a task, or ask in words with /btw.";
+  void deps.outbox.send(incoming.chatId, { html }, { replyTo: incoming.messageId });
+  return true;
+}
+
 /** The album as one message: the part with the caption (else the first) stands for it. */
 function routeAlbum(deps: BridgeServices, album: Album<Part>): Promise<void> | undefined {
   const lead = album.items.find((part) => part.incoming.prompt !== "") ?? album.items[0];
-  if (lead === undefined || !isAdmitted(deps, lead.incoming)) return undefined;
+  if (lead === undefined || !isAdmitted(deps, lead.incoming) || askedBeside(deps, lead.incoming)) return undefined;
   const attachments = [...album.items.map((part) => part.attachment), ...repliedAttachments(lead.incoming)];
   return routeMessage(deps, lead.incoming, attachmentContent(deps, lead.incoming, album.caption, attachments));
 }
