@@ -561,6 +561,8 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     expect(helpText).toMatch(/Claude Code's commands here:.*\/loop/);
     // Telecode's own /model wins: it is not offered as Claude Code's.
     expect(helpText.slice(helpText.indexOf("Claude Code's commands here:"))).not.toContain("/model ");
+    // Nor its /clear, which is /new's other name here.
+    expect(helpText.slice(helpText.indexOf("Claude Code's commands here:"))).not.toMatch(/\/clear\b/);
 
     // /context runs inside the CLI (no model call) and its output comes back as the answer.
     rig.tg.sendText(chat, "/context");

@@ -55,6 +55,19 @@ describe("a message in Telegram", () => {
     expect(history).toContain("Start [cont-a]");
   });
 
+  it("/clear, as in Claude Code, starts the next message in a fresh session", async () => {
+    const chat = rig.user(1017);
+    rig.script("[clear-a]", [reply.text("Remembered: blue.")]);
+    rig.tg.sendText(chat, "My colour is blue [clear-a]");
+    const first = await rig.botMessage(chat, isAnswer("Remembered: blue."));
+    expect(await rig.command(chat, "clear")).toBe("🆕 Your next message starts a fresh session in app.");
+    rig.script("[clear-b]", [reply.text("I don't know your colour.")]);
+    rig.tg.sendText(chat, "What is my colour? [clear-b]");
+    const second = await rig.botMessage(chat, isAnswer("I don't know your colour."));
+    expect(sessionOf(second)).not.toBe(sessionOf(first));
+    expect(JSON.stringify(rig.api.requests("[clear-b]")[0]?.body["messages"])).not.toContain("blue");
+  });
+
   it("a message sent during a run is queued with a Cancel button, then runs", async () => {
     const chat = rig.user(1003);
     // The first run goes on until /status and /usage have looked at it.

@@ -7,8 +7,8 @@ import type { Command, CommandCall } from "./command.js";
 function help(call: CommandCall, { claudeCommands }: Pick<BridgeServices, "claudeCommands">): void {
   const project = call.settings.project?.name;
   const claudes = project === undefined ? null : claudeCommands.of(project);
-  const telecodeNames = new Set(call.commands.map((c) => c.command));
-  // Telecode's own commands win: /model here is Telecode's, never the CLI's.
+  const telecodeNames = new Set(call.commands.flatMap((c) => [c.command, ...(c.aliases ?? [])]));
+  // Telecode's own commands win: /model here is Telecode's, never the CLI's (nor /clear, /new's other name).
   const passed = (claudes ?? []).filter((name) => !telecodeNames.has(name.toLowerCase()) && !name.startsWith("_"));
   const list = call.commands
     .filter((c) => c.command !== "start")

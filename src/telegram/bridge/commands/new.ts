@@ -1,5 +1,5 @@
-// /new [PROMPT]: the lane's next message starts a fresh Claude session (the idle one is closed
-// now), or the prompt given starts it at once. Claude's loops of the lane follow the chat into
+// /new [PROMPT] (or /clear, as in Claude Code): the lane's next message starts a fresh Claude
+// session (the idle one is closed now), or the prompt given starts it at once. Claude's loops of the lane follow the chat into
 // the new session, with a button to stop them.
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import { STOP_ALL_CHOICE } from "../buttons/schedule.js";
@@ -10,6 +10,8 @@ import { NO_PROJECT, type Command } from "./command.js";
 export const newCommand: Command = {
   command: "new",
   description: "Start a fresh Claude session (/new PROMPT starts it now)",
+  // Claude Code's own /clear, passed on, would answer with no text at all.
+  aliases: ["clear"],
   run(call, { store, sessions, starter, logger, schedules, callbacks, outbox }) {
     const project = call.settings.project;
     if (project === undefined) return call.say(NO_PROJECT);
