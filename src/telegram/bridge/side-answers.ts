@@ -3,7 +3,7 @@
 // questions before it and their answers, as Claude Code's own /btw keeps them. The threads are
 // kept in memory, the newest few hundred answers.
 import { escapeTelegramHtml as esc, markdownToTelegramParts } from "../../render/index.js";
-import { definedFields, type Lane, type SideExchange } from "../../domain/index.js";
+import type { Lane, SideAnswer, SideExchange } from "../../domain/index.js";
 import { isNoProcess, type SessionManager } from "../../sessions/index.js";
 import type { Outbox } from "../outbox.js";
 import type { IncomingText } from "./context.js";
@@ -51,7 +51,7 @@ export class SideAnswers {
     const { chatId, replyTo, question } = asked;
     this.#deps.outbox.typing(chatId);
     const say = (html: string): void => void this.#deps.outbox.send(chatId, { html }, { replyTo, mustDeliver: true });
-    let answer;
+    let answer: SideAnswer;
     try {
       answer = await this.#deps.sessions.sideQuestion(asked.lane, question, asked.history);
     } catch (error) {
@@ -91,7 +91,7 @@ export class SideAnswers {
       chatId: message.chatId,
       question: message.prompt.trim(),
       replyTo: message.messageId,
-      ...definedFields({ history: thread.exchanges }),
+      history: thread.exchanges,
     };
     return this.ask(asked).then((took) => (took ? undefined : otherwise()));
   }

@@ -7,11 +7,11 @@ import { Composer } from "grammy";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { IncomingText, TelecodeContext } from "../context.js";
 import type { Attachment, MediaOutcome } from "../media-port.js";
+import { readSlashWord } from "../command-text.js";
 import { quoteBlock } from "../message-markdown.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { AlbumCollector, type Album } from "./album.js";
 import { attachmentOf } from "./attachment-of.js";
-import { readSlashWord } from "../command-text.js";
 import { incomingCaption, isAdmitted, promptWords, standingAlone } from "./incoming.js";
 import { routeMessage, wordsContent, type MessageContent } from "./route.js";
 
