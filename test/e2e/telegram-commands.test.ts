@@ -31,6 +31,7 @@ describe("commands", () => {
     const help = await command(chat, "help");
     expect(help).toContain("Telecode runs Claude Code on your computer");
     expect(help).toContain("reply to anyone else's message (a log, a screenshot, a voice note)");
+    expect(help).toContain("A 💬 button under an answer sends Claude Code's guess at your next message.");
     for (const { command: name } of COMMANDS.filter((c) => c.command !== "start")) expect(help).toContain(`/${name}`);
   });
 

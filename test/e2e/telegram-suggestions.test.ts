@@ -155,7 +155,7 @@ describe("with claude.prompt_suggestions = false", () => {
     await rig?.dispose();
   });
 
-  it("Claude Code is not asked for a guess", async () => {
+  it("Claude Code is not asked for a guess, and /help does not offer one", async () => {
     const chat = rig.user(1001);
     rig.script("[off]", [warm("Looked at it."), warm("Fixed it."), warm("Checked again.")]);
     guess(rig, "[off]", "run the tests");
@@ -166,6 +166,8 @@ describe("with claude.prompt_suggestions = false", () => {
     rig.tg.sendText(chat, "Check again");
     await rig.botMessage(chat, isAnswer("Checked again."));
     expect(rig.api.guesses()).toEqual([]);
+    // And /help does not promise the button.
+    expect(await rig.command(chat, "help")).not.toContain("💬");
     expect(rig.tg.message(chat, fixed.messageId)?.buttons ?? []).toEqual([]);
   });
 });

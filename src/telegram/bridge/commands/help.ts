@@ -19,6 +19,9 @@ function help(call: CommandCall, { claudeCommands }: Pick<BridgeServices, "claud
       "<b>Telecode</b> runs Claude Code on your computer and shows its work here.",
       `Send a task as a message${project === undefined ? "" : ` (project <b>${esc(project)}</b>)`}: you see its progress, approve what it asks with buttons, and get the answer as a new message.`,
       "Reply to an answer to continue that session; reply to a question or approval to answer it in your own words; reply to anyone else's message (a log, a screenshot, a voice note) and Claude gets it with your words. A first line like <code>/app /plan</code> picks the project and mode for one message.",
+      ...(call.config.claude.promptSuggestions
+        ? ["A 💬 button under an answer sends Claude Code's guess at your next message."]
+        : []),
       ...(call.message.chatKind === "private" && !isTopicId(call.message.chatId)
         ? []
         : [
