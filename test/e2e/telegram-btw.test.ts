@@ -15,13 +15,24 @@ afterAll(async () => {
   await rig?.dispose();
 });
 
+/** Asks for a task whose answer waits on the returned gate: Claude Code is at work until it opens. */
+async function heldTask(chat: number, marker: string, ask: string, answer: string): Promise<{ open: () => void }> {
+  const held = gate();
+  rig.script(marker, [reply.text(answer, { until: held.until })]);
+  rig.tg.sendText(chat, `${ask} ${marker}`);
+  await rig.api.waitForRequests(1, marker);
+  return held;
+}
+
 describe("/btw", () => {
   it("answers at once beside the task, which goes on; the question stays out of the conversation", async () => {
     const chat = rig.user(1001);
-    const held = gate();
-    rig.script("[refactor]", [reply.text("Renamed parse() to parseLine() everywhere.", { until: held.until })]);
-    rig.tg.sendText(chat, "Rename parse() to parseLine() [refactor]");
-    await rig.api.waitForRequests(1, "[refactor]");
+    const held = await heldTask(
+      chat,
+      "[refactor]",
+      "Rename parse() to parseLine()",
+      "Renamed parse() to parseLine() everywhere.",
+    );
 
     rig.script("[btw]", [reply.text("I am renaming `parse()` in **src/parser.ts**, then its callers.")]);
     rig.tg.sendText(chat, "/btw what are you doing now? [btw]");
@@ -44,10 +55,7 @@ describe("/btw", () => {
 
   it("follows a side answer up when it is replied to, with the side questions before it; once Claude Code has ended, the reply is a task", async () => {
     const chat = rig.user(1003);
-    const held = gate();
-    rig.script("[migrate]", [reply.text("Migrated the schema.", { until: held.until })]);
-    rig.tg.sendText(chat, "Migrate the schema [migrate]");
-    await rig.api.waitForRequests(1, "[migrate]");
+    const held = await heldTask(chat, "[migrate]", "Migrate the schema", "Migrated the schema.");
 
     rig.script("[side-1]", [reply.text("Adding the `users.email` index.")]);
     rig.tg.sendText(chat, "/btw what are you on? [side-1]");
@@ -82,7 +90,7 @@ describe("/btw", () => {
     rig.tg.sendPhoto(chat, makePng(40, 30), { caption: "/btw what is this error?" });
     await rig.botMessage(
       chat,
-      "A side question (/btw) takes words only: Claude answers it from the conversation, without photos or files, so nothing was sent. Send the photo or file without /btw to give it to Claude as a task, or ask in words with /btw.",
+      "A side question (/btw) takes words only: Claude answers it from the conversation, without photos or files, so nothing went to Claude. Send the photo or file without /btw to give it to Claude as a task, or ask in words with /btw.",
     );
     expect(rig.api.requests()).toHaveLength(requests);
   });

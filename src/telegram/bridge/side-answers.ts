@@ -98,8 +98,6 @@ export class SideAnswers {
 
   #remember(chatId: number, messageId: number, thread: Thread): void {
     this.#threads.set(`${chatId}:${messageId}`, thread);
-    if (this.#threads.size <= REMEMBERED) return;
-    const oldest = this.#threads.keys().next().value;
-    if (oldest !== undefined) this.#threads.delete(oldest);
+    if (this.#threads.size > REMEMBERED) this.#threads.delete(this.#threads.keys().next().value!);
   }
 }

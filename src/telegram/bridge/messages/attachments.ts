@@ -48,7 +48,7 @@ export function attachmentMessages(deps: BridgeServices): Composer<TelecodeConte
 function askedBeside(deps: Pick<BridgeServices, "outbox" | "control">, incoming: IncomingText): boolean {
   if (readSlashWord(incoming.body, deps.control.botUsername())?.name !== "btw") return false;
   const html =
-    "A side question (/btw) takes words only: Claude answers it from the conversation, without photos or files, so nothing was sent. Send the photo or file without /btw to give it to Claude as a task, or ask in words with /btw.";
+    "A side question (/btw) takes words only: Claude answers it from the conversation, without photos or files, so nothing went to Claude. Send the photo or file without /btw to give it to Claude as a task, or ask in words with /btw.";
   void deps.outbox.send(incoming.chatId, { html }, { replyTo: incoming.messageId });
   return true;
 }
