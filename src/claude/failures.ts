@@ -38,7 +38,7 @@ export type FailureFacts = ApiFailureFacts & {
   refusal?: StartupRefusal;
 };
 
-type EngineReason = Exclude<FailureReason, "session_ended" | "not_started">;
+type EngineReason = Exclude<FailureReason, "session_ended" | "not_started" | "over_budget">;
 
 const RESUME = "Send your message again to resume the session.";
 const CONTINUE = "Continue the run to pick up where it left off; the conversation is kept.";

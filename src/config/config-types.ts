@@ -1,7 +1,7 @@
 // The validated, frozen configuration every other module receives (camelCase, defaults
 // applied, paths absolute, environment overrides resolved). Types only.
 import type { ClaudeProvider } from "../claude/index.js";
-import type { PermissionMode } from "../domain/index.js";
+import type { BudgetCaps, PermissionMode } from "../domain/index.js";
 import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
 import type { FilesConfig, VoiceConfig } from "./media-config.js";
 import type { ConfigScheduleEntry, LoopCaps } from "../schedule/index.js";
@@ -100,6 +100,8 @@ export type Config = Readonly<{
   /** The one marked `default = true`, else the only or first project; null without projects. */
   defaultProject: ProjectConfig | null;
   limits: LimitsConfig;
+  /** [budget]: what runs started from the chats may cost. */
+  budget: BudgetCaps;
   state: Readonly<{ dir: string }>;
   /** Used only when `webhooks` is not empty. */
   webhookServer: WebhookServerConfig;

@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { canonicalTimeZone, cronProblem } from "../schedule/index.js";
 import {
   BOOL,
+  dollars,
   EFFORTS,
   permissionModeSchema,
   PROJECT_NAME,
@@ -18,9 +19,6 @@ function atLeast(min: number, what: string, max = Number.MAX_SAFE_INTEGER) {
   const error = `must be a whole number of ${what} (${min} or more)`;
   return z.int({ error }).check(z.minimum(min, { error }), z.maximum(max, { error: `must be at most ${max} ${what}` }));
 }
-
-const DOLLARS = "must be a number of US dollars above 0";
-const dollars = () => z.number({ error: DOLLARS }).check(z.positive({ error: DOLLARS }));
 
 const ZONE_EXPECTED = 'must be an IANA time zone such as "Europe/Berlin" or "UTC"';
 

@@ -29,6 +29,12 @@ export function wholeNumberIn(unit: string, min: number, max: number) {
   return z.int({ error }).check(z.minimum(min, { error }), z.maximum(max, { error }));
 }
 
+/** An amount of money: a number of US dollars above 0. */
+export function dollars() {
+  const error = "must be an amount in US dollars above 0, such as 2.5";
+  return z.number({ error }).check(z.positive({ error }));
+}
+
 export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);

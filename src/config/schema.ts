@@ -13,7 +13,9 @@ import {
 } from "./schedule-schema.js";
 import {
   BOOL,
+  dollars,
   duration,
+  wholeNumberIn,
   EFFORTS,
   ENV_NAME,
   isHttpUrl,
@@ -149,6 +151,16 @@ const limitsTable = z.strictObject(
   tableError("limits"),
 );
 
+const budgetTable = z.strictObject(
+  {
+    per_run_usd: z.optional(dollars()),
+    per_chat_usd: z.optional(dollars()),
+    per_day_usd: z.optional(dollars()),
+    warn_percent: z._default(wholeNumberIn("percent", 0, 99), 80),
+  },
+  tableError("budget"),
+);
+
 const stateTable = z.strictObject({ dir: z._default(z.string({ error: STRING }), "") }, tableError("state"));
 
 export const fileSchema = z.strictObject({
@@ -156,6 +168,7 @@ export const fileSchema = z.strictObject({
   claude: z.prefault(claudeTable, {}),
   projects: projectsSchema,
   limits: z.prefault(limitsTable, {}),
+  budget: z.prefault(budgetTable, {}),
   state: z.prefault(stateTable, {}),
   webhook_server: webhookServerSchema,
   webhooks: webhooksSchema,
@@ -173,6 +186,7 @@ export const TABLE_FIELDS = {
   telegram: telegramTable.shape,
   claude: claudeTable.shape,
   limits: limitsTable.shape,
+  budget: budgetTable.shape,
   state: stateTable.shape,
 };
 
@@ -183,6 +197,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
     "claude",
     "projects",
     "limits",
+    "budget",
     "state",
     "webhook_server",
     "webhooks",
@@ -195,6 +210,7 @@ export const KNOWN_KEYS: Readonly<Record<string, readonly string[]>> = {
   telegram: Object.keys(telegramTable.shape),
   claude: Object.keys(claudeTable.shape),
   limits: Object.keys(limitsTable.shape),
+  budget: Object.keys(budgetTable.shape),
   state: Object.keys(stateTable.shape),
   project: Object.keys(projectSchema.shape),
   webhook_server: WEBHOOK_SERVER_KEYS,

@@ -56,6 +56,7 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "claude.env_allow", read: (c) => c.claude.envAllow, live: false },
   { key: "projects", read: (c) => c.projects, live: true },
   { key: "limits", read: (c) => c.limits, live: true },
+  { key: "budget", read: (c) => c.budget, live: true },
   { key: "state.dir", read: (c) => c.state.dir, live: false },
   { key: "webhook_server", read: (c) => c.webhookServer, live: true },
   { key: "webhooks", read: (c) => c.webhooks, live: true },

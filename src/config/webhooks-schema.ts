@@ -3,7 +3,16 @@
 // address) are in webhooks-config.ts.
 import * as z from "zod/mini";
 import { DEFAULT_LISTEN, parseListenAddress, parsePromptTemplate, WEBHOOK_AUTHS } from "../triggers/index.js";
-import { EFFORTS, ENV_NAME, permissionModeSchema, quoted, STRING, tableError, topicId } from "./schema-parts.js";
+import {
+  dollars,
+  EFFORTS,
+  ENV_NAME,
+  permissionModeSchema,
+  quoted,
+  STRING,
+  tableError,
+  topicId,
+} from "./schema-parts.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 const WEBHOOK_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -15,10 +24,7 @@ function count(unit: string, max: number) {
   return z.int({ error }).check(z.minimum(1, { error }), z.maximum(max, { error }));
 }
 
-function usd() {
-  const error = "must be an amount in US dollars above 0, such as 2.5";
-  return z.optional(z.number({ error }).check(z.positive({ error })));
-}
+const usd = () => z.optional(dollars());
 
 function isEventFilter(value: unknown): value is string | string[] {
   const isName = (v: unknown): boolean => typeof v === "string" && /^[a-z0-9_.-]+$/i.test(v);

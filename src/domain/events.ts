@@ -302,6 +302,8 @@ export type RunCompleted = {
   costUsd: number;
   durationMs: number;
   sessionId?: string;
+  /** The run never reached the engine: cancelled while queued, or it could not or might not start. */
+  unstarted?: true;
 };
 
 /** Claude Code's guess at the person's next message, after a turn's answer (none until the conversation holds two of the model's messages). */

@@ -4,6 +4,16 @@ export type { McpSignInEnd, McpSignInStart } from "./mcp-sign-in.js";
 export { mcpServersNamed } from "./mcp-sign-in.js";
 export type { SideAnswer, SideExchange } from "./side-answer.js";
 export { estimateStepCostUsd, pricesInDescription } from "./cost-estimate.js";
+export {
+  capsNear,
+  capsReached,
+  capStandings,
+  nearWords,
+  notStartedWords,
+  standingsWords,
+  stoppedWords,
+} from "./budget.js";
+export type { BudgetCap, BudgetCaps, CapStanding, Spent } from "./budget.js";
 export type { ListPrices, OfferedPrices } from "./cost-estimate.js";
 export type {
   ToolKind,
@@ -115,7 +125,7 @@ export {
 export type { FailureReason, RunFailure } from "./run-failure.js";
 export type { Lane } from "./lane.js";
 export type { WrittenDown } from "./written-down.js";
-export { DEFAULT_MODEL_NAME, offeredModel } from "./offered-model.js";
+export { DEFAULT_MODEL_NAME, offeredModel, pricesOfOffers } from "./offered-model.js";
 export type { OfferedModel } from "./offered-model.js";
 export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";

@@ -1,5 +1,6 @@
 // A model the CLI offers (its initialize reply lists them) and which one a name means: what
 // /model, its buttons and the cost caps all look up. Pure.
+import { pricesInDescription, type OfferedPrices } from "./cost-estimate.js";
 
 export type OfferedModel = Readonly<{
   /** The name to pass: "default", "opus", "sonnet", … */
@@ -25,4 +26,15 @@ export function offeredModel(models: readonly OfferedModel[], name: string): Off
     models.find((m) => m.name !== DEFAULT_MODEL_NAME && resolves(m)) ??
     models.find(resolves)
   );
+}
+
+/**
+ * A model's prices as the running CLI states them in its list of models ("… · $4/$20 per
+ * Mtok"); `offers` is that list, undefined before a CLI has given one.
+ */
+export function pricesOfOffers(offers: () => readonly OfferedModel[] | undefined): OfferedPrices {
+  return (model) => {
+    const offered = offeredModel(offers() ?? [], model);
+    return offered?.description === undefined ? undefined : pricesInDescription(offered.description);
+  };
 }

@@ -39,6 +39,8 @@ export type FailureReason =
   | "session_ended"
   /** The run never started: Telecode stopped first, or what fired it may no longer (a cap reached while it waited). */
   | "not_started"
+  /** A [budget] cap was reached: the run did not start, or was stopped while it worked. */
+  | "over_budget"
   /** Something failed that Telecode did not expect (a bug). */
   | "internal";
 
@@ -73,6 +75,11 @@ export type RunFailure = {
    * or a start Claude Code refused for a cause that passes (its sign-in could not be checked).
    */
   passing?: true;
+  /**
+   * Given by whatever refused to start a person's request (a [budget] cap): the request is kept,
+   * and Retry runs it as it was once that is mended. Dropped when it could not be kept.
+   */
+  retry?: true;
   /** How the CLI exited, for `exited`, `exited_before_output` and `silence`. */
   exitCode?: number | null;
   signal?: string | null;
@@ -103,6 +110,7 @@ const BEFORE_START: ReadonlySet<FailureReason> = new Set([
   "project_missing",
   "prompt_unsupported",
   "not_started",
+  "over_budget",
 ]);
 
 /** Whether the run failed before Claude Code was started (no CLI, no folder, a prompt it cannot take). */

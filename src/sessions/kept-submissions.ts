@@ -48,6 +48,16 @@ export function releaseKept(deps: Recording, lane: Lane, runId: string): void {
   recordSafely(deps, lane, runId, () => deps.records.runLeftQueue(runId));
 }
 
+/** A kept submission refused at its start is kept for Retry; false when the records did not keep it. */
+export function holdKept(deps: Recording, lane: Lane, runId: string): boolean {
+  try {
+    return deps.records.runHeld(runId);
+  } catch (error) {
+    deps.report(error, lane, runId);
+    return false;
+  }
+}
+
 /** A kept submission is to run with another prompt: the records keep that one instead. */
 export function amendKept(deps: Recording, submission: Submitted, runId: string): void {
   recordSafely(deps, submission.lane, runId, () => deps.records.runAmended(runId, runInputOf(submission)));

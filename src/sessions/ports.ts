@@ -108,6 +108,11 @@ export interface SessionRecords {
   runAccepted(run: KeptSubmission): boolean;
   /** An accepted submission left the queue without starting (cancelled, or it could not start). */
   runLeftQueue(runId: string): void;
+  /**
+   * An accepted submission refused at its start for a cause a person can mend (a spending cap):
+   * it is kept, not run, until Retry takes it. False when it was not kept.
+   */
+  runHeld(runId: string): boolean;
   /** An accepted submission's input changed before it started (the person edited its message). */
   runAmended(runId: string, input: RunInput): void;
   /** The run starts: it is recorded as running, with its input (an accepted one leaves the queue). */

@@ -21,6 +21,12 @@ export function startFailure(error: unknown): RunFailure {
   );
 }
 
+/** The failure without its offer of Retry (the request it names was not kept). */
+export function withoutRetry(failure: RunFailure): RunFailure {
+  const { retry: _, ...rest } = failure;
+  return rest;
+}
+
 /** The completion of a queued run that never reached the engine (cancelled: no failure). */
 export function unstartedCompletion(runId: string, state: RunEndState, error: RunFailure | undefined): RunCompleted {
   const event: RunCompleted = {
@@ -32,6 +38,7 @@ export function unstartedCompletion(runId: string, state: RunEndState, error: Ru
     cancelled: state === "cancelled",
     costUsd: 0,
     durationMs: 0,
+    unstarted: true,
   };
   if (error !== undefined) event.error = error;
   return event;

@@ -19,8 +19,8 @@ import { deliver, pumpEvents, type LaneEntry, type RoutingDeps } from "./lane-en
 import { fitsLiveHandle, liveSessionOf, openEntry, startRunOn, type StartingRun } from "./lane-opening.js";
 import { SessionsError } from "./errors.js";
 import type { BackgroundObserver, EnginePort, RunEndState, SessionHandle, SessionRecords } from "./ports.js";
-import { amendKept, keepSubmission, releaseKept, type Recording } from "./kept-submissions.js";
-import { NOT_STARTED, startFailure, unstartedCompletion } from "./run-endings.js";
+import { amendKept, holdKept, keepSubmission, releaseKept, type Recording } from "./kept-submissions.js";
+import { NOT_STARTED, startFailure, unstartedCompletion, withoutRetry } from "./run-endings.js";
 import type { AdoptedRun, CancelOutcome, SessionStatus, Submission, SubmitOutcome } from "./submission.js";
 
 /** A submission in the queue; `kept` when the records keep it until it starts (a restart runs it). */
@@ -348,7 +348,11 @@ export class SessionManager {
   /** Starts `next`; false when it ended without starting (it may no longer, was cancelled, or failed to). */
   async #start(id: string, next: Pending): Promise<boolean> {
     const refusal = next.mayStart?.();
-    if (refusal !== undefined) return this.#endUnstarted(next, "failed", refusal);
+    if (refusal !== undefined) {
+      // Its observer hears of the end after submit has said the run started, never before.
+      await Promise.resolve();
+      return this.#endUnstarted(next, "failed", refusal);
+    }
     try {
       const entry = await this.#entryFor(id, next);
       if (this.#cancelledWhileStarting.delete(next.runId)) return this.#endUnstarted(next, "cancelled", undefined);
@@ -366,10 +370,14 @@ export class SessionManager {
     }
   }
 
-  /** Ends a run that never reached the engine: its kept submission is let go of, its observer told. */
+  /**
+   * Ends a run that never reached the engine: its kept submission is let go of (or kept for
+   * Retry, when its failure offers that), its observer told.
+   */
   async #endUnstarted(next: Pending, state: RunEndState, error: RunFailure | undefined): Promise<false> {
-    if (next.kept) releaseKept(this.#recording, next.lane, next.runId);
-    await this.#completeUnstarted(next, state, error);
+    const held = error?.retry === true && next.kept && holdKept(this.#recording, next.lane, next.runId);
+    if (next.kept && !held) releaseKept(this.#recording, next.lane, next.runId);
+    await this.#completeUnstarted(next, state, error?.retry === true && !held ? withoutRetry(error) : error);
     return false;
   }
 

@@ -26,7 +26,7 @@ export type QueuedRunsRepository = {
   take(runId: string): QueuedRunRecord | null;
   /** Waiting requests, oldest first (the order they came in). */
   listWaiting(): QueuedRunRecord[];
-  /** A waiting request a restart found too old: it stays, dropped, until Retry takes it. */
+  /** A waiting request that did not run (a restart found it too old, a spending cap refused it): it stays, dropped, until Retry takes it. */
   markDropped(runId: string): boolean;
   /** Forgets dropped requests queued before `beforeMs`; returns how many. */
   pruneDropped(beforeMs: number): number;

@@ -70,6 +70,7 @@ describe("finding the config file", () => {
       planRearm: true,
       rearmCeilingMinutes: 30,
     });
+    expect(config.budget).toEqual({ perRunUsd: null, perChatUsd: null, perDayUsd: null, warnPercent: 80 });
     expect(config.state.dir).toBe(join(home, ".local", "share", "telecode"));
   });
 
@@ -300,6 +301,24 @@ paht = "~/a"
       "config.toml: projects.a.paht is not a known key; did you mean projects.a.path?",
       "config.toml: bot_token is not a known key; did you mean telegram.bot_token?",
       "config.toml: limit is not a known key; did you mean limits?",
+    ]);
+  });
+
+  it("reads [budget]'s caps, and says what is wrong with one", () => {
+    const t = tempHome();
+    t.writeConfig(`[budget]\nper_run_usd = 1.5\nper_chat_usd = 4\nper_day_usd = 10\nwarn_percent = 0\n`);
+    expect(loadConfig({ env: { HOME: t.home } }).config.budget).toEqual({
+      perRunUsd: 1.5,
+      perChatUsd: 4,
+      perDayUsd: 10,
+      warnPercent: 0,
+    });
+    t.writeConfig(`[budget]\nper_run_usd = 0\nper_day = 10\nwarn_percent = 100\nper_chat_usd = "5"\n`);
+    expect(configError(() => loadConfig({ env: { HOME: t.home } })).problems).toEqual([
+      "config.toml: budget.per_run_usd must be an amount in US dollars above 0, such as 2.5",
+      "config.toml: budget.per_chat_usd must be an amount in US dollars above 0, such as 2.5",
+      "config.toml: budget.warn_percent must be a whole number of percent from 0 to 99",
+      "config.toml: budget.per_day is not a known key; did you mean budget.per_day_usd?",
     ]);
   });
 

@@ -165,7 +165,7 @@ effort = "extreme"
     ).toEqual([
       "config.toml: loops.enabled must be true or false",
       "config.toml: loops.min_interval_seconds must be a whole number of seconds (60 or more)",
-      "config.toml: loops.max_cost_usd must be a number of US dollars above 0",
+      "config.toml: loops.max_cost_usd must be an amount in US dollars above 0, such as 2.5",
       "config.toml: loops.max_per_chat must be a whole number of loops (1 or more)",
       'config.toml: schedule.timezone must be an IANA time zone such as "Europe/Berlin" or "UTC"',
       "config.toml: schedule.grace_minutes must be a whole number of minutes (0 or more)",

@@ -11,7 +11,7 @@ import { createSystemClock } from "../../src/ports/index.js";
 import { createEnginePort } from "../../src/cli/compose/engine-port.js";
 import { storeSessionRecords } from "../../src/cli/compose/session-records.js";
 import { loadConfig } from "../../src/config/index.js";
-import type { RunCompleted, TelecodeEvent } from "../../src/domain/index.js";
+import type { RunCompleted, RunFailure, TelecodeEvent } from "../../src/domain/index.js";
 import { SessionManager, type SessionHandle, type SessionRecords, type Submission } from "../../src/sessions/index.js";
 import type { Lane } from "../../src/domain/index.js";
 import {
@@ -295,6 +295,25 @@ describe("session manager with the real CLI", () => {
     expect(store.runs.get(outcome.runId)).toMatchObject({ state: "failed" });
     await manager.shutdown(0);
     store.close();
+  });
+
+  it("a start refused for a cause a person can mend keeps a person's request for Retry, never an unattended one's", async () => {
+    rig = await makeRig([]);
+    const refusal: RunFailure = { reason: "over_budget", what: "Not run: capped.", hint: "Raise it.", retry: true };
+    const person = rig.submit("a task", { mayStart: () => refusal });
+    if (person.outcome.state !== "started") throw new Error("unexpected outcome");
+    // Its observer hears of the end only after submit said the run started.
+    expect(person.events).toEqual([]);
+    await expect(person.done).resolves.toMatchObject({ ok: false, unstarted: true, error: refusal });
+    expect(rig.store.queuedRuns.get(person.outcome.runId)).toMatchObject({
+      state: "dropped",
+      input: { prompt: "a task" },
+    });
+
+    const unattended = rig.submit("a scheduled task", { mayStart: () => refusal, unattended: true });
+    const { retry: _, ...notKept } = refusal;
+    expect((await unattended.done).error).toEqual(notKept);
+    expect(rig.api.requests()).toHaveLength(0);
   });
 
   it("an unattended run's background agent asks nobody, also once the run has ended", async () => {

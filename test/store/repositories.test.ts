@@ -364,6 +364,23 @@ describe("runs", () => {
     expect(store.runs.pruneEnded(2_001)).toBe(0);
   });
 
+  it("add up what a chat's runs that ended since a time cost, running and other chats' left out", () => {
+    store.runs.start({ runId: "yesterday", chatId: 1, project: "app" });
+    store.runs.finish("yesterday", { state: "completed", costUsd: 5 });
+    clock = 3_000;
+    store.runs.start({ runId: "today", chatId: 1, project: "app" });
+    store.runs.finish("today", { state: "completed", costUsd: 0.25 });
+    store.runs.start({ runId: "failed", chatId: 1, project: "other" });
+    store.runs.finish("failed", { state: "failed", costUsd: 0.5 });
+    store.runs.start({ runId: "elsewhere", chatId: 2, project: "app" });
+    store.runs.finish("elsewhere", { state: "completed", costUsd: 7 });
+    store.runs.start({ runId: "running", chatId: 1, project: "app" });
+
+    expect(store.runs.costSince(1, 3_000)).toBeCloseTo(0.75);
+    expect(store.runs.costSince(1, 0)).toBeCloseTo(5.75);
+    expect(store.runs.costSince(3, 0)).toBe(0);
+  });
+
   it("refuse to read back an input that is not a run's input", () => {
     store.runs.start({ runId: "r1", chatId: 1, project: "app" });
     store.close();

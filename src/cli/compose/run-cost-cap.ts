@@ -1,15 +1,7 @@
 // A trigger's per-run cost cap, enforced while its run goes on: each model call's tokens are
 // priced at list prices (the CLI reports a turn's cost only at its end), and a run whose estimate
 // passes the cap is cancelled, with a message naming the cap, the amount and how to change it.
-import {
-  estimateStepCostUsd,
-  formatUsd,
-  offeredModel,
-  pricesInDescription,
-  type OfferedModel,
-  type OfferedPrices,
-  type StepUsage,
-} from "../../domain/index.js";
+import { estimateStepCostUsd, formatUsd, type OfferedPrices, type StepUsage } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { SessionManager } from "../../sessions/index.js";
@@ -38,17 +30,6 @@ export type RunCostWatch = {
   /** Whether the cap stopped the run. */
   isStopped(): boolean;
 };
-
-/**
- * A model's prices as the running CLI states them in its list of models ("… · $4/$20 per
- * Mtok"); `offers` is that list, undefined before a CLI has given one.
- */
-export function pricesOfOffers(offers: () => readonly OfferedModel[] | undefined): OfferedPrices {
-  return (model) => {
-    const offered = offeredModel(offers() ?? [], model);
-    return offered?.description === undefined ? undefined : pricesInDescription(offered.description);
-  };
-}
 
 /** A watch for one run; undefined when there is no cap. */
 export function watchRunCost(cap: RunCostCap, deps: RunCostWatchDeps): RunCostWatch | undefined {

@@ -33,6 +33,7 @@ export function storeSessionRecords(store: Store): SessionRecords {
     runLeftQueue(runId) {
       store.queuedRuns.take(runId);
     },
+    runHeld: (runId) => store.queuedRuns.markDropped(runId),
     runAmended(runId, input) {
       store.queuedRuns.setInput(runId, input);
     },

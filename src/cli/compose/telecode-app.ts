@@ -5,7 +5,7 @@
 // chosen here and nowhere else.
 import { createClaudeEngine, offeredModels, type OfferedModel } from "../../claude/index.js";
 import type { Config } from "../../config/index.js";
-import { definedFields, type ClaudeVersionCheck } from "../../domain/index.js";
+import { definedFields, pricesOfOffers, type ClaudeVersionCheck } from "../../domain/index.js";
 import { outboxSystemPrompt } from "../../media/index.js";
 import { httpAccess } from "../../net/index.js";
 import { createSystemClock, watchForWakes, type Clock, type Logger } from "../../ports/index.js";
@@ -27,7 +27,6 @@ import { createAppKeepers } from "./app-keepers.js";
 import { storeDecisionJournal } from "./decision-journal.js";
 import { createEnginePort } from "./engine-port.js";
 import { createChatTriggers } from "./chat-triggers.js";
-import { pricesOfOffers } from "./run-cost-cap.js";
 import { storeKeptRunsBook } from "./kept-runs-book.js";
 import { createAppScheduling } from "./scheduling.js";
 import { createTriggerPause } from "./trigger-pause.js";

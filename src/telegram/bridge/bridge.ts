@@ -5,7 +5,7 @@ import { sequentialize, type RunnerHandle } from "@grammyjs/runner";
 import { Bot, type Context } from "grammy";
 import type { Update } from "grammy/types";
 import { DEFAULT_API_ROOT } from "../../config/index.js";
-import { createClockFormatter, type ClockFormatter } from "../../domain/index.js";
+import { createClockFormatter, pricesOfOffers, type ClockFormatter } from "../../domain/index.js";
 import { watchForStall } from "../../ports/index.js";
 import { DEFAULT_BOT_API_DEADLINES, GRAMMY_TIMEOUT_SECONDS, withDeadlines } from "../api-deadlines.js";
 import { CallbackRegistry } from "../callback-data.js";
@@ -44,6 +44,7 @@ import { sessionPickButtons } from "./buttons/session-pick.js";
 import { McpSignIns } from "./mcp-sign-in.js";
 import { SideAnswers } from "./side-answers.js";
 import { Suggestions } from "./suggestions.js";
+import { Budget } from "./budget.js";
 import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
 import { voiceMessages } from "./messages/voice.js";
@@ -223,7 +224,17 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     isMuted: (chatId) => closedChats.isMuted(chatId),
     readsAllGroupMessages: () => bot.botInfo.can_read_all_group_messages,
   };
-  const starter = new RunStarter({ config: options.config, store, logger, sessions, view });
+  const models = options.models ?? (() => undefined);
+  const budget = new Budget({
+    config: options.config,
+    store,
+    clock,
+    logger,
+    outbox,
+    sessions,
+    prices: pricesOfOffers(models),
+  });
+  const starter = new RunStarter({ config: options.config, store, logger, sessions, view, budget });
   const services: BridgeServices = {
     ...shared,
     outbox,
@@ -237,7 +248,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     control,
     schedules: options.schedules,
     triggers: options.triggers,
-    models: options.models ?? (() => undefined),
+    models,
+    budget,
     claudeVersion: options.claudeVersion ?? (() => undefined),
     offline: new OfflineMessages({ outbox, callbacks: shared.callbacks, logger }),
     sideAnswers: new SideAnswers({ outbox, sessions }),

@@ -3,15 +3,12 @@
 // limits.offline_max_age_minutes, its message says so with a Retry button (buttons/retry.ts).
 // First, what Retry and Continue no longer need is forgotten (old dropped requests, inputs, runs),
 // and the plans of sessions left a month.
-import type { InlineKeyboardMarkup } from "grammy/types";
 import { formatDurationMs } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { QueuedRunRecord } from "../../store/index.js";
 import { offlineMaxAgeMs } from "./messages/incoming.js";
-import { runButtonData } from "./run-token.js";
+import { retryKeyboard } from "./resume-button.js";
 import type { BridgeServices } from "./services.js";
-
-export const RETRY_CHOICE = "retry";
 
 /** Dropped requests (and the inputs of ended runs) are kept this long for Retry and Continue. */
 const KEEP_FOR_MS = 7 * 24 * 60 * 60_000;
@@ -22,12 +19,6 @@ const KEEP_FOR_MS = 7 * 24 * 60 * 60_000;
 const RUNS_KEPT_MS = 30 * 24 * 60 * 60_000;
 
 export type KeptRequestsDeps = Pick<BridgeServices, "store" | "logger" | "outbox" | "config" | "clock" | "starter">;
-
-/** The Retry button of a request a restart dropped; none when the id is not a UUID. */
-export function retryKeyboard(runId: string): InlineKeyboardMarkup | undefined {
-  const data = runButtonData(runId, RETRY_CHOICE);
-  return data === undefined ? undefined : { inline_keyboard: [[{ text: "🔁 Retry", callback_data: data }]] };
-}
 
 /**
  * Runs the requests a stop left waiting, oldest first, or drops the stale ones with Retry (and

@@ -1,7 +1,8 @@
 // The buttons that take a person's request up again: "Continue" on an interrupted run; on a
 // failed one, "Send it again" when Claude Code stopped mid-work or the API failed on its side,
-// and "Run it in a new session" when it no longer has the session. They must work after a restart, so their token is the run
-// id (run-token.ts) and the store says what to run.
+// and "Run it in a new session" when it no longer has the session; "Retry" on one kept without
+// running. They must work after a restart, so their token is the run id (run-token.ts) and the
+// store says what to run.
 import type { InlineKeyboardMarkup } from "grammy/types";
 import type { FailureReason, RunFailure } from "../../domain/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
@@ -10,11 +11,13 @@ import { runButtonData } from "./run-token.js";
 export const RESUME_CHOICE = "resume";
 export const AGAIN_CHOICE = "again";
 export const FRESH_CHOICE = "fresh";
+export const RETRY_CHOICE = "retry";
 
 const LABELS = {
   [RESUME_CHOICE]: "▶️ Continue",
   [AGAIN_CHOICE]: "🔁 Send it again",
   [FRESH_CHOICE]: "▶️ Run it in a new session",
+  [RETRY_CHOICE]: "🔁 Retry",
 } as const;
 
 /** A one-button keyboard for `runId`; none when the id is not a UUID (nothing to encode). */
@@ -26,6 +29,11 @@ function runKeyboard(runId: string, choice: keyof typeof LABELS): InlineKeyboard
 /** The Continue button of an interrupted run. */
 export function resumeKeyboard(runId: string): InlineKeyboardMarkup | undefined {
   return runKeyboard(runId, RESUME_CHOICE);
+}
+
+/** The Retry button of a request kept without running (buttons/retry.ts): a restart found it too old, a cap refused it. */
+export function retryKeyboard(runId: string): InlineKeyboardMarkup | undefined {
+  return runKeyboard(runId, RETRY_CHOICE);
 }
 
 /** Failures whose request can run again at a tap, and where: its own session, or a new one. */

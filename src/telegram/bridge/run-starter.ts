@@ -14,6 +14,7 @@ import {
 import type { Logger } from "../../ports/index.js";
 import type { RunTrigger, SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
+import type { Budget, BudgetRun } from "./budget.js";
 import { chatSettings } from "./chat-settings.js";
 import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
 
@@ -55,6 +56,8 @@ export type RunStarterDeps = {
   logger: Logger;
   sessions: Pick<SessionManager, "submit">;
   view: RunViewDeps;
+  /** [budget]: whether a run may start, and each model call counted against the caps. */
+  budget: Pick<Budget, "refusal" | "step" | "finished">;
 };
 
 export class RunStarter {
@@ -92,6 +95,7 @@ export class RunStarter {
       },
       ...definedFields({ projectRoot }),
       ...trigger,
+      ...this.#budgeted({ chatId: run.chatId, replyTo: run.promptMessageId ?? undefined }, trigger),
     });
     view.resume({
       runId: run.runId,
@@ -126,7 +130,10 @@ export class RunStarter {
       start: { mode, ...chosen, cwd: request.project.path },
       projectRoot: request.project.path,
       ...request.view,
+      ...this.#budgeted({ chatId: request.chatId, replyTo: request.promptMessageId }, request.view),
     });
+    // A person's request a cap refuses is kept for Retry; a trigger's fires again by itself.
+    const keep = request.trigger === undefined;
     const outcome = sessions.submit({
       lane,
       prompt: request.prompt,
@@ -139,7 +146,7 @@ export class RunStarter {
         unattended: request.unattended,
         origin: request.origin,
         trigger: request.trigger,
-        mayStart: request.mayStart,
+        mayStart: () => request.mayStart?.() ?? this.#deps.budget.refusal(request.chatId, keep),
         runId: request.kept?.runId,
         promptMessageId: request.promptMessageId,
       }),
@@ -153,5 +160,20 @@ export class RunStarter {
     });
     view.begin(outcome);
     return view;
+  }
+
+  /** The view's own hooks, with each model call counted against the budget and the run let go of at its end. */
+  #budgeted(run: BudgetRun, own: TriggerViewInit | undefined): Required<Pick<RunViewInit, "onStep" | "onFinished">> {
+    const { budget } = this.#deps;
+    return {
+      onStep: (step, runId) => {
+        own?.onStep?.(step, runId);
+        budget.step(runId, run, step);
+      },
+      onFinished: (completed) => {
+        budget.finished(completed.runId);
+        own?.onFinished?.(completed);
+      },
+    };
   }
 }

@@ -25,7 +25,7 @@ import type { McpSignIns } from "./mcp-sign-in.js";
 import { showSummary } from "./pending-summaries.js";
 import { ProgressMessage, type ProgressMessageDeps } from "./progress-message.js";
 import { deliverProjectOutbox, type ProjectOutboxDeps } from "./project-outbox.js";
-import { endedSummaryHtml, resumeKeyboard, runAgain, type RunAgain } from "./resume-button.js";
+import { endedSummaryHtml, resumeKeyboard, retryKeyboard, runAgain, type RunAgain } from "./resume-button.js";
 import { sendAnswer, sendRunError, unstartedHtml, type ResultTarget } from "./run-results.js";
 import type { RunIndex } from "./run-index.js";
 import { runButtonData } from "./run-token.js";
@@ -75,7 +75,7 @@ export type RunViewInit = {
   quoteProgress?: boolean;
   /** Told once, with the run's completion, after the answer was handed to the outbox. */
   onFinished?: (completed: RunCompleted) => void;
-  /** Told each model call's tokens while the run goes on (a trigger's per-run cost cap). */
+  /** Told each model call's tokens while the run goes on ([budget], a trigger's per-run cost cap). */
   onStep?: (step: StepUsage, runId: string) => void;
   /** Failures the caller handles itself and says so (a schedule's lost session): no error message. */
   quietFailures?: readonly FailureReason[];
@@ -251,7 +251,8 @@ export class RunView implements RunObserver {
 
   #finish(completed: RunCompleted): void {
     const now = this.#deps.clock.now();
-    const unstarted = !this.#progress.live;
+    // A run refused at its start shows why in its progress message, even when that was sent.
+    const unstarted = !this.#progress.live || completed.unstarted === true;
     // A stop ends runs through the same cancel a person uses; during a stop it is an interruption.
     const interrupted = completed.interrupted && (!completed.cancelled || this.#deps.isStopping()) && !unstarted;
     const event: RunCompleted = interrupted ? { ...completed, cancelled: false } : completed;
@@ -293,13 +294,15 @@ export class RunView implements RunObserver {
     const summary = this.#titled(unstarted ? unstartedHtml(event) : renderProgressSummaryHtml(this.#state, now));
     // Continue re-runs a person's request; a turn nobody asked for (not cancellable) has none.
     const resume = interrupted && this.#init.cancellable !== false ? resumeKeyboard(event.runId) : undefined;
+    // Retry runs a request kept when a cause a person can mend refused its start (a spending cap).
+    const retry = unstarted && event.error?.retry === true ? retryKeyboard(event.runId) : undefined;
     const html = endedSummaryHtml(summary, { interrupted, continuable: resume !== undefined, error: event.error });
     void this.#progress.sent.then((id) => {
       if (id === undefined) return;
       // A schedule's buttons stay (the summary is where its answer is found again), as they are
       // once onFinished has told the schedule how the run ended (a loop stopped has none).
       const rows = this.#init.buttons?.() ?? [];
-      const keyboard = resume ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
+      const keyboard = resume ?? retry ?? (rows.length === 0 ? undefined : { inline_keyboard: rows });
       const target = { chatId: this.chatId, messageId: this.#progress.id ?? id, runId: event.runId };
       return showSummary(this.#deps, target, keyboard === undefined ? { html } : { html, keyboard });
     });

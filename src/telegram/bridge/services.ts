@@ -10,6 +10,7 @@ import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
+import type { Budget } from "./budget.js";
 import type { ClaudeCommands } from "./claude-commands.js";
 import type { DecisionMessages } from "./decision-messages.js";
 import type { McpSignIns } from "./mcp-sign-in.js";
@@ -75,6 +76,8 @@ export type BridgeServices = {
   readonly suggestions: Suggestions;
   /** Side questions' answers (/btw), so a reply to one follows it up. */
   readonly sideAnswers: SideAnswers;
+  /** [budget]: what runs spent against the caps today. */
+  readonly budget: Pick<Budget, "standings">;
 };
 
 /** A rejection handler that logs: for work started from a handler that nobody awaits. */

@@ -1,10 +1,11 @@
-// The Retry button of a request a restart dropped as too old (kept-requests.ts): its token is
-// the run id, so it works in any later process; the first tap runs the request in that message.
+// The Retry button of a request kept without running (a restart found it too old, see
+// kept-requests.ts; a [budget] cap refused it): its token is the run id, so it works in any
+// later process; the first tap runs the request in that message.
 import { Composer } from "grammy";
 import type { QueuedRunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import type { TelecodeContext } from "../context.js";
-import { RETRY_CHOICE } from "../kept-requests.js";
+import { RETRY_CHOICE } from "../resume-button.js";
 import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
 import { readTap, takeDown, toast } from "./tap.js";
