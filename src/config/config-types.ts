@@ -5,7 +5,7 @@ import type { BudgetCaps, PermissionMode } from "../domain/index.js";
 import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
 import type { FilesConfig, VoiceConfig } from "./media-config.js";
 import type { ConfigScheduleEntry, LoopCaps } from "../schedule/index.js";
-import type { Effort } from "./schema.js";
+import type { Effort, GROUP_APPROVALS } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
   /** The [projects.NAME] key; what /project shows. */
@@ -24,6 +24,8 @@ export type TelegramConfig = Readonly<{
   apiRoot: string;
   /** Tell a stranger who writes to the bot that it is private (once), instead of silence. */
   notifyUnauthorised: boolean;
+  /** In a group: "requester", only who asked for a run answers its decisions; "anyone", any allowed user. */
+  groupApprovals: (typeof GROUP_APPROVALS)[number];
 }>;
 
 export type ClaudeConfig = Readonly<{

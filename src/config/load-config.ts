@@ -128,6 +128,7 @@ function buildConfig(
       allowedUserIds,
       apiRoot: t.api_root.replace(/\/+$/, ""),
       notifyUnauthorised: t.notify_unauthorised,
+      groupApprovals: t.group_approvals,
     }),
     claude: Object.freeze({
       path: claudePath.includes("/") ? resolve(baseDir, expandHome(claudePath, home)) : claudePath,

@@ -31,6 +31,9 @@ export { CONFIG_PERMISSION_MODES, EFFORTS, PROJECT_NAME, type Effort } from "./s
 
 export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
+/** Who may answer a run's approvals and questions in a group: any allowed user, or only who asked for the run. */
+export const GROUP_APPROVALS = ["anyone", "requester"] as const;
+
 /** Where Claude's model calls go; decides which credentials reach the CLI (src/claude/env.ts). */
 export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const satisfies readonly ClaudeProvider[];
 
@@ -64,6 +67,10 @@ const telegramTable = z.strictObject(
       DEFAULT_API_ROOT,
     ),
     notify_unauthorised: z._default(z.boolean({ error: BOOL }), true),
+    group_approvals: z._default(
+      z.enum(GROUP_APPROVALS, { error: `must be one of ${quoted(GROUP_APPROVALS)}` }),
+      "anyone",
+    ),
   },
   tableError("telegram"),
 );

@@ -11,6 +11,7 @@ export type {
   OpenRequest,
   RunEndState,
   RunInput,
+  Requester,
   RunObserver,
   RunTrigger,
   SessionChoice,

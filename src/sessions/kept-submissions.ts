@@ -22,7 +22,7 @@ export function runInputOf(submission: RunInput): RunInput {
     mode: submission.mode,
     choice: submission.choice,
     ...(submission.unattended === true ? { unattended: true } : {}),
-    ...definedFields({ trigger: submission.trigger }),
+    ...definedFields({ trigger: submission.trigger, requester: submission.requester }),
   };
 }
 

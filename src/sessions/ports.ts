@@ -36,7 +36,12 @@ export type RunInput = {
   choice: SessionChoice;
   unattended?: boolean;
   trigger?: RunTrigger;
+  /** The person who asked for the run (none for a run nobody typed). */
+  requester?: Requester;
 };
+
+/** Who asked for a run: the front end's user id and the name it shows. */
+export type Requester = Readonly<{ userId: number; name: string }>;
 
 /** What the engine is asked to open; the composition root adds config (args, env, limits). */
 export type OpenRequest = {

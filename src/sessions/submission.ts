@@ -2,7 +2,7 @@
 // outcome of a submit or cancel, a kept run taken in after a restart, and a lane's status.
 import type { Lane, PermissionMode, Prompt, RunFailure, TurnOrigin } from "../domain/index.js";
 import type { ActiveRun, OpenSettings } from "./lane-entry.js";
-import type { RunObserver, RunTrigger, SessionChoice, SessionHandle } from "./ports.js";
+import type { Requester, RunObserver, RunTrigger, SessionChoice, SessionHandle } from "./ports.js";
 
 export type Submission = {
   lane: Lane;
@@ -17,6 +17,8 @@ export type Submission = {
   origin?: TurnOrigin;
   /** What started a run nobody typed, recorded with it (see RunInput). */
   trigger?: RunTrigger;
+  /** The person who asked for it, recorded with it (see RunInput). */
+  requester?: Requester;
   /**
    * Asked as the run leaves the queue: why it may no longer start (a webhook's day cap was
    * reached while it waited), or undefined. A refused run ends unstarted with that failure.

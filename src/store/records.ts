@@ -102,6 +102,7 @@ const runInputShape = z.object({
   ]),
   unattended: z.boolean().optional(),
   trigger: z.record(z.string(), z.unknown()).optional(),
+  requester: z.object({ userId: z.number().int(), name: z.string() }).optional(),
 });
 
 /** A run's input as stored: JSON text that must read back as a RunInput. */

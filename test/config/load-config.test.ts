@@ -43,6 +43,7 @@ describe("finding the config file", () => {
       allowedUserIds: [],
       apiRoot: "https://api.telegram.org",
       notifyUnauthorised: true,
+      groupApprovals: "anyone",
     });
     expect(config.claude).toEqual({
       path: "claude",
@@ -101,6 +102,7 @@ bot_token = "${TOKEN}"
 allowed_user_ids = [111, 222]
 api_root = "http://127.0.0.1:8081/"
 notify_unauthorised = false
+group_approvals = "requester"
 
 [claude]
 path = "~/bin/claude"
@@ -134,6 +136,7 @@ dir = "~/data"
       allowedUserIds: [111, 222],
       apiRoot: "http://127.0.0.1:8081",
       notifyUnauthorised: false,
+      groupApprovals: "requester",
     });
     expect(config.claude).toMatchObject({
       path: join(t.home, "bin", "claude"),
@@ -206,6 +209,7 @@ bot_token = "not-a-token"
 allowed_user_ids = 5
 api_root = "ftp://example.org"
 notify_unauthorised = "yes"
+group_approvals = "admins"
 
 [claude]
 permission_mode = "yolo"
@@ -230,6 +234,7 @@ dir = 3
       "config.toml: telegram.allowed_user_ids must be a non-empty list of numeric user ids",
       'config.toml: telegram.api_root must be an http(s) URL such as "https://api.telegram.org"',
       "config.toml: telegram.notify_unauthorised must be true or false",
+      'config.toml: telegram.group_approvals must be one of "anyone", "requester"',
       'config.toml: claude.permission_mode must be one of "default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"',
       'config.toml: claude.effort must be one of "low", "medium", "high", "xhigh", "max", or "" for the CLI\'s default',
       "config.toml: claude.allowed_tools[0] must be a string",
@@ -240,7 +245,7 @@ dir = 3
       "config.toml: limits.drain_seconds must be a whole number of seconds (0 or more)",
       "config.toml: state.dir must be a string",
     ]);
-    expect(error.message).toMatch(/has 13 problems/);
+    expect(error.message).toMatch(/has 14 problems/);
   });
 
   it("refuses two default projects", () => {

@@ -199,6 +199,41 @@ describe("approvals", () => {
   });
 });
 
+describe('telegram.group_approvals = "requester"', () => {
+  it("in a group, only who asked for the run answers its approval; another's tap, reply or words change nothing", async () => {
+    const [asker, other] = [rig.user(1013), rig.user(1014)];
+    const group = -100_300;
+    rig.tg.addGroup({ id: group, memberIds: [asker, other] });
+    const before = rig.config;
+    rig.config = { ...before, telegram: { ...before.telegram, groupApprovals: "requester" } };
+    try {
+      rig.script("[requester]", [reply.bash("touch requester.txt", "Create a file"), reply.text("Created it.")]);
+      rig.tg.sendText(group, "@telecode_test_bot create the file [requester]", { from: asker });
+      const prompt = await rig.botMessage(group, withButton("✅ Allow"));
+
+      expect(await tap(group, prompt, "✅ Allow", other)).toBe("Only Ann1013, who asked for this, can answer it");
+      const replied = rig.tg.sendText(group, "Allow it", { from: other, replyTo: prompt.messageId });
+      const told = await rig.botMessage(group, (m) => m.replyToMessageId === replied);
+      expect(told.text).toBe(
+        "Only Ann1013, who asked for this, can answer it, so nothing went to Claude. To give Claude a task of your own, send it without replying.",
+      );
+      // Their words while it waits are a task of their own, queued behind it, not an answer.
+      rig.script("[requester-other]", [reply.text("Other task done.")]);
+      rig.tg.sendText(group, "@telecode_test_bot list the files [requester-other]", { from: other });
+      await rig.botMessage(group, (m) => m.text.includes("Queued"));
+      expect(existsSync(join(rig.ws.cwd, "requester.txt"))).toBe(false);
+
+      expect(await tap(group, prompt, "✅ Allow", asker)).toBe("Approved");
+      await rig.botMessage(group, isAnswer("Created it."));
+      await rig.botMessage(group, isAnswer("Other task done."));
+      expect(existsSync(join(rig.ws.cwd, "requester.txt"))).toBe(true);
+      expect(rig.api.requests("[requester]").some((r) => r.lastPrompt.includes("Allow it"))).toBe(false);
+    } finally {
+      rig.config = before;
+    }
+  });
+});
+
 describe("withdrawn prompts", () => {
   it("/cancel while an approval waits: the prompt settles without buttons, a late tap reads 'No longer pending'", async () => {
     const chat = rig.user(1008);

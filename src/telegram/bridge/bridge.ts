@@ -222,6 +222,7 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     requestRestart: (chatId) => options.onRestartRequested?.(chatId),
     botUsername: () => bot.botInfo.username,
     isMuted: (chatId) => closedChats.isMuted(chatId),
+    inGroup: view.inGroup,
     readsAllGroupMessages: () => bot.botInfo.can_read_all_group_messages,
   };
   const models = options.models ?? (() => undefined);

@@ -1,6 +1,7 @@
 // What the bridge's middleware knows about an update beyond grammY's Context: who sent it
 // (set by access control) and, for a text message, the text as the handlers read it.
 import type { Context } from "grammy";
+import type { Requester } from "../../sessions/index.js";
 import type { SlashWord } from "./command-text.js";
 import type { Attachment, VoiceNote } from "./media-port.js";
 
@@ -8,6 +9,9 @@ export type ChatKind = "private" | "group" | "supergroup" | "channel";
 
 /** An allowed person: their id and how outcomes name them ("Allowed (Ann)"). */
 export type Person = { id: number; name: string };
+
+/** The person as the run they ask for records them. */
+export const requesterOf = (person: Person): Requester => ({ userId: person.id, name: person.name });
 
 /** A person's text message, as the handlers read it. */
 export type IncomingText = {

@@ -3,7 +3,7 @@
 // limits.offline_max_age_minutes, its message says so with a Retry button (buttons/retry.ts).
 // First, what Retry and Continue no longer need is forgotten (old dropped requests, inputs, runs),
 // and the plans of sessions left a month.
-import { formatDurationMs } from "../../domain/index.js";
+import { definedFields, formatDurationMs } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { QueuedRunRecord } from "../../store/index.js";
 import { offlineMaxAgeMs } from "./messages/incoming.js";
@@ -60,6 +60,7 @@ export function runKeptRequests(deps: KeptRequestsDeps): { resumed: QueuedRunRec
       mode: request.input.mode,
       choice: request.input.choice,
       kept: { runId: request.runId, messageId: request.messageId ?? undefined },
+      ...definedFields({ requester: request.input.requester }),
       ...(request.promptMessageId === null ? {} : { promptMessageId: request.promptMessageId }),
     });
   }

@@ -12,7 +12,7 @@ import {
   type TurnOrigin,
 } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
-import type { RunTrigger, SessionChoice, SessionManager } from "../../sessions/index.js";
+import type { Requester, RunTrigger, SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
 import type { Budget, BudgetRun } from "./budget.js";
 import { chatSettings } from "./chat-settings.js";
@@ -42,6 +42,8 @@ export type RunRequest = {
   mayStart?: () => RunFailure | undefined;
   /** A kept request run again after a restart (or by Retry): its run id and the message that shows it. */
   kept?: { runId: string; messageId: number | undefined };
+  /** Who asked for it (none for a run nobody typed): in a group, who may answer its decisions. */
+  requester?: Requester;
 };
 
 /** What a run no person asked for adds to its view. */
@@ -146,6 +148,7 @@ export class RunStarter {
         unattended: request.unattended,
         origin: request.origin,
         trigger: request.trigger,
+        requester: request.requester,
         mayStart: () => request.mayStart?.() ?? this.#deps.budget.refusal(request.chatId, keep),
         runId: request.kept?.runId,
         promptMessageId: request.promptMessageId,

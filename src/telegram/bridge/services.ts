@@ -36,6 +36,8 @@ export type BridgeControl = {
   readsAllGroupMessages: () => boolean;
   /** The chat is a group that took the bot's right to send messages (closed-chats.ts). */
   isMuted: (chatId: number) => boolean;
+  /** Whether the chat is a group's (a forum topic of a group too; not one of a private chat). */
+  inGroup: (chatId: number) => boolean;
 };
 
 export type BridgeServices = {

@@ -11,7 +11,7 @@ import type { Logger } from "../../ports/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
 import type { BridgeAction } from "./bridge-types.js";
-import type { TelecodeContext } from "./context.js";
+import { requesterOf, type TelecodeContext } from "./context.js";
 import type { RunStarter } from "./run-starter.js";
 import type { SentAnswer } from "./run-view.js";
 import { readTap, takeDown, toast } from "./buttons/tap.js";
@@ -88,6 +88,7 @@ export class Suggestions {
         prompt: text,
         choice: { kind: "resume", sessionId },
         promptMessageId: shown.messageId,
+        requester: requesterOf(tap.from),
         view: { titleHtml: `💬 ${esc(text)}` },
       });
     });

@@ -9,7 +9,7 @@ import { escapeTelegramHtml } from "../../../render/index.js";
 import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger, type CallbackRegistry } from "../../callback-data.js";
 import type { BridgeAction } from "../bridge-types.js";
-import type { TelecodeContext } from "../context.js";
+import { requesterOf, type TelecodeContext } from "../context.js";
 import { columnKeyboard } from "../prompt-html.js";
 import { logFailure, type BridgeServices } from "../services.js";
 import { sessionForAgain } from "./resume.js";
@@ -95,6 +95,7 @@ async function runEdit(deps: EditRunDeps, tap: Tap, { run, project, text, messag
     prompt: text,
     choice,
     promptMessageId: messageId,
+    requester: requesterOf(tap.from),
     ...(run.mode === null ? {} : { mode: run.mode }),
   });
 }

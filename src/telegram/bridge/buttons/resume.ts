@@ -12,7 +12,7 @@ import type { RunInput, SessionChoice } from "../../../sessions/index.js";
 import type { ProjectConfig } from "../../../config/index.js";
 import type { RunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
-import type { TelecodeContext } from "../context.js";
+import { requesterOf, type TelecodeContext } from "../context.js";
 import { AGAIN_CHOICE, FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
 import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
@@ -57,6 +57,7 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
       chatId: run.chatId,
       project,
       ...again,
+      requester: requesterOf(tap.from),
       ...definedFields({ promptMessageId: tap.messageId }),
     });
   });
@@ -70,7 +71,7 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
       const usable = (run: RunRecord): boolean => run.state === "failed" && run.input !== null;
       const taken = tap === undefined ? undefined : takeUp(deps, tap, usable, words);
       const input = taken?.run.input;
-      if (taken === undefined || input === null || input === undefined) return;
+      if (tap === undefined || taken === undefined || input === null || input === undefined) return;
       const { run, project } = taken;
       const choice = await where(run, input, project.path);
       deps.logger.event("telegram.run_resumed", {
@@ -85,6 +86,7 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
         prompt: input.prompt,
         choice,
         mode: input.mode,
+        requester: requesterOf(tap.from),
         ...definedFields({ promptMessageId: run.promptMessageId ?? undefined }),
       });
     };

@@ -4,7 +4,7 @@
 import { Composer } from "grammy";
 import type { QueuedRunRecord } from "../../../store/index.js";
 import { buttonTrigger } from "../../callback-data.js";
-import type { TelecodeContext } from "../context.js";
+import { requesterOf, type TelecodeContext } from "../context.js";
 import { RETRY_CHOICE } from "../resume-button.js";
 import { runIdFromToken } from "../run-token.js";
 import type { BridgeServices } from "../services.js";
@@ -41,6 +41,7 @@ export function retryButtons(
       mode: dropped.input.mode,
       choice: dropped.input.choice,
       kept: { runId, messageId: tap.messageId },
+      requester: requesterOf(tap.from),
       ...(dropped.promptMessageId === null ? {} : { promptMessageId: dropped.promptMessageId }),
     });
   });

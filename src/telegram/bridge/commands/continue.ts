@@ -1,6 +1,7 @@
 // /continue [PROMPT]: continues the most recent Claude Code session in the project (also one
 // started in a terminal).
 import { promptWords } from "../messages/incoming.js";
+import { requesterOf } from "../context.js";
 import { NO_PROJECT, type Command } from "./command.js";
 
 export const continueCommand: Command = {
@@ -17,6 +18,7 @@ export const continueCommand: Command = {
       prompt,
       choice: { kind: "continue" },
       promptMessageId: call.message.messageId,
+      requester: requesterOf(call.message.from),
     });
   },
 };

@@ -5,6 +5,7 @@ import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import { STOP_ALL_CHOICE } from "../buttons/schedule.js";
 import { promptWords } from "../messages/incoming.js";
 import { logFailure } from "../services.js";
+import { requesterOf } from "../context.js";
 import { NO_PROJECT, type Command } from "./command.js";
 
 export const newCommand: Command = {
@@ -27,6 +28,7 @@ export const newCommand: Command = {
         prompt,
         choice: { kind: "new" },
         promptMessageId: call.message.messageId,
+        requester: requesterOf(call.message.from),
       });
       return;
     }

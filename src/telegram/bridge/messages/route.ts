@@ -6,15 +6,16 @@ import type { ProjectConfig } from "../../../config/index.js";
 import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
 import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
 import type { TypedWords } from "../../../policy/index.js";
-import type { SessionChoice } from "../../../sessions/index.js";
+import type { Requester, SessionChoice } from "../../../sessions/index.js";
+import { mayAnswer, onlyTheirs, soleAnswerer } from "../answerers.js";
 import { chatSettings, findProject } from "../chat-settings.js";
-import type { IncomingText } from "../context.js";
+import { requesterOf, type IncomingText } from "../context.js";
 import type { AnswerSession } from "../run-index.js";
 import type { BridgeServices } from "../services.js";
 
 export type RouteDeps = Pick<
   BridgeServices,
-  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter"
+  "config" | "store" | "outbox" | "runs" | "prompts" | "answers" | "starter" | "logger" | "control"
 >;
 
 /**
@@ -48,6 +49,8 @@ export async function routeMessage(
   if (message.replyTo !== undefined) {
     const decisionId = deps.prompts.decisionAt(message.chatId, message.replyTo.messageId);
     if (decisionId !== undefined && deps.answers.verdictFor(decisionId) === "accepted") {
+      const sole = soleAnswerer(deps, message.chatId, decisionId);
+      if (sole !== undefined && sole.userId !== message.from.id) return notTheirs(deps, message, sole);
       const where =
         decisionProject(deps, message.chatId, decisionId) ?? chatSettings(config, deps.store, message.chatId).project;
       if (where !== undefined) {
@@ -83,7 +86,10 @@ export async function routeMessage(
     project = waiting;
   }
   const lane = { chatId: message.chatId, project: project.name };
-  if (words === undefined && deps.answers.pendingFor(lane).length > 0) {
+  // Words answer what waits in the lane only when their sender may answer all of it; else they are a task.
+  const pending = deps.answers.pendingFor(lane);
+  const answerable = pending.every((view) => mayAnswer(deps, message.chatId, view.decisionId, message.from.id));
+  if (words === undefined && pending.length > 0 && answerable) {
     words = await content.asAnswer(project);
     if (words === undefined) return;
   }
@@ -96,6 +102,7 @@ export async function routeMessage(
     project,
     prompt,
     promptMessageId: message.messageId,
+    requester: requesterOf(message.from),
     ...definedFields({ choice, mode: overrides.mode }),
   });
 }
@@ -120,6 +127,17 @@ function projectForWords(deps: RouteDeps, message: IncomingText, project: Projec
     { replyTo: message.messageId },
   );
   return undefined;
+}
+
+/** A reply to a decision only its requester may answer (answerers.ts), from someone else: said so. */
+function notTheirs(deps: Pick<RouteDeps, "outbox">, message: IncomingText, sole: Requester): void {
+  void deps.outbox.send(
+    message.chatId,
+    {
+      html: `${escapeTelegramHtml(onlyTheirs(sole))}, so nothing went to Claude. To give Claude a task of your own, send it without replying.`,
+    },
+    { replyTo: message.messageId },
+  );
 }
 
 /** The message's words answered a decision: an edit of it then cannot change what Claude was told. */
