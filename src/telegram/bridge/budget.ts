@@ -42,6 +42,8 @@ export type BudgetRun = { chatId: number; replyTo?: number | undefined };
 
 type LiveRun = BudgetRun & { usd: number; stopped: boolean; warned: Set<BudgetCap> };
 
+const NOTHING_SPENT = { run: 0, chat: 0, day: 0 };
+
 /** What to do about a run a cap stopped or did not start. */
 const HINTS = {
   perRun: "Raise per_run_usd in the config (no restart needed) to let runs go further.",
@@ -66,7 +68,9 @@ export class Budget {
    * person's request, which is kept and offered Retry.
    */
   refusal(chatId: number, keep: boolean): RunFailure | undefined {
-    const reached = capsReached(this.#deps.config().budget, this.#spent(chatId, 0))[0];
+    const caps = this.#deps.config().budget;
+    if (caps.perChatUsd === null && caps.perDayUsd === null) return undefined;
+    const reached = capsReached(caps, this.#spent(chatId, 0))[0];
     if (reached === undefined) return undefined;
     this.#deps.logger.event("telegram.budget_refused", { chatId, ...reached });
     return {
@@ -82,8 +86,9 @@ export class Budget {
     const live = this.#live.get(runId) ?? { ...run, usd: 0, stopped: false, warned: new Set() };
     this.#live.set(runId, live);
     live.usd += estimateStepCostUsd(step, this.#deps.prices);
-    if (live.stopped) return;
     const caps = this.#deps.config().budget;
+    // Without caps nothing is read: what runs cost is counted all the same, for a cap set later today.
+    if (live.stopped || capStandings(caps, NOTHING_SPENT).length === 0) return;
     const spent = this.#spent(run.chatId, live.usd);
     const reached = capsReached(caps, spent)[0];
     if (reached !== undefined) {
