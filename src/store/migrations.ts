@@ -331,6 +331,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 20,
+    name: "what each chat spent each day ([budget]'s per_chat_usd), from the runs kept so far",
+    sql: `
+      CREATE TABLE chat_day_costs (
+        chat_id  INTEGER NOT NULL,
+        day      TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        cost_usd REAL NOT NULL CHECK (cost_usd >= 0),
+        PRIMARY KEY (chat_id, day)
+      ) STRICT;
+      INSERT INTO chat_day_costs (chat_id, day, cost_usd)
+        SELECT chat_id, date(ended_at / 1000, 'unixepoch', 'localtime'), SUM(cost_usd) FROM runs
+        WHERE ended_at IS NOT NULL AND cost_usd > 0 GROUP BY 1, 2;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

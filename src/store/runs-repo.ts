@@ -69,8 +69,6 @@ export type RunsRepository = {
   listPendingSummaries(): RunRecord[];
   /** Deletes the runs that ended before `beforeMs`, their decisions with them; returns how many. */
   pruneEnded(beforeMs: number): number;
-  /** What the chat's runs that ended at or after `sinceMs` cost, in US dollars. */
-  costSince(chatId: number, sinceMs: number): number;
 };
 
 export function createRunsRepository(db: Database, now: () => number): RunsRepository {
@@ -100,9 +98,6 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     "SELECT * FROM runs WHERE pending_summary IS NOT NULL AND progress_message_id IS NOT NULL ORDER BY ended_at, rowid",
   );
   const pruneEnded = db.prepare("DELETE FROM runs WHERE state <> 'running' AND ended_at < ?");
-  const costSince = db
-    .prepare("SELECT COALESCE(SUM(cost_usd), 0) FROM runs WHERE chat_id = ? AND ended_at >= ?")
-    .pluck();
   const running = db.prepare("SELECT * FROM runs WHERE state = 'running' ORDER BY started_at, rowid");
   const recent = db.prepare("SELECT * FROM runs WHERE chat_id = ? ORDER BY started_at DESC, rowid DESC LIMIT ?");
   const startedBy = db.prepare(
@@ -178,6 +173,5 @@ export function createRunsRepository(db: Database, now: () => number): RunsRepos
     setPendingSummary: (runId, summary) => setPendingSummary.run(summary, runId).changes > 0,
     listPendingSummaries: () => readRows(runRow, "runs", pendingSummaries.all()),
     pruneEnded: (beforeMs) => pruneEnded.run(beforeMs).changes,
-    costSince: (chatId, sinceMs) => Number(costSince.get(chatId, sinceMs)),
   };
 }

@@ -1,6 +1,6 @@
-// Spending and run counts per calendar day, for /usage and daily limits (the caller decides
-// what "day" means, its time zone, and passes it as YYYY-MM-DD); and the login's usage limits
-// as Claude Code last reported them.
+// Spending and run counts per calendar day, over all chats and per chat, for /usage and
+// [budget] (the caller decides what "day" means, its time zone, and passes it as YYYY-MM-DD);
+// and the login's usage limits as Claude Code last reported them.
 import type { Database } from "better-sqlite3";
 import { z } from "zod";
 import type { UsageLimitReported } from "../domain/index.js";
@@ -8,10 +8,12 @@ import { StoreError } from "./errors.js";
 import { readRow, readRows, usageRow, type DailyUsage } from "./records.js";
 
 export type UsageRepository = {
-  /** Adds one finished run and its cost to `day` (YYYY-MM-DD). */
-  add(day: string, costUsd: number): DailyUsage;
+  /** Adds one finished run and its cost to `day` (YYYY-MM-DD), and to its chat's day when given. */
+  add(day: string, costUsd: number, chatId?: number): DailyUsage;
   /** Zero usage for a day with no runs. */
   forDay(day: string): DailyUsage;
+  /** What the chat's runs cost on `day`. */
+  forChatDay(chatId: number, day: string): number;
   /** Days with usage from `fromDay` to `toDay` inclusive, oldest first. */
   between(fromDay: string, toDay: string): DailyUsage[];
   /** Each limit's latest report, in the order the limits were first reported. */
@@ -48,6 +50,10 @@ export function createUsageRepository(db: Database): UsageRepository {
     INSERT INTO usage_daily (day, cost_usd, runs) VALUES (?, ?, 1)
     ON CONFLICT (day) DO UPDATE SET cost_usd = usage_daily.cost_usd + excluded.cost_usd, runs = usage_daily.runs + 1`);
   const select = db.prepare("SELECT * FROM usage_daily WHERE day = ?");
+  const addForChat = db.prepare(`
+    INSERT INTO chat_day_costs (chat_id, day, cost_usd) VALUES (?, ?, ?)
+    ON CONFLICT (chat_id, day) DO UPDATE SET cost_usd = chat_day_costs.cost_usd + excluded.cost_usd`);
+  const chatDay = db.prepare("SELECT cost_usd FROM chat_day_costs WHERE chat_id = ? AND day = ?").pluck();
   const range = db.prepare("SELECT * FROM usage_daily WHERE day BETWEEN ? AND ? ORDER BY day");
   const limits = db.prepare("SELECT * FROM usage_limits ORDER BY rowid");
   const saveLimit = db.prepare(`
@@ -62,14 +68,22 @@ export function createUsageRepository(db: Database): UsageRepository {
   };
 
   return {
-    add: (day, costUsd) => {
+    add: (day, costUsd, chatId) => {
       checkDay(day);
       if (!Number.isFinite(costUsd) || costUsd < 0)
         throw new StoreError("store.invalid_input", `costUsd must be a finite amount of 0 or more, got ${costUsd}`);
-      add.run(day, costUsd);
+      db.transaction(() => {
+        add.run(day, costUsd);
+        if (chatId !== undefined && costUsd > 0) addForChat.run(chatId, day, costUsd);
+      })();
       return forDay(day);
     },
     forDay,
+    forChatDay: (chatId, day) => {
+      checkDay(day);
+      const cost = chatDay.get(chatId, day);
+      return typeof cost === "number" ? cost : 0;
+    },
     between: (fromDay, toDay) => {
       checkDay(fromDay);
       checkDay(toDay);

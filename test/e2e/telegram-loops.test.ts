@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { localDay } from "../../src/domain/index.js";
 import type { Schedule } from "../../src/schedule/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
 import { fiveHourHeaders, GATEWAY_TOKEN } from "../support/fake-anthropic/usage-limits.js";
@@ -509,6 +510,11 @@ describe("loops (real CLI, fake Bot API, manual schedule clock)", () => {
     // The answer quotes what started its turn, as a loop's does.
     expect(answer.replyToMessageId).toBe(own.messageId);
     expect(answer.text).not.toContain("Watching.");
+    // What the turn cost counts in the chat's day, beside the run's ([budget], /usage).
+    const turnUsd = Number(/^\$(\d+\.\d+)/.exec(answer.text.split("\n").at(-1) ?? "")?.[1]);
+    const runUsd = rig.app.store.runs.recent(chat).reduce((sum, r) => sum + (r.costUsd ?? 0), 0);
+    expect(turnUsd).toBeGreaterThan(0);
+    expect(rig.app.store.usage.forChatDay(chat, localDay(new Date()))).toBeCloseTo(runUsd + turnUsd, 4);
     // Ends the watched command with its session, so it starts no turn during the next tests.
     await rig.app.stop();
     await rig.startApp();

@@ -21,6 +21,8 @@ function thrownBy(fn: () => unknown): unknown {
   throw new Error("expected a throw");
 }
 
+const NOON_2030_01_01 = new Date(2030, 0, 1, 12).getTime();
+
 /** Writes one row into each table that exists at `version`, the way that version would have. */
 function seed(db: Database.Database, version: number): void {
   if (version >= 1) {
@@ -36,6 +38,10 @@ function seed(db: Database.Database, version: number): void {
     db.prepare(
       "INSERT INTO runs (run_id, chat_id, project, session_id, state, started_at) VALUES ('r1', 7, 'app', 's1', 'running', 1500)",
     ).run();
+    // Ended at noon on 2030-01-01, this machine's time: what the chat spent that day.
+    db.prepare(
+      "INSERT INTO runs (run_id, chat_id, project, state, started_at, ended_at, cost_usd) VALUES ('r0', 7, 'app', 'completed', ?, ?, 0.4)",
+    ).run(NOON_2030_01_01 - 1000, NOON_2030_01_01);
   }
   if (version >= 3) {
     db.prepare(
@@ -127,6 +133,8 @@ describe("migrations", () => {
         if (from >= 2) {
           expect(store.sessions.current(7, "app")?.sessionId).toBe("s1");
           expect(store.runs.listRunning().map((r) => r.runId)).toEqual(["r1"]);
+          // What each chat spent each day is taken from the runs kept.
+          expect(store.usage.forChatDay(7, "2030-01-01")).toBe(0.4);
         }
         if (from >= 3) {
           expect(store.decisions.listPending().map((d) => d.decisionId)).toEqual(["d1"]);
@@ -151,7 +159,7 @@ describe("migrations", () => {
         const run = store.runs.start({ chatId: 8, project: "app" });
         store.sessions.record({ sessionId: "s-new", chatId: 8, project: "app" });
         store.decisions.add({ chatId: 8, runId: run.runId, kind: "question", requestId: "q" });
-        store.usage.add("2030-01-02", 0.1);
+        store.usage.add("2030-01-02", 0.1, 8);
         store.offsets.set(43);
         store.sessionCosts.recordTotalUsd("s-new", 0.5);
         store.webhookDeliveries.add("github-push", "d-2", 2000, 100);

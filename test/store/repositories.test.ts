@@ -364,23 +364,6 @@ describe("runs", () => {
     expect(store.runs.pruneEnded(2_001)).toBe(0);
   });
 
-  it("add up what a chat's runs that ended since a time cost, running and other chats' left out", () => {
-    store.runs.start({ runId: "yesterday", chatId: 1, project: "app" });
-    store.runs.finish("yesterday", { state: "completed", costUsd: 5 });
-    clock = 3_000;
-    store.runs.start({ runId: "today", chatId: 1, project: "app" });
-    store.runs.finish("today", { state: "completed", costUsd: 0.25 });
-    store.runs.start({ runId: "failed", chatId: 1, project: "other" });
-    store.runs.finish("failed", { state: "failed", costUsd: 0.5 });
-    store.runs.start({ runId: "elsewhere", chatId: 2, project: "app" });
-    store.runs.finish("elsewhere", { state: "completed", costUsd: 7 });
-    store.runs.start({ runId: "running", chatId: 1, project: "app" });
-
-    expect(store.runs.costSince(1, 3_000)).toBeCloseTo(0.75);
-    expect(store.runs.costSince(1, 0)).toBeCloseTo(5.75);
-    expect(store.runs.costSince(3, 0)).toBe(0);
-  });
-
   it("refuse to read back an input that is not a run's input", () => {
     store.runs.start({ runId: "r1", chatId: 1, project: "app" });
     store.close();
@@ -599,6 +582,19 @@ describe("usage", () => {
       { day: "2030-01-01", costUsd: 0, runs: 1 },
       { day: "2030-01-02", costUsd: 0.75, runs: 2 },
     ]);
+  });
+
+  it("add a run's cost to its chat's day too, when the chat is named", () => {
+    store.usage.add("2030-01-02", 0.5, 7);
+    store.usage.add("2030-01-02", 0.25, 7);
+    store.usage.add("2030-01-02", 2, 8);
+    store.usage.add("2030-01-03", 1, 7);
+    store.usage.add("2030-01-02", 4);
+    expect(store.usage.forChatDay(7, "2030-01-02")).toBeCloseTo(0.75);
+    expect(store.usage.forChatDay(8, "2030-01-02")).toBe(2);
+    expect(store.usage.forChatDay(9, "2030-01-02")).toBe(0);
+    expect(store.usage.forDay("2030-01-02").costUsd).toBeCloseTo(6.75);
+    expect(reopen().usage.forChatDay(7, "2030-01-03")).toBe(1);
   });
 
   it("refuse a malformed day or a negative cost", () => {

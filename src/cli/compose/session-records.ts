@@ -61,7 +61,7 @@ export function storeSessionRecords(store: Store): SessionRecords {
         // When a session was last used, as /sessions lists them.
         if (sessionId) store.sessions.touch(sessionId);
         store.runs.finish(runId, { state: state satisfies RunEndState, costUsd, error: error ?? null });
-        store.usage.add(localDay(new Date()), costUsd);
+        store.usage.add(localDay(new Date()), costUsd, store.runs.get(runId)?.chatId);
       });
     },
   };

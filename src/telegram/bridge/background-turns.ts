@@ -1,10 +1,12 @@
 // Turns no run asked for (a job the CLI fired itself, a wake-up, a Monitor event, a background
 // task that finished) shown in the chat as small runs of their own: a title saying who started
-// the turn, its progress, and its answer. They have no Cancel button: they are nobody's run.
+// the turn, its progress, and its answer. They have no Cancel button: they are nobody's run. What
+// each cost is added to its day and chat, as a run's is.
 import {
   definedFields,
   excerpt,
   laneId,
+  localDay,
   TURN_CUT_OFF_NOTE,
   type Lane,
   type TelecodeEvent,
@@ -136,11 +138,22 @@ export class BackgroundTurns {
       // task answers beside it.
       quoteProgress: true,
       cancellable: false,
+      onFinished: (completed) => this.#spent(lane, completed.costUsd),
     });
     this.#count += 1;
     const open: Open = { view, startedAtMs: this.#deps.clock.now(), sessionId, origin };
     this.#open.set(id, open);
     view.begin({ state: "started", runId: `turn-${this.#count}` });
+  }
+
+  /** What the turn cost counts in its day's and its chat's spending, as a run's does (/usage, [budget]). */
+  #spent(lane: Lane, costUsd: number): void {
+    if (costUsd <= 0) return;
+    try {
+      this.#deps.store.usage.add(localDay(new Date(this.#deps.clock.now())), costUsd, lane.chatId);
+    } catch (error) {
+      this.#deps.logger.event("telegram.turn_cost_failed", { err: error, chatId: lane.chatId }, "error");
+    }
   }
 
   #completion(open: Open, turn: TurnFinished): TelecodeEvent {

@@ -127,7 +127,7 @@ export class Budget {
       live.warned.add(cap);
       return first;
     }
-    const day = this.#today().day;
+    const day = this.#today();
     if (this.#warned.day !== day) this.#warned = { day, caps: new Set() };
     const key = cap === "per_chat_usd" ? `${cap} ${live.chatId}` : cap;
     const first = !this.#warned.caps.has(key);
@@ -150,8 +150,8 @@ export class Budget {
     let chat = 0;
     let day = 0;
     try {
-      chat = store.runs.costSince(chatId, today.startMs);
-      day = store.usage.forDay(today.day).costUsd;
+      chat = store.usage.forChatDay(chatId, today);
+      day = store.usage.forDay(today).costUsd;
     } catch (error) {
       logger.event("telegram.budget_read_failed", { err: error, chatId }, "error");
     }
@@ -162,9 +162,8 @@ export class Budget {
     return { run: runUsd, chat, day };
   }
 
-  /** Today on this computer's calendar (as /usage counts it), and when it began. */
-  #today(): { day: string; startMs: number } {
-    const now = new Date(this.#deps.clock.now());
-    return { day: localDay(now), startMs: new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime() };
+  /** Today on this computer's calendar, as /usage counts it. */
+  #today(): string {
+    return localDay(new Date(this.#deps.clock.now()));
   }
 }
