@@ -153,8 +153,8 @@ module.exports = {
       name: "processes-only-in-claude-and-cli",
       severity: "error",
       comment:
-        "The CLI is spawned by the engine (claude/) or a keeper; process/ finds what they left; cli/ probes it for doctor.",
-      from: { path: "^src/", pathNot: ["^src/(claude|cli|keeper|process)/"] },
+        "The CLI is spawned by the engine (claude/) or a keeper; process/ finds what they left; cli/ probes it for doctor; worktrees/ runs git to make a chat's worktree.",
+      from: { path: "^src/", pathNot: ["^src/(claude|cli|keeper|process|worktrees)/"] },
       to: { path: "^child_process$|^node:child_process$", dependencyTypes: ["core"] },
     },
   ],

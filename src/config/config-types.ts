@@ -13,6 +13,10 @@ export type ProjectConfig = Readonly<{
   /** Absolute, `~` expanded, checked to be an existing directory at load. */
   path: string;
   isDefault: boolean;
+  /** Where each chat's (and topic's) own git worktree of the project goes; null: they all work in `path`. */
+  worktreesDir: string | null;
+  /** What a new worktree starts from (a branch, tag or commit); null: the project's HEAD then. */
+  worktreeBase: string | null;
 }>;
 
 export type TelegramConfig = Readonly<{

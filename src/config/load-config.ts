@@ -96,8 +96,15 @@ function parseToml(path: string, text: string): Record<string, unknown> {
 
 /** The projects in file order (a folder that is missing now is a warning: see warningsFor). */
 function buildProjects(file: FileConfig, baseDir: string, home: string): ProjectConfig[] {
+  const folder = (path: string): string => resolve(baseDir, expandHome(path, home));
   return Object.entries(file.projects).map(([name, project]) =>
-    Object.freeze({ name, path: resolve(baseDir, expandHome(project.path, home)), isDefault: project.default }),
+    Object.freeze({
+      name,
+      path: folder(project.path),
+      isDefault: project.default,
+      worktreesDir: project.worktrees_dir === "" ? null : folder(project.worktrees_dir),
+      worktreeBase: project.worktree_base === "" ? null : project.worktree_base,
+    }),
   );
 }
 

@@ -124,6 +124,13 @@ export const projectSchema = z.strictObject(
       .string({ error: 'must be a directory path such as "~/code/app"' })
       .check(z.minLength(1, { error: "must not be empty" })),
     default: z._default(z.boolean({ error: BOOL }), false),
+    worktrees_dir: z._default(z.string({ error: 'must be a directory path such as "~/code/app-worktrees"' }), ""),
+    worktree_base: z._default(
+      z
+        .string({ error: STRING })
+        .check(z.refine((ref) => !ref.startsWith("-"), { error: "must be a branch, tag or commit, not an option" })),
+      "",
+    ),
   },
   { error: (iss) => (iss.code === "invalid_type" ? "must be a table with a path" : undefined) },
 );

@@ -354,6 +354,7 @@ export class SessionManager {
       return this.#endUnstarted(next, "failed", refusal);
     }
     try {
+      await next.prepare?.();
       const entry = await this.#entryFor(id, next);
       if (this.#cancelledWhileStarting.delete(next.runId)) return this.#endUnstarted(next, "cancelled", undefined);
       // Telecode began to stop while the session opened: the run is left as if still queued.

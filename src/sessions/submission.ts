@@ -24,6 +24,11 @@ export type Submission = {
    * reached while it waited), or undefined. A refused run ends unstarted with that failure.
    */
   mayStart?: () => RunFailure | undefined;
+  /**
+   * What must be ready before the run's session opens (the lane's worktree), awaited as it
+   * starts; a rejection ends the run unstarted with the failure it carries.
+   */
+  prepare?: () => Promise<void>;
   observer: RunObserver;
   /** The run's id when the front end has one already (a kept request submitted again after a restart). */
   runId?: string;

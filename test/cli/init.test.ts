@@ -65,7 +65,9 @@ describe("telecode init, non-interactive", () => {
     expect(warnings).toEqual([]);
     expect(config.telegram).toMatchObject({ botToken: fake.token, allowedUserIds: [42, 43], apiRoot: fake.apiRoot });
     expect(config.claude.permissionMode).toBe("plan");
-    expect(config.projects).toEqual([{ name: "app", path: project, isDefault: true }]);
+    expect(config.projects).toEqual([
+      { name: "app", path: project, isDefault: true, worktreesDir: null, worktreeBase: null },
+    ]);
     expect(c.out()).toContain("Bot token works: @tc_test_bot");
     // Outside a clone and with no `telecode` on PATH, only the full path works.
     expect(c.out()).toContain(`\`node ${telecodeBin} doctor --config ${configPath}\``);

@@ -116,6 +116,8 @@ env_allow = ["GITHUB_TOKEN"]
 
 [projects.app]
 path = "~/code/app"
+worktrees_dir = "~/code/app-worktrees"
+worktree_base = "main"
 
 [projects.side]
 path = "side"
@@ -149,8 +151,20 @@ dir = "~/data"
       envAllow: ["GITHUB_TOKEN"],
     });
     expect(config.projects).toEqual([
-      { name: "app", path: app, isDefault: false },
-      { name: "side", path: join(t.home, ".config", "telecode", "side"), isDefault: true },
+      {
+        name: "app",
+        path: app,
+        isDefault: false,
+        worktreesDir: join(t.home, "code", "app-worktrees"),
+        worktreeBase: "main",
+      },
+      {
+        name: "side",
+        path: join(t.home, ".config", "telecode", "side"),
+        isDefault: true,
+        worktreesDir: null,
+        worktreeBase: null,
+      },
     ]);
     expect(config.defaultProject?.name).toBe("side");
     expect(config.limits).toMatchObject({ drainSeconds: 5, planRearm: false, idleSessionMinutes: 30 });
@@ -220,6 +234,7 @@ allowed_tools = [1]
 
 [projects.missing]
 path = "~/does/not/exist"
+worktree_base = "--orphan"
 
 [limits]
 drain_seconds = -1
@@ -241,11 +256,12 @@ dir = 3
       "config.toml: claude.env_allow[0] must be an environment variable name",
       'config.toml: claude.extra_args: "--resume=abc" is a flag Telecode manages; Telecode resumes sessions itself.',
       'config.toml: claude.extra_args: "-p" (--print) is a flag Telecode manages; Telecode chooses print or control mode itself.',
+      "config.toml: projects.missing.worktree_base must be a branch, tag or commit, not an option",
       "config.toml: limits.stall_note_minutes must be a whole number of minutes (0 or more)",
       "config.toml: limits.drain_seconds must be a whole number of seconds (0 or more)",
       "config.toml: state.dir must be a string",
     ]);
-    expect(error.message).toMatch(/has 14 problems/);
+    expect(error.message).toMatch(/has 15 problems/);
   });
 
   it("refuses two default projects", () => {

@@ -28,7 +28,9 @@ describe("writeConfigFile", () => {
     expect(warnings).toEqual([]);
     expect(config.telegram).toMatchObject({ botToken: TOKEN, allowedUserIds: [42], apiRoot: "http://127.0.0.1:9" });
     expect(config.claude.permissionMode).toBe("acceptEdits");
-    expect(config.projects).toEqual([{ name: "my-app", path: project, isDefault: true }]);
+    expect(config.projects).toEqual([
+      { name: "my-app", path: project, isDefault: true, worktreesDir: null, worktreeBase: null },
+    ]);
   });
 
   it("leaves the token out when it comes from the environment, and replaces an old file", () => {

@@ -29,6 +29,7 @@ import {
 } from "../../telegram/index.js";
 import type { TelecodeEnginePort } from "./engine-port.js";
 import type { KeptLauncher } from "./kept-launcher.js";
+import { laneFolder } from "../../worktrees/index.js";
 
 export type TakeInDeps = {
   config: () => Config;
@@ -104,7 +105,7 @@ async function takeIn(deps: TakeInDeps, run: RunRecord, record: KeeperRecord): P
   const settings = chatSettings(deps.config(), deps.store, run.chatId);
   const lane: Lane = { chatId: run.chatId, project: run.project };
   const opened = {
-    cwd: project.path,
+    cwd: laneFolder(project, lane),
     mode: run.mode ?? settings.mode,
     ...(settings.model === undefined ? {} : { model: settings.model }),
     ...(settings.effort === undefined ? {} : { effort: settings.effort }),

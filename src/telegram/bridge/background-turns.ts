@@ -24,8 +24,8 @@ const MONITOR_ENDED_HINT = "Its Monitor ended with it: ask Claude to watch again
 
 type BackgroundDeps = RunViewDeps & {
   runs: RunIndex<RunView>;
-  /** A project's directory by name (progress shows paths relative to it). */
-  projectPath: (project: string) => string | undefined;
+  /** The folder a lane works in (progress shows paths relative to it). */
+  laneFolder: (lane: Lane) => string | undefined;
 };
 
 /** The latest task of a lane: what it does, and how it ended once it did. */
@@ -132,7 +132,7 @@ export class BackgroundTurns {
       chatId: lane.chatId,
       lane,
       promptMessageId: undefined,
-      start: { mode: this.#deps.runs.cliMode(lane) ?? "default", cwd: this.#deps.projectPath(lane.project) ?? "" },
+      start: { mode: this.#deps.runs.cliMode(lane) ?? "default", cwd: this.#deps.laneFolder(lane) ?? "" },
       titleHtml: titleHtml(origin, this.#lastTask.get(id)),
       // As a loop's: the answer quotes the title saying what started it, also when a person's
       // task answers beside it.

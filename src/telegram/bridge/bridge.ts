@@ -44,6 +44,7 @@ import { sessionPickButtons } from "./buttons/session-pick.js";
 import { McpSignIns } from "./mcp-sign-in.js";
 import { SideAnswers } from "./side-answers.js";
 import { Suggestions } from "./suggestions.js";
+import { createWorktrees, laneFolder } from "../../worktrees/index.js";
 import { Budget } from "./budget.js";
 import { OfflineMessages } from "./messages/offline.js";
 import { textMessages } from "./messages/text.js";
@@ -156,7 +157,10 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
   const background = new BackgroundTurns({
     ...view,
     runs,
-    projectPath: (name) => options.config().projects.find((p) => p.name === name)?.path,
+    laneFolder: (lane) => {
+      const project = options.config().projects.find((p) => p.name === lane.project);
+      return project === undefined ? undefined : laneFolder(project, lane);
+    },
   });
   let built = false;
   return {
@@ -235,7 +239,8 @@ function composeBridge(options: TelegramFrontOptions, parts: Parts): TelegramBri
     sessions,
     prices: pricesOfOffers(models),
   });
-  const starter = new RunStarter({ config: options.config, store, logger, sessions, view, budget });
+  const worktrees = createWorktrees();
+  const starter = new RunStarter({ config: options.config, store, logger, sessions, view, budget, worktrees });
   const services: BridgeServices = {
     ...shared,
     outbox,

@@ -14,6 +14,8 @@ import {
 import type { Logger } from "../../ports/index.js";
 import type { Requester, RunTrigger, SessionChoice, SessionManager } from "../../sessions/index.js";
 import type { RunRecord, Store } from "../../store/index.js";
+import { escapeTelegramHtml as esc } from "../../render/index.js";
+import { laneFolder, worktreeBranch, type Worktrees } from "../../worktrees/index.js";
 import type { Budget, BudgetRun } from "./budget.js";
 import { chatSettings } from "./chat-settings.js";
 import { RunView, type RunViewDeps, type RunViewInit } from "./run-view.js";
@@ -60,6 +62,8 @@ export type RunStarterDeps = {
   view: RunViewDeps;
   /** [budget]: whether a run may start, and each model call counted against the caps. */
   budget: Pick<Budget, "refusal" | "step" | "finished">;
+  /** Each chat's own worktree of a project that asks for them. */
+  worktrees: Worktrees;
 };
 
 export class RunStarter {
@@ -85,10 +89,12 @@ export class RunStarter {
   resumeKept(run: RunRecord, trigger?: TriggerViewInit): RunView {
     const config = this.#deps.config();
     const settings = chatSettings(config, this.#deps.store, run.chatId);
-    const projectRoot = config.projects.find((p) => p.name === run.project)?.path;
+    const lane = { chatId: run.chatId, project: run.project };
+    const project = config.projects.find((p) => p.name === run.project);
+    const projectRoot = project === undefined ? undefined : laneFolder(project, lane);
     const view = new RunView(this.#deps.view, {
       chatId: run.chatId,
-      lane: { chatId: run.chatId, project: run.project },
+      lane,
       promptMessageId: run.promptMessageId ?? undefined,
       start: {
         mode: run.mode ?? settings.mode,
@@ -118,19 +124,17 @@ export class RunStarter {
     if (next !== undefined && choice.kind === "current") choice = next;
     const mode = request.mode ?? settings.mode;
     const chosen = definedFields({ model: request.model ?? settings.model, effort: request.effort ?? settings.effort });
-    // The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git).
-    void this.#deps.view.media
-      .prepareOutbox(request.project.path)
-      .catch((error: unknown) =>
-        logger.event("telegram.outbox_folder_failed", { err: error, project: lane.project }, "warn"),
-      );
+    // The folder the lane works in: the project's, or the lane's own worktree of it.
+    const folder = laneFolder(request.project, lane);
+    const worktree = request.project.worktreesDir !== null;
+    if (!worktree) this.#prepareOutbox(folder, lane);
     const view = new RunView(this.#deps.view, {
       chatId: request.chatId,
       lane,
       promptMessageId: request.promptMessageId,
       messageId: request.kept?.messageId,
-      start: { mode, ...chosen, cwd: request.project.path },
-      projectRoot: request.project.path,
+      start: { mode, ...chosen, cwd: folder },
+      projectRoot: folder,
       ...request.view,
       ...this.#budgeted({ chatId: request.chatId, replyTo: request.promptMessageId }, request.view),
     });
@@ -139,7 +143,7 @@ export class RunStarter {
     const outcome = sessions.submit({
       lane,
       prompt: request.prompt,
-      cwd: request.project.path,
+      cwd: folder,
       mode,
       ...chosen,
       choice,
@@ -149,6 +153,7 @@ export class RunStarter {
         origin: request.origin,
         trigger: request.trigger,
         requester: request.requester,
+        prepare: worktree ? () => this.#worktree(request.project, lane, request.promptMessageId) : undefined,
         mayStart: () => request.mayStart?.() ?? this.#deps.budget.refusal(request.chatId, keep),
         runId: request.kept?.runId,
         promptMessageId: request.promptMessageId,
@@ -163,6 +168,31 @@ export class RunStarter {
     });
     view.begin(outcome);
     return view;
+  }
+
+  /** The outbox is made before the run (with its .gitignore, so what Claude puts there stays out of git). */
+  #prepareOutbox(folder: string, lane: Lane): void {
+    void this.#deps.view.media
+      .prepareOutbox(folder)
+      .catch((error: unknown) =>
+        this.#deps.logger.event("telegram.outbox_folder_failed", { err: error, project: lane.project }, "warn"),
+      );
+  }
+
+  /** The lane's worktree, made before its first run (the chat told where it works), then its outbox. */
+  async #worktree(project: ProjectConfig, lane: Lane, replyTo: number | undefined): Promise<void> {
+    const { folder, made } = await this.#deps.worktrees.ensure(project, lane);
+    this.#prepareOutbox(folder, lane);
+    if (!made) return;
+    this.#deps.logger.event("telegram.worktree_made", { chatId: lane.chatId, project: project.name, folder });
+    const from = project.worktreeBase === null ? "" : ` from <code>${esc(project.worktreeBase)}</code>`;
+    void this.#deps.view.outbox.send(
+      lane.chatId,
+      {
+        html: `🌿 This chat works in its own worktree of <b>${esc(project.name)}</b>: <code>${esc(folder)}</code>, on branch <code>${esc(worktreeBranch(lane))}</code>${from}. The project's own folder is left as it is.`,
+      },
+      definedFields({ replyTo }),
+    );
   }
 
   /** The view's own hooks, with each model call counted against the budget and the run let go of at its end. */

@@ -12,7 +12,7 @@ import type { BridgeAction } from "../bridge-types.js";
 import { requesterOf, type TelecodeContext } from "../context.js";
 import { columnKeyboard } from "../prompt-html.js";
 import { logFailure, type BridgeServices } from "../services.js";
-import { sessionForAgain } from "./resume.js";
+import { runFolder, sessionForAgain } from "./resume.js";
 import { buttonComposer, fromStore, takeDown, toast, type Tap } from "./tap.js";
 
 const STOP_CHOICE = "es";
@@ -87,7 +87,7 @@ async function runEdit(deps: EditRunDeps, tap: Tap, { run, project, text, messag
     view.cancelRequested = true;
     await deps.sessions.cancel(run.runId);
   }
-  const choice = await sessionForAgain(deps, run, project.path);
+  const choice = await sessionForAgain(deps, run, runFolder(project, run));
   deps.logger.event("telegram.edit_run", { chatId: run.chatId, runId: run.runId, stopped: stop, choice: choice.kind });
   deps.starter.start({
     chatId: run.chatId,

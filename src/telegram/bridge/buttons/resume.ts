@@ -11,6 +11,7 @@ import { definedFields, type PermissionMode, type Prompt, type WrittenDown } fro
 import type { RunInput, SessionChoice } from "../../../sessions/index.js";
 import type { ProjectConfig } from "../../../config/index.js";
 import type { RunRecord } from "../../../store/index.js";
+import { laneFolder } from "../../../worktrees/index.js";
 import { buttonTrigger } from "../../callback-data.js";
 import { requesterOf, type TelecodeContext } from "../context.js";
 import { AGAIN_CHOICE, FRESH_CHOICE, RESUME_CHOICE } from "../resume-button.js";
@@ -46,7 +47,7 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
       tap === undefined ? undefined : takeUp(deps, tap, (run) => run.state === "interrupted", CONTINUE_WORDS);
     if (tap === undefined || taken === undefined) return;
     const { run, project } = taken;
-    const again = await continuation(deps, run, project.path);
+    const again = await continuation(deps, run, runFolder(project, run));
     deps.logger.event("telegram.run_resumed", {
       chatId: run.chatId,
       runId: run.runId,
@@ -73,7 +74,7 @@ export function resumeButtons(deps: ResumeDeps): Composer<TelecodeContext> {
       const input = taken?.run.input;
       if (tap === undefined || taken === undefined || input === null || input === undefined) return;
       const { run, project } = taken;
-      const choice = await where(run, input, project.path);
+      const choice = await where(run, input, runFolder(project, run));
       deps.logger.event("telegram.run_resumed", {
         chatId: run.chatId,
         runId: run.runId,
@@ -188,6 +189,10 @@ export async function sessionForAgain(
     ? { kind: "new" }
     : { kind: "resume", sessionId: run.sessionId };
 }
+
+/** The folder `run` worked in: its project's, or its chat's worktree of it. */
+export const runFolder = (project: ProjectConfig, run: RunRecord): string =>
+  laneFolder(project, { chatId: run.chatId, project: run.project });
 
 /** What the CLI wrote down of `run`'s session (and of its message) in the project at `cwd`. */
 function writtenDownOf(deps: Pick<BridgeServices, "sessions">, run: RunRecord, cwd: string): Promise<WrittenDown> {

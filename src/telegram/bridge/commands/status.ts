@@ -1,4 +1,4 @@
-// /status: the chat's project, mode (and the CLI's own), model, effort, switches, the installed
+// /status: the chat's project (and its worktree of it, when the project has them), mode (and the CLI's own), model, effort, switches, the installed
 // Claude Code against the versions Telecode is tested with, the session and what runs now in
 // each of its lanes (and which runs are kept: they go on across a restart); its schedules and
 // webhooks, and whether triggers are paused.
@@ -6,6 +6,7 @@ import { isExistingFolder } from "../../../config/index.js";
 import { formatDurationMs, offeredModel } from "../../../domain/index.js";
 import { describeMode } from "../../../policy/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
+import { laneFolder, worktreeBranch } from "../../../worktrees/index.js";
 import type { BridgeServices } from "../services.js";
 import type { Command, CommandCall } from "./command.js";
 import { laneSession, sessionWords } from "./lane-session.js";
@@ -33,6 +34,11 @@ function statusHtml(
       : `Project: <b>${esc(s.project.name)}</b> — <code>${esc(s.project.path)}</code>${isExistingFolder(s.project.path) ? "" : " ⚠️ no folder there now: its messages fail until there is one"}`,
   );
   const lane = s.project === undefined ? undefined : { chatId, project: s.project.name };
+  if (s.project !== undefined && lane !== undefined && s.project.worktreesDir !== null) {
+    const folder = laneFolder(s.project, lane);
+    const made = isExistingFolder(folder) ? "" : ", made at this chat's next task";
+    lines.push(`Worktree: <code>${esc(folder)}</code>, branch <code>${esc(worktreeBranch(lane))}</code>${made}`);
+  }
   const cliMode = lane === undefined ? undefined : runs.cliMode(lane);
   const modeLine =
     cliMode === undefined

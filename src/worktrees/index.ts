@@ -1,0 +1,9 @@
+// Each chat's and topic's own git worktree of a project, when [projects.NAME] asks for them.
+export {
+  createWorktrees,
+  laneFolder,
+  worktreeBranch,
+  worktreeName,
+  WorktreeError,
+  type Worktrees,
+} from "./worktrees.js";
