@@ -5,5 +5,6 @@ export {
   worktreeBranch,
   worktreeName,
   WorktreeError,
+  type WorktreeMade,
   type Worktrees,
 } from "./worktrees.js";

@@ -36,12 +36,15 @@ export class WorktreeError extends Error {
   }
 }
 
+/** Whether the lane's worktree was made now: first ("new", on a new branch), again (on the branch it had), or not. */
+export type WorktreeMade = "new" | "again" | false;
+
 export type Worktrees = {
   /**
    * The lane's worktree, made when it is not there yet; resolves with its folder and whether it
    * was made now. Rejects with a WorktreeError.
    */
-  ensure(project: ProjectConfig, lane: Lane): Promise<{ folder: string; made: boolean }>;
+  ensure(project: ProjectConfig, lane: Lane): Promise<{ folder: string; made: WorktreeMade }>;
 };
 
 export function createWorktrees(): Worktrees {
@@ -58,11 +61,11 @@ export function createWorktrees(): Worktrees {
   return {
     ensure(project, lane) {
       const folder = laneFolder(project, lane);
-      if (project.worktreesDir === null) return Promise.resolve({ folder, made: false });
+      if (project.worktreesDir === null) return Promise.resolve({ folder, made: false as const });
       const worktreesDir = project.worktreesDir;
       return inTurn(project.name, async () => {
         // A worktree's folder holds a .git file naming where its repository is.
-        if (existsSync(join(folder, ".git"))) return { folder, made: false };
+        if (existsSync(join(folder, ".git"))) return { folder, made: false as const };
         if (existsSync(folder)) throw new WorktreeError(project, `${folder} is there but is no git worktree`);
         await mkdir(worktreesDir, { recursive: true }).catch((error: unknown) => {
           throw new WorktreeError(project, `${worktreesDir} cannot be made: ${codeOf(error)}`);
@@ -80,7 +83,7 @@ export function createWorktrees(): Worktrees {
         await git(project, add).catch((error: unknown) => {
           throw new WorktreeError(project, error instanceof Error ? error.message : String(error));
         });
-        return { folder, made: true };
+        return { folder, made: known ? ("again" as const) : ("new" as const) };
       });
     },
   };

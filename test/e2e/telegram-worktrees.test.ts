@@ -85,6 +85,31 @@ describe("worktrees", () => {
     expect(git("rev-parse", "telecode/chat-1002")).toBe(before);
   }, 60_000);
 
+  it("starts a chat's conversation afresh in its worktree, saying so, when it began in the project's folder", async () => {
+    const chat = rig.user(1004);
+    const plain = rig.config.projects.map((p): ProjectConfig => ({ ...p, worktreesDir: null }));
+    rig.config = { ...rig.config, projects: plain, defaultProject: plain[0] ?? null };
+    rig.script("[wt-before]", [reply.text("BEFORE-ANSWER")]);
+    rig.script("[wt-after]", [reply.text("AFTER-ANSWER")]);
+    rig.tg.sendText(chat, "Remember the word kiwi [wt-before]");
+    await rig.botMessage(chat, isAnswer("BEFORE-ANSWER"));
+    expect(workedIn("[wt-before]", rig.ws.cwd)).toBe(true);
+    // /new closes the chat's Claude Code, as the idle close would: the next task opens one in the worktree.
+    await rig.app.bridge.sessions.closeIdle({ chatId: chat, project: "app" });
+    withWorktrees();
+    rig.tg.sendText(chat, "Which word? [wt-after]");
+    await rig.botMessage(chat, isAnswer("AFTER-ANSWER"));
+    const asked = rig.api.requests("[wt-after]");
+    expect(JSON.stringify(asked[0]?.body)).toContain(join(worktrees, "chat-1004"));
+    expect(JSON.stringify(asked[0]?.body)).not.toContain("kiwi");
+    const told = await rig.botMessage(chat, (m) => m.text.startsWith("🌿"));
+    expect(told.text).toMatch(
+      /The project's own folder is left as it is\. This chat's conversation starts afresh there\.$/,
+    );
+    // Not the words for a conversation Claude Code lost: this one is in the project's folder.
+    expect(rig.tg.botMessages(chat).some((m) => m.text.includes("no longer has session"))).toBe(false);
+  }, 60_000);
+
   it("fails a task whose worktree git cannot make, with git's words and what to do", async () => {
     withWorktrees("no-such-branch");
     try {

@@ -179,17 +179,25 @@ export class RunStarter {
       );
   }
 
-  /** The lane's worktree, made before its first run (the chat told where it works), then its outbox. */
+  /**
+   * The lane's worktree, made before its first run (the chat told where it works), then its
+   * outbox. A first worktree cannot continue the chat's conversation: Claude Code keeps sessions
+   * by folder, and it began in the project's own, so the chat's next run starts a new one.
+   */
   async #worktree(project: ProjectConfig, lane: Lane, replyTo: number | undefined): Promise<void> {
     const { folder, made } = await this.#deps.worktrees.ensure(project, lane);
     this.#prepareOutbox(folder, lane);
-    if (!made) return;
-    this.#deps.logger.event("telegram.worktree_made", { chatId: lane.chatId, project: project.name, folder });
+    if (made === false) return;
+    const { store, logger } = this.#deps;
+    logger.event("telegram.worktree_made", { chatId: lane.chatId, project: project.name, folder, made });
+    const current = made === "new" ? store.sessions.current(lane.chatId, lane.project) : null;
+    if (current !== null) store.sessions.clearCurrent(lane.chatId, lane.project);
     const from = project.worktreeBase === null ? "" : ` from <code>${esc(project.worktreeBase)}</code>`;
+    const afresh = current === null ? "" : " This chat's conversation starts afresh there.";
     void this.#deps.view.outbox.send(
       lane.chatId,
       {
-        html: `🌿 This chat works in its own worktree of <b>${esc(project.name)}</b>: <code>${esc(folder)}</code>, on branch <code>${esc(worktreeBranch(lane))}</code>${from}. The project's own folder is left as it is.`,
+        html: `🌿 This chat works in its own worktree of <b>${esc(project.name)}</b>: <code>${esc(folder)}</code>, on branch <code>${esc(worktreeBranch(lane))}</code>${from}. The project's own folder is left as it is.${afresh}`,
       },
       definedFields({ replyTo }),
     );
