@@ -25,6 +25,7 @@ import { checkWebhooks } from "./doctor-webhooks.js";
 import { checkRunSurvival } from "./doctor-survival.js";
 import { checkInstalledService } from "./doctor-service.js";
 import { checkLongPdfs } from "./doctor-pdf.js";
+import { checkWorktrees } from "./doctor-worktrees.js";
 
 export type { CheckResult, CheckStatus } from "./doctor-result.js";
 
@@ -297,7 +298,11 @@ export async function collectDoctorChecks(options: DoctorOptions): Promise<Check
   if (config === null) return results;
   if (config.file !== null)
     results.push(...(await checkTelegram(config, init, options.env)), ...checkWebhooks(config, options.env));
-  results.push(...(await checkClaude(config, options)), checkLongPdfs(options.env));
+  results.push(
+    ...(await checkClaude(config, options)),
+    checkLongPdfs(options.env),
+    ...(await checkWorktrees(config.projects)),
+  );
   results.push(...checkState(config, Date.now()));
   results.push(checkRunSurvival(options), ...checkInstalledService({ ...options, config }));
   return results;

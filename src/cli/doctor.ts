@@ -6,9 +6,9 @@ import { parseConfigArgs, type CommandIo } from "./command-io.js";
 
 export const DOCTOR_HELP = `Usage: telecode doctor [--config FILE]
 
-Checks the config, the bot token and the Telegram Bot API, allowed users, projects, the
-Claude CLI (version and login), the data directory, whether a Telecode already runs on it,
-and the database. Prints ✓ for what works, ! for what is worth knowing, ✗ with a fix for
+Checks the config, the bot token and the Telegram Bot API, allowed users, projects (and
+that git can make their worktrees), the Claude CLI (version and login), the data directory,
+whether a Telecode already runs on it, and the database. Prints ✓ for what works, ! for what is worth knowing, ✗ with a fix for
 what is wrong; exits 1 if anything is.
 `;
 

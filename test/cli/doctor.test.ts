@@ -1,7 +1,7 @@
 // `telecode doctor` against the shared local Bot API fake, a temp HOME, the real pinned CLI
 // and small stand-in CLIs that print other versions: ✓ when all is well, ✗ with a fix otherwise,
 // ! for a CLI outside the tested range (also logged at start).
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -9,6 +9,8 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/cli/doctor.js";
 import { checkLongPdfs } from "../../src/cli/doctor-pdf.js";
+import { checkWorktrees } from "../../src/cli/doctor-worktrees.js";
+import type { ProjectConfig } from "../../src/config/index.js";
 import { describeRange, judgeClaudeVersion, logClaudeVersion, testedRange } from "../../src/cli/doctor-version.js";
 import { createLogger } from "../../src/log/index.js";
 import type { CommandIo } from "../../src/cli/command-io.js";
@@ -473,6 +475,50 @@ describe("telecode doctor", () => {
 });
 
 describe("the long PDFs check", () => {
+  it("checks that git can start each project's worktrees from its worktree_base, and says what to mend", async () => {
+    const root = mkdtempSync(join(tmpdir(), "telecode-worktrees-"));
+    try {
+      const repo = join(root, "app");
+      const empty = join(root, "empty");
+      const git = (cwd: string, ...args: string[]): string =>
+        execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8" });
+      for (const dir of [repo, empty]) {
+        mkdirSync(dir);
+        git(dir, "init", "-q");
+      }
+      git(repo, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "one");
+      const head = git(repo, "rev-parse", "--short", "HEAD").trim();
+      const project = (name: string, path: string, worktreeBase: string | null, on = true): ProjectConfig => ({
+        name,
+        path,
+        isDefault: false,
+        worktreesDir: on ? join(root, `${name}-worktrees`) : null,
+        worktreeBase,
+      });
+      const lines = await checkWorktrees([
+        project("app", repo, null),
+        project("wrong", repo, "no-such-branch"),
+        project("fresh", empty, null),
+        project("plain", repo, null, false),
+      ]);
+      expect(lines.map((l) => [l.status, l.label])).toEqual([
+        ["ok", "worktrees app"],
+        ["fail", "worktrees wrong"],
+        ["fail", "worktrees fresh"],
+      ]);
+      expect(lines[0]?.detail).toBe(
+        `${join(root, "app-worktrees")}, a worktree per chat from the project's HEAD (${head})`,
+      );
+      expect(lines[1]?.detail).toContain(`git cannot start a worktree from no-such-branch in ${repo}`);
+      expect(lines[1]?.fix).toBe("set projects.wrong.worktree_base to a branch, tag or commit that exists");
+      expect(lines[2]?.fix).toBe(
+        "make the project a git repository with a first commit, or take worktrees_dir out of [projects.fresh]",
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("finds pdftoppm on the PATH Claude Code gets, and says what a PDF over 100 pages needs without it", () => {
     const bin = mkdtempSync(join(tmpdir(), "telecode-pdftoppm-"));
     const empty = mkdtempSync(join(tmpdir(), "telecode-nopath-"));
