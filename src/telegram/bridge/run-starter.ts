@@ -13,7 +13,7 @@ import {
 } from "../../domain/index.js";
 import type { Logger } from "../../ports/index.js";
 import type { Requester, RunTrigger, SessionChoice, SessionManager } from "../../sessions/index.js";
-import type { RunRecord, Store } from "../../store/index.js";
+import type { RunRecord, SessionRecord, Store } from "../../store/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import { laneFolder, worktreeBranch, type Worktrees } from "../../worktrees/index.js";
 import type { Budget, BudgetRun } from "./budget.js";
@@ -188,10 +188,8 @@ export class RunStarter {
     const { folder, made } = await this.#deps.worktrees.ensure(project, lane);
     this.#prepareOutbox(folder, lane);
     if (made === false) return;
-    const { store, logger } = this.#deps;
-    logger.event("telegram.worktree_made", { chatId: lane.chatId, project: project.name, folder, made });
-    const current = made === "new" ? store.sessions.current(lane.chatId, lane.project) : null;
-    if (current !== null) store.sessions.clearCurrent(lane.chatId, lane.project);
+    this.#deps.logger.event("telegram.worktree_made", { chatId: lane.chatId, project: project.name, folder, made });
+    const current = made === "new" ? this.#leaveConversation(lane) : null;
     const from = project.worktreeBase === null ? "" : ` from <code>${esc(project.worktreeBase)}</code>`;
     const afresh = current === null ? "" : " This chat's conversation starts afresh there.";
     void this.#deps.view.outbox.send(
@@ -201,6 +199,19 @@ export class RunStarter {
       },
       definedFields({ replyTo }),
     );
+  }
+
+  /** Clears the lane's current conversation, returning it (null: none); a store that fails leaves it, logged. */
+  #leaveConversation(lane: Lane): SessionRecord | null {
+    const { store, logger } = this.#deps;
+    try {
+      const current = store.sessions.current(lane.chatId, lane.project);
+      if (current !== null) store.sessions.clearCurrent(lane.chatId, lane.project);
+      return current;
+    } catch (error) {
+      logger.event("telegram.session_clear_failed", { err: error, chatId: lane.chatId }, "error");
+      return null;
+    }
   }
 
   /** The view's own hooks, with each model call counted against the budget and the run let go of at its end. */
