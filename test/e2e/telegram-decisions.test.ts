@@ -401,6 +401,32 @@ describe("an open decision while the chat does other things", () => {
     expect(small.api.requests("[typed-teal]")).toHaveLength(0);
   });
 
+  it("with group_approvals = \"requester\", another member's words go to the group's project, not to the asker's waiting decision", async () => {
+    const [asker, other] = [small.user(1005), small.user(1006)];
+    const group = -100_400;
+    small.tg.addGroup({ id: group, memberIds: [asker, other] });
+    const before = small.config;
+    small.config = { ...before, telegram: { ...before.telegram, groupApprovals: "requester" } };
+    try {
+      const say = (text: string, from: number): number =>
+        small.tg.sendText(group, `@telecode_test_bot ${text}`, { from });
+      small.script("[req-api]", [reply.bash("touch req-api.txt", "Create a file"), reply.text("Done in api.")]);
+      small.script("[req-docs]", [reply.text("Docs listed.")]);
+      say("/api Create it [req-api]", asker);
+      const prompt = await small.botMessage(group, allowFor("req-api.txt"));
+      // The group's own project is docs; the decision waits in api, and only its asker may answer it.
+      await small.command(group, "project", "docs");
+      say("list the files [req-docs]", other);
+      await small.botMessage(group, isAnswer("Docs listed."));
+      expect(JSON.stringify(small.api.requests("[req-docs]")[0]?.body)).toContain(dirs[1]);
+      const query = small.tg.tapButton(group, prompt.messageId, "✅ Allow", { from: asker });
+      expect((await small.tg.waitForCallbackAnswer(query)).text).toBe("Approved");
+      await small.botMessage(group, isAnswer("Done in api."));
+    } finally {
+      small.config = before;
+    }
+  });
+
   it("with decisions waiting in two other projects, a plain message asks which one it answers; each answer quotes its task", async () => {
     const chat = small.user(1004);
     small.script("[two-a]", [reply.bash("touch two-a.txt", "Create a file"), reply.text("Done in app.")]);

@@ -3,9 +3,10 @@
 // lane, or in the chat's one other project with one), else a run, continuing the session of the
 // answer it replies to.
 import type { ProjectConfig } from "../../../config/index.js";
-import { definedFields, type PermissionMode, type Prompt } from "../../../domain/index.js";
+import { definedFields, type Lane, type PermissionMode, type Prompt } from "../../../domain/index.js";
 import { escapeTelegramHtml, parseSessionMark } from "../../../render/index.js";
 import type { TypedWords } from "../../../policy/index.js";
+import type { PendingDecisionView } from "../../../sessions/decisions/index.js";
 import type { Requester, SessionChoice } from "../../../sessions/index.js";
 import { mayAnswer, onlyTheirs, soleAnswerer } from "../answerers.js";
 import { chatSettings, findProject } from "../chat-settings.js";
@@ -88,8 +89,7 @@ export async function routeMessage(
   const lane = { chatId: message.chatId, project: project.name };
   // Words answer what waits in the lane only when their sender may answer all of it; else they are a task.
   const pending = deps.answers.pendingFor(lane);
-  const answerable = pending.every((view) => mayAnswer(deps, message.chatId, view.decisionId, message.from.id));
-  if (words === undefined && pending.length > 0 && answerable) {
+  if (words === undefined && pending.length > 0 && answerablePending(deps, message, lane).length === pending.length) {
     words = await content.asAnswer(project);
     if (words === undefined) return;
   }
@@ -114,7 +114,10 @@ export async function routeMessage(
  */
 function projectForWords(deps: RouteDeps, message: IncomingText, project: ProjectConfig): ProjectConfig | undefined {
   const chatId = message.chatId;
-  const waiting = deps.config().projects.filter((p) => deps.answers.pendingFor({ chatId, project: p.name }).length > 0);
+  // Only what the sender may answer draws their words (telegram.group_approvals).
+  const waiting = deps
+    .config()
+    .projects.filter((p) => answerablePending(deps, message, { chatId, project: p.name }).length > 0);
   if (waiting.length === 0 || waiting.some((p) => p.name === project.name)) return project;
   if (waiting.length === 1) return waiting[0];
   const names = escapeTelegramHtml(waiting.map((p) => p.name).join(" and "));
@@ -127,6 +130,13 @@ function projectForWords(deps: RouteDeps, message: IncomingText, project: Projec
     { replyTo: message.messageId },
   );
   return undefined;
+}
+
+/** The decisions waiting in `lane` that the message's sender may answer. */
+function answerablePending(deps: RouteDeps, message: IncomingText, lane: Lane): readonly PendingDecisionView[] {
+  return deps.answers
+    .pendingFor(lane)
+    .filter((view) => mayAnswer(deps, message.chatId, view.decisionId, message.from.id));
 }
 
 /** A reply to a decision only its requester may answer (answerers.ts), from someone else: said so. */
