@@ -10,7 +10,7 @@ import type { ProjectConfig } from "../config/index.js";
 import { FAILS_UNTIL_FIXED, type Lane, type RunFailure } from "../domain/index.js";
 
 /** A lane's name in its worktree's folder and branch: "chat-1001", "group-1002003004". */
-export function worktreeName(lane: Lane): string {
+function worktreeName(lane: Lane): string {
   return lane.chatId < 0 ? `group-${-lane.chatId}` : `chat-${lane.chatId}`;
 }
 
@@ -23,7 +23,7 @@ export function laneFolder(project: ProjectConfig, lane: Lane): string {
 }
 
 /** A worktree that could not be made: the run fails with this, saying what git said. */
-export class WorktreeError extends Error {
+class WorktreeError extends Error {
   readonly failure: RunFailure;
   constructor(project: ProjectConfig, why: string) {
     super(why);
@@ -37,7 +37,7 @@ export class WorktreeError extends Error {
 }
 
 /** Whether the lane's worktree was made now: first ("new", on a new branch), again (on the branch it had), or not. */
-export type WorktreeMade = "new" | "again" | false;
+type WorktreeMade = "new" | "again" | false;
 
 export type Worktrees = {
   /**
@@ -71,16 +71,16 @@ export function createWorktrees(): Worktrees {
           throw new WorktreeError(project, `${worktreesDir} cannot be made: ${codeOf(error)}`);
         });
         // A worktree folder removed by hand stays registered until pruned, and would refuse the add.
-        await git(project, ["worktree", "prune"]).catch(() => undefined);
+        await gitIn(project.path, ["worktree", "prune"]).catch(() => undefined);
         const branch = worktreeBranch(lane);
-        const known = await git(project, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
+        const known = await gitIn(project.path, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).then(
           () => true,
           () => false,
         );
         const add = known
           ? ["worktree", "add", folder, branch]
           : ["worktree", "add", "-b", branch, folder, project.worktreeBase ?? "HEAD"];
-        await git(project, add).catch((error: unknown) => {
+        await gitIn(project.path, add).catch((error: unknown) => {
           throw new WorktreeError(project, error instanceof Error ? error.message : String(error));
         });
         return { folder, made: known ? ("again" as const) : ("new" as const) };
@@ -89,10 +89,10 @@ export function createWorktrees(): Worktrees {
   };
 }
 
-/** Runs git in the project's folder; rejects with git's complaint ("fatal: …"), else its last word. */
-function git(project: ProjectConfig, args: readonly string[]): Promise<string> {
+/** Runs git in `folder`; resolves with its output, rejects with its complaint ("fatal: …"), else its last word. */
+export function gitIn(folder: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile("git", ["-C", project.path, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile("git", ["-C", folder, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       if (error === null) return resolve(stdout);
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return reject(new Error("git is not installed"));
       const lines = stderr
