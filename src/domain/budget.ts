@@ -23,6 +23,11 @@ export type Spent = Readonly<{ run: number; chat: number; day: number }>;
 /** One cap, and what has been spent against it. */
 export type CapStanding = Readonly<{ cap: BudgetCap; capUsd: number; spentUsd: number }>;
 
+/** Whether any cap is set (none: spending is only counted). */
+export function anyCap(caps: BudgetCaps): boolean {
+  return caps.perRunUsd !== null || caps.perChatUsd !== null || caps.perDayUsd !== null;
+}
+
 /** Every cap that is set, with what was spent against it: the run's first, all chats' last. */
 export function capStandings(caps: BudgetCaps, spent: Spent): CapStanding[] {
   const all: [BudgetCap, number | null, number][] = [

@@ -5,6 +5,7 @@ export { mcpServersNamed } from "./mcp-sign-in.js";
 export type { SideAnswer, SideExchange } from "./side-answer.js";
 export { estimateStepCostUsd, pricesInDescription } from "./cost-estimate.js";
 export {
+  anyCap,
   capsNear,
   capsReached,
   capStandings,

@@ -4,6 +4,7 @@
 // spent today is what SQLite recorded of ended runs plus what the running ones have cost so far,
 // each model call priced at list prices as it comes (Claude Code reports a cost only at the end).
 import {
+  anyCap,
   capsNear,
   capsReached,
   capStandings,
@@ -42,12 +43,10 @@ export type BudgetRun = { chatId: number; replyTo?: number | undefined };
 
 type LiveRun = BudgetRun & { usd: number; stopped: boolean; warned: Set<BudgetCap> };
 
-const NOTHING_SPENT = { run: 0, chat: 0, day: 0 };
-
 /** What to do about a run a cap stopped or did not start. */
 const HINTS = {
   perRun: "Raise per_run_usd in the config (no restart needed) to let runs go further.",
-  perDay:
+  dayCaps:
     "Until midnight on this computer new messages do not run (each gets a Retry button); raising the cap in the config (no restart needed) lifts that.",
   retry: "Raise the cap in the config (no restart needed) and tap Retry, or tap it after midnight.",
   trigger: "Raise the cap in the config (no restart needed) to let such runs start.",
@@ -88,7 +87,7 @@ export class Budget {
     live.usd += estimateStepCostUsd(step, this.#deps.prices);
     const caps = this.#deps.config().budget;
     // Without caps nothing is read: what runs cost is counted all the same, for a cap set later today.
-    if (live.stopped || capStandings(caps, NOTHING_SPENT).length === 0) return;
+    if (live.stopped || !anyCap(caps)) return;
     const spent = this.#spent(run.chatId, live.usd);
     const reached = capsReached(caps, spent)[0];
     if (reached !== undefined) {
@@ -113,7 +112,7 @@ export class Budget {
   #stop(runId: string, live: LiveRun, reached: CapStanding): void {
     const { logger, sessions } = this.#deps;
     logger.event("telegram.budget_stopped", { runId, chatId: live.chatId, ...reached }, "warn");
-    const hint = reached.cap === "per_run_usd" ? HINTS.perRun : HINTS.perDay;
+    const hint = reached.cap === "per_run_usd" ? HINTS.perRun : HINTS.dayCaps;
     this.#say(live, `⏹ ${esc(stoppedWords(reached))} ${esc(hint)}`);
     sessions
       .cancel(runId)
