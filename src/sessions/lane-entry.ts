@@ -116,6 +116,7 @@ async function routeEvent(deps: RoutingDeps, entry: LaneEntry, event: TelecodeEv
   recordSafely(deps, entry.lane, active.runId, () =>
     deps.records.runFinished({
       runId: active.runId,
+      lane: entry.lane,
       state,
       costUsd: event.costUsd,
       endedAtMs: deps.clock.now(),

@@ -112,6 +112,7 @@ export async function startRunOn(routing: RoutingDeps, entry: LaneEntry, next: S
     recordSafely(routing, next.lane, next.runId, () =>
       records.runFinished({
         runId: next.runId,
+        lane: next.lane,
         state: "failed",
         costUsd: 0,
         endedAtMs: clock.now(),

@@ -133,6 +133,7 @@ export interface SessionRecords {
   runTaken(runId: string, sessionId: string, promptUuid?: string): void;
   runFinished(run: {
     runId: string;
+    lane: Lane;
     state: RunEndState;
     costUsd: number;
     endedAtMs: number;

@@ -55,13 +55,13 @@ export function storeSessionRecords(store: Store): SessionRecords {
     runTaken(runId, sessionId, promptUuid) {
       store.runs.setTaken(runId, sessionId, promptUuid);
     },
-    runFinished({ runId, state, costUsd, error, sessionId }) {
+    runFinished({ runId, lane, state, costUsd, error, sessionId }) {
       store.transaction(() => {
         if (sessionId) store.runs.setSession(runId, sessionId);
         // When a session was last used, as /sessions lists them.
         if (sessionId) store.sessions.touch(sessionId);
         store.runs.finish(runId, { state: state satisfies RunEndState, costUsd, error: error ?? null });
-        store.usage.add(localDay(new Date()), costUsd, store.runs.get(runId)?.chatId);
+        store.usage.add(localDay(new Date()), costUsd, lane.chatId);
       });
     },
   };
