@@ -199,16 +199,33 @@ describe("approvals", () => {
   });
 });
 
+/**
+ * Runs `test` with `asker` and `other`, two allowed users, in a new group `group` of `on`'s,
+ * under telegram.group_approvals = "requester"; the config is put back after.
+ */
+async function inRequesterGroup(
+  on: Rig,
+  group: number,
+  [asker, other]: readonly [number, number],
+  test: (say: (text: string, from: number) => number) => Promise<void>,
+): Promise<void> {
+  on.tg.addGroup({ id: group, memberIds: [asker, other] });
+  const before = on.config;
+  on.config = { ...before, telegram: { ...before.telegram, groupApprovals: "requester" } };
+  try {
+    await test((text, from) => on.tg.sendText(group, `@telecode_test_bot ${text}`, { from }));
+  } finally {
+    on.config = before;
+  }
+}
+
 describe('telegram.group_approvals = "requester"', () => {
   it("in a group, only who asked for the run answers its approval; another's tap, reply or words change nothing", async () => {
     const [asker, other] = [rig.user(1013), rig.user(1014)];
     const group = -100_300;
-    rig.tg.addGroup({ id: group, memberIds: [asker, other] });
-    const before = rig.config;
-    rig.config = { ...before, telegram: { ...before.telegram, groupApprovals: "requester" } };
-    try {
+    await inRequesterGroup(rig, group, [asker, other], async (say) => {
       rig.script("[requester]", [reply.bash("touch requester.txt", "Create a file"), reply.text("Created it.")]);
-      rig.tg.sendText(group, "@telecode_test_bot create the file [requester]", { from: asker });
+      say("create the file [requester]", asker);
       const prompt = await rig.botMessage(group, withButton("✅ Allow"));
 
       expect(await tap(group, prompt, "✅ Allow", other)).toBe("Only Ann1013, who asked for this, can answer it");
@@ -219,7 +236,7 @@ describe('telegram.group_approvals = "requester"', () => {
       );
       // Their words while it waits are a task of their own, queued behind it, not an answer.
       rig.script("[requester-other]", [reply.text("Other task done.")]);
-      rig.tg.sendText(group, "@telecode_test_bot list the files [requester-other]", { from: other });
+      say("list the files [requester-other]", other);
       await rig.botMessage(group, (m) => m.text.includes("Queued"));
       expect(existsSync(join(rig.ws.cwd, "requester.txt"))).toBe(false);
 
@@ -228,9 +245,7 @@ describe('telegram.group_approvals = "requester"', () => {
       await rig.botMessage(group, isAnswer("Other task done."));
       expect(existsSync(join(rig.ws.cwd, "requester.txt"))).toBe(true);
       expect(rig.api.requests("[requester]").some((r) => r.lastPrompt.includes("Allow it"))).toBe(false);
-    } finally {
-      rig.config = before;
-    }
+    });
   });
 });
 
@@ -404,12 +419,7 @@ describe("an open decision while the chat does other things", () => {
   it("with group_approvals = \"requester\", another member's words go to the group's project, not to the asker's waiting decision", async () => {
     const [asker, other] = [small.user(1005), small.user(1006)];
     const group = -100_400;
-    small.tg.addGroup({ id: group, memberIds: [asker, other] });
-    const before = small.config;
-    small.config = { ...before, telegram: { ...before.telegram, groupApprovals: "requester" } };
-    try {
-      const say = (text: string, from: number): number =>
-        small.tg.sendText(group, `@telecode_test_bot ${text}`, { from });
+    await inRequesterGroup(small, group, [asker, other], async (say) => {
       small.script("[req-api]", [reply.bash("touch req-api.txt", "Create a file"), reply.text("Done in api.")]);
       small.script("[req-docs]", [reply.text("Docs listed.")]);
       say("/api Create it [req-api]", asker);
@@ -422,9 +432,7 @@ describe("an open decision while the chat does other things", () => {
       const query = small.tg.tapButton(group, prompt.messageId, "✅ Allow", { from: asker });
       expect((await small.tg.waitForCallbackAnswer(query)).text).toBe("Approved");
       await small.botMessage(group, isAnswer("Done in api."));
-    } finally {
-      small.config = before;
-    }
+    });
   });
 
   it("with decisions waiting in two other projects, a plain message asks which one it answers; each answer quotes its task", async () => {
