@@ -53,7 +53,7 @@ describe("worktrees", () => {
     const annFolder = join(worktrees, "chat-1001");
     const told = await rig.botMessage(ann, (m) => m.text.startsWith("🌿"));
     expect(told.text).toBe(
-      `🌿 This chat works in its own worktree of app: ${annFolder}, on branch telecode/chat-1001. The project's own folder is left as it is.`,
+      `🌿 This conversation works in its own worktree of app: ${annFolder}, on branch telecode/chat-1001. The project's own folder is left as it is.`,
     );
     expect(existsSync(join(annFolder, "README.md"))).toBe(true);
     expect(existsSync(join(worktrees, "chat-1002", "README.md"))).toBe(true);
@@ -103,9 +103,7 @@ describe("worktrees", () => {
     expect(JSON.stringify(asked[0]?.body)).toContain(join(worktrees, "chat-1004"));
     expect(JSON.stringify(asked[0]?.body)).not.toContain("kiwi");
     const told = await rig.botMessage(chat, (m) => m.text.startsWith("🌿"));
-    expect(told.text).toMatch(
-      /The project's own folder is left as it is\. This chat's conversation starts afresh there\.$/,
-    );
+    expect(told.text).toMatch(/The project's own folder is left as it is\. Its session starts afresh there\.$/);
     // Not the words for a conversation Claude Code lost: this one is in the project's folder.
     expect(rig.tg.botMessages(chat).some((m) => m.text.includes("no longer has session"))).toBe(false);
   }, 60_000);

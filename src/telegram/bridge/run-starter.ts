@@ -191,11 +191,11 @@ export class RunStarter {
     this.#deps.logger.event("telegram.worktree_made", { chatId: lane.chatId, project: project.name, folder, made });
     const current = made === "new" ? this.#leaveConversation(lane) : null;
     const from = project.worktreeBase === null ? "" : ` from <code>${esc(project.worktreeBase)}</code>`;
-    const afresh = current === null ? "" : " This chat's conversation starts afresh there.";
+    const afresh = current === null ? "" : " Its session starts afresh there.";
     void this.#deps.view.outbox.send(
       lane.chatId,
       {
-        html: `🌿 This chat works in its own worktree of <b>${esc(project.name)}</b>: <code>${esc(folder)}</code>, on branch <code>${esc(worktreeBranch(lane))}</code>${from}. The project's own folder is left as it is.${afresh}`,
+        html: `🌿 This conversation works in its own worktree of <b>${esc(project.name)}</b>: <code>${esc(folder)}</code>, on branch <code>${esc(worktreeBranch(lane))}</code>${from}. The project's own folder is left as it is.${afresh}`,
       },
       definedFields({ replyTo }),
     );
