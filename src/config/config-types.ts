@@ -5,7 +5,7 @@ import type { BudgetCaps, PermissionMode } from "../domain/index.js";
 import type { WebhookConfig, WebhookServerConfig } from "../triggers/index.js";
 import type { FilesConfig, VoiceConfig } from "./media-config.js";
 import type { ConfigScheduleEntry, LoopCaps } from "../schedule/index.js";
-import type { Effort, GROUP_APPROVALS } from "./schema.js";
+import type { Effort, GROUP_APPROVALS, GROUP_SESSIONS } from "./schema.js";
 
 export type ProjectConfig = Readonly<{
   /** The [projects.NAME] key; what /project shows. */
@@ -30,6 +30,11 @@ export type TelegramConfig = Readonly<{
   notifyUnauthorised: boolean;
   /** In a group: "requester", only who asked for a run answers its decisions; "anyone", any allowed user. */
   groupApprovals: (typeof GROUP_APPROVALS)[number];
+  /**
+   * In a group's main view: "shared", one conversation for everyone in it; "per_person", each
+   * member's own (a reply to an answer continues the conversation it is of).
+   */
+  groupSessions: (typeof GROUP_SESSIONS)[number];
 }>;
 
 export type ClaudeConfig = Readonly<{

@@ -136,6 +136,7 @@ function buildConfig(
       apiRoot: t.api_root.replace(/\/+$/, ""),
       notifyUnauthorised: t.notify_unauthorised,
       groupApprovals: t.group_approvals,
+      groupSessions: t.group_sessions,
     }),
     claude: Object.freeze({
       path: claudePath.includes("/") ? resolve(baseDir, expandHome(claudePath, home)) : claudePath,

@@ -33,6 +33,7 @@ export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
 /** Who may answer a run's approvals and questions in a group: any allowed user, or only who asked for the run. */
 export const GROUP_APPROVALS = ["anyone", "requester"] as const;
+export const GROUP_SESSIONS = ["shared", "per_person"] as const;
 
 /** Where Claude's model calls go; decides which credentials reach the CLI (src/claude/env.ts). */
 export const PROVIDERS = ["anthropic", "bedrock", "vertex"] as const satisfies readonly ClaudeProvider[];
@@ -71,6 +72,7 @@ const telegramTable = z.strictObject(
       z.enum(GROUP_APPROVALS, { error: `must be one of ${quoted(GROUP_APPROVALS)}` }),
       "anyone",
     ),
+    group_sessions: z._default(z.enum(GROUP_SESSIONS, { error: `must be one of ${quoted(GROUP_SESSIONS)}` }), "shared"),
   },
   tableError("telegram"),
 );

@@ -39,6 +39,7 @@ const KEY_RULES: readonly KeyRule[] = [
   { key: "telegram.allowed_user_ids", read: (c) => c.telegram.allowedUserIds, live: true },
   { key: "telegram.notify_unauthorised", read: (c) => c.telegram.notifyUnauthorised, live: true },
   { key: "telegram.group_approvals", read: (c) => c.telegram.groupApprovals, live: true },
+  { key: "telegram.group_sessions", read: (c) => c.telegram.groupSessions, live: true },
   { key: "claude.path", read: (c) => c.claude.path, live: false },
   { key: "claude.permission_mode", read: (c) => c.claude.permissionMode, live: true },
   { key: "claude.model", read: (c) => c.claude.model, live: true },

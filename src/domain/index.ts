@@ -132,4 +132,4 @@ export { promptText } from "./prompt.js";
 export type { ImageMediaType, Prompt, PromptBlock } from "./prompt.js";
 export { hostFailureInWords, isDatabaseFailure, TypedError, type TypedErrorOptions } from "./typed-error.js";
 export { ioErrorWords, isDiskFull } from "./io-error.js";
-export { FIRST_TOPIC_ID, isTopicId } from "./topic-ids.js";
+export { FIRST_INNER_CHAT_ID, isInnerChatId } from "./inner-chat-ids.js";

@@ -1,14 +1,19 @@
 // Chat preferences: one row per chat, created on the first change. Reading a chat that
 // never changed anything returns the defaults rather than null. Also the groups that became
 // supergroups, with the new id each has: everything else stays kept under a chat's first id.
-// And forum topics, each a chat of its own under an id of Telecode's (domain/topic-ids.ts): a
-// topic that never changed anything reads as its group does.
+// And the chats inside a Telegram chat, each a chat of its own under an id of Telecode's
+// (domain/inner-chat-ids.ts): forum topics, and group members' own conversations
+// (telegram.group_sessions), with the conversation each bot message in a group's main view is
+// of. An inner chat that never changed anything reads as its group does.
 import type { Database } from "better-sqlite3";
-import { FIRST_TOPIC_ID, isTopicId } from "../domain/index.js";
+import { FIRST_INNER_CHAT_ID, isInnerChatId } from "../domain/index.js";
 import { chatRow, readRow, readRows, type ChatPreferences } from "./records.js";
 
 /** A forum topic: Telecode's id for it (`chatId`), and where it is in Telegram. */
 export type TopicRecord = { chatId: number; parentChatId: number; threadId: number; name: string | null };
+
+/** A group member's own conversation: Telecode's id for it (`chatId`), the group and the member. */
+export type MemberChatRecord = { chatId: number; parentChatId: number; userId: number };
 
 export type ChatPreferencesPatch = Partial<Omit<ChatPreferences, "chatId" | "updatedAt">>;
 
@@ -30,6 +35,16 @@ export type ChatsRepository = {
   nameTopic(chatId: number, name: string): void;
   /** Every topic seen. */
   topics(): TopicRecord[];
+  /** Member `userId`'s own conversation in group `parentChatId`, given an id the first time. */
+  memberChat(parentChatId: number, userId: number): MemberChatRecord;
+  /** The member's conversation Telecode knows by `chatId`, if any. */
+  memberChatById(chatId: number): MemberChatRecord | undefined;
+  /** The bot wrote message `messageId` in group `parentChatId`'s main view for chat `chatId`. */
+  recordGroupMessage(parentChatId: number, messageId: number, chatId: number): void;
+  /** The chat a bot message in a group's main view was written for, if kept. */
+  groupMessageChat(parentChatId: number, messageId: number): number | undefined;
+  /** Forgets which chat the group messages written before `beforeMs` were for; returns how many. */
+  pruneGroupMessages(beforeMs: number): number;
 };
 
 type TopicRow = { chat_id: number; parent_chat_id: number; thread_id: number; name: string | null };
@@ -40,6 +55,19 @@ const topicRecord = (row: TopicRow): TopicRecord => ({
   threadId: row.thread_id,
   name: row.name,
 });
+
+type MemberChatRow = { chat_id: number; parent_chat_id: number; user_id: number };
+
+const memberChatRecord = (row: MemberChatRow): MemberChatRecord => ({
+  chatId: row.chat_id,
+  parentChatId: row.parent_chat_id,
+  userId: row.user_id,
+});
+
+/** The next inner chat's id: one below the lowest given to a topic or a member's conversation. */
+const NEXT_INNER_CHAT_ID = `(SELECT MIN(id) - 1 FROM (
+  SELECT MIN(chat_id) AS id FROM topics UNION ALL SELECT MIN(chat_id) FROM member_chats
+  UNION ALL SELECT ${FIRST_INNER_CHAT_ID}))`;
 
 const bit = (value: boolean): 0 | 1 => (value ? 1 : 0);
 
@@ -58,7 +86,20 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
   const selectTopicById = db.prepare<[number], TopicRow>("SELECT * FROM topics WHERE chat_id = ?");
   const insertTopic = db.prepare(`
     INSERT INTO topics (chat_id, parent_chat_id, thread_id, name, created_at)
-    VALUES (COALESCE((SELECT MIN(chat_id) FROM topics), ${FIRST_TOPIC_ID}) - 1, ?, ?, ?, ?)`);
+    VALUES (${NEXT_INNER_CHAT_ID}, ?, ?, ?, ?)`);
+  const selectMember = db.prepare<[number, number], MemberChatRow>(
+    "SELECT * FROM member_chats WHERE parent_chat_id = ? AND user_id = ?",
+  );
+  const selectMemberById = db.prepare<[number], MemberChatRow>("SELECT * FROM member_chats WHERE chat_id = ?");
+  const insertMember = db.prepare(`
+    INSERT INTO member_chats (chat_id, parent_chat_id, user_id, created_at) VALUES (${NEXT_INNER_CHAT_ID}, ?, ?, ?)`);
+  const insertGroupMessage = db.prepare(`
+    INSERT INTO group_messages (parent_chat_id, message_id, chat_id, written_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT DO UPDATE SET chat_id = excluded.chat_id, written_at = excluded.written_at`);
+  const selectGroupMessage = db.prepare<[number, number], { chat_id: number }>(
+    "SELECT chat_id FROM group_messages WHERE parent_chat_id = ? AND message_id = ?",
+  );
+  const pruneGroupMessages = db.prepare("DELETE FROM group_messages WHERE written_at < ?");
   const renameTopic = db.prepare("UPDATE topics SET name = ? WHERE chat_id = ?");
   const selectTopics = db.prepare<[], TopicRow>("SELECT * FROM topics ORDER BY chat_id DESC");
   const upsert = db.prepare(`
@@ -85,7 +126,7 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
   const get = (chatId: number): ChatPreferences => {
     const row = select.get(chatId);
     if (row !== undefined) return readRow(chatRow, "chats", row);
-    const parent = isTopicId(chatId) ? selectTopicById.get(chatId) : undefined;
+    const parent = isInnerChatId(chatId) ? (selectTopicById.get(chatId) ?? selectMemberById.get(chatId)) : undefined;
     return parent === undefined ? defaults(chatId) : { ...get(parent.parent_chat_id), chatId, updatedAt: 0 };
   };
 
@@ -94,6 +135,13 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
     if (known !== undefined) return topicRecord(known);
     insertTopic.run(parentChatId, threadId, name, now());
     return topicRecord(selectTopic.get(parentChatId, threadId)!);
+  });
+
+  const memberChat = db.transaction((parentChatId: number, userId: number): MemberChatRecord => {
+    const known = selectMember.get(parentChatId, userId);
+    if (known !== undefined) return memberChatRecord(known);
+    insertMember.run(parentChatId, userId, now());
+    return memberChatRecord(selectMember.get(parentChatId, userId)!);
   });
 
   const update = db.transaction((chatId: number, patch: ChatPreferencesPatch): ChatPreferences => {
@@ -126,5 +174,14 @@ export function createChatsRepository(db: Database, now: () => number): ChatsRep
       const row = selectTopicById.get(chatId);
       return row === undefined ? undefined : topicRecord(row);
     },
+    memberChat: (parentChatId, userId) => memberChat(parentChatId, userId),
+    memberChatById: (chatId) => {
+      const row = selectMemberById.get(chatId);
+      return row === undefined ? undefined : memberChatRecord(row);
+    },
+    recordGroupMessage: (parentChatId, messageId, chatId) =>
+      void insertGroupMessage.run(parentChatId, messageId, chatId, now()),
+    groupMessageChat: (parentChatId, messageId) => selectGroupMessage.get(parentChatId, messageId)?.chat_id,
+    pruneGroupMessages: (beforeMs) => pruneGroupMessages.run(beforeMs).changes,
   };
 }

@@ -1,6 +1,6 @@
 // The store folder's public surface: open the database, its repositories and records.
 // All SQL lives in this folder; everything else goes through these repositories.
-export type { ChatPreferencesPatch, ChatsRepository, TopicRecord } from "./chats-repo.js";
+export type { ChatPreferencesPatch, ChatsRepository, MemberChatRecord, TopicRecord } from "./chats-repo.js";
 export type { ClaudeCommandsRepository } from "./claude-commands-repo.js";
 export type { CountersRepository } from "./counters-repo.js";
 export type { AddDecisionInput, DecisionsRepository } from "./decisions-repo.js";

@@ -346,6 +346,27 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE ended_at IS NOT NULL AND cost_usd > 0 GROUP BY 1, 2;
     `,
   },
+  {
+    version: 21,
+    name: "group members' own conversations (telegram.group_sessions), and which conversation each bot message in a group is of",
+    sql: `
+      CREATE TABLE member_chats (
+        chat_id        INTEGER PRIMARY KEY,
+        parent_chat_id INTEGER NOT NULL,
+        user_id        INTEGER NOT NULL,
+        created_at     INTEGER NOT NULL,
+        UNIQUE (parent_chat_id, user_id)
+      ) STRICT;
+      CREATE TABLE group_messages (
+        parent_chat_id INTEGER NOT NULL,
+        message_id     INTEGER NOT NULL,
+        chat_id        INTEGER NOT NULL,
+        written_at     INTEGER NOT NULL,
+        PRIMARY KEY (parent_chat_id, message_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX group_messages_written ON group_messages (written_at);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

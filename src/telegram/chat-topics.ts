@@ -9,9 +9,13 @@
 // A topic Telegram will not take messages in (closed, or deleted) is set aside: what Telecode
 // has for it goes to the chat's main view instead, until the topic is reopened. A reply there to
 // one of those messages, or a tap on its buttons, is read as in the topic.
+//
+// A group's main view may hold chats of its own too, each member's conversation
+// (member-chats.ts): what is not a topic's is read through them, and they are placed here.
 
-import { isTopicId } from "../domain/index.js";
+import { isInnerChatId } from "../domain/index.js";
 import type { TopicRecord } from "../store/index.js";
+import type { MemberChats } from "./member-chats.js";
 
 export type TopicsStore = {
   topic(parentChatId: number, threadId: number, name: string | null): TopicRecord;
@@ -54,12 +58,17 @@ export class ChatTopics {
   readonly #writtenAside = new Map<string, number>();
   readonly #store: TopicsStore;
   readonly #onSetAside: SetAside;
+  readonly #members: MemberChats | undefined;
 
-  /** `known`: the topics seen before. `onSetAside`: told when writes to a topic start going to its chat. */
-  constructor(known: readonly TopicRecord[], store: TopicsStore, onSetAside: SetAside) {
+  /**
+   * `known`: the topics seen before. `onSetAside`: told when writes to a topic start going to its
+   * chat. `members`: the members' conversations in groups' main views, where there are any.
+   */
+  constructor(known: readonly TopicRecord[], store: TopicsStore, onSetAside: SetAside, members?: MemberChats) {
     for (const topic of known) this.#remember(topic);
     this.#store = store;
     this.#onSetAside = onSetAside;
+    this.#members = members;
   }
 
   /** The topic Telecode knows by `chatId`; undefined for any other chat. */
@@ -67,15 +76,15 @@ export class ChatTopics {
     return this.#lookUp(chatId);
   }
 
-  /** The Telegram chat (as kept) that `chatId` is in: a topic's forum, else the chat itself. */
+  /** The Telegram chat (as kept) that `chatId` is in: a topic's forum, a member's group, else the chat itself. */
   parentOf(chatId: number): number {
-    return this.#lookUp(chatId)?.parentChatId ?? chatId;
+    return this.#lookUp(chatId)?.parentChatId ?? this.#members?.parentOf(chatId) ?? chatId;
   }
 
   /** Where the messages of `chatId` are written now. */
   placeOf(chatId: number): Place {
     const topic = this.#lookUp(chatId);
-    if (topic === undefined) return { chatId };
+    if (topic === undefined) return { chatId: this.parentOf(chatId) };
     if (this.#setAside.has(chatId)) return { chatId: topic.parentChatId, aside: true };
     return { chatId: topic.parentChatId, threadId: topic.threadId };
   }
@@ -93,10 +102,14 @@ export class ChatTopics {
     return true;
   }
 
-  /** The outbox wrote message `messageId` of topic `chatId`, set aside, in its chat's main view. */
-  wroteAside(chatId: number, messageId: number): void {
+  /**
+   * The outbox wrote message `messageId` for chat `chatId`: one of a topic set aside, in its chat's
+   * main view, is remembered as the topic's; one in a group's main view as its conversation's.
+   */
+  wrote(chatId: number, messageId: number): void {
     const topic = this.#lookUp(chatId);
-    if (topic !== undefined) this.#writtenAside.set(`${topic.parentChatId}:${messageId}`, chatId);
+    if (topic === undefined) return this.#members?.wrote(chatId, messageId);
+    if (this.#setAside.has(chatId)) this.#writtenAside.set(`${topic.parentChatId}:${messageId}`, chatId);
   }
 
   /** Whether message `messageId` of topic `chatId` is in its chat's main view (one a reply there can quote). */
@@ -112,16 +125,20 @@ export class ChatTopics {
    */
   readUpdate(update: object): void {
     const { message, edited_message: edited, callback_query: query } = update as Record<string, unknown>;
-    for (const each of [message, edited, (query as { message?: unknown } | undefined)?.message])
-      if (typeof each === "object" && each !== null) this.#read(each);
+    const tapped = (query as { message?: unknown } | undefined)?.message;
+    for (const each of [message, edited, tapped])
+      if (typeof each === "object" && each !== null) this.#read(each, each === tapped);
   }
 
-  #read(message: MessageJson): void {
+  #read(message: MessageJson, tapped: boolean): void {
     const chatId = message.chat?.id;
     const threadId = message.message_thread_id;
-    if (typeof chatId !== "number" || isTopicId(chatId)) return; // read already (handled again after a restart)
+    if (typeof chatId !== "number" || isInnerChatId(chatId)) return; // read already (handled again after a restart)
     // A thread of replies in a group without topics has an id too: only a topic's counts.
-    if (message.is_topic_message !== true || typeof threadId !== "number") return this.#readAside(message, chatId);
+    if (message.is_topic_message !== true || typeof threadId !== "number") {
+      if (!this.#readAside(message, chatId)) this.#members?.read(message, tapped);
+      return;
+    }
     const opening = message.reply_to_message?.forum_topic_created;
     const topic = this.#topicAt(chatId, threadId, nameOf(opening ?? message.forum_topic_created));
     const renamed = nameOf(message.forum_topic_edited);
@@ -131,19 +148,23 @@ export class ChatTopics {
     moveTo(message, chatId, topic.chatId);
   }
 
-  /** A message in a chat's main view that is (or replies to) a message written there for a topic set aside. */
-  #readAside(message: MessageJson, chatId: number): void {
+  /**
+   * A message in a chat's main view that is (or replies to) a message written there for a topic
+   * set aside: read as the topic's. Returns whether it was.
+   */
+  #readAside(message: MessageJson, chatId: number): boolean {
     const written = (id: unknown) => this.#writtenAside.get(`${chatId}:${String(id)}`);
     const topicId = written(message.message_id) ?? written(message.reply_to_message?.message_id);
-    if (topicId === undefined) return;
+    if (topicId === undefined) return false;
     this.#writtenAside.set(`${chatId}:${String(message.message_id)}`, topicId);
     moveTo(message, chatId, topicId);
+    return true;
   }
 
   /** A topic by id, also one the store gave out elsewhere (a config's schedule in a topic). */
   #lookUp(chatId: number): TopicRecord | undefined {
     const known = this.#byId.get(chatId);
-    if (known !== undefined || !isTopicId(chatId)) return known;
+    if (known !== undefined || !isInnerChatId(chatId)) return known;
     const stored = this.#store.topicById(chatId);
     if (stored !== undefined) this.#remember(stored);
     return stored;

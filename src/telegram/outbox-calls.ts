@@ -32,10 +32,10 @@ export async function callBotApi(
     home === undefined || moves === undefined ? messageId : moves.wireMessageId(home, messageId);
   const kept = (messageId: number): number =>
     home === undefined || moves === undefined ? messageId : moves.keptMessageId(home, messageId);
-  /** A new message's id as kept; one written aside for its topic is remembered as the topic's. */
+  /** A new message's id as kept, told to the topics (one written aside is remembered as its topic's). */
   const placed = (messageId: number): number => {
     const id = kept(messageId);
-    if (asideTopic !== undefined) topics?.wroteAside(asideTopic, id);
+    if (chat !== undefined) topics?.wrote(chat.chatId, id);
     return id;
   };
   const current = (messageId: number): number => {

@@ -1,7 +1,8 @@
-// A project's worktrees ([projects.NAME] worktrees_dir): each chat, and each forum topic, works
-// in a git worktree of its own on a branch of its own, so two conversations on one project
-// never edit the same checkout. The folder a lane works in follows from the config alone; the
-// worktree is made (from worktree_base, else the project's HEAD) before the lane's first run.
+// A project's worktrees ([projects.NAME] worktrees_dir): each chat (a forum topic, a group
+// member's own conversation too) works in a git worktree of its own on a branch of its own, so
+// two conversations on one project never edit the same checkout. The folder a lane works in
+// follows from the config alone; the worktree is made (from worktree_base, else the project's
+// HEAD) before the lane's first run.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";

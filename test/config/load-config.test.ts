@@ -44,6 +44,7 @@ describe("finding the config file", () => {
       apiRoot: "https://api.telegram.org",
       notifyUnauthorised: true,
       groupApprovals: "anyone",
+      groupSessions: "shared",
     });
     expect(config.claude).toEqual({
       path: "claude",
@@ -103,6 +104,7 @@ allowed_user_ids = [111, 222]
 api_root = "http://127.0.0.1:8081/"
 notify_unauthorised = false
 group_approvals = "requester"
+group_sessions = "per_person"
 
 [claude]
 path = "~/bin/claude"
@@ -139,6 +141,7 @@ dir = "~/data"
       apiRoot: "http://127.0.0.1:8081",
       notifyUnauthorised: false,
       groupApprovals: "requester",
+      groupSessions: "per_person",
     });
     expect(config.claude).toMatchObject({
       path: join(t.home, "bin", "claude"),
@@ -224,6 +227,7 @@ allowed_user_ids = 5
 api_root = "ftp://example.org"
 notify_unauthorised = "yes"
 group_approvals = "admins"
+group_sessions = "each"
 
 [claude]
 permission_mode = "yolo"
@@ -250,6 +254,7 @@ dir = 3
       'config.toml: telegram.api_root must be an http(s) URL such as "https://api.telegram.org"',
       "config.toml: telegram.notify_unauthorised must be true or false",
       'config.toml: telegram.group_approvals must be one of "anyone", "requester"',
+      'config.toml: telegram.group_sessions must be one of "shared", "per_person"',
       'config.toml: claude.permission_mode must be one of "default", "acceptEdits", "plan", "plan-auto", "auto", "dontAsk"',
       'config.toml: claude.effort must be one of "low", "medium", "high", "xhigh", "max", or "" for the CLI\'s default',
       "config.toml: claude.allowed_tools[0] must be a string",
@@ -261,7 +266,7 @@ dir = 3
       "config.toml: limits.drain_seconds must be a whole number of seconds (0 or more)",
       "config.toml: state.dir must be a string",
     ]);
-    expect(error.message).toMatch(/has 15 problems/);
+    expect(error.message).toMatch(/has 16 problems/);
   });
 
   it("refuses two default projects", () => {

@@ -72,6 +72,14 @@ function seed(db: Database.Database, version: number): void {
     ).run();
     db.prepare("INSERT INTO trigger_results (trigger_id, result, at) VALUES ('webhook:gh', 'day_capped', 1950)").run();
   }
+  if (version >= 19) {
+    db.prepare(
+      "INSERT INTO topics (chat_id, parent_chat_id, thread_id, name, created_at) VALUES (?, -9, 4, 'Ops', 1000)",
+    ).run(-(2 ** 48) - 1);
+  }
+  // From 20 on, what a chat spent a day is written as its runs end (before, it is taken from them).
+  if (version >= 20)
+    db.prepare("INSERT INTO chat_day_costs (chat_id, day, cost_usd) VALUES (7, '2030-01-01', 0.4)").run();
 }
 
 describe("migrations", () => {
@@ -153,6 +161,11 @@ describe("migrations", () => {
           expect(store.triggers.pausedChoice()).toEqual({ paused: true, configPaused: false, changedAt: 1900 });
           expect(store.triggers.webhookDay("gh", "2030-01-01")).toEqual({ costUsd: 1.5, told: true });
           expect(store.triggers.lastResults().get("webhook:gh")).toMatchObject({ result: "day_capped", at: 1950 });
+        }
+        if (from >= 19) {
+          expect(store.chats.topicById(-(2 ** 48) - 1)).toMatchObject({ parentChatId: -9, threadId: 4 });
+          // A member's conversation takes the next id below the topics'.
+          expect(store.chats.memberChat(-9, 5).chatId).toBe(-(2 ** 48) - 2);
         }
         // Every table of the latest schema takes writes after the upgrade.
         store.chats.update(8, { mode: "auto" });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, afterEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE, openStore, StoreError, type Store } from "../../src/store/index.js";
-import { FIRST_TOPIC_ID } from "../../src/domain/index.js";
+import { FIRST_INNER_CHAT_ID } from "../../src/domain/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 const tempDir = useTempDirs("store");
@@ -90,8 +90,8 @@ describe("chats", () => {
     const docs = store.chats.topic(-100_42, 9, null);
     const dm = store.chats.topic(5, 7, null);
     expect(store.chats.topic(-100_42, 7, "ignored")).toEqual(build);
-    expect(build).toEqual({ chatId: FIRST_TOPIC_ID - 1, parentChatId: -100_42, threadId: 7, name: "Build" });
-    expect([docs.chatId, dm.chatId]).toEqual([FIRST_TOPIC_ID - 2, FIRST_TOPIC_ID - 3]);
+    expect(build).toEqual({ chatId: FIRST_INNER_CHAT_ID - 1, parentChatId: -100_42, threadId: 7, name: "Build" });
+    expect([docs.chatId, dm.chatId]).toEqual([FIRST_INNER_CHAT_ID - 2, FIRST_INNER_CHAT_ID - 3]);
     store.chats.nameTopic(docs.chatId, "Docs");
     expect(
       reopen()
@@ -102,7 +102,7 @@ describe("chats", () => {
       [docs.chatId, "Docs"],
       [dm.chatId, null],
     ]);
-    expect(store.chats.topic(-100_42, 11, null).chatId).toBe(FIRST_TOPIC_ID - 4);
+    expect(store.chats.topic(-100_42, 11, null).chatId).toBe(FIRST_INNER_CHAT_ID - 4);
   });
 
   it("read a topic that never changed anything as its group, and one that did as itself", () => {
@@ -115,6 +115,34 @@ describe("chats", () => {
     store.chats.update(-100_42, { model: "sonnet" });
     expect(store.chats.get(topic)).toMatchObject({ project: "api", model: "opus" });
     expect(store.chats.get(-100_42)).toMatchObject({ project: "web", model: "sonnet" });
+  });
+
+  it("give each group member's conversation an id from the topics' range, read as the group's until it changes", () => {
+    const topic = store.chats.topic(-100_42, 7, null);
+    const ann = store.chats.memberChat(-100_42, 1001);
+    const bob = store.chats.memberChat(-100_42, 1002);
+    expect(store.chats.memberChat(-100_42, 1001)).toEqual(ann);
+    expect(ann).toEqual({ chatId: FIRST_INNER_CHAT_ID - 2, parentChatId: -100_42, userId: 1001 });
+    expect(bob.chatId).toBe(FIRST_INNER_CHAT_ID - 3);
+    expect(store.chats.topic(-100_42, 9, null).chatId).toBe(FIRST_INNER_CHAT_ID - 4);
+    expect(reopen().chats.memberChatById(ann.chatId)).toEqual(ann);
+    expect(store.chats.memberChatById(topic.chatId)).toBeUndefined();
+    store.chats.update(-100_42, { model: "haiku" });
+    store.chats.update(bob.chatId, { model: "opus" });
+    expect([store.chats.get(ann.chatId).model, store.chats.get(bob.chatId).model]).toEqual(["haiku", "opus"]);
+  });
+
+  it("keep which conversation each bot message in a group is of, until pruned", () => {
+    store.chats.recordGroupMessage(-100_42, 10, FIRST_INNER_CHAT_ID - 1);
+    clock = 5_000;
+    store.chats.recordGroupMessage(-100_42, 11, -100_42);
+    store.chats.recordGroupMessage(-100_43, 10, FIRST_INNER_CHAT_ID - 2);
+    expect(reopen().chats.groupMessageChat(-100_42, 10)).toBe(FIRST_INNER_CHAT_ID - 1);
+    expect(store.chats.groupMessageChat(-100_42, 11)).toBe(-100_42);
+    expect(store.chats.groupMessageChat(-100_42, 12)).toBeUndefined();
+    expect(store.chats.pruneGroupMessages(5_000)).toBe(1);
+    expect(store.chats.groupMessageChat(-100_42, 10)).toBeUndefined();
+    expect(store.chats.groupMessageChat(-100_43, 10)).toBe(FIRST_INNER_CHAT_ID - 2);
   });
 });
 

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStore, type Store, type TopicRecord } from "../../src/store/index.js";
 import { ChatTopics } from "../../src/telegram/chat-topics.js";
-import { FIRST_TOPIC_ID } from "../../src/domain/index.js";
+import { FIRST_INNER_CHAT_ID } from "../../src/domain/index.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 const FORUM = -100_123;
@@ -52,7 +52,7 @@ describe("reading updates", () => {
     const update = { update_id: 1, message: inTopic(40, 41) };
     topics().readUpdate(update);
     const id = update.message.chat.id;
-    expect(id).toBeLessThan(FIRST_TOPIC_ID);
+    expect(id).toBeLessThan(FIRST_INNER_CHAT_ID);
     expect(store.chats.topics()).toEqual([{ chatId: id, parentChatId: FORUM, threadId: 40, name: "Build" }]);
     // The topic's first message is no reply.
     expect(update.message).not.toHaveProperty("reply_to_message");
@@ -135,7 +135,7 @@ describe("a topic Telegram refuses messages in", () => {
 
     // What was written in the main view for it, a reply there to that, and a tap on its
     // buttons are read as the topic's; the rest of the main view is not.
-    read.wroteAside(id, 50);
+    read.wrote(id, 50);
     const general = (messageId: number, extra: Record<string, unknown> = {}) => ({
       message_id: messageId,
       chat: chat(FORUM),

@@ -104,7 +104,7 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     outbox: () => outbox,
     onMoved: (move) => prompts.chatMoved(move.from),
   });
-  const chatTopics = chatTopicsOf({ store, logger, outbox: () => outbox });
+  const chatTopics = chatTopicsOf({ store, logger, config: options.config, outbox: () => outbox });
   const closedChats = new ClosedChats({
     clock,
     logger,

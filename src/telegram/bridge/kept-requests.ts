@@ -2,7 +2,7 @@
 // again in the order it came, in the message that showed it, or, when older than
 // limits.offline_max_age_minutes, its message says so with a Retry button (buttons/retry.ts).
 // First, what Retry and Continue no longer need is forgotten (old dropped requests, inputs, runs),
-// and the plans of sessions left a month.
+// the plans of sessions left a month, and which conversation month-old bot messages in groups are of.
 import { definedFields, formatDurationMs } from "../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../render/index.js";
 import type { QueuedRunRecord } from "../../store/index.js";
@@ -14,7 +14,8 @@ import type { BridgeServices } from "./services.js";
 const KEEP_FOR_MS = 7 * 24 * 60 * 60_000;
 /**
  * Ended runs and their decisions: nothing reads them once this old (a Continue then answers "No
- * longer pending"). Sessions' plans unchanged this long are forgotten too.
+ * longer pending"). Sessions' plans unchanged this long are forgotten too, and which conversation
+ * the bot's messages this old in groups are of (a reply to one then starts the replier's own).
  */
 const RUNS_KEPT_MS = 30 * 24 * 60 * 60_000;
 
@@ -34,6 +35,7 @@ export function runKeptRequests(deps: KeptRequestsDeps): { resumed: QueuedRunRec
     store.runs.forgetInputs(clock.now() - KEEP_FOR_MS);
     store.runs.pruneEnded(clock.now() - RUNS_KEPT_MS);
     store.sessionPlans.pruneRecordedBefore(clock.now() - RUNS_KEPT_MS);
+    store.chats.pruneGroupMessages(clock.now() - RUNS_KEPT_MS);
     waiting = store.queuedRuns.listWaiting();
   } catch (error) {
     logger.event("telegram.kept_requests_failed", { err: error }, "error");

@@ -1,28 +1,36 @@
-// The bridge's side of forum topics (chat-topics.ts): topics are kept in the store, so a restart
-// still knows each by the same id; every update is read through them (after the chat moves);
-// and a topic Telegram stops taking messages in is said so, once, in its chat's main view,
-// where its messages go from then on.
+// The bridge's side of forum topics (chat-topics.ts) and of members' own conversations in groups
+// (member-chats.ts): both are kept in the store, so a restart still knows each by the same id;
+// every update is read through them (after the chat moves); and a topic Telegram stops taking
+// messages in is said so, once, in its chat's main view, where its messages go from then on.
 import type { Context, MiddlewareFn } from "grammy";
+import type { Config } from "../../config/index.js";
 import type { Logger } from "../../ports/index.js";
 import { escapeTelegramHtml } from "../../render/index.js";
 import type { Store, TopicRecord } from "../../store/index.js";
 import { ChatTopics } from "../chat-topics.js";
+import { MemberChats } from "../member-chats.js";
 import type { Outbox } from "../outbox.js";
 
 export type TopicsDeps = {
   store: Pick<Store, "chats">;
   logger: Logger;
+  config: () => Config;
   /** The outbox, once it exists (it writes through the topics made here). */
   outbox: () => Pick<Outbox, "send">;
 };
 
-/** The topics seen so far, keeping each new one and saying when one refuses messages. */
+/**
+ * The topics seen so far, keeping each new one and saying when one refuses messages; and the
+ * members' conversations, each member's own while telegram.group_sessions is "per_person".
+ */
 export function chatTopicsOf(deps: TopicsDeps): ChatTopics {
-  return new ChatTopics(deps.store.chats.topics(), deps.store.chats, (topic, closed) => {
+  const members = new MemberChats(deps.store.chats, () => deps.config().telegram.groupSessions === "per_person");
+  const setAside = (topic: TopicRecord, closed: boolean) => {
     const { chatId, parentChatId, threadId } = topic;
     deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId, closed }, "warn");
     void deps.outbox().send(parentChatId, { html: topicSetAsideText(topic, closed) });
-  });
+  };
+  return new ChatTopics(deps.store.chats.topics(), deps.store.chats, setAside, members);
 }
 
 /** Said in the chat's main view: which topic, closed or gone (as Telegram said), and what happens now. */
@@ -33,7 +41,7 @@ export function topicSetAsideText(topic: Pick<TopicRecord, "name">, closed: bool
     : `ℹ️ ${which} is gone (Telegram says it was deleted), so I write what I have for it here instead.`;
 }
 
-/** Reads every update through the topics. */
+/** Reads every update through the topics and members' conversations. */
 export function readThroughTopics(topics: ChatTopics): MiddlewareFn<Context> {
   return (ctx, next) => {
     topics.readUpdate(ctx.update);

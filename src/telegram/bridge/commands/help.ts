@@ -1,5 +1,5 @@
 // /help and /start: what Telecode is, how to use it, and every command.
-import { isTopicId } from "../../../domain/index.js";
+import { isInnerChatId } from "../../../domain/index.js";
 import { escapeTelegramHtml as esc } from "../../../render/index.js";
 import type { BridgeServices } from "../services.js";
 import type { Command, CommandCall } from "./command.js";
@@ -22,11 +22,16 @@ function help(call: CommandCall, { claudeCommands }: Pick<BridgeServices, "claud
       ...(call.config.claude.promptSuggestions
         ? ["A 💬 button under an answer sends Claude Code's guess at your next message."]
         : []),
-      ...(call.message.chatKind === "private" && !isTopicId(call.message.chatId)
+      ...(call.message.chatKind === "private" && !isInnerChatId(call.message.chatId)
         ? []
         : [
             "With topics on, each topic is a conversation of its own: its own session, runs and schedules, and the chat's settings until you change one in the topic.",
           ]),
+      ...(call.message.chatKind !== "private" && call.config.telegram.groupSessions === "per_person"
+        ? [
+            "In this group's main view each of you has a conversation of your own: your session, runs and schedules, and the group's settings until you change one. A reply to someone's answer continues theirs.",
+          ]
+        : []),
       "",
       list,
       ...(passed.length === 0
