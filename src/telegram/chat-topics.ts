@@ -15,6 +15,7 @@
 
 import { isInnerChatId } from "../domain/index.js";
 import type { TopicRecord } from "../store/index.js";
+import { lookUpInner, moveTo } from "./inner-chats.js";
 import type { MemberChats } from "./member-chats.js";
 
 export type TopicsStore = {
@@ -163,11 +164,12 @@ export class ChatTopics {
 
   /** A topic by id, also one the store gave out elsewhere (a config's schedule in a topic). */
   #lookUp(chatId: number): TopicRecord | undefined {
-    const known = this.#byId.get(chatId);
-    if (known !== undefined || !isInnerChatId(chatId)) return known;
-    const stored = this.#store.topicById(chatId);
-    if (stored !== undefined) this.#remember(stored);
-    return stored;
+    return lookUpInner(
+      chatId,
+      this.#byId,
+      (id) => this.#store.topicById(id),
+      (topic) => this.#remember(topic),
+    );
   }
 
   /** The topic at `threadId` of chat `chatId`, given an id the first time; named when it had no name. */
@@ -189,13 +191,6 @@ export class ChatTopics {
     this.#byId.set(topic.chatId, topic);
     this.#byPlace.set(`${topic.parentChatId}:${topic.threadId}`, topic);
   }
-}
-
-/** Gives `message` (and the message it replies to, in the same chat) the chat id `to`. */
-function moveTo(message: MessageJson, from: number, to: number): void {
-  const reply = message.reply_to_message?.chat;
-  if (reply?.id === from) reply.id = to;
-  message.chat!.id = to;
 }
 
 function nameOf(named: TopicName): string | null {

@@ -10,6 +10,7 @@
 
 import { isInnerChatId } from "../domain/index.js";
 import type { ChatsRepository, MemberChatRecord } from "../store/index.js";
+import { lookUpInner, moveTo } from "./inner-chats.js";
 
 export type MemberChatsStore = Pick<
   ChatsRepository,
@@ -85,10 +86,7 @@ export class MemberChats {
     const written = (of: MemberMessage | undefined) =>
       typeof of?.message_id === "number" ? this.#store.groupMessageChat(chatId, of.message_id) : undefined;
     const to = tapped ? written(message) : (written(message.reply_to_message) ?? this.#writersOwn(chatId, message));
-    if (to === undefined || to === chatId) return;
-    const reply = message.reply_to_message?.chat;
-    if (reply?.id === chatId) reply.id = to;
-    message.chat!.id = to;
+    if (to !== undefined && to !== chatId) moveTo(message, chatId, to);
   }
 
   #writersOwn(chatId: number, message: MemberMessage): number | undefined {
@@ -102,11 +100,8 @@ export class MemberChats {
   }
 
   #lookUp(chatId: number): MemberChatRecord | undefined {
-    const known = this.#byId.get(chatId);
-    if (known !== undefined || !isInnerChatId(chatId)) return known;
-    const stored = this.#store.memberChatById(chatId);
-    if (stored !== undefined) this.#remember(stored);
-    return stored;
+    const stored = (id: number) => this.#store.memberChatById(id);
+    return lookUpInner(chatId, this.#byId, stored, (chat) => this.#remember(chat));
   }
 
   #remember(chat: MemberChatRecord): void {
