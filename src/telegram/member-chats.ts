@@ -57,12 +57,15 @@ export class MemberChats {
   readonly #byId = new Map<number, MemberChatRecord>();
   readonly #byMember = new Map<string, MemberChatRecord>();
   readonly #store: MemberChatsStore;
-  readonly #perPerson: () => boolean;
+  readonly #hasOwn: (userId: number) => boolean;
 
-  /** `perPerson`: whether a member's own words start their own conversation (read per message). */
-  constructor(store: MemberChatsStore, perPerson: () => boolean) {
+  /**
+   * `hasOwn`: whether what member `userId` writes goes to a conversation of their own (read per
+   * message: each allowed user's, while group_sessions is "per_person").
+   */
+  constructor(store: MemberChatsStore, hasOwn: (userId: number) => boolean) {
     this.#store = store;
-    this.#perPerson = perPerson;
+    this.#hasOwn = hasOwn;
   }
 
   /** The group a member's conversation is in; undefined for any other chat. */
@@ -91,7 +94,7 @@ export class MemberChats {
 
   #writersOwn(chatId: number, message: MemberMessage): number | undefined {
     const from = message.from;
-    if (!this.#perPerson() || typeof from?.id !== "number" || from.is_bot === true) return undefined;
+    if (typeof from?.id !== "number" || from.is_bot === true || !this.#hasOwn(from.id)) return undefined;
     if (!WRITTEN.some((field) => field in message)) return undefined;
     const key = `${chatId}:${from.id}`;
     const chat = this.#byMember.get(key) ?? this.#store.memberChat(chatId, from.id);

@@ -10,7 +10,7 @@ import { MemberChats } from "../../src/telegram/member-chats.js";
 import { useTempDirs } from "../support/temp-dirs.js";
 
 const GROUP = -100_77;
-const [ANN, BOB] = [1001, 1002];
+const [ANN, BOB, STRANGER] = [1001, 1002, 666];
 const tempDir = useTempDirs("member-chats");
 let store: Store;
 let perPerson: boolean;
@@ -22,7 +22,8 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 function chats(): ChatTopics {
-  return new ChatTopics([], store.chats, () => undefined, new MemberChats(store.chats, () => perPerson));
+  const hasOwn = (userId: number) => perPerson && userId !== STRANGER;
+  return new ChatTopics([], store.chats, () => undefined, new MemberChats(store.chats, hasOwn));
 }
 
 type Json = Record<string, unknown> & { chat: { id: number } };
@@ -64,7 +65,7 @@ describe('with group_sessions = "per_person"', () => {
     expect(read.parentOf(GROUP)).toBe(GROUP);
   });
 
-  it("leaves Telegram's notices, bots' messages and private chats as they are", () => {
+  it("leaves Telegram's notices, bots' and strangers' messages, and private chats as they are", () => {
     const read = chats();
     const notices = [
       message(1, ANN, { text: undefined, new_chat_members: [{ id: BOB }] }),
@@ -73,6 +74,7 @@ describe('with group_sessions = "per_person"', () => {
     ];
     for (const notice of notices) expect(readAs(read, notice)).toBe(GROUP);
     expect(readAs(read, message(4, "bot"))).toBe(GROUP);
+    expect(readAs(read, message(6, STRANGER))).toBe(GROUP);
     expect(readAs(read, message(5, ANN, {}, ANN))).toBe(ANN);
   });
 

@@ -21,10 +21,14 @@ export type TopicsDeps = {
 
 /**
  * The topics seen so far, keeping each new one and saying when one refuses messages; and the
- * members' conversations, each member's own while telegram.group_sessions is "per_person".
+ * members' conversations, each allowed member's own while telegram.group_sessions is "per_person"
+ * (a stranger's message stays the group's, where access control turns it away).
  */
 export function chatTopicsOf(deps: TopicsDeps): ChatTopics {
-  const members = new MemberChats(deps.store.chats, () => deps.config().telegram.groupSessions === "per_person");
+  const members = new MemberChats(deps.store.chats, (userId) => {
+    const { groupSessions, allowedUserIds } = deps.config().telegram;
+    return groupSessions === "per_person" && allowedUserIds.includes(userId);
+  });
   const setAside = (topic: TopicRecord, closed: boolean) => {
     const { chatId, parentChatId, threadId } = topic;
     deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId, closed }, "warn");
