@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProjectConfig } from "../../src/config/index.js";
 import { reply } from "../support/fake-anthropic/index.js";
-import { isAnswer, startRig, type Rig } from "../telegram/bridge/rig.js";
+import { isAnswer, startRig, withButton, type Rig } from "../telegram/bridge/rig.js";
 
 describe("worktrees", () => {
   let rig: Rig;
@@ -76,9 +76,13 @@ describe("worktrees", () => {
     const folder = join(worktrees, "chat-1002");
     const before = git("rev-parse", "telecode/chat-1002");
     rmSync(folder, { recursive: true, force: true });
-    rig.script("[wt-bob-again]", [reply.text("BOB-AGAIN")]);
+    rig.script("[wt-bob-again]", [reply.bash("touch remade.txt", "Create a file"), reply.text("BOB-AGAIN")]);
     rig.tg.sendText(bob, "Once more [wt-bob-again]");
+    const prompt = await rig.botMessage(bob, withButton("✅ Allow"));
+    rig.tg.tapButton(bob, prompt.messageId, "✅ Allow");
     await rig.botMessage(bob, isAnswer("BOB-AGAIN"));
+    // Bob's Claude Code, idle since his last task, was in the folder removed: the task ran in the new one.
+    expect(existsSync(join(folder, "remade.txt"))).toBe(true);
     expect(rig.tg.botMessages(bob).filter((m) => m.text.startsWith("🌿"))).toHaveLength(2);
     expect(existsSync(join(folder, "README.md"))).toBe(true);
     expect(git("-C", folder, "rev-parse", "--abbrev-ref", "HEAD").trim()).toBe("telecode/chat-1002");
