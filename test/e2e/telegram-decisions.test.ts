@@ -227,6 +227,8 @@ describe('telegram.group_approvals = "requester"', () => {
       rig.script("[requester]", [reply.bash("touch requester.txt", "Create a file"), reply.text("Created it.")]);
       say("create the file [requester]", asker);
       const prompt = await rig.botMessage(group, withButton("✅ Allow"));
+      // Said before anyone taps, under what a typed reply does.
+      expect(prompt.text).toMatch(/passes your words to Claude\. Only Ann1013, who asked for this, can answer it\.$/);
 
       expect(await tap(group, prompt, "✅ Allow", other)).toBe("Only Ann1013, who asked for this, can answer it");
       const replied = rig.tg.sendText(group, "Allow it", { from: other, replyTo: prompt.messageId });

@@ -91,6 +91,7 @@ describe('telegram.group_sessions = "per_person"', () => {
       rig.script("[gs-tap]", [reply.bash("touch gs-tap.txt", "Create a file"), reply.text("Created it.")]);
       group.say(ann, "create the file [gs-tap]");
       const prompt = await rig.botMessage(group.id, withButton("✅ Allow"));
+      expect(prompt.text).not.toContain("Only"); // group_approvals = "anyone": any member answers
       await rig.app.stop();
       await rig.startApp();
       const tap = rig.tg.tapButton(group.id, prompt.messageId, "✅ Allow", { from: bob });

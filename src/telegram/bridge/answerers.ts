@@ -5,7 +5,9 @@
 import type { Requester } from "../../sessions/index.js";
 import type { BridgeServices } from "./services.js";
 
-export type AnswerersDeps = Pick<BridgeServices, "config" | "store" | "logger" | "control">;
+export type AnswerersDeps = Pick<BridgeServices, "config" | "store" | "logger"> & {
+  control: Pick<BridgeServices["control"], "inGroup">;
+};
 
 /** The one person who may answer the decision, when only one may; undefined: any allowed user. */
 export function soleAnswerer(deps: AnswerersDeps, chatId: number, decisionId: string): Requester | undefined {

@@ -34,6 +34,7 @@ import { ClaudeCommands } from "./claude-commands.js";
 import { UsageLimits } from "./usage-limits.js";
 import { COMMANDS, commandComposer } from "./commands/index.js";
 import type { TelecodeContext } from "./context.js";
+import { soleAnswerer } from "./answerers.js";
 import { DecisionMessages } from "./decision-messages.js";
 import { handlerFailed } from "./handler-failed.js";
 import { attachmentMessages } from "./messages/attachments.js";
@@ -126,7 +127,17 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     now: () => clock.now(),
     ...(options.buttonMemory === undefined ? {} : { memory: options.buttonMemory }),
   });
-  const prompts = new DecisionMessages({ outbox, store, logger, answers: options.answers, callbacks, runs });
+  const inGroup = (chatId: number): boolean => chatTopics.parentOf(chatId) < 0;
+  const answerers = { config: options.config, store, logger, control: { inGroup } };
+  const prompts = new DecisionMessages({
+    outbox,
+    store,
+    logger,
+    answers: options.answers,
+    callbacks,
+    runs,
+    soleAnswerer: (chatId, decisionId) => soleAnswerer(answerers, chatId, decisionId),
+  });
   const lifecycle = { stopping: false };
   const downloads = {
     apiRoot: initial.telegram.apiRoot,
@@ -136,7 +147,6 @@ export function createTelegramFront(options: TelegramFrontOptions): TelegramFron
     ...(http === undefined ? {} : { fetch: http.fetch }),
   };
   const media = options.media(downloads, initial.telegram.apiRoot !== DEFAULT_API_ROOT);
-  const inGroup = (chatId: number): boolean => chatTopics.parentOf(chatId) < 0;
   const signIns = new McpSignIns({ outbox, callbacks, logger, clock, inGroup });
   const suggestions = new Suggestions({ outbox, callbacks, logger });
   const view: RunViewDeps = {

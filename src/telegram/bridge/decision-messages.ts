@@ -7,6 +7,7 @@ import type { DecisionOutcome, DecisionPrompt, PersonAnswer } from "../../policy
 import type { Logger } from "../../ports/index.js";
 import type { Lane } from "../../domain/index.js";
 import type { DecisionAnswers, PendingDecisionView, PersonPort } from "../../sessions/decisions/index.js";
+import type { Requester } from "../../sessions/index.js";
 import type { Store } from "../../store/index.js";
 import type { CallbackRegistry } from "../callback-data.js";
 import type { Outbox } from "../outbox.js";
@@ -40,6 +41,8 @@ export type DecisionMessagesDeps = {
   answers: DecisionAnswers;
   callbacks: CallbackRegistry<BridgeAction>;
   runs: Pick<RunIndex, "live">;
+  /** The one person who may answer a decision, when only one may (answerers.ts). */
+  soleAnswerer: (chatId: number, decisionId: string) => Requester | undefined;
 };
 
 export class DecisionMessages {
@@ -112,7 +115,8 @@ export class DecisionMessages {
 
   #ask(lane: Lane, view: PendingDecisionView): void {
     const existing = this.#shown.get(view.decisionId);
-    const parts = renderPromptParts(view.prompt, { awaitingText: view.awaitingText });
+    const onlyFor = this.#deps.soleAnswerer(lane.chatId, view.decisionId)?.name;
+    const parts = renderPromptParts(view.prompt, { awaitingText: view.awaitingText, onlyFor });
     const choices = view.prompt.choices.map((c) => ({ id: c.id, label: c.label }));
     if (existing !== undefined) {
       // Same decision, new prompt (next question, a toggle, "type an answer"): edit it in place.

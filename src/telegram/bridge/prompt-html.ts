@@ -28,13 +28,21 @@ const BUTTON_LABEL_CHARS = 60;
 const KIND_ICONS: Readonly<Record<DecisionPrompt["kind"], string>> = { approval: "🔐", plan: "📋", question: "❓" };
 
 /** The prompt as messages: every part but the last is plain; the last carries the buttons. */
-export function renderPromptParts(prompt: DecisionPrompt, options: { awaitingText?: boolean } = {}): string[] {
+export function renderPromptParts(
+  prompt: DecisionPrompt,
+  options: { awaitingText?: boolean; onlyFor?: string | undefined } = {},
+): string[] {
   const blocks = [
     `<b>${KIND_ICONS[prompt.kind]} ${escapeTelegramHtml(prompt.title)}</b>`,
     ...prompt.sections.map(sectionHtml),
   ];
   if (prompt.caption) blocks.push(`<i>${escapeTelegramHtml(prompt.caption)}</i>`);
-  if (!options.awaitingText) blocks.push(`<i>${escapeTelegramHtml(prompt.textReplyHint)}</i>`);
+  const hint = [
+    ...(options.awaitingText ? [] : [prompt.textReplyHint]),
+    // A group where only who asked answers (telegram.group_approvals): said before anyone taps.
+    ...(options.onlyFor === undefined ? [] : [`Only ${options.onlyFor}, who asked for this, can answer it.`]),
+  ];
+  if (hint.length > 0) blocks.push(`<i>${escapeTelegramHtml(hint.join(" "))}</i>`);
   return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT - OUTCOME_ROOM);
 }
 

@@ -104,6 +104,25 @@ describe("decision prompts as Telegram messages", () => {
     );
   });
 
+  it("say who alone may answer, after what a typed reply does, and drop both once settled", () => {
+    const prompt = {
+      kind: "approval" as const,
+      title: "Allow Bash?",
+      sections: [],
+      choices: [{ id: "allow", label: "Allow", tone: "allow" as const }],
+      textReplyHint: "A typed reply denies this call.",
+    };
+    const [html] = renderPromptParts(prompt, { onlyFor: "Ann <QA>" });
+    expect(html).toMatch(
+      /\n\n<i>A typed reply denies this call\. Only Ann &lt;QA&gt;, who asked for this, can answer it\.<\/i>$/,
+    );
+    const [waiting] = renderPromptParts(prompt, { awaitingText: true, onlyFor: "Ann" });
+    expect(waiting).toMatch(/<i>Only Ann, who asked for this, can answer it\.<\/i>$/);
+    const settled = renderSettledHtml(html!, { decision: "allow", reason: "person", by: "Ann", summary: "Allowed" });
+    expect(settled).not.toContain("Only");
+    expect(settled).not.toContain("typed reply");
+  });
+
   it("stay valid HTML when a long typed reply is cut next to an &, < or >", () => {
     const parts = renderPromptParts({
       kind: "approval",
