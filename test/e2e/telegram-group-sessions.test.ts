@@ -129,6 +129,19 @@ describe('telegram.group_sessions = "per_person"', () => {
       expect(await helpIn(group.id, ann)).toContain("each of you has a conversation of your own");
     });
   });
+
+  it("/listen is the group's: one member's /listen all has the others' plain words answered too", async () => {
+    const [ann, bob] = [rig.user(1009), rig.user(1010)];
+    await inGroup(-100_7005, [ann, bob], "per_person", async (group) => {
+      const set = rig.tg.sendCommand(group.id, "listen", "all", { from: ann });
+      expect((await rig.botMessage(group.id, (m) => m.replyToMessageId === set)).text).toBe(
+        "I now answer every message in this chat.",
+      );
+      rig.script("[gs-listen]", [reply.text("Heard Bob.")]);
+      const asked = rig.tg.sendText(group.id, "no mention here [gs-listen]", { from: bob });
+      expect((await rig.botMessage(group.id, isAnswer("Heard Bob."))).replyToMessageId).toBe(asked);
+    });
+  });
 });
 
 describe('telegram.group_sessions = "shared" (the default)', () => {

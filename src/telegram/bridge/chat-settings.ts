@@ -1,7 +1,8 @@
 // A chat's effective settings: its stored preferences over the config's defaults (project,
-// mode, model, effort, previews, questions, listen-to-all), and the one way to change them.
+// mode, model, effort, previews, questions, listen-to-all), and the one way to change them. A
+// group member's own conversation (telegram.group_sessions) listens as its group does.
 import type { Config, ProjectConfig } from "../../config/index.js";
-import type { PermissionMode } from "../../domain/index.js";
+import { isInnerChatId, type PermissionMode } from "../../domain/index.js";
 import type { Store } from "../../store/index.js";
 
 export type ChatSettings = {
@@ -18,6 +19,7 @@ export type ChatSettings = {
 
 export function chatSettings(config: Config, store: Store, chatId: number): ChatSettings {
   const prefs = store.chats.get(chatId);
+  const listening = listeningChat(store, chatId);
   const project = config.projects.find((p) => p.name === prefs.project) ?? config.defaultProject ?? undefined;
   return {
     project,
@@ -26,8 +28,16 @@ export function chatSettings(config: Config, store: Store, chatId: number): Chat
     effort: prefs.effort ?? config.claude.effort ?? undefined,
     preview: prefs.preview,
     questions: prefs.questions,
-    listenToAll: prefs.listenToAll,
+    listenToAll: listening === chatId ? prefs.listenToAll : store.chats.get(listening).listenToAll,
   };
+}
+
+/**
+ * The chat whose /listen counts for `chatId`: which messages the bot answers in a group is the
+ * group's to say, also in a member's own conversation there; any other chat's is its own.
+ */
+export function listeningChat(store: Pick<Store, "chats">, chatId: number): number {
+  return isInnerChatId(chatId) ? (store.chats.memberChatById(chatId)?.parentChatId ?? chatId) : chatId;
 }
 
 export function findProject(config: Config, name: string): ProjectConfig | undefined {
