@@ -9,6 +9,7 @@
 // conversation, from before, still continues that one).
 
 import { isInnerChatId } from "../domain/index.js";
+import type { Logger } from "../ports/index.js";
 import type { ChatsRepository, MemberChatRecord } from "../store/index.js";
 import { lookUpInner, moveTo } from "./inner-chats.js";
 
@@ -58,14 +59,16 @@ export class MemberChats {
   readonly #byMember = new Map<string, MemberChatRecord>();
   readonly #store: MemberChatsStore;
   readonly #hasOwn: (userId: number) => boolean;
+  readonly #logger: Logger;
 
   /**
    * `hasOwn`: whether what member `userId` writes goes to a conversation of their own (read per
    * message: each allowed user's, while group_sessions is "per_person").
    */
-  constructor(store: MemberChatsStore, hasOwn: (userId: number) => boolean) {
+  constructor(store: MemberChatsStore, hasOwn: (userId: number) => boolean, logger: Logger) {
     this.#store = store;
     this.#hasOwn = hasOwn;
+    this.#logger = logger;
   }
 
   /** The group a member's conversation is in; undefined for any other chat. */
@@ -73,10 +76,19 @@ export class MemberChats {
     return this.#lookUp(chatId)?.parentChatId;
   }
 
-  /** The bot wrote message `messageId` for chat `chatId`: kept when it is in a group's main view. */
+  /**
+   * The bot wrote message `messageId` for chat `chatId`: kept when it is in a group's main view.
+   * Never throws (the message is sent): one the store refuses is logged, and a reply to it later
+   * starts the replier's own conversation.
+   */
   wrote(chatId: number, messageId: number): void {
     const group = this.parentOf(chatId) ?? (isGroup(chatId) ? chatId : undefined);
-    if (group !== undefined) this.#store.recordGroupMessage(group, messageId, chatId);
+    if (group === undefined) return;
+    try {
+      this.#store.recordGroupMessage(group, messageId, chatId);
+    } catch (error) {
+      this.#logger.event("telegram.group_message_unkept", { err: error, chatId, messageId }, "error");
+    }
   }
 
   /**

@@ -4,6 +4,7 @@
 // conversations' messages are written.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isInnerChatId } from "../../src/domain/index.js";
+import { silentLogger } from "../../src/ports/index.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { ChatTopics } from "../../src/telegram/chat-topics.js";
 import { MemberChats } from "../../src/telegram/member-chats.js";
@@ -23,7 +24,7 @@ afterEach(() => store.close());
 
 function chats(): ChatTopics {
   const hasOwn = (userId: number) => perPerson && userId !== STRANGER;
-  return new ChatTopics([], store.chats, () => undefined, new MemberChats(store.chats, hasOwn));
+  return new ChatTopics([], store.chats, () => undefined, new MemberChats(store.chats, hasOwn, silentLogger));
 }
 
 type Json = Record<string, unknown> & { chat: { id: number } };
@@ -95,6 +96,22 @@ describe('with group_sessions = "per_person"', () => {
     const bob = readAs(read, message(6, BOB, { reply_to_message: message(1, ANN) }));
     expect(bob).not.toBe(ann);
     expect(readAs(read, message(7, BOB))).toBe(bob);
+  });
+});
+
+describe("a store that refuses a write", () => {
+  it("leaves the message sent: which conversation it is of goes unkept, logged", () => {
+    const events: string[] = [];
+    const logger = { ...silentLogger, event: (name: string) => void events.push(name) };
+    const refusing = {
+      ...store.chats,
+      recordGroupMessage: () => {
+        throw new Error("database or disk is full");
+      },
+    };
+    const members = new MemberChats(refusing, () => true, logger);
+    expect(() => members.wrote(GROUP, 5)).not.toThrow();
+    expect(events).toEqual(["telegram.group_message_unkept"]);
   });
 });
 

@@ -25,10 +25,11 @@ export type TopicsDeps = {
  * (a stranger's message stays the group's, where access control turns it away).
  */
 export function chatTopicsOf(deps: TopicsDeps): ChatTopics {
-  const members = new MemberChats(deps.store.chats, (userId) => {
+  const hasOwn = (userId: number): boolean => {
     const { groupSessions, allowedUserIds } = deps.config().telegram;
     return groupSessions === "per_person" && allowedUserIds.includes(userId);
-  });
+  };
+  const members = new MemberChats(deps.store.chats, hasOwn, deps.logger);
   const setAside = (topic: TopicRecord, closed: boolean) => {
     const { chatId, parentChatId, threadId } = topic;
     deps.logger.event("telegram.topic_set_aside", { chatId, parentChatId, threadId, closed }, "warn");
