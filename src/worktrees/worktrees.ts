@@ -8,10 +8,15 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { ProjectConfig } from "../config/index.js";
-import { FAILS_UNTIL_FIXED, type Lane, type RunFailure } from "../domain/index.js";
+import { FAILS_UNTIL_FIXED, FIRST_INNER_CHAT_ID, isInnerChatId, type Lane, type RunFailure } from "../domain/index.js";
 
-/** A lane's name in its worktree's folder and branch: "chat-1001", "group-1002003004". */
+/**
+ * A lane's name in its worktree's folder and branch: "chat-1001", "group-1002003004", and for a
+ * chat inside a group (a forum topic, a member's own conversation) "conversation-3", numbered as
+ * Telecode numbers them.
+ */
 function worktreeName(lane: Lane): string {
+  if (isInnerChatId(lane.chatId)) return `conversation-${FIRST_INNER_CHAT_ID - lane.chatId}`;
   return lane.chatId < 0 ? `group-${-lane.chatId}` : `chat-${lane.chatId}`;
 }
 
