@@ -28,5 +28,4 @@ export function mayAnswer(deps: AnswerersDeps, chatId: number, decisionId: strin
   return sole === undefined || sole.userId === userId;
 }
 
-/** What someone else is told: the toast of a tap, or a reply to their answer. */
-export const onlyTheirs = (who: Requester): string => `Only ${who.name}, who asked for this, can answer it`;
+export { onlyTheirs } from "./prompt-html.js";

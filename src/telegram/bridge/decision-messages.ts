@@ -115,7 +115,7 @@ export class DecisionMessages {
 
   #ask(lane: Lane, view: PendingDecisionView): void {
     const existing = this.#shown.get(view.decisionId);
-    const onlyFor = this.#deps.soleAnswerer(lane.chatId, view.decisionId)?.name;
+    const onlyFor = this.#deps.soleAnswerer(lane.chatId, view.decisionId);
     const parts = renderPromptParts(view.prompt, { awaitingText: view.awaitingText, onlyFor });
     const choices = view.prompt.choices.map((c) => ({ id: c.id, label: c.label }));
     if (existing !== undefined) {

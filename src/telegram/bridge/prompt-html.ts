@@ -30,7 +30,7 @@ const KIND_ICONS: Readonly<Record<DecisionPrompt["kind"], string>> = { approval:
 /** The prompt as messages: every part but the last is plain; the last carries the buttons. */
 export function renderPromptParts(
   prompt: DecisionPrompt,
-  options: { awaitingText?: boolean; onlyFor?: string | undefined } = {},
+  options: { awaitingText?: boolean; onlyFor?: { name: string } | undefined } = {},
 ): string[] {
   const blocks = [
     `<b>${KIND_ICONS[prompt.kind]} ${escapeTelegramHtml(prompt.title)}</b>`,
@@ -40,11 +40,17 @@ export function renderPromptParts(
   const hint = [
     ...(options.awaitingText ? [] : [prompt.textReplyHint]),
     // A group where only who asked answers (telegram.group_approvals): said before anyone taps.
-    ...(options.onlyFor === undefined ? [] : [`Only ${options.onlyFor}, who asked for this, can answer it.`]),
+    ...(options.onlyFor === undefined ? [] : [`${onlyTheirs(options.onlyFor)}.`]),
   ];
   if (hint.length > 0) blocks.push(`<i>${escapeTelegramHtml(hint.join(" "))}</i>`);
   return splitTelegramHtml(blocks.join("\n\n"), TELEGRAM_TEXT_LIMIT - OUTCOME_ROOM);
 }
+
+/**
+ * Who alone may answer a decision (telegram.group_approvals): said under its prompt, and to
+ * anyone else who taps it or replies to it.
+ */
+export const onlyTheirs = (who: { name: string }): string => `Only ${who.name}, who asked for this, can answer it`;
 
 /** `text` escaped, cut as text (never through "&amp;", which Telegram would refuse) to fit `maxChars` as HTML. */
 function escapedWithin(text: string, maxChars: number): string {

@@ -112,11 +112,11 @@ describe("decision prompts as Telegram messages", () => {
       choices: [{ id: "allow", label: "Allow", tone: "allow" as const }],
       textReplyHint: "A typed reply denies this call.",
     };
-    const [html] = renderPromptParts(prompt, { onlyFor: "Ann <QA>" });
+    const [html] = renderPromptParts(prompt, { onlyFor: { name: "Ann <QA>" } });
     expect(html).toMatch(
       /\n\n<i>A typed reply denies this call\. Only Ann &lt;QA&gt;, who asked for this, can answer it\.<\/i>$/,
     );
-    const [waiting] = renderPromptParts(prompt, { awaitingText: true, onlyFor: "Ann" });
+    const [waiting] = renderPromptParts(prompt, { awaitingText: true, onlyFor: { name: "Ann" } });
     expect(waiting).toMatch(/<i>Only Ann, who asked for this, can answer it\.<\/i>$/);
     const settled = renderSettledHtml(html!, { decision: "allow", reason: "person", by: "Ann", summary: "Allowed" });
     expect(settled).not.toContain("Only");
