@@ -8,7 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOT_AUTHORISED_TAP_TEXT, NOT_AUTHORISED_TEXT } from "../../src/telegram/index.js";
 import { COLOR_QUESTION, reply } from "../support/fake-anthropic/index.js";
 import type { MessageView } from "../support/fake-bot-api/index.js";
-import { isAnswer, runPlanAuto, STRANGER_ID, startRig, type Rig, withButton } from "../telegram/bridge/rig.js";
+import {
+  isAnswer,
+  runPlanAuto,
+  STRANGER_ID,
+  startRig,
+  type Rig,
+  withButton,
+  withConfig,
+} from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -210,13 +218,11 @@ async function inRequesterGroup(
   test: (say: (text: string, from: number) => number) => Promise<void>,
 ): Promise<void> {
   on.tg.addGroup({ id: group, memberIds: [asker, other] });
-  const before = on.config;
-  on.config = { ...before, telegram: { ...before.telegram, groupApprovals: "requester" } };
-  try {
-    await test((text, from) => on.tg.sendText(group, `@telecode_test_bot ${text}`, { from }));
-  } finally {
-    on.config = before;
-  }
+  await withConfig(
+    on,
+    (c) => ({ ...c, telegram: { ...c.telegram, groupApprovals: "requester" } }),
+    () => test((text, from) => on.tg.sendText(group, `@telecode_test_bot ${text}`, { from })),
+  );
 }
 
 describe('telegram.group_approvals = "requester"', () => {

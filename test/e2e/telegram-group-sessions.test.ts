@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gate, reply } from "../support/fake-anthropic/index.js";
-import { isAnswer, sessionOf, startRig, withButton, type Rig } from "../telegram/bridge/rig.js";
+import type { Config } from "../../src/config/index.js";
+import { isAnswer, sessionOf, startRig, withButton, withConfig, type Rig } from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 beforeAll(async () => {
@@ -35,8 +36,6 @@ async function inGroup(
   test: (group: Group) => Promise<void>,
 ): Promise<void> {
   rig.tg.addGroup({ id, memberIds: [...members] });
-  const before = rig.config;
-  rig.config = { ...before, telegram: { ...before.telegram, groupSessions: sessions } };
   const say: Group["say"] = (from, words, options = {}) => rig.tg.sendText(id, `${BOT} ${words}`, { from, ...options });
   const ask: Group["ask"] = async (from, words, answer) => {
     rig.script(/\[[^\]]+\]$/.exec(words)![0], [reply.text(answer)]);
@@ -44,11 +43,8 @@ async function inGroup(
     const answered = await rig.botMessage(id, (m) => isAnswer(answer)(m) && m.replyToMessageId === asked);
     return { asked, session: sessionOf(answered) };
   };
-  try {
-    await test({ id, say, ask });
-  } finally {
-    rig.config = before;
-  }
+  const change = (c: Config): Config => ({ ...c, telegram: { ...c.telegram, groupSessions: sessions } });
+  await withConfig(rig, change, () => test({ id, say, ask }));
 }
 
 /** What /help says in `chat` to `from`. */

@@ -13,7 +13,15 @@ import {
   type FakeTranscription,
 } from "../support/fake-transcription/index.js";
 import { makeLongPdf, makePdf, makePng } from "../media/samples.js";
-import { isAnswer, spawnServe, startRig, STRANGER_ID, type Rig, withButton } from "../telegram/bridge/rig.js";
+import {
+  isAnswer,
+  spawnServe,
+  startRig,
+  STRANGER_ID,
+  type Rig,
+  withButton,
+  withConfig,
+} from "../telegram/bridge/rig.js";
 
 let rig: Rig;
 let voice: FakeTranscription;
@@ -401,18 +409,18 @@ describe("voice notes", () => {
 
   it("without [voice], a one-line hint", async () => {
     const chat = rig.user(1013);
-    const before = rig.config;
-    rig.config = { ...before, voice: { ...before.voice, apiRoot: "" } };
-    try {
-      rig.tg.sendVoice(chat, { content: Buffer.from("OggS"), durationS: 1 });
-      const hint = await rig.botMessage(chat, "[voice]");
-      expect(hint.text).toBe(
-        "Voice notes are not transcribed here yet. Type the message instead; or, on the computer running Telecode, set [voice] api_root (and api_key_env if the server needs a key) in the config, as docs/configuration.md shows.",
-      );
-      expect(hint.text).not.toContain("\n");
-    } finally {
-      rig.config = before;
-    }
+    await withConfig(
+      rig,
+      (c) => ({ ...c, voice: { ...c.voice, apiRoot: "" } }),
+      async () => {
+        rig.tg.sendVoice(chat, { content: Buffer.from("OggS"), durationS: 1 });
+        const hint = await rig.botMessage(chat, "[voice]");
+        expect(hint.text).toBe(
+          "Voice notes are not transcribed here yet. Type the message instead; or, on the computer running Telecode, set [voice] api_root (and api_key_env if the server needs a key) in the config, as docs/configuration.md shows.",
+        );
+        expect(hint.text).not.toContain("\n");
+      },
+    );
   });
 });
 

@@ -245,6 +245,21 @@ export function botMessageInTopic(
   });
 }
 
+/** Runs `test` with the rig's config changed by `change`, live as a saved file's would be, then puts it back. */
+export async function withConfig(
+  rig: Pick<Rig, "config">,
+  change: (config: Config) => Config,
+  test: () => Promise<void>,
+): Promise<void> {
+  const before = rig.config;
+  rig.config = change(before);
+  try {
+    await test();
+  } finally {
+    rig.config = before;
+  }
+}
+
 /** A message with a button labelled `label` (a prompt waiting on a tap). */
 export function withButton(label: string): (m: MessageView) => boolean {
   return (m) => m.buttons.some((b) => b.text === label);
